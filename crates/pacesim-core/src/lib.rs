@@ -1,0 +1,28 @@
+//! pacesim-core: a packet-level discrete-event simulator of small-buffer
+//! networks, with TCP as ns-2 simulates it and pacing at hosts and edges.
+//!
+//! Folders follow what they model:
+//! - [`sim`]: time, the event queue, named random streams, the run loop;
+//! - [`net`]: packets, links and their queues;
+//! - [`topology`]: graphs of nodes and links, routes, the papers' builders;
+//! - [`tcp`]: one-way TCP senders, congestion control, sinks;
+//! - [`traffic`]: applications that drive the senders;
+//! - [`metrics`]: what a run measures.
+//!
+//! The boundary to the outside is [`scenario::Scenario`] in, [`report::Report`] out.
+
+pub mod metrics;
+pub mod net;
+pub mod report;
+pub mod scenario;
+pub mod sim;
+pub mod tcp;
+pub mod topology;
+pub mod traffic;
+
+pub use report::Report;
+pub use scenario::Scenario;
+pub use sim::run::{run, RunError};
+
+/// Version of the engine; part of every result's identity.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,84 @@
+//! What a run returns: everything in it is a pure function of the scenario
+//! (wall-clock timing is the caller's business), so equal scenarios give
+//! bit-identical reports.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub engine_version: String,
+    /// Measurement window [warmup, duration], seconds.
+    pub window_s: [f64; 2],
+    pub summary: Summary,
+    /// Measured links by name (`core`, `core.rev`, `edge_in.3`, ...).
+    pub links: BTreeMap<String, LinkReport>,
+    pub flows: FlowTable,
+    pub conservation: Conservation,
+    pub work: Work,
+}
+
+/// The paper-E headline numbers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Wire bytes leaving the core queue onto C0-C1, Mb/s.
+    pub aggregate_mbps: f64,
+    /// Mean over flows of unique payload bytes delivered to the sink, Kb/s.
+    pub goodput_kbps_mean: f64,
+    /// Drops / arrivals at the core queue.
+    pub core_loss_rate: f64,
+    /// Fraction of time no packet waits in the core queue.
+    pub core_empty_prob: f64,
+}
+
+/// Counters of one link's output queue over the window.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LinkReport {
+    pub arrivals: u64,
+    pub drops: u64,
+    /// Packets that started transmission.
+    pub departures: u64,
+    pub departed_bytes: u64,
+    pub throughput_mbps: f64,
+    pub loss_rate: f64,
+    /// Time-averaged bytes and packets waiting (the packet on the wire excluded, as in ns-2).
+    pub mean_queue_bytes: f64,
+    pub mean_queue_packets: f64,
+    /// Fraction of time with no packet waiting.
+    pub empty_prob: f64,
+    /// Fraction of time the link transmits nothing.
+    pub idle_prob: f64,
+}
+
+/// Per-flow measurements, one column per metric (a DataFrame in Python).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FlowTable {
+    pub flow: Vec<u32>,
+    pub start_s: Vec<f64>,
+    /// Round-trip propagation plus serialisation of one data packet and its ACK, ms.
+    pub base_rtt_ms: Vec<f64>,
+    pub goodput_kbps: Vec<f64>,
+    pub data_packets_sent: Vec<u64>,
+    pub retransmits: Vec<u64>,
+    pub fast_retransmits: Vec<u64>,
+    pub timeouts: Vec<u64>,
+    pub final_cwnd: Vec<f64>,
+}
+
+/// Packet conservation over the whole run: created = delivered + dropped + in_flight.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conservation {
+    pub created: u64,
+    pub delivered: u64,
+    pub dropped: u64,
+    pub in_flight: u64,
+}
+
+/// How much the engine did (deterministic; divide by wall time for rates).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Work {
+    pub events: u64,
+    /// Packets that crossed one link.
+    pub packet_hops: u64,
+}

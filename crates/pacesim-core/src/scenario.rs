@@ -1,0 +1,186 @@
+//! The scenario: everything a run needs, in SI integers.
+//!
+//! Times are nanoseconds, rates bit/s, sizes bytes. The Python front parses
+//! human units ("10Mbps", "5KB", "100ms") from TOML and hands this structure
+//! over as JSON; keys mirror the TOML keys so an error names the same path.
+//! Unknown keys are rejected, and [`Scenario::validate`] names the field of
+//! every inconsistency, so bad input never reaches the engine.
+
+use serde::{Deserialize, Serialize};
+
+/// A closed interval drawn uniformly per element; `[v, v]` is a fixed value.
+pub type Range = [u64; 2];
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Master seed; every random stream is derived from it by name.
+    pub seed: u64,
+    /// Simulated time, ns.
+    pub duration: u64,
+    /// Start of the measurement window, ns; the window is [warmup, duration].
+    pub warmup: u64,
+    pub topology: Topology,
+    pub core: Core,
+    pub tcp: Tcp,
+    pub traffic: Traffic,
+}
+
+/// The network. Only the paper-E dumbbell exists so far.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Topology {
+    /// Paper E Sec 3.1: `edges` ingress edge links into C0, each fed by
+    /// `hosts_per_edge` access links with one sender each; mirrored on the
+    /// right of the core link C0-C1, each sink link a twin of its sender's.
+    EBase {
+        edges: u32,
+        hosts_per_edge: u32,
+        access_rate: Range,
+        access_delay: Range,
+        edge_rate: Range,
+        edge_delay: Range,
+    },
+}
+
+/// The core link C0 -> C1 and its queue: the one that drops.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Core {
+    pub rate: u64,
+    pub delay: u64,
+    /// Byte limit of the queue (ns-2 DropTail byte mode).
+    pub buffer: u64,
+    /// Optional packet limit on top of the byte limit.
+    #[serde(default)]
+    pub buffer_packets: Option<u64>,
+    pub queue: QueueKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QueueKind {
+    Droptail,
+}
+
+/// One-way TCP, parameters named as in ns-2 (`Agent/TCP`) with its defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tcp {
+    pub variant: TcpVariant,
+    /// Payload per data segment (ns-2 `packetSize_`), bytes.
+    pub segment_size: u64,
+    /// TCP/IP header added on the wire (ns-2 `tcpip_base_hdr_size_`, with
+    /// `useHeaders_ true`): data packets are segment_size + header_size.
+    pub header_size: u64,
+    /// ACK size on the wire (ns-2 `Agent/TCPSink packetSize_`).
+    pub ack_size: u64,
+    /// Advertised window limit, packets (ns-2 `window_`).
+    pub window: u64,
+    /// Initial window after the SYN is acknowledged (ns-2 `windowInit_`).
+    pub initial_window: u64,
+    /// Model the SYN as a header-only first packet with cwnd 1 until it is
+    /// acknowledged (ns-2 `syn_ true`, `delay_growth_ true`).
+    pub syn: bool,
+    /// Retransmission timer clock granularity (ns-2 `tcpTick_`), ns.
+    pub tick: u64,
+    pub min_rto: u64,
+    pub max_rto: u64,
+    /// RTO before any RTT sample (ns-2 `rtxcur_init_`), ns.
+    pub initial_rto: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TcpVariant {
+    Reno,
+}
+
+/// Long-lived bulk transfers, one per sender host.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Traffic {
+    /// Flow start times, drawn uniformly per flow, ns.
+    pub start: Range,
+}
+
+/// A scenario field that is out of range, with its path (`core.buffer`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct InvalidField {
+    pub field: String,
+    pub message: String,
+}
+
+fn bad(field: &str, message: impl Into<String>) -> InvalidField {
+    InvalidField { field: field.to_string(), message: message.into() }
+}
+
+fn positive(field: &str, v: u64) -> Result<(), InvalidField> {
+    if v == 0 {
+        return Err(bad(field, "must be greater than zero"));
+    }
+    Ok(())
+}
+
+fn ordered(field: &str, r: Range) -> Result<(), InvalidField> {
+    if r[0] > r[1] {
+        return Err(bad(field, format!("range lower bound {} exceeds upper bound {}", r[0], r[1])));
+    }
+    Ok(())
+}
+
+impl Scenario {
+    /// Parse from JSON, rejecting unknown keys.
+    pub fn from_json(text: &str) -> Result<Self, InvalidField> {
+        let s: Scenario = serde_json::from_str(text).map_err(|e| bad("scenario", e.to_string()))?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Check every cross-field constraint; the error names the field.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        positive("duration", self.duration)?;
+        if self.warmup >= self.duration {
+            return Err(bad("warmup", "must be before the end of the run (duration)"));
+        }
+        match &self.topology {
+            Topology::EBase { edges, hosts_per_edge, access_rate, access_delay, edge_rate, edge_delay } => {
+                positive("topology.edges", u64::from(*edges))?;
+                positive("topology.hosts_per_edge", u64::from(*hosts_per_edge))?;
+                for (name, r) in [("topology.access_rate", access_rate), ("topology.edge_rate", edge_rate)] {
+                    ordered(name, *r)?;
+                    positive(name, r[0])?;
+                }
+                ordered("topology.access_delay", *access_delay)?;
+                ordered("topology.edge_delay", *edge_delay)?;
+            }
+        }
+        positive("core.rate", self.core.rate)?;
+        if self.core.buffer_packets == Some(0) {
+            return Err(bad("core.buffer_packets", "must be greater than zero when given"));
+        }
+        let t = &self.tcp;
+        positive("tcp.segment_size", t.segment_size)?;
+        positive("tcp.ack_size", t.ack_size)?;
+        positive("tcp.window", t.window)?;
+        positive("tcp.initial_window", t.initial_window)?;
+        positive("tcp.tick", t.tick)?;
+        if t.min_rto > t.max_rto {
+            return Err(bad("tcp.min_rto", "must not exceed tcp.max_rto"));
+        }
+        positive("tcp.initial_rto", t.initial_rto)?;
+        ordered("traffic.start", self.traffic.start)?;
+        if self.traffic.start[1] >= self.duration {
+            return Err(bad("traffic.start", "flows must start before the end of the run"));
+        }
+        Ok(())
+    }
+
+    /// Number of TCP flows the topology carries.
+    pub fn flows(&self) -> usize {
+        match &self.topology {
+            Topology::EBase { edges, hosts_per_edge, .. } => (*edges as usize) * (*hosts_per_edge as usize),
+        }
+    }
+}
