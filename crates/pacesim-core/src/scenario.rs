@@ -113,7 +113,10 @@ pub struct InvalidField {
 }
 
 fn bad(field: &str, message: impl Into<String>) -> InvalidField {
-    InvalidField { field: field.to_string(), message: message.into() }
+    InvalidField {
+        field: field.to_string(),
+        message: message.into(),
+    }
 }
 
 fn positive(field: &str, v: u64) -> Result<(), InvalidField> {
@@ -125,7 +128,10 @@ fn positive(field: &str, v: u64) -> Result<(), InvalidField> {
 
 fn ordered(field: &str, r: Range) -> Result<(), InvalidField> {
     if r[0] > r[1] {
-        return Err(bad(field, format!("range lower bound {} exceeds upper bound {}", r[0], r[1])));
+        return Err(bad(
+            field,
+            format!("range lower bound {} exceeds upper bound {}", r[0], r[1]),
+        ));
     }
     Ok(())
 }
@@ -142,13 +148,26 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), InvalidField> {
         positive("duration", self.duration)?;
         if self.warmup >= self.duration {
-            return Err(bad("warmup", "must be before the end of the run (duration)"));
+            return Err(bad(
+                "warmup",
+                "must be before the end of the run (duration)",
+            ));
         }
         match &self.topology {
-            Topology::EBase { edges, hosts_per_edge, access_rate, access_delay, edge_rate, edge_delay } => {
+            Topology::EBase {
+                edges,
+                hosts_per_edge,
+                access_rate,
+                access_delay,
+                edge_rate,
+                edge_delay,
+            } => {
                 positive("topology.edges", u64::from(*edges))?;
                 positive("topology.hosts_per_edge", u64::from(*hosts_per_edge))?;
-                for (name, r) in [("topology.access_rate", access_rate), ("topology.edge_rate", edge_rate)] {
+                for (name, r) in [
+                    ("topology.access_rate", access_rate),
+                    ("topology.edge_rate", edge_rate),
+                ] {
                     ordered(name, *r)?;
                     positive(name, r[0])?;
                 }
@@ -158,7 +177,10 @@ impl Scenario {
         }
         positive("core.rate", self.core.rate)?;
         if self.core.buffer_packets == Some(0) {
-            return Err(bad("core.buffer_packets", "must be greater than zero when given"));
+            return Err(bad(
+                "core.buffer_packets",
+                "must be greater than zero when given",
+            ));
         }
         let t = &self.tcp;
         positive("tcp.segment_size", t.segment_size)?;
@@ -172,7 +194,10 @@ impl Scenario {
         positive("tcp.initial_rto", t.initial_rto)?;
         ordered("traffic.start", self.traffic.start)?;
         if self.traffic.start[1] >= self.duration {
-            return Err(bad("traffic.start", "flows must start before the end of the run"));
+            return Err(bad(
+                "traffic.start",
+                "flows must start before the end of the run",
+            ));
         }
         Ok(())
     }
@@ -180,7 +205,11 @@ impl Scenario {
     /// Number of TCP flows the topology carries.
     pub fn flows(&self) -> usize {
         match &self.topology {
-            Topology::EBase { edges, hosts_per_edge, .. } => (*edges as usize) * (*hosts_per_edge as usize),
+            Topology::EBase {
+                edges,
+                hosts_per_edge,
+                ..
+            } => (*edges as usize) * (*hosts_per_edge as usize),
         }
     }
 }

@@ -1,0 +1,6 @@
+//! What a run measures: per-link counters and time averages, per-flow
+//! progress, and the report assembled from them.
+
+pub mod link_stats;
+
+pub use link_stats::LinkStats;

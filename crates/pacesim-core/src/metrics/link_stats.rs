@@ -1,0 +1,83 @@
+//! Counters and time averages of one link's output queue over the
+//! measurement window.
+//!
+//! The queue length is piecewise constant: it changes only when a packet is
+//! admitted or starts transmission. The link reports each change in time
+//! order, and the integrals (byte- and packet-seconds, time spent empty,
+//! time the link is idle) are exact sums over those pieces.
+
+use crate::report::LinkReport;
+use crate::sim::time::{secs, Time};
+
+#[derive(Debug, Clone, Default)]
+pub struct LinkStats {
+    pub arrivals: u64,
+    pub drops: u64,
+    pub departures: u64,
+    pub departed_bytes: u64,
+    /// Start of the current window.
+    since: Time,
+    /// Time up to which the integrals below are accounted.
+    mark: Time,
+    area_bytes: u128,
+    area_packets: u128,
+    empty: Time,
+    idle: Time,
+}
+
+impl LinkStats {
+    /// Accumulate the queue state held over [mark, t).
+    #[inline]
+    pub fn hold(&mut self, t: Time, queued_packets: u64, queued_bytes: u64) {
+        let dt = t - self.mark;
+        if queued_packets == 0 {
+            self.empty += dt;
+        } else {
+            self.area_bytes += u128::from(dt) * u128::from(queued_bytes);
+            self.area_packets += u128::from(dt) * u128::from(queued_packets);
+        }
+        self.mark = t;
+    }
+
+    /// The link sat idle for `dt` inside the window.
+    #[inline]
+    pub fn idle_for(&mut self, dt: Time) {
+        self.idle += dt;
+    }
+
+    /// Start a new window at `t` (the caller has accounted everything before `t`).
+    pub fn restart(&mut self, t: Time) {
+        *self = LinkStats {
+            since: t,
+            mark: t,
+            ..LinkStats::default()
+        };
+    }
+
+    pub fn since(&self) -> Time {
+        self.since
+    }
+
+    /// Summarise the window [since, mark].
+    pub fn report(&self) -> LinkReport {
+        let span = (self.mark - self.since).max(1) as f64;
+        LinkReport {
+            arrivals: self.arrivals,
+            drops: self.drops,
+            departures: self.departures,
+            departed_bytes: self.departed_bytes,
+            throughput_mbps: self.departed_bytes as f64 * 8.0
+                / secs(self.mark - self.since).max(1e-12)
+                / 1e6,
+            loss_rate: if self.arrivals == 0 {
+                0.0
+            } else {
+                self.drops as f64 / self.arrivals as f64
+            },
+            mean_queue_bytes: self.area_bytes as f64 / span,
+            mean_queue_packets: self.area_packets as f64 / span,
+            empty_prob: self.empty as f64 / span,
+            idle_prob: self.idle as f64 / span,
+        }
+    }
+}

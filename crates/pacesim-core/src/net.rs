@@ -1,0 +1,9 @@
+//! The network: packets, links and the queues in front of them.
+
+pub mod droptail;
+pub mod link;
+pub mod packet;
+
+pub use droptail::DropTail;
+pub use link::{Link, LinkId};
+pub use packet::{Packet, PacketArena, PacketId, PacketKind};

@@ -1,0 +1,201 @@
+//! A point-to-point link: an output queue, a transmitter of fixed rate, and
+//! a propagation delay (ns-2's `Queue` + `LinkDelay` pair).
+//!
+//! How a packet crosses a link: it arrives at the queue; if the transmitter
+//! is idle it starts at once, else it waits behind the packets admitted
+//! before it (if the queue admits it at all, see [`DropTail`]). It occupies
+//! the transmitter for `size * 8 / rate` and reaches the far end `delay`
+//! after its last bit left.
+//!
+//! The queue is FIFO and the transmitter work-conserving, so the moment a
+//! packet is admitted its whole passage is determined: it starts when the
+//! transmitter frees (`busy_until`). [`Link::offer`] therefore returns the
+//! arrival time at the far end directly, and the link keeps only the start
+//! times of packets still waiting, which is all it needs to know the queue
+//! length seen by the next arrival. The result is the same as ns-2's
+//! dequeue-on-transmission-end model, with one event per packet per hop
+//! instead of three.
+
+use std::collections::VecDeque;
+
+use super::DropTail;
+use crate::metrics::LinkStats;
+use crate::sim::time::{tx_time, Time};
+
+pub type LinkId = u32;
+
+#[derive(Debug, Clone, Copy)]
+struct Waiting {
+    start: Time,
+    size: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct Link {
+    pub rate_bps: u64,
+    pub delay: Time,
+    pub queue: DropTail,
+    /// When the transmitter finishes the last admitted packet.
+    busy_until: Time,
+    /// Admitted packets that have not started transmission, in order.
+    waiting: VecDeque<Waiting>,
+    queued_bytes: u64,
+    /// Time up to which idle time has been counted.
+    idle_mark: Time,
+    pub stats: LinkStats,
+}
+
+impl Link {
+    pub fn new(rate_bps: u64, delay: Time, queue: DropTail) -> Self {
+        Link {
+            rate_bps,
+            delay,
+            queue,
+            busy_until: 0,
+            waiting: VecDeque::new(),
+            queued_bytes: 0,
+            idle_mark: 0,
+            stats: LinkStats::default(),
+        }
+    }
+
+    /// Serialisation time of a packet of `size` bytes on this link.
+    #[inline]
+    pub fn tx_time(&self, size: u32) -> Time {
+        tx_time(u64::from(size), self.rate_bps)
+    }
+
+    /// Packets whose transmission has begun by `now` leave the queue.
+    fn settle(&mut self, now: Time) {
+        while let Some(&w) = self.waiting.front() {
+            if w.start > now {
+                break;
+            }
+            self.stats
+                .hold(w.start, self.waiting.len() as u64, self.queued_bytes);
+            self.waiting.pop_front();
+            self.queued_bytes -= u64::from(w.size);
+            self.stats.departures += 1;
+            self.stats.departed_bytes += u64::from(w.size);
+        }
+        self.stats
+            .hold(now, self.waiting.len() as u64, self.queued_bytes);
+    }
+
+    fn account_idle(&mut self, now: Time) {
+        let from = self.busy_until.max(self.idle_mark);
+        if now > from {
+            self.stats.idle_for(now - from);
+        }
+        self.idle_mark = now;
+    }
+
+    /// A packet of `size` bytes arrives at the queue at `now`. Returns when
+    /// its last bit reaches the far end, or `None` if the queue drops it.
+    #[inline]
+    pub fn offer(&mut self, now: Time, size: u32) -> Option<Time> {
+        self.settle(now);
+        self.stats.arrivals += 1;
+        if !self.queue.admits(
+            self.queued_bytes,
+            self.waiting.len() as u64,
+            u64::from(size),
+        ) {
+            self.stats.drops += 1;
+            return None;
+        }
+        let start = if self.busy_until <= now {
+            self.account_idle(now);
+            self.stats.departures += 1;
+            self.stats.departed_bytes += u64::from(size);
+            now
+        } else {
+            self.waiting.push_back(Waiting {
+                start: self.busy_until,
+                size,
+            });
+            self.queued_bytes += u64::from(size);
+            self.busy_until
+        };
+        self.busy_until = start + self.tx_time(size);
+        Some(self.busy_until + self.delay)
+    }
+
+    /// Packets waiting (not counting the one on the wire).
+    pub fn queued_packets(&self, now: Time) -> usize {
+        self.waiting.iter().filter(|w| w.start > now).count()
+    }
+
+    /// Account everything up to `t`; the window's statistics then cover [since, t].
+    pub fn close_window(&mut self, t: Time) {
+        self.settle(t);
+        self.account_idle(t);
+    }
+
+    /// Close the current window at `t` and open a new one there.
+    pub fn restart_window(&mut self, t: Time) {
+        self.close_window(t);
+        self.stats.restart(t);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Time = 1_000_000;
+
+    #[test]
+    fn one_packet_arrives_after_serialisation_plus_propagation() {
+        let mut l = Link::new(10_000_000, 5 * MS, DropTail::unlimited());
+        // 1040 B at 10 Mb/s = 832 us; plus 5 ms.
+        assert_eq!(l.offer(1_000, 1040), Some(1_000 + 832_000 + 5 * MS));
+    }
+
+    #[test]
+    fn back_to_back_packets_queue_behind_each_other() {
+        let mut l = Link::new(100_000_000, 0, DropTail::unlimited());
+        let t: Vec<_> = (0..3).map(|_| l.offer(0, 1040).unwrap()).collect();
+        assert_eq!(t, vec![83_200, 166_400, 249_600]);
+        assert_eq!(l.queued_packets(0), 2);
+        assert_eq!(l.queued_packets(83_200), 1);
+        // After the queue drains the link is idle again: no waiting.
+        assert_eq!(l.offer(1_000_000, 1040), Some(1_083_200));
+    }
+
+    #[test]
+    fn a_2kb_queue_drops_the_third_packet_of_a_burst() {
+        // One on the wire, one waiting (1040 + 1040 >= 2000 drops the next).
+        let mut l = Link::new(100_000_000, 0, DropTail::bytes(2000));
+        let got: Vec<bool> = (0..5).map(|_| l.offer(0, 1040).is_some()).collect();
+        assert_eq!(got, vec![true, true, false, false, false]);
+        // Once the first has left the wire the second is on it, and one fits again.
+        assert!(l.offer(83_200, 1040).is_some());
+        assert!(l.offer(83_200, 1040).is_none());
+        l.close_window(1_000_000);
+        assert_eq!(l.stats.arrivals, 7);
+        assert_eq!(l.stats.drops, 4);
+        assert_eq!(l.stats.departures, 3);
+    }
+
+    #[test]
+    fn time_averages_are_exact() {
+        // Three packets at t=0 on a 1040 B / 83.2 us link: waiting counts are
+        // 2 over [0, 83.2), 1 over [83.2, 166.4), 0 after; busy until 249.6 us.
+        let mut l = Link::new(100_000_000, 0, DropTail::unlimited());
+        for _ in 0..3 {
+            l.offer(0, 1040);
+        }
+        l.restart_window(0);
+        l.close_window(332_800);
+        let r = l.stats.report();
+        assert!(
+            (r.mean_queue_packets - 0.75).abs() < 1e-12,
+            "{}",
+            r.mean_queue_packets
+        );
+        assert!((r.mean_queue_bytes - 780.0).abs() < 1e-9);
+        assert!((r.empty_prob - 0.5).abs() < 1e-12);
+        assert!((r.idle_prob - 0.25).abs() < 1e-12);
+    }
+}

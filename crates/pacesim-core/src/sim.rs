@@ -1,0 +1,12 @@
+//! The simulation kernel: integer time, the event queue, random streams,
+//! and the run loop that dispatches events to the network and the agents.
+
+pub mod event;
+pub mod rng;
+pub mod run;
+pub mod time;
+pub mod timer;
+pub mod world;
+
+pub use event::EventQueue;
+pub use time::Time;

@@ -1,0 +1,174 @@
+//! One run: build the world a scenario describes, run it, report.
+
+use std::collections::BTreeMap;
+
+use super::rng::{stream, uniform};
+use super::time::secs;
+use super::world::{Event, Flow, Sizes, World};
+use crate::report::{Conservation, FlowTable, Report, Summary, Work};
+use crate::scenario::{Scenario, Topology};
+use crate::tcp::rtt::RttEstimator;
+use crate::tcp::{congestion_control, TcpSender, TcpSink};
+use crate::topology::ebase::EBase;
+use crate::topology::Network;
+use crate::traffic::bulk_start;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Invalid(#[from] crate::scenario::InvalidField),
+    #[error(
+        "packet conservation violated: created {created} != delivered {delivered} + dropped {dropped} \
+         + in flight {in_flight} (the event queue carries {carried})"
+    )]
+    Conservation {
+        created: u64,
+        delivered: u64,
+        dropped: u64,
+        in_flight: u64,
+        carried: u64,
+    },
+}
+
+fn build_network(s: &Scenario) -> Network {
+    match &s.topology {
+        Topology::EBase {
+            edges,
+            hosts_per_edge,
+            access_rate,
+            access_delay,
+            edge_rate,
+            edge_delay,
+        } => EBase {
+            edges: *edges,
+            hosts_per_edge: *hosts_per_edge,
+            access_rate: *access_rate,
+            access_delay: *access_delay,
+            edge_rate: *edge_rate,
+            edge_delay: *edge_delay,
+            core: &s.core,
+        }
+        .build(s.seed),
+    }
+}
+
+fn build_world(s: &Scenario) -> World {
+    let net = build_network(s);
+    let t = &s.tcp;
+    let flows = (0..net.flows.len())
+        .map(|i| {
+            // ns-2 `boot_time_`: the phase of this agent's TCP clock.
+            let boot = uniform(&mut stream(s.seed, "tcp.boot", i as u64), [0, t.tick - 1]);
+            let rtt = RttEstimator::new(t.tick, boot, t.min_rto, t.max_rto, t.initial_rto);
+            Flow {
+                sender: TcpSender::new(
+                    congestion_control(t.variant),
+                    t.window,
+                    t.initial_window,
+                    t.syn,
+                    rtt,
+                ),
+                sink: TcpSink::default(),
+                path: net.flows[i],
+                start: bulk_start(s.seed, i as u64, s.traffic.start),
+                delivered_at_warmup: 0,
+                stats_at_warmup: Default::default(),
+            }
+        })
+        .collect();
+    let sizes = Sizes {
+        data: (t.segment_size + t.header_size) as u32,
+        syn: t.syn.then_some(t.header_size as u32),
+        ack: t.ack_size as u32,
+    };
+    World::new(net, flows, sizes)
+}
+
+/// Run a scenario to completion.
+pub fn run(s: &Scenario) -> Result<Report, RunError> {
+    s.validate()?;
+    let mut w = build_world(s);
+    for (i, f) in w.flows.iter().enumerate() {
+        w.queue.push(f.start, Event::Start(i as u32));
+    }
+    w.queue.push(s.warmup, Event::Warmup);
+    w.queue.push(s.duration, Event::End);
+    w.run();
+    for l in &mut w.net.links {
+        l.close_window(s.duration);
+    }
+    check_conservation(&w)?;
+    Ok(report(s, &w))
+}
+
+fn check_conservation(w: &World) -> Result<(), RunError> {
+    let created = w.packets.created();
+    let in_flight = w.packets.live();
+    let carried = w.packets_in_queue();
+    if created != w.delivered + w.dropped + in_flight || carried != in_flight {
+        return Err(RunError::Conservation {
+            created,
+            delivered: w.delivered,
+            dropped: w.dropped,
+            in_flight,
+            carried,
+        });
+    }
+    Ok(())
+}
+
+fn report(s: &Scenario, w: &World) -> Report {
+    let window = secs(s.duration - s.warmup);
+    let links: BTreeMap<_, _> = w
+        .net
+        .named
+        .iter()
+        .map(|(name, &l)| (name.clone(), w.net.links[l as usize].stats.report()))
+        .collect();
+    let data = (s.tcp.segment_size + s.tcp.header_size) as u32;
+    let mut flows = FlowTable::default();
+    for (i, f) in w.flows.iter().enumerate() {
+        let st = f.sender.stats;
+        let st0 = f.stats_at_warmup;
+        let unique =
+            (f.sink.delivered() - f.delivered_at_warmup) as f64 * s.tcp.segment_size as f64;
+        flows.flow.push(i as u32);
+        flows.start_s.push(secs(f.start));
+        flows
+            .base_rtt_ms
+            .push(w.net.base_rtt(i, data, s.tcp.ack_size as u32) as f64 / 1e6);
+        flows.goodput_kbps.push(unique * 8.0 / window / 1e3);
+        flows.data_packets_sent.push(st.data_sent - st0.data_sent);
+        flows.retransmits.push(st.retransmits - st0.retransmits);
+        flows
+            .fast_retransmits
+            .push(st.fast_retransmits - st0.fast_retransmits);
+        flows.timeouts.push(st.timeouts - st0.timeouts);
+        flows.final_cwnd.push(f.sender.w.cwnd);
+    }
+    let core = &links["core"];
+    let summary = Summary {
+        aggregate_mbps: core.throughput_mbps,
+        goodput_kbps_mean: flows.goodput_kbps.iter().sum::<f64>()
+            / flows.goodput_kbps.len().max(1) as f64,
+        core_loss_rate: core.loss_rate,
+        core_empty_prob: core.empty_prob,
+    };
+    Report {
+        engine_version: crate::ENGINE_VERSION.to_string(),
+        window_s: [secs(s.warmup), secs(s.duration)],
+        summary,
+        links,
+        flows,
+        conservation: Conservation {
+            created: w.packets.created(),
+            delivered: w.delivered,
+            dropped: w.dropped,
+            in_flight: w.packets.live(),
+        },
+        work: Work {
+            events: w.queue.popped(),
+            packet_hops: w.hops,
+        },
+    }
+}

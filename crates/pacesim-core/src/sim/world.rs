@@ -1,0 +1,195 @@
+//! The world: every link and flow of a run, and the dispatch of events to
+//! them. There are four kinds of events and one `match` handles them:
+//! a packet reaching the far end of a link, a retransmission timer, a flow
+//! starting, and the edges of the measurement window.
+
+use crate::net::{Packet, PacketArena, PacketId, PacketKind};
+use crate::sim::{EventQueue, Time};
+use crate::tcp::sender::SenderStats;
+use crate::tcp::{TcpSender, TcpSink};
+use crate::topology::{FlowPath, Network};
+
+#[derive(Debug, Clone, Copy)]
+pub enum Event {
+    /// The packet's last bit reached the far end of the link it was crossing.
+    Arrive(PacketId),
+    /// The retransmission timer of a flow may expire.
+    Rto(u32),
+    /// A flow's application starts.
+    Start(u32),
+    /// The measurement window opens.
+    Warmup,
+    /// The run ends.
+    End,
+}
+
+pub struct Flow {
+    pub sender: TcpSender,
+    pub sink: TcpSink,
+    pub path: FlowPath,
+    pub start: Time,
+    /// Sink progress and sender counters when the window opened.
+    pub delivered_at_warmup: i64,
+    pub stats_at_warmup: SenderStats,
+}
+
+/// Wire sizes of the packets TCP puts on the network.
+#[derive(Debug, Clone, Copy)]
+pub struct Sizes {
+    pub data: u32,
+    /// Size of packet 0 when it models the SYN.
+    pub syn: Option<u32>,
+    pub ack: u32,
+}
+
+pub struct World {
+    pub now: Time,
+    pub queue: EventQueue<Event>,
+    pub packets: PacketArena,
+    pub net: Network,
+    pub flows: Vec<Flow>,
+    sizes: Sizes,
+    /// Scratch buffer for sequence numbers a sender emits.
+    out: Vec<i64>,
+    pub delivered: u64,
+    pub dropped: u64,
+    pub hops: u64,
+}
+
+impl World {
+    pub fn new(net: Network, flows: Vec<Flow>, sizes: Sizes) -> Self {
+        World {
+            now: 0,
+            queue: EventQueue::default(),
+            packets: PacketArena::default(),
+            net,
+            flows,
+            sizes,
+            out: Vec::new(),
+            delivered: 0,
+            dropped: 0,
+            hops: 0,
+        }
+    }
+
+    /// Run events until `End`.
+    pub fn run(&mut self) {
+        while let Some((t, ev)) = self.queue.pop() {
+            self.now = t;
+            match ev {
+                Event::Arrive(id) => self.arrive(id),
+                Event::Rto(f) => {
+                    let flow = &mut self.flows[f as usize];
+                    if flow.sender.rtx.fires(t) {
+                        flow.sender.on_timeout(t, &mut self.out);
+                    }
+                    self.transmit(f);
+                }
+                Event::Start(f) => {
+                    self.flows[f as usize].sender.start(t, &mut self.out);
+                    self.transmit(f);
+                }
+                Event::Warmup => self.open_window(),
+                Event::End => break,
+            }
+        }
+    }
+
+    /// Put the packet on the link of its current hop.
+    #[inline]
+    fn forward(&mut self, id: PacketId) {
+        let p = self.packets.get(id);
+        let link = self.net.routes[p.route as usize][usize::from(p.hop)];
+        match self.net.links[link as usize].offer(self.now, p.size) {
+            Some(at) => {
+                self.hops += 1;
+                self.queue.push(at, Event::Arrive(id));
+            }
+            None => {
+                self.packets.release(id);
+                self.dropped += 1;
+            }
+        }
+    }
+
+    fn inject(&mut self, p: Packet) {
+        let id = self.packets.alloc(p);
+        self.forward(id);
+    }
+
+    fn arrive(&mut self, id: PacketId) {
+        let p = self.packets.get_mut(id);
+        p.hop += 1;
+        if usize::from(p.hop) < self.net.routes[p.route as usize].len() {
+            self.forward(id);
+            return;
+        }
+        let p = *p;
+        self.packets.release(id);
+        self.delivered += 1;
+        let flow = &mut self.flows[p.flow as usize];
+        match p.kind {
+            PacketKind::Data => {
+                let ackno = flow.sink.on_data(p.seq);
+                let ack = Packet {
+                    flow: p.flow,
+                    route: flow.path.rev,
+                    hop: 0,
+                    kind: PacketKind::Ack,
+                    size: self.sizes.ack,
+                    seq: ackno,
+                    sent_at: self.now,
+                };
+                self.inject(ack);
+            }
+            PacketKind::Ack => {
+                flow.sender.on_ack(p.seq, self.now, &mut self.out);
+                self.transmit(p.flow);
+            }
+        }
+    }
+
+    /// Send what the flow's sender emitted and arm its timer.
+    fn transmit(&mut self, f: u32) {
+        let mut out = std::mem::take(&mut self.out);
+        let route = self.flows[f as usize].path.fwd;
+        for seq in out.drain(..) {
+            let size = match self.sizes.syn {
+                Some(syn) if seq == 0 => syn,
+                _ => self.sizes.data,
+            };
+            let p = Packet {
+                flow: f,
+                route,
+                hop: 0,
+                kind: PacketKind::Data,
+                size,
+                seq,
+                sent_at: self.now,
+            };
+            self.inject(p);
+        }
+        self.out = out;
+        if let Some(at) = self.flows[f as usize].sender.rtx.needs_event() {
+            self.queue.push(at, Event::Rto(f));
+        }
+    }
+
+    fn open_window(&mut self) {
+        for l in &mut self.net.links {
+            l.restart_window(self.now);
+        }
+        for f in &mut self.flows {
+            f.delivered_at_warmup = f.sink.delivered();
+            f.stats_at_warmup = f.sender.stats;
+        }
+    }
+
+    /// Packets the event queue still carries (each live packet is on exactly one link).
+    pub fn packets_in_queue(&self) -> u64 {
+        self.queue
+            .iter()
+            .filter(|e| matches!(e, Event::Arrive(_)))
+            .count() as u64
+    }
+}

@@ -1,0 +1,51 @@
+//! The congestion-control seam: how the window opens on ACKs and closes on
+//! congestion. Sequence numbers, timers and loss recovery stay in the
+//! sender; a variant only answers these two questions (after Linux's
+//! `tcp_congestion_ops` and quinn's `Controller`).
+
+use crate::sim::Time;
+
+/// The window state congestion control acts on, in packets (ns-2 `cwnd_`,
+/// `ssthresh_`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Window {
+    pub cwnd: f64,
+    pub ssthresh: f64,
+}
+
+impl Window {
+    pub fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+
+    /// Slow start: one packet per ACK (RFC 5681 Sec 3.1).
+    pub fn slow_start(&mut self) {
+        self.cwnd += 1.0;
+    }
+
+    /// Congestion avoidance: `increase` packets per window of ACKs, i.e.
+    /// `cwnd += increase / cwnd` per ACK (ns-2 `windowOption_ 1`).
+    pub fn additive_increase(&mut self, increase: f64) {
+        self.cwnd += increase / self.cwnd;
+    }
+}
+
+/// What the sender detected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Congestion {
+    /// Three duplicate ACKs: fast retransmit.
+    FastRetransmit,
+    /// The retransmission timer expired.
+    Timeout,
+}
+
+pub trait CongestionControl {
+    fn name(&self) -> &'static str;
+
+    /// An ACK advanced the cumulative ACK point (ns-2 `opencwnd`).
+    fn on_ack(&mut self, w: &mut Window, now: Time);
+
+    /// Congestion was detected while `flight` packets' worth of window was
+    /// in use (ns-2 `windowd()`); set the new `ssthresh` and `cwnd`.
+    fn on_congestion(&mut self, w: &mut Window, flight: f64, event: Congestion, now: Time);
+}

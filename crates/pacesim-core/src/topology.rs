@@ -1,0 +1,54 @@
+//! Networks as the engine runs them: links, the routes flows take over
+//! them, and names for the links a run measures. Builders for the papers'
+//! topologies live beside this file.
+
+pub mod ebase;
+
+use std::collections::BTreeMap;
+
+use crate::net::{Link, LinkId};
+use crate::sim::Time;
+
+/// A flow's forward (data) and reverse (ACK) routes, as indices into [`Network::routes`].
+#[derive(Debug, Clone, Copy)]
+pub struct FlowPath {
+    pub fwd: u32,
+    pub rev: u32,
+}
+
+#[derive(Debug, Default)]
+pub struct Network {
+    pub links: Vec<Link>,
+    /// Each route is the sequence of links a packet crosses.
+    pub routes: Vec<Vec<LinkId>>,
+    pub flows: Vec<FlowPath>,
+    /// Links measured in the report, by name.
+    pub named: BTreeMap<String, LinkId>,
+}
+
+impl Network {
+    pub fn add_link(&mut self, link: Link) -> LinkId {
+        self.links.push(link);
+        (self.links.len() - 1) as LinkId
+    }
+
+    pub fn add_route(&mut self, links: Vec<LinkId>) -> u32 {
+        self.routes.push(links);
+        (self.routes.len() - 1) as u32
+    }
+
+    /// Round-trip time of an idle network for a `data`-byte packet out and an `ack`-byte one back.
+    pub fn base_rtt(&self, flow: usize, data: u32, ack: u32) -> Time {
+        let p = self.flows[flow];
+        let one_way = |route: u32, size: u32| -> Time {
+            self.routes[route as usize]
+                .iter()
+                .map(|&l| {
+                    let l = &self.links[l as usize];
+                    l.delay + l.tx_time(size)
+                })
+                .sum()
+        };
+        one_way(p.fwd, data) + one_way(p.rev, ack)
+    }
+}

@@ -1,0 +1,137 @@
+//! The E-base dumbbell (paper E Sec 3.1, Fig. 2).
+//!
+//! `edges` ingress edge links E_S1..E_Sn feed the core node C0, each fed in
+//! turn by `hosts_per_edge` access links with one TCP sender behind each.
+//! C0-C1 is the core link, the only queue that can drop. On the right, C1
+//! feeds `edges` egress edge links to the sinks; each right-hand link is the
+//! twin (same rate and delay) of its left-hand counterpart, as in the ns-2
+//! reference scripts. Every link is duplex; ACKs take the reverse links.
+//!
+//! Rates and delays are drawn per element from named streams
+//! ("topology.access" by host, "topology.edge" by edge), so changing the
+//! number of hosts leaves every other element's draw unchanged.
+
+use super::{FlowPath, Network};
+use crate::net::{DropTail, Link};
+use crate::scenario::{Core, Range};
+use crate::sim::rng::{stream, uniform};
+
+pub struct EBase<'a> {
+    pub edges: u32,
+    pub hosts_per_edge: u32,
+    pub access_rate: Range,
+    pub access_delay: Range,
+    pub edge_rate: Range,
+    pub edge_delay: Range,
+    pub core: &'a Core,
+}
+
+impl EBase<'_> {
+    pub fn build(&self, seed: u64) -> Network {
+        let mut net = Network::default();
+        let core_queue = DropTail {
+            limit_bytes: Some(self.core.buffer),
+            limit_packets: self.core.buffer_packets,
+        };
+        let core = net.add_link(Link::new(self.core.rate, self.core.delay, core_queue));
+        let core_rev = net.add_link(Link::new(
+            self.core.rate,
+            self.core.delay,
+            DropTail::unlimited(),
+        ));
+        net.named.insert("core".into(), core);
+        net.named.insert("core.rev".into(), core_rev);
+
+        let duplex = |net: &mut Network, rate, delay| {
+            let a = net.add_link(Link::new(rate, delay, DropTail::unlimited()));
+            let b = net.add_link(Link::new(rate, delay, DropTail::unlimited()));
+            (a, b)
+        };
+        for e in 0..self.edges {
+            let mut rng = stream(seed, "topology.edge", u64::from(e));
+            let rate = uniform(&mut rng, self.edge_rate);
+            let delay = uniform(&mut rng, self.edge_delay);
+            // (E_Se -> C0, C0 -> E_Se) and (C1 -> E_De, E_De -> C1).
+            let (edge_in, edge_in_rev) = duplex(&mut net, rate, delay);
+            let (edge_out, edge_out_rev) = duplex(&mut net, rate, delay);
+            net.named.insert(format!("edge_in.{e}"), edge_in);
+            net.named.insert(format!("edge_out.{e}"), edge_out);
+            for h in 0..self.hosts_per_edge {
+                let host = u64::from(e * self.hosts_per_edge + h);
+                let mut rng = stream(seed, "topology.access", host);
+                let rate = uniform(&mut rng, self.access_rate);
+                let delay = uniform(&mut rng, self.access_delay);
+                let (up, down) = duplex(&mut net, rate, delay);
+                let (sink_in, sink_out) = duplex(&mut net, rate, delay);
+                let fwd = net.add_route(vec![up, edge_in, core, edge_out, sink_in]);
+                let rev = net.add_route(vec![sink_out, edge_out_rev, core_rev, edge_in_rev, down]);
+                net.flows.push(FlowPath { fwd, rev });
+            }
+        }
+        net
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::QueueKind;
+
+    const MS: u64 = 1_000_000;
+
+    fn paper(edges: u32, hosts: u32) -> Network {
+        let core = Core {
+            rate: 100_000_000,
+            delay: 100 * MS,
+            buffer: 10_000,
+            buffer_packets: None,
+            queue: QueueKind::Droptail,
+        };
+        EBase {
+            edges,
+            hosts_per_edge: hosts,
+            access_rate: [8_000_000, 12_000_000],
+            access_delay: [MS, 5 * MS],
+            edge_rate: [100_000_000, 100_000_000],
+            edge_delay: [5 * MS, 15 * MS],
+            core: &core,
+        }
+        .build(1)
+    }
+
+    #[test]
+    fn paper_size_has_1000_flows_and_rtts_in_224_280_ms() {
+        let net = paper(10, 100);
+        assert_eq!(net.flows.len(), 1000);
+        assert_eq!(net.links.len(), 2 + 10 * 4 + 1000 * 4);
+        let rtts: Vec<f64> = (0..1000)
+            .map(|f| net.base_rtt(f, 1040, 40) as f64 / 1e6)
+            .collect();
+        let (lo, hi) = rtts
+            .iter()
+            .fold((f64::MAX, 0f64), |(a, b), &r| (a.min(r), b.max(r)));
+        // Propagation alone spans [224, 280] ms; serialisation adds under 3 ms.
+        assert!(lo >= 224.0 && hi <= 283.0, "{lo} {hi}");
+        assert!(
+            lo < 235.0 && hi > 265.0,
+            "draws should spread over the range: {lo} {hi}"
+        );
+    }
+
+    #[test]
+    fn only_the_core_queue_can_drop_and_draws_do_not_depend_on_size() {
+        let small = paper(2, 3);
+        let big = paper(10, 100);
+        let limited: Vec<_> = small
+            .links
+            .iter()
+            .filter(|l| l.queue != DropTail::unlimited())
+            .collect();
+        assert_eq!(limited.len(), 1);
+        // Host 1 of edge 0 keeps its access link when the network grows.
+        let access = |n: &Network, flow: usize| {
+            n.links[n.routes[n.flows[flow].fwd as usize][0] as usize].rate_bps
+        };
+        assert_eq!(access(&small, 1), access(&big, 1));
+    }
+}

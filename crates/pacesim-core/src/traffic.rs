@@ -1,0 +1,12 @@
+//! Applications driving the TCP senders. So far: long-lived bulk transfers
+//! (ns-2 FTP: always data to send), each starting at a time drawn from the
+//! "flow.start" stream of its flow.
+
+use crate::scenario::Range;
+use crate::sim::rng::{stream, uniform};
+use crate::sim::Time;
+
+/// Start time of bulk flow `flow`, uniform over `range`.
+pub fn bulk_start(seed: u64, flow: u64, range: Range) -> Time {
+    uniform(&mut stream(seed, "flow.start", flow), range)
+}
