@@ -139,7 +139,16 @@ fn ordered(field: &str, r: Range) -> Result<(), InvalidField> {
 impl Scenario {
     /// Parse from JSON, rejecting unknown keys.
     pub fn from_json(text: &str) -> Result<Self, InvalidField> {
-        let s: Scenario = serde_json::from_str(text).map_err(|e| bad("scenario", e.to_string()))?;
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let s: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let field = if path == "." {
+                "scenario".to_string()
+            } else {
+                path
+            };
+            bad(&field, e.into_inner().to_string())
+        })?;
         s.validate()?;
         Ok(s)
     }

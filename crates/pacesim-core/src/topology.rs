@@ -19,8 +19,9 @@ pub struct FlowPath {
 #[derive(Debug, Default)]
 pub struct Network {
     pub links: Vec<Link>,
-    /// Each route is the sequence of links a packet crosses.
-    pub routes: Vec<Vec<LinkId>>,
+    /// Every route's links, back to back: route `r` is `hops[routes[r]]`.
+    pub hops: Vec<LinkId>,
+    pub routes: Vec<std::ops::Range<u32>>,
     pub flows: Vec<FlowPath>,
     /// Links measured in the report, by name.
     pub named: BTreeMap<String, LinkId>,
@@ -32,16 +33,24 @@ impl Network {
         (self.links.len() - 1) as LinkId
     }
 
-    pub fn add_route(&mut self, links: Vec<LinkId>) -> u32 {
-        self.routes.push(links);
+    pub fn add_route(&mut self, links: &[LinkId]) -> u32 {
+        let start = self.hops.len() as u32;
+        self.hops.extend_from_slice(links);
+        self.routes.push(start..self.hops.len() as u32);
         (self.routes.len() - 1) as u32
+    }
+
+    /// The links of route `r`, in order.
+    pub fn route(&self, r: u32) -> &[LinkId] {
+        let span = &self.routes[r as usize];
+        &self.hops[span.start as usize..span.end as usize]
     }
 
     /// Round-trip time of an idle network for a `data`-byte packet out and an `ack`-byte one back.
     pub fn base_rtt(&self, flow: usize, data: u32, ack: u32) -> Time {
         let p = self.flows[flow];
         let one_way = |route: u32, size: u32| -> Time {
-            self.routes[route as usize]
+            self.route(route)
                 .iter()
                 .map(|&l| {
                     let l = &self.links[l as usize];

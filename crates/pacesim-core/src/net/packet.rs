@@ -1,7 +1,7 @@
 //! Packets and the arena that owns them.
 //!
-//! A packet carries its route (an index into the flow routes) and the hop it
-//! is on, so forwarding needs no table lookup. Packets live in one arena and
+//! A packet carries its route (a span of the network's route table) and the
+//! hop it is on, so forwarding needs no table lookup. Packets live in one arena and
 //! are addressed by index; freed slots are reused, so a run in steady state
 //! allocates nothing per packet.
 
@@ -20,9 +20,10 @@ pub enum PacketKind {
 #[derive(Debug, Clone, Copy)]
 pub struct Packet {
     pub flow: u32,
-    pub route: u32,
-    /// Index in the route of the link the packet is crossing.
-    pub hop: u16,
+    /// Position in the network's route table of the link being crossed,
+    /// and one past the last link of the route.
+    pub hop: u32,
+    pub last_hop: u32,
     pub kind: PacketKind,
     /// Size on the wire, bytes.
     pub size: u32,

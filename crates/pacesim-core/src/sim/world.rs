@@ -99,7 +99,7 @@ impl World {
     #[inline]
     fn forward(&mut self, id: PacketId) {
         let p = self.packets.get(id);
-        let link = self.net.routes[p.route as usize][usize::from(p.hop)];
+        let link = self.net.hops[p.hop as usize];
         match self.net.links[link as usize].offer(self.now, p.size) {
             Some(at) => {
                 self.hops += 1;
@@ -112,7 +112,18 @@ impl World {
         }
     }
 
-    fn inject(&mut self, p: Packet) {
+    /// A new packet of `flow` starts its route.
+    fn inject(&mut self, flow: u32, route: u32, kind: PacketKind, size: u32, seq: i64) {
+        let span = self.net.routes[route as usize].clone();
+        let p = Packet {
+            flow,
+            hop: span.start,
+            last_hop: span.end,
+            kind,
+            size,
+            seq,
+            sent_at: self.now,
+        };
         let id = self.packets.alloc(p);
         self.forward(id);
     }
@@ -120,7 +131,7 @@ impl World {
     fn arrive(&mut self, id: PacketId) {
         let p = self.packets.get_mut(id);
         p.hop += 1;
-        if usize::from(p.hop) < self.net.routes[p.route as usize].len() {
+        if p.hop < p.last_hop {
             self.forward(id);
             return;
         }
@@ -131,16 +142,8 @@ impl World {
         match p.kind {
             PacketKind::Data => {
                 let ackno = flow.sink.on_data(p.seq);
-                let ack = Packet {
-                    flow: p.flow,
-                    route: flow.path.rev,
-                    hop: 0,
-                    kind: PacketKind::Ack,
-                    size: self.sizes.ack,
-                    seq: ackno,
-                    sent_at: self.now,
-                };
-                self.inject(ack);
+                let rev = flow.path.rev;
+                self.inject(p.flow, rev, PacketKind::Ack, self.sizes.ack, ackno);
             }
             PacketKind::Ack => {
                 flow.sender.on_ack(p.seq, self.now, &mut self.out);
@@ -158,16 +161,7 @@ impl World {
                 Some(syn) if seq == 0 => syn,
                 _ => self.sizes.data,
             };
-            let p = Packet {
-                flow: f,
-                route,
-                hop: 0,
-                kind: PacketKind::Data,
-                size,
-                seq,
-                sent_at: self.now,
-            };
-            self.inject(p);
+            self.inject(f, route, PacketKind::Data, size, seq);
         }
         self.out = out;
         if let Some(at) = self.flows[f as usize].sender.rtx.needs_event() {

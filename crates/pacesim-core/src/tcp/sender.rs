@@ -261,3 +261,173 @@ impl TcpSender {
         self.send_much(now, out);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Hand-worked cases on a scripted network: a pipe of fixed one-way delay
+    //! and no serialisation, losing exactly the transmissions a test names.
+
+    use super::*;
+    use crate::sim::EventQueue;
+    use crate::tcp::{reno::Reno, TcpSink};
+
+    const MS: Time = 1_000_000;
+
+    enum Ev {
+        Data(i64),
+        Ack(i64),
+        Rto,
+    }
+
+    struct Pipe {
+        q: EventQueue<Ev>,
+        tx: TcpSender,
+        rx: TcpSink,
+        one_way: Time,
+        /// (seq, nth transmission of it) pairs to lose.
+        lose: Vec<(i64, u32)>,
+        sent: Vec<(Time, i64)>,
+        out: Vec<i64>,
+    }
+
+    impl Pipe {
+        fn new(window: u64, lose: Vec<(i64, u32)>) -> Self {
+            let rtt = RttEstimator::new(10 * MS, 0, 200 * MS, 60_000 * MS, 3_000 * MS);
+            let mut p = Pipe {
+                q: EventQueue::default(),
+                tx: TcpSender::new(Box::new(Reno), window, 2, true, rtt),
+                rx: TcpSink::default(),
+                one_way: 50 * MS,
+                lose,
+                sent: vec![],
+                out: vec![],
+            };
+            p.tx.start(0, &mut p.out);
+            p.flush(0);
+            p
+        }
+
+        fn flush(&mut self, now: Time) {
+            for seq in self.out.drain(..) {
+                let nth = self.sent.iter().filter(|s| s.1 == seq).count() as u32;
+                self.sent.push((now, seq));
+                if !self.lose.contains(&(seq, nth)) {
+                    self.q.push(now + self.one_way, Ev::Data(seq));
+                }
+            }
+            if let Some(at) = self.tx.rtx.needs_event() {
+                self.q.push(at, Ev::Rto);
+            }
+        }
+
+        fn run_until(&mut self, end: Time) {
+            while self.q.peek_time().is_some_and(|t| t <= end) {
+                let (now, ev) = self.q.pop().unwrap();
+                match ev {
+                    Ev::Data(seq) => {
+                        let ack = self.rx.on_data(seq);
+                        self.q.push(now + self.one_way, Ev::Ack(ack));
+                    }
+                    Ev::Ack(a) => self.tx.on_ack(a, now, &mut self.out),
+                    Ev::Rto => {
+                        if self.tx.rtx.fires(now) {
+                            self.tx.on_timeout(now, &mut self.out)
+                        }
+                    }
+                }
+                self.flush(now);
+            }
+        }
+
+        fn transmissions_of(&self, seq: i64) -> Vec<Time> {
+            self.sent
+                .iter()
+                .filter(|s| s.1 == seq)
+                .map(|s| s.0)
+                .collect()
+        }
+    }
+
+    #[test]
+    fn slow_start_doubles_per_rtt_until_the_window_limit() {
+        let mut p = Pipe::new(20, vec![]);
+        // RTT 100 ms. SYN alone, then 2, 4, 8, 16 packets per round, then capped at 20.
+        let per_round: Vec<usize> = (0..7)
+            .map(|r| p.sent.iter().filter(|s| s.0 / (100 * MS) == r).count())
+            .collect();
+        assert_eq!(per_round[0], 1);
+        p.run_until(5_000 * MS);
+        let per_round: Vec<usize> = (0..7)
+            .map(|r| p.sent.iter().filter(|s| s.0 / (100 * MS) == r).count())
+            .collect();
+        assert_eq!(per_round, vec![1, 2, 4, 8, 16, 20, 20]);
+        assert_eq!(
+            p.tx.maxseq - p.tx.highest_ack(),
+            20,
+            "window limit reached exactly"
+        );
+        assert_eq!(p.tx.stats.retransmits, 0);
+        assert_eq!(p.rx.delivered(), p.tx.highest_ack() + 1);
+    }
+
+    #[test]
+    fn one_loss_gives_one_fast_retransmit_and_half_the_window() {
+        // RTT 100 ms. Rounds send 1 (SYN), 2, 4, 8, 16, 32 packets; packet 40
+        // goes out at t = 500 ms in the round 31..62 and is lost. At 600 ms
+        // ACKs 31..39 raise cwnd to 41 (slow start, +1 each) and then the
+        // duplicates of ACK 39 arrive: two limited transmits, then fast
+        // retransmit with flight 41: ssthresh = floor(41/2) = 20, cwnd = 20.5.
+        let mut p = Pipe::new(1000, vec![(40, 0)]);
+        p.run_until(600 * MS - 1);
+        assert_eq!(p.tx.stats.fast_retransmits, 0);
+        assert_eq!(p.tx.w.cwnd, 32.0);
+        p.run_until(600 * MS);
+        assert_eq!(p.tx.stats.fast_retransmits, 1);
+        assert_eq!(
+            p.tx.w,
+            Window {
+                cwnd: 20.5,
+                ssthresh: 20.0
+            }
+        );
+        assert_eq!(p.transmissions_of(40), vec![500 * MS, 600 * MS]);
+        assert_eq!(
+            p.transmissions_of(82),
+            vec![600 * MS],
+            "second limited transmit"
+        );
+        // At 700 ms the retransmission's ACK covers everything: fast recovery
+        // ends with one congestion-avoidance step from cwnd 20.5.
+        p.run_until(700 * MS);
+        assert_eq!(p.tx.w.cwnd, 20.5 + 1.0 / 20.5);
+        p.run_until(2_000 * MS);
+        assert_eq!(
+            (
+                p.tx.stats.fast_retransmits,
+                p.tx.stats.timeouts,
+                p.tx.stats.retransmits
+            ),
+            (1, 0, 1)
+        );
+        assert_eq!(p.rx.delivered(), p.tx.highest_ack() + 1);
+    }
+
+    #[test]
+    fn lost_retransmissions_back_off_the_timer() {
+        // Lose packet 5 three times: fast retransmit, then two timeouts.
+        let mut p = Pipe::new(1000, vec![(5, 0), (5, 1), (5, 2)]);
+        p.run_until(30_000 * MS);
+        let t = p.transmissions_of(5);
+        assert_eq!(t.len(), 4, "{t:?}");
+        assert_eq!(p.tx.stats.fast_retransmits, 1);
+        assert_eq!(p.tx.stats.timeouts, 2);
+        // Timeouts fire RTO after the fast retransmit and then twice that.
+        let (rto1, rto2) = (t[2] - t[1], t[3] - t[2]);
+        assert_eq!(rto2, 2 * rto1);
+        // RTO from samples of a 100 ms RTT (10 ticks): srtt 10, rttvar decays
+        // from 5 toward 0, so RTO is above 200 ms (min_rto) and below 300 ms.
+        assert!(rto1 >= 200 * MS && rto1 <= 300 * MS, "{rto1}");
+        assert_eq!(p.tx.w.ssthresh, 2.0);
+        assert_eq!(p.rx.delivered(), p.tx.highest_ack() + 1);
+    }
+}

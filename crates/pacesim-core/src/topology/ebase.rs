@@ -63,8 +63,8 @@ impl EBase<'_> {
                 let delay = uniform(&mut rng, self.access_delay);
                 let (up, down) = duplex(&mut net, rate, delay);
                 let (sink_in, sink_out) = duplex(&mut net, rate, delay);
-                let fwd = net.add_route(vec![up, edge_in, core, edge_out, sink_in]);
-                let rev = net.add_route(vec![sink_out, edge_out_rev, core_rev, edge_in_rev, down]);
+                let fwd = net.add_route(&[up, edge_in, core, edge_out, sink_in]);
+                let rev = net.add_route(&[sink_out, edge_out_rev, core_rev, edge_in_rev, down]);
                 net.flows.push(FlowPath { fwd, rev });
             }
         }
@@ -129,9 +129,8 @@ mod tests {
             .collect();
         assert_eq!(limited.len(), 1);
         // Host 1 of edge 0 keeps its access link when the network grows.
-        let access = |n: &Network, flow: usize| {
-            n.links[n.routes[n.flows[flow].fwd as usize][0] as usize].rate_bps
-        };
+        let access =
+            |n: &Network, flow: usize| n.links[n.route(n.flows[flow].fwd)[0] as usize].rate_bps;
         assert_eq!(access(&small, 1), access(&big, 1));
     }
 }

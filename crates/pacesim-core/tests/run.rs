@@ -1,0 +1,94 @@
+//! Whole runs: determinism, conservation, and input errors naming the field.
+
+use pacesim_core::{run, Scenario};
+
+const SMALL: &str = r#"{"seed":1,"duration":30000000000,"warmup":10000000000,
+ "topology":{"kind":"e-base","edges":2,"hosts_per_edge":5,"access_rate":[8000000,12000000],"access_delay":[1000000,5000000],"edge_rate":[100000000,100000000],"edge_delay":[5000000,15000000]},
+ "core":{"rate":10000000,"delay":100000000,"buffer":5000,"queue":"droptail"},
+ "tcp":{"variant":"reno","segment_size":1000,"header_size":40,"ack_size":40,"window":1000,"initial_window":2,"syn":true,"tick":10000000,"min_rto":200000000,"max_rto":60000000000,"initial_rto":3000000000},
+ "traffic":{"start":[0,10000000000]}}"#;
+
+fn small() -> Scenario {
+    Scenario::from_json(SMALL).unwrap()
+}
+
+#[test]
+fn same_seed_same_report_different_seed_different_report() {
+    let a = run(&small()).unwrap();
+    let b = run(&small()).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(
+        serde_json::to_string(&a).unwrap(),
+        serde_json::to_string(&b).unwrap()
+    );
+    let mut s = small();
+    s.seed = 2;
+    let c = run(&s).unwrap();
+    assert_ne!(a.flows.goodput_kbps, c.flows.goodput_kbps);
+}
+
+#[test]
+fn packets_are_conserved_and_the_bottleneck_is_the_core() {
+    let r = run(&small()).unwrap();
+    let c = &r.conservation;
+    assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
+    let core = &r.links["core"];
+    assert!(core.drops > 0, "a 5 KB buffer at 10 Mb/s must drop");
+    // Only the core queue drops, so every drop in the run happened there
+    // (the window misses drops before warmup, hence <=).
+    assert!(core.drops <= c.dropped);
+    // Never above the line rate; a larger buffer carries more.
+    assert!(
+        r.summary.aggregate_mbps > 0.0 && r.summary.aggregate_mbps <= 10.0,
+        "{}",
+        r.summary.aggregate_mbps
+    );
+    let mut big = small();
+    big.core.buffer = 50_000;
+    let rb = run(&big).unwrap();
+    assert!(rb.summary.aggregate_mbps > r.summary.aggregate_mbps);
+    assert!(rb.summary.core_loss_rate < r.summary.core_loss_rate);
+    // Goodput cannot exceed the payload share of what crossed the core.
+    let goodput_total_mbps: f64 = r.flows.goodput_kbps.iter().sum::<f64>() / 1e3;
+    assert!(goodput_total_mbps <= r.summary.aggregate_mbps * 1000.0 / 1040.0 + 0.05);
+    assert_eq!(r.flows.flow.len(), 10);
+}
+
+#[test]
+fn bad_input_names_the_field() {
+    let cases = [
+        (
+            SMALL.replace("\"buffer\":5000", "\"buffer\":-5000"),
+            "core.buffer",
+        ),
+        (SMALL.replace("\"reno\"", "\"vegas\""), "vegas"),
+        (
+            SMALL.replace("\"window\":1000", "\"window\":1000,\"windw\":3"),
+            "windw",
+        ),
+        (
+            SMALL.replace("\"warmup\":10000000000", "\"warmup\":30000000000"),
+            "warmup",
+        ),
+        (
+            SMALL.replace("[8000000,12000000]", "[12000000,8000000]"),
+            "topology.access_rate",
+        ),
+        (
+            SMALL.replace("\"rate\":10000000", "\"rate\":0"),
+            "core.rate",
+        ),
+        (
+            SMALL.replace("\"edges\":2", "\"edges\":0"),
+            "topology.edges",
+        ),
+        (
+            SMALL.replace("\"start\":[0,10000000000]", "\"start\":[0,40000000000]"),
+            "traffic.start",
+        ),
+    ];
+    for (text, field) in cases {
+        let err = Scenario::from_json(&text).expect_err(field).to_string();
+        assert!(err.contains(field), "error {err:?} should name {field}");
+    }
+}
