@@ -194,6 +194,9 @@ impl Scenario {
         let t = &self.tcp;
         positive("tcp.segment_size", t.segment_size)?;
         positive("tcp.ack_size", t.ack_size)?;
+        if t.syn {
+            positive("tcp.header_size", t.header_size)?;
+        }
         positive("tcp.window", t.window)?;
         positive("tcp.initial_window", t.initial_window)?;
         positive("tcp.tick", t.tick)?;

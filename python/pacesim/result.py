@@ -1,0 +1,77 @@
+"""The outcome of one run: the engine's report, with its scenario and wall time.
+
+Everything in the report is a pure function of the scenario (equal scenarios
+give identical reports); only `wall_s`, measured around the engine call, is
+not. Links and flows come as pandas DataFrames.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from pathlib import Path
+from typing import Union
+
+import pandas as pd
+
+from .scenario import Scenario
+
+
+class Result:
+    """One run's report (see crates/pacesim-core/src/report.rs for every field)."""
+
+    def __init__(self, report: dict, scenario: Scenario, wall_s: float):
+        self.report = report
+        self.scenario = scenario
+        self.wall_s = wall_s
+
+    @property
+    def seed(self) -> int:
+        return self.scenario.seed
+
+    @property
+    def engine_version(self) -> str:
+        return self.report["engine_version"]
+
+    @property
+    def summary(self) -> dict:
+        """Paper E's headline numbers: aggregate_mbps, goodput_kbps_mean,
+        core_loss_rate, core_empty_prob."""
+        return self.report["summary"]
+
+    @property
+    def conservation(self) -> dict:
+        """Packets created, delivered, dropped and in flight over the whole run."""
+        return self.report["conservation"]
+
+    @property
+    def work(self) -> dict:
+        """Events processed and packet-hops: divide by `wall_s` for rates."""
+        return self.report["work"]
+
+    @cached_property
+    def links(self) -> pd.DataFrame:
+        """One row per measured link (`core`, `core.rev`, `edge_in.3`, ...), over the window."""
+        return pd.DataFrame.from_dict(self.report["links"], orient="index").rename_axis("link")
+
+    @cached_property
+    def flows(self) -> pd.DataFrame:
+        """One row per TCP flow, indexed by flow id, over the window."""
+        return pd.DataFrame(self.report["flows"]).set_index("flow")
+
+    def to_json(self, path: Union[str, Path]) -> None:
+        """Write the report, with the scenario (human units) and wall time, as JSON."""
+        out = {
+            "scenario": self.scenario.model_dump(mode="json", exclude_none=True),
+            "wall_s": self.wall_s,
+            **self.report,
+        }
+        Path(path).write_text(json.dumps(out) + "\n", encoding="utf-8")
+
+    def __repr__(self) -> str:
+        s = self.summary
+        return (
+            f"<Result seed={self.seed} aggregate={s['aggregate_mbps']:.2f} Mb/s "
+            f"loss={s['core_loss_rate']:.2%} flows={len(self.report['flows']['flow'])} "
+            f"wall={self.wall_s:.2f} s>"
+        )

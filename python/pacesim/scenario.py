@@ -1,0 +1,267 @@
+"""Scenarios: what a run simulates, written in human units and checked here.
+
+The models mirror the engine's `Scenario` (crates/pacesim-core/src/scenario.rs)
+key for key, so an error names the same dotted path in a TOML file, in a
+`--set` override and in the engine. Fields hold human strings on the way in
+("10KB", ["8Mbps", "12Mbps"]) and SI integers once validated (bytes, bit/s,
+ns); `Scenario.to_engine()` hands those integers over, `Scenario.to_toml()`
+writes the human form back. Every default is paper E's E-base (Sec 3.1),
+with ns-2 2.35's defaults for the TCP details the paper leaves out.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Callable, Iterable, Literal, Optional, Tuple, Union
+
+import tomli_w
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    SerializationInfo,
+    StrictBool,
+    ValidationError,
+    model_validator,
+)
+
+from .units import format_rate, format_size, format_time, parse_rate, parse_size, parse_time
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+
+class ScenarioError(ValueError):
+    """An invalid scenario; `field` is the dotted path of the (first) bad field."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def _positive(parse: Callable[[object], int]) -> Callable[[object], int]:
+    def check(text: object) -> int:
+        value = parse(text)
+        if value == 0:
+            raise ValueError(f"{text!r} must be greater than zero")
+        return value
+
+    return check
+
+
+def _quantity(parse: Callable[[object], int], fmt: Callable[[int], str]) -> Any:
+    """An int in SI units, parsed from and dumped (in JSON mode) to a unit string."""
+    return Annotated[int, BeforeValidator(parse), PlainSerializer(fmt, when_used="json")]
+
+
+def _range(parse: Callable[[object], int], fmt: Callable[[int], str]) -> Any:
+    """A closed interval drawn uniformly per element: "10Mbps" or ["8Mbps", "12Mbps"].
+
+    Stored as (lo, hi) in SI units; dumped as the engine's [lo, hi] array, or
+    in JSON mode as unit strings, a single one when lo == hi.
+    """
+
+    def validate(value: object) -> Tuple[int, int]:
+        if isinstance(value, (list, tuple)):
+            if len(value) != 2:
+                raise ValueError(f"expected one value or a [low, high] pair, got {list(value)!r}")
+            lo, hi = parse(value[0]), parse(value[1])
+        else:
+            lo = hi = parse(value)
+        if lo > hi:
+            raise ValueError(f"range lower bound {fmt(lo)} exceeds upper bound {fmt(hi)}")
+        return lo, hi
+
+    def serialize(value: Tuple[int, int], info: SerializationInfo) -> Union[str, list]:
+        if info.mode == "json":
+            return fmt(value[0]) if value[0] == value[1] else [fmt(value[0]), fmt(value[1])]
+        return list(value)
+
+    return Annotated[Tuple[int, int], BeforeValidator(validate), PlainSerializer(serialize)]
+
+
+Rate = _quantity(_positive(parse_rate), format_rate)
+Size = _quantity(parse_size, format_size)
+PositiveSize = _quantity(_positive(parse_size), format_size)
+Time = _quantity(parse_time, format_time)
+PositiveTime = _quantity(_positive(parse_time), format_time)
+RateRange = _range(_positive(parse_rate), format_rate)
+TimeRange = _range(parse_time, format_time)
+Count = Annotated[int, Field(strict=True, gt=0)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_default=True)
+
+
+class EBase(_Model):
+    """Paper E Sec 3.1 (Fig. 2): `edges` ingress edge links into the core node,
+    each fed by `hosts_per_edge` access links with one long-lived TCP sender
+    behind each, mirrored towards the sinks. Rates and delays are drawn per
+    link, uniformly over the given ranges."""
+
+    kind: Literal["e-base"] = "e-base"
+    edges: Count = 10
+    hosts_per_edge: Count = 100
+    access_rate: RateRange = ["8Mbps", "12Mbps"]
+    access_delay: TimeRange = ["1ms", "5ms"]
+    edge_rate: RateRange = "100Mbps"
+    edge_delay: TimeRange = ["5ms", "15ms"]
+
+
+class Core(_Model):
+    """The core link C0 -> C1 and its drop-tail queue, the only one that drops."""
+
+    rate: Rate = "100Mbps"
+    delay: Time = "100ms"
+    buffer: Size = "10KB"
+    buffer_packets: Optional[Count] = None
+    queue: Literal["droptail"] = "droptail"
+
+
+class Tcp(_Model):
+    """One-way TCP as ns-2's `Agent/TCP`; names and defaults as ns-2 2.35's."""
+
+    variant: Literal["reno"] = "reno"
+    segment_size: PositiveSize = "1000B"
+    header_size: Size = "40B"
+    ack_size: PositiveSize = "40B"
+    window: Count = 1000
+    initial_window: Count = 2
+    syn: StrictBool = True
+    tick: PositiveTime = "10ms"
+    min_rto: Time = "200ms"
+    max_rto: Time = "60s"
+    initial_rto: PositiveTime = "3s"
+
+    @model_validator(mode="after")
+    def _rto_bounds(self) -> Tcp:
+        if self.min_rto > self.max_rto:
+            raise ScenarioError(
+                "min_rto",
+                f"{format_time(self.min_rto)} must not exceed max_rto ({format_time(self.max_rto)})",
+            )
+        return self
+
+
+class Traffic(_Model):
+    """Long-lived bulk transfers (ns-2 FTP), one per sender, started uniformly over `start`."""
+
+    start: TimeRange = ["0s", "10s"]
+
+
+class Scenario(_Model):
+    """A whole run: the network, its TCP, its traffic, and the measurement
+    window [warmup, duration] over which the report's numbers are taken."""
+
+    seed: Annotated[int, Field(strict=True, ge=0, lt=2**64)] = 1
+    duration: PositiveTime = "400s"
+    warmup: Time = "100s"
+    topology: EBase = Field(default_factory=EBase)
+    core: Core = Field(default_factory=Core)
+    tcp: Tcp = Field(default_factory=Tcp)
+    traffic: Traffic = Field(default_factory=Traffic)
+
+    @model_validator(mode="after")
+    def _timeline(self) -> Scenario:
+        end = format_time(self.duration)
+        if self.warmup >= self.duration:
+            raise ScenarioError("warmup", f"{format_time(self.warmup)} must be before the end of the run (duration {end})")
+        if self.traffic.start[1] >= self.duration:
+            raise ScenarioError(
+                "traffic.start",
+                f"flows must start before the end of the run (duration {end}), "
+                f"latest start is {format_time(self.traffic.start[1])}",
+            )
+        return self
+
+    def to_engine(self) -> dict:
+        """The engine's JSON scenario: same keys, SI integers, ranges as [lo, hi]."""
+        return self.model_dump(mode="python")
+
+    def to_toml(self) -> str:
+        """The scenario as a TOML file in human units; `load_scenario` reads it back."""
+        return tomli_w.dumps(self.model_dump(mode="json", exclude_none=True))
+
+
+def _unknown_key(key: str, parent: list[str]) -> str:
+    """The message for `key` not being a field of the table at dotted path `parent`."""
+    model: type[BaseModel] = Scenario
+    for part in parent:
+        model = model.model_fields[part].annotation
+    where = f"at {'.'.join(parent)}" if parent else "at the top level"
+    return f"unknown key {key!r}; valid keys {where}: {', '.join(model.model_fields)}"
+
+
+def _describe(error: dict) -> Tuple[str, str]:
+    """(dotted field path, message) for one pydantic error."""
+    loc = [str(p) for p in error["loc"]]
+    path = ".".join(loc)
+    cause = (error.get("ctx") or {}).get("error")
+    if isinstance(cause, ScenarioError):
+        return ".".join(filter(None, [path, cause.field])), cause.message
+    if cause is not None:
+        return path, str(cause)
+    if error["type"] == "extra_forbidden":
+        return path, _unknown_key(loc[-1], loc[:-1])
+    if error["type"] == "literal_error":
+        return path, f"{error['input']!r} is not valid; expected {error['ctx']['expected']}"
+    return path, f"{error['msg']} (got {error['input']!r})"
+
+
+def parse_scenario(data: dict) -> Scenario:
+    """Validate a scenario in human units (as read from TOML); errors become ScenarioError."""
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as e:
+        problems = [_describe(err) for err in e.errors()]
+        (field, message), rest = problems[0], problems[1:]
+        raise ScenarioError(field, "; ".join([message] + [f"{f}: {m}" for f, m in rest])) from None
+
+
+def load_scenario(path: Union[str, Path]) -> Scenario:
+    """Read and validate a scenario TOML file; keys left out take E-base's values."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(str(path), f"not valid TOML: {e}") from None
+    return parse_scenario(data)
+
+
+def _toml_value(text: str) -> Any:
+    """A TOML scalar (or array) if `text` is one, else the text itself: 3 -> 3, 5KB -> "5KB"."""
+    try:
+        return tomllib.loads(f"value = {text}")["value"]
+    except tomllib.TOMLDecodeError:
+        return text.strip()
+
+
+def apply_overrides(scenario: Scenario, overrides: Iterable[str]) -> Scenario:
+    """A copy of `scenario` with `key=value` overrides applied, `key` a dotted path
+    (`core.buffer=5KB`, `seed=3`); the result is validated as a whole."""
+    data = scenario.model_dump(mode="json", exclude_none=True)
+    for item in overrides:
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ScenarioError(item, "an override is key=value, e.g. core.buffer=5KB")
+        parts = key.split(".")
+        table, model = data, Scenario
+        for depth, part in enumerate(parts):
+            if not (isinstance(model, type) and issubclass(model, BaseModel)):
+                raise ScenarioError(key, f"{'.'.join(parts[:depth])} is a value, not a table")
+            if part not in model.model_fields:
+                raise ScenarioError(key, _unknown_key(part, parts[:depth]))
+            if depth == len(parts) - 1:
+                table[part] = _toml_value(text)
+            else:
+                table = table[part]
+                model = model.model_fields[part].annotation
+    return parse_scenario(data)

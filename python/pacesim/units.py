@@ -1,0 +1,100 @@
+"""Human units to the engine's SI integers, and back.
+
+Rates become bit/s, sizes bytes, times nanoseconds. Parsing is strict: a
+quantity must carry one of the listed units, must not be negative, and must
+be a whole number in the base unit ("1.5ms" is fine, "1.5ns" is not). A bare
+number is refused, since whether `5000` means bytes or packets is exactly the
+kind of thing a scenario file should say.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+RATE_UNITS = {
+    "bps": 1, "b/s": 1,
+    "kbps": 10**3, "Kbps": 10**3, "kb/s": 10**3, "Kb/s": 10**3,
+    "Mbps": 10**6, "Mb/s": 10**6,
+    "Gbps": 10**9, "Gb/s": 10**9,
+}
+SIZE_UNITS = {
+    "B": 1,
+    "kB": 10**3, "KB": 10**3, "MB": 10**6, "GB": 10**9,
+    "KiB": 2**10, "MiB": 2**20, "GiB": 2**30,
+}
+TIME_UNITS = {
+    "ns": 1,
+    "us": 10**3, "\u00b5s": 10**3, "\u03bcs": 10**3,
+    "ms": 10**6,
+    "s": 10**9,
+}
+
+_QUANTITY = re.compile(r"(?P<sign>-?)(?P<number>\d+(?:\.\d+)?)\s?(?P<unit>.*)")
+
+
+def _parse(text: object, kind: str, units: dict[str, int], base: str) -> int:
+    accepted = ", ".join(units)
+    if isinstance(text, (bool, int, float)):
+        if isinstance(text, bool):
+            raise ValueError(f"expected a {kind} with a unit, got {text!r} (accepted units: {accepted})")
+        raise ValueError(
+            f"{kind} {text!r} has no unit: write \"{text}{base}\" (accepted units: {accepted})"
+        )
+    if not isinstance(text, str):
+        raise ValueError(f"expected a {kind} string such as \"10{base}\", got {text!r}")
+    m = _QUANTITY.fullmatch(text.strip())
+    if not m:
+        raise ValueError(f"invalid {kind} {text!r}: expected a number and a unit (accepted units: {accepted})")
+    if m["sign"] == "-":
+        raise ValueError(f"invalid {kind} {text!r}: must not be negative")
+    unit = m["unit"]
+    if not unit:
+        raise ValueError(
+            f"{kind} {text!r} has no unit: write \"{m['number']}{base}\" (accepted units: {accepted})"
+        )
+    if unit not in units:
+        raise ValueError(f"invalid {kind} {text!r}: unknown unit {unit!r} (accepted units: {accepted})")
+    value = Decimal(m["number"]) * units[unit]
+    if value != value.to_integral_value():
+        raise ValueError(f"invalid {kind} {text!r}: not a whole number of {base} ({value} {base})")
+    return int(value)
+
+
+def parse_rate(text: object) -> int:
+    """A link rate such as "10Mbps" or "1.5Gb/s", in bit/s."""
+    return _parse(text, "rate", RATE_UNITS, "bps")
+
+
+def parse_size(text: object) -> int:
+    """A size such as "10KB" (1000 B) or "64KiB" (1024 B), in bytes."""
+    return _parse(text, "size", SIZE_UNITS, "B")
+
+
+def parse_time(text: object) -> int:
+    """A time such as "100ms" or "1.5s", in nanoseconds."""
+    return _parse(text, "time", TIME_UNITS, "ns")
+
+
+def _format(value: int, units: list[tuple[str, int]], base: str) -> str:
+    for name, factor in units:
+        if value and value % factor == 0:
+            return f"{value // factor}{name}"
+    return f"{value}{base}"
+
+
+def format_rate(bps: int) -> str:
+    """The shortest exact spelling of a rate: 10_000_000 -> "10Mbps"."""
+    return _format(bps, [("Gbps", 10**9), ("Mbps", 10**6), ("kbps", 10**3)], "bps")
+
+
+def format_size(nbytes: int) -> str:
+    """The shortest exact spelling of a size in decimal units: 10_000 -> "10KB"."""
+    return _format(nbytes, [("GB", 10**9), ("MB", 10**6), ("KB", 10**3)], "B")
+
+
+def format_time(ns: int) -> str:
+    """The shortest exact spelling of a time: 100_000_000 -> "100ms", 0 -> "0s"."""
+    if ns == 0:
+        return "0s"
+    return _format(ns, [("s", 10**9), ("ms", 10**6), ("us", 10**3)], "ns")

@@ -1,0 +1,253 @@
+"""Scenario models: defaults, validation messages, overrides, TOML, engine form."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from pacesim import Scenario, ScenarioError, load_scenario
+from pacesim.scenario import apply_overrides, parse_scenario
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+
+
+def error(data: dict) -> ScenarioError:
+    with pytest.raises(ScenarioError) as e:
+        parse_scenario(data)
+    return e.value
+
+
+def test_engine_form_of_the_defaults_checked_by_hand():
+    e = Scenario().to_engine()
+    assert e == {
+        "seed": 1,
+        "duration": 400_000_000_000,
+        "warmup": 100_000_000_000,
+        "topology": {
+            "kind": "e-base",
+            "edges": 10,
+            "hosts_per_edge": 100,
+            "access_rate": [8_000_000, 12_000_000],
+            "access_delay": [1_000_000, 5_000_000],
+            "edge_rate": [100_000_000, 100_000_000],
+            "edge_delay": [5_000_000, 15_000_000],
+        },
+        "core": {
+            "rate": 100_000_000,
+            "delay": 100_000_000,
+            "buffer": 10_000,
+            "buffer_packets": None,
+            "queue": "droptail",
+        },
+        "tcp": {
+            "variant": "reno",
+            "segment_size": 1000,
+            "header_size": 40,
+            "ack_size": 40,
+            "window": 1000,
+            "initial_window": 2,
+            "syn": True,
+            "tick": 10_000_000,
+            "min_rto": 200_000_000,
+            "max_rto": 60_000_000_000,
+            "initial_rto": 3_000_000_000,
+        },
+        "traffic": {"start": [0, 10_000_000_000]},
+    }
+
+
+def test_e_base_file_is_the_default_scenario():
+    assert load_scenario(SCENARIOS / "e-base.toml") == Scenario()
+
+
+def test_e_base_file_writes_out_every_key():
+    data = tomllib.loads((SCENARIOS / "e-base.toml").read_text())
+    written = {k for k, v in data.items() if not isinstance(v, dict)}
+    written |= {f"{t}.{k}" for t, v in data.items() if isinstance(v, dict) for k in v}
+    optional = {"core.buffer_packets"}
+    expected = set()
+    for name, field in Scenario.model_fields.items():
+        sub = getattr(field.annotation, "model_fields", None)
+        expected |= {f"{name}.{k}" for k in sub} if sub else {name}
+    assert written == expected - optional
+
+
+def test_quick_scenario_is_e_base_with_a_shorter_run():
+    quick = load_scenario(SCENARIOS / "e-base-quick.toml")
+    assert quick.model_dump(exclude={"duration", "warmup"}) == Scenario().model_dump(
+        exclude={"duration", "warmup"}
+    )
+    assert quick.duration < Scenario().duration
+
+
+def test_single_value_is_a_fixed_range():
+    s = parse_scenario({"topology": {"access_rate": "10Mbps"}})
+    assert s.to_engine()["topology"]["access_rate"] == [10_000_000, 10_000_000]
+
+
+def test_buffer_packets_is_optional_and_passed_through():
+    s = parse_scenario({"core": {"buffer_packets": 8}})
+    assert s.to_engine()["core"]["buffer_packets"] == 8
+
+
+def test_toml_round_trip(tmp_path):
+    original = parse_scenario(
+        {
+            "seed": 42,
+            "warmup": "1.5s",
+            "topology": {"edges": 2, "access_delay": ["250us", "5ms"], "edge_rate": "1Gbps"},
+            "core": {"buffer": "64KiB", "buffer_packets": 50},
+            "tcp": {"syn": False, "segment_size": "1460B"},
+        }
+    )
+    path = tmp_path / "s.toml"
+    path.write_text(original.to_toml())
+    again = load_scenario(path)
+    assert again == original
+    assert again.to_engine() == original.to_engine()
+
+
+def test_unknown_top_level_key_is_named_with_the_valid_keys():
+    e = error({"sede": 3})
+    assert e.field == "sede"
+    assert "unknown key 'sede'" in str(e)
+    assert "seed, duration, warmup, topology, core, tcp, traffic" in str(e)
+
+
+def test_unknown_nested_key_is_named_with_the_valid_keys():
+    e = error({"core": {"bufer": "5KB"}})
+    assert e.field == "core.bufer"
+    assert str(e).startswith("core.bufer: unknown key 'bufer'")
+    assert "rate, delay, buffer, buffer_packets, queue" in str(e)
+
+
+def test_negative_buffer():
+    e = error({"core": {"buffer": "-5KB"}})
+    assert e.field == "core.buffer"
+    assert "'-5KB'" in str(e) and "negative" in str(e)
+
+
+def test_bare_number_buffer_says_to_write_the_unit():
+    e = error({"core": {"buffer": 5000}})
+    assert e.field == "core.buffer"
+    assert 'write "5000B"' in str(e)
+
+
+def test_unknown_tcp_variant_lists_the_valid_ones():
+    e = error({"tcp": {"variant": "vegas"}})
+    assert e.field == "tcp.variant"
+    assert "'vegas'" in str(e) and "'reno'" in str(e)
+
+
+def test_unknown_topology_kind():
+    e = error({"topology": {"kind": "fat-tree"}})
+    assert e.field == "topology.kind"
+    assert "'e-base'" in str(e)
+
+
+@pytest.mark.parametrize("warmup", ["400s", "500s"])
+def test_warmup_must_end_before_the_run(warmup):
+    e = error({"duration": "400s", "warmup": warmup})
+    assert e.field == "warmup"
+    assert "duration 400s" in str(e)
+
+
+def test_reversed_range():
+    e = error({"topology": {"access_rate": ["12Mbps", "8Mbps"]}})
+    assert e.field == "topology.access_rate"
+    assert "12Mbps exceeds upper bound 8Mbps" in str(e)
+
+
+def test_range_of_three_values():
+    e = error({"traffic": {"start": ["0s", "1s", "2s"]}})
+    assert e.field == "traffic.start"
+
+
+def test_flows_must_start_before_the_end():
+    e = error({"duration": "20s", "warmup": "5s", "traffic": {"start": ["0s", "20s"]}})
+    assert e.field == "traffic.start"
+
+
+def test_min_rto_above_max_rto():
+    e = error({"tcp": {"min_rto": "2s", "max_rto": "1s"}})
+    assert e.field == "tcp.min_rto"
+    assert "max_rto (1s)" in str(e)
+
+
+@pytest.mark.parametrize(
+    "data, field",
+    [
+        ({"topology": {"edges": 0}}, "topology.edges"),
+        ({"topology": {"hosts_per_edge": "5"}}, "topology.hosts_per_edge"),
+        ({"core": {"rate": "0Mbps"}}, "core.rate"),
+        ({"topology": {"access_rate": ["0bps", "1Mbps"]}}, "topology.access_rate"),
+        ({"core": {"buffer_packets": 0}}, "core.buffer_packets"),
+        ({"tcp": {"segment_size": "0B"}}, "tcp.segment_size"),
+        ({"tcp": {"tick": "0s"}}, "tcp.tick"),
+        ({"tcp": {"syn": "yes"}}, "tcp.syn"),
+        ({"seed": -1}, "seed"),
+        ({"duration": "0s"}, "duration"),
+    ],
+)
+def test_out_of_range_fields_are_named(data, field):
+    assert error(data).field == field
+
+
+def test_several_errors_become_one_message():
+    e = error({"core": {"buffer": "x"}, "tcp": {"variant": "vegas"}})
+    assert e.field == "core.buffer"
+    assert "tcp.variant" in str(e)
+    assert "\n" not in str(e)
+
+
+def test_overrides_set_dotted_keys_with_units_and_numbers():
+    s = apply_overrides(
+        Scenario(),
+        ["core.buffer=5KB", "seed=3", "tcp.syn=false", 'tcp.variant="reno"',
+         'topology.access_rate=["9Mbps", "11Mbps"]', "topology.edge_delay=10ms"],
+    )
+    assert s.core.buffer == 5000
+    assert s.seed == 3
+    assert s.tcp.syn is False
+    assert s.topology.access_rate == (9_000_000, 11_000_000)
+    assert s.topology.edge_delay == (10_000_000, 10_000_000)
+    assert Scenario().core.buffer == 10_000
+
+
+def test_override_numbers_stay_numbers():
+    e = pytest.raises(ScenarioError, apply_overrides, Scenario(), ["core.buffer=5000"]).value
+    assert e.field == "core.buffer"
+    assert 'write "5000B"' in str(e)
+
+
+@pytest.mark.parametrize(
+    "item, field, says",
+    [
+        ("core.bufer=5KB", "core.bufer", "valid keys at core: rate, delay, buffer"),
+        ("sede=3", "sede", "valid keys at the top level: seed, duration"),
+        ("tcp.variant.x=1", "tcp.variant.x", "tcp.variant is a value"),
+        ("seed", "seed", "key=value"),
+    ],
+)
+def test_bad_override_names_the_key(item, field, says):
+    e = pytest.raises(ScenarioError, apply_overrides, Scenario(), [item]).value
+    assert e.field == field
+    assert says in str(e)
+
+
+def test_override_is_validated_as_a_whole():
+    e = pytest.raises(ScenarioError, apply_overrides, Scenario(), ["warmup=500s"]).value
+    assert e.field == "warmup"
+
+
+def test_invalid_toml_names_the_file(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text("seed = = 3\n")
+    e = pytest.raises(ScenarioError, load_scenario, path).value
+    assert "bad.toml" in e.field
+    assert "not valid TOML" in str(e)
