@@ -1,0 +1,103 @@
+# E-base (paper E Sec 3.1) in ns-2 2.35: the reference pacesim is checked against.
+#
+#   ns ebase.tcl EDGES HOSTS_PER_EDGE BUFFER_BYTES SEED DURATION_S WARMUP_S FLOWS_CSV
+#
+# Dumbbell: EDGES ingress edge nodes feed core node c0, each with
+# HOSTS_PER_EDGE access links (one TCP/Reno sender each); c0-c1 is the core
+# link (100 Mb/s, 100 ms); the sinks mirror the senders behind c1, each
+# right-hand link a twin (same rate and delay) of its left-hand one.
+# Access links U[8,12] Mb/s, U[1,5] ms; edge links 100 Mb/s, U[5,15] ms.
+# Only the c0->c1 queue can drop: DropTail in byte mode with a limit of
+# exactly BUFFER_BYTES (mean_pktsize_ 1, limit_ = bytes; drop-tail.cc drops
+# when bytes queued + packet size >= the limit). Every other queue is huge.
+# TCP: Agent/TCP/Reno + Agent/TCPSink, packetSize_ 1000, window_ 1000, all
+# other ns-2 defaults (so data packets are 1040 B on the wire, ACKs 40 B).
+# Flows start U[0,10] s. Counters only, no trace files:
+#   aggregate = c0->c1 departures over [W,T] x 1040 B (packet counters: the
+#               QueueMonitor byte counters are 32-bit and wrap);
+#   goodput   = growth of each sender's ack_ over [W,T] x 1000 B;
+#   loss      = drops / arrivals at c0->c1 over [W,T].
+# Prints one line "RESULT key=value ..." and writes per-flow goodputs.
+
+lassign $argv edges hosts buffer seed duration warmup flows_csv
+
+set ns [new Simulator]
+$defaultRNG seed $seed
+set rng [new RNG]
+$rng seed $seed
+proc uniform {lo hi} {
+    global rng
+    return [$rng uniform $lo $hi]
+}
+
+Agent/TCP set packetSize_ 1000
+Agent/TCP set window_ 1000
+Queue set limit_ 10000000
+
+set c0 [$ns node]
+set c1 [$ns node]
+$ns duplex-link $c0 $c1 100Mb 100ms DropTail
+set q [[$ns link $c0 $c1] queue]
+$q set queue_in_bytes_ true
+$q set mean_pktsize_ 1
+$q set limit_ $buffer
+set qmon [$ns monitor-queue $c0 $c1 0]
+
+set n 0
+for {set e 0} {$e < $edges} {incr e} {
+    set es [$ns node]
+    set ed [$ns node]
+    set edelay [uniform 5 15]
+    $ns duplex-link $es $c0 100Mb ${edelay}ms DropTail
+    $ns duplex-link $c1 $ed 100Mb ${edelay}ms DropTail
+    for {set h 0} {$h < $hosts} {incr h} {
+        set s [$ns node]
+        set d [$ns node]
+        set rate [uniform 8 12]
+        set delay [uniform 1 5]
+        $ns duplex-link $s $es ${rate}Mb ${delay}ms DropTail
+        $ns duplex-link $ed $d ${rate}Mb ${delay}ms DropTail
+        set tcp($n) [new Agent/TCP/Reno]
+        set sink [new Agent/TCPSink]
+        $ns attach-agent $s $tcp($n)
+        $ns attach-agent $d $sink
+        $ns connect $tcp($n) $sink
+        set ftp [new Application/FTP]
+        $ftp attach-agent $tcp($n)
+        $ns at [uniform 0 10] "$ftp start"
+        incr n
+    }
+}
+
+proc snapshot {} {
+    global qmon tcp n arr0 dep0 drop0 ack0
+    set arr0 [$qmon set parrivals_]
+    set dep0 [$qmon set pdepartures_]
+    set drop0 [$qmon set pdrops_]
+    for {set i 0} {$i < $n} {incr i} { set ack0($i) [$tcp($i) set ack_] }
+}
+
+proc finish {} {
+    global qmon tcp n arr0 dep0 drop0 ack0 duration warmup flows_csv
+    set span [expr {$duration - $warmup}]
+    set arr [expr {[$qmon set parrivals_] - $arr0}]
+    set dep [expr {[$qmon set pdepartures_] - $dep0}]
+    set drop [expr {[$qmon set pdrops_] - $drop0}]
+    set f [open $flows_csv w]
+    puts $f "flow,goodput_kbps"
+    set sum 0.0
+    for {set i 0} {$i < $n} {incr i} {
+        set g [expr {([$tcp($i) set ack_] - $ack0($i)) * 1000 * 8.0 / $span / 1000.0}]
+        puts $f "$i,$g"
+        set sum [expr {$sum + $g}]
+    }
+    close $f
+    puts [format "RESULT aggregate_mbps=%.4f goodput_kbps_mean=%.4f core_loss=%.6f core_arrivals=%d core_drops=%d core_departures=%d" \
+        [expr {$dep * 1040 * 8.0 / $span / 1e6}] [expr {$sum / $n}] \
+        [expr {$arr > 0 ? double($drop) / $arr : 0.0}] $arr $drop $dep]
+    exit 0
+}
+
+$ns at $warmup "snapshot"
+$ns at $duration "finish"
+$ns run
