@@ -25,6 +25,8 @@ pub struct Network {
     pub flows: Vec<FlowPath>,
     /// Links measured in the report, by name.
     pub named: BTreeMap<String, LinkId>,
+    /// Links a packet may enter ahead of time, see [`Network::mark_cut_through`].
+    pub cut_through: Vec<bool>,
 }
 
 impl Network {
@@ -44,6 +46,48 @@ impl Network {
     pub fn route(&self, r: u32) -> &[LinkId] {
         let span = &self.routes[r as usize];
         &self.hops[span.start as usize..span.end as usize]
+    }
+
+    /// Mark the links a packet can cross without an event at their entrance.
+    ///
+    /// A link qualifies when every route through it enters from the same
+    /// upstream link, it never drops, and it is not measured. Packets then
+    /// reach it in the order they were admitted upstream (a FIFO of fixed
+    /// delay), so nothing can overtake a packet between the two: the world
+    /// offers it to this link the moment the upstream link admits it, at
+    /// the time it will arrive, and saves one event per packet.
+    pub fn mark_cut_through(&mut self) {
+        #[derive(Clone, Copy, PartialEq)]
+        enum Upstream {
+            Unseen,
+            Only(LinkId),
+            Many,
+        }
+        let mut upstream = vec![Upstream::Unseen; self.links.len()];
+        for span in &self.routes {
+            let route = &self.hops[span.start as usize..span.end as usize];
+            for (i, &l) in route.iter().enumerate() {
+                let from = if i == 0 {
+                    Upstream::Many
+                } else {
+                    Upstream::Only(route[i - 1])
+                };
+                let u = &mut upstream[l as usize];
+                *u = match *u {
+                    Upstream::Unseen => from,
+                    seen if seen == from => seen,
+                    _ => Upstream::Many,
+                };
+            }
+        }
+        let measured: std::collections::HashSet<LinkId> = self.named.values().copied().collect();
+        self.cut_through = (0..self.links.len())
+            .map(|l| {
+                matches!(upstream[l], Upstream::Only(_))
+                    && self.links[l].queue == crate::net::DropTail::unlimited()
+                    && !measured.contains(&(l as LinkId))
+            })
+            .collect();
     }
 
     /// Round-trip time of an idle network for a `data`-byte packet out and an `ack`-byte one back.

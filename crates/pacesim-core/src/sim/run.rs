@@ -94,8 +94,10 @@ pub fn run(s: &Scenario) -> Result<Report, RunError> {
     w.queue.push(s.warmup, Event::Warmup);
     w.queue.push(s.duration, Event::End);
     w.run();
-    for l in &mut w.net.links {
-        l.close_window(s.duration);
+    for (l, &skip) in w.net.links.iter_mut().zip(&w.net.cut_through) {
+        if !skip {
+            l.close_window(s.duration);
+        }
     }
     check_conservation(&w)?;
     Ok(report(s, &w))

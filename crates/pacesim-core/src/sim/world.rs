@@ -95,21 +95,32 @@ impl World {
         }
     }
 
-    /// Put the packet on the link of its current hop.
+    /// Put the packet on the link of its current hop, and straight on across
+    /// any cut-through links after it (see `Network::mark_cut_through`);
+    /// schedule its arrival at the end of the last one.
     #[inline]
     fn forward(&mut self, id: PacketId) {
-        let p = self.packets.get(id);
-        let link = self.net.hops[p.hop as usize];
-        match self.net.links[link as usize].offer(self.now, p.size) {
-            Some(at) => {
-                self.hops += 1;
-                self.queue.push(at, Event::Arrive(id));
+        let net = &mut self.net;
+        let p = self.packets.get_mut(id);
+        let mut at = self.now;
+        loop {
+            let link = net.hops[p.hop as usize] as usize;
+            match net.links[link].offer(at, p.size) {
+                Some(t) => at = t,
+                None => {
+                    self.packets.release(id);
+                    self.dropped += 1;
+                    return;
+                }
             }
-            None => {
-                self.packets.release(id);
-                self.dropped += 1;
+            self.hops += 1;
+            let next = p.hop + 1;
+            if next == p.last_hop || !net.cut_through[net.hops[next as usize] as usize] {
+                break;
             }
+            p.hop = next;
         }
+        self.queue.push(at, Event::Arrive(id));
     }
 
     /// A new packet of `flow` starts its route.
@@ -170,8 +181,10 @@ impl World {
     }
 
     fn open_window(&mut self) {
-        for l in &mut self.net.links {
-            l.restart_window(self.now);
+        for (l, &skip) in self.net.links.iter_mut().zip(&self.net.cut_through) {
+            if !skip {
+                l.restart_window(self.now);
+            }
         }
         for f in &mut self.flows {
             f.delivered_at_warmup = f.sink.delivered();

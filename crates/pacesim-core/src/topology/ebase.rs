@@ -68,6 +68,7 @@ impl EBase<'_> {
                 net.flows.push(FlowPath { fwd, rev });
             }
         }
+        net.mark_cut_through();
         net
     }
 }
@@ -128,6 +129,21 @@ mod tests {
             .filter(|l| l.queue != DropTail::unlimited())
             .collect();
         assert_eq!(limited.len(), 1);
+        // Cut through: the sink's access link (fed by edge_out only), and on
+        // the ACK path C0 -> E_S (fed by core.rev only) and E_S -> host.
+        let flow = small.flows[4];
+        let fwd: Vec<bool> = small
+            .route(flow.fwd)
+            .iter()
+            .map(|&l| small.cut_through[l as usize])
+            .collect();
+        let rev: Vec<bool> = small
+            .route(flow.rev)
+            .iter()
+            .map(|&l| small.cut_through[l as usize])
+            .collect();
+        assert_eq!(fwd, vec![false, false, false, false, true]);
+        assert_eq!(rev, vec![false, false, false, true, true]);
         // Host 1 of edge 0 keeps its access link when the network grows.
         let access =
             |n: &Network, flow: usize| n.links[n.route(n.flows[flow].fwd)[0] as usize].rate_bps;
