@@ -8,9 +8,7 @@ use pacesim_core::sim::rng::{stream, uniform};
 use pacesim_core::sim::EventQueue;
 
 fn main() {
-    let mut args = std::env::args()
-        .skip(1)
-        .map(|a| a.parse::<u64>().expect("integer argument"));
+    let mut args = std::env::args().skip(1).map(|a| a.parse::<u64>().expect("integer argument"));
     let events = args.next().unwrap_or(22_000_000);
     let pending = args.next().unwrap_or(8_000);
     let mut rng = stream(1, "bench.queue", 0);
@@ -26,5 +24,8 @@ fn main() {
         q.push(now + uniform(&mut rng, [1_000_000, 100_000_000]), e);
     }
     let wall = t0.elapsed().as_secs_f64();
-    println!("{events} pop+push pairs with {pending} pending: {wall:.3} s, {:.1} M events/s (checksum {sum})", events as f64 / wall / 1e6);
+    println!(
+        "{events} pop+push pairs with {pending} pending: {wall:.3} s, {:.1} M events/s (checksum {sum})",
+        events as f64 / wall / 1e6
+    );
 }

@@ -3,9 +3,7 @@
 //! benchmarks to time the engine without Python in the way.
 
 fn main() {
-    let path = std::env::args()
-        .nth(1)
-        .expect("usage: run_json SCENARIO.json");
+    let path = std::env::args().nth(1).expect("usage: run_json SCENARIO.json");
     let text = std::fs::read_to_string(&path).expect("cannot read scenario");
     let scenario = pacesim_core::Scenario::from_json(&text).unwrap_or_else(|e| {
         eprintln!("{e}");

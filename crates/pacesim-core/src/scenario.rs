@@ -28,19 +28,23 @@ pub struct Scenario {
 
 /// The network. Only the paper-E dumbbell exists so far.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Topology {
-    /// Paper E Sec 3.1: `edges` ingress edge links into C0, each fed by
-    /// `hosts_per_edge` access links with one sender each; mirrored on the
-    /// right of the core link C0-C1, each sink link a twin of its sender's.
-    EBase {
-        edges: u32,
-        hosts_per_edge: u32,
-        access_rate: Range,
-        access_delay: Range,
-        edge_rate: Range,
-        edge_delay: Range,
-    },
+    EBase(EBase),
+}
+
+/// Paper E Sec 3.1: `edges` ingress edge links into C0, each fed by
+/// `hosts_per_edge` access links with one sender each; mirrored on the
+/// right of the core link C0-C1, each sink link a twin of its sender's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EBase {
+    pub edges: u32,
+    pub hosts_per_edge: u32,
+    pub access_rate: Range,
+    pub access_delay: Range,
+    pub edge_rate: Range,
+    pub edge_delay: Range,
 }
 
 /// The core link C0 -> C1 and its queue: the one that drops.
@@ -113,10 +117,7 @@ pub struct InvalidField {
 }
 
 fn bad(field: &str, message: impl Into<String>) -> InvalidField {
-    InvalidField {
-        field: field.to_string(),
-        message: message.into(),
-    }
+    InvalidField { field: field.to_string(), message: message.into() }
 }
 
 fn positive(field: &str, v: u64) -> Result<(), InvalidField> {
@@ -128,10 +129,7 @@ fn positive(field: &str, v: u64) -> Result<(), InvalidField> {
 
 fn ordered(field: &str, r: Range) -> Result<(), InvalidField> {
     if r[0] > r[1] {
-        return Err(bad(
-            field,
-            format!("range lower bound {} exceeds upper bound {}", r[0], r[1]),
-        ));
+        return Err(bad(field, format!("range lower bound {} exceeds upper bound {}", r[0], r[1])));
     }
     Ok(())
 }
@@ -142,11 +140,7 @@ impl Scenario {
         let de = &mut serde_json::Deserializer::from_str(text);
         let s: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
-            let field = if path == "." {
-                "scenario".to_string()
-            } else {
-                path
-            };
+            let field = if path == "." { "scenario".to_string() } else { path };
             bad(&field, e.into_inner().to_string())
         })?;
         s.validate()?;
@@ -157,39 +151,25 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), InvalidField> {
         positive("duration", self.duration)?;
         if self.warmup >= self.duration {
-            return Err(bad(
-                "warmup",
-                "must be before the end of the run (duration)",
-            ));
+            return Err(bad("warmup", "must be before the end of the run (duration)"));
         }
         match &self.topology {
-            Topology::EBase {
-                edges,
-                hosts_per_edge,
-                access_rate,
-                access_delay,
-                edge_rate,
-                edge_delay,
-            } => {
-                positive("topology.edges", u64::from(*edges))?;
-                positive("topology.hosts_per_edge", u64::from(*hosts_per_edge))?;
-                for (name, r) in [
-                    ("topology.access_rate", access_rate),
-                    ("topology.edge_rate", edge_rate),
-                ] {
-                    ordered(name, *r)?;
+            Topology::EBase(e) => {
+                positive("topology.edges", u64::from(e.edges))?;
+                positive("topology.hosts_per_edge", u64::from(e.hosts_per_edge))?;
+                for (name, r) in
+                    [("topology.access_rate", e.access_rate), ("topology.edge_rate", e.edge_rate)]
+                {
+                    ordered(name, r)?;
                     positive(name, r[0])?;
                 }
-                ordered("topology.access_delay", *access_delay)?;
-                ordered("topology.edge_delay", *edge_delay)?;
+                ordered("topology.access_delay", e.access_delay)?;
+                ordered("topology.edge_delay", e.edge_delay)?;
             }
         }
         positive("core.rate", self.core.rate)?;
         if self.core.buffer_packets == Some(0) {
-            return Err(bad(
-                "core.buffer_packets",
-                "must be greater than zero when given",
-            ));
+            return Err(bad("core.buffer_packets", "must be greater than zero when given"));
         }
         let t = &self.tcp;
         positive("tcp.segment_size", t.segment_size)?;
@@ -206,10 +186,7 @@ impl Scenario {
         positive("tcp.initial_rto", t.initial_rto)?;
         ordered("traffic.start", self.traffic.start)?;
         if self.traffic.start[1] >= self.duration {
-            return Err(bad(
-                "traffic.start",
-                "flows must start before the end of the run",
-            ));
+            return Err(bad("traffic.start", "flows must start before the end of the run"));
         }
         Ok(())
     }
@@ -217,11 +194,7 @@ impl Scenario {
     /// Number of TCP flows the topology carries.
     pub fn flows(&self) -> usize {
         match &self.topology {
-            Topology::EBase {
-                edges,
-                hosts_per_edge,
-                ..
-            } => (*edges as usize) * (*hosts_per_edge as usize),
+            Topology::EBase(e) => e.edges as usize * e.hosts_per_edge as usize,
         }
     }
 }

@@ -67,11 +67,7 @@ impl Network {
         for span in &self.routes {
             let route = &self.hops[span.start as usize..span.end as usize];
             for (i, &l) in route.iter().enumerate() {
-                let from = if i == 0 {
-                    Upstream::Many
-                } else {
-                    Upstream::Only(route[i - 1])
-                };
+                let from = if i == 0 { Upstream::Many } else { Upstream::Only(route[i - 1]) };
                 let u = &mut upstream[l as usize];
                 *u = match *u {
                     Upstream::Unseen => from,

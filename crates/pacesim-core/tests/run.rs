@@ -17,10 +17,7 @@ fn same_seed_same_report_different_seed_different_report() {
     let a = run(&small()).unwrap();
     let b = run(&small()).unwrap();
     assert_eq!(a, b);
-    assert_eq!(
-        serde_json::to_string(&a).unwrap(),
-        serde_json::to_string(&b).unwrap()
-    );
+    assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
     let mut s = small();
     s.seed = 2;
     let c = run(&s).unwrap();
@@ -56,38 +53,20 @@ fn packets_are_conserved_and_the_bottleneck_is_the_core() {
 
 #[test]
 fn bad_input_names_the_field() {
+    // (text to replace, replacement, field the error must name)
     let cases = [
-        (
-            SMALL.replace("\"buffer\":5000", "\"buffer\":-5000"),
-            "core.buffer",
-        ),
-        (SMALL.replace("\"reno\"", "\"vegas\""), "vegas"),
-        (
-            SMALL.replace("\"window\":1000", "\"window\":1000,\"windw\":3"),
-            "windw",
-        ),
-        (
-            SMALL.replace("\"warmup\":10000000000", "\"warmup\":30000000000"),
-            "warmup",
-        ),
-        (
-            SMALL.replace("[8000000,12000000]", "[12000000,8000000]"),
-            "topology.access_rate",
-        ),
-        (
-            SMALL.replace("\"rate\":10000000", "\"rate\":0"),
-            "core.rate",
-        ),
-        (
-            SMALL.replace("\"edges\":2", "\"edges\":0"),
-            "topology.edges",
-        ),
-        (
-            SMALL.replace("\"start\":[0,10000000000]", "\"start\":[0,40000000000]"),
-            "traffic.start",
-        ),
+        ("\"buffer\":5000", "\"buffer\":-5000", "core.buffer"),
+        ("\"reno\"", "\"vegas\"", "vegas"),
+        ("\"window\":1000", "\"window\":1000,\"windw\":3", "windw"),
+        ("\"warmup\":10000000000", "\"warmup\":30000000000", "warmup"),
+        ("[8000000,12000000]", "[12000000,8000000]", "topology.access_rate"),
+        ("\"rate\":10000000", "\"rate\":0", "core.rate"),
+        ("\"edges\":2", "\"edges\":0", "topology.edges"),
+        ("\"start\":[0,10000000000]", "\"start\":[0,40000000000]", "traffic.start"),
     ];
-    for (text, field) in cases {
+    for (from, to, field) in cases {
+        let text = SMALL.replace(from, to);
+        assert_ne!(text, SMALL, "case {field} must change the scenario");
         let err = Scenario::from_json(&text).expect_err(field).to_string();
         assert!(err.contains(field), "error {err:?} should name {field}");
     }

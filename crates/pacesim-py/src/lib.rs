@@ -9,8 +9,7 @@ use pyo3::prelude::*;
 /// Run one scenario given as JSON (SI units) and return the report as JSON.
 #[pyfunction]
 fn run_json(py: Python<'_>, scenario: &str) -> PyResult<String> {
-    let scenario =
-        Scenario::from_json(scenario).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let scenario = Scenario::from_json(scenario).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let report: Report = py
         .allow_threads(|| pacesim_core::run(&scenario))
         .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;

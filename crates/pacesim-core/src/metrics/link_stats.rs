@@ -47,11 +47,7 @@ impl LinkStats {
 
     /// Start a new window at `t` (the caller has accounted everything before `t`).
     pub fn restart(&mut self, t: Time) {
-        *self = LinkStats {
-            since: t,
-            mark: t,
-            ..LinkStats::default()
-        };
+        *self = LinkStats { since: t, mark: t, ..LinkStats::default() };
     }
 
     pub fn since(&self) -> Time {
@@ -66,14 +62,8 @@ impl LinkStats {
             drops: self.drops,
             departures: self.departures,
             departed_bytes: self.departed_bytes,
-            throughput_mbps: self.departed_bytes as f64 * 8.0
-                / secs(self.mark - self.since).max(1e-12)
-                / 1e6,
-            loss_rate: if self.arrivals == 0 {
-                0.0
-            } else {
-                self.drops as f64 / self.arrivals as f64
-            },
+            throughput_mbps: self.departed_bytes as f64 * 8.0 / secs(self.mark - self.since).max(1e-12) / 1e6,
+            loss_rate: if self.arrivals == 0 { 0.0 } else { self.drops as f64 / self.arrivals as f64 },
             mean_queue_bytes: self.area_bytes as f64 / span,
             mean_queue_packets: self.area_packets as f64 / span,
             empty_prob: self.empty as f64 / span,

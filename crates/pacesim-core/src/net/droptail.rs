@@ -25,10 +25,7 @@ impl DropTail {
     }
 
     pub fn bytes(limit: u64) -> Self {
-        Self {
-            limit_bytes: Some(limit),
-            limit_packets: None,
-        }
+        Self { limit_bytes: Some(limit), limit_packets: None }
     }
 
     /// Whether an arriving packet of `size` bytes is accepted into a queue
@@ -68,15 +65,9 @@ mod tests {
 
     #[test]
     fn packet_limit_holds_one_less_than_the_limit() {
-        let q = DropTail {
-            limit_bytes: None,
-            limit_packets: Some(50),
-        };
+        let q = DropTail { limit_bytes: None, limit_packets: Some(50) };
         assert_eq!(capacity(q, 1040), 49);
-        let both = DropTail {
-            limit_bytes: Some(100_000),
-            limit_packets: Some(5),
-        };
+        let both = DropTail { limit_bytes: Some(100_000), limit_packets: Some(5) };
         assert_eq!(capacity(both, 40), 4);
         assert!(DropTail::unlimited().admits(u64::MAX / 2, u64::MAX / 2, 1500));
     }

@@ -71,15 +71,13 @@ impl Link {
             if w.start > now {
                 break;
             }
-            self.stats
-                .hold(w.start, self.waiting.len() as u64, self.queued_bytes);
+            self.stats.hold(w.start, self.waiting.len() as u64, self.queued_bytes);
             self.waiting.pop_front();
             self.queued_bytes -= u64::from(w.size);
             self.stats.departures += 1;
             self.stats.departed_bytes += u64::from(w.size);
         }
-        self.stats
-            .hold(now, self.waiting.len() as u64, self.queued_bytes);
+        self.stats.hold(now, self.waiting.len() as u64, self.queued_bytes);
     }
 
     fn account_idle(&mut self, now: Time) {
@@ -96,11 +94,7 @@ impl Link {
     pub fn offer(&mut self, now: Time, size: u32) -> Option<Time> {
         self.settle(now);
         self.stats.arrivals += 1;
-        if !self.queue.admits(
-            self.queued_bytes,
-            self.waiting.len() as u64,
-            u64::from(size),
-        ) {
+        if !self.queue.admits(self.queued_bytes, self.waiting.len() as u64, u64::from(size)) {
             self.stats.drops += 1;
             return None;
         }
@@ -110,10 +104,7 @@ impl Link {
             self.stats.departed_bytes += u64::from(size);
             now
         } else {
-            self.waiting.push_back(Waiting {
-                start: self.busy_until,
-                size,
-            });
+            self.waiting.push_back(Waiting { start: self.busy_until, size });
             self.queued_bytes += u64::from(size);
             self.busy_until
         };
@@ -189,11 +180,7 @@ mod tests {
         l.restart_window(0);
         l.close_window(332_800);
         let r = l.stats.report();
-        assert!(
-            (r.mean_queue_packets - 0.75).abs() < 1e-12,
-            "{}",
-            r.mean_queue_packets
-        );
+        assert!((r.mean_queue_packets - 0.75).abs() < 1e-12, "{}", r.mean_queue_packets);
         assert!((r.mean_queue_bytes - 780.0).abs() < 1e-9);
         assert!((r.empty_prob - 0.5).abs() < 1e-12);
         assert!((r.idle_prob - 0.25).abs() < 1e-12);

@@ -59,11 +59,7 @@ impl<E> EventQueue<E> {
     /// Schedule `event` at `at`, which must not be before the last popped event.
     #[inline]
     pub fn push(&mut self, at: Time, event: E) {
-        assert!(
-            at >= self.last,
-            "event scheduled in the past: {at} < {}",
-            self.last
-        );
+        assert!(at >= self.last, "event scheduled in the past: {at} < {}", self.last);
         self.len += 1;
         self.place(at, event);
     }
@@ -76,11 +72,7 @@ impl<E> EventQueue<E> {
             let b = self.occupied.trailing_zeros() as usize;
             self.occupied &= !(1 << b);
             let mut bucket = std::mem::take(&mut self.buckets[b]);
-            self.last = bucket
-                .iter()
-                .map(|&(t, _)| t)
-                .min()
-                .expect("occupied bucket is empty");
+            self.last = bucket.iter().map(|&(t, _)| t).min().expect("occupied bucket is empty");
             for (t, e) in bucket.drain(..) {
                 self.place(t, e);
             }
@@ -103,9 +95,7 @@ impl<E> EventQueue<E> {
 
     /// Pending events, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = &E> {
-        self.due
-            .iter()
-            .chain(self.buckets.iter().flatten().map(|(_, e)| e))
+        self.due.iter().chain(self.buckets.iter().flatten().map(|(_, e)| e))
     }
 
     /// Events popped so far.
@@ -137,17 +127,7 @@ mod tests {
         q.push(u64::MAX, 'e');
         q.push(0, 'f');
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
-        assert_eq!(
-            order,
-            vec![
-                (0, 'f'),
-                (3, 'b'),
-                (3, 'd'),
-                (5, 'a'),
-                (5, 'c'),
-                (u64::MAX, 'e')
-            ]
-        );
+        assert_eq!(order, vec![(0, 'f'), (3, 'b'), (3, 'd'), (5, 'a'), (5, 'c'), (u64::MAX, 'e')]);
         assert_eq!(q.popped(), 6);
         assert!(q.is_empty());
     }

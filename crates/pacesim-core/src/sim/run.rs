@@ -9,7 +9,7 @@ use crate::report::{Conservation, FlowTable, Report, Summary, Work};
 use crate::scenario::{Scenario, Topology};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::{congestion_control, TcpSender, TcpSink};
-use crate::topology::ebase::EBase;
+use crate::topology::ebase;
 use crate::topology::Network;
 use crate::traffic::bulk_start;
 
@@ -21,34 +21,12 @@ pub enum RunError {
         "packet conservation violated: created {created} != delivered {delivered} + dropped {dropped} \
          + in flight {in_flight} (the event queue carries {carried})"
     )]
-    Conservation {
-        created: u64,
-        delivered: u64,
-        dropped: u64,
-        in_flight: u64,
-        carried: u64,
-    },
+    Conservation { created: u64, delivered: u64, dropped: u64, in_flight: u64, carried: u64 },
 }
 
 fn build_network(s: &Scenario) -> Network {
     match &s.topology {
-        Topology::EBase {
-            edges,
-            hosts_per_edge,
-            access_rate,
-            access_delay,
-            edge_rate,
-            edge_delay,
-        } => EBase {
-            edges: *edges,
-            hosts_per_edge: *hosts_per_edge,
-            access_rate: *access_rate,
-            access_delay: *access_delay,
-            edge_rate: *edge_rate,
-            edge_delay: *edge_delay,
-            core: &s.core,
-        }
-        .build(s.seed),
+        Topology::EBase(spec) => ebase::build(spec, &s.core, s.seed),
     }
 }
 
@@ -61,13 +39,7 @@ fn build_world(s: &Scenario) -> World {
             let boot = uniform(&mut stream(s.seed, "tcp.boot", i as u64), [0, t.tick - 1]);
             let rtt = RttEstimator::new(t.tick, boot, t.min_rto, t.max_rto, t.initial_rto);
             Flow {
-                sender: TcpSender::new(
-                    congestion_control(t.variant),
-                    t.window,
-                    t.initial_window,
-                    t.syn,
-                    rtt,
-                ),
+                sender: TcpSender::new(congestion_control(t.variant), t.window, t.initial_window, t.syn, rtt),
                 sink: TcpSink::default(),
                 path: net.flows[i],
                 start: bulk_start(s.seed, i as u64, s.traffic.start),
@@ -121,38 +93,28 @@ fn check_conservation(w: &World) -> Result<(), RunError> {
 
 fn report(s: &Scenario, w: &World) -> Report {
     let window = secs(s.duration - s.warmup);
-    let links: BTreeMap<_, _> = w
-        .net
-        .named
-        .iter()
-        .map(|(name, &l)| (name.clone(), w.net.links[l as usize].stats.report()))
-        .collect();
+    let links: BTreeMap<_, _> =
+        w.net.named.iter().map(|(name, &l)| (name.clone(), w.net.links[l as usize].stats.report())).collect();
     let data = (s.tcp.segment_size + s.tcp.header_size) as u32;
     let mut flows = FlowTable::default();
     for (i, f) in w.flows.iter().enumerate() {
         let st = f.sender.stats;
         let st0 = f.stats_at_warmup;
-        let unique =
-            (f.sink.delivered() - f.delivered_at_warmup) as f64 * s.tcp.segment_size as f64;
+        let unique = (f.sink.delivered() - f.delivered_at_warmup) as f64 * s.tcp.segment_size as f64;
         flows.flow.push(i as u32);
         flows.start_s.push(secs(f.start));
-        flows
-            .base_rtt_ms
-            .push(w.net.base_rtt(i, data, s.tcp.ack_size as u32) as f64 / 1e6);
+        flows.base_rtt_ms.push(w.net.base_rtt(i, data, s.tcp.ack_size as u32) as f64 / 1e6);
         flows.goodput_kbps.push(unique * 8.0 / window / 1e3);
         flows.data_packets_sent.push(st.data_sent - st0.data_sent);
         flows.retransmits.push(st.retransmits - st0.retransmits);
-        flows
-            .fast_retransmits
-            .push(st.fast_retransmits - st0.fast_retransmits);
+        flows.fast_retransmits.push(st.fast_retransmits - st0.fast_retransmits);
         flows.timeouts.push(st.timeouts - st0.timeouts);
         flows.final_cwnd.push(f.sender.w.cwnd);
     }
     let core = &links["core"];
     let summary = Summary {
         aggregate_mbps: core.throughput_mbps,
-        goodput_kbps_mean: flows.goodput_kbps.iter().sum::<f64>()
-            / flows.goodput_kbps.len().max(1) as f64,
+        goodput_kbps_mean: flows.goodput_kbps.iter().sum::<f64>() / flows.goodput_kbps.len().max(1) as f64,
         core_loss_rate: core.loss_rate,
         core_empty_prob: core.empty_prob,
     };
@@ -168,9 +130,6 @@ fn report(s: &Scenario, w: &World) -> Report {
             dropped: w.dropped,
             in_flight: w.packets.live(),
         },
-        work: Work {
-            events: w.queue.popped(),
-            packet_hops: w.hops,
-        },
+        work: Work { events: w.queue.popped(), packet_hops: w.hops },
     }
 }

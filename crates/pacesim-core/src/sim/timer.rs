@@ -108,13 +108,7 @@ mod tests {
 
     #[test]
     fn moving_earlier_and_cancelling_work() {
-        let (fired, _) = run(&[
-            (0, Some(10)),
-            (1, Some(5)),
-            (6, Some(20)),
-            (7, None),
-            (30, Some(40)),
-        ]);
+        let (fired, _) = run(&[(0, Some(10)), (1, Some(5)), (6, Some(20)), (7, None), (30, Some(40))]);
         assert_eq!(fired, vec![5, 40]);
     }
 }

@@ -126,15 +126,7 @@ impl World {
     /// A new packet of `flow` starts its route.
     fn inject(&mut self, flow: u32, route: u32, kind: PacketKind, size: u32, seq: i64) {
         let span = self.net.routes[route as usize].clone();
-        let p = Packet {
-            flow,
-            hop: span.start,
-            last_hop: span.end,
-            kind,
-            size,
-            seq,
-            sent_at: self.now,
-        };
+        let p = Packet { flow, hop: span.start, last_hop: span.end, kind, size, seq, sent_at: self.now };
         let id = self.packets.alloc(p);
         self.forward(id);
     }
@@ -194,9 +186,6 @@ impl World {
 
     /// Packets the event queue still carries (each live packet is on exactly one link).
     pub fn packets_in_queue(&self) -> u64 {
-        self.queue
-            .iter()
-            .filter(|e| matches!(e, Event::Arrive(_)))
-            .count() as u64
+        self.queue.iter().filter(|e| matches!(e, Event::Arrive(_))).count() as u64
     }
 }

@@ -42,10 +42,7 @@ mod tests {
 
     #[test]
     fn grows_by_one_per_ack_in_slow_start_and_one_per_window_after() {
-        let mut w = Window {
-            cwnd: 2.0,
-            ssthresh: 4.0,
-        };
+        let mut w = Window { cwnd: 2.0, ssthresh: 4.0 };
         let mut r = Reno;
         r.on_ack(&mut w, 0);
         r.on_ack(&mut w, 0);
@@ -61,25 +58,10 @@ mod tests {
     #[test]
     fn halves_on_fast_retransmit_and_restarts_on_timeout() {
         let mut r = Reno;
-        let mut w = Window {
-            cwnd: 11.0,
-            ssthresh: 1000.0,
-        };
+        let mut w = Window { cwnd: 11.0, ssthresh: 1000.0 };
         r.on_congestion(&mut w, 11.0, Congestion::FastRetransmit, 0);
-        assert_eq!(
-            w,
-            Window {
-                cwnd: 5.5,
-                ssthresh: 5.0
-            }
-        );
+        assert_eq!(w, Window { cwnd: 5.5, ssthresh: 5.0 });
         r.on_congestion(&mut w, 3.0, Congestion::Timeout, 0);
-        assert_eq!(
-            w,
-            Window {
-                cwnd: 1.0,
-                ssthresh: 2.0
-            }
-        );
+        assert_eq!(w, Window { cwnd: 1.0, ssthresh: 2.0 });
     }
 }

@@ -85,10 +85,7 @@ impl TcpSender {
         let wnd_init = initial_window as f64;
         TcpSender {
             cc,
-            w: Window {
-                cwnd: if syn { 1.0 } else { wnd_init },
-                ssthresh: wnd,
-            },
+            w: Window { cwnd: if syn { 1.0 } else { wnd_init }, ssthresh: wnd },
             wnd,
             wnd_init,
             syn,
@@ -225,8 +222,7 @@ impl TcpSender {
         self.recover = self.maxseq;
         self.last_action = CwndAction::DupAck;
         let flight = self.flight();
-        self.cc
-            .on_congestion(&mut self.w, flight, Congestion::FastRetransmit, now);
+        self.cc.on_congestion(&mut self.w, flight, Congestion::FastRetransmit, now);
         self.stats.fast_retransmits += 1;
         self.restart_timer(now);
         self.rtt_active = false;
@@ -248,8 +244,7 @@ impl TcpSender {
             self.stats.timeouts += 1;
             self.last_action = CwndAction::Timeout;
             let flight = self.flight();
-            self.cc
-                .on_congestion(&mut self.w, flight, Congestion::Timeout, now);
+            self.cc.on_congestion(&mut self.w, flight, Congestion::Timeout, now);
             self.rtt.back_off();
         } else {
             self.w.cwnd = 1.0;
@@ -340,11 +335,7 @@ mod tests {
         }
 
         fn transmissions_of(&self, seq: i64) -> Vec<Time> {
-            self.sent
-                .iter()
-                .filter(|s| s.1 == seq)
-                .map(|s| s.0)
-                .collect()
+            self.sent.iter().filter(|s| s.1 == seq).map(|s| s.0).collect()
         }
     }
 
@@ -352,20 +343,14 @@ mod tests {
     fn slow_start_doubles_per_rtt_until_the_window_limit() {
         let mut p = Pipe::new(20, vec![]);
         // RTT 100 ms. SYN alone, then 2, 4, 8, 16 packets per round, then capped at 20.
-        let per_round: Vec<usize> = (0..7)
-            .map(|r| p.sent.iter().filter(|s| s.0 / (100 * MS) == r).count())
-            .collect();
+        let per_round: Vec<usize> =
+            (0..7).map(|r| p.sent.iter().filter(|s| s.0 / (100 * MS) == r).count()).collect();
         assert_eq!(per_round[0], 1);
         p.run_until(5_000 * MS);
-        let per_round: Vec<usize> = (0..7)
-            .map(|r| p.sent.iter().filter(|s| s.0 / (100 * MS) == r).count())
-            .collect();
+        let per_round: Vec<usize> =
+            (0..7).map(|r| p.sent.iter().filter(|s| s.0 / (100 * MS) == r).count()).collect();
         assert_eq!(per_round, vec![1, 2, 4, 8, 16, 20, 20]);
-        assert_eq!(
-            p.tx.maxseq - p.tx.highest_ack(),
-            20,
-            "window limit reached exactly"
-        );
+        assert_eq!(p.tx.maxseq - p.tx.highest_ack(), 20, "window limit reached exactly");
         assert_eq!(p.tx.stats.retransmits, 0);
         assert_eq!(p.rx.delivered(), p.tx.highest_ack() + 1);
     }
@@ -383,32 +368,15 @@ mod tests {
         assert_eq!(p.tx.w.cwnd, 32.0);
         p.run_until(600 * MS);
         assert_eq!(p.tx.stats.fast_retransmits, 1);
-        assert_eq!(
-            p.tx.w,
-            Window {
-                cwnd: 20.5,
-                ssthresh: 20.0
-            }
-        );
+        assert_eq!(p.tx.w, Window { cwnd: 20.5, ssthresh: 20.0 });
         assert_eq!(p.transmissions_of(40), vec![500 * MS, 600 * MS]);
-        assert_eq!(
-            p.transmissions_of(82),
-            vec![600 * MS],
-            "second limited transmit"
-        );
+        assert_eq!(p.transmissions_of(82), vec![600 * MS], "second limited transmit");
         // At 700 ms the retransmission's ACK covers everything: fast recovery
         // ends with one congestion-avoidance step from cwnd 20.5.
         p.run_until(700 * MS);
         assert_eq!(p.tx.w.cwnd, 20.5 + 1.0 / 20.5);
         p.run_until(2_000 * MS);
-        assert_eq!(
-            (
-                p.tx.stats.fast_retransmits,
-                p.tx.stats.timeouts,
-                p.tx.stats.retransmits
-            ),
-            (1, 0, 1)
-        );
+        assert_eq!((p.tx.stats.fast_retransmits, p.tx.stats.timeouts, p.tx.stats.retransmits), (1, 0, 1));
         assert_eq!(p.rx.delivered(), p.tx.highest_ack() + 1);
     }
 

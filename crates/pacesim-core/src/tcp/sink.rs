@@ -42,10 +42,7 @@ mod tests {
     #[test]
     fn acks_are_cumulative_and_fill_holes() {
         let mut s = TcpSink::default();
-        let acks: Vec<i64> = [0, 1, 3, 4, 2, 2, 6, 5]
-            .iter()
-            .map(|&q| s.on_data(q))
-            .collect();
+        let acks: Vec<i64> = [0, 1, 3, 4, 2, 2, 6, 5].iter().map(|&q| s.on_data(q)).collect();
         assert_eq!(acks, vec![0, 1, 1, 1, 4, 4, 4, 6]);
         assert_eq!(s.delivered(), 7);
         // First packet lost: ACK -1 (nothing in order yet).

@@ -13,64 +13,46 @@
 
 use super::{FlowPath, Network};
 use crate::net::{DropTail, Link};
-use crate::scenario::{Core, Range};
+use crate::scenario::{Core, EBase};
 use crate::sim::rng::{stream, uniform};
 
-pub struct EBase<'a> {
-    pub edges: u32,
-    pub hosts_per_edge: u32,
-    pub access_rate: Range,
-    pub access_delay: Range,
-    pub edge_rate: Range,
-    pub edge_delay: Range,
-    pub core: &'a Core,
-}
+/// Build the dumbbell `spec` describes around the core link `c`.
+pub fn build(spec: &EBase, c: &Core, seed: u64) -> Network {
+    let mut net = Network::default();
+    let core_queue = DropTail { limit_bytes: Some(c.buffer), limit_packets: c.buffer_packets };
+    let core = net.add_link(Link::new(c.rate, c.delay, core_queue));
+    let core_rev = net.add_link(Link::new(c.rate, c.delay, DropTail::unlimited()));
+    net.named.insert("core".into(), core);
+    net.named.insert("core.rev".into(), core_rev);
 
-impl EBase<'_> {
-    pub fn build(&self, seed: u64) -> Network {
-        let mut net = Network::default();
-        let core_queue = DropTail {
-            limit_bytes: Some(self.core.buffer),
-            limit_packets: self.core.buffer_packets,
-        };
-        let core = net.add_link(Link::new(self.core.rate, self.core.delay, core_queue));
-        let core_rev = net.add_link(Link::new(
-            self.core.rate,
-            self.core.delay,
-            DropTail::unlimited(),
-        ));
-        net.named.insert("core".into(), core);
-        net.named.insert("core.rev".into(), core_rev);
-
-        let duplex = |net: &mut Network, rate, delay| {
-            let a = net.add_link(Link::new(rate, delay, DropTail::unlimited()));
-            let b = net.add_link(Link::new(rate, delay, DropTail::unlimited()));
-            (a, b)
-        };
-        for e in 0..self.edges {
-            let mut rng = stream(seed, "topology.edge", u64::from(e));
-            let rate = uniform(&mut rng, self.edge_rate);
-            let delay = uniform(&mut rng, self.edge_delay);
-            // (E_Se -> C0, C0 -> E_Se) and (C1 -> E_De, E_De -> C1).
-            let (edge_in, edge_in_rev) = duplex(&mut net, rate, delay);
-            let (edge_out, edge_out_rev) = duplex(&mut net, rate, delay);
-            net.named.insert(format!("edge_in.{e}"), edge_in);
-            net.named.insert(format!("edge_out.{e}"), edge_out);
-            for h in 0..self.hosts_per_edge {
-                let host = u64::from(e * self.hosts_per_edge + h);
-                let mut rng = stream(seed, "topology.access", host);
-                let rate = uniform(&mut rng, self.access_rate);
-                let delay = uniform(&mut rng, self.access_delay);
-                let (up, down) = duplex(&mut net, rate, delay);
-                let (sink_in, sink_out) = duplex(&mut net, rate, delay);
-                let fwd = net.add_route(&[up, edge_in, core, edge_out, sink_in]);
-                let rev = net.add_route(&[sink_out, edge_out_rev, core_rev, edge_in_rev, down]);
-                net.flows.push(FlowPath { fwd, rev });
-            }
+    let duplex = |net: &mut Network, rate, delay| {
+        let a = net.add_link(Link::new(rate, delay, DropTail::unlimited()));
+        let b = net.add_link(Link::new(rate, delay, DropTail::unlimited()));
+        (a, b)
+    };
+    for e in 0..spec.edges {
+        let mut rng = stream(seed, "topology.edge", u64::from(e));
+        let rate = uniform(&mut rng, spec.edge_rate);
+        let delay = uniform(&mut rng, spec.edge_delay);
+        // (E_Se -> C0, C0 -> E_Se) and (C1 -> E_De, E_De -> C1).
+        let (edge_in, edge_in_rev) = duplex(&mut net, rate, delay);
+        let (edge_out, edge_out_rev) = duplex(&mut net, rate, delay);
+        net.named.insert(format!("edge_in.{e}"), edge_in);
+        net.named.insert(format!("edge_out.{e}"), edge_out);
+        for h in 0..spec.hosts_per_edge {
+            let host = u64::from(e * spec.hosts_per_edge + h);
+            let mut rng = stream(seed, "topology.access", host);
+            let rate = uniform(&mut rng, spec.access_rate);
+            let delay = uniform(&mut rng, spec.access_delay);
+            let (up, down) = duplex(&mut net, rate, delay);
+            let (sink_in, sink_out) = duplex(&mut net, rate, delay);
+            let fwd = net.add_route(&[up, edge_in, core, edge_out, sink_in]);
+            let rev = net.add_route(&[sink_out, edge_out_rev, core_rev, edge_in_rev, down]);
+            net.flows.push(FlowPath { fwd, rev });
         }
-        net.mark_cut_through();
-        net
     }
+    net.mark_cut_through();
+    net
 }
 
 #[cfg(test)]
@@ -88,16 +70,15 @@ mod tests {
             buffer_packets: None,
             queue: QueueKind::Droptail,
         };
-        EBase {
+        let spec = EBase {
             edges,
             hosts_per_edge: hosts,
             access_rate: [8_000_000, 12_000_000],
             access_delay: [MS, 5 * MS],
             edge_rate: [100_000_000, 100_000_000],
             edge_delay: [5 * MS, 15 * MS],
-            core: &core,
-        }
-        .build(1)
+        };
+        build(&spec, &core, 1)
     }
 
     #[test]
@@ -105,48 +86,28 @@ mod tests {
         let net = paper(10, 100);
         assert_eq!(net.flows.len(), 1000);
         assert_eq!(net.links.len(), 2 + 10 * 4 + 1000 * 4);
-        let rtts: Vec<f64> = (0..1000)
-            .map(|f| net.base_rtt(f, 1040, 40) as f64 / 1e6)
-            .collect();
-        let (lo, hi) = rtts
-            .iter()
-            .fold((f64::MAX, 0f64), |(a, b), &r| (a.min(r), b.max(r)));
+        let rtts: Vec<f64> = (0..1000).map(|f| net.base_rtt(f, 1040, 40) as f64 / 1e6).collect();
+        let (lo, hi) = rtts.iter().fold((f64::MAX, 0f64), |(a, b), &r| (a.min(r), b.max(r)));
         // Propagation alone spans [224, 280] ms; serialisation adds under 3 ms.
         assert!(lo >= 224.0 && hi <= 283.0, "{lo} {hi}");
-        assert!(
-            lo < 235.0 && hi > 265.0,
-            "draws should spread over the range: {lo} {hi}"
-        );
+        assert!(lo < 235.0 && hi > 265.0, "draws should spread over the range: {lo} {hi}");
     }
 
     #[test]
     fn only_the_core_queue_can_drop_and_draws_do_not_depend_on_size() {
         let small = paper(2, 3);
         let big = paper(10, 100);
-        let limited: Vec<_> = small
-            .links
-            .iter()
-            .filter(|l| l.queue != DropTail::unlimited())
-            .collect();
+        let limited: Vec<_> = small.links.iter().filter(|l| l.queue != DropTail::unlimited()).collect();
         assert_eq!(limited.len(), 1);
         // Cut through: the sink's access link (fed by edge_out only), and on
         // the ACK path C0 -> E_S (fed by core.rev only) and E_S -> host.
         let flow = small.flows[4];
-        let fwd: Vec<bool> = small
-            .route(flow.fwd)
-            .iter()
-            .map(|&l| small.cut_through[l as usize])
-            .collect();
-        let rev: Vec<bool> = small
-            .route(flow.rev)
-            .iter()
-            .map(|&l| small.cut_through[l as usize])
-            .collect();
+        let fwd: Vec<bool> = small.route(flow.fwd).iter().map(|&l| small.cut_through[l as usize]).collect();
+        let rev: Vec<bool> = small.route(flow.rev).iter().map(|&l| small.cut_through[l as usize]).collect();
         assert_eq!(fwd, vec![false, false, false, false, true]);
         assert_eq!(rev, vec![false, false, false, true, true]);
         // Host 1 of edge 0 keeps its access link when the network grows.
-        let access =
-            |n: &Network, flow: usize| n.links[n.route(n.flows[flow].fwd)[0] as usize].rate_bps;
+        let access = |n: &Network, flow: usize| n.links[n.route(n.flows[flow].fwd)[0] as usize].rate_bps;
         assert_eq!(access(&small, 1), access(&big, 1));
     }
 }
