@@ -6,6 +6,7 @@
 //! - [`net`]: packets, links and their queues;
 //! - [`topology`]: graphs of nodes and links, routes, the papers' builders;
 //! - [`tcp`]: one-way TCP senders, congestion control, sinks;
+//! - [`pacing`]: pacers in front of links (edge, QLBP) and at hosts;
 //! - [`traffic`]: applications that drive the senders;
 //! - [`metrics`]: what a run measures.
 //!
@@ -13,6 +14,7 @@
 
 pub mod metrics;
 pub mod net;
+pub mod pacing;
 pub mod report;
 pub mod scenario;
 pub mod sim;
