@@ -156,6 +156,17 @@ class Traffic(_Model):
     start: TimeRange = ["0s", "10s"]
 
 
+class Pacing(_Model):
+    """Where traffic is paced (paper E): nowhere, by TCP at the hosts, or by
+    the optimal delay-bounded edge pacer (delay bound `delay`, paper E uses
+    10 ms) on the ingress edge links. `fraction` is the share of edge nodes
+    (or hosts) that pace, the first ones by index (paper E Sec 6)."""
+
+    scheme: Literal["none", "edge"] = "none"
+    delay: PositiveTime = "10ms"
+    fraction: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
+
+
 class Scenario(_Model):
     """A whole run: the network, its TCP, its traffic, and the measurement
     window [warmup, duration] over which the report's numbers are taken."""
@@ -167,6 +178,7 @@ class Scenario(_Model):
     core: Core = Field(default_factory=Core)
     tcp: Tcp = Field(default_factory=Tcp)
     traffic: Traffic = Field(default_factory=Traffic)
+    pacing: Pacing = Field(default_factory=Pacing)
 
     @model_validator(mode="after")
     def _timeline(self) -> Scenario:

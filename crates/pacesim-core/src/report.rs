@@ -14,6 +14,8 @@ pub struct Report {
     pub summary: Summary,
     /// Measured links by name (`core`, `core.rev`, `edge_in.3`, ...).
     pub links: BTreeMap<String, LinkReport>,
+    /// Edge pacers by the name of the link they sit in front of.
+    pub pacers: BTreeMap<String, PacerReport>,
     pub flows: FlowTable,
     pub conservation: Conservation,
     pub work: Work,
@@ -51,11 +53,24 @@ pub struct LinkReport {
     pub idle_prob: f64,
 }
 
+/// Pacing delays at one edge pacer over the window.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PacerReport {
+    pub delay_bound_ms: f64,
+    pub packets: u64,
+    pub mean_delay_ms: f64,
+    /// To within a thousandth of the delay bound.
+    pub p99_delay_ms: f64,
+    pub max_delay_ms: f64,
+}
+
 /// Per-flow measurements, one column per metric (a DataFrame in Python).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct FlowTable {
     pub flow: Vec<u32>,
     pub start_s: Vec<f64>,
+    /// Whether the flow's packets are paced (by its host or its edge).
+    pub paced: Vec<bool>,
     /// Round-trip propagation plus serialisation of one data packet and its ACK, ms.
     pub base_rtt_ms: Vec<f64>,
     pub goodput_kbps: Vec<f64>,

@@ -24,6 +24,8 @@ pub struct Scenario {
     pub core: Core,
     pub tcp: Tcp,
     pub traffic: Traffic,
+    #[serde(default)]
+    pub pacing: Pacing,
 }
 
 /// The network. Only the paper-E dumbbell exists so far.
@@ -108,6 +110,34 @@ pub struct Traffic {
     pub start: Range,
 }
 
+/// Where traffic is paced (paper E): nowhere, at the hosts (TCP pacing), or
+/// by the edge pacer on the ingress edge links.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PacingScheme {
+    #[default]
+    None,
+    Host,
+    Edge,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pacing {
+    pub scheme: PacingScheme,
+    /// Edge pacer delay bound d, ns (paper E: 10 ms).
+    pub delay: u64,
+    /// Share of the edge nodes (edge scheme) or hosts (host scheme) that
+    /// pace, in [0, 1] (paper E Sec 6, Figs. 16-17); the first ones by index.
+    pub fraction: f64,
+}
+
+impl Default for Pacing {
+    fn default() -> Self {
+        Pacing { scheme: PacingScheme::None, delay: 10_000_000, fraction: 1.0 }
+    }
+}
+
 /// A scenario field that is out of range, with its path (`core.buffer`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{field}: {message}")]
@@ -185,6 +215,16 @@ impl Scenario {
         }
         positive("tcp.initial_rto", t.initial_rto)?;
         ordered("traffic.start", self.traffic.start)?;
+        let p = &self.pacing;
+        if !(0.0..=1.0).contains(&p.fraction) {
+            return Err(bad("pacing.fraction", format!("{} is not a share in [0, 1]", p.fraction)));
+        }
+        if p.scheme == PacingScheme::Edge {
+            positive("pacing.delay", p.delay)?;
+        }
+        if p.scheme == PacingScheme::Host {
+            return Err(bad("pacing.scheme", "host pacing is not implemented yet"));
+        }
         if self.traffic.start[1] >= self.duration {
             return Err(bad("traffic.start", "flows must start before the end of the run"));
         }

@@ -27,6 +27,8 @@ pub struct Network {
     pub named: BTreeMap<String, LinkId>,
     /// Links a packet may enter ahead of time, see [`Network::mark_cut_through`].
     pub cut_through: Vec<bool>,
+    /// Edge pacers: the link each sits in front of, and its delay bound.
+    pub pacers: Vec<(LinkId, Time)>,
 }
 
 impl Network {
@@ -51,7 +53,7 @@ impl Network {
     /// Mark the links a packet can cross without an event at their entrance.
     ///
     /// A link qualifies when every route through it enters from the same
-    /// upstream link, it never drops, and it is not measured. Packets then
+    /// upstream link, it never drops, it is not measured and not paced. Packets then
     /// reach it in the order they were admitted upstream (a FIFO of fixed
     /// delay), so nothing can overtake a packet between the two: the world
     /// offers it to this link the moment the upstream link admits it, at
@@ -82,6 +84,7 @@ impl Network {
                 matches!(upstream[l], Upstream::Only(_))
                     && self.links[l].queue == crate::net::DropTail::unlimited()
                     && !measured.contains(&(l as LinkId))
+                    && !self.pacers.iter().any(|&(p, _)| p == l as LinkId)
             })
             .collect();
     }

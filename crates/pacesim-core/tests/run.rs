@@ -71,3 +71,22 @@ fn bad_input_names_the_field() {
         assert!(err.contains(field), "error {err:?} should name {field}");
     }
 }
+
+#[test]
+fn edge_pacing_keeps_its_bound_and_conserves_packets() {
+    use pacesim_core::scenario::{Pacing, PacingScheme};
+    let mut s = small();
+    s.pacing = Pacing { scheme: PacingScheme::Edge, delay: 10_000_000, fraction: 0.5 };
+    let r = run(&s).unwrap();
+    let c = &r.conservation;
+    assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
+    // One of the two edges paces: its five flows are flagged, the others not.
+    assert_eq!(r.pacers.len(), 1);
+    let p = &r.pacers["edge_in.0"];
+    assert!(p.packets > 0);
+    assert!(p.max_delay_ms <= 10.0 && p.mean_delay_ms > 0.0 && p.mean_delay_ms <= p.max_delay_ms);
+    assert_eq!(r.flows.paced, vec![true, true, true, true, true, false, false, false, false, false]);
+    // d = 0 is rejected: no pacer at all is scheme "none".
+    s.pacing.delay = 0;
+    assert!(s.validate().unwrap_err().to_string().contains("pacing.delay"));
+}

@@ -156,6 +156,11 @@ impl EdgePacer {
         }
     }
 
+    /// Forget the delays seen so far (a new measurement window).
+    pub fn restart_stats(&mut self) {
+        self.delays = DelayStats { bins: vec![0; BINS], ..Default::default() };
+    }
+
     fn record(&mut self, delay: Time) {
         let s = &mut self.delays;
         s.count += 1;

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use super::rng::{stream, uniform};
 use super::time::secs;
 use super::world::{Event, Flow, Sizes, World};
-use crate::report::{Conservation, FlowTable, Report, Summary, Work};
+use crate::report::{Conservation, FlowTable, PacerReport, Report, Summary, Work};
 use crate::scenario::{Scenario, Topology};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::{congestion_control, TcpSender, TcpSink};
@@ -26,7 +26,7 @@ pub enum RunError {
 
 fn build_network(s: &Scenario) -> Network {
     match &s.topology {
-        Topology::EBase(spec) => ebase::build(spec, &s.core, s.seed),
+        Topology::EBase(spec) => ebase::build(spec, &s.core, &s.pacing, s.seed),
     }
 }
 
@@ -95,6 +95,26 @@ fn report(s: &Scenario, w: &World) -> Report {
     let window = secs(s.duration - s.warmup);
     let links: BTreeMap<_, _> =
         w.net.named.iter().map(|(name, &l)| (name.clone(), w.net.links[l as usize].stats.report())).collect();
+    let name_of: BTreeMap<_, _> = w.net.named.iter().map(|(n, &l)| (l, n.clone())).collect();
+    let pacers = w
+        .net
+        .pacers
+        .iter()
+        .zip(&w.pacers)
+        .map(|(&(link, d), p)| {
+            let (mean, p99, max) = p.delay_summary();
+            let ms = |t: f64| t / 1e6;
+            let report = PacerReport {
+                delay_bound_ms: ms(d as f64),
+                packets: p.delays.count,
+                mean_delay_ms: ms(mean),
+                p99_delay_ms: ms(p99 as f64),
+                max_delay_ms: ms(max as f64),
+            };
+            (name_of.get(&link).cloned().unwrap_or_else(|| format!("link.{link}")), report)
+        })
+        .collect();
+    let paced_links: Vec<_> = w.net.pacers.iter().map(|&(l, _)| l).collect();
     let data = (s.tcp.segment_size + s.tcp.header_size) as u32;
     let mut flows = FlowTable::default();
     for (i, f) in w.flows.iter().enumerate() {
@@ -103,6 +123,7 @@ fn report(s: &Scenario, w: &World) -> Report {
         let unique = (f.sink.delivered() - f.delivered_at_warmup) as f64 * s.tcp.segment_size as f64;
         flows.flow.push(i as u32);
         flows.start_s.push(secs(f.start));
+        flows.paced.push(w.net.route(f.path.fwd).iter().any(|l| paced_links.contains(l)));
         flows.base_rtt_ms.push(w.net.base_rtt(i, data, s.tcp.ack_size as u32) as f64 / 1e6);
         flows.goodput_kbps.push(unique * 8.0 / window / 1e3);
         flows.data_packets_sent.push(st.data_sent - st0.data_sent);
@@ -123,6 +144,7 @@ fn report(s: &Scenario, w: &World) -> Report {
         window_s: [secs(s.warmup), secs(s.duration)],
         summary,
         links,
+        pacers,
         flows,
         conservation: Conservation {
             created: w.packets.created(),

@@ -1,13 +1,16 @@
-//! The world: every link and flow of a run, and the dispatch of events to
-//! them. There are four kinds of events and one `match` handles them:
-//! a packet reaching the far end of a link, a retransmission timer, a flow
+//! The world: every link, pacer and flow of a run, and the dispatch of
+//! events to them. One `match` handles every kind: a packet reaching the far
+//! end of a link, a retransmission timer, a pacer releasing packets, a flow
 //! starting, and the edges of the measurement window.
 
 use crate::net::{Packet, PacketArena, PacketId, PacketKind};
+use crate::pacing::EdgePacer;
 use crate::sim::{EventQueue, Time};
 use crate::tcp::sender::SenderStats;
 use crate::tcp::{TcpSender, TcpSink};
 use crate::topology::{FlowPath, Network};
+
+const NO_PACER: u32 = u32::MAX;
 
 #[derive(Debug, Clone, Copy)]
 pub enum Event {
@@ -15,6 +18,8 @@ pub enum Event {
     Arrive(PacketId),
     /// The retransmission timer of a flow may expire.
     Rto(u32),
+    /// An edge pacer may release packets.
+    Pace(u32),
     /// A flow's application starts.
     Start(u32),
     /// The measurement window opens.
@@ -48,9 +53,13 @@ pub struct World {
     pub packets: PacketArena,
     pub net: Network,
     pub flows: Vec<Flow>,
+    pub pacers: Vec<EdgePacer>,
+    /// For each link, the index of the pacer in front of it, or `NO_PACER`.
+    pacer_at: Vec<u32>,
     sizes: Sizes,
-    /// Scratch buffer for sequence numbers a sender emits.
+    /// Scratch buffers: sequence numbers a sender emits, packets a pacer releases.
     out: Vec<i64>,
+    released: Vec<PacketId>,
     pub delivered: u64,
     pub dropped: u64,
     pub hops: u64,
@@ -58,14 +67,27 @@ pub struct World {
 
 impl World {
     pub fn new(net: Network, flows: Vec<Flow>, sizes: Sizes) -> Self {
+        let mut pacer_at = vec![NO_PACER; net.links.len()];
+        let pacers = net
+            .pacers
+            .iter()
+            .enumerate()
+            .map(|(i, &(link, d))| {
+                pacer_at[link as usize] = i as u32;
+                EdgePacer::new(d)
+            })
+            .collect();
         World {
             now: 0,
             queue: EventQueue::default(),
             packets: PacketArena::default(),
             net,
             flows,
+            pacers,
+            pacer_at,
             sizes,
             out: Vec::new(),
+            released: Vec::new(),
             delivered: 0,
             dropped: 0,
             hops: 0,
@@ -85,6 +107,12 @@ impl World {
                     }
                     self.transmit(f);
                 }
+                Event::Pace(i) => {
+                    if self.pacers[i as usize].timer.fires(t) {
+                        self.release(i);
+                    }
+                    self.arm_pacer(i);
+                }
                 Event::Start(f) => {
                     self.flows[f as usize].sender.start(t, &mut self.out);
                     self.transmit(f);
@@ -95,11 +123,47 @@ impl World {
         }
     }
 
+    /// Hand the packet to the link of its current hop, through the link's
+    /// pacer if it has one.
+    #[inline]
+    fn forward(&mut self, id: PacketId) {
+        let link = self.net.hops[self.packets.get(id).hop as usize];
+        match self.pacer_at[link as usize] {
+            NO_PACER => self.transmit_packet(id),
+            i => {
+                self.release(i);
+                self.pacers[i as usize].arrive(self.now, id, self.packets.get(id).size);
+                self.arm_pacer(i);
+            }
+        }
+    }
+
+    /// Send what pacer `i` has released by now onto its link.
+    fn release(&mut self, i: u32) {
+        let mut released = std::mem::take(&mut self.released);
+        self.pacers[i as usize].advance(self.now, &mut released);
+        for id in released.drain(..) {
+            self.transmit_packet(id);
+        }
+        self.released = released;
+    }
+
+    fn arm_pacer(&mut self, i: u32) {
+        let p = &mut self.pacers[i as usize];
+        match p.next_departure() {
+            Some(at) => p.timer.set(at),
+            None => p.timer.cancel(),
+        }
+        if let Some(at) = p.timer.needs_event() {
+            self.queue.push(at, Event::Pace(i));
+        }
+    }
+
     /// Put the packet on the link of its current hop, and straight on across
     /// any cut-through links after it (see `Network::mark_cut_through`);
     /// schedule its arrival at the end of the last one.
     #[inline]
-    fn forward(&mut self, id: PacketId) {
+    fn transmit_packet(&mut self, id: PacketId) {
         let net = &mut self.net;
         let p = self.packets.get_mut(id);
         let mut at = self.now;
@@ -182,10 +246,16 @@ impl World {
             f.delivered_at_warmup = f.sink.delivered();
             f.stats_at_warmup = f.sender.stats;
         }
+        for p in &mut self.pacers {
+            p.restart_stats();
+        }
     }
 
-    /// Packets the event queue still carries (each live packet is on exactly one link).
+    /// Packets the event queue carries (each live packet is on exactly one
+    /// link) plus those held by pacers.
     pub fn packets_in_queue(&self) -> u64 {
-        self.queue.iter().filter(|e| matches!(e, Event::Arrive(_))).count() as u64
+        let on_links = self.queue.iter().filter(|e| matches!(e, Event::Arrive(_))).count();
+        let pacing: usize = self.pacers.iter().map(|p| p.queued()).sum();
+        (on_links + pacing) as u64
     }
 }

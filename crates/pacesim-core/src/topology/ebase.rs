@@ -13,11 +13,17 @@
 
 use super::{FlowPath, Network};
 use crate::net::{DropTail, Link};
-use crate::scenario::{Core, EBase};
+use crate::scenario::{Core, EBase, Pacing, PacingScheme};
 use crate::sim::rng::{stream, uniform};
 
-/// Build the dumbbell `spec` describes around the core link `c`.
-pub fn build(spec: &EBase, c: &Core, seed: u64) -> Network {
+/// Build the dumbbell `spec` describes around the core link `c`, with edge
+/// pacers on the first `pacing.fraction` of the ingress edge links when the
+/// scheme is edge pacing.
+pub fn build(spec: &EBase, c: &Core, pacing: &Pacing, seed: u64) -> Network {
+    let paced_edges = match pacing.scheme {
+        PacingScheme::Edge => (pacing.fraction * f64::from(spec.edges)).round() as u32,
+        _ => 0,
+    };
     let mut net = Network::default();
     let core_queue = DropTail { limit_bytes: Some(c.buffer), limit_packets: c.buffer_packets };
     let core = net.add_link(Link::new(c.rate, c.delay, core_queue));
@@ -38,6 +44,9 @@ pub fn build(spec: &EBase, c: &Core, seed: u64) -> Network {
         let (edge_in, edge_in_rev) = duplex(&mut net, rate, delay);
         let (edge_out, edge_out_rev) = duplex(&mut net, rate, delay);
         net.named.insert(format!("edge_in.{e}"), edge_in);
+        if e < paced_edges {
+            net.pacers.push((edge_in, pacing.delay));
+        }
         net.named.insert(format!("edge_out.{e}"), edge_out);
         for h in 0..spec.hosts_per_edge {
             let host = u64::from(e * spec.hosts_per_edge + h);
@@ -78,7 +87,7 @@ mod tests {
             edge_rate: [100_000_000, 100_000_000],
             edge_delay: [5 * MS, 15 * MS],
         };
-        build(&spec, &core, 1)
+        build(&spec, &core, &Pacing::default(), 1)
     }
 
     #[test]
