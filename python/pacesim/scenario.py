@@ -157,14 +157,17 @@ class Traffic(_Model):
 
 
 class Pacing(_Model):
-    """Where traffic is paced (paper E): nowhere, by TCP at the hosts, or by
-    the optimal delay-bounded edge pacer (delay bound `delay`, paper E uses
-    10 ms) on the ingress edge links. `fraction` is the share of edge nodes
-    (or hosts) that pace, the first ones by index (paper E Sec 6)."""
+    """Where traffic is paced (paper E): nowhere, by TCP at the hosts
+    (`host_mode`: "original" RTT/cwnd, "modified" paper W eq. 7, or the
+    Linux "rate"), or by the optimal delay-bounded edge pacer (delay bound
+    `delay`, paper E uses 10 ms) on the ingress edge links. `fraction` is the
+    share that paces (paper E Sec 6): the first edge nodes by index, or hosts
+    spread evenly over the edges."""
 
-    scheme: Literal["none", "edge"] = "none"
+    scheme: Literal["none", "host", "edge"] = "none"
     delay: PositiveTime = "10ms"
     fraction: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
+    host_mode: Literal["original", "modified", "rate"] = "original"
 
 
 class Scenario(_Model):

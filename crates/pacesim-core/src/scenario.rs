@@ -128,13 +128,35 @@ pub struct Pacing {
     /// Edge pacer delay bound d, ns (paper E: 10 ms).
     pub delay: u64,
     /// Share of the edge nodes (edge scheme) or hosts (host scheme) that
-    /// pace, in [0, 1] (paper E Sec 6, Figs. 16-17); the first ones by index.
+    /// pace, in [0, 1] (paper E Sec 6, Figs. 16-17): the first edges by
+    /// index; hosts spread evenly over the edges.
     pub fraction: f64,
+    /// How paced hosts space their packets.
+    #[serde(default)]
+    pub host_mode: HostPacingMode,
+}
+
+/// Host pacing rule (see `pacing::host`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HostPacingMode {
+    /// RTT / cwnd (Wei's ns-2 patch, `pace_packet_ 1`).
+    #[default]
+    Original,
+    /// RTT / max(cwnd + 1, min(2 cwnd, ssthresh)) (paper W eq. 7).
+    Modified,
+    /// Linux / ns-3 pacing rate: 2 or 1.2 times max(cwnd, in flight) per RTT.
+    Rate,
 }
 
 impl Default for Pacing {
     fn default() -> Self {
-        Pacing { scheme: PacingScheme::None, delay: 10_000_000, fraction: 1.0 }
+        Pacing {
+            scheme: PacingScheme::None,
+            delay: 10_000_000,
+            fraction: 1.0,
+            host_mode: HostPacingMode::Original,
+        }
     }
 }
 
@@ -222,9 +244,7 @@ impl Scenario {
         if p.scheme == PacingScheme::Edge {
             positive("pacing.delay", p.delay)?;
         }
-        if p.scheme == PacingScheme::Host {
-            return Err(bad("pacing.scheme", "host pacing is not implemented yet"));
-        }
+
         if self.traffic.start[1] >= self.duration {
             return Err(bad("traffic.start", "flows must start before the end of the run"));
         }

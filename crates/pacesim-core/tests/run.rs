@@ -76,7 +76,7 @@ fn bad_input_names_the_field() {
 fn edge_pacing_keeps_its_bound_and_conserves_packets() {
     use pacesim_core::scenario::{Pacing, PacingScheme};
     let mut s = small();
-    s.pacing = Pacing { scheme: PacingScheme::Edge, delay: 10_000_000, fraction: 0.5 };
+    s.pacing = Pacing { scheme: PacingScheme::Edge, delay: 10_000_000, fraction: 0.5, ..Pacing::default() };
     let r = run(&s).unwrap();
     let c = &r.conservation;
     assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);

@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 use super::rng::{stream, uniform};
 use super::time::secs;
 use super::world::{Event, Flow, Sizes, World};
+use crate::pacing::HostPacer;
 use crate::report::{Conservation, FlowTable, PacerReport, Report, Summary, Work};
-use crate::scenario::{Scenario, Topology};
+use crate::scenario::{Pacing, PacingScheme, Scenario, Topology};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::{congestion_control, TcpSender, TcpSink};
 use crate::topology::ebase;
@@ -30,6 +31,12 @@ fn build_network(s: &Scenario) -> Network {
     }
 }
 
+/// Whether host `i` paces: a share `fraction` of hosts, spread evenly
+/// (host i paces when floor((i+1) f) > floor(i f)).
+fn paces_host(p: &Pacing, i: usize) -> bool {
+    p.scheme == PacingScheme::Host && ((i + 1) as f64 * p.fraction).floor() > (i as f64 * p.fraction).floor()
+}
+
 fn build_world(s: &Scenario) -> World {
     let net = build_network(s);
     let t = &s.tcp;
@@ -38,8 +45,13 @@ fn build_world(s: &Scenario) -> World {
             // ns-2 `boot_time_`: the phase of this agent's TCP clock.
             let boot = uniform(&mut stream(s.seed, "tcp.boot", i as u64), [0, t.tick - 1]);
             let rtt = RttEstimator::new(t.tick, boot, t.min_rto, t.max_rto, t.initial_rto);
+            let mut sender =
+                TcpSender::new(congestion_control(t.variant), t.window, t.initial_window, t.syn, rtt);
+            if paces_host(&s.pacing, i) {
+                sender = sender.with_pacing(HostPacer::new(s.pacing.host_mode));
+            }
             Flow {
-                sender: TcpSender::new(congestion_control(t.variant), t.window, t.initial_window, t.syn, rtt),
+                sender,
                 sink: TcpSink::default(),
                 path: net.flows[i],
                 start: bulk_start(s.seed, i as u64, s.traffic.start),
@@ -123,7 +135,9 @@ fn report(s: &Scenario, w: &World) -> Report {
         let unique = (f.sink.delivered() - f.delivered_at_warmup) as f64 * s.tcp.segment_size as f64;
         flows.flow.push(i as u32);
         flows.start_s.push(secs(f.start));
-        flows.paced.push(w.net.route(f.path.fwd).iter().any(|l| paced_links.contains(l)));
+        flows
+            .paced
+            .push(f.sender.is_paced() || w.net.route(f.path.fwd).iter().any(|l| paced_links.contains(l)));
         flows.base_rtt_ms.push(w.net.base_rtt(i, data, s.tcp.ack_size as u32) as f64 / 1e6);
         flows.goodput_kbps.push(unique * 8.0 / window / 1e3);
         flows.data_packets_sent.push(st.data_sent - st0.data_sent);

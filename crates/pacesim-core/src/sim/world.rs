@@ -20,6 +20,8 @@ pub enum Event {
     Rto(u32),
     /// An edge pacer may release packets.
     Pace(u32),
+    /// A paced sender may send again.
+    HostPace(u32),
     /// A flow's application starts.
     Start(u32),
     /// The measurement window opens.
@@ -112,6 +114,13 @@ impl World {
                         self.release(i);
                     }
                     self.arm_pacer(i);
+                }
+                Event::HostPace(f) => {
+                    let flow = &mut self.flows[f as usize];
+                    if flow.sender.pace.fires(t) {
+                        flow.sender.on_pace(t, &mut self.out);
+                    }
+                    self.transmit(f);
                 }
                 Event::Start(f) => {
                     self.flows[f as usize].sender.start(t, &mut self.out);
@@ -219,7 +228,7 @@ impl World {
         }
     }
 
-    /// Send what the flow's sender emitted and arm its timer.
+    /// Send what the flow's sender emitted and arm its timers.
     fn transmit(&mut self, f: u32) {
         let mut out = std::mem::take(&mut self.out);
         let route = self.flows[f as usize].path.fwd;
@@ -231,8 +240,12 @@ impl World {
             self.inject(f, route, PacketKind::Data, size, seq);
         }
         self.out = out;
-        if let Some(at) = self.flows[f as usize].sender.rtx.needs_event() {
+        let sender = &mut self.flows[f as usize].sender;
+        if let Some(at) = sender.rtx.needs_event() {
             self.queue.push(at, Event::Rto(f));
+        }
+        if let Some(at) = sender.pace.needs_event() {
+            self.queue.push(at, Event::HostPace(f));
         }
     }
 

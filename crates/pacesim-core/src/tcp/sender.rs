@@ -20,6 +20,7 @@
 
 use super::cc::{Congestion, CongestionControl, Window};
 use super::rtt::RttEstimator;
+use crate::pacing::HostPacer;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
 
@@ -70,6 +71,9 @@ pub struct TcpSender {
     rtt_ts: Time,
     /// Retransmission timer.
     pub rtx: Timer,
+    /// Host pacing, when this sender paces, and its release timer.
+    pacer: Option<HostPacer>,
+    pub pace: Timer,
     pub stats: SenderStats,
 }
 
@@ -101,8 +105,20 @@ impl TcpSender {
             rtt_seq: -1,
             rtt_ts: 0,
             rtx: Timer::default(),
+            pacer: None,
+            pace: Timer::default(),
             stats: SenderStats::default(),
         }
+    }
+
+    /// Pace new packets with `pacer` (see `pacing::host`).
+    pub fn with_pacing(mut self, pacer: HostPacer) -> Self {
+        self.pacer = Some(pacer);
+        self
+    }
+
+    pub fn is_paced(&self) -> bool {
+        self.pacer.is_some()
     }
 
     /// The application starts: send the initial window. Sequence numbers to
@@ -132,9 +148,21 @@ impl TcpSender {
 
     fn send_much(&mut self, now: Time, out: &mut Vec<i64>) {
         while self.t_seqno <= self.highest_ack + self.window() {
+            if let Some(at) = self.pacer.as_ref().and_then(|p| p.hold_until(now)) {
+                self.pace.set(at);
+                return;
+            }
             self.output(self.t_seqno, now, out);
             self.t_seqno += 1;
+            if let Some(p) = &mut self.pacer {
+                p.sent(now, &self.w, (self.t_seqno - 1 - self.highest_ack) as f64);
+            }
         }
+    }
+
+    /// The pacing timer expired: send what the window allows.
+    pub fn on_pace(&mut self, now: Time, out: &mut Vec<i64>) {
+        self.send_much(now, out);
     }
 
     fn output(&mut self, seq: i64, now: Time, out: &mut Vec<i64>) {
@@ -196,6 +224,9 @@ impl TcpSender {
         if self.rtt_active && ackno >= self.rtt_seq {
             self.rtt_active = false;
             self.rtt.sample(self.rtt_ts, now);
+            if let Some(p) = &mut self.pacer {
+                p.on_rtt_sample(now - self.rtt_ts);
+            }
         }
         if self.t_seqno > ackno || ackno < self.maxseq || self.w.cwnd < 1.0 {
             self.restart_timer(now);
@@ -263,6 +294,8 @@ mod tests {
     //! and no serialisation, losing exactly the transmissions a test names.
 
     use super::*;
+    use crate::pacing::HostPacer;
+    use crate::scenario::HostPacingMode;
     use crate::sim::EventQueue;
     use crate::tcp::{reno::Reno, TcpSink};
 
@@ -272,6 +305,7 @@ mod tests {
         Data(i64),
         Ack(i64),
         Rto,
+        Pace,
     }
 
     struct Pipe {
@@ -287,10 +321,18 @@ mod tests {
 
     impl Pipe {
         fn new(window: u64, lose: Vec<(i64, u32)>) -> Self {
+            Self::paced(window, lose, None)
+        }
+
+        fn paced(window: u64, lose: Vec<(i64, u32)>, pacing: Option<HostPacingMode>) -> Self {
             let rtt = RttEstimator::new(10 * MS, 0, 200 * MS, 60_000 * MS, 3_000 * MS);
+            let mut tx = TcpSender::new(Box::new(Reno), window, 2, true, rtt);
+            if let Some(mode) = pacing {
+                tx = tx.with_pacing(HostPacer::new(mode));
+            }
             let mut p = Pipe {
                 q: EventQueue::default(),
-                tx: TcpSender::new(Box::new(Reno), window, 2, true, rtt),
+                tx,
                 rx: TcpSink::default(),
                 one_way: 50 * MS,
                 lose,
@@ -313,6 +355,9 @@ mod tests {
             if let Some(at) = self.tx.rtx.needs_event() {
                 self.q.push(at, Ev::Rto);
             }
+            if let Some(at) = self.tx.pace.needs_event() {
+                self.q.push(at, Ev::Pace);
+            }
         }
 
         fn run_until(&mut self, end: Time) {
@@ -327,6 +372,11 @@ mod tests {
                     Ev::Rto => {
                         if self.tx.rtx.fires(now) {
                             self.tx.on_timeout(now, &mut self.out)
+                        }
+                    }
+                    Ev::Pace => {
+                        if self.tx.pace.fires(now) {
+                            self.tx.on_pace(now, &mut self.out)
                         }
                     }
                 }
@@ -397,5 +447,51 @@ mod tests {
         assert!(rto1 >= 200 * MS && rto1 <= 300 * MS, "{rto1}");
         assert_eq!(p.tx.w.ssthresh, 2.0);
         assert_eq!(p.rx.delivered(), p.tx.highest_ack() + 1);
+    }
+
+    /// Paper W Sec IV's example: in slow start the window goes from 4 to 8
+    /// within one RTT, so 8 packets should leave within that RTT. Here they
+    /// are packets 7..14 (SYN, then rounds of 2 and 4; RTT 100 ms).
+    /// "Original" pacing spaces them by RTT/cwnd with the window of the
+    /// moment and lets the 8th slip past one RTT (the paper's intervals
+    /// 1/5, 1/6, 1/6, 1/7, 1/7, 1/8, 1/8 RTT sum to 1.07 RTT; its "1.3 RTT"
+    /// counts 1/5 twice); "modified" pacing (eq. 7) keeps all 8 within it.
+    #[test]
+    fn modified_pacing_keeps_slow_start_on_schedule_and_original_does_not() {
+        let span = |mode| {
+            let mut p = Pipe::paced(1000, vec![], Some(mode));
+            p.run_until(2_000 * MS);
+            let t7 = p.transmissions_of(7)[0];
+            let t14 = p.transmissions_of(14)[0];
+            (t14 - t7) as f64 / (100 * MS) as f64
+        };
+        let original = span(HostPacingMode::Original);
+        let modified = span(HostPacingMode::Modified);
+        assert!(original > 1.0, "original pacing: p8 after {original} RTT");
+        assert!(modified <= 1.0, "modified pacing: p8 after {modified} RTT");
+    }
+
+    #[test]
+    fn paced_sends_are_spaced_by_rtt_over_cwnd_to_the_nanosecond() {
+        // RTT samples are exactly 100 ms. The SYN's ACK at 100 ms sets cwnd 2:
+        // packet 1 leaves at once, packet 2 100/2 ms later. ACK 1 (200 ms,
+        // cwnd 3) releases 3 at once and 4 after 100/3 ms; packet 5 waits
+        // 100/3 ms more, and ACK 2 (250 ms, cwnd 4) has by then made the gap
+        // after 5 100/4 ms.
+        let mut p = Pipe::paced(1000, vec![], Some(HostPacingMode::Original));
+        p.run_until(295 * MS);
+        let first: Vec<Time> = (1..=6).map(|q| p.transmissions_of(q)[0]).collect();
+        let third = (100 * MS as u128 / 3) as Time; // 33_333_333 ns
+        assert_eq!(
+            first,
+            vec![
+                100 * MS,
+                150 * MS,
+                200 * MS,
+                200 * MS + third,
+                200 * MS + 2 * third,
+                200 * MS + 2 * third + 25 * MS
+            ]
+        );
     }
 }
