@@ -58,7 +58,8 @@ def test_engine_form_of_the_defaults_checked_by_hand():
             "initial_rto": 3_000_000_000,
         },
         "traffic": {"start": [0, 10_000_000_000]},
-        "pacing": {"scheme": "none", "delay": 10_000_000, "fraction": 1.0, "host_mode": "original"},
+        "pacing": {"scheme": "none", "delay": 10_000_000, "fraction": 1.0, "host_mode": "original",
+                   "mu_max": 100_000_000, "mu_min": 1_000_000, "q_max": 40, "q_lim": 2000},
     }
 
 
@@ -256,9 +257,11 @@ def test_invalid_toml_names_the_file(tmp_path):
 
 def test_pacing_keys_are_checked():
     s = apply_overrides(Scenario(), ["pacing.scheme=edge", "pacing.delay=1ms", "pacing.fraction=0.3"])
-    assert s.to_engine()["pacing"] == {"scheme": "edge", "delay": 1_000_000, "fraction": 0.3, "host_mode": "original"}
+    assert {k: s.to_engine()["pacing"][k] for k in ("scheme", "delay", "fraction")} == {
+        "scheme": "edge", "delay": 1_000_000, "fraction": 0.3}
     for bad, field in [("pacing.scheme=everywhere", "pacing.scheme"), ("pacing.fraction=1.5", "pacing.fraction"),
-                       ("pacing.delay=0ms", "pacing.delay"), ("pacing.host_mode=lazy", "pacing.host_mode")]:
+                       ("pacing.delay=0ms", "pacing.delay"), ("pacing.host_mode=lazy", "pacing.host_mode"),
+                       ("pacing.mu_min=200Mbps", "pacing.mu_min"), ("pacing.q_max=0", "pacing.q_max")]:
         with pytest.raises(ScenarioError) as e:
             apply_overrides(Scenario(), [bad])
         assert e.value.field == field

@@ -159,15 +159,27 @@ class Traffic(_Model):
 class Pacing(_Model):
     """Where traffic is paced (paper E): nowhere, by TCP at the hosts
     (`host_mode`: "original" RTT/cwnd, "modified" paper W eq. 7, or the
-    Linux "rate"), or by the optimal delay-bounded edge pacer (delay bound
-    `delay`, paper E uses 10 ms) on the ingress edge links. `fraction` is the
+    Linux "rate"), by the optimal delay-bounded edge pacer (delay bound
+    `delay`, paper E uses 10 ms) on the ingress edge links, or by QLBP
+    there (paper Q: `mu_max`, `mu_min`, `q_max`, `q_lim` in packets). `fraction` is the
     share that paces (paper E Sec 6): the first edge nodes by index, or hosts
     spread evenly over the edges."""
 
-    scheme: Literal["none", "host", "edge"] = "none"
+    scheme: Literal["none", "host", "edge", "qlbp"] = "none"
     delay: PositiveTime = "10ms"
     fraction: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
     host_mode: Literal["original", "modified", "rate"] = "original"
+    # QLBP (paper Q eq. 1); defaults from paper Q Sec V-B (Q-fig18).
+    mu_max: Rate = "100Mbps"
+    mu_min: Rate = "1Mbps"
+    q_max: Count = 40
+    q_lim: Count = 2000
+
+    @model_validator(mode="after")
+    def _qlbp_rates(self) -> Pacing:
+        if self.mu_min > self.mu_max:
+            raise ScenarioError("mu_min", f"{format_rate(self.mu_min)} must not exceed mu_max ({format_rate(self.mu_max)})")
+        return self
 
 
 class Scenario(_Model):

@@ -1,10 +1,175 @@
 //! Pacers: components that hold packets back to smooth traffic before it
-//! meets a small buffer. [`edge`] is the optimal delay-bounded pacer of
-//! paper E Sec 2.1 (Sivaraman et al. 2009), placed in front of a link;
-//! [`host`] is TCP pacing at the sender (paper W).
+//! meets a small buffer. In front of a link: [`edge`], the optimal
+//! delay-bounded pacer of paper E Sec 2.1 (Sivaraman et al. 2009), and
+//! [`qlbp`], Queue Length Based Pacing (paper Q). At the sender: [`host`],
+//! TCP pacing (paper W).
 
 pub mod edge;
 pub mod host;
+pub mod qlbp;
 
 pub use edge::EdgePacer;
 pub use host::HostPacer;
+pub use qlbp::{Qlbp, QlbpParams};
+
+use crate::net::PacketId;
+use crate::sim::timer::Timer;
+use crate::sim::Time;
+
+/// Which pacer to put in front of a link.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PacerSpec {
+    /// The edge pacer with delay bound `d`.
+    Edge {
+        d: Time,
+    },
+    Qlbp(QlbpParams),
+}
+
+impl PacerSpec {
+    /// The pacer, in front of a link of `link_rate` bit/s.
+    pub fn build(&self, link_rate: u64) -> Pacer {
+        match *self {
+            PacerSpec::Edge { d } => Pacer::Edge(EdgePacer::new(d)),
+            PacerSpec::Qlbp(p) => Pacer::Qlbp(Qlbp::new(p, link_rate)),
+        }
+    }
+
+    /// The delay a packet should not exceed (Theorem 1 for QLBP, in steady state).
+    pub fn delay_bound(&self) -> Time {
+        match *self {
+            PacerSpec::Edge { d } => d,
+            PacerSpec::Qlbp(p) => crate::sim::time::tx_time(u64::from(p.q_max) * 1500, p.mu_max),
+        }
+    }
+}
+
+/// A pacer in front of a link.
+#[derive(Debug, Clone)]
+pub enum Pacer {
+    Edge(EdgePacer),
+    Qlbp(Qlbp),
+}
+
+impl Pacer {
+    /// A packet arrives at `now` (after [`advance`](Self::advance) to `now`);
+    /// false if the pacer drops it.
+    pub fn arrive(&mut self, now: Time, id: PacketId, size: u32) -> bool {
+        match self {
+            Pacer::Edge(p) => {
+                p.arrive(now, id, size);
+                true
+            }
+            Pacer::Qlbp(p) => p.arrive(now, id, size),
+        }
+    }
+
+    /// Release onto the link what is due by `now`, in order.
+    pub fn advance(&mut self, now: Time, out: &mut Vec<PacketId>) {
+        match self {
+            Pacer::Edge(p) => p.advance(now, out),
+            Pacer::Qlbp(p) => p.advance(now, out),
+        }
+    }
+
+    pub fn next_departure(&self) -> Option<Time> {
+        match self {
+            Pacer::Edge(p) => p.next_departure(),
+            Pacer::Qlbp(p) => p.next_departure(),
+        }
+    }
+
+    pub fn timer(&mut self) -> &mut Timer {
+        match self {
+            Pacer::Edge(p) => &mut p.timer,
+            Pacer::Qlbp(p) => &mut p.timer,
+        }
+    }
+
+    pub fn queued(&self) -> usize {
+        match self {
+            Pacer::Edge(p) => p.queued(),
+            Pacer::Qlbp(p) => p.queued(),
+        }
+    }
+
+    /// Packets dropped since the window opened.
+    pub fn drops(&self) -> u64 {
+        match self {
+            Pacer::Edge(_) => 0,
+            Pacer::Qlbp(p) => p.drops,
+        }
+    }
+
+    /// Open a new measurement window.
+    pub fn restart_stats(&mut self) {
+        match self {
+            Pacer::Edge(p) => p.delays.restart(),
+            Pacer::Qlbp(p) => {
+                p.delays.restart();
+                p.drops = 0;
+            }
+        }
+    }
+
+    pub fn delays(&mut self) -> &mut DelayStats {
+        match self {
+            Pacer::Edge(p) => &mut p.delays,
+            Pacer::Qlbp(p) => &mut p.delays,
+        }
+    }
+}
+
+/// Pacing delays seen by a pacer: count, mean, maximum, and a histogram
+/// over [0, horizon] in 1000 bins for the 99th percentile.
+#[derive(Debug, Clone)]
+pub struct DelayStats {
+    pub count: u64,
+    pub sum: u128,
+    pub max: Time,
+    horizon: Time,
+    bins: Vec<u64>,
+}
+
+const BINS: usize = 1000;
+
+impl DelayStats {
+    pub fn new(horizon: Time) -> Self {
+        DelayStats { count: 0, sum: 0, max: 0, horizon: horizon.max(1), bins: vec![0; BINS] }
+    }
+
+    /// Forget what was seen (a new measurement window).
+    pub fn restart(&mut self) {
+        *self = DelayStats::new(self.horizon);
+    }
+
+    pub fn record(&mut self, delay: Time) {
+        self.count += 1;
+        self.sum += u128::from(delay);
+        self.max = self.max.max(delay);
+        let bin = (u128::from(delay) * BINS as u128 / u128::from(self.horizon)) as usize;
+        self.bins[bin.min(BINS - 1)] += 1;
+    }
+
+    pub fn mean(&self) -> f64 {
+        if self.count == 0 {
+            0.0
+        } else {
+            self.sum as f64 / self.count as f64
+        }
+    }
+
+    /// 99th percentile, to within a thousandth of the horizon (and never above the maximum).
+    pub fn p99(&self) -> Time {
+        let target = (self.count * 99).div_ceil(100);
+        let mut seen = 0;
+        for (i, &n) in self.bins.iter().enumerate() {
+            seen += n;
+            if seen >= target && n > 0 {
+                let upper = ((i as u128 + 1) * u128::from(self.horizon) / BINS as u128) as Time;
+                return upper.min(self.max);
+            }
+        }
+        self.max
+    }
+}

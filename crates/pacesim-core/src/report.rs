@@ -58,6 +58,8 @@ pub struct LinkReport {
 pub struct PacerReport {
     pub delay_bound_ms: f64,
     pub packets: u64,
+    /// Packets the pacer dropped (QLBP at its queue limit; never the edge pacer).
+    pub drops: u64,
     pub mean_delay_ms: f64,
     /// To within a thousandth of the delay bound.
     pub p99_delay_ms: f64,

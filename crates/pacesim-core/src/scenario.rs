@@ -119,6 +119,8 @@ pub enum PacingScheme {
     None,
     Host,
     Edge,
+    /// Queue Length Based Pacing (paper Q) on the ingress edge links.
+    Qlbp,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -134,6 +136,46 @@ pub struct Pacing {
     /// How paced hosts space their packets.
     #[serde(default)]
     pub host_mode: HostPacingMode,
+    /// QLBP (paper Q eq. 1): rates in bit/s, queue lengths in packets.
+    #[serde(default = "Pacing::default_mu_max")]
+    pub mu_max: u64,
+    #[serde(default = "Pacing::default_mu_min")]
+    pub mu_min: u64,
+    #[serde(default = "Pacing::default_q_max")]
+    pub q_max: u32,
+    #[serde(default = "Pacing::default_q_lim")]
+    pub q_lim: u32,
+}
+
+impl Pacing {
+    // Paper Q Sec V-B (Q-fig18): mu_max 100 Mb/s, mu_min 1 Mb/s, Q_max 40, Q_lim 2000.
+    fn default_mu_max() -> u64 {
+        100_000_000
+    }
+    fn default_mu_min() -> u64 {
+        1_000_000
+    }
+    fn default_q_max() -> u32 {
+        40
+    }
+    fn default_q_lim() -> u32 {
+        2000
+    }
+
+    /// The pacer this scheme puts in front of a paced link, if any.
+    pub fn link_pacer(&self) -> Option<crate::pacing::PacerSpec> {
+        use crate::pacing::{PacerSpec, QlbpParams};
+        match self.scheme {
+            PacingScheme::Edge => Some(PacerSpec::Edge { d: self.delay }),
+            PacingScheme::Qlbp => Some(PacerSpec::Qlbp(QlbpParams {
+                mu_max: self.mu_max,
+                mu_min: self.mu_min,
+                q_max: self.q_max,
+                q_lim: self.q_lim,
+            })),
+            PacingScheme::None | PacingScheme::Host => None,
+        }
+    }
 }
 
 /// Host pacing rule (see `pacing::host`).
@@ -156,6 +198,10 @@ impl Default for Pacing {
             delay: 10_000_000,
             fraction: 1.0,
             host_mode: HostPacingMode::Original,
+            mu_max: Pacing::default_mu_max(),
+            mu_min: Pacing::default_mu_min(),
+            q_max: Pacing::default_q_max(),
+            q_lim: Pacing::default_q_lim(),
         }
     }
 }
@@ -243,6 +289,14 @@ impl Scenario {
         }
         if p.scheme == PacingScheme::Edge {
             positive("pacing.delay", p.delay)?;
+        }
+        if p.scheme == PacingScheme::Qlbp {
+            positive("pacing.mu_min", p.mu_min)?;
+            positive("pacing.q_max", u64::from(p.q_max))?;
+            positive("pacing.q_lim", u64::from(p.q_lim))?;
+            if p.mu_min > p.mu_max {
+                return Err(bad("pacing.mu_min", "must not exceed pacing.mu_max"));
+            }
         }
 
         if self.traffic.start[1] >= self.duration {

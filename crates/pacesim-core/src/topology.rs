@@ -27,8 +27,8 @@ pub struct Network {
     pub named: BTreeMap<String, LinkId>,
     /// Links a packet may enter ahead of time, see [`Network::mark_cut_through`].
     pub cut_through: Vec<bool>,
-    /// Edge pacers: the link each sits in front of, and its delay bound.
-    pub pacers: Vec<(LinkId, Time)>,
+    /// Pacers: the link each sits in front of, and which pacer.
+    pub pacers: Vec<(LinkId, crate::pacing::PacerSpec)>,
 }
 
 impl Network {

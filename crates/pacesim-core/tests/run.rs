@@ -90,3 +90,24 @@ fn edge_pacing_keeps_its_bound_and_conserves_packets() {
     s.pacing.delay = 0;
     assert!(s.validate().unwrap_err().to_string().contains("pacing.delay"));
 }
+
+#[test]
+fn qlbp_on_the_edges_conserves_packets_and_counts_its_drops() {
+    use pacesim_core::scenario::{Pacing, PacingScheme};
+    let mut s = small();
+    // A tiny QLBP queue limit so that the pacer itself drops.
+    s.pacing = Pacing {
+        scheme: PacingScheme::Qlbp,
+        mu_max: 5_000_000,
+        mu_min: 1_000_000,
+        q_max: 4,
+        q_lim: 3,
+        ..Pacing::default()
+    };
+    let r = run(&s).unwrap();
+    let c = &r.conservation;
+    assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
+    assert_eq!(r.pacers.len(), 2);
+    assert!(r.pacers.values().all(|p| p.drops > 0), "a 3-packet QLBP queue must drop: {:?}", r.pacers);
+    assert!(r.flows.paced.iter().all(|&p| p));
+}

@@ -31,6 +31,7 @@
 
 use std::collections::VecDeque;
 
+use super::DelayStats;
 use crate::net::PacketId;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
@@ -58,18 +59,6 @@ struct Queued {
     arrived: Time,
 }
 
-/// Pacing delays seen, for the report.
-#[derive(Debug, Clone, Default)]
-pub struct DelayStats {
-    pub count: u64,
-    pub sum: u128,
-    pub max: Time,
-    /// Histogram over [0, d] in `BINS` bins, for percentiles.
-    pub bins: Vec<u64>,
-}
-
-const BINS: usize = 1000;
-
 #[derive(Debug, Clone)]
 pub struct EdgePacer {
     d: Time,
@@ -96,7 +85,7 @@ impl EdgePacer {
             anchor: Point { t: 0, bytes: 0 },
             hull: VecDeque::new(),
             timer: Timer::default(),
-            delays: DelayStats { bins: vec![0; BINS], ..Default::default() },
+            delays: DelayStats::new(d),
         }
     }
 
@@ -151,23 +140,9 @@ impl EdgePacer {
                 break;
             }
             self.queue.pop_front();
-            self.record(now - q.arrived);
+            self.delays.record(now - q.arrived);
             out.push(q.id);
         }
-    }
-
-    /// Forget the delays seen so far (a new measurement window).
-    pub fn restart_stats(&mut self) {
-        self.delays = DelayStats { bins: vec![0; BINS], ..Default::default() };
-    }
-
-    fn record(&mut self, delay: Time) {
-        let s = &mut self.delays;
-        s.count += 1;
-        s.sum += u128::from(delay);
-        s.max = s.max.max(delay);
-        let bin = (u128::from(delay) * BINS as u128 / u128::from(self.d)) as usize;
-        s.bins[bin.min(BINS - 1)] += 1;
     }
 
     /// A packet of `size` bytes arrives at `now`. Call [`advance`](Self::advance)
@@ -188,25 +163,6 @@ impl EdgePacer {
             self.anchor = position;
         }
         self.hull.push_back(p);
-    }
-
-    /// Mean, 99th percentile (to 1/1000 of d) and maximum delay, ns.
-    pub fn delay_summary(&self) -> (f64, Time, Time) {
-        let s = &self.delays;
-        if s.count == 0 {
-            return (0.0, 0, 0);
-        }
-        let target = (s.count * 99).div_ceil(100);
-        let mut seen = 0;
-        let mut p99 = self.d;
-        for (i, &n) in s.bins.iter().enumerate() {
-            seen += n;
-            if seen >= target {
-                p99 = ((i as u128 + 1) * u128::from(self.d) / BINS as u128) as Time;
-                break;
-            }
-        }
-        (s.sum as f64 / s.count as f64, p99.min(s.max), s.max)
     }
 }
 

@@ -113,15 +113,18 @@ fn report(s: &Scenario, w: &World) -> Report {
         .pacers
         .iter()
         .zip(&w.pacers)
-        .map(|(&(link, d), p)| {
-            let (mean, p99, max) = p.delay_summary();
+        .map(|(&(link, spec), p)| {
+            let mut p = p.clone();
+            let drops = p.drops();
+            let d = p.delays();
             let ms = |t: f64| t / 1e6;
             let report = PacerReport {
-                delay_bound_ms: ms(d as f64),
-                packets: p.delays.count,
-                mean_delay_ms: ms(mean),
-                p99_delay_ms: ms(p99 as f64),
-                max_delay_ms: ms(max as f64),
+                delay_bound_ms: ms(spec.delay_bound() as f64),
+                packets: d.count,
+                drops,
+                mean_delay_ms: ms(d.mean()),
+                p99_delay_ms: ms(d.p99() as f64),
+                max_delay_ms: ms(d.max as f64),
             };
             (name_of.get(&link).cloned().unwrap_or_else(|| format!("link.{link}")), report)
         })

@@ -4,7 +4,7 @@
 //! starting, and the edges of the measurement window.
 
 use crate::net::{Packet, PacketArena, PacketId, PacketKind};
-use crate::pacing::EdgePacer;
+use crate::pacing::Pacer;
 use crate::sim::{EventQueue, Time};
 use crate::tcp::sender::SenderStats;
 use crate::tcp::{TcpSender, TcpSink};
@@ -18,7 +18,7 @@ pub enum Event {
     Arrive(PacketId),
     /// The retransmission timer of a flow may expire.
     Rto(u32),
-    /// An edge pacer may release packets.
+    /// A pacer in front of a link may release packets.
     Pace(u32),
     /// A paced sender may send again.
     HostPace(u32),
@@ -55,7 +55,7 @@ pub struct World {
     pub packets: PacketArena,
     pub net: Network,
     pub flows: Vec<Flow>,
-    pub pacers: Vec<EdgePacer>,
+    pub pacers: Vec<Pacer>,
     /// For each link, the index of the pacer in front of it, or `NO_PACER`.
     pacer_at: Vec<u32>,
     sizes: Sizes,
@@ -74,9 +74,9 @@ impl World {
             .pacers
             .iter()
             .enumerate()
-            .map(|(i, &(link, d))| {
+            .map(|(i, &(link, spec))| {
                 pacer_at[link as usize] = i as u32;
-                EdgePacer::new(d)
+                spec.build(net.links[link as usize].rate_bps)
             })
             .collect();
         World {
@@ -110,7 +110,7 @@ impl World {
                     self.transmit(f);
                 }
                 Event::Pace(i) => {
-                    if self.pacers[i as usize].timer.fires(t) {
+                    if self.pacers[i as usize].timer().fires(t) {
                         self.release(i);
                     }
                     self.arm_pacer(i);
@@ -141,7 +141,10 @@ impl World {
             NO_PACER => self.transmit_packet(id),
             i => {
                 self.release(i);
-                self.pacers[i as usize].arrive(self.now, id, self.packets.get(id).size);
+                if !self.pacers[i as usize].arrive(self.now, id, self.packets.get(id).size) {
+                    self.packets.release(id);
+                    self.dropped += 1;
+                }
                 self.arm_pacer(i);
             }
         }
@@ -160,10 +163,10 @@ impl World {
     fn arm_pacer(&mut self, i: u32) {
         let p = &mut self.pacers[i as usize];
         match p.next_departure() {
-            Some(at) => p.timer.set(at),
-            None => p.timer.cancel(),
+            Some(at) => p.timer().set(at),
+            None => p.timer().cancel(),
         }
-        if let Some(at) = p.timer.needs_event() {
+        if let Some(at) = p.timer().needs_event() {
             self.queue.push(at, Event::Pace(i));
         }
     }

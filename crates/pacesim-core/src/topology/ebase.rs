@@ -13,16 +13,17 @@
 
 use super::{FlowPath, Network};
 use crate::net::{DropTail, Link};
-use crate::scenario::{Core, EBase, Pacing, PacingScheme};
+use crate::scenario::{Core, EBase, Pacing};
 use crate::sim::rng::{stream, uniform};
 
-/// Build the dumbbell `spec` describes around the core link `c`, with edge
-/// pacers on the first `pacing.fraction` of the ingress edge links when the
-/// scheme is edge pacing.
+/// Build the dumbbell `spec` describes around the core link `c`, with a
+/// pacer (edge or QLBP) on the first `pacing.fraction` of the ingress edge
+/// links when the scheme paces at the edge.
 pub fn build(spec: &EBase, c: &Core, pacing: &Pacing, seed: u64) -> Network {
-    let paced_edges = match pacing.scheme {
-        PacingScheme::Edge => (pacing.fraction * f64::from(spec.edges)).round() as u32,
-        _ => 0,
+    let pacer = pacing.link_pacer();
+    let paced_edges = match pacer {
+        Some(_) => (pacing.fraction * f64::from(spec.edges)).round() as u32,
+        None => 0,
     };
     let mut net = Network::default();
     let core_queue = DropTail { limit_bytes: Some(c.buffer), limit_packets: c.buffer_packets };
@@ -44,8 +45,8 @@ pub fn build(spec: &EBase, c: &Core, pacing: &Pacing, seed: u64) -> Network {
         let (edge_in, edge_in_rev) = duplex(&mut net, rate, delay);
         let (edge_out, edge_out_rev) = duplex(&mut net, rate, delay);
         net.named.insert(format!("edge_in.{e}"), edge_in);
-        if e < paced_edges {
-            net.pacers.push((edge_in, pacing.delay));
+        if let Some(p) = pacer.filter(|_| e < paced_edges) {
+            net.pacers.push((edge_in, p));
         }
         net.named.insert(format!("edge_out.{e}"), edge_out);
         for h in 0..spec.hosts_per_edge {

@@ -1,0 +1,187 @@
+//! Queue Length Based Pacing (paper Q Sec II-C, eq. 1; Cai, Wolf, Gong 2011).
+//!
+//! A FIFO delay queue whose rate controller lets packets out at
+//!
+//!   mu(q) = (mu_max - mu_min) / Q_max * q + mu_min   for 0 <= q < Q_max,
+//!   mu(q) = C (the link rate)                        for q >= Q_max,
+//!
+//! q being the queue length. The controller spaces packet starts: when a
+//! packet of L bytes starts, the next may start L / mu(q) later, with q the
+//! queue length as the controller decides, the starting packet included.
+//! (Counting it is what reproduces paper Q's Table II; leaving it out makes
+//! every queue there one packet longer and breaks Theorem 1's bound.) A packet that finds the controller idle with its
+//! gap elapsed starts at once, so traffic slower than mu_min is never
+//! delayed. Started packets cross the link at its line rate. An arrival
+//! that finds Q_lim packets waiting is dropped. In steady state the delay
+//! is at most Q_max / mu_max per packet (Theorem 1); for a constant input
+//! rate mu_min < lambda < mu_max the fluid queue settles at
+//! q = Q_max (lambda - mu_min) / (mu_max - mu_min).
+
+use std::collections::VecDeque;
+
+use super::DelayStats;
+use crate::net::PacketId;
+use crate::sim::time::tx_time;
+use crate::sim::timer::Timer;
+use crate::sim::Time;
+
+/// QLBP parameters: rates in bit/s, queue lengths in packets.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QlbpParams {
+    pub mu_max: u64,
+    pub mu_min: u64,
+    pub q_max: u32,
+    pub q_lim: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct Qlbp {
+    p: QlbpParams,
+    link_rate: u64,
+    queue: VecDeque<(PacketId, u32, Time)>,
+    /// Earliest start of the next packet.
+    next_start: Time,
+    pub timer: Timer,
+    pub delays: DelayStats,
+    pub drops: u64,
+}
+
+impl Qlbp {
+    pub fn new(p: QlbpParams, link_rate: u64) -> Self {
+        // Delays are binned up to the time Q_lim full-size packets take at mu_min.
+        let horizon = tx_time(u64::from(p.q_lim.max(1)) * 1500, p.mu_min.max(1));
+        Qlbp {
+            p,
+            link_rate,
+            queue: VecDeque::new(),
+            next_start: 0,
+            timer: Timer::default(),
+            delays: DelayStats::new(horizon),
+            drops: 0,
+        }
+    }
+
+    /// Output rate with `q` packets waiting, bit/s (paper Q eq. 1).
+    pub fn rate(&self, q: usize) -> u64 {
+        let p = &self.p;
+        if q >= p.q_max as usize {
+            self.link_rate
+        } else {
+            p.mu_min + ((p.mu_max - p.mu_min) as u128 * q as u128 / u128::from(p.q_max)) as u64
+        }
+    }
+
+    pub fn queued(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// A packet arrives; false if the queue is full and it is dropped.
+    pub fn arrive(&mut self, now: Time, id: PacketId, size: u32) -> bool {
+        if self.queue.len() >= self.p.q_lim as usize {
+            self.drops += 1;
+            return false;
+        }
+        self.queue.push_back((id, size, now));
+        true
+    }
+
+    /// When the head packet may start.
+    pub fn next_departure(&self) -> Option<Time> {
+        let &(_, _, arrived) = self.queue.front()?;
+        Some(self.next_start.max(arrived))
+    }
+
+    /// Start the packets due by `now`, appending them to `out`.
+    pub fn advance(&mut self, now: Time, out: &mut Vec<PacketId>) {
+        while let Some(&(id, size, arrived)) = self.queue.front() {
+            if self.next_start > now {
+                break;
+            }
+            self.next_start = now + tx_time(u64::from(size), self.rate(self.queue.len()));
+            self.queue.pop_front();
+            self.delays.record(now - arrived);
+            out.push(id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Time = 1_000_000;
+
+    /// Paper Q Sec IV-B (Table II): CBR at `rate` through one QLBP node,
+    /// mu_max 10 Mb/s, mu_min 2 Mb/s, Q_max 10, Q_lim 1000, 1000 B packets,
+    /// link 15 Mb/s. Returns (time-averaged packets waiting, mean delay ms,
+    /// max delay ms) over [5 s, 20 s].
+    fn cbr(rate: u64) -> (f64, f64, f64) {
+        let params = QlbpParams { mu_max: 10_000_000, mu_min: 2_000_000, q_max: 10, q_lim: 1000 };
+        let mut q = Qlbp::new(params, 15_000_000);
+        let gap = tx_time(1000, rate);
+        let (warm, end) = (5_000 * MS, 20_000 * MS);
+        let mut out = vec![];
+        let (mut next_arrival, mut id) = (0, 0);
+        let (mut area, mut last) = (0u128, warm);
+        loop {
+            let now = next_arrival.min(q.next_departure().unwrap_or(Time::MAX));
+            if now > end {
+                break;
+            }
+            if now > warm {
+                if last == warm {
+                    q.delays.restart();
+                }
+                area += (now - last) as u128 * q.queued() as u128;
+                last = now;
+            }
+            q.advance(now, &mut out);
+            if now == next_arrival {
+                assert!(q.arrive(now, id, 1000));
+                id += 1;
+                next_arrival += gap;
+                q.advance(now, &mut out);
+            }
+            out.clear();
+        }
+        let d = &q.delays;
+        (area as f64 / (end - warm) as f64, d.mean() / 1e6, d.max as f64 / 1e6)
+    }
+
+    #[test]
+    fn table_2_of_paper_q() {
+        // (rate Mb/s, queue pkts, delay ms) from paper Q Table II.
+        let table = [
+            (1, 0, 0.0),
+            (2, 0, 0.0),
+            (4, 2, 4.0),
+            (6, 4, 5.33),
+            (8, 7, 7.0),
+            (10, 9, 7.2),
+            (12, 10, 6.67),
+            (15, 10, 5.3),
+        ];
+        for (mbps, want_q, want_d) in table {
+            let (q, d, max) = cbr(mbps * 1_000_000);
+            assert!((q - want_q as f64).abs() <= 1.0, "{mbps} Mb/s: queue {q:.2} vs {want_q}");
+            assert!((d - want_d).abs() <= 2.5, "{mbps} Mb/s: delay {d:.2} ms vs {want_d}");
+            if mbps <= 2 {
+                assert_eq!(max, 0.0, "{mbps} Mb/s is below mu_min: no delay");
+            }
+        }
+    }
+
+    #[test]
+    fn delay_bound_and_fluid_queue_hold() {
+        // Theorem 1: at most Q_max / mu_max = 10 * 8000 b / 10 Mb/s = 8 ms.
+        for mbps in [3, 5, 7, 9, 11, 14] {
+            let (q, _, max) = cbr(mbps * 1_000_000);
+            assert!(max <= 8.0 + 1e-9, "{mbps} Mb/s: max delay {max} ms");
+            if mbps < 10 {
+                // Fluid steady state: Q_max (lambda - mu_min) / (mu_max - mu_min).
+                let fluid = 10.0 * (mbps as f64 - 2.0) / 8.0;
+                assert!((q - fluid).abs() <= 1.0, "{mbps} Mb/s: queue {q:.2} vs fluid {fluid:.2}");
+            }
+        }
+    }
+}
