@@ -467,7 +467,8 @@ mod tests {
         };
         let original = span(HostPacingMode::Original);
         let modified = span(HostPacingMode::Modified);
-        assert!(original > 1.0, "original pacing: p8 after {original} RTT");
+        let paper_intervals = 1.0 / 5.0 + 2.0 / 6.0 + 2.0 / 7.0 + 2.0 / 8.0;
+        assert!((original - paper_intervals).abs() < 1e-6, "original pacing: p8 after {original} RTT");
         assert!(modified <= 1.0, "modified pacing: p8 after {modified} RTT");
     }
 
