@@ -2,11 +2,13 @@
 //! meets a small buffer. In front of a link: [`edge`], the optimal
 //! delay-bounded pacer of paper E Sec 2.1 (Sivaraman et al. 2009), and
 //! [`qlbp`], Queue Length Based Pacing (paper Q). At the sender: [`host`],
-//! TCP pacing (paper W).
+//! TCP pacing (paper W). [`taut_string`] is the offline optimum the edge
+//! pacer is measured against.
 
 pub mod edge;
 pub mod host;
 pub mod qlbp;
+pub mod taut_string;
 
 pub use edge::EdgePacer;
 pub use host::HostPacer;
