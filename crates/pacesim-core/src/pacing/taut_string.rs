@@ -196,7 +196,11 @@ mod tests {
             let s = taut_string(&arrivals, d);
             let brute = brute_force_length(&arrivals, d);
             prop_assert!((length(&s) - brute).abs() <= 1e-6 * brute.max(1.0), "funnel {} vs brute force {}", length(&s), brute);
-            prop_assert!(online_peak(&arrivals, d) >= peak_rate(&s) * (1.0 - 1e-9));
+            // The online curve may run up to one byte ahead after a restart
+            // (it rounds its position up), which can shave a byte off what
+            // it must still release: allow that much below the optimum.
+            let total: u64 = arrivals.iter().map(|a| u64::from(a.1)).sum();
+            prop_assert!(online_peak(&arrivals, d) >= peak_rate(&s) * (1.0 - 2.0 / total as f64));
         }
 
         #[test]
