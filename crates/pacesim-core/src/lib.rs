@@ -28,3 +28,13 @@ pub use sim::run::{run, RunError};
 
 /// Version of the engine; part of every result's identity.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Property tests run from a fixed seed, so a test run (and CI) is
+/// reproducible; failures found are kept in `proptest-regressions/`.
+#[cfg(test)]
+pub(crate) fn proptest_config(cases: u32) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x7061_6365_7369_6d),
+        ..proptest::test_runner::Config::with_cases(cases)
+    }
+}

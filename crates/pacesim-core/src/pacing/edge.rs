@@ -245,7 +245,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #![proptest_config(crate::proptest_config(2000))]
 
         #[test]
         fn hull_rate_is_the_max_over_queued_deadlines_and_deadlines_hold(

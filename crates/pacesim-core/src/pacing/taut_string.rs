@@ -183,7 +183,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
+        #![proptest_config(crate::proptest_config(300))]
 
         #[test]
         fn funnel_matches_the_visibility_graph_and_online_never_beats_it(

@@ -142,6 +142,8 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::proptest_config(256))]
+
         /// Against a reference: a sorted list keyed by (time, insertion number),
         /// with pushes interleaved with pops as a simulation does them.
         #[test]
