@@ -75,7 +75,7 @@ def compare(ns2: pd.DataFrame, workers: int | None = None, progress: bool = True
     metrics = ["aggregate_mbps", "goodput_kbps_mean", "core_loss"]
     a = ns2.groupby(KEY)[metrics].mean()
     b = ours.groupby(KEY)[metrics].mean()
-    t = a.join(b, lsuffix="_ns2", rsuffix="_pacesim").reset_index()
+    t = a.merge(b, left_index=True, right_index=True, suffixes=("_ns2", "_pacesim")).reset_index()
     t["seeds"] = ns2.groupby(KEY)["seed"].count().values
     t["ok_throughput"] = (t.aggregate_mbps_pacesim - t.aggregate_mbps_ns2).abs() <= TOL_THROUGHPUT * CORE_MBPS
     t["ok_goodput"] = (t.goodput_kbps_mean_pacesim / t.goodput_kbps_mean_ns2 - 1).abs() <= TOL_GOODPUT
@@ -86,8 +86,9 @@ def compare(ns2: pd.DataFrame, workers: int | None = None, progress: bool = True
 
 def show(t: pd.DataFrame, console: Console) -> None:
     for (flows, duration, warmup), g in t.groupby(["flows", "duration_s", "warmup_s"]):
+        seeds = g.seeds.max()
         table = Table(title=f"E-base, {flows} flows, {duration} s measured over [{warmup}, {duration}] s "
-                            f"(mean over {g.seeds.min()}-{g.seeds.max()} seeds)")
+                            f"(mean over {seeds} seed{'s' if seeds > 1 else ''})")
         for col in ["buffer", "Mb/s ns-2", "Mb/s pacesim", "Kb/s ns-2", "Kb/s pacesim", "loss % ns-2",
                     "loss % pacesim", "agrees"]:
             table.add_column(col, justify="right")
