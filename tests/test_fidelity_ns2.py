@@ -9,6 +9,7 @@ tolerances: aggregate throughput within 3 % of the link rate, loss within
 """
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -16,6 +17,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("fidelity_ns2", ROOT / "bench" / "fidelity_ns2.py")
 fidelity = importlib.util.module_from_spec(spec)
+sys.modules["fidelity_ns2"] = fidelity  # so pool workers can unpickle its functions
 spec.loader.exec_module(fidelity)
 
 
