@@ -52,6 +52,16 @@ def _links(r: Result) -> Table:
     return t
 
 
+def _pacers(r: Result) -> Table:
+    t = Table(title="Pacers (window)")
+    for name in ["in front of", "bound ms", "packets", "drops", "mean delay ms", "p99 ms", "max ms"]:
+        t.add_column(name, justify="right")
+    for link, p in r.report["pacers"].items():
+        t.add_row(link, f"{p['delay_bound_ms']:.2f}", f"{p['packets']:,}", f"{p['drops']:,}",
+                  f"{p['mean_delay_ms']:.3f}", f"{p['p99_delay_ms']:.3f}", f"{p['max_delay_ms']:.3f}")
+    return t
+
+
 def _goodput(r: Result) -> Table:
     q = r.flows["goodput_kbps"].quantile([0, 0.1, 0.5, 0.9, 1])
     t = Table(title="Per-flow goodput, Kb/s")
@@ -80,7 +90,8 @@ def run(
         err.print(f"[red]engine failure:[/] {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(1)
     out = Console()
-    for table in (_summary(r), _links(r), _goodput(r)):
+    tables = [_summary(r), _links(r)] + ([_pacers(r)] if r.report["pacers"] else []) + [_goodput(r)]
+    for table in tables:
         out.print(table)
     w = r.work
     out.print(
@@ -90,3 +101,50 @@ def run(
     if json_out is not None:
         r.to_json(json_out)
         out.print(f"report written to {escape(str(json_out))}")
+
+
+@app.command()
+def model(
+    model_id: Optional[str] = typer.Argument(None, metavar="ID", help="Experiment id, e.g. a-fig10 (see --list)."),
+    list_: bool = typer.Option(False, "--list", help="List the model ids and exit."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Output directory [default: results/models/ID]."),
+    set_: List[str] = typer.Option([], "--set", metavar="KEY=VALUE", help="Override a model parameter, e.g. bstar_kb=10 (repeatable)."),
+    overlay: Optional[Path] = typer.Option(
+        None, "--overlay", exists=True, dir_okay=False,
+        help="CSV of simulated points: columns named like the model CSV's are drawn as markers.",
+    ),
+) -> None:
+    """Compute one of the papers' analytical models; write its CSV, PNG and SVG."""
+    from .analysis.figures import MODELS, render
+
+    err = Console(stderr=True)
+    if list_:
+        t = Table(title="Analytical models (pacesim model ID)")
+        for name in ["id", "what", "paper"]:
+            t.add_column(name)
+        for m in MODELS.values():
+            t.add_row(m.id, m.title, m.source)
+        Console().print(t)
+        return
+    if model_id is None:
+        err.print("[red]error:[/] give a model ID or --list")
+        raise typer.Exit(2)
+    key = model_id.lower()
+    if key not in MODELS:
+        err.print(f"[red]error:[/] unknown model {escape(model_id)!r}; known: {', '.join(MODELS)}", soft_wrap=True)
+        raise typer.Exit(2)
+    target = out if out is not None else Path("results") / "models" / key
+    try:
+        written, facts = render(key, target, set_, overlay)
+    except ValueError as e:
+        err.print(f"[red]error:[/] {escape(str(e))}", soft_wrap=True)
+        raise typer.Exit(2)
+    con = Console()
+    t = Table(title=f"{key}: {MODELS[key].title}")
+    t.add_column("quantity")
+    t.add_column("value")
+    for k, v in facts.items():
+        t.add_row(escape(k), escape(v))
+    con.print(t)
+    for path in written:
+        con.print(f"wrote {escape(str(path))}")

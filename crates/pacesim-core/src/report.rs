@@ -56,12 +56,14 @@ pub struct LinkReport {
 /// Pacing delays at one edge pacer over the window.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PacerReport {
+    /// d for the edge pacer; Q_max / mu_max for 1500 B packets for QLBP
+    /// (paper Q Theorem 1, a steady-state bound).
     pub delay_bound_ms: f64,
     pub packets: u64,
     /// Packets the pacer dropped (QLBP at its queue limit; never the edge pacer).
     pub drops: u64,
     pub mean_delay_ms: f64,
-    /// To within a thousandth of the delay bound.
+    /// To within 2 %.
     pub p99_delay_ms: f64,
     pub max_delay_ms: f64,
 }

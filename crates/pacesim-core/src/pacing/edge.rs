@@ -85,7 +85,7 @@ impl EdgePacer {
             anchor: Point { t: 0, bytes: 0 },
             hull: VecDeque::new(),
             timer: Timer::default(),
-            delays: DelayStats::new(d),
+            delays: DelayStats::default(),
         }
     }
 

@@ -48,15 +48,13 @@ pub struct Qlbp {
 
 impl Qlbp {
     pub fn new(p: QlbpParams, link_rate: u64) -> Self {
-        // Delays are binned up to the time Q_lim full-size packets take at mu_min.
-        let horizon = tx_time(u64::from(p.q_lim.max(1)) * 1500, p.mu_min.max(1));
         Qlbp {
             p,
             link_rate,
             queue: VecDeque::new(),
             next_start: 0,
             timer: Timer::default(),
-            delays: DelayStats::new(horizon),
+            delays: DelayStats::default(),
             drops: 0,
         }
     }
