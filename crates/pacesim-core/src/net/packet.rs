@@ -5,8 +5,6 @@
 //! are addressed by index; freed slots are reused, so a run in steady state
 //! allocates nothing per packet.
 
-use crate::sim::Time;
-
 pub type PacketId = u32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,7 +26,6 @@ pub struct Packet {
     /// Size on the wire, bytes.
     pub size: u32,
     pub seq: i64,
-    pub sent_at: Time,
 }
 
 #[derive(Default)]

@@ -89,10 +89,6 @@ impl EdgePacer {
         }
     }
 
-    pub fn delay_bound(&self) -> Time {
-        self.d
-    }
-
     pub fn queued(&self) -> usize {
         self.queue.len()
     }

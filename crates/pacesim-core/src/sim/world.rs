@@ -202,7 +202,7 @@ impl World {
     /// A new packet of `flow` starts its route.
     fn inject(&mut self, flow: u32, route: u32, kind: PacketKind, size: u32, seq: i64) {
         let span = self.net.routes[route as usize].clone();
-        let p = Packet { flow, hop: span.start, last_hop: span.end, kind, size, seq, sent_at: self.now };
+        let p = Packet { flow, hop: span.start, last_hop: span.end, kind, size, seq };
         let id = self.packets.alloc(p);
         self.forward(id);
     }

@@ -139,7 +139,7 @@ mod tests {
         assert_eq!(r.srtt(), 10 * MS);
         // Less than a tick without crossing still counts as one tick.
         let mut r = ns2();
-        r.sample(1 * MS, 2 * MS);
+        r.sample(MS, 2 * MS);
         assert_eq!(r.srtt(), 10 * MS);
     }
 

@@ -132,10 +132,6 @@ impl TcpSender {
         self.highest_ack
     }
 
-    pub fn srtt(&self) -> Time {
-        self.rtt.srtt()
-    }
-
     /// Usable window, packets (ns-2 `RenoTcpAgent::window`).
     fn window(&self) -> i64 {
         (self.w.cwnd as i64 + i64::from(self.dupwnd)).min(self.wnd as i64)
@@ -444,7 +440,7 @@ mod tests {
         assert_eq!(rto2, 2 * rto1);
         // RTO from samples of a 100 ms RTT (10 ticks): srtt 10, rttvar decays
         // from 5 toward 0, so RTO is above 200 ms (min_rto) and below 300 ms.
-        assert!(rto1 >= 200 * MS && rto1 <= 300 * MS, "{rto1}");
+        assert!((200 * MS..=300 * MS).contains(&rto1), "{rto1}");
         assert_eq!(p.tx.w.ssthresh, 2.0);
         assert_eq!(p.rx.delivered(), p.tx.highest_ack() + 1);
     }
