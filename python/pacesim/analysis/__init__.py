@@ -1,0 +1,18 @@
+"""The papers' closed forms and Markov models (see ../shared/papers).
+
+One module per model family:
+
+- `pacer`: paper E Sec. 4, the edge pacer's delay against TCP throughput
+  (E-model, E-fig10), the load model and the B* fit.
+- `effective_buffer`: paper A Sec. III, effective buffers for UDP (A-fig6, A-fig16).
+- `bulk_chain`: paper A Sec. IV, the M/M/1/B chain with bulk TCP arrivals
+  (A-fig10, A-fig18, A-fig19, A-fig22).
+- `md1`: paper A Sec. IV-A, the M/D/1/B queue with bimodal packet sizes (A-md1).
+- `qlbp`: paper Q Sec. III, QLBP's delay bound and paced ON-OFF
+  auto-covariance (Q-thm1, Q-thm2).
+- `sync_loss`: paper W Sec. III, synchronisation throughput loss and
+  convergence epochs (W-fig8, W-conv).
+
+`figures.MODELS` maps each experiment id to its computation and plot;
+`pacesim model <id>` draws it.
+"""

@@ -1,0 +1,605 @@
+"""Every analytical figure of the papers, by experiment id (../shared/EXPERIMENTS.md).
+
+`MODELS[id].build(params)` computes the numbers (pandas tables), the panels
+to draw and a few headline facts; `render` writes them as `<id>.csv` (one
+file per table, `<id>-<table>.csv` when there are several), `<id>.png` and
+`<id>.svg`. Parameters default to the papers' values; `--set key=value` on
+the command line overrides them (lists as comma-separated numbers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+import pandas as pd
+
+from . import bulk_chain, effective_buffer, md1, pacer, qlbp, sync_loss
+
+Params = Dict[str, object]
+
+
+@dataclass(frozen=True)
+class Series:
+    """One curve: a table column drawn with a matplotlib format string."""
+
+    column: str
+    label: str
+    style: str = "-"
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One set of axes: curves of one table against its column `x`."""
+
+    table: str
+    x: str
+    xlabel: str
+    ylabel: str
+    series: Tuple[Series, ...]
+    title: str = ""
+    logy: bool = False
+    logx: bool = False
+    hlines: Tuple[Tuple[float, str], ...] = ()
+
+
+@dataclass
+class Output:
+    """What a model computes: named tables, the panels drawn from them, headline facts."""
+
+    tables: Dict[str, pd.DataFrame]
+    panels: List[Panel]
+    facts: Dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Model:
+    """An experiment id with its paper reference, default parameters and builder."""
+
+    id: str
+    title: str
+    source: str
+    defaults: Params
+    build: Callable[[Params], Output]
+
+
+MODELS: Dict[str, Model] = {}
+
+
+def _model(id: str, title: str, source: str, **defaults):
+    def register(fn: Callable[[Params], Output]) -> Callable[[Params], Output]:
+        MODELS[id] = Model(id, title, source, defaults, fn)
+        return fn
+
+    return register
+
+
+def _grid(lo: float, hi: float, step: float) -> np.ndarray:
+    return np.round(np.arange(lo, hi + step / 2, step), 10)
+
+
+def _tag(v: float) -> str:
+    return f"{v:g}"
+
+
+def _trend(x: np.ndarray, y: np.ndarray) -> str:
+    dy = np.diff(y)
+    if np.all(dy > 0):
+        return "rising"
+    if np.all(dy < 0):
+        return "falling"
+    i = int(np.argmin(y))
+    return f"falls to a minimum at {x[i]:g}, then rises" if 0 < i < len(y) - 1 else "non-monotone"
+
+
+def _minimum_then_peak(x: np.ndarray, y: np.ndarray, window: Tuple[float, float]) -> str:
+    """Where y is lowest within `window`, and the highest point after it (anywhere)."""
+    inside = (x >= window[0]) & (x <= window[1])
+    i = np.flatnonzero(inside)[int(np.argmin(y[inside]))]
+    if i == np.flatnonzero(inside)[-1]:
+        return f"no minimum inside {window[0]:g}-{window[1]:g} KB: lowest at its end, {y[i]:.3g} at {x[i]:g} KB"
+    j = i + int(np.argmax(y[i:]))
+    return f"minimum {y[i]:.3g} at {x[i]:g} KB, rising to {y[j]:.3g} at {x[j]:g} KB ({y[j] / y[i]:.2f}x)"
+
+
+# ---------------------------------------------------------------- paper E
+
+
+@_model(
+    "e-model",
+    "Edge pacer analysis: burstiness, loss bound, load model, throughput",
+    "E Sec. 4, eqs. (1)-(4); load model from A eq. (1)",
+    loads=(0.5, 0.9, 0.99),
+    slot_ms=1.0,
+    rtt0_ms=200.0,
+    d_max_ms=100.0,
+    bstar_kb=float(5.0 / np.log(10.0)),
+    bstars_kb=(2.0, 5.0, 7.0, 10.0),
+    buffers_kb=(5.0, 10.0, 50.0),
+    empty_csv="",
+)
+def _e_model(p: Params) -> Output:
+    """E-model. The default B* = 5/ln 10 ≈ 2.17 KB is the one for which
+    ρ(5 KB) = 0.9, the load E Sec. 4 quotes for a 5 KB buffer; `empty_csv`
+    (columns buffer_kb, empty_prob, e.g. from a sweep of the engine's
+    summary.core_empty_prob) replaces it by a least-squares fit."""
+    facts: Dict[str, str] = {}
+    bstar = float(p["bstar_kb"])
+    if p["empty_csv"]:
+        sim = pd.read_csv(str(p["empty_csv"]))
+        fit = pacer.fit_bstar(sim["buffer_kb"], sim["empty_prob"])
+        bstar = fit.bstar
+        facts["B* fit"] = f"{fit.bstar:.3g} KB from {p['empty_csv']} (intercept {fit.intercept:.3g}, R² {fit.r_squared:.4f})"
+    else:
+        facts["B*"] = f"{bstar:.4g} KB, ρ(5 KB) = {float(pacer.load_from_buffer(5.0, bstar)):.4g}"
+    slot, rtt0 = float(p["slot_ms"]), float(p["rtt0_ms"])
+    d = _grid(0.0, float(p["d_max_ms"]), 0.5)
+    dpos = d[1:]
+    pace = pd.DataFrame({"d_ms": dpos})
+    for lam in p["loads"]:
+        pace[f"beta_{_tag(lam)}"] = pacer.burstiness(lam, dpos, slot)
+        pace[f"loss_bound_{_tag(lam)}"] = pacer.loss_bound(lam, dpos, slot)
+    b = _grid(0.0, 50.0, 0.25)
+    load = pd.DataFrame({"buffer_kb": b})
+    bstars = tuple(dict.fromkeys(tuple(p["bstars_kb"]) + (bstar,)))
+    for bs in bstars:
+        load[f"rho_{_tag(bs)}"] = pacer.load_from_buffer(b, bs)
+    thr = pd.DataFrame({"d_ms": d})
+    for buf in p["buffers_kb"]:
+        rho = float(pacer.load_from_buffer(buf, bstar))
+        t = pacer.throughput_measure(d, rho, rtt0, slot)
+        thr[f"T_{_tag(buf)}kb"] = t / t[0]
+        facts[f"T(d) at {buf:g} KB"] = f"ρ = {rho:.6f}: {_trend(d, t)}, T(d_max)/T(0) = {t[-1] / t[0]:.3g}"
+    for name, s in (("ms", 1.0), ("packet times (0.08 ms)", 0.08), ("seconds", 1000.0)):
+        r = pacer.load_regimes(rtt0, float(p["d_max_ms"]), s)
+        facts[f"eq. 4 with d in {name}"] = f"rises for ρ ≤ {r.rising_below:.4g}, falls for ρ ≥ {r.falling_above:.4g}"
+    loads = tuple(p["loads"])
+    panels = [
+        Panel("pacer", "d_ms", "pacer delay bound d (ms)", "burstiness β = 1/√(2λd)",
+              tuple(Series(f"beta_{_tag(l)}", f"λ = {l:g}") for l in loads), "(a) burstiness, eq. 2", logy=True, logx=True),
+        Panel("pacer", "d_ms", "pacer delay bound d (ms)", "loss bound (λe^(1-λ))^(2d)",
+              tuple(Series(f"loss_bound_{_tag(l)}", f"λ = {l:g}") for l in loads), "(b) loss bound, eq. 3", logy=True),
+        Panel("load", "buffer_kb", "bottleneck buffer B (KB)", "offered load ρ = 1 - e^(-B/B*)",
+              tuple(Series(f"rho_{_tag(bs)}", f"B* = {bs:.3g} KB", "-" if bs == bstar else "--")
+                    for bs in bstars), "(c) load model"),
+        Panel("throughput", "d_ms", "pacer delay bound d (ms)", "T(d)/T(0), eq. 4",
+              tuple(Series(f"T_{_tag(bf)}kb", f"B = {bf:g} KB") for bf in p["buffers_kb"]),
+              f"(d) throughput, RTT0 = {rtt0:g} ms, B* = {bstar:.3g} KB"),
+    ]
+    return Output({"pacer": pace, "load": load, "throughput": thr}, panels, facts)
+
+
+@_model(
+    "e-fig10",
+    "Throughput measure against pacer delay: light and heavy load",
+    "E Sec. 4, eq. (4), Fig. 10",
+    light_load=0.9,
+    heavy_load=0.999,
+    rtt0_ms=200.0,
+    d_max_ms=100.0,
+    slot_ms=1.0,
+)
+def _e_fig10(p: Params) -> Output:
+    """E-fig10: eq. 4 at the loads E Sec. 4 quotes for 5 KB (ρ ≈ 0.9) and 50 KB
+    (ρ ≈ 0.999) buffers, d and RTT0 in ms (see `pacer` on the units)."""
+    d = _grid(0.0, float(p["d_max_ms"]), 0.5)
+    rtt0, slot = float(p["rtt0_ms"]), float(p["slot_ms"])
+    table = pd.DataFrame({"d_ms": d})
+    facts = {}
+    for name in ("light", "heavy"):
+        lam = float(p[f"{name}_load"])
+        t = pacer.throughput_measure(d, lam, rtt0, slot)
+        table[f"T_{name}"] = t / t[0]
+        facts[f"{name} load λ = {lam:g}"] = f"{_trend(d, t)}, T(d_max)/T(0) = {t[-1] / t[0]:.4g}"
+    r = pacer.load_regimes(rtt0, float(p["d_max_ms"]), slot)
+    facts["regimes"] = f"rising over the whole range for λ ≤ {r.rising_below:.4g}, falling for λ ≥ {r.falling_above:.4g}"
+    facts["units"] = f"d and RTT0 in ms; the exponent counts d in units of {slot:g} ms"
+    panels = [
+        Panel("curve", "d_ms", "pacer delay d (ms)", "throughput measure T(d)/T(0)",
+              (Series("T_light", f"λ = {float(p['light_load']):g}"),), "(a) low load (small buffer)"),
+        Panel("curve", "d_ms", "pacer delay d (ms)", "throughput measure T(d)/T(0)",
+              (Series("T_heavy", f"λ = {float(p['heavy_load']):g}"),), "(b) high load (large buffer)"),
+    ]
+    return Output({"curve": table}, panels, facts)
+
+
+# ---------------------------------------------------------------- paper A
+
+
+def _effective(f: float, bstar: float, b: np.ndarray) -> pd.DataFrame:
+    return pd.DataFrame({
+        "buffer_kb": b,
+        "fair_share_kb": effective_buffer.fair_share(b, f),
+        "time_share_kb": effective_buffer.time_share(b, f, bstar),
+        "effective_kb": effective_buffer.effective_buffer(b, f, bstar),
+    })
+
+
+def _effective_panel(table: str, f: float, title: str) -> Panel:
+    return Panel(table, "buffer_kb", "buffer size B (KB)", "effective buffer for UDP (KB)",
+                 (Series("effective_kb", "total B_udp"), Series("fair_share_kb", "fair share fB", "--"),
+                  Series("time_share_kb", "time share (1-f)Be^(-B/B*)", ":")), title)
+
+
+def _region_fact(f: float, bstar: float) -> str:
+    reg = effective_buffer.anomalous_region(f, bstar)
+    if reg is None:
+        return f"none: B_udp rises monotonically (f ≥ {effective_buffer.anomaly_threshold():.4f})"
+    return f"B_udp falls from {reg[0]:.2f} KB (local max) to {reg[1]:.2f} KB (local min)"
+
+
+@_model("a-fig6", "Effective buffers for UDP", "A Sec. III, eq. (2), Fig. 6", f=0.05, bstar_kb=7.0, max_kb=50.0)
+def _a_fig6(p: Params) -> Output:
+    f, bstar = float(p["f"]), float(p["bstar_kb"])
+    t = _effective(f, bstar, _grid(0.0, float(p["max_kb"]), 0.1))
+    facts = {
+        "time share peak": f"at B = B* = {bstar:g} KB",
+        "anomalous region": _region_fact(f, bstar),
+    }
+    return Output({"buffers": t}, [_effective_panel("buffers", f, f"f = {f:g}, B* = {bstar:g} KB")], facts)
+
+
+@_model("a-fig16", "Effective buffers at low and high UDP share", "A Sec. V-B, eq. (2), Fig. 16",
+        fractions=(0.1, 0.8), bstar_kb=7.0, max_kb=50.0)
+def _a_fig16(p: Params) -> Output:
+    bstar = float(p["bstar_kb"])
+    b = _grid(0.0, float(p["max_kb"]), 0.1)
+    tables, panels, facts = {}, [], {}
+    for i, f in enumerate(p["fractions"]):
+        name = f"f{_tag(f)}"
+        tables[name] = _effective(f, bstar, b)
+        panels.append(_effective_panel(name, f, f"({chr(97 + i)}) f = {f:g} ({f:.0%} UDP)"))
+        facts[f"f = {f:g}"] = _region_fact(f, bstar)
+        straight = np.polyfit(b, tables[name]["effective_kb"], 1)
+        resid = tables[name]["effective_kb"] - np.polyval(straight, b)
+        facts[f"f = {f:g} straightness"] = f"max deviation from a line {np.abs(resid).max():.3g} KB"
+    facts["threshold"] = f"an anomalous region exists iff f < 1/(1+e²) = {effective_buffer.anomaly_threshold():.4f}"
+    return Output(tables, panels, facts)
+
+
+def _chain_table(buffers: np.ndarray, bstar: float, udp_size: int, tcp_size: int, lam_udp: float) -> pd.DataFrame:
+    res = bulk_chain.sweep(buffers, bstar, udp_size, tcp_size, lam_udp)
+    return pd.DataFrame({
+        "buffer_kb": buffers,
+        "udp_loss": [r.udp_loss for r in res],
+        "tcp_offered": [r.tcp_offered for r in res],
+        "tcp_throughput": [r.tcp_throughput for r in res],
+    })
+
+
+@_model("a-fig10", "M/M/1/B chain with bulk TCP arrivals: UDP loss and TCP rate",
+        "A Sec. IV, eqs. (3)-(9), Fig. 10", bstar_kb=7.0, udp_size=200, tcp_size=1000,
+        lam_udp=bulk_chain.LAMBDA_UDP, max_kb=50.0, step_kb=1.0)
+def _a_fig10(p: Params) -> Output:
+    b = _grid(1.0, float(p["max_kb"]), float(p["step_kb"]))
+    t = _chain_table(b, float(p["bstar_kb"]), int(p["udp_size"]), int(p["tcp_size"]), float(p["lam_udp"]))
+    facts = {
+        "UDP loss": _minimum_then_peak(b, t["udp_loss"].to_numpy(), (1.0, 30.0)),
+        "TCP": f"carried {t['tcp_throughput'].iloc[-1]:.4f} of the link at {b[-1]:g} KB (offered {t['tcp_offered'].iloc[-1]:.4f})",
+    }
+    panels = [
+        Panel("chain", "buffer_kb", "buffer size (KB)", "UDP packet loss probability",
+              (Series("udp_loss", "UDP loss (M/M/1/B)"),), "(a) UDP loss", logy=True),
+        Panel("chain", "buffer_kb", "buffer size (KB)", "TCP rate (fraction of link)",
+              (Series("tcp_offered", "offered, eq. 3 × bulk", "--"), Series("tcp_throughput", "carried by the chain")),
+              "(b) TCP"),
+    ]
+    return Output({"chain": t}, panels, facts)
+
+
+def _bstar_sweep(p: Params) -> pd.DataFrame:
+    b = _grid(1.0, float(p["max_kb"]), float(p["step_kb"]))
+    t = pd.DataFrame({"buffer_kb": b})
+    for bs in p["bstars_kb"]:
+        c = _chain_table(b, bs, 200, 1000, bulk_chain.LAMBDA_UDP)
+        t[f"tcp_throughput_{_tag(bs)}"] = c["tcp_throughput"]
+        t[f"udp_loss_{_tag(bs)}"] = c["udp_loss"]
+    return t
+
+
+@_model("a-fig18", "M/M/1/B: TCP throughput for B* from 1 to 14 KB", "A Sec. VI, eq. (3), Fig. 18",
+        bstars_kb=(1.0, 4.0, 7.0, 10.0, 14.0), max_kb=50.0, step_kb=1.0)
+def _a_fig18(p: Params) -> Output:
+    t = _bstar_sweep(p)
+    facts = {}
+    sat = bulk_chain.TCP_SATURATION
+    for bs in p["bstars_kb"]:
+        y = t[f"tcp_throughput_{_tag(bs)}"].to_numpy()
+        reach = t["buffer_kb"][y >= 0.95 * sat]
+        facts[f"B* = {bs:g} KB"] = (f"95% of saturation ({0.95 * sat:.3f}) from {reach.iloc[0]:g} KB"
+                                   if len(reach) else "never reaches 95% of saturation")
+    panel = Panel("sweep", "buffer_kb", "buffer size (KB)", "TCP throughput (fraction of link)",
+                  tuple(Series(f"tcp_throughput_{_tag(bs)}", f"B* = {bs:g} KB") for bs in p["bstars_kb"]),
+                  "TCP throughput from the M/M/1/B chain")
+    return Output({"sweep": t}, [panel], facts)
+
+
+@_model("a-fig19", "M/M/1/B: UDP loss for B* from 1 to 14 KB", "A Sec. VI, eqs. (3)-(9), Fig. 19",
+        bstars_kb=(1.0, 4.0, 7.0, 10.0, 14.0), max_kb=50.0, step_kb=1.0)
+def _a_fig19(p: Params) -> Output:
+    t = _bstar_sweep(p)
+    b = t["buffer_kb"].to_numpy()
+    facts = {f"B* = {bs:g} KB": _minimum_then_peak(b, t[f"udp_loss_{_tag(bs)}"].to_numpy(), (1.0, 30.0))
+             for bs in p["bstars_kb"]}
+    panel = Panel("sweep", "buffer_kb", "buffer size (KB)", "UDP packet loss probability",
+                  tuple(Series(f"udp_loss_{_tag(bs)}", f"B* = {bs:g} KB") for bs in p["bstars_kb"]),
+                  "UDP loss from the M/M/1/B chain", logy=True)
+    return Output({"sweep": t}, [panel], facts)
+
+
+@_model("a-fig22", "M/M/1/B with bulk size = TCP/UDP packet size ratio", "A Sec. VII, Fig. 22",
+        ratios=(25, 10, 5, 2, 1), tcp_size=1000, bstar_kb=7.0, max_kb=50.0)
+def _a_fig22(p: Params) -> Output:
+    b = _grid(1.0, float(p["max_kb"]), 1.0)
+    t = pd.DataFrame({"buffer_kb": b})
+    facts = {}
+    tcp = int(p["tcp_size"])
+    for k in p["ratios"]:
+        k = int(k)
+        c = _chain_table(b, float(p["bstar_kb"]), tcp // k, tcp, bulk_chain.LAMBDA_UDP)
+        t[f"udp_loss_ratio{k}"] = c["udp_loss"]
+        facts[f"ratio {k} (UDP {tcp // k} B)"] = _minimum_then_peak(b, c["udp_loss"].to_numpy(), (1.0, 30.0))
+    panel = Panel("sweep", "buffer_kb", "buffer size (KB)", "UDP packet loss probability",
+                  tuple(Series(f"udp_loss_ratio{int(k)}", f"ratio {int(k)} (UDP {tcp // int(k)} B)") for k in p["ratios"]),
+                  "UDP loss, bulk size = TCP/UDP size ratio", logy=True)
+    return Output({"sweep": t}, [panel], facts)
+
+
+@_model("a-md1", "M/D/1/B with bimodal packet sizes (1000 B TCP, 200 B UDP)", "A Sec. IV-A (derived here)",
+        bstar_kb=7.0, udp_size=200, tcp_size=1000, max_kb=40.0, step_kb=1.0, grid=32, erlang_phases=(1, 4))
+def _a_md1(p: Params) -> Output:
+    b = _grid(1.0, float(p["max_kb"]), float(p["step_kb"]))
+    udp, tcp, bstar = int(p["udp_size"]), int(p["tcp_size"]), float(p["bstar_kb"])
+    res = md1.sweep(b, bstar, udp, tcp, grid=int(p["grid"]))
+    t = pd.DataFrame({
+        "buffer_kb": b,
+        "udp_loss_md1": [r.udp_loss for r in res],
+        "tcp_throughput_md1": [r.tcp_throughput for r in res],
+    })
+    facts = {"M/D/1/B UDP loss": _minimum_then_peak(b, t["udp_loss_md1"].to_numpy(), (1.0, 30.0))}
+    series = [Series("udp_loss_md1", "M/D/1/B (deterministic service)")]
+    for m in p["erlang_phases"]:
+        m = int(m)
+        col = f"udp_loss_erlang{m}"
+        t[col] = [md1.erlang_losses(int(round(x * 1000)), bulk_chain.LAMBDA_UDP, float(md1.tcp_load(x, bstar)), m, udp, tcp)[0]
+                  for x in b]
+        label = "M/M/1/B chain (Erlang 1)" if m == 1 else f"Erlang-{m} service per 200 B"
+        series.append(Series(col, label, "--"))
+        facts[f"Erlang {m} UDP loss"] = _minimum_then_peak(b, t[col].to_numpy(), (1.0, 30.0))
+    panels = [
+        Panel("sweep", "buffer_kb", "buffer size (KB)", "UDP packet loss probability", tuple(series),
+              "(a) UDP loss: exponential to deterministic service", logy=True),
+        Panel("sweep", "buffer_kb", "buffer size (KB)", "TCP throughput (fraction of link)",
+              (Series("tcp_throughput_md1", "M/D/1/B"),), "(b) TCP carried"),
+    ]
+    return Output({"sweep": t}, panels, facts)
+
+
+# ---------------------------------------------------------------- paper Q
+
+
+@_model("q-thm1", "QLBP steady-state pacing delay against input rate", "Q Sec. III-A, Theorem 1, App. A",
+        mu_max_mbps=10.0, mu_min_mbps=2.0, q_max_pkts=10.0, link_mbps=15.0, packet_bytes=1000, max_rate_mbps=16.0)
+def _q_thm1(p: Params) -> Output:
+    pkt_mb = int(p["packet_bytes"]) * 8e-6
+    mu_max, mu_min, link = float(p["mu_max_mbps"]), float(p["mu_min_mbps"]), float(p["link_mbps"])
+    q_max = float(p["q_max_pkts"]) * pkt_mb
+    lam = _grid(0.0, float(p["max_rate_mbps"]), 0.05)
+    queue = qlbp.steady_queue(lam, mu_max, mu_min, q_max, link) / pkt_mb
+    t = pd.DataFrame({
+        "rate_mbps": lam,
+        "delay_ms": qlbp.pacing_delay(lam, mu_max, mu_min, q_max, link) * 1000.0,
+        "queue_pkts": np.where(np.isfinite(queue), queue, np.nan),  # above C the queue fills to Qlim
+    })
+    bound = qlbp.delay_bound(mu_max, q_max) * 1000.0
+    i = int(np.argmax(t["delay_ms"]))
+    facts = {
+        "bound Qmax/μmax": f"{bound:.4g} ms",
+        "largest delay": f"{t['delay_ms'][i]:.4g} ms at λ = {lam[i]:g} Mb/s",
+        "α": f"{qlbp.response_constant(mu_max, mu_min, q_max):.4g} 1/s",
+    }
+    panels = [
+        Panel("delay", "rate_mbps", "input rate λ (Mb/s)", "pacing delay (ms)",
+              (Series("delay_ms", "steady-state pacing delay"),), "(a) delay", hlines=((bound, "bound Qmax/μmax"),)),
+        Panel("delay", "rate_mbps", "input rate λ (Mb/s)", "pacing queue (packets)",
+              (Series("queue_pkts", "steady-state queue"),), "(b) queue"),
+    ]
+    return Output({"delay": t}, panels, facts)
+
+
+@_model("q-thm2", "Auto-covariance of a paced Markov ON-OFF source", "Q Sec. III-B, Theorem 2, eq. (6)",
+        peak_mbps=2.0, on_ms=100.0, off_ms=200.0, mu_max_mbps=10.0, mu_min_mbps=0.01,
+        q_max_pkts=(10.0, 20.0, 40.0, 80.0, 160.0), packet_bytes=1000, bin_ms=50.0, max_lag_s=0.5)
+def _q_thm2(p: Params) -> Output:
+    h = float(p["peak_mbps"])
+    r2, r1 = 1000.0 / float(p["on_ms"]), 1000.0 / float(p["off_ms"])
+    mu_max, mu_min = float(p["mu_max_mbps"]), float(p["mu_min_mbps"])
+    pkt_mb = int(p["packet_bytes"]) * 8e-6
+
+    def alpha(q: float) -> float:
+        return qlbp.response_constant(mu_max, mu_min, q * pkt_mb)
+
+    tau = _grid(0.0, float(p["max_lag_s"]), 0.002)
+    cov = pd.DataFrame({"lag_s": tau, "cov_input": qlbp.onoff_autocov(tau, h, r1, r2)})
+    series = [Series("cov_input", "input C_λλ", "k-")]
+    critical_q = (mu_max - mu_min) / (r1 + r2) / pkt_mb
+    for q in tuple(p["q_max_pkts"]) + (critical_q,):
+        col = f"cov_paced_q{q:.4g}"
+        cov[col] = qlbp.paced_autocov(tau, h, r1, r2, alpha(q))
+        series.append(Series(col, f"Qmax = {q:.4g} pkts" + (" (α = r1+r2)" if q == critical_q else ""),
+                             ":" if q == critical_q else "-"))
+    width = float(p["bin_ms"]) / 1000.0
+    var_in = qlbp.binned_variance(lambda s: qlbp.onoff_autocov(s, h, r1, r2), width)
+
+    def cov_ratio(q: float) -> float:
+        return float(np.sqrt(qlbp.binned_variance(lambda s: qlbp.paced_autocov(s, h, r1, r2, alpha(q)), width) / var_in))
+
+    qs = _grid(5.0, 200.0, 5.0)
+    ratio = pd.DataFrame({
+        "q_max_pkts": qs,
+        "cov_ratio": [cov_ratio(q) for q in qs],
+        "std_ratio_instant": [np.sqrt(alpha(q) / (alpha(q) + r1 + r2)) for q in qs],
+    })
+    facts = {
+        "input": f"mean {qlbp.onoff_mean(h, r1, r2):.4g} Mb/s, r1 = {r1:g}/s, r2 = {r2:g}/s, "
+                 f"variance {h * h * r1 * r2 / (r1 + r2) ** 2:.4g} (Mb/s)²",
+        "α = r1 + r2 at": f"Qmax = {critical_q:.4g} packets",
+        f"CoV ratio, {p['bin_ms']:g} ms bins": ", ".join(f"Qmax {q:g}: {cov_ratio(q):.3f}" for q in p["q_max_pkts"]),
+    }
+    panels = [
+        Panel("autocov", "lag_s", "lag τ (s)", "auto-covariance ((Mb/s)²)", tuple(series),
+              "(a) input and paced auto-covariance, eq. 6"),
+        Panel("cov_ratio", "q_max_pkts", "Qmax (packets)", "output / input",
+              (Series("cov_ratio", f"CoV ratio, {p['bin_ms']:g} ms bins"),
+               Series("std_ratio_instant", "std ratio, instantaneous rate", "--")),
+              "(b) burstiness reduction (one pacer)"),
+    ]
+    return Output({"autocov": cov, "cov_ratio": ratio}, panels, facts)
+
+
+# ---------------------------------------------------------------- paper W
+
+
+@_model("w-fig8", "Synchronisation throughput loss against buffer size", "W Sec. III-C.1, Fig. 8",
+        bdp_pkts=float(sync_loss.FIG8_BDP_PACKETS), points=41)
+def _w_fig8(p: Params) -> Output:
+    cd = float(p["bdp_pkts"])
+    b = np.linspace(0.0, cd, int(p["points"]))
+    t = pd.DataFrame({"buffer_pkts": b})
+    t["reno_printed"] = 100 * sync_loss.reno_loss_printed(b, cd)
+    t["reno_closed"] = 100 * sync_loss.reno_loss(b, cd)
+    for a in sync_loss.ALGORITHMS:
+        t[a] = 100 * sync_loss.sync_loss(a, b, cd)
+    facts = {a: f"{t[a][0]:.2f}% at B = 0, {t[a][len(b) // 4]:.2f}% at B = {b[len(b) // 4]:.0f} pkts"
+             for a in ("reno", "scalable", "bic", "fast")}
+    facts["reno as printed"] = f"{t['reno_printed'][0]:.2f}% at B = 0, {t['reno_printed'].iloc[-1]:.2f}% at B = BDP (derivation gives 0)"
+    panel = Panel("loss", "buffer_pkts", "buffer size (packets)", "throughput loss (%)",
+                  (Series("reno", "Reno"), Series("reno_printed", "Reno, W's printed formula", "--"),
+                   Series("scalable", "Scalable TCP"), Series("bic", "BIC-TCP"), Series("fast", "FAST")),
+                  f"synchronised flows, BDP = {cd:g} packets")
+    return Output({"loss": t}, [panel], facts)
+
+
+@_model("w-conv", "Reno's convergence to fairness after unequal slow-start exits", "W Sec. III-B.1, eqs. (1)-(5)",
+        capacity_mbps=100.0, rtt_ms=120.0, packet_bytes=1500, buffer_pkts=0.0, early=(0.1, 0.5, 0.9))
+def _w_conv(p: Params) -> Output:
+    r = _grid(0.0, 1.0, 0.0025)
+    cd = sync_loss.bdp_packets(float(p["capacity_mbps"]) * 1e6, float(p["rtt_ms"]) / 1000.0, int(p["packet_bytes"]))
+    buf = float(p["buffer_pkts"])
+    epochs = pd.DataFrame({"early_fraction": r, "epochs": sync_loss.convergence_epochs(r),
+                           "rtts": sync_loss.convergence_rtts(r, cd, buf)})
+    k = np.arange(0, 7)
+    win = pd.DataFrame({"epoch": k})
+    for e in p["early"]:
+        win[f"share_{_tag(e)}"] = sync_loss.window_after(k, e, cd, buf) / (cd + buf)
+    facts = {
+        "K range": f"{epochs['epochs'].min()}-{epochs['epochs'].max()} epochs",
+        "one early flow of 16": f"K = {int(sync_loss.convergence_epochs(1 / 16))}, "
+                                f"{float(sync_loss.convergence_rtts(1 / 16, cd, buf)):.0f} RTTs (cd = {cd:g} packets)",
+    }
+    panels = [
+        Panel("epochs", "early_fraction", "fraction r of flows leaving slow start early", "epochs K to 95% of fair share",
+              (Series("epochs", "K, eq. 5", "-"),), "(a) convergence epochs"),
+        Panel("windows", "epoch", "congestion epoch k", "early flow's window / fair share",
+              tuple(Series(f"share_{_tag(e)}", f"r = {e:g}", "o-") for e in p["early"]), "(b) eq. 3",
+              hlines=((0.95, "95% of fair share"),)),
+    ]
+    return Output({"epochs": epochs, "windows": win}, panels, facts)
+
+
+# ---------------------------------------------------------------- parameters and output
+
+
+def parse_overrides(model: Model, pairs: Sequence[str]) -> Params:
+    """`key=value` strings to a full parameter set, typed after the defaults."""
+    params = dict(model.defaults)
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or key not in params:
+            known = ", ".join(sorted(params))
+            raise ValueError(f"{model.id}: unknown parameter {key!r} (parameters: {known})")
+        default = params[key]
+        try:
+            if isinstance(default, tuple):
+                params[key] = tuple(float(v) for v in value.split(",") if v.strip())
+            elif isinstance(default, bool):
+                params[key] = value.strip().lower() in ("1", "true", "yes")
+            elif isinstance(default, int):
+                params[key] = int(value)
+            elif isinstance(default, float):
+                params[key] = float(value)
+            else:
+                params[key] = value
+        except ValueError:
+            raise ValueError(f"{model.id}: {key}={value!r} is not a {type(default).__name__}") from None
+    return params
+
+
+def _overlay(ax, panel: Panel, overlay: Optional[pd.DataFrame]) -> int:
+    if overlay is None or panel.x not in overlay.columns:
+        return 0
+    drawn = 0
+    for s in panel.series:
+        if s.column in overlay.columns:
+            ax.plot(overlay[panel.x], overlay[s.column], "o", mfc="none", label=f"{s.label} (simulated)")
+            drawn += 1
+    return drawn
+
+
+def render(model_id: str, out_dir: Path, overrides: Sequence[str] = (), overlay: Optional[Path] = None):
+    """Build model `model_id` and write its CSV, PNG and SVG into `out_dir`.
+
+    `overlay` is a CSV of simulated points: any of its columns named like a
+    plotted curve (with the panel's x column present) is drawn as markers on
+    that panel. Returns (written paths, facts)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    model = MODELS[model_id]
+    out = model.build(parse_overrides(model, overrides))
+    sim = pd.read_csv(overlay) if overlay is not None else None
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, table in out.tables.items():
+        path = out_dir / (f"{model_id}.csv" if len(out.tables) == 1 else f"{model_id}-{name}.csv")
+        table.to_csv(path, index=False)
+        written.append(path)
+    n = len(out.panels)
+    cols = 2 if n > 1 else 1
+    rows = (n + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 4.4 * rows), squeeze=False)
+    overlaid = 0
+    for ax, panel in zip(axes.flat, out.panels):
+        table = out.tables[panel.table]
+        for s in panel.series:
+            ax.plot(table[panel.x], table[s.column], s.style, label=s.label, markersize=4)
+        for y, label in panel.hlines:
+            ax.axhline(y, color="grey", linestyle="-.", linewidth=1, label=label)
+        overlaid += _overlay(ax, panel, sim)
+        if panel.logy:
+            ax.set_yscale("log")
+        if panel.logx:
+            ax.set_xscale("log")
+        ax.set_xlabel(panel.xlabel)
+        ax.set_ylabel(panel.ylabel)
+        ax.set_title(panel.title, fontsize=10)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    for ax in list(axes.flat)[n:]:
+        ax.set_visible(False)
+    if sim is not None and overlaid == 0:
+        plt.close(fig)
+        raise ValueError(f"{overlay}: no column matches a plotted curve of {model_id}")
+    fig.suptitle(f"{model.id}: {model.title}\n({model.source})", fontsize=11)
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        path = out_dir / f"{model_id}.{ext}"
+        fig.savefig(path, dpi=120)
+        written.append(path)
+    plt.close(fig)
+    return written, out.facts
