@@ -59,7 +59,8 @@ def test_engine_form_of_the_defaults_checked_by_hand():
         },
         "traffic": {"start": [0, 10_000_000_000]},
         "pacing": {"scheme": "none", "delay": 10_000_000, "fraction": 1.0, "host_mode": "original",
-                   "mu_max": 100_000_000, "mu_min": 1_000_000, "q_max": 40, "q_lim": 2000},
+                   "mu_max": 100_000_000, "mu_min": 1_000_000, "q_max": 40, "q_lim": 2000,
+                   "utilization": None, "max_delay": None, "links": None},
     }
 
 
@@ -71,7 +72,7 @@ def test_e_base_file_writes_out_every_key():
     data = tomllib.loads((SCENARIOS / "e-base.toml").read_text())
     written = {k for k, v in data.items() if not isinstance(v, dict)}
     written |= {f"{t}.{k}" for t, v in data.items() if isinstance(v, dict) for k in v}
-    optional = {"core.buffer_packets"}
+    optional = {"core.buffer_packets", "pacing.utilization", "pacing.max_delay", "pacing.links"}
     expected = set()
     for name, field in Scenario.model_fields.items():
         sub = getattr(field.annotation, "model_fields", None)
@@ -260,8 +261,16 @@ def test_pacing_keys_are_checked():
     assert {k: s.to_engine()["pacing"][k] for k in ("scheme", "delay", "fraction")} == {
         "scheme": "edge", "delay": 1_000_000, "fraction": 0.3}
     for bad, field in [("pacing.scheme=everywhere", "pacing.scheme"), ("pacing.fraction=1.5", "pacing.fraction"),
-                       ("pacing.delay=0ms", "pacing.delay"), ("pacing.host_mode=lazy", "pacing.host_mode"),
+                       ("pacing.utilization=0.5", "pacing.max_delay"), ("pacing.utilization=1.5", "pacing.utilization"), ("pacing.host_mode=lazy", "pacing.host_mode"),
                        ("pacing.mu_min=200Mbps", "pacing.mu_min"), ("pacing.q_max=0", "pacing.q_max")]:
         with pytest.raises(ScenarioError) as e:
             apply_overrides(Scenario(), [bad])
         assert e.value.field == field
+
+
+def test_pacing_links_and_qlbp_rule_reach_the_engine():
+    s = apply_overrides(Scenario(), ['pacing.scheme=qlbp', 'pacing.links=["core", "access.3.up"]',
+                                     "pacing.utilization=0.5", "pacing.max_delay=10ms", "pacing.delay=0ms"])
+    e = s.to_engine()["pacing"]
+    assert (e["links"], e["utilization"], e["max_delay"], e["delay"]) == (["core", "access.3.up"], 0.5, 10_000_000, 0)
+

@@ -160,13 +160,15 @@ class Pacing(_Model):
     """Where traffic is paced (paper E): nowhere, by TCP at the hosts
     (`host_mode`: "original" RTT/cwnd, "modified" paper W eq. 7, or the
     Linux "rate"), by the optimal delay-bounded edge pacer (delay bound
-    `delay`, paper E uses 10 ms) on the ingress edge links, or by QLBP
-    there (paper Q: `mu_max`, `mu_min`, `q_max`, `q_lim` in packets). `fraction` is the
+    `delay`, paper E uses 10 ms; 0 is no pacer) on the ingress edge links,
+    or by QLBP there (paper Q: `mu_max`, `mu_min`, `q_max`, `q_lim` in
+    packets, or `utilization` and `max_delay` for its rule of thumb).
+    `links` puts the pacers on the named links instead. `fraction` is the
     share that paces (paper E Sec 6): the first edge nodes by index, or hosts
     spread evenly over the edges."""
 
     scheme: Literal["none", "host", "edge", "qlbp"] = "none"
-    delay: PositiveTime = "10ms"
+    delay: Time = "10ms"
     fraction: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
     host_mode: Literal["original", "modified", "rate"] = "original"
     # QLBP (paper Q eq. 1); defaults from paper Q Sec V-B (Q-fig18).
@@ -174,11 +176,19 @@ class Pacing(_Model):
     mu_min: Rate = "1Mbps"
     q_max: Count = 40
     q_lim: Count = 2000
+    # Or QLBP's rule of thumb (paper Q Sec III-C) per link from utilisation and delay tolerance.
+    utilization: Optional[Annotated[float, Field(gt=0.0, le=1.0)]] = None
+    max_delay: Optional[PositiveTime] = None
+    # Pace exactly these links by name (core, edge_in.0, access.17.up, ...).
+    links: Optional[list[str]] = None
 
     @model_validator(mode="after")
     def _qlbp_rates(self) -> Pacing:
         if self.mu_min > self.mu_max:
             raise ScenarioError("mu_min", f"{format_rate(self.mu_min)} must not exceed mu_max ({format_rate(self.mu_max)})")
+        if (self.utilization is None) != (self.max_delay is None):
+            missing = "max_delay" if self.max_delay is None else "utilization"
+            raise ScenarioError(missing, "the QLBP rule of thumb needs both utilization and max_delay")
         return self
 
 

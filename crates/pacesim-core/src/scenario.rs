@@ -145,6 +145,18 @@ pub struct Pacing {
     pub q_max: u32,
     #[serde(default = "Pacing::default_q_lim")]
     pub q_lim: u32,
+    /// QLBP rule of thumb (paper Q Sec III-C) instead of the four values
+    /// above, per link of rate C at utilisation rho with delay tolerance
+    /// D_max: mu_max = (1 + rho) C / 2, mu_min = rho C / 2, Q_max = D_max
+    /// mu_max in 1000 B packets, Q_lim unchanged.
+    #[serde(default)]
+    pub utilization: Option<f64>,
+    #[serde(default)]
+    pub max_delay: Option<u64>,
+    /// Pace exactly these links (by name) instead of the first `fraction`
+    /// of the ingress edge links.
+    #[serde(default)]
+    pub links: Option<Vec<String>>,
 }
 
 impl Pacing {
@@ -162,18 +174,27 @@ impl Pacing {
         2000
     }
 
-    /// The pacer this scheme puts in front of a paced link, if any.
-    pub fn link_pacer(&self) -> Option<crate::pacing::PacerSpec> {
+    /// The pacer this scheme puts in front of a paced link of `link_rate`
+    /// bit/s, if any. An edge pacer with d = 0 is no pacer at all.
+    pub fn link_pacer(&self, link_rate: u64) -> Option<crate::pacing::PacerSpec> {
         use crate::pacing::{PacerSpec, QlbpParams};
         match self.scheme {
-            PacingScheme::Edge => Some(PacerSpec::Edge { d: self.delay }),
-            PacingScheme::Qlbp => Some(PacerSpec::Qlbp(QlbpParams {
-                mu_max: self.mu_max,
-                mu_min: self.mu_min,
-                q_max: self.q_max,
-                q_lim: self.q_lim,
+            PacingScheme::Edge if self.delay > 0 => Some(PacerSpec::Edge { d: self.delay }),
+            PacingScheme::Qlbp => Some(PacerSpec::Qlbp(match (self.utilization, self.max_delay) {
+                (Some(rho), Some(d_max)) => {
+                    let c = link_rate as f64;
+                    let mu_max = ((1.0 + rho) * c / 2.0).round() as u64;
+                    let q_max = (d_max as f64 * 1e-9 * mu_max as f64 / 8000.0).ceil().max(1.0) as u32;
+                    QlbpParams { mu_max, mu_min: (rho * c / 2.0).round() as u64, q_max, q_lim: self.q_lim }
+                }
+                _ => QlbpParams {
+                    mu_max: self.mu_max,
+                    mu_min: self.mu_min,
+                    q_max: self.q_max,
+                    q_lim: self.q_lim,
+                },
             })),
-            PacingScheme::None | PacingScheme::Host => None,
+            PacingScheme::Edge | PacingScheme::None | PacingScheme::Host => None,
         }
     }
 }
@@ -202,6 +223,9 @@ impl Default for Pacing {
             mu_min: Pacing::default_mu_min(),
             q_max: Pacing::default_q_max(),
             q_lim: Pacing::default_q_lim(),
+            utilization: None,
+            max_delay: None,
+            links: None,
         }
     }
 }
@@ -287,15 +311,24 @@ impl Scenario {
         if !(0.0..=1.0).contains(&p.fraction) {
             return Err(bad("pacing.fraction", format!("{} is not a share in [0, 1]", p.fraction)));
         }
-        if p.scheme == PacingScheme::Edge {
-            positive("pacing.delay", p.delay)?;
-        }
         if p.scheme == PacingScheme::Qlbp {
             positive("pacing.mu_min", p.mu_min)?;
             positive("pacing.q_max", u64::from(p.q_max))?;
             positive("pacing.q_lim", u64::from(p.q_lim))?;
             if p.mu_min > p.mu_max {
                 return Err(bad("pacing.mu_min", "must not exceed pacing.mu_max"));
+            }
+            match (p.utilization, p.max_delay) {
+                (Some(rho), Some(_)) if !(rho > 0.0 && rho <= 1.0) => {
+                    return Err(bad("pacing.utilization", format!("{rho} is not a utilisation in (0, 1]")))
+                }
+                (Some(_), None) => {
+                    return Err(bad("pacing.max_delay", "the QLBP rule of thumb needs max_delay"))
+                }
+                (None, Some(_)) => {
+                    return Err(bad("pacing.utilization", "the QLBP rule of thumb needs utilization"))
+                }
+                _ => {}
             }
         }
 
@@ -310,5 +343,26 @@ impl Scenario {
         match &self.topology {
             Topology::EBase(e) => e.edges as usize * e.hosts_per_edge as usize,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pacing::{PacerSpec, QlbpParams};
+
+    #[test]
+    fn qlbp_rule_of_thumb_from_link_rate_and_utilisation() {
+        // 100 Mb/s at rho = 0.5 with D_max = 10 ms: mu_max = 75 Mb/s,
+        // mu_min = 25 Mb/s, Q_max = ceil(10 ms * 75 Mb/s / 8000 b) = 94.
+        let p = Pacing {
+            scheme: PacingScheme::Qlbp,
+            utilization: Some(0.5),
+            max_delay: Some(10_000_000),
+            ..Pacing::default()
+        };
+        let want = QlbpParams { mu_max: 75_000_000, mu_min: 25_000_000, q_max: 94, q_lim: 2000 };
+        assert_eq!(p.link_pacer(100_000_000), Some(PacerSpec::Qlbp(want)));
+        assert_eq!(Pacing { scheme: PacingScheme::Edge, delay: 0, ..Pacing::default() }.link_pacer(1), None);
     }
 }

@@ -4,9 +4,9 @@
 
 pub mod ebase;
 
-use std::collections::BTreeMap;
-
 use crate::net::{Link, LinkId};
+use crate::pacing::PacerSpec;
+use crate::scenario::{InvalidField, Pacing};
 use crate::sim::Time;
 
 /// A flow's forward (data) and reverse (ACK) routes, as indices into [`Network::routes`].
@@ -19,22 +19,64 @@ pub struct FlowPath {
 #[derive(Debug, Default)]
 pub struct Network {
     pub links: Vec<Link>,
+    /// Every link's name (`core`, `edge_in.3`, `access.17.up`, ...), by id.
+    pub names: Vec<String>,
     /// Every route's links, back to back: route `r` is `hops[routes[r]]`.
     pub hops: Vec<LinkId>,
     pub routes: Vec<std::ops::Range<u32>>,
     pub flows: Vec<FlowPath>,
-    /// Links measured in the report, by name.
-    pub named: BTreeMap<String, LinkId>,
+    /// Links measured in the report.
+    pub measured: Vec<LinkId>,
+    /// Where a pacing scheme puts its pacers unless told otherwise (the
+    /// ingress edge links, in order).
+    pub pace_by_default: Vec<LinkId>,
     /// Links a packet may enter ahead of time, see [`Network::mark_cut_through`].
     pub cut_through: Vec<bool>,
     /// Pacers: the link each sits in front of, and which pacer.
-    pub pacers: Vec<(LinkId, crate::pacing::PacerSpec)>,
+    pub pacers: Vec<(LinkId, PacerSpec)>,
 }
 
 impl Network {
-    pub fn add_link(&mut self, link: Link) -> LinkId {
+    pub fn add_link(&mut self, link: Link, name: String) -> LinkId {
         self.links.push(link);
+        self.names.push(name);
         (self.links.len() - 1) as LinkId
+    }
+
+    pub fn link_named(&self, name: &str) -> Option<LinkId> {
+        self.names.iter().position(|n| n == name).map(|l| l as LinkId)
+    }
+
+    /// Put the pacers `pacing` asks for in front of their links: those named
+    /// in `pacing.links`, or else the first `pacing.fraction` of
+    /// [`pace_by_default`](Self::pace_by_default).
+    pub fn place_pacers(&mut self, pacing: &Pacing) -> Result<(), InvalidField> {
+        if pacing.link_pacer(1).is_none() {
+            return Ok(());
+        }
+        let links: Vec<LinkId> = match &pacing.links {
+            Some(names) => names
+                .iter()
+                .map(|n| {
+                    self.link_named(n).ok_or_else(|| InvalidField {
+                        field: "pacing.links".into(),
+                        message: format!(
+                            "no link named {n:?} (links are named like core, edge_in.0, access.0.up)"
+                        ),
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+            None => {
+                let n = (pacing.fraction * self.pace_by_default.len() as f64).round() as usize;
+                self.pace_by_default[..n].to_vec()
+            }
+        };
+        for l in links {
+            let spec: PacerSpec =
+                pacing.link_pacer(self.links[l as usize].rate_bps).expect("scheme paces links");
+            self.pacers.push((l, spec));
+        }
+        Ok(())
     }
 
     pub fn add_route(&mut self, links: &[LinkId]) -> u32 {
@@ -78,7 +120,7 @@ impl Network {
                 };
             }
         }
-        let measured: std::collections::HashSet<LinkId> = self.named.values().copied().collect();
+        let measured: std::collections::HashSet<LinkId> = self.measured.iter().copied().collect();
         self.cut_through = (0..self.links.len())
             .map(|l| {
                 matches!(upstream[l], Upstream::Only(_))

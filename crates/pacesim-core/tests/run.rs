@@ -86,9 +86,31 @@ fn edge_pacing_keeps_its_bound_and_conserves_packets() {
     assert!(p.packets > 0);
     assert!(p.max_delay_ms <= 10.0 && p.mean_delay_ms > 0.0 && p.mean_delay_ms <= p.max_delay_ms);
     assert_eq!(r.flows.paced, vec![true, true, true, true, true, false, false, false, false, false]);
-    // d = 0 is rejected: no pacer at all is scheme "none".
+    // d = 0 is no pacer at all: the run is the unpaced one, bit for bit.
     s.pacing.delay = 0;
-    assert!(s.validate().unwrap_err().to_string().contains("pacing.delay"));
+    let zero = run(&s).unwrap();
+    assert_eq!(zero, run(&small()).unwrap());
+}
+
+#[test]
+fn pacers_go_on_any_named_links_and_unknown_names_are_errors() {
+    use pacesim_core::scenario::{Pacing, PacingScheme};
+    let mut s = small();
+    let links = vec!["core".to_string(), "access.3.up".to_string(), "edge_out.1".to_string()];
+    s.pacing = Pacing { scheme: PacingScheme::Qlbp, links: Some(links.clone()), ..Pacing::default() };
+    let r = run(&s).unwrap();
+    let mut paced: Vec<_> = r.pacers.keys().cloned().collect();
+    paced.sort();
+    let mut want = links;
+    want.sort();
+    assert_eq!(paced, want);
+    let c = &r.conservation;
+    assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
+    // Every flow crosses the paced core link.
+    assert!(r.flows.paced.iter().all(|&p| p));
+    s.pacing.links = Some(vec!["edge_in.7".into()]);
+    let err = run(&s).unwrap_err().to_string();
+    assert!(err.contains("pacing.links") && err.contains("edge_in.7"), "{err}");
 }
 
 #[test]

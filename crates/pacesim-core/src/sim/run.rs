@@ -7,7 +7,7 @@ use super::time::secs;
 use super::world::{Event, Flow, Sizes, World};
 use crate::pacing::HostPacer;
 use crate::report::{Conservation, FlowTable, PacerReport, Report, Summary, Work};
-use crate::scenario::{Pacing, PacingScheme, Scenario, Topology};
+use crate::scenario::{InvalidField, Pacing, PacingScheme, Scenario, Topology};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::{congestion_control, TcpSender, TcpSink};
 use crate::topology::ebase;
@@ -25,10 +25,14 @@ pub enum RunError {
     Conservation { created: u64, delivered: u64, dropped: u64, in_flight: u64, carried: u64 },
 }
 
-fn build_network(s: &Scenario) -> Network {
-    match &s.topology {
-        Topology::EBase(spec) => ebase::build(spec, &s.core, &s.pacing, s.seed),
-    }
+/// The network with its pacers, and its cut-through links marked.
+fn build_network(s: &Scenario) -> Result<Network, InvalidField> {
+    let mut net = match &s.topology {
+        Topology::EBase(spec) => ebase::build(spec, &s.core, s.seed),
+    };
+    net.place_pacers(&s.pacing)?;
+    net.mark_cut_through();
+    Ok(net)
 }
 
 /// Whether host `i` paces: a share `fraction` of hosts, spread evenly
@@ -37,8 +41,8 @@ fn paces_host(p: &Pacing, i: usize) -> bool {
     p.scheme == PacingScheme::Host && ((i + 1) as f64 * p.fraction).floor() > (i as f64 * p.fraction).floor()
 }
 
-fn build_world(s: &Scenario) -> World {
-    let net = build_network(s);
+fn build_world(s: &Scenario) -> Result<World, InvalidField> {
+    let net = build_network(s)?;
     let t = &s.tcp;
     let flows = (0..net.flows.len())
         .map(|i| {
@@ -65,13 +69,13 @@ fn build_world(s: &Scenario) -> World {
         syn: t.syn.then_some(t.header_size as u32),
         ack: t.ack_size as u32,
     };
-    World::new(net, flows, sizes)
+    Ok(World::new(net, flows, sizes))
 }
 
 /// Run a scenario to completion.
 pub fn run(s: &Scenario) -> Result<Report, RunError> {
     s.validate()?;
-    let mut w = build_world(s);
+    let mut w = build_world(s)?;
     for (i, f) in w.flows.iter().enumerate() {
         w.queue.push(f.start, Event::Start(i as u32));
     }
@@ -105,9 +109,12 @@ fn check_conservation(w: &World) -> Result<(), RunError> {
 
 fn report(s: &Scenario, w: &World) -> Report {
     let window = secs(s.duration - s.warmup);
-    let links: BTreeMap<_, _> =
-        w.net.named.iter().map(|(name, &l)| (name.clone(), w.net.links[l as usize].stats.report())).collect();
-    let name_of: BTreeMap<_, _> = w.net.named.iter().map(|(n, &l)| (l, n.clone())).collect();
+    let net = &w.net;
+    let links: BTreeMap<_, _> = net
+        .measured
+        .iter()
+        .map(|&l| (net.names[l as usize].clone(), net.links[l as usize].stats.report()))
+        .collect();
     let pacers = w
         .net
         .pacers
@@ -126,7 +133,7 @@ fn report(s: &Scenario, w: &World) -> Report {
                 p99_delay_ms: ms(d.p99() as f64),
                 max_delay_ms: ms(d.max as f64),
             };
-            (name_of.get(&link).cloned().unwrap_or_else(|| format!("link.{link}")), report)
+            (net.names[link as usize].clone(), report)
         })
         .collect();
     let paced_links: Vec<_> = w.net.pacers.iter().map(|&(l, _)| l).collect();

@@ -13,28 +13,24 @@
 
 use super::{FlowPath, Network};
 use crate::net::{DropTail, Link};
-use crate::scenario::{Core, EBase, Pacing};
+use crate::scenario::{Core, EBase};
 use crate::sim::rng::{stream, uniform};
 
-/// Build the dumbbell `spec` describes around the core link `c`, with a
-/// pacer (edge or QLBP) on the first `pacing.fraction` of the ingress edge
-/// links when the scheme paces at the edge.
-pub fn build(spec: &EBase, c: &Core, pacing: &Pacing, seed: u64) -> Network {
-    let pacer = pacing.link_pacer();
-    let paced_edges = match pacer {
-        Some(_) => (pacing.fraction * f64::from(spec.edges)).round() as u32,
-        None => 0,
-    };
+/// Build the dumbbell `spec` describes around the core link `c`. Links are
+/// named `core`, `core.rev`, `edge_in.E`, `edge_out.E` (each with a `.rev`
+/// twin carrying ACKs), `access.H.up`/`.down` and `sink.H.in`/`.out`; the
+/// core and edge links are measured, and the ingress edges are where edge
+/// pacing goes by default.
+pub fn build(spec: &EBase, c: &Core, seed: u64) -> Network {
     let mut net = Network::default();
     let core_queue = DropTail { limit_bytes: Some(c.buffer), limit_packets: c.buffer_packets };
-    let core = net.add_link(Link::new(c.rate, c.delay, core_queue));
-    let core_rev = net.add_link(Link::new(c.rate, c.delay, DropTail::unlimited()));
-    net.named.insert("core".into(), core);
-    net.named.insert("core.rev".into(), core_rev);
+    let core = net.add_link(Link::new(c.rate, c.delay, core_queue), "core".into());
+    let core_rev = net.add_link(Link::new(c.rate, c.delay, DropTail::unlimited()), "core.rev".into());
+    net.measured.extend([core, core_rev]);
 
-    let duplex = |net: &mut Network, rate, delay| {
-        let a = net.add_link(Link::new(rate, delay, DropTail::unlimited()));
-        let b = net.add_link(Link::new(rate, delay, DropTail::unlimited()));
+    let duplex = |net: &mut Network, rate, delay, there: String, back: String| {
+        let a = net.add_link(Link::new(rate, delay, DropTail::unlimited()), there);
+        let b = net.add_link(Link::new(rate, delay, DropTail::unlimited()), back);
         (a, b)
     };
     for e in 0..spec.edges {
@@ -42,26 +38,26 @@ pub fn build(spec: &EBase, c: &Core, pacing: &Pacing, seed: u64) -> Network {
         let rate = uniform(&mut rng, spec.edge_rate);
         let delay = uniform(&mut rng, spec.edge_delay);
         // (E_Se -> C0, C0 -> E_Se) and (C1 -> E_De, E_De -> C1).
-        let (edge_in, edge_in_rev) = duplex(&mut net, rate, delay);
-        let (edge_out, edge_out_rev) = duplex(&mut net, rate, delay);
-        net.named.insert(format!("edge_in.{e}"), edge_in);
-        if let Some(p) = pacer.filter(|_| e < paced_edges) {
-            net.pacers.push((edge_in, p));
-        }
-        net.named.insert(format!("edge_out.{e}"), edge_out);
+        let (edge_in, edge_in_rev) =
+            duplex(&mut net, rate, delay, format!("edge_in.{e}"), format!("edge_in.{e}.rev"));
+        let (edge_out, edge_out_rev) =
+            duplex(&mut net, rate, delay, format!("edge_out.{e}"), format!("edge_out.{e}.rev"));
+        net.measured.extend([edge_in, edge_out]);
+        net.pace_by_default.push(edge_in);
         for h in 0..spec.hosts_per_edge {
             let host = u64::from(e * spec.hosts_per_edge + h);
             let mut rng = stream(seed, "topology.access", host);
             let rate = uniform(&mut rng, spec.access_rate);
             let delay = uniform(&mut rng, spec.access_delay);
-            let (up, down) = duplex(&mut net, rate, delay);
-            let (sink_in, sink_out) = duplex(&mut net, rate, delay);
+            let (up, down) =
+                duplex(&mut net, rate, delay, format!("access.{host}.up"), format!("access.{host}.down"));
+            let (sink_in, sink_out) =
+                duplex(&mut net, rate, delay, format!("sink.{host}.in"), format!("sink.{host}.out"));
             let fwd = net.add_route(&[up, edge_in, core, edge_out, sink_in]);
             let rev = net.add_route(&[sink_out, edge_out_rev, core_rev, edge_in_rev, down]);
             net.flows.push(FlowPath { fwd, rev });
         }
     }
-    net.mark_cut_through();
     net
 }
 
@@ -88,7 +84,9 @@ mod tests {
             edge_rate: [100_000_000, 100_000_000],
             edge_delay: [5 * MS, 15 * MS],
         };
-        build(&spec, &core, &Pacing::default(), 1)
+        let mut net = build(&spec, &core, 1);
+        net.mark_cut_through();
+        net
     }
 
     #[test]
