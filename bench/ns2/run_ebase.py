@@ -5,8 +5,10 @@ Each run is `ns ebase.tcl ...` under /usr/bin/time (wall time, peak RSS).
 Runs already in the CSV are skipped, so the script resumes after a crash.
 Standard library only; needs Debian's ns2 (`apt-get install -y ns2`).
 
-    python3 bench/ns2/run_ebase.py            # the whole grid, in order
-    python3 bench/ns2/run_ebase.py --speed    # only the 400 s speed reference
+    python3 bench/ns2/run_ebase.py             # the whole grid, in order
+    python3 bench/ns2/run_ebase.py --speed     # only the 400 s speed reference
+    python3 bench/ns2/run_ebase.py --validate  # 400 s, [100,400] checks -> results/validation.csv
+    python3 bench/ns2/run_ebase.py --summary   # mean over seeds per buffer, Markdown
 """
 
 import argparse
@@ -35,12 +37,14 @@ def grid():
 
 
 SPEED = [(10, 100, 10, 1, 400, 100)]
+# Checked against numbers measured independently with ns-2 2.35 (1000 flows, seed 1, 400 s, [100,400]).
+VALIDATE = [(10, 100, b, 1, 400, 100) for b in (5, 10, 2)]
 
 
-def done_keys():
-    if not RESULTS.exists():
+def done_keys(results):
+    if not results.exists():
         return set()
-    with RESULTS.open() as f:
+    with results.open() as f:
         return {(int(r["edges"]), int(r["hosts_per_edge"]), int(r["buffer_bytes"]) // 1000, int(r["seed"]),
                  int(r["duration_s"]), int(r["warmup_s"])) for r in csv.DictReader(f)}
 
@@ -49,10 +53,17 @@ def run_one(edges, hosts, kb, seed, duration, warmup):
     tag = f"f{edges * hosts}_b{kb}k_s{seed}_t{duration}"
     flows_csv = FLOWS / f"{tag}.csv"
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
-        cmd = ["/usr/bin/time", "-f", "%e %M", "-o", tf.name, "ns", str(HERE / "ebase.tcl"),
+        cmd = ["/usr/bin/time", "-v", "-o", tf.name, "ns", str(HERE / "ebase.tcl"),
                str(edges), str(hosts), str(kb * 1000), str(seed), str(duration), str(warmup), str(flows_csv)]
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-        wall, rss_kb = tf.read().split()
+        tv = tf.read()
+    timedir = HERE / "results" / "time"  # full `time -v` report: user/sys CPU time, not only wall
+    timedir.mkdir(exist_ok=True)
+    (timedir / f"{tag}.txt").write_text(tv)
+    # GNU time -v: "Elapsed (wall clock) time (h:mm:ss or m:ss): 1:40.22", "Maximum resident set size (kbytes): N"
+    clock = re.search(r"Elapsed \(wall clock\) time.*: ([\d:.]+)", tv).group(1)
+    wall = f"{sum(float(x) * 60 ** i for i, x in enumerate(reversed(clock.split(':')))):.2f}"
+    rss_kb = re.search(r"Maximum resident set size \(kbytes\): (\d+)", tv).group(1)
     m = dict(re.findall(r"(\w+)=([-\d.e]+)", out.split("RESULT", 1)[1]))
     return {"flows": edges * hosts, "edges": edges, "hosts_per_edge": hosts, "buffer_bytes": kb * 1000,
             "seed": seed, "duration_s": duration, "warmup_s": warmup,
@@ -61,16 +72,40 @@ def run_one(edges, hosts, kb, seed, duration, warmup):
             "wall_s": wall, "peak_rss_mb": f"{int(rss_kb) / 1024:.1f}"}
 
 
+def summary():
+    """Mean over seeds per (flows, buffer, duration) of the grid CSV, as a Markdown table."""
+    groups = {}
+    with RESULTS.open() as f:
+        for r in csv.DictReader(f):
+            key = (int(r["flows"]), int(r["buffer_bytes"]), int(r["duration_s"]), int(r["warmup_s"]))
+            groups.setdefault(key, []).append(r)
+    print("| flows | buffer KB | T, W s | seeds | aggregate Mb/s | goodput Kb/s | core loss % | wall s | peak RSS MB |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for (flows, buf, t, w), rows in sorted(groups.items()):
+        mean = lambda k: sum(float(r[k]) for r in rows) / len(rows)
+        seeds = ",".join(sorted(r["seed"] for r in rows))
+        print(f"| {flows} | {buf / 1000:g} | {t}, {w} | {seeds} | {mean('aggregate_mbps'):.2f} | "
+              f"{mean('goodput_kbps_mean'):.2f} | {100 * mean('core_loss'):.2f} | {mean('wall_s'):.1f} | "
+              f"{mean('peak_rss_mb'):.0f} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--speed", action="store_true", help="only the 400 s, 1000-flow speed reference")
+    ap.add_argument("--validate", action="store_true",
+                    help="only the 400 s validation runs (5, 10, 2 KB), to results/validation.csv")
+    ap.add_argument("--summary", action="store_true", help="print the mean over seeds of results/ebase.csv")
     args = ap.parse_args()
+    if args.summary:
+        return summary()
     FLOWS.mkdir(parents=True, exist_ok=True)
-    todo = [r for r in (SPEED if args.speed else grid() + SPEED) if r not in done_keys()]
+    results = RESULTS.with_name("validation.csv") if args.validate else RESULTS
+    runs = VALIDATE if args.validate else SPEED if args.speed else grid() + SPEED
+    todo = [r for r in runs if r not in done_keys(results)]
     for i, r in enumerate(todo, 1):
         row = run_one(*r)
-        new = not RESULTS.exists()
-        with RESULTS.open("a", newline="") as f:
+        new = not results.exists()
+        with results.open("a", newline="") as f:
             w = csv.DictWriter(f, fieldnames=COLUMNS)
             if new:
                 w.writeheader()
