@@ -1,6 +1,8 @@
 # E-base (paper E Sec 3.1) in ns-2 2.35: the reference pacesim is checked against.
 #
-#   ns ebase.tcl EDGES HOSTS_PER_EDGE BUFFER_BYTES SEED DURATION_S WARMUP_S FLOWS_CSV
+#   ns ebase.tcl EDGES HOSTS_PER_EDGE BUFFER_BYTES SEED DURATION_S WARMUP_S FLOWS_CSV [VARIANT]
+#
+# VARIANT is the Agent/TCP class suffix (Reno by default; Newreno, ...).
 #
 # Dumbbell: EDGES ingress edge nodes feed core node c0, each with
 # HOSTS_PER_EDGE access links (one TCP/Reno sender each); c0-c1 is the core
@@ -19,7 +21,8 @@
 #   loss      = drops / arrivals at c0->c1 over [W,T].
 # Prints one line "RESULT key=value ..." and writes per-flow goodputs.
 
-lassign $argv edges hosts buffer seed duration warmup flows_csv
+lassign $argv edges hosts buffer seed duration warmup flows_csv variant
+if {$variant eq ""} { set variant Reno }
 
 set ns [new Simulator]
 $defaultRNG seed $seed
@@ -57,7 +60,7 @@ for {set e 0} {$e < $edges} {incr e} {
         set delay [uniform 1 5]
         $ns duplex-link $s $es ${rate}Mb ${delay}ms DropTail
         $ns duplex-link $ed $d ${rate}Mb ${delay}ms DropTail
-        set tcp($n) [new Agent/TCP/Reno]
+        set tcp($n) [new Agent/TCP/$variant]
         set sink [new Agent/TCPSink]
         $ns attach-agent $s $tcp($n)
         $ns attach-agent $d $sink

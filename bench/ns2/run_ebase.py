@@ -49,12 +49,12 @@ def done_keys(results):
                  int(r["duration_s"]), int(r["warmup_s"])) for r in csv.DictReader(f)}
 
 
-def run_one(edges, hosts, kb, seed, duration, warmup):
-    tag = f"f{edges * hosts}_b{kb}k_s{seed}_t{duration}"
+def run_one(edges, hosts, kb, seed, duration, warmup, variant="Reno"):
+    tag = f"f{edges * hosts}_b{kb}k_s{seed}_t{duration}" + ("" if variant == "Reno" else f"_{variant.lower()}")
     flows_csv = FLOWS / f"{tag}.csv"
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
         cmd = ["/usr/bin/time", "-v", "-o", tf.name, "ns", str(HERE / "ebase.tcl"),
-               str(edges), str(hosts), str(kb * 1000), str(seed), str(duration), str(warmup), str(flows_csv)]
+               str(edges), str(hosts), str(kb * 1000), str(seed), str(duration), str(warmup), str(flows_csv), variant]
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
         tv = tf.read()
     timedir = HERE / "results" / "time"  # full `time -v` report: user/sys CPU time, not only wall
@@ -89,27 +89,42 @@ def summary():
               f"{mean('peak_rss_mb'):.0f} |")
 
 
+def append(results, row):
+    """Add one run's row to a results CSV (header first if new)."""
+    new = not results.exists()
+    with results.open("a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        if new:
+            w.writeheader()
+        w.writerow(row)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--speed", action="store_true", help="only the 400 s, 1000-flow speed reference")
     ap.add_argument("--validate", action="store_true",
                     help="only the 400 s validation runs (5, 10, 2 KB), to results/validation.csv")
     ap.add_argument("--summary", action="store_true", help="print the mean over seeds of results/ebase.csv")
+    ap.add_argument("--variant", default="Reno",
+                    help="ns-2 TCP agent (Agent/TCP/<variant>): the 1000-flow seed-1 curve to results/ebase-<variant>.csv")
     args = ap.parse_args()
     if args.summary:
         return summary()
     FLOWS.mkdir(parents=True, exist_ok=True)
+    if args.variant != "Reno":
+        results = RESULTS.with_name(f"ebase-{args.variant.lower()}.csv")
+        runs = [(10, 100, b, 1, 200, 50) for b in BUFFERS_KB]
+        todo = [r for r in runs if r not in done_keys(results)]
+        for i, r in enumerate(todo, 1):
+            append(results, run_one(*r, variant=args.variant))
+            print(f"[{i}/{len(todo)}] {args.variant} {r}", flush=True)
+        return 0
     results = RESULTS.with_name("validation.csv") if args.validate else RESULTS
     runs = VALIDATE if args.validate else SPEED if args.speed else grid() + SPEED
     todo = [r for r in runs if r not in done_keys(results)]
     for i, r in enumerate(todo, 1):
         row = run_one(*r)
-        new = not results.exists()
-        with results.open("a", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS)
-            if new:
-                w.writeheader()
-            w.writerow(row)
+        append(results, row)
         print(f"[{i}/{len(todo)}] {row}", flush=True)
 
 

@@ -128,7 +128,7 @@ class Core(_Model):
 class Tcp(_Model):
     """One-way TCP as ns-2's `Agent/TCP`; names and defaults as ns-2 2.35's."""
 
-    variant: Literal["reno"] = "reno"
+    variant: Literal["reno", "newreno"] = "reno"
     segment_size: PositiveSize = "1000B"
     header_size: Size = "40B"
     ack_size: PositiveSize = "40B"

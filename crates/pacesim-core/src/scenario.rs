@@ -100,6 +100,8 @@ pub struct Tcp {
 #[serde(rename_all = "kebab-case")]
 pub enum TcpVariant {
     Reno,
+    /// Reno window rules with NewReno recovery (RFC 6582; ns-2 `Agent/TCP/Newreno`).
+    Newreno,
 }
 
 /// Long-lived bulk transfers, one per sender host.

@@ -18,9 +18,23 @@ pub use sink::TcpSink;
 
 use crate::scenario::TcpVariant;
 
-/// The congestion control a variant name selects.
-pub fn congestion_control(variant: TcpVariant) -> Box<dyn CongestionControl> {
+/// How the sender recovers from a loss detected by duplicate ACKs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recovery {
+    /// Fast recovery ends at the first new ACK; a second loss in the same
+    /// window waits for the timer (ns-2 `Agent/TCP/Reno`).
+    Reno,
+    /// Partial ACKs retransmit the next hole and keep fast recovery going
+    /// until everything sent before the loss is acknowledged (ns-2
+    /// `Agent/TCP/Newreno` with its defaults: partial window deflation, the
+    /// timer restarted on the first partial ACK only).
+    NewReno,
+}
+
+/// The congestion control and loss recovery a variant name selects.
+pub fn variant(variant: TcpVariant) -> (Box<dyn CongestionControl>, Recovery) {
     match variant {
-        TcpVariant::Reno => Box::new(reno::Reno),
+        TcpVariant::Reno => (Box::new(reno::Reno), Recovery::Reno),
+        TcpVariant::Newreno => (Box::new(reno::Reno), Recovery::NewReno),
     }
 }

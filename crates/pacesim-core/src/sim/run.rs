@@ -9,7 +9,7 @@ use crate::pacing::HostPacer;
 use crate::report::{Conservation, FlowTable, PacerReport, Report, Summary, Work};
 use crate::scenario::{InvalidField, Pacing, PacingScheme, Scenario, Topology};
 use crate::tcp::rtt::RttEstimator;
-use crate::tcp::{congestion_control, TcpSender, TcpSink};
+use crate::tcp::{variant, TcpSender, TcpSink};
 use crate::topology::ebase;
 use crate::topology::Network;
 use crate::traffic::bulk_start;
@@ -49,8 +49,7 @@ fn build_world(s: &Scenario) -> Result<World, InvalidField> {
             // ns-2 `boot_time_`: the phase of this agent's TCP clock.
             let boot = uniform(&mut stream(s.seed, "tcp.boot", i as u64), [0, t.tick - 1]);
             let rtt = RttEstimator::new(t.tick, boot, t.min_rto, t.max_rto, t.initial_rto);
-            let mut sender =
-                TcpSender::new(congestion_control(t.variant), t.window, t.initial_window, t.syn, rtt);
+            let mut sender = TcpSender::new(variant(t.variant), t.window, t.initial_window, t.syn, rtt);
             if paces_host(&s.pacing, i) {
                 sender = sender.with_pacing(HostPacer::new(s.pacing.host_mode));
             }

@@ -93,6 +93,12 @@ impl RttEstimator {
         }
     }
 
+    /// End the back-off without a sample (ns-2 NewReno on a partial ACK
+    /// covering the timed packet).
+    pub fn end_backoff(&mut self) {
+        self.backoff = 1;
+    }
+
     pub fn backoff(&self) -> u64 {
         self.backoff
     }

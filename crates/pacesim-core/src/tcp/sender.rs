@@ -1,6 +1,6 @@
-//! A one-way TCP sender with Reno loss recovery, following ns-2 2.35's
-//! `TcpAgent` and `RenoTcpAgent` (tcp/tcp.cc, tcp/tcp-reno.cc) with their
-//! defaults. Sequence numbers count packets; the application always has data.
+//! A one-way TCP sender with Reno or NewReno loss recovery, following ns-2
+//! 2.35's `TcpAgent`, `RenoTcpAgent` and `NewRenoTcpAgent` (tcp/tcp.cc,
+//! tcp-reno.cc, tcp-newreno.cc) with their defaults. Sequence numbers count packets; the application always has data.
 //!
 //! - Sending (`send_much`): while `t_seqno <= highest_ack + win`, send
 //!   `t_seqno`, where `win = min(int(cwnd) + dupwnd, window)`.
@@ -15,11 +15,16 @@
 //!   was already handled (`highest_ack <= recover`, ns-2 `bug_fix_`); the
 //!   window closes, `recover = maxseq`, and fast recovery inflates the window
 //!   by one per further duplicate (`dupwnd`), starting from 3.
+//! - NewReno: an ACK that advances but stays below `recover` is partial: it
+//!   deflates the window, retransmits the next hole and keeps recovery going
+//!   (see `partial_ack`); only a full ACK ends it, and no second fast
+//!   retransmit happens before that.
 //! - Timeout: window closes to one packet, timer backs off, sending resumes
 //!   from `highest_ack + 1` (go-back-N), `recover = maxseq`.
 
 use super::cc::{Congestion, CongestionControl, Window};
 use super::rtt::RttEstimator;
+use super::Recovery;
 use crate::pacing::HostPacer;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
@@ -42,11 +47,16 @@ pub struct SenderStats {
     pub data_sent: u64,
     pub retransmits: u64,
     pub fast_retransmits: u64,
+    /// NewReno partial ACKs (each retransmits one packet).
+    pub partial_acks: u64,
     pub timeouts: u64,
 }
 
 pub struct TcpSender {
     cc: Box<dyn CongestionControl>,
+    recovery: Recovery,
+    /// NewReno: a partial ACK has restarted the timer in this recovery.
+    first_partial_seen: bool,
     pub w: Window,
     /// Receiver's advertised window, packets (ns-2 `window_`).
     wnd: f64,
@@ -79,7 +89,7 @@ pub struct TcpSender {
 
 impl TcpSender {
     pub fn new(
-        cc: Box<dyn CongestionControl>,
+        (cc, recovery): (Box<dyn CongestionControl>, Recovery),
         window: u64,
         initial_window: u64,
         syn: bool,
@@ -89,6 +99,8 @@ impl TcpSender {
         let wnd_init = initial_window as f64;
         TcpSender {
             cc,
+            recovery,
+            first_partial_seen: false,
             w: Window { cwnd: if syn { 1.0 } else { wnd_init }, ssthresh: wnd },
             wnd,
             wnd_init,
@@ -188,11 +200,23 @@ impl TcpSender {
 
     /// An ACK for cumulative sequence `ackno` arrived.
     pub fn on_ack(&mut self, ackno: i64, now: Time, out: &mut Vec<i64>) {
-        if ackno > self.highest_ack {
-            if self.last_action == CwndAction::DupAck {
-                self.last_action = CwndAction::Exited;
+        let in_recovery = self.last_action == CwndAction::DupAck;
+        if ackno > self.highest_ack
+            && self.recovery == Recovery::NewReno
+            && in_recovery
+            && ackno < self.recover
+        {
+            self.partial_ack(ackno, now, out);
+        } else if ackno > self.highest_ack {
+            // Reno leaves fast recovery on any new ACK; NewReno (here on a full
+            // ACK) only if the window was inflated.
+            if self.recovery == Recovery::Reno || self.dupwnd > 0 {
+                if in_recovery {
+                    self.last_action = CwndAction::Exited;
+                }
+                self.dupwnd = 0;
             }
-            self.dupwnd = 0;
+            self.first_partial_seen = false;
             self.new_ack(ackno, now);
             self.cc.on_ack(&mut self.w, now);
             if self.syn && self.highest_ack == 0 {
@@ -231,6 +255,36 @@ impl TcpSender {
         }
     }
 
+    /// NewReno: an ACK inside the window being recovered. Deflate the window
+    /// by what it acknowledged (less one), retransmit the next hole, and
+    /// restart the timer on the first such ACK only (ns-2 `partialnewack`).
+    fn partial_ack(&mut self, ackno: i64, now: Time, out: &mut Vec<i64>) {
+        if !self.first_partial_seen {
+            self.first_partial_seen = true;
+            if self.t_seqno > ackno || ackno < self.maxseq || self.w.cwnd < 1.0 {
+                self.restart_timer(now);
+            } else {
+                self.rtx.cancel();
+            }
+        }
+        let deflate = (ackno - self.highest_ack) as u32;
+        if self.dupwnd > deflate {
+            self.dupwnd -= deflate - 1;
+        } else {
+            self.w.cwnd -= f64::from(deflate - self.dupwnd);
+            self.dupwnd = 1;
+        }
+        self.w.cwnd = self.w.cwnd.max(1.0);
+        self.highest_ack = ackno;
+        self.t_seqno = self.t_seqno.max(ackno + 1);
+        if self.rtt_active && ackno >= self.rtt_seq {
+            self.rtt_active = false;
+            self.rtt.end_backoff();
+        }
+        self.stats.partial_acks += 1;
+        self.output(self.highest_ack + 1, now, out);
+    }
+
     fn limited_transmit(&mut self, now: Time, out: &mut Vec<i64>) {
         let next = self.t_seqno as f64;
         let ack = self.highest_ack as f64;
@@ -243,7 +297,9 @@ impl TcpSender {
     fn fast_retransmit(&mut self, now: Time, out: &mut Vec<i64>) {
         let recovered = self.highest_ack > self.recover;
         let first_packet_lost = self.highest_ack == 0;
-        if !(recovered || self.last_action == CwndAction::DupAck || first_packet_lost) {
+        // Reno may fast-retransmit again while still in recovery; NewReno not.
+        let again = self.recovery == Recovery::Reno && self.last_action == CwndAction::DupAck;
+        if !(recovered || again || first_packet_lost) {
             return;
         }
         self.recover = self.maxseq;
@@ -293,7 +349,7 @@ mod tests {
     use crate::pacing::HostPacer;
     use crate::scenario::HostPacingMode;
     use crate::sim::EventQueue;
-    use crate::tcp::{reno::Reno, TcpSink};
+    use crate::tcp::{reno::Reno, Recovery, TcpSink};
 
     const MS: Time = 1_000_000;
 
@@ -317,12 +373,21 @@ mod tests {
 
     impl Pipe {
         fn new(window: u64, lose: Vec<(i64, u32)>) -> Self {
-            Self::paced(window, lose, None)
+            Self::build(window, lose, None, Recovery::Reno)
         }
 
         fn paced(window: u64, lose: Vec<(i64, u32)>, pacing: Option<HostPacingMode>) -> Self {
+            Self::build(window, lose, pacing, Recovery::Reno)
+        }
+
+        fn build(
+            window: u64,
+            lose: Vec<(i64, u32)>,
+            pacing: Option<HostPacingMode>,
+            recovery: Recovery,
+        ) -> Self {
             let rtt = RttEstimator::new(10 * MS, 0, 200 * MS, 60_000 * MS, 3_000 * MS);
-            let mut tx = TcpSender::new(Box::new(Reno), window, 2, true, rtt);
+            let mut tx = TcpSender::new((Box::new(Reno), recovery), window, 2, true, rtt);
             if let Some(mode) = pacing {
                 tx = tx.with_pacing(HostPacer::new(mode));
             }
@@ -490,5 +555,33 @@ mod tests {
                 200 * MS + 2 * third + 25 * MS
             ]
         );
+    }
+
+    /// Two losses in one window (packets 40 and 45, both sent at 500 ms).
+    /// Reno: the ACK of the retransmitted 40 (44, at 700 ms) ends fast
+    /// recovery, and with `bug_fix_` the duplicates that follow cannot
+    /// trigger another fast retransmit in the same window: a timeout.
+    /// NewReno: 44 is below `recover` (82, the highest sent at the fast
+    /// retransmit), a partial ACK: the inflated window (41) deflates by
+    /// 44 - 39 - 1 = 4 and 45 goes out at once, with 101 behind it (window
+    /// 44 + 20 + 37). At 800 ms the ACK of 45 covers everything (recovery
+    /// ends, one avoidance step from 20.5) and the ACK of 101 makes a second.
+    #[test]
+    fn newreno_recovers_two_losses_without_a_timeout_and_reno_cannot() {
+        let lose = vec![(40, 0), (45, 0)];
+        let mut reno = Pipe::new(1000, lose.clone());
+        reno.run_until(5_000 * MS);
+        assert_eq!((reno.tx.stats.fast_retransmits, reno.tx.stats.timeouts), (1, 1));
+
+        let mut nr = Pipe::build(1000, lose, None, Recovery::NewReno);
+        nr.run_until(800 * MS);
+        assert_eq!(nr.transmissions_of(45), vec![500 * MS, 700 * MS]);
+        let exit = 20.5 + 1.0 / 20.5;
+        assert_eq!(nr.tx.w.cwnd, exit + 1.0 / exit);
+        assert_eq!(nr.transmissions_of(101), vec![700 * MS]);
+        nr.run_until(5_000 * MS);
+        let st = nr.tx.stats;
+        assert_eq!((st.fast_retransmits, st.partial_acks, st.timeouts, st.retransmits), (1, 1, 0, 2));
+        assert_eq!(nr.rx.delivered(), nr.tx.highest_ack() + 1);
     }
 }
