@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """pacesim against ns-2 2.35 on E-base, from the committed ns-2 outputs.
 
-Reads bench/ns2/results/ebase.csv (made by bench/ns2/run_ebase.py; ns-2 is
-not needed here), reruns pacesim on the same scenarios and seeds, averages
+Reads bench/ns2/results/ebase.csv (TCP Reno) and ebase-<variant>.csv (other
+TCP variants; made by bench/ns2/run_ebase.py; ns-2 is not needed here),
+reruns pacesim on the same scenarios, variants and seeds, averages
 both over seeds and checks the agreement the engine issue asks for:
 
 - aggregate core throughput within 3 % of the core link rate;
@@ -30,7 +31,7 @@ from rich.table import Table
 import pacesim
 
 ROOT = Path(__file__).resolve().parents[1]
-NS2 = ROOT / "bench" / "ns2" / "results" / "ebase.csv"
+NS2 = ROOT / "bench" / "ns2" / "results"
 SCENARIO = ROOT / "scenarios" / "e-base.toml"
 CORE_MBPS = 100.0
 TOL_THROUGHPUT = 0.03  # of the core link rate
@@ -38,7 +39,15 @@ TOL_LOSS = 0.20  # relative, where ns-2 loss > LOSS_FLOOR
 LOSS_FLOOR = 0.005
 TOL_GOODPUT = 0.05  # relative
 
-KEY = ["flows", "edges", "hosts_per_edge", "buffer_bytes", "duration_s", "warmup_s"]
+KEY = ["variant", "flows", "edges", "hosts_per_edge", "buffer_bytes", "duration_s", "warmup_s"]
+
+
+def load_reference() -> pd.DataFrame:
+    """Every committed ns-2 E-base row, with the TCP variant it ran."""
+    frames = [pd.read_csv(NS2 / "ebase.csv").assign(variant="reno")]
+    for path in sorted(NS2.glob("ebase-*.csv")):
+        frames.append(pd.read_csv(path).assign(variant=path.stem.removeprefix("ebase-")))
+    return pd.concat(frames, ignore_index=True)
 
 
 def simulate(point: dict) -> dict:
@@ -52,6 +61,7 @@ def simulate(point: dict) -> dict:
             f"duration={point['duration_s']}s",
             f"warmup={point['warmup_s']}s",
             f"seed={point['seed']}",
+            f"tcp.variant={point['variant']}",
         ],
     )
     m = pacesim.run(s).summary
@@ -85,9 +95,9 @@ def compare(ns2: pd.DataFrame, workers: int | None = None, progress: bool = True
 
 
 def show(t: pd.DataFrame, console: Console) -> None:
-    for (flows, duration, warmup), g in t.groupby(["flows", "duration_s", "warmup_s"]):
+    for (variant, flows, duration, warmup), g in t.groupby(["variant", "flows", "duration_s", "warmup_s"]):
         seeds = g.seeds.max()
-        table = Table(title=f"E-base, {flows} flows, {duration} s measured over [{warmup}, {duration}] s "
+        table = Table(title=f"E-base, TCP {variant}, {flows} flows, {duration} s measured over [{warmup}, {duration}] s "
                             f"(mean over {seeds} seed{'s' if seeds > 1 else ''})")
         for col in ["buffer", "Mb/s ns-2", "Mb/s pacesim", "Kb/s ns-2", "Kb/s pacesim", "loss % ns-2",
                     "loss % pacesim", "agrees"]:
@@ -108,7 +118,7 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count())
     ap.add_argument("--csv", type=Path, help="also write the comparison table here")
     args = ap.parse_args()
-    ns2 = pd.read_csv(NS2)
+    ns2 = load_reference()
     if args.flows:
         ns2 = ns2[ns2.flows.isin(args.flows)]
     t = compare(ns2, args.workers)
