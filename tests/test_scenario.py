@@ -56,6 +56,7 @@ def test_engine_form_of_the_defaults_checked_by_hand():
             "min_rto": 200_000_000,
             "max_rto": 60_000_000_000,
             "initial_rto": 3_000_000_000,
+            "delayed_ack": None,
         },
         "traffic": {"start": [0, 10_000_000_000]},
         "pacing": {"scheme": "none", "delay": 10_000_000, "fraction": 1.0, "host_mode": "original",
@@ -72,7 +73,7 @@ def test_e_base_file_writes_out_every_key():
     data = tomllib.loads((SCENARIOS / "e-base.toml").read_text())
     written = {k for k, v in data.items() if not isinstance(v, dict)}
     written |= {f"{t}.{k}" for t, v in data.items() if isinstance(v, dict) for k in v}
-    optional = {"core.buffer_packets", "pacing.utilization", "pacing.max_delay", "pacing.links"}
+    optional = {"core.buffer_packets", "tcp.delayed_ack", "pacing.utilization", "pacing.max_delay", "pacing.links"}
     expected = set()
     for name, field in Scenario.model_fields.items():
         sub = getattr(field.annotation, "model_fields", None)

@@ -139,6 +139,8 @@ class Tcp(_Model):
     min_rto: Time = "200ms"
     max_rto: Time = "60s"
     initial_rto: PositiveTime = "3s"
+    # Delayed ACKs (ns-2 Agent/TCPSink/DelAck, interval_ 100ms); off as in the papers.
+    delayed_ack: Optional[PositiveTime] = None
 
     @model_validator(mode="after")
     def _rto_bounds(self) -> Tcp:

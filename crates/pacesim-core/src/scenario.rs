@@ -94,6 +94,11 @@ pub struct Tcp {
     pub max_rto: u64,
     /// RTO before any RTT sample (ns-2 `rtxcur_init_`), ns.
     pub initial_rto: u64,
+    /// Delayed ACKs at the sink with this timer, ns (ns-2
+    /// `Agent/TCPSink/DelAck`, `interval_` 100 ms); off when absent, as in
+    /// the papers.
+    #[serde(default)]
+    pub delayed_ack: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -308,6 +313,9 @@ impl Scenario {
             return Err(bad("tcp.min_rto", "must not exceed tcp.max_rto"));
         }
         positive("tcp.initial_rto", t.initial_rto)?;
+        if let Some(d) = t.delayed_ack {
+            positive("tcp.delayed_ack", d)?;
+        }
         ordered("traffic.start", self.traffic.start)?;
         let p = &self.pacing;
         if !(0.0..=1.0).contains(&p.fraction) {

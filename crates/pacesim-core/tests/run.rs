@@ -133,3 +133,19 @@ fn qlbp_on_the_edges_conserves_packets_and_counts_its_drops() {
     assert!(r.pacers.values().all(|p| p.drops > 0), "a 3-packet QLBP queue must drop: {:?}", r.pacers);
     assert!(r.flows.paced.iter().all(|&p| p));
 }
+
+#[test]
+fn delayed_acks_halve_the_ack_stream_and_conserve_packets() {
+    let every = run(&small()).unwrap();
+    let mut s = small();
+    s.tcp.delayed_ack = Some(100_000_000);
+    let delayed = run(&s).unwrap();
+    let c = &delayed.conservation;
+    assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
+    // ACKs per data packet crossing the core: 1 without delay, about 1/2 with
+    // (more after losses, when out-of-order packets are acknowledged at once).
+    let ratio =
+        |r: &pacesim_core::Report| r.links["core.rev"].departures as f64 / r.links["core"].departures as f64;
+    assert!((ratio(&every) - 1.0).abs() < 0.02, "{}", ratio(&every));
+    assert!(ratio(&delayed) > 0.45 && ratio(&delayed) < 0.75, "{}", ratio(&delayed));
+}

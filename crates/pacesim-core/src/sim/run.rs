@@ -55,7 +55,7 @@ fn build_world(s: &Scenario) -> Result<World, InvalidField> {
             }
             Flow {
                 sender,
-                sink: TcpSink::default(),
+                sink: TcpSink::new(t.delayed_ack),
                 path: net.flows[i],
                 start: bulk_start(s.seed, i as u64, s.traffic.start),
                 delivered_at_warmup: 0,

@@ -1,7 +1,8 @@
 //! The world: every link, pacer and flow of a run, and the dispatch of
 //! events to them. One `match` handles every kind: a packet reaching the far
-//! end of a link, a retransmission timer, a pacer releasing packets, a flow
-//! starting, and the edges of the measurement window.
+//! end of a link, a retransmission timer, a pacer releasing packets, a paced
+//! sender or a delayed ACK becoming due, a flow starting, and the edges of
+//! the measurement window.
 
 use crate::net::{Packet, PacketArena, PacketId, PacketKind};
 use crate::pacing::Pacer;
@@ -22,6 +23,8 @@ pub enum Event {
     Pace(u32),
     /// A paced sender may send again.
     HostPace(u32),
+    /// A sink's delayed ACK may be due.
+    DelAck(u32),
     /// A flow's application starts.
     Start(u32),
     /// The measurement window opens.
@@ -122,6 +125,14 @@ impl World {
                     }
                     self.transmit(f);
                 }
+                Event::DelAck(f) => {
+                    let flow = &mut self.flows[f as usize];
+                    if flow.sink.timer.fires(t) {
+                        let (ackno, rev) = (flow.sink.on_timer(), flow.path.rev);
+                        self.inject(f, rev, PacketKind::Ack, self.sizes.ack, ackno);
+                    }
+                    self.arm_sink(f);
+                }
                 Event::Start(f) => {
                     self.flows[f as usize].sender.start(t, &mut self.out);
                     self.transmit(f);
@@ -220,14 +231,22 @@ impl World {
         let flow = &mut self.flows[p.flow as usize];
         match p.kind {
             PacketKind::Data => {
-                let ackno = flow.sink.on_data(p.seq);
                 let rev = flow.path.rev;
-                self.inject(p.flow, rev, PacketKind::Ack, self.sizes.ack, ackno);
+                if let Some(ackno) = flow.sink.on_data(p.seq, self.now) {
+                    self.inject(p.flow, rev, PacketKind::Ack, self.sizes.ack, ackno);
+                }
+                self.arm_sink(p.flow);
             }
             PacketKind::Ack => {
                 flow.sender.on_ack(p.seq, self.now, &mut self.out);
                 self.transmit(p.flow);
             }
+        }
+    }
+
+    fn arm_sink(&mut self, f: u32) {
+        if let Some(at) = self.flows[f as usize].sink.timer.needs_event() {
+            self.queue.push(at, Event::DelAck(f));
         }
     }
 

@@ -394,7 +394,7 @@ mod tests {
             let mut p = Pipe {
                 q: EventQueue::default(),
                 tx,
-                rx: TcpSink::default(),
+                rx: TcpSink::new(None),
                 one_way: 50 * MS,
                 lose,
                 sent: vec![],
@@ -426,7 +426,7 @@ mod tests {
                 let (now, ev) = self.q.pop().unwrap();
                 match ev {
                     Ev::Data(seq) => {
-                        let ack = self.rx.on_data(seq);
+                        let ack = self.rx.on_data(seq, now).expect("no delayed ACKs here");
                         self.q.push(now + self.one_way, Ev::Ack(ack));
                     }
                     Ev::Ack(a) => self.tx.on_ack(a, now, &mut self.out),
