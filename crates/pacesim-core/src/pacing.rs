@@ -180,6 +180,25 @@ impl DelayStats {
     }
 }
 
+/// Random arrival sequences for the pacers' property tests: up to `max_len`
+/// packets of 40-1500 B, gaps of 0 (simultaneous) to `max_gap` ns.
+#[cfg(test)]
+pub(crate) fn arrival_sequences(
+    max_gap: Time,
+    max_len: usize,
+) -> impl proptest::strategy::Strategy<Value = Vec<(Time, u32)>> {
+    use proptest::prelude::*;
+    prop::collection::vec((0..max_gap, 40u32..=1500), 1..max_len).prop_map(|gaps| {
+        let mut t = 0;
+        gaps.into_iter()
+            .map(|(g, s)| {
+                t += g;
+                (t, s)
+            })
+            .collect()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

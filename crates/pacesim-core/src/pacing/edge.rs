@@ -245,12 +245,10 @@ mod tests {
 
         #[test]
         fn hull_rate_is_the_max_over_queued_deadlines_and_deadlines_hold(
-            gaps in prop::collection::vec((0u64..3_000_000, 40u32..=1500), 1..60),
+            arrivals in crate::pacing::arrival_sequences(3_000_000, 60),
             d_ms in 1u64..20,
         ) {
             let d = d_ms * MS;
-            let mut t = 0;
-            let arrivals: Vec<(Time, u32)> = gaps.iter().map(|&(g, s)| { t += g; (t, s) }).collect();
             let out = run(d, &arrivals, |p, now| {
                 let want = brute_force_rate(p, now);
                 // The rate is exact against the integer curve; allow the

@@ -187,12 +187,10 @@ mod tests {
 
         #[test]
         fn funnel_matches_the_visibility_graph_and_online_never_beats_it(
-            gaps in prop::collection::vec((0u64..6_000_000, 40u32..=1500), 1..10),
+            arrivals in crate::pacing::arrival_sequences(6_000_000, 10),
             d_ms in 1u64..10,
         ) {
             let d = d_ms * MS;
-            let mut t = 0;
-            let arrivals: Vec<(Time, u32)> = gaps.iter().map(|&(g, s)| { t += g; (t, s) }).collect();
             let s = taut_string(&arrivals, d);
             let brute = brute_force_length(&arrivals, d);
             prop_assert!((length(&s) - brute).abs() <= 1e-6 * brute.max(1.0), "funnel {} vs brute force {}", length(&s), brute);
