@@ -136,3 +136,13 @@ def test_cli_bad_toml_file_exits_2(tmp_path):
     r = CliRunner().invoke(app, ["run", str(path)])
     assert r.exit_code == 2
     assert "bad.toml" in r.output and "not valid TOML" in r.output
+
+
+def test_progress_is_reported_and_changes_nothing():
+    # 400 flows for 60 s: a few million events, so several reports.
+    scenario = {**TINY, "topology": {**TINY["topology"], "hosts_per_edge": 200}, "duration": "60s"}
+    seen = []
+    with_progress = pacesim.run(scenario, progress=seen.append)
+    assert len(seen) >= 2
+    assert seen == sorted(seen) and 0 < seen[0] and seen[-1] <= 1
+    assert with_progress.report == pacesim.run(scenario).report

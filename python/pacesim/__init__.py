@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import Optional, Union
+from typing import Callable, Optional, Union
 
 from . import _core
 from .result import Result
@@ -29,8 +29,13 @@ __all__ = [
 ENGINE_VERSION: str = _core.ENGINE_VERSION
 
 
-def run(scenario: Union[Scenario, dict, str, os.PathLike], seed: Optional[int] = None) -> Result:
-    """Simulate `scenario`, with its seed replaced by `seed` when given.
+def run(
+    scenario: Union[Scenario, dict, str, os.PathLike],
+    seed: Optional[int] = None,
+    progress: Optional[Callable[[float], None]] = None,
+) -> Result:
+    """Simulate `scenario`, with its seed replaced by `seed` when given;
+    `progress` is called now and then with the fraction of simulated time done.
 
     Raises ScenarioError (naming the field) for an invalid scenario and
     RuntimeError when the engine itself fails (e.g. a conservation check).
@@ -46,7 +51,7 @@ def run(scenario: Union[Scenario, dict, str, os.PathLike], seed: Optional[int] =
     request = json.dumps(scenario.to_engine())
     t0 = time.perf_counter()
     try:
-        report = _core.run_json(request)
+        report = _core.run_json(request, progress)
     except ValueError as e:
         field, _, message = str(e).partition(": ")
         raise ScenarioError(field, message) from None

@@ -8,6 +8,7 @@ from typing import List, Optional
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import Progress
 from rich.table import Table
 
 from . import run as run_scenario
@@ -82,7 +83,9 @@ def run(
     err = Console(stderr=True)
     try:
         s = apply_overrides(load_scenario(scenario), set_)
-        r = run_scenario(s, seed=seed)
+        with Progress(*Progress.get_default_columns(), transient=True, console=err) as bar:
+            task = bar.add_task("simulating", total=1.0)
+            r = run_scenario(s, seed=seed, progress=lambda done: bar.update(task, completed=done))
     except ScenarioError as e:
         err.print(f"[red]error:[/] {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(2)

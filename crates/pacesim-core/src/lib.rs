@@ -24,7 +24,7 @@ pub mod traffic;
 
 pub use report::Report;
 pub use scenario::Scenario;
-pub use sim::run::{run, RunError};
+pub use sim::run::{run, run_observed, RunError};
 
 /// Version of the engine; part of every result's identity.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -7,11 +7,21 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 /// Run one scenario given as JSON (SI units) and return the report as JSON.
+/// `progress`, if given, is called now and then with the fraction of
+/// simulated time done.
 #[pyfunction]
-fn run_json(py: Python<'_>, scenario: &str) -> PyResult<String> {
+#[pyo3(signature = (scenario, progress=None))]
+fn run_json(py: Python<'_>, scenario: &str, progress: Option<PyObject>) -> PyResult<String> {
     let scenario = Scenario::from_json(scenario).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let report: Report = py
-        .allow_threads(|| pacesim_core::run(&scenario))
+        .allow_threads(|| {
+            pacesim_core::run_observed(&scenario, &mut |done| {
+                if let Some(f) = &progress {
+                    // A failing callback must not stop the run: it only reports.
+                    Python::with_gil(|py| f.call1(py, (done,)).map(|_| ()).unwrap_or_default());
+                }
+            })
+        })
         .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     serde_json::to_string(&report).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }

@@ -73,6 +73,12 @@ fn build_world(s: &Scenario) -> Result<World, InvalidField> {
 
 /// Run a scenario to completion.
 pub fn run(s: &Scenario) -> Result<Report, RunError> {
+    run_observed(s, &mut |_| {})
+}
+
+/// Run a scenario, calling `progress` now and then with the fraction of
+/// simulated time done (for progress bars; it does not affect the run).
+pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Report, RunError> {
     s.validate()?;
     let mut w = build_world(s)?;
     for (i, f) in w.flows.iter().enumerate() {
@@ -80,7 +86,8 @@ pub fn run(s: &Scenario) -> Result<Report, RunError> {
     }
     w.queue.push(s.warmup, Event::Warmup);
     w.queue.push(s.duration, Event::End);
-    w.run();
+    let end = s.duration as f64;
+    w.run(&mut |t| progress(t as f64 / end));
     for (l, &skip) in w.net.links.iter_mut().zip(&w.net.cut_through) {
         if !skip {
             l.close_window(s.duration);

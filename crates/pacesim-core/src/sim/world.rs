@@ -99,10 +99,14 @@ impl World {
         }
     }
 
-    /// Run events until `End`.
-    pub fn run(&mut self) {
+    /// Run events until `End`, telling `progress` the simulated time every
+    /// 2^20 events.
+    pub fn run(&mut self, progress: &mut dyn FnMut(Time)) {
         while let Some((t, ev)) = self.queue.pop() {
             self.now = t;
+            if self.queue.popped() & 0xf_ffff == 0 {
+                progress(t);
+            }
             match ev {
                 Event::Arrive(id) => self.arrive(id),
                 Event::Rto(f) => {
