@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 from functools import cached_property
 from pathlib import Path
-from typing import Union
-
-import pandas as pd
+from typing import TYPE_CHECKING, Union
 
 from .scenario import Scenario
+
+if TYPE_CHECKING:  # pandas is imported on first use: it is most of pacesim's start-up time
+    import pandas as pd
 
 
 class Result:
@@ -52,11 +53,15 @@ class Result:
     @cached_property
     def links(self) -> pd.DataFrame:
         """One row per measured link (`core`, `core.rev`, `edge_in.3`, ...), over the window."""
+        import pandas as pd
+
         return pd.DataFrame.from_dict(self.report["links"], orient="index").rename_axis("link")
 
     @cached_property
     def flows(self) -> pd.DataFrame:
         """One row per TCP flow, indexed by flow id, over the window."""
+        import pandas as pd
+
         return pd.DataFrame(self.report["flows"]).set_index("flow")
 
     def to_json(self, path: Union[str, Path]) -> None:
