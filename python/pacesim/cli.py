@@ -151,3 +151,8 @@ def model(
     con.print(t)
     for path in written:
         con.print(f"wrote {escape(str(path))}")
+
+
+from .experiment_commands import register  # noqa: E402  (sweep, results, plot, reproduce)
+
+register(app)

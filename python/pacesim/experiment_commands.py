@@ -1,0 +1,185 @@
+"""The experiment commands of the `pacesim` CLI: sweep, results, plot, reproduce.
+
+`register(app)` adds them to the Typer app in cli.py; the work itself lives
+in sweep.py, store.py, plot.py and reproduce/.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .scenario import ScenarioError
+
+RESULTS = typer.Option(Path("results"), "--results", help="Results directory (database and Parquet tables).")
+WORKERS = typer.Option(None, "--workers", min=1, help="Worker processes [default: one per core].")
+SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler.")
+DASK = typer.Option(False, "--dask", help="Run on a Dask LocalCluster (--workers processes).")
+
+err = Console(stderr=True)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    err.print(f"[red]error:[/] {escape(message)}", soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def sweep(
+    file: Path = typer.Argument(..., exists=True, dir_okay=False, help="Sweep TOML file."),
+    results: Path = RESULTS,
+    workers: Optional[int] = WORKERS,
+    scheduler: Optional[str] = SCHEDULER,
+    dask: bool = DASK,
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+) -> None:
+    """Run every point of a sweep not already in the results store."""
+    from .store import Store
+    from .sweep import SweepError, executor, load_sweep, run_sweep
+
+    try:
+        sw = load_sweep(file)
+    except (SweepError, ScenarioError) as e:
+        _fail(str(e))
+    with Store(results) as store, executor(workers, scheduler, dask) as pool:
+        run = run_sweep(sw, store, pool, progress=not quiet)
+        failed = store.points(sw.name).query("status == 'failed'")
+    Console().print(f"{run.name}: {run.points} points, {run.skipped} already done, {run.ran} run, "
+                    f"{run.failed} failed, {run.wall_s:.1f} s; stored in {escape(str(results))}")
+    for e in failed["error"].head(5):
+        err.print(f"[red]failed:[/] {escape(str(e))}", soft_wrap=True)
+
+
+def results(
+    name: Optional[str] = typer.Argument(None, help="A sweep: list its points instead of the sweeps."),
+    results: Path = RESULTS,
+    csv: Optional[Path] = typer.Option(None, "--csv", help="Write the sweep's points (all columns) to this CSV."),
+) -> None:
+    """List the sweeps in the results store, or one sweep's points."""
+    from .store import Store
+
+    if not (results / "pacesim.sqlite").exists():
+        _fail(f"no results store in {results}")
+    with Store(results) as store:
+        if name is None:
+            df = store.sweeps()
+            t = Table(title=f"Sweeps in {escape(str(results))}")
+            for col in ["sweep", "points", "ok", "failed", "pending", "engine s", "updated (UTC)"]:
+                t.add_column(col, justify="left" if col in ("sweep", "updated (UTC)") else "right")
+            for r in df.itertuples(index=False):
+                t.add_row(escape(r.sweep), str(r.points), str(r.ok), str(r.failed), str(r.pending),
+                          f"{r.engine_s:.1f}", r.updated_at[:19])
+            Console().print(t)
+            return
+        try:
+            df = store.points(name)
+            axes = list(store.spec(name)["axes"])
+        except KeyError as e:
+            _fail(str(e.args[0]))
+    if csv is not None:
+        df.to_csv(csv, index=False)
+    metrics = [m for m in ["aggregate_mbps", "goodput_kbps_mean", "core_loss_rate"] if m in df]
+    t = Table(title=f"{escape(name)}: {len(df)} points")
+    for col in axes + ["seed", "status"] + metrics + ["wall s"]:
+        t.add_column(escape(col), justify="right")
+    for r in df.to_dict("records"):
+        values = [str(r[a]) for a in axes] + [str(r["seed"]), r["status"]]
+        values += ["" if r[m] != r[m] else f"{r[m]:.4g}" for m in metrics]
+        values.append("" if r["wall_s"] != r["wall_s"] or r["wall_s"] is None else f"{r['wall_s']:.2f}")
+        t.add_row(*(escape(v) for v in values))
+    Console().print(t)
+    if csv is not None:
+        Console().print(f"wrote {escape(str(csv))}")
+
+
+def plot(
+    name: str = typer.Argument(..., help="The sweep to draw."),
+    y: str = typer.Option("goodput_kbps_mean", "--y", help="Metric, e.g. aggregate_mbps, core_loss_rate."),
+    x: str = typer.Option("core.buffer", "--x", help="Axis for the x axis."),
+    by: List[str] = typer.Option([], "--by", help="Axis: one line per value (repeatable)."),
+    where: List[str] = typer.Option([], "--where", metavar="AXIS=V1,V2", help="Keep only these values of an axis (repeatable)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Output path without suffix [default: RESULTS/plots/NAME-Y-vs-X]."),
+    logy: bool = typer.Option(False, "--logy", help="Logarithmic y axis."),
+    results: Path = RESULTS,
+) -> None:
+    """Draw a metric against an axis, one line per value of --by, error bars over seeds (PNG and SVG)."""
+    from .plot import Panel, figure
+    from .store import Store
+
+    with Store(results) as store:
+        try:
+            df = store.points(name)
+            axes = list(store.spec(name)["axes"])
+        except KeyError as e:
+            _fail(str(e.args[0]))
+    for key in [x, *by]:
+        if key not in axes:
+            _fail(f"{key!r} is not an axis of {name}; axes: {', '.join(axes)}")
+    if y not in df or df[y].dropna().empty:
+        _fail(f"no values of metric {y!r} in {name}")
+    filters = {}
+    for item in where:
+        key, sep, values = item.partition("=")
+        if not sep or key not in axes:
+            _fail(f"--where takes AXIS=V1,V2 with an axis of {name} ({', '.join(axes)}), got {item!r}")
+        filters[key] = values.split(",")
+    stem = out if out is not None else results / "plots" / f"{name}-{y}-vs-{x}"
+    for path in figure(df, [Panel(x, y, list(by), filters, logy=logy)], stem, name):
+        Console().print(f"wrote {escape(str(path))}")
+
+
+def reproduce(
+    fig_id: Optional[str] = typer.Argument(None, metavar="ID", help="Catalogue id, e.g. E-fig3 (see --list)."),
+    list_: bool = typer.Option(False, "--list", help="List every catalogue id and whether it runs yet."),
+    quick: bool = typer.Option(False, "--quick", help="Reduced version: flows and link rates x0.1, 100 s runs, seeds 1-3."),
+    seeds: Optional[int] = typer.Option(None, "--seeds", min=1, help="Run seeds 1..N [default: 1, quick 3]."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Output directory [default: RESULTS/reproduce/ID[-quick]]."),
+    results: Path = RESULTS,
+    workers: Optional[int] = WORKERS,
+    scheduler: Optional[str] = SCHEDULER,
+    dask: bool = DASK,
+) -> None:
+    """Reproduce a paper figure: its CSV, plots and a report checking the catalogue's claims."""
+    from .reproduce.catalogue import status
+    from .reproduce.figures import FIGURES
+    from .reproduce.runner import reproduce as run_figure
+    from .sweep import executor
+
+    if list_:
+        t = Table(title="Experiment catalogue (../shared/EXPERIMENTS.md)")
+        for col in ["id", "what", "status"]:
+            t.add_column(col)
+        for row in status():
+            t.add_row(*(escape(v) for v in row))
+        Console().print(t)
+        return
+    if fig_id is None:
+        _fail("give a catalogue ID or --list")
+    known = {k.lower(): k for k in FIGURES}
+    if fig_id.lower() not in known:
+        _fail(f"{fig_id!r} cannot run yet; runnable: {', '.join(FIGURES)} (see --list)")
+    fid = known[fig_id.lower()]
+    target = out if out is not None else results / "reproduce" / (fid + ("-quick" if quick else ""))
+    with executor(workers, scheduler, dask) as pool:
+        r = run_figure(fid, results, target, quick, list(range(1, seeds + 1)) if seeds else None, pool)
+    con = Console()
+    t = Table(title=f"{fid}{' (quick)' if quick else ''}: claims")
+    for col in ["expect", "result", "numbers"]:
+        t.add_column(col)
+    colour = {"supported": "green", "not supported": "red", "not evaluated": "yellow"}
+    for expect, _, verdict, numbers in r.claims:
+        t.add_row(escape(expect), f"[{colour[verdict]}]{verdict}[/]", escape(numbers))
+    con.print(t)
+    con.print(f"{r.run.ran} points run, {r.run.skipped} reused, {r.run.failed} failed, {r.run.wall_s:.1f} s")
+    for path in [r.csv, *r.plots, r.report]:
+        con.print(f"wrote {escape(str(path))}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add sweep, results, plot and reproduce to the `pacesim` command line."""
+    for command in [sweep, results, plot, reproduce]:
+        app.command()(command)

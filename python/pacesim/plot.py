@@ -1,0 +1,160 @@
+"""Plots of sweep points: a metric against an axis, one line per value of others.
+
+Points are averaged over seeds; error bars are one standard deviation across
+seeds (none with a single seed). Axis values written with units ("5KB",
+"10ms", "8Mbps") are drawn on a numeric axis in KB, ms or Mb/s. Figures are
+written as PNG and SVG, through matplotlib's object API (no pyplot state, so
+no backend is chosen for the caller).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple, Union
+
+import matplotlib
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .units import parse_rate, parse_size, parse_time
+
+METRICS = {
+    "aggregate_mbps": "Aggregate TCP throughput (Mb/s)",
+    "goodput_kbps_mean": "Average per-flow goodput (Kb/s)",
+    "core_loss_rate": "Core loss rate",
+    "core_empty_prob": "P(core buffer empty)",
+    "core_utilisation": "Core utilisation",
+    "goodput_kbps_paced": "Paced flows",
+    "goodput_kbps_unpaced": "Unpaced flows",
+    "pacer_delay_ms_mean": "Mean pacer delay (ms)",
+    "wall_s": "Engine wall time (s)",
+}
+AXES = {
+    "core.buffer": "Core link buffer",
+    "pacing.delay": "Pacer delay d",
+    "pacing.fraction": "Fraction pacing",
+    "pacing.scheme": "Pacing",
+    "topology.access_rate": "Access link rate",
+    "flows": "Flows",
+}
+SHORT = {"pacing.delay": "d", "pacing.fraction": "fraction", "core.buffer": "buffer"}
+_UNITS = [(parse_size, 1e3, "KB"), (parse_time, 1e6, "ms"), (parse_rate, 1e6, "Mb/s")]
+
+
+def numeric(values: pd.Series) -> Tuple[Optional[pd.Series], str]:
+    """The values as numbers and their unit ("KB", "ms", "Mb/s", "" for plain
+    numbers), or (None, "") when they are categories."""
+    if pd.api.types.is_numeric_dtype(values):
+        return values.astype(float), ""
+    for parse, scale, unit in _UNITS:
+        try:
+            return values.map(lambda v: parse(v) / scale), unit
+        except ValueError:
+            continue
+    return None, ""
+
+
+def matches(values: pd.Series, wanted: Sequence) -> pd.Series:
+    """Which of `values` equal one of `wanted`, comparing numbers as numbers and
+    unit strings by value ("5KB" == "5000B")."""
+    def norm(v):
+        if isinstance(v, str):
+            for parse, _, unit in _UNITS:
+                try:
+                    return (unit, parse(v))
+                except ValueError:
+                    continue
+            try:
+                return float(v)
+            except ValueError:
+                return v
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+
+    keep = {norm(w) for w in wanted}
+    return values.map(lambda v: norm(v) in keep)
+
+
+def label(key: str, value) -> str:
+    """A legend entry for one line: "edge", "100 flows", "d=10ms"."""
+    if key == "pacing.scheme":
+        return str(value)
+    if key == "flows":
+        return f"{value} flows"
+    return f"{SHORT.get(key, key.rsplit('.', 1)[-1])}={value}"
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One set of axes: `y` (a metric, or several drawn as one line each) against
+    axis `x`, one line per combination of `by` (colour by the first, line style
+    by the second), after keeping only rows whose axes match `where`."""
+
+    x: str
+    y: Union[str, List[str]]
+    by: List[str] = field(default_factory=list)
+    where: dict = field(default_factory=dict)
+    title: str = ""
+    ylabel: Optional[str] = None
+    logy: bool = False
+
+
+def summarise(df: pd.DataFrame, x: str, y: str, by: Sequence[str]) -> pd.DataFrame:
+    """Mean, standard deviation and count of `y` over seeds for each (by..., x), in
+    the order the values first appear."""
+    ok = df[df["status"] == "ok"] if "status" in df else df
+    keys = list(by) + [x]
+    return ok.groupby(keys, sort=False)[y].agg(["mean", "std", "count"]).reset_index()
+
+
+def draw(ax, df: pd.DataFrame, panel: Panel) -> None:
+    """Draw `panel` from the points `df` on matplotlib axes `ax`."""
+    for key, wanted in panel.where.items():
+        df = df[matches(df[key], wanted if isinstance(wanted, list) else [wanted])]
+    metrics = panel.y if isinstance(panel.y, list) else [panel.y]
+    colours = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+    styles = ["-", "--", ":", "-."]
+    first = {v: i for i, v in enumerate(dict.fromkeys(df[panel.by[0]]))} if panel.by else {}
+    second = {v: i for i, v in enumerate(dict.fromkeys(df[panel.by[1]]))} if len(panel.by) > 1 else {}
+    xs_all, unit = numeric(df[panel.x])
+    for m_i, metric in enumerate(metrics):
+        s = summarise(df, panel.x, metric, panel.by)
+        groups = s.groupby(panel.by, sort=False) if panel.by else [((), s)]
+        for g_i, (values, g) in enumerate(groups):
+            values = values if isinstance(values, tuple) else (values,)
+            names = [label(k, v) for k, v in zip(panel.by, values)]
+            colour = colours[(first.get(values[0], g_i) if panel.by else m_i) % len(colours)]
+            style = styles[second.get(values[1], 0) % len(styles)] if len(values) > 1 else "-"
+            if len(metrics) > 1:
+                names.insert(0, METRICS.get(metric, metric))
+            xs = numeric(g[panel.x])[0] if xs_all is not None else g[panel.x].astype(str)
+            err = g["std"].where(g["count"] > 1)
+            ax.errorbar(xs, g["mean"], yerr=err, fmt="o" + style, color=colour, ms=4, capsize=3,
+                        label=", ".join(names) or None)
+    name = AXES.get(panel.x, panel.x)
+    ax.set_xlabel(f"{name} ({unit})" if unit else name)
+    ax.set_ylabel(panel.ylabel or METRICS.get(metrics[0], metrics[0]))
+    if panel.logy:
+        ax.set_yscale("log")
+    if panel.title:
+        ax.set_title(panel.title)
+    ax.grid(True, alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize="small")
+
+
+def figure(df: pd.DataFrame, panels: Sequence[Panel], stem: Union[str, Path], title: str = "") -> List[Path]:
+    """Draw `panels` side by side and write `stem`.png and `stem`.svg; the paths written."""
+    fig = Figure(figsize=(5.2 * len(panels), 4.2))
+    axes = fig.subplots(1, len(panels), squeeze=False)
+    for ax, panel in zip(axes[0], panels):
+        draw(ax, df, panel)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
+    for path in paths:
+        fig.savefig(path, dpi=120)
+    return paths

@@ -1,0 +1,92 @@
+"""Every id of the experiment catalogue (../shared/EXPERIMENTS.md) and what it can run.
+
+An id runs here (`pacesim reproduce ID`) when a figure is defined for it in
+`figures.py`, is an analytical model when `pacesim model` knows it, and
+otherwise waits for the simulator components named beside it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Tuple
+
+from .figures import FIGURES
+
+CATALOGUE: List[Tuple[str, str, str]] = [
+    # (id, what, what it waits for when neither a figure nor a model covers it)
+    ("E-fig3", "throughput and per-flow goodput vs core buffer", ""),
+    ("E-fig4", "number of flows", ""),
+    ("E-fig5", "high-speed access", ""),
+    ("E-fig6", "short-lived flows", "closed-loop short flows (Pareto file sizes, think times)"),
+    ("E-fig7", "TCP variants", "SACK and FACK TCP"),
+    ("E-fig8", "core not the bottleneck", "a reproduction definition (its components exist)"),
+    ("E-fig9", "RED at the core", "RED queues"),
+    ("E-fig10", "analytical throughput vs pacer delay", ""),
+    ("E-fig11", "simulated throughput vs pacer delay", ""),
+    ("E-fig12", "goodput vs buffer for d = 1, 10, 100, 200 ms", ""),
+    ("E-fig13", "mixed TCP + Poisson UDP", "UDP sources (Poisson)"),
+    ("E-fig14", "mixed TCP + fBm UDP", "UDP sources (fBm)"),
+    ("E-fig15", "TCP throughput and UDP loss vs pacer delay", "UDP sources (Poisson)"),
+    ("E-fig16", "partial deployment: aggregate throughput", ""),
+    ("E-fig17", "partial deployment: who gains", ""),
+    ("E-model", "pacer analysis", ""),
+    ("A-fig2", "video trace (Star Wars)", "UDP trace sources and the A-base topology"),
+    ("A-fig3", "video trace (Jurassic Park)", "UDP trace sources and the A-base topology"),
+    ("A-fig4", "CDF of average cwnd", "UDP sources and per-flow cwnd averages"),
+    ("A-fig5", "empty-buffer probability vs buffer", "the A-base topology (RTT ranges)"),
+    ("A-fig6", "effective buffers for UDP", ""),
+    ("A-fig7", "TCP burstiness at time scales", "arrival time series and short flows"),
+    ("A-fig8", "burstiness vs number of flows", "arrival time series"),
+    ("A-fig10", "M/M/1/B bulk-arrival chain", ""),
+    ("A-fig11", "Poisson UDP anomaly", "UDP sources (Poisson)"),
+    ("A-fig12", "fBm UDP anomaly", "UDP sources (fBm)"),
+    ("A-fig13/14", "UDP intensity", "UDP sources (fBm)"),
+    ("A-fig15", "high UDP share", "UDP sources"),
+    ("A-fig16", "effective buffers at f = 0.1 and 0.8", ""),
+    ("A-fig17", "empty buffer with short/long mixes", "closed-loop short flows"),
+    ("A-fig18/19", "model vs B*", ""),
+    ("A-fig20", "UDP loss vs TCP mix", "UDP sources and short flows"),
+    ("A-fig21", "UDP packet size", "UDP sources (Poisson)"),
+    ("A-fig22", "model with bulk = size ratio", ""),
+    ("A-fig23", "ACK loss anomaly", "two-way TCP"),
+    ("A-md1", "M/D/1/B with bimodal sizes", ""),
+    ("Q-tab2", "pacing delay vs CBR rate", "CBR sources and a single-node topology"),
+    ("Q-fig15", "CoV after 1-3 tandem pacers", "ON-OFF sources and tandem topologies"),
+    ("Q-fig18", "utilisation vs core buffer", "the paper-Q topology (40 flows, max cwnd)"),
+    ("Q-tab3", "utilisation and delay", "the paper-Q topology and per-packet delay"),
+    ("Q-fig19", "delay distribution", "the paper-Q topology and per-packet delay"),
+    ("Q-thm1", "delay bound", ""),
+    ("Q-thm2", "auto-covariance of paced ON-OFF", ""),
+    ("W-s1", "SACK in a LAN", "SACK TCP, on-off cross traffic, finite transfers"),
+    ("W-s2", "BIC and FAST in a WAN", "BIC and FAST TCP"),
+    ("W-s3", "worst-flow throughput vs buffer", "BIC TCP"),
+    ("W-fig8", "synchronization loss", ""),
+    ("W-s4", "aggregate throughput vs buffer", "BIC and FAST TCP"),
+    ("W-s5", "paced vs unpaced competing", "a reproduction definition (Reno and host pacing exist)"),
+    ("W-s6/s7", "50% paced, worst-flow and aggregate", "BIC and FAST TCP"),
+    ("W-conv", "convergence epochs", ""),
+]
+
+
+def _ids(cid: str) -> List[str]:
+    """The single ids a combined one stands for: A-fig13/14 -> A-fig13, A-fig14; W-s6/s7 -> W-s6, W-s7."""
+    first, *rest = cid.split("/")
+    stem = re.sub(r"\d+$", "", first)
+    return [first] + [stem + part if part[0].isdigit() else f"{first.split('-')[0]}-{part}" for part in rest]
+
+
+def status() -> List[Tuple[str, str, str]]:
+    """(id, what, how it runs or what it waits for) for every catalogue id."""
+    from ..analysis.figures import MODELS
+
+    rows = []
+    for cid, what, waits in CATALOGUE:
+        models = [m for m in _ids(cid) if m.lower() in MODELS]
+        if cid in FIGURES:
+            how = f"runs: pacesim reproduce {cid}"
+        elif models:
+            how = "model: " + ", ".join(f"pacesim model {m.lower()}" for m in models)
+        else:
+            how = f"waits for: {waits}"
+        rows.append((cid, what, how))
+    return rows

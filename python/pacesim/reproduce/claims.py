@@ -1,0 +1,95 @@
+"""Claims: the catalogue's "expect" statements as predicates on a run's points.
+
+Each claim quotes the catalogue, states the test applied (with its tolerance)
+and returns whether the numbers support it together with those numbers. The
+tolerances are fixed here, beside the quoted paper number, never fitted to a
+run. A claim whose points are missing (failed runs) is "not evaluated".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Tuple
+
+import numpy as np
+import pandas as pd
+
+from ..plot import matches
+
+APPROX = 0.05
+"""Relative tolerance for the paper's "≈ N": within 5 % of N."""
+
+ALIASES = {"buffer": "core.buffer", "scheme": "pacing.scheme", "delay": "pacing.delay",
+           "fraction": "pacing.fraction", "flows": "flows"}
+
+
+class Missing(LookupError):
+    """No successful point where a claim needs one."""
+
+
+class Points:
+    """The successful points of a sweep, with means over seeds at chosen axis values.
+
+    Axis names may be short (`buffer`, `scheme`, `delay`, `fraction`, `flows`).
+    `throughput_pct` is aggregate throughput as a percentage of the core rate:
+    Mb/s at paper E's 100 Mb/s core whatever the scale of the run.
+    """
+
+    def __init__(self, df: pd.DataFrame):
+        ok = df[df["status"] == "ok"].copy()
+        if len(ok):
+            ok["throughput_pct"] = 100 * ok["core_utilisation"]
+        self.df = ok
+
+    def at(self, metric: str, **where) -> float:
+        """Mean of `metric` over seeds at the given axis values."""
+        rows = self.df
+        for key, value in where.items():
+            rows = rows[matches(rows[ALIASES.get(key, key)], [value])]
+        values = rows[metric].dropna() if metric in rows else pd.Series(dtype=float)
+        if values.empty:
+            raise Missing(f"no successful point with {metric} at {where}")
+        return float(values.mean())
+
+
+Verdict = Tuple[bool, str]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One expectation: the catalogue's words, the test applied, and the test itself."""
+
+    expect: str
+    test: str
+    check: Callable[[Points], Verdict]
+
+    def evaluate(self, points: Points) -> Tuple[str, str]:
+        """("supported" | "not supported" | "not evaluated", the numbers)."""
+        try:
+            ok, numbers = self.check(points)
+        except Missing as e:
+            return "not evaluated", str(e)
+        return ("supported" if ok else "not supported"), numbers
+
+
+def near(value: float, target: float, rel: float = APPROX) -> bool:
+    return abs(value - target) <= rel * abs(target)
+
+
+def spearman(xs, ys) -> float:
+    """Rank correlation of two sequences (ties get their mean rank)."""
+    rx = pd.Series(list(xs)).rank().to_numpy()
+    ry = pd.Series(list(ys)).rank().to_numpy()
+    return float(np.corrcoef(rx, ry)[0, 1])
+
+
+def first_reaching(xs, ys, level: float):
+    """The first x (in order) whose y reaches `level`, and the linearly interpolated
+    crossing; (None, None) if none does."""
+    prev = None
+    for x, y in zip(xs, ys):
+        if y >= level:
+            cross = x if prev is None else prev[0] + (level - prev[1]) * (x - prev[0]) / (y - prev[1])
+            return x, cross
+        prev = (x, y)
+    return None, None

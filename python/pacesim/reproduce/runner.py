@@ -1,0 +1,126 @@
+"""Run one catalogue figure and write its CSV, plots and markdown report.
+
+The figure's sweep goes through the results store like any other (named
+after the id, `-quick` for the reduced one), so a second `reproduce` reuses
+every finished point and an interrupted one resumes.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+import pandas as pd
+
+from .. import ENGINE_VERSION
+from ..plot import figure, label, matches, summarise
+from ..scenario import Scenario
+from ..store import Store, code_version
+from ..sweep import SweepRun, run_sweep
+from .claims import Points
+from .figures import FIGURES, QUICK_SCALE, QUICK_SET, Figure
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """What `reproduce` wrote and found."""
+
+    id: str
+    csv: Path
+    plots: List[Path]
+    report: Path
+    claims: List[Tuple[str, str, str, str]]  # (expect, test, verdict, numbers)
+    run: SweepRun
+
+
+def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds: Optional[Sequence[int]] = None,
+              pool: Optional[Executor] = None, progress: bool = True) -> Reproduction:
+    """Run figure `fig_id` (full size, or reduced with `quick`) into the store at
+    `results` and write `<id>.csv`, `<id>.png`, `<id>.svg` and `report.md` to `out`."""
+    fig = FIGURES[fig_id]
+    sweep = fig.sweep(quick, seeds)
+    t0 = time.perf_counter()
+    with Store(results) as store:
+        run = run_sweep(sweep, store, pool, progress)
+        points = store.points(sweep.name)
+    wall = time.perf_counter() - t0
+    out.mkdir(parents=True, exist_ok=True)
+    csv = out / f"{fig.id}.csv"
+    points.to_csv(csv, index=False)
+    size = "quick: flows and link rates x0.1, 100 s" if quick else "full size"
+    plots = figure(points, fig.panels, out / fig.id, f"{fig.id} ({size}): {fig.caption}")
+    p = Points(points)
+    claims = [(c.expect, c.test, *c.evaluate(p)) for c in fig.claims]
+    report = out / "report.md"
+    report.write_text(_report(fig, quick, sweep.seeds, points, run, wall, claims, csv, plots), encoding="utf-8")
+    return Reproduction(fig.id, csv, plots, report, claims, run)
+
+
+def _table(df: pd.DataFrame) -> str:
+    """A pandas frame as a markdown table (index included)."""
+    df = df.reset_index()
+    cells = [[str(c) for c in df.columns]] + [[_cell(v) for v in row] for row in df.itertuples(index=False)]
+    lines = ["| " + " | ".join(r) + " |" for r in cells]
+    lines.insert(1, "|" + "---|" * len(df.columns))
+    return "\n".join(lines)
+
+
+def _cell(v) -> str:
+    if isinstance(v, float):
+        return "" if pd.isna(v) else f"{v:.4g}" if abs(v) < 1 else f"{v:.1f}"
+    return str(v)
+
+
+def _numbers(fig: Figure, points: pd.DataFrame) -> List[str]:
+    """Markdown: each panel's curves as a table, mean over seeds (± std when several)."""
+    parts = []
+    for panel in fig.panels:
+        df = points
+        for key, wanted in panel.where.items():
+            df = df[matches(df[key], wanted if isinstance(wanted, list) else [wanted])]
+        for metric in panel.y if isinstance(panel.y, list) else [panel.y]:
+            s = summarise(df, panel.x, metric, panel.by)
+            if s.empty:
+                continue
+            s["curve"] = s[panel.by].apply(lambda r: ", ".join(label(k, v) for k, v in r.items()), axis=1) if panel.by else metric
+            s["value"] = [f"{m:.4g}" + (f" ± {d:.2g}" if n > 1 else "") for m, d, n in zip(s["mean"], s["std"], s["count"])]
+            wide = s.pivot(index=panel.x, columns="curve", values="value")
+            wide = wide.loc[list(dict.fromkeys(s[panel.x])), list(dict.fromkeys(s["curve"]))]
+            parts += [f"### {panel.title or fig.id}: `{metric}`", "", _table(wide), ""]
+    return parts
+
+
+def _report(fig: Figure, quick: bool, seeds: Sequence[int], points: pd.DataFrame, run: SweepRun, wall: float,
+            claims: list, csv: Path, plots: List[Path]) -> str:
+    base = Scenario()
+    if quick:
+        size = (f"quick: flows and every link rate x{QUICK_SCALE} (each flow keeps its share of the core), "
+                f"{', '.join(QUICK_SET)}; a demo, checked against claims made for the full size")
+    else:
+        size = (f"full size: {base.topology.edges * base.topology.hosts_per_edge} flows (E-base), "
+                f"{base.duration / 1e9:g} s measured after {base.warmup / 1e9:g} s")
+    ok = int((points["status"] == "ok").sum())
+    failed = points[points["status"] == "failed"]
+    engine_s = float(points["wall_s"].sum()) if "wall_s" in points else 0.0
+    verdicts = [c[2] for c in claims]
+    lines = [
+        f"# {fig.id}: {fig.caption}", "",
+        f"Setup: {fig.setup}.", "",
+        f"Run: {size}; seeds {', '.join(map(str, seeds))}; {len(points)} points, {ok} ok, {len(failed)} failed. "
+        f"This invocation ran {run.ran} points and reused {run.skipped} from the store in {wall:.1f} s wall; "
+        f"engine time of all points {engine_s:.1f} s. Engine {ENGINE_VERSION}, code {code_version()}.", "",
+        "## Claims (../shared/EXPERIMENTS.md)", "",
+        f"{verdicts.count('supported')} of {len(claims)} supported, {verdicts.count('not supported')} not supported, "
+        f"{verdicts.count('not evaluated')} not evaluated.", "",
+        "| expect | test | result | numbers |", "|---|---|---|---|",
+    ]
+    lines += [f"| {e} | {t} | **{v}** | {n} |" for e, t, v, n in claims]
+    lines += ["", "## Numbers (mean over seeds ± standard deviation)", ""] + _numbers(fig, points)
+    if len(failed):
+        lines += ["## Failed points", ""] + [f"- {r['key']}: {r['error']}" for _, r in failed.iterrows()] + [""]
+    lines += ["## Files", "", f"- `{csv.name}`: every point (axes, seed, status, metrics, wall time)"]
+    lines += [f"- `{p.name}`" for p in plots]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,289 @@
+"""The results store: every run of every sweep, on disk, safe to kill.
+
+Layout under a results directory:
+
+    pacesim.sqlite              runs, sweeps, sweep membership, per-run tables
+    tables/<name>/<kk>/<key>.parquet   one Parquet file per run and table
+
+SQLite (not DuckDB) because the store is written one small row at a time by
+a single process while a sweep runs, and must survive `kill -9` at any
+instant: SQLite's journal makes each commit atomic and durable, ships with
+Python, and any number of readers can look while a sweep writes (WAL mode).
+Bulk analysis happens on the pandas frames this module returns (and DuckDB or
+pyarrow can read the Parquet files directly).
+
+A run is keyed by `run_key`: a hash of the normalised scenario (SI units,
+sorted keys, seed included) and the engine version, so equal points in
+different sweeps share one run and a rerun skips it. A run's Parquet files
+are written first (to `<key>.parquet.tmp`, then renamed) and its row
+committed after: a kill before the commit leaves a file no row points at,
+which the point's rerun overwrites; never a row pointing at nothing. The `run_tables` table names
+each run's tables (`flows` now; a time-series table slots in beside it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import subprocess
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Iterable, Iterator, Optional, Union
+
+import pandas as pd
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    key            TEXT PRIMARY KEY,   -- run_key(): scenario + seed + engine version
+    status         TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+    error          TEXT,               -- why a failed run failed
+    scenario       TEXT NOT NULL,      -- JSON, human units (for a failed override: the sweep's base)
+    seed           INTEGER NOT NULL,
+    engine_version TEXT NOT NULL,
+    code_version   TEXT NOT NULL,      -- package version + git commit of the code that ran it
+    metrics        TEXT,               -- JSON: see metrics()
+    report         TEXT,               -- JSON: the engine report without its per-flow table
+    wall_s         REAL,               -- engine wall time
+    events         INTEGER,
+    packet_hops    INTEGER,
+    host           TEXT,               -- machine that ran it
+    finished_at    TEXT NOT NULL       -- UTC, ISO 8601
+);
+CREATE TABLE IF NOT EXISTS sweeps (
+    name       TEXT PRIMARY KEY,
+    spec       TEXT NOT NULL,          -- JSON: base scenario, axes, seeds, fixed overrides
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sweep_points (
+    sweep TEXT NOT NULL REFERENCES sweeps(name),
+    axes  TEXT NOT NULL,               -- JSON: {axis: value as written in the sweep}
+    seed  INTEGER NOT NULL,
+    key   TEXT NOT NULL,               -- the run (several points may share one)
+    PRIMARY KEY (sweep, axes, seed)
+);
+CREATE TABLE IF NOT EXISTS run_tables (
+    key  TEXT NOT NULL REFERENCES runs(key),
+    name TEXT NOT NULL,                -- 'flows'; later e.g. 'series'
+    path TEXT NOT NULL,                -- relative to the results directory
+    rows INTEGER NOT NULL,
+    PRIMARY KEY (key, name)
+);
+"""
+
+
+def run_key(engine_scenario: dict, engine_version: str) -> str:
+    """The hash identifying a run: normalised scenario (its seed included) and engine version."""
+    text = json.dumps({"scenario": engine_scenario, "engine": engine_version}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """This package's version, plus the git commit (and `.dirty`) when run from a checkout."""
+    try:
+        text = version("pacesim")
+    except PackageNotFoundError:
+        text = "unknown"
+    here = Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(["git", "-C", str(here), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return text
+    return f"{text}+g{commit}{'.dirty' if dirty else ''}"
+
+
+def metrics(report: dict, core_rate_bps: int) -> dict:
+    """The numbers stored per run for plots and claims.
+
+    The engine summary (aggregate_mbps, goodput_kbps_mean, core_loss_rate,
+    core_empty_prob), plus: core_utilisation (aggregate / core rate), mean
+    goodput of paced and of unpaced flows (paper E Fig. 17; None when a group
+    is empty), the packet-weighted mean pacer delay, and the flow count.
+    """
+    flows = pd.DataFrame(report["flows"])
+    paced = flows[flows["paced"]]["goodput_kbps"]
+    unpaced = flows[~flows["paced"]]["goodput_kbps"]
+    pacers = list(report["pacers"].values())
+    packets = sum(p["packets"] for p in pacers)
+    out = dict(report["summary"])
+    out.update(
+        core_utilisation=out["aggregate_mbps"] * 1e6 / core_rate_bps,
+        goodput_kbps_paced=float(paced.mean()) if len(paced) else None,
+        goodput_kbps_unpaced=float(unpaced.mean()) if len(unpaced) else None,
+        pacer_delay_ms_mean=sum(p["mean_delay_ms"] * p["packets"] for p in pacers) / packets if packets else None,
+        flows=len(flows),
+    )
+    return out
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class Store:
+    """A results directory: its SQLite database and Parquet tables."""
+
+    def __init__(self, root: Union[str, Path]):
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(self.root / "pacesim.sqlite", timeout=60, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- writing (one process: the one running the sweep) ---
+
+    def register_sweep(self, name: str, spec: dict, points: Iterable[tuple[dict, int, str]]) -> None:
+        """Record (or redefine) sweep `name` with its points as (axes, seed, run key)."""
+        now = _now()
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO sweeps VALUES (?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET spec = excluded.spec, "
+                "updated_at = excluded.updated_at",
+                (name, json.dumps(spec), now, now),
+            )
+            self.db.execute("DELETE FROM sweep_points WHERE sweep = ?", (name,))
+            self.db.executemany(
+                "INSERT OR REPLACE INTO sweep_points VALUES (?, ?, ?, ?)",
+                [(name, json.dumps(axes, sort_keys=True), seed, key) for axes, seed, key in points],
+            )
+
+    def finished(self, keys: Iterable[str]) -> set[str]:
+        """Those of `keys` that already have a successful run."""
+        keys = list(keys)
+        found: set[str] = set()
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            rows = self.db.execute(
+                f"SELECT key FROM runs WHERE status = 'ok' AND key IN ({','.join('?' * len(chunk))})", chunk
+            )
+            found.update(r[0] for r in rows)
+        return found
+
+    def save_ok(self, key: str, scenario: dict, seed: int, engine_version: str, report: dict,
+                core_rate_bps: int, wall_s: float, host: str) -> None:
+        """Store a successful run: its flows table to Parquet, then its row, atomically."""
+        flows = pd.DataFrame(report["flows"])
+        rel = Path("tables") / "flows" / key[:2] / f"{key}.parquet"
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")  # a run killed here leaves it; its rerun reuses it
+        flows.to_parquet(tmp, index=False)
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        rest = {k: v for k, v in report.items() if k != "flows"}
+        with self._transaction():
+            self.db.execute(
+                "INSERT OR REPLACE INTO runs VALUES (?, 'ok', NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (key, json.dumps(scenario), seed, engine_version, code_version(),
+                 json.dumps(metrics(report, core_rate_bps)), json.dumps(rest), wall_s,
+                 report["work"]["events"], report["work"]["packet_hops"], host, _now()),
+            )
+            self.db.execute("INSERT OR REPLACE INTO run_tables VALUES (?, 'flows', ?, ?)", (key, str(rel), len(flows)))
+
+    def save_failed(self, key: str, scenario: dict, seed: int, engine_version: str, error: str,
+                    host: Optional[str] = None) -> None:
+        """Store a failed run with its error; a later successful run replaces it."""
+        with self._transaction():
+            self.db.execute(
+                "INSERT OR REPLACE INTO runs (key, status, error, scenario, seed, engine_version, code_version, "
+                "host, finished_at) VALUES (?, 'failed', ?, ?, ?, ?, ?, ?, ?)",
+                (key, error, json.dumps(scenario), seed, engine_version, code_version(), host, _now()),
+            )
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if the body raises."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # --- reading ---
+
+    def sweeps(self) -> pd.DataFrame:
+        """One row per sweep: points, ok, failed, pending, total engine seconds, last update."""
+        return pd.read_sql_query(
+            """SELECT s.name AS sweep, COUNT(p.key) AS points,
+                      COALESCE(SUM(r.status = 'ok'), 0) AS ok,
+                      COALESCE(SUM(r.status = 'failed'), 0) AS failed,
+                      COUNT(p.key) - COUNT(r.key) AS pending,
+                      COALESCE(SUM(r.wall_s), 0.0) AS engine_s,
+                      s.updated_at
+               FROM sweeps s LEFT JOIN sweep_points p ON p.sweep = s.name
+               LEFT JOIN runs r ON r.key = p.key
+               GROUP BY s.name ORDER BY s.updated_at""",
+            self.db,
+        )
+
+    def spec(self, sweep: str) -> dict:
+        row = self.db.execute("SELECT spec FROM sweeps WHERE name = ?", (sweep,)).fetchone()
+        if row is None:
+            raise KeyError(f"no sweep named {sweep!r} in {self.root}")
+        return json.loads(row[0])
+
+    def points(self, sweep: str) -> pd.DataFrame:
+        """One row per point of `sweep`: its axes (one column each, values as written in
+        the sweep), seed, key, status ('ok', 'failed' or 'pending'), error, every metric,
+        wall time and code version."""
+        axes = list(self.spec(sweep)["axes"])
+        rows = self.db.execute(
+            """SELECT p.key, p.axes, p.seed, COALESCE(r.status, 'pending'), r.error, r.metrics, r.wall_s,
+                      r.code_version, r.finished_at
+               FROM sweep_points p LEFT JOIN runs r ON r.key = p.key WHERE p.sweep = ? ORDER BY p.rowid""",
+            (sweep,),
+        ).fetchall()
+        records = []
+        for key, values, seed, status, error, mets, wall_s, code, finished in rows:
+            point = json.loads(values)
+            rec = {a: point[a] for a in axes}
+            rec.update(seed=seed, key=key, status=status, error=error)
+            rec.update(json.loads(mets) if mets else {})
+            rec.update(wall_s=wall_s, code_version=code, finished_at=finished)
+            records.append(rec)
+        return pd.DataFrame.from_records(records)
+
+    def report(self, key: str) -> dict:
+        """A run's stored engine report (without flows) and its scenario."""
+        row = self.db.execute("SELECT scenario, report FROM runs WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            raise KeyError(f"no run {key}")
+        return {"scenario": json.loads(row[0]), **(json.loads(row[1]) if row[1] else {})}
+
+    def table(self, key: str, name: str = "flows") -> pd.DataFrame:
+        """One run's Parquet table (`flows`: one row per TCP flow)."""
+        row = self.db.execute("SELECT path FROM run_tables WHERE key = ? AND name = ?", (key, name)).fetchone()
+        if row is None:
+            raise KeyError(f"run {key} has no {name!r} table")
+        return pd.read_parquet(self.root / row[0])
+
+    def flows(self, sweep: str) -> pd.DataFrame:
+        """Every flow of every successful point of `sweep`, with the point's axes and seed."""
+        pts = self.points(sweep)
+        ok = pts[pts["status"] == "ok"]
+        axes = list(self.spec(sweep)["axes"])
+        frames = [self.table(row["key"]).assign(**{a: row[a] for a in axes}, seed=row["seed"])
+                  for row in ok.to_dict("records")]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

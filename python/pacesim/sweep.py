@@ -1,0 +1,287 @@
+"""Sweeps: a scenario, axes over any of its keys, and seeds; every point one run.
+
+A sweep file (TOML):
+
+    name = "buffers"
+    scenario = "e-base.toml"        # relative to this file; or a [scenario] table; default E-base
+    seeds = [1, 2, 3]
+    set = ["duration=100s"]         # fixed overrides, applied first
+    [axes]                          # the cartesian product of these, in this order
+    "core.buffer" = ["3KB", "5KB", "10KB"]
+    "pacing.scheme" = ["none", "host", "edge"]
+    flows = [100, 1000]             # topology.hosts_per_edge = flows / topology.edges
+
+Points run through any `concurrent.futures.Executor`: a local process pool
+by default, or a Dask cluster's executor (`executor()` makes either). Each
+finished point is written to the `Store` as it arrives, so a rerun, or a run
+after a crash, skips what is done; a point that fails (invalid combination,
+engine error, lost worker) is stored with its error and the sweep goes on.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import socket
+import sys
+import time
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, List, Optional, Union
+
+from pydantic import BaseModel
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from . import ENGINE_VERSION
+from .scenario import Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
+from .store import Store, run_key
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+FLOWS = "flows"
+"""The one axis that is not a scenario key: total flows, spread over the edges."""
+
+
+class SweepError(ValueError):
+    """A sweep definition that cannot be run at all (as opposed to one failing point)."""
+
+
+def _check_axis(key: str) -> None:
+    if key == FLOWS:
+        return
+    model: Any = Scenario
+    for part in key.split("."):
+        if not (isinstance(model, type) and issubclass(model, BaseModel)) or part not in model.model_fields:
+            raise SweepError(f"axis {key!r} is not a scenario key (nor {FLOWS!r})")
+        model = model.model_fields[part].annotation
+
+
+def scaled(scenario: Scenario, k: float) -> Scenario:
+    """`scenario` with k times the hosts per edge and k times every link rate (core,
+    edge, access), so each flow keeps its share of the core: paper-size
+    experiments made small (`reproduce --quick`)."""
+    if k == 1:
+        return scenario
+    hosts = scenario.topology.hosts_per_edge * k
+    if hosts < 1 or abs(hosts - round(hosts)) > 1e-9:
+        raise ScenarioError("topology.hosts_per_edge", f"{scenario.topology.hosts_per_edge} x scale {k} is not a whole number")
+    t = scenario.topology
+    lo, hi = (round(r * k) for r in t.access_rate)
+    elo, ehi = (round(r * k) for r in t.edge_rate)
+    return apply_overrides(scenario, [
+        f"topology.hosts_per_edge={round(hosts)}",
+        f"core.rate={round(scenario.core.rate * k)}bps",
+        f'topology.edge_rate=["{elo}bps", "{ehi}bps"]',
+        f'topology.access_rate=["{lo}bps", "{hi}bps"]',
+    ])
+
+
+@dataclass(frozen=True)
+class Point:
+    """One run of a sweep: its axis values and seed, and either the scenario or why it is invalid."""
+
+    axes: dict
+    seed: int
+    key: str
+    scenario: Optional[Scenario] = None
+    error: Optional[str] = None
+
+
+@dataclass
+class Sweep:
+    """A base scenario, fixed overrides, axes (key -> values) and seeds; `scale` != 1
+    shrinks every point with `scaled`."""
+
+    name: str
+    base: Scenario = field(default_factory=Scenario)
+    axes: dict = field(default_factory=dict)
+    seeds: List[int] = field(default_factory=lambda: [1])
+    set: List[str] = field(default_factory=list)
+    scale: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            raise SweepError("a sweep needs a name")
+        if not self.seeds:
+            raise SweepError("a sweep needs at least one seed")
+        for key, values in self.axes.items():
+            _check_axis(key)
+            if not isinstance(values, list) or not values:
+                raise SweepError(f"axis {key!r} needs a non-empty list of values")
+        apply_overrides(self.base, self.set)
+
+    def spec(self) -> dict:
+        """The definition as JSON-able data (stored with the sweep)."""
+        return {"base": self.base.model_dump(mode="json", exclude_none=True), "set": self.set,
+                "axes": self.axes, "seeds": self.seeds, "scale": self.scale}
+
+    def points(self) -> List[Point]:
+        """Every (axes, seed) combination, axes varying slowest first, seeds fastest."""
+        out = []
+        keys = list(self.axes)
+        for values in itertools.product(*self.axes.values()):
+            axes = dict(zip(keys, values))
+            for seed in self.seeds:
+                out.append(self._point(axes, seed))
+        return out
+
+    def _point(self, axes: dict, seed: int) -> Point:
+        overrides = self.set + [f"{k}={json.dumps(v)}" for k, v in axes.items() if k != FLOWS] + [f"seed={seed}"]
+        try:
+            s = apply_overrides(self.base, overrides)
+            if FLOWS in axes:
+                s = _with_flows(s, axes[FLOWS])
+            s = scaled(s, self.scale)
+        except ScenarioError as e:
+            invalid = {"base": self.base.to_engine(), "overrides": overrides, "axes": axes, "scale": self.scale}
+            return Point(axes, seed, run_key(invalid, ENGINE_VERSION), error=f"ScenarioError: {e}")
+        return Point(axes, seed, run_key(s.to_engine(), ENGINE_VERSION), scenario=s)
+
+
+def _with_flows(s: Scenario, flows: Any) -> Scenario:
+    edges = s.topology.edges
+    if not isinstance(flows, int) or flows <= 0 or flows % edges:
+        raise ScenarioError(FLOWS, f"{flows!r} flows cannot be spread evenly over {edges} edges")
+    return apply_overrides(s, [f"topology.hosts_per_edge={flows // edges}"])
+
+
+def load_sweep(path: Union[str, Path]) -> Sweep:
+    """Read a sweep TOML file (see the module docstring)."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise SweepError(f"{path}: not valid TOML: {e}") from None
+    unknown = set(data) - {"name", "scenario", "seeds", "set", "axes", "scale"}
+    if unknown:
+        raise SweepError(f"{path}: unknown keys {sorted(unknown)}; a sweep has name, scenario, seeds, set, axes, scale")
+    base = data.get("scenario", {})
+    if isinstance(base, str):
+        scenario = load_scenario(path.parent / base)
+    elif isinstance(base, dict):
+        scenario = parse_scenario(base)
+    else:
+        raise SweepError(f"{path}: scenario is a file name or a table")
+    return Sweep(name=data.get("name", path.stem), base=scenario, axes=data.get("axes", {}),
+                 seeds=data.get("seeds", [1]), set=data.get("set", []), scale=data.get("scale", 1.0))
+
+
+def simulate(scenario: dict) -> dict:
+    """Run one point (a scenario in human units) where the executor puts it.
+
+    Returns the report, wall time and host, or the error: a worker never raises
+    for a bad point, so every executor reports failures the same way.
+    """
+    from . import run
+
+    try:
+        r = run(parse_scenario(scenario))
+    except (ScenarioError, RuntimeError) as e:
+        return {"error": f"{type(e).__name__}: {e}", "host": socket.gethostname()}
+    return {"report": r.report, "wall_s": r.wall_s, "host": socket.gethostname()}
+
+
+@contextmanager
+def executor(workers: Optional[int] = None, scheduler: Optional[str] = None, dask: bool = False) -> Iterator[Executor]:
+    """The executor a sweep runs on: a process pool of `workers` (default one per
+    core), the Dask scheduler at `scheduler` (tcp://host:port), or with `dask`
+    a Dask LocalCluster of `workers` single-threaded worker processes."""
+    if scheduler or dask:
+        from distributed import Client, LocalCluster
+
+        if scheduler:
+            client = Client(scheduler)
+            cluster = None
+        else:
+            cluster = LocalCluster(n_workers=workers or os.cpu_count(), threads_per_worker=1,
+                                   processes=True, dashboard_address=None)
+            client = Client(cluster)
+        try:
+            yield client.get_executor(pure=False)
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    else:
+        pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count())
+        try:
+            yield pool
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
+
+
+@dataclass(frozen=True)
+class SweepRun:
+    """What one call of `run_sweep` did."""
+
+    name: str
+    points: int
+    skipped: int
+    ran: int
+    failed: int
+    wall_s: float
+
+
+def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progress: bool = True) -> SweepRun:
+    """Run every point of `sweep` not yet finished in `store`, on `pool` (default: a
+    local process pool), storing each as it completes. Failed points are retried."""
+    t0 = time.perf_counter()
+    points = sweep.points()
+    store.register_sweep(sweep.name, sweep.spec(), [(p.axes, p.seed, p.key) for p in points])
+    done = store.finished(p.key for p in points)
+    todo: dict[str, Point] = {}
+    for p in points:
+        if p.key not in done:
+            todo.setdefault(p.key, p)
+    failed = 0
+    for p in [p for p in todo.values() if p.error]:
+        store.save_failed(p.key, sweep.spec()["base"], p.seed, ENGINE_VERSION, p.error)
+        failed += 1
+    runnable = [p for p in todo.values() if p.scenario is not None]
+    if runnable:
+        if pool is None:
+            with executor() as own:
+                failed += _execute(sweep.name, runnable, len(points) - len(todo), store, own, progress)
+        else:
+            failed += _execute(sweep.name, runnable, len(points) - len(todo), store, pool, progress)
+    return SweepRun(sweep.name, len(points), len(points) - len(todo), len(todo), failed, time.perf_counter() - t0)
+
+
+def _execute(name: str, points: List[Point], skipped: int, store: Store, pool: Executor, progress: bool) -> int:
+    """Submit `points`, store each result as it completes; the number that failed."""
+    futures: dict[Future, Point] = {pool.submit(simulate, p.scenario.model_dump(mode="json", exclude_none=True)): p
+                                    for p in points}
+    failed = 0
+    bar = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("[red]{task.fields[failed]} failed"), TextColumn("elapsed"), TimeElapsedColumn(),
+        TextColumn("ETA"), TimeRemainingColumn(), disable=not progress,
+    )
+    with bar:
+        task = bar.add_task(f"{name} ({skipped} done before)", total=len(points), failed=0)
+        for fut in as_completed(futures):
+            p = futures[fut]
+            human = p.scenario.model_dump(mode="json", exclude_none=True)
+            try:
+                out = fut.result()
+            except Exception as e:  # the worker itself died or the cluster lost it
+                out = {"error": f"{type(e).__name__}: {e}", "host": None}
+            if "report" in out and out["report"]["engine_version"] != ENGINE_VERSION:
+                out = {"error": f"worker engine {out['report']['engine_version']} is not this engine "
+                                f"{ENGINE_VERSION}", "host": out["host"]}
+            if "error" in out:
+                store.save_failed(p.key, human, p.seed, ENGINE_VERSION, out["error"], out["host"])
+                failed += 1
+            else:
+                store.save_ok(p.key, human, p.seed, ENGINE_VERSION, out["report"],
+                              p.scenario.core.rate, out["wall_s"], out["host"])
+            bar.update(task, advance=1, failed=failed)
+    return failed

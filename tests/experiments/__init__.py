@@ -1,0 +1,1 @@
+"""Tests of sweeps, the results store, plots and reproductions."""

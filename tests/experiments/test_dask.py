@@ -1,0 +1,26 @@
+"""The same sweep on a Dask LocalCluster gives the local result, point for point."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from pacesim.store import Store
+from pacesim.sweep import executor, run_sweep
+
+from .conftest import tiny_sweep
+
+
+def test_dask_local_cluster_equals_local_pool(tiny_store, tmp_path):
+    local, _ = tiny_store
+    with Store(tmp_path) as store, executor(workers=2, dask=True) as pool:
+        run = run_sweep(tiny_sweep(), store, pool, progress=False)
+        assert (run.ran, run.failed) == (8, 0)
+        remote = store.points("tiny")
+        ours = local.points("tiny")
+        metrics = ["core.buffer", "pacing.scheme", "seed", "key", "status", "aggregate_mbps", "goodput_kbps_mean",
+                   "core_loss_rate", "core_empty_prob", "goodput_kbps_paced", "goodput_kbps_unpaced", "pacer_delay_ms_mean"]
+        pd.testing.assert_frame_equal(remote[metrics], ours[metrics])
+        for key in ours["key"]:
+            pd.testing.assert_frame_equal(store.table(key), local.table(key))
+            a, b = store.report(key), local.report(key)
+            assert a["links"] == b["links"] and a["pacers"] == b["pacers"] and a["conservation"] == b["conservation"]

@@ -1,0 +1,77 @@
+"""Sweeps run every point once, resume without rerunning, and record failures."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+import pacesim
+from pacesim.sweep import Sweep, SweepError, load_sweep, run_sweep
+
+from .conftest import TINY, tiny_sweep
+
+
+def test_every_point_runs_and_matches_a_single_run(tiny_store):
+    store, first = tiny_store
+    assert (first.points, first.skipped, first.ran, first.failed) == (8, 0, 8, 0)
+    df = store.points("tiny")
+    assert list(df.columns[:3]) == ["core.buffer", "pacing.scheme", "seed"]
+    assert (df["status"] == "ok").all()
+    row = df[(df["core.buffer"] == "10KB") & (df["pacing.scheme"] == "edge") & (df["seed"] == 2)].iloc[0]
+    single = pacesim.run(pacesim.apply_overrides(pacesim.Scenario(), TINY + ["core.buffer=10KB", "pacing.scheme=edge"]), seed=2)
+    assert row["goodput_kbps_mean"] == single.summary["goodput_kbps_mean"]
+    assert row["aggregate_mbps"] == single.summary["aggregate_mbps"]
+    flows = store.table(row["key"])
+    pd.testing.assert_frame_equal(flows.set_index("flow"), single.flows, check_names=False)
+    stored = store.report(row["key"])
+    assert stored["scenario"]["core"]["buffer"] == "10KB" and stored["pacers"]
+
+
+def test_rerun_skips_finished_points(tiny_store, pool):
+    store, _ = tiny_store
+    before = store.points("tiny")[["key", "finished_at"]]
+    again = run_sweep(tiny_sweep(), store, pool, progress=False)
+    assert (again.skipped, again.ran) == (8, 0)
+    pd.testing.assert_frame_equal(store.points("tiny")[["key", "finished_at"]], before)
+    # a wider sweep reuses the shared points and runs only the new ones
+    wider = run_sweep(tiny_sweep("wider", **{"core.buffer": ["3KB", "10KB", "20KB"], "pacing.scheme": ["none", "edge"]}),
+                      store, pool, progress=False)
+    assert (wider.points, wider.skipped, wider.ran) == (12, 8, 4)
+    assert set(store.sweeps()["sweep"]) >= {"tiny", "wider"}
+
+
+def test_failed_points_are_recorded_and_the_sweep_goes_on(tiny_store, pool):
+    store, _ = tiny_store
+    sweep = Sweep(name="failing", axes={"core.buffer": ["5KB", "-1KB"], "pacing.links": [["core"], ["no-such-link"]]},
+                  seeds=[1, 2], set=TINY + ["pacing.scheme=edge"])
+    run = run_sweep(sweep, store, pool, progress=False)
+    df = store.points("failing")
+    assert run.failed == 6 and (df["status"] == "failed").sum() == 6
+    ok = df[df["status"] == "ok"]
+    assert len(ok) == 2 and (ok["core.buffer"] == "5KB").all()
+    python_side = df[df["core.buffer"] == "-1KB"]["error"]
+    assert python_side.str.contains("core.buffer").all() and python_side.str.contains("negative").all()
+    engine_side = df[(df["core.buffer"] == "5KB") & (df["status"] == "failed")]["error"]
+    assert len(engine_side) == 2 and engine_side.str.contains("no-such-link").all()
+    assert store.sweeps().set_index("sweep").loc["failing", ["ok", "failed", "pending"]].tolist() == [2, 6, 0]
+
+
+def test_flows_axis_and_scale():
+    sweep = Sweep(name="f", axes={"flows": [20, 30]}, set=TINY, scale=0.5)
+    a, b = sweep.points()
+    assert a.scenario.topology.hosts_per_edge == 5 and a.scenario.core.rate == 50_000_000
+    assert "hosts_per_edge: 15 x scale 0.5 is not a whole number" in b.error
+
+
+def test_sweep_file(tmp_path):
+    (tmp_path / "base.toml").write_text('duration = "20s"\nwarmup = "5s"\n[topology]\nedges = 2\nhosts_per_edge = 5\n')
+    (tmp_path / "s.toml").write_text('name = "f"\nscenario = "base.toml"\nseeds = [3]\n[axes]\n"pacing.delay" = ["1ms", "5ms"]\n')
+    sweep = load_sweep(tmp_path / "s.toml")
+    assert [p.scenario.pacing.delay for p in sweep.points()] == [1_000_000, 5_000_000]
+    assert {p.seed for p in sweep.points()} == {3}
+    (tmp_path / "bad.toml").write_text('[axes]\n"core.bufer" = ["5KB"]\n')
+    with pytest.raises(SweepError, match="core.bufer"):
+        load_sweep(tmp_path / "bad.toml")
+    assert json.dumps(sweep.spec())
