@@ -168,7 +168,8 @@ impl Network {
         &self.hops[span.start as usize..span.end as usize]
     }
 
-    /// Mark the links a packet can cross without an event at their entrance.
+    /// Mark the links a packet can cross without an event at their entrance,
+    /// and those that need no queue bookkeeping ([`Link::set_untracked`]).
     ///
     /// A link qualifies when every route through it enters from the same
     /// upstream link, it never drops, it is not measured and not paced. Packets then
@@ -197,14 +198,25 @@ impl Network {
             }
         }
         let measured: std::collections::HashSet<LinkId> = self.measured.iter().copied().collect();
+        let quiet: Vec<bool> = (0..self.links.len())
+            .map(|l| {
+                self.links[l].queue == crate::net::DropTail::unlimited() && !measured.contains(&(l as LinkId))
+            })
+            .collect();
         self.cut_through = (0..self.links.len())
             .map(|l| {
                 matches!(upstream[l], Upstream::Only(_))
-                    && self.links[l].queue == crate::net::DropTail::unlimited()
-                    && !measured.contains(&(l as LinkId))
+                    && quiet[l]
                     && !self.pacers.iter().any(|&(p, _)| p == l as LinkId)
             })
             .collect();
+        // The same links, and any other that never drops and is not
+        // reported, need no queue bookkeeping at all.
+        for (link, quiet) in self.links.iter_mut().zip(quiet) {
+            if quiet {
+                link.set_untracked();
+            }
+        }
     }
 
     /// Round-trip time of an idle network for a `data`-byte packet out and an `ack`-byte one back.
