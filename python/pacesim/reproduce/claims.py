@@ -20,7 +20,7 @@ APPROX = 0.05
 """Relative tolerance for the paper's "≈ N": within 5 % of N."""
 
 ALIASES = {"buffer": "core.buffer", "scheme": "pacing.scheme", "delay": "pacing.delay",
-           "fraction": "pacing.fraction", "flows": "flows"}
+           "fraction": "pacing.fraction", "flows": "flows", "packets": "core.buffer_packets"}
 
 
 class Missing(LookupError):
