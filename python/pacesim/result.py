@@ -52,10 +52,13 @@ class Result:
 
     @cached_property
     def links(self) -> pd.DataFrame:
-        """One row per measured link (`core`, `core.rev`, `edge_in.3`, ...), over the window."""
+        """One row per measured link (`core`, `core.rev`, `edge_in.3`, ...), over the
+        window; arrivals, drops and loss rate per traffic class in columns
+        `data_*`, `ack_*`, `udp_*`."""
         import pandas as pd
 
-        return pd.DataFrame.from_dict(self.report["links"], orient="index").rename_axis("link")
+        rows = {name: pd.json_normalize(link, sep="_").iloc[0] for name, link in self.report["links"].items()}
+        return pd.DataFrame.from_dict(rows, orient="index").rename_axis("link")
 
     @cached_property
     def flows(self) -> pd.DataFrame:

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Iterable, List, Literal, Optional, Tuple, Uni
 import tomli_w
 from pydantic import BaseModel, Field, StrictBool, ValidationError, model_validator
 
-from .fields import Count, PositiveSize, PositiveTime, Rate, ScenarioError, Size, Time, TimeRange, _Model
+from .fields import Count, PositiveSize, PositiveTime, Rate, ScenarioError, Size, SizeRange, Time, TimeRange, _Model
 from .topology import KINDS, EBase, Topology, core_defaults
 from .units import format_rate, format_time
 
@@ -68,10 +68,41 @@ class Tcp(_Model):
         return self
 
 
+class UdpSource(_Model):
+    """An open-loop UDP source (papers A Sec V-A, E Sec 5): "cbr" or "poisson"
+    (exponential gaps) at mean `rate` in wire bits, from host `from` to host
+    `to` (A-base and E-base with `topology.udp` name them "s-udp" and
+    "d-udp"), first packet at `start`. Packet sizes on the wire: `size`, one
+    value or a [low, high] range drawn uniformly, or `sizes`, a list drawn
+    from with equal weights."""
+
+    kind: Literal["cbr", "poisson"]
+    rate: Rate
+    size: Optional[SizeRange] = None
+    sizes: Optional[List[PositiveSize]] = None
+    start: Time = "0s"
+    from_: str = Field("s-udp", alias="from")
+    to: str = "d-udp"
+
+    @model_validator(mode="after")
+    def _one_size(self) -> UdpSource:
+        if (self.size is None) == (self.sizes is None):
+            raise ScenarioError("size", "give exactly one of size (a value or [low, high]) and sizes (a list)")
+        if self.sizes == []:
+            raise ScenarioError("sizes", "the list of sizes is empty")
+        return self
+
+    def to_engine(self) -> dict:
+        size = {"range": list(self.size)} if self.size is not None else {"list": list(self.sizes)}
+        return {"kind": self.kind, "rate": self.rate, "size": size, "start": self.start, "from": self.from_, "to": self.to}
+
+
 class Traffic(_Model):
-    """Long-lived bulk transfers (ns-2 FTP), one per sender, started uniformly over `start`."""
+    """Long-lived bulk transfers (ns-2 FTP), one per sender, started uniformly
+    over `start`; and UDP sources (`[[traffic.udp]]`)."""
 
     start: TimeRange = ["0s", "10s"]
+    udp: List[UdpSource] = Field(default_factory=list)
 
 
 class Pacing(_Model):
@@ -132,6 +163,9 @@ class Scenario(_Model):
         end = format_time(self.duration)
         if self.warmup >= self.duration:
             raise ScenarioError("warmup", f"{format_time(self.warmup)} must be before the end of the run (duration {end})")
+        for i, u in enumerate(self.traffic.udp):
+            if u.start >= self.duration:
+                raise ScenarioError(f"traffic.udp[{i}].start", f"must be before the end of the run (duration {end})")
         if self.traffic.start[1] >= self.duration:
             raise ScenarioError(
                 "traffic.start",
@@ -149,6 +183,7 @@ class Scenario(_Model):
         """The engine's JSON scenario: same keys, SI integers, ranges as [lo, hi]."""
         data = self.model_dump(mode="python", by_alias=True)
         data["core"] = self.core_values().model_dump(mode="python")
+        data["traffic"]["udp"] = [u.to_engine() for u in self.traffic.udp]
         return data
 
     def to_toml(self) -> str:

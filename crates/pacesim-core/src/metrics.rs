@@ -3,4 +3,4 @@
 
 pub mod link_stats;
 
-pub use link_stats::LinkStats;
+pub use link_stats::{ClassCounts, LinkStats};

@@ -32,6 +32,8 @@ pub struct Summary {
     pub core_loss_rate: f64,
     /// Fraction of time no packet waits in the core queue.
     pub core_empty_prob: f64,
+    /// UDP drops / UDP arrivals at the core queue (paper A's anomaly; 0 without UDP).
+    pub core_udp_loss_rate: f64,
 }
 
 /// Counters of one link's output queue over the window.
@@ -51,6 +53,25 @@ pub struct LinkReport {
     pub empty_prob: f64,
     /// Fraction of time the link transmits nothing.
     pub idle_prob: f64,
+    /// The same arrivals and drops by traffic class: TCP data, ACKs, UDP.
+    pub data: ClassReport,
+    pub ack: ClassReport,
+    pub udp: ClassReport,
+}
+
+/// Arrivals, drops and their ratio for one traffic class at one queue.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClassReport {
+    pub arrivals: u64,
+    pub drops: u64,
+    pub loss_rate: f64,
+}
+
+impl From<crate::metrics::ClassCounts> for ClassReport {
+    fn from(c: crate::metrics::ClassCounts) -> Self {
+        let loss_rate = if c.arrivals == 0 { 0.0 } else { c.drops as f64 / c.arrivals as f64 };
+        ClassReport { arrivals: c.arrivals, drops: c.drops, loss_rate }
+    }
 }
 
 /// Pacing delays at one edge pacer over the window.

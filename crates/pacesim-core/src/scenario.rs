@@ -91,12 +91,15 @@ pub enum TcpVariant {
     Newreno,
 }
 
-/// Long-lived bulk transfers, one per sender host.
+/// Long-lived bulk transfers, one per sender host, and open-loop UDP sources.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Traffic {
     /// Flow start times, drawn uniformly per flow, ns.
     pub start: Range,
+    /// Real-time sources (`[[traffic.udp]]`), each from one host to another.
+    #[serde(default)]
+    pub udp: Vec<crate::traffic::udp::UdpSpec>,
 }
 
 /// Where traffic is paced (paper E): nowhere, at the hosts (TCP pacing), or
@@ -295,6 +298,13 @@ impl Scenario {
             positive("tcp.delayed_ack", d)?;
         }
         ordered("traffic.start", self.traffic.start)?;
+        for (i, u) in self.traffic.udp.iter().enumerate() {
+            let field = format!("traffic.udp[{i}]");
+            u.validate(&field)?;
+            if u.start >= self.duration {
+                return Err(bad(&format!("{field}.start"), "must be before the end of the run"));
+            }
+        }
         let p = &self.pacing;
         if !(0.0..=1.0).contains(&p.fraction) {
             return Err(bad("pacing.fraction", format!("{} is not a share in [0, 1]", p.fraction)));

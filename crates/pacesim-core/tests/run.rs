@@ -149,3 +149,57 @@ fn delayed_acks_halve_the_ack_stream_and_conserve_packets() {
     assert!((ratio(&every) - 1.0).abs() < 0.02, "{}", ratio(&every));
     assert!(ratio(&delayed) > 0.45 && ratio(&delayed) < 0.75, "{}", ratio(&delayed));
 }
+
+/// `small()` with a UDP host on E-base and one source of `kind` at `rate` bit/s.
+fn with_udp(kind: &str, rate: u64) -> Scenario {
+    let mut text = SMALL.replace(
+        "\"edge_delay\":[5000000,15000000]}",
+        "\"edge_delay\":[5000000,15000000],\"udp\":{\"rate\":100000000,\"delay\":10000000}}",
+    );
+    text = text.replace(
+        "\"traffic\":{\"start\":[0,10000000000]}",
+        &format!(
+            "\"traffic\":{{\"start\":[0,10000000000],\"udp\":[{{\"kind\":\"{kind}\",\"rate\":{rate},\
+             \"size\":{{\"range\":[100,300]}},\"start\":0,\"from\":\"s-udp\",\"to\":\"d-udp\"}}]}}"
+        ),
+    );
+    Scenario::from_json(&text).unwrap()
+}
+
+#[test]
+fn udp_is_counted_by_class_conserved_and_leaves_tcp_draws_alone() {
+    let r = run(&with_udp("poisson", 500_000)).unwrap();
+    let c = &r.conservation;
+    assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
+    let core = &r.links["core"];
+    // Classes partition the arrivals and drops; the forward core carries no ACKs.
+    assert_eq!(core.data.arrivals + core.ack.arrivals + core.udp.arrivals, core.arrivals);
+    assert_eq!(core.data.drops + core.ack.drops + core.udp.drops, core.drops);
+    assert_eq!(core.ack.arrivals, 0);
+    assert!(core.udp.drops > 0 && core.udp.drops < core.udp.arrivals);
+    assert_eq!(r.summary.core_udp_loss_rate, core.udp.loss_rate);
+    // 0.5 Mb/s of U[100, 300] B over the 20 s window: 6250 packets expected
+    // (Poisson count, sd 79); all of them reach the core.
+    let want = 0.5e6 * 20.0 / 8.0 / 200.0;
+    assert!((core.udp.arrivals as f64 - want).abs() < 4.0 * want.sqrt() * 1.1, "{}", core.udp.arrivals);
+    // The edge link sees the same stream 10 ms earlier: the counts differ by
+    // the packets crossing it at the window's edges (about 3 at each).
+    let edge = r.links["edge_in.udp"].udp.arrivals;
+    assert!(edge.abs_diff(core.udp.arrivals) <= 12, "{edge} vs {}", core.udp.arrivals);
+    // The UDP host is extra: the TCP hosts keep their access links, and a
+    // run without a UDP source is the same as before the host was added.
+    let mut no_source = with_udp("cbr", 1);
+    no_source.traffic.udp.clear();
+    let plain = run(&small()).unwrap();
+    let hosted = run(&no_source).unwrap();
+    assert_eq!(plain.flows, hosted.flows);
+    assert_eq!(plain.summary, hosted.summary);
+}
+
+#[test]
+fn a_udp_source_between_unknown_hosts_is_an_error_naming_it() {
+    let mut s = with_udp("cbr", 1_000_000);
+    s.traffic.udp[0].to = "nowhere".into();
+    let e = run(&s).unwrap_err().to_string();
+    assert!(e.starts_with("traffic.udp[0]:") && e.contains("nowhere"), "{e}");
+}

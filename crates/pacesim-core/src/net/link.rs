@@ -18,7 +18,7 @@
 
 use std::collections::VecDeque;
 
-use super::DropTail;
+use super::{DropTail, PacketKind};
 use crate::metrics::LinkStats;
 use crate::sim::time::{tx_time, Time};
 
@@ -128,22 +128,23 @@ impl Link {
         self.untracked = true;
     }
 
-    /// A packet of `size` bytes arrives at the queue at `now`. Returns when
-    /// its last bit reaches the far end, or `None` if the queue drops it.
+    /// A packet of `size` bytes and class `kind` arrives at the queue at
+    /// `now`. Returns when its last bit reaches the far end, or `None` if
+    /// the queue drops it.
     #[inline]
-    pub fn offer(&mut self, now: Time, size: u32) -> Option<Time> {
+    pub fn offer(&mut self, now: Time, size: u32, kind: PacketKind) -> Option<Time> {
         if self.untracked {
             self.busy_until = self.busy_until.max(now) + self.tx_time(size);
             return Some(self.busy_until + self.delay);
         }
         self.open_window(now);
         self.settle(now);
-        let counts = self.stats.counts(now);
-        self.stats.arrivals += u64::from(counts);
-        if !self.queue.admits(self.queued_bytes, self.waiting.len() as u64, u64::from(size)) {
-            self.stats.drops += u64::from(counts);
+        let admitted = self.queue.admits(self.queued_bytes, self.waiting.len() as u64, u64::from(size));
+        self.stats.arrival(now, kind, !admitted);
+        if !admitted {
             return None;
         }
+        let counts = self.stats.counts(now);
         let start = if self.busy_until <= now {
             self.account_idle(now);
             if counts {
@@ -185,29 +186,29 @@ mod tests {
     fn one_packet_arrives_after_serialisation_plus_propagation() {
         let mut l = Link::new(10_000_000, 5 * MS, DropTail::unlimited());
         // 1040 B at 10 Mb/s = 832 us; plus 5 ms.
-        assert_eq!(l.offer(1_000, 1040), Some(1_000 + 832_000 + 5 * MS));
+        assert_eq!(l.offer(1_000, 1040, PacketKind::Data), Some(1_000 + 832_000 + 5 * MS));
     }
 
     #[test]
     fn back_to_back_packets_queue_behind_each_other() {
         let mut l = Link::new(100_000_000, 0, DropTail::unlimited());
-        let t: Vec<_> = (0..3).map(|_| l.offer(0, 1040).unwrap()).collect();
+        let t: Vec<_> = (0..3).map(|_| l.offer(0, 1040, PacketKind::Data).unwrap()).collect();
         assert_eq!(t, vec![83_200, 166_400, 249_600]);
         assert_eq!(l.queued_packets(0), 2);
         assert_eq!(l.queued_packets(83_200), 1);
         // After the queue drains the link is idle again: no waiting.
-        assert_eq!(l.offer(1_000_000, 1040), Some(1_083_200));
+        assert_eq!(l.offer(1_000_000, 1040, PacketKind::Data), Some(1_083_200));
     }
 
     #[test]
     fn a_2kb_queue_drops_the_third_packet_of_a_burst() {
         // One on the wire, one waiting (1040 + 1040 >= 2000 drops the next).
         let mut l = Link::new(100_000_000, 0, DropTail::bytes(2000));
-        let got: Vec<bool> = (0..5).map(|_| l.offer(0, 1040).is_some()).collect();
+        let got: Vec<bool> = (0..5).map(|_| l.offer(0, 1040, PacketKind::Data).is_some()).collect();
         assert_eq!(got, vec![true, true, false, false, false]);
         // Once the first has left the wire the second is on it, and one fits again.
-        assert!(l.offer(83_200, 1040).is_some());
-        assert!(l.offer(83_200, 1040).is_none());
+        assert!(l.offer(83_200, 1040, PacketKind::Data).is_some());
+        assert!(l.offer(83_200, 1040, PacketKind::Data).is_none());
         l.close_window(1_000_000);
         assert_eq!(l.stats.arrivals, 7);
         assert_eq!(l.stats.drops, 4);
@@ -222,7 +223,7 @@ mod tests {
         // Bursts, gaps and simultaneous arrivals of mixed sizes.
         let arrivals = [(0, 1040), (0, 40), (100_000, 1040), (2 * MS, 1500), (2 * MS, 40), (9 * MS, 1040)];
         for (t, size) in arrivals {
-            assert_eq!(tracked.offer(t, size), untracked.offer(t, size));
+            assert_eq!(tracked.offer(t, size, PacketKind::Data), untracked.offer(t, size, PacketKind::Data));
         }
     }
 
@@ -233,7 +234,7 @@ mod tests {
         let mut l = Link::new(100_000_000, 0, DropTail::unlimited());
         l.set_window(0, 332_800);
         for _ in 0..3 {
-            l.offer(0, 1040);
+            l.offer(0, 1040, PacketKind::Data);
         }
         l.close_window(332_800);
         let r = l.stats.report();

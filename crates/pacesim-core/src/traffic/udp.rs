@@ -1,0 +1,241 @@
+//! Open-loop UDP sources: constant bit rate, or Poisson (exponential gaps),
+//! with fixed, uniform or listed packet sizes.
+//!
+//! As in papers A (Sec V-A) and E (Sec 5), all real-time traffic is one
+//! aggregate source on its own access link: open-loop traffic aggregates
+//! without loss of generality. Paper E-fig13: 5.5 Mb/s Poisson, sizes
+//! U[100, 300] B; paper A-fig11: 5 Mb/s Poisson, 200 B.
+//!
+//! Both kinds hold the configured mean rate in wire bytes. CBR sends packet
+//! n + 1 when the bits of packets 0..=n have left at exactly `rate` (so
+//! variable sizes keep the rate, and integer rounding never drifts);
+//! Poisson draws each gap from an exponential of mean E[size] * 8 / rate.
+//! Gaps come from the "udp.gap" stream and sizes from "udp.size", both
+//! indexed by the source, so adding a source shifts nobody's draws.
+
+use rand::Rng;
+use rand_distr::{Distribution, Exp};
+use serde::{Deserialize, Serialize};
+
+use crate::scenario::InvalidField;
+use crate::sim::rng::{stream, uniform, Stream};
+use crate::sim::Time;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UdpKind {
+    Cbr,
+    Poisson,
+}
+
+/// Packet sizes on the wire, bytes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sizes {
+    /// Uniform over the closed range (`[s, s]`: always s).
+    Range([u64; 2]),
+    /// Each packet one of these, equally likely.
+    List(Vec<u64>),
+}
+
+impl Sizes {
+    pub fn mean(&self) -> f64 {
+        match self {
+            Sizes::Range([lo, hi]) => (lo + hi) as f64 / 2.0,
+            Sizes::List(l) => l.iter().sum::<u64>() as f64 / l.len() as f64,
+        }
+    }
+
+    fn draw(&self, rng: &mut Stream) -> u32 {
+        match self {
+            Sizes::Range(r) => uniform(rng, *r) as u32,
+            Sizes::List(l) => l[rng.gen_range(0..l.len())] as u32,
+        }
+    }
+
+    /// Sizes must be positive (a list non-empty) and fit a packet.
+    pub fn validate(&self, field: &str) -> Result<(), InvalidField> {
+        let bad = |message: String| InvalidField { field: field.into(), message };
+        let (lo, hi) = match self {
+            Sizes::Range([lo, hi]) if lo > hi => {
+                return Err(bad(format!("range lower bound {lo} exceeds upper bound {hi}")))
+            }
+            Sizes::Range([lo, hi]) => (*lo, *hi),
+            Sizes::List(l) if l.is_empty() => return Err(bad("the list of sizes is empty".into())),
+            Sizes::List(l) => (*l.iter().min().unwrap(), *l.iter().max().unwrap()),
+        };
+        if lo == 0 || hi > u64::from(u32::MAX) {
+            return Err(bad(format!("packet sizes must be in [1, {}] bytes", u32::MAX)));
+        }
+        Ok(())
+    }
+}
+
+/// One source as a scenario describes it (`[[traffic.udp]]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UdpSpec {
+    pub kind: UdpKind,
+    /// Mean rate in wire bits per second.
+    pub rate: u64,
+    pub size: Sizes,
+    /// First packet, ns.
+    pub start: u64,
+    /// Sending and receiving hosts, by name (A-base: `s-udp`, `d-udp`).
+    pub from: String,
+    pub to: String,
+}
+
+impl UdpSpec {
+    pub fn validate(&self, field: &str) -> Result<(), InvalidField> {
+        if self.rate == 0 {
+            return Err(InvalidField {
+                field: format!("{field}.rate"),
+                message: "must be greater than zero".into(),
+            });
+        }
+        self.size.validate(&format!("{field}.size"))
+    }
+}
+
+/// A running source: when its next packet is due and how big it is.
+#[derive(Debug, Clone)]
+pub struct UdpSource {
+    kind: UdpKind,
+    rate_bps: u64,
+    sizes: Sizes,
+    start: Time,
+    /// Poisson: the next departure in exact (unrounded) ns.
+    clock: f64,
+    /// CBR: wire bits sent so far.
+    bits: u128,
+    gap: Exp<f64>,
+    gaps: Stream,
+    size_rng: Stream,
+    /// The route its packets take (an index into `Network::routes`).
+    pub route: u32,
+    pub sent: u64,
+    pub received: u64,
+}
+
+impl UdpSource {
+    /// Source `index` of a run with master seed `seed`, sending on `route`.
+    pub fn new(spec: &UdpSpec, seed: u64, index: u64, route: u32) -> Self {
+        let mean_gap_ns = spec.size.mean() * 8.0 * 1e9 / spec.rate as f64;
+        UdpSource {
+            kind: spec.kind,
+            rate_bps: spec.rate,
+            sizes: spec.size.clone(),
+            start: spec.start,
+            clock: spec.start as f64,
+            bits: 0,
+            gap: Exp::new(1.0 / mean_gap_ns).expect("validated positive rate"),
+            gaps: stream(seed, "udp.gap", index),
+            size_rng: stream(seed, "udp.size", index),
+            route,
+            sent: 0,
+            received: 0,
+        }
+    }
+
+    /// When the first packet is due.
+    pub fn first(&self) -> Time {
+        self.start
+    }
+
+    /// The packet due now: its size, and when the next one is due.
+    pub fn emit(&mut self) -> (u32, Time) {
+        let size = self.sizes.draw(&mut self.size_rng);
+        self.sent += 1;
+        let next = match self.kind {
+            UdpKind::Cbr => {
+                self.bits += u128::from(size) * 8;
+                self.start + (self.bits * 1_000_000_000 / u128::from(self.rate_bps)) as Time
+            }
+            UdpKind::Poisson => {
+                self.clock += self.gap.sample(&mut self.gaps);
+                self.clock as Time
+            }
+        };
+        (size, next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(kind: UdpKind, rate: u64, size: Sizes) -> UdpSpec {
+        UdpSpec { kind, rate, size, start: 1_000, from: "s".into(), to: "d".into() }
+    }
+
+    /// Run a source for `n` packets: (bytes, time of the n-th departure after start).
+    fn run(s: &mut UdpSource, n: usize) -> (u64, Time) {
+        let (mut bytes, mut t) = (0u64, s.first());
+        for _ in 0..n {
+            let (size, next) = s.emit();
+            bytes += u64::from(size);
+            t = next;
+        }
+        (bytes, t - s.first())
+    }
+
+    #[test]
+    fn cbr_holds_its_rate_exactly_with_variable_sizes() {
+        // 5 Mb/s of U[100, 300] B: after n packets the clock is at bits/rate, to the ns.
+        let mut s = UdpSource::new(&spec(UdpKind::Cbr, 5_000_000, Sizes::Range([100, 300])), 1, 0, 0);
+        let (bytes, t) = run(&mut s, 10_000);
+        assert_eq!(t, (u128::from(bytes) * 8 * 1_000_000_000 / 5_000_000) as Time);
+        // Fixed 200 B at 5 Mb/s: exactly 320 us apart.
+        let mut s = UdpSource::new(&spec(UdpKind::Cbr, 5_000_000, Sizes::Range([200, 200])), 1, 0, 0);
+        assert_eq!(s.emit(), (200, 1_000 + 320_000));
+        assert_eq!(s.emit(), (200, 1_000 + 640_000));
+    }
+
+    #[test]
+    fn poisson_mean_rate_within_four_standard_errors() {
+        // n exponential gaps: the total has relative sd 1/sqrt(n) (gaps) and the
+        // bytes of U[100, 300] sizes relative sd (57.7/200)/sqrt(n); 4 sd bound.
+        let n = 100_000;
+        let mut s = UdpSource::new(&spec(UdpKind::Poisson, 5_500_000, Sizes::Range([100, 300])), 3, 0, 0);
+        let (bytes, t) = run(&mut s, n);
+        let rate = bytes as f64 * 8.0 / (t as f64 * 1e-9);
+        let sd = (1.0 + (57.735f64 / 200.0).powi(2)).sqrt() / (n as f64).sqrt();
+        assert!((rate / 5.5e6 - 1.0).abs() < 4.0 * sd, "rate {rate}, 4 sd = {}", 4.0 * sd);
+        // Exponential gaps: coefficient of variation 1 (sd of the estimate ~ 1/sqrt(n)).
+        let mut s = UdpSource::new(&spec(UdpKind::Poisson, 1_000_000, Sizes::Range([125, 125])), 4, 0, 0);
+        let mut last = s.first();
+        let gaps: Vec<f64> = (0..n)
+            .map(|_| {
+                let (_, next) = s.emit();
+                let g = (next - last) as f64;
+                last = next;
+                g
+            })
+            .collect();
+        let mean = gaps.iter().sum::<f64>() / n as f64;
+        let cv = (gaps.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / n as f64).sqrt() / mean;
+        assert!((mean / 1e6 - 1.0).abs() < 4.0 / (n as f64).sqrt(), "mean gap {mean} ns, want 1 ms");
+        // The sample sd of an exponential has relative sd sqrt((kurtosis - 1) / 4n) = sqrt(2/n).
+        assert!((cv - 1.0).abs() < 4.0 * (2.0 / n as f64).sqrt(), "cv {cv}");
+    }
+
+    #[test]
+    fn listed_sizes_are_drawn_evenly() {
+        let mut s = UdpSource::new(&spec(UdpKind::Cbr, 1_000_000, Sizes::List(vec![40, 1000])), 1, 0, 0);
+        let n = 10_000;
+        let big = (0..n).filter(|_| s.emit().0 == 1000).count();
+        // Binomial(n, 1/2): sd = sqrt(n)/2 = 50.
+        assert!((big as i64 - n as i64 / 2).abs() < 4 * 50, "{big}");
+    }
+
+    #[test]
+    fn bad_specs_name_their_field() {
+        let e = spec(UdpKind::Cbr, 0, Sizes::Range([1, 2])).validate("traffic.udp[0]").unwrap_err();
+        assert_eq!(e.field, "traffic.udp[0].rate");
+        let e = spec(UdpKind::Cbr, 1, Sizes::List(vec![])).validate("traffic.udp[1]").unwrap_err();
+        assert_eq!(e.field, "traffic.udp[1].size");
+        let e = spec(UdpKind::Cbr, 1, Sizes::Range([0, 2])).validate("traffic.udp[1]").unwrap_err();
+        assert!(e.message.contains("[1,"), "{e}");
+    }
+}
