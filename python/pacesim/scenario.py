@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any, Iterable, List, Literal, Optional, Tuple, Union, get_args, get_origin
 
 import tomli_w
-from pydantic import BaseModel, Field, StrictBool, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, model_validator
 
 from .fields import Count, PositiveSize, PositiveTime, Rate, ScenarioError, Size, SizeRange, Time, TimeRange, _Model
 from .topology import KINDS, EBase, Topology, core_defaults
@@ -75,6 +75,8 @@ class UdpSource(_Model):
     "d-udp"), first packet at `start`. Packet sizes on the wire: `size`, one
     value or a [low, high] range drawn uniformly, or `sizes`, a list drawn
     from with equal weights."""
+
+    model_config = ConfigDict(serialize_by_alias=True)
 
     kind: Literal["cbr", "poisson"]
     rate: Rate
