@@ -23,7 +23,7 @@ def test_engine_form_checked_by_hand():
     e = s.to_engine()
     assert e["topology"]["udp"] == {"rate": 100_000_000, "delay": 13_000_000}
     assert e["traffic"]["udp"] == [{"kind": "poisson", "rate": 5_500_000, "size": {"range": [100, 300]}, "start": 0,
-                                    "from": "s-udp", "to": "d-udp"}]
+                                    "hurst": None, "from": "s-udp", "to": "d-udp"}]
     listed = apply_overrides(Scenario(), ['traffic.udp=[{kind = "cbr", rate = "1Mbps", sizes = ["40B", "1KB"], start = "2s"}]'])
     assert listed.to_engine()["traffic"]["udp"][0]["size"] == {"list": [40, 1000]}
     # The TOML form reads back to the same scenario.
@@ -38,6 +38,10 @@ def test_engine_form_checked_by_hand():
     ('{kind = "cbr", rate = "5Mbps", size = "0B"}', "traffic.udp[0].size", "greater than zero"),
     ('{kind = "cbr", rate = "5Mbps", size = "200B", colour = 1}', "traffic.udp[0].colour", "valid keys"),
     ('{kind = "cbr", rate = "5Mbps", size = "200B", start = "500s"}', "traffic.udp[0].start", "before the end"),
+    ('{kind = "fbm", rate = "5Mbps", size = "200B"}', "traffic.udp[0].hurst", "needs hurst"),
+    ('{kind = "fbm", rate = "5Mbps", size = "200B", hurst = 1.2}', "traffic.udp[0].hurst", "less than 1"),
+    ('{kind = "fbm", rate = "5Mbps", size = ["100B", "200B"], hurst = 0.85}', "traffic.udp[0].size", "one fixed size"),
+    ('{kind = "poisson", rate = "5Mbps", size = "200B", hurst = 0.85}', "traffic.udp[0].hurst", "only an fbm"),
 ])
 def test_bad_sources_name_the_field(source, field, words):
     with pytest.raises(ScenarioError) as e:

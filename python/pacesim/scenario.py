@@ -69,8 +69,10 @@ class Tcp(_Model):
 
 
 class UdpSource(_Model):
-    """An open-loop UDP source (papers A Sec V-A, E Sec 5): "cbr" or "poisson"
-    (exponential gaps) at mean `rate` in wire bits, from host `from` to host
+    """An open-loop UDP source (papers A Sec V-A, E Sec 5): "cbr", "poisson"
+    (exponential gaps) or "fbm" (paper A's truncated fractional Brownian
+    motion at 1 us resolution with Hurst parameter `hurst`, fixed-size
+    packets) at mean `rate` in wire bits, from host `from` to host
     `to` (A-base and E-base with `topology.udp` name them "s-udp" and
     "d-udp"), first packet at `start`. Packet sizes on the wire: `size`, one
     value or a [low, high] range drawn uniformly, or `sizes`, a list drawn
@@ -78,11 +80,12 @@ class UdpSource(_Model):
 
     model_config = ConfigDict(serialize_by_alias=True)
 
-    kind: Literal["cbr", "poisson"]
+    kind: Literal["cbr", "poisson", "fbm"]
     rate: Rate
     size: Optional[SizeRange] = None
     sizes: Optional[List[PositiveSize]] = None
     start: Time = "0s"
+    hurst: Optional[Annotated[float, Field(ge=0.5, lt=1.0)]] = None
     from_: str = Field("s-udp", alias="from")
     to: str = "d-udp"
 
@@ -92,11 +95,16 @@ class UdpSource(_Model):
             raise ScenarioError("size", "give exactly one of size (a value or [low, high]) and sizes (a list)")
         if self.sizes == []:
             raise ScenarioError("sizes", "the list of sizes is empty")
+        if (self.kind == "fbm") != (self.hurst is not None):
+            raise ScenarioError("hurst", "an fbm source needs hurst" if self.kind == "fbm" else "only an fbm source takes hurst")
+        if self.kind == "fbm" and (self.size is None or self.size[0] != self.size[1]):
+            raise ScenarioError("size", "an fbm source sends packets of one fixed size")
         return self
 
     def to_engine(self) -> dict:
         size = {"range": list(self.size)} if self.size is not None else {"list": list(self.sizes)}
-        return {"kind": self.kind, "rate": self.rate, "size": size, "start": self.start, "from": self.from_, "to": self.to}
+        return {"kind": self.kind, "rate": self.rate, "size": size, "start": self.start, "hurst": self.hurst,
+                "from": self.from_, "to": self.to}
 
 
 class Traffic(_Model):

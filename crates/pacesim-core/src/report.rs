@@ -17,6 +17,8 @@ pub struct Report {
     /// Edge pacers by the name of the link they sit in front of.
     pub pacers: BTreeMap<String, PacerReport>,
     pub flows: FlowTable,
+    /// UDP sources in scenario order: packets sent and received over the whole run.
+    pub udp: Vec<UdpReport>,
     pub conservation: Conservation,
     pub work: Work,
 }
@@ -104,6 +106,12 @@ pub struct FlowTable {
     pub fast_retransmits: Vec<u64>,
     pub timeouts: Vec<u64>,
     pub final_cwnd: Vec<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UdpReport {
+    pub sent: u64,
+    pub received: u64,
 }
 
 /// Packet conservation over the whole run: created = delivered + dropped + in_flight.

@@ -3,6 +3,7 @@
 //! drawn from the "flow.start" stream of its flow; and open-loop real-time
 //! sources ([`udp`]) injecting datagrams on their own routes.
 
+pub mod fbm;
 pub mod udp;
 
 use crate::scenario::Range;

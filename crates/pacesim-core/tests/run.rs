@@ -150,8 +150,14 @@ fn delayed_acks_halve_the_ack_stream_and_conserve_packets() {
     assert!(ratio(&delayed) > 0.45 && ratio(&delayed) < 0.75, "{}", ratio(&delayed));
 }
 
-/// `small()` with a UDP host on E-base and one source of `kind` at `rate` bit/s.
-fn with_udp(kind: &str, rate: u64) -> Scenario {
+/// `small()` with a UDP host on E-base and one source of `kind` at `rate`
+/// bit/s with `more` keys (sizes U[100, 300] B unless `more` gives them).
+fn with_udp(kind: &str, rate: u64, more: &str) -> Scenario {
+    let more = if more.contains("size") {
+        more.to_string()
+    } else {
+        format!("\"size\":{{\"range\":[100,300]}}{more}")
+    };
     let mut text = SMALL.replace(
         "\"edge_delay\":[5000000,15000000]}",
         "\"edge_delay\":[5000000,15000000],\"udp\":{\"rate\":100000000,\"delay\":10000000}}",
@@ -160,7 +166,7 @@ fn with_udp(kind: &str, rate: u64) -> Scenario {
         "\"traffic\":{\"start\":[0,10000000000]}",
         &format!(
             "\"traffic\":{{\"start\":[0,10000000000],\"udp\":[{{\"kind\":\"{kind}\",\"rate\":{rate},\
-             \"size\":{{\"range\":[100,300]}},\"start\":0,\"from\":\"s-udp\",\"to\":\"d-udp\"}}]}}"
+             {more},\"start\":0,\"from\":\"s-udp\",\"to\":\"d-udp\"}}]}}"
         ),
     );
     Scenario::from_json(&text).unwrap()
@@ -168,7 +174,7 @@ fn with_udp(kind: &str, rate: u64) -> Scenario {
 
 #[test]
 fn udp_is_counted_by_class_conserved_and_leaves_tcp_draws_alone() {
-    let r = run(&with_udp("poisson", 500_000)).unwrap();
+    let r = run(&with_udp("poisson", 500_000, "")).unwrap();
     let c = &r.conservation;
     assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
     let core = &r.links["core"];
@@ -178,6 +184,9 @@ fn udp_is_counted_by_class_conserved_and_leaves_tcp_draws_alone() {
     assert_eq!(core.ack.arrivals, 0);
     assert!(core.udp.drops > 0 && core.udp.drops < core.udp.arrivals);
     assert_eq!(r.summary.core_udp_loss_rate, core.udp.loss_rate);
+    // Over the whole run the source lost what the core dropped (and a few in flight).
+    let u = &r.udp[0];
+    assert!(u.received < u.sent && u.sent - u.received >= core.udp.drops, "{u:?}");
     // 0.5 Mb/s of U[100, 300] B over the 20 s window: 6250 packets expected
     // (Poisson count, sd 79); all of them reach the core.
     let want = 0.5e6 * 20.0 / 8.0 / 200.0;
@@ -188,7 +197,7 @@ fn udp_is_counted_by_class_conserved_and_leaves_tcp_draws_alone() {
     assert!(edge.abs_diff(core.udp.arrivals) <= 12, "{edge} vs {}", core.udp.arrivals);
     // The UDP host is extra: the TCP hosts keep their access links, and a
     // run without a UDP source is the same as before the host was added.
-    let mut no_source = with_udp("cbr", 1);
+    let mut no_source = with_udp("cbr", 1, "");
     no_source.traffic.udp.clear();
     let plain = run(&small()).unwrap();
     let hosted = run(&no_source).unwrap();
@@ -197,8 +206,19 @@ fn udp_is_counted_by_class_conserved_and_leaves_tcp_draws_alone() {
 }
 
 #[test]
+fn an_fbm_source_runs_at_its_mean_rate() {
+    let s = with_udp("fbm", 500_000, r#""size":{"range":[200,200]},"hurst":0.85"#);
+    let r = run(&s).unwrap();
+    // 0.5 Mb/s of 200 B over 30 s: 9375 packets; LRD noise over 3e7 samples
+    // of 1 us has relative sd about 0.8 (3e7)^-0.15 = 6 %; 4 sd = 24 %.
+    assert!((r.udp[0].sent as f64 / 9375.0 - 1.0).abs() < 0.24, "{:?}", r.udp[0]);
+    let c = &r.conservation;
+    assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
+}
+
+#[test]
 fn a_udp_source_between_unknown_hosts_is_an_error_naming_it() {
-    let mut s = with_udp("cbr", 1_000_000);
+    let mut s = with_udp("cbr", 1_000_000, "");
     s.traffic.udp[0].to = "nowhere".into();
     let e = run(&s).unwrap_err().to_string();
     assert!(e.starts_with("traffic.udp[0]:") && e.contains("nowhere"), "{e}");

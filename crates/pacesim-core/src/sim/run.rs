@@ -6,7 +6,7 @@ use super::rng::{stream, uniform};
 use super::time::secs;
 use super::world::{Event, Flow, Sizes, World};
 use crate::pacing::HostPacer;
-use crate::report::{Conservation, FlowTable, PacerReport, Report, Summary, Work};
+use crate::report::{Conservation, FlowTable, PacerReport, Report, Summary, UdpReport, Work};
 use crate::scenario::{InvalidField, Pacing, PacingScheme, Scenario};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::{variant, TcpSender, TcpSink};
@@ -58,8 +58,8 @@ fn paces_host(p: &Pacing, i: usize) -> bool {
 fn build_world(s: &Scenario) -> Result<World, InvalidField> {
     let (net, udp_routes) = build_network(s)?;
     let sources = (s.traffic.udp.iter().zip(udp_routes).enumerate())
-        .map(|(i, (u, route))| UdpSource::new(u, s.seed, i as u64, route))
-        .collect();
+        .map(|(i, (u, route))| UdpSource::new(u, s.seed, i as u64, route, &format!("traffic.udp[{i}]")))
+        .collect::<Result<_, _>>()?;
     let t = &s.tcp;
     let flows = (0..net.flows.len())
         .map(|i| {
@@ -198,6 +198,7 @@ fn report(s: &Scenario, w: &World) -> Report {
         links,
         pacers,
         flows,
+        udp: w.sources.iter().map(|u| UdpReport { sent: u.sent, received: u.received }).collect(),
         conservation: Conservation {
             created: w.packets.created(),
             delivered: w.delivered,

@@ -17,6 +17,7 @@ use rand::Rng;
 use rand_distr::{Distribution, Exp};
 use serde::{Deserialize, Serialize};
 
+use super::fbm::{FbmSource, Fgn};
 use crate::scenario::InvalidField;
 use crate::sim::rng::{stream, uniform, Stream};
 use crate::sim::Time;
@@ -26,7 +27,15 @@ use crate::sim::Time;
 pub enum UdpKind {
     Cbr,
     Poisson,
+    /// Paper A's truncated fBm at 1 us resolution (see [`super::fbm`]); needs
+    /// `hurst` and a fixed packet size.
+    Fbm,
 }
+
+/// fBm resolution (paper A Sec V-A: 1 us) and noise block length (2^20
+/// samples, about 1 s: correlation is exact below it, see `fbm`).
+const FBM_DT: Time = 1_000;
+const FBM_BLOCK: usize = 1 << 20;
 
 /// Packet sizes on the wire, bytes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -81,6 +90,9 @@ pub struct UdpSpec {
     pub size: Sizes,
     /// First packet, ns.
     pub start: u64,
+    /// Hurst parameter of an fBm source, in [1/2, 1).
+    #[serde(default)]
+    pub hurst: Option<f64>,
     /// Sending and receiving hosts, by name (A-base: `s-udp`, `d-udp`).
     pub from: String,
     pub to: String,
@@ -94,23 +106,45 @@ impl UdpSpec {
                 message: "must be greater than zero".into(),
             });
         }
-        self.size.validate(&format!("{field}.size"))
+        self.size.validate(&format!("{field}.size"))?;
+        let bad = |key: &str, message: &str| InvalidField {
+            field: format!("{field}.{key}"),
+            message: message.into(),
+        };
+        match (self.kind, self.hurst, &self.size) {
+            (UdpKind::Fbm, None, _) => Err(bad("hurst", "an fbm source needs hurst")),
+            (UdpKind::Fbm, Some(h), _) if !(0.5..1.0).contains(&h) => {
+                Err(bad("hurst", "must be in [0.5, 1)"))
+            }
+            (UdpKind::Fbm, _, Sizes::Range([lo, hi])) if lo == hi => Ok(()),
+            (UdpKind::Fbm, _, _) => Err(bad("size", "an fbm source sends packets of one fixed size")),
+            (_, Some(_), _) => Err(bad("hurst", "only an fbm source takes hurst")),
+            _ => Ok(()),
+        }
     }
 }
 
+/// How a source spaces its packets.
+enum Gaps {
+    /// Wire bits sent so far.
+    Cbr {
+        bits: u128,
+    },
+    /// The next departure in exact (unrounded) ns.
+    Poisson {
+        clock: f64,
+        gap: Exp<f64>,
+        rng: Stream,
+    },
+    Fbm(Box<FbmSource>),
+}
+
 /// A running source: when its next packet is due and how big it is.
-#[derive(Debug, Clone)]
 pub struct UdpSource {
-    kind: UdpKind,
+    gaps: Gaps,
     rate_bps: u64,
     sizes: Sizes,
     start: Time,
-    /// Poisson: the next departure in exact (unrounded) ns.
-    clock: f64,
-    /// CBR: wire bits sent so far.
-    bits: u128,
-    gap: Exp<f64>,
-    gaps: Stream,
     size_rng: Stream,
     /// The route its packets take (an index into `Network::routes`).
     pub route: u32,
@@ -119,23 +153,35 @@ pub struct UdpSource {
 }
 
 impl UdpSource {
-    /// Source `index` of a run with master seed `seed`, sending on `route`.
-    pub fn new(spec: &UdpSpec, seed: u64, index: u64, route: u32) -> Self {
-        let mean_gap_ns = spec.size.mean() * 8.0 * 1e9 / spec.rate as f64;
-        UdpSource {
-            kind: spec.kind,
+    /// Source `index` of a run with master seed `seed`, sending on `route`;
+    /// an fBm source whose noise cannot be generated is an error on `field`.
+    pub fn new(spec: &UdpSpec, seed: u64, index: u64, route: u32, field: &str) -> Result<Self, InvalidField> {
+        let rng = |purpose| stream(seed, purpose, index);
+        let gaps = match spec.kind {
+            UdpKind::Cbr => Gaps::Cbr { bits: 0 },
+            UdpKind::Poisson => {
+                let mean_gap_ns = spec.size.mean() * 8.0 * 1e9 / spec.rate as f64;
+                let gap = Exp::new(1.0 / mean_gap_ns).expect("validated positive rate");
+                Gaps::Poisson { clock: spec.start as f64, gap, rng: rng("udp.gap") }
+            }
+            UdpKind::Fbm => {
+                let h = spec.hurst.unwrap_or(f64::NAN);
+                let noise = Fgn::new(h, FBM_BLOCK, rng("udp.fgn"))
+                    .map_err(|e| InvalidField { field: format!("{field}.hurst"), message: e.to_string() })?;
+                let size = spec.size.mean() as u32;
+                Gaps::Fbm(Box::new(FbmSource::new(noise, spec.rate, size, FBM_DT, spec.start)))
+            }
+        };
+        Ok(UdpSource {
+            gaps,
             rate_bps: spec.rate,
             sizes: spec.size.clone(),
             start: spec.start,
-            clock: spec.start as f64,
-            bits: 0,
-            gap: Exp::new(1.0 / mean_gap_ns).expect("validated positive rate"),
-            gaps: stream(seed, "udp.gap", index),
-            size_rng: stream(seed, "udp.size", index),
+            size_rng: rng("udp.size"),
             route,
             sent: 0,
             received: 0,
-        }
+        })
     }
 
     /// When the first packet is due.
@@ -147,15 +193,16 @@ impl UdpSource {
     pub fn emit(&mut self) -> (u32, Time) {
         let size = self.sizes.draw(&mut self.size_rng);
         self.sent += 1;
-        let next = match self.kind {
-            UdpKind::Cbr => {
-                self.bits += u128::from(size) * 8;
-                self.start + (self.bits * 1_000_000_000 / u128::from(self.rate_bps)) as Time
+        let next = match &mut self.gaps {
+            Gaps::Cbr { bits } => {
+                *bits += u128::from(size) * 8;
+                self.start + (*bits * 1_000_000_000 / u128::from(self.rate_bps)) as Time
             }
-            UdpKind::Poisson => {
-                self.clock += self.gap.sample(&mut self.gaps);
-                self.clock as Time
+            Gaps::Poisson { clock, gap, rng } => {
+                *clock += gap.sample(rng);
+                *clock as Time
             }
+            Gaps::Fbm(f) => f.next_departure(),
         };
         (size, next)
     }
@@ -166,7 +213,11 @@ mod tests {
     use super::*;
 
     fn spec(kind: UdpKind, rate: u64, size: Sizes) -> UdpSpec {
-        UdpSpec { kind, rate, size, start: 1_000, from: "s".into(), to: "d".into() }
+        UdpSpec { kind, rate, size, start: 1_000, hurst: None, from: "s".into(), to: "d".into() }
+    }
+
+    fn source(spec: &UdpSpec, seed: u64, index: u64, route: u32) -> UdpSource {
+        UdpSource::new(spec, seed, index, route, "udp").unwrap()
     }
 
     /// Run a source for `n` packets: (bytes, time of the n-th departure after start).
@@ -183,11 +234,11 @@ mod tests {
     #[test]
     fn cbr_holds_its_rate_exactly_with_variable_sizes() {
         // 5 Mb/s of U[100, 300] B: after n packets the clock is at bits/rate, to the ns.
-        let mut s = UdpSource::new(&spec(UdpKind::Cbr, 5_000_000, Sizes::Range([100, 300])), 1, 0, 0);
+        let mut s = source(&spec(UdpKind::Cbr, 5_000_000, Sizes::Range([100, 300])), 1, 0, 0);
         let (bytes, t) = run(&mut s, 10_000);
         assert_eq!(t, (u128::from(bytes) * 8 * 1_000_000_000 / 5_000_000) as Time);
         // Fixed 200 B at 5 Mb/s: exactly 320 us apart.
-        let mut s = UdpSource::new(&spec(UdpKind::Cbr, 5_000_000, Sizes::Range([200, 200])), 1, 0, 0);
+        let mut s = source(&spec(UdpKind::Cbr, 5_000_000, Sizes::Range([200, 200])), 1, 0, 0);
         assert_eq!(s.emit(), (200, 1_000 + 320_000));
         assert_eq!(s.emit(), (200, 1_000 + 640_000));
     }
@@ -197,13 +248,13 @@ mod tests {
         // n exponential gaps: the total has relative sd 1/sqrt(n) (gaps) and the
         // bytes of U[100, 300] sizes relative sd (57.7/200)/sqrt(n); 4 sd bound.
         let n = 100_000;
-        let mut s = UdpSource::new(&spec(UdpKind::Poisson, 5_500_000, Sizes::Range([100, 300])), 3, 0, 0);
+        let mut s = source(&spec(UdpKind::Poisson, 5_500_000, Sizes::Range([100, 300])), 3, 0, 0);
         let (bytes, t) = run(&mut s, n);
         let rate = bytes as f64 * 8.0 / (t as f64 * 1e-9);
         let sd = (1.0 + (57.735f64 / 200.0).powi(2)).sqrt() / (n as f64).sqrt();
         assert!((rate / 5.5e6 - 1.0).abs() < 4.0 * sd, "rate {rate}, 4 sd = {}", 4.0 * sd);
         // Exponential gaps: coefficient of variation 1 (sd of the estimate ~ 1/sqrt(n)).
-        let mut s = UdpSource::new(&spec(UdpKind::Poisson, 1_000_000, Sizes::Range([125, 125])), 4, 0, 0);
+        let mut s = source(&spec(UdpKind::Poisson, 1_000_000, Sizes::Range([125, 125])), 4, 0, 0);
         let mut last = s.first();
         let gaps: Vec<f64> = (0..n)
             .map(|_| {
@@ -222,7 +273,7 @@ mod tests {
 
     #[test]
     fn listed_sizes_are_drawn_evenly() {
-        let mut s = UdpSource::new(&spec(UdpKind::Cbr, 1_000_000, Sizes::List(vec![40, 1000])), 1, 0, 0);
+        let mut s = source(&spec(UdpKind::Cbr, 1_000_000, Sizes::List(vec![40, 1000])), 1, 0, 0);
         let n = 10_000;
         let big = (0..n).filter(|_| s.emit().0 == 1000).count();
         // Binomial(n, 1/2): sd = sqrt(n)/2 = 50.
@@ -237,5 +288,12 @@ mod tests {
         assert_eq!(e.field, "traffic.udp[1].size");
         let e = spec(UdpKind::Cbr, 1, Sizes::Range([0, 2])).validate("traffic.udp[1]").unwrap_err();
         assert!(e.message.contains("[1,"), "{e}");
+        let fbm = |hurst, size| UdpSpec { hurst, ..spec(UdpKind::Fbm, 1, size) };
+        assert_eq!(fbm(None, Sizes::Range([200, 200])).validate("u").unwrap_err().field, "u.hurst");
+        assert_eq!(fbm(Some(1.0), Sizes::Range([200, 200])).validate("u").unwrap_err().field, "u.hurst");
+        assert_eq!(fbm(Some(0.8), Sizes::Range([100, 200])).validate("u").unwrap_err().field, "u.size");
+        assert!(fbm(Some(0.8), Sizes::Range([200, 200])).validate("u").is_ok());
+        let poisson = UdpSpec { hurst: Some(0.8), ..spec(UdpKind::Poisson, 1, Sizes::Range([1, 1])) };
+        assert_eq!(poisson.validate("u").unwrap_err().field, "u.hurst");
     }
 }
