@@ -74,3 +74,20 @@ def test_a_run_counts_udp_by_class_at_every_queue():
     # (give or take the packets crossing the 13 ms UDP edge link at its two ends).
     assert abs(core["udp_arrivals"] - 250 * 15) <= 1
     assert r.summary["core_udp_loss_rate"] == core["udp_loss_rate"] == core["udp_drops"] / core["udp_arrivals"]
+
+
+def test_burstiness_of_a_cbr_stream_is_zero_at_whole_periods():
+    # CBR of 250 B at 0.5 Mb/s: one packet every 4 ms exactly, so intervals of
+    # 4 ms or a multiple of it hold exactly one (or k) packets: beta = 0; at
+    # 1 ms, one interval in four holds a packet: CoV sqrt(3).
+    s = apply_overrides(Scenario(), ["topology.edges=2", "topology.hosts_per_edge=5", "core.rate=10Mbps",
+                                     "duration=20s", "warmup=4s", "topology.udp={}",
+                                     'traffic.udp=[{kind = "cbr", rate = "0.5Mbps", size = "250B"}]',
+                                     'burstiness={link = "edge_in.udp", bin = "1ms", scales = 5}'])
+    r = pacesim.run(s)
+    beta = r.burstiness["beta"]
+    assert list(beta.index) == [1000.0, 2000.0, 4000.0, 8000.0, 16000.0]
+    assert beta[1000.0] == pytest.approx(3 ** 0.5, rel=1e-3) and beta[2000.0] == pytest.approx(1.0, rel=1e-3)
+    assert beta[4000.0] == pytest.approx(0.0, abs=1e-9) and beta[16000.0] == pytest.approx(0.0, abs=1e-9)
+    with pytest.raises(ScenarioError, match="burstiness.bin"):
+        apply_overrides(s, ["burstiness.bin=0s"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Optional, Union
 
 from .scenario import Scenario
 
@@ -66,6 +66,17 @@ class Result:
         import pandas as pd
 
         return pd.DataFrame(self.report["flows"]).set_index("flow")
+
+    @cached_property
+    def burstiness(self) -> Optional[pd.DataFrame]:
+        """beta(s) against the time scale in us (index), when the scenario asked
+        for it (its Hurst estimate is `report["burstiness"]["hurst"]`)."""
+        import pandas as pd
+
+        b = self.report.get("burstiness")
+        if b is None:
+            return None
+        return pd.DataFrame({"beta": b["beta"]}, index=pd.Index(b["scale_us"], name="scale_us"))
 
     def to_json(self, path: Union[str, Path]) -> None:
         """Write the report, with the scenario (human units) and wall time, as JSON."""

@@ -151,6 +151,17 @@ class Pacing(_Model):
         return self
 
 
+class Burstiness(_Model):
+    """Burstiness at time scales (paper A Sec III-B): the report's
+    `burstiness` gives beta(s), the CoV of bytes arriving at link `link` per
+    interval s = bin x 2^k for k < `scales`, over the measurement window, and
+    the Hurst parameter from its slope (beta ~ s^(H-1))."""
+
+    link: str = "core"
+    bin: PositiveTime = "1us"
+    scales: Annotated[int, Field(strict=True, ge=1, le=40)] = 20
+
+
 class Scenario(_Model):
     """A whole run: the network, its TCP, its traffic, and the measurement
     window [warmup, duration] over which the report's numbers are taken."""
@@ -163,6 +174,7 @@ class Scenario(_Model):
     tcp: Tcp = Field(default_factory=Tcp)
     traffic: Traffic = Field(default_factory=Traffic)
     pacing: Pacing = Field(default_factory=Pacing)
+    burstiness: Optional[Burstiness] = None
 
     @model_validator(mode="after")
     def _timeline(self) -> Scenario:

@@ -19,6 +19,8 @@ pub struct Report {
     pub flows: FlowTable,
     /// UDP sources in scenario order: packets sent and received over the whole run.
     pub udp: Vec<UdpReport>,
+    /// beta(s) at the measured link, when the scenario asks for it.
+    pub burstiness: Option<BurstinessReport>,
     pub conservation: Conservation,
     pub work: Work,
 }
@@ -106,6 +108,17 @@ pub struct FlowTable {
     pub fast_retransmits: Vec<u64>,
     pub timeouts: Vec<u64>,
     pub final_cwnd: Vec<f64>,
+}
+
+/// Coefficient of variation of bytes per interval at each time scale
+/// with at least two intervals in the window, and the Hurst parameter from
+/// the slope over all of them (beta ~ s^(H-1)).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BurstinessReport {
+    pub link: String,
+    pub scale_us: Vec<f64>,
+    pub beta: Vec<f64>,
+    pub hurst: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

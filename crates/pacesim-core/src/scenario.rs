@@ -26,6 +26,20 @@ pub struct Scenario {
     pub traffic: Traffic,
     #[serde(default)]
     pub pacing: Pacing,
+    /// Measure burstiness at time scales at one link (paper A Sec III-B).
+    #[serde(default)]
+    pub burstiness: Option<BurstinessSpec>,
+}
+
+/// beta(s) of the bytes arriving at link `link` over the measurement
+/// window, for s = `bin` x 2^k, k < `scales` (see `metrics::burstiness`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BurstinessSpec {
+    pub link: String,
+    /// Finest interval, ns (paper A: 1 us).
+    pub bin: u64,
+    pub scales: u32,
 }
 
 pub use crate::topology::Topology;
@@ -298,6 +312,12 @@ impl Scenario {
             positive("tcp.delayed_ack", d)?;
         }
         ordered("traffic.start", self.traffic.start)?;
+        if let Some(b) = &self.burstiness {
+            positive("burstiness.bin", b.bin)?;
+            if !(1..=40).contains(&b.scales) {
+                return Err(bad("burstiness.scales", "must be in [1, 40]"));
+            }
+        }
         for (i, u) in self.traffic.udp.iter().enumerate() {
             let field = format!("traffic.udp[{i}]");
             u.validate(&field)?;

@@ -217,6 +217,29 @@ fn an_fbm_source_runs_at_its_mean_rate() {
 }
 
 #[test]
+fn poisson_burstiness_at_the_udp_edge_falls_as_the_inverse_square_root() {
+    // 5 Mb/s of 200 B packets: Poisson, l = 3125 packets/s; bytes per interval
+    // s have CoV 1/sqrt(l s) exactly. 20 s window, 1 us bins, s up to 32 ms.
+    let mut s = with_udp("poisson", 5_000_000, r#""size":{"range":[200,200]}"#);
+    s.burstiness =
+        Some(pacesim_core::scenario::BurstinessSpec { link: "edge_in.udp".into(), bin: 1_000, scales: 16 });
+    let r = run(&s).unwrap();
+    let b = r.burstiness.expect("asked for");
+    assert_eq!(b.scale_us.len(), 16);
+    for (&us, &beta) in b.scale_us.iter().zip(&b.beta) {
+        // As in the unit test: 4 sd of the sample CoV from n intervals, mean l s.
+        let (l, n) = (3125.0 * us * 1e-6, 20e6 / us);
+        let tol = 4.0 * (0.5 * ((2.0 + 1.0 / l) / n).sqrt() + (1.0 / (l * n)).sqrt());
+        assert!((beta * l.sqrt() - 1.0).abs() < tol, "{us} us: {beta} vs {}", 1.0 / l.sqrt());
+    }
+    assert!((b.hurst - 0.5).abs() < 0.02, "{}", b.hurst);
+    // The measured link also reports its counters; a bad name is an error naming the field.
+    assert!(r.links.contains_key("edge_in.udp"));
+    s.burstiness.as_mut().unwrap().link = "nowhere".into();
+    assert!(run(&s).unwrap_err().to_string().starts_with("burstiness.link:"));
+}
+
+#[test]
 fn a_udp_source_between_unknown_hosts_is_an_error_naming_it() {
     let mut s = with_udp("cbr", 1_000_000, "");
     s.traffic.udp[0].to = "nowhere".into();

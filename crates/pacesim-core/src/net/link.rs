@@ -19,7 +19,7 @@
 use std::collections::VecDeque;
 
 use super::{DropTail, PacketKind};
-use crate::metrics::LinkStats;
+use crate::metrics::{Burstiness, LinkStats};
 use crate::sim::time::{tx_time, Time};
 
 pub type LinkId = u32;
@@ -47,6 +47,8 @@ pub struct Link {
     /// The measurement window [start, end), see [`Link::set_window`].
     window: [Time; 2],
     pub stats: LinkStats,
+    /// Bytes arriving per time scale, when this link's burstiness is measured.
+    pub burstiness: Option<Box<Burstiness>>,
 }
 
 impl Link {
@@ -62,6 +64,7 @@ impl Link {
             untracked: false,
             window: [0, Time::MAX],
             stats: LinkStats::default(),
+            burstiness: None,
         }
     }
 
@@ -139,6 +142,11 @@ impl Link {
         }
         self.open_window(now);
         self.settle(now);
+        if let Some(b) = &mut self.burstiness {
+            if now >= self.window[0] && now < self.window[1] {
+                b.arrive(now, size);
+            }
+        }
         let admitted = self.queue.admits(self.queued_bytes, self.waiting.len() as u64, u64::from(size));
         self.stats.arrival(now, kind, !admitted);
         if !admitted {

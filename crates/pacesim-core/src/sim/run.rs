@@ -5,8 +5,11 @@ use std::collections::BTreeMap;
 use super::rng::{stream, uniform};
 use super::time::secs;
 use super::world::{Event, Flow, Sizes, World};
+use crate::metrics::burstiness::{hurst, Burstiness};
 use crate::pacing::HostPacer;
-use crate::report::{Conservation, FlowTable, PacerReport, Report, Summary, UdpReport, Work};
+use crate::report::{
+    BurstinessReport, Conservation, FlowTable, PacerReport, Report, Summary, UdpReport, Work,
+};
 use crate::scenario::{InvalidField, Pacing, PacingScheme, Scenario};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::{variant, TcpSender, TcpSink};
@@ -45,6 +48,18 @@ pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> 
         })
         .collect::<Result<_, _>>()?;
     net.place_pacers(&s.pacing)?;
+    if let Some(b) = &s.burstiness {
+        let link = net.link_named(&b.link).ok_or_else(|| InvalidField {
+            field: "burstiness.link".into(),
+            message: format!("no link named {:?}", b.link),
+        })?;
+        // Measured, so its queue is tracked (see `mark_cut_through`).
+        if !net.measured.contains(&link) {
+            net.measured.push(link);
+        }
+        net.links[link as usize].burstiness =
+            Some(Box::new(Burstiness::new(b.bin, s.warmup, b.scales as usize)));
+    }
     net.mark_cut_through();
     Ok((net, udp_routes))
 }
@@ -199,6 +214,16 @@ fn report(s: &Scenario, w: &World) -> Report {
         pacers,
         flows,
         udp: w.sources.iter().map(|u| UdpReport { sent: u.sent, received: u.received }).collect(),
+        burstiness: s.burstiness.as_ref().map(|spec| {
+            let link = net.link_named(&spec.link).expect("checked when built");
+            let beta = net.links[link as usize].burstiness.as_ref().expect("set when built").beta(s.duration);
+            BurstinessReport {
+                link: spec.link.clone(),
+                scale_us: beta.iter().map(|&(k, _)| (k * spec.bin) as f64 / 1e3).collect(),
+                beta: beta.iter().map(|&(_, b)| b).collect(),
+                hurst: hurst(&beta),
+            }
+        }),
         conservation: Conservation {
             created: w.packets.created(),
             delivered: w.delivered,
