@@ -23,7 +23,7 @@ def test_engine_form_checked_by_hand():
     e = s.to_engine()
     assert e["topology"]["udp"] == {"rate": 100_000_000, "delay": 13_000_000}
     assert e["traffic"]["udp"] == [{"kind": "poisson", "rate": 5_500_000, "size": {"range": [100, 300]}, "start": 0,
-                                    "hurst": None, "from": "s-udp", "to": "d-udp"}]
+                                    "hurst": None, "on": None, "off": None, "from": "s-udp", "to": "d-udp"}]
     listed = apply_overrides(Scenario(), ['traffic.udp=[{kind = "cbr", rate = "1Mbps", sizes = ["40B", "1KB"], start = "2s"}]'])
     assert listed.to_engine()["traffic"]["udp"][0]["size"] == {"list": [40, 1000]}
     # The TOML form reads back to the same scenario.
@@ -42,6 +42,8 @@ def test_engine_form_checked_by_hand():
     ('{kind = "fbm", rate = "5Mbps", size = "200B", hurst = 1.2}', "traffic.udp[0].hurst", "less than 1"),
     ('{kind = "fbm", rate = "5Mbps", size = ["100B", "200B"], hurst = 0.85}', "traffic.udp[0].size", "one fixed size"),
     ('{kind = "poisson", rate = "5Mbps", size = "200B", hurst = 0.85}', "traffic.udp[0].hurst", "only an fbm"),
+    ('{kind = "onoff", rate = "2Mbps", size = "1KB", on = "100ms"}', "traffic.udp[0].off", "needs off"),
+    ('{kind = "onoff", rate = "2Mbps", size = "1KB", on = "0ms", off = "1s"}', "traffic.udp[0].on", "greater than zero"),
 ])
 def test_bad_sources_name_the_field(source, field, words):
     with pytest.raises(ScenarioError) as e:

@@ -70,9 +70,11 @@ class Tcp(_Model):
 
 class UdpSource(_Model):
     """An open-loop UDP source (papers A Sec V-A, E Sec 5): "cbr", "poisson"
-    (exponential gaps) or "fbm" (paper A's truncated fractional Brownian
+    (exponential gaps), "fbm" (paper A's truncated fractional Brownian
     motion at 1 us resolution with Hurst parameter `hurst`, fixed-size
-    packets) at mean `rate` in wire bits, from host `from` to host
+    packets) at mean `rate` in wire bits, or "onoff" (paper Q: CBR at peak
+    `rate` during exponential ON periods of mean `on`, silent for
+    exponential OFF periods of mean `off`), from host `from` to host
     `to` (A-base and E-base with `topology.udp` name them "s-udp" and
     "d-udp"), first packet at `start`. Packet sizes on the wire: `size`, one
     value or a [low, high] range drawn uniformly, or `sizes`, a list drawn
@@ -80,12 +82,14 @@ class UdpSource(_Model):
 
     model_config = ConfigDict(serialize_by_alias=True)
 
-    kind: Literal["cbr", "poisson", "fbm"]
+    kind: Literal["cbr", "poisson", "fbm", "onoff"]
     rate: Rate
     size: Optional[SizeRange] = None
     sizes: Optional[List[PositiveSize]] = None
     start: Time = "0s"
     hurst: Optional[Annotated[float, Field(ge=0.5, lt=1.0)]] = None
+    on: Optional[PositiveTime] = None
+    off: Optional[PositiveTime] = None
     from_: str = Field("s-udp", alias="from")
     to: str = "d-udp"
 
@@ -95,15 +99,16 @@ class UdpSource(_Model):
             raise ScenarioError("size", "give exactly one of size (a value or [low, high]) and sizes (a list)")
         if self.sizes == []:
             raise ScenarioError("sizes", "the list of sizes is empty")
-        if (self.kind == "fbm") != (self.hurst is not None):
-            raise ScenarioError("hurst", "an fbm source needs hurst" if self.kind == "fbm" else "only an fbm source takes hurst")
+        for key, kind in [("hurst", "fbm"), ("on", "onoff"), ("off", "onoff")]:
+            if (self.kind == kind) != (getattr(self, key) is not None):
+                raise ScenarioError(key, f"an {kind} source needs {key}" if self.kind == kind else f"only an {kind} source takes {key}")
         if self.kind == "fbm" and (self.size is None or self.size[0] != self.size[1]):
             raise ScenarioError("size", "an fbm source sends packets of one fixed size")
         return self
 
     def to_engine(self) -> dict:
         size = {"range": list(self.size)} if self.size is not None else {"list": list(self.sizes)}
-        return {"kind": self.kind, "rate": self.rate, "size": size, "start": self.start, "hurst": self.hurst,
+        return {"kind": self.kind, "rate": self.rate, "size": size, "start": self.start, "hurst": self.hurst, "on": self.on, "off": self.off,
                 "from": self.from_, "to": self.to}
 
 

@@ -30,6 +30,11 @@ pub enum UdpKind {
     /// Paper A's truncated fBm at 1 us resolution (see [`super::fbm`]); needs
     /// `hurst` and a fixed packet size.
     Fbm,
+    /// Markov ON-OFF (paper Q Sec IV-C; paper W's cross traffic): CBR at the
+    /// peak `rate` during ON periods, silent during OFF, both exponential
+    /// with means `on` and `off`, starting ON. Mean rate h on / (on + off),
+    /// i.e. h r1 / (r1 + r2) with r1 = 1/off, r2 = 1/on.
+    Onoff,
 }
 
 /// fBm resolution (paper A Sec V-A: 1 us) and noise block length (2^20
@@ -93,6 +98,11 @@ pub struct UdpSpec {
     /// Hurst parameter of an fBm source, in [1/2, 1).
     #[serde(default)]
     pub hurst: Option<f64>,
+    /// Mean ON and OFF durations of an ON-OFF source, ns.
+    #[serde(default)]
+    pub on: Option<u64>,
+    #[serde(default)]
+    pub off: Option<u64>,
     /// Sending and receiving hosts, by name (A-base: `s-udp`, `d-udp`).
     pub from: String,
     pub to: String,
@@ -111,14 +121,30 @@ impl UdpSpec {
             field: format!("{field}.{key}"),
             message: message.into(),
         };
-        match (self.kind, self.hurst, &self.size) {
-            (UdpKind::Fbm, None, _) => Err(bad("hurst", "an fbm source needs hurst")),
+        let kind = self.kind;
+        for (key, given, wanted) in [
+            ("hurst", self.hurst.is_some(), UdpKind::Fbm),
+            ("on", self.on.is_some(), UdpKind::Onoff),
+            ("off", self.off.is_some(), UdpKind::Onoff),
+        ] {
+            if given != (kind == wanted) {
+                let message = if given {
+                    "not a key of this kind of source"
+                } else {
+                    "required for this kind of source"
+                };
+                return Err(bad(key, message));
+            }
+        }
+        if self.on == Some(0) || self.off == Some(0) {
+            return Err(bad(if self.on == Some(0) { "on" } else { "off" }, "must be greater than zero"));
+        }
+        match (kind, self.hurst, &self.size) {
             (UdpKind::Fbm, Some(h), _) if !(0.5..1.0).contains(&h) => {
                 Err(bad("hurst", "must be in [0.5, 1)"))
             }
             (UdpKind::Fbm, _, Sizes::Range([lo, hi])) if lo == hi => Ok(()),
             (UdpKind::Fbm, _, _) => Err(bad("size", "an fbm source sends packets of one fixed size")),
-            (_, Some(_), _) => Err(bad("hurst", "only an fbm source takes hurst")),
             _ => Ok(()),
         }
     }
@@ -137,6 +163,14 @@ enum Gaps {
         rng: Stream,
     },
     Fbm(Box<FbmSource>),
+    /// The next departure in exact ns, and when the current ON period ends.
+    OnOff {
+        clock: f64,
+        on_end: f64,
+        on: Exp<f64>,
+        off: Exp<f64>,
+        rng: Stream,
+    },
 }
 
 /// A running source: when its next packet is due and how big it is.
@@ -171,6 +205,13 @@ impl UdpSource {
                 let size = spec.size.mean() as u32;
                 Gaps::Fbm(Box::new(FbmSource::new(noise, spec.rate, size, FBM_DT, spec.start)))
             }
+            UdpKind::Onoff => {
+                let exp =
+                    |mean: Option<u64>| Exp::new(1.0 / mean.unwrap_or(0) as f64).expect("validated positive");
+                let (on, off, mut rng) = (exp(spec.on), exp(spec.off), rng("udp.onoff"));
+                let on_end = spec.start as f64 + on.sample(&mut rng);
+                Gaps::OnOff { clock: spec.start as f64, on_end, on, off, rng }
+            }
         };
         Ok(UdpSource {
             gaps,
@@ -203,6 +244,14 @@ impl UdpSource {
                 *clock as Time
             }
             Gaps::Fbm(f) => f.next_departure(),
+            Gaps::OnOff { clock, on_end, on, off, rng } => {
+                *clock += f64::from(size) * 8e9 / self.rate_bps as f64;
+                if *clock >= *on_end {
+                    *clock = *on_end + off.sample(rng);
+                    *on_end = *clock + on.sample(rng);
+                }
+                *clock as Time
+            }
         };
         (size, next)
     }
@@ -213,7 +262,17 @@ mod tests {
     use super::*;
 
     fn spec(kind: UdpKind, rate: u64, size: Sizes) -> UdpSpec {
-        UdpSpec { kind, rate, size, start: 1_000, hurst: None, from: "s".into(), to: "d".into() }
+        UdpSpec {
+            kind,
+            rate,
+            size,
+            start: 1_000,
+            hurst: None,
+            on: None,
+            off: None,
+            from: "s".into(),
+            to: "d".into(),
+        }
     }
 
     fn source(spec: &UdpSpec, seed: u64, index: u64, route: u32) -> UdpSource {
@@ -295,5 +354,39 @@ mod tests {
         assert!(fbm(Some(0.8), Sizes::Range([200, 200])).validate("u").is_ok());
         let poisson = UdpSpec { hurst: Some(0.8), ..spec(UdpKind::Poisson, 1, Sizes::Range([1, 1])) };
         assert_eq!(poisson.validate("u").unwrap_err().field, "u.hurst");
+        let onoff = |on, off| UdpSpec { on, off, ..spec(UdpKind::Onoff, 1, Sizes::Range([1, 1])) };
+        assert_eq!(onoff(Some(1), None).validate("u").unwrap_err().field, "u.off");
+        assert_eq!(onoff(Some(0), Some(1)).validate("u").unwrap_err().field, "u.on");
+        assert!(onoff(Some(1), Some(1)).validate("u").is_ok());
+    }
+
+    #[test]
+    fn onoff_mean_rate_is_peak_times_on_share() {
+        // Paper Q-fig15: peak 2 Mb/s, ON 100 ms, OFF 200 ms: mean 2/3 Mb/s.
+        // The ON time of a two-state Markov chain (rates a = 1/off, b = 1/on)
+        // over T has variance 2ab/(a+b)^3 T: over T = 2000 s the ON share
+        // 1/3 has relative sd sqrt(2 * 50 / 3375 * 2000) / 666.7 = 1.15 %; 4 sd.
+        let s = UdpSpec {
+            on: Some(100_000_000),
+            off: Some(200_000_000),
+            ..spec(UdpKind::Onoff, 2_000_000, Sizes::Range([1000, 1000]))
+        };
+        let mut src = source(&s, 7, 0, 0);
+        let mut bytes = 0u64;
+        let mut t = src.first();
+        while t < 2_000_000_000_000 {
+            let (size, next) = src.emit();
+            bytes += u64::from(size);
+            t = next;
+        }
+        let rate = bytes as f64 * 8.0 / 2000.0;
+        assert!((rate / (2e6 / 3.0) - 1.0).abs() < 4.0 * 0.0115, "{rate}");
+        // During ON the packets are 4 ms apart (1000 B at 2 Mb/s).
+        let mut src = source(&s, 7, 0, 0);
+        let gaps: Vec<Time> =
+            (0..1000).map(|_| src.emit().1).collect::<Vec<_>>().windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(
+            gaps.iter().all(|&g| g >= 4_000_000) && gaps.iter().filter(|&&g| g == 4_000_000).count() > 900
+        );
     }
 }
