@@ -9,6 +9,7 @@ Standard library only; needs Debian's ns2 (`apt-get install -y ns2`).
     python3 bench/ns2/run_ebase.py --speed     # only the 400 s speed reference
     python3 bench/ns2/run_ebase.py --validate  # 400 s, [100,400] checks -> results/validation.csv
     python3 bench/ns2/run_ebase.py --summary   # mean over seeds per buffer, Markdown
+    python3 bench/ns2/run_ebase.py --config sack1  # a TCP variant / queue: results/ebase-sack1.csv
 """
 
 import argparse
@@ -36,6 +37,19 @@ def grid():
     return runs
 
 
+# Other configurations: name -> (Agent/TCP/<variant>, Agent/TCPSink/<sink> or
+# "" for the plain sink, core queue), each on its own buffer and seed grid.
+CONFIGS = {
+    "newreno": ("Newreno", "", "DropTail"),
+    "sack1": ("Sack1", "Sack1", "DropTail"),
+    "fack": ("Fack", "Sack1", "DropTail"),
+    "red": ("Reno", "", "RED"),
+}
+CONFIG_GRID = {
+    "newreno": [(10, 100, b, 1, 200, 50) for b in BUFFERS_KB],
+    **{c: [(10, 100, b, s, 200, 50) for s in (1, 2) for b in (3, 5, 10, 20)] for c in ("sack1", "fack", "red")},
+}
+
 SPEED = [(10, 100, 10, 1, 400, 100)]
 # Checked against numbers measured independently with ns-2 2.35 (1000 flows, seed 1, 400 s, [100,400]).
 VALIDATE = [(10, 100, b, 1, 400, 100) for b in (5, 10, 2)]
@@ -49,12 +63,13 @@ def done_keys(results):
                  int(r["duration_s"]), int(r["warmup_s"])) for r in csv.DictReader(f)}
 
 
-def run_one(edges, hosts, kb, seed, duration, warmup, variant="Reno"):
-    tag = f"f{edges * hosts}_b{kb}k_s{seed}_t{duration}" + ("" if variant == "Reno" else f"_{variant.lower()}")
+def run_one(edges, hosts, kb, seed, duration, warmup, config=None):
+    variant, sink, queue = CONFIGS[config] if config else ("Reno", "", "DropTail")
+    tag = f"f{edges * hosts}_b{kb}k_s{seed}_t{duration}" + (f"_{config}" if config else "")
     flows_csv = FLOWS / f"{tag}.csv"
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
         cmd = ["/usr/bin/time", "-v", "-o", tf.name, "ns", str(HERE / "ebase.tcl"),
-               str(edges), str(hosts), str(kb * 1000), str(seed), str(duration), str(warmup), str(flows_csv), variant]
+               str(edges), str(hosts), str(kb * 1000), str(seed), str(duration), str(warmup), str(flows_csv), variant, sink, queue]
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
         tv = tf.read()
     timedir = HERE / "results" / "time"  # full `time -v` report: user/sys CPU time, not only wall
@@ -105,19 +120,19 @@ def main():
     ap.add_argument("--validate", action="store_true",
                     help="only the 400 s validation runs (5, 10, 2 KB), to results/validation.csv")
     ap.add_argument("--summary", action="store_true", help="print the mean over seeds of results/ebase.csv")
-    ap.add_argument("--variant", default="Reno",
-                    help="ns-2 TCP agent (Agent/TCP/<variant>): the 1000-flow seed-1 curve to results/ebase-<variant>.csv")
+    ap.add_argument("--config", choices=sorted(CONFIGS),
+                    help="a TCP variant or queue other than Reno + DropTail (see CONFIGS): "
+                         "its grid to results/ebase-<config>.csv")
     args = ap.parse_args()
     if args.summary:
         return summary()
     FLOWS.mkdir(parents=True, exist_ok=True)
-    if args.variant != "Reno":
-        results = RESULTS.with_name(f"ebase-{args.variant.lower()}.csv")
-        runs = [(10, 100, b, 1, 200, 50) for b in BUFFERS_KB]
-        todo = [r for r in runs if r not in done_keys(results)]
+    if args.config:
+        results = RESULTS.with_name(f"ebase-{args.config}.csv")
+        todo = [r for r in CONFIG_GRID[args.config] if r not in done_keys(results)]
         for i, r in enumerate(todo, 1):
-            append(results, run_one(*r, variant=args.variant))
-            print(f"[{i}/{len(todo)}] {args.variant} {r}", flush=True)
+            append(results, run_one(*r, config=args.config))
+            print(f"[{i}/{len(todo)}] {args.config} {r}", flush=True)
         return 0
     results = RESULTS.with_name("validation.csv") if args.validate else RESULTS
     runs = VALIDATE if args.validate else SPEED if args.speed else grid() + SPEED
