@@ -43,6 +43,8 @@ def test_engine_form_of_the_defaults_checked_by_hand():
             "buffer": 10_000,
             "buffer_packets": None,
             "queue": "droptail",
+            "red": {"min_th": None, "max_th": None, "max_p": 0.1, "w_q": 0.002, "gentle": True,
+                    "byte_mode": True, "mean_packet": 1000},
         },
         "tcp": {
             "variant": "reno",
@@ -275,3 +277,23 @@ def test_pacing_links_and_qlbp_rule_reach_the_engine():
     e = s.to_engine()["pacing"]
     assert (e["links"], e["utilization"], e["max_delay"], e["delay"]) == (["core", "access.3.up"], 0.5, 10_000_000, 0)
 
+
+
+def test_red_defaults_follow_the_buffer_and_bad_thresholds_are_named():
+    s = apply_overrides(Scenario(), ["core.queue=red", "core.buffer=5KB", "core.red.w_q=0.01"])
+    e = s.to_engine()["core"]
+    assert (e["queue"], e["buffer"], e["red"]["w_q"], e["red"]["min_th"]) == ("red", 5000, 0.01, None)
+    for bad, field, says in [
+        (["core.queue=red", "core.red.min_th=12KB"], "core.red.min_th", "below max_th (10KB)"),
+        (["core.queue=red", "core.buffer=5KB", "core.red.min_th=2KB", "core.red.max_th=2KB"], "core.red.min_th", "below"),
+        (["core.queue=red", "core.red.max_p=0"], "core.red.max_p", ""),
+        (["core.queue=red", "core.red.w_q=1.5"], "core.red.w_q", ""),
+        (["core.queue=red", "core.buffer_packets=8"], "core.buffer_packets", "RED"),
+        (["core.queue=red", "core.red.gentle=1"], "core.red.gentle", ""),
+        (["core.queue=codel"], "core.queue", "droptail"),
+        (["core.red.maxp=0.1"], "core.red.maxp", "valid keys at core.red: min_th"),
+    ]:
+        with pytest.raises(ScenarioError) as err:
+            apply_overrides(Scenario(), bad)
+        assert err.value.field == field, (bad, str(err.value))
+        assert says in str(err.value)

@@ -115,20 +115,55 @@ class EBase(_Model):
     edge_delay: TimeRange = ["5ms", "15ms"]
 
 
+Probability = Annotated[float, Field(strict=False, gt=0.0, le=1.0)]
+
+
+class Red(_Model):
+    """RED's parameters (Floyd and Jacobson 1993; ns-2 Queue/RED), used when
+    `core.queue = "red"`. Defaults are paper E Fig. 9's: `max_th` the buffer,
+    `min_th` 40 % of it (both left out to follow the buffer), `max_p` 0.1,
+    `w_q` 0.002; `gentle` and byte mode (`mean_packet` 1000 B) as ns-2 2.35."""
+
+    min_th: Optional[Size] = None
+    max_th: Optional[PositiveSize] = None
+    max_p: Probability = 0.1
+    w_q: Probability = 0.002
+    gentle: StrictBool = True
+    byte_mode: StrictBool = True
+    mean_packet: PositiveSize = "1000B"
+
+
 class Core(_Model):
-    """The core link C0 -> C1 and its drop-tail queue, the only one that drops."""
+    """The core link C0 -> C1 and its queue (drop-tail, or RED with `red`), the only one that drops."""
 
     rate: Rate = "100Mbps"
     delay: Time = "100ms"
     buffer: Size = "10KB"
     buffer_packets: Optional[Count] = None
-    queue: Literal["droptail"] = "droptail"
+    queue: Literal["droptail", "red"] = "droptail"
+    red: Red = Field(default_factory=Red)
+
+    @model_validator(mode="after")
+    def _red_thresholds(self) -> Core:
+        if self.queue != "red":
+            return self
+        if self.buffer_packets is not None:
+            raise ScenarioError("buffer_packets", "not used by RED, whose hard limit is core.buffer")
+        min_th = self.red.min_th if self.red.min_th is not None else self.buffer * 2 // 5
+        max_th = self.red.max_th if self.red.max_th is not None else self.buffer
+        if max_th == 0:
+            raise ScenarioError("red.max_th", "must be greater than zero (it defaults to core.buffer)")
+        if min_th >= max_th:
+            raise ScenarioError("red.min_th", f"{format_size(min_th)} must be below max_th ({format_size(max_th)})")
+        if not self.red.byte_mode and self.buffer < self.red.mean_packet:
+            raise ScenarioError("buffer", "RED in packet mode needs at least one mean_packet of buffer")
+        return self
 
 
 class Tcp(_Model):
     """One-way TCP as ns-2's `Agent/TCP`; names and defaults as ns-2 2.35's."""
 
-    variant: Literal["reno", "newreno"] = "reno"
+    variant: Literal["reno", "newreno", "sack"] = "reno"
     segment_size: PositiveSize = "1000B"
     header_size: Size = "40B"
     ack_size: PositiveSize = "40B"

@@ -29,6 +29,16 @@ pub enum Recovery {
     /// `Agent/TCP/Newreno` with its defaults: partial window deflation, the
     /// timer restarted on the first partial ACK only).
     NewReno,
+    /// A SACK scoreboard and a pipe estimate drive retransmission in fast
+    /// recovery (ns-2 `Agent/TCP/Sack1`; see `sender::sack`).
+    Sack,
+}
+
+impl Recovery {
+    /// Whether this recovery needs a sink that reports SACK blocks.
+    pub fn uses_sack(self) -> bool {
+        matches!(self, Recovery::Sack)
+    }
 }
 
 /// The congestion control and loss recovery a variant name selects.
@@ -36,5 +46,6 @@ pub fn variant(variant: TcpVariant) -> (Box<dyn CongestionControl>, Recovery) {
     match variant {
         TcpVariant::Reno => (Box::new(reno::Reno), Recovery::Reno),
         TcpVariant::Newreno => (Box::new(reno::Reno), Recovery::NewReno),
+        TcpVariant::Sack => (Box::new(reno::Reno), Recovery::Sack),
     }
 }

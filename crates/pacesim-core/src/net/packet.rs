@@ -28,9 +28,38 @@ pub struct Packet {
     pub seq: i64,
 }
 
+/// Most SACK blocks one ACK carries (ns-2 `maxSackBlocks_`).
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+/// SACK blocks `[left, right)`, most recent first.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SackBlocks {
+    len: u8,
+    blocks: [(i64, i64); MAX_SACK_BLOCKS],
+}
+
+impl SackBlocks {
+    pub fn as_slice(&self) -> &[(i64, i64)] {
+        &self.blocks[..usize::from(self.len)]
+    }
+
+    pub fn push(&mut self, block: (i64, i64)) {
+        self.blocks[usize::from(self.len)] = block;
+        self.len += 1;
+    }
+
+    pub fn is_full(&self) -> bool {
+        usize::from(self.len) == MAX_SACK_BLOCKS
+    }
+}
+
 #[derive(Default)]
 pub struct PacketArena {
     slots: Vec<Packet>,
+    /// SACK blocks of ACKs, by packet id: a side table rather than a field,
+    /// so that the packet every hop touches stays 32 bytes (three blocks
+    /// would add 56) and runs without SACK never allocate it.
+    sack: Vec<SackBlocks>,
     free: Vec<PacketId>,
     created: u64,
 }
@@ -48,6 +77,24 @@ impl PacketArena {
                 (self.slots.len() - 1) as PacketId
             }
         }
+    }
+
+    /// Attach SACK blocks to packet `id` (an ACK); a packet given none carries none.
+    pub fn set_sack(&mut self, id: PacketId, blocks: SackBlocks) {
+        let i = id as usize;
+        if i >= self.sack.len() {
+            if blocks.as_slice().is_empty() {
+                return;
+            }
+            self.sack.resize(i + 1, SackBlocks::default());
+        }
+        self.sack[i] = blocks;
+    }
+
+    /// The SACK blocks packet `id` carries.
+    #[inline]
+    pub fn sack(&self, id: PacketId) -> SackBlocks {
+        self.sack.get(id as usize).copied().unwrap_or_default()
     }
 
     pub fn release(&mut self, id: PacketId) {

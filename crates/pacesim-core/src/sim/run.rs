@@ -54,8 +54,8 @@ fn build_world(s: &Scenario) -> Result<World, InvalidField> {
                 sender = sender.with_pacing(HostPacer::new(s.pacing.host_mode));
             }
             Flow {
+                sink: TcpSink::new(t.delayed_ack, sender.uses_sack()),
                 sender,
-                sink: TcpSink::new(t.delayed_ack),
                 path: net.flows[i],
                 start: bulk_start(s.seed, i as u64, s.traffic.start),
                 delivered_at_warmup: 0,

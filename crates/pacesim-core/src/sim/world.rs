@@ -49,8 +49,13 @@ pub struct Sizes {
     pub data: u32,
     /// Size of packet 0 when it models the SYN.
     pub syn: Option<u32>,
+    /// An ACK without SACK blocks; each block adds [`SACK_BLOCK_BYTES`].
     pub ack: u32,
 }
+
+/// Bytes a SACK block adds to an ACK (two 4-byte sequence numbers; ns-2
+/// `Sacker::append_ack` grows the ACK by as much).
+pub const SACK_BLOCK_BYTES: u32 = 8;
 
 pub struct World {
     pub now: Time,
@@ -132,8 +137,8 @@ impl World {
                 Event::DelAck(f) => {
                     let flow = &mut self.flows[f as usize];
                     if flow.sink.timer.fires(t) {
-                        let (ackno, rev) = (flow.sink.on_timer(), flow.path.rev);
-                        self.inject(f, rev, PacketKind::Ack, self.sizes.ack, ackno);
+                        let ackno = flow.sink.on_timer();
+                        self.inject_ack(f, ackno);
                     }
                     self.arm_sink(f);
                 }
@@ -216,9 +221,22 @@ impl World {
 
     /// A new packet of `flow` starts its route.
     fn inject(&mut self, flow: u32, route: u32, kind: PacketKind, size: u32, seq: i64) {
+        let id = self.alloc(flow, route, kind, size, seq);
+        self.forward(id);
+    }
+
+    fn alloc(&mut self, flow: u32, route: u32, kind: PacketKind, size: u32, seq: i64) -> PacketId {
         let span = self.net.routes[route as usize].clone();
-        let p = Packet { flow, hop: span.start, last_hop: span.end, kind, size, seq };
-        let id = self.packets.alloc(p);
+        self.packets.alloc(Packet { flow, hop: span.start, last_hop: span.end, kind, size, seq })
+    }
+
+    /// The sink of `flow` acknowledges `ackno`, with its SACK blocks if it reports them.
+    fn inject_ack(&mut self, flow: u32, ackno: i64) {
+        let f = &self.flows[flow as usize];
+        let (blocks, rev) = (f.sink.sack_blocks(), f.path.rev);
+        let size = self.sizes.ack + SACK_BLOCK_BYTES * blocks.as_slice().len() as u32;
+        let id = self.alloc(flow, rev, PacketKind::Ack, size, ackno);
+        self.packets.set_sack(id, blocks);
         self.forward(id);
     }
 
@@ -230,19 +248,19 @@ impl World {
             return;
         }
         let p = *p;
+        let sack = self.packets.sack(id);
         self.packets.release(id);
         self.delivered += 1;
         let flow = &mut self.flows[p.flow as usize];
         match p.kind {
             PacketKind::Data => {
-                let rev = flow.path.rev;
                 if let Some(ackno) = flow.sink.on_data(p.seq, self.now) {
-                    self.inject(p.flow, rev, PacketKind::Ack, self.sizes.ack, ackno);
+                    self.inject_ack(p.flow, ackno);
                 }
                 self.arm_sink(p.flow);
             }
             PacketKind::Ack => {
-                flow.sender.on_ack(p.seq, self.now, &mut self.out);
+                flow.sender.on_ack(p.seq, sack.as_slice(), self.now, &mut self.out);
                 self.transmit(p.flow);
             }
         }

@@ -21,7 +21,13 @@
 //!   retransmit happens before that.
 //! - Timeout: window closes to one packet, timer backs off, sending resumes
 //!   from `highest_ack + 1` (go-back-N), `recover = maxseq`.
+//!
+//! SACK recovery replaces the duplicate-ACK and sending rules above (see
+//! [`sack`]); sequence numbers, timers, RTT sampling and pacing stay shared.
 
+mod sack;
+
+use self::sack::SackState;
 use super::cc::{Congestion, CongestionControl, Window};
 use super::rtt::RttEstimator;
 use super::Recovery;
@@ -57,6 +63,8 @@ pub struct TcpSender {
     recovery: Recovery,
     /// NewReno: a partial ACK has restarted the timer in this recovery.
     first_partial_seen: bool,
+    /// SACK: scoreboard, pipe and recovery state.
+    sack: SackState,
     pub w: Window,
     /// Receiver's advertised window, packets (ns-2 `window_`).
     wnd: f64,
@@ -101,6 +109,7 @@ impl TcpSender {
             cc,
             recovery,
             first_partial_seen: false,
+            sack: SackState::new(),
             w: Window { cwnd: if syn { 1.0 } else { wnd_init }, ssthresh: wnd },
             wnd,
             wnd_init,
@@ -129,6 +138,11 @@ impl TcpSender {
         self
     }
 
+    /// Whether this sender needs SACK blocks from its sink.
+    pub fn uses_sack(&self) -> bool {
+        self.recovery.uses_sack()
+    }
+
     pub fn is_paced(&self) -> bool {
         self.pacer.is_some()
     }
@@ -155,16 +169,34 @@ impl TcpSender {
     }
 
     fn send_much(&mut self, now: Time, out: &mut Vec<i64>) {
+        if self.recovery == Recovery::Sack {
+            return self.send_much_sack(now, out);
+        }
         while self.t_seqno <= self.highest_ack + self.window() {
-            if let Some(at) = self.pacer.as_ref().and_then(|p| p.hold_until(now)) {
-                self.pace.set(at);
+            if self.pacing_holds(now) {
                 return;
             }
             self.output(self.t_seqno, now, out);
             self.t_seqno += 1;
-            if let Some(p) = &mut self.pacer {
-                p.sent(now, &self.w, (self.t_seqno - 1 - self.highest_ack) as f64);
+            self.paced(now);
+        }
+    }
+
+    /// Whether the host pacer holds the next packet (its timer then set).
+    fn pacing_holds(&mut self, now: Time) -> bool {
+        match self.pacer.as_ref().and_then(|p| p.hold_until(now)) {
+            Some(at) => {
+                self.pace.set(at);
+                true
             }
+            None => false,
+        }
+    }
+
+    /// Tell the host pacer a packet left.
+    fn paced(&mut self, now: Time) {
+        if let Some(p) = &mut self.pacer {
+            p.sent(now, &self.w, (self.t_seqno - 1 - self.highest_ack) as f64);
         }
     }
 
@@ -198,8 +230,12 @@ impl TcpSender {
         self.rtx.set(now + self.rtt.rto());
     }
 
-    /// An ACK for cumulative sequence `ackno` arrived.
-    pub fn on_ack(&mut self, ackno: i64, now: Time, out: &mut Vec<i64>) {
+    /// An ACK for cumulative sequence `ackno` arrived, with SACK `blocks`
+    /// (ignored unless this sender uses SACK).
+    pub fn on_ack(&mut self, ackno: i64, blocks: &[(i64, i64)], now: Time, out: &mut Vec<i64>) {
+        if self.recovery == Recovery::Sack {
+            return self.on_ack_sack(ackno, blocks, now, out);
+        }
         let in_recovery = self.last_action == CwndAction::DupAck;
         if ackno > self.highest_ack
             && self.recovery == Recovery::NewReno
@@ -248,6 +284,11 @@ impl TcpSender {
                 p.on_rtt_sample(now - self.rtt_ts);
             }
         }
+        self.newtimer(ackno, now);
+    }
+
+    /// Restart the timer while data is outstanding, else stop it (ns-2 `newtimer`).
+    fn newtimer(&mut self, ackno: i64, now: Time) {
         if self.t_seqno > ackno || ackno < self.maxseq || self.w.cwnd < 1.0 {
             self.restart_timer(now);
         } else {
@@ -261,11 +302,7 @@ impl TcpSender {
     fn partial_ack(&mut self, ackno: i64, now: Time, out: &mut Vec<i64>) {
         if !self.first_partial_seen {
             self.first_partial_seen = true;
-            if self.t_seqno > ackno || ackno < self.maxseq || self.w.cwnd < 1.0 {
-                self.restart_timer(now);
-            } else {
-                self.rtx.cancel();
-            }
+            self.newtimer(ackno, now);
         }
         let deflate = (ackno - self.highest_ack) as u32;
         if self.dupwnd > deflate {
@@ -315,6 +352,9 @@ impl TcpSender {
 
     /// The retransmission timer expired.
     pub fn on_timeout(&mut self, now: Time, out: &mut Vec<i64>) {
+        if self.recovery == Recovery::Sack {
+            self.sack_timeout();
+        }
         self.dupwnd = 0;
         self.dupacks = 0;
         self.recover = self.maxseq;
@@ -346,6 +386,7 @@ mod tests {
     //! and no serialisation, losing exactly the transmissions a test names.
 
     use super::*;
+    use crate::net::packet::SackBlocks;
     use crate::pacing::HostPacer;
     use crate::scenario::HostPacingMode;
     use crate::sim::EventQueue;
@@ -355,7 +396,7 @@ mod tests {
 
     enum Ev {
         Data(i64),
-        Ack(i64),
+        Ack(i64, SackBlocks),
         Rto,
         Pace,
     }
@@ -380,11 +421,22 @@ mod tests {
             Self::build(window, lose, pacing, Recovery::Reno)
         }
 
+        /// RTT 100 ms.
         fn build(
             window: u64,
             lose: Vec<(i64, u32)>,
             pacing: Option<HostPacingMode>,
             recovery: Recovery,
+        ) -> Self {
+            Self::with_delay(window, lose, pacing, recovery, 50 * MS)
+        }
+
+        fn with_delay(
+            window: u64,
+            lose: Vec<(i64, u32)>,
+            pacing: Option<HostPacingMode>,
+            recovery: Recovery,
+            one_way: Time,
         ) -> Self {
             let rtt = RttEstimator::new(10 * MS, 0, 200 * MS, 60_000 * MS, 3_000 * MS);
             let mut tx = TcpSender::new((Box::new(Reno), recovery), window, 2, true, rtt);
@@ -394,8 +446,8 @@ mod tests {
             let mut p = Pipe {
                 q: EventQueue::default(),
                 tx,
-                rx: TcpSink::new(None),
-                one_way: 50 * MS,
+                rx: TcpSink::new(None, recovery.uses_sack()),
+                one_way,
                 lose,
                 sent: vec![],
                 out: vec![],
@@ -427,9 +479,9 @@ mod tests {
                 match ev {
                     Ev::Data(seq) => {
                         let ack = self.rx.on_data(seq, now).expect("no delayed ACKs here");
-                        self.q.push(now + self.one_way, Ev::Ack(ack));
+                        self.q.push(now + self.one_way, Ev::Ack(ack, self.rx.sack_blocks()));
                     }
-                    Ev::Ack(a) => self.tx.on_ack(a, now, &mut self.out),
+                    Ev::Ack(a, sack) => self.tx.on_ack(a, sack.as_slice(), now, &mut self.out),
                     Ev::Rto => {
                         if self.tx.rtx.fires(now) {
                             self.tx.on_timeout(now, &mut self.out)
@@ -583,5 +635,56 @@ mod tests {
         let st = nr.tx.stats;
         assert_eq!((st.fast_retransmits, st.partial_acks, st.timeouts, st.retransmits), (1, 1, 0, 2));
         assert_eq!(nr.rx.delivered(), nr.tx.highest_ack() + 1);
+    }
+
+    /// Three losses in one window, RTT 80 ms (so that the 200 ms minimum
+    /// RTO exceeds two RTTs): 40, 45 and 50, all sent at 400 ms (the round
+    /// 31..62; at 480 ms ACKs 31..39 raise cwnd to 41 and release 63..80,
+    /// two limited transmits send 81 and 82, the third duplicate
+    /// fast-retransmits 40 with cwnd 20.5, ssthresh 20, recover 82).
+    ///
+    /// Reno: the first new ACK ends recovery and the next losses wait for
+    /// the timer. NewReno: one recovery, one retransmission per partial
+    /// ACK, so 45 goes at 560 ms and 50 at 640 ms. SACK: `pipe` starts at
+    /// 82 - 39 - 3 = 40 and the 17 further duplicates of the 480 ms window
+    /// bring it to 23; at 560 ms the SACKs of 63, 64, 65 bring it to 20 and
+    /// that of 66 below cwnd: the scoreboard's holes 45 and 50 go out at
+    /// once (ACKs of 66 and 67), then new data. All three within one RTT;
+    /// the ACK of 50 at 640 ms covers everything and ends recovery with
+    /// the window where the loss left it.
+    #[test]
+    fn three_losses_in_one_window_reno_newreno_sack() {
+        let lose = vec![(40, 0), (45, 0), (50, 0)];
+        let run = |recovery| {
+            let mut p = Pipe::with_delay(1000, lose.clone(), None, recovery, 40 * MS);
+            p.run_until(5_000 * MS);
+            p
+        };
+        let reno = run(Recovery::Reno);
+        assert!(reno.tx.stats.timeouts >= 1);
+
+        let times = |p: &Pipe| [40, 45, 50].map(|q| p.transmissions_of(q)[1] / MS);
+        let nr = run(Recovery::NewReno);
+        assert_eq!(times(&nr), [480, 560, 640]);
+        let st = nr.tx.stats;
+        assert_eq!((st.fast_retransmits, st.partial_acks, st.timeouts, st.retransmits), (1, 2, 0, 3));
+
+        let mut sack = Pipe::with_delay(1000, lose, None, Recovery::Sack, 40 * MS);
+        sack.run_until(560 * MS);
+        assert_eq!(sack.tx.w, Window { cwnd: 20.5, ssthresh: 20.0 });
+        assert_eq!(times(&sack), [480, 560, 560]);
+        let at_50 = sack.sent.iter().position(|s| s.1 == 50 && s.0 == 560 * MS).unwrap();
+        assert_eq!(sack.sent[at_50 + 1].1, 83, "then new data");
+        sack.run_until(640 * MS);
+        assert!(!sack.tx.sack.fast_recovery);
+        assert!(sack.tx.highest_ack() >= 82, "everything sent before the loss acknowledged");
+        // No growth in recovery nor on the exit ACK: from 20.5, one
+        // avoidance step per ACK of the new data sent at 560 ms after 50.
+        let new_data = sack.sent.iter().filter(|s| s.0 == 560 * MS && s.1 > 82).count();
+        let want = (0..new_data).fold(20.5, |w, _| w + 1.0 / w);
+        assert_eq!(sack.tx.w.cwnd, want, "{new_data} ACKs after the exit");
+        sack.run_until(5_000 * MS);
+        let st = sack.tx.stats;
+        assert_eq!((st.fast_retransmits, st.timeouts, st.retransmits), (1, 0, 3));
     }
 }

@@ -12,7 +12,7 @@
 //! number of hosts leaves every other element's draw unchanged.
 
 use super::{FlowPath, Network};
-use crate::net::{DropTail, Link};
+use crate::net::{DropTail, Link, Queue};
 use crate::scenario::{Core, EBase};
 use crate::sim::rng::{stream, uniform};
 
@@ -23,8 +23,7 @@ use crate::sim::rng::{stream, uniform};
 /// pacing goes by default.
 pub fn build(spec: &EBase, c: &Core, seed: u64) -> Network {
     let mut net = Network::default();
-    let core_queue = DropTail { limit_bytes: Some(c.buffer), limit_packets: c.buffer_packets };
-    let core = net.add_link(Link::new(c.rate, c.delay, core_queue), "core".into());
+    let core = net.add_link(Link::new(c.rate, c.delay, Queue::core(c, seed)), "core".into());
     let core_rev = net.add_link(Link::new(c.rate, c.delay, DropTail::unlimited()), "core.rev".into());
     net.measured.extend([core, core_rev]);
 
@@ -74,6 +73,7 @@ mod tests {
             delay: 100 * MS,
             buffer: 10_000,
             buffer_packets: None,
+            red: Default::default(),
             queue: QueueKind::Droptail,
         };
         let spec = EBase {
