@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """pacesim against ns-2 2.35 on E-base, from the committed ns-2 outputs.
 
-Reads bench/ns2/results/ebase.csv (TCP Reno) and ebase-<variant>.csv (other
-TCP variants; made by bench/ns2/run_ebase.py; ns-2 is not needed here),
-reruns pacesim on the same scenarios, variants and seeds, averages
+Reads bench/ns2/results/ebase.csv (TCP Reno, drop-tail) and ebase-<config>.csv
+(other TCP variants or core queues, see CONFIGS; made by
+bench/ns2/run_ebase.py; ns-2 is not needed here), reruns pacesim on the
+same scenarios, configurations and seeds, averages
 both over seeds and checks the agreement the engine issue asks for:
 
 - aggregate core throughput within 3 % of the core link rate;
@@ -39,14 +40,23 @@ TOL_LOSS = 0.20  # relative, where ns-2 loss > LOSS_FLOOR
 LOSS_FLOOR = 0.005
 TOL_GOODPUT = 0.05  # relative
 
-KEY = ["variant", "flows", "edges", "hosts_per_edge", "buffer_bytes", "duration_s", "warmup_s"]
+# ns-2 configuration (results file suffix) -> the pacesim overrides that model it.
+CONFIGS = {
+    "reno": [],
+    "newreno": ["tcp.variant=newreno"],
+    "sack1": ["tcp.variant=sack"],
+    "fack": ["tcp.variant=fack"],
+    "red": ["core.queue=red"],
+}
+
+KEY = ["config", "flows", "edges", "hosts_per_edge", "buffer_bytes", "duration_s", "warmup_s"]
 
 
 def load_reference() -> pd.DataFrame:
-    """Every committed ns-2 E-base row, with the TCP variant it ran."""
-    frames = [pd.read_csv(NS2 / "ebase.csv").assign(variant="reno")]
+    """Every committed ns-2 E-base row, with the configuration it ran."""
+    frames = [pd.read_csv(NS2 / "ebase.csv").assign(config="reno")]
     for path in sorted(NS2.glob("ebase-*.csv")):
-        frames.append(pd.read_csv(path).assign(variant=path.stem.removeprefix("ebase-")))
+        frames.append(pd.read_csv(path).assign(config=path.stem.removeprefix("ebase-")))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -61,7 +71,7 @@ def simulate(point: dict) -> dict:
             f"duration={point['duration_s']}s",
             f"warmup={point['warmup_s']}s",
             f"seed={point['seed']}",
-            f"tcp.variant={point['variant']}",
+            *CONFIGS[point["config"]],
         ],
     )
     m = pacesim.run(s).summary
@@ -95,9 +105,9 @@ def compare(ns2: pd.DataFrame, workers: int | None = None, progress: bool = True
 
 
 def show(t: pd.DataFrame, console: Console) -> None:
-    for (variant, flows, duration, warmup), g in t.groupby(["variant", "flows", "duration_s", "warmup_s"]):
+    for (config, flows, duration, warmup), g in t.groupby(["config", "flows", "duration_s", "warmup_s"]):
         seeds = g.seeds.max()
-        table = Table(title=f"E-base, TCP {variant}, {flows} flows, {duration} s measured over [{warmup}, {duration}] s "
+        table = Table(title=f"E-base, {config}, {flows} flows, {duration} s measured over [{warmup}, {duration}] s "
                             f"(mean over {seeds} seed{'s' if seeds > 1 else ''})")
         for col in ["buffer", "Mb/s ns-2", "Mb/s pacesim", "Kb/s ns-2", "Kb/s pacesim", "loss % ns-2",
                     "loss % pacesim", "agrees"]:

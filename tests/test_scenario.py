@@ -59,6 +59,7 @@ def test_engine_form_of_the_defaults_checked_by_hand():
             "max_rto": 60_000_000_000,
             "initial_rto": 3_000_000_000,
             "delayed_ack": None,
+            "rampdown": False,
         },
         "traffic": {"start": [0, 10_000_000_000]},
         "pacing": {"scheme": "none", "delay": 10_000_000, "fraction": 1.0, "host_mode": "original",

@@ -163,7 +163,7 @@ class Core(_Model):
 class Tcp(_Model):
     """One-way TCP as ns-2's `Agent/TCP`; names and defaults as ns-2 2.35's."""
 
-    variant: Literal["reno", "newreno", "sack"] = "reno"
+    variant: Literal["reno", "newreno", "sack", "fack"] = "reno"
     segment_size: PositiveSize = "1000B"
     header_size: Size = "40B"
     ack_size: PositiveSize = "40B"
@@ -176,9 +176,13 @@ class Tcp(_Model):
     initial_rto: PositiveTime = "3s"
     # Delayed ACKs (ns-2 Agent/TCPSink/DelAck, interval_ 100ms); off as in the papers.
     delayed_ack: Optional[PositiveTime] = None
+    # FACK's rampdown (Mathis-Mahdavi Sec 4.3, ns-2 rampdown_); off as in ns-2.
+    rampdown: StrictBool = False
 
     @model_validator(mode="after")
     def _rto_bounds(self) -> Tcp:
+        if self.rampdown and self.variant != "fack":
+            raise ScenarioError("rampdown", 'only FACK ramps down (tcp.variant = "fack")')
         if self.min_rto > self.max_rto:
             raise ScenarioError(
                 "min_rto",

@@ -8,6 +8,6 @@ pub mod red;
 
 pub use droptail::DropTail;
 pub use link::{Link, LinkId};
-pub use packet::{Packet, PacketArena, PacketId, PacketKind};
+pub use packet::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};
 pub use queue::Queue;
 pub use red::Red;

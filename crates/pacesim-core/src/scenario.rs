@@ -175,6 +175,10 @@ pub struct Tcp {
     /// the papers.
     #[serde(default)]
     pub delayed_ack: Option<u64>,
+    /// FACK's rampdown (Mathis and Mahdavi Sec 4.3; ns-2 `rampdown_`, off
+    /// by default): the window falls smoothly to half during recovery.
+    #[serde(default)]
+    pub rampdown: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -186,6 +190,9 @@ pub enum TcpVariant {
     /// Reno window rules with SACK recovery (RFC 2018; ns-2 `Agent/TCP/Sack1`
     /// with `Agent/TCPSink/Sack1`).
     Sack,
+    /// Reno window rules with forward-acknowledgment recovery (Mathis and
+    /// Mahdavi 1996; ns-2 `Agent/TCP/Fack` with `Agent/TCPSink/Sack1`).
+    Fack,
 }
 
 /// Long-lived bulk transfers, one per sender host.
@@ -397,6 +404,9 @@ impl Scenario {
         positive("tcp.initial_rto", t.initial_rto)?;
         if let Some(d) = t.delayed_ack {
             positive("tcp.delayed_ack", d)?;
+        }
+        if t.rampdown && t.variant != TcpVariant::Fack {
+            return Err(bad("tcp.rampdown", "only FACK ramps down (tcp.variant = \"fack\")"));
         }
         ordered("traffic.start", self.traffic.start)?;
         let p = &self.pacing;

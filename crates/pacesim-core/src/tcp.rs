@@ -16,7 +16,7 @@ pub use cc::{Congestion, CongestionControl, Window};
 pub use sender::TcpSender;
 pub use sink::TcpSink;
 
-use crate::scenario::TcpVariant;
+use crate::scenario::{Tcp, TcpVariant};
 
 /// How the sender recovers from a loss detected by duplicate ACKs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,20 +32,25 @@ pub enum Recovery {
     /// A SACK scoreboard and a pipe estimate drive retransmission in fast
     /// recovery (ns-2 `Agent/TCP/Sack1`; see `sender::sack`).
     Sack,
+    /// Forward acknowledgment: the highest SACKed packet bounds the data in
+    /// the network (ns-2 `Agent/TCP/Fack`, optionally with `rampdown_`; see
+    /// `sender::fack`).
+    Fack { rampdown: bool },
 }
 
 impl Recovery {
     /// Whether this recovery needs a sink that reports SACK blocks.
     pub fn uses_sack(self) -> bool {
-        matches!(self, Recovery::Sack)
+        matches!(self, Recovery::Sack | Recovery::Fack { .. })
     }
 }
 
-/// The congestion control and loss recovery a variant name selects.
-pub fn variant(variant: TcpVariant) -> (Box<dyn CongestionControl>, Recovery) {
-    match variant {
+/// The congestion control and loss recovery `tcp.variant` selects, with their parameters.
+pub fn variant(tcp: &Tcp) -> (Box<dyn CongestionControl>, Recovery) {
+    match tcp.variant {
         TcpVariant::Reno => (Box::new(reno::Reno), Recovery::Reno),
         TcpVariant::Newreno => (Box::new(reno::Reno), Recovery::NewReno),
         TcpVariant::Sack => (Box::new(reno::Reno), Recovery::Sack),
+        TcpVariant::Fack => (Box::new(reno::Reno), Recovery::Fack { rampdown: tcp.rampdown }),
     }
 }

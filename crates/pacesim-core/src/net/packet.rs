@@ -53,13 +53,25 @@ impl SackBlocks {
     }
 }
 
+/// TCP options a packet carries (RFC 2018 SACK, RFC 7323 timestamps as
+/// ns-2 keeps them: every data packet is stamped `ts_` and the sink echoes
+/// the stamp of the packet that triggered each ACK, `ts_echo_`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TcpOptions {
+    /// ACKs: SACK blocks.
+    pub sack: SackBlocks,
+    /// Data: when sent; ACKs: the echoed send time.
+    pub timestamp: crate::sim::Time,
+}
+
 #[derive(Default)]
 pub struct PacketArena {
     slots: Vec<Packet>,
-    /// SACK blocks of ACKs, by packet id: a side table rather than a field,
-    /// so that the packet every hop touches stays 32 bytes (three blocks
-    /// would add 56) and runs without SACK never allocate it.
-    sack: Vec<SackBlocks>,
+    /// TCP options, by packet id: a side table rather than a field, so
+    /// that the packet every hop touches stays 32 bytes (three SACK blocks
+    /// and a stamp would add 64) and runs of plain Reno never allocate it.
+    /// Only senders that read options (SACK, FACK) have them written.
+    options: Vec<TcpOptions>,
     free: Vec<PacketId>,
     created: u64,
 }
@@ -79,22 +91,20 @@ impl PacketArena {
         }
     }
 
-    /// Attach SACK blocks to packet `id` (an ACK); a packet given none carries none.
-    pub fn set_sack(&mut self, id: PacketId, blocks: SackBlocks) {
+    /// Attach TCP options to packet `id`.
+    pub fn set_options(&mut self, id: PacketId, options: TcpOptions) {
         let i = id as usize;
-        if i >= self.sack.len() {
-            if blocks.as_slice().is_empty() {
-                return;
-            }
-            self.sack.resize(i + 1, SackBlocks::default());
+        if i >= self.options.len() {
+            self.options.resize(i + 1, TcpOptions::default());
         }
-        self.sack[i] = blocks;
+        self.options[i] = options;
     }
 
-    /// The SACK blocks packet `id` carries.
+    /// The TCP options last attached to slot `id` (meaningful only for
+    /// packets of flows that attach them).
     #[inline]
-    pub fn sack(&self, id: PacketId) -> SackBlocks {
-        self.sack.get(id as usize).copied().unwrap_or_default()
+    pub fn options(&self, id: PacketId) -> TcpOptions {
+        self.options.get(id as usize).copied().unwrap_or_default()
     }
 
     pub fn release(&mut self, id: PacketId) {

@@ -4,7 +4,7 @@
 //! sender or a delayed ACK becoming due, a flow starting, and the edges of
 //! the measurement window.
 
-use crate::net::{Packet, PacketArena, PacketId, PacketKind};
+use crate::net::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};
 use crate::pacing::Pacer;
 use crate::sim::{EventQueue, Time};
 use crate::tcp::sender::SenderStats;
@@ -219,24 +219,22 @@ impl World {
         self.queue.push(at, Event::Arrive(id));
     }
 
-    /// A new packet of `flow` starts its route.
-    fn inject(&mut self, flow: u32, route: u32, kind: PacketKind, size: u32, seq: i64) {
-        let id = self.alloc(flow, route, kind, size, seq);
-        self.forward(id);
-    }
-
+    /// A new packet of `flow`, at the start of its route.
     fn alloc(&mut self, flow: u32, route: u32, kind: PacketKind, size: u32, seq: i64) -> PacketId {
         let span = self.net.routes[route as usize].clone();
         self.packets.alloc(Packet { flow, hop: span.start, last_hop: span.end, kind, size, seq })
     }
 
-    /// The sink of `flow` acknowledges `ackno`, with its SACK blocks if it reports them.
+    /// The sink of `flow` acknowledges `ackno`, with its options if the
+    /// sender reads them.
     fn inject_ack(&mut self, flow: u32, ackno: i64) {
         let f = &self.flows[flow as usize];
-        let (blocks, rev) = (f.sink.sack_blocks(), f.path.rev);
-        let size = self.sizes.ack + SACK_BLOCK_BYTES * blocks.as_slice().len() as u32;
+        let (options, rev, with_options) = (f.sink.options(), f.path.rev, f.sender.uses_sack());
+        let size = self.sizes.ack + SACK_BLOCK_BYTES * options.sack.as_slice().len() as u32;
         let id = self.alloc(flow, rev, PacketKind::Ack, size, ackno);
-        self.packets.set_sack(id, blocks);
+        if with_options {
+            self.packets.set_options(id, options);
+        }
         self.forward(id);
     }
 
@@ -248,19 +246,19 @@ impl World {
             return;
         }
         let p = *p;
-        let sack = self.packets.sack(id);
+        let options = self.packets.options(id);
         self.packets.release(id);
         self.delivered += 1;
         let flow = &mut self.flows[p.flow as usize];
         match p.kind {
             PacketKind::Data => {
-                if let Some(ackno) = flow.sink.on_data(p.seq, self.now) {
+                if let Some(ackno) = flow.sink.on_data(p.seq, options.timestamp, self.now) {
                     self.inject_ack(p.flow, ackno);
                 }
                 self.arm_sink(p.flow);
             }
             PacketKind::Ack => {
-                flow.sender.on_ack(p.seq, sack.as_slice(), self.now, &mut self.out);
+                flow.sender.on_ack(p.seq, &options, self.now, &mut self.out);
                 self.transmit(p.flow);
             }
         }
@@ -276,12 +274,17 @@ impl World {
     fn transmit(&mut self, f: u32) {
         let mut out = std::mem::take(&mut self.out);
         let route = self.flows[f as usize].path.fwd;
+        let stamped = self.flows[f as usize].sender.uses_sack();
         for seq in out.drain(..) {
             let size = match self.sizes.syn {
                 Some(syn) if seq == 0 => syn,
                 _ => self.sizes.data,
             };
-            self.inject(f, route, PacketKind::Data, size, seq);
+            let id = self.alloc(f, route, PacketKind::Data, size, seq);
+            if stamped {
+                self.packets.set_options(id, TcpOptions { timestamp: self.now, ..Default::default() });
+            }
+            self.forward(id);
         }
         self.out = out;
         let sender = &mut self.flows[f as usize].sender;

@@ -22,15 +22,19 @@
 //! - Timeout: window closes to one packet, timer backs off, sending resumes
 //!   from `highest_ack + 1` (go-back-N), `recover = maxseq`.
 //!
-//! SACK recovery replaces the duplicate-ACK and sending rules above (see
-//! [`sack`]); sequence numbers, timers, RTT sampling and pacing stay shared.
+//! SACK and FACK recovery replace the duplicate-ACK and sending rules above
+//! (see [`sack`], [`fack`]); sequence numbers, timers, RTT sampling and
+//! pacing stay shared.
 
+mod fack;
 mod sack;
 
+use self::fack::FackState;
 use self::sack::SackState;
 use super::cc::{Congestion, CongestionControl, Window};
 use super::rtt::RttEstimator;
 use super::Recovery;
+use crate::net::TcpOptions;
 use crate::pacing::HostPacer;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
@@ -65,6 +69,8 @@ pub struct TcpSender {
     first_partial_seen: bool,
     /// SACK: scoreboard, pipe and recovery state.
     sack: SackState,
+    /// FACK: scoreboard, forward-most ACK and retransmissions in flight.
+    fack: FackState,
     pub w: Window,
     /// Receiver's advertised window, packets (ns-2 `window_`).
     wnd: f64,
@@ -110,6 +116,7 @@ impl TcpSender {
             recovery,
             first_partial_seen: false,
             sack: SackState::new(),
+            fack: FackState::new(matches!(recovery, Recovery::Fack { rampdown: true })),
             w: Window { cwnd: if syn { 1.0 } else { wnd_init }, ssthresh: wnd },
             wnd,
             wnd_init,
@@ -169,8 +176,10 @@ impl TcpSender {
     }
 
     fn send_much(&mut self, now: Time, out: &mut Vec<i64>) {
-        if self.recovery == Recovery::Sack {
-            return self.send_much_sack(now, out);
+        match self.recovery {
+            Recovery::Sack => return self.send_much_sack(now, out),
+            Recovery::Fack { .. } => return self.send_much_fack(now, out),
+            Recovery::Reno | Recovery::NewReno => {}
         }
         while self.t_seqno <= self.highest_ack + self.window() {
             if self.pacing_holds(now) {
@@ -230,11 +239,13 @@ impl TcpSender {
         self.rtx.set(now + self.rtt.rto());
     }
 
-    /// An ACK for cumulative sequence `ackno` arrived, with SACK `blocks`
-    /// (ignored unless this sender uses SACK).
-    pub fn on_ack(&mut self, ackno: i64, blocks: &[(i64, i64)], now: Time, out: &mut Vec<i64>) {
-        if self.recovery == Recovery::Sack {
-            return self.on_ack_sack(ackno, blocks, now, out);
+    /// An ACK for cumulative sequence `ackno` arrived, with TCP `options`
+    /// (read only by SACK and FACK).
+    pub fn on_ack(&mut self, ackno: i64, options: &TcpOptions, now: Time, out: &mut Vec<i64>) {
+        match self.recovery {
+            Recovery::Sack => return self.on_ack_sack(ackno, options.sack.as_slice(), now, out),
+            Recovery::Fack { .. } => return self.on_ack_fack(ackno, options, now, out),
+            Recovery::Reno | Recovery::NewReno => {}
         }
         let in_recovery = self.last_action == CwndAction::DupAck;
         if ackno > self.highest_ack
@@ -352,8 +363,10 @@ impl TcpSender {
 
     /// The retransmission timer expired.
     pub fn on_timeout(&mut self, now: Time, out: &mut Vec<i64>) {
-        if self.recovery == Recovery::Sack {
-            self.sack_timeout();
+        match self.recovery {
+            Recovery::Sack => self.sack_timeout(),
+            Recovery::Fack { .. } => return self.fack_timeout(now, out),
+            Recovery::Reno | Recovery::NewReno => {}
         }
         self.dupwnd = 0;
         self.dupacks = 0;
@@ -386,7 +399,6 @@ mod tests {
     //! and no serialisation, losing exactly the transmissions a test names.
 
     use super::*;
-    use crate::net::packet::SackBlocks;
     use crate::pacing::HostPacer;
     use crate::scenario::HostPacingMode;
     use crate::sim::EventQueue;
@@ -395,8 +407,9 @@ mod tests {
     const MS: Time = 1_000_000;
 
     enum Ev {
-        Data(i64),
-        Ack(i64, SackBlocks),
+        /// Sequence number and send time.
+        Data(i64, Time),
+        Ack(i64, TcpOptions),
         Rto,
         Pace,
     }
@@ -462,7 +475,7 @@ mod tests {
                 let nth = self.sent.iter().filter(|s| s.1 == seq).count() as u32;
                 self.sent.push((now, seq));
                 if !self.lose.contains(&(seq, nth)) {
-                    self.q.push(now + self.one_way, Ev::Data(seq));
+                    self.q.push(now + self.one_way, Ev::Data(seq, now));
                 }
             }
             if let Some(at) = self.tx.rtx.needs_event() {
@@ -477,11 +490,11 @@ mod tests {
             while self.q.peek_time().is_some_and(|t| t <= end) {
                 let (now, ev) = self.q.pop().unwrap();
                 match ev {
-                    Ev::Data(seq) => {
-                        let ack = self.rx.on_data(seq, now).expect("no delayed ACKs here");
-                        self.q.push(now + self.one_way, Ev::Ack(ack, self.rx.sack_blocks()));
+                    Ev::Data(seq, sent) => {
+                        let ack = self.rx.on_data(seq, sent, now).expect("no delayed ACKs here");
+                        self.q.push(now + self.one_way, Ev::Ack(ack, self.rx.options()));
                     }
-                    Ev::Ack(a, sack) => self.tx.on_ack(a, sack.as_slice(), now, &mut self.out),
+                    Ev::Ack(a, options) => self.tx.on_ack(a, &options, now, &mut self.out),
                     Ev::Rto => {
                         if self.tx.rtx.fires(now) {
                             self.tx.on_timeout(now, &mut self.out)
@@ -652,8 +665,15 @@ mod tests {
     /// once (ACKs of 66 and 67), then new data. All three within one RTT;
     /// the ACK of 50 at 640 ms covers everything and ends recovery with
     /// the window where the loss left it.
+    ///
+    /// FACK: no duplicate count; the SACK of 43 puts `fack` 4 beyond the
+    /// ACK point (39): recovery with ssthresh 20, cwnd restarted at 1 and
+    /// `retran_data` 1; the 17 further ACKs at 480 ms slow-start cwnd to 18
+    /// while `fack` reaches 62, short of sending (62 + 18 - 1 < 81). At
+    /// 560 ms the SACK of 63 (cwnd 19) allows one packet: hole 45; that of
+    /// 64 (cwnd 20) hole 50, then new data: again all three within one RTT.
     #[test]
-    fn three_losses_in_one_window_reno_newreno_sack() {
+    fn three_losses_in_one_window_reno_newreno_sack_fack() {
         let lose = vec![(40, 0), (45, 0), (50, 0)];
         let run = |recovery| {
             let mut p = Pipe::with_delay(1000, lose.clone(), None, recovery, 40 * MS);
@@ -669,7 +689,7 @@ mod tests {
         let st = nr.tx.stats;
         assert_eq!((st.fast_retransmits, st.partial_acks, st.timeouts, st.retransmits), (1, 2, 0, 3));
 
-        let mut sack = Pipe::with_delay(1000, lose, None, Recovery::Sack, 40 * MS);
+        let mut sack = Pipe::with_delay(1000, lose.clone(), None, Recovery::Sack, 40 * MS);
         sack.run_until(560 * MS);
         assert_eq!(sack.tx.w, Window { cwnd: 20.5, ssthresh: 20.0 });
         assert_eq!(times(&sack), [480, 560, 560]);
@@ -685,6 +705,16 @@ mod tests {
         assert_eq!(sack.tx.w.cwnd, want, "{new_data} ACKs after the exit");
         sack.run_until(5_000 * MS);
         let st = sack.tx.stats;
+        assert_eq!((st.fast_retransmits, st.timeouts, st.retransmits), (1, 0, 3));
+
+        let mut fack = Pipe::with_delay(1000, lose, None, Recovery::Fack { rampdown: false }, 40 * MS);
+        fack.run_until(480 * MS);
+        assert_eq!(fack.tx.w, Window { cwnd: 18.0, ssthresh: 20.0 });
+        fack.run_until(5_000 * MS);
+        assert_eq!(times(&fack), [480, 560, 560]);
+        let at_50 = fack.sent.iter().position(|s| s.1 == 50 && s.0 == 560 * MS).unwrap();
+        assert_eq!(fack.sent[at_50 + 1].1, 81, "then new data");
+        let st = fack.tx.stats;
         assert_eq!((st.fast_retransmits, st.timeouts, st.retransmits), (1, 0, 3));
     }
 }

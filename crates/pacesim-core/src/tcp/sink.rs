@@ -19,7 +19,7 @@
 
 use std::collections::VecDeque;
 
-use crate::net::packet::{SackBlocks, MAX_SACK_BLOCKS};
+use crate::net::packet::{SackBlocks, TcpOptions, MAX_SACK_BLOCKS};
 use crate::sim::timer::Timer;
 use crate::sim::Time;
 
@@ -37,8 +37,10 @@ pub struct TcpSink {
     pub timer: Timer,
     /// SACK: the blocks of earlier ACKs, most recent first (ns-2 `SackStack`).
     sack: Option<VecDeque<(i64, i64)>>,
-    /// SACK: the blocks for the ACK of the last packet received.
-    blocks: SackBlocks,
+    /// Options for the next ACK: SACK blocks, and the send time to echo.
+    options: TcpOptions,
+    /// The last cumulative ACK sent (ns-2 `last_ack_sent_`).
+    last_ack_sent: i64,
 }
 
 impl TcpSink {
@@ -49,9 +51,10 @@ impl TcpSink {
         TcpSink { max_seen: -1, delay, sack, ..Default::default() }
     }
 
-    /// SACK blocks for the ACK of the last packet received (none without SACK).
-    pub fn sack_blocks(&self) -> SackBlocks {
-        self.blocks
+    /// Options for the ACK of the last packet received: SACK blocks (none
+    /// without SACK) and the echo of its send time.
+    pub fn options(&self) -> TcpOptions {
+        self.options
     }
 
     /// The blocks for an ACK of `seq` (ns-2 `Sacker::append_ack`), given
@@ -91,12 +94,20 @@ impl TcpSink {
                 stack.push_front(recent);
             }
         }
-        self.blocks = blocks;
+        self.options.sack = blocks;
     }
 
-    /// A data packet `seq` arrived at `now`; returns the ACK number to send
-    /// now, or `None` if the ACK is delayed.
-    pub fn on_data(&mut self, seq: i64, now: Time) -> Option<i64> {
+    /// A data packet `seq`, sent at `sent`, arrived at `now`; returns the
+    /// ACK number to send now, or `None` if the ACK is delayed.
+    ///
+    /// The send time echoed is that of the latest packet that was next in
+    /// order (or older) when it arrived, not of packets beyond a hole (ns-2
+    /// `Acker::update_ts` with `ts_echo_bugfix_`, TCP/IP Illustrated Vol. 2
+    /// p. 870): during a loss the echo ages.
+    pub fn on_data(&mut self, seq: i64, sent: Time, now: Time) -> Option<i64> {
+        if seq <= self.last_ack_sent + 1 && sent >= self.options.timestamp {
+            self.options.timestamp = sent;
+        }
         let fills_gap = seq < self.max_seen;
         let duplicate = received(self.next, &self.seen, seq);
         self.max_seen = self.max_seen.max(seq);
@@ -120,12 +131,17 @@ impl TcpSink {
             }
             self.timer.cancel();
         }
-        Some(self.next - 1)
+        Some(self.ack())
     }
 
     /// The delayed-ACK timer expired: the ACK to send.
     pub fn on_timer(&mut self) -> i64 {
-        self.next - 1
+        self.ack()
+    }
+
+    fn ack(&mut self) -> i64 {
+        self.last_ack_sent = self.next - 1;
+        self.last_ack_sent
     }
 
     /// Packets delivered in order so far.
@@ -147,35 +163,35 @@ mod tests {
     #[test]
     fn acks_are_cumulative_and_fill_holes() {
         let mut s = TcpSink::new(None, false);
-        let acks: Vec<i64> = [0, 1, 3, 4, 2, 2, 6, 5].iter().map(|&q| s.on_data(q, 0).unwrap()).collect();
+        let acks: Vec<i64> = [0, 1, 3, 4, 2, 2, 6, 5].iter().map(|&q| s.on_data(q, 0, 0).unwrap()).collect();
         assert_eq!(acks, vec![0, 1, 1, 1, 4, 4, 4, 6]);
         assert_eq!(s.delivered(), 7);
         // First packet lost: ACK -1 (nothing in order yet).
-        assert_eq!(TcpSink::new(None, false).on_data(1, 0), Some(-1));
+        assert_eq!(TcpSink::new(None, false).on_data(1, 0, 0), Some(-1));
     }
 
     #[test]
     fn delayed_acks_go_every_other_packet_or_on_the_timer() {
         let ms = 1_000_000;
         let mut s = TcpSink::new(Some(100 * ms), false);
-        assert_eq!(s.on_data(0, 0), Some(0), "the SYN is acknowledged at once");
-        assert_eq!(s.on_data(1, ms), None, "delayed");
+        assert_eq!(s.on_data(0, 0, 0), Some(0), "the SYN is acknowledged at once");
+        assert_eq!(s.on_data(1, 0, ms), None, "delayed");
         assert_eq!(s.timer.deadline(), Some(101 * ms));
-        assert_eq!(s.on_data(2, 2 * ms), Some(2), "second packet: ACK both");
+        assert_eq!(s.on_data(2, 0, 2 * ms), Some(2), "second packet: ACK both");
         assert!(!s.timer.is_pending());
-        assert_eq!(s.on_data(3, 3 * ms), None);
+        assert_eq!(s.on_data(3, 0, 3 * ms), None);
         assert_eq!(s.on_timer(), 3, "timer: ACK what has arrived");
         // Out of order: at once (a duplicate ACK); the gap filler too.
-        assert_eq!(s.on_data(5, 4 * ms), Some(3));
-        assert_eq!(s.on_data(4, 5 * ms), Some(5));
+        assert_eq!(s.on_data(5, 0, 4 * ms), Some(3));
+        assert_eq!(s.on_data(4, 0, 5 * ms), Some(5));
     }
 
     #[test]
     fn sack_blocks_most_recent_first_as_ns2_sack1() {
         let mut s = TcpSink::new(None, true);
         let mut ack = |q| {
-            let a = s.on_data(q, 0).unwrap();
-            (a, s.sack_blocks().as_slice().to_vec())
+            let a = s.on_data(q, 0, 0).unwrap();
+            (a, s.options().sack.as_slice().to_vec())
         };
         // 0..=2 in order: no blocks.
         for q in 0..3 {
@@ -201,5 +217,22 @@ mod tests {
         assert_eq!(ack(14), (14, vec![]));
         // A duplicate of old data: [0, ack + 1).
         assert_eq!(ack(9), (14, vec![(0, 15)]));
+    }
+
+    #[test]
+    fn echo_is_the_send_time_of_the_latest_packet_in_order() {
+        let mut s = TcpSink::new(None, true);
+        let mut echo = |q, sent| {
+            s.on_data(q, sent, 0);
+            s.options().timestamp
+        };
+        assert_eq!(echo(0, 10), 10);
+        assert_eq!(echo(1, 20), 20);
+        // 2 lost: 3 and 4 are beyond the hole, the echo stays at 1's.
+        assert_eq!(echo(3, 40), 20);
+        assert_eq!(echo(4, 50), 20);
+        // The retransmission of 2 fills the hole: its time is echoed.
+        assert_eq!(echo(2, 90), 90);
+        assert_eq!(echo(5, 60), 90, "older than the echo: kept");
     }
 }
