@@ -60,6 +60,8 @@ def test_engine_form_of_the_defaults_checked_by_hand():
             "initial_rto": 3_000_000_000,
             "delayed_ack": None,
             "rampdown": False,
+            "fast_alpha": 200.0,
+            "fast_gamma": 0.5,
         },
         "traffic": {"start": [0, 10_000_000_000]},
         "pacing": {"scheme": "none", "delay": 10_000_000, "fraction": 1.0, "host_mode": "original",
@@ -298,3 +300,15 @@ def test_red_defaults_follow_the_buffer_and_bad_thresholds_are_named():
             apply_overrides(Scenario(), bad)
         assert err.value.field == field, (bad, str(err.value))
         assert says in str(err.value)
+
+
+def test_tcp_variant_parameters_are_checked():
+    s = apply_overrides(Scenario(), ["tcp.variant=fast", "tcp.fast_alpha=20", "tcp.fast_gamma=0.25"])
+    assert {k: s.to_engine()["tcp"][k] for k in ("variant", "fast_alpha", "fast_gamma")} == {
+        "variant": "fast", "fast_alpha": 20.0, "fast_gamma": 0.25}
+    for bad, field in [(["tcp.fast_alpha=0"], "tcp.fast_alpha"), (["tcp.fast_gamma=1.5"], "tcp.fast_gamma"),
+                       (["tcp.rampdown=true"], "tcp.rampdown"), (["tcp.variant=vegas"], "tcp.variant")]:
+        with pytest.raises(ScenarioError) as err:
+            apply_overrides(Scenario(), bad)
+        assert err.value.field == field, (bad, str(err.value))
+    assert apply_overrides(Scenario(), ["tcp.variant=fack", "tcp.rampdown=true"]).tcp.rampdown

@@ -163,7 +163,7 @@ class Core(_Model):
 class Tcp(_Model):
     """One-way TCP as ns-2's `Agent/TCP`; names and defaults as ns-2 2.35's."""
 
-    variant: Literal["reno", "newreno", "sack", "fack"] = "reno"
+    variant: Literal["reno", "newreno", "sack", "fack", "bic", "cubic", "fast"] = "reno"
     segment_size: PositiveSize = "1000B"
     header_size: Size = "40B"
     ack_size: PositiveSize = "40B"
@@ -178,6 +178,9 @@ class Tcp(_Model):
     delayed_ack: Optional[PositiveTime] = None
     # FACK's rampdown (Mathis-Mahdavi Sec 4.3, ns-2 rampdown_); off as in ns-2.
     rampdown: StrictBool = False
+    # FAST (Jin-Wei-Low 2004): packets kept queued per flow, and the update's step.
+    fast_alpha: Annotated[float, Field(gt=0.0, allow_inf_nan=False)] = 200.0
+    fast_gamma: Probability = 0.5
 
     @model_validator(mode="after")
     def _rto_bounds(self) -> Tcp:

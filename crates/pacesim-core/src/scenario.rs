@@ -179,6 +179,22 @@ pub struct Tcp {
     /// by default): the window falls smoothly to half during recovery.
     #[serde(default)]
     pub rampdown: bool,
+    /// FAST's alpha: packets each flow keeps queued at equilibrium (FAST
+    /// paper's experiments: 200).
+    #[serde(default = "Tcp::default_fast_alpha")]
+    pub fast_alpha: f64,
+    /// FAST's gamma, the update's step in (0, 1] (FAST paper: 0.5).
+    #[serde(default = "Tcp::default_fast_gamma")]
+    pub fast_gamma: f64,
+}
+
+impl Tcp {
+    fn default_fast_alpha() -> f64 {
+        200.0
+    }
+    fn default_fast_gamma() -> f64 {
+        0.5
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -193,6 +209,12 @@ pub enum TcpVariant {
     /// Reno window rules with forward-acknowledgment recovery (Mathis and
     /// Mahdavi 1996; ns-2 `Agent/TCP/Fack` with `Agent/TCPSink/Sack1`).
     Fack,
+    /// BIC-TCP (Xu, Harfoush, Rhee 2004; Linux `tcp_bic.c`) with SACK recovery.
+    Bic,
+    /// CUBIC (RFC 9438) with SACK recovery.
+    Cubic,
+    /// FAST TCP (Jin, Wei, Low 2004) with SACK recovery.
+    Fast,
 }
 
 /// Long-lived bulk transfers, one per sender host.
@@ -404,6 +426,15 @@ impl Scenario {
         positive("tcp.initial_rto", t.initial_rto)?;
         if let Some(d) = t.delayed_ack {
             positive("tcp.delayed_ack", d)?;
+        }
+        if !(t.fast_alpha > 0.0 && t.fast_alpha.is_finite()) {
+            return Err(bad(
+                "tcp.fast_alpha",
+                format!("{} is not a positive number of packets", t.fast_alpha),
+            ));
+        }
+        if !(t.fast_gamma > 0.0 && t.fast_gamma <= 1.0) {
+            return Err(bad("tcp.fast_gamma", format!("{} is not in (0, 1]", t.fast_gamma)));
         }
         if t.rampdown && t.variant != TcpVariant::Fack {
             return Err(bad("tcp.rampdown", "only FACK ramps down (tcp.variant = \"fack\")"));

@@ -4,9 +4,13 @@
 //!
 //! The sender ([`sender`]) owns sequence numbers, the retransmission timer
 //! ([`rtt`]) and loss recovery; how the window grows and shrinks is a
-//! [`cc::CongestionControl`] chosen by name ([`reno`] so far).
+//! [`cc::CongestionControl`] chosen by name ([`reno`], [`bic`], [`cubic`],
+//! [`fast`]).
 
+pub mod bic;
 pub mod cc;
+pub mod cubic;
+pub mod fast;
 pub mod reno;
 pub mod rtt;
 pub mod sender;
@@ -52,5 +56,10 @@ pub fn variant(tcp: &Tcp) -> (Box<dyn CongestionControl>, Recovery) {
         TcpVariant::Newreno => (Box::new(reno::Reno), Recovery::NewReno),
         TcpVariant::Sack => (Box::new(reno::Reno), Recovery::Sack),
         TcpVariant::Fack => (Box::new(reno::Reno), Recovery::Fack { rampdown: tcp.rampdown }),
+        // The high-speed variants recover with SACK, as Linux (and ns-2's
+        // Agent/TCP/Linux, paper W's BIC and FAST runs) do.
+        TcpVariant::Bic => (Box::new(bic::Bic::default()), Recovery::Sack),
+        TcpVariant::Cubic => (Box::new(cubic::Cubic::default()), Recovery::Sack),
+        TcpVariant::Fast => (Box::new(fast::Fast::new(tcp.fast_alpha, tcp.fast_gamma)), Recovery::Sack),
     }
 }

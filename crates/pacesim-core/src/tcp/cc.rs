@@ -28,6 +28,15 @@ impl Window {
     pub fn additive_increase(&mut self, increase: f64) {
         self.cwnd += increase / self.cwnd;
     }
+
+    /// Reno's growth: slow start below ssthresh, else one packet per window.
+    pub fn reno_increase(&mut self) {
+        if self.in_slow_start() {
+            self.slow_start();
+        } else {
+            self.additive_increase(1.0);
+        }
+    }
 }
 
 /// What the sender detected.
@@ -48,4 +57,8 @@ pub trait CongestionControl {
     /// Congestion was detected while `flight` packets' worth of window was
     /// in use (ns-2 `windowd()`); set the new `ssthresh` and `cwnd`.
     fn on_congestion(&mut self, w: &mut Window, flight: f64, event: Congestion, now: Time);
+
+    /// An RTT sample was taken (Karn's rule: one timed packet per RTT);
+    /// delay-based and time-based variants use it.
+    fn on_rtt(&mut self, _w: &mut Window, _rtt: Time, _now: Time) {}
 }

@@ -19,11 +19,7 @@ impl CongestionControl for Reno {
     }
 
     fn on_ack(&mut self, w: &mut Window, _now: Time) {
-        if w.in_slow_start() {
-            w.slow_start();
-        } else {
-            w.additive_increase(1.0);
-        }
+        w.reno_increase();
     }
 
     fn on_congestion(&mut self, w: &mut Window, flight: f64, event: Congestion, _now: Time) {

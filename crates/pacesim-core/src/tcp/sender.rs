@@ -294,6 +294,7 @@ impl TcpSender {
             if let Some(p) = &mut self.pacer {
                 p.on_rtt_sample(now - self.rtt_ts);
             }
+            self.cc.on_rtt(&mut self.w, now - self.rtt_ts, now);
         }
         self.newtimer(ackno, now);
     }

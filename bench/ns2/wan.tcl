@@ -1,0 +1,86 @@
+# Paper W scenario 4 in ns-2 2.35: FLOWS long-lived flows through a 1 Gb/s
+# bottleneck, RTT 120 ms, with ns-2's Agent/TCP/Linux running Linux
+# 2.6.22's congestion control modules (BIC, CUBIC) and the SACK sink.
+#
+#   ns wan.tcl FLOWS BUFFER_BYTES SEED DURATION_S WARMUP_S CA [BETA]
+#
+# CA is the Linux module (`select_ca bic` / `cubic`); BETA, if given, its
+# beta parameter out of 1024 (`set_ca_default_param CA beta BETA`).
+#
+# Dumbbell, every link duplex: sender i --1 Gb/s, 1 ms-- e --10 Gb/s, 4 ms--
+# c0 --1 Gb/s, 50 ms-- c1 --10 Gb/s, 4 ms-- e' --1 Gb/s, 1 ms-- sink i
+# (one-way 60 ms). Only the c0->c1 queue can drop: DropTail in byte mode,
+# limit BUFFER_BYTES (as in ebase.tcl); every other queue is huge.
+# TCP: packetSize_ 1000 (1040 B on the wire), window_ 100000, other ns-2
+# defaults (no timestamps). Flows start U[0, 1] s (seeded RNG).
+# Prints "RESULT ..." with the same counters as ebase.tcl.
+
+lassign $argv nflows buffer seed duration warmup ca beta
+
+set ns [new Simulator]
+$defaultRNG seed $seed
+set rng [new RNG]
+$rng seed $seed
+
+Agent/TCP set packetSize_ 1000
+Agent/TCP set window_ 100000
+Queue set limit_ 10000000
+
+set c0 [$ns node]
+set c1 [$ns node]
+set e0 [$ns node]
+set e1 [$ns node]
+$ns simplex-link $c0 $c1 1Gb 50ms DropTail
+$ns simplex-link $c1 $c0 1Gb 50ms DropTail
+set q [[$ns link $c0 $c1] queue]
+$q set queue_in_bytes_ true
+$q set mean_pktsize_ 1
+$q set limit_ $buffer
+set qmon [$ns monitor-queue $c0 $c1 0]
+$ns duplex-link $e0 $c0 10Gb 4ms DropTail
+$ns duplex-link $c1 $e1 10Gb 4ms DropTail
+
+for {set i 0} {$i < $nflows} {incr i} {
+    set s [$ns node]
+    set d [$ns node]
+    $ns duplex-link $s $e0 1Gb 1ms DropTail
+    $ns duplex-link $e1 $d 1Gb 1ms DropTail
+    set tcp($i) [new Agent/TCP/Linux]
+    set sink [new Agent/TCPSink/Sack1]
+    $ns attach-agent $s $tcp($i)
+    $ns attach-agent $d $sink
+    $ns connect $tcp($i) $sink
+    $ns at 0 "$tcp($i) select_ca $ca"
+    if {$beta ne ""} { $ns at 0 "$tcp($i) set_ca_default_param $ca beta $beta" }
+    set ftp [new Application/FTP]
+    $ftp attach-agent $tcp($i)
+    $ns at [$rng uniform 0 1] "$ftp start"
+}
+
+proc snapshot {} {
+    global qmon tcp nflows arr0 dep0 drop0 ack0
+    set arr0 [$qmon set parrivals_]
+    set dep0 [$qmon set pdepartures_]
+    set drop0 [$qmon set pdrops_]
+    for {set i 0} {$i < $nflows} {incr i} { set ack0($i) [$tcp($i) set ack_] }
+}
+
+proc finish {} {
+    global qmon tcp nflows arr0 dep0 drop0 ack0 duration warmup
+    set span [expr {$duration - $warmup}]
+    set arr [expr {[$qmon set parrivals_] - $arr0}]
+    set dep [expr {[$qmon set pdepartures_] - $dep0}]
+    set drop [expr {[$qmon set pdrops_] - $drop0}]
+    set sum 0.0
+    for {set i 0} {$i < $nflows} {incr i} {
+        set sum [expr {$sum + ([$tcp($i) set ack_] - $ack0($i)) * 1000 * 8.0 / $span / 1000.0}]
+    }
+    puts [format "RESULT aggregate_mbps=%.4f goodput_kbps_mean=%.4f core_loss=%.6f core_arrivals=%d core_drops=%d core_departures=%d" \
+        [expr {$dep * 1040 * 8.0 / $span / 1e6}] [expr {$sum / $nflows}] \
+        [expr {$arr > 0 ? double($drop) / $arr : 0.0}] $arr $drop $dep]
+    exit 0
+}
+
+$ns at $warmup "snapshot"
+$ns at $duration "finish"
+$ns run
