@@ -109,8 +109,8 @@ def run_wan(ca):
                      int(r["warmup_s"])) for r in csv.DictReader(f)}
     todo = [r for r in WAN_GRID if r not in done]
     for i, (n, kb, seed, duration, warmup) in enumerate(todo, 1):
-        m = run_ns([HERE / "wan.tcl", n, kb * 1000, seed, duration, warmup, ca, WAN_CA[ca]],
-                   f"wan_f{n}_b{kb}k_s{seed}_t{duration}_{ca}")
+        tag = f"wan_f{n}_b{kb}k_s{seed}_t{duration}_{ca}"
+        m = run_ns([HERE / "wan.tcl", n, kb * 1000, seed, duration, warmup, FLOWS / f"{tag}.csv", ca, WAN_CA[ca]], tag)
         row = {"flows": n, "buffer_bytes": kb * 1000, "seed": seed, "duration_s": duration, "warmup_s": warmup,
                "beta": WAN_CA[ca] or "819", **m}
         append(results, row, WAN_COLUMNS)

@@ -2,7 +2,7 @@
 # bottleneck, RTT 120 ms, with ns-2's Agent/TCP/Linux running Linux
 # 2.6.22's congestion control modules (BIC, CUBIC) and the SACK sink.
 #
-#   ns wan.tcl FLOWS BUFFER_BYTES SEED DURATION_S WARMUP_S CA [BETA]
+#   ns wan.tcl FLOWS BUFFER_BYTES SEED DURATION_S WARMUP_S FLOWS_CSV CA [BETA]
 #
 # CA is the Linux module (`select_ca bic` / `cubic`); BETA, if given, its
 # beta parameter out of 1024 (`set_ca_default_param CA beta BETA`).
@@ -13,9 +13,9 @@
 # limit BUFFER_BYTES (as in ebase.tcl); every other queue is huge.
 # TCP: packetSize_ 1000 (1040 B on the wire), window_ 100000, other ns-2
 # defaults (no timestamps). Flows start U[0, 1] s (seeded RNG).
-# Prints "RESULT ..." with the same counters as ebase.tcl.
+# Prints "RESULT ..." and writes per-flow goodputs as ebase.tcl (measure.tcl).
 
-lassign $argv nflows buffer seed duration warmup ca beta
+lassign $argv n buffer seed duration warmup flows_csv ca beta
 
 set ns [new Simulator]
 $defaultRNG seed $seed
@@ -40,7 +40,7 @@ set qmon [$ns monitor-queue $c0 $c1 0]
 $ns duplex-link $e0 $c0 10Gb 4ms DropTail
 $ns duplex-link $c1 $e1 10Gb 4ms DropTail
 
-for {set i 0} {$i < $nflows} {incr i} {
+for {set i 0} {$i < $n} {incr i} {
     set s [$ns node]
     set d [$ns node]
     $ns duplex-link $s $e0 1Gb 1ms DropTail
@@ -57,29 +57,7 @@ for {set i 0} {$i < $nflows} {incr i} {
     $ns at [$rng uniform 0 1] "$ftp start"
 }
 
-proc snapshot {} {
-    global qmon tcp nflows arr0 dep0 drop0 ack0
-    set arr0 [$qmon set parrivals_]
-    set dep0 [$qmon set pdepartures_]
-    set drop0 [$qmon set pdrops_]
-    for {set i 0} {$i < $nflows} {incr i} { set ack0($i) [$tcp($i) set ack_] }
-}
-
-proc finish {} {
-    global qmon tcp nflows arr0 dep0 drop0 ack0 duration warmup
-    set span [expr {$duration - $warmup}]
-    set arr [expr {[$qmon set parrivals_] - $arr0}]
-    set dep [expr {[$qmon set pdepartures_] - $dep0}]
-    set drop [expr {[$qmon set pdrops_] - $drop0}]
-    set sum 0.0
-    for {set i 0} {$i < $nflows} {incr i} {
-        set sum [expr {$sum + ([$tcp($i) set ack_] - $ack0($i)) * 1000 * 8.0 / $span / 1000.0}]
-    }
-    puts [format "RESULT aggregate_mbps=%.4f goodput_kbps_mean=%.4f core_loss=%.6f core_arrivals=%d core_drops=%d core_departures=%d" \
-        [expr {$dep * 1040 * 8.0 / $span / 1e6}] [expr {$sum / $nflows}] \
-        [expr {$arr > 0 ? double($drop) / $arr : 0.0}] $arr $drop $dep]
-    exit 0
-}
+source [file join [file dirname [info script]] measure.tcl]
 
 $ns at $warmup "snapshot"
 $ns at $duration "finish"
