@@ -14,6 +14,7 @@ from rich.table import Table
 from . import run as run_scenario
 from .result import Result
 from .scenario import ScenarioError, apply_overrides, load_scenario
+from .units import format_rate, format_size
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False)
 
@@ -151,6 +152,50 @@ def model(
     con.print(t)
     for path in written:
         con.print(f"wrote {escape(str(path))}")
+
+
+topology_app = typer.Typer(no_args_is_help=True, help="Look at a scenario's network.")
+app.add_typer(topology_app, name="topology")
+
+
+@topology_app.command("show")
+def topology_show(
+    scenario: Path = typer.Argument(..., exists=True, dir_okay=False, help="Scenario TOML file."),
+    set_: List[str] = typer.Option([], "--set", metavar="KEY=VALUE", help="Override a key (repeatable)."),
+    routes: int = typer.Option(3, "--routes", min=0, help="Example flows whose routes to print."),
+    links: int = typer.Option(12, "--links", min=0, help="Link halves to list (the core and measured ones first)."),
+    png: Optional[Path] = typer.Option(None, "--png", help="Also draw the graph to this PNG (or .svg) file."),
+) -> None:
+    """Print a scenario's nodes, links and example routes, as the engine builds them."""
+    from .topology import describe, draw
+
+    err = Console(stderr=True)
+    try:
+        s = apply_overrides(load_scenario(scenario), set_)
+        d = describe(s, routes)
+    except ScenarioError as e:
+        err.print(f"[red]error:[/] {escape(str(e))}", soft_wrap=True)
+        raise typer.Exit(2)
+    out = Console()
+    out.print(f"[bold]{s.topology.kind}[/]: {len(d['routers'])} routers, {len(d['hosts'])} hosts, "
+              f"{len(d['links'])} link halves, {d['flows']} flows; core link {escape(d['core'])}")
+    shown = sorted(d["links"], key=lambda l: (l["name"] != d["core"], not l["measured"], not l["pacer"]))[:links]
+    t = Table(title=f"Links ({len(shown)} of {len(d['links'])}: core, measured and paced first)")
+    for col in ["name", "from", "to", "rate", "delay", "buffer", "measured", "pacer"]:
+        t.add_column(col, justify="left" if col in ("name", "from", "to", "pacer") else "right")
+    for l in shown:
+        limits = [format_size(l["buffer_bytes"])] if l["buffer_bytes"] is not None else []
+        limits += [f"{l['buffer_packets']} pkts"] if l["buffer_packets"] is not None else []
+        t.add_row(escape(l["name"]), escape(l["from"]), escape(l["to"]), format_rate(l["rate_bps"]),
+                  f"{l['delay_ns'] / 1e6:.3g} ms", " + ".join(limits) or "unlimited", "yes" if l["measured"] else "",
+                  l["pacer"] or "")
+    out.print(t)
+    for r in d["routes"]:
+        out.print(f"flow {r['flow']} {escape(r['from'])} -> {escape(r['to'])}, base RTT {r['base_rtt_ms']:.1f} ms\n"
+                  f"  data: {escape(' > '.join(r['data']))}\n  acks: {escape(' > '.join(r['acks']))}")
+    if png is not None:
+        draw(d, png)
+        out.print(f"wrote {escape(str(png))}")
 
 
 from .experiment_commands import register  # noqa: E402  (sweep, results, plot, reproduce)

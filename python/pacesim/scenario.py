@@ -13,106 +13,19 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Callable, Iterable, Literal, Optional, Tuple, Union
+from typing import Annotated, Any, Iterable, List, Literal, Optional, Tuple, Union, get_args, get_origin
 
 import tomli_w
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    PlainSerializer,
-    SerializationInfo,
-    StrictBool,
-    ValidationError,
-    model_validator,
-)
+from pydantic import BaseModel, Field, StrictBool, ValidationError, model_validator
 
-from .units import format_rate, format_size, format_time, parse_rate, parse_size, parse_time
+from .fields import Count, PositiveSize, PositiveTime, Rate, ScenarioError, Size, Time, TimeRange, _Model
+from .topology import KINDS, EBase, Topology, core_defaults
+from .units import format_rate, format_size, format_time
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:
     import tomli as tomllib
-
-
-class ScenarioError(ValueError):
-    """An invalid scenario; `field` is the dotted path of the (first) bad field."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
-
-
-def _positive(parse: Callable[[object], int]) -> Callable[[object], int]:
-    def check(text: object) -> int:
-        value = parse(text)
-        if value == 0:
-            raise ValueError(f"{text!r} must be greater than zero")
-        return value
-
-    return check
-
-
-def _quantity(parse: Callable[[object], int], fmt: Callable[[int], str]) -> Any:
-    """An int in SI units, parsed from and dumped (in JSON mode) to a unit string."""
-    return Annotated[int, BeforeValidator(parse), PlainSerializer(fmt, when_used="json")]
-
-
-def _range(parse: Callable[[object], int], fmt: Callable[[int], str]) -> Any:
-    """A closed interval drawn uniformly per element: "10Mbps" or ["8Mbps", "12Mbps"].
-
-    Stored as (lo, hi) in SI units; dumped as the engine's [lo, hi] array, or
-    in JSON mode as unit strings, a single one when lo == hi.
-    """
-
-    def validate(value: object) -> Tuple[int, int]:
-        if isinstance(value, (list, tuple)):
-            if len(value) != 2:
-                raise ValueError(f"expected one value or a [low, high] pair, got {list(value)!r}")
-            lo, hi = parse(value[0]), parse(value[1])
-        else:
-            lo = hi = parse(value)
-        if lo > hi:
-            raise ValueError(f"range lower bound {fmt(lo)} exceeds upper bound {fmt(hi)}")
-        return lo, hi
-
-    def serialize(value: Tuple[int, int], info: SerializationInfo) -> Union[str, list]:
-        if info.mode == "json":
-            return fmt(value[0]) if value[0] == value[1] else [fmt(value[0]), fmt(value[1])]
-        return list(value)
-
-    return Annotated[Tuple[int, int], BeforeValidator(validate), PlainSerializer(serialize)]
-
-
-Rate = _quantity(_positive(parse_rate), format_rate)
-Size = _quantity(parse_size, format_size)
-PositiveSize = _quantity(_positive(parse_size), format_size)
-Time = _quantity(parse_time, format_time)
-PositiveTime = _quantity(_positive(parse_time), format_time)
-RateRange = _range(_positive(parse_rate), format_rate)
-TimeRange = _range(parse_time, format_time)
-Count = Annotated[int, Field(strict=True, gt=0)]
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_default=True)
-
-
-class EBase(_Model):
-    """Paper E Sec 3.1 (Fig. 2): `edges` ingress edge links into the core node,
-    each fed by `hosts_per_edge` access links with one long-lived TCP sender
-    behind each, mirrored towards the sinks. Rates and delays are drawn per
-    link, uniformly over the given ranges."""
-
-    kind: Literal["e-base"] = "e-base"
-    edges: Count = 10
-    hosts_per_edge: Count = 100
-    access_rate: RateRange = ["8Mbps", "12Mbps"]
-    access_delay: TimeRange = ["1ms", "5ms"]
-    edge_rate: RateRange = "100Mbps"
-    edge_delay: TimeRange = ["5ms", "15ms"]
 
 
 Probability = Annotated[float, Field(strict=False, gt=0.0, le=1.0)]
@@ -132,32 +45,32 @@ class Red(_Model):
     byte_mode: StrictBool = True
     mean_packet: PositiveSize = "1000B"
 
+    def check(self, buffer: int, buffer_packets: Optional[int]) -> None:
+        """RED's constraints against the core queue's `buffer` (its hard limit)."""
+        if buffer_packets is not None:
+            raise ScenarioError("core.buffer_packets", "not used by RED, whose hard limit is core.buffer")
+        min_th = self.min_th if self.min_th is not None else buffer * 2 // 5
+        max_th = self.max_th if self.max_th is not None else buffer
+        if max_th == 0:
+            raise ScenarioError("core.red.max_th", "must be greater than zero (it defaults to core.buffer)")
+        if min_th >= max_th:
+            raise ScenarioError("core.red.min_th", f"{format_size(min_th)} must be below max_th ({format_size(max_th)})")
+        if not self.byte_mode and buffer < self.mean_packet:
+            raise ScenarioError("core.buffer", "RED in packet mode needs at least one mean_packet of buffer")
+
 
 class Core(_Model):
-    """The core link C0 -> C1 and its queue (drop-tail, or RED with `red`), the only one that drops."""
+    """The core link (E-base's C0 -> C1; the bottleneck of every named
+    topology; a graph's link with core = true) and its queue: drop-tail, or
+    RED with `red`. A key left out takes the topology's default
+    (`topology.CORE`); see `Scenario.core_values()`."""
 
-    rate: Rate = "100Mbps"
-    delay: Time = "100ms"
-    buffer: Size = "10KB"
+    rate: Optional[Rate] = None
+    delay: Optional[Time] = None
+    buffer: Optional[Size] = None
     buffer_packets: Optional[Count] = None
     queue: Literal["droptail", "red"] = "droptail"
     red: Red = Field(default_factory=Red)
-
-    @model_validator(mode="after")
-    def _red_thresholds(self) -> Core:
-        if self.queue != "red":
-            return self
-        if self.buffer_packets is not None:
-            raise ScenarioError("buffer_packets", "not used by RED, whose hard limit is core.buffer")
-        min_th = self.red.min_th if self.red.min_th is not None else self.buffer * 2 // 5
-        max_th = self.red.max_th if self.red.max_th is not None else self.buffer
-        if max_th == 0:
-            raise ScenarioError("red.max_th", "must be greater than zero (it defaults to core.buffer)")
-        if min_th >= max_th:
-            raise ScenarioError("red.min_th", f"{format_size(min_th)} must be below max_th ({format_size(max_th)})")
-        if not self.red.byte_mode and self.buffer < self.red.mean_packet:
-            raise ScenarioError("buffer", "RED in packet mode needs at least one mean_packet of buffer")
-        return self
 
 
 class Tcp(_Model):
@@ -243,7 +156,7 @@ class Scenario(_Model):
     seed: Annotated[int, Field(strict=True, ge=0, lt=2**64)] = 1
     duration: PositiveTime = "400s"
     warmup: Time = "100s"
-    topology: EBase = Field(default_factory=EBase)
+    topology: Topology = Field(default_factory=EBase)
     core: Core = Field(default_factory=Core)
     tcp: Tcp = Field(default_factory=Tcp)
     traffic: Traffic = Field(default_factory=Traffic)
@@ -251,6 +164,12 @@ class Scenario(_Model):
 
     @model_validator(mode="after")
     def _timeline(self) -> Scenario:
+        core = self.core_values()
+        for key in ["rate", "delay", "buffer"]:
+            if getattr(core, key) is None:
+                raise ScenarioError(f"core.{key}", f"required: a {self.topology.kind} topology has no default")
+        if core.queue == "red":
+            core.red.check(core.buffer, core.buffer_packets)
         end = format_time(self.duration)
         if self.warmup >= self.duration:
             raise ScenarioError("warmup", f"{format_time(self.warmup)} must be before the end of the run (duration {end})")
@@ -262,36 +181,77 @@ class Scenario(_Model):
             )
         return self
 
+    def core_values(self) -> Core:
+        """`core` with every key left out taken from the topology's defaults."""
+        given = self.core.model_dump(mode="json", exclude_none=True)
+        return Core.model_validate({**core_defaults(self.topology.kind), **given})
+
     def to_engine(self) -> dict:
         """The engine's JSON scenario: same keys, SI integers, ranges as [lo, hi]."""
-        return self.model_dump(mode="python")
+        data = self.model_dump(mode="python", by_alias=True)
+        data["core"] = self.core_values().model_dump(mode="python")
+        return data
 
     def to_toml(self) -> str:
         """The scenario as a TOML file in human units; `load_scenario` reads it back."""
-        return tomli_w.dumps(self.model_dump(mode="json", exclude_none=True))
+        return tomli_w.dumps(self.model_dump(mode="json", exclude_none=True, by_alias=True))
 
 
-def _unknown_key(key: str, parent: list[str]) -> str:
-    """The message for `key` not being a field of the table at dotted path `parent`."""
+def _keys(model: type[BaseModel]) -> List[str]:
+    """The keys a table takes (aliases where a field has one: a link's `from`)."""
+    return [f.alias or name for name, f in model.model_fields.items()]
+
+
+def _field(model: type[BaseModel], key: str) -> Any:
+    return next(f for name, f in model.model_fields.items() if (f.alias or name) == key)
+
+
+def _table(model: type[BaseModel], key: str, kind: Optional[str]) -> Optional[type[BaseModel]]:
+    """The model of table `key` in `model` (for `topology`, the class of topology
+    `kind`; inside lists and optionals, the item's), or None if `key` is a value."""
+    if model is Scenario and key == "topology":
+        return KINDS.get(kind or "e-base")
+    annotation = _field(model, key).annotation
+    while get_origin(annotation) in (list, Union, Annotated):
+        annotation = next(a for a in get_args(annotation) if a is not type(None))
+    return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+
+
+def _unknown_key(key: str, parent: List[Union[str, int]], kind: Optional[str] = None) -> str:
+    """The message for `key` not being a field of the table at path `parent`."""
     model: type[BaseModel] = Scenario
     for part in parent:
-        model = model.model_fields[part].annotation
-    where = f"at {'.'.join(parent)}" if parent else "at the top level"
-    return f"unknown key {key!r}; valid keys {where}: {', '.join(model.model_fields)}"
+        if isinstance(part, str):
+            model = _table(model, part, kind)
+    where = f"at {_path(parent)}" if parent else "at the top level"
+    return f"unknown key {key!r}; valid keys {where}: {', '.join(_keys(model))}"
+
+
+def _path(loc: Iterable[Union[str, int]]) -> str:
+    """A dotted path with list indices in brackets, as the engine writes them: topology.links[2].rate."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
 
 
 def _describe(error: dict) -> Tuple[str, str]:
     """(dotted field path, message) for one pydantic error."""
-    loc = [str(p) for p in error["loc"]]
-    path = ".".join(loc)
+    loc = list(error["loc"])
+    kind = None
+    if loc[:1] == ["topology"] and len(loc) > 1 and loc[1] in KINDS:
+        kind = loc.pop(1)  # the discriminated union's tag
+    path = _path(loc)
     cause = (error.get("ctx") or {}).get("error")
     if isinstance(cause, ScenarioError):
         return ".".join(filter(None, [path, cause.field])), cause.message
     if cause is not None:
         return path, str(cause)
     if error["type"] == "extra_forbidden":
-        return path, _unknown_key(loc[-1], loc[:-1])
-    if error["type"] == "literal_error":
+        return path, _unknown_key(str(loc[-1]), loc[:-1], kind)
+    if error["type"] in ("literal_error", "union_tag_invalid"):
+        if error["type"] == "union_tag_invalid":
+            return path + ".kind", f"{error['ctx']['tag']!r} is not valid; expected {error['ctx']['expected_tags']}"
         return path, f"{error['input']!r} is not valid; expected {error['ctx']['expected']}"
     return path, f"{error['msg']} (got {error['input']!r})"
 
@@ -326,23 +286,36 @@ def _toml_value(text: str) -> Any:
 
 def apply_overrides(scenario: Scenario, overrides: Iterable[str]) -> Scenario:
     """A copy of `scenario` with `key=value` overrides applied, `key` a dotted path
-    (`core.buffer=5KB`, `seed=3`); the result is validated as a whole."""
-    data = scenario.model_dump(mode="json", exclude_none=True)
+    (`core.buffer=5KB`, `seed=3`, `topology.kind=a-base`); the result is validated as a whole."""
+    data = scenario.model_dump(mode="json", exclude_none=True, by_alias=True)
     for item in overrides:
         key, sep, text = item.partition("=")
         key = key.strip()
         if not sep or not key:
             raise ScenarioError(item, "an override is key=value, e.g. core.buffer=5KB")
         parts = key.split(".")
+        if parts == ["topology", "kind"]:  # a new kind starts from its own defaults
+            data["topology"] = {"kind": _toml_value(text)}
+            continue
         table, model = data, Scenario
         for depth, part in enumerate(parts):
-            if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            if model is None:
                 raise ScenarioError(key, f"{'.'.join(parts[:depth])} is a value, not a table")
-            if part not in model.model_fields:
-                raise ScenarioError(key, _unknown_key(part, parts[:depth]))
+            if part not in _keys(model):
+                raise ScenarioError(key, _unknown_key(part, parts[:depth], data.get("topology", {}).get("kind")))
             if depth == len(parts) - 1:
                 table[part] = _toml_value(text)
             else:
-                table = table[part]
-                model = model.model_fields[part].annotation
+                model = _table(model, part, data.get("topology", {}).get("kind"))
+                table = table.setdefault(part, {})
     return parse_scenario(data)
+
+
+def check_key(scenario: Scenario, key: str) -> None:
+    """Raise ScenarioError unless `key` (dotted) is a key of `scenario`'s tables."""
+    model: Optional[type[BaseModel]] = Scenario
+    parts = key.split(".")
+    for depth, part in enumerate(parts):
+        if model is None or part not in _keys(model):
+            raise ScenarioError(key, _unknown_key(part, parts[:depth], scenario.topology.kind) if model else "not a table")
+        model = _table(model, part, scenario.topology.kind) if depth < len(parts) - 1 else model

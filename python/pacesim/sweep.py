@@ -32,11 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, List, Optional, Union
 
-from pydantic import BaseModel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from . import ENGINE_VERSION
-from .scenario import Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
+from .scenario import Scenario, ScenarioError, apply_overrides, check_key, load_scenario, parse_scenario
 from .store import Store, run_key
 
 if sys.version_info >= (3, 11):
@@ -52,14 +51,13 @@ class SweepError(ValueError):
     """A sweep definition that cannot be run at all (as opposed to one failing point)."""
 
 
-def _check_axis(key: str) -> None:
+def _check_axis(base: Scenario, key: str) -> None:
     if key == FLOWS:
         return
-    model: Any = Scenario
-    for part in key.split("."):
-        if not (isinstance(model, type) and issubclass(model, BaseModel)) or part not in model.model_fields:
-            raise SweepError(f"axis {key!r} is not a scenario key (nor {FLOWS!r})")
-        model = model.model_fields[part].annotation
+    try:
+        check_key(base, key)
+    except ScenarioError as e:
+        raise SweepError(f"axis {key!r} is not a scenario key (nor {FLOWS!r}): {e.message}") from None
 
 
 def scaled(scenario: Scenario, k: float) -> Scenario:
@@ -68,6 +66,8 @@ def scaled(scenario: Scenario, k: float) -> Scenario:
     experiments made small (`reproduce --quick`)."""
     if k == 1:
         return scenario
+    if scenario.topology.kind != "e-base":
+        raise ScenarioError("topology.kind", f"scaling applies to e-base, not {scenario.topology.kind}")
     hosts = scenario.topology.hosts_per_edge * k
     if hosts < 1 or abs(hosts - round(hosts)) > 1e-9:
         raise ScenarioError("topology.hosts_per_edge", f"{scenario.topology.hosts_per_edge} x scale {k} is not a whole number")
@@ -76,7 +76,7 @@ def scaled(scenario: Scenario, k: float) -> Scenario:
     elo, ehi = (round(r * k) for r in t.edge_rate)
     return apply_overrides(scenario, [
         f"topology.hosts_per_edge={round(hosts)}",
-        f"core.rate={round(scenario.core.rate * k)}bps",
+        f"core.rate={round(scenario.core_values().rate * k)}bps",
         f'topology.edge_rate=["{elo}bps", "{ehi}bps"]',
         f'topology.access_rate=["{lo}bps", "{hi}bps"]',
     ])
@@ -111,7 +111,7 @@ class Sweep:
         if not self.seeds:
             raise SweepError("a sweep needs at least one seed")
         for key, values in self.axes.items():
-            _check_axis(key)
+            _check_axis(self.base, key)
             if not isinstance(values, list) or not values:
                 raise SweepError(f"axis {key!r} needs a non-empty list of values")
         apply_overrides(self.base, self.set)
@@ -282,6 +282,6 @@ def _execute(name: str, points: List[Point], skipped: int, store: Store, pool: E
                 failed += 1
             else:
                 store.save_ok(p.key, human, p.seed, ENGINE_VERSION, out["report"],
-                              p.scenario.core.rate, out["wall_s"], out["host"])
+                              p.scenario.core_values().rate, out["wall_s"], out["host"])
             bar.update(task, advance=1, failed=failed)
     return failed

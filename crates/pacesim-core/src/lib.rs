@@ -25,6 +25,7 @@ pub mod traffic;
 pub use report::Report;
 pub use scenario::Scenario;
 pub use sim::run::{run, run_observed, RunError};
+pub use topology::describe::{describe, Description};
 
 /// Version of the engine; part of every result's identity.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -37,6 +37,14 @@ impl PacerSpec {
         }
     }
 
+    /// "edge" or "qlbp", as `pacing.scheme` names it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            PacerSpec::Edge { .. } => "edge",
+            PacerSpec::Qlbp(_) => "qlbp",
+        }
+    }
+
     /// The delay a packet should not exceed (Theorem 1 for QLBP, in steady state).
     pub fn delay_bound(&self) -> Time {
         match *self {

@@ -28,28 +28,10 @@ pub struct Scenario {
     pub pacing: Pacing,
 }
 
-/// The network. Only the paper-E dumbbell exists so far.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Topology {
-    EBase(EBase),
-}
+pub use crate::topology::Topology;
 
-/// Paper E Sec 3.1: `edges` ingress edge links into C0, each fed by
-/// `hosts_per_edge` access links with one sender each; mirrored on the
-/// right of the core link C0-C1, each sink link a twin of its sender's.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EBase {
-    pub edges: u32,
-    pub hosts_per_edge: u32,
-    pub access_rate: Range,
-    pub access_delay: Range,
-    pub edge_rate: Range,
-    pub edge_delay: Range,
-}
-
-/// The core link C0 -> C1 and its queue: the one that drops.
+/// The core link (E-base's C0 -> C1; the bottleneck of every named
+/// topology) and its queue.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Core {
@@ -390,19 +372,15 @@ impl Scenario {
         if self.warmup >= self.duration {
             return Err(bad("warmup", "must be before the end of the run (duration)"));
         }
-        match &self.topology {
-            Topology::EBase(e) => {
-                positive("topology.edges", u64::from(e.edges))?;
-                positive("topology.hosts_per_edge", u64::from(e.hosts_per_edge))?;
-                for (name, r) in
-                    [("topology.access_rate", e.access_rate), ("topology.edge_rate", e.edge_rate)]
-                {
-                    ordered(name, r)?;
-                    positive(name, r[0])?;
-                }
-                ordered("topology.access_delay", e.access_delay)?;
-                ordered("topology.edge_delay", e.edge_delay)?;
+        if let Topology::EBase(e) = &self.topology {
+            positive("topology.edges", u64::from(e.edges))?;
+            positive("topology.hosts_per_edge", u64::from(e.hosts_per_edge))?;
+            for (name, r) in [("topology.access_rate", e.access_rate), ("topology.edge_rate", e.edge_rate)] {
+                ordered(name, r)?;
+                positive(name, r[0])?;
             }
+            ordered("topology.access_delay", e.access_delay)?;
+            ordered("topology.edge_delay", e.edge_delay)?;
         }
         positive("core.rate", self.core.rate)?;
         if self.core.buffer_packets == Some(0) {
@@ -492,13 +470,6 @@ impl Scenario {
             return Err(bad("core.buffer", "RED in packet mode needs at least one mean_packet of buffer"));
         }
         Ok(())
-    }
-
-    /// Number of TCP flows the topology carries.
-    pub fn flows(&self) -> usize {
-        match &self.topology {
-            Topology::EBase(e) => e.edges as usize * e.hosts_per_edge as usize,
-        }
     }
 }
 

@@ -1,13 +1,66 @@
 //! Networks as the engine runs them: links, the routes flows take over
-//! them, and names for the links a run measures. Builders for the papers'
-//! topologies live beside this file.
+//! them, and names for the links a run measures.
+//!
+//! A scenario's topology is either written out as a general [`graph::Graph`]
+//! or named, and each named topology is a short builder beside this file
+//! producing a `Graph` with its paper's layout: [`ebase`], [`abase`],
+//! [`q_line`], [`q_tandem`], [`q_dumbbell`], [`w_dumbbell`]. [`Graph::build`]
+//! turns a graph into a [`Network`], routing flows by shortest path
+//! ([`route`]).
 
+pub mod abase;
+pub mod describe;
 pub mod ebase;
+pub mod graph;
+pub mod q_dumbbell;
+pub mod q_line;
+pub mod q_tandem;
+pub mod route;
+pub mod w_dumbbell;
+
+use serde::{Deserialize, Serialize};
+
+pub use graph::Graph;
 
 use crate::net::{Link, LinkId};
 use crate::pacing::PacerSpec;
-use crate::scenario::{InvalidField, Pacing};
+use crate::scenario::{Core, InvalidField, Pacing};
 use crate::sim::Time;
+
+/// The network a scenario describes: named, or a general graph.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Topology {
+    EBase(ebase::EBase),
+    ABase(abase::ABase),
+    QLine(q_line::QLine),
+    QTandem(q_tandem::QTandem),
+    QDumbbell(q_dumbbell::QDumbbell),
+    WDumbbell(w_dumbbell::WDumbbell),
+    Graph(Graph),
+}
+
+impl Topology {
+    /// The general form of this topology (rates and delays of the named
+    /// ones drawn from `seed`'s streams).
+    pub fn graph(&self, seed: u64) -> std::borrow::Cow<'_, Graph> {
+        use std::borrow::Cow::{Borrowed, Owned};
+        match self {
+            Topology::EBase(t) => Owned(ebase::graph(t, seed)),
+            Topology::ABase(t) => Owned(abase::graph(t, seed)),
+            Topology::QLine(t) => Owned(q_line::graph(t, seed)),
+            Topology::QTandem(t) => Owned(q_tandem::graph(t, seed)),
+            Topology::QDumbbell(t) => Owned(q_dumbbell::graph(t, seed)),
+            Topology::WDumbbell(t) => Owned(w_dumbbell::graph(t, seed)),
+            Topology::Graph(g) => Borrowed(g),
+        }
+    }
+
+    /// The network, with every flow routed.
+    pub fn build(&self, core: &Core, seed: u64) -> Result<Network, InvalidField> {
+        self.graph(seed).build(core, seed)
+    }
+}
 
 /// A flow's forward (data) and reverse (ACK) routes, as indices into [`Network::routes`].
 #[derive(Debug, Clone, Copy)]
@@ -18,7 +71,14 @@ pub struct FlowPath {
 
 #[derive(Debug, Default)]
 pub struct Network {
+    /// Routers then hosts, by name (the graph's node indices).
+    pub nodes: Vec<String>,
+    /// How many of `nodes` are routers.
+    pub routers: usize,
+    pub router: route::Router,
     pub links: Vec<Link>,
+    /// The core link: the one the summary reports.
+    pub core: LinkId,
     /// Every link's name (`core`, `edge_in.3`, `access.17.up`, ...), by id.
     pub names: Vec<String>,
     /// Every route's links, back to back: route `r` is `hops[routes[r]]`.
@@ -47,12 +107,28 @@ impl Network {
         self.names.iter().position(|n| n == name).map(|l| l as LinkId)
     }
 
+    /// Add the shortest route from node `from` to node `to` (by name), for
+    /// traffic other than the topology's own flows; `None` if either is
+    /// unknown or they are not connected.
+    pub fn connect(&mut self, from: &str, to: &str) -> Option<u32> {
+        let at = |name: &str| self.nodes.iter().position(|n| n == name).map(|i| i as u32);
+        let (a, b) = (at(from)?, at(to)?);
+        let path = self.router.path(a, b)?;
+        Some(self.add_route(&path))
+    }
+
     /// Put the pacers `pacing` asks for in front of their links: those named
     /// in `pacing.links`, or else the first `pacing.fraction` of
     /// [`pace_by_default`](Self::pace_by_default).
     pub fn place_pacers(&mut self, pacing: &Pacing) -> Result<(), InvalidField> {
         if pacing.link_pacer(1).is_none() {
             return Ok(());
+        }
+        if pacing.links.is_none() && self.pace_by_default.is_empty() {
+            return Err(InvalidField {
+                field: "pacing.links".into(),
+                message: "this topology paces no link by default: name the links to pace".into(),
+            });
         }
         let links: Vec<LinkId> = match &pacing.links {
             Some(names) => names
@@ -92,7 +168,8 @@ impl Network {
         &self.hops[span.start as usize..span.end as usize]
     }
 
-    /// Mark the links a packet can cross without an event at their entrance.
+    /// Mark the links a packet can cross without an event at their entrance,
+    /// and those that need no queue bookkeeping ([`Link::set_untracked`]).
     ///
     /// A link qualifies when every route through it enters from the same
     /// upstream link, it never drops, it is not measured and not paced. Packets then
@@ -121,14 +198,25 @@ impl Network {
             }
         }
         let measured: std::collections::HashSet<LinkId> = self.measured.iter().copied().collect();
+        let quiet: Vec<bool> = (0..self.links.len())
+            .map(|l| {
+                self.links[l].queue == crate::net::DropTail::unlimited() && !measured.contains(&(l as LinkId))
+            })
+            .collect();
         self.cut_through = (0..self.links.len())
             .map(|l| {
                 matches!(upstream[l], Upstream::Only(_))
-                    && self.links[l].queue == crate::net::DropTail::unlimited()
-                    && !measured.contains(&(l as LinkId))
+                    && quiet[l]
                     && !self.pacers.iter().any(|&(p, _)| p == l as LinkId)
             })
             .collect();
+        // The same links, and any other that never drops and is not
+        // reported, need no queue bookkeeping at all.
+        for (link, quiet) in self.links.iter_mut().zip(quiet) {
+            if quiet {
+                link.set_untracked();
+            }
+        }
     }
 
     /// Round-trip time of an idle network for a `data`-byte packet out and an `ack`-byte one back.
@@ -144,5 +232,30 @@ impl Network {
                 .sum()
         };
         one_way(p.fwd, data) + one_way(p.rev, ack)
+    }
+}
+
+/// Helpers for the builders' tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Network;
+    use crate::scenario::{Core, QueueKind};
+
+    pub fn core(rate: u64, delay: u64, buffer: u64) -> Core {
+        Core {
+            rate,
+            delay,
+            buffer,
+            buffer_packets: None,
+            queue: QueueKind::Droptail,
+            red: Default::default(),
+        }
+    }
+
+    /// Smallest and largest base RTT over the flows, ms (1040 B out, 40 B back).
+    pub fn rtt_range_ms(net: &Network) -> (f64, f64) {
+        (0..net.flows.len())
+            .map(|f| net.base_rtt(f, 1040, 40) as f64 / 1e6)
+            .fold((f64::MAX, 0f64), |(a, b), r| (a.min(r), b.max(r)))
     }
 }

@@ -2,7 +2,7 @@
 //! Validation errors become `ValueError` naming the field; engine failures
 //! (a broken conservation check) become `RuntimeError`.
 
-use pacesim_core::{Report, Scenario};
+use pacesim_core::{Report, RunError, Scenario};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -22,13 +22,27 @@ fn run_json(py: Python<'_>, scenario: &str, progress: Option<PyObject>) -> PyRes
                 }
             })
         })
-        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        .map_err(|e| match e {
+            RunError::Invalid(field) => PyValueError::new_err(field.to_string()),
+            other => PyRuntimeError::new_err(other.to_string()),
+        })?;
     serde_json::to_string(&report).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// Describe a scenario's network (nodes, links, `examples` flows' routes)
+/// as JSON, without running it.
+#[pyfunction]
+#[pyo3(signature = (scenario, examples=3))]
+fn describe_json(scenario: &str, examples: usize) -> PyResult<String> {
+    let scenario = Scenario::from_json(scenario).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let d = pacesim_core::describe(&scenario, examples).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    serde_json::to_string(&d).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(describe_json, m)?)?;
     m.add("ENGINE_VERSION", pacesim_core::ENGINE_VERSION)?;
     Ok(())
 }

@@ -64,6 +64,22 @@ impl Queue {
         }
     }
 
+    /// Byte limit: drop-tail's, or RED's hard limit in byte mode.
+    pub fn limit_bytes(&self) -> Option<u64> {
+        match self {
+            Queue::DropTail(q) => q.limit_bytes,
+            Queue::Red(r) => r.config.byte_mode.then_some(r.config.limit),
+        }
+    }
+
+    /// Packet limit: drop-tail's, or RED's hard limit in packet mode.
+    pub fn limit_packets(&self) -> Option<u64> {
+        match self {
+            Queue::DropTail(q) => q.limit_packets,
+            Queue::Red(r) => (!r.config.byte_mode).then_some(r.config.limit),
+        }
+    }
+
     /// Whether the arriving packet is admitted.
     #[inline]
     pub fn admits(&mut self, a: &Arrival) -> bool {

@@ -7,10 +7,9 @@ use super::time::secs;
 use super::world::{Event, Flow, Sizes, World};
 use crate::pacing::HostPacer;
 use crate::report::{Conservation, FlowTable, PacerReport, Report, Summary, Work};
-use crate::scenario::{InvalidField, Pacing, PacingScheme, Scenario, Topology};
+use crate::scenario::{InvalidField, Pacing, PacingScheme, Scenario};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::{variant, TcpSender, TcpSink};
-use crate::topology::ebase;
 use crate::topology::Network;
 use crate::traffic::bulk_start;
 
@@ -26,10 +25,8 @@ pub enum RunError {
 }
 
 /// The network with its pacers, and its cut-through links marked.
-fn build_network(s: &Scenario) -> Result<Network, InvalidField> {
-    let mut net = match &s.topology {
-        Topology::EBase(spec) => ebase::build(spec, &s.core, s.seed),
-    };
+pub fn build_network(s: &Scenario) -> Result<Network, InvalidField> {
+    let mut net = s.topology.build(&s.core, s.seed)?;
     net.place_pacers(&s.pacing)?;
     net.mark_cut_through();
     Ok(net)
@@ -162,7 +159,7 @@ fn report(s: &Scenario, w: &World) -> Report {
         flows.timeouts.push(st.timeouts - st0.timeouts);
         flows.final_cwnd.push(f.sender.w.cwnd);
     }
-    let core = &links["core"];
+    let core = &links[&net.names[net.core as usize]];
     let summary = Summary {
         aggregate_mbps: core.throughput_mbps,
         goodput_kbps_mean: flows.goodput_kbps.iter().sum::<f64>() / flows.goodput_kbps.len().max(1) as f64,

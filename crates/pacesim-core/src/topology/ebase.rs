@@ -1,81 +1,114 @@
 //! The E-base dumbbell (paper E Sec 3.1, Fig. 2).
 //!
-//! `edges` ingress edge links E_S1..E_Sn feed the core node C0, each fed in
-//! turn by `hosts_per_edge` access links with one TCP sender behind each.
-//! C0-C1 is the core link, the only queue that can drop. On the right, C1
-//! feeds `edges` egress edge links to the sinks; each right-hand link is the
-//! twin (same rate and delay) of its left-hand counterpart, as in the ns-2
-//! reference scripts. Every link is duplex; ACKs take the reverse links.
+//! `edges` ingress edge routers `es<e>` feed the core router `c0`, each fed
+//! in turn by `hosts_per_edge` access links with one TCP sender `s<h>`
+//! behind each. `c0 -> c1` is the core link, the only queue that can drop.
+//! On the right, `c1` feeds `edges` egress edge routers `ed<e>` and their
+//! sinks `d<h>`; each right-hand link is the twin (same rate and delay) of
+//! its left-hand counterpart, as in the ns-2 reference scripts. ACKs take
+//! the reverse halves.
 //!
 //! Rates and delays are drawn per element from named streams
 //! ("topology.access" by host, "topology.edge" by edge), so changing the
 //! number of hosts leaves every other element's draw unchanged.
 
-use super::{FlowPath, Network};
-use crate::net::{DropTail, Link, Queue};
-use crate::scenario::{Core, EBase};
+use serde::{Deserialize, Serialize};
+
+use super::graph::{FlowSpec, Graph, LinkSpec};
+use crate::scenario::Range;
 use crate::sim::rng::{stream, uniform};
 
-/// Build the dumbbell `spec` describes around the core link `c`. Links are
-/// named `core`, `core.rev`, `edge_in.E`, `edge_out.E` (each with a `.rev`
-/// twin carrying ACKs), `access.H.up`/`.down` and `sink.H.in`/`.out`; the
-/// core and edge links are measured, and the ingress edges are where edge
-/// pacing goes by default.
-pub fn build(spec: &EBase, c: &Core, seed: u64) -> Network {
-    let mut net = Network::default();
-    let core = net.add_link(Link::new(c.rate, c.delay, Queue::core(c, seed)), "core".into());
-    let core_rev = net.add_link(Link::new(c.rate, c.delay, DropTail::unlimited()), "core.rev".into());
-    net.measured.extend([core, core_rev]);
+/// Paper E Sec 3.1: `edges` ingress edge links into C0, each fed by
+/// `hosts_per_edge` access links with one sender each; mirrored on the
+/// right of the core link C0-C1, each sink link a twin of its sender's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EBase {
+    pub edges: u32,
+    pub hosts_per_edge: u32,
+    pub access_rate: Range,
+    pub access_delay: Range,
+    pub edge_rate: Range,
+    pub edge_delay: Range,
+}
 
-    let duplex = |net: &mut Network, rate, delay, there: String, back: String| {
-        let a = net.add_link(Link::new(rate, delay, DropTail::unlimited()), there);
-        let b = net.add_link(Link::new(rate, delay, DropTail::unlimited()), back);
-        (a, b)
+/// Links are named `core`, `core.rev`, `edge_in.E`, `edge_out.E` (each with
+/// a `.rev` half carrying ACKs), `access.H.up`/`.down` and
+/// `sink.H.in`/`.out`; the core and edge links are measured, and the
+/// ingress edges are where pacing goes by default.
+pub fn graph(spec: &EBase, seed: u64) -> Graph {
+    let hosts = (spec.edges * spec.hosts_per_edge) as usize;
+    let mut g = Graph {
+        nodes: ["c0", "c1"].map(String::from).into(),
+        hosts: Vec::with_capacity(2 * hosts),
+        links: vec![LinkSpec::core("c0", "c1")],
+        flows: Vec::with_capacity(hosts),
     };
     for e in 0..spec.edges {
         let mut rng = stream(seed, "topology.edge", u64::from(e));
         let rate = uniform(&mut rng, spec.edge_rate);
         let delay = uniform(&mut rng, spec.edge_delay);
-        // (E_Se -> C0, C0 -> E_Se) and (C1 -> E_De, E_De -> C1).
-        let (edge_in, edge_in_rev) =
-            duplex(&mut net, rate, delay, format!("edge_in.{e}"), format!("edge_in.{e}.rev"));
-        let (edge_out, edge_out_rev) =
-            duplex(&mut net, rate, delay, format!("edge_out.{e}"), format!("edge_out.{e}.rev"));
-        net.measured.extend([edge_in, edge_out]);
-        net.pace_by_default.push(edge_in);
+        let (es, ed) = (format!("es{e}"), format!("ed{e}"));
+        let mut edge_in = LinkSpec::fixed(
+            es.clone(),
+            "c0".into(),
+            rate,
+            delay,
+            format!("edge_in.{e}"),
+            format!("edge_in.{e}.rev"),
+        );
+        edge_in.forward.measure = true;
+        edge_in.forward.pace = true;
+        let mut edge_out = LinkSpec::fixed(
+            "c1".into(),
+            ed.clone(),
+            rate,
+            delay,
+            format!("edge_out.{e}"),
+            format!("edge_out.{e}.rev"),
+        );
+        edge_out.forward.measure = true;
+        g.links.extend([edge_in, edge_out]);
         for h in 0..spec.hosts_per_edge {
             let host = u64::from(e * spec.hosts_per_edge + h);
             let mut rng = stream(seed, "topology.access", host);
             let rate = uniform(&mut rng, spec.access_rate);
             let delay = uniform(&mut rng, spec.access_delay);
-            let (up, down) =
-                duplex(&mut net, rate, delay, format!("access.{host}.up"), format!("access.{host}.down"));
-            let (sink_in, sink_out) =
-                duplex(&mut net, rate, delay, format!("sink.{host}.in"), format!("sink.{host}.out"));
-            let fwd = net.add_route(&[up, edge_in, core, edge_out, sink_in]);
-            let rev = net.add_route(&[sink_out, edge_out_rev, core_rev, edge_in_rev, down]);
-            net.flows.push(FlowPath { fwd, rev });
+            let (s, d) = (format!("s{host}"), format!("d{host}"));
+            g.links.push(LinkSpec::fixed(
+                s.clone(),
+                es.clone(),
+                rate,
+                delay,
+                format!("access.{host}.up"),
+                format!("access.{host}.down"),
+            ));
+            g.links.push(LinkSpec::fixed(
+                ed.clone(),
+                d.clone(),
+                rate,
+                delay,
+                format!("sink.{host}.in"),
+                format!("sink.{host}.out"),
+            ));
+            g.flows.push(FlowSpec { from: s.clone(), to: d.clone() });
+            g.hosts.extend([s, d]);
         }
+        g.nodes.extend([es, ed]);
     }
-    net
+    g
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::QueueKind;
+    use crate::net::DropTail;
+    use crate::topology::testing::{core, rtt_range_ms};
+    use crate::topology::Network;
 
     const MS: u64 = 1_000_000;
 
     fn paper(edges: u32, hosts: u32) -> Network {
-        let core = Core {
-            rate: 100_000_000,
-            delay: 100 * MS,
-            buffer: 10_000,
-            buffer_packets: None,
-            red: Default::default(),
-            queue: QueueKind::Droptail,
-        };
         let spec = EBase {
             edges,
             hosts_per_edge: hosts,
@@ -84,7 +117,7 @@ mod tests {
             edge_rate: [100_000_000, 100_000_000],
             edge_delay: [5 * MS, 15 * MS],
         };
-        let mut net = build(&spec, &core, 1);
+        let mut net = graph(&spec, 1).build(&core(100_000_000, 100 * MS, 10_000), 1).unwrap();
         net.mark_cut_through();
         net
     }
@@ -94,9 +127,9 @@ mod tests {
         let net = paper(10, 100);
         assert_eq!(net.flows.len(), 1000);
         assert_eq!(net.links.len(), 2 + 10 * 4 + 1000 * 4);
-        let rtts: Vec<f64> = (0..1000).map(|f| net.base_rtt(f, 1040, 40) as f64 / 1e6).collect();
-        let (lo, hi) = rtts.iter().fold((f64::MAX, 0f64), |(a, b), &r| (a.min(r), b.max(r)));
+        assert_eq!(net.nodes.len(), 2 + 20 + 2000);
         // Propagation alone spans [224, 280] ms; serialisation adds under 3 ms.
+        let (lo, hi) = rtt_range_ms(&net);
         assert!(lo >= 224.0 && hi <= 283.0, "{lo} {hi}");
         assert!(lo < 235.0 && hi > 265.0, "draws should spread over the range: {lo} {hi}");
     }
@@ -107,9 +140,17 @@ mod tests {
         let big = paper(10, 100);
         let limited: Vec<_> = small.links.iter().filter(|l| l.queue != DropTail::unlimited()).collect();
         assert_eq!(limited.len(), 1);
+        // The paper's paths: up, edge_in, core, edge_out, sink.in and back.
+        let names =
+            |n: &Network, r: u32| n.route(r).iter().map(|&l| n.names[l as usize].clone()).collect::<Vec<_>>();
+        let flow = small.flows[4];
+        assert_eq!(names(&small, flow.fwd), ["access.4.up", "edge_in.1", "core", "edge_out.1", "sink.4.in"]);
+        assert_eq!(
+            names(&small, flow.rev),
+            ["sink.4.out", "edge_out.1.rev", "core.rev", "edge_in.1.rev", "access.4.down"]
+        );
         // Cut through: the sink's access link (fed by edge_out only), and on
         // the ACK path C0 -> E_S (fed by core.rev only) and E_S -> host.
-        let flow = small.flows[4];
         let fwd: Vec<bool> = small.route(flow.fwd).iter().map(|&l| small.cut_through[l as usize]).collect();
         let rev: Vec<bool> = small.route(flow.rev).iter().map(|&l| small.cut_through[l as usize]).collect();
         assert_eq!(fwd, vec![false, false, false, false, true]);

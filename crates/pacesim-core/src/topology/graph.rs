@@ -1,0 +1,252 @@
+//! The general topology: named routers and hosts, duplex links between
+//! them, and the TCP flows from host to host. Every named topology (E-base,
+//! A-base, ...) is a short function producing one of these; a scenario file
+//! may also write one out in full (`kind = "graph"`).
+//!
+//! A link joins `from` and `to` in both directions, each direction (ns-2's
+//! `duplex-link` halves) with its own queue, name and flags: its forward
+//! half carries `from -> to`. Rates and delays are closed ranges drawn once
+//! per link from the "topology.link" stream (a fixed value is `[v, v]`).
+//! Exactly one link is the core (`core = true`): its forward half takes
+//! rate, delay and queue from the scenario's `[core]`, so `core.buffer`
+//! sweeps work on every topology, and it is the link the summary reports.
+//!
+//! Routes follow shortest paths in hops, found once by [`Router`]: a flow's
+//! data takes the path from its sender to its receiver, its ACKs the path
+//! back (found the same way, from the receiver).
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::route::Router;
+use super::{FlowPath, Network};
+use crate::net::{DropTail, Link, LinkId, Queue};
+use crate::scenario::{Core, InvalidField, Range};
+use crate::sim::rng::{stream, uniform};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Graph {
+    /// Routers: nodes that forward but neither send nor receive.
+    pub nodes: Vec<String>,
+    /// Hosts: the ends of flows.
+    pub hosts: Vec<String>,
+    pub links: Vec<LinkSpec>,
+    /// Long-lived TCP flows, one sender and one receiver each.
+    #[serde(default)]
+    pub flows: Vec<FlowSpec>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    pub from: String,
+    pub to: String,
+    /// The core link: rate, delay and forward queue come from `[core]`.
+    #[serde(default)]
+    pub core: bool,
+    /// bit/s; required unless `core`.
+    #[serde(default)]
+    pub rate: Option<Range>,
+    /// ns; required unless `core`.
+    #[serde(default)]
+    pub delay: Option<Range>,
+    /// The `from -> to` half.
+    #[serde(default)]
+    pub forward: Direction,
+    /// The `to -> from` half.
+    #[serde(default)]
+    pub reverse: Direction,
+}
+
+impl LinkSpec {
+    /// A link with a fixed rate and delay, halves named `there` and `back`.
+    pub fn fixed(from: String, to: String, rate: u64, delay: u64, there: String, back: String) -> Self {
+        LinkSpec {
+            from,
+            to,
+            core: false,
+            rate: Some([rate, rate]),
+            delay: Some([delay, delay]),
+            forward: Direction { name: Some(there), ..Direction::default() },
+            reverse: Direction { name: Some(back), ..Direction::default() },
+        }
+    }
+
+    /// The core link `from -> to` (rate, delay and queue from `[core]`),
+    /// both halves measured, named `core` and `core.rev`.
+    pub fn core(from: &str, to: &str) -> Self {
+        LinkSpec {
+            from: from.into(),
+            to: to.into(),
+            core: true,
+            rate: None,
+            delay: None,
+            forward: Direction { name: Some("core".into()), ..Direction::default() },
+            reverse: Direction { name: Some("core.rev".into()), measure: true, ..Direction::default() },
+        }
+    }
+}
+
+/// One half of a duplex link: its output queue and what the run does with it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Direction {
+    /// Defaults to `from-to` (forward) or `to-from` (reverse).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Drop-tail byte limit; absent never drops on bytes.
+    #[serde(default)]
+    pub buffer: Option<u64>,
+    /// Drop-tail packet limit; absent never drops on packets.
+    #[serde(default)]
+    pub buffer_packets: Option<u64>,
+    /// Report this half's counters.
+    #[serde(default)]
+    pub measure: bool,
+    /// A pacing scheme puts its pacer in front of this half (unless
+    /// `pacing.links` names others).
+    #[serde(default)]
+    pub pace: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    pub from: String,
+    pub to: String,
+}
+
+fn bad(field: String, message: impl Into<String>) -> InvalidField {
+    InvalidField { field, message: message.into() }
+}
+
+impl Graph {
+    /// Node and host indices by name; duplicates are an error.
+    fn index(&self) -> Result<HashMap<&str, u32>, InvalidField> {
+        let mut index = HashMap::with_capacity(self.nodes.len() + self.hosts.len());
+        let named = self.nodes.iter().map(|n| ("nodes", n)).chain(self.hosts.iter().map(|h| ("hosts", h)));
+        for (i, (list, name)) in named.enumerate() {
+            if index.insert(name.as_str(), i as u32).is_some() {
+                let pos = if list == "nodes" { i } else { i - self.nodes.len() };
+                return Err(bad(format!("topology.{list}[{pos}]"), format!("duplicate name {name:?}")));
+            }
+        }
+        Ok(index)
+    }
+
+    fn is_host(&self, node: u32) -> bool {
+        node as usize >= self.nodes.len()
+    }
+
+    /// Build the network: draw every link's rate and delay, create both
+    /// halves of each link (forward first), route every flow. Errors name
+    /// the offending field: a link to a missing node, a duplicate name, a
+    /// zero rate, a missing or doubled core, a flow between unconnected hosts.
+    pub fn build(&self, core: &Core, seed: u64) -> Result<Network, InvalidField> {
+        let index = self.index()?;
+        let cores: Vec<usize> = (0..self.links.len()).filter(|&i| self.links[i].core).collect();
+        if cores.len() != 1 {
+            return Err(bad(
+                "topology.links".into(),
+                format!("exactly one link must have core = true (found {})", cores.len()),
+            ));
+        }
+        let mut net = Network::default();
+        let mut ends = Vec::with_capacity(self.links.len());
+        let mut names: HashMap<String, usize> = HashMap::with_capacity(2 * self.links.len());
+        for (i, l) in self.links.iter().enumerate() {
+            let field = |f: &str| format!("topology.links[{i}].{f}");
+            let node = |f: &str, name: &str| {
+                index
+                    .get(name)
+                    .copied()
+                    .ok_or_else(|| bad(field(f), format!("no node or host named {name:?}")))
+            };
+            let (a, b) = (node("from", &l.from)?, node("to", &l.to)?);
+            if a == b {
+                return Err(bad(field("to"), format!("a link from {:?} to itself", l.from)));
+            }
+            let (rate, delay) = if l.core {
+                for (f, given) in [("rate", l.rate.is_some()), ("delay", l.delay.is_some())] {
+                    if given {
+                        return Err(bad(field(f), "the core link's rate and delay come from [core]"));
+                    }
+                }
+                (core.rate, core.delay)
+            } else {
+                let missing = |f: &str| bad(field(f), "required (only the core link takes it from [core])");
+                let (rate, delay) =
+                    (l.rate.ok_or_else(|| missing("rate"))?, l.delay.ok_or_else(|| missing("delay"))?);
+                if rate[0] == 0 {
+                    return Err(bad(field("rate"), "must be greater than zero"));
+                }
+                for (f, r) in [("rate", rate), ("delay", delay)] {
+                    if r[0] > r[1] {
+                        return Err(bad(
+                            field(f),
+                            format!("range lower bound {} exceeds upper bound {}", r[0], r[1]),
+                        ));
+                    }
+                }
+                let mut rng = stream(seed, "topology.link", i as u64);
+                (uniform(&mut rng, rate), uniform(&mut rng, delay))
+            };
+            for (half, dir, (x, y)) in
+                [("forward", &l.forward, (&l.from, &l.to)), ("reverse", &l.reverse, (&l.to, &l.from))]
+            {
+                let name = dir.name.clone().unwrap_or_else(|| format!("{x}-{y}"));
+                if names.insert(name.clone(), i).is_some() {
+                    return Err(bad(field(&format!("{half}.name")), format!("duplicate link name {name:?}")));
+                }
+                if dir.buffer_packets == Some(0) {
+                    return Err(bad(
+                        field(&format!("{half}.buffer_packets")),
+                        "must be greater than zero when given",
+                    ));
+                }
+                let is_core = l.core && half == "forward";
+                let queue = if is_core {
+                    Queue::core(core, seed)
+                } else {
+                    DropTail { limit_bytes: dir.buffer, limit_packets: dir.buffer_packets }.into()
+                };
+                let id = net.add_link(Link::new(rate, delay, queue), name);
+                if dir.measure || is_core {
+                    net.measured.push(id);
+                }
+                if dir.pace {
+                    net.pace_by_default.push(id);
+                }
+                if is_core {
+                    net.core = id;
+                }
+            }
+            ends.push((a, b));
+        }
+        let mut router = Router::new(index.len(), &ends);
+        for (i, f) in self.flows.iter().enumerate() {
+            let field = |f: &str| format!("topology.flows[{i}].{f}");
+            let host = |f: &str, name: &str| match index.get(name) {
+                Some(&n) if self.is_host(n) => Ok(n),
+                Some(_) => Err(bad(field(f), format!("{name:?} is a router, not a host"))),
+                None => Err(bad(field(f), format!("no host named {name:?}"))),
+            };
+            let (a, b) = (host("from", &f.from)?, host("to", &f.to)?);
+            if a == b {
+                return Err(bad(field("to"), format!("a flow from {:?} to itself", f.from)));
+            }
+            let unconnected =
+                || bad(format!("topology.flows[{i}]"), format!("no route from {:?} to {:?}", f.from, f.to));
+            let fwd: Vec<LinkId> = router.path(a, b).ok_or_else(unconnected)?;
+            let rev: Vec<LinkId> = router.path(b, a).ok_or_else(unconnected)?;
+            let (fwd, rev) = (net.add_route(&fwd), net.add_route(&rev));
+            net.flows.push(FlowPath { fwd, rev });
+        }
+        net.nodes = self.nodes.iter().chain(&self.hosts).cloned().collect();
+        net.routers = self.nodes.len();
+        net.router = router;
+        Ok(net)
+    }
+}

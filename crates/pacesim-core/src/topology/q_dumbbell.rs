@@ -1,0 +1,122 @@
+//! Paper Q's dumbbell (Sec IV-D, Fig. 17; Q-fig18, Q-tab3): core routers
+//! `c0 -> c1`; four access routers `a<j>` into `c0`, ten senders `s<i>`
+//! behind each; `c1` feeds ten receivers `r<k>`, and sender `i` sends to
+//! receiver `i mod receivers`. All links 100 Mb/s; `a<j> -> c0` and the
+//! core 20 ms; host links U[1, 10] ms (RTT about 100 ms). The access
+//! routers' queues hold 2000 packets and their links to `c0` carry the
+//! QLBP pacers by default.
+
+use serde::{Deserialize, Serialize};
+
+use super::graph::{FlowSpec, Graph, LinkSpec};
+use crate::scenario::Range;
+use crate::sim::rng::{stream, uniform};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QDumbbell {
+    pub access_routers: u32,
+    pub senders_per_router: u32,
+    pub receivers: u32,
+    /// Links between hosts and routers, both sides.
+    pub host_rate: Range,
+    pub host_delay: Range,
+    /// Links `a<j> -> c0`.
+    pub access_rate: Range,
+    pub access_delay: Range,
+    /// Queue limit of `a<j> -> c0`, packets.
+    pub access_buffer_packets: u64,
+}
+
+/// Links `core`, `access.J` (`a<j> -> c0`), `host.I` (`s<i> -> a<j>`) and
+/// `rx.K` (`c1 -> r<k>`), each with a `.rev` half.
+pub fn graph(spec: &QDumbbell, seed: u64) -> Graph {
+    let mut g = Graph {
+        nodes: vec!["c0".into(), "c1".into()],
+        hosts: Vec::new(),
+        links: vec![LinkSpec::core("c0", "c1")],
+        flows: Vec::new(),
+    };
+    let draw = |purpose: &str, i: u32, rate: Range, delay: Range| {
+        let mut rng = stream(seed, purpose, i.into());
+        (uniform(&mut rng, rate), uniform(&mut rng, delay))
+    };
+    for k in 0..spec.receivers {
+        let (rate, delay) = draw("topology.receiver", k, spec.host_rate, spec.host_delay);
+        g.links.push(LinkSpec::fixed(
+            "c1".into(),
+            format!("r{k}"),
+            rate,
+            delay,
+            format!("rx.{k}"),
+            format!("rx.{k}.rev"),
+        ));
+        g.hosts.push(format!("r{k}"));
+    }
+    for j in 0..spec.access_routers {
+        let a = format!("a{j}");
+        let (rate, delay) = draw("topology.edge", j, spec.access_rate, spec.access_delay);
+        let mut up = LinkSpec::fixed(
+            a.clone(),
+            "c0".into(),
+            rate,
+            delay,
+            format!("access.{j}"),
+            format!("access.{j}.rev"),
+        );
+        up.forward.buffer_packets = Some(spec.access_buffer_packets);
+        up.forward.measure = true;
+        up.forward.pace = true;
+        g.links.push(up);
+        for h in 0..spec.senders_per_router {
+            let i = j * spec.senders_per_router + h;
+            let (rate, delay) = draw("topology.access", i, spec.host_rate, spec.host_delay);
+            g.links.push(LinkSpec::fixed(
+                format!("s{i}"),
+                a.clone(),
+                rate,
+                delay,
+                format!("host.{i}"),
+                format!("host.{i}.rev"),
+            ));
+            g.hosts.push(format!("s{i}"));
+            g.flows.push(FlowSpec { from: format!("s{i}"), to: format!("r{}", i % spec.receivers) });
+        }
+        g.nodes.push(a);
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::testing::{core, rtt_range_ms};
+
+    const MS: u64 = 1_000_000;
+
+    #[test]
+    fn forty_senders_ten_receivers_and_rtts_near_100_ms() {
+        let spec = QDumbbell {
+            access_routers: 4,
+            senders_per_router: 10,
+            receivers: 10,
+            host_rate: [100_000_000; 2],
+            host_delay: [MS, 10 * MS],
+            access_rate: [100_000_000; 2],
+            access_delay: [20 * MS; 2],
+            access_buffer_packets: 2000,
+        };
+        let g = graph(&spec, 1);
+        assert_eq!(
+            (g.nodes.len(), g.hosts.len(), g.links.len(), g.flows.len()),
+            (6, 50, 1 + 10 + 4 + 40, 40)
+        );
+        let net = g.build(&core(100_000_000, 20 * MS, 1_000_000), 1).unwrap();
+        // 2 (h + 20 + 20 + h') ms with h, h' in [1, 10]: 84-120 ms, about 100.
+        let (lo, hi) = rtt_range_ms(&net);
+        assert!(lo >= 84.0 && hi <= 121.0, "{lo} {hi}");
+        let mean: f64 = (0..40).map(|f| net.base_rtt(f, 1040, 40) as f64 / 1e6).sum::<f64>() / 40.0;
+        assert!((mean - 102.0).abs() < 8.0, "{mean}");
+        assert_eq!(net.pace_by_default.len(), 4);
+    }
+}

@@ -1,0 +1,36 @@
+//! Paper Q's three-node line (Sec IV-B, Fig. 8; Q-tab2): host `n0` sends
+//! to host `n2` through router `n1`, whose link towards `n2` carries the
+//! QLBP pacer. Both links 15 Mb/s and 10 ms in the paper; the second is
+//! the core link (rate, delay and queue from `[core]`), paced by default.
+
+use serde::{Deserialize, Serialize};
+
+use super::graph::{Graph, LinkSpec};
+use crate::scenario::Range;
+use crate::sim::rng::{stream, uniform};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QLine {
+    /// The first link, `n0 -> n1`.
+    pub access_rate: Range,
+    pub access_delay: Range,
+}
+
+/// Links `in`/`in.rev` and `core`/`core.rev`; no TCP flows (the traffic
+/// section adds the CBR source).
+pub fn graph(spec: &QLine, seed: u64) -> Graph {
+    let mut rng = stream(seed, "topology.access", 0);
+    let (rate, delay) = (uniform(&mut rng, spec.access_rate), uniform(&mut rng, spec.access_delay));
+    let mut out = LinkSpec::core("n1", "n2");
+    out.forward.pace = true;
+    Graph {
+        nodes: vec!["n1".into()],
+        hosts: vec!["n0".into(), "n2".into()],
+        links: vec![
+            LinkSpec::fixed("n0".into(), "n1".into(), rate, delay, "in".into(), "in.rev".into()),
+            out,
+        ],
+        flows: Vec::new(),
+    }
+}

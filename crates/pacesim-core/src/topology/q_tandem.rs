@@ -1,0 +1,47 @@
+//! Paper Q's tandem of pacer nodes (Sec IV-C, Fig. 13; Q-fig15): host
+//! `src` sends through routers `p1 .. pK` to host `dst`, each `pJ` pacing
+//! its outgoing link. All links 10 Mb/s and 2 ms in the paper; the last
+//! one (`pK -> dst`, where the paper counts arriving bytes) is the core.
+
+use serde::{Deserialize, Serialize};
+
+use super::graph::{Graph, LinkSpec};
+use crate::scenario::Range;
+use crate::sim::rng::{stream, uniform};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QTandem {
+    /// Pacer nodes in the line (paper: 1, 2 or 3).
+    pub pacers: u32,
+    /// Every link but the core.
+    pub link_rate: Range,
+    pub link_delay: Range,
+}
+
+/// Links `hop.0` (`src -> p1`), `hop.J` (`pJ -> pJ+1`), and `core`
+/// (`pK -> dst`), each with a `.rev` half; every link leaving a pacer node
+/// is paced by default.
+pub fn graph(spec: &QTandem, seed: u64) -> Graph {
+    let routers: Vec<String> = (1..=spec.pacers).map(|j| format!("p{j}")).collect();
+    let mut g = Graph {
+        nodes: routers.clone(),
+        hosts: vec!["src".into(), "dst".into()],
+        links: Vec::new(),
+        flows: Vec::new(),
+    };
+    let mut from = "src".to_string();
+    for (j, to) in routers.iter().enumerate() {
+        let mut rng = stream(seed, "topology.link", j as u64);
+        let (rate, delay) = (uniform(&mut rng, spec.link_rate), uniform(&mut rng, spec.link_delay));
+        let mut l =
+            LinkSpec::fixed(from, to.clone(), rate, delay, format!("hop.{j}"), format!("hop.{j}.rev"));
+        l.forward.pace = j > 0;
+        g.links.push(l);
+        from = to.clone();
+    }
+    let mut last = LinkSpec::core(&from, "dst");
+    last.forward.pace = true;
+    g.links.push(last);
+    g
+}

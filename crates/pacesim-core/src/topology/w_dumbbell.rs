@@ -1,0 +1,58 @@
+//! Paper W's dumbbell (Sec III; W-s1 .. W-s7): `flows` senders `s<i>` into
+//! router `r0`, the core (bottleneck) link `r0 -> r1`, receivers `d<i>`
+//! behind `r1`, every flow with the same RTT; plus a host pair `x-src` ->
+//! `x-dst` for the exponential on-off cross traffic. Access links are fast
+//! (1 Gb/s in the paper) with unlimited queues.
+
+use serde::{Deserialize, Serialize};
+
+use super::graph::{FlowSpec, Graph, LinkSpec};
+use crate::scenario::Range;
+use crate::sim::rng::{stream, uniform};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WDumbbell {
+    pub flows: u32,
+    /// Every host's link, both sides; one draw serves all hosts so that
+    /// every flow has the same RTT, as in the paper.
+    pub access_rate: Range,
+    pub access_delay: Range,
+}
+
+/// Links `core`, `access.I`/`sink.I` and `cross`/`cross.sink`, each with a
+/// `.rev` half.
+pub fn graph(spec: &WDumbbell, seed: u64) -> Graph {
+    let mut rng = stream(seed, "topology.access", 0);
+    let (rate, delay) = (uniform(&mut rng, spec.access_rate), uniform(&mut rng, spec.access_delay));
+    let mut g = Graph {
+        nodes: vec!["r0".into(), "r1".into()],
+        hosts: Vec::new(),
+        links: vec![LinkSpec::core("r0", "r1")],
+        flows: Vec::new(),
+    };
+    let pairs = (0..spec.flows)
+        .map(|i| (format!("s{i}"), format!("d{i}"), format!("access.{i}"), format!("sink.{i}")));
+    let cross = std::iter::once((
+        "x-src".to_string(),
+        "x-dst".to_string(),
+        "cross".to_string(),
+        "cross.sink".to_string(),
+    ));
+    for (i, (s, d, up, down)) in pairs.chain(cross).enumerate() {
+        g.links.push(LinkSpec::fixed(s.clone(), "r0".into(), rate, delay, up.clone(), format!("{up}.rev")));
+        g.links.push(LinkSpec::fixed(
+            "r1".into(),
+            d.clone(),
+            rate,
+            delay,
+            down.clone(),
+            format!("{down}.rev"),
+        ));
+        if i < spec.flows as usize {
+            g.flows.push(FlowSpec { from: s.clone(), to: d.clone() });
+        }
+        g.hosts.extend([s, d]);
+    }
+    g
+}

@@ -1,0 +1,240 @@
+"""Topologies: the papers' named networks and the general graph they all become.
+
+`kind` picks one: "e-base" (paper E Sec 3.1), "a-base" (paper A Sec II),
+"q-line", "q-tandem", "q-dumbbell" (paper Q Secs IV-B, IV-C, IV-D),
+"w-dumbbell" (paper W Sec III), or "graph", written out in full. Each
+named kind is a short builder in the engine (crates/pacesim-core/src/
+topology/) producing a graph; its defaults are its paper's. The `[core]`
+section sets the bottleneck (core) link of every kind; keys it leaves out
+take the topology's `CORE` defaults. Routes follow shortest paths in hops
+(ties broken by declaration order), computed once by the engine;
+`describe()` shows what was built.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, ClassVar, Dict, List, Literal, Optional, Union
+
+from pydantic import ConfigDict, Discriminator, Field, StrictBool, Tag
+
+from .fields import Count, PositiveSize, RateRange, Size, TimeRange, _Model
+
+
+class EBase(_Model):
+    """Paper E Sec 3.1 (Fig. 2): `edges` ingress edge links into the core node,
+    each fed by `hosts_per_edge` access links with one long-lived TCP sender
+    behind each, mirrored towards the sinks. Rates and delays are drawn per
+    link, uniformly over the given ranges."""
+
+    CORE: ClassVar[dict] = {"rate": "100Mbps", "delay": "100ms", "buffer": "10KB"}
+    kind: Literal["e-base"] = "e-base"
+    edges: Count = 10
+    hosts_per_edge: Count = 100
+    access_rate: RateRange = ["8Mbps", "12Mbps"]
+    access_delay: TimeRange = ["1ms", "5ms"]
+    edge_rate: RateRange = "100Mbps"
+    edge_delay: TimeRange = ["5ms", "15ms"]
+
+
+class ABase(_Model):
+    """Paper A Sec II (Fig. 1): routers r0 -> r1 (the core, 50 ms); each of
+    `tcp_hosts` TCP senders on its own access link into r0, one aggregate UDP
+    sender (host "s-udp", receiver "d-udp") on its own. The paper gives
+    sender-side delays only and RTTs of 102-150 ms, so receivers' links have
+    no delay. Access rate 10 Mb/s as in A-fig11 (A-fig2 uses 1 Mb/s)."""
+
+    CORE: ClassVar[dict] = {"rate": "100Mbps", "delay": "50ms", "buffer": "10KB"}
+    kind: Literal["a-base"] = "a-base"
+    tcp_hosts: Count = 1000
+    access_rate: RateRange = "10Mbps"
+    access_delay: TimeRange = ["1ms", "25ms"]
+    udp_access_rate: RateRange = "100Mbps"
+    udp_access_delay: TimeRange = "5ms"
+
+
+class QLine(_Model):
+    """Paper Q Sec IV-B (Fig. 8, Q-tab2): host n0 -> router n1 -> host n2, the
+    link n1 -> n2 the core, paced by default; 15 Mb/s and 10 ms each. No TCP
+    flows. The core queue is effectively unlimited (the pacer's q_lim
+    bounds the queue in the paper's experiment)."""
+
+    CORE: ClassVar[dict] = {"rate": "15Mbps", "delay": "10ms", "buffer": "10MB"}
+    kind: Literal["q-line"] = "q-line"
+    access_rate: RateRange = "15Mbps"
+    access_delay: TimeRange = "10ms"
+
+
+class QTandem(_Model):
+    """Paper Q Sec IV-C (Fig. 13, Q-fig15): host src -> p1 .. pK -> host dst,
+    each pacer node pacing its outgoing link; all 10 Mb/s and 2 ms; the last
+    link (where the paper counts arriving bytes) is the core."""
+
+    CORE: ClassVar[dict] = {"rate": "10Mbps", "delay": "2ms", "buffer": "10MB"}
+    kind: Literal["q-tandem"] = "q-tandem"
+    pacers: Annotated[int, Field(strict=True, ge=1)] = 1
+    link_rate: RateRange = "10Mbps"
+    link_delay: TimeRange = "2ms"
+
+
+class QDumbbell(_Model):
+    """Paper Q Sec IV-D (Fig. 17, Q-fig18): 4 access routers x 10 senders into
+    c0, core c0 -> c1, 10 receivers (sender i sends to receiver i mod 10);
+    all links 100 Mb/s, a -> c0 and the core 20 ms, host links U[1, 10] ms;
+    the access routers' queues hold 2000 packets and carry the pacers. The
+    core buffer is in packets (core.buffer_packets, 1-100 in the paper)."""
+
+    CORE: ClassVar[dict] = {"rate": "100Mbps", "delay": "20ms", "buffer": "100MB", "buffer_packets": 20}
+    kind: Literal["q-dumbbell"] = "q-dumbbell"
+    access_routers: Count = 4
+    senders_per_router: Count = 10
+    receivers: Count = 10
+    host_rate: RateRange = "100Mbps"
+    host_delay: TimeRange = ["1ms", "10ms"]
+    access_rate: RateRange = "100Mbps"
+    access_delay: TimeRange = "20ms"
+    access_buffer_packets: Count = 2000
+
+
+class WDumbbell(_Model):
+    """Paper W Sec III: `flows` senders s<i> into r0, the core r0 -> r1,
+    receivers d<i> behind r1, all with one RTT (1 + 58 + 1 ms each way:
+    120 ms, W's WAN scenarios); a host pair x-src -> x-dst for cross traffic.
+    Core buffer = the bandwidth-delay product of 1 Gb/s x 120 ms."""
+
+    CORE: ClassVar[dict] = {"rate": "1Gbps", "delay": "58ms", "buffer": "15MB"}
+    kind: Literal["w-dumbbell"] = "w-dumbbell"
+    flows: Count = 16
+    access_rate: RateRange = "1Gbps"
+    access_delay: TimeRange = "1ms"
+
+
+class Direction(_Model):
+    """One half of a duplex link: its name (default "from-to"), drop-tail
+    limits (absent: never drops), whether the run reports it and whether a
+    pacing scheme paces it by default."""
+
+    name: Optional[str] = None
+    buffer: Optional[Size] = None
+    buffer_packets: Optional[Count] = None
+    measure: StrictBool = False
+    pace: StrictBool = False
+
+
+class LinkSpec(_Model):
+    """A duplex link between two nodes; `core = true` for the one link whose
+    rate, delay and forward queue come from `[core]`."""
+
+    model_config = ConfigDict(serialize_by_alias=True)
+
+    from_: str = Field(alias="from")
+    to: str
+    core: StrictBool = False
+    rate: Optional[RateRange] = None
+    delay: Optional[TimeRange] = None
+    forward: Direction = Field(default_factory=Direction)
+    reverse: Direction = Field(default_factory=Direction)
+
+
+class FlowSpec(_Model):
+    """A long-lived TCP flow from host `from` to host `to`."""
+
+    model_config = ConfigDict(serialize_by_alias=True)
+
+    from_: str = Field(alias="from")
+    to: str
+
+
+class Graph(_Model):
+    """A network written out: routers (`nodes`), `hosts`, duplex `links`, TCP
+    `flows`. The engine checks it and names the offender of a bad one."""
+
+    CORE: ClassVar[dict] = {}
+    kind: Literal["graph"] = "graph"
+    nodes: List[str] = Field(default_factory=list)
+    hosts: List[str] = Field(default_factory=list)
+    links: List[LinkSpec] = Field(default_factory=list)
+    flows: List[FlowSpec] = Field(default_factory=list)
+
+
+KINDS: Dict[str, type] = {m.model_fields["kind"].default: m for m in [EBase, ABase, QLine, QTandem, QDumbbell, WDumbbell, Graph]}
+
+def _kind(value) -> str:
+    """The topology kind of a table, e-base when it names none."""
+    return value.get("kind", "e-base") if isinstance(value, dict) else value.kind
+
+
+Topology = Annotated[
+    Union[tuple(Annotated[model, Tag(kind)] for kind, model in KINDS.items())],  # type: ignore[misc]
+    Discriminator(_kind),
+]
+
+
+def core_defaults(kind: str) -> dict:
+    """The `[core]` values (human units) a topology kind uses for keys left out."""
+    return dict(KINDS[kind].CORE)
+
+
+def describe(scenario, examples: int = 3) -> dict:
+    """What the engine builds for `scenario`: routers, hosts, every link half
+    (name, ends, rate, delay, queue limits, measured, pacer), the flow count,
+    the core link's name and `examples` flows' routes with their base RTT."""
+    from . import _core
+    from .scenario import ScenarioError
+
+    try:
+        return json.loads(_core.describe_json(json.dumps(scenario.to_engine()), examples))
+    except ValueError as e:
+        field, _, message = str(e).partition(": ")
+        raise ScenarioError(field, message) from None
+
+
+def draw(description: dict, path, title: str = "") -> None:
+    """Draw a described network to `path` (PNG or SVG): routers as labelled
+    boxes, hosts as dots, the core link thick and red, paced halves dashed.
+    Hosts that hang off the same router (one link each) are drawn as one
+    dot labelled with their count, so E-base's 2000 hosts read as 20 groups."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import networkx as nx
+    from matplotlib.figure import Figure
+
+    degree: Dict[str, int] = {}
+    for link in description["links"]:
+        degree[link["from"]] = degree.get(link["from"], 0) + 1
+    routers = set(description["routers"])
+    group: Dict[str, str] = {}  # host -> the node it is drawn as
+    members: Dict[str, int] = {}
+    for link in description["links"]:  # each host's half leading away from it
+        host, router = link["from"], link["to"]
+        if host not in routers and degree.get(host) == 1 and router in routers:
+            group[host] = f"{router}:hosts"
+            members[group[host]] = members.get(group[host], 0) + 1
+    g = nx.Graph()
+    for link in description["links"]:
+        a, b = group.get(link["from"], link["from"]), group.get(link["to"], link["to"])
+        if a != b and not g.has_edge(a, b):
+            g.add_edge(a, b, core=link["name"] == description["core"], paced=bool(link["pacer"]))
+        elif g.has_edge(a, b):
+            g.edges[a, b]["core"] |= link["name"] == description["core"]
+            g.edges[a, b]["paced"] |= bool(link["pacer"])
+    pos = nx.kamada_kawai_layout(g) if len(g) <= 400 else nx.spring_layout(g, seed=1)
+    fig = Figure(figsize=(9, 6))
+    ax = fig.subplots()
+    for kind, style, width, colour in [("plain", "solid", 1.0, "grey"), ("paced", "dashed", 1.5, "tab:blue"), ("core", "solid", 3.5, "tab:red")]:
+        edges = [(a, b) for a, b, d in g.edges(data=True)
+                 if (d["core"] if kind == "core" else (d["paced"] and not d["core"]) if kind == "paced" else not (d["core"] or d["paced"]))]
+        nx.draw_networkx_edges(g, pos, edgelist=edges, style=style, width=width, edge_color=colour, ax=ax)
+    shown_routers = [n for n in g if n in routers]
+    nx.draw_networkx_nodes(g, pos, nodelist=shown_routers, node_shape="s", node_color="white", edgecolors="black", node_size=500, ax=ax)
+    hosts = [n for n in g if n not in routers]
+    nx.draw_networkx_nodes(g, pos, nodelist=hosts, node_color="tab:green", node_size=[40 + 8 * min(members.get(n, 1), 40) for n in hosts], ax=ax)
+    labels = {n: n for n in shown_routers}
+    labels.update({n: f"{members[n]} hosts" if n in members else n for n in hosts})
+    nx.draw_networkx_labels(g, pos, labels, font_size=7, ax=ax)
+    ax.set_title(title or f"{len(routers)} routers, {len(description['hosts'])} hosts, {description['flows']} flows "
+                 f"(red: the core link; dashed: paced)")
+    ax.axis("off")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
