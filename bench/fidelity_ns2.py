@@ -55,7 +55,7 @@ CONFIGS = {
 }
 
 # bench/ns2/wan.tcl in E-base's terms (its flows start U[0, 1] s).
-WAN = ["topology.edges=1", "topology.access_rate=1Gbps", "topology.access_delay=1ms", "topology.edge_rate=10Gbps",
+WAN = ["topology.edges=1", "topology.access_rate=10Gbps", "topology.access_delay=1ms", "topology.edge_rate=100Gbps",
        "topology.edge_delay=4ms", "core.rate=1Gbps", "core.delay=50ms", "tcp.window=100000", 'traffic.start=["0s", "1s"]']
 
 KEY = ["config", "flows", "edges", "hosts_per_edge", "buffer_bytes", "duration_s", "warmup_s", "core_mbps"]

@@ -7,9 +7,13 @@
 # CA is the Linux module (`select_ca bic` / `cubic`); BETA, if given, its
 # beta parameter out of 1024 (`set_ca_default_param CA beta BETA`).
 #
-# Dumbbell, every link duplex: sender i --1 Gb/s, 1 ms-- e --10 Gb/s, 4 ms--
-# c0 --1 Gb/s, 50 ms-- c1 --10 Gb/s, 4 ms-- e' --1 Gb/s, 1 ms-- sink i
-# (one-way 60 ms). Only the c0->c1 queue can drop: DropTail in byte mode,
+# Dumbbell, every link duplex: sender i --10 Gb/s, 1 ms-- e --100 Gb/s, 4 ms--
+# c0 --1 Gb/s, 50 ms-- c1 --100 Gb/s, 4 ms-- e' --10 Gb/s, 1 ms-- sink i
+# (one-way 60 ms). Access links are 10 Gb/s, not the paper's 1 Gb/s: with
+# access and core at the same rate a sender's back-to-back packets reach the
+# core exactly as its packets leave, and which of two simultaneous events
+# comes first (ns-2: the arrival; pacesim: the departure) then decides who
+# finds the queue full: a tie artefact, not TCP behaviour. Only the c0->c1 queue can drop: DropTail in byte mode,
 # limit BUFFER_BYTES (as in ebase.tcl); every other queue is huge.
 # TCP: packetSize_ 1000 (1040 B on the wire), window_ 100000, other ns-2
 # defaults (no timestamps). Flows start U[0, 1] s (seeded RNG).
@@ -37,14 +41,14 @@ $q set queue_in_bytes_ true
 $q set mean_pktsize_ 1
 $q set limit_ $buffer
 set qmon [$ns monitor-queue $c0 $c1 0]
-$ns duplex-link $e0 $c0 10Gb 4ms DropTail
-$ns duplex-link $c1 $e1 10Gb 4ms DropTail
+$ns duplex-link $e0 $c0 100Gb 4ms DropTail
+$ns duplex-link $c1 $e1 100Gb 4ms DropTail
 
 for {set i 0} {$i < $n} {incr i} {
     set s [$ns node]
     set d [$ns node]
-    $ns duplex-link $s $e0 1Gb 1ms DropTail
-    $ns duplex-link $e1 $d 1Gb 1ms DropTail
+    $ns duplex-link $s $e0 10Gb 1ms DropTail
+    $ns duplex-link $e1 $d 10Gb 1ms DropTail
     set tcp($i) [new Agent/TCP/Linux]
     set sink [new Agent/TCPSink/Sack1]
     $ns attach-agent $s $tcp($i)

@@ -605,22 +605,27 @@ mod tests {
         // packet 1 leaves at once, packet 2 100/2 ms later. ACK 1 (200 ms,
         // cwnd 3) releases 3 at once and 4 after 100/3 ms; packet 5 waits
         // 100/3 ms more, and ACK 2 (250 ms, cwnd 4) has by then made the gap
-        // after 5 100/4 ms.
-        let mut p = Pipe::paced(1000, vec![], Some(HostPacingMode::Original));
-        p.run_until(295 * MS);
-        let first: Vec<Time> = (1..=6).map(|q| p.transmissions_of(q)[0]).collect();
-        let third = (100 * MS as u128 / 3) as Time; // 33_333_333 ns
-        assert_eq!(
-            first,
-            vec![
-                100 * MS,
-                150 * MS,
-                200 * MS,
-                200 * MS + third,
-                200 * MS + 2 * third,
-                200 * MS + 2 * third + 25 * MS
-            ]
-        );
+        // after 5 100/4 ms. Every recovery paces alike (none is active).
+        for recovery in
+            [Recovery::Reno, Recovery::NewReno, Recovery::Sack, Recovery::Fack { rampdown: false }]
+        {
+            let mut p = Pipe::build(1000, vec![], Some(HostPacingMode::Original), recovery);
+            p.run_until(295 * MS);
+            let first: Vec<Time> = (1..=6).map(|q| p.transmissions_of(q)[0]).collect();
+            let third = (100 * MS as u128 / 3) as Time; // 33_333_333 ns
+            assert_eq!(
+                first,
+                vec![
+                    100 * MS,
+                    150 * MS,
+                    200 * MS,
+                    200 * MS + third,
+                    200 * MS + 2 * third,
+                    200 * MS + 2 * third + 25 * MS
+                ],
+                "{recovery:?}"
+            );
+        }
     }
 
     /// Two losses in one window (packets 40 and 45, both sent at 500 ms).
