@@ -2,12 +2,17 @@
 """Speed of pacesim and ns-2 on the paper-size E-base, in one run.
 
 E-base (paper E Sec 3.1): 1000 TCP Reno flows, 10 KB drop-tail core buffer,
-400 simulated seconds. Each simulator runs in its own process under
-/usr/bin/time (wall time, peak RSS). Each also runs a near-zero-length copy
-of the scenario, so set-up cost (ns-2 builds its routes) is separated from
-the cost per simulated second. ns-2 runs only where `ns` is installed
+400 simulated seconds. pacesim runs each pacing scheme (none, host, edge);
+ns-2 runs the unpaced scenario (Debian's ns-2 has no pacing; paper E
+patched it). Every run is its own process under /usr/bin/time (wall time,
+peak RSS), and each simulator also runs a near-zero-length copy, so set-up
+(ns-2 builds its routes) is separated from the cost per simulated second.
+The engine's events and packet-hops per second are shown beside the bare
+event queue's time for the same number of events (the practical ceiling,
+`examples/event_queue.rs`). ns-2 runs only where `ns` is installed
 (Debian: apt-get install -y ns2); otherwise its committed reference row
-(bench/ns2/results/ebase.csv) is shown instead, marked as such.
+(bench/ns2/results/ebase.csv) is shown, marked as such. Results are also
+written to bench/results/speed.csv.
 
     python bench/speed_ebase.py [--duration 400] [--no-ns2]
 """
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -30,12 +36,14 @@ ROOT = Path(__file__).resolve().parents[1]
 TCL = ROOT / "bench" / "ns2" / "ebase.tcl"
 NS2_CSV = ROOT / "bench" / "ns2" / "results" / "ebase.csv"
 SCENARIO = ROOT / "scenarios" / "e-base.toml"
+OUT = ROOT / "bench" / "results" / "speed.csv"
+SCHEMES = ["none", "host", "edge"]
 
 PACESIM = """
 import json, sys, pacesim
 extra = ["traffic.start=0s"] if sys.argv[4] == "setup" else []
 s = pacesim.apply_overrides(pacesim.load_scenario(sys.argv[1]),
-    ["core.buffer=10KB", f"duration={sys.argv[2]}", f"warmup={sys.argv[3]}", *extra])
+    ["core.buffer=10KB", f"duration={sys.argv[2]}", f"warmup={sys.argv[3]}", f"pacing.scheme={sys.argv[5]}", *extra])
 r = pacesim.run(s)
 print(json.dumps({"engine_s": r.wall_s, **r.work, **r.summary}))
 """
@@ -50,11 +58,11 @@ def timed(cmd: list[str]) -> tuple[str, float, float]:
     return out, float(wall), int(rss_kb) / 1024
 
 
-def pacesim_run(duration: float, warmup: float, setup_only: bool = False) -> dict:
+def pacesim_run(duration: float, warmup: float, scheme: str, setup_only: bool = False) -> dict:
     """One pacesim run in a fresh process; `setup_only` starts every flow at 0
     so that a near-zero-length run passes validation."""
     mode = "setup" if setup_only else "full"
-    out, wall, rss = timed([sys.executable, "-c", PACESIM, str(SCENARIO), f"{duration}s", f"{warmup}s", mode])
+    out, wall, rss = timed([sys.executable, "-c", PACESIM, str(SCENARIO), f"{duration}s", f"{warmup}s", mode, scheme])
     return {**json.loads(out), "wall_s": wall, "rss_mb": rss}
 
 
@@ -62,6 +70,13 @@ def ns2_run(duration: float, warmup: float) -> dict:
     with tempfile.NamedTemporaryFile(suffix=".csv") as flows:
         out, wall, rss = timed(["ns", str(TCL), "10", "100", "10000", "1", str(duration), str(warmup), flows.name])
     return {"wall_s": wall, "rss_mb": rss, "result": out.strip()}
+
+
+def queue_ceiling(events: int) -> float:
+    """Seconds the bare event queue takes for `events` pop+push pairs."""
+    cmd = ["cargo", "run", "-q", "--release", "--example", "event_queue", "--", str(events), "8000"]
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return float(re.search(r": ([0-9.]+) s,", out).group(1))
 
 
 def main() -> int:
@@ -72,37 +87,57 @@ def main() -> int:
     T, W = args.duration, args.duration / 4
     console = Console()
 
-    with console.status("pacesim: set-up only, then the full run"):
-        p0 = pacesim_run(0.002, 0.001, setup_only=True)
-        p = pacesim_run(T, W)
-    rows = {"pacesim": (p["wall_s"], p0["wall_s"], p["rss_mb"])}
+    rows, runs = [], {}
+    with console.status("pacesim: set-up only, then each scheme"):
+        setup = pacesim_run(0.002, 0.001, "none", setup_only=True)
+        for scheme in SCHEMES:
+            runs[scheme] = p = pacesim_run(T, W, scheme)
+            rows.append(dict(simulator=f"pacesim, {scheme}", wall_s=p["wall_s"], setup_s=setup["wall_s"],
+                             rss_mb=p["rss_mb"], engine_s=p["engine_s"], events=p["events"],
+                             packet_hops=p["packet_hops"], aggregate_mbps=p["aggregate_mbps"]))
     if shutil.which("ns") and not args.no_ns2:
         with console.status("ns-2: set-up only (route building), then the full run"):
-            n0 = ns2_run(0.002, 0.001)
-            n = ns2_run(T, W)
-        rows["ns-2 2.35 (measured now)"] = (n["wall_s"], n0["wall_s"], n["rss_mb"])
+            n0, n = ns2_run(0.002, 0.001), ns2_run(T, W)
+        rows.append(dict(simulator="ns-2 2.35, none (measured now)", wall_s=n["wall_s"], setup_s=n0["wall_s"],
+                         rss_mb=n["rss_mb"]))
     else:
         ref = pd.read_csv(NS2_CSV).query("flows == 1000 and buffer_bytes == 10000 and duration_s == @T")
         if len(ref):
-            rows["ns-2 2.35 (committed reference)"] = (ref.wall_s.iloc[0], float("nan"), ref.peak_rss_mb.iloc[0])
+            rows.append(dict(simulator="ns-2 2.35, none (committed reference)", wall_s=ref.wall_s.iloc[0],
+                             setup_s=float("nan"), rss_mb=ref.peak_rss_mb.iloc[0]))
+    with console.status("the event queue alone on each run's event count"):
+        for row in rows:
+            if "events" in row:
+                row["queue_ceiling_s"] = queue_ceiling(row["events"])
+    df = pd.DataFrame(rows)
+    df["per_sim_s"] = (df.wall_s - df.setup_s) / T
+    ns2 = df[df.simulator.str.startswith("ns-2")]
+    if len(ns2):
+        df["speedup_total"] = ns2.wall_s.iloc[0] / df.wall_s
+        df["speedup_per_sim_s"] = ns2.per_sim_s.iloc[0] / df.per_sim_s
+        df["memory_ratio"] = ns2.rss_mb.iloc[0] / df.rss_mb
+    OUT.parent.mkdir(exist_ok=True)
+    df.assign(duration_s=T).to_csv(OUT, index=False)
 
     table = Table(title=f"E-base, 1000 flows, 10 KB, {T:g} simulated s")
-    for col in ["simulator", "wall s", "set-up s", "wall s per sim s", "peak RSS MB"]:
+    cols = ["simulator", "wall s", "set-up s", "wall s per sim s", "peak RSS MB", "x ns-2 total", "x ns-2 per sim s", "ns-2 RSS / ours"]
+    for col in cols:
         table.add_column(col, justify="right")
-    for name, (wall, setup, rss) in rows.items():
-        per = (wall - setup) / T if setup == setup else float("nan")
-        table.add_row(name, f"{wall:.2f}", f"{setup:.2f}", f"{per:.4f}", f"{rss:.0f}")
+    for r in df.to_dict("records"):
+        fmt = lambda k, f: "" if pd.isna(r.get(k, float("nan"))) else format(r[k], f)  # noqa: E731
+        table.add_row(r["simulator"], fmt("wall_s", ".2f"), fmt("setup_s", ".2f"), fmt("per_sim_s", ".4f"),
+                      fmt("rss_mb", ".0f"), fmt("speedup_total", ".1f"), fmt("speedup_per_sim_s", ".1f"),
+                      fmt("memory_ratio", ".1f"))
     console.print(table)
-    console.print(f"pacesim engine: {p['events']:,} events ({p['events'] / p['engine_s'] / 1e6:.1f} M/s), "
-                  f"{p['packet_hops']:,} packet-hops ({p['packet_hops'] / p['engine_s'] / 1e6:.1f} M/s) "
-                  f"in {p['engine_s']:.2f} s; aggregate {p['aggregate_mbps']:.1f} Mb/s")
-    if len(rows) > 1:
-        name, (wall, setup, rss) = list(rows.items())[1]
-        ratio_total = wall / p["wall_s"]
-        console.print(f"speed-up over {name}: {ratio_total:.1f}x total wall time"
-                      + (f", {((wall - setup) / T) / ((p['wall_s'] - p0['wall_s']) / T):.1f}x per simulated second"
-                         if setup == setup else "")
-                      + f", {rss / p['rss_mb']:.0f}x less memory")
+    work = Table(title="pacesim engine work")
+    for col in ["scheme", "engine s", "events", "M events/s", "packet-hops", "M hops/s", "queue alone s", "queue share"]:
+        work.add_column(col, justify="right")
+    for scheme, r in zip(SCHEMES, df.to_dict("records")):
+        work.add_row(scheme, f"{r['engine_s']:.2f}", f"{r['events']:,}", f"{r['events'] / r['engine_s'] / 1e6:.1f}",
+                     f"{r['packet_hops']:,}", f"{r['packet_hops'] / r['engine_s'] / 1e6:.1f}",
+                     f"{r['queue_ceiling_s']:.2f}", f"{100 * r['queue_ceiling_s'] / r['engine_s']:.0f} %")
+    console.print(work)
+    console.print(f"written to {OUT.relative_to(ROOT)}")
     return 0
 
 

@@ -194,3 +194,15 @@ def test_topology_show_prints_routes_and_draws_a_png(tmp_path):
     assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
     bad = CliRunner().invoke(app, ["topology", "show", str(SCENARIOS / "e-base.toml"), "--set", "topology.edges=0"])
     assert bad.exit_code == 2 and "topology.edges" in bad.output
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.toml")), ids=lambda p: p.name)
+def test_every_scenario_file_runs_and_its_core_carries_traffic(path):
+    s = load_scenario(path)
+    short = ["duration=3s", "warmup=1s", "traffic.start=[\"0s\", \"100ms\"]"]
+    if s.topology.kind in ("e-base", "a-base"):  # 20 flows are enough here
+        short.append("topology.hosts_per_edge=2" if s.topology.kind == "e-base" else "topology.tcp_hosts=20")
+    r = pacesim.run(apply_overrides(s, short))
+    c = r.report["conservation"]
+    assert c["created"] == c["delivered"] + c["dropped"] + c["in_flight"]
+    assert 0 < r.summary["aggregate_mbps"] <= s.core_values().rate / 1e6

@@ -37,6 +37,8 @@ AXES = {
     "pacing.scheme": "Pacing",
     "topology.access_rate": "Access link rate",
     "flows": "Flows",
+    "variant": "Variant",
+    "core.buffer_packets": "Core link buffer (packets)",
 }
 SHORT = {"pacing.delay": "d", "pacing.fraction": "fraction", "core.buffer": "buffer"}
 _UNITS = [(parse_size, 1e3, "KB"), (parse_time, 1e6, "ms"), (parse_rate, 1e6, "Mb/s")]
@@ -77,7 +79,7 @@ def matches(values: pd.Series, wanted: Sequence) -> pd.Series:
 
 def label(key: str, value) -> str:
     """A legend entry for one line: "edge", "100 flows", "d=10ms"."""
-    if key == "pacing.scheme":
+    if key in ("pacing.scheme", "variant"):
         return str(value)
     if key == "flows":
         return f"{value} flows"

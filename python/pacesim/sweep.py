@@ -10,6 +10,10 @@ A sweep file (TOML):
     "core.buffer" = ["3KB", "5KB", "10KB"]
     "pacing.scheme" = ["none", "host", "edge"]
     flows = [100, 1000]             # topology.hosts_per_edge = flows / topology.edges
+    variant = ["none", "qlbp-40"]   # named override sets, from [variants]
+    [variants]                      # curves that are not a product of keys
+    none = ["pacing.scheme=none"]
+    qlbp-40 = ["pacing.scheme=qlbp", "pacing.q_max=40"]
 
 Points run through any `concurrent.futures.Executor`: a local process pool
 by default, or a Dask cluster's executor (`executor()` makes either). Each
@@ -30,7 +34,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_complet
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, List, Optional, Union
+from typing import Any, Dict, Iterator, List, Optional, Union
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -44,15 +48,22 @@ else:
     import tomli as tomllib
 
 FLOWS = "flows"
-"""The one axis that is not a scenario key: total flows, spread over the edges."""
+"""An axis that is not a scenario key: total flows, spread over the edges."""
+VARIANT = "variant"
+"""An axis that is not a scenario key: names of override sets (`variants`)."""
 
 
 class SweepError(ValueError):
     """A sweep definition that cannot be run at all (as opposed to one failing point)."""
 
 
-def _check_axis(base: Scenario, key: str) -> None:
+def _check_axis(base: Scenario, key: str, values: list, variants: dict) -> None:
     if key == FLOWS:
+        return
+    if key == VARIANT:
+        unknown = [v for v in values if v not in variants]
+        if unknown:
+            raise SweepError(f"variant axis names {unknown}, not defined under [variants] ({', '.join(variants)})")
         return
     try:
         check_key(base, key)
@@ -104,6 +115,7 @@ class Sweep:
     seeds: List[int] = field(default_factory=lambda: [1])
     set: List[str] = field(default_factory=list)
     scale: float = 1.0
+    variants: Dict[str, List[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.name:
@@ -111,15 +123,17 @@ class Sweep:
         if not self.seeds:
             raise SweepError("a sweep needs at least one seed")
         for key, values in self.axes.items():
-            _check_axis(self.base, key)
             if not isinstance(values, list) or not values:
                 raise SweepError(f"axis {key!r} needs a non-empty list of values")
+            _check_axis(self.base, key, values, self.variants)
+        for name, overrides in self.variants.items():
+            apply_overrides(self.base, self.set + overrides)
         apply_overrides(self.base, self.set)
 
     def spec(self) -> dict:
         """The definition as JSON-able data (stored with the sweep)."""
         return {"base": self.base.model_dump(mode="json", exclude_none=True), "set": self.set,
-                "axes": self.axes, "seeds": self.seeds, "scale": self.scale}
+                "axes": self.axes, "seeds": self.seeds, "scale": self.scale, "variants": self.variants}
 
     def points(self) -> List[Point]:
         """Every (axes, seed) combination, axes varying slowest first, seeds fastest."""
@@ -132,7 +146,13 @@ class Sweep:
         return out
 
     def _point(self, axes: dict, seed: int) -> Point:
-        overrides = self.set + [f"{k}={json.dumps(v)}" for k, v in axes.items() if k != FLOWS] + [f"seed={seed}"]
+        overrides = list(self.set)
+        for k, v in axes.items():
+            if k == VARIANT:
+                overrides += self.variants[v]
+            elif k != FLOWS:
+                overrides.append(f"{k}={json.dumps(v)}")
+        overrides.append(f"seed={seed}")
         try:
             s = apply_overrides(self.base, overrides)
             if FLOWS in axes:
@@ -158,9 +178,10 @@ def load_sweep(path: Union[str, Path]) -> Sweep:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise SweepError(f"{path}: not valid TOML: {e}") from None
-    unknown = set(data) - {"name", "scenario", "seeds", "set", "axes", "scale"}
+    keys = {"name", "scenario", "seeds", "set", "axes", "scale", "variants"}
+    unknown = set(data) - keys
     if unknown:
-        raise SweepError(f"{path}: unknown keys {sorted(unknown)}; a sweep has name, scenario, seeds, set, axes, scale")
+        raise SweepError(f"{path}: unknown keys {sorted(unknown)}; a sweep has {', '.join(sorted(keys))}")
     base = data.get("scenario", {})
     if isinstance(base, str):
         scenario = load_scenario(path.parent / base)
@@ -169,7 +190,8 @@ def load_sweep(path: Union[str, Path]) -> Sweep:
     else:
         raise SweepError(f"{path}: scenario is a file name or a table")
     return Sweep(name=data.get("name", path.stem), base=scenario, axes=data.get("axes", {}),
-                 seeds=data.get("seeds", [1]), set=data.get("set", []), scale=data.get("scale", 1.0))
+                 seeds=data.get("seeds", [1]), set=data.get("set", []), scale=data.get("scale", 1.0),
+                 variants=data.get("variants", {}))
 
 
 def simulate(scenario: dict) -> dict:

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 import pacesim
+from pacesim.scenario import ScenarioError
 from pacesim.sweep import Sweep, SweepError, load_sweep, run_sweep
 
 from .conftest import TINY, tiny_sweep
@@ -75,3 +76,17 @@ def test_sweep_file(tmp_path):
     with pytest.raises(SweepError, match="core.bufer"):
         load_sweep(tmp_path / "bad.toml")
     assert json.dumps(sweep.spec())
+
+
+def test_variants_are_named_override_sets_on_their_own_axis():
+    variants = {"plain": ["pacing.scheme=none"], "qlbp-20": ["pacing.scheme=qlbp", "pacing.q_max=20"]}
+    sweep = Sweep(name="v", axes={"variant": ["plain", "qlbp-20"], "core.buffer": ["3KB", "5KB"]},
+                  variants=variants, set=TINY)
+    points = sweep.points()
+    assert [(p.axes["variant"], p.scenario.pacing.scheme, p.scenario.pacing.q_max) for p in points[::2]] == \
+        [("plain", "none", 40), ("qlbp-20", "qlbp", 20)]
+    assert points[1].scenario.core.buffer == 5000
+    with pytest.raises(SweepError, match="not defined under"):
+        Sweep(name="v", axes={"variant": ["plain", "nope"]}, variants=variants)
+    with pytest.raises(ScenarioError, match="pacing.q_mx"):
+        Sweep(name="v", axes={"variant": ["bad"]}, variants={"bad": ["pacing.q_mx=3"]})

@@ -172,11 +172,14 @@ impl Network {
     /// and those that need no queue bookkeeping ([`Link::set_untracked`]).
     ///
     /// A link qualifies when every route through it enters from the same
-    /// upstream link, it never drops, it is not measured and not paced. Packets then
+    /// upstream link, it never drops and it is not paced. Packets then
     /// reach it in the order they were admitted upstream (a FIFO of fixed
     /// delay), so nothing can overtake a packet between the two: the world
     /// offers it to this link the moment the upstream link admits it, at
-    /// the time it will arrive, and saves one event per packet.
+    /// the time it will arrive, and saves one event per packet. A measured
+    /// one accounts each packet at its own time (`Link::set_window`), so
+    /// its report is the same as with the event (E-base: every egress
+    /// edge link, one event fewer per data packet).
     pub fn mark_cut_through(&mut self) {
         #[derive(Clone, Copy, PartialEq)]
         enum Upstream {
@@ -198,21 +201,19 @@ impl Network {
             }
         }
         let measured: std::collections::HashSet<LinkId> = self.measured.iter().copied().collect();
-        let quiet: Vec<bool> = (0..self.links.len())
-            .map(|l| {
-                self.links[l].queue == crate::net::DropTail::unlimited() && !measured.contains(&(l as LinkId))
-            })
-            .collect();
+        let never_drops: Vec<bool> =
+            self.links.iter().map(|l| l.queue == crate::net::DropTail::unlimited()).collect();
         self.cut_through = (0..self.links.len())
             .map(|l| {
                 matches!(upstream[l], Upstream::Only(_))
-                    && quiet[l]
+                    && never_drops[l]
                     && !self.pacers.iter().any(|&(p, _)| p == l as LinkId)
             })
             .collect();
+        let quiet = (0..self.links.len()).map(|l| never_drops[l] && !measured.contains(&(l as LinkId)));
         // The same links, and any other that never drops and is not
         // reported, need no queue bookkeeping at all.
-        for (link, quiet) in self.links.iter_mut().zip(quiet) {
+        for (link, quiet) in self.links.iter_mut().zip(quiet.collect::<Vec<_>>()) {
             if quiet {
                 link.set_untracked();
             }

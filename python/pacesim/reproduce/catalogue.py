@@ -52,7 +52,7 @@ CATALOGUE: List[Tuple[str, str, str]] = [
     ("A-md1", "M/D/1/B with bimodal sizes", ""),
     ("Q-tab2", "pacing delay vs CBR rate", "CBR sources and a single-node topology"),
     ("Q-fig15", "CoV after 1-3 tandem pacers", "ON-OFF sources and tandem topologies"),
-    ("Q-fig18", "utilisation vs core buffer", "the paper-Q topology (40 flows, max cwnd)"),
+    ("Q-fig18", "utilisation vs core buffer", ""),
     ("Q-tab3", "utilisation and delay", "the paper-Q topology and per-packet delay"),
     ("Q-fig19", "delay distribution", "the paper-Q topology and per-packet delay"),
     ("Q-thm1", "delay bound", ""),

@@ -40,13 +40,19 @@ class Figure:
     panels: List[Panel]
     claims: List[Claim]
     set: List[str] = field(default_factory=list)
+    variants: Dict[str, List[str]] = field(default_factory=dict)
+    # Overrides that make the quick version, for figures whose topology is
+    # not E-base (whose quick version scales flows and rates instead).
+    quick: Optional[List[str]] = None
 
     def sweep(self, quick: bool, seeds: Optional[Sequence[int]] = None) -> Sweep:
-        """The sweep to run: full size, or scaled down with `quick`."""
+        """The sweep to run: full size, or reduced with `quick`."""
         if quick:
-            return Sweep(name=f"{self.id}-quick", axes=self.axes, set=self.set + QUICK_SET,
-                         seeds=list(seeds or QUICK_SEEDS), scale=QUICK_SCALE)
-        return Sweep(name=self.id, axes=self.axes, set=list(self.set), seeds=list(seeds or FULL_SEEDS))
+            reduce = dict(set=self.set + self.quick) if self.quick is not None else dict(set=self.set + QUICK_SET, scale=QUICK_SCALE)
+            return Sweep(name=f"{self.id}-quick", axes=self.axes, seeds=list(seeds or QUICK_SEEDS),
+                         variants=self.variants, **reduce)
+        return Sweep(name=self.id, axes=self.axes, set=list(self.set), seeds=list(seeds or FULL_SEEDS),
+                     variants=self.variants)
 
 
 def kb(buffer: str) -> float:
@@ -176,8 +182,8 @@ def _edge_over_host_each_variant(p: Points) -> Verdict:
     parts, ok = [], True
     for v in VARIANTS:
         for metric, unit in [("throughput_pct", "%"), (GOODPUT, "Kb/s")]:
-            losing = [b for b in MID if p.at(metric, variant=v, scheme="edge", buffer=b)
-                      <= p.at(metric, variant=v, scheme="host", buffer=b)]
+            losing = [b for b in MID if p.at(metric, tcp=v, scheme="edge", buffer=b)
+                      <= p.at(metric, tcp=v, scheme="host", buffer=b)]
             ok &= not losing
             parts.append(f"{v} {metric.split('_')[0]}: " + ("edge above host at all" if not losing
                                                               else "host at or above edge at " + ", ".join(losing)))
@@ -185,7 +191,7 @@ def _edge_over_host_each_variant(p: Points) -> Verdict:
 
 
 def _edge_gain_typically_10(p: Points) -> Verdict:
-    gains = {(v, b): p.at(GOODPUT, variant=v, scheme="edge", buffer=b) / p.at(GOODPUT, variant=v, scheme="host", buffer=b) - 1
+    gains = {(v, b): p.at(GOODPUT, tcp=v, scheme="edge", buffer=b) / p.at(GOODPUT, tcp=v, scheme="host", buffer=b) - 1
              for v in VARIANTS for b in MID}
     over = sum(g > 0.10 for g in gains.values())
     return over * 2 > len(gains), f"{over} of {len(gains)} points above +10 %: " + ", ".join(
@@ -418,4 +424,51 @@ FIG17 = Figure(
     ],
 )
 
-FIGURES: Dict[str, Figure] = {f.id: f for f in [FIG3, FIG4, FIG5, FIG7, FIG9, FIG11, FIG12, FIG16, FIG17]}
+# --- Q-fig18: QLBP at the access routers of paper Q's dumbbell ---
+
+Q_PACKETS = [1, 2, 5, 10, 20, 30, 50, 75, 100]
+Q_MAX = [10, 20, 40, 80, 160]
+Q_VARIANTS = {"no pacing": ["pacing.scheme=none"], "TCP pacing": ["pacing.scheme=host"],
+              **{f"QLBP {q}": ["pacing.scheme=qlbp", f"pacing.q_max={q}"] for q in Q_MAX}}
+
+
+def _utilisation(p: Points, variant: str, packets: int) -> float:
+    return p.at("core_utilisation", variant=variant, packets=packets)
+
+
+def _qlbp10_doubles_at_5(p: Points) -> Verdict:
+    none, q10 = _utilisation(p, "no pacing", 5), _utilisation(p, "QLBP 10", 5)
+    return q10 / none >= 1.7, f"at 5 packets: no pacing {100 * none:.1f} %, QLBP 10 {100 * q10:.1f} % (x{q10 / none:.2f})"
+
+
+def _qlbp_beats_tcp_pacing(q: int, buffers: Sequence[int]):
+    def check(p: Points) -> Verdict:
+        pairs = {b: (_utilisation(p, f"QLBP {q}", b), _utilisation(p, "TCP pacing", b)) for b in buffers}
+        return all(a > h for a, h in pairs.values()), ", ".join(
+            f"{b} pkts: {100 * a:.1f} vs {100 * h:.1f} %" for b, (a, h) in pairs.items())
+    return check
+
+
+QFIG18 = Figure(
+    id="Q-fig18",
+    caption="Link utilization vs. various buffer sizes",
+    setup="q-dumbbell (paper Q Sec IV-D): 40 TCP Reno flows, max cwnd 32, starts U[0, 100] s, 1000 s measured from "
+          "200 s; no pacing, TCP (host) pacing, or QLBP on each access link (mu_max 100 Mb/s, mu_min 1 Mb/s, "
+          "Q_max 10-160 packets); core buffer 1-100 packets",
+    axes={"core.buffer_packets": Q_PACKETS, "variant": list(Q_VARIANTS)},
+    variants=Q_VARIANTS,
+    set=["topology.kind=q-dumbbell", "duration=1000s", "warmup=200s", "tcp.window=32", 'traffic.start=["0s", "100s"]'],
+    quick=["duration=300s", "warmup=120s"],
+    panels=[Panel("core.buffer_packets", "core_utilisation", ["variant"], title="Link utilization vs. buffer size",
+                  ylabel="Normalised throughput of C0-C1")],
+    claims=[
+        Claim("at 5 pkts QLBP(10) nearly doubles utilisation", "QLBP 10 at least 1.7 x no pacing at 5 packets",
+              _qlbp10_doubles_at_5),
+        Claim("QLBP(80) beats TCP pacing beyond 30 pkts", "QLBP 80 above TCP pacing at 50, 75, 100 packets",
+              _qlbp_beats_tcp_pacing(80, [50, 75, 100])),
+        Claim("QLBP(160) beats it everywhere", "QLBP 160 above TCP pacing at every buffer",
+              _qlbp_beats_tcp_pacing(160, Q_PACKETS)),
+    ],
+)
+
+FIGURES: Dict[str, Figure] = {f.id: f for f in [FIG3, FIG4, FIG5, FIG7, FIG9, FIG11, FIG12, FIG16, FIG17, QFIG18]}

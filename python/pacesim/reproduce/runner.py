@@ -17,11 +17,11 @@ import pandas as pd
 
 from .. import ENGINE_VERSION
 from ..plot import figure, label, matches, summarise
-from ..scenario import Scenario
 from ..store import Store, code_version
-from ..sweep import SweepRun, run_sweep
+from ..sweep import Sweep, SweepRun, run_sweep
+from ..topology import describe
 from .claims import Points
-from .figures import FIGURES, QUICK_SCALE, QUICK_SET, Figure
+from .figures import FIGURES, QUICK_SCALE, Figure
 
 
 @dataclass(frozen=True)
@@ -50,12 +50,11 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
     points.to_csv(csv, index=False)
-    size = "quick: flows and link rates x0.1, 100 s" if quick else "full size"
-    plots = figure(points, fig.panels, out / fig.id, f"{fig.id} ({size}): {fig.caption}")
+    plots = figure(points, fig.panels, out / fig.id, f"{fig.id}{' (quick)' if quick else ''}: {fig.caption}")
     p = Points(points)
     claims = [(c.expect, c.test, *c.evaluate(p)) for c in fig.claims]
     report = out / "report.md"
-    report.write_text(_report(fig, quick, sweep.seeds, points, run, wall, claims, csv, plots), encoding="utf-8")
+    report.write_text(_report(fig, quick, sweep, points, run, wall, claims, csv, plots), encoding="utf-8")
     return Reproduction(fig.id, csv, plots, report, claims, run)
 
 
@@ -93,15 +92,22 @@ def _numbers(fig: Figure, points: pd.DataFrame) -> List[str]:
     return parts
 
 
-def _report(fig: Figure, quick: bool, seeds: Sequence[int], points: pd.DataFrame, run: SweepRun, wall: float,
+def _size(fig: Figure, quick: bool, sweep: Sweep) -> str:
+    """What the runs were: topology, flows, length; and how the quick one was reduced."""
+    first = next((p.scenario for p in sweep.points() if p.scenario is not None), None)
+    if first is None:
+        return "no valid point"
+    what = (f"{first.topology.kind}, {describe(first, 0)['flows']} flows, {first.duration / 1e9:g} s "
+            f"measured after {first.warmup / 1e9:g} s")
+    if not quick:
+        return f"full size: {what}"
+    scaled = f"flows and every link rate x{QUICK_SCALE} (each flow keeps its share of the core), " if fig.quick is None else ""
+    return f"quick: {scaled}{what}; a demo, checked against claims made for the full size"
+
+
+def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: SweepRun, wall: float,
             claims: list, csv: Path, plots: List[Path]) -> str:
-    base = Scenario()
-    if quick:
-        size = (f"quick: flows and every link rate x{QUICK_SCALE} (each flow keeps its share of the core), "
-                f"{', '.join(QUICK_SET)}; a demo, checked against claims made for the full size")
-    else:
-        size = (f"full size: {base.topology.edges * base.topology.hosts_per_edge} flows (E-base), "
-                f"{base.duration / 1e9:g} s measured after {base.warmup / 1e9:g} s")
+    size, seeds = _size(fig, quick, sweep), sweep.seeds
     ok = int((points["status"] == "ok").sum())
     failed = points[points["status"] == "failed"]
     engine_s = float(points["wall_s"].sum()) if "wall_s" in points else 0.0

@@ -9,7 +9,7 @@
 use crate::report::LinkReport;
 use crate::sim::time::{secs, Time};
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct LinkStats {
     pub arrivals: u64,
     pub drops: u64,
@@ -19,16 +19,44 @@ pub struct LinkStats {
     since: Time,
     /// Time up to which the integrals below are accounted.
     mark: Time,
+    /// End of the measurement window: nothing after it is accounted.
+    end: Time,
     area_bytes: u128,
     area_packets: u128,
     empty: Time,
     idle: Time,
 }
 
+impl Default for LinkStats {
+    fn default() -> Self {
+        LinkStats {
+            arrivals: 0,
+            drops: 0,
+            departures: 0,
+            departed_bytes: 0,
+            since: 0,
+            mark: 0,
+            end: Time::MAX,
+            area_bytes: 0,
+            area_packets: 0,
+            empty: 0,
+            idle: 0,
+        }
+    }
+}
+
 impl LinkStats {
-    /// Accumulate the queue state held over [mark, t).
+    /// Whether something happening at `t` falls inside the window (which
+    /// ends, as the run does, just before `end`).
+    #[inline]
+    pub fn counts(&self, t: Time) -> bool {
+        t < self.end
+    }
+
+    /// Accumulate the queue state held over [mark, t), up to the window's end.
     #[inline]
     pub fn hold(&mut self, t: Time, queued_packets: u64, queued_bytes: u64) {
+        let t = t.min(self.end);
         let dt = t - self.mark;
         if queued_packets == 0 {
             self.empty += dt;
@@ -39,15 +67,16 @@ impl LinkStats {
         self.mark = t;
     }
 
-    /// The link sat idle for `dt` inside the window.
+    /// The link sat idle over [from, to), counted up to the window's end.
     #[inline]
-    pub fn idle_for(&mut self, dt: Time) {
-        self.idle += dt;
+    pub fn idle_over(&mut self, from: Time, to: Time) {
+        self.idle += to.min(self.end).saturating_sub(from);
     }
 
-    /// Start a new window at `t` (the caller has accounted everything before `t`).
-    pub fn restart(&mut self, t: Time) {
-        *self = LinkStats { since: t, mark: t, ..LinkStats::default() };
+    /// Start a new window at `t`, ending at `end` (the caller has accounted
+    /// everything before `t`).
+    pub fn restart(&mut self, t: Time, end: Time) {
+        *self = LinkStats { since: t, mark: t, end, ..LinkStats::default() };
     }
 
     pub fn since(&self) -> Time {

@@ -45,6 +45,8 @@ pub struct Link {
     idle_mark: Time,
     /// Neither reported nor able to drop (see [`Link::set_untracked`]).
     untracked: bool,
+    /// The measurement window [start, end), see [`Link::set_window`].
+    window: [Time; 2],
     pub stats: LinkStats,
 }
 
@@ -59,6 +61,7 @@ impl Link {
             queued_bytes: 0,
             idle_mark: 0,
             untracked: false,
+            window: [0, Time::MAX],
             stats: LinkStats::default(),
         }
     }
@@ -78,8 +81,10 @@ impl Link {
             self.stats.hold(w.start, self.waiting.len() as u64, self.queued_bytes);
             self.waiting.pop_front();
             self.queued_bytes -= u64::from(w.size);
-            self.stats.departures += 1;
-            self.stats.departed_bytes += u64::from(w.size);
+            if self.stats.counts(w.start) {
+                self.stats.departures += 1;
+                self.stats.departed_bytes += u64::from(w.size);
+            }
         }
         self.stats.hold(now, self.waiting.len() as u64, self.queued_bytes);
     }
@@ -87,9 +92,30 @@ impl Link {
     fn account_idle(&mut self, now: Time) {
         let from = self.busy_until.max(self.idle_mark);
         if now > from {
-            self.stats.idle_for(now - from);
+            self.stats.idle_over(from, now);
         }
         self.idle_mark = now;
+    }
+
+    /// Measure over [start, end). The window opens at the first offer at or
+    /// after `start` (or at the close), so a link may be offered packets
+    /// ahead of the simulation clock, as cut-through links are
+    /// (`Network::mark_cut_through`): everything is accounted at the
+    /// packet's own time, and nothing from `end` on.
+    pub fn set_window(&mut self, start: Time, end: Time) {
+        self.window = [start, end];
+        self.stats.restart(0, end);
+    }
+
+    /// Open the window if `now` has reached its start.
+    #[inline]
+    fn open_window(&mut self, now: Time) {
+        let start = self.window[0];
+        if now >= start && self.stats.since() < start {
+            self.settle(start);
+            self.account_idle(start);
+            self.stats.restart(start, self.window[1]);
+        }
     }
 
     /// Stop keeping the queue and its statistics, for a link whose queue
@@ -111,8 +137,10 @@ impl Link {
             self.busy_until = self.busy_until.max(now) + self.tx_time(size);
             return Some(self.busy_until + self.delay);
         }
+        self.open_window(now);
         self.settle(now);
-        self.stats.arrivals += 1;
+        let counts = self.stats.counts(now);
+        self.stats.arrivals += u64::from(counts);
         let arrival = Arrival {
             now,
             idle_since: (self.busy_until <= now).then_some(self.busy_until),
@@ -121,13 +149,15 @@ impl Link {
             size,
         };
         if !self.queue.admits(&arrival) {
-            self.stats.drops += 1;
+            self.stats.drops += u64::from(counts);
             return None;
         }
         let start = if self.busy_until <= now {
             self.account_idle(now);
-            self.stats.departures += 1;
-            self.stats.departed_bytes += u64::from(size);
+            if counts {
+                self.stats.departures += 1;
+                self.stats.departed_bytes += u64::from(size);
+            }
             now
         } else {
             self.waiting.push_back(Waiting { start: self.busy_until, size });
@@ -144,16 +174,12 @@ impl Link {
         self.waiting.iter().filter(|w| w.start > now).count()
     }
 
-    /// Account everything up to `t`; the window's statistics then cover [since, t].
+    /// Account everything up to `t`, the window's end; the statistics
+    /// then cover [since, t].
     pub fn close_window(&mut self, t: Time) {
+        self.open_window(t);
         self.settle(t);
         self.account_idle(t);
-    }
-
-    /// Close the current window at `t` and open a new one there.
-    pub fn restart_window(&mut self, t: Time) {
-        self.close_window(t);
-        self.stats.restart(t);
     }
 }
 
@@ -213,10 +239,10 @@ mod tests {
         // Three packets at t=0 on a 1040 B / 83.2 us link: waiting counts are
         // 2 over [0, 83.2), 1 over [83.2, 166.4), 0 after; busy until 249.6 us.
         let mut l = Link::new(100_000_000, 0, DropTail::unlimited());
+        l.set_window(0, 332_800);
         for _ in 0..3 {
             l.offer(0, 1040);
         }
-        l.restart_window(0);
         l.close_window(332_800);
         let r = l.stats.report();
         assert!((r.mean_queue_packets - 0.75).abs() < 1e-12, "{}", r.mean_queue_packets);

@@ -78,6 +78,9 @@ pub fn run(s: &Scenario) -> Result<Report, RunError> {
 pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Report, RunError> {
     s.validate()?;
     let mut w = build_world(s)?;
+    for l in &mut w.net.links {
+        l.set_window(s.warmup, s.duration);
+    }
     for (i, f) in w.flows.iter().enumerate() {
         w.queue.push(f.start, Event::Start(i as u32));
     }
@@ -85,10 +88,8 @@ pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Repor
     w.queue.push(s.duration, Event::End);
     let end = s.duration as f64;
     w.run(&mut |t| progress(t as f64 / end));
-    for (l, &skip) in w.net.links.iter_mut().zip(&w.net.cut_through) {
-        if !skip {
-            l.close_window(s.duration);
-        }
+    for l in &mut w.net.links {
+        l.close_window(s.duration);
     }
     check_conservation(&w)?;
     Ok(report(s, &w))

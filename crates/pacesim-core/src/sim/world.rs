@@ -296,12 +296,9 @@ impl World {
         }
     }
 
+    /// The measurement window opens: links open theirs themselves
+    /// (`Link::set_window`); flows and pacers start counting afresh.
     fn open_window(&mut self) {
-        for (l, &skip) in self.net.links.iter_mut().zip(&self.net.cut_through) {
-            if !skip {
-                l.restart_window(self.now);
-            }
-        }
         for f in &mut self.flows {
             f.delivered_at_warmup = f.sink.delivered();
             f.stats_at_warmup = f.sender.stats;

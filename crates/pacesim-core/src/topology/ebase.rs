@@ -149,11 +149,12 @@ mod tests {
             names(&small, flow.rev),
             ["sink.4.out", "edge_out.1.rev", "core.rev", "edge_in.1.rev", "access.4.down"]
         );
-        // Cut through: the sink's access link (fed by edge_out only), and on
-        // the ACK path C0 -> E_S (fed by core.rev only) and E_S -> host.
+        // Cut through: the egress edge (fed by the core only) and the sink's
+        // access link (fed by edge_out only), and on the ACK path C0 -> E_S
+        // (fed by core.rev only) and E_S -> host.
         let fwd: Vec<bool> = small.route(flow.fwd).iter().map(|&l| small.cut_through[l as usize]).collect();
         let rev: Vec<bool> = small.route(flow.rev).iter().map(|&l| small.cut_through[l as usize]).collect();
-        assert_eq!(fwd, vec![false, false, false, false, true]);
+        assert_eq!(fwd, vec![false, false, false, true, true]);
         assert_eq!(rev, vec![false, false, false, true, true]);
         // Host 1 of edge 0 keeps its access link when the network grows.
         let access = |n: &Network, flow: usize| n.links[n.route(n.flows[flow].fwd)[0] as usize].rate_bps;
