@@ -29,6 +29,18 @@ impl Window {
         self.cwnd += increase / self.cwnd;
     }
 
+    /// Reno's reduction on `event` with `flight` packets of window in use
+    /// (ns-2 `slowdown`): ssthresh = max(2, floor(flight / 2)); cwnd to
+    /// half (fast retransmit) or to one (timeout).
+    pub fn reno_decrease(&mut self, flight: f64, event: Congestion) {
+        let half = flight / 2.0;
+        self.ssthresh = half.floor().max(2.0);
+        self.cwnd = match event {
+            Congestion::FastRetransmit => half.max(1.0),
+            Congestion::Timeout => 1.0,
+        };
+    }
+
     /// Reno's growth: slow start below ssthresh, else one packet per window.
     pub fn reno_increase(&mut self) {
         if self.in_slow_start() {

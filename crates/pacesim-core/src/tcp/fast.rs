@@ -43,12 +43,7 @@ impl CongestionControl for Fast {
     fn on_ack(&mut self, _w: &mut Window, _now: Time) {}
 
     fn on_congestion(&mut self, w: &mut Window, flight: f64, event: Congestion, _now: Time) {
-        let half = flight / 2.0;
-        w.ssthresh = half.floor().max(2.0);
-        w.cwnd = match event {
-            Congestion::FastRetransmit => half.max(1.0),
-            Congestion::Timeout => 1.0,
-        };
+        w.reno_decrease(flight, event);
     }
 
     fn on_rtt(&mut self, w: &mut Window, rtt: Time, _now: Time) {
