@@ -63,6 +63,13 @@ fn bad_input_names_the_field() {
         ("\"rate\":10000000", "\"rate\":0", "core.rate"),
         ("\"edges\":2", "\"edges\":0", "topology.edges"),
         ("\"start\":[0,10000000000]", "\"start\":[0,40000000000]", "traffic.start"),
+        ("\"droptail\"", "\"red\",\"red\":{\"max_p\":2.0}", "core.red.max_p"),
+        ("\"droptail\"", "\"red\",\"red\":{\"min_th\":6000}", "core.red.min_th"),
+        ("\"droptail\"", "\"red\",\"red\":{\"w_q\":0.0}", "core.red.w_q"),
+        ("\"droptail\"", "\"red\",\"red\":{\"maxp\":0.1}", "maxp"),
+        ("\"reno\"", "\"fast\",\"fast_gamma\":0.0", "tcp.fast_gamma"),
+        ("\"reno\"", "\"fast\",\"fast_alpha\":-1.0", "tcp.fast_alpha"),
+        ("\"reno\"", "\"sack\",\"rampdown\":true", "tcp.rampdown"),
     ];
     for (from, to, field) in cases {
         let text = SMALL.replace(from, to);
