@@ -158,9 +158,11 @@ fn delayed_acks_halve_the_ack_stream_and_conserve_packets() {
 }
 
 /// Every TCP variant and queue runs deterministically with packets conserved
-/// (the engine checks conservation and fails the run otherwise).
+/// (the engine checks conservation and fails the run otherwise), unpaced
+/// and with host pacing.
 #[test]
 fn every_variant_and_queue_runs_and_repeats() {
+    use pacesim_core::scenario::PacingScheme;
     for (variant, queue) in [
         ("newreno", "droptail"),
         ("sack", "droptail"),
@@ -174,11 +176,18 @@ fn every_variant_and_queue_runs_and_repeats() {
         let json = SMALL
             .replace("\"reno\"", &format!("\"{variant}\""))
             .replace("\"droptail\"", &format!("\"{queue}\""));
-        let s = Scenario::from_json(&json).unwrap();
-        let a = run(&s).unwrap();
-        assert_eq!(a, run(&s).unwrap(), "{variant} {queue}");
-        assert!(a.links["core"].drops > 0, "{variant} {queue}: a 5 KB buffer at 10 Mb/s drops");
-        assert!(a.summary.aggregate_mbps > 1.0, "{variant} {queue}: {}", a.summary.aggregate_mbps);
+        let mut s = Scenario::from_json(&json).unwrap();
+        for scheme in [PacingScheme::None, PacingScheme::Host] {
+            s.pacing.scheme = scheme;
+            let a = run(&s).unwrap();
+            assert_eq!(a, run(&s).unwrap(), "{variant} {queue} {scheme:?}");
+            assert!(a.links["core"].drops > 0, "{variant} {queue}: a 5 KB buffer at 10 Mb/s drops");
+            assert!(
+                a.summary.aggregate_mbps > 1.0,
+                "{variant} {queue} {scheme:?}: {}",
+                a.summary.aggregate_mbps
+            );
+        }
     }
 }
 
