@@ -70,6 +70,10 @@ pub trait CongestionControl {
     /// in use (ns-2 `windowd()`); set the new `ssthresh` and `cwnd`.
     fn on_congestion(&mut self, w: &mut Window, flight: f64, event: Congestion, now: Time);
 
+    /// A new ACK outside loss recovery acknowledged `packets` packets
+    /// (Linux `pkts_acked` in the Open state); called before [`on_ack`](Self::on_ack).
+    fn on_acked(&mut self, _packets: u64) {}
+
     /// An RTT sample was taken (Karn's rule: one timed packet per RTT);
     /// delay-based and time-based variants use it.
     fn on_rtt(&mut self, _w: &mut Window, _rtt: Time, _now: Time) {}

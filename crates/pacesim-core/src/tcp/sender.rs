@@ -264,6 +264,9 @@ impl TcpSender {
                 self.dupwnd = 0;
             }
             self.first_partial_seen = false;
+            if !in_recovery {
+                self.cc.on_acked((ackno - self.highest_ack) as u64);
+            }
             self.new_ack(ackno, now);
             self.cc.on_ack(&mut self.w, now);
             if self.syn && self.highest_ack == 0 {

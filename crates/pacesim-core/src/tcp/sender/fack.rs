@@ -188,6 +188,7 @@ impl TcpSender {
             return self.send_much(now, out);
         }
         if ackno > self.highest_ack && blocks.is_empty() {
+            self.cc.on_acked((ackno - self.highest_ack) as u64);
             self.new_ack(ackno, now);
             self.cc.on_ack(&mut self.w, now);
             if self.syn && ackno == 0 {

@@ -130,6 +130,7 @@ impl TcpSender {
     pub(super) fn on_ack_sack(&mut self, ackno: i64, blocks: &[(i64, i64)], now: Time, out: &mut Vec<i64>) {
         if !self.sack.fast_recovery {
             if ackno > self.sack.last_ack {
+                self.cc.on_acked((ackno - self.highest_ack) as u64);
                 self.new_ack(ackno, now);
                 self.sack.last_ack = ackno;
                 self.cc.on_ack(&mut self.w, now);
