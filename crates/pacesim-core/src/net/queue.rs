@@ -19,7 +19,7 @@ pub struct Arrival {
     pub size: u32,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum Queue {
     DropTail(DropTail),
     Red(Red),

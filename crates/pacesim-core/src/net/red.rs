@@ -61,13 +61,6 @@ pub struct Red {
     rng: Stream,
 }
 
-impl PartialEq for Red {
-    /// Two RED queues are alike when configured alike (state aside).
-    fn eq(&self, other: &Self) -> bool {
-        self.config == other.config
-    }
-}
-
 impl Red {
     pub fn new(config: RedConfig, rng: Stream) -> Self {
         Red { config, avg: 0.0, count: 0, count_bytes: 0, dropping: false, rng }

@@ -60,11 +60,14 @@ impl CongestionControl for Cubic {
             w.slow_start();
             return;
         }
-        let (start, k) = *self.epoch.get_or_insert_with(|| {
-            self.w_max = self.w_max.max(w.cwnd);
-            self.w_est = w.cwnd;
-            (now, ((self.w_max - w.cwnd) / C).cbrt())
-        });
+        let (start, k) = match self.epoch {
+            Some(epoch) => epoch,
+            None => {
+                self.w_max = self.w_max.max(w.cwnd);
+                self.w_est = w.cwnd;
+                *self.epoch.insert((now, self.k(w.cwnd)))
+            }
+        };
         let alpha = if self.w_est >= self.w_max { 1.0 } else { 3.0 * (1.0 - BETA) / (1.0 + BETA) };
         self.w_est += alpha / w.cwnd;
         let t = secs(now - start);
