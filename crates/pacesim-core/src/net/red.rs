@@ -87,6 +87,7 @@ impl Red {
                 1.0
             }
         } else {
+            // "p_b <- max_p (avg - min_th) / (max_th - min_th)" (Sec 4)
             let span = if c.max_th > c.min_th { c.max_th - c.min_th } else { 1.0 };
             c.max_p * (avg - c.min_th) / span
         };
@@ -121,6 +122,8 @@ impl Red {
         let size = a.size;
         let q = if self.config.byte_mode { a.queued_bytes } else { a.queued_packets };
         let m = a.idle_since.map_or(0.0, |t| (self.ptc() * (a.now - t) as f64 * 1e-9).floor());
+        // "avg <- (1 - w_q) avg + w_q q" (Floyd-Jacobson Sec 4), after m
+        // phantom empty-queue arrivals for the idle time (ns-2 `estimator`).
         let keep = (1.0 - self.config.w_q).powf(m + 1.0);
         self.avg = self.avg * keep + self.config.w_q * q as f64;
         self.count += 1;

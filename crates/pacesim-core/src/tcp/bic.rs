@@ -70,6 +70,7 @@ impl Bic {
             return w.max(1);
         }
         let mut cnt = if w < self.w_max {
+            // Binary search increase: towards (W_max + W) / 2, here 1/B of the way per RTT.
             let dist = (self.w_max - w) / B;
             if dist > MAX_INCREMENT {
                 w / MAX_INCREMENT
@@ -79,6 +80,7 @@ impl Bic {
                 w / dist
             }
         } else if w < self.w_max + B {
+            // Max probing: slow start "in the vicinity of W_max", then faster.
             w * SMOOTH_PART / B
         } else if w < self.w_max + MAX_INCREMENT * (B - 1) {
             w * (B - 1) / (w - self.w_max)

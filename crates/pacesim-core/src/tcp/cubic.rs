@@ -41,11 +41,13 @@ pub struct Cubic {
 impl Cubic {
     /// RFC 9438 eq. 1 at `t` seconds into the epoch.
     pub fn w_cubic(&self, t: f64, k: f64) -> f64 {
+        // "W_cubic(t) = C * (t - K)^3 + W_max"
         C * (t - k).powi(3) + self.w_max
     }
 
     /// Eq. 2, for an epoch starting at window `cwnd_epoch`.
     pub fn k(&self, cwnd_epoch: f64) -> f64 {
+        // "K = cubic_root((W_max - cwnd_epoch) / C)"
         ((self.w_max - cwnd_epoch).max(0.0) / C).cbrt()
     }
 }
@@ -68,21 +70,27 @@ impl CongestionControl for Cubic {
                 *self.epoch.insert((now, self.k(w.cwnd)))
             }
         };
+        // "alpha_cubic = 3 * (1 - beta_cubic) / (1 + beta_cubic)", 1 once W_est >= W_max (Sec 4.3).
         let alpha = if self.w_est >= self.w_max { 1.0 } else { 3.0 * (1.0 - BETA) / (1.0 + BETA) };
+        // "W_est = W_est + alpha_cubic * segments_acked / cwnd" (eq. 4)
         self.w_est += alpha / w.cwnd;
         let t = secs(now - start);
         if self.w_cubic(t, k) < self.w_est {
             w.cwnd = self.w_est;
             return;
         }
+        // target = W_cubic(t + RTT), within [cwnd, 1.5 cwnd] (Sec 4.2); "cwnd
+        // MUST be incremented by (target - cwnd) / cwnd for each received new ACK" (Sec 4.4-4.5).
         let target = self.w_cubic(t + self.srtt, k).clamp(w.cwnd, 1.5 * w.cwnd);
         w.cwnd += (target - w.cwnd) / w.cwnd;
     }
 
     fn on_congestion(&mut self, w: &mut Window, flight: f64, event: Congestion, _now: Time) {
         let cwnd = flight;
+        // Fast convergence (Sec 4.7): "W_max = cwnd * (1 + beta_cubic) / 2" if cwnd < W_max.
         self.w_max = if cwnd < self.w_max { cwnd * (1.0 + BETA) / 2.0 } else { cwnd };
         self.epoch = None;
+        // "ssthresh = cwnd * beta_cubic" (Sec 4.6)
         w.ssthresh = (cwnd * BETA).max(2.0);
         w.cwnd = match event {
             Congestion::FastRetransmit => w.ssthresh,

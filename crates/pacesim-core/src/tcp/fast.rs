@@ -31,6 +31,7 @@ impl Fast {
     /// The window after one update at `rtt` (the paper's equation).
     pub fn update(&self, w: f64, base_rtt: Time, rtt: Time) -> f64 {
         let ratio = base_rtt as f64 / rtt as f64;
+        // "w <- min{2w, (1 - gamma) w + gamma (baseRTT / RTT * w + alpha)}"
         (2.0 * w).min((1.0 - self.gamma) * w + self.gamma * (ratio * w + self.alpha))
     }
 }

@@ -5,8 +5,8 @@
 //!
 //! - A duplicate ACK counts only if its SACK blocks tell the scoreboard
 //!   something new. The third starts fast recovery (unless `highest_ack <=
-//!   recover`, a loss of the same window): `recover = maxseq`, the window
-//!   halves as Reno's, `pipe = maxseq - highest_ack - 3` estimates the
+//!   recover`, a loss of the same window): `recover = maxseq`, the
+//!   congestion control cuts the window (Reno halves it), `pipe = maxseq - highest_ack - 3` estimates the
 //!   packets in the network, and `highest_ack + 1` is retransmitted.
 //! - In fast recovery every ACK takes one off `pipe`, a partial ACK (one
 //!   that advances but stays below `recover`) one more, and restarts the
