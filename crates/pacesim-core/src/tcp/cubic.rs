@@ -12,8 +12,8 @@
 //!   / (1 + beta_cubic)", 1 once W_est reaches W_max; where W_cubic(t) <
 //!   W_est, cwnd follows W_est.
 //! - Sec 4.4-4.5, concave and convex regions: target = W_cubic(t + RTT),
-//!   clamped to [cwnd, 1.5 cwnd]; "cwnd SHOULD be increased by
-//!   (target - cwnd) / cwnd for each received new ACK".
+//!   clamped to [cwnd, 1.5 cwnd]; cwnd grows by (target - cwnd) / cwnd for
+//!   each new ACK.
 //! - Sec 4.6: on congestion "ssthresh = cwnd * beta_cubic", cwnd =
 //!   max(ssthresh, 2) (fast retransmit) or 1 (Sec 4.8, timeout).
 //! - Sec 4.7, fast convergence: "if cwnd < W_max: W_max = cwnd * (1 +
@@ -79,8 +79,8 @@ impl CongestionControl for Cubic {
             w.cwnd = self.w_est;
             return;
         }
-        // target = W_cubic(t + RTT), within [cwnd, 1.5 cwnd] (Sec 4.2); "cwnd
-        // MUST be incremented by (target - cwnd) / cwnd for each received new ACK" (Sec 4.4-4.5).
+        // target = W_cubic(t + RTT), within [cwnd, 1.5 cwnd] (Sec 4.2); cwnd
+        // grows by (target - cwnd) / cwnd per new ACK (Sec 4.4-4.5).
         let target = self.w_cubic(t + self.srtt, k).clamp(w.cwnd, 1.5 * w.cwnd);
         w.cwnd += (target - w.cwnd) / w.cwnd;
     }
