@@ -716,7 +716,8 @@ mod tests {
         let st = sack.tx.stats;
         assert_eq!((st.fast_retransmits, st.timeouts, st.retransmits), (1, 0, 3));
 
-        let mut fack = Pipe::with_delay(1000, lose, None, Recovery::Fack { rampdown: false }, 40 * MS);
+        let mut fack =
+            Pipe::with_delay(1000, lose.clone(), None, Recovery::Fack { rampdown: false }, 40 * MS);
         fack.run_until(480 * MS);
         assert_eq!(fack.tx.w, Window { cwnd: 18.0, ssthresh: 20.0 });
         fack.run_until(5_000 * MS);
@@ -724,6 +725,17 @@ mod tests {
         let at_50 = fack.sent.iter().position(|s| s.1 == 50 && s.0 == 560 * MS).unwrap();
         assert_eq!(fack.sent[at_50 + 1].1, 81, "then new data");
         let st = fack.tx.stats;
+        assert_eq!((st.fast_retransmits, st.timeouts, st.retransmits), (1, 0, 3));
+
+        // FACK with rampdown: the trim starts at (81 - 43 - 1) / 2 = 18.5 and
+        // wears off by half of each advance of fack, so with fack = k after
+        // the ACK of k (k - 43 - skipped ACKs into recovery, cwnd 1 + that)
+        // the window reaches t_seqno = 81 near k = 58, still at 480 ms: the
+        // holes go out one RTT earlier than without it.
+        let mut ramp = Pipe::with_delay(1000, lose, None, Recovery::Fack { rampdown: true }, 40 * MS);
+        ramp.run_until(5_000 * MS);
+        assert_eq!(times(&ramp), [480, 480, 480]);
+        let st = ramp.tx.stats;
         assert_eq!((st.fast_retransmits, st.timeouts, st.retransmits), (1, 0, 3));
     }
 }
