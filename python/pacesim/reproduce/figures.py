@@ -172,6 +172,80 @@ FIG5 = Figure(
 )
 
 
+# --- E-fig7: TCP variants; E-fig9: RED at the core ---
+
+VARIANTS = ["newreno", "sack", "fack"]
+MID = ["5KB", "8KB", "10KB", "15KB"]
+
+
+def _edge_over_host_each_variant(p: Points) -> Verdict:
+    parts, ok = [], True
+    for v in VARIANTS:
+        for metric, unit in [("throughput_pct", "%"), (GOODPUT, "Kb/s")]:
+            losing = [b for b in MID if p.at(metric, tcp=v, scheme="edge", buffer=b)
+                      <= p.at(metric, tcp=v, scheme="host", buffer=b)]
+            ok &= not losing
+            parts.append(f"{v} {metric.split('_')[0]}: " + ("edge above host at all" if not losing
+                                                              else "host at or above edge at " + ", ".join(losing)))
+    return ok, "; ".join(parts)
+
+
+def _edge_gain_typically_10(p: Points) -> Verdict:
+    gains = {(v, b): p.at(GOODPUT, tcp=v, scheme="edge", buffer=b) / p.at(GOODPUT, tcp=v, scheme="host", buffer=b) - 1
+             for v in VARIANTS for b in MID}
+    over = sum(g > 0.10 for g in gains.values())
+    return over * 2 > len(gains), f"{over} of {len(gains)} points above +10 %: " + ", ".join(
+        f"{v} {b} {100 * g:+.1f} %" for (v, b), g in gains.items())
+
+
+FIG7 = Figure(
+    id="E-fig7",
+    caption="TCP performance with NewReno, SACK and FACK",
+    setup="E-base (E-fig3) with TCP NewReno, SACK (ns-2 Sack1) and FACK; pacing none, host, edge; core buffer 2-50 KB",
+    axes={"tcp.variant": VARIANTS, "core.buffer": BUFFERS, "pacing.scheme": SCHEMES},
+    panels=[Panel("core.buffer", THROUGHPUT, ["pacing.scheme"], where={"tcp.variant": v}, title=f"(a) Throughput, {v}")
+            for v in VARIANTS] + [Panel("core.buffer", GOODPUT, ["pacing.scheme"], where={"tcp.variant": v},
+                                        title=f"(b) Goodput, {v}") for v in VARIANTS],
+    claims=[
+        Claim("edge > host in 5-15 KB, throughput and goodput",
+              "edge above host in throughput and goodput at 5, 8, 10, 15 KB for each variant", _edge_over_host_each_variant),
+        Claim("typically by >10% in 5-15 KB", "edge goodput more than 10 % above host at most (variant, buffer) points in 5-15 KB",
+              _edge_gain_typically_10),
+    ],
+)
+
+RED_BUFFERS = ["2KB", "3KB", "4KB", "5KB", "6KB", "8KB", "10KB", "15KB", "20KB", "30KB", "50KB"]
+
+
+def _first_at_99(scheme: str, quoted: str, allowed: Sequence[str]):
+    def check(p: Points) -> Verdict:
+        ys = [p.at("throughput_pct", scheme=scheme, buffer=b) for b in RED_BUFFERS]
+        first, cross = first_reaching([kb(b) for b in RED_BUFFERS], ys, 98.5)
+        where = "never" if first is None else f"first at {first:g} KB (interpolated {cross:.1f} KB)"
+        return first is not None and f"{first:g}KB" in allowed, f"{scheme} reaches 99 Mb/s (98.5 %) {where}; paper {quoted}"
+    return check
+
+
+FIG9 = Figure(
+    id="E-fig9",
+    caption="TCP performance with RED at the core",
+    setup="E-base (E-fig3) with RED at the core: max_th = buffer, min_th = 40 % of it, max_p 0.1, w_q 0.002 "
+          "(ns-2 defaults otherwise: gentle, byte mode); pacing none, host, edge; core buffer 2-50 KB",
+    axes={"core.buffer": RED_BUFFERS, "pacing.scheme": SCHEMES},
+    set=["core.queue=red"],
+    panels=FIG3.panels,
+    claims=[
+        Claim("edge reaches 99 Mb/s with 4 KB", "first buffer at >= 98.5 % of the core rate within one grid step of 4 KB",
+              _first_at_99("edge", "4 KB", ["3KB", "4KB", "5KB"])),
+        Claim("host needs 10 KB", "first buffer at >= 98.5 % of the core rate within one grid step of 10 KB",
+              _first_at_99("host", "10 KB", ["8KB", "10KB", "15KB"])),
+        Claim("At 6 KB goodput none 89", "within 5 %", _near(GOODPUT, "none", "6KB", 89, "Kb/s")),
+        Claim("At 6 KB goodput host 94", "within 5 %", _near(GOODPUT, "host", "6KB", 94, "Kb/s")),
+        Claim("At 6 KB goodput edge 97", "within 5 %", _near(GOODPUT, "edge", "6KB", 97, "Kb/s")),
+    ],
+)
+
+
 # --- E-fig4: number of flows ---
 
 def _500_follows_1000(p: Points) -> Verdict:
@@ -397,4 +471,4 @@ QFIG18 = Figure(
     ],
 )
 
-FIGURES: Dict[str, Figure] = {f.id: f for f in [FIG3, FIG4, FIG5, FIG11, FIG12, FIG16, FIG17, QFIG18]}
+FIGURES: Dict[str, Figure] = {f.id: f for f in [FIG3, FIG4, FIG5, FIG7, FIG9, FIG11, FIG12, FIG16, FIG17, QFIG18]}

@@ -3,7 +3,7 @@
 //!
 //! How a packet crosses a link: it arrives at the queue; if the transmitter
 //! is idle it starts at once, else it waits behind the packets admitted
-//! before it (if the queue admits it at all, see [`DropTail`]). It occupies
+//! before it (if the queue admits it at all, see [`Queue`]). It occupies
 //! the transmitter for `size * 8 / rate` and reaches the far end `delay`
 //! after its last bit left.
 //!
@@ -18,7 +18,8 @@
 
 use std::collections::VecDeque;
 
-use super::DropTail;
+use super::queue::Arrival;
+use super::{DropTail, Queue};
 use crate::metrics::LinkStats;
 use crate::sim::time::{tx_time, Time};
 
@@ -34,7 +35,7 @@ struct Waiting {
 pub struct Link {
     pub rate_bps: u64,
     pub delay: Time,
-    pub queue: DropTail,
+    pub queue: Queue,
     /// When the transmitter finishes the last admitted packet.
     busy_until: Time,
     /// Admitted packets that have not started transmission, in order.
@@ -50,11 +51,11 @@ pub struct Link {
 }
 
 impl Link {
-    pub fn new(rate_bps: u64, delay: Time, queue: DropTail) -> Self {
+    pub fn new(rate_bps: u64, delay: Time, queue: impl Into<Queue>) -> Self {
         Link {
             rate_bps,
             delay,
-            queue,
+            queue: queue.into(),
             busy_until: 0,
             waiting: VecDeque::new(),
             queued_bytes: 0,
@@ -140,7 +141,14 @@ impl Link {
         self.settle(now);
         let counts = self.stats.counts(now);
         self.stats.arrivals += u64::from(counts);
-        if !self.queue.admits(self.queued_bytes, self.waiting.len() as u64, u64::from(size)) {
+        let arrival = Arrival {
+            now,
+            idle_since: (self.busy_until <= now).then_some(self.busy_until),
+            queued_bytes: self.queued_bytes,
+            queued_packets: self.waiting.len() as u64,
+            size,
+        };
+        if !self.queue.admits(&arrival) {
             self.stats.drops += u64::from(counts);
             return None;
         }
@@ -241,5 +249,42 @@ mod tests {
         assert!((r.mean_queue_bytes - 780.0).abs() < 1e-9);
         assert!((r.empty_prob - 0.5).abs() < 1e-12);
         assert!((r.idle_prob - 0.25).abs() < 1e-12);
+    }
+
+    /// RED sees the queue without the packet on the wire, and the link's
+    /// idle time from the end of its last transmission: three packets at
+    /// t = 0 find 0, 0 (the first is on the wire) and 1040 B waiting
+    /// (w_q = 0.5: avg 0, 0, 520);
+    /// the link drains at 249.6 us, and a packet at 1 ms finds it idle for
+    /// 750.4 us, m = floor(12 500/s * 750.4 us) = 9 phantom arrivals:
+    /// avg = 520 * 0.5^10.
+    #[test]
+    fn red_sees_the_waiting_queue_and_the_idle_time() {
+        use crate::net::red::{Red, RedConfig};
+        let config = RedConfig {
+            min_th: 4000.0,
+            max_th: 10_000.0,
+            max_p: 0.1,
+            w_q: 0.5,
+            gentle: true,
+            byte_mode: true,
+            mean_pktsize: 1000,
+            limit: 10_000,
+            rate_bps: 100_000_000,
+        };
+        let mut l =
+            Link::new(100_000_000, 0, Queue::Red(Red::new(config, crate::sim::rng::stream(1, "t", 0))));
+        let avg = |l: &Link| match &l.queue {
+            Queue::Red(r) => r.average(),
+            Queue::DropTail(_) => unreachable!(),
+        };
+        let mut seen = vec![];
+        for _ in 0..3 {
+            l.offer(0, 1040).unwrap();
+            seen.push(avg(&l));
+        }
+        assert_eq!(seen, vec![0.0, 0.0, 520.0]);
+        l.offer(MS, 1040).unwrap();
+        assert_eq!(avg(&l), 520.0 * 0.5f64.powi(10));
     }
 }
