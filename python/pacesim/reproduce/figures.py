@@ -118,12 +118,14 @@ def _saturated(p: Points) -> Verdict:
     return ok, f"utilisation {min(thr.values()):.1f}-{max(thr.values()):.1f} %, largest spread between schemes {spread:.1f} points"
 
 
-def _buffer_for_goodput(scheme: str, quoted: str, allowed: Sequence[str]):
+def _first_buffer(scheme: str, quoted: str, allowed: Sequence[str], metric: str = GOODPUT, level: float = 90.0,
+                  level_text: str = "90 Kb/s", buffers: Sequence[str] = BUFFERS):
+    """The first buffer at which `scheme`'s `metric` reaches `level` must be one of `allowed`."""
     def check(p: Points) -> Verdict:
-        ys = [p.at(GOODPUT, scheme=scheme, buffer=b) for b in BUFFERS]
-        first, cross = first_reaching([kb(b) for b in BUFFERS], ys, 90.0)
+        ys = [p.at(metric, scheme=scheme, buffer=b) for b in buffers]
+        first, cross = first_reaching([kb(b) for b in buffers], ys, level)
         where = "never" if first is None else f"first at {first:g} KB (interpolated {cross:.1f} KB)"
-        return first is not None and f"{first:g}KB" in allowed, f"{scheme} reaches 90 Kb/s {where}; paper {quoted}"
+        return first is not None and f"{first:g}KB" in allowed, f"{scheme} reaches {level_text} {where}; paper {quoted}"
     return check
 
 
@@ -163,11 +165,11 @@ FIG5 = Figure(
         Claim("at 5 KB: host 90", "within 5 %", _near("throughput_pct", "host", "5KB", 90, "Mb/s per 100 Mb/s")),
         Claim("at 5 KB: edge 98", "within 5 %", _near("throughput_pct", "edge", "5KB", 98, "Mb/s per 100 Mb/s")),
         Claim("90 Kb/s goodput needs 20 KB none", "first buffer reaching 90 Kb/s within one grid step of 20 KB",
-              _buffer_for_goodput("none", "20 KB", ["15KB", "20KB", "30KB"])),
+              _first_buffer("none", "20 KB", ["15KB", "20KB", "30KB"])),
         Claim("90 Kb/s goodput needs 10 KB host", "first buffer reaching 90 Kb/s within one grid step of 10 KB",
-              _buffer_for_goodput("host", "10 KB", ["8KB", "10KB", "15KB"])),
+              _first_buffer("host", "10 KB", ["8KB", "10KB", "15KB"])),
         Claim("90 Kb/s goodput needs <5 KB edge", "first buffer reaching 90 Kb/s at 5 KB or below",
-              _buffer_for_goodput("edge", "just under 5 KB", ["2KB", "3KB", "5KB"])),
+              _first_buffer("edge", "just under 5 KB", ["2KB", "3KB", "5KB"])),
     ],
 )
 
@@ -218,12 +220,7 @@ RED_BUFFERS = ["2KB", "3KB", "4KB", "5KB", "6KB", "8KB", "10KB", "15KB", "20KB",
 
 
 def _first_at_99(scheme: str, quoted: str, allowed: Sequence[str]):
-    def check(p: Points) -> Verdict:
-        ys = [p.at("throughput_pct", scheme=scheme, buffer=b) for b in RED_BUFFERS]
-        first, cross = first_reaching([kb(b) for b in RED_BUFFERS], ys, 98.5)
-        where = "never" if first is None else f"first at {first:g} KB (interpolated {cross:.1f} KB)"
-        return first is not None and f"{first:g}KB" in allowed, f"{scheme} reaches 99 Mb/s (98.5 %) {where}; paper {quoted}"
-    return check
+    return _first_buffer(scheme, quoted, allowed, "throughput_pct", 98.5, "99 Mb/s (98.5 %)", RED_BUFFERS)
 
 
 FIG9 = Figure(
