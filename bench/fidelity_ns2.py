@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""pacesim against ns-2 2.35 on E-base, from the committed ns-2 outputs.
+"""pacesim against ns-2 2.35, from the committed ns-2 outputs.
 
-Reads bench/ns2/results/ebase.csv (TCP Reno) and ebase-<variant>.csv (other
-TCP variants; made by bench/ns2/run_ebase.py; ns-2 is not needed here),
-reruns pacesim on the same scenarios, variants and seeds, averages
+Reads bench/ns2/results/ebase.csv (E-base, TCP Reno, drop-tail),
+ebase-<config>.csv (other TCP variants or core queues, see CONFIGS) and
+wan-<module>.csv (paper W scenario 4 with ns-2's Agent/TCP/Linux BIC or
+CUBIC, built here from E-base's knobs: one edge of 5 hosts on 1 Gb/s access
+links, a 10 Gb/s edge, a 1 Gb/s core, 120 ms RTT); made by
+bench/ns2/run_ebase.py, ns-2 is not needed here. Reruns pacesim on the
+same scenarios, configurations and seeds, averages
 both over seeds and checks the agreement the engine issue asks for:
 
 - aggregate core throughput within 3 % of the core link rate;
@@ -39,15 +43,33 @@ TOL_LOSS = 0.20  # relative, where ns-2 loss > LOSS_FLOOR
 LOSS_FLOOR = 0.005
 TOL_GOODPUT = 0.05  # relative
 
-KEY = ["variant", "flows", "edges", "hosts_per_edge", "buffer_bytes", "duration_s", "warmup_s"]
+# ns-2 configuration (results file suffix) -> the pacesim overrides that model it.
+CONFIGS = {
+    "reno": [],
+    "newreno": ["tcp.variant=newreno"],
+    "sack1": ["tcp.variant=sack"],
+    "fack": ["tcp.variant=fack"],
+    "red": ["core.queue=red"],
+    "wan-bic": ["tcp.variant=bic"],
+    "wan-cubic": ["tcp.variant=cubic"],
+}
+
+# bench/ns2/wan.tcl in E-base's terms (its flows start U[0, 1] s).
+WAN = ["topology.edges=1", "topology.access_rate=10Gbps", "topology.access_delay=1ms", "topology.edge_rate=100Gbps",
+       "topology.edge_delay=4ms", "core.rate=1Gbps", "core.delay=50ms", "tcp.window=100000", 'traffic.start=["0s", "1s"]']
+
+KEY = ["config", "flows", "edges", "hosts_per_edge", "buffer_bytes", "duration_s", "warmup_s", "core_mbps"]
 
 
 def load_reference() -> pd.DataFrame:
-    """Every committed ns-2 E-base row, with the TCP variant it ran."""
-    frames = [pd.read_csv(NS2 / "ebase.csv").assign(variant="reno")]
+    """Every committed ns-2 row, with the configuration it ran and its core rate."""
+    frames = [pd.read_csv(NS2 / "ebase.csv").assign(config="reno")]
     for path in sorted(NS2.glob("ebase-*.csv")):
-        frames.append(pd.read_csv(path).assign(variant=path.stem.removeprefix("ebase-")))
-    return pd.concat(frames, ignore_index=True)
+        frames.append(pd.read_csv(path).assign(config=path.stem.removeprefix("ebase-")))
+    ebase = pd.concat(frames, ignore_index=True).assign(core_mbps=CORE_MBPS)
+    wan = [pd.read_csv(path).assign(config=path.stem, edges=1, hosts_per_edge=lambda d: d.flows, core_mbps=1000.0)
+           for path in sorted(NS2.glob("wan-*.csv"))]
+    return pd.concat([ebase, *wan], ignore_index=True)
 
 
 def simulate(point: dict) -> dict:
@@ -61,7 +83,8 @@ def simulate(point: dict) -> dict:
             f"duration={point['duration_s']}s",
             f"warmup={point['warmup_s']}s",
             f"seed={point['seed']}",
-            f"tcp.variant={point['variant']}",
+            *(WAN if point["config"].startswith("wan-") else []),
+            *CONFIGS[point["config"]],
         ],
     )
     m = pacesim.run(s).summary
@@ -87,7 +110,7 @@ def compare(ns2: pd.DataFrame, workers: int | None = None, progress: bool = True
     b = ours.groupby(KEY)[metrics].mean()
     t = a.merge(b, left_index=True, right_index=True, suffixes=("_ns2", "_pacesim")).reset_index()
     t["seeds"] = ns2.groupby(KEY)["seed"].count().values
-    t["ok_throughput"] = (t.aggregate_mbps_pacesim - t.aggregate_mbps_ns2).abs() <= TOL_THROUGHPUT * CORE_MBPS
+    t["ok_throughput"] = (t.aggregate_mbps_pacesim - t.aggregate_mbps_ns2).abs() <= TOL_THROUGHPUT * t.core_mbps
     t["ok_goodput"] = (t.goodput_kbps_mean_pacesim / t.goodput_kbps_mean_ns2 - 1).abs() <= TOL_GOODPUT
     loss_rel = (t.core_loss_pacesim / t.core_loss_ns2 - 1).abs()
     t["ok_loss"] = (t.core_loss_ns2 <= LOSS_FLOOR) | (loss_rel <= TOL_LOSS)
@@ -95,9 +118,9 @@ def compare(ns2: pd.DataFrame, workers: int | None = None, progress: bool = True
 
 
 def show(t: pd.DataFrame, console: Console) -> None:
-    for (variant, flows, duration, warmup), g in t.groupby(["variant", "flows", "duration_s", "warmup_s"]):
+    for (config, flows, duration, warmup), g in t.groupby(["config", "flows", "duration_s", "warmup_s"]):
         seeds = g.seeds.max()
-        table = Table(title=f"E-base, TCP {variant}, {flows} flows, {duration} s measured over [{warmup}, {duration}] s "
+        table = Table(title=f"{'paper W scenario 4' if config.startswith('wan-') else 'E-base'}, {config}, {flows} flows, {duration} s measured over [{warmup}, {duration}] s "
                             f"(mean over {seeds} seed{'s' if seeds > 1 else ''})")
         for col in ["buffer", "Mb/s ns-2", "Mb/s pacesim", "Kb/s ns-2", "Kb/s pacesim", "loss % ns-2",
                     "loss % pacesim", "agrees"]:
@@ -105,7 +128,7 @@ def show(t: pd.DataFrame, console: Console) -> None:
         for r in g.sort_values("buffer_bytes").itertuples():
             ok = r.ok_throughput and r.ok_goodput and r.ok_loss
             misses = [n for n, v in [("thr", r.ok_throughput), ("gp", r.ok_goodput), ("loss", r.ok_loss)] if not v]
-            table.add_row(f"{r.buffer_bytes // 1000} KB", f"{r.aggregate_mbps_ns2:.1f}", f"{r.aggregate_mbps_pacesim:.1f}",
+            table.add_row(f"{r.buffer_bytes // 1000:g} KB", f"{r.aggregate_mbps_ns2:.1f}", f"{r.aggregate_mbps_pacesim:.1f}",
                           f"{r.goodput_kbps_mean_ns2:.1f}", f"{r.goodput_kbps_mean_pacesim:.1f}",
                           f"{100 * r.core_loss_ns2:.2f}", f"{100 * r.core_loss_pacesim:.2f}",
                           "[green]yes" if ok else f"[red]no ({', '.join(misses)})")

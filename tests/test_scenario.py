@@ -45,6 +45,8 @@ def test_engine_form_of_the_defaults_checked_by_hand():
             "buffer": 10_000,
             "buffer_packets": None,
             "queue": "droptail",
+            "red": {"min_th": None, "max_th": None, "max_p": 0.1, "w_q": 0.002, "gentle": True,
+                    "byte_mode": True, "mean_packet": 1000},
         },
         "tcp": {
             "variant": "reno",
@@ -59,6 +61,9 @@ def test_engine_form_of_the_defaults_checked_by_hand():
             "max_rto": 60_000_000_000,
             "initial_rto": 3_000_000_000,
             "delayed_ack": None,
+            "rampdown": False,
+            "fast_alpha": 200.0,
+            "fast_gamma": 0.5,
         },
         "traffic": {"start": [0, 10_000_000_000], "udp": []},
         "pacing": {"scheme": "none", "delay": 10_000_000, "fraction": 1.0, "host_mode": "original",
@@ -280,3 +285,35 @@ def test_pacing_links_and_qlbp_rule_reach_the_engine():
     e = s.to_engine()["pacing"]
     assert (e["links"], e["utilization"], e["max_delay"], e["delay"]) == (["core", "access.3.up"], 0.5, 10_000_000, 0)
 
+
+
+def test_red_defaults_follow_the_buffer_and_bad_thresholds_are_named():
+    s = apply_overrides(Scenario(), ["core.queue=red", "core.buffer=5KB", "core.red.w_q=0.01"])
+    e = s.to_engine()["core"]
+    assert (e["queue"], e["buffer"], e["red"]["w_q"], e["red"]["min_th"]) == ("red", 5000, 0.01, None)
+    for bad, field, says in [
+        (["core.queue=red", "core.red.min_th=12KB"], "core.red.min_th", "below max_th (10KB)"),
+        (["core.queue=red", "core.buffer=5KB", "core.red.min_th=2KB", "core.red.max_th=2KB"], "core.red.min_th", "below"),
+        (["core.queue=red", "core.red.max_p=0"], "core.red.max_p", ""),
+        (["core.queue=red", "core.red.w_q=1.5"], "core.red.w_q", ""),
+        (["core.queue=red", "core.buffer_packets=8"], "core.buffer_packets", "RED"),
+        (["core.queue=red", "core.red.gentle=1"], "core.red.gentle", ""),
+        (["core.queue=codel"], "core.queue", "droptail"),
+        (["core.red.maxp=0.1"], "core.red.maxp", "valid keys at core.red: min_th"),
+    ]:
+        with pytest.raises(ScenarioError) as err:
+            apply_overrides(Scenario(), bad)
+        assert err.value.field == field, (bad, str(err.value))
+        assert says in str(err.value)
+
+
+def test_tcp_variant_parameters_are_checked():
+    s = apply_overrides(Scenario(), ["tcp.variant=fast", "tcp.fast_alpha=20", "tcp.fast_gamma=0.25"])
+    assert {k: s.to_engine()["tcp"][k] for k in ("variant", "fast_alpha", "fast_gamma")} == {
+        "variant": "fast", "fast_alpha": 20.0, "fast_gamma": 0.25}
+    for bad, field in [(["tcp.fast_alpha=0"], "tcp.fast_alpha"), (["tcp.fast_gamma=1.5"], "tcp.fast_gamma"),
+                       (["tcp.rampdown=true"], "tcp.rampdown"), (["tcp.variant=vegas"], "tcp.variant")]:
+        with pytest.raises(ScenarioError) as err:
+            apply_overrides(Scenario(), bad)
+        assert err.value.field == field, (bad, str(err.value))
+    assert apply_overrides(Scenario(), ["tcp.variant=fack", "tcp.rampdown=true"]).tcp.rampdown

@@ -1,8 +1,14 @@
 # E-base (paper E Sec 3.1) in ns-2 2.35: the reference pacesim is checked against.
 #
-#   ns ebase.tcl EDGES HOSTS_PER_EDGE BUFFER_BYTES SEED DURATION_S WARMUP_S FLOWS_CSV [VARIANT]
+#   ns ebase.tcl EDGES HOSTS_PER_EDGE BUFFER_BYTES SEED DURATION_S WARMUP_S FLOWS_CSV [VARIANT] [SINK] [QUEUE]
 #
-# VARIANT is the Agent/TCP class suffix (Reno by default; Newreno, ...).
+# VARIANT is the Agent/TCP class suffix (Reno by default; Newreno, Sack1,
+# Fack, ...), SINK the Agent/TCPSink class suffix ("" for the plain sink,
+# Sack1 for the SACK sink), QUEUE the core queue: DropTail (default) or RED.
+# RED (paper E Fig. 9): byte mode with mean_pktsize_ 1000, so thresholds and
+# limit are in KB: limit_ = BUFFER, maxthresh_ = BUFFER, thresh_ = 0.4 BUFFER,
+# linterm_ 10 (max_p 0.1), q_weight_ 0.002; every other parameter is ns-2
+# 2.35's default (bytes_, queue_in_bytes_, gentle_, wait_, use_mark_p_ true).
 #
 # Dumbbell: EDGES ingress edge nodes feed core node c0, each with
 # HOSTS_PER_EDGE access links (one TCP/Reno sender each); c0-c1 is the core
@@ -21,8 +27,10 @@
 #   loss      = drops / arrivals at c0->c1 over [W,T].
 # Prints one line "RESULT key=value ..." and writes per-flow goodputs.
 
-lassign $argv edges hosts buffer seed duration warmup flows_csv variant
+lassign $argv edges hosts buffer seed duration warmup flows_csv variant sinktype qtype
 if {$variant eq ""} { set variant Reno }
+if {$qtype eq ""} { set qtype DropTail }
+set sinkclass [expr {$sinktype eq "" ? "Agent/TCPSink" : "Agent/TCPSink/$sinktype"}]
 
 set ns [new Simulator]
 $defaultRNG seed $seed
@@ -39,11 +47,22 @@ Queue set limit_ 10000000
 
 set c0 [$ns node]
 set c1 [$ns node]
-$ns duplex-link $c0 $c1 100Mb 100ms DropTail
+$ns simplex-link $c0 $c1 100Mb 100ms $qtype
+$ns simplex-link $c1 $c0 100Mb 100ms DropTail
 set q [[$ns link $c0 $c1] queue]
-$q set queue_in_bytes_ true
-$q set mean_pktsize_ 1
-$q set limit_ $buffer
+if {$qtype eq "RED"} {
+    set kb [expr {$buffer / 1000.0}]
+    $q set mean_pktsize_ 1000
+    $q set limit_ [expr {$buffer / 1000}]
+    $q set maxthresh_ $kb
+    $q set thresh_ [expr {0.4 * $kb}]
+    $q set linterm_ 10
+    $q set q_weight_ 0.002
+} else {
+    $q set queue_in_bytes_ true
+    $q set mean_pktsize_ 1
+    $q set limit_ $buffer
+}
 set qmon [$ns monitor-queue $c0 $c1 0]
 
 set n 0
@@ -61,7 +80,7 @@ for {set e 0} {$e < $edges} {incr e} {
         $ns duplex-link $s $es ${rate}Mb ${delay}ms DropTail
         $ns duplex-link $ed $d ${rate}Mb ${delay}ms DropTail
         set tcp($n) [new Agent/TCP/$variant]
-        set sink [new Agent/TCPSink]
+        set sink [new $sinkclass]
         $ns attach-agent $s $tcp($n)
         $ns attach-agent $d $sink
         $ns connect $tcp($n) $sink
@@ -72,34 +91,7 @@ for {set e 0} {$e < $edges} {incr e} {
     }
 }
 
-proc snapshot {} {
-    global qmon tcp n arr0 dep0 drop0 ack0
-    set arr0 [$qmon set parrivals_]
-    set dep0 [$qmon set pdepartures_]
-    set drop0 [$qmon set pdrops_]
-    for {set i 0} {$i < $n} {incr i} { set ack0($i) [$tcp($i) set ack_] }
-}
-
-proc finish {} {
-    global qmon tcp n arr0 dep0 drop0 ack0 duration warmup flows_csv
-    set span [expr {$duration - $warmup}]
-    set arr [expr {[$qmon set parrivals_] - $arr0}]
-    set dep [expr {[$qmon set pdepartures_] - $dep0}]
-    set drop [expr {[$qmon set pdrops_] - $drop0}]
-    set f [open $flows_csv w]
-    puts $f "flow,goodput_kbps"
-    set sum 0.0
-    for {set i 0} {$i < $n} {incr i} {
-        set g [expr {([$tcp($i) set ack_] - $ack0($i)) * 1000 * 8.0 / $span / 1000.0}]
-        puts $f "$i,$g"
-        set sum [expr {$sum + $g}]
-    }
-    close $f
-    puts [format "RESULT aggregate_mbps=%.4f goodput_kbps_mean=%.4f core_loss=%.6f core_arrivals=%d core_drops=%d core_departures=%d" \
-        [expr {$dep * 1040 * 8.0 / $span / 1e6}] [expr {$sum / $n}] \
-        [expr {$arr > 0 ? double($drop) / $arr : 0.0}] $arr $drop $dep]
-    exit 0
-}
+source [file join [file dirname [info script]] measure.tcl]
 
 $ns at $warmup "snapshot"
 $ns at $duration "finish"

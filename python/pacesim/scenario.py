@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, 
 
 from .fields import Count, PositiveSize, PositiveTime, Rate, ScenarioError, Size, SizeRange, Time, TimeRange, _Model
 from .topology import KINDS, EBase, Topology, core_defaults
-from .units import format_rate, format_time
+from .units import format_rate, format_size, format_time
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -28,23 +28,55 @@ else:
     import tomli as tomllib
 
 
+Probability = Annotated[float, Field(strict=False, gt=0.0, le=1.0)]
+
+
+class Red(_Model):
+    """RED's parameters (Floyd and Jacobson 1993; ns-2 Queue/RED), used when
+    `core.queue = "red"`. Defaults are paper E Fig. 9's: `max_th` the buffer,
+    `min_th` 40 % of it (both left out to follow the buffer), `max_p` 0.1,
+    `w_q` 0.002; `gentle` and byte mode (`mean_packet` 1000 B) as ns-2 2.35."""
+
+    min_th: Optional[Size] = None
+    max_th: Optional[PositiveSize] = None
+    max_p: Probability = 0.1
+    w_q: Probability = 0.002
+    gentle: StrictBool = True
+    byte_mode: StrictBool = True
+    mean_packet: PositiveSize = "1000B"
+
+    def check(self, buffer: int, buffer_packets: Optional[int]) -> None:
+        """RED's constraints against the core queue's `buffer` (its hard limit)."""
+        if buffer_packets is not None:
+            raise ScenarioError("core.buffer_packets", "not used by RED, whose hard limit is core.buffer")
+        min_th = self.min_th if self.min_th is not None else buffer * 2 // 5
+        max_th = self.max_th if self.max_th is not None else buffer
+        if max_th == 0:
+            raise ScenarioError("core.red.max_th", "must be greater than zero (it defaults to core.buffer)")
+        if min_th >= max_th:
+            raise ScenarioError("core.red.min_th", f"{format_size(min_th)} must be below max_th ({format_size(max_th)})")
+        if not self.byte_mode and buffer < self.mean_packet:
+            raise ScenarioError("core.buffer", "RED in packet mode needs at least one mean_packet of buffer")
+
+
 class Core(_Model):
     """The core link (E-base's C0 -> C1; the bottleneck of every named
-    topology; a graph's link with core = true) and its drop-tail queue. A key
-    left out takes the topology's default (`topology.CORE`); see
-    `Scenario.core_values()`."""
+    topology; a graph's link with core = true) and its queue: drop-tail, or
+    RED with `red`. A key left out takes the topology's default
+    (`topology.CORE`); see `Scenario.core_values()`."""
 
     rate: Optional[Rate] = None
     delay: Optional[Time] = None
     buffer: Optional[Size] = None
     buffer_packets: Optional[Count] = None
-    queue: Literal["droptail"] = "droptail"
+    queue: Literal["droptail", "red"] = "droptail"
+    red: Red = Field(default_factory=Red)
 
 
 class Tcp(_Model):
     """One-way TCP as ns-2's `Agent/TCP`; names and defaults as ns-2 2.35's."""
 
-    variant: Literal["reno", "newreno"] = "reno"
+    variant: Literal["reno", "newreno", "sack", "fack", "bic", "cubic", "fast"] = "reno"
     segment_size: PositiveSize = "1000B"
     header_size: Size = "40B"
     ack_size: PositiveSize = "40B"
@@ -57,9 +89,16 @@ class Tcp(_Model):
     initial_rto: PositiveTime = "3s"
     # Delayed ACKs (ns-2 Agent/TCPSink/DelAck, interval_ 100ms); off as in the papers.
     delayed_ack: Optional[PositiveTime] = None
+    # FACK's rampdown (Mathis-Mahdavi Sec 4.3, ns-2 rampdown_); off as in ns-2.
+    rampdown: StrictBool = False
+    # FAST (Jin-Wei-Low 2004): packets kept queued per flow, and the update's step.
+    fast_alpha: Annotated[float, Field(gt=0.0, allow_inf_nan=False)] = 200.0
+    fast_gamma: Probability = 0.5
 
     @model_validator(mode="after")
     def _rto_bounds(self) -> Tcp:
+        if self.rampdown and self.variant != "fack":
+            raise ScenarioError("rampdown", 'only FACK ramps down (tcp.variant = "fack")')
         if self.min_rto > self.max_rto:
             raise ScenarioError(
                 "min_rto",
@@ -187,6 +226,8 @@ class Scenario(_Model):
         for key in ["rate", "delay", "buffer"]:
             if getattr(core, key) is None:
                 raise ScenarioError(f"core.{key}", f"required: a {self.topology.kind} topology has no default")
+        if core.queue == "red":
+            core.red.check(core.buffer, core.buffer_packets)
         end = format_time(self.duration)
         if self.warmup >= self.duration:
             raise ScenarioError("warmup", f"{format_time(self.warmup)} must be before the end of the run (duration {end})")

@@ -3,7 +3,11 @@
 pub mod droptail;
 pub mod link;
 pub mod packet;
+pub mod queue;
+pub mod red;
 
 pub use droptail::DropTail;
 pub use link::{Link, LinkId};
-pub use packet::{Packet, PacketArena, PacketId, PacketKind};
+pub use packet::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};
+pub use queue::Queue;
+pub use red::Red;

@@ -53,16 +53,92 @@ pub struct Core {
     pub delay: u64,
     /// Byte limit of the queue (ns-2 DropTail byte mode).
     pub buffer: u64,
-    /// Optional packet limit on top of the byte limit.
+    /// Optional packet limit on top of the byte limit (drop-tail only).
     #[serde(default)]
     pub buffer_packets: Option<u64>,
     pub queue: QueueKind,
+    /// RED's parameters, used when `queue` is `red`.
+    #[serde(default)]
+    pub red: RedParams,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum QueueKind {
+    /// ns-2 `Queue/DropTail` in byte mode, limit `buffer`.
     Droptail,
+    /// Floyd-Jacobson RED as ns-2 `Queue/RED` (see `net::red`), hard limit `buffer`.
+    Red,
+}
+
+/// RED parameters (Floyd and Jacobson 1993, Sec 4; ns-2 `Queue/RED`). The
+/// defaults are paper E Fig. 9's: `max_th` = the buffer, `min_th` = 40 % of
+/// it, `max_p` 0.1, `w_q` 0.002, with ns-2 2.35's `gentle_ true` and byte
+/// mode (`queue_in_bytes_`, `bytes_`) with `mean_pktsize_` 1000 B.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RedParams {
+    /// Average queue where early drops start, bytes (default 40 % of `core.buffer`).
+    #[serde(default)]
+    pub min_th: Option<u64>,
+    /// Average queue where the drop probability reaches `max_p`, bytes (default `core.buffer`).
+    #[serde(default)]
+    pub max_th: Option<u64>,
+    #[serde(default = "RedParams::default_max_p")]
+    pub max_p: f64,
+    /// EWMA weight of the average queue.
+    #[serde(default = "RedParams::default_w_q")]
+    pub w_q: f64,
+    /// Drop probability rising from `max_p` to 1 over [max_th, 2 max_th]
+    /// instead of jumping to 1 at `max_th`.
+    #[serde(default = "RedParams::default_true")]
+    pub gentle: bool,
+    /// Queue measured in bytes and drop probability scaled by packet size;
+    /// else in packets of `mean_packet` bytes.
+    #[serde(default = "RedParams::default_true")]
+    pub byte_mode: bool,
+    /// Packet size the idle-time correction (and packet mode) assume, bytes.
+    #[serde(default = "RedParams::default_mean_packet")]
+    pub mean_packet: u64,
+}
+
+impl RedParams {
+    fn default_max_p() -> f64 {
+        0.1
+    }
+    fn default_w_q() -> f64 {
+        0.002
+    }
+    fn default_true() -> bool {
+        true
+    }
+    fn default_mean_packet() -> u64 {
+        1000
+    }
+
+    /// `min_th` in bytes for a queue of `buffer` bytes.
+    pub fn min_th(&self, buffer: u64) -> u64 {
+        self.min_th.unwrap_or(buffer * 2 / 5)
+    }
+
+    /// `max_th` in bytes for a queue of `buffer` bytes.
+    pub fn max_th(&self, buffer: u64) -> u64 {
+        self.max_th.unwrap_or(buffer)
+    }
+}
+
+impl Default for RedParams {
+    fn default() -> Self {
+        RedParams {
+            min_th: None,
+            max_th: None,
+            max_p: Self::default_max_p(),
+            w_q: Self::default_w_q(),
+            gentle: true,
+            byte_mode: true,
+            mean_packet: Self::default_mean_packet(),
+        }
+    }
 }
 
 /// One-way TCP, parameters named as in ns-2 (`Agent/TCP`) with its defaults.
@@ -95,6 +171,26 @@ pub struct Tcp {
     /// the papers.
     #[serde(default)]
     pub delayed_ack: Option<u64>,
+    /// FACK's rampdown (Mathis and Mahdavi Sec 4.3; ns-2 `rampdown_`, off
+    /// by default): the window falls smoothly to half during recovery.
+    #[serde(default)]
+    pub rampdown: bool,
+    /// FAST's alpha: packets each flow keeps queued at equilibrium (FAST
+    /// paper's experiments: 200).
+    #[serde(default = "Tcp::default_fast_alpha")]
+    pub fast_alpha: f64,
+    /// FAST's gamma, the update's step in (0, 1] (FAST paper: 0.5).
+    #[serde(default = "Tcp::default_fast_gamma")]
+    pub fast_gamma: f64,
+}
+
+impl Tcp {
+    fn default_fast_alpha() -> f64 {
+        200.0
+    }
+    fn default_fast_gamma() -> f64 {
+        0.5
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,6 +199,18 @@ pub enum TcpVariant {
     Reno,
     /// Reno window rules with NewReno recovery (RFC 6582; ns-2 `Agent/TCP/Newreno`).
     Newreno,
+    /// Reno window rules with SACK recovery (RFC 2018; ns-2 `Agent/TCP/Sack1`
+    /// with `Agent/TCPSink/Sack1`).
+    Sack,
+    /// Reno window rules with forward-acknowledgment recovery (Mathis and
+    /// Mahdavi 1996; ns-2 `Agent/TCP/Fack` with `Agent/TCPSink/Sack1`).
+    Fack,
+    /// BIC-TCP (Xu, Harfoush, Rhee 2004; Linux `tcp_bic.c`) with SACK recovery.
+    Bic,
+    /// CUBIC (RFC 9438) with SACK recovery.
+    Cubic,
+    /// FAST TCP (Jin, Wei, Low 2004) with SACK recovery.
+    Fast,
 }
 
 /// Long-lived bulk transfers, one per sender host, and open-loop UDP sources.
@@ -295,6 +403,9 @@ impl Scenario {
         if self.core.buffer_packets == Some(0) {
             return Err(bad("core.buffer_packets", "must be greater than zero when given"));
         }
+        if self.core.queue == QueueKind::Red {
+            self.validate_red()?;
+        }
         let t = &self.tcp;
         positive("tcp.segment_size", t.segment_size)?;
         positive("tcp.ack_size", t.ack_size)?;
@@ -310,6 +421,18 @@ impl Scenario {
         positive("tcp.initial_rto", t.initial_rto)?;
         if let Some(d) = t.delayed_ack {
             positive("tcp.delayed_ack", d)?;
+        }
+        if !(t.fast_alpha > 0.0 && t.fast_alpha.is_finite()) {
+            return Err(bad(
+                "tcp.fast_alpha",
+                format!("{} is not a positive number of packets", t.fast_alpha),
+            ));
+        }
+        if !(t.fast_gamma > 0.0 && t.fast_gamma <= 1.0) {
+            return Err(bad("tcp.fast_gamma", format!("{} is not in (0, 1]", t.fast_gamma)));
+        }
+        if t.rampdown && t.variant != TcpVariant::Fack {
+            return Err(bad("tcp.rampdown", "only FACK ramps down (tcp.variant = \"fack\")"));
         }
         ordered("traffic.start", self.traffic.start)?;
         if let Some(b) = &self.burstiness {
@@ -352,6 +475,29 @@ impl Scenario {
 
         if self.traffic.start[1] >= self.duration {
             return Err(bad("traffic.start", "flows must start before the end of the run"));
+        }
+        Ok(())
+    }
+
+    fn validate_red(&self) -> Result<(), InvalidField> {
+        let (c, r) = (&self.core, &self.core.red);
+        if c.buffer_packets.is_some() {
+            return Err(bad("core.buffer_packets", "not used by RED, whose hard limit is core.buffer"));
+        }
+        positive("core.red.mean_packet", r.mean_packet)?;
+        if !(r.max_p > 0.0 && r.max_p <= 1.0) {
+            return Err(bad("core.red.max_p", format!("{} is not a probability in (0, 1]", r.max_p)));
+        }
+        if !(r.w_q > 0.0 && r.w_q <= 1.0) {
+            return Err(bad("core.red.w_q", format!("{} is not a weight in (0, 1]", r.w_q)));
+        }
+        let (min_th, max_th) = (r.min_th(c.buffer), r.max_th(c.buffer));
+        positive("core.red.max_th", max_th)?;
+        if min_th >= max_th {
+            return Err(bad("core.red.min_th", format!("{min_th} B must be below max_th ({max_th} B)")));
+        }
+        if !r.byte_mode && c.buffer < r.mean_packet {
+            return Err(bad("core.buffer", "RED in packet mode needs at least one mean_packet of buffer"));
         }
         Ok(())
     }

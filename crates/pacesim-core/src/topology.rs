@@ -243,7 +243,14 @@ pub(crate) mod testing {
     use crate::scenario::{Core, QueueKind};
 
     pub fn core(rate: u64, delay: u64, buffer: u64) -> Core {
-        Core { rate, delay, buffer, buffer_packets: None, queue: QueueKind::Droptail }
+        Core {
+            rate,
+            delay,
+            buffer,
+            buffer_packets: None,
+            queue: QueueKind::Droptail,
+            red: Default::default(),
+        }
     }
 
     /// Smallest and largest base RTT over the flows, ms (1040 B out, 40 B back).

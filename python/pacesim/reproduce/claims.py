@@ -20,7 +20,8 @@ APPROX = 0.05
 """Relative tolerance for the paper's "≈ N": within 5 % of N."""
 
 ALIASES = {"buffer": "core.buffer", "scheme": "pacing.scheme", "delay": "pacing.delay",
-           "fraction": "pacing.fraction", "flows": "flows", "packets": "core.buffer_packets"}
+           "fraction": "pacing.fraction", "flows": "flows", "packets": "core.buffer_packets",
+           "tcp": "tcp.variant"}
 
 
 class Missing(LookupError):
@@ -30,7 +31,7 @@ class Missing(LookupError):
 class Points:
     """The successful points of a sweep, with means over seeds at chosen axis values.
 
-    Axis names may be short (`buffer`, `scheme`, `delay`, `fraction`, `flows`).
+    Axis names may be short (`buffer`, `scheme`, `delay`, `fraction`, `flows`, `tcp` for the TCP variant).
     `throughput_pct` is aggregate throughput as a percentage of the core rate:
     Mb/s at paper E's 100 Mb/s core whatever the scale of the run.
     """

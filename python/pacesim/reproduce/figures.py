@@ -118,12 +118,14 @@ def _saturated(p: Points) -> Verdict:
     return ok, f"utilisation {min(thr.values()):.1f}-{max(thr.values()):.1f} %, largest spread between schemes {spread:.1f} points"
 
 
-def _buffer_for_goodput(scheme: str, quoted: str, allowed: Sequence[str]):
+def _first_buffer(scheme: str, quoted: str, allowed: Sequence[str], metric: str = GOODPUT, level: float = 90.0,
+                  level_text: str = "90 Kb/s", buffers: Sequence[str] = BUFFERS):
+    """The first buffer at which `scheme`'s `metric` reaches `level` must be one of `allowed`."""
     def check(p: Points) -> Verdict:
-        ys = [p.at(GOODPUT, scheme=scheme, buffer=b) for b in BUFFERS]
-        first, cross = first_reaching([kb(b) for b in BUFFERS], ys, 90.0)
+        ys = [p.at(metric, scheme=scheme, buffer=b) for b in buffers]
+        first, cross = first_reaching([kb(b) for b in buffers], ys, level)
         where = "never" if first is None else f"first at {first:g} KB (interpolated {cross:.1f} KB)"
-        return first is not None and f"{first:g}KB" in allowed, f"{scheme} reaches 90 Kb/s {where}; paper {quoted}"
+        return first is not None and f"{first:g}KB" in allowed, f"{scheme} reaches {level_text} {where}; paper {quoted}"
     return check
 
 
@@ -163,11 +165,80 @@ FIG5 = Figure(
         Claim("at 5 KB: host 90", "within 5 %", _near("throughput_pct", "host", "5KB", 90, "Mb/s per 100 Mb/s")),
         Claim("at 5 KB: edge 98", "within 5 %", _near("throughput_pct", "edge", "5KB", 98, "Mb/s per 100 Mb/s")),
         Claim("90 Kb/s goodput needs 20 KB none", "first buffer reaching 90 Kb/s within one grid step of 20 KB",
-              _buffer_for_goodput("none", "20 KB", ["15KB", "20KB", "30KB"])),
+              _first_buffer("none", "20 KB", ["15KB", "20KB", "30KB"])),
         Claim("90 Kb/s goodput needs 10 KB host", "first buffer reaching 90 Kb/s within one grid step of 10 KB",
-              _buffer_for_goodput("host", "10 KB", ["8KB", "10KB", "15KB"])),
+              _first_buffer("host", "10 KB", ["8KB", "10KB", "15KB"])),
         Claim("90 Kb/s goodput needs <5 KB edge", "first buffer reaching 90 Kb/s at 5 KB or below",
-              _buffer_for_goodput("edge", "just under 5 KB", ["2KB", "3KB", "5KB"])),
+              _first_buffer("edge", "just under 5 KB", ["2KB", "3KB", "5KB"])),
+    ],
+)
+
+
+# --- E-fig7: TCP variants; E-fig9: RED at the core ---
+
+VARIANTS = ["newreno", "sack", "fack"]
+MID = ["5KB", "8KB", "10KB", "15KB"]
+
+
+def _edge_over_host_each_variant(p: Points) -> Verdict:
+    parts, ok = [], True
+    for v in VARIANTS:
+        for metric, unit in [("throughput_pct", "%"), (GOODPUT, "Kb/s")]:
+            losing = [b for b in MID if p.at(metric, tcp=v, scheme="edge", buffer=b)
+                      <= p.at(metric, tcp=v, scheme="host", buffer=b)]
+            ok &= not losing
+            parts.append(f"{v} {metric.split('_')[0]}: " + ("edge above host at all" if not losing
+                                                              else "host at or above edge at " + ", ".join(losing)))
+    return ok, "; ".join(parts)
+
+
+def _edge_gain_typically_10(p: Points) -> Verdict:
+    gains = {(v, b): p.at(GOODPUT, tcp=v, scheme="edge", buffer=b) / p.at(GOODPUT, tcp=v, scheme="host", buffer=b) - 1
+             for v in VARIANTS for b in MID}
+    over = sum(g > 0.10 for g in gains.values())
+    return over * 2 > len(gains), f"{over} of {len(gains)} points above +10 %: " + ", ".join(
+        f"{v} {b} {100 * g:+.1f} %" for (v, b), g in gains.items())
+
+
+FIG7 = Figure(
+    id="E-fig7",
+    caption="TCP performance with NewReno, SACK and FACK",
+    setup="E-base (E-fig3) with TCP NewReno, SACK (ns-2 Sack1) and FACK; pacing none, host, edge; core buffer 2-50 KB",
+    axes={"tcp.variant": VARIANTS, "core.buffer": BUFFERS, "pacing.scheme": SCHEMES},
+    panels=[Panel("core.buffer", THROUGHPUT, ["pacing.scheme"], where={"tcp.variant": v}, title=f"(a) Throughput, {v}")
+            for v in VARIANTS] + [Panel("core.buffer", GOODPUT, ["pacing.scheme"], where={"tcp.variant": v},
+                                        title=f"(b) Goodput, {v}") for v in VARIANTS],
+    claims=[
+        Claim("edge > host in 5-15 KB, throughput and goodput",
+              "edge above host in throughput and goodput at 5, 8, 10, 15 KB for each variant", _edge_over_host_each_variant),
+        Claim("typically by >10% in 5-15 KB", "edge goodput more than 10 % above host at most (variant, buffer) points in 5-15 KB",
+              _edge_gain_typically_10),
+    ],
+)
+
+RED_BUFFERS = ["2KB", "3KB", "4KB", "5KB", "6KB", "8KB", "10KB", "15KB", "20KB", "30KB", "50KB"]
+
+
+def _first_at_99(scheme: str, quoted: str, allowed: Sequence[str]):
+    return _first_buffer(scheme, quoted, allowed, "throughput_pct", 98.5, "99 Mb/s (98.5 %)", RED_BUFFERS)
+
+
+FIG9 = Figure(
+    id="E-fig9",
+    caption="TCP performance with RED at the core",
+    setup="E-base (E-fig3) with RED at the core: max_th = buffer, min_th = 40 % of it, max_p 0.1, w_q 0.002 "
+          "(ns-2 defaults otherwise: gentle, byte mode); pacing none, host, edge; core buffer 2-50 KB",
+    axes={"core.buffer": RED_BUFFERS, "pacing.scheme": SCHEMES},
+    set=["core.queue=red"],
+    panels=FIG3.panels,
+    claims=[
+        Claim("edge reaches 99 Mb/s with 4 KB", "first buffer at >= 98.5 % of the core rate within one grid step of 4 KB",
+              _first_at_99("edge", "4 KB", ["3KB", "4KB", "5KB"])),
+        Claim("host needs 10 KB", "first buffer at >= 98.5 % of the core rate within one grid step of 10 KB",
+              _first_at_99("host", "10 KB", ["8KB", "10KB", "15KB"])),
+        Claim("At 6 KB goodput none 89", "within 5 %", _near(GOODPUT, "none", "6KB", 89, "Kb/s")),
+        Claim("At 6 KB goodput host 94", "within 5 %", _near(GOODPUT, "host", "6KB", 94, "Kb/s")),
+        Claim("At 6 KB goodput edge 97", "within 5 %", _near(GOODPUT, "edge", "6KB", 97, "Kb/s")),
     ],
 )
 
@@ -500,4 +571,4 @@ AFIG11 = Figure(
     ],
 )
 
-FIGURES: Dict[str, Figure] = {f.id: f for f in [FIG3, FIG4, FIG5, FIG11, FIG12, FIG13, FIG16, FIG17, QFIG18, AFIG11]}
+FIGURES: Dict[str, Figure] = {f.id: f for f in [FIG3, FIG4, FIG5, FIG7, FIG9, FIG11, FIG12, FIG13, FIG16, FIG17, QFIG18, AFIG11]}

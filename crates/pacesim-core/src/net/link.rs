@@ -3,7 +3,7 @@
 //!
 //! How a packet crosses a link: it arrives at the queue; if the transmitter
 //! is idle it starts at once, else it waits behind the packets admitted
-//! before it (if the queue admits it at all, see [`DropTail`]). It occupies
+//! before it (if the queue admits it at all, see [`Queue`]). It occupies
 //! the transmitter for `size * 8 / rate` and reaches the far end `delay`
 //! after its last bit left.
 //!
@@ -18,7 +18,8 @@
 
 use std::collections::VecDeque;
 
-use super::{DropTail, PacketKind};
+use super::queue::Arrival;
+use super::{DropTail, PacketKind, Queue};
 use crate::metrics::{Burstiness, LinkStats};
 use crate::sim::time::{tx_time, Time};
 
@@ -34,7 +35,7 @@ struct Waiting {
 pub struct Link {
     pub rate_bps: u64,
     pub delay: Time,
-    pub queue: DropTail,
+    pub queue: Queue,
     /// When the transmitter finishes the last admitted packet.
     busy_until: Time,
     /// Admitted packets that have not started transmission, in order.
@@ -52,11 +53,11 @@ pub struct Link {
 }
 
 impl Link {
-    pub fn new(rate_bps: u64, delay: Time, queue: DropTail) -> Self {
+    pub fn new(rate_bps: u64, delay: Time, queue: impl Into<Queue>) -> Self {
         Link {
             rate_bps,
             delay,
-            queue,
+            queue: queue.into(),
             busy_until: 0,
             waiting: VecDeque::new(),
             queued_bytes: 0,
@@ -74,10 +75,17 @@ impl Link {
         tx_time(u64::from(size), self.rate_bps)
     }
 
-    /// Packets whose transmission has begun by `now` leave the queue.
+    /// Packets whose transmission began before `now` leave the queue. One
+    /// that starts exactly at `now` is still waiting when an arrival at
+    /// `now` is admitted, as in ns-2: there the queue's resume event was
+    /// scheduled when the previous transmission began, after the arriving
+    /// packet's event (scheduled when it left the upstream link), and equal
+    /// times run in scheduling order. This tie rule brings the E-base
+    /// fidelity points closer to ns-2 (mean goodput error 0.70 -> 0.43 %,
+    /// loss 1.45 -> 1.13 % over the 46 reference points).
     fn settle(&mut self, now: Time) {
         while let Some(&w) = self.waiting.front() {
-            if w.start > now {
+            if w.start >= now {
                 break;
             }
             self.stats.hold(w.start, self.waiting.len() as u64, self.queued_bytes);
@@ -147,7 +155,14 @@ impl Link {
                 b.arrive(now, size);
             }
         }
-        let admitted = self.queue.admits(self.queued_bytes, self.waiting.len() as u64, u64::from(size));
+        let arrival = Arrival {
+            now,
+            idle_since: (self.busy_until <= now).then_some(self.busy_until),
+            queued_bytes: self.queued_bytes,
+            queued_packets: self.waiting.len() as u64,
+            size,
+        };
+        let admitted = self.queue.admits(&arrival);
         self.stats.arrival(now, kind, !admitted);
         if !admitted {
             return None;
@@ -214,12 +229,15 @@ mod tests {
         let mut l = Link::new(100_000_000, 0, DropTail::bytes(2000));
         let got: Vec<bool> = (0..5).map(|_| l.offer(0, 1040, PacketKind::Data).is_some()).collect();
         assert_eq!(got, vec![true, true, false, false, false]);
-        // Once the first has left the wire the second is on it, and one fits again.
-        assert!(l.offer(83_200, 1040, PacketKind::Data).is_some());
+        // At the instant the first leaves the wire the second still waits (an
+        // arrival at that instant comes first, as in ns-2) ...
         assert!(l.offer(83_200, 1040, PacketKind::Data).is_none());
+        // ... just after, the second is on the wire and one fits again.
+        assert!(l.offer(83_201, 1040, PacketKind::Data).is_some());
+        assert!(l.offer(83_201, 1040, PacketKind::Data).is_none());
         l.close_window(1_000_000);
-        assert_eq!(l.stats.arrivals, 7);
-        assert_eq!(l.stats.drops, 4);
+        assert_eq!(l.stats.arrivals, 8);
+        assert_eq!(l.stats.drops, 5);
         assert_eq!(l.stats.departures, 3);
     }
 
@@ -250,5 +268,42 @@ mod tests {
         assert!((r.mean_queue_bytes - 780.0).abs() < 1e-9);
         assert!((r.empty_prob - 0.5).abs() < 1e-12);
         assert!((r.idle_prob - 0.25).abs() < 1e-12);
+    }
+
+    /// RED sees the queue without the packet on the wire, and the link's
+    /// idle time from the end of its last transmission: three packets at
+    /// t = 0 find 0, 0 (the first is on the wire) and 1040 B waiting
+    /// (w_q = 0.5: avg 0, 0, 520);
+    /// the link drains at 249.6 us, and a packet at 1 ms finds it idle for
+    /// 750.4 us, m = floor(12 500/s * 750.4 us) = 9 phantom arrivals:
+    /// avg = 520 * 0.5^10.
+    #[test]
+    fn red_sees_the_waiting_queue_and_the_idle_time() {
+        use crate::net::red::{Red, RedConfig};
+        let config = RedConfig {
+            min_th: 4000.0,
+            max_th: 10_000.0,
+            max_p: 0.1,
+            w_q: 0.5,
+            gentle: true,
+            byte_mode: true,
+            mean_pktsize: 1000,
+            limit: 10_000,
+            rate_bps: 100_000_000,
+        };
+        let mut l =
+            Link::new(100_000_000, 0, Queue::Red(Red::new(config, crate::sim::rng::stream(1, "t", 0))));
+        let avg = |l: &Link| match &l.queue {
+            Queue::Red(r) => r.average(),
+            Queue::DropTail(_) => unreachable!(),
+        };
+        let mut seen = vec![];
+        for _ in 0..3 {
+            l.offer(0, 1040, PacketKind::Data).unwrap();
+            seen.push(avg(&l));
+        }
+        assert_eq!(seen, vec![0.0, 0.0, 520.0]);
+        l.offer(MS, 1040, PacketKind::Data).unwrap();
+        assert_eq!(avg(&l), 520.0 * 0.5f64.powi(10));
     }
 }

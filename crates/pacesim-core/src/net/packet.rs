@@ -30,9 +30,50 @@ pub struct Packet {
     pub seq: i64,
 }
 
+/// Most SACK blocks one ACK carries (ns-2 `maxSackBlocks_`).
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+/// SACK blocks `[left, right)`, most recent first.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SackBlocks {
+    len: u8,
+    blocks: [(i64, i64); MAX_SACK_BLOCKS],
+}
+
+impl SackBlocks {
+    pub fn as_slice(&self) -> &[(i64, i64)] {
+        &self.blocks[..usize::from(self.len)]
+    }
+
+    pub fn push(&mut self, block: (i64, i64)) {
+        self.blocks[usize::from(self.len)] = block;
+        self.len += 1;
+    }
+
+    pub fn is_full(&self) -> bool {
+        usize::from(self.len) == MAX_SACK_BLOCKS
+    }
+}
+
+/// TCP options a packet carries (RFC 2018 SACK, RFC 7323 timestamps as
+/// ns-2 keeps them: every data packet is stamped `ts_` and the sink echoes
+/// the stamp of the packet that triggered each ACK, `ts_echo_`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TcpOptions {
+    /// ACKs: SACK blocks.
+    pub sack: SackBlocks,
+    /// Data: when sent; ACKs: the echoed send time.
+    pub timestamp: crate::sim::Time,
+}
+
 #[derive(Default)]
 pub struct PacketArena {
     slots: Vec<Packet>,
+    /// TCP options, by packet id: a side table rather than a field, so
+    /// that the packet every hop touches stays 32 bytes (three SACK blocks
+    /// and a stamp would add 64) and runs of plain Reno never allocate it.
+    /// Only senders that read options (SACK, FACK) have them written.
+    options: Vec<TcpOptions>,
     free: Vec<PacketId>,
     created: u64,
 }
@@ -50,6 +91,22 @@ impl PacketArena {
                 (self.slots.len() - 1) as PacketId
             }
         }
+    }
+
+    /// Attach TCP options to packet `id`.
+    pub fn set_options(&mut self, id: PacketId, options: TcpOptions) {
+        let i = id as usize;
+        if i >= self.options.len() {
+            self.options.resize(i + 1, TcpOptions::default());
+        }
+        self.options[i] = options;
+    }
+
+    /// The TCP options last attached to slot `id` (meaningful only for
+    /// packets of flows that attach them).
+    #[inline]
+    pub fn options(&self, id: PacketId) -> TcpOptions {
+        self.options.get(id as usize).copied().unwrap_or_default()
     }
 
     pub fn release(&mut self, id: PacketId) {

@@ -81,13 +81,13 @@ fn build_world(s: &Scenario) -> Result<World, InvalidField> {
             // ns-2 `boot_time_`: the phase of this agent's TCP clock.
             let boot = uniform(&mut stream(s.seed, "tcp.boot", i as u64), [0, t.tick - 1]);
             let rtt = RttEstimator::new(t.tick, boot, t.min_rto, t.max_rto, t.initial_rto);
-            let mut sender = TcpSender::new(variant(t.variant), t.window, t.initial_window, t.syn, rtt);
+            let mut sender = TcpSender::new(variant(t), t.window, t.initial_window, t.syn, rtt);
             if paces_host(&s.pacing, i) {
                 sender = sender.with_pacing(HostPacer::new(s.pacing.host_mode));
             }
             Flow {
+                sink: TcpSink::new(t.delayed_ack, sender.uses_sack()),
                 sender,
-                sink: TcpSink::new(t.delayed_ack),
                 path: net.flows[i],
                 start: bulk_start(s.seed, i as u64, s.traffic.start),
                 delivered_at_warmup: 0,

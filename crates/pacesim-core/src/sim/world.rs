@@ -4,7 +4,7 @@
 //! sender or a delayed ACK becoming due, a flow starting, and the edges of
 //! the measurement window.
 
-use crate::net::{Packet, PacketArena, PacketId, PacketKind};
+use crate::net::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};
 use crate::pacing::Pacer;
 use crate::sim::{EventQueue, Time};
 use crate::tcp::sender::SenderStats;
@@ -52,8 +52,13 @@ pub struct Sizes {
     pub data: u32,
     /// Size of packet 0 when it models the SYN.
     pub syn: Option<u32>,
+    /// An ACK without SACK blocks; each block adds [`SACK_BLOCK_BYTES`].
     pub ack: u32,
 }
+
+/// Bytes a SACK block adds to an ACK (two 4-byte sequence numbers; ns-2
+/// `Sacker::append_ack` grows the ACK by as much).
+pub const SACK_BLOCK_BYTES: u32 = 8;
 
 pub struct World {
     pub now: Time,
@@ -137,8 +142,8 @@ impl World {
                 Event::DelAck(f) => {
                     let flow = &mut self.flows[f as usize];
                     if flow.sink.timer.fires(t) {
-                        let (ackno, rev) = (flow.sink.on_timer(), flow.path.rev);
-                        self.inject(f, rev, PacketKind::Ack, self.sizes.ack, ackno);
+                        let ackno = flow.sink.on_timer();
+                        self.inject_ack(f, ackno);
                     }
                     self.arm_sink(f);
                 }
@@ -151,7 +156,8 @@ impl World {
                     let (size, next) = source.emit();
                     let route = source.route;
                     self.queue.push(next, Event::Udp(i));
-                    self.inject(i, route, PacketKind::Udp, size, 0);
+                    let id = self.alloc(i, route, PacketKind::Udp, size, 0);
+                    self.forward(id);
                 }
                 Event::Warmup => self.open_window(),
                 Event::End => break,
@@ -226,11 +232,22 @@ impl World {
         self.queue.push(at, Event::Arrive(id));
     }
 
-    /// A new packet of `flow` starts its route.
-    fn inject(&mut self, flow: u32, route: u32, kind: PacketKind, size: u32, seq: i64) {
+    /// A new packet of `flow`, at the start of its route.
+    fn alloc(&mut self, flow: u32, route: u32, kind: PacketKind, size: u32, seq: i64) -> PacketId {
         let span = self.net.routes[route as usize].clone();
-        let p = Packet { flow, hop: span.start, last_hop: span.end, kind, size, seq };
-        let id = self.packets.alloc(p);
+        self.packets.alloc(Packet { flow, hop: span.start, last_hop: span.end, kind, size, seq })
+    }
+
+    /// The sink of `flow` acknowledges `ackno`, with its options if the
+    /// sender reads them.
+    fn inject_ack(&mut self, flow: u32, ackno: i64) {
+        let f = &self.flows[flow as usize];
+        let (options, rev, with_options) = (f.sink.options(), f.path.rev, f.sender.uses_sack());
+        let size = self.sizes.ack + SACK_BLOCK_BYTES * options.sack.as_slice().len() as u32;
+        let id = self.alloc(flow, rev, PacketKind::Ack, size, ackno);
+        if with_options {
+            self.packets.set_options(id, options);
+        }
         self.forward(id);
     }
 
@@ -242,19 +259,19 @@ impl World {
             return;
         }
         let p = *p;
+        let options = self.packets.options(id);
         self.packets.release(id);
         self.delivered += 1;
         match p.kind {
             PacketKind::Data => {
                 let flow = &mut self.flows[p.flow as usize];
-                let rev = flow.path.rev;
-                if let Some(ackno) = flow.sink.on_data(p.seq, self.now) {
-                    self.inject(p.flow, rev, PacketKind::Ack, self.sizes.ack, ackno);
+                if let Some(ackno) = flow.sink.on_data(p.seq, options.timestamp, self.now) {
+                    self.inject_ack(p.flow, ackno);
                 }
                 self.arm_sink(p.flow);
             }
             PacketKind::Ack => {
-                self.flows[p.flow as usize].sender.on_ack(p.seq, self.now, &mut self.out);
+                self.flows[p.flow as usize].sender.on_ack(p.seq, &options, self.now, &mut self.out);
                 self.transmit(p.flow);
             }
             PacketKind::Udp => self.sources[p.flow as usize].received += 1,
@@ -271,12 +288,17 @@ impl World {
     fn transmit(&mut self, f: u32) {
         let mut out = std::mem::take(&mut self.out);
         let route = self.flows[f as usize].path.fwd;
+        let stamped = self.flows[f as usize].sender.uses_sack();
         for seq in out.drain(..) {
             let size = match self.sizes.syn {
                 Some(syn) if seq == 0 => syn,
                 _ => self.sizes.data,
             };
-            self.inject(f, route, PacketKind::Data, size, seq);
+            let id = self.alloc(f, route, PacketKind::Data, size, seq);
+            if stamped {
+                self.packets.set_options(id, TcpOptions { timestamp: self.now, ..Default::default() });
+            }
+            self.forward(id);
         }
         self.out = out;
         let sender = &mut self.flows[f as usize].sender;

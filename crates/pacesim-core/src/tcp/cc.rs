@@ -28,6 +28,27 @@ impl Window {
     pub fn additive_increase(&mut self, increase: f64) {
         self.cwnd += increase / self.cwnd;
     }
+
+    /// Reno's reduction on `event` with `flight` packets of window in use
+    /// (ns-2 `slowdown`): ssthresh = max(2, floor(flight / 2)); cwnd to
+    /// half (fast retransmit) or to one (timeout).
+    pub fn reno_decrease(&mut self, flight: f64, event: Congestion) {
+        let half = flight / 2.0;
+        self.ssthresh = half.floor().max(2.0);
+        self.cwnd = match event {
+            Congestion::FastRetransmit => half.max(1.0),
+            Congestion::Timeout => 1.0,
+        };
+    }
+
+    /// Reno's growth: slow start below ssthresh, else one packet per window.
+    pub fn reno_increase(&mut self) {
+        if self.in_slow_start() {
+            self.slow_start();
+        } else {
+            self.additive_increase(1.0);
+        }
+    }
 }
 
 /// What the sender detected.
@@ -48,4 +69,12 @@ pub trait CongestionControl {
     /// Congestion was detected while `flight` packets' worth of window was
     /// in use (ns-2 `windowd()`); set the new `ssthresh` and `cwnd`.
     fn on_congestion(&mut self, w: &mut Window, flight: f64, event: Congestion, now: Time);
+
+    /// A new ACK outside loss recovery acknowledged `packets` packets
+    /// (Linux `pkts_acked` in the Open state); called before [`on_ack`](Self::on_ack).
+    fn on_acked(&mut self, _packets: u64) {}
+
+    /// An RTT sample was taken (Karn's rule: one timed packet per RTT);
+    /// delay-based and time-based variants use it.
+    fn on_rtt(&mut self, _w: &mut Window, _rtt: Time, _now: Time) {}
 }

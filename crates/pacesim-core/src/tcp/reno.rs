@@ -19,20 +19,11 @@ impl CongestionControl for Reno {
     }
 
     fn on_ack(&mut self, w: &mut Window, _now: Time) {
-        if w.in_slow_start() {
-            w.slow_start();
-        } else {
-            w.additive_increase(1.0);
-        }
+        w.reno_increase();
     }
 
     fn on_congestion(&mut self, w: &mut Window, flight: f64, event: Congestion, _now: Time) {
-        let half = flight / 2.0;
-        w.ssthresh = half.floor().max(2.0);
-        w.cwnd = match event {
-            Congestion::FastRetransmit => half.max(1.0),
-            Congestion::Timeout => 1.0,
-        };
+        w.reno_decrease(flight, event);
     }
 }
 

@@ -53,8 +53,16 @@ impl RttEstimator {
         }
     }
 
-    /// A timed packet sent at `sent` was acknowledged at `now`.
+    /// A timed packet sent at `sent` was acknowledged at `now`: update the
+    /// estimate and end any back-off (ns-2 `newack`).
     pub fn sample(&mut self, sent: Time, now: Time) {
+        self.update(sent, now);
+        self.backoff = 1;
+    }
+
+    /// Update the estimate with a packet sent at `sent` and acknowledged at
+    /// `now`, leaving the back-off alone (ns-2 `rtt_update`).
+    pub fn update(&mut self, sent: Time, now: Time) {
         let ticks = ((now + self.boot) / self.tick - (sent + self.boot) / self.tick).max(1) as i64;
         if self.srtt != 0 {
             let mut delta = ticks - (self.srtt >> SRTT_BITS);
@@ -73,7 +81,6 @@ impl RttEstimator {
         }
         let scaled = (self.rttvar << (RTTVAR_EXP + SRTT_BITS - RTTVAR_BITS)) + self.srtt;
         self.rtxcur = (scaled >> SRTT_BITS) as Time * self.tick;
-        self.backoff = 1;
     }
 
     /// The current retransmission timeout.

@@ -21,10 +21,20 @@
 //!   retransmit happens before that.
 //! - Timeout: window closes to one packet, timer backs off, sending resumes
 //!   from `highest_ack + 1` (go-back-N), `recover = maxseq`.
+//!
+//! SACK and FACK recovery replace the duplicate-ACK and sending rules above
+//! (see [`sack`], [`fack`]); sequence numbers, timers, RTT sampling and
+//! pacing stay shared.
 
+mod fack;
+mod sack;
+
+use self::fack::FackState;
+use self::sack::SackState;
 use super::cc::{Congestion, CongestionControl, Window};
 use super::rtt::RttEstimator;
 use super::Recovery;
+use crate::net::TcpOptions;
 use crate::pacing::HostPacer;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
@@ -57,6 +67,10 @@ pub struct TcpSender {
     recovery: Recovery,
     /// NewReno: a partial ACK has restarted the timer in this recovery.
     first_partial_seen: bool,
+    /// SACK: scoreboard, pipe and recovery state.
+    sack: SackState,
+    /// FACK: scoreboard, forward-most ACK and retransmissions in flight.
+    fack: FackState,
     pub w: Window,
     /// Receiver's advertised window, packets (ns-2 `window_`).
     wnd: f64,
@@ -101,6 +115,8 @@ impl TcpSender {
             cc,
             recovery,
             first_partial_seen: false,
+            sack: SackState::new(),
+            fack: FackState::new(matches!(recovery, Recovery::Fack { rampdown: true })),
             w: Window { cwnd: if syn { 1.0 } else { wnd_init }, ssthresh: wnd },
             wnd,
             wnd_init,
@@ -129,6 +145,11 @@ impl TcpSender {
         self
     }
 
+    /// Whether this sender needs SACK blocks from its sink.
+    pub fn uses_sack(&self) -> bool {
+        self.recovery.uses_sack()
+    }
+
     pub fn is_paced(&self) -> bool {
         self.pacer.is_some()
     }
@@ -155,16 +176,36 @@ impl TcpSender {
     }
 
     fn send_much(&mut self, now: Time, out: &mut Vec<i64>) {
+        match self.recovery {
+            Recovery::Sack => return self.send_much_sack(now, out),
+            Recovery::Fack { .. } => return self.send_much_fack(now, out),
+            Recovery::Reno | Recovery::NewReno => {}
+        }
         while self.t_seqno <= self.highest_ack + self.window() {
-            if let Some(at) = self.pacer.as_ref().and_then(|p| p.hold_until(now)) {
-                self.pace.set(at);
+            if self.pacing_holds(now) {
                 return;
             }
             self.output(self.t_seqno, now, out);
             self.t_seqno += 1;
-            if let Some(p) = &mut self.pacer {
-                p.sent(now, &self.w, (self.t_seqno - 1 - self.highest_ack) as f64);
+            self.paced(now);
+        }
+    }
+
+    /// Whether the host pacer holds the next packet (its timer then set).
+    fn pacing_holds(&mut self, now: Time) -> bool {
+        match self.pacer.as_ref().and_then(|p| p.hold_until(now)) {
+            Some(at) => {
+                self.pace.set(at);
+                true
             }
+            None => false,
+        }
+    }
+
+    /// Tell the host pacer a packet left.
+    fn paced(&mut self, now: Time) {
+        if let Some(p) = &mut self.pacer {
+            p.sent(now, &self.w, (self.t_seqno - 1 - self.highest_ack) as f64);
         }
     }
 
@@ -198,8 +239,14 @@ impl TcpSender {
         self.rtx.set(now + self.rtt.rto());
     }
 
-    /// An ACK for cumulative sequence `ackno` arrived.
-    pub fn on_ack(&mut self, ackno: i64, now: Time, out: &mut Vec<i64>) {
+    /// An ACK for cumulative sequence `ackno` arrived, with TCP `options`
+    /// (read only by SACK and FACK).
+    pub fn on_ack(&mut self, ackno: i64, options: &TcpOptions, now: Time, out: &mut Vec<i64>) {
+        match self.recovery {
+            Recovery::Sack => return self.on_ack_sack(ackno, options.sack.as_slice(), now, out),
+            Recovery::Fack { .. } => return self.on_ack_fack(ackno, options, now, out),
+            Recovery::Reno | Recovery::NewReno => {}
+        }
         let in_recovery = self.last_action == CwndAction::DupAck;
         if ackno > self.highest_ack
             && self.recovery == Recovery::NewReno
@@ -217,6 +264,9 @@ impl TcpSender {
                 self.dupwnd = 0;
             }
             self.first_partial_seen = false;
+            if !in_recovery {
+                self.cc.on_acked((ackno - self.highest_ack) as u64);
+            }
             self.new_ack(ackno, now);
             self.cc.on_ack(&mut self.w, now);
             if self.syn && self.highest_ack == 0 {
@@ -247,7 +297,13 @@ impl TcpSender {
             if let Some(p) = &mut self.pacer {
                 p.on_rtt_sample(now - self.rtt_ts);
             }
+            self.cc.on_rtt(&mut self.w, now - self.rtt_ts, now);
         }
+        self.newtimer(ackno, now);
+    }
+
+    /// Restart the timer while data is outstanding, else stop it (ns-2 `newtimer`).
+    fn newtimer(&mut self, ackno: i64, now: Time) {
         if self.t_seqno > ackno || ackno < self.maxseq || self.w.cwnd < 1.0 {
             self.restart_timer(now);
         } else {
@@ -261,11 +317,7 @@ impl TcpSender {
     fn partial_ack(&mut self, ackno: i64, now: Time, out: &mut Vec<i64>) {
         if !self.first_partial_seen {
             self.first_partial_seen = true;
-            if self.t_seqno > ackno || ackno < self.maxseq || self.w.cwnd < 1.0 {
-                self.restart_timer(now);
-            } else {
-                self.rtx.cancel();
-            }
+            self.newtimer(ackno, now);
         }
         let deflate = (ackno - self.highest_ack) as u32;
         if self.dupwnd > deflate {
@@ -315,6 +367,11 @@ impl TcpSender {
 
     /// The retransmission timer expired.
     pub fn on_timeout(&mut self, now: Time, out: &mut Vec<i64>) {
+        match self.recovery {
+            Recovery::Sack => self.sack_timeout(),
+            Recovery::Fack { .. } => return self.fack_timeout(now, out),
+            Recovery::Reno | Recovery::NewReno => {}
+        }
         self.dupwnd = 0;
         self.dupacks = 0;
         self.recover = self.maxseq;
@@ -354,8 +411,9 @@ mod tests {
     const MS: Time = 1_000_000;
 
     enum Ev {
-        Data(i64),
-        Ack(i64),
+        /// Sequence number and send time.
+        Data(i64, Time),
+        Ack(i64, TcpOptions),
         Rto,
         Pace,
     }
@@ -380,11 +438,22 @@ mod tests {
             Self::build(window, lose, pacing, Recovery::Reno)
         }
 
+        /// RTT 100 ms.
         fn build(
             window: u64,
             lose: Vec<(i64, u32)>,
             pacing: Option<HostPacingMode>,
             recovery: Recovery,
+        ) -> Self {
+            Self::with_delay(window, lose, pacing, recovery, 50 * MS)
+        }
+
+        fn with_delay(
+            window: u64,
+            lose: Vec<(i64, u32)>,
+            pacing: Option<HostPacingMode>,
+            recovery: Recovery,
+            one_way: Time,
         ) -> Self {
             let rtt = RttEstimator::new(10 * MS, 0, 200 * MS, 60_000 * MS, 3_000 * MS);
             let mut tx = TcpSender::new((Box::new(Reno), recovery), window, 2, true, rtt);
@@ -394,8 +463,8 @@ mod tests {
             let mut p = Pipe {
                 q: EventQueue::default(),
                 tx,
-                rx: TcpSink::new(None),
-                one_way: 50 * MS,
+                rx: TcpSink::new(None, recovery.uses_sack()),
+                one_way,
                 lose,
                 sent: vec![],
                 out: vec![],
@@ -410,7 +479,7 @@ mod tests {
                 let nth = self.sent.iter().filter(|s| s.1 == seq).count() as u32;
                 self.sent.push((now, seq));
                 if !self.lose.contains(&(seq, nth)) {
-                    self.q.push(now + self.one_way, Ev::Data(seq));
+                    self.q.push(now + self.one_way, Ev::Data(seq, now));
                 }
             }
             if let Some(at) = self.tx.rtx.needs_event() {
@@ -425,11 +494,11 @@ mod tests {
             while self.q.peek_time().is_some_and(|t| t <= end) {
                 let (now, ev) = self.q.pop().unwrap();
                 match ev {
-                    Ev::Data(seq) => {
-                        let ack = self.rx.on_data(seq, now).expect("no delayed ACKs here");
-                        self.q.push(now + self.one_way, Ev::Ack(ack));
+                    Ev::Data(seq, sent) => {
+                        let ack = self.rx.on_data(seq, sent, now).expect("no delayed ACKs here");
+                        self.q.push(now + self.one_way, Ev::Ack(ack, self.rx.options()));
                     }
-                    Ev::Ack(a) => self.tx.on_ack(a, now, &mut self.out),
+                    Ev::Ack(a, options) => self.tx.on_ack(a, &options, now, &mut self.out),
                     Ev::Rto => {
                         if self.tx.rtx.fires(now) {
                             self.tx.on_timeout(now, &mut self.out)
@@ -539,22 +608,27 @@ mod tests {
         // packet 1 leaves at once, packet 2 100/2 ms later. ACK 1 (200 ms,
         // cwnd 3) releases 3 at once and 4 after 100/3 ms; packet 5 waits
         // 100/3 ms more, and ACK 2 (250 ms, cwnd 4) has by then made the gap
-        // after 5 100/4 ms.
-        let mut p = Pipe::paced(1000, vec![], Some(HostPacingMode::Original));
-        p.run_until(295 * MS);
-        let first: Vec<Time> = (1..=6).map(|q| p.transmissions_of(q)[0]).collect();
-        let third = (100 * MS as u128 / 3) as Time; // 33_333_333 ns
-        assert_eq!(
-            first,
-            vec![
-                100 * MS,
-                150 * MS,
-                200 * MS,
-                200 * MS + third,
-                200 * MS + 2 * third,
-                200 * MS + 2 * third + 25 * MS
-            ]
-        );
+        // after 5 100/4 ms. Every recovery paces alike (none is active).
+        for recovery in
+            [Recovery::Reno, Recovery::NewReno, Recovery::Sack, Recovery::Fack { rampdown: false }]
+        {
+            let mut p = Pipe::build(1000, vec![], Some(HostPacingMode::Original), recovery);
+            p.run_until(295 * MS);
+            let first: Vec<Time> = (1..=6).map(|q| p.transmissions_of(q)[0]).collect();
+            let third = (100 * MS as u128 / 3) as Time; // 33_333_333 ns
+            assert_eq!(
+                first,
+                vec![
+                    100 * MS,
+                    150 * MS,
+                    200 * MS,
+                    200 * MS + third,
+                    200 * MS + 2 * third,
+                    200 * MS + 2 * third + 25 * MS
+                ],
+                "{recovery:?}"
+            );
+        }
     }
 
     /// Two losses in one window (packets 40 and 45, both sent at 500 ms).
@@ -583,5 +657,85 @@ mod tests {
         let st = nr.tx.stats;
         assert_eq!((st.fast_retransmits, st.partial_acks, st.timeouts, st.retransmits), (1, 1, 0, 2));
         assert_eq!(nr.rx.delivered(), nr.tx.highest_ack() + 1);
+    }
+
+    /// Three losses in one window, RTT 80 ms (so that the 200 ms minimum
+    /// RTO exceeds two RTTs): 40, 45 and 50, all sent at 400 ms (the round
+    /// 31..62; at 480 ms ACKs 31..39 raise cwnd to 41 and release 63..80,
+    /// two limited transmits send 81 and 82, the third duplicate
+    /// fast-retransmits 40 with cwnd 20.5, ssthresh 20, recover 82).
+    ///
+    /// Reno: the first new ACK ends recovery and the next losses wait for
+    /// the timer. NewReno: one recovery, one retransmission per partial
+    /// ACK, so 45 goes at 560 ms and 50 at 640 ms. SACK: `pipe` starts at
+    /// 82 - 39 - 3 = 40 and the 17 further duplicates of the 480 ms window
+    /// bring it to 23; at 560 ms the SACKs of 63, 64, 65 bring it to 20 and
+    /// that of 66 below cwnd: the scoreboard's holes 45 and 50 go out at
+    /// once (ACKs of 66 and 67), then new data. All three within one RTT;
+    /// the ACK of 50 at 640 ms covers everything and ends recovery with
+    /// the window where the loss left it.
+    ///
+    /// FACK: no duplicate count; the SACK of 43 puts `fack` 4 beyond the
+    /// ACK point (39): recovery with ssthresh 20, cwnd restarted at 1 and
+    /// `retran_data` 1; the 17 further ACKs at 480 ms slow-start cwnd to 18
+    /// while `fack` reaches 62, short of sending (62 + 18 - 1 < 81). At
+    /// 560 ms the SACK of 63 (cwnd 19) allows one packet: hole 45; that of
+    /// 64 (cwnd 20) hole 50, then new data: again all three within one RTT.
+    #[test]
+    fn three_losses_in_one_window_reno_newreno_sack_fack() {
+        let lose = vec![(40, 0), (45, 0), (50, 0)];
+        let run = |recovery| {
+            let mut p = Pipe::with_delay(1000, lose.clone(), None, recovery, 40 * MS);
+            p.run_until(5_000 * MS);
+            p
+        };
+        let reno = run(Recovery::Reno);
+        assert!(reno.tx.stats.timeouts >= 1);
+
+        let times = |p: &Pipe| [40, 45, 50].map(|q| p.transmissions_of(q)[1] / MS);
+        let nr = run(Recovery::NewReno);
+        assert_eq!(times(&nr), [480, 560, 640]);
+        let st = nr.tx.stats;
+        assert_eq!((st.fast_retransmits, st.partial_acks, st.timeouts, st.retransmits), (1, 2, 0, 3));
+
+        let mut sack = Pipe::with_delay(1000, lose.clone(), None, Recovery::Sack, 40 * MS);
+        sack.run_until(560 * MS);
+        assert_eq!(sack.tx.w, Window { cwnd: 20.5, ssthresh: 20.0 });
+        assert_eq!(times(&sack), [480, 560, 560]);
+        let at_50 = sack.sent.iter().position(|s| s.1 == 50 && s.0 == 560 * MS).unwrap();
+        assert_eq!(sack.sent[at_50 + 1].1, 83, "then new data");
+        sack.run_until(640 * MS);
+        assert!(!sack.tx.sack.fast_recovery);
+        assert!(sack.tx.highest_ack() >= 82, "everything sent before the loss acknowledged");
+        // No growth in recovery nor on the exit ACK: from 20.5, one
+        // avoidance step per ACK of the new data sent at 560 ms after 50.
+        let new_data = sack.sent.iter().filter(|s| s.0 == 560 * MS && s.1 > 82).count();
+        let want = (0..new_data).fold(20.5, |w, _| w + 1.0 / w);
+        assert_eq!(sack.tx.w.cwnd, want, "{new_data} ACKs after the exit");
+        sack.run_until(5_000 * MS);
+        let st = sack.tx.stats;
+        assert_eq!((st.fast_retransmits, st.timeouts, st.retransmits), (1, 0, 3));
+
+        let mut fack =
+            Pipe::with_delay(1000, lose.clone(), None, Recovery::Fack { rampdown: false }, 40 * MS);
+        fack.run_until(480 * MS);
+        assert_eq!(fack.tx.w, Window { cwnd: 18.0, ssthresh: 20.0 });
+        fack.run_until(5_000 * MS);
+        assert_eq!(times(&fack), [480, 560, 560]);
+        let at_50 = fack.sent.iter().position(|s| s.1 == 50 && s.0 == 560 * MS).unwrap();
+        assert_eq!(fack.sent[at_50 + 1].1, 81, "then new data");
+        let st = fack.tx.stats;
+        assert_eq!((st.fast_retransmits, st.timeouts, st.retransmits), (1, 0, 3));
+
+        // FACK with rampdown: the trim starts at (81 - 43 - 1) / 2 = 18.5 and
+        // wears off by half of each advance of fack, so with fack = k after
+        // the ACK of k (k - 43 - skipped ACKs into recovery, cwnd 1 + that)
+        // the window reaches t_seqno = 81 near k = 58, still at 480 ms: the
+        // holes go out one RTT earlier than without it.
+        let mut ramp = Pipe::with_delay(1000, lose, None, Recovery::Fack { rampdown: true }, 40 * MS);
+        ramp.run_until(5_000 * MS);
+        assert_eq!(times(&ramp), [480, 480, 480]);
+        let st = ramp.tx.stats;
+        assert_eq!((st.fast_retransmits, st.timeouts, st.retransmits), (1, 0, 3));
     }
 }

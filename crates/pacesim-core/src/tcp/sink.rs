@@ -7,9 +7,19 @@
 //! out when the next packet arrives or the timer expires, whichever is first.
 //! A packet that fills a gap, is out of order, or is the SYN (packet 0) is
 //! acknowledged at once (ns-2 `RFC2581_immediate_ack_`, `SYN_immediate_ack_`).
+//!
+//! A SACK sink (ns-2 `Agent/TCPSink/Sack1`, the `Sacker` in tcp/tcp-sink.cc,
+//! `append_ack`; RFC 2018 Sec 4) also reports up to three blocks of data
+//! received above the cumulative ACK, most recent first: the block holding
+//! the packet just received, then the blocks of earlier ACKs (a stack of
+//! three) not covered by it. Blocks are `[left, right)` in packets. As in
+//! ns-2, an in-order arrival while holes remain above it still uses the
+//! first slot, for a block `[0, ack + 1)` that says nothing new; once the
+//! cumulative ACK reaches the highest packet seen the history is dropped.
 
 use std::collections::VecDeque;
 
+use crate::net::packet::{SackBlocks, TcpOptions, MAX_SACK_BLOCKS};
 use crate::sim::timer::Timer;
 use crate::sim::Time;
 
@@ -25,18 +35,81 @@ pub struct TcpSink {
     delay: Option<Time>,
     /// Fires when a delayed ACK is due.
     pub timer: Timer,
+    /// SACK: the blocks of earlier ACKs, most recent first (ns-2 `SackStack`).
+    sack: Option<VecDeque<(i64, i64)>>,
+    /// Options for the next ACK: SACK blocks, and the send time to echo.
+    options: TcpOptions,
+    /// The last cumulative ACK sent (ns-2 `last_ack_sent_`).
+    last_ack_sent: i64,
 }
 
 impl TcpSink {
-    /// A sink that delays ACKs by up to `delay` (None: ACK every packet).
-    pub fn new(delay: Option<Time>) -> Self {
-        TcpSink { max_seen: -1, delay, ..Default::default() }
+    /// A sink that delays ACKs by up to `delay` (None: ACK every packet)
+    /// and, if `sack`, reports SACK blocks.
+    pub fn new(delay: Option<Time>, sack: bool) -> Self {
+        let sack = sack.then(|| VecDeque::with_capacity(MAX_SACK_BLOCKS));
+        TcpSink { max_seen: -1, delay, sack, ..Default::default() }
     }
 
-    /// A data packet `seq` arrived at `now`; returns the ACK number to send
-    /// now, or `None` if the ACK is delayed.
-    pub fn on_data(&mut self, seq: i64, now: Time) -> Option<i64> {
+    /// Options for the ACK of the last packet received: SACK blocks (none
+    /// without SACK) and the echo of its send time.
+    pub fn options(&self) -> TcpOptions {
+        self.options
+    }
+
+    /// The blocks for an ACK of `seq` (ns-2 `Sacker::append_ack`), given
+    /// whether `seq` had been received before.
+    fn build_sack(&mut self, seq: i64, duplicate: bool) {
+        let Some(stack) = &mut self.sack else { return };
+        let ack = self.next - 1;
+        let max_seen = self.max_seen;
+        let mut blocks = SackBlocks::default();
+        if ack >= max_seen && !stack.is_empty() {
+            stack.clear();
+        } else if ack < max_seen || duplicate {
+            let seen = |q: i64| received(self.next, &self.seen, q);
+            let right = (seq..=max_seen).find(|&q| !seen(q)).unwrap_or(max_seen + 1);
+            let recent = if seq <= ack {
+                (0, right)
+            } else {
+                let left = ((ack + 1)..right).rev().find(|&q| !seen(q)).map_or(ack + 1, |q| q + 1);
+                (left, right)
+            };
+            blocks.push(recent);
+            let mut k = 0;
+            while !blocks.is_full() && k < stack.len() {
+                let (l, r) = stack[k];
+                if r > max_seen + 1 {
+                    break;
+                }
+                if recent.0 <= l && recent.1 >= r {
+                    stack.remove(k);
+                    continue;
+                }
+                blocks.push((l, r));
+                k += 1;
+            }
+            if seq > ack {
+                stack.truncate(MAX_SACK_BLOCKS - 1);
+                stack.push_front(recent);
+            }
+        }
+        self.options.sack = blocks;
+    }
+
+    /// A data packet `seq`, sent at `sent`, arrived at `now`; returns the
+    /// ACK number to send now, or `None` if the ACK is delayed.
+    ///
+    /// The send time echoed is that of the latest packet that was next in
+    /// order (or older) when it arrived, not of packets beyond a hole (ns-2
+    /// `Acker::update_ts` with `ts_echo_bugfix_`, TCP/IP Illustrated Vol. 2
+    /// p. 870): during a loss the echo ages.
+    pub fn on_data(&mut self, seq: i64, sent: Time, now: Time) -> Option<i64> {
+        if seq <= self.last_ack_sent + 1 && sent >= self.options.timestamp {
+            self.options.timestamp = sent;
+        }
         let fills_gap = seq < self.max_seen;
+        let duplicate = received(self.next, &self.seen, seq);
         self.max_seen = self.max_seen.max(seq);
         if seq >= self.next {
             let k = (seq - self.next) as usize;
@@ -49,6 +122,7 @@ impl TcpSink {
                 self.next += 1;
             }
         }
+        self.build_sack(seq, duplicate);
         if let Some(interval) = self.delay {
             let in_order = seq == self.next - 1;
             if !self.timer.is_pending() && in_order && !fills_gap && seq != 0 {
@@ -57,12 +131,17 @@ impl TcpSink {
             }
             self.timer.cancel();
         }
-        Some(self.next - 1)
+        Some(self.ack())
     }
 
     /// The delayed-ACK timer expired: the ACK to send.
     pub fn on_timer(&mut self) -> i64 {
-        self.next - 1
+        self.ack()
+    }
+
+    fn ack(&mut self) -> i64 {
+        self.last_ack_sent = self.next - 1;
+        self.last_ack_sent
     }
 
     /// Packets delivered in order so far.
@@ -71,33 +150,89 @@ impl TcpSink {
     }
 }
 
+/// Whether `seq` has arrived, given the next expected in order and which
+/// packets after it have arrived.
+fn received(next: i64, seen: &VecDeque<bool>, seq: i64) -> bool {
+    seq < next || seen.get((seq - next) as usize) == Some(&true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn acks_are_cumulative_and_fill_holes() {
-        let mut s = TcpSink::new(None);
-        let acks: Vec<i64> = [0, 1, 3, 4, 2, 2, 6, 5].iter().map(|&q| s.on_data(q, 0).unwrap()).collect();
+        let mut s = TcpSink::new(None, false);
+        let acks: Vec<i64> = [0, 1, 3, 4, 2, 2, 6, 5].iter().map(|&q| s.on_data(q, 0, 0).unwrap()).collect();
         assert_eq!(acks, vec![0, 1, 1, 1, 4, 4, 4, 6]);
         assert_eq!(s.delivered(), 7);
         // First packet lost: ACK -1 (nothing in order yet).
-        assert_eq!(TcpSink::new(None).on_data(1, 0), Some(-1));
+        assert_eq!(TcpSink::new(None, false).on_data(1, 0, 0), Some(-1));
     }
 
     #[test]
     fn delayed_acks_go_every_other_packet_or_on_the_timer() {
         let ms = 1_000_000;
-        let mut s = TcpSink::new(Some(100 * ms));
-        assert_eq!(s.on_data(0, 0), Some(0), "the SYN is acknowledged at once");
-        assert_eq!(s.on_data(1, ms), None, "delayed");
+        let mut s = TcpSink::new(Some(100 * ms), false);
+        assert_eq!(s.on_data(0, 0, 0), Some(0), "the SYN is acknowledged at once");
+        assert_eq!(s.on_data(1, 0, ms), None, "delayed");
         assert_eq!(s.timer.deadline(), Some(101 * ms));
-        assert_eq!(s.on_data(2, 2 * ms), Some(2), "second packet: ACK both");
+        assert_eq!(s.on_data(2, 0, 2 * ms), Some(2), "second packet: ACK both");
         assert!(!s.timer.is_pending());
-        assert_eq!(s.on_data(3, 3 * ms), None);
+        assert_eq!(s.on_data(3, 0, 3 * ms), None);
         assert_eq!(s.on_timer(), 3, "timer: ACK what has arrived");
         // Out of order: at once (a duplicate ACK); the gap filler too.
-        assert_eq!(s.on_data(5, 4 * ms), Some(3));
-        assert_eq!(s.on_data(4, 5 * ms), Some(5));
+        assert_eq!(s.on_data(5, 0, 4 * ms), Some(3));
+        assert_eq!(s.on_data(4, 0, 5 * ms), Some(5));
+    }
+
+    #[test]
+    fn sack_blocks_most_recent_first_as_ns2_sack1() {
+        let mut s = TcpSink::new(None, true);
+        let mut ack = |q| {
+            let a = s.on_data(q, 0, 0).unwrap();
+            (a, s.options().sack.as_slice().to_vec())
+        };
+        // 0..=2 in order: no blocks.
+        for q in 0..3 {
+            assert_eq!(ack(q), (q, vec![]));
+        }
+        // 3 lost; 4, 5 arrive: one growing block.
+        assert_eq!(ack(4), (2, vec![(4, 5)]));
+        assert_eq!(ack(5), (2, vec![(4, 6)]));
+        // 7 lost; 8: a new block first, the old one after it.
+        assert_eq!(ack(8), (2, vec![(8, 9), (4, 6)]));
+        // 10 lost; 11, then 13 (12 lost): three blocks, newest first.
+        assert_eq!(ack(11), (2, vec![(11, 12), (8, 9), (4, 6)]));
+        assert_eq!(ack(13), (2, vec![(13, 14), (11, 12), (8, 9)]));
+        // 7 fills a hole: its block joins 8 and leaves out the covered (8, 9).
+        assert_eq!(ack(7), (2, vec![(7, 9), (13, 14), (11, 12)]));
+        // 3 arrives: the ACK jumps to 5; ns-2 spends the first slot on
+        // [0, 6) and keeps two from its history.
+        assert_eq!(ack(3), (5, vec![(0, 6), (7, 9), (13, 14)]));
+        // Everything up to the highest seen: history dropped, no blocks.
+        for q in [6, 9, 10, 12] {
+            ack(q);
+        }
+        assert_eq!(ack(14), (14, vec![]));
+        // A duplicate of old data: [0, ack + 1).
+        assert_eq!(ack(9), (14, vec![(0, 15)]));
+    }
+
+    #[test]
+    fn echo_is_the_send_time_of_the_latest_packet_in_order() {
+        let mut s = TcpSink::new(None, true);
+        let mut echo = |q, sent| {
+            s.on_data(q, sent, 0);
+            s.options().timestamp
+        };
+        assert_eq!(echo(0, 10), 10);
+        assert_eq!(echo(1, 20), 20);
+        // 2 lost: 3 and 4 are beyond the hole, the echo stays at 1's.
+        assert_eq!(echo(3, 40), 20);
+        assert_eq!(echo(4, 50), 20);
+        // The retransmission of 2 fills the hole: its time is echoed.
+        assert_eq!(echo(2, 90), 90);
+        assert_eq!(echo(5, 60), 90, "older than the echo: kept");
     }
 }

@@ -25,7 +25,7 @@ pub struct LinkDescription {
     pub to: String,
     pub rate_bps: u64,
     pub delay_ns: u64,
-    /// Drop-tail limits; `None` never drops.
+    /// Queue limits (RED's hard limit in its unit); `None` never drops.
     pub buffer_bytes: Option<u64>,
     pub buffer_packets: Option<u64>,
     pub measured: bool,
@@ -62,8 +62,8 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
                 to: net.nodes[b as usize].clone(),
                 rate_bps: link.rate_bps,
                 delay_ns: link.delay,
-                buffer_bytes: link.queue.limit_bytes,
-                buffer_packets: link.queue.limit_packets,
+                buffer_bytes: link.queue.limit_bytes(),
+                buffer_packets: link.queue.limit_packets(),
                 measured: net.measured.contains(&l),
                 pacer,
             }

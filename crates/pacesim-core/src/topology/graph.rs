@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use super::route::Router;
 use super::{FlowPath, Network};
-use crate::net::{DropTail, Link, LinkId};
+use crate::net::{DropTail, Link, LinkId, Queue};
 use crate::scenario::{Core, InvalidField, Range};
 use crate::sim::rng::{stream, uniform};
 
@@ -208,9 +208,9 @@ impl Graph {
                 }
                 let is_core = l.core && half == "forward";
                 let queue = if is_core {
-                    DropTail { limit_bytes: Some(core.buffer), limit_packets: core.buffer_packets }
+                    Queue::core(core, seed)
                 } else {
-                    DropTail { limit_bytes: dir.buffer, limit_packets: dir.buffer_packets }
+                    DropTail { limit_bytes: dir.buffer, limit_packets: dir.buffer_packets }.into()
                 };
                 let id = net.add_link(Link::new(rate, delay, queue), name);
                 if dir.measure || is_core {

@@ -1,0 +1,315 @@
+//! Forward Acknowledgment (Mathis and Mahdavi, "Forward Acknowledgment:
+//! Refining TCP Congestion Control", SIGCOMM 1996) as ns-2 2.35's
+//! `Agent/TCP/Fack` (tcp/tcp-fack.cc, with tcp/scoreboard.cc), with the SACK
+//! sink of `tcp::sink`.
+//!
+//! - `snd.fack` ("fack") is the forward-most data the receiver holds: the
+//!   highest SACKed sequence number, or the cumulative ACK. Data in the
+//!   network is estimated as `awnd = snd.nxt - snd.fack + retran_data`
+//!   (Sec 3), so the sender sends while `t_seqno <= fack + win - retran_data`.
+//! - Recovery starts when `fack - highest_ack - 1 >= 3` (more than three
+//!   packets' worth SACKed beyond the first hole; no duplicate-ACK count):
+//!   ssthresh halves as the congestion control says, and, as ns-2 does it
+//!   (`slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)`), cwnd restarts
+//!   from 1 and opens on every ACK during recovery; `recover = snd.nxt`.
+//! - Rampdown (Sec 4.3; ns-2 `rampdown_`, off by default): a window
+//!   trim of half the data in flight at the loss, `(snd.nxt - fack - 1) / 2`,
+//!   added to the window and worn down by half of each advance of `fack`,
+//!   so the sending rate falls smoothly instead of pausing.
+//! - Holes (unSACKed packets below the highest SACK, not yet retransmitted)
+//!   go first, then new data; `retran_data` counts retransmissions not yet
+//!   ACKed or SACKed. A retransmission is known lost again when data sent
+//!   after it is SACKed: sending then stops until the timer fires.
+//! - Recovery ends on an ACK without SACK blocks at or above `recover`.
+//!
+//! As ns-2's Fack, every ACK that does not simply advance the window (one
+//! with SACK blocks) also gives an RTT sample from the echoed send time of
+//! the packet that triggered it, on top of the timed packet.
+
+use std::collections::VecDeque;
+
+use super::{CwndAction, TcpSender, DUPACK_THRESHOLD};
+use crate::net::TcpOptions;
+use crate::sim::Time;
+use crate::tcp::cc::Congestion;
+
+/// One packet above the cumulative ACK (ns-2 `ScoreBoardNode`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Entry {
+    sacked: bool,
+    /// Retransmitted, and `t_seqno` at that moment.
+    retransmitted: Option<i64>,
+}
+
+/// Per-packet scoreboard from the cumulative ACK to the highest SACK
+/// (ns-2 `ScoreBoard`).
+#[derive(Debug, Clone, Default)]
+struct Board {
+    base: i64,
+    entries: VecDeque<Entry>,
+}
+
+impl Board {
+    fn clear(&mut self) {
+        self.entries.clear();
+    }
+
+    /// Record an ACK of `ack` with `blocks`; returns how many retransmitted
+    /// packets it acknowledged (ns-2 `UpdateScoreBoard`).
+    fn update(&mut self, ack: i64, blocks: &[(i64, i64)]) -> i64 {
+        let mut acked_retransmissions = 0;
+        while !self.entries.is_empty() && self.base <= ack {
+            let e = self.entries.pop_front().unwrap();
+            acked_retransmissions += i64::from(e.retransmitted.is_some());
+            self.base += 1;
+        }
+        if self.entries.is_empty() && !blocks.is_empty() {
+            self.base = ack + 1;
+            self.entries.push_back(Entry::default());
+        }
+        for &(l, r) in blocks {
+            while self.base + (self.entries.len() as i64) < r {
+                self.entries.push_back(Entry::default());
+            }
+            let (from, to) = ((l - self.base).max(0), (r - self.base).max(0));
+            for e in self.entries.range_mut(from as usize..to as usize) {
+                e.sacked = true;
+                acked_retransmissions += i64::from(e.retransmitted.take().is_some());
+            }
+        }
+        acked_retransmissions
+    }
+
+    /// A retransmission sent before data now SACKed was lost again (ns-2
+    /// `CheckSndNxt`); forgets it.
+    fn retransmission_lost(&mut self, blocks: &[(i64, i64)]) -> bool {
+        let mut lost = false;
+        for &(_, r) in blocks {
+            let to = ((r - self.base).max(0) as usize).min(self.entries.len());
+            for e in self.entries.range_mut(..to) {
+                if e.retransmitted.is_some_and(|next| next < r) {
+                    e.retransmitted = None;
+                    lost = true;
+                }
+            }
+        }
+        lost
+    }
+
+    /// The first packet neither SACKed nor retransmitted (ns-2 `GetNextRetran`).
+    fn next_hole(&self) -> Option<i64> {
+        let i = self.entries.iter().position(|e| !e.sacked && e.retransmitted.is_none())?;
+        Some(self.base + i as i64)
+    }
+
+    fn mark_retransmitted(&mut self, seq: i64, t_seqno: i64) {
+        if seq >= self.base {
+            if let Some(e) = self.entries.get_mut((seq - self.base) as usize) {
+                e.retransmitted = Some(t_seqno);
+            }
+        }
+    }
+}
+
+/// FACK's state beside the common sender's.
+#[derive(Debug, Clone, Default)]
+pub struct FackState {
+    board: Board,
+    pub fast_recovery: bool,
+    /// Forward-most data held by the receiver (ns-2 `fack_`).
+    fack: i64,
+    /// Retransmissions in the network (ns-2 `retran_data_`).
+    retran_data: i64,
+    /// Rampdown's window trim, packets (ns-2 `wintrim_`).
+    wintrim: f64,
+    rampdown: bool,
+    /// A retransmission was lost again: no sending until the timer (ns-2 `timeout_`).
+    stalled: bool,
+    /// `fack - highest_ack - 1` at the last ACK with SACK blocks (ns-2's `dupacks_`).
+    beyond: i64,
+}
+
+/// Rampdown keeps half of the flight (ns-2 `wintrimmult_` without `ss-div4_`).
+const WINTRIM_MULT: f64 = 0.5;
+
+impl FackState {
+    pub fn new(rampdown: bool) -> Self {
+        FackState { fack: -1, rampdown, ..Default::default() }
+    }
+}
+
+impl TcpSender {
+    /// FACK's usable window: `min(cwnd, wnd) + wintrim` (ns-2 `FackTcpAgent::window`).
+    fn fack_window(&self) -> i64 {
+        (self.w.cwnd.min(self.wnd) + self.fack.wintrim) as i64
+    }
+
+    /// An ACK of `ackno` echoing send time `echo` that does not end loss
+    /// recovery by itself (ns-2 `FackTcpAgent::oldack`): move the ACK point
+    /// and the timer, sample the RTT, no window growth.
+    fn fack_oldack(&mut self, ackno: i64, echo: Time, now: Time) {
+        self.highest_ack = ackno;
+        self.fack.fack = self.fack.fack.max(ackno);
+        self.maxseq = self.maxseq.max(ackno);
+        self.t_seqno = self.t_seqno.max(ackno + 1);
+        self.newtimer(ackno, now);
+        if self.rtt_active && ackno >= self.rtt_seq {
+            self.rtt_active = false;
+            self.rtt.end_backoff();
+        }
+        self.rtt.update(echo, now);
+    }
+
+    /// The highest SACKed sequence number in `blocks` (ns-2 `maxsack`).
+    fn max_sacked(blocks: &[(i64, i64)]) -> i64 {
+        blocks.iter().map(|b| b.1).max().unwrap_or(-1) - 1
+    }
+
+    /// FACK's ACK processing (ns-2 `FackTcpAgent::recv`).
+    pub(super) fn on_ack_fack(&mut self, ackno: i64, options: &TcpOptions, now: Time, out: &mut Vec<i64>) {
+        let blocks = options.sack.as_slice();
+        if self.fack.fast_recovery {
+            self.fack_oldack(ackno, options.timestamp, now);
+            let ms = Self::max_sacked(blocks);
+            if ms > self.fack.fack {
+                if self.fack.rampdown {
+                    self.fack.wintrim =
+                        (self.fack.wintrim - (ms - self.fack.fack) as f64 * WINTRIM_MULT).max(0.0);
+                }
+                self.fack.fack = ms;
+            }
+            self.t_seqno = self.t_seqno.max(self.fack.fack + 1);
+            self.fack.retran_data -= self.fack.board.update(self.highest_ack, blocks);
+            self.fack.stalled |= self.fack.board.retransmission_lost(blocks);
+            self.cc.on_ack(&mut self.w, now);
+            if blocks.is_empty() && self.highest_ack >= self.recover {
+                self.fack_leave_recovery();
+            }
+            return self.send_much(now, out);
+        }
+        if ackno > self.highest_ack && blocks.is_empty() {
+            self.cc.on_acked((ackno - self.highest_ack) as u64);
+            self.new_ack(ackno, now);
+            self.cc.on_ack(&mut self.w, now);
+            if self.syn && ackno == 0 {
+                self.w.cwnd = self.wnd_init;
+            }
+            self.fack.fack = ackno;
+            self.fack_leave_recovery();
+        } else if ackno >= self.highest_ack {
+            self.fack.retran_data -= self.fack.board.update(self.highest_ack, blocks);
+            self.fack_oldack(ackno, options.timestamp, now);
+            self.fack.fack = self.fack.fack.max(Self::max_sacked(blocks));
+            self.t_seqno = self.t_seqno.max(self.fack.fack + 1);
+            self.fack.beyond = self.fack.fack - self.highest_ack - 1;
+            if self.fack.beyond >= i64::from(DUPACK_THRESHOLD) {
+                self.fack_fast_retransmit(now, out);
+            }
+        }
+        if self.fack.beyond == 0 {
+            self.send_much(now, out);
+        }
+    }
+
+    fn fack_leave_recovery(&mut self) {
+        self.fack.fast_recovery = false;
+        self.fack.stalled = false;
+        self.fack.board.clear();
+        self.fack.retran_data = 0;
+        self.fack.wintrim = 0.0;
+        self.fack.beyond = 0;
+    }
+
+    fn fack_fast_retransmit(&mut self, now: Time, out: &mut Vec<i64>) {
+        self.recover = self.t_seqno;
+        self.last_action = CwndAction::DupAck;
+        let flight = self.flight();
+        self.cc.on_congestion(&mut self.w, flight, Congestion::FastRetransmit, now);
+        self.w.cwnd = 1.0;
+        if self.fack.rampdown {
+            self.fack.wintrim = (self.t_seqno - self.fack.fack - 1) as f64 * WINTRIM_MULT;
+        }
+        self.restart_timer(now);
+        self.rtt_active = false;
+        self.fack.fast_recovery = true;
+        self.stats.fast_retransmits += 1;
+        self.fack.board.mark_retransmitted(self.highest_ack + 1, self.t_seqno);
+        self.fack.retran_data += 1;
+        self.output(self.highest_ack + 1, now, out);
+    }
+
+    /// FACK's sending rule (ns-2 `FackTcpAgent::send_much`).
+    pub(super) fn send_much_fack(&mut self, now: Time, out: &mut Vec<i64>) {
+        let mut win = self.fack_window();
+        while self.t_seqno <= self.fack.fack + win - self.fack.retran_data && !self.fack.stalled {
+            if self.pacing_holds(now) {
+                return;
+            }
+            let seq = match self.fack.board.next_hole() {
+                Some(hole) => {
+                    self.fack.board.mark_retransmitted(hole, self.t_seqno);
+                    self.fack.retran_data += 1;
+                    win = self.fack_window();
+                    hole
+                }
+                None if self.fack.fast_recovery && self.t_seqno > self.highest_ack + self.wnd as i64 => {
+                    return
+                }
+                None => self.t_seqno,
+            };
+            self.output(seq, now, out);
+            self.t_seqno = self.t_seqno.max(seq + 1);
+            self.paced(now);
+        }
+    }
+
+    /// The retransmission timer expired (ns-2 `FackTcpAgent::timeout`):
+    /// window to one, go back to the cumulative ACK; recovery is not left.
+    pub(super) fn fack_timeout(&mut self, now: Time, out: &mut Vec<i64>) {
+        self.fack.stalled = false;
+        self.fack.retran_data = 0;
+        self.last_action = CwndAction::Timeout;
+        if self.highest_ack == self.maxseq {
+            self.w.cwnd = 1.0;
+        } else {
+            self.stats.timeouts += 1;
+            let flight = self.flight();
+            self.cc.on_congestion(&mut self.w, flight, Congestion::Timeout, now);
+            self.rtt.back_off();
+        }
+        self.fack.board.clear();
+        self.restart_timer(now);
+        self.rtt_active = false;
+        self.fack.fack = self.highest_ack;
+        self.t_seqno = self.highest_ack + 1;
+        self.send_much(now, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_tracks_sacks_retransmissions_and_their_loss() {
+        let mut b = Board::default();
+        // ACK 9, 11..=12 SACKed: entries 10, 11, 12.
+        assert_eq!(b.update(9, &[(11, 13)]), 0);
+        assert_eq!(b.next_hole(), Some(10));
+        b.mark_retransmitted(10, 20);
+        assert_eq!(b.next_hole(), None);
+        // 15 SACKed: 13, 14 become holes.
+        b.update(9, &[(15, 16), (11, 13)]);
+        assert_eq!(b.next_hole(), Some(13));
+        b.mark_retransmitted(13, 21);
+        // The retransmission of 10 left with t_seqno 20: a SACK of 19, sent
+        // before it, says nothing; one of 20, sent after it, means 10 was
+        // lost again (13's, sent before 21, still stands).
+        assert!(!b.retransmission_lost(&[(19, 20)]));
+        assert!(b.retransmission_lost(&[(20, 21)]));
+        assert_eq!(b.next_hole(), Some(10), "retransmittable again");
+        // ACK 13 acknowledges the retransmitted 13: one retransmission less.
+        assert_eq!(b.update(13, &[]), 1);
+        assert_eq!(b.base, 14);
+    }
+}

@@ -1,0 +1,274 @@
+//! SACK loss recovery as ns-2 2.35's `Agent/TCP/Sack1` (tcp/tcp-sack1.cc,
+//! Fall and Floyd, "Simulation-based Comparisons of Tahoe, Reno, and SACK
+//! TCP", CCR 1996) with its defaults (`partial_ack_ false`, `bug_fix_`,
+//! `singledup_`), paired with the SACK sink (`tcp::sink`).
+//!
+//! - A duplicate ACK counts only if its SACK blocks tell the scoreboard
+//!   something new. The third starts fast recovery (unless `highest_ack <=
+//!   recover`, a loss of the same window): `recover = maxseq`, the
+//!   congestion control cuts the window (Reno halves it), `pipe = maxseq - highest_ack - 3` estimates the
+//!   packets in the network, and `highest_ack + 1` is retransmitted.
+//! - In fast recovery every ACK takes one off `pipe`, a partial ACK (one
+//!   that advances but stays below `recover`) one more, and restarts the
+//!   timer. While `pipe < cwnd` the sender sends, and adds one to `pipe`:
+//!   first the next hole the scoreboard knows of (a gap below a SACKed
+//!   block, each retransmitted once per recovery), else new data. The
+//!   window does not open during recovery; an ACK at or above `recover`
+//!   ends it without opening it either.
+//! - A timeout clears the scoreboard and ignores duplicate ACKs until the
+//!   next new ACK.
+
+use super::{CwndAction, TcpSender, DUPACK_THRESHOLD};
+use crate::sim::Time;
+use crate::tcp::cc::Congestion;
+
+/// What the SACK blocks have told the sender: the packets received above
+/// the cumulative ACK, and how far retransmission has gone (ns-2
+/// `ScoreBoardRQ`, tcp/scoreboard-rq.cc, over its reassembly queue).
+#[derive(Debug, Clone, Default)]
+pub struct Scoreboard {
+    /// SACKed ranges `[left, right)`, sorted, disjoint, above `base`.
+    sacked: Vec<(i64, i64)>,
+    /// One past the cumulative ACK (ns-2 `sack_min`).
+    base: i64,
+    /// Next sequence number retransmission may start from (ns-2 `h_seqno_`).
+    next_retran: i64,
+}
+
+impl Scoreboard {
+    pub fn clear(&mut self) {
+        self.sacked.clear();
+        self.next_retran = -1;
+    }
+
+    fn total(&self) -> i64 {
+        self.sacked.iter().map(|(l, r)| r - l).sum()
+    }
+
+    /// Record an ACK of `highest_ack` with `blocks`; whether it told the
+    /// scoreboard anything new (ns-2 `UpdateScoreBoard`, `CheckUpdate`).
+    pub fn update(&mut self, highest_ack: i64, blocks: &[(i64, i64)]) -> bool {
+        let before = self.total();
+        let mut changed = false;
+        if self.base <= highest_ack {
+            self.base = highest_ack + 1;
+            changed = !self.sacked.is_empty();
+            let base = self.base;
+            self.sacked.retain_mut(|b| {
+                b.0 = b.0.max(base);
+                b.1 > b.0
+            });
+        }
+        for &(l, r) in blocks {
+            self.insert(l.max(self.base), r);
+        }
+        changed || self.total() != before
+    }
+
+    fn insert(&mut self, l: i64, r: i64) {
+        if r <= l {
+            return;
+        }
+        // Merge with every block it touches.
+        let first = self.sacked.partition_point(|b| b.1 < l);
+        let last = self.sacked.partition_point(|b| b.0 <= r);
+        if first == last {
+            self.sacked.insert(first, (l, r));
+        } else {
+            let merged = (l.min(self.sacked[first].0), r.max(self.sacked[last - 1].1));
+            self.sacked.splice(first..last, [merged]);
+        }
+    }
+
+    /// The next hole to retransmit: the first sequence number at or after
+    /// where retransmission stands that is not SACKed and has a SACKed
+    /// block above it (ns-2 `GetNextRetran`).
+    pub fn next_hole(&mut self) -> Option<i64> {
+        self.next_retran = self.next_retran.max(self.base);
+        let from = self.next_retran;
+        let i = self.sacked.partition_point(|b| b.1 <= from);
+        let &(l, r) = self.sacked.get(i)?;
+        let hole = if l > from {
+            from
+        } else {
+            // Inside a block: the hole after it, if another block follows.
+            self.sacked.get(i + 1)?;
+            r
+        };
+        self.next_retran = hole;
+        Some(hole)
+    }
+
+    /// `seq` was retransmitted (ns-2 `MarkRetran`).
+    pub fn mark_retransmitted(&mut self, seq: i64) {
+        self.next_retran = self.next_retran.max(seq + 1);
+    }
+}
+
+/// Sack1's recovery state beside the common sender's.
+#[derive(Debug, Clone, Default)]
+pub struct SackState {
+    pub board: Scoreboard,
+    pub fast_recovery: bool,
+    /// Estimate of packets in the network during fast recovery (ns-2 `pipe_`).
+    pipe: i64,
+    /// Cumulative ACK as of the last new ACK outside recovery (ns-2
+    /// `last_ack_`); `highest_ack` also moves on partial ACKs.
+    last_ack: i64,
+    /// A timeout happened and no new ACK has come since (ns-2 `timeout_`).
+    timed_out: bool,
+}
+
+impl SackState {
+    pub fn new() -> Self {
+        SackState { last_ack: -1, ..Default::default() }
+    }
+}
+
+impl TcpSender {
+    /// Sack1's ACK processing (ns-2 `Sack1TcpAgent::recv`).
+    pub(super) fn on_ack_sack(&mut self, ackno: i64, blocks: &[(i64, i64)], now: Time, out: &mut Vec<i64>) {
+        if !self.sack.fast_recovery {
+            if ackno > self.sack.last_ack {
+                self.cc.on_acked((ackno - self.highest_ack) as u64);
+                self.new_ack(ackno, now);
+                self.sack.last_ack = ackno;
+                self.cc.on_ack(&mut self.w, now);
+                self.sack.timed_out = false;
+                self.sack.board.clear();
+                if self.syn && ackno == 0 {
+                    self.w.cwnd = self.wnd_init;
+                }
+            } else if ackno == self.sack.last_ack
+                && !self.sack.timed_out
+                && self.sack.board.update(self.highest_ack, blocks)
+            {
+                self.dupacks += 1;
+                if self.dupacks == DUPACK_THRESHOLD {
+                    self.sack_fast_retransmit(now, out);
+                } else if self.dupacks < DUPACK_THRESHOLD {
+                    self.limited_transmit(now, out);
+                }
+            }
+            if self.dupacks == 0 {
+                self.send_much(now, out);
+            }
+            return;
+        }
+        self.sack.pipe -= 1;
+        if ackno >= self.recover {
+            // Full ACK: recovery is over, the window stays where it was cut.
+            self.recover = 0;
+            self.sack.fast_recovery = false;
+            self.new_ack(ackno, now);
+            self.sack.last_ack = ackno;
+            self.sack.timed_out = false;
+            self.sack.board.clear();
+        } else if ackno > self.highest_ack {
+            // Partial ACK (ns-2 with `partial_ack_ false`).
+            self.highest_ack = ackno;
+            self.sack.board.update(ackno, blocks);
+            self.sack.pipe -= 1;
+            self.newtimer(ackno, now);
+            self.rtt.end_backoff();
+            self.stats.partial_acks += 1;
+        } else if !self.sack.timed_out && self.sack.board.update(self.highest_ack, blocks) && self.dupacks > 0
+        {
+            self.dupacks += 1;
+        }
+        self.send_much(now, out);
+    }
+
+    /// Third duplicate ACK (ns-2 `Sack1TcpAgent::dupack_action`).
+    fn sack_fast_retransmit(&mut self, now: Time, out: &mut Vec<i64>) {
+        let recovered = self.highest_ack > self.recover;
+        if !(recovered || self.highest_ack == 0) {
+            return;
+        }
+        self.recover = self.maxseq;
+        self.sack.pipe = self.maxseq - self.highest_ack - i64::from(DUPACK_THRESHOLD);
+        self.restart_timer(now);
+        self.rtt_active = false;
+        self.sack.fast_recovery = true;
+        self.sack.board.mark_retransmitted(self.highest_ack + 1);
+        self.last_action = CwndAction::DupAck;
+        let flight = self.flight();
+        self.cc.on_congestion(&mut self.w, flight, Congestion::FastRetransmit, now);
+        self.stats.fast_retransmits += 1;
+        self.output(self.sack.last_ack + 1, now, out);
+    }
+
+    /// Sack1's sending rule (ns-2 `Sack1TcpAgent::send_much`): outside
+    /// recovery the window from `last_ack`, inside it `pipe < cwnd`; holes
+    /// first, then new data up to the advertised window.
+    pub(super) fn send_much_sack(&mut self, now: Time, out: &mut Vec<i64>) {
+        let wnd = self.wnd as i64;
+        let mut win = self.window();
+        loop {
+            let open = if self.sack.fast_recovery {
+                self.sack.pipe < self.w.cwnd as i64
+            } else {
+                self.t_seqno <= self.sack.last_ack + win
+            };
+            if !open || self.pacing_holds(now) {
+                return;
+            }
+            let seq = match self.sack.board.next_hole() {
+                Some(hole) if self.recover > 0 && hole <= self.highest_ack + wnd => {
+                    self.sack.board.mark_retransmitted(hole);
+                    win = self.window();
+                    hole
+                }
+                Some(_) => return,
+                None => {
+                    let limit = self.highest_ack + if self.sack.fast_recovery { wnd } else { win };
+                    if self.t_seqno > limit {
+                        return;
+                    }
+                    self.t_seqno
+                }
+            };
+            self.output(seq, now, out);
+            self.t_seqno = self.t_seqno.max(seq + 1);
+            self.sack.pipe += 1;
+            self.paced(now);
+        }
+    }
+
+    /// Sack1's part of a timeout (ns-2 `Sack1TcpAgent::timeout`), before
+    /// the common one.
+    pub(super) fn sack_timeout(&mut self) {
+        self.sack.fast_recovery = false;
+        self.sack.timed_out = true;
+        self.sack.last_ack = self.sack.last_ack.max(self.highest_ack);
+        self.sack.board.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scoreboard_finds_holes_below_sacked_blocks_once_each() {
+        let mut b = Scoreboard::default();
+        b.clear();
+        // ACK 9; 11..13 and 15..16 SACKed (10, 13, 14 missing).
+        assert!(b.update(9, &[(15, 17), (11, 13)]));
+        assert!(!b.update(9, &[(11, 12)]), "nothing new");
+        assert_eq!(b.next_hole(), Some(10));
+        b.mark_retransmitted(10);
+        assert_eq!(b.next_hole(), Some(13));
+        b.mark_retransmitted(13);
+        assert_eq!(b.next_hole(), Some(14));
+        b.mark_retransmitted(14);
+        assert_eq!(b.next_hole(), None, "nothing above 17 is known lost");
+        // A partial ACK of 13 merges nothing new but moves the base; a block
+        // touching 15 merges with it.
+        assert!(b.update(13, &[(17, 18)]));
+        assert_eq!(b.sacked, vec![(15, 18)]);
+        b.clear();
+        b.update(13, &[(15, 18)]);
+        assert_eq!(b.next_hole(), Some(14));
+    }
+}
