@@ -21,8 +21,8 @@
 //! block length is exact and at scales near or above it falls towards the
 //! short-range slope. Memory is O(n) whatever the run length.
 //!
-//! Traffic (paper A Sec V-A): per interval of `dt`, `y_i = max(0, rho_c dt
-//! + s x_i)` bytes with `rho_c dt / s = 1`, so `y_i = a max(0, 1 + x_i)`
+//! Traffic (paper A Sec V-A): per interval of `dt`,
+//! `y_i = max(0, rho_c dt + s x_i)` bytes with `rho_c dt / s = 1`, so `y_i = a max(0, 1 + x_i)`
 //! with `a = rho_c dt`; P(x_i < -1) = 15.9 % of samples are truncated (the
 //! paper's "about 16 %"). E[max(0, 1 + x)] = Phi(1) + phi(1), so `a` is set
 //! to the target mean bytes per interval divided by that. The bytes are
