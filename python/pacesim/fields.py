@@ -68,6 +68,7 @@ Time = _quantity(parse_time, format_time)
 PositiveTime = _quantity(_positive(parse_time), format_time)
 RateRange = _range(_positive(parse_rate), format_rate)
 TimeRange = _range(parse_time, format_time)
+SizeRange = _range(_positive(parse_size), format_size)
 Count = Annotated[int, Field(strict=True, gt=0)]
 
 

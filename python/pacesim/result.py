@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Optional, Union
 
 from .scenario import Scenario
 
@@ -52,10 +52,13 @@ class Result:
 
     @cached_property
     def links(self) -> pd.DataFrame:
-        """One row per measured link (`core`, `core.rev`, `edge_in.3`, ...), over the window."""
+        """One row per measured link (`core`, `core.rev`, `edge_in.3`, ...), over the
+        window; arrivals, drops and loss rate per traffic class in columns
+        `data_*`, `ack_*`, `udp_*`."""
         import pandas as pd
 
-        return pd.DataFrame.from_dict(self.report["links"], orient="index").rename_axis("link")
+        rows = {name: pd.json_normalize(link, sep="_").iloc[0] for name, link in self.report["links"].items()}
+        return pd.DataFrame.from_dict(rows, orient="index").rename_axis("link")
 
     @cached_property
     def flows(self) -> pd.DataFrame:
@@ -63,6 +66,17 @@ class Result:
         import pandas as pd
 
         return pd.DataFrame(self.report["flows"]).set_index("flow")
+
+    @cached_property
+    def burstiness(self) -> Optional[pd.DataFrame]:
+        """beta(s) against the time scale in us (index), when the scenario asked
+        for it (its Hurst estimate is `report["burstiness"]["hurst"]`)."""
+        import pandas as pd
+
+        b = self.report.get("burstiness")
+        if b is None:
+            return None
+        return pd.DataFrame({"beta": b["beta"]}, index=pd.Index(b["scale_us"], name="scale_us"))
 
     def to_json(self, path: Union[str, Path]) -> None:
         """Write the report, with the scenario (human units) and wall time, as JSON."""

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Annotated, Any, Iterable, List, Literal, Optional, Tuple, Union, get_args, get_origin
 
 import tomli_w
-from pydantic import BaseModel, Field, StrictBool, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, model_validator
 
-from .fields import Count, PositiveSize, PositiveTime, Rate, ScenarioError, Size, Time, TimeRange, _Model
+from .fields import Count, PositiveSize, PositiveTime, Rate, ScenarioError, Size, SizeRange, Time, TimeRange, _Model
 from .topology import KINDS, EBase, Topology, core_defaults
 from .units import format_rate, format_size, format_time
 
@@ -107,10 +107,56 @@ class Tcp(_Model):
         return self
 
 
+class UdpSource(_Model):
+    """An open-loop UDP source (papers A Sec V-A, E Sec 5): "cbr", "poisson"
+    (exponential gaps), "fbm" (paper A's truncated fractional Brownian
+    motion at 1 us resolution with Hurst parameter `hurst`, fixed-size
+    packets) at mean `rate` in wire bits, or "onoff" (paper Q: CBR at peak
+    `rate` during exponential ON periods of mean `on`, silent for
+    exponential OFF periods of mean `off`), from host `from` to host
+    `to` (A-base and E-base with `topology.udp` name them "s-udp" and
+    "d-udp"), first packet at `start`. Packet sizes on the wire: `size`, one
+    value or a [low, high] range drawn uniformly, or `sizes`, a list drawn
+    from with equal weights."""
+
+    model_config = ConfigDict(serialize_by_alias=True)
+
+    kind: Literal["cbr", "poisson", "fbm", "onoff"]
+    rate: Rate
+    size: Optional[SizeRange] = None
+    sizes: Optional[List[PositiveSize]] = None
+    start: Time = "0s"
+    hurst: Optional[Annotated[float, Field(ge=0.5, lt=1.0)]] = None
+    on: Optional[PositiveTime] = None
+    off: Optional[PositiveTime] = None
+    from_: str = Field("s-udp", alias="from")
+    to: str = "d-udp"
+
+    @model_validator(mode="after")
+    def _one_size(self) -> UdpSource:
+        if (self.size is None) == (self.sizes is None):
+            raise ScenarioError("size", "give exactly one of size (a value or [low, high]) and sizes (a list)")
+        if self.sizes == []:
+            raise ScenarioError("sizes", "the list of sizes is empty")
+        for key, kind in [("hurst", "fbm"), ("on", "onoff"), ("off", "onoff")]:
+            if (self.kind == kind) != (getattr(self, key) is not None):
+                raise ScenarioError(key, f"an {kind} source needs {key}" if self.kind == kind else f"only an {kind} source takes {key}")
+        if self.kind == "fbm" and (self.size is None or self.size[0] != self.size[1]):
+            raise ScenarioError("size", "an fbm source sends packets of one fixed size")
+        return self
+
+    def to_engine(self) -> dict:
+        size = {"range": list(self.size)} if self.size is not None else {"list": list(self.sizes)}
+        return {"kind": self.kind, "rate": self.rate, "size": size, "start": self.start, "hurst": self.hurst, "on": self.on, "off": self.off,
+                "from": self.from_, "to": self.to}
+
+
 class Traffic(_Model):
-    """Long-lived bulk transfers (ns-2 FTP), one per sender, started uniformly over `start`."""
+    """Long-lived bulk transfers (ns-2 FTP), one per sender, started uniformly
+    over `start`; and UDP sources (`[[traffic.udp]]`)."""
 
     start: TimeRange = ["0s", "10s"]
+    udp: List[UdpSource] = Field(default_factory=list)
 
 
 class Pacing(_Model):
@@ -149,6 +195,17 @@ class Pacing(_Model):
         return self
 
 
+class Burstiness(_Model):
+    """Burstiness at time scales (paper A Sec III-B): the report's
+    `burstiness` gives beta(s), the CoV of bytes arriving at link `link` per
+    interval s = bin x 2^k for k < `scales`, over the measurement window, and
+    the Hurst parameter from its slope (beta ~ s^(H-1))."""
+
+    link: str = "core"
+    bin: PositiveTime = "1us"
+    scales: Annotated[int, Field(strict=True, ge=1, le=40)] = 20
+
+
 class Scenario(_Model):
     """A whole run: the network, its TCP, its traffic, and the measurement
     window [warmup, duration] over which the report's numbers are taken."""
@@ -161,6 +218,7 @@ class Scenario(_Model):
     tcp: Tcp = Field(default_factory=Tcp)
     traffic: Traffic = Field(default_factory=Traffic)
     pacing: Pacing = Field(default_factory=Pacing)
+    burstiness: Optional[Burstiness] = None
 
     @model_validator(mode="after")
     def _timeline(self) -> Scenario:
@@ -173,6 +231,9 @@ class Scenario(_Model):
         end = format_time(self.duration)
         if self.warmup >= self.duration:
             raise ScenarioError("warmup", f"{format_time(self.warmup)} must be before the end of the run (duration {end})")
+        for i, u in enumerate(self.traffic.udp):
+            if u.start >= self.duration:
+                raise ScenarioError(f"traffic.udp[{i}].start", f"must be before the end of the run (duration {end})")
         if self.traffic.start[1] >= self.duration:
             raise ScenarioError(
                 "traffic.start",
@@ -190,6 +251,7 @@ class Scenario(_Model):
         """The engine's JSON scenario: same keys, SI integers, ranges as [lo, hi]."""
         data = self.model_dump(mode="python", by_alias=True)
         data["core"] = self.core_values().model_dump(mode="python")
+        data["traffic"]["udp"] = [u.to_engine() for u in self.traffic.udp]
         return data
 
     def to_toml(self) -> str:

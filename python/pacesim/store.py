@@ -105,18 +105,21 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
     """The numbers stored per run for plots and claims.
 
     The engine summary (aggregate_mbps, goodput_kbps_mean, core_loss_rate,
-    core_empty_prob), plus: core_utilisation (aggregate / core rate), mean
+    core_empty_prob, core_udp_loss_rate), plus: core_utilisation (aggregate /
+    core rate), tcp_goodput_mbps (all flows' goodput), mean
     goodput of paced and of unpaced flows (paper E Fig. 17; None when a group
     is empty), the packet-weighted mean pacer delay, and the flow count.
     """
     flows = pd.DataFrame(report["flows"])
-    paced = flows[flows["paced"]]["goodput_kbps"]
-    unpaced = flows[~flows["paced"]]["goodput_kbps"]
+    is_paced = flows["paced"].astype(bool)  # an empty column (no TCP flows) is of object dtype
+    paced = flows[is_paced]["goodput_kbps"]
+    unpaced = flows[~is_paced]["goodput_kbps"]
     pacers = list(report["pacers"].values())
     packets = sum(p["packets"] for p in pacers)
     out = dict(report["summary"])
     out.update(
         core_utilisation=out["aggregate_mbps"] * 1e6 / core_rate_bps,
+        tcp_goodput_mbps=float(flows["goodput_kbps"].sum()) / 1e3,
         goodput_kbps_paced=float(paced.mean()) if len(paced) else None,
         goodput_kbps_unpaced=float(unpaced.mean()) if len(unpaced) else None,
         pacer_delay_ms_mean=sum(p["mean_delay_ms"] * p["packets"] for p in pacers) / packets if packets else None,

@@ -41,6 +41,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from . import ENGINE_VERSION
 from .scenario import Scenario, ScenarioError, apply_overrides, check_key, load_scenario, parse_scenario
 from .store import Store, run_key
+from .units import parse_rate
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -73,8 +74,8 @@ def _check_axis(base: Scenario, key: str, values: list, variants: dict) -> None:
 
 def scaled(scenario: Scenario, k: float) -> Scenario:
     """`scenario` with k times the hosts per edge and k times every link rate (core,
-    edge, access), so each flow keeps its share of the core: paper-size
-    experiments made small (`reproduce --quick`)."""
+    edge, access, the UDP host's) and UDP source rate, so each flow keeps its
+    share of the core: paper-size experiments made small (`reproduce --quick`)."""
     if k == 1:
         return scenario
     if scenario.topology.kind != "e-base":
@@ -85,12 +86,16 @@ def scaled(scenario: Scenario, k: float) -> Scenario:
     t = scenario.topology
     lo, hi = (round(r * k) for r in t.access_rate)
     elo, ehi = (round(r * k) for r in t.edge_rate)
-    return apply_overrides(scenario, [
+    data = apply_overrides(scenario, [
         f"topology.hosts_per_edge={round(hosts)}",
         f"core.rate={round(scenario.core_values().rate * k)}bps",
         f'topology.edge_rate=["{elo}bps", "{ehi}bps"]',
         f'topology.access_rate=["{lo}bps", "{hi}bps"]',
-    ])
+    ]).model_dump(mode="json", exclude_none=True, by_alias=True)
+    rated = data["traffic"]["udp"] + ([data["topology"]["udp"]] if "udp" in data["topology"] else [])
+    for table in rated:
+        table["rate"] = f"{round(parse_rate(table['rate']) * k)}bps"
+    return parse_scenario(data)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,15 @@ from typing import Annotated, ClassVar, Dict, List, Literal, Optional, Union
 
 from pydantic import ConfigDict, Discriminator, Field, StrictBool, Tag
 
-from .fields import Count, PositiveSize, RateRange, Size, TimeRange, _Model
+from .fields import Count, PositiveSize, Rate, RateRange, Size, Time, TimeRange, _Model
+
+
+class EBaseUdp(_Model):
+    """E-base's UDP host link: paper E Sec 5 gives 100 Mb/s; its delay, which
+    the paper leaves out, defaults to a mean access plus edge delay (3 + 10 ms)."""
+
+    rate: Rate = "100Mbps"
+    delay: Time = "13ms"
 
 
 class EBase(_Model):
@@ -35,6 +43,10 @@ class EBase(_Model):
     access_delay: TimeRange = ["1ms", "5ms"]
     edge_rate: RateRange = "100Mbps"
     edge_delay: TimeRange = ["5ms", "15ms"]
+    # An aggregate UDP host (paper E Sec 5): "s-udp" on its own edge link
+    # `edge_in.udp` into the core node (paced by default like the others),
+    # receiver "d-udp" behind the far end. None: no UDP host.
+    udp: Optional[EBaseUdp] = None
 
 
 class ABase(_Model):
@@ -46,7 +58,8 @@ class ABase(_Model):
 
     CORE: ClassVar[dict] = {"rate": "100Mbps", "delay": "50ms", "buffer": "10KB"}
     kind: Literal["a-base"] = "a-base"
-    tcp_hosts: Count = 1000
+    # 0 leaves the UDP host alone on the core (UDP loss without TCP).
+    tcp_hosts: Annotated[int, Field(strict=True, ge=0)] = 1000
     access_rate: RateRange = "10Mbps"
     access_delay: TimeRange = ["1ms", "25ms"]
     udp_access_rate: RateRange = "100Mbps"

@@ -1,6 +1,8 @@
 //! What a run measures: per-link counters and time averages, per-flow
 //! progress, and the report assembled from them.
 
+pub mod burstiness;
 pub mod link_stats;
 
-pub use link_stats::LinkStats;
+pub use burstiness::Burstiness;
+pub use link_stats::{ClassCounts, LinkStats};

@@ -17,6 +17,10 @@ pub struct Report {
     /// Edge pacers by the name of the link they sit in front of.
     pub pacers: BTreeMap<String, PacerReport>,
     pub flows: FlowTable,
+    /// UDP sources in scenario order: packets sent and received over the whole run.
+    pub udp: Vec<UdpReport>,
+    /// beta(s) at the measured link, when the scenario asks for it.
+    pub burstiness: Option<BurstinessReport>,
     pub conservation: Conservation,
     pub work: Work,
 }
@@ -32,6 +36,8 @@ pub struct Summary {
     pub core_loss_rate: f64,
     /// Fraction of time no packet waits in the core queue.
     pub core_empty_prob: f64,
+    /// UDP drops / UDP arrivals at the core queue (paper A's anomaly; 0 without UDP).
+    pub core_udp_loss_rate: f64,
 }
 
 /// Counters of one link's output queue over the window.
@@ -51,6 +57,25 @@ pub struct LinkReport {
     pub empty_prob: f64,
     /// Fraction of time the link transmits nothing.
     pub idle_prob: f64,
+    /// The same arrivals and drops by traffic class: TCP data, ACKs, UDP.
+    pub data: ClassReport,
+    pub ack: ClassReport,
+    pub udp: ClassReport,
+}
+
+/// Arrivals, drops and their ratio for one traffic class at one queue.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClassReport {
+    pub arrivals: u64,
+    pub drops: u64,
+    pub loss_rate: f64,
+}
+
+impl From<crate::metrics::ClassCounts> for ClassReport {
+    fn from(c: crate::metrics::ClassCounts) -> Self {
+        let loss_rate = if c.arrivals == 0 { 0.0 } else { c.drops as f64 / c.arrivals as f64 };
+        ClassReport { arrivals: c.arrivals, drops: c.drops, loss_rate }
+    }
 }
 
 /// Pacing delays at one edge pacer over the window.
@@ -83,6 +108,23 @@ pub struct FlowTable {
     pub fast_retransmits: Vec<u64>,
     pub timeouts: Vec<u64>,
     pub final_cwnd: Vec<f64>,
+}
+
+/// Coefficient of variation of bytes per interval at each time scale
+/// with at least two intervals in the window, and the Hurst parameter from
+/// the slope over all of them (beta ~ s^(H-1)).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BurstinessReport {
+    pub link: String,
+    pub scale_us: Vec<f64>,
+    pub beta: Vec<f64>,
+    pub hurst: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UdpReport {
+    pub sent: u64,
+    pub received: u64,
 }
 
 /// Packet conservation over the whole run: created = delivered + dropped + in_flight.

@@ -26,6 +26,20 @@ pub struct Scenario {
     pub traffic: Traffic,
     #[serde(default)]
     pub pacing: Pacing,
+    /// Measure burstiness at time scales at one link (paper A Sec III-B).
+    #[serde(default)]
+    pub burstiness: Option<BurstinessSpec>,
+}
+
+/// beta(s) of the bytes arriving at link `link` over the measurement
+/// window, for s = `bin` x 2^k, k < `scales` (see `metrics::burstiness`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BurstinessSpec {
+    pub link: String,
+    /// Finest interval, ns (paper A: 1 us).
+    pub bin: u64,
+    pub scales: u32,
 }
 
 pub use crate::topology::Topology;
@@ -199,12 +213,15 @@ pub enum TcpVariant {
     Fast,
 }
 
-/// Long-lived bulk transfers, one per sender host.
+/// Long-lived bulk transfers, one per sender host, and open-loop UDP sources.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Traffic {
     /// Flow start times, drawn uniformly per flow, ns.
     pub start: Range,
+    /// Real-time sources (`[[traffic.udp]]`), each from one host to another.
+    #[serde(default)]
+    pub udp: Vec<crate::traffic::udp::UdpSpec>,
 }
 
 /// Where traffic is paced (paper E): nowhere, at the hosts (TCP pacing), or
@@ -418,6 +435,19 @@ impl Scenario {
             return Err(bad("tcp.rampdown", "only FACK ramps down (tcp.variant = \"fack\")"));
         }
         ordered("traffic.start", self.traffic.start)?;
+        if let Some(b) = &self.burstiness {
+            positive("burstiness.bin", b.bin)?;
+            if !(1..=40).contains(&b.scales) {
+                return Err(bad("burstiness.scales", "must be in [1, 40]"));
+            }
+        }
+        for (i, u) in self.traffic.udp.iter().enumerate() {
+            let field = format!("traffic.udp[{i}]");
+            u.validate(&field)?;
+            if u.start >= self.duration {
+                return Err(bad(&format!("{field}.start"), "must be before the end of the run"));
+            }
+        }
         let p = &self.pacing;
         if !(0.0..=1.0).contains(&p.fraction) {
             return Err(bad("pacing.fraction", format!("{} is not a share in [0, 1]", p.fraction)));

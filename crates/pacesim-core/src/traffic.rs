@@ -1,6 +1,10 @@
-//! Applications driving the TCP senders. So far: long-lived bulk transfers
-//! (ns-2 FTP: always data to send), each starting at a time drawn from the
-//! "flow.start" stream of its flow.
+//! Applications driving the network: long-lived bulk transfers behind the
+//! TCP senders (ns-2 FTP: always data to send), each starting at a time
+//! drawn from the "flow.start" stream of its flow; and open-loop real-time
+//! sources ([`udp`]) injecting datagrams on their own routes.
+
+pub mod fbm;
+pub mod udp;
 
 use crate::scenario::Range;
 use crate::sim::rng::{stream, uniform};

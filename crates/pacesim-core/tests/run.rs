@@ -157,6 +157,103 @@ fn delayed_acks_halve_the_ack_stream_and_conserve_packets() {
     assert!(ratio(&delayed) > 0.45 && ratio(&delayed) < 0.75, "{}", ratio(&delayed));
 }
 
+/// `small()` with a UDP host on E-base and one source of `kind` at `rate`
+/// bit/s with `more` keys (sizes U[100, 300] B unless `more` gives them).
+fn with_udp(kind: &str, rate: u64, more: &str) -> Scenario {
+    let more = if more.contains("size") {
+        more.to_string()
+    } else {
+        format!("\"size\":{{\"range\":[100,300]}}{more}")
+    };
+    let mut text = SMALL.replace(
+        "\"edge_delay\":[5000000,15000000]}",
+        "\"edge_delay\":[5000000,15000000],\"udp\":{\"rate\":100000000,\"delay\":10000000}}",
+    );
+    text = text.replace(
+        "\"traffic\":{\"start\":[0,10000000000]}",
+        &format!(
+            "\"traffic\":{{\"start\":[0,10000000000],\"udp\":[{{\"kind\":\"{kind}\",\"rate\":{rate},\
+             {more},\"start\":0,\"from\":\"s-udp\",\"to\":\"d-udp\"}}]}}"
+        ),
+    );
+    Scenario::from_json(&text).unwrap()
+}
+
+#[test]
+fn udp_is_counted_by_class_conserved_and_leaves_tcp_draws_alone() {
+    let r = run(&with_udp("poisson", 500_000, "")).unwrap();
+    let c = &r.conservation;
+    assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
+    let core = &r.links["core"];
+    // Classes partition the arrivals and drops; the forward core carries no ACKs.
+    assert_eq!(core.data.arrivals + core.ack.arrivals + core.udp.arrivals, core.arrivals);
+    assert_eq!(core.data.drops + core.ack.drops + core.udp.drops, core.drops);
+    assert_eq!(core.ack.arrivals, 0);
+    assert!(core.udp.drops > 0 && core.udp.drops < core.udp.arrivals);
+    assert_eq!(r.summary.core_udp_loss_rate, core.udp.loss_rate);
+    // Over the whole run the source lost what the core dropped (and a few in flight).
+    let u = &r.udp[0];
+    assert!(u.received < u.sent && u.sent - u.received >= core.udp.drops, "{u:?}");
+    // 0.5 Mb/s of U[100, 300] B over the 20 s window: 6250 packets expected
+    // (Poisson count, sd 79); all of them reach the core.
+    let want = 0.5e6 * 20.0 / 8.0 / 200.0;
+    assert!((core.udp.arrivals as f64 - want).abs() < 4.0 * want.sqrt() * 1.1, "{}", core.udp.arrivals);
+    // The edge link sees the same stream 10 ms earlier: the counts differ by
+    // the packets crossing it at the window's edges (about 3 at each).
+    let edge = r.links["edge_in.udp"].udp.arrivals;
+    assert!(edge.abs_diff(core.udp.arrivals) <= 12, "{edge} vs {}", core.udp.arrivals);
+    // The UDP host is extra: the TCP hosts keep their access links, and a
+    // run without a UDP source is the same as before the host was added.
+    let mut no_source = with_udp("cbr", 1, "");
+    no_source.traffic.udp.clear();
+    let plain = run(&small()).unwrap();
+    let hosted = run(&no_source).unwrap();
+    assert_eq!(plain.flows, hosted.flows);
+    assert_eq!(plain.summary, hosted.summary);
+}
+
+#[test]
+fn an_fbm_source_runs_at_its_mean_rate() {
+    let s = with_udp("fbm", 500_000, r#""size":{"range":[200,200]},"hurst":0.85"#);
+    let r = run(&s).unwrap();
+    // 0.5 Mb/s of 200 B over 30 s: 9375 packets; LRD noise over 3e7 samples
+    // of 1 us has relative sd about 0.8 (3e7)^-0.15 = 6 %; 4 sd = 24 %.
+    assert!((r.udp[0].sent as f64 / 9375.0 - 1.0).abs() < 0.24, "{:?}", r.udp[0]);
+    let c = &r.conservation;
+    assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
+}
+
+#[test]
+fn poisson_burstiness_at_the_udp_edge_falls_as_the_inverse_square_root() {
+    // 5 Mb/s of 200 B packets: Poisson, l = 3125 packets/s; bytes per interval
+    // s have CoV 1/sqrt(l s) exactly. 20 s window, 1 us bins, s up to 32 ms.
+    let mut s = with_udp("poisson", 5_000_000, r#""size":{"range":[200,200]}"#);
+    s.burstiness =
+        Some(pacesim_core::scenario::BurstinessSpec { link: "edge_in.udp".into(), bin: 1_000, scales: 16 });
+    let r = run(&s).unwrap();
+    let b = r.burstiness.expect("asked for");
+    assert_eq!(b.scale_us.len(), 16);
+    for (&us, &beta) in b.scale_us.iter().zip(&b.beta) {
+        // As in the unit test: 4 sd of the sample CoV from n intervals, mean l s.
+        let (l, n) = (3125.0 * us * 1e-6, 20e6 / us);
+        let tol = 4.0 * (0.5 * ((2.0 + 1.0 / l) / n).sqrt() + (1.0 / (l * n)).sqrt());
+        assert!((beta * l.sqrt() - 1.0).abs() < tol, "{us} us: {beta} vs {}", 1.0 / l.sqrt());
+    }
+    assert!((b.hurst - 0.5).abs() < 0.02, "{}", b.hurst);
+    // The measured link also reports its counters; a bad name is an error naming the field.
+    assert!(r.links.contains_key("edge_in.udp"));
+    s.burstiness.as_mut().unwrap().link = "nowhere".into();
+    assert!(run(&s).unwrap_err().to_string().starts_with("burstiness.link:"));
+}
+
+#[test]
+fn a_udp_source_between_unknown_hosts_is_an_error_naming_it() {
+    let mut s = with_udp("cbr", 1_000_000, "");
+    s.traffic.udp[0].to = "nowhere".into();
+    let e = run(&s).unwrap_err().to_string();
+    assert!(e.starts_with("traffic.udp[0]:") && e.contains("nowhere"), "{e}");
+}
+
 /// Every TCP variant and queue runs deterministically with packets conserved
 /// (the engine checks conservation and fails the run otherwise), unpaced
 /// and with host pacing.

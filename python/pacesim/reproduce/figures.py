@@ -468,4 +468,107 @@ QFIG18 = Figure(
     ],
 )
 
-FIGURES: Dict[str, Figure] = {f.id: f for f in [FIG3, FIG4, FIG5, FIG7, FIG9, FIG11, FIG12, FIG16, FIG17, QFIG18]}
+# --- UDP with TCP: paper E's E-fig13 and paper A's A-fig11 ---
+
+UDP_LOSS = "core_udp_loss_rate"
+# Paper E Sec 5: one aggregate 5.5 Mb/s Poisson source, U[100, 300] B, on its own 100 Mb/s edge.
+E_UDP = ["topology.udp={}", 'traffic.udp=[{kind = "poisson", rate = "5.5Mbps", size = ["100B", "300B"]}]']
+
+
+def _loss_dips_then_rises(buffers: Sequence[str], where: dict):
+    """UDP loss at its lowest at an inner buffer and higher again after it."""
+    def check(p: Points) -> Verdict:
+        loss = [p.at(UDP_LOSS, buffer=b, **where) for b in buffers]
+        low = min(range(len(loss)), key=loss.__getitem__)
+        ok = 0 < low < len(loss) - 1 and max(loss[low + 1:]) > 1.2 * loss[low]
+        return ok, f"lowest {100 * loss[low]:.3f} % at {buffers[low]}; then up to {100 * max(loss[low + 1:] or [0]):.3f} %: " + \
+            ", ".join(f"{b} {100 * v:.3f}" for b, v in zip(buffers, loss))
+    return check
+
+
+def _edge_lower_udp_loss(buffers: Sequence[str]):
+    def check(p: Points) -> Verdict:
+        pairs = {b: (p.at(UDP_LOSS, scheme="edge", buffer=b), p.at(UDP_LOSS, scheme="none", buffer=b)) for b in buffers}
+        return all(e < n for e, n in pairs.values()), "UDP loss edge vs none: " + ", ".join(
+            f"{b} {100 * e:.3f} vs {100 * n:.3f} %" for b, (e, n) in pairs.items())
+    return check
+
+
+def _goodput_order_at(buffer: str):
+    def check(p: Points) -> Verdict:
+        g = {s: p.at(GOODPUT, scheme=s, buffer=buffer) for s in SCHEMES}
+        return g["edge"] > g["host"] >= g["none"] * 0.99, f"at {buffer}: " + ", ".join(f"{s} {v:.1f}" for s, v in g.items()) + \
+            " Kb/s (paper: edge 91, host 85, none 82)"
+    return check
+
+
+E_UDP_BUFFERS = ["2KB", "3KB", "4KB", "6KB", "8KB", "10KB", "15KB", "20KB", "30KB", "50KB"]
+
+FIG13 = Figure(
+    id="E-fig13",
+    caption="Mixed TCP and Poisson UDP: TCP throughput, per-flow goodput and UDP loss against the core buffer",
+    setup="E-base with an aggregate 5.5 Mb/s Poisson UDP source (sizes U[100, 300] B) on its own 100 Mb/s edge "
+          "link; the edge pacer paces TCP and UDP, host pacing TCP only; core buffer 2-50 KB",
+    axes={"pacing.scheme": SCHEMES, "core.buffer": E_UDP_BUFFERS},
+    set=E_UDP,
+    panels=[Panel("core.buffer", THROUGHPUT, ["pacing.scheme"], title="(a) Aggregate throughput"),
+            Panel("core.buffer", GOODPUT, ["pacing.scheme"], title="(b) Per-flow TCP goodput"),
+            Panel("core.buffer", UDP_LOSS, ["pacing.scheme"], title="(c) UDP loss", logy=True)],
+    claims=[
+        Claim("At 6 KB goodput edge 91, host 85, none 82 Kb/s", "edge > host >= none at 6 KB", _goodput_order_at("6KB")),
+        Claim("UDP loss non-monotonic in buffer", "unpaced UDP loss lowest at an inner buffer and 20 % higher after it",
+              _loss_dips_then_rises(E_UDP_BUFFERS, {"scheme": "none"})),
+        Claim("edge lower, by orders of magnitude in 5-15 and 20-30 KB", "edge below none at 6-15 and 20-30 KB",
+              _edge_lower_udp_loss(["6KB", "8KB", "10KB", "15KB", "20KB", "30KB"])),
+    ],
+)
+
+A_BUFFERS = ["1KB", "2KB", "4KB", "6KB", "8KB", "11KB", "15KB", "20KB", "30KB", "40KB", "50KB"]
+A_VARIANTS = {"UDP + TCP": [], "UDP alone": ["topology.tcp_hosts=0"]}
+
+
+def _a_fig11_ratio(p: Points) -> Verdict:
+    loss = {b: p.at(UDP_LOSS, variant="UDP + TCP", buffer=b) for b in A_BUFFERS}
+    low = min(loss, key=loss.get)
+    ratio = loss["30KB"] / loss["11KB"]
+    return 1.2 <= ratio <= 2.0, f"30 KB / 11 KB = {ratio:.2f} (paper about 1.5); lowest at {low}"
+
+
+def _alone_falls(p: Points) -> Verdict:
+    loss = [p.at(UDP_LOSS, variant="UDP alone", buffer=b) for b in A_BUFFERS]
+    rho = spearman(range(len(loss)), loss)
+    return rho < -0.9 or max(loss[3:]) == 0, f"rank correlation with buffer {rho:.2f}: " + ", ".join(
+        f"{b} {100 * v:.4f}" for b, v in zip(A_BUFFERS, loss))
+
+
+def _tcp_by_11(p: Points) -> Verdict:
+    u = p.at("throughput_pct", variant="UDP + TCP", buffer="11KB")
+    return u >= 95, f"core at 11 KB {u:.1f} % busy (paper: TCP 93 + UDP 5)"
+
+
+AFIG11 = Figure(
+    id="A-fig11",
+    caption="Poisson: UDP packet loss and TCP throughput from simulation",
+    setup="a-base (paper A Sec V-A): 1000 TCP Reno flows on 10 Mb/s access links, a 5 Mb/s Poisson UDP source of "
+          "200 B packets on its own 100 Mb/s link, 100 Mb/s core; 800 s measured from 200 s; core buffer 1-50 KB; "
+          "and the UDP source alone",
+    axes={"core.buffer": A_BUFFERS, "variant": list(A_VARIANTS)},
+    variants=A_VARIANTS,
+    set=["topology.kind=a-base", "duration=800s", "warmup=200s",
+         'traffic.udp=[{kind = "poisson", rate = "5Mbps", size = "200B"}]'],
+    # A tenth of the flows and of every rate (each flow keeps its 100 Kb/s share; UDP stays 5 %).
+    quick=["topology.tcp_hosts=100", "core.rate=10Mbps", "topology.access_rate=1Mbps", "topology.udp_access_rate=10Mbps",
+           'traffic.udp=[{kind = "poisson", rate = "0.5Mbps", size = "200B"}]', "duration=100s", "warmup=30s"],
+    panels=[Panel("core.buffer", UDP_LOSS, ["variant"], title="UDP packet loss", logy=True),
+            Panel("core.buffer", "tcp_goodput_mbps", ["variant"], title="TCP throughput", ylabel="TCP goodput (Mb/s)")],
+    claims=[
+        Claim("UDP loss lowest at 11 KB", "UDP loss with TCP lowest at an inner buffer, 20 % higher after it",
+              _loss_dips_then_rises(A_BUFFERS, {"variant": "UDP + TCP"})),
+        Claim("30 KB loss ≈50% above 11 KB", "loss at 30 KB between 1.2 and 2 times that at 11 KB", _a_fig11_ratio),
+        Claim("TCP ≈93 Mb/s at 11 KB", "core at least 95 % busy at 11 KB", _tcp_by_11),
+        Claim("without TCP, UDP loss falls with buffer", "UDP alone: loss falls with buffer (rank correlation < -0.9)",
+              _alone_falls),
+    ],
+)
+
+FIGURES: Dict[str, Figure] = {f.id: f for f in [FIG3, FIG4, FIG5, FIG7, FIG9, FIG11, FIG12, FIG13, FIG16, FIG17, QFIG18, AFIG11]}

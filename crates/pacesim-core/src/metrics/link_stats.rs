@@ -6,8 +6,16 @@
 //! order, and the integrals (byte- and packet-seconds, time spent empty,
 //! time the link is idle) are exact sums over those pieces.
 
-use crate::report::LinkReport;
+use crate::net::PacketKind;
+use crate::report::{ClassReport, LinkReport};
 use crate::sim::time::{secs, Time};
+
+/// Arrivals and drops of one traffic class at a queue.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClassCounts {
+    pub arrivals: u64,
+    pub drops: u64,
+}
 
 #[derive(Debug, Clone)]
 pub struct LinkStats {
@@ -15,6 +23,9 @@ pub struct LinkStats {
     pub drops: u64,
     pub departures: u64,
     pub departed_bytes: u64,
+    /// Arrivals and drops by traffic class (indexed by `PacketKind as usize`):
+    /// paper A's anomaly is UDP loss at the core, A-fig23 is ACK loss.
+    pub by_class: [ClassCounts; 3],
     /// Start of the current window.
     since: Time,
     /// Time up to which the integrals below are accounted.
@@ -34,6 +45,7 @@ impl Default for LinkStats {
             drops: 0,
             departures: 0,
             departed_bytes: 0,
+            by_class: Default::default(),
             since: 0,
             mark: 0,
             end: Time::MAX,
@@ -79,6 +91,18 @@ impl LinkStats {
         *self = LinkStats { since: t, mark: t, end, ..LinkStats::default() };
     }
 
+    /// A packet of `kind` arrived at `t`, and was dropped or not.
+    #[inline]
+    pub fn arrival(&mut self, t: Time, kind: PacketKind, dropped: bool) {
+        let counts = u64::from(self.counts(t));
+        let dropped = counts * u64::from(dropped);
+        self.arrivals += counts;
+        self.drops += dropped;
+        let c = &mut self.by_class[kind as usize];
+        c.arrivals += counts;
+        c.drops += dropped;
+    }
+
     pub fn since(&self) -> Time {
         self.since
     }
@@ -97,6 +121,9 @@ impl LinkStats {
             mean_queue_packets: self.area_packets as f64 / span,
             empty_prob: self.empty as f64 / span,
             idle_prob: self.idle as f64 / span,
+            data: ClassReport::from(self.by_class[PacketKind::Data as usize]),
+            ack: ClassReport::from(self.by_class[PacketKind::Ack as usize]),
+            udp: ClassReport::from(self.by_class[PacketKind::Udp as usize]),
         }
     }
 }

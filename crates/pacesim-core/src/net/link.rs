@@ -19,8 +19,8 @@
 use std::collections::VecDeque;
 
 use super::queue::Arrival;
-use super::{DropTail, Queue};
-use crate::metrics::LinkStats;
+use super::{DropTail, PacketKind, Queue};
+use crate::metrics::{Burstiness, LinkStats};
 use crate::sim::time::{tx_time, Time};
 
 pub type LinkId = u32;
@@ -48,6 +48,8 @@ pub struct Link {
     /// The measurement window [start, end), see [`Link::set_window`].
     window: [Time; 2],
     pub stats: LinkStats,
+    /// Bytes arriving per time scale, when this link's burstiness is measured.
+    pub burstiness: Option<Box<Burstiness>>,
 }
 
 impl Link {
@@ -63,6 +65,7 @@ impl Link {
             untracked: false,
             window: [0, Time::MAX],
             stats: LinkStats::default(),
+            burstiness: None,
         }
     }
 
@@ -136,18 +139,22 @@ impl Link {
         self.untracked = true;
     }
 
-    /// A packet of `size` bytes arrives at the queue at `now`. Returns when
-    /// its last bit reaches the far end, or `None` if the queue drops it.
+    /// A packet of `size` bytes and class `kind` arrives at the queue at
+    /// `now`. Returns when its last bit reaches the far end, or `None` if
+    /// the queue drops it.
     #[inline]
-    pub fn offer(&mut self, now: Time, size: u32) -> Option<Time> {
+    pub fn offer(&mut self, now: Time, size: u32, kind: PacketKind) -> Option<Time> {
         if self.untracked {
             self.busy_until = self.busy_until.max(now) + self.tx_time(size);
             return Some(self.busy_until + self.delay);
         }
         self.open_window(now);
         self.settle(now);
-        let counts = self.stats.counts(now);
-        self.stats.arrivals += u64::from(counts);
+        if let Some(b) = &mut self.burstiness {
+            if now >= self.window[0] && now < self.window[1] {
+                b.arrive(now, size);
+            }
+        }
         let arrival = Arrival {
             now,
             idle_since: (self.busy_until <= now).then_some(self.busy_until),
@@ -155,10 +162,12 @@ impl Link {
             queued_packets: self.waiting.len() as u64,
             size,
         };
-        if !self.queue.admits(&arrival) {
-            self.stats.drops += u64::from(counts);
+        let admitted = self.queue.admits(&arrival);
+        self.stats.arrival(now, kind, !admitted);
+        if !admitted {
             return None;
         }
+        let counts = self.stats.counts(now);
         let start = if self.busy_until <= now {
             self.account_idle(now);
             if counts {
@@ -200,32 +209,32 @@ mod tests {
     fn one_packet_arrives_after_serialisation_plus_propagation() {
         let mut l = Link::new(10_000_000, 5 * MS, DropTail::unlimited());
         // 1040 B at 10 Mb/s = 832 us; plus 5 ms.
-        assert_eq!(l.offer(1_000, 1040), Some(1_000 + 832_000 + 5 * MS));
+        assert_eq!(l.offer(1_000, 1040, PacketKind::Data), Some(1_000 + 832_000 + 5 * MS));
     }
 
     #[test]
     fn back_to_back_packets_queue_behind_each_other() {
         let mut l = Link::new(100_000_000, 0, DropTail::unlimited());
-        let t: Vec<_> = (0..3).map(|_| l.offer(0, 1040).unwrap()).collect();
+        let t: Vec<_> = (0..3).map(|_| l.offer(0, 1040, PacketKind::Data).unwrap()).collect();
         assert_eq!(t, vec![83_200, 166_400, 249_600]);
         assert_eq!(l.queued_packets(0), 2);
         assert_eq!(l.queued_packets(83_200), 1);
         // After the queue drains the link is idle again: no waiting.
-        assert_eq!(l.offer(1_000_000, 1040), Some(1_083_200));
+        assert_eq!(l.offer(1_000_000, 1040, PacketKind::Data), Some(1_083_200));
     }
 
     #[test]
     fn a_2kb_queue_drops_the_third_packet_of_a_burst() {
         // One on the wire, one waiting (1040 + 1040 >= 2000 drops the next).
         let mut l = Link::new(100_000_000, 0, DropTail::bytes(2000));
-        let got: Vec<bool> = (0..5).map(|_| l.offer(0, 1040).is_some()).collect();
+        let got: Vec<bool> = (0..5).map(|_| l.offer(0, 1040, PacketKind::Data).is_some()).collect();
         assert_eq!(got, vec![true, true, false, false, false]);
         // At the instant the first leaves the wire the second still waits (an
         // arrival at that instant comes first, as in ns-2) ...
-        assert!(l.offer(83_200, 1040).is_none());
+        assert!(l.offer(83_200, 1040, PacketKind::Data).is_none());
         // ... just after, the second is on the wire and one fits again.
-        assert!(l.offer(83_201, 1040).is_some());
-        assert!(l.offer(83_201, 1040).is_none());
+        assert!(l.offer(83_201, 1040, PacketKind::Data).is_some());
+        assert!(l.offer(83_201, 1040, PacketKind::Data).is_none());
         l.close_window(1_000_000);
         assert_eq!(l.stats.arrivals, 8);
         assert_eq!(l.stats.drops, 5);
@@ -240,7 +249,7 @@ mod tests {
         // Bursts, gaps and simultaneous arrivals of mixed sizes.
         let arrivals = [(0, 1040), (0, 40), (100_000, 1040), (2 * MS, 1500), (2 * MS, 40), (9 * MS, 1040)];
         for (t, size) in arrivals {
-            assert_eq!(tracked.offer(t, size), untracked.offer(t, size));
+            assert_eq!(tracked.offer(t, size, PacketKind::Data), untracked.offer(t, size, PacketKind::Data));
         }
     }
 
@@ -251,7 +260,7 @@ mod tests {
         let mut l = Link::new(100_000_000, 0, DropTail::unlimited());
         l.set_window(0, 332_800);
         for _ in 0..3 {
-            l.offer(0, 1040);
+            l.offer(0, 1040, PacketKind::Data);
         }
         l.close_window(332_800);
         let r = l.stats.report();
@@ -290,11 +299,11 @@ mod tests {
         };
         let mut seen = vec![];
         for _ in 0..3 {
-            l.offer(0, 1040).unwrap();
+            l.offer(0, 1040, PacketKind::Data).unwrap();
             seen.push(avg(&l));
         }
         assert_eq!(seen, vec![0.0, 0.0, 520.0]);
-        l.offer(MS, 1040).unwrap();
+        l.offer(MS, 1040, PacketKind::Data).unwrap();
         assert_eq!(avg(&l), 520.0 * 0.5f64.powi(10));
     }
 }

@@ -13,6 +13,8 @@ pub enum PacketKind {
     Data,
     /// A cumulative TCP ACK; `seq` is the highest in-order sequence received.
     Ack,
+    /// An open-loop (real-time) UDP datagram; `flow` is its source's index.
+    Udp,
 }
 
 #[derive(Debug, Clone, Copy)]

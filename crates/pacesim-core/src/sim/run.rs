@@ -5,13 +5,17 @@ use std::collections::BTreeMap;
 use super::rng::{stream, uniform};
 use super::time::secs;
 use super::world::{Event, Flow, Sizes, World};
+use crate::metrics::burstiness::{hurst, Burstiness};
 use crate::pacing::HostPacer;
-use crate::report::{Conservation, FlowTable, PacerReport, Report, Summary, Work};
+use crate::report::{
+    BurstinessReport, Conservation, FlowTable, PacerReport, Report, Summary, UdpReport, Work,
+};
 use crate::scenario::{InvalidField, Pacing, PacingScheme, Scenario};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::{variant, TcpSender, TcpSink};
 use crate::topology::Network;
 use crate::traffic::bulk_start;
+use crate::traffic::udp::UdpSource;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
@@ -24,12 +28,40 @@ pub enum RunError {
     Conservation { created: u64, delivered: u64, dropped: u64, in_flight: u64, carried: u64 },
 }
 
-/// The network with its pacers, and its cut-through links marked.
-pub fn build_network(s: &Scenario) -> Result<Network, InvalidField> {
+/// The network with its pacers and a route for each UDP source (returned
+/// in the sources' order), and its cut-through links marked.
+pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> {
     let mut net = s.topology.build(&s.core, s.seed)?;
+    let udp_routes = s
+        .traffic
+        .udp
+        .iter()
+        .enumerate()
+        .map(|(i, u)| {
+            net.connect(&u.from, &u.to).ok_or_else(|| InvalidField {
+                field: format!("traffic.udp[{i}]"),
+                message: format!(
+                    "no route from host {:?} to host {:?} (unknown or not connected)",
+                    u.from, u.to
+                ),
+            })
+        })
+        .collect::<Result<_, _>>()?;
     net.place_pacers(&s.pacing)?;
+    if let Some(b) = &s.burstiness {
+        let link = net.link_named(&b.link).ok_or_else(|| InvalidField {
+            field: "burstiness.link".into(),
+            message: format!("no link named {:?}", b.link),
+        })?;
+        // Measured, so its queue is tracked (see `mark_cut_through`).
+        if !net.measured.contains(&link) {
+            net.measured.push(link);
+        }
+        net.links[link as usize].burstiness =
+            Some(Box::new(Burstiness::new(b.bin, s.warmup, b.scales as usize)));
+    }
     net.mark_cut_through();
-    Ok(net)
+    Ok((net, udp_routes))
 }
 
 /// Whether host `i` paces: a share `fraction` of hosts, spread evenly
@@ -39,7 +71,10 @@ fn paces_host(p: &Pacing, i: usize) -> bool {
 }
 
 fn build_world(s: &Scenario) -> Result<World, InvalidField> {
-    let net = build_network(s)?;
+    let (net, udp_routes) = build_network(s)?;
+    let sources = (s.traffic.udp.iter().zip(udp_routes).enumerate())
+        .map(|(i, (u, route))| UdpSource::new(u, s.seed, i as u64, route, &format!("traffic.udp[{i}]")))
+        .collect::<Result<_, _>>()?;
     let t = &s.tcp;
     let flows = (0..net.flows.len())
         .map(|i| {
@@ -65,7 +100,7 @@ fn build_world(s: &Scenario) -> Result<World, InvalidField> {
         syn: t.syn.then_some(t.header_size as u32),
         ack: t.ack_size as u32,
     };
-    Ok(World::new(net, flows, sizes))
+    Ok(World::new(net, flows, sources, sizes))
 }
 
 /// Run a scenario to completion.
@@ -83,6 +118,9 @@ pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Repor
     }
     for (i, f) in w.flows.iter().enumerate() {
         w.queue.push(f.start, Event::Start(i as u32));
+    }
+    for (i, u) in w.sources.iter().enumerate() {
+        w.queue.push(u.first(), Event::Udp(i as u32));
     }
     w.queue.push(s.warmup, Event::Warmup);
     w.queue.push(s.duration, Event::End);
@@ -166,6 +204,7 @@ fn report(s: &Scenario, w: &World) -> Report {
         goodput_kbps_mean: flows.goodput_kbps.iter().sum::<f64>() / flows.goodput_kbps.len().max(1) as f64,
         core_loss_rate: core.loss_rate,
         core_empty_prob: core.empty_prob,
+        core_udp_loss_rate: core.udp.loss_rate,
     };
     Report {
         engine_version: crate::ENGINE_VERSION.to_string(),
@@ -174,6 +213,17 @@ fn report(s: &Scenario, w: &World) -> Report {
         links,
         pacers,
         flows,
+        udp: w.sources.iter().map(|u| UdpReport { sent: u.sent, received: u.received }).collect(),
+        burstiness: s.burstiness.as_ref().map(|spec| {
+            let link = net.link_named(&spec.link).expect("checked when built");
+            let beta = net.links[link as usize].burstiness.as_ref().expect("set when built").beta(s.duration);
+            BurstinessReport {
+                link: spec.link.clone(),
+                scale_us: beta.iter().map(|&(k, _)| (k * spec.bin) as f64 / 1e3).collect(),
+                beta: beta.iter().map(|&(_, b)| b).collect(),
+                hurst: hurst(&beta),
+            }
+        }),
         conservation: Conservation {
             created: w.packets.created(),
             delivered: w.delivered,

@@ -10,6 +10,7 @@ use crate::sim::{EventQueue, Time};
 use crate::tcp::sender::SenderStats;
 use crate::tcp::{TcpSender, TcpSink};
 use crate::topology::{FlowPath, Network};
+use crate::traffic::udp::UdpSource;
 
 const NO_PACER: u32 = u32::MAX;
 
@@ -27,6 +28,8 @@ pub enum Event {
     DelAck(u32),
     /// A flow's application starts.
     Start(u32),
+    /// A UDP source's next packet is due.
+    Udp(u32),
     /// The measurement window opens.
     Warmup,
     /// The run ends.
@@ -63,6 +66,7 @@ pub struct World {
     pub packets: PacketArena,
     pub net: Network,
     pub flows: Vec<Flow>,
+    pub sources: Vec<UdpSource>,
     pub pacers: Vec<Pacer>,
     /// For each link, the index of the pacer in front of it, or `NO_PACER`.
     pacer_at: Vec<u32>,
@@ -76,7 +80,7 @@ pub struct World {
 }
 
 impl World {
-    pub fn new(net: Network, flows: Vec<Flow>, sizes: Sizes) -> Self {
+    pub fn new(net: Network, flows: Vec<Flow>, sources: Vec<UdpSource>, sizes: Sizes) -> Self {
         let mut pacer_at = vec![NO_PACER; net.links.len()];
         let pacers = net
             .pacers
@@ -93,6 +97,7 @@ impl World {
             packets: PacketArena::default(),
             net,
             flows,
+            sources,
             pacers,
             pacer_at,
             sizes,
@@ -145,6 +150,14 @@ impl World {
                 Event::Start(f) => {
                     self.flows[f as usize].sender.start(t, &mut self.out);
                     self.transmit(f);
+                }
+                Event::Udp(i) => {
+                    let source = &mut self.sources[i as usize];
+                    let (size, next) = source.emit();
+                    let route = source.route;
+                    self.queue.push(next, Event::Udp(i));
+                    let id = self.alloc(i, route, PacketKind::Udp, size, 0);
+                    self.forward(id);
                 }
                 Event::Warmup => self.open_window(),
                 Event::End => break,
@@ -201,7 +214,7 @@ impl World {
         let mut at = self.now;
         loop {
             let link = net.hops[p.hop as usize] as usize;
-            match net.links[link].offer(at, p.size) {
+            match net.links[link].offer(at, p.size, p.kind) {
                 Some(t) => at = t,
                 None => {
                     self.packets.release(id);
@@ -249,18 +262,19 @@ impl World {
         let options = self.packets.options(id);
         self.packets.release(id);
         self.delivered += 1;
-        let flow = &mut self.flows[p.flow as usize];
         match p.kind {
             PacketKind::Data => {
+                let flow = &mut self.flows[p.flow as usize];
                 if let Some(ackno) = flow.sink.on_data(p.seq, options.timestamp, self.now) {
                     self.inject_ack(p.flow, ackno);
                 }
                 self.arm_sink(p.flow);
             }
             PacketKind::Ack => {
-                flow.sender.on_ack(p.seq, &options, self.now, &mut self.out);
+                self.flows[p.flow as usize].sender.on_ack(p.seq, &options, self.now, &mut self.out);
                 self.transmit(p.flow);
             }
+            PacketKind::Udp => self.sources[p.flow as usize].received += 1,
         }
     }
 

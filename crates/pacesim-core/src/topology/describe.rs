@@ -48,7 +48,7 @@ pub struct RouteDescription {
 /// over the flow list (first and last included).
 pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidField> {
     s.validate()?;
-    let net = build_network(s)?;
+    let (net, _) = build_network(s)?;
     let name = |l: u32| net.names[l as usize].clone();
     let (routers, hosts) = net.nodes.split_at(net.routers);
     let links = (0..net.links.len() as u32)

@@ -30,6 +30,19 @@ pub struct EBase {
     pub access_delay: Range,
     pub edge_rate: Range,
     pub edge_delay: Range,
+    /// An aggregate UDP sender `s-udp` on its own edge link into C0 and its
+    /// receiver `d-udp` behind C1 (paper E Sec 5: UDP access/edge 100 Mb/s).
+    #[serde(default)]
+    pub udp: Option<EBaseUdp>,
+}
+
+/// The UDP host's link `edge_in.udp` (s-udp -> C0, paced by default like
+/// the other ingress edges) and its twin `edge_out.udp` (C1 -> d-udp).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EBaseUdp {
+    pub rate: u64,
+    pub delay: u64,
 }
 
 /// Links are named `core`, `core.rev`, `edge_in.E`, `edge_out.E` (each with
@@ -96,6 +109,29 @@ pub fn graph(spec: &EBase, seed: u64) -> Graph {
         }
         g.nodes.extend([es, ed]);
     }
+    if let Some(u) = &spec.udp {
+        let (s, d) = ("s-udp".to_string(), "d-udp".to_string());
+        let mut edge_in = LinkSpec::fixed(
+            s.clone(),
+            "c0".into(),
+            u.rate,
+            u.delay,
+            "edge_in.udp".into(),
+            "edge_in.udp.rev".into(),
+        );
+        edge_in.forward.measure = true;
+        edge_in.forward.pace = true;
+        let edge_out = LinkSpec::fixed(
+            "c1".into(),
+            d.clone(),
+            u.rate,
+            u.delay,
+            "edge_out.udp".into(),
+            "edge_out.udp.rev".into(),
+        );
+        g.links.extend([edge_in, edge_out]);
+        g.hosts.extend([s, d]);
+    }
     g
 }
 
@@ -116,6 +152,7 @@ mod tests {
             access_delay: [MS, 5 * MS],
             edge_rate: [100_000_000, 100_000_000],
             edge_delay: [5 * MS, 15 * MS],
+            udp: None,
         };
         let mut net = graph(&spec, 1).build(&core(100_000_000, 100 * MS, 10_000), 1).unwrap();
         net.mark_cut_through();
