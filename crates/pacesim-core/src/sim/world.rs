@@ -36,6 +36,24 @@ pub enum Event {
     End,
 }
 
+#[cfg(feature = "trace")]
+impl Event {
+    /// The kind of event, numbered in declaration order from 0.
+    pub fn tag(&self) -> u8 {
+        match self {
+            Event::Arrive(_) => 0,
+            Event::Rto(_) => 1,
+            Event::Pace(_) => 2,
+            Event::HostPace(_) => 3,
+            Event::DelAck(_) => 4,
+            Event::Start(_) => 5,
+            Event::Udp(_) => 6,
+            Event::Warmup => 7,
+            Event::End => 8,
+        }
+    }
+}
+
 pub struct Flow {
     pub sender: TcpSender,
     pub sink: TcpSink,
@@ -113,6 +131,8 @@ impl World {
     /// 2^20 events.
     pub fn run(&mut self, progress: &mut dyn FnMut(Time)) {
         while let Some((t, ev)) = self.queue.pop() {
+            #[cfg(feature = "trace")]
+            crate::sim::event::trace::pop();
             self.now = t;
             if self.queue.popped() & 0xf_ffff == 0 {
                 progress(t);
@@ -155,7 +175,7 @@ impl World {
                     let source = &mut self.sources[i as usize];
                     let (size, next) = source.emit();
                     let route = source.route;
-                    self.queue.push(next, Event::Udp(i));
+                    self.schedule(next, Event::Udp(i));
                     let id = self.alloc(i, route, PacketKind::Udp, size, 0);
                     self.forward(id);
                 }
@@ -163,6 +183,14 @@ impl World {
                 Event::End => break,
             }
         }
+    }
+
+    /// Put `event` in the queue, due at `at`.
+    #[inline]
+    pub fn schedule(&mut self, at: Time, event: Event) {
+        #[cfg(feature = "trace")]
+        crate::sim::event::trace::push(at, event.tag());
+        self.queue.push(at, event);
     }
 
     /// Hand the packet to the link of its current hop, through the link's
@@ -200,7 +228,7 @@ impl World {
             None => p.timer().cancel(),
         }
         if let Some(at) = p.timer().needs_event() {
-            self.queue.push(at, Event::Pace(i));
+            self.schedule(at, Event::Pace(i));
         }
     }
 
@@ -229,7 +257,7 @@ impl World {
             }
             p.hop = next;
         }
-        self.queue.push(at, Event::Arrive(id));
+        self.schedule(at, Event::Arrive(id));
     }
 
     /// A new packet of `flow`, at the start of its route.
@@ -280,7 +308,7 @@ impl World {
 
     fn arm_sink(&mut self, f: u32) {
         if let Some(at) = self.flows[f as usize].sink.timer.needs_event() {
-            self.queue.push(at, Event::DelAck(f));
+            self.schedule(at, Event::DelAck(f));
         }
     }
 
@@ -301,12 +329,11 @@ impl World {
             self.forward(id);
         }
         self.out = out;
-        let sender = &mut self.flows[f as usize].sender;
-        if let Some(at) = sender.rtx.needs_event() {
-            self.queue.push(at, Event::Rto(f));
+        if let Some(at) = self.flows[f as usize].sender.rtx.needs_event() {
+            self.schedule(at, Event::Rto(f));
         }
-        if let Some(at) = sender.pace.needs_event() {
-            self.queue.push(at, Event::HostPace(f));
+        if let Some(at) = self.flows[f as usize].sender.pace.needs_event() {
+            self.schedule(at, Event::HostPace(f));
         }
     }
 
