@@ -112,7 +112,9 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
     core_empty_prob, core_udp_loss_rate), plus: core_utilisation (aggregate /
     core rate), tcp_goodput_mbps (all flows' goodput), mean
     goodput of paced and of unpaced flows (paper E Fig. 17; None when a group
-    is empty), the packet-weighted mean pacer delay, and the flow count.
+    is empty), the packet-weighted mean pacer delay, the flow count, the 5th,
+    50th and 95th percentiles over flows of the time-averaged cwnd (paper A
+    Fig. 4), and the median transfer completion time of short flows.
     """
     flows = pd.DataFrame(report["flows"])
     is_paced = flows["paced"].astype(bool)  # an empty column (no TCP flows) is of object dtype
@@ -128,7 +130,11 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
         goodput_kbps_unpaced=float(unpaced.mean()) if len(unpaced) else None,
         pacer_delay_ms_mean=sum(p["mean_delay_ms"] * p["packets"] for p in pacers) / packets if packets else None,
         flows=len(flows),
+        fct_s_median=float(pd.Series(report["transfers"]["fct_s"], dtype=float).median()) if out["transfers"] else None,
     )
+    cwnd = pd.Series(flows["mean_cwnd"] if len(flows) else [], dtype=float).dropna()
+    for q in (5, 50, 95):
+        out[f"mean_cwnd_p{q:02d}"] = float(cwnd.quantile(q / 100)) if len(cwnd) else None
     return out
 
 
