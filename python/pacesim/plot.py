@@ -140,8 +140,13 @@ def draw_cdf(ax, rows: pd.DataFrame, panel: Cdf) -> None:
                 label=", ".join(label(k, v) for k, v in zip(panel.by, values)))
     ax.set_xlabel(panel.xlabel)
     ax.set_ylabel("CDF")
-    if panel.title:
-        ax.set_title(panel.title)
+    _finish(ax, panel.title)
+
+
+def _finish(ax, title: str) -> None:
+    """Title, grid and a legend if any line is labelled."""
+    if title:
+        ax.set_title(title)
     ax.grid(True, alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize="small")
@@ -183,11 +188,7 @@ def draw(ax, df: pd.DataFrame, panel: Panel) -> None:
     ax.set_ylabel(panel.ylabel or METRICS.get(metrics[0], metrics[0]))
     if panel.logy:
         ax.set_yscale("log")
-    if panel.title:
-        ax.set_title(panel.title)
-    ax.grid(True, alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize="small")
+    _finish(ax, panel.title)
 
 
 def figure(df: pd.DataFrame, panels: Sequence[Union[Panel, Cdf]], stem: Union[str, Path], title: str = "",
