@@ -112,7 +112,8 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
     core_empty_prob, core_udp_loss_rate), plus: core_utilisation (aggregate /
     core rate), tcp_goodput_mbps (all flows' goodput), mean
     goodput of paced and of unpaced flows (paper E Fig. 17; None when a group
-    is empty), the packet-weighted mean pacer delay, the flow count, the 5th,
+    is empty) and their retransmissions per packet sent, the packet-weighted mean pacer delay, the flow count, the
+    slowest and fastest flow's goodput (paper W's worst flow), the 5th,
     50th and 95th percentiles over flows of the time-averaged cwnd (paper A
     Fig. 4), and the median transfer completion time of short flows.
     """
@@ -128,14 +129,25 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
         tcp_goodput_mbps=float(flows["goodput_kbps"].sum()) / 1e3,
         goodput_kbps_paced=float(paced.mean()) if len(paced) else None,
         goodput_kbps_unpaced=float(unpaced.mean()) if len(unpaced) else None,
+        retransmit_rate_paced=_retransmit_rate(flows[is_paced]),
+        retransmit_rate_unpaced=_retransmit_rate(flows[~is_paced]),
         pacer_delay_ms_mean=sum(p["mean_delay_ms"] * p["packets"] for p in pacers) / packets if packets else None,
         flows=len(flows),
+        goodput_kbps_min=float(flows["goodput_kbps"].min()) if len(flows) else None,
+        goodput_kbps_max=float(flows["goodput_kbps"].max()) if len(flows) else None,
         fct_s_median=float(pd.Series(report["transfers"]["fct_s"], dtype=float).median()) if out["transfers"] else None,
     )
     cwnd = pd.Series(flows["mean_cwnd"] if len(flows) else [], dtype=float).dropna()
     for q in (5, 50, 95):
         out[f"mean_cwnd_p{q:02d}"] = float(cwnd.quantile(q / 100)) if len(cwnd) else None
     return out
+
+
+def _retransmit_rate(flows: pd.DataFrame) -> Optional[float]:
+    """Retransmissions per data packet sent, over a group of flows (paper W
+    Table I's per-packet loss rate, as the sender sees it); None if it sent nothing."""
+    sent = flows["data_packets_sent"].sum() if len(flows) else 0
+    return float(flows["retransmits"].sum() / sent) if sent else None
 
 
 def _now() -> str:

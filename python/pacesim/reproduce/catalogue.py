@@ -82,8 +82,9 @@ def status() -> List[Tuple[str, str, str]]:
     rows = []
     for cid, what, waits in CATALOGUE:
         models = [m for m in _ids(cid) if m.lower() in MODELS]
-        if cid in FIGURES:
-            how = f"runs: pacesim reproduce {cid}"
+        figures = [f for f in _ids(cid) if f in FIGURES]
+        if figures:
+            how = f"runs: pacesim reproduce {figures[0]}"
         elif models:
             how = "model: " + ", ".join(f"pacesim model {m.lower()}" for m in models)
         else:
