@@ -23,7 +23,7 @@ def test_engine_form_checked_by_hand():
     e = s.to_engine()
     assert e["topology"]["udp"] == {"rate": 100_000_000, "delay": 13_000_000}
     assert e["traffic"]["udp"] == [{"kind": "poisson", "rate": 5_500_000, "size": {"range": [100, 300]}, "start": 0,
-                                    "hurst": None, "on": None, "off": None, "from": "s-udp", "to": "d-udp"}]
+                                    "hurst": None, "on": None, "off": None, "trace": None, "from": "s-udp", "to": "d-udp"}]
     listed = apply_overrides(Scenario(), ['traffic.udp=[{kind = "cbr", rate = "1Mbps", sizes = ["40B", "1KB"], start = "2s"}]'])
     assert listed.to_engine()["traffic"]["udp"][0]["size"] == {"list": [40, 1000]}
     # The TOML form reads back to the same scenario.

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any, Iterable, List, Literal, Optional, Tuple, Union, get_args, get_origin
 
 import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, ValidationInfo, field_validator, model_validator
 
 from .fields import Count, PositiveSize, PositiveTime, Rate, ScenarioError, Size, SizeRange, Time, TimeRange, _Model
 from .topology import KINDS, EBase, Topology, core_defaults
@@ -107,48 +107,102 @@ class Tcp(_Model):
         return self
 
 
+TraceColumn = Literal["frame", "type", "time_s", "time_ms", "bytes", "bits", "-"]
+
+
+class Trace(_Model):
+    """A video frame-size trace (paper A Sec II): `file`, one frame per line,
+    its fields named in order by `columns` ("frame", "type", "time_s" or
+    "time_ms", "bytes" or "bits", "-" to skip; later fields are ignored, `#`
+    starts a comment). Frames are sent at their times, or `fps` frames a
+    second when there is no time column, and the trace loops. `send`:
+    "spread" a frame's packets over its interval at the frame's bit rate, or
+    "burst" them all at its time. A relative `file` is from the scenario
+    file's directory (the working directory for a dict or a --set)."""
+
+    file: str
+    columns: List[TraceColumn]
+    fps: Optional[Annotated[float, Field(gt=0.0, allow_inf_nan=False)]] = None
+    send: Literal["spread", "burst"] = "spread"
+
+    @field_validator("file")
+    @classmethod
+    def _resolve(cls, file: str, info: ValidationInfo) -> str:
+        path = Path(file).expanduser()
+        if not path.is_absolute():
+            path = Path((info.context or {}).get("base", ".")) / path
+        path = path.resolve()
+        if not path.is_file():
+            raise ValueError(f"no trace file {path}")
+        return str(path)
+
+    @model_validator(mode="after")
+    def _columns(self) -> Trace:
+        named = [c for c in self.columns if c != "-"]
+        twice = next((c for i, c in enumerate(named) if c in named[:i]), None)
+        if twice is not None:
+            raise ScenarioError("columns", f"{twice} is named twice")
+        if sum(c in ("bytes", "bits") for c in named) != 1:
+            raise ScenarioError("columns", "name exactly one size column, bytes or bits")
+        timed = sum(c in ("time_s", "time_ms") for c in named)
+        if timed > 1:
+            raise ScenarioError("columns", "name at most one time column, time_s or time_ms")
+        if timed and self.fps is not None:
+            raise ScenarioError("fps", "the time column sets the frame times; fps is for a trace without one")
+        if not timed and self.fps is None:
+            raise ScenarioError("fps", "required: columns has no time column (time_s or time_ms)")
+        return self
+
+
 class UdpSource(_Model):
     """An open-loop UDP source (papers A Sec V-A, E Sec 5): "cbr", "poisson"
     (exponential gaps), "fbm" (paper A's truncated fractional Brownian
     motion at 1 us resolution with Hurst parameter `hurst`, fixed-size
-    packets) at mean `rate` in wire bits, or "onoff" (paper Q: CBR at peak
+    packets) at mean `rate` in wire bits, "onoff" (paper Q: CBR at peak
     `rate` during exponential ON periods of mean `on`, silent for
-    exponential OFF periods of mean `off`), from host `from` to host
-    `to` (A-base and E-base with `topology.udp` name them "s-udp" and
-    "d-udp"), first packet at `start`. Packet sizes on the wire: `size`, one
-    value or a [low, high] range drawn uniformly, or `sizes`, a list drawn
-    from with equal weights."""
+    exponential OFF periods of mean `off`), or "trace" (paper A Sec II: the
+    video frames of `trace` cut into packets, played as recorded or scaled
+    to mean `rate`), from host `from` to host `to` (A-base and E-base with
+    `topology.udp` name them "s-udp" and "d-udp"), first packet at `start`.
+    Packet sizes on the wire: `size`, one value or a [low, high] range drawn
+    uniformly, or `sizes`, a list drawn from with equal weights (a trace
+    frame's last packet carries what is left of it)."""
 
     model_config = ConfigDict(serialize_by_alias=True)
 
-    kind: Literal["cbr", "poisson", "fbm", "onoff"]
-    rate: Rate
+    kind: Literal["cbr", "poisson", "fbm", "onoff", "trace"]
+    rate: Optional[Rate] = None
     size: Optional[SizeRange] = None
     sizes: Optional[List[PositiveSize]] = None
     start: Time = "0s"
     hurst: Optional[Annotated[float, Field(ge=0.5, lt=1.0)]] = None
     on: Optional[PositiveTime] = None
     off: Optional[PositiveTime] = None
+    trace: Optional[Trace] = None
     from_: str = Field("s-udp", alias="from")
     to: str = "d-udp"
 
     @model_validator(mode="after")
     def _one_size(self) -> UdpSource:
+        if self.rate is None and self.kind != "trace":
+            raise ScenarioError("rate", f"required for a {self.kind} source")
         if (self.size is None) == (self.sizes is None):
             raise ScenarioError("size", "give exactly one of size (a value or [low, high]) and sizes (a list)")
         if self.sizes == []:
             raise ScenarioError("sizes", "the list of sizes is empty")
-        for key, kind in [("hurst", "fbm"), ("on", "onoff"), ("off", "onoff")]:
+        for key, kind in [("hurst", "fbm"), ("on", "onoff"), ("off", "onoff"), ("trace", "trace")]:
             if (self.kind == kind) != (getattr(self, key) is not None):
-                raise ScenarioError(key, f"an {kind} source needs {key}" if self.kind == kind else f"only an {kind} source takes {key}")
+                source = f"{'a' if kind == 'trace' else 'an'} {kind} source"
+                raise ScenarioError(key, f"{source} needs {key}" if self.kind == kind else f"only {source} takes {key}")
         if self.kind == "fbm" and (self.size is None or self.size[0] != self.size[1]):
             raise ScenarioError("size", "an fbm source sends packets of one fixed size")
         return self
 
     def to_engine(self) -> dict:
         size = {"range": list(self.size)} if self.size is not None else {"list": list(self.sizes)}
+        trace = self.trace.model_dump(mode="python") if self.trace is not None else None
         return {"kind": self.kind, "rate": self.rate, "size": size, "start": self.start, "hurst": self.hurst, "on": self.on, "off": self.off,
-                "from": self.from_, "to": self.to}
+                "trace": trace, "from": self.from_, "to": self.to}
 
 
 class ShortFlows(_Model):
@@ -333,10 +387,12 @@ def _describe(error: dict) -> Tuple[str, str]:
     return path, f"{error['msg']} (got {error['input']!r})"
 
 
-def parse_scenario(data: dict) -> Scenario:
-    """Validate a scenario in human units (as read from TOML); errors become ScenarioError."""
+def parse_scenario(data: dict, base: Optional[Path] = None) -> Scenario:
+    """Validate a scenario in human units (as read from TOML); errors become
+    ScenarioError. Relative file names in it (trace files) are from `base`,
+    by default the working directory."""
     try:
-        return Scenario.model_validate(data)
+        return Scenario.model_validate(data, context={"base": base or Path(".")})
     except ValidationError as e:
         problems = [_describe(err) for err in e.errors()]
         (field, message), rest = problems[0], problems[1:]
@@ -344,13 +400,14 @@ def parse_scenario(data: dict) -> Scenario:
 
 
 def load_scenario(path: Union[str, Path]) -> Scenario:
-    """Read and validate a scenario TOML file; keys left out take E-base's values."""
+    """Read and validate a scenario TOML file; keys left out take E-base's
+    values, and relative file names in it are from its directory."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(str(path), f"not valid TOML: {e}") from None
-    return parse_scenario(data)
+    return parse_scenario(data, path.parent)
 
 
 def _toml_value(text: str) -> Any:

@@ -92,6 +92,9 @@ def scaled(scenario: Scenario, k: float) -> Scenario:
         f'topology.edge_rate=["{elo}bps", "{ehi}bps"]',
         f'topology.access_rate=["{lo}bps", "{hi}bps"]',
     ]).model_dump(mode="json", exclude_none=True, by_alias=True)
+    for i, source in enumerate(data["traffic"]["udp"]):
+        if "rate" not in source:
+            raise ScenarioError(f"traffic.udp[{i}].rate", "scaling a trace source needs its rate (the trace's mean)")
     rated = data["traffic"]["udp"] + ([data["topology"]["udp"]] if "udp" in data["topology"] else [])
     for table in rated:
         table["rate"] = f"{round(parse_rate(table['rate']) * k)}bps"
@@ -191,7 +194,7 @@ def load_sweep(path: Union[str, Path]) -> Sweep:
     if isinstance(base, str):
         scenario = load_scenario(path.parent / base)
     elif isinstance(base, dict):
-        scenario = parse_scenario(base)
+        scenario = parse_scenario(base, path.parent)
     else:
         raise SweepError(f"{path}: scenario is a file name or a table")
     return Sweep(name=data.get("name", path.stem), base=scenario, axes=data.get("axes", {}),
