@@ -7,8 +7,11 @@ C_μμ(τ) is eq. 6 (`qlbp.paced_autocov`). The packet-level check (after Q
 Sec. IV-C, Fig. 13 with one pacer): the engine's ON-OFF UDP source (CBR at h
 while ON) sends from `src` through pacer node p1 to `dst` (topology
 q-tandem, links 10 Mb/s and 2 ms, the core link p1 -> dst paced by QLBP with
-μmax = C as Assumption 1 asks); the bytes arriving at the core queue are
-the pacer's output, counted per bin over the window (`burstiness.series`).
+μmax = C as Assumption 1 asks; μmin is paper Q's 10 kb/s, not the
+assumption's 0, which the engine refuses: it only lets the fluid queue
+empty once its rate has decayed to μmin). The bytes arriving at the core
+queue are the pacer's output, counted per bin over the window
+(`burstiness.series`).
 The empirical auto-covariance of that rate is compared with eq. 6 at the
 simulated α (Qmax is a whole number of packets).
 
@@ -35,7 +38,7 @@ itself uncertain by about 20 %): a fair scale for a tolerance of 4.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Dict, Sequence
+from typing import Callable, Dict, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -145,7 +148,7 @@ class Check:
         return (self.empirical - self.model) / self.se
 
 
-def check(run: PacedOnOff, lags_s: Sequence[float], rate: np.ndarray = None) -> Check:
+def check(run: PacedOnOff, lags_s: Sequence[float], rate: Optional[np.ndarray] = None) -> Check:
     """Run `run` (or use its `rate` series) and compare with Theorem 2 at `lags_s`."""
     x = run.rate() if rate is None else rate
     lags = np.rint(np.asarray(lags_s) / run.bin_s).astype(int)
@@ -155,7 +158,7 @@ def check(run: PacedOnOff, lags_s: Sequence[float], rate: np.ndarray = None) -> 
 
 
 def coarse_cov(x: np.ndarray, factor: int) -> float:
-    """CoV of the series summed over `factor` bins (Q Sec. IV-C: 50 ms bins)."""
+    """CoV of the series averaged over `factor` bins at a time (Q Sec. IV-C: 50 ms bins)."""
     n = len(x) // factor
     y = np.asarray(x[: n * factor]).reshape(n, factor).mean(axis=1)
     return float(np.std(y) / np.mean(y))
