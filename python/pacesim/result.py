@@ -62,10 +62,20 @@ class Result:
 
     @cached_property
     def flows(self) -> pd.DataFrame:
-        """One row per TCP flow, indexed by flow id, over the window."""
+        """One row per TCP flow, indexed by flow id, over the window (`short`:
+        a closed-loop user; `mean_cwnd`: window averaged over open connections)."""
         import pandas as pd
 
         return pd.DataFrame(self.report["flows"]).set_index("flow")
+
+    @cached_property
+    def transfers(self) -> pd.DataFrame:
+        """Short-lived transfers that started in the window and finished by its
+        end: flow, start_s, bytes, fct_s (completion time) and goodput_kbps."""
+        import pandas as pd
+
+        t = pd.DataFrame(self.report["transfers"])
+        return t.assign(goodput_kbps=t["bytes"] * 8 / t["fct_s"] / 1e3)
 
     @cached_property
     def burstiness(self) -> Optional[pd.DataFrame]:

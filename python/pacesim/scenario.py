@@ -151,12 +151,27 @@ class UdpSource(_Model):
                 "from": self.from_, "to": self.to}
 
 
+class ShortFlows(_Model):
+    """Closed-loop users of short-lived TCP transfers (paper E Sec 3.4,
+    paper A Sec VI): each transfers a file of Pareto size (`mean_size`,
+    `shape`), thinks for an exponential time of mean `mean_think`, then opens
+    a new connection (slow start again) for the next file. `fraction` of the
+    flows, spread evenly, are users; the rest stay long-lived."""
+
+    fraction: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
+    mean_size: PositiveSize = "100KB"
+    shape: Annotated[float, Field(gt=1.0)] = 1.2
+    mean_think: PositiveTime = "1s"
+
+
 class Traffic(_Model):
-    """Long-lived bulk transfers (ns-2 FTP), one per sender, started uniformly
-    over `start`; and UDP sources (`[[traffic.udp]]`)."""
+    """One TCP flow per sender host, started uniformly over `start`:
+    long-lived bulk transfers (ns-2 FTP), or short-lived closed-loop users
+    (`[traffic.short]`); and UDP sources (`[[traffic.udp]]`)."""
 
     start: TimeRange = ["0s", "10s"]
     udp: List[UdpSource] = Field(default_factory=list)
+    short: Optional[ShortFlows] = None
 
 
 class Pacing(_Model):

@@ -18,7 +18,8 @@ different sweeps share one run and a rerun skips it. A run's Parquet files
 are written first (to `<key>.parquet.tmp`, then renamed) and its row
 committed after: a kill before the commit leaves a file no row points at,
 which the point's rerun overwrites; never a row pointing at nothing. The `run_tables` table names
-each run's tables (`flows` now; a time-series table slots in beside it).
+each run's tables (`TABLES`: `flows`, one row per TCP flow, and `transfers`,
+one row per finished short-lived transfer).
 """
 
 from __future__ import annotations
@@ -69,12 +70,15 @@ CREATE TABLE IF NOT EXISTS sweep_points (
 );
 CREATE TABLE IF NOT EXISTS run_tables (
     key  TEXT NOT NULL REFERENCES runs(key),
-    name TEXT NOT NULL,                -- 'flows'; later e.g. 'series'
+    name TEXT NOT NULL,                -- one of TABLES
     path TEXT NOT NULL,                -- relative to the results directory
     rows INTEGER NOT NULL,
     PRIMARY KEY (key, name)
 );
 """
+
+TABLES = ("flows", "transfers")
+"""The report's per-row tables, each stored as one Parquet file per run."""
 
 
 def run_key(engine_scenario: dict, engine_version: str) -> str:
@@ -108,7 +112,9 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
     core_empty_prob, core_udp_loss_rate), plus: core_utilisation (aggregate /
     core rate), tcp_goodput_mbps (all flows' goodput), mean
     goodput of paced and of unpaced flows (paper E Fig. 17; None when a group
-    is empty), the packet-weighted mean pacer delay, and the flow count.
+    is empty), the packet-weighted mean pacer delay, the flow count, the 5th,
+    50th and 95th percentiles over flows of the time-averaged cwnd (paper A
+    Fig. 4), and the median transfer completion time of short flows.
     """
     flows = pd.DataFrame(report["flows"])
     is_paced = flows["paced"].astype(bool)  # an empty column (no TCP flows) is of object dtype
@@ -124,7 +130,11 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
         goodput_kbps_unpaced=float(unpaced.mean()) if len(unpaced) else None,
         pacer_delay_ms_mean=sum(p["mean_delay_ms"] * p["packets"] for p in pacers) / packets if packets else None,
         flows=len(flows),
+        fct_s_median=float(pd.Series(report["transfers"]["fct_s"], dtype=float).median()) if out["transfers"] else None,
     )
+    cwnd = pd.Series(flows["mean_cwnd"] if len(flows) else [], dtype=float).dropna()
+    for q in (5, 50, 95):
+        out[f"mean_cwnd_p{q:02d}"] = float(cwnd.quantile(q / 100)) if len(cwnd) else None
     return out
 
 
@@ -183,17 +193,9 @@ class Store:
 
     def save_ok(self, key: str, scenario: dict, seed: int, engine_version: str, report: dict,
                 core_rate_bps: int, wall_s: float, host: str) -> None:
-        """Store a successful run: its flows table to Parquet, then its row, atomically."""
-        flows = pd.DataFrame(report["flows"])
-        rel = Path("tables") / "flows" / key[:2] / f"{key}.parquet"
-        path = self.root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")  # a run killed here leaves it; its rerun reuses it
-        flows.to_parquet(tmp, index=False)
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        rest = {k: v for k, v in report.items() if k != "flows"}
+        """Store a successful run: its tables to Parquet, then its row, atomically."""
+        tables = {name: self._write_table(key, name, pd.DataFrame(report[name])) for name in TABLES}
+        rest = {k: v for k, v in report.items() if k not in TABLES}
         with self._transaction():
             self.db.execute(
                 "INSERT OR REPLACE INTO runs VALUES (?, 'ok', NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -201,7 +203,20 @@ class Store:
                  json.dumps(metrics(report, core_rate_bps)), json.dumps(rest), wall_s,
                  report["work"]["events"], report["work"]["packet_hops"], host, _now()),
             )
-            self.db.execute("INSERT OR REPLACE INTO run_tables VALUES (?, 'flows', ?, ?)", (key, str(rel), len(flows)))
+            self.db.executemany("INSERT OR REPLACE INTO run_tables VALUES (?, ?, ?, ?)",
+                                [(key, name, str(rel), rows) for name, (rel, rows) in tables.items()])
+
+    def _write_table(self, key: str, name: str, frame: pd.DataFrame) -> tuple[Path, int]:
+        """Write one table durably; its path relative to the root, and its rows."""
+        rel = Path("tables") / name / key[:2] / f"{key}.parquet"
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")  # a run killed here leaves it; its rerun reuses it
+        frame.to_parquet(tmp, index=False)
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        return rel, len(frame)
 
     def save_failed(self, key: str, scenario: dict, seed: int, engine_version: str, error: str,
                     host: Optional[str] = None) -> None:
@@ -269,24 +284,25 @@ class Store:
         return pd.DataFrame.from_records(records)
 
     def report(self, key: str) -> dict:
-        """A run's stored engine report (without flows) and its scenario."""
+        """A run's stored engine report (without its tables) and its scenario."""
         row = self.db.execute("SELECT scenario, report FROM runs WHERE key = ?", (key,)).fetchone()
         if row is None:
             raise KeyError(f"no run {key}")
         return {"scenario": json.loads(row[0]), **(json.loads(row[1]) if row[1] else {})}
 
     def table(self, key: str, name: str = "flows") -> pd.DataFrame:
-        """One run's Parquet table (`flows`: one row per TCP flow)."""
+        """One run's Parquet table (one of `TABLES`)."""
         row = self.db.execute("SELECT path FROM run_tables WHERE key = ? AND name = ?", (key, name)).fetchone()
         if row is None:
             raise KeyError(f"run {key} has no {name!r} table")
         return pd.read_parquet(self.root / row[0])
 
-    def flows(self, sweep: str) -> pd.DataFrame:
-        """Every flow of every successful point of `sweep`, with the point's axes and seed."""
+    def rows(self, sweep: str, name: str = "flows") -> pd.DataFrame:
+        """Table `name` of every successful point of `sweep` (every flow, or
+        every transfer), with the point's axes and seed."""
         pts = self.points(sweep)
         ok = pts[pts["status"] == "ok"]
         axes = list(self.spec(sweep)["axes"])
-        frames = [self.table(row["key"]).assign(**{a: row[a] for a in axes}, seed=row["seed"])
+        frames = [self.table(row["key"], name).assign(**{a: row[a] for a in axes}, seed=row["seed"])
                   for row in ok.to_dict("records")]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from pacesim.cli import app
 from pacesim.reproduce.catalogue import CATALOGUE
+from pacesim.reproduce.figures import FIGURES
 
 CATALOGUE_FILE = Path(__file__).resolve().parents[3] / "shared" / "EXPERIMENTS.md"
 runner = CliRunner()
@@ -69,3 +70,19 @@ def test_reproduce_quick_writes_csv_plots_and_report(tmp_path, fig_id):
     again = runner.invoke(app, ["reproduce", fig_id, "--quick", "--seeds", "2", "--results", str(tmp_path / "results"),
                                 "--out", str(out_dir)], env={"COLUMNS": "200"})
     assert again.exit_code == 0 and "0 points run, 44 reused" in again.output
+
+
+@pytest.mark.parametrize("quick", [False, True])
+def test_every_figure_expands_to_valid_scenarios(quick):
+    for fig in FIGURES.values():
+        bad = [p.error for p in fig.sweep(quick).points() if p.scenario is None]
+        assert not bad, f"{fig.id}: {bad[0]}"
+
+
+def test_short_flow_figures_make_users_of_the_flows_they_name():
+    mixes = {p.axes["variant"]: p.scenario for p in FIGURES["A-fig17"].sweep(False).points()}
+    assert {v: s.traffic.short.fraction for v, s in mixes.items()} == {
+        "all short": 1.0, "1/4 long": 0.75, "1/2 long": 0.5, "all long": 0.0}
+    assert all(s.traffic.short.shape == 1.5 and s.topology.tcp_hosts == 2000 for s in mixes.values())
+    e6 = FIGURES["E-fig6"].sweep(False).points()[0].scenario
+    assert (e6.traffic.short.fraction, e6.traffic.short.shape) == (1.0, 1.2)

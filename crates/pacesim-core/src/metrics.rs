@@ -3,6 +3,8 @@
 
 pub mod burstiness;
 pub mod link_stats;
+pub mod time_average;
 
 pub use burstiness::Burstiness;
 pub use link_stats::{ClassCounts, LinkStats};
+pub use time_average::TimeAverage;

@@ -220,7 +220,8 @@ pub enum TcpVariant {
     Fast,
 }
 
-/// Long-lived bulk transfers, one per sender host, and open-loop UDP sources.
+/// One TCP flow per sender host, long-lived (bulk) or short-lived (closed-loop
+/// users, `[traffic.short]`), and open-loop UDP sources.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Traffic {
@@ -229,6 +230,9 @@ pub struct Traffic {
     /// Real-time sources (`[[traffic.udp]]`), each from one host to another.
     #[serde(default)]
     pub udp: Vec<crate::traffic::udp::UdpSpec>,
+    /// Which flows are short-lived users, and their files (none: all bulk).
+    #[serde(default)]
+    pub short: Option<crate::traffic::short::ShortSpec>,
 }
 
 /// Where traffic is paced (paper E): nowhere, at the hosts (TCP pacing), or
@@ -359,6 +363,12 @@ pub struct InvalidField {
     pub message: String,
 }
 
+/// Whether element `i` is among a share `fraction` of elements spread evenly:
+/// when floor((i+1) f) > floor(i f).
+pub fn evenly(i: usize, fraction: f64) -> bool {
+    ((i + 1) as f64 * fraction).floor() > (i as f64 * fraction).floor()
+}
+
 fn bad(field: &str, message: impl Into<String>) -> InvalidField {
     InvalidField { field: field.to_string(), message: message.into() }
 }
@@ -453,6 +463,9 @@ impl Scenario {
                     format!("a series of {bins} bins is more than {MAX_SERIES_BINS}: use a wider bin");
                 return Err(bad("burstiness.series", message));
             }
+        }
+        if let Some(short) = &self.traffic.short {
+            short.validate("traffic.short")?;
         }
         for (i, u) in self.traffic.udp.iter().enumerate() {
             let field = format!("traffic.udp[{i}]");

@@ -1,9 +1,11 @@
 //! Applications driving the network: long-lived bulk transfers behind the
 //! TCP senders (ns-2 FTP: always data to send), each starting at a time
-//! drawn from the "flow.start" stream of its flow; and open-loop real-time
-//! sources ([`udp`]) injecting datagrams on their own routes.
+//! drawn from the "flow.start" stream of its flow; closed-loop users of
+//! short-lived transfers ([`short`]), starting alike; and open-loop
+//! real-time sources ([`udp`]) injecting datagrams on their own routes.
 
 pub mod fbm;
+pub mod short;
 pub mod udp;
 
 use crate::scenario::Range;

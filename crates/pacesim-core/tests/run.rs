@@ -347,3 +347,80 @@ fn fast_flows_settle_at_alpha_packets_queued_each_with_equal_rates() {
     assert!(g.iter().all(|x| (x / mean - 1.0).abs() < 0.05), "{g:?}");
     assert!(r.summary.aggregate_mbps > 9.9, "{}", r.summary.aggregate_mbps);
 }
+
+/// `small()` with `[traffic.short]`: a share `fraction` of users, files of
+/// mean 100 KB and shape 1.2, think time 1 s.
+fn with_users(mut s: Scenario, fraction: f64) -> Scenario {
+    let short =
+        format!(r#"{{"fraction":{fraction},"mean_size":100000,"shape":1.2,"mean_think":1000000000}}"#);
+    s.traffic.short = Some(serde_json::from_str(&short).unwrap());
+    s
+}
+
+/// One user alone on E-base with fixed delays (one-way 1 + 5 + 100 + 5 + 1
+/// ms: RTT 224 ms) and no loss: every file of k packets takes the SYN's
+/// round trip, then r slow-start rounds of 2, 4, 8, ... packets with
+/// 2 (2^r - 1) >= k, since each connection starts afresh. Serialisation
+/// (at most k packets at 10 Mb/s plus a few hops per round) is the slack.
+#[test]
+fn each_short_transfer_opens_a_new_connection_in_slow_start() {
+    let text = SMALL
+        .replace("\"edges\":2,\"hosts_per_edge\":5", "\"edges\":1,\"hosts_per_edge\":1")
+        .replace("[1000000,5000000]", "[1000000,1000000]")
+        .replace("[5000000,15000000]", "[5000000,5000000]")
+        .replace("\"buffer\":5000", "\"buffer\":1000000")
+        .replace("\"duration\":30000000000", "\"duration\":120000000000")
+        .replace("\"warmup\":10000000000", "\"warmup\":1");
+    let r = run(&with_users(Scenario::from_json(&text).unwrap(), 1.0)).unwrap();
+    let t = &r.transfers;
+    assert!(t.flow.len() >= 10, "{} transfers in 120 s", t.flow.len());
+    let rtt = 0.224;
+    for i in 0..t.flow.len() {
+        let k = t.bytes[i].div_ceil(1000);
+        let rounds = (1..).find(|&r| 2 * ((1u64 << r) - 1) >= k).unwrap() as f64;
+        let fastest = (1.0 + rounds) * rtt;
+        let slack = k as f64 * 1040.0 * 8.0 / 10e6 + (1.0 + rounds) * 0.005;
+        assert!(
+            t.fct_s[i] >= fastest && t.fct_s[i] <= fastest + slack,
+            "file {i} of {k} packets: {} s, want {fastest} + [0, {slack}] s",
+            t.fct_s[i]
+        );
+        if i > 0 {
+            assert!(t.start_s[i] > t.start_s[i - 1] + t.fct_s[i - 1], "transfers of one user do not overlap");
+        }
+    }
+    assert_eq!(r.flows.retransmits[0], 0);
+    let delivered: u64 = t.bytes.iter().map(|b| b.div_ceil(1000)).sum();
+    assert!(r.flows.data_packets_sent[0] >= delivered);
+    assert_eq!(r.summary.transfers, t.flow.len() as u64);
+    let mean: f64 = (0..t.flow.len()).map(|i| t.bytes[i] as f64 * 8.0 / t.fct_s[i] / 1e3).sum::<f64>()
+        / t.flow.len() as f64;
+    assert!((r.summary.transfer_goodput_kbps_mean - mean).abs() < 1e-9);
+}
+
+/// Users and long flows mixed on a congested core: losses, timeouts and
+/// packets of closed connections still in flight; everything is conserved,
+/// repeatable, and the long-lived flows are the ones that are not users.
+#[test]
+fn short_and_long_flows_mix_and_conserve_packets() {
+    let s = with_users(small(), 0.5);
+    let a = run(&s).unwrap();
+    assert_eq!(a, run(&s).unwrap());
+    let c = &a.conservation;
+    assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
+    assert_eq!(a.flows.short, (0..10).map(|i| i % 2 == 1).collect::<Vec<_>>());
+    assert!(a.transfers.flow.iter().all(|f| f % 2 == 1));
+    assert!(a.transfers.flow.len() > 10 && a.links["core"].drops > 0);
+    // Windows are averaged over open connections: defined for every flow.
+    assert!(a.flows.mean_cwnd.iter().all(|w| w.is_some_and(|w| w >= 1.0)));
+    let err = |short: &str| {
+        let text = SMALL.replace(
+            "\"traffic\":{\"start\":[0,10000000000]}",
+            &format!("\"traffic\":{{\"start\":[0,10000000000],\"short\":{short}}}"),
+        );
+        Scenario::from_json(&text).unwrap_err().to_string()
+    };
+    let ok = r#""fraction":1.0,"mean_size":100000,"mean_think":1000000000"#;
+    assert!(err(&format!(r#"{{{ok},"shape":0.9}}"#)).contains("traffic.short.shape"));
+    assert!(err(&format!(r#"{{{ok},"shape":1.2,"think":3}}"#)).contains("think"));
+}

@@ -57,7 +57,7 @@ CATALOGUE: List[Tuple[str, str, str]] = [
     ("Q-fig19", "delay distribution", "per-packet delay distributions"),
     ("Q-thm1", "delay bound", ""),
     ("Q-thm2", "auto-covariance of paced ON-OFF", ""),
-    ("W-s1", "SACK in a LAN", "finite transfers"),
+    ("W-s1", "SACK in a LAN", "one fixed-size transfer per flow (closed-loop Pareto transfers exist)"),
     ("W-s2", "BIC and FAST in a WAN", "a reproduction definition (on-off cross traffic exists)"),
     ("W-s3", "worst-flow throughput vs buffer", "a reproduction definition (BIC and Reno exist)"),
     ("W-fig8", "synchronization loss", ""),

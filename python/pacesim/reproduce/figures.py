@@ -11,11 +11,13 @@ reference (2-50 KB). Claims quote ../shared/EXPERIMENTS.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Union
 
-from ..plot import Panel
+from ..plot import Cdf, Panel
 from ..sweep import Sweep
 from ..units import parse_size, parse_time
+import numpy as np
+
 from .claims import APPROX, Claim, Points, Verdict, first_reaching, near, spearman
 
 BUFFERS = ["2KB", "3KB", "5KB", "8KB", "10KB", "15KB", "20KB", "30KB", "50KB"]
@@ -37,7 +39,7 @@ class Figure:
     caption: str
     setup: str
     axes: Dict[str, list]
-    panels: List[Panel]
+    panels: List[Union[Panel, Cdf]]
     claims: List[Claim]
     set: List[str] = field(default_factory=list)
     variants: Dict[str, List[str]] = field(default_factory=dict)
@@ -571,4 +573,206 @@ AFIG11 = Figure(
     ],
 )
 
-FIGURES: Dict[str, Figure] = {f.id: f for f in [FIG3, FIG4, FIG5, FIG7, FIG9, FIG11, FIG12, FIG13, FIG16, FIG17, QFIG18, AFIG11]}
+# fBm in place of Poisson (paper A Sec V-A, paper E Sec 5): same figures, same claims.
+E_FBM = ["topology.udp={}", 'traffic.udp=[{kind = "fbm", rate = "6Mbps", size = "200B", hurst = 0.85}]']
+
+
+def _edge_peak_at(buffer: str):
+    def check(p: Points) -> Verdict:
+        g = {b: p.at(THROUGHPUT, scheme="edge", buffer=b) for b in E_UDP_BUFFERS}
+        first = next(b for b in E_UDP_BUFFERS if g[b] >= 0.99 * max(g.values()))
+        return first == buffer, f"edge within 1 % of its best from {first} (paper: {buffer}): " + ", ".join(
+            f"{b} {v:.1f}" for b, v in g.items())
+    return check
+
+
+def _edge_up_to_10x_lower(p: Points) -> Verdict:
+    ratios = {b: p.at(UDP_LOSS, scheme="none", buffer=b) / max(p.at(UDP_LOSS, scheme="edge", buffer=b), 1e-9)
+              for b in E_UDP_BUFFERS}
+    best = max(ratios, key=ratios.get)
+    return 5 <= ratios[best], f"largest none / edge UDP loss ratio x{ratios[best]:.1f} at {best} (paper up to 10x)"
+
+
+FIG14 = Figure(
+    id="E-fig14",
+    caption="Mixed TCP and fBm UDP: TCP throughput, per-flow goodput and UDP loss against the core buffer",
+    setup="E-fig13 with the UDP source fractional Brownian motion (paper A Sec V-A: Hurst 0.85, 1 us resolution, "
+          "6 Mb/s mean, 200 B packets; paper E does not give the size)",
+    axes=FIG13.axes,
+    set=E_FBM,
+    panels=FIG13.panels,
+    claims=[
+        Claim("edge peaks at 6 KB", "edge throughput within 1 % of its best from 6 KB on", _edge_peak_at("6KB")),
+        Claim("UDP loss non-monotonic", "unpaced UDP loss lowest at an inner buffer and 20 % higher after it",
+              _loss_dips_then_rises(E_UDP_BUFFERS, {"scheme": "none"})),
+        Claim("edge up to 10x lower", "unpaced / edge UDP loss at least 5 at some buffer", _edge_up_to_10x_lower),
+    ],
+)
+
+AFIG12 = Figure(
+    id="A-fig12",
+    caption="fBm: UDP packet loss and TCP throughput from simulation",
+    setup="A-fig11 with the UDP source fBm (Hurst 0.85, 1 us resolution, rho_c dt / s = 1, 200 B packets, 5 Mb/s)",
+    axes=AFIG11.axes,
+    variants=AFIG11.variants,
+    set=[x for x in AFIG11.set if not x.startswith("traffic.udp")]
+        + ['traffic.udp=[{kind = "fbm", rate = "5Mbps", size = "200B", hurst = 0.85}]'],
+    quick=[x for x in AFIG11.quick if not x.startswith("traffic.udp")]
+          + ['traffic.udp=[{kind = "fbm", rate = "0.5Mbps", size = "200B", hurst = 0.85}]'],
+    panels=AFIG11.panels,
+    claims=[Claim("same shape as A-fig11: UDP loss lowest at an inner buffer",
+                  "UDP loss with TCP lowest at an inner buffer, 20 % higher after it",
+                  _loss_dips_then_rises(A_BUFFERS, {"variant": "UDP + TCP"})),
+            Claim("without TCP, UDP loss falls with buffer", "UDP alone: rank correlation with buffer < -0.9",
+                  _alone_falls)],
+)
+
+# --- Short-lived TCP: paper E's E-fig6, paper A's A-fig17 and A-fig20; windows: A-fig4 ---
+
+TRANSFER_GOODPUT = "transfer_goodput_kbps_mean"
+
+
+def _edge_peak(p: Points) -> Verdict:
+    g = {b: p.at(TRANSFER_GOODPUT, scheme="edge", buffer=b) for b in BUFFERS}
+    peak = max(g, key=g.get)
+    ok = peak in ("8KB", "10KB", "15KB") and near(g[peak], 155)
+    return ok, f"edge highest {g[peak]:.1f} Kb/s at {peak} (paper 155 at 10 KB): " + ", ".join(
+        f"{b} {v:.1f}" for b, v in g.items())
+
+
+def _edge_over_host_short(p: Points) -> Verdict:
+    edge, host = (p.at(TRANSFER_GOODPUT, scheme=s, buffer="10KB") for s in ("edge", "host"))
+    gain = edge / host - 1
+    return gain >= 0.14, f"at 10 KB edge {edge:.1f} / host {host:.1f} Kb/s = {100 * gain:+.1f} % (paper +17 %, host 133)"
+
+
+FIG6 = Figure(
+    id="E-fig6",
+    caption="Average per-flow goodput with short-lived TCP flows",
+    setup="E-base hosts as 1000 closed-loop users (paper E Sec 3.4): Pareto file sizes (mean 100 KB, shape 1.2), "
+          "exponential think time (mean 1 s), each file a new connection in slow start; pacing none, host, edge; "
+          "core buffer 2-50 KB. Per-flow goodput: file bytes / completion time, averaged over the transfers that "
+          "start in the window and finish by its end",
+    axes={"core.buffer": BUFFERS, "pacing.scheme": SCHEMES},
+    set=["traffic.short.fraction=1"],
+    panels=[Panel("core.buffer", TRANSFER_GOODPUT, ["pacing.scheme"], title="Average per-flow goodput, short flows",
+                  ylabel="Mean goodput per transfer (Kb/s)"),
+            Panel("core.buffer", THROUGHPUT, ["pacing.scheme"], title="Aggregate throughput")],
+    claims=[
+        Claim("edge goodput peaks ≈155 Kb/s at 10 KB", "edge's highest point at 8-15 KB and within 5 % of 155 Kb/s",
+              _edge_peak),
+        Claim("≈17% above host (≈133)", "edge at least 14 % (17 % less 3 points) above host at 10 KB",
+              _edge_over_host_short),
+    ],
+)
+
+A_CWND_BUFFERS = ["2KB", "5KB", "10KB", "20KB"]
+A_CWND_VARIANTS = {"1000 flows": ["topology.tcp_hosts=1000"], "200 flows": ["topology.tcp_hosts=200"]}
+# Paper A Sec III: "average congestion window size is 1.8-4 packets ..." (2 KB) and "2.1-5.6 ..." (20 KB).
+A_CWND_RANGES = {("1000 flows", "2KB"): (1.8, 4), ("200 flows", "2KB"): (6, 9),
+                 ("1000 flows", "20KB"): (2.1, 5.6), ("200 flows", "20KB"): (12, 20)}
+
+
+def _cwnd_range(variant: str, buffer: str):
+    lo, hi = A_CWND_RANGES[variant, buffer]
+
+    def check(p: Points) -> Verdict:
+        q = [p.at(f"mean_cwnd_p{k}", variant=variant, buffer=buffer) for k in ("05", "50", "95")]
+        return lo <= q[1] <= hi, f"{variant} at {buffer}: 5/50/95th percentiles {q[0]:.2f} / {q[1]:.2f} / {q[2]:.2f} " \
+                                 f"packets (paper's range {lo:g}-{hi:g})"
+    return check
+
+
+def _cwnd_growth(p: Points) -> Verdict:
+    ratios = {v: p.at("mean_cwnd_p50", variant=v, buffer="20KB") / p.at("mean_cwnd_p50", variant=v, buffer="2KB")
+              for v in A_CWND_VARIANTS}
+    return all(1.2 <= r <= 2.0 for r in ratios.values()), "median 20 KB / 2 KB: " + ", ".join(
+        f"{v} x{r:.2f}" for v, r in ratios.items())
+
+
+A_SET = ["topology.kind=a-base", "duration=800s", "warmup=200s"]
+
+AFIG4 = Figure(
+    id="A-fig4",
+    caption="CDF of average congestion window size for 1000 and 200 TCP flows",
+    setup="a-base with a 200 Mb/s core, 1000 or 200 TCP Reno flows and 10 Mb/s (5 %) Poisson UDP of 200 B; core "
+          "buffer 2-20 KB; each flow's cwnd averaged over the measurement window",
+    axes={"core.buffer": A_CWND_BUFFERS, "variant": list(A_CWND_VARIANTS)},
+    variants=A_CWND_VARIANTS,
+    set=A_SET + ["core.rate=200Mbps", 'traffic.udp=[{kind = "poisson", rate = "10Mbps", size = "200B"}]'],
+    quick=["duration=200s", "warmup=50s"],
+    panels=[Cdf("flows", "mean_cwnd", ["core.buffer"], "Average cwnd (packets)", where={"variant": v}, title=f"({c}) {v}")
+            for c, v in zip("ab", A_CWND_VARIANTS)]
+           + [Panel("core.buffer", ["mean_cwnd_p05", "mean_cwnd_p50", "mean_cwnd_p95"], ["variant"],
+                    title="5th, 50th, 95th percentiles", ylabel="Average cwnd (packets)")],
+    claims=[Claim(f"{v}, {b}: cwnd {lo:g}-{hi:g}", "median flow's average cwnd within the paper's range",
+                  _cwnd_range(v, b)) for (v, b), (lo, hi) in A_CWND_RANGES.items()]
+           + [Claim("factor 1.2-2 increase from 2 to 20 KB", "median 20 KB / 2 KB in [1.2, 2] for both", _cwnd_growth)],
+)
+
+A_MIX_BUFFERS = ["2KB", "4KB", "8KB", "11KB", "15KB", "20KB", "30KB", "40KB", "50KB"]
+# Long-lived share of paper A's 2000 flows; the rest closed-loop users with shape 1.5 files.
+A_MIX = {"all short": ["traffic.short.fraction=1"], "1/4 long": ["traffic.short.fraction=0.75"],
+         "1/2 long": ["traffic.short.fraction=0.5"], "all long": ["traffic.short.fraction=0"]}
+A_MIX_SET = A_SET + ["core.rate=200Mbps", "topology.tcp_hosts=2000", "traffic.short.shape=1.5"]
+# A tenth of the flows and of every rate, as for A-fig11.
+A_MIX_QUICK = ["topology.tcp_hosts=200", "core.rate=20Mbps", "topology.access_rate=1Mbps",
+               "topology.udp_access_rate=10Mbps", "duration=100s", "warmup=30s"]
+
+
+def bstar_kb(p: Points, variant: str, buffers: Sequence[str]) -> float:
+    """B* of paper A eq. (1), P(empty) ~ e^(-B/B*): minus the inverse slope of ln P(empty) against B in KB,
+    over the buffers where the buffer was ever empty (NaN with fewer than three)."""
+    empty = {kb(b): p.at("core_empty_prob", variant=variant, buffer=b) for b in buffers}
+    xs = [x for x, e in empty.items() if e > 0]
+    if len(xs) < 3:
+        return float("nan")
+    return -1.0 / np.polyfit(xs, [np.log(empty[x]) for x in xs], 1)[0]
+
+
+def _bstar_falls(p: Points) -> Verdict:
+    fit = [b for b in A_MIX_BUFFERS if 8 <= kb(b) <= 50]
+    bstar = {v: bstar_kb(p, v, fit) for v in A_MIX}
+    values = list(bstar.values())
+    ok = all(a > b for a, b in zip(values, values[1:])) and near(values[0], 14, 0.3) and near(values[-1], 7, 0.3)
+    return ok, "B* over 8-50 KB: " + ", ".join(f"{v} {x:.1f} KB" for v, x in bstar.items()) + " (paper 14 -> 7)"
+
+
+def _more_long_more_udp_loss(p: Points) -> Verdict:
+    region = ["8KB", "11KB", "15KB", "20KB", "30KB"]
+    rhos = {b: spearman(range(len(A_MIX)), [p.at(UDP_LOSS, variant=v, buffer=b) for v in A_MIX]) for b in region}
+    return all(r > 0 for r in rhos.values()), "rank correlation of UDP loss with the long share: " + ", ".join(
+        f"{b} {r:+.2f}" for b, r in rhos.items())
+
+
+AFIG17 = Figure(
+    id="A-fig17",
+    caption="Empty buffer probability with varying number of short- and long-lived TCP flows",
+    setup="a-base with a 200 Mb/s core and 2000 TCP flows, of which all, 3/4, 1/2 or none are closed-loop users "
+          "(Pareto files, mean 100 KB, shape 1.5; think time exp. 1 s), the rest long-lived; core buffer 2-50 KB",
+    axes={"core.buffer": A_MIX_BUFFERS, "variant": list(A_MIX)},
+    variants=A_MIX,
+    set=A_MIX_SET,
+    quick=A_MIX_QUICK,
+    panels=[Panel("core.buffer", "core_empty_prob", ["variant"], title="P(core buffer empty)", logy=True)],
+    claims=[Claim("B* from 14 KB (all short) to 7 KB (all long)",
+                  "B* fitted over 8-50 KB falls with the long share; all short and all long within 30 % of 14 and 7 KB",
+                  _bstar_falls)],
+)
+
+AFIG20 = Figure(
+    id="A-fig20",
+    caption="UDP packet loss with varying number of short- and long-lived TCP flows",
+    setup="A-fig17's mixes with a 10 Mb/s Poisson UDP source of 200 B packets; core buffer 2-50 KB",
+    axes={"core.buffer": A_MIX_BUFFERS, "variant": list(A_MIX)},
+    variants=A_MIX,
+    set=A_MIX_SET + ['traffic.udp=[{kind = "poisson", rate = "10Mbps", size = "200B"}]'],
+    quick=A_MIX_QUICK + ['traffic.udp=[{kind = "poisson", rate = "1Mbps", size = "200B"}]'],
+    panels=[Panel("core.buffer", UDP_LOSS, ["variant"], title="UDP packet loss", logy=True),
+            Panel("core.buffer", "core_empty_prob", ["variant"], title="P(core buffer empty)", logy=True)],
+    claims=[Claim("more long flows, more UDP loss", "UDP loss rises with the long share at 8-30 KB (rank correlation > 0)",
+                  _more_long_more_udp_loss)],
+)
+
+FIGURES: Dict[str, Figure] = {f.id: f for f in [FIG3, FIG4, FIG5, FIG6, FIG7, FIG9, FIG11, FIG12, FIG13, FIG14, FIG16,
+                                                 FIG17, QFIG18, AFIG4, AFIG11, AFIG12, AFIG17, AFIG20]}

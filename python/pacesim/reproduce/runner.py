@@ -16,7 +16,7 @@ from typing import List, Optional, Sequence, Tuple
 import pandas as pd
 
 from .. import ENGINE_VERSION
-from ..plot import figure, label, matches, summarise
+from ..plot import Cdf, figure, label, matches, summarise
 from ..store import Store, code_version
 from ..sweep import Sweep, SweepRun, run_sweep
 from ..topology import describe
@@ -46,11 +46,12 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     with Store(results) as store:
         run = run_sweep(sweep, store, pool, progress)
         points = store.points(sweep.name)
+        rows = {t: store.rows(sweep.name, t) for t in {p.table for p in fig.panels if isinstance(p, Cdf)}}
     wall = time.perf_counter() - t0
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
     points.to_csv(csv, index=False)
-    plots = figure(points, fig.panels, out / fig.id, f"{fig.id}{' (quick)' if quick else ''}: {fig.caption}")
+    plots = figure(points, fig.panels, out / fig.id, f"{fig.id}{' (quick)' if quick else ''}: {fig.caption}", rows)
     p = Points(points)
     claims = [(c.expect, c.test, *c.evaluate(p)) for c in fig.claims]
     report = out / "report.md"
@@ -77,6 +78,8 @@ def _numbers(fig: Figure, points: pd.DataFrame) -> List[str]:
     """Markdown: each panel's curves as a table, mean over seeds (± std when several)."""
     parts = []
     for panel in fig.panels:
+        if isinstance(panel, Cdf):
+            continue  # its numbers are the percentiles among the points' metrics
         df = points
         for key, wanted in panel.where.items():
             df = df[matches(df[key], wanted if isinstance(wanted, list) else [wanted])]

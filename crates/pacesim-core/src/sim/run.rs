@@ -2,19 +2,17 @@
 
 use std::collections::BTreeMap;
 
-use super::rng::{stream, uniform};
 use super::time::secs;
 use super::world::{Event, Flow, Sizes, World};
 use crate::metrics::burstiness::{hurst, Burstiness};
-use crate::pacing::HostPacer;
 use crate::report::{
-    BurstinessReport, Conservation, FlowTable, PacerReport, Report, Summary, UdpReport, Work,
+    BurstinessReport, Conservation, FlowTable, PacerReport, Report, Summary, TransferTable, UdpReport, Work,
 };
-use crate::scenario::{InvalidField, Pacing, PacingScheme, Scenario};
-use crate::tcp::rtt::RttEstimator;
-use crate::tcp::{variant, TcpSender, TcpSink};
+use crate::scenario::{evenly, InvalidField, Pacing, PacingScheme, Scenario};
+use crate::tcp::TcpSetup;
 use crate::topology::Network;
 use crate::traffic::bulk_start;
+use crate::traffic::short::User;
 use crate::traffic::udp::UdpSource;
 
 #[derive(Debug, thiserror::Error)]
@@ -65,10 +63,9 @@ pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> 
     Ok((net, udp_routes))
 }
 
-/// Whether host `i` paces: a share `fraction` of hosts, spread evenly
-/// (host i paces when floor((i+1) f) > floor(i f)).
+/// Whether host `i` paces: a share `fraction` of hosts, spread evenly.
 fn paces_host(p: &Pacing, i: usize) -> bool {
-    p.scheme == PacingScheme::Host && ((i + 1) as f64 * p.fraction).floor() > (i as f64 * p.fraction).floor()
+    p.scheme == PacingScheme::Host && evenly(i, p.fraction)
 }
 
 fn build_world(s: &Scenario) -> Result<World, InvalidField> {
@@ -77,23 +74,16 @@ fn build_world(s: &Scenario) -> Result<World, InvalidField> {
         .map(|(i, (u, route))| UdpSource::new(u, s.seed, i as u64, route, &format!("traffic.udp[{i}]")))
         .collect::<Result<_, _>>()?;
     let t = &s.tcp;
+    let setup = TcpSetup::new(t, s.seed, s.pacing.host_mode);
     let flows = (0..net.flows.len())
         .map(|i| {
-            // ns-2 `boot_time_`: the phase of this agent's TCP clock.
-            let boot = uniform(&mut stream(s.seed, "tcp.boot", i as u64), [0, t.tick - 1]);
-            let rtt = RttEstimator::new(t.tick, boot, t.min_rto, t.max_rto, t.initial_rto);
-            let mut sender = TcpSender::new(variant(t), t.window, t.initial_window, t.syn, rtt);
-            if paces_host(&s.pacing, i) {
-                sender = sender.with_pacing(HostPacer::new(s.pacing.host_mode));
-            }
-            Flow {
-                sink: TcpSink::new(t.delayed_ack, sender.uses_sack()),
-                sender,
-                path: net.flows[i],
-                start: bulk_start(s.seed, i as u64, s.traffic.start),
-                delivered_at_warmup: 0,
-                stats_at_warmup: Default::default(),
-            }
+            let sender = setup.sender(i, paces_host(&s.pacing, i));
+            let user = (s.traffic.short.as_ref())
+                .filter(|short| short.is_user(i))
+                .map(|short| User::new(short, s.seed, i as u64));
+            let start = bulk_start(s.seed, i as u64, s.traffic.start);
+            let sink = setup.sink(&sender);
+            Flow::new(sender, sink, net.flows[i], start, user)
         })
         .collect();
     let sizes = Sizes {
@@ -101,7 +91,7 @@ fn build_world(s: &Scenario) -> Result<World, InvalidField> {
         syn: t.syn.then_some(t.header_size as u32),
         ack: t.ack_size as u32,
     };
-    Ok(World::new(net, flows, sources, sizes))
+    Ok(World::new(net, flows, sources, setup, sizes))
 }
 
 /// Run a scenario to completion.
@@ -181,11 +171,12 @@ fn report(s: &Scenario, w: &World) -> Report {
         .collect();
     let paced_links: Vec<_> = w.net.pacers.iter().map(|&(l, _)| l).collect();
     let data = (s.tcp.segment_size + s.tcp.header_size) as u32;
+    let first = w.setup.first_data();
     let mut flows = FlowTable::default();
     for (i, f) in w.flows.iter().enumerate() {
         let st = f.sender.stats;
         let st0 = f.stats_at_warmup;
-        let unique = (f.sink.delivered() - f.delivered_at_warmup) as f64 * s.tcp.segment_size as f64;
+        let unique = (f.delivered(first) - f.delivered_at_warmup) as f64 * s.tcp.segment_size as f64;
         flows.flow.push(i as u32);
         flows.start_s.push(secs(f.start));
         flows
@@ -198,7 +189,10 @@ fn report(s: &Scenario, w: &World) -> Report {
         flows.fast_retransmits.push(st.fast_retransmits - st0.fast_retransmits);
         flows.timeouts.push(st.timeouts - st0.timeouts);
         flows.final_cwnd.push(f.sender.w.cwnd);
+        flows.mean_cwnd.push(f.cwnd.mean(s.duration));
+        flows.short.push(f.user.is_some());
     }
+    let transfers = TransferTable::window(&w.transfers, s.warmup);
     let core = &links[&net.names[net.core as usize]];
     let summary = Summary {
         aggregate_mbps: core.throughput_mbps,
@@ -206,6 +200,8 @@ fn report(s: &Scenario, w: &World) -> Report {
         core_loss_rate: core.loss_rate,
         core_empty_prob: core.empty_prob,
         core_udp_loss_rate: core.udp.loss_rate,
+        transfers: transfers.flow.len() as u64,
+        transfer_goodput_kbps_mean: transfers.goodput_kbps_mean(),
     };
     Report {
         engine_version: crate::ENGINE_VERSION.to_string(),
@@ -214,6 +210,7 @@ fn report(s: &Scenario, w: &World) -> Report {
         links,
         pacers,
         flows,
+        transfers,
         udp: w.sources.iter().map(|u| UdpReport { sent: u.sent, received: u.received }).collect(),
         burstiness: s.burstiness.as_ref().map(|spec| {
             let link = net.link_named(&spec.link).expect("checked when built");

@@ -1,15 +1,17 @@
 //! The world: every link, pacer and flow of a run, and the dispatch of
 //! events to them. One `match` handles every kind: a packet reaching the far
 //! end of a link, a retransmission timer, a pacer releasing packets, a paced
-//! sender or a delayed ACK becoming due, a flow starting, and the edges of
-//! the measurement window.
+//! sender or a delayed ACK becoming due, a flow starting (or a short-lived
+//! one opening its next connection), and the edges of the measurement window.
 
+use crate::metrics::TimeAverage;
 use crate::net::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};
 use crate::pacing::Pacer;
 use crate::sim::{EventQueue, Time};
 use crate::tcp::sender::SenderStats;
-use crate::tcp::{TcpSender, TcpSink};
+use crate::tcp::{TcpSender, TcpSetup, TcpSink};
 use crate::topology::{FlowPath, Network};
+use crate::traffic::short::{Transfer, User};
 use crate::traffic::udp::UdpSource;
 
 const NO_PACER: u32 = u32::MAX;
@@ -26,7 +28,7 @@ pub enum Event {
     HostPace(u32),
     /// A sink's delayed ACK may be due.
     DelAck(u32),
-    /// A flow's application starts.
+    /// A flow's application starts (a short-lived flow's next transfer).
     Start(u32),
     /// A UDP source's next packet is due.
     Udp(u32),
@@ -41,9 +43,57 @@ pub struct Flow {
     pub sink: TcpSink,
     pub path: FlowPath,
     pub start: Time,
-    /// Sink progress and sender counters when the window opened.
+    /// The closed-loop user of a short-lived flow (None: long-lived).
+    pub user: Option<Box<User>>,
+    /// The connection its packets belong to: a short-lived flow opens a
+    /// new one per transfer and discards packets of closed ones.
+    pub conn: u32,
+    /// Data packets delivered by closed connections.
+    pub delivered_before: i64,
+    /// Congestion window, averaged over the time a connection is open.
+    pub cwnd: TimeAverage,
+    /// Progress and sender counters when the window opened.
     pub delivered_at_warmup: i64,
     pub stats_at_warmup: SenderStats,
+}
+
+impl Flow {
+    pub fn new(sender: TcpSender, sink: TcpSink, path: FlowPath, start: Time, user: Option<User>) -> Self {
+        Flow {
+            sender,
+            sink,
+            path,
+            start,
+            user: user.map(Box::new),
+            conn: 0,
+            delivered_before: 0,
+            cwnd: TimeAverage::default(),
+            delivered_at_warmup: 0,
+            stats_at_warmup: SenderStats::default(),
+        }
+    }
+
+    /// Packets delivered in order over the flow's life: for a long-lived
+    /// flow the sink's count, for a short-lived one its data packets over
+    /// every connection (each connection's SYN, packet 0 before
+    /// `first_data`, excluded).
+    pub fn delivered(&self, first_data: i64) -> i64 {
+        match self.user {
+            None => self.sink.delivered(),
+            Some(_) => self.delivered_before + (self.sink.delivered() - first_data).max(0),
+        }
+    }
+
+    /// Whether a connection is open (always, once a long-lived flow starts).
+    fn active(&self) -> bool {
+        self.user.as_ref().is_none_or(|u| u.busy())
+    }
+
+    /// Whether a packet of connection `conn` reaches its endpoint: not if
+    /// that connection has closed.
+    fn accepts(&self, conn: u32) -> bool {
+        conn == self.conn && self.active()
+    }
 }
 
 /// Wire sizes of the packets TCP puts on the network.
@@ -68,6 +118,10 @@ pub struct World {
     pub flows: Vec<Flow>,
     pub sources: Vec<UdpSource>,
     pub pacers: Vec<Pacer>,
+    /// How each connection's sender and sink are built.
+    pub setup: TcpSetup,
+    /// Finished short-lived transfers, by flow, in the order they finished.
+    pub transfers: Vec<(u32, Transfer)>,
     /// For each link, the index of the pacer in front of it, or `NO_PACER`.
     pacer_at: Vec<u32>,
     sizes: Sizes,
@@ -80,7 +134,13 @@ pub struct World {
 }
 
 impl World {
-    pub fn new(net: Network, flows: Vec<Flow>, sources: Vec<UdpSource>, sizes: Sizes) -> Self {
+    pub fn new(
+        net: Network,
+        flows: Vec<Flow>,
+        sources: Vec<UdpSource>,
+        setup: TcpSetup,
+        sizes: Sizes,
+    ) -> Self {
         let mut pacer_at = vec![NO_PACER; net.links.len()];
         let pacers = net
             .pacers
@@ -99,6 +159,8 @@ impl World {
             flows,
             sources,
             pacers,
+            setup,
+            transfers: Vec::new(),
             pacer_at,
             sizes,
             out: Vec::new(),
@@ -148,6 +210,7 @@ impl World {
                     self.arm_sink(f);
                 }
                 Event::Start(f) => {
+                    self.open_connection(f);
                     self.flows[f as usize].sender.start(t, &mut self.out);
                     self.transmit(f);
                 }
@@ -156,7 +219,7 @@ impl World {
                     let (size, next) = source.emit();
                     let route = source.route;
                     self.queue.push(next, Event::Udp(i));
-                    let id = self.alloc(i, route, PacketKind::Udp, size, 0);
+                    let id = self.alloc(i, route, PacketKind::Udp, size, 0, 0);
                     self.forward(id);
                 }
                 Event::Warmup => self.open_window(),
@@ -233,18 +296,18 @@ impl World {
     }
 
     /// A new packet of `flow`, at the start of its route.
-    fn alloc(&mut self, flow: u32, route: u32, kind: PacketKind, size: u32, seq: i64) -> PacketId {
+    fn alloc(&mut self, flow: u32, route: u32, kind: PacketKind, size: u32, seq: i64, conn: u32) -> PacketId {
         let span = self.net.routes[route as usize].clone();
-        self.packets.alloc(Packet { flow, hop: span.start, last_hop: span.end, kind, size, seq })
+        self.packets.alloc(Packet { flow, hop: span.start, last_hop: span.end, kind, conn, size, seq })
     }
 
     /// The sink of `flow` acknowledges `ackno`, with its options if the
     /// sender reads them.
     fn inject_ack(&mut self, flow: u32, ackno: i64) {
         let f = &self.flows[flow as usize];
-        let (options, rev, with_options) = (f.sink.options(), f.path.rev, f.sender.uses_sack());
+        let (options, rev, with_options, conn) = (f.sink.options(), f.path.rev, f.sender.uses_sack(), f.conn);
         let size = self.sizes.ack + SACK_BLOCK_BYTES * options.sack.as_slice().len() as u32;
-        let id = self.alloc(flow, rev, PacketKind::Ack, size, ackno);
+        let id = self.alloc(flow, rev, PacketKind::Ack, size, ackno, conn);
         if with_options {
             self.packets.set_options(id, options);
         }
@@ -263,6 +326,7 @@ impl World {
         self.packets.release(id);
         self.delivered += 1;
         match p.kind {
+            PacketKind::Data | PacketKind::Ack if !self.flows[p.flow as usize].accepts(p.conn) => {}
             PacketKind::Data => {
                 let flow = &mut self.flows[p.flow as usize];
                 if let Some(ackno) = flow.sink.on_data(p.seq, options.timestamp, self.now) {
@@ -271,7 +335,11 @@ impl World {
                 self.arm_sink(p.flow);
             }
             PacketKind::Ack => {
-                self.flows[p.flow as usize].sender.on_ack(p.seq, &options, self.now, &mut self.out);
+                let flow = &mut self.flows[p.flow as usize];
+                flow.sender.on_ack(p.seq, &options, self.now, &mut self.out);
+                if flow.user.is_some() && flow.sender.done() {
+                    self.finish_transfer(p.flow);
+                }
                 self.transmit(p.flow);
             }
             PacketKind::Udp => self.sources[p.flow as usize].received += 1,
@@ -284,24 +352,56 @@ impl World {
         }
     }
 
-    /// Send what the flow's sender emitted and arm its timers.
+    /// A short-lived flow opens the connection for its user's next file:
+    /// a new sender and sink, exactly like the flow's first ones.
+    fn open_connection(&mut self, f: u32) {
+        let first = self.setup.first_data();
+        let flow = &mut self.flows[f as usize];
+        let delivered = flow.delivered(first);
+        let Some(user) = &mut flow.user else { return };
+        let packets = user.begin(self.now, self.setup.tcp.segment_size) as i64;
+        let stats = flow.sender.stats;
+        flow.sender = self.setup.sender(f as usize, flow.sender.is_paced()).with_data(first + packets);
+        flow.sender.stats = stats;
+        flow.sink = self.setup.sink(&flow.sender);
+        flow.delivered_before = delivered;
+        flow.conn += 1;
+    }
+
+    /// A short-lived flow's transfer is acknowledged in full: record it,
+    /// close the connection, and start the next after the user's think time.
+    fn finish_transfer(&mut self, f: u32) {
+        let now = self.now;
+        let flow = &mut self.flows[f as usize];
+        flow.sender.close();
+        flow.cwnd.set(now, None);
+        let (transfer, next) = flow.user.as_mut().expect("a short-lived flow").finish(now);
+        self.transfers.push((f, transfer));
+        self.queue.push(next, Event::Start(f));
+    }
+
+    /// Send what the flow's sender emitted, arm its timers, and note its window.
     fn transmit(&mut self, f: u32) {
         let mut out = std::mem::take(&mut self.out);
-        let route = self.flows[f as usize].path.fwd;
-        let stamped = self.flows[f as usize].sender.uses_sack();
+        let flow = &self.flows[f as usize];
+        let (route, stamped, conn) = (flow.path.fwd, flow.sender.uses_sack(), flow.conn);
         for seq in out.drain(..) {
             let size = match self.sizes.syn {
                 Some(syn) if seq == 0 => syn,
                 _ => self.sizes.data,
             };
-            let id = self.alloc(f, route, PacketKind::Data, size, seq);
+            let id = self.alloc(f, route, PacketKind::Data, size, seq, conn);
             if stamped {
                 self.packets.set_options(id, TcpOptions { timestamp: self.now, ..Default::default() });
             }
             self.forward(id);
         }
         self.out = out;
-        let sender = &mut self.flows[f as usize].sender;
+        let flow = &mut self.flows[f as usize];
+        if flow.active() {
+            flow.cwnd.set(self.now, Some(flow.sender.w.cwnd));
+        }
+        let sender = &mut flow.sender;
         if let Some(at) = sender.rtx.needs_event() {
             self.queue.push(at, Event::Rto(f));
         }
@@ -313,9 +413,11 @@ impl World {
     /// The measurement window opens: links open theirs themselves
     /// (`Link::set_window`); flows and pacers start counting afresh.
     fn open_window(&mut self) {
+        let first = self.setup.first_data();
         for f in &mut self.flows {
-            f.delivered_at_warmup = f.sink.delivered();
+            f.delivered_at_warmup = f.delivered(first);
             f.stats_at_warmup = f.sender.stats;
+            f.cwnd.restart(self.now);
         }
         for p in &mut self.pacers {
             p.restart_stats();

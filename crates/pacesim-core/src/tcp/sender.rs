@@ -1,6 +1,9 @@
 //! A one-way TCP sender with Reno or NewReno loss recovery, following ns-2
 //! 2.35's `TcpAgent`, `RenoTcpAgent` and `NewRenoTcpAgent` (tcp/tcp.cc,
-//! tcp-reno.cc, tcp-newreno.cc) with their defaults. Sequence numbers count packets; the application always has data.
+//! tcp-reno.cc, tcp-newreno.cc) with their defaults. Sequence numbers count
+//! packets. A bulk application always has data; a finite one (a short-lived
+//! transfer, `with_data`) has packets up to `end`, and the sender is `done`
+//! once all of them are acknowledged (ns-2 `advance`, `finish`).
 //!
 //! - Sending (`send_much`): while `t_seqno <= highest_ack + win`, send
 //!   `t_seqno`, where `win = min(int(cwnd) + dupwnd, window)`.
@@ -79,6 +82,8 @@ pub struct TcpSender {
     syn: bool,
     /// Next sequence number to send.
     t_seqno: i64,
+    /// One past the last sequence number the application has to send.
+    end: i64,
     /// Highest sequence number sent.
     maxseq: i64,
     /// Highest cumulative ACK received.
@@ -122,6 +127,7 @@ impl TcpSender {
             wnd_init,
             syn,
             t_seqno: 0,
+            end: i64::MAX,
             maxseq: -1,
             highest_ack: -1,
             dupacks: 0,
@@ -143,6 +149,28 @@ impl TcpSender {
     pub fn with_pacing(mut self, pacer: HostPacer) -> Self {
         self.pacer = Some(pacer);
         self
+    }
+
+    /// Send only sequence numbers below `end` (a finite transfer).
+    pub fn with_data(mut self, end: i64) -> Self {
+        self.end = end;
+        self
+    }
+
+    /// Whether the application has data at `seq`.
+    fn has_data(&self, seq: i64) -> bool {
+        seq < self.end
+    }
+
+    /// Whether every packet of a finite transfer is acknowledged.
+    pub fn done(&self) -> bool {
+        self.highest_ack >= self.end - 1
+    }
+
+    /// The connection closes: no more timers.
+    pub fn close(&mut self) {
+        self.rtx.cancel();
+        self.pace.cancel();
     }
 
     /// Whether this sender needs SACK blocks from its sink.
@@ -181,7 +209,7 @@ impl TcpSender {
             Recovery::Fack { .. } => return self.send_much_fack(now, out),
             Recovery::Reno | Recovery::NewReno => {}
         }
-        while self.t_seqno <= self.highest_ack + self.window() {
+        while self.t_seqno <= self.highest_ack + self.window() && self.has_data(self.t_seqno) {
             if self.pacing_holds(now) {
                 return;
             }
@@ -340,7 +368,8 @@ impl TcpSender {
     fn limited_transmit(&mut self, now: Time, out: &mut Vec<i64>) {
         let next = self.t_seqno as f64;
         let ack = self.highest_ack as f64;
-        if next <= ack + self.wnd && next <= ack + self.w.cwnd + f64::from(self.dupacks) {
+        let room = next <= ack + self.wnd && next <= ack + self.w.cwnd + f64::from(self.dupacks);
+        if room && self.has_data(self.t_seqno) {
             self.output(self.t_seqno, now, out);
             self.t_seqno += 1;
         }
