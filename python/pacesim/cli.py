@@ -127,8 +127,10 @@ def model(
     set_: List[str] = typer.Option([], "--set", metavar="KEY=VALUE", help="Override a model parameter, e.g. bstar_kb=10 (repeatable)."),
     overlay: Optional[Path] = typer.Option(
         None, "--overlay", exists=True, dir_okay=False,
-        help="CSV of simulated points: columns named like the model CSV's are drawn as markers.",
+        help="CSV of simulated points: columns named like the model CSV's are drawn as markers; for a-fig10 and "
+             "e-fig10 also the points CSV of `pacesim reproduce A-fig11` / `E-fig11`.",
     ),
+    simulate: bool = typer.Option(False, "--simulate", help="Run the model's packet-level check and overlay it (q-thm2)."),
 ) -> None:
     """Compute one of the papers' analytical models; write its CSV, PNG and SVG."""
     from .analysis.figures import MODELS, render
@@ -151,7 +153,7 @@ def model(
         raise typer.Exit(2)
     target = out if out is not None else Path("results") / "models" / key
     try:
-        written, facts = render(key, target, set_, overlay)
+        written, facts = render(key, target, set_, overlay, simulate)
     except ValueError as e:
         err.print(f"[red]error:[/] {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(2)

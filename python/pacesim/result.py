@@ -88,6 +88,21 @@ class Result:
             return None
         return pd.DataFrame({"beta": b["beta"]}, index=pd.Index(b["scale_us"], name="scale_us"))
 
+    @cached_property
+    def bin_series(self) -> Optional[pd.Series]:
+        """Bytes arriving at the burstiness link per bin (`burstiness.bin`) over
+        the window, indexed by the bin's start in seconds, when the scenario
+        asked for it with `burstiness.series`."""
+        import pandas as pd
+
+        b = self.report.get("burstiness")
+        if b is None or b.get("series_bytes") is None:
+            return None
+        bins = b["series_bytes"]
+        start, width = self.report["window_s"][0], self.scenario.burstiness.bin / 1e9
+        index = pd.Index(start + width * pd.RangeIndex(len(bins)), name="time_s")
+        return pd.Series(bins, index=index, name="bytes", dtype="int64")
+
     def to_json(self, path: Union[str, Path]) -> None:
         """Write the report, with the scenario (human units) and wall time, as JSON."""
         out = {

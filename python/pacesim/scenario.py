@@ -268,11 +268,14 @@ class Burstiness(_Model):
     """Burstiness at time scales (paper A Sec III-B): the report's
     `burstiness` gives beta(s), the CoV of bytes arriving at link `link` per
     interval s = bin x 2^k for k < `scales`, over the measurement window, and
-    the Hurst parameter from its slope (beta ~ s^(H-1))."""
+    the Hurst parameter from its slope (beta ~ s^(H-1)). With `series` it also
+    gives the bytes of every bin over the window (`Result.bin_series`; at most
+    2^24 bins), e.g. for the rate's auto-covariance (paper Q Theorem 2)."""
 
     link: str = "core"
     bin: PositiveTime = "1us"
     scales: Annotated[int, Field(strict=True, ge=1, le=40)] = 20
+    series: bool = False
 
 
 class Scenario(_Model):

@@ -169,6 +169,9 @@ pub struct BurstinessReport {
     pub scale_us: Vec<f64>,
     pub beta: Vec<f64>,
     pub hurst: f64,
+    /// Bytes arriving in each finest bin over the window, when asked for
+    /// (`burstiness.series`); bin i covers [warmup + i bin, warmup + (i+1) bin).
+    pub series_bytes: Option<Vec<u64>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

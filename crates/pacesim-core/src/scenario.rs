@@ -40,7 +40,14 @@ pub struct BurstinessSpec {
     /// Finest interval, ns (paper A: 1 us).
     pub bin: u64,
     pub scales: u32,
+    /// Also report the bytes of every finest bin over the window (at most
+    /// `MAX_SERIES_BINS` of them), e.g. for the rate's auto-covariance.
+    #[serde(default)]
+    pub series: bool,
 }
+
+/// The longest bin series a run may ask for (8 bytes a bin in the engine).
+pub const MAX_SERIES_BINS: u64 = 1 << 24;
 
 pub use crate::topology::Topology;
 
@@ -449,6 +456,12 @@ impl Scenario {
             positive("burstiness.bin", b.bin)?;
             if !(1..=40).contains(&b.scales) {
                 return Err(bad("burstiness.scales", "must be in [1, 40]"));
+            }
+            let bins = self.duration.saturating_sub(self.warmup) / b.bin;
+            if b.series && bins > MAX_SERIES_BINS {
+                let message =
+                    format!("a series of {bins} bins is more than {MAX_SERIES_BINS}: use a wider bin");
+                return Err(bad("burstiness.series", message));
             }
         }
         if let Some(short) = &self.traffic.short {

@@ -228,8 +228,12 @@ fn poisson_burstiness_at_the_udp_edge_falls_as_the_inverse_square_root() {
     // 5 Mb/s of 200 B packets: Poisson, l = 3125 packets/s; bytes per interval
     // s have CoV 1/sqrt(l s) exactly. 20 s window, 1 us bins, s up to 32 ms.
     let mut s = with_udp("poisson", 5_000_000, r#""size":{"range":[200,200]}"#);
-    s.burstiness =
-        Some(pacesim_core::scenario::BurstinessSpec { link: "edge_in.udp".into(), bin: 1_000, scales: 16 });
+    s.burstiness = Some(pacesim_core::scenario::BurstinessSpec {
+        link: "edge_in.udp".into(),
+        bin: 1_000,
+        scales: 16,
+        series: false,
+    });
     let r = run(&s).unwrap();
     let b = r.burstiness.expect("asked for");
     assert_eq!(b.scale_us.len(), 16);
@@ -244,6 +248,34 @@ fn poisson_burstiness_at_the_udp_edge_falls_as_the_inverse_square_root() {
     assert!(r.links.contains_key("edge_in.udp"));
     s.burstiness.as_mut().unwrap().link = "nowhere".into();
     assert!(run(&s).unwrap_err().to_string().starts_with("burstiness.link:"));
+}
+
+#[test]
+fn the_bin_series_holds_every_byte_and_gives_beta_at_the_finest_scale() {
+    // Poisson UDP of 200 B packets into its edge link, 1 ms bins over the 20 s window.
+    let mut s = with_udp("poisson", 5_000_000, r#""size":{"range":[200,200]}"#);
+    let spec = pacesim_core::scenario::BurstinessSpec {
+        link: "edge_in.udp".into(),
+        bin: 1_000_000,
+        scales: 1,
+        series: true,
+    };
+    s.burstiness = Some(spec);
+    let r = run(&s).unwrap();
+    let b = r.burstiness.expect("asked for");
+    let series = b.series_bytes.expect("asked for");
+    assert_eq!(series.len(), 20_000);
+    assert_eq!(series.iter().sum::<u64>(), r.links["edge_in.udp"].arrivals * 200);
+    let n = series.len() as f64;
+    let mean = series.iter().sum::<u64>() as f64 / n;
+    let var = series.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / n;
+    assert!((var.sqrt() / mean - b.beta[0]).abs() < 1e-9, "{} vs {}", var.sqrt() / mean, b.beta[0]);
+    // Without the flag there is none; a series too long to keep is an error naming the key.
+    s.burstiness.as_mut().unwrap().series = false;
+    assert_eq!(run(&s).unwrap().burstiness.unwrap().series_bytes, None);
+    let b = s.burstiness.as_mut().unwrap();
+    (b.series, b.bin) = (true, 1);
+    assert!(run(&s).unwrap_err().to_string().starts_with("burstiness.series:"));
 }
 
 #[test]

@@ -55,8 +55,9 @@ pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> 
         if !net.measured.contains(&link) {
             net.measured.push(link);
         }
+        let recorder = Burstiness::new(b.bin, s.warmup, b.scales as usize);
         net.links[link as usize].burstiness =
-            Some(Box::new(Burstiness::new(b.bin, s.warmup, b.scales as usize)));
+            Some(Box::new(if b.series { recorder.keep_series() } else { recorder }));
     }
     net.mark_cut_through();
     Ok((net, udp_routes))
@@ -213,12 +214,14 @@ fn report(s: &Scenario, w: &World) -> Report {
         udp: w.sources.iter().map(|u| UdpReport { sent: u.sent, received: u.received }).collect(),
         burstiness: s.burstiness.as_ref().map(|spec| {
             let link = net.link_named(&spec.link).expect("checked when built");
-            let beta = net.links[link as usize].burstiness.as_ref().expect("set when built").beta(s.duration);
+            let recorder = net.links[link as usize].burstiness.as_ref().expect("set when built");
+            let beta = recorder.beta(s.duration);
             BurstinessReport {
                 link: spec.link.clone(),
                 scale_us: beta.iter().map(|&(k, _)| (k * spec.bin) as f64 / 1e3).collect(),
                 beta: beta.iter().map(|&(_, b)| b).collect(),
                 hurst: hurst(&beta),
+                series_bytes: recorder.series(s.duration),
             }
         }),
         conservation: Conservation {
