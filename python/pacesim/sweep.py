@@ -14,6 +14,10 @@ A sweep file (TOML):
     [variants]                      # curves that are not a product of keys
     none = ["pacing.scheme=none"]
     qlbp-40 = ["pacing.scheme=qlbp", "pacing.q_max=40"]
+    [quick]                         # optional: the reduced sweep (`--quick`), named NAME-quick
+    set = ["duration=30s"]          # more overrides, after `set`
+    scale = 0.1                     # and/or E-base scaled (see `scaled`)
+    seeds = [1, 2, 3]               # and/or other seeds
 
 Points run through any `concurrent.futures.Executor`: a local process pool
 by default, or a Dask cluster's executor (`executor()` makes either). Each
@@ -124,6 +128,8 @@ class Sweep:
     set: List[str] = field(default_factory=list)
     scale: float = 1.0
     variants: Dict[str, List[str]] = field(default_factory=dict)
+    # The reduced version: more `set`, a `scale`, other `seeds` (see `reduced`).
+    quick: Optional[Dict[str, Any]] = None
 
     def __post_init__(self) -> None:
         if not self.name:
@@ -136,7 +142,18 @@ class Sweep:
             _check_axis(self.base, key, values, self.variants)
         for name, overrides in self.variants.items():
             apply_overrides(self.base, self.set + overrides)
+        unknown = set(self.quick or {}) - {"set", "scale", "seeds"}
+        if unknown:
+            raise SweepError(f"[quick] has unknown keys {sorted(unknown)}; it takes set, scale, seeds")
         apply_overrides(self.base, self.set)
+
+    def reduced(self) -> Sweep:
+        """The quick version this sweep defines, named `<name>-quick`."""
+        if self.quick is None:
+            raise SweepError(f"sweep {self.name!r} defines no [quick] version")
+        return Sweep(name=f"{self.name}-quick", base=self.base, axes=self.axes, variants=self.variants,
+                     set=self.set + self.quick.get("set", []), scale=self.quick.get("scale", self.scale),
+                     seeds=self.quick.get("seeds", self.seeds))
 
     def spec(self) -> dict:
         """The definition as JSON-able data (stored with the sweep)."""
@@ -186,7 +203,7 @@ def load_sweep(path: Union[str, Path]) -> Sweep:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise SweepError(f"{path}: not valid TOML: {e}") from None
-    keys = {"name", "scenario", "seeds", "set", "axes", "scale", "variants"}
+    keys = {"name", "scenario", "seeds", "set", "axes", "scale", "variants", "quick"}
     unknown = set(data) - keys
     if unknown:
         raise SweepError(f"{path}: unknown keys {sorted(unknown)}; a sweep has {', '.join(sorted(keys))}")
@@ -199,7 +216,7 @@ def load_sweep(path: Union[str, Path]) -> Sweep:
         raise SweepError(f"{path}: scenario is a file name or a table")
     return Sweep(name=data.get("name", path.stem), base=scenario, axes=data.get("axes", {}),
                  seeds=data.get("seeds", [1]), set=data.get("set", []), scale=data.get("scale", 1.0),
-                 variants=data.get("variants", {}))
+                 variants=data.get("variants", {}), quick=data.get("quick"))
 
 
 def simulate(scenario: dict) -> dict:

@@ -5,13 +5,19 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+import pacesim
 from pacesim.cli import app
 from pacesim.reproduce.catalogue import CATALOGUE
+from pacesim.reproduce.claims import Points
+from pacesim.reproduce.figure import scenarios_dir
 from pacesim.reproduce.figures import FIGURES
+from pacesim.store import metrics
+from pacesim.sweep import load_sweep
 
 CATALOGUE_FILE = Path(__file__).resolve().parents[3] / "shared" / "EXPERIMENTS.md"
 runner = CliRunner()
@@ -86,3 +92,40 @@ def test_short_flow_figures_make_users_of_the_flows_they_name():
     assert all(s.traffic.short.shape == 1.5 and s.topology.tcp_hosts == 2000 for s in mixes.values())
     e6 = FIGURES["E-fig6"].sweep(False).points()[0].scenario
     assert (e6.traffic.short.fraction, e6.traffic.short.shape) == (1.0, 1.2)
+
+
+def test_every_figure_has_its_sweep_file_and_every_sweep_file_a_figure():
+    files = {p.stem for p in scenarios_dir().glob("[A-Z]*.toml")}  # scenarios are lower case
+    assert files == set(FIGURES)
+    for fid in FIGURES:
+        sweep = load_sweep(scenarios_dir() / f"{fid}.toml")
+        assert sweep.name == fid and sweep.reduced().name == f"{fid}-quick"
+
+
+def test_every_claim_finds_the_points_it_names():
+    """Claims name axis values ("5KB", "BIC, paced"); on points with every metric
+    set (random values), each must reach a verdict rather than miss a point."""
+    report = pacesim.run({"duration": "5s", "warmup": "1s", "topology": {"edges": 1, "hosts_per_edge": 2},
+                          "traffic": {"start": ["0s", "1s"]}}).report
+    names = list(metrics(report, 100_000_000))
+    rng = np.random.default_rng(1)
+    for fid, fig in FIGURES.items():
+        rows = [{**dict(zip(names, rng.uniform(0.1, 1.0, len(names)))), **p.axes, "seed": p.seed, "status": "ok"}
+                for p in fig.sweep(False).points()]
+        points = Points(pd.DataFrame(rows))
+        for claim in fig.claims:
+            verdict, numbers = claim.evaluate(points)
+            assert verdict != "not evaluated", f"{fid}: {claim.expect}: {numbers}"
+
+
+def test_sweep_quick_runs_the_files_reduced_version(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('name = "s"\nset = ["topology.edges=1", "topology.hosts_per_edge=2", "duration=5s", "warmup=1s", '
+                    "'traffic.start=[\"0s\", \"1s\"]']\n"
+                    '[axes]\n"core.buffer" = ["5KB"]\n[quick]\nset = ["duration=3s"]\nseeds = [4, 5]\n')
+    out = runner.invoke(app, ["sweep", str(path), "--quick", "--results", str(tmp_path / "r"), "--quiet"])
+    assert out.exit_code == 0, out.output
+    assert "s-quick: 2 points" in out.output
+    path.write_text(path.read_text().replace("seeds = [4, 5]", "seeds = [4]\nworkers = 2"))
+    bad = runner.invoke(app, ["sweep", str(path), "--results", str(tmp_path / "r")])
+    assert bad.exit_code == 2 and "workers" in bad.output

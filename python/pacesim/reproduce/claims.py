@@ -9,7 +9,7 @@ run. A claim whose points are missing (failed runs) is "not evaluated".
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Tuple
+from typing import Callable, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
@@ -94,3 +94,14 @@ def first_reaching(xs, ys, level: float):
             return x, cross
         prev = (x, y)
     return None, None
+
+
+def loss_dips_then_rises(buffers: Sequence[str], where: dict):
+    """UDP loss at its lowest at an inner buffer and higher again after it."""
+    def check(p: Points) -> Verdict:
+        loss = [p.at("core_udp_loss_rate", buffer=b, **where) for b in buffers]
+        low = min(range(len(loss)), key=loss.__getitem__)
+        ok = 0 < low < len(loss) - 1 and max(loss[low + 1:]) > 1.2 * loss[low]
+        return ok, f"lowest {100 * loss[low]:.3f} % at {buffers[low]}; then up to {100 * max(loss[low + 1:] or [0]):.3f} %: " + \
+            ", ".join(f"{b} {100 * v:.3f}" for b, v in zip(buffers, loss))
+    return check

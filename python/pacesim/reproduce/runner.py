@@ -21,7 +21,8 @@ from ..store import Store, code_version
 from ..sweep import Sweep, SweepRun, run_sweep
 from ..topology import describe
 from .claims import Points
-from .figures import FIGURES, QUICK_SCALE, Figure
+from .figure import Figure
+from .figures import FIGURES
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def _numbers(fig: Figure, points: pd.DataFrame) -> List[str]:
     return parts
 
 
-def _size(fig: Figure, quick: bool, sweep: Sweep) -> str:
+def _size(quick: bool, sweep: Sweep) -> str:
     """What the runs were: topology, flows, length; and how the quick one was reduced."""
     first = next((p.scenario for p in sweep.points() if p.scenario is not None), None)
     if first is None:
@@ -104,20 +105,20 @@ def _size(fig: Figure, quick: bool, sweep: Sweep) -> str:
             f"measured after {first.warmup / 1e9:g} s")
     if not quick:
         return f"full size: {what}"
-    scaled = f"flows and every link rate x{QUICK_SCALE} (each flow keeps its share of the core), " if fig.quick is None else ""
+    scaled = f"flows and every link rate x{sweep.scale:g} (each flow keeps its share of the core), " if sweep.scale != 1 else ""
     return f"quick: {scaled}{what}; a demo, checked against claims made for the full size"
 
 
 def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: SweepRun, wall: float,
             claims: list, csv: Path, plots: List[Path]) -> str:
-    size, seeds = _size(fig, quick, sweep), sweep.seeds
+    size, seeds = _size(quick, sweep), sweep.seeds
     ok = int((points["status"] == "ok").sum())
     failed = points[points["status"] == "failed"]
     engine_s = float(points["wall_s"].sum()) if "wall_s" in points else 0.0
     verdicts = [c[2] for c in claims]
     lines = [
         f"# {fig.id}: {fig.caption}", "",
-        f"Setup: {fig.setup}.", "",
+        f"Setup: {fig.setup}. Sweep: `scenarios/{fig.id}.toml`.", "",
         f"Run: {size}; seeds {', '.join(map(str, seeds))}; {len(points)} points, {ok} ok, {len(failed)} failed. "
         f"This invocation ran {run.ran} points and reused {run.skipped} from the store in {wall:.1f} s wall; "
         f"engine time of all points {engine_s:.1f} s. Engine {ENGINE_VERSION}, code {code_version()}.", "",

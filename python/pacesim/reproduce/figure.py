@@ -1,0 +1,60 @@
+"""A reproducible figure: its sweep file, the panels drawn and the claims checked.
+
+What a figure runs lives in `scenarios/<id>.toml`, a sweep file (see
+`pacesim.sweep`) with a `[quick]` version; how it is drawn and which of the
+catalogue's "expect" statements it must show live in one module per paper
+(`paper_e`, `paper_a`, `paper_q`, `paper_w`). Claims quote
+../shared/EXPERIMENTS.md and name axis values of the sweep file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional, Sequence, Union
+
+from ..plot import Cdf, Panel
+from ..sweep import Sweep, load_sweep
+from ..units import parse_size, parse_time
+from .claims import Claim
+
+THROUGHPUT = "aggregate_mbps"
+GOODPUT = "goodput_kbps_mean"
+UDP_LOSS = "core_udp_loss_rate"
+
+
+def scenarios_dir() -> Path:
+    """Where the sweep files are: $PACESIM_SCENARIOS, else `scenarios/` of the
+    source tree this package runs from, else of the working directory."""
+    if "PACESIM_SCENARIOS" in os.environ:
+        return Path(os.environ["PACESIM_SCENARIOS"])
+    source = Path(__file__).resolve().parents[3] / "scenarios"
+    return source if source.is_dir() else Path.cwd() / "scenarios"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One reproducible figure: the panels drawn (like the paper's) and the claims checked."""
+
+    id: str
+    caption: str
+    setup: str
+    panels: List[Union[Panel, Cdf]]
+    claims: List[Claim]
+
+    def sweep(self, quick: bool, seeds: Optional[Sequence[int]] = None) -> Sweep:
+        """The sweep to run (`scenarios/<id>.toml`): full size, or its [quick] version."""
+        sweep = load_sweep(scenarios_dir() / f"{self.id}.toml")
+        sweep = sweep.reduced() if quick else sweep
+        if seeds:
+            sweep.seeds = list(seeds)
+        return sweep
+
+
+def kb(buffer: str) -> float:
+    return parse_size(buffer) / 1e3
+
+
+def ms(delay: str) -> float:
+    return parse_time(delay) / 1e6

@@ -1,0 +1,163 @@
+"""Paper A's packet-level figures (anomalous UDP loss): panels and claims.
+
+The sweeps (`scenarios/A-fig*.toml`) run on a-base (paper A Sec II): 1000
+TCP Reno flows on 10 Mb/s access links, an aggregate UDP source on its own
+100 Mb/s link, a 100 Mb/s core; 800 s measured from 200 s. Quick versions
+take a tenth of the flows and of every rate (each flow keeps its share) and
+100 s runs.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ..plot import Cdf, Panel
+from .claims import Claim, Points, Verdict, loss_dips_then_rises, near, spearman
+from .figure import UDP_LOSS, Figure, kb
+
+# --- A-fig11 and A-fig12: the anomaly with Poisson and fBm UDP ---
+
+A_BUFFERS = ["1KB", "2KB", "4KB", "6KB", "8KB", "11KB", "15KB", "20KB", "30KB", "40KB", "50KB"]
+
+
+def _a_fig11_ratio(p: Points) -> Verdict:
+    loss = {b: p.at(UDP_LOSS, variant="UDP + TCP", buffer=b) for b in A_BUFFERS}
+    low = min(loss, key=loss.get)
+    ratio = loss["30KB"] / loss["11KB"]
+    return 1.2 <= ratio <= 2.0, f"30 KB / 11 KB = {ratio:.2f} (paper about 1.5); lowest at {low}"
+
+
+def _alone_falls(p: Points) -> Verdict:
+    loss = [p.at(UDP_LOSS, variant="UDP alone", buffer=b) for b in A_BUFFERS]
+    rho = spearman(range(len(loss)), loss)
+    return rho < -0.9 or max(loss[3:]) == 0, f"rank correlation with buffer {rho:.2f}: " + ", ".join(
+        f"{b} {100 * v:.4f}" for b, v in zip(A_BUFFERS, loss))
+
+
+def _tcp_by_11(p: Points) -> Verdict:
+    u = p.at("throughput_pct", variant="UDP + TCP", buffer="11KB")
+    return u >= 95, f"core at 11 KB {u:.1f} % busy (paper: TCP 93 + UDP 5)"
+
+
+AFIG11 = Figure(
+    id="A-fig11",
+    caption="Poisson: UDP packet loss and TCP throughput from simulation",
+    setup="a-base (paper A Sec V-A): 1000 TCP Reno flows on 10 Mb/s access links, a 5 Mb/s Poisson UDP source of "
+          "200 B packets on its own 100 Mb/s link, 100 Mb/s core; 800 s measured from 200 s; core buffer 1-50 KB; "
+          "and the UDP source alone",
+    panels=[Panel("core.buffer", UDP_LOSS, ["variant"], title="UDP packet loss", logy=True),
+            Panel("core.buffer", "tcp_goodput_mbps", ["variant"], title="TCP throughput", ylabel="TCP goodput (Mb/s)")],
+    claims=[
+        Claim("UDP loss lowest at 11 KB", "UDP loss with TCP lowest at an inner buffer, 20 % higher after it",
+              loss_dips_then_rises(A_BUFFERS, {"variant": "UDP + TCP"})),
+        Claim("30 KB loss ≈50% above 11 KB", "loss at 30 KB between 1.2 and 2 times that at 11 KB", _a_fig11_ratio),
+        Claim("TCP ≈93 Mb/s at 11 KB", "core at least 95 % busy at 11 KB", _tcp_by_11),
+        Claim("without TCP, UDP loss falls with buffer", "UDP alone: loss falls with buffer (rank correlation < -0.9)",
+              _alone_falls),
+    ],
+)
+
+AFIG12 = Figure(
+    id="A-fig12",
+    caption="fBm: UDP packet loss and TCP throughput from simulation",
+    setup="A-fig11 with the UDP source fBm (Hurst 0.85, 1 us resolution, rho_c dt / s = 1, 200 B packets, 5 Mb/s)",
+    panels=AFIG11.panels,
+    claims=[Claim("same shape as A-fig11: UDP loss lowest at an inner buffer",
+                  "UDP loss with TCP lowest at an inner buffer, 20 % higher after it",
+                  loss_dips_then_rises(A_BUFFERS, {"variant": "UDP + TCP"})),
+            Claim("without TCP, UDP loss falls with buffer", "UDP alone: rank correlation with buffer < -0.9",
+                  _alone_falls)],
+)
+
+# --- A-fig4: windows; A-fig17 and A-fig20: short and long flows ---
+
+A_CWND_VARIANTS = ["1000 flows", "200 flows"]
+# Paper A Sec III: "average congestion window size is 1.8-4 packets ..." (2 KB) and "2.1-5.6 ..." (20 KB).
+A_CWND_RANGES = {("1000 flows", "2KB"): (1.8, 4), ("200 flows", "2KB"): (6, 9),
+                 ("1000 flows", "20KB"): (2.1, 5.6), ("200 flows", "20KB"): (12, 20)}
+
+
+def _cwnd_range(variant: str, buffer: str):
+    lo, hi = A_CWND_RANGES[variant, buffer]
+
+    def check(p: Points) -> Verdict:
+        q = [p.at(f"mean_cwnd_p{k}", variant=variant, buffer=buffer) for k in ("05", "50", "95")]
+        return lo <= q[1] <= hi, f"{variant} at {buffer}: 5/50/95th percentiles {q[0]:.2f} / {q[1]:.2f} / {q[2]:.2f} " \
+                                 f"packets (paper's range {lo:g}-{hi:g})"
+    return check
+
+
+def _cwnd_growth(p: Points) -> Verdict:
+    ratios = {v: p.at("mean_cwnd_p50", variant=v, buffer="20KB") / p.at("mean_cwnd_p50", variant=v, buffer="2KB")
+              for v in A_CWND_VARIANTS}
+    return all(1.2 <= r <= 2.0 for r in ratios.values()), "median 20 KB / 2 KB: " + ", ".join(
+        f"{v} x{r:.2f}" for v, r in ratios.items())
+
+
+AFIG4 = Figure(
+    id="A-fig4",
+    caption="CDF of average congestion window size for 1000 and 200 TCP flows",
+    setup="a-base with a 200 Mb/s core, 1000 or 200 TCP Reno flows and 10 Mb/s (5 %) Poisson UDP of 200 B; core "
+          "buffer 2-20 KB; each flow's cwnd averaged over the measurement window",
+    panels=[Cdf("flows", "mean_cwnd", ["core.buffer"], "Average cwnd (packets)", where={"variant": v}, title=f"({c}) {v}")
+            for c, v in zip("ab", A_CWND_VARIANTS)]
+           + [Panel("core.buffer", ["mean_cwnd_p05", "mean_cwnd_p50", "mean_cwnd_p95"], ["variant"],
+                    title="5th, 50th, 95th percentiles", ylabel="Average cwnd (packets)")],
+    claims=[Claim(f"{v}, {b}: cwnd {lo:g}-{hi:g}", "median flow's average cwnd within the paper's range",
+                  _cwnd_range(v, b)) for (v, b), (lo, hi) in A_CWND_RANGES.items()]
+           + [Claim("factor 1.2-2 increase from 2 to 20 KB", "median 20 KB / 2 KB in [1.2, 2] for both", _cwnd_growth)],
+)
+
+A_MIX_BUFFERS = ["2KB", "4KB", "8KB", "11KB", "15KB", "20KB", "30KB", "40KB", "50KB"]
+# The long-lived share of paper A's 2000 flows (the rest closed-loop users), as the variants are named.
+A_MIX = ["all short", "1/4 long", "1/2 long", "all long"]
+
+
+def bstar_kb(p: Points, variant: str, buffers: Sequence[str]) -> float:
+    """B* of paper A eq. (1), P(empty) ~ e^(-B/B*): minus the inverse slope of ln P(empty) against B in KB,
+    over the buffers where the buffer was ever empty (NaN with fewer than three)."""
+    empty = {kb(b): p.at("core_empty_prob", variant=variant, buffer=b) for b in buffers}
+    xs = [x for x, e in empty.items() if e > 0]
+    if len(xs) < 3:
+        return float("nan")
+    return -1.0 / np.polyfit(xs, [np.log(empty[x]) for x in xs], 1)[0]
+
+
+def _bstar_falls(p: Points) -> Verdict:
+    fit = [b for b in A_MIX_BUFFERS if 8 <= kb(b) <= 50]
+    bstar = {v: bstar_kb(p, v, fit) for v in A_MIX}
+    values = list(bstar.values())
+    ok = all(a > b for a, b in zip(values, values[1:])) and near(values[0], 14, 0.3) and near(values[-1], 7, 0.3)
+    return ok, "B* over 8-50 KB: " + ", ".join(f"{v} {x:.1f} KB" for v, x in bstar.items()) + " (paper 14 -> 7)"
+
+
+def _more_long_more_udp_loss(p: Points) -> Verdict:
+    region = ["8KB", "11KB", "15KB", "20KB", "30KB"]
+    rhos = {b: spearman(range(len(A_MIX)), [p.at(UDP_LOSS, variant=v, buffer=b) for v in A_MIX]) for b in region}
+    return all(r > 0 for r in rhos.values()), "rank correlation of UDP loss with the long share: " + ", ".join(
+        f"{b} {r:+.2f}" for b, r in rhos.items())
+
+
+AFIG17 = Figure(
+    id="A-fig17",
+    caption="Empty buffer probability with varying number of short- and long-lived TCP flows",
+    setup="a-base with a 200 Mb/s core and 2000 TCP flows, of which all, 3/4, 1/2 or none are closed-loop users "
+          "(Pareto files, mean 100 KB, shape 1.5; think time exp. 1 s), the rest long-lived; core buffer 2-50 KB",
+    panels=[Panel("core.buffer", "core_empty_prob", ["variant"], title="P(core buffer empty)", logy=True)],
+    claims=[Claim("B* from 14 KB (all short) to 7 KB (all long)",
+                  "B* fitted over 8-50 KB falls with the long share; all short and all long within 30 % of 14 and 7 KB",
+                  _bstar_falls)],
+)
+
+AFIG20 = Figure(
+    id="A-fig20",
+    caption="UDP packet loss with varying number of short- and long-lived TCP flows",
+    setup="A-fig17's mixes with a 10 Mb/s Poisson UDP source of 200 B packets; core buffer 2-50 KB",
+    panels=[Panel("core.buffer", UDP_LOSS, ["variant"], title="UDP packet loss", logy=True),
+            Panel("core.buffer", "core_empty_prob", ["variant"], title="P(core buffer empty)", logy=True)],
+    claims=[Claim("more long flows, more UDP loss", "UDP loss rises with the long share at 8-30 KB (rank correlation > 0)",
+                  _more_long_more_udp_loss)],
+)
+

@@ -1,0 +1,50 @@
+"""Paper Q's packet-level figures (QLBP): panels and claims (sweeps in `scenarios/Q-*.toml`)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..plot import Panel
+from .claims import Claim, Points, Verdict
+from .figure import Figure
+
+# --- Q-fig18: QLBP at the access routers of paper Q's dumbbell ---
+
+Q_PACKETS = [1, 2, 5, 10, 20, 30, 50, 75, 100]
+
+
+def _utilisation(p: Points, variant: str, packets: int) -> float:
+    return p.at("core_utilisation", variant=variant, packets=packets)
+
+
+def _qlbp10_doubles_at_5(p: Points) -> Verdict:
+    none, q10 = _utilisation(p, "no pacing", 5), _utilisation(p, "QLBP 10", 5)
+    return q10 / none >= 1.7, f"at 5 packets: no pacing {100 * none:.1f} %, QLBP 10 {100 * q10:.1f} % (x{q10 / none:.2f})"
+
+
+def _qlbp_beats_tcp_pacing(q: int, buffers: Sequence[int]):
+    def check(p: Points) -> Verdict:
+        pairs = {b: (_utilisation(p, f"QLBP {q}", b), _utilisation(p, "TCP pacing", b)) for b in buffers}
+        return all(a > h for a, h in pairs.values()), ", ".join(
+            f"{b} pkts: {100 * a:.1f} vs {100 * h:.1f} %" for b, (a, h) in pairs.items())
+    return check
+
+
+QFIG18 = Figure(
+    id="Q-fig18",
+    caption="Link utilization vs. various buffer sizes",
+    setup="q-dumbbell (paper Q Sec IV-D): 40 TCP Reno flows, max cwnd 32, starts U[0, 100] s, 1000 s measured from "
+          "200 s; no pacing, TCP (host) pacing, or QLBP on each access link (mu_max 100 Mb/s, mu_min 1 Mb/s, "
+          "Q_max 10-160 packets); core buffer 1-100 packets",
+    panels=[Panel("core.buffer_packets", "core_utilisation", ["variant"], title="Link utilization vs. buffer size",
+                  ylabel="Normalised throughput of C0-C1")],
+    claims=[
+        Claim("at 5 pkts QLBP(10) nearly doubles utilisation", "QLBP 10 at least 1.7 x no pacing at 5 packets",
+              _qlbp10_doubles_at_5),
+        Claim("QLBP(80) beats TCP pacing beyond 30 pkts", "QLBP 80 above TCP pacing at 50, 75, 100 packets",
+              _qlbp_beats_tcp_pacing(80, [50, 75, 100])),
+        Claim("QLBP(160) beats it everywhere", "QLBP 160 above TCP pacing at every buffer",
+              _qlbp_beats_tcp_pacing(160, Q_PACKETS)),
+    ],
+)
+
