@@ -421,9 +421,10 @@ def _toml_value(text: str) -> Any:
         return text.strip()
 
 
-def apply_overrides(scenario: Scenario, overrides: Iterable[str]) -> Scenario:
+def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional[Path] = None) -> Scenario:
     """A copy of `scenario` with `key=value` overrides applied, `key` a dotted path
-    (`core.buffer=5KB`, `seed=3`, `topology.kind=a-base`); the result is validated as a whole."""
+    (`core.buffer=5KB`, `seed=3`, `topology.kind=a-base`); the result is validated as
+    a whole. Relative file names the overrides give are from `base` (see `parse_scenario`)."""
     data = scenario.model_dump(mode="json", exclude_none=True, by_alias=True)
     for item in overrides:
         key, sep, text = item.partition("=")
@@ -445,7 +446,7 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str]) -> Scenario:
             else:
                 model = _table(model, part, data.get("topology", {}).get("kind"))
                 table = table.setdefault(part, {})
-    return parse_scenario(data)
+    return parse_scenario(data, base)
 
 
 def check_key(scenario: Scenario, key: str) -> None:

@@ -130,6 +130,8 @@ class Sweep:
     variants: Dict[str, List[str]] = field(default_factory=dict)
     # The reduced version: more `set`, a `scale`, other `seeds` (see `reduced`).
     quick: Optional[Dict[str, Any]] = None
+    # Where relative file names in overrides are from (the sweep file's directory).
+    root: Optional[Path] = None
 
     def __post_init__(self) -> None:
         if not self.name:
@@ -141,11 +143,11 @@ class Sweep:
                 raise SweepError(f"axis {key!r} needs a non-empty list of values")
             _check_axis(self.base, key, values, self.variants)
         for name, overrides in self.variants.items():
-            apply_overrides(self.base, self.set + overrides)
+            apply_overrides(self.base, self.set + overrides, self.root)
         unknown = set(self.quick or {}) - {"set", "scale", "seeds"}
         if unknown:
             raise SweepError(f"[quick] has unknown keys {sorted(unknown)}; it takes set, scale, seeds")
-        apply_overrides(self.base, self.set)
+        apply_overrides(self.base, self.set, self.root)
 
     def reduced(self) -> Sweep:
         """The quick version this sweep defines, named `<name>-quick`."""
@@ -153,7 +155,7 @@ class Sweep:
             raise SweepError(f"sweep {self.name!r} defines no [quick] version")
         return Sweep(name=f"{self.name}-quick", base=self.base, axes=self.axes, variants=self.variants,
                      set=self.set + self.quick.get("set", []), scale=self.quick.get("scale", self.scale),
-                     seeds=self.quick.get("seeds", self.seeds))
+                     seeds=self.quick.get("seeds", self.seeds), root=self.root)
 
     def spec(self) -> dict:
         """The definition as JSON-able data (stored with the sweep)."""
@@ -179,7 +181,7 @@ class Sweep:
                 overrides.append(f"{k}={json.dumps(v)}")
         overrides.append(f"seed={seed}")
         try:
-            s = apply_overrides(self.base, overrides)
+            s = apply_overrides(self.base, overrides, self.root)
             if FLOWS in axes:
                 s = _with_flows(s, axes[FLOWS])
             s = scaled(s, self.scale)
@@ -216,7 +218,7 @@ def load_sweep(path: Union[str, Path]) -> Sweep:
         raise SweepError(f"{path}: scenario is a file name or a table")
     return Sweep(name=data.get("name", path.stem), base=scenario, axes=data.get("axes", {}),
                  seeds=data.get("seeds", [1]), set=data.get("set", []), scale=data.get("scale", 1.0),
-                 variants=data.get("variants", {}), quick=data.get("quick"))
+                 variants=data.get("variants", {}), quick=data.get("quick"), root=path.parent)
 
 
 def simulate(scenario: dict) -> dict:

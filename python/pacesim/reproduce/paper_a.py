@@ -71,6 +71,51 @@ AFIG12 = Figure(
                   _alone_falls)],
 )
 
+# --- A-fig2 and A-fig3: video traces (the project's synthetic stand-in) ---
+
+VIDEO_BUFFERS = ["1KB", "2KB", "4KB", "6KB", "8KB", "12KB", "16KB", "20KB", "24KB", "30KB"]
+
+
+def _busy_by_8(p: Points) -> Verdict:
+    u = p.at("throughput_pct", buffer="8KB")
+    return u >= 99, f"core at 8 KB {u:.1f} % busy (paper: TCP 9.6 Mb/s of 10 by 8 KB)"
+
+
+def _video_ratio(low: str, high: str, quoted: str):
+    def check(p: Points) -> Verdict:
+        a, b = p.at(UDP_LOSS, buffer=low), p.at(UDP_LOSS, buffer=high)
+        ratio = b / a if a > 0 else float("inf")
+        return 1.1 <= ratio <= 2.0, f"UDP loss {high} / {low} = {100 * b:.3f} / {100 * a:.3f} % (paper: {quoted})"
+    return check
+
+
+VIDEO_PANELS = [Panel("core.buffer", UDP_LOSS, [], title="UDP packet loss", logy=True),
+                Panel("core.buffer", "tcp_goodput_mbps", [], title="TCP throughput", ylabel="TCP goodput (Mb/s)")]
+SYNTHETIC = ("; the paper's trace cannot be downloaded here, so the project's synthetic trace "
+             "(scenarios/traces/synthetic-video.txt) stands in")
+
+AFIG2 = Figure(
+    id="A-fig2",
+    caption="Star Wars video trace: UDP packet loss and TCP throughput",
+    setup="a-video: a-base with a 10 Mb/s core, 1000 TCP flows on 1 Mb/s access links, the video (374.4 kb/s, 200 B "
+          "packets, frames spread over their interval) on its own 100 Mb/s link; core buffer 1-30 KB" + SYNTHETIC,
+    panels=VIDEO_PANELS,
+    claims=[Claim("TCP ≈9.6 Mb/s by 8 KB", "core at least 99 % busy at 8 KB", _busy_by_8),
+            Claim("UDP loss lowest at 8 KB", "UDP loss lowest at an inner buffer, 20 % higher after it",
+                  loss_dips_then_rises(VIDEO_BUFFERS, {})),
+            Claim("≈30% higher at 24 KB", "loss at 24 KB between 1.1 and 2 times that at 8 KB",
+                  _video_ratio("8KB", "24KB", "about 1.3"))],
+)
+
+AFIG3 = Figure(
+    id="A-fig3",
+    caption="Jurassic Park video trace: UDP packet loss and TCP throughput",
+    setup="as A-fig2 with UDP packets U[150, 300] B and the video at 7.7 % of the core (770 kb/s)" + SYNTHETIC,
+    panels=VIDEO_PANELS,
+    claims=[Claim("anomaly region present", "UDP loss lowest at an inner buffer, 20 % higher after it",
+                  loss_dips_then_rises(VIDEO_BUFFERS, {}))],
+)
+
 # --- A-fig4: windows; A-fig17 and A-fig20: short and long flows ---
 
 A_CWND_VARIANTS = ["1000 flows", "200 flows"]
