@@ -32,6 +32,8 @@ METRICS = {
     "goodput_kbps_paced": "Paced flows",
     "goodput_kbps_unpaced": "Unpaced flows",
     "pacer_delay_ms_mean": "Mean pacer delay (ms)",
+    "pacer_delay_ms_max": "Largest pacer delay (ms)",
+    "pacer_packets_mean": "Packets held per pacer",
     "wall_s": "Engine wall time (s)",
     "goodput_kbps_min": "Worst-flow goodput (Kb/s)",
     "retransmit_rate_paced": "Paced flows",
@@ -112,6 +114,7 @@ class Panel:
     title: str = ""
     ylabel: Optional[str] = None
     logy: bool = False
+    xlabel: Optional[str] = None  # default: the axis's name (`AXES`)
 
 
 @dataclass(frozen=True)
@@ -187,7 +190,7 @@ def draw(ax, df: pd.DataFrame, panel: Panel) -> None:
             err = g["std"].where(g["count"] > 1)
             ax.errorbar(xs, g["mean"], yerr=err, fmt="o" + style, color=colour, ms=4, capsize=3,
                         label=", ".join(names) or None)
-    name = AXES.get(panel.x, panel.x)
+    name = panel.xlabel or AXES.get(panel.x, panel.x)
     ax.set_xlabel(f"{name} ({unit})" if unit else name)
     ax.set_ylabel(panel.ylabel or METRICS.get(metrics[0], metrics[0]))
     if panel.logy:

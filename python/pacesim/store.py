@@ -122,6 +122,7 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
     paced = flows[is_paced]["goodput_kbps"]
     unpaced = flows[~is_paced]["goodput_kbps"]
     pacers = list(report["pacers"].values())
+    window = report["window_s"][1] - report["window_s"][0]
     packets = sum(p["packets"] for p in pacers)
     out = dict(report["summary"])
     out.update(
@@ -132,6 +133,10 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
         retransmit_rate_paced=_retransmit_rate(flows[is_paced]),
         retransmit_rate_unpaced=_retransmit_rate(flows[~is_paced]),
         pacer_delay_ms_mean=sum(p["mean_delay_ms"] * p["packets"] for p in pacers) / packets if packets else None,
+        pacer_delay_ms_max=max(p["max_delay_ms"] for p in pacers) if pacers else None,
+        # Little's law over the window: packets held per pacer, on average.
+        pacer_packets_mean=sum(p["mean_delay_ms"] / 1e3 * p["packets"] for p in pacers) / window / len(pacers)
+        if pacers else None,
         flows=len(flows),
         goodput_kbps_min=float(flows["goodput_kbps"].min()) if len(flows) else None,
         goodput_kbps_max=float(flows["goodput_kbps"].max()) if len(flows) else None,

@@ -48,3 +48,37 @@ QFIG18 = Figure(
     ],
 )
 
+
+# --- Q-tab2: one QLBP node fed CBR ---
+
+# Paper Q Table II: CBR rate (Mb/s) -> steady queue (packets) and pacing delay (ms).
+Q_TAB2 = {1: (0, 0), 2: (0, 0), 4: (2, 4), 6: (4, 5.33), 8: (7, 7), 10: (9, 7.2), 12: (10, 6.67), 15: (10, 5.3)}
+
+
+def _table_within(metric: str, column: int, tolerance: float, unit: str):
+    def check(p: Points) -> Verdict:
+        got = {r: p.at(metric, variant=f"{r}Mbps") for r in Q_TAB2}
+        ok = all(abs(got[r] - Q_TAB2[r][column]) <= tolerance for r in Q_TAB2)
+        return ok, ", ".join(f"{r} Mb/s {got[r]:.2f} ({Q_TAB2[r][column]:g})" for r in Q_TAB2) + f" {unit} (paper)"
+    return check
+
+
+def _never_above_bound(p: Points) -> Verdict:
+    worst = max(p.at("pacer_delay_ms_max", variant=f"{r}Mbps") for r in Q_TAB2)
+    return worst <= 8, f"largest delay of any packet {worst:.2f} ms; Q_max / mu_max = 10 x 1000 B / 10 Mb/s = 8 ms"
+
+
+QTAB2 = Figure(
+    id="Q-tab2",
+    caption="Pacing delay and queue length of one QLBP node against the CBR input rate",
+    setup="q-line (paper Q Sec IV-B): links 15 Mb/s, 10 ms; QLBP on the middle link, mu_max 10 Mb/s, mu_min 2 Mb/s, "
+          "Q_max 10 packets, Q_lim 1000; CBR of 1000 B packets at 1-15 Mb/s; the queue by Little's law",
+    panels=[Panel("variant", "pacer_delay_ms_mean", [], title="Mean pacing delay", ylabel="Delay (ms)",
+                  xlabel="CBR rate"),
+            Panel("variant", "pacer_packets_mean", [], title="Mean queue", ylabel="Packets in the pacer",
+                  xlabel="CBR rate")],
+    claims=[Claim("delay 0,0,4,5.33,7,7.2,6.67,5.3 ms", "each within 1 ms", _table_within("pacer_delay_ms_mean", 1, 1.0, "ms")),
+            Claim("queue 0,0,2,4,7,9,10,10 pkts", "each within 1 packet",
+                  _table_within("pacer_packets_mean", 0, 1.0, "packets")),
+            Claim("never above Qmax/μmax = 8 ms", "no packet delayed more than 8 ms at any rate", _never_above_bound)],
+)
