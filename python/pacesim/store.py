@@ -115,7 +115,8 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
     is empty) and their retransmissions per packet sent, the packet-weighted mean pacer delay, the flow count, the
     slowest and fastest flow's goodput (paper W's worst flow), the 5th,
     50th and 95th percentiles over flows of the time-averaged cwnd (paper A
-    Fig. 4), and the median transfer completion time of short flows.
+    Fig. 4), the median transfer completion time of short flows, and the CoV
+    of bytes per bin at the burstiness link (its finest scale; paper Q Fig. 15).
     """
     flows = pd.DataFrame(report["flows"])
     is_paced = flows["paced"].astype(bool)  # an empty column (no TCP flows) is of object dtype
@@ -142,6 +143,8 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
         goodput_kbps_max=float(flows["goodput_kbps"].max()) if len(flows) else None,
         fct_s_median=float(pd.Series(report["transfers"]["fct_s"], dtype=float).median()) if out["transfers"] else None,
     )
+    b = report.get("burstiness")
+    out["burstiness_cov"] = b["beta"][0] if b and b["beta"] else None
     cwnd = pd.Series(flows["mean_cwnd"] if len(flows) else [], dtype=float).dropna()
     for q in (5, 50, 95):
         out[f"mean_cwnd_p{q:02d}"] = float(cwnd.quantile(q / 100)) if len(cwnd) else None

@@ -138,16 +138,16 @@ class Sweep:
             raise SweepError("a sweep needs a name")
         if not self.seeds:
             raise SweepError("a sweep needs at least one seed")
+        fixed = apply_overrides(self.base, self.set, self.root)  # axes are keys of the scenario `set` makes
         for key, values in self.axes.items():
             if not isinstance(values, list) or not values:
                 raise SweepError(f"axis {key!r} needs a non-empty list of values")
-            _check_axis(self.base, key, values, self.variants)
+            _check_axis(fixed, key, values, self.variants)
         for name, overrides in self.variants.items():
             apply_overrides(self.base, self.set + overrides, self.root)
         unknown = set(self.quick or {}) - {"set", "scale", "seeds"}
         if unknown:
             raise SweepError(f"[quick] has unknown keys {sorted(unknown)}; it takes set, scale, seeds")
-        apply_overrides(self.base, self.set, self.root)
 
     def reduced(self) -> Sweep:
         """The quick version this sweep defines, named `<name>-quick`."""

@@ -6,7 +6,7 @@ from typing import Sequence
 
 from ..plot import Panel
 from .claims import Claim, Points, Verdict
-from .figure import Figure
+from .figure import THROUGHPUT, Figure
 
 # --- Q-fig18: QLBP at the access routers of paper Q's dumbbell ---
 
@@ -81,4 +81,48 @@ QTAB2 = Figure(
             Claim("queue 0,0,2,4,7,9,10,10 pkts", "each within 1 packet",
                   _table_within("pacer_packets_mean", 0, 1.0, "packets")),
             Claim("never above Qmax/μmax = 8 ms", "no packet delayed more than 8 ms at any rate", _never_above_bound)],
+)
+
+# --- Q-fig15: an ON-OFF source through 1-3 tandem QLBP pacers ---
+
+Q15_MAX = [10, 20, 40, 80, 160]
+Q15_PACERS = [1, 2, 3]
+
+
+def _cov(p: Points, pacers: int, variant: str) -> float:
+    return p.at("burstiness_cov", variant=variant, **{"topology.pacers": pacers})
+
+
+def _cov_falls(p: Points) -> Verdict:
+    parts, ok = [], True
+    for k in Q15_PACERS:
+        ratios = [_cov(p, k, f"QLBP {q}") / _cov(p, k, "unpaced") for q in Q15_MAX]
+        ok &= all(a > b for a, b in zip(ratios, ratios[1:]))
+        parts.append(f"{k} pacer(s): " + " ".join(f"{r:.3f}" for r in ratios))
+    for q in Q15_MAX:
+        ok &= all(_cov(p, a, f"QLBP {q}") > _cov(p, b, f"QLBP {q}") for a, b in zip(Q15_PACERS, Q15_PACERS[1:]))
+    return ok, "CoV ratio for Q_max " + "/".join(map(str, Q15_MAX)) + ": " + "; ".join(parts)
+
+
+def _mean_unchanged(p: Points) -> Verdict:
+    rates = {(k, v): p.at(THROUGHPUT, variant=v, **{"topology.pacers": k})
+             for k in Q15_PACERS for v in ["unpaced"] + [f"QLBP {q}" for q in Q15_MAX]}
+    base = rates[1, "unpaced"]
+    worst = max(abs(r / base - 1) for r in rates.values())
+    return worst <= 0.01, f"mean rate at the last link {base:.4f} Mb/s unpaced; largest change {100 * worst:.2f} %"
+
+
+QFIG15 = Figure(
+    id="Q-fig15",
+    caption="Coefficient of variation of an ON-OFF source after 1, 2 and 3 tandem QLBP pacers",
+    setup="q-tandem (paper Q Sec IV-C): links 10 Mb/s, 2 ms; QLBP at every pacer node, mu_max 10 Mb/s, mu_min 10 "
+          "kb/s, Q_max 10-160 packets; Markov ON-OFF source, peak 2 Mb/s, mean ON 100 ms, OFF 200 ms, 1000 B "
+          "packets; CoV of bytes per 50 ms at the last link over [100, 1900] s, 10 runs",
+    panels=[Panel("variant", "burstiness_cov", ["topology.pacers"], title="CoV per 50 ms at the last link",
+                  xlabel="Pacing")],
+    claims=[Claim("CoV ratio falls with Qmax and with more pacers",
+                  "paced / unpaced CoV falls with Q_max for 1, 2 and 3 pacers, and with the number of pacers at each "
+                  "Q_max", _cov_falls),
+            Claim("mean rate unchanged", "throughput at the last link within 1 % of the unpaced source's",
+                  _mean_unchanged)],
 )
