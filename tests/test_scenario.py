@@ -317,3 +317,15 @@ def test_tcp_variant_parameters_are_checked():
             apply_overrides(Scenario(), bad)
         assert err.value.field == field, (bad, str(err.value))
     assert apply_overrides(Scenario(), ["tcp.variant=fack", "tcp.rampdown=true"]).tcp.rampdown
+
+
+def test_overrides_reach_into_list_elements_and_name_bad_indexes():
+    s = apply_overrides(parse_scenario({"topology": {"udp": {}}, "traffic": {"udp": [
+        {"kind": "poisson", "rate": "5Mbps", "size": "200B"}]}}), ["traffic.udp[0].size=40B"])
+    assert s.traffic.udp[0].size == (40, 40) and s.traffic.udp[0].rate == 5_000_000
+    for bad, words in [("traffic.udp[1].size=40B", "1 element(s), no [1]"), ("traffic.udp[0]=3", "not a list element"),
+                       ("core[0].rate=3", "core is a table"), ("traffic.udp[x].size=1B", "name[index]"),
+                       ("traffic.udp[0].sise=1B", "unknown key 'sise'")]:
+        with pytest.raises(ScenarioError) as e:
+            apply_overrides(s, [bad])
+        assert words in e.value.message, (bad, e.value.message)

@@ -11,6 +11,7 @@ with ns-2 2.35's defaults for the TCP details the paper leaves out.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Iterable, List, Literal, Optional, Tuple, Union, get_args, get_origin
@@ -356,7 +357,7 @@ def _unknown_key(key: str, parent: List[Union[str, int]], kind: Optional[str] = 
     model: type[BaseModel] = Scenario
     for part in parent:
         if isinstance(part, str):
-            model = _table(model, part, kind)
+            model = _table(model, re.sub(r"\[\d+\]$", "", part), kind)
     where = f"at {_path(parent)}" if parent else "at the top level"
     return f"unknown key {key!r}; valid keys {where}: {', '.join(_keys(model))}"
 
@@ -421,9 +422,20 @@ def _toml_value(text: str) -> Any:
         return text.strip()
 
 
+def _indexed(key: str, part: str) -> Tuple[str, Optional[int]]:
+    """`udp[0]` -> ("udp", 0); `udp` -> ("udp", None)."""
+    m = re.fullmatch(r"(\w+)\[(\d+)\]", part)
+    if m:
+        return m[1], int(m[2])
+    if "[" in part or "]" in part:
+        raise ScenarioError(key, f"{part!r}: a list element is written name[index], e.g. traffic.udp[0].rate")
+    return part, None
+
+
 def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional[Path] = None) -> Scenario:
     """A copy of `scenario` with `key=value` overrides applied, `key` a dotted path
-    (`core.buffer=5KB`, `seed=3`, `topology.kind=a-base`); the result is validated as
+    (`core.buffer=5KB`, `seed=3`, `topology.kind=a-base`, `traffic.udp[0].size=40B`
+    for a key of a list's element); the result is validated as
     a whole. Relative file names the overrides give are from `base` (see `parse_scenario`)."""
     data = scenario.model_dump(mode="json", exclude_none=True, by_alias=True)
     for item in overrides:
@@ -437,15 +449,25 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
             continue
         table, model = data, Scenario
         for depth, part in enumerate(parts):
+            part, index = _indexed(key, part)
             if model is None:
                 raise ScenarioError(key, f"{'.'.join(parts[:depth])} is a value, not a table")
             if part not in _keys(model):
                 raise ScenarioError(key, _unknown_key(part, parts[:depth], data.get("topology", {}).get("kind")))
             if depth == len(parts) - 1:
+                if index is not None:
+                    raise ScenarioError(key, "an override sets a key, not a list element: name a key inside it")
                 table[part] = _toml_value(text)
             else:
                 model = _table(model, part, data.get("topology", {}).get("kind"))
                 table = table.setdefault(part, {})
+                if index is not None:
+                    where = ".".join(parts[:depth] + [part])
+                    if not isinstance(table, list):
+                        raise ScenarioError(key, f"{where} is a table, not a list")
+                    if index >= len(table):
+                        raise ScenarioError(key, f"{where} has {len(table)} element(s), no [{index}]")
+                    table = table[index]
     return parse_scenario(data, base)
 
 
@@ -454,6 +476,7 @@ def check_key(scenario: Scenario, key: str) -> None:
     model: Optional[type[BaseModel]] = Scenario
     parts = key.split(".")
     for depth, part in enumerate(parts):
+        part, _ = _indexed(key, part)
         if model is None or part not in _keys(model):
             raise ScenarioError(key, _unknown_key(part, parts[:depth], scenario.topology.kind) if model else "not a table")
         model = _table(model, part, scenario.topology.kind) if depth < len(parts) - 1 else model

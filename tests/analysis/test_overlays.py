@@ -92,3 +92,16 @@ def test_cli_simulates_q_thm2_and_refuses_models_without_a_simulation(tmp_path):
     assert "Bartlett SE" in r.output
     r = runner.invoke(app, ["model", "a-fig10", "--simulate", "--out", str(tmp_path)])
     assert r.exit_code == 2 and "no simulation" in r.output
+
+
+def test_a_fig22_from_a_fig21_points():
+    """Each UDP size becomes the curve of its bulk ratio, 1000 B / size, averaged over seeds."""
+    rows = [{"core.buffer": f"{b}KB", "traffic.udp[0].size": size, "seed": seed, "status": "ok",
+             "core_udp_loss_rate": b * k * seed / 1000}
+            for b in (2, 8) for size, k in (("40B", 25), ("200B", 5), ("1000B", 1)) for seed in (1, 2)]
+    (t,) = overlays.a_fig22(pd.DataFrame(rows), dict(figures.MODELS["a-fig22"].defaults)).tables
+    assert list(t["buffer_kb"]) == [2.0, 8.0]
+    for k in (25, 5, 1):
+        assert t[f"udp_loss_ratio{k}"].to_numpy() == pytest.approx(np.array([2, 8]) * k * 1.5 / 1000)
+    with pytest.raises(ValueError, match="A-fig21"):
+        overlays.a_fig22(_a_fig11_points(), dict(figures.MODELS["a-fig22"].defaults))

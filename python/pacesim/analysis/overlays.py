@@ -13,6 +13,9 @@
   against d, divided by its value at d = 0, the smallest buffer as the light
   load and the largest as the heavy one; the load the run measured,
   1 - P(core empty) at d = 0, is reported beside the model's λ.
+- `a-fig22` (paper A Sec. VII, bulk size = TCP / UDP packet size, against
+  its Fig. 21): the points CSV of `pacesim reproduce A-fig21 [--quick]`,
+  the UDP loss of each packet size as the curve of the ratio 1000 B / size.
 - `q-thm2` (paper Q Theorem 2 against a packet-level run): simulated here,
   see `paced_onoff`.
 
@@ -80,6 +83,17 @@ def a_fig10(points: pd.DataFrame, p: Params) -> Overlay:
     return Overlay([table], f"simulated (A-fig11, UDP + TCP, {_seeds(df)})", facts)
 
 
+def a_fig22(points: pd.DataFrame, p: Params) -> Overlay:
+    """A-fig21's UDP loss per packet size as the chain's `udp_loss_ratio<k>`, k = TCP size / UDP size."""
+    size = "traffic.udp[0].size"
+    df = _points(points, "A-fig21", ["core.buffer", size, "core_udp_loss_rate"])
+    df = df.assign(buffer_kb=[parse_size(b) / 1000 for b in df["core.buffer"]],
+                   ratio=[int(p["tcp_size"]) // parse_size(s) for s in df[size]])
+    mean = df.groupby(["buffer_kb", "ratio"])["core_udp_loss_rate"].mean().unstack("ratio")
+    table = mean.rename(columns=lambda k: f"udp_loss_ratio{k}").reset_index()
+    return Overlay([table], f"simulated (A-fig21, {_seeds(df)})")
+
+
 def e_fig10(points: pd.DataFrame, p: Params) -> Overlay:
     """E-fig11's goodput against d, over its value at d = 0, as `T_light` (smallest
     buffer) and `T_heavy` (largest)."""
@@ -128,4 +142,5 @@ def q_thm2(p: Params, curves: Sequence[tuple]) -> Overlay:
 
 
 #: Models whose overlay is read from a reproduction's points CSV.
-FROM_POINTS: Dict[str, Callable[[pd.DataFrame, Params], Overlay]] = {"a-fig10": a_fig10, "e-fig10": e_fig10}
+FROM_POINTS: Dict[str, Callable[[pd.DataFrame, Params], Overlay]] = {
+    "a-fig10": a_fig10, "a-fig22": a_fig22, "e-fig10": e_fig10}
