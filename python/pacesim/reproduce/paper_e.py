@@ -472,3 +472,73 @@ FIG6 = Figure(
     ],
 )
 
+
+# --- E-fig8: a core that is not the bottleneck; E-fig15: UDP and the pacer's delay ---
+
+E8_BUFFERS = ["2KB", "3KB", "5KB", "8KB", "10KB", "15KB", "20KB", "30KB", "50KB"]
+
+
+def _zero_loss_by_10(p: Points) -> Verdict:
+    first = {}
+    for s in SCHEMES:
+        loss = [p.at("core_loss_rate", scheme=s, buffer=b) for b in E8_BUFFERS]
+        first[s] = next((b for i, b in enumerate(E8_BUFFERS) if all(x == 0 for x in loss[i:])), None)
+    ok = all(f is not None and kb(f) <= 10 for f in first.values())
+    return ok, "no core loss from " + ", ".join(f"{s} {f or 'never'}" for s, f in first.items())
+
+
+def _pacing_no_effect(p: Points) -> Verdict:
+    gaps = {(s, b): p.at(THROUGHPUT, scheme=s, buffer=b) / p.at(THROUGHPUT, scheme="none", buffer=b) - 1
+            for s in ("host", "edge") for b in E8_BUFFERS}
+    worst = max(gaps, key=lambda k: abs(gaps[k]))
+    return abs(gaps[worst]) <= 0.02, f"largest change vs unpaced {100 * gaps[worst]:+.2f} % ({worst[0]}, {worst[1]})"
+
+
+FIG8 = Figure(
+    id="E-fig8",
+    caption="Core link not the bottleneck: core loss against its buffer",
+    setup="E-base shape: 200 Mb/s core, 40 Mb/s edges, access U[1, 2] Mb/s, 10 x 10 = 100 flows; pacing none, host, "
+          "edge; core buffer 2-50 KB",
+    panels=[Panel("core.buffer", "core_loss_rate", ["pacing.scheme"], title="Core loss", logy=True),
+            Panel("core.buffer", THROUGHPUT, ["pacing.scheme"], title="Aggregate throughput")],
+    claims=[Claim("core needs ≤10 KB for zero loss", "no core loss at any buffer from 10 KB up, every scheme",
+                  _zero_loss_by_10),
+            Claim("pacing ≈ no effect on throughput", "host and edge within 2 % of unpaced at every buffer",
+                  _pacing_no_effect)],
+)
+
+E15_DELAYS = ["0ms", "1ms", "2ms", "5ms", "10ms", "20ms", "30ms", "50ms", "75ms", "100ms"]
+
+
+def _e15_trend(metric: str, buffer: str, sign: int, what: str):
+    def check(p: Points) -> Verdict:
+        ys = [p.at(metric, buffer=buffer, delay=d) for d in E15_DELAYS]
+        rho = spearman([ms(d) for d in E15_DELAYS], ys)
+        return sign * rho >= 0.7, f"{buffer}: rank correlation of {what} with d {rho:+.2f}: " + ", ".join(
+            f"{d} {y:.4g}" for d, y in zip(E15_DELAYS, ys))
+    return check
+
+
+def _e15_udp_dip(p: Points) -> Verdict:
+    ys = [p.at(UDP_LOSS, buffer="5KB", delay=d) for d in E15_DELAYS]
+    low = min(range(len(ys)), key=ys.__getitem__)
+    ok = 0 < low < len(ys) - 1 and max(ys[low + 1:]) > 1.2 * ys[low] and ys[0] > 1.2 * ys[low]
+    return ok, f"5 KB: UDP loss lowest {100 * ys[low]:.3f} % at d = {E15_DELAYS[low]}: " + ", ".join(
+        f"{d} {100 * y:.3f}" for d, y in zip(E15_DELAYS, ys))
+
+
+FIG15 = Figure(
+    id="E-fig15",
+    caption="TCP throughput and UDP loss against the pacer delay, TCP mixed with Poisson UDP",
+    setup="E-fig13's traffic (5.5 Mb/s Poisson UDP, paced at the edge with TCP); core buffer 5 and 50 KB; d 0-100 ms",
+    panels=[Panel("pacing.delay", THROUGHPUT, ["core.buffer"], title="Aggregate throughput"),
+            Panel("pacing.delay", UDP_LOSS, ["core.buffer"], title="UDP loss", logy=True)],
+    claims=[Claim("5 KB: TCP rises with d", "rank correlation of throughput with d >= 0.7",
+                  _e15_trend(THROUGHPUT, "5KB", 1, "throughput")),
+            Claim("5 KB: UDP loss falls then rises", "lowest at an inner d, 20 % higher before and after it",
+                  _e15_udp_dip),
+            Claim("50 KB: TCP falls with d", "rank correlation of throughput with d <= -0.7",
+                  _e15_trend(THROUGHPUT, "50KB", -1, "throughput")),
+            Claim("50 KB: UDP loss falls", "rank correlation of UDP loss with d <= -0.7",
+                  _e15_trend(UDP_LOSS, "50KB", -1, "UDP loss"))],
+)
