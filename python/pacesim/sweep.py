@@ -77,25 +77,25 @@ def _check_axis(base: Scenario, key: str, values: list, variants: dict) -> None:
 
 
 def scaled(scenario: Scenario, k: float) -> Scenario:
-    """`scenario` with k times the hosts per edge and k times every link rate (core,
-    edge, access, the UDP host's) and UDP source rate, so each flow keeps its
-    share of the core: paper-size experiments made small (`reproduce --quick`)."""
+    """`scenario` with k times the TCP hosts (E-base: per edge) and k times every
+    link rate (core, edge, access, the UDP host's) and UDP source rate, so each
+    flow keeps its share of the core: paper-size experiments made small
+    (`reproduce --quick`). For e-base and a-base."""
     if k == 1:
         return scenario
-    if scenario.topology.kind != "e-base":
-        raise ScenarioError("topology.kind", f"scaling applies to e-base, not {scenario.topology.kind}")
-    hosts = scenario.topology.hosts_per_edge * k
-    if hosts < 1 or abs(hosts - round(hosts)) > 1e-9:
-        raise ScenarioError("topology.hosts_per_edge", f"{scenario.topology.hosts_per_edge} x scale {k} is not a whole number")
     t = scenario.topology
-    lo, hi = (round(r * k) for r in t.access_rate)
-    elo, ehi = (round(r * k) for r in t.edge_rate)
+    if t.kind not in ("e-base", "a-base"):
+        raise ScenarioError("topology.kind", f"scaling applies to e-base and a-base, not {t.kind}")
+    hosts_key = "hosts_per_edge" if t.kind == "e-base" else "tcp_hosts"
+    hosts = getattr(t, hosts_key) * k
+    if hosts < 1 or abs(hosts - round(hosts)) > 1e-9:
+        raise ScenarioError(f"topology.{hosts_key}", f"{getattr(t, hosts_key)} x scale {k} is not a whole number")
+    ranges = ["access_rate", "edge_rate"] if t.kind == "e-base" else ["access_rate", "udp_access_rate"]
     data = apply_overrides(scenario, [
-        f"topology.hosts_per_edge={round(hosts)}",
+        f"topology.{hosts_key}={round(hosts)}",
         f"core.rate={round(scenario.core_values().rate * k)}bps",
-        f'topology.edge_rate=["{elo}bps", "{ehi}bps"]',
-        f'topology.access_rate=["{lo}bps", "{hi}bps"]',
-    ]).model_dump(mode="json", exclude_none=True, by_alias=True)
+    ] + [f'topology.{r}=["{round(getattr(t, r)[0] * k)}bps", "{round(getattr(t, r)[1] * k)}bps"]' for r in ranges]
+    ).model_dump(mode="json", exclude_none=True, by_alias=True)
     for i, source in enumerate(data["traffic"]["udp"]):
         if "rate" not in source:
             raise ScenarioError(f"traffic.udp[{i}].rate", "scaling a trace source needs its rate (the trace's mean)")
