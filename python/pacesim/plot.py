@@ -132,6 +132,28 @@ class Cdf:
     title: str = ""
 
 
+@dataclass(frozen=True)
+class Lines:
+    """One set of axes: `y` against `x` of run table `table` (mean over seeds),
+    one line per combination of `by`, after keeping only rows whose axes match
+    `where` (e.g. beta(s) against the time scale from the `burstiness` table)."""
+
+    table: str
+    x: str
+    y: str
+    by: List[str]
+    xlabel: str
+    ylabel: str
+    where: dict = field(default_factory=dict)
+    title: str = ""
+    logx: bool = True
+    logy: bool = True
+
+
+ROW_PANELS = (Cdf, Lines)
+"""Panels drawn from run tables rather than from a sweep's points."""
+
+
 def _where(df: pd.DataFrame, where: dict) -> pd.DataFrame:
     for key, wanted in where.items():
         df = df[matches(df[key], wanted if isinstance(wanted, list) else [wanted])]
@@ -148,6 +170,22 @@ def draw_cdf(ax, rows: pd.DataFrame, panel: Cdf) -> None:
                 label=", ".join(label(k, v) for k, v in zip(panel.by, values)))
     ax.set_xlabel(panel.xlabel)
     ax.set_ylabel("CDF")
+    _finish(ax, panel.title)
+
+
+def draw_lines(ax, rows: pd.DataFrame, panel: Lines) -> None:
+    """Draw `panel` from the table rows `rows` on matplotlib axes `ax`."""
+    rows = _where(rows, panel.where)
+    mean = rows.groupby(panel.by + [panel.x], sort=False)[panel.y].mean().reset_index()
+    for values, g in mean.groupby(panel.by, sort=False):
+        values = values if isinstance(values, tuple) else (values,)
+        ax.plot(g[panel.x], g[panel.y], "o-", ms=3, label=", ".join(label(k, v) for k, v in zip(panel.by, values)))
+    ax.set_xlabel(panel.xlabel)
+    ax.set_ylabel(panel.ylabel)
+    if panel.logx:
+        ax.set_xscale("log")
+    if panel.logy:
+        ax.set_yscale("log")
     _finish(ax, panel.title)
 
 
@@ -199,15 +237,17 @@ def draw(ax, df: pd.DataFrame, panel: Panel) -> None:
     _finish(ax, panel.title)
 
 
-def figure(df: pd.DataFrame, panels: Sequence[Union[Panel, Cdf]], stem: Union[str, Path], title: str = "",
+def figure(df: pd.DataFrame, panels: Sequence[Union[Panel, Cdf, Lines]], stem: Union[str, Path], title: str = "",
            rows: Optional[Dict[str, pd.DataFrame]] = None) -> List[Path]:
     """Draw `panels` side by side and write `stem`.png and `stem`.svg; the paths
-    written. `Cdf` panels draw from `rows`, the run tables by name."""
+    written. `Cdf` and `Lines` panels draw from `rows`, the run tables by name."""
     fig = Figure(figsize=(5.2 * len(panels), 4.2))
     axes = fig.subplots(1, len(panels), squeeze=False)
     for ax, panel in zip(axes[0], panels):
         if isinstance(panel, Cdf):
             draw_cdf(ax, rows[panel.table], panel)
+        elif isinstance(panel, Lines):
+            draw_lines(ax, rows[panel.table], panel)
         else:
             draw(ax, df, panel)
     if title:

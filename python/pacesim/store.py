@@ -18,8 +18,9 @@ different sweeps share one run and a rerun skips it. A run's Parquet files
 are written first (to `<key>.parquet.tmp`, then renamed) and its row
 committed after: a kill before the commit leaves a file no row points at,
 which the point's rerun overwrites; never a row pointing at nothing. The `run_tables` table names
-each run's tables (`TABLES`: `flows`, one row per TCP flow, and `transfers`,
-one row per finished short-lived transfer).
+each run's tables (`TABLES`: `flows`, one row per TCP flow; `transfers`,
+one row per finished short-lived transfer; `burstiness`, beta at each time
+scale when the run measured it).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
+import numpy as np
 import pandas as pd
 
 SCHEMA = """
@@ -77,8 +79,16 @@ CREATE TABLE IF NOT EXISTS run_tables (
 );
 """
 
-TABLES = ("flows", "transfers")
+TABLES = ("flows", "transfers", "burstiness")
 """The report's per-row tables, each stored as one Parquet file per run."""
+
+
+def table_rows(report: dict, name: str) -> pd.DataFrame:
+    """Table `name` of a run's report as a frame (burstiness: scale_us, beta; empty if not measured)."""
+    if name == "burstiness":
+        b = report.get("burstiness")
+        return pd.DataFrame({"scale_us": b["scale_us"], "beta": b["beta"]} if b else {"scale_us": [], "beta": []})
+    return pd.DataFrame(report[name])
 
 
 def run_key(engine_scenario: dict, engine_version: str) -> str:
@@ -116,7 +126,8 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
     slowest and fastest flow's goodput (paper W's worst flow), the 5th,
     50th and 95th percentiles over flows of the time-averaged cwnd (paper A
     Fig. 4), the median transfer completion time of short flows, and the CoV
-    of bytes per bin at the burstiness link (its finest scale; paper Q Fig. 15).
+    of bytes per bin at the burstiness link (its finest scale; paper Q Fig. 15)
+    with the Hurst parameter from beta's slope, over all scales and from 1 ms.
     """
     flows = pd.DataFrame(report["flows"])
     is_paced = flows["paced"].astype(bool)  # an empty column (no TCP flows) is of object dtype
@@ -145,10 +156,23 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
     )
     b = report.get("burstiness")
     out["burstiness_cov"] = b["beta"][0] if b and b["beta"] else None
+    out["hurst"] = b["hurst"] if b else None
+    out["hurst_1ms"] = _hurst_from(b, 1000.0) if b else None
     cwnd = pd.Series(flows["mean_cwnd"] if len(flows) else [], dtype=float).dropna()
     for q in (5, 50, 95):
         out[f"mean_cwnd_p{q:02d}"] = float(cwnd.quantile(q / 100)) if len(cwnd) else None
     return out
+
+
+def _hurst_from(burstiness: dict, scale_us: float) -> Optional[float]:
+    """The Hurst parameter from beta(s) ~ s^(H-1) over the scales from `scale_us`
+    on (paper A Fig. 7: where TCP's burstiness flattens); None with under 3 of them."""
+    s = np.asarray(burstiness["scale_us"], dtype=float)
+    beta = np.asarray(burstiness["beta"], dtype=float)
+    keep = (s >= scale_us) & (beta > 0)
+    if keep.sum() < 3:
+        return None
+    return float(1 + np.polyfit(np.log(s[keep]), np.log(beta[keep]), 1)[0])
 
 
 def _retransmit_rate(flows: pd.DataFrame) -> Optional[float]:
@@ -214,7 +238,7 @@ class Store:
     def save_ok(self, key: str, scenario: dict, seed: int, engine_version: str, report: dict,
                 core_rate_bps: int, wall_s: float, host: str) -> None:
         """Store a successful run: its tables to Parquet, then its row, atomically."""
-        tables = {name: self._write_table(key, name, pd.DataFrame(report[name])) for name in TABLES}
+        tables = {name: self._write_table(key, name, table_rows(report, name)) for name in TABLES}
         rest = {k: v for k, v in report.items() if k not in TABLES}
         with self._transaction():
             self.db.execute(

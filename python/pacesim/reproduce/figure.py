@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Sequence, Union
 
-from ..plot import Cdf, Panel
+from ..plot import Cdf, Lines, Panel
 from ..sweep import Sweep, load_sweep
 from ..units import parse_size, parse_time
 from .claims import Claim
@@ -40,7 +40,7 @@ class Figure:
     id: str
     caption: str
     setup: str
-    panels: List[Union[Panel, Cdf]]
+    panels: List[Union[Panel, Cdf, Lines]]
     claims: List[Claim]
 
     def sweep(self, quick: bool, seeds: Optional[Sequence[int]] = None) -> Sweep:

@@ -13,7 +13,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..plot import Cdf, Panel
+from ..plot import Cdf, Lines, Panel
 from .claims import Claim, Points, Verdict, loss_dips_then_rises, near, spearman
 from .figure import UDP_LOSS, Figure, kb
 
@@ -342,4 +342,44 @@ AFIG15 = Figure(
     panels=[Panel("core.buffer", UDP_LOSS, ["variant"], title="UDP packet loss", logy=True)],
     claims=[Claim("UDP loss monotone, no anomaly", "no step up by more than 5 % from one buffer to the next",
                   _monotone)],
+)
+
+# --- A-fig7 and A-fig8: TCP burstiness across time scales ---
+
+BETA = Lines("burstiness", "scale_us", "beta", [], "time scale s (us)", "beta(s): CoV of bytes per interval")
+
+
+def _flattens(p: Points) -> Verdict:
+    h = {(v, b): p.at("hurst_1ms", variant=v, buffer=b) for v in ("long-lived", "short-lived") for b in ("50KB", "6250KB")}
+    ok = all(h[v, "6250KB"] >= 0.7 and h[v, "50KB"] <= 0.65 for v in ("long-lived", "short-lived"))
+    return ok, "Hurst from beta's slope over 1 ms-8 s: " + ", ".join(f"{v} {b} {x:.2f}" for (v, b), x in h.items())
+
+
+def _more_flows_more_poisson(p: Points) -> Verdict:
+    flows = [100, 500, 1000, 2000]
+    h = [p.at("hurst_1ms", **{"topology.tcp_hosts": n}) for n in flows]
+    rho = spearman(flows, h)
+    numbers = ", ".join(f"{n} flows {x:.2f}" for n, x in zip(flows, h))
+    return rho <= -0.8, f"Hurst over 1 ms-8 s: {numbers} (rank correlation {rho:+.2f})"
+
+
+AFIG7 = Figure(
+    id="A-fig7",
+    caption="TCP traffic burstiness at different time scales for buffer sizes of 6250 and 50 KB",
+    setup="a-base with a 200 Mb/s core and 2000 TCP flows, long-lived or closed-loop users; no UDP; 151 s measured "
+          "from 15 s; beta(s) of bytes arriving at the core",
+    panels=[Lines("burstiness", "scale_us", "beta", ["core.buffer"], BETA.xlabel, BETA.ylabel, where={"variant": v},
+                  title=f"({c}) {v}") for c, v in zip("ab", ("long-lived", "short-lived"))],
+    claims=[Claim("large buffer: flattens beyond ~1 ms (H ≈ 0.8); small buffer: slope stays near Poisson",
+                  "Hurst from the slope over 1 ms-8 s at least 0.7 with 6250 KB, at most 0.65 with 50 KB", _flattens)],
+)
+
+AFIG8 = Figure(
+    id="A-fig8",
+    caption="TCP traffic burstiness at different time scales with 100-2000 flows and a 50 KB buffer",
+    setup="a-base with a 200 Mb/s core and a 50 KB buffer, 100-2000 long-lived TCP flows; beta(s) at the core",
+    panels=[Lines("burstiness", "scale_us", "beta", ["topology.tcp_hosts"], BETA.xlabel, BETA.ylabel,
+                  title="beta(s) by number of flows")],
+    claims=[Claim("more flows, more Poisson-like", "Hurst over 1 ms-8 s falls with the number of flows (rank "
+                  "correlation <= -0.8)", _more_flows_more_poisson)],
 )

@@ -16,7 +16,7 @@ from typing import List, Optional, Sequence, Tuple
 import pandas as pd
 
 from .. import ENGINE_VERSION
-from ..plot import Cdf, figure, label, matches, summarise
+from ..plot import ROW_PANELS, figure, label, matches, summarise
 from ..store import Store, code_version
 from ..sweep import Sweep, SweepRun, run_sweep
 from ..topology import describe
@@ -47,7 +47,7 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     with Store(results) as store:
         run = run_sweep(sweep, store, pool, progress)
         points = store.points(sweep.name)
-        rows = {t: store.rows(sweep.name, t) for t in {p.table for p in fig.panels if isinstance(p, Cdf)}}
+        rows = {t: store.rows(sweep.name, t) for t in {p.table for p in fig.panels if isinstance(p, ROW_PANELS)}}
     wall = time.perf_counter() - t0
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
@@ -79,8 +79,8 @@ def _numbers(fig: Figure, points: pd.DataFrame) -> List[str]:
     """Markdown: each panel's curves as a table, mean over seeds (± std when several)."""
     parts = []
     for panel in fig.panels:
-        if isinstance(panel, Cdf):
-            continue  # its numbers are the percentiles among the points' metrics
+        if isinstance(panel, ROW_PANELS):
+            continue  # drawn from run tables; the figure's claims quote their numbers
         df = points
         for key, wanted in panel.where.items():
             df = df[matches(df[key], wanted if isinstance(wanted, list) else [wanted])]
