@@ -154,6 +154,18 @@ ROW_PANELS = (Cdf, Lines)
 """Panels drawn from run tables rather than from a sweep's points."""
 
 
+STYLES = ["-", "--", ":", "-."]
+
+
+def _styles(df: pd.DataFrame, by: Sequence[str]) -> Tuple[list, dict, dict]:
+    """Colours, and the index of each value of the first `by` key (its colour)
+    and of the second (its line style), in the order they appear."""
+    colours = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+    first = {v: i for i, v in enumerate(dict.fromkeys(df[by[0]]))} if by else {}
+    second = {v: i for i, v in enumerate(dict.fromkeys(df[by[1]]))} if len(by) > 1 else {}
+    return colours, first, second
+
+
 def _where(df: pd.DataFrame, where: dict) -> pd.DataFrame:
     for key, wanted in where.items():
         df = df[matches(df[key], wanted if isinstance(wanted, list) else [wanted])]
@@ -177,9 +189,12 @@ def draw_lines(ax, rows: pd.DataFrame, panel: Lines) -> None:
     """Draw `panel` from the table rows `rows` on matplotlib axes `ax`."""
     rows = _where(rows, panel.where)
     mean = rows.groupby(panel.by + [panel.x], sort=False)[panel.y].mean().reset_index()
+    colours, first, second = _styles(mean, panel.by)
     for values, g in mean.groupby(panel.by, sort=False):
         values = values if isinstance(values, tuple) else (values,)
-        ax.plot(g[panel.x], g[panel.y], "o-", ms=3, label=", ".join(label(k, v) for k, v in zip(panel.by, values)))
+        style = STYLES[second.get(values[1], 0) % len(STYLES)] if len(values) > 1 else "-"
+        ax.plot(g[panel.x], g[panel.y], "o" + style, ms=3, color=colours[first.get(values[0], 0) % len(colours)],
+                label=", ".join(label(k, v) for k, v in zip(panel.by, values)))
     ax.set_xlabel(panel.xlabel)
     ax.set_ylabel(panel.ylabel)
     if panel.logx:
@@ -210,10 +225,8 @@ def draw(ax, df: pd.DataFrame, panel: Panel) -> None:
     """Draw `panel` from the points `df` on matplotlib axes `ax`."""
     df = _where(df, panel.where)
     metrics = panel.y if isinstance(panel.y, list) else [panel.y]
-    colours = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
-    styles = ["-", "--", ":", "-."]
-    first = {v: i for i, v in enumerate(dict.fromkeys(df[panel.by[0]]))} if panel.by else {}
-    second = {v: i for i, v in enumerate(dict.fromkeys(df[panel.by[1]]))} if len(panel.by) > 1 else {}
+    colours, first, second = _styles(df, panel.by)
+    styles = STYLES
     xs_all, unit = numeric(df[panel.x])
     for m_i, metric in enumerate(metrics):
         s = summarise(df, panel.x, metric, panel.by)

@@ -78,6 +78,15 @@ class Result:
         return t.assign(goodput_kbps=t["bytes"] * 8 / t["fct_s"] / 1e3)
 
     @cached_property
+    def progress(self) -> Optional[pd.DataFrame]:
+        """Every flow's payload bytes delivered in order at each sample time
+        (columns t_s, flow, bytes), when the scenario asked for `progress`."""
+        import pandas as pd
+
+        p = self.report.get("progress")
+        return None if p is None else pd.DataFrame(p)
+
+    @cached_property
     def burstiness(self) -> Optional[pd.DataFrame]:
         """beta(s) against the time scale in us (index), when the scenario asked
         for it (its Hurst estimate is `report["burstiness"]["hurst"]`)."""

@@ -279,6 +279,14 @@ class Burstiness(_Model):
     series: bool = False
 
 
+class Progress(_Model):
+    """Every `interval` from time 0 to the end, each TCP flow's payload bytes
+    delivered in order (`Result.progress`; at most 2^24 samples): the time to
+    transfer a given amount, throughput over time (paper W Figs. 2-5)."""
+
+    interval: PositiveTime = "100ms"
+
+
 class Scenario(_Model):
     """A whole run: the network, its TCP, its traffic, and the measurement
     window [warmup, duration] over which the report's numbers are taken."""
@@ -292,6 +300,7 @@ class Scenario(_Model):
     traffic: Traffic = Field(default_factory=Traffic)
     pacing: Pacing = Field(default_factory=Pacing)
     burstiness: Optional[Burstiness] = None
+    progress: Optional[Progress] = None
 
     @model_validator(mode="after")
     def _timeline(self) -> Scenario:

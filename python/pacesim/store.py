@@ -20,7 +20,8 @@ committed after: a kill before the commit leaves a file no row points at,
 which the point's rerun overwrites; never a row pointing at nothing. The `run_tables` table names
 each run's tables (`TABLES`: `flows`, one row per TCP flow; `transfers`,
 one row per finished short-lived transfer; `burstiness`, beta at each time
-scale when the run measured it).
+scale, and `progress`, every flow's bytes at each sample time, when the run
+measured them).
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ CREATE TABLE IF NOT EXISTS run_tables (
 );
 """
 
-TABLES = ("flows", "transfers", "burstiness")
+TABLES = ("flows", "transfers", "burstiness", "progress")
 """The report's per-row tables, each stored as one Parquet file per run."""
 
 
@@ -88,7 +89,7 @@ def table_rows(report: dict, name: str) -> pd.DataFrame:
     if name == "burstiness":
         b = report.get("burstiness")
         return pd.DataFrame({"scale_us": b["scale_us"], "beta": b["beta"]} if b else {"scale_us": [], "beta": []})
-    return pd.DataFrame(report[name])
+    return pd.DataFrame(report.get(name) or {})
 
 
 def run_key(engine_scenario: dict, engine_version: str) -> str:

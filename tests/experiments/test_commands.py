@@ -112,7 +112,12 @@ def test_every_claim_finds_the_points_it_names():
     for fid, fig in FIGURES.items():
         rows = [{**dict(zip(names, rng.uniform(0.1, 1.0, len(names)))), **p.axes, "seed": p.seed, "status": "ok"}
                 for p in fig.sweep(False).points()]
-        points = Points(pd.DataFrame(rows))
+        tables = {}
+        if "progress" in fig.table_names():  # each flow at its own rate, every 0.1 s
+            tables["progress"] = pd.DataFrame([
+                {**p.axes, "seed": p.seed, "t_s": t / 10, "flow": f, "bytes": int(t * 1e5 * (f + 1) * rng.uniform(1, 2))}
+                for p in fig.sweep(False).points() for f in range(4) for t in range(101)])
+        points = Points(pd.DataFrame(rows), fig.with_derived(tables))
         for claim in fig.claims:
             verdict, numbers = claim.evaluate(points)
             assert verdict != "not evaluated", f"{fid}: {claim.expect}: {numbers}"

@@ -21,6 +21,8 @@ pub struct Report {
     pub transfers: TransferTable,
     /// UDP sources in scenario order: packets sent and received over the whole run.
     pub udp: Vec<UdpReport>,
+    /// Every flow's progress over the run, when the scenario asks for it.
+    pub progress: Option<ProgressTable>,
     /// beta(s) at the measured link, when the scenario asks for it.
     pub burstiness: Option<BurstinessReport>,
     pub conservation: Conservation,
@@ -120,6 +122,15 @@ pub struct FlowTable {
     pub mean_cwnd: Vec<Option<f64>>,
     /// Whether the flow is a closed-loop user of short transfers.
     pub short: Vec<bool>,
+}
+
+/// Samples of every TCP flow's progress: at `t_s`, flow `flow` had delivered
+/// `bytes` of payload in order (over all its connections; SYNs not counted).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProgressTable {
+    pub t_s: Vec<f64>,
+    pub flow: Vec<u32>,
+    pub bytes: Vec<u64>,
 }
 
 /// Finished short-lived transfers, one row each: the flow, when its

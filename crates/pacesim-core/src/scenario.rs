@@ -29,6 +29,33 @@ pub struct Scenario {
     /// Measure burstiness at time scales at one link (paper A Sec III-B).
     #[serde(default)]
     pub burstiness: Option<BurstinessSpec>,
+    /// Sample every flow's progress over the whole run (paper W Figs. 2-5).
+    #[serde(default)]
+    pub progress: Option<ProgressSpec>,
+}
+
+/// Every `interval` from time 0 to the end, the payload bytes each TCP flow
+/// has delivered in order: latency to a given amount, throughput over time.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProgressSpec {
+    /// Sampling interval, ns.
+    pub interval: u64,
+}
+
+impl ProgressSpec {
+    /// Most rows a progress table may have (samples x flows).
+    pub const MAX_ROWS: u64 = 1 << 24;
+
+    /// Check that sampling `flows` flows over `duration` stays within `MAX_ROWS`.
+    pub fn check(&self, duration: u64, flows: usize) -> Result<(), InvalidField> {
+        let rows = (duration / self.interval + 1).saturating_mul(flows as u64);
+        if rows > Self::MAX_ROWS {
+            let message = format!("{rows} samples (one per flow per interval) exceed {}: sample less often", Self::MAX_ROWS);
+            return Err(bad("progress.interval", message));
+        }
+        Ok(())
+    }
 }
 
 /// beta(s) of the bytes arriving at link `link` over the measurement
@@ -452,6 +479,9 @@ impl Scenario {
             return Err(bad("tcp.rampdown", "only FACK ramps down (tcp.variant = \"fack\")"));
         }
         ordered("traffic.start", self.traffic.start)?;
+        if let Some(p) = &self.progress {
+            positive("progress.interval", p.interval)?;
+        }
         if let Some(b) = &self.burstiness {
             positive("burstiness.bin", b.bin)?;
             if !(1..=40).contains(&b.scales) {

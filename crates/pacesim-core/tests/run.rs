@@ -424,3 +424,31 @@ fn short_and_long_flows_mix_and_conserve_packets() {
     assert!(err(&format!(r#"{{{ok},"shape":0.9}}"#)).contains("traffic.short.shape"));
     assert!(err(&format!(r#"{{{ok},"shape":1.2,"think":3}}"#)).contains("think"));
 }
+
+/// Progress samples: every flow at every multiple of the interval before the
+/// end, never decreasing, and the last ones no more than what the flows
+/// delivered by the end; too many samples is an error naming the field.
+#[test]
+fn progress_is_sampled_for_every_flow_at_every_interval() {
+    let mut s = small();
+    s.progress = Some(serde_json::from_str(r#"{"interval":500000000}"#).unwrap());
+    let r = run(&s).unwrap();
+    let p = r.progress.as_ref().expect("asked for");
+    let flows = r.flows.flow.len();
+    assert_eq!(p.flow.len(), 60 * flows, "samples at 0, 0.5, ..., 29.5 s");
+    for (i, row) in p.t_s.chunks(flows).enumerate() {
+        assert!(row.iter().all(|&t| t == i as f64 * 0.5));
+    }
+    for f in 0..flows {
+        let bytes: Vec<u64> = (0..p.flow.len()).filter(|&i| p.flow[i] as usize == f).map(|i| p.bytes[i]).collect();
+        assert!(bytes.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(bytes[0], 0);
+        assert!(bytes[59] > 0 && bytes[59] % 1000 == 0);
+    }
+    // Sampling changes nothing else but the work done.
+    let plain = run(&small()).unwrap();
+    assert_eq!((&r.flows, &r.links, &r.summary), (&plain.flows, &plain.links, &plain.summary));
+    s.progress = Some(serde_json::from_str(r#"{"interval":1000}"#).unwrap());
+    let err = run(&s).unwrap_err().to_string();
+    assert!(err.contains("progress.interval"), "{err}");
+}

@@ -9,7 +9,7 @@ run. A claim whose points are missing (failed runs) is "not evaluated".
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence, Tuple
+from typing import Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
@@ -36,11 +36,23 @@ class Points:
     Mb/s at paper E's 100 Mb/s core whatever the scale of the run.
     """
 
-    def __init__(self, df: pd.DataFrame):
+    def __init__(self, df: pd.DataFrame, tables: Optional[Dict[str, pd.DataFrame]] = None):
         ok = df[df["status"] == "ok"].copy()
         if len(ok):
             ok["throughput_pct"] = 100 * ok["core_utilisation"]
         self.df = ok
+        self.tables = tables or {}
+
+    def rows(self, table: str, **where) -> pd.DataFrame:
+        """The rows of run table `table` (every point's, with its axes and seed) at the given axis values."""
+        if table not in self.tables:
+            raise Missing(f"no {table!r} table loaded")
+        rows = self.tables[table]
+        for key, value in where.items():
+            rows = rows[matches(rows[ALIASES.get(key, key)], [value])]
+        if rows.empty:
+            raise Missing(f"no {table!r} rows at {where}")
+        return rows
 
     def at(self, metric: str, **where) -> float:
         """Mean of `metric` over seeds at the given axis values."""

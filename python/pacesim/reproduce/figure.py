@@ -10,11 +10,13 @@ catalogue's "expect" statements it must show live in one module per paper
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Sequence, Union
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
-from ..plot import Cdf, Lines, Panel
+import pandas as pd
+
+from ..plot import ROW_PANELS, Cdf, Lines, Panel
 from ..sweep import Sweep, load_sweep
 from ..units import parse_size, parse_time
 from .claims import Claim
@@ -42,6 +44,19 @@ class Figure:
     setup: str
     panels: List[Union[Panel, Cdf, Lines]]
     claims: List[Claim]
+    # Run tables the claims read (those the panels draw are loaded anyway).
+    tables: Tuple[str, ...] = ()
+    # Tables computed from the run tables, by name, for panels and claims.
+    derived: Dict[str, Callable[[Dict[str, pd.DataFrame]], pd.DataFrame]] = field(default_factory=dict)
+
+    def table_names(self) -> Set[str]:
+        """Every stored run table the panels draw, the claims read or the derived tables need."""
+        wanted = set(self.tables) | {p.table for p in self.panels if isinstance(p, ROW_PANELS)}
+        return wanted - set(self.derived)
+
+    def with_derived(self, rows: Dict[str, pd.DataFrame]) -> Dict[str, pd.DataFrame]:
+        """`rows` with the derived tables added."""
+        return {**rows, **{name: derive(rows) for name, derive in self.derived.items()}}
 
     def sweep(self, quick: bool, seeds: Optional[Sequence[int]] = None) -> Sweep:
         """The sweep to run (`scenarios/<id>.toml`): full size, or its [quick] version."""

@@ -6,7 +6,12 @@ a 1 Gb/s core, host pacing original or modified (paper W eq. 7).
 
 from __future__ import annotations
 
-from ..plot import Panel
+from typing import Callable, Dict, List
+
+import numpy as np
+import pandas as pd
+
+from ..plot import Cdf, Lines, Panel
 from ..units import parse_size
 from .claims import Claim, Points, Verdict
 from .figure import GOODPUT, THROUGHPUT, Figure
@@ -157,4 +162,110 @@ WS5 = Figure(
             Claim("loss per packet 0.65% paced vs 0.87% unpaced", "Reno, original: paced lower than unpaced", _w5_loss),
             Claim("with SACK, paced still lose a little", "SACK: paced below unpaced with modified pacing, less so than "
                   "with original", _w5_sack)],
+)
+
+# --- W-s1 and W-s2: each flow's progress over time ---
+
+SAMPLE = ("t_s", "flow", "bytes")
+
+
+def _run_keys(progress: pd.DataFrame) -> List[str]:
+    """The columns naming a run: its axes and seed."""
+    return [c for c in progress.columns if c not in SAMPLE]
+
+
+def latency_to(amount: int) -> Callable[[Dict[str, pd.DataFrame]], pd.DataFrame]:
+    """Per run and flow, the first sample time at which it had delivered `amount` bytes
+    (paper W's latency of a transfer of that size; a flow that never did is left out)."""
+    def derive(rows: Dict[str, pd.DataFrame]) -> pd.DataFrame:
+        p = rows["progress"]
+        done = p[p["bytes"] >= amount].groupby(_run_keys(p) + ["flow"], sort=False)["t_s"].min()
+        return done.rename("latency_s").reset_index()
+    return derive
+
+
+def extremes(window_s: float) -> Callable[[Dict[str, pd.DataFrame]], pd.DataFrame]:
+    """Per run and window of `window_s`, the slowest and the fastest flow's
+    throughput over it, Mb/s (rows `which` = "slowest" | "fastest")."""
+    def derive(rows: Dict[str, pd.DataFrame]) -> pd.DataFrame:
+        p = rows["progress"]
+        p = p[np.isclose(p["t_s"] / window_s, np.round(p["t_s"] / window_s))]
+        keys = _run_keys(p)
+        p = p.sort_values(keys + ["flow", "t_s"])
+        rate = p.groupby(keys + ["flow"], sort=False)["bytes"].diff() * 8 / window_s / 1e6
+        p = p.assign(throughput_mbps=rate).dropna(subset=["throughput_mbps"])
+        g = p.groupby(keys + ["t_s"], sort=False)["throughput_mbps"]
+        both = pd.concat([g.min().reset_index().assign(which="slowest"), g.max().reset_index().assign(which="fastest")])
+        return both.reset_index(drop=True)
+    return derive
+
+
+def _slowest_latency(p: Points, scheme: str) -> float:
+    """The slowest flow's latency to 1 MB, mean over seeds."""
+    t = p.rows("latency", scheme=scheme)
+    return float(t.groupby("seed")["latency_s"].max().mean())
+
+
+def _slowest_twice(p: Points) -> Verdict:
+    unpaced, paced = _slowest_latency(p, "none"), _slowest_latency(p, "host")
+    ratio = unpaced / paced
+    return 1.5 <= ratio <= 2.5, f"slowest flow to 1 MB: unpaced {1e3 * unpaced:.0f} ms, paced {1e3 * paced:.0f} ms " \
+                                f"(x{ratio:.2f}; paper about 2)"
+
+
+def _advantage_lasts(p: Points) -> Verdict:
+    ex = p.rows("extremes")
+    slow = ex[ex["which"] == "slowest"].groupby(["pacing.scheme", "t_s"])["throughput_mbps"].mean().unstack(0)
+    ahead = slow[slow["host"] > 1.1 * slow["none"]].index
+    last = float(ahead.max()) if len(ahead) else 0.0
+    return 2 <= last <= 6, f"the paced slowest flow is over 10 % ahead of the unpaced one until {last:g} s (paper about 4 s)"
+
+
+WS1 = Figure(
+    id="W-s1",
+    caption="Latency of 16 parallel SACK flows in a LAN to their first 1 MB, paced and unpaced",
+    setup="w-dumbbell: 16 SACK flows on 1 Gb/s, 3 ms (375 KB) buffer, RTT 2.5 ms, starts U(0, 0.5 ms), on-off cross "
+          "traffic at 1 %; host pacing (original) or none; 10 s, 3 seeds; progress sampled every 1 ms",
+    tables=("progress",),
+    derived={"latency": latency_to(1_000_000), "extremes": extremes(0.1)},
+    panels=[Cdf("latency", "latency_s", ["pacing.scheme"], "Time to the first 1 MB (s)", title="Latency per flow"),
+            Lines("extremes", "t_s", "throughput_mbps", ["pacing.scheme", "which"], "time (s)",
+                  "Throughput over 100 ms (Mb/s)", title="Slowest and fastest flow", logx=False, logy=False)],
+    claims=[Claim("slowest unpaced flow ≈2x the paced latency", "slowest unpaced / slowest paced latency to 1 MB in "
+                  "[1.5, 2.5]", _slowest_twice),
+            Claim("advantage lasts ≈4 s", "the paced slowest flow over 10 % ahead of the unpaced one until a time in "
+                  "[2, 6] s", _advantage_lasts)],
+)
+
+
+def _slowest_mean(p: Points, tcp: str, scheme: str) -> float:
+    ex = p.rows("extremes", tcp=tcp, scheme=scheme)
+    return float(ex[ex["which"] == "slowest"]["throughput_mbps"].mean())
+
+
+def _bic_half(p: Points) -> Verdict:
+    unpaced, paced = _slowest_mean(p, "bic", "none"), _slowest_mean(p, "bic", "host")
+    return unpaced <= 0.65 * paced, f"BIC slowest flow, mean over the run: unpaced {unpaced:.1f}, paced {paced:.1f} " \
+                                    f"Mb/s (x{unpaced / paced:.2f}; paper about 0.5)"
+
+
+def _fast_small_gap(p: Points) -> Verdict:
+    unpaced, paced = _slowest_mean(p, "fast", "none"), _slowest_mean(p, "fast", "host")
+    return unpaced >= 0.8 * paced, f"FAST slowest flow: unpaced {unpaced:.1f}, paced {paced:.1f} Mb/s " \
+                                   f"(x{unpaced / paced:.2f})"
+
+
+WS2 = Figure(
+    id="W-s2",
+    caption="Slowest and fastest of 16 BIC-TCP and FAST flows in a WAN over time, paced and unpaced",
+    setup="w-dumbbell: 16 flows on 1 Gb/s, buffer one BDP (15 MB), RTT 120 ms, starts U(0, 120 ms), on-off cross "
+          "traffic at 10 %; BIC or FAST; host pacing (original) or none; 200 s; progress sampled every second",
+    tables=("progress",),
+    derived={"extremes": extremes(1.0)},
+    panels=[Lines("extremes", "t_s", "throughput_mbps", ["pacing.scheme", "which"], "time (s)",
+                  "Throughput over 1 s (Mb/s)", where={"tcp.variant": v}, title=f"({c}) {name}", logx=False,
+                  logy=False) for c, v, name in [("a", "bic", "BIC-TCP"), ("b", "fast", "FAST")]],
+    claims=[Claim("slowest unpaced BIC ≈ half the slowest paced", "BIC's slowest flow unpaced at most 0.65 of paced, "
+                  "mean over the run", _bic_half),
+            Claim("FAST gap small", "FAST's slowest flow unpaced at least 0.8 of paced", _fast_small_gap)],
 )

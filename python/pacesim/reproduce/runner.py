@@ -47,13 +47,13 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     with Store(results) as store:
         run = run_sweep(sweep, store, pool, progress)
         points = store.points(sweep.name)
-        rows = {t: store.rows(sweep.name, t) for t in {p.table for p in fig.panels if isinstance(p, ROW_PANELS)}}
+        rows = fig.with_derived({t: store.rows(sweep.name, t) for t in fig.table_names()})
     wall = time.perf_counter() - t0
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
     points.to_csv(csv, index=False)
     plots = figure(points, fig.panels, out / fig.id, f"{fig.id}{' (quick)' if quick else ''}: {fig.caption}", rows)
-    p = Points(points)
+    p = Points(points, rows)
     claims = [(c.expect, c.test, *c.evaluate(p)) for c in fig.claims]
     report = out / "report.md"
     report.write_text(_report(fig, quick, sweep, points, run, wall, claims, csv, plots), encoding="utf-8")

@@ -115,6 +115,11 @@ pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Repor
     }
     w.queue.push(s.warmup, Event::Warmup);
     w.queue.push(s.duration, Event::End);
+    if let Some(p) = &s.progress {
+        p.check(s.duration, w.flows.len())?;
+        w.progress = Some((p.interval, Default::default()));
+        w.queue.push(0, Event::Sample);
+    }
     let end = s.duration as f64;
     w.run(&mut |t| progress(t as f64 / end));
     for l in &mut w.net.links {
@@ -212,6 +217,7 @@ fn report(s: &Scenario, w: &World) -> Report {
         flows,
         transfers,
         udp: w.sources.iter().map(|u| UdpReport { sent: u.sent, received: u.received }).collect(),
+        progress: w.progress.as_ref().map(|(_, table)| table.clone()),
         burstiness: s.burstiness.as_ref().map(|spec| {
             let link = net.link_named(&spec.link).expect("checked when built");
             let recorder = net.links[link as usize].burstiness.as_ref().expect("set when built");

@@ -6,6 +6,7 @@
 
 use crate::metrics::TimeAverage;
 use crate::net::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};
+use crate::report::ProgressTable;
 use crate::pacing::Pacer;
 use crate::sim::{EventQueue, Time};
 use crate::tcp::sender::SenderStats;
@@ -34,6 +35,8 @@ pub enum Event {
     Udp(u32),
     /// The measurement window opens.
     Warmup,
+    /// Every flow's progress is sampled (`ProgressSpec`).
+    Sample,
     /// The run ends.
     End,
 }
@@ -84,6 +87,14 @@ impl Flow {
         }
     }
 
+    /// Data packets delivered in order, SYNs not counted.
+    pub fn data_delivered(&self, first_data: i64) -> i64 {
+        match self.user {
+            None => (self.sink.delivered() - first_data).max(0),
+            Some(_) => self.delivered(first_data),
+        }
+    }
+
     /// Whether a connection is open (always, once a long-lived flow starts).
     fn active(&self) -> bool {
         self.user.as_ref().is_none_or(|u| u.busy())
@@ -122,6 +133,8 @@ pub struct World {
     pub setup: TcpSetup,
     /// Finished short-lived transfers, by flow, in the order they finished.
     pub transfers: Vec<(u32, Transfer)>,
+    /// Progress samples and their interval, when sampled.
+    pub progress: Option<(Time, ProgressTable)>,
     /// For each link, the index of the pacer in front of it, or `NO_PACER`.
     pacer_at: Vec<u32>,
     sizes: Sizes,
@@ -161,6 +174,7 @@ impl World {
             pacers,
             setup,
             transfers: Vec::new(),
+            progress: None,
             pacer_at,
             sizes,
             out: Vec::new(),
@@ -223,6 +237,7 @@ impl World {
                     self.forward(id);
                 }
                 Event::Warmup => self.open_window(),
+                Event::Sample => self.sample(),
                 Event::End => break,
             }
         }
@@ -408,6 +423,20 @@ impl World {
         if let Some(at) = sender.pace.needs_event() {
             self.queue.push(at, Event::HostPace(f));
         }
+    }
+
+    /// Note every flow's progress, and sample again an interval later.
+    fn sample(&mut self) {
+        let first = self.setup.first_data();
+        let segment = self.setup.tcp.segment_size;
+        let Some((interval, table)) = &mut self.progress else { return };
+        for (i, f) in self.flows.iter().enumerate() {
+            table.t_s.push(crate::sim::time::secs(self.now));
+            table.flow.push(i as u32);
+            table.bytes.push(f.data_delivered(first) as u64 * segment);
+        }
+        let next = self.now + *interval;
+        self.queue.push(next, Event::Sample);
     }
 
     /// The measurement window opens: links open theirs themselves
