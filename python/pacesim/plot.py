@@ -34,6 +34,8 @@ METRICS = {
     "pacer_delay_ms_mean": "Mean pacer delay (ms)",
     "pacer_delay_ms_max": "Largest pacer delay (ms)",
     "pacer_packets_mean": "Packets held per pacer",
+    "delay_mean_ms": "mean",
+    "delay_p99_ms": "99th percentile",
     "burstiness_cov": "CoV of bytes per bin",
     "wall_s": "Engine wall time (s)",
     "goodput_kbps_min": "Worst-flow goodput (Kb/s)",

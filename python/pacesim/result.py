@@ -87,6 +87,15 @@ class Result:
         return None if p is None else pd.DataFrame(p)
 
     @cached_property
+    def delay(self) -> Optional[pd.DataFrame]:
+        """The CDF of one-way packet delays (columns delay_ms, fraction), when the
+        scenario asked for `delay`; mean and quantiles are in `report["delay"]`."""
+        import pandas as pd
+
+        d = self.report.get("delay")
+        return None if d is None else pd.DataFrame({"delay_ms": d["cdf_ms"], "fraction": d["cdf"]})
+
+    @cached_property
     def burstiness(self) -> Optional[pd.DataFrame]:
         """beta(s) against the time scale in us (index), when the scenario asked
         for it (its Hurst estimate is `report["burstiness"]["hurst"]`)."""

@@ -287,6 +287,16 @@ class Progress(_Model):
     interval: PositiveTime = "100ms"
 
 
+class Delay(_Model):
+    """The one-way delay (first bit sent to last bit received) of every
+    delivered packet of `class` ("data": TCP segments; "udp") over the window:
+    the summary's mean and quantiles, and its CDF (`Result.delay`)."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    class_: Literal["data", "udp"] = Field("data", alias="class")
+
+
 class Scenario(_Model):
     """A whole run: the network, its TCP, its traffic, and the measurement
     window [warmup, duration] over which the report's numbers are taken."""
@@ -301,6 +311,7 @@ class Scenario(_Model):
     pacing: Pacing = Field(default_factory=Pacing)
     burstiness: Optional[Burstiness] = None
     progress: Optional[Progress] = None
+    delay: Optional[Delay] = None
 
     @model_validator(mode="after")
     def _timeline(self) -> Scenario:

@@ -20,8 +20,8 @@ committed after: a kill before the commit leaves a file no row points at,
 which the point's rerun overwrites; never a row pointing at nothing. The `run_tables` table names
 each run's tables (`TABLES`: `flows`, one row per TCP flow; `transfers`,
 one row per finished short-lived transfer; `burstiness`, beta at each time
-scale, and `progress`, every flow's bytes at each sample time, when the run
-measured them).
+scale, `progress`, every flow's bytes at each sample time, and `delay`, the
+CDF of one-way packet delays, when the run measured them).
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ CREATE TABLE IF NOT EXISTS run_tables (
 );
 """
 
-TABLES = ("flows", "transfers", "burstiness", "progress")
+TABLES = ("flows", "transfers", "burstiness", "progress", "delay")
 """The report's per-row tables, each stored as one Parquet file per run."""
 
 
@@ -89,6 +89,9 @@ def table_rows(report: dict, name: str) -> pd.DataFrame:
     if name == "burstiness":
         b = report.get("burstiness")
         return pd.DataFrame({"scale_us": b["scale_us"], "beta": b["beta"]} if b else {"scale_us": [], "beta": []})
+    if name == "delay":
+        d = report.get("delay")
+        return pd.DataFrame({"delay_ms": d["cdf_ms"], "fraction": d["cdf"]} if d else {"delay_ms": [], "fraction": []})
     return pd.DataFrame(report.get(name) or {})
 
 
@@ -128,7 +131,8 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
     50th and 95th percentiles over flows of the time-averaged cwnd (paper A
     Fig. 4), the median transfer completion time of short flows, and the CoV
     of bytes per bin at the burstiness link (its finest scale; paper Q Fig. 15)
-    with the Hurst parameter from beta's slope, over all scales and from 1 ms.
+    with the Hurst parameter from beta's slope, over all scales and from 1 ms;
+    the one-way packet delay's mean, median, 99th percentile and maximum.
     """
     flows = pd.DataFrame(report["flows"])
     is_paced = flows["paced"].astype(bool)  # an empty column (no TCP flows) is of object dtype
@@ -159,6 +163,9 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
     out["burstiness_cov"] = b["beta"][0] if b and b["beta"] else None
     out["hurst"] = b["hurst"] if b else None
     out["hurst_1ms"] = _hurst_from(b, 1000.0) if b else None
+    d = report.get("delay")
+    for key in ("mean_ms", "p50_ms", "p99_ms", "max_ms"):
+        out[f"delay_{key}"] = d[key] if d else None
     cwnd = pd.Series(flows["mean_cwnd"] if len(flows) else [], dtype=float).dropna()
     for q in (5, 50, 95):
         out[f"mean_cwnd_p{q:02d}"] = float(cwnd.quantile(q / 100)) if len(cwnd) else None

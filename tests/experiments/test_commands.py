@@ -117,6 +117,9 @@ def test_every_claim_finds_the_points_it_names():
             tables["progress"] = pd.DataFrame([
                 {**p.axes, "seed": p.seed, "t_s": t / 10, "flow": f, "bytes": int(t * 1e5 * (f + 1) * rng.uniform(1, 2))}
                 for p in fig.sweep(False).points() for f in range(4) for t in range(101)])
+        if "flows" in fig.table_names():
+            tables["flows"] = pd.DataFrame([{**p.axes, "seed": p.seed, "flow": f, "mean_delay_ms": rng.uniform(40, 80)}
+                                            for p in fig.sweep(False).points() for f in range(4)])
         points = Points(pd.DataFrame(rows), fig.with_derived(tables))
         for claim in fig.claims:
             verdict, numbers = claim.evaluate(points)

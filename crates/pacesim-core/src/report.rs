@@ -23,6 +23,8 @@ pub struct Report {
     pub udp: Vec<UdpReport>,
     /// Every flow's progress over the run, when the scenario asks for it.
     pub progress: Option<ProgressTable>,
+    /// One-way packet delays over the window, when the scenario asks for them.
+    pub delay: Option<DelayReport>,
     /// beta(s) at the measured link, when the scenario asks for it.
     pub burstiness: Option<BurstinessReport>,
     pub conservation: Conservation,
@@ -122,6 +124,40 @@ pub struct FlowTable {
     pub mean_cwnd: Vec<Option<f64>>,
     /// Whether the flow is a closed-loop user of short transfers.
     pub short: Vec<bool>,
+    /// Mean one-way delay of its data packets delivered in the window, ms,
+    /// when data delays are measured (`[delay]`) and it delivered any.
+    pub mean_delay_ms: Vec<Option<f64>>,
+}
+
+/// One-way delays of the delivered packets of one class over the window, ms;
+/// quantiles to within 2 %, and the CDF at the edges of a 2 %-wide histogram.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DelayReport {
+    pub class: crate::scenario::DelayClass,
+    pub packets: u64,
+    pub mean_ms: f64,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    pub max_ms: f64,
+    pub cdf_ms: Vec<f64>,
+    pub cdf: Vec<f64>,
+}
+
+impl DelayReport {
+    pub fn new(class: crate::scenario::DelayClass, d: &crate::metrics::DelayStats) -> Self {
+        let ms = |t: u64| t as f64 / 1e6;
+        let (cdf_ms, cdf) = d.cdf().into_iter().map(|(t, f)| (ms(t), f)).unzip();
+        DelayReport {
+            class,
+            packets: d.count,
+            mean_ms: d.mean() / 1e6,
+            p50_ms: ms(d.quantile(0.5)),
+            p99_ms: ms(d.p99()),
+            max_ms: ms(d.max),
+            cdf_ms,
+            cdf,
+        }
+    }
 }
 
 /// Samples of every TCP flow's progress: at `t_s`, flow `flow` had delivered

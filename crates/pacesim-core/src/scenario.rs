@@ -32,6 +32,40 @@ pub struct Scenario {
     /// Sample every flow's progress over the whole run (paper W Figs. 2-5).
     #[serde(default)]
     pub progress: Option<ProgressSpec>,
+    /// Measure the one-way delay of delivered packets (paper Q Table III, Fig. 19).
+    #[serde(default)]
+    pub delay: Option<DelaySpec>,
+}
+
+/// The one-way delay of every packet of class `class` delivered in the
+/// measurement window, first bit sent to last bit received; for TCP data
+/// from the first transmission of its sequence number, so a retransmission's
+/// delay includes the wait for it (paper Q Fig. 19: "long delays are caused
+/// by retransmissions").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DelaySpec {
+    #[serde(default)]
+    pub class: DelayClass,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DelayClass {
+    /// TCP data segments.
+    #[default]
+    Data,
+    /// Real-time UDP datagrams.
+    Udp,
+}
+
+impl DelayClass {
+    pub fn kind(self) -> crate::net::PacketKind {
+        match self {
+            DelayClass::Data => crate::net::PacketKind::Data,
+            DelayClass::Udp => crate::net::PacketKind::Udp,
+        }
+    }
 }
 
 /// Every `interval` from time 0 to the end, the payload bytes each TCP flow
@@ -51,7 +85,10 @@ impl ProgressSpec {
     pub fn check(&self, duration: u64, flows: usize) -> Result<(), InvalidField> {
         let rows = (duration / self.interval + 1).saturating_mul(flows as u64);
         if rows > Self::MAX_ROWS {
-            let message = format!("{rows} samples (one per flow per interval) exceed {}: sample less often", Self::MAX_ROWS);
+            let message = format!(
+                "{rows} samples (one per flow per interval) exceed {}: sample less often",
+                Self::MAX_ROWS
+            );
             return Err(bad("progress.interval", message));
         }
         Ok(())

@@ -34,11 +34,13 @@ pub struct TcpSetup {
     pub tcp: Tcp,
     seed: u64,
     host_mode: HostPacingMode,
+    /// Senders remember first transmission times (for data packets' one-way delays).
+    pub first_sends: bool,
 }
 
 impl TcpSetup {
     pub fn new(tcp: &Tcp, seed: u64, host_mode: HostPacingMode) -> Self {
-        TcpSetup { tcp: tcp.clone(), seed, host_mode }
+        TcpSetup { tcp: tcp.clone(), seed, host_mode, first_sends: false }
     }
 
     /// A sender for `flow`, pacing if `paced`. Its TCP clock has the
@@ -47,7 +49,10 @@ impl TcpSetup {
         let t = &self.tcp;
         let boot: Time = uniform(&mut stream(self.seed, "tcp.boot", flow as u64), [0, t.tick - 1]);
         let rtt = RttEstimator::new(t.tick, boot, t.min_rto, t.max_rto, t.initial_rto);
-        let sender = TcpSender::new(variant(t), t.window, t.initial_window, t.syn, rtt);
+        let mut sender = TcpSender::new(variant(t), t.window, t.initial_window, t.syn, rtt);
+        if self.first_sends {
+            sender = sender.with_first_sends();
+        }
         if paced {
             sender.with_pacing(HostPacer::new(self.host_mode))
         } else {

@@ -440,10 +440,11 @@ fn progress_is_sampled_for_every_flow_at_every_interval() {
         assert!(row.iter().all(|&t| t == i as f64 * 0.5));
     }
     for f in 0..flows {
-        let bytes: Vec<u64> = (0..p.flow.len()).filter(|&i| p.flow[i] as usize == f).map(|i| p.bytes[i]).collect();
+        let bytes: Vec<u64> =
+            (0..p.flow.len()).filter(|&i| p.flow[i] as usize == f).map(|i| p.bytes[i]).collect();
         assert!(bytes.windows(2).all(|w| w[0] <= w[1]));
         assert_eq!(bytes[0], 0);
-        assert!(bytes[59] > 0 && bytes[59] % 1000 == 0);
+        assert!(bytes[59] > 0 && bytes[59].is_multiple_of(1000));
     }
     // Sampling changes nothing else but the work done.
     let plain = run(&small()).unwrap();
@@ -451,4 +452,43 @@ fn progress_is_sampled_for_every_flow_at_every_interval() {
     s.progress = Some(serde_json::from_str(r#"{"interval":1000}"#).unwrap());
     let err = run(&s).unwrap_err().to_string();
     assert!(err.contains("progress.interval"), "{err}");
+}
+
+/// One-way delay of data packets on one idle path with fixed delays: never
+/// below propagation (1 + 5 + 100 + 5 + 1 ms) plus store-and-forward
+/// serialisation of 1040 B at 10, 100, 10, 100, 10 Mb/s (3 x 0.832 + 2 x
+/// 0.0832 ms): 114.66 ms, the histogram's lowest bin holding it to 2 %. A
+/// window of 20 packets never fills the path (10 Mb/s x 229 ms is 275 of
+/// them), so after slow start nothing queues and every delay is that floor.
+#[test]
+fn one_way_delay_of_data_packets_starts_at_propagation_plus_serialisation() {
+    let text = SMALL
+        .replace("\"edges\":2,\"hosts_per_edge\":5", "\"edges\":1,\"hosts_per_edge\":1")
+        .replace("[8000000,12000000]", "[10000000,10000000]")
+        .replace("[1000000,5000000]", "[1000000,1000000]")
+        .replace("[5000000,15000000]", "[5000000,5000000]")
+        .replace("\"buffer\":5000", "\"buffer\":1000000")
+        .replace("\"window\":1000", "\"window\":20");
+    let mut s = Scenario::from_json(&text).unwrap();
+    s.delay = Some(serde_json::from_str("{}").unwrap());
+    let r = run(&s).unwrap();
+    let d = r.delay.as_ref().expect("asked for");
+    let floor = 112.0 + 3.0 * 0.832 + 2.0 * 0.0832;
+    assert!(d.cdf_ms[0] >= floor && d.cdf_ms[0] <= floor * 1.021, "{} vs {floor}", d.cdf_ms[0]);
+    assert!(d.max_ms >= floor && d.max_ms <= floor * 1.001, "{} vs {floor}", d.max_ms);
+    // Delivered in the window: what crossed the core in it, give or take a window in flight.
+    assert!((d.packets as i64 - r.links["core"].data.arrivals as i64).abs() <= 20, "{}", d.packets);
+    assert!(d.packets > 1000 && (d.cdf.last().unwrap() - 1.0).abs() < 1e-12);
+    // The flow's mean is the floor itself: every delay in the window is it.
+    assert!((r.flows.mean_delay_ms[0].unwrap() - floor).abs() < 1e-9);
+    let plain = run(&Scenario::from_json(&text).unwrap()).unwrap();
+    let mut flows = r.flows.clone();
+    flows.mean_delay_ms = vec![None];
+    assert_eq!((&flows, &r.summary), (&plain.flows, &plain.summary), "measuring changes nothing else");
+    // With losses, a retransmitted packet's delay runs from its first
+    // transmission: the tail reaches past a 200 ms minimum RTO.
+    let mut lossy = small();
+    lossy.delay = s.delay.clone();
+    let d = run(&lossy).unwrap().delay.unwrap();
+    assert!(d.max_ms > 200.0 + 111.0 && d.p50_ms < 200.0, "{d:?}");
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..plot import Panel
+from ..plot import Cdf, Panel
 from .claims import Claim, Points, Verdict
 from .figure import THROUGHPUT, Figure
 
@@ -125,4 +125,61 @@ QFIG15 = Figure(
                   "Q_max", _cov_falls),
             Claim("mean rate unchanged", "throughput at the last link within 1 % of the unpaced source's",
                   _mean_unchanged)],
+)
+
+# --- Q-tab3 and Q-fig19: utilisation and one-way delay ---
+
+# Paper Q Table III: utilisation (%), and the flows' mean delay: average, minimum, maximum (ms).
+Q_TAB3 = {"no pacing": (47.57, 56.9, 50.8, 63.4), "QLBP 40": (76.33, 51.9, 46.3, 57.5),
+          "QLBP 160": (98.48, 60.8, 55.2, 66.5)}
+
+
+def _tab3_utilisation(p: Points) -> Verdict:
+    got = {v: 100 * p.at("core_utilisation", variant=v) for v in Q_TAB3}
+    ok = all(abs(got[v] - Q_TAB3[v][0]) <= 5 for v in Q_TAB3)
+    return ok, ", ".join(f"{v} {got[v]:.1f} % ({Q_TAB3[v][0]:g})" for v in Q_TAB3)
+
+
+def _flow_delays(p: Points, variant: str) -> tuple:
+    """Mean, minimum and maximum over flows of each flow's mean delay (seeds pooled), ms."""
+    d = p.rows("flows", variant=variant)["mean_delay_ms"].astype(float)
+    return d.mean(), d.min(), d.max()
+
+
+def _tab3_delay(p: Points) -> Verdict:
+    got = {v: _flow_delays(p, v) for v in Q_TAB3}
+    ok = all(abs(got[v][0] / Q_TAB3[v][1] - 1) <= 0.1 for v in Q_TAB3)
+    return ok, "; ".join(f"{v} {a:.1f} ({Q_TAB3[v][1]:g}), min {lo:.1f} ({Q_TAB3[v][2]:g}), max {hi:.1f} "
+                         f"({Q_TAB3[v][3]:g}) ms" for v, (a, lo, hi) in got.items())
+
+
+def _qlbp40_both(p: Points) -> Verdict:
+    (u0, d0), (u40, d40) = ((p.at("core_utilisation", variant=v), _flow_delays(p, v)[0]) for v in ("no pacing", "QLBP 40"))
+    return u40 > u0 and d40 < d0, f"QLBP 40: utilisation {100 * u40:.1f} vs {100 * u0:.1f} %, mean delay {d40:.1f} " \
+                                  f"vs {d0:.1f} ms (no pacing)"
+
+
+def _tail_shrinks(p: Points) -> Verdict:
+    tails = {v: p.at("delay_p99_ms", variant=v) for v in Q_TAB3}
+    values = list(tails.values())
+    return all(a > b for a, b in zip(values, values[1:])), "99th percentile of the delay: " + ", ".join(
+        f"{v} {t:.1f} ms" for v, t in tails.items())
+
+
+QTAB3 = Figure(
+    id="Q-tab3",
+    caption="Link utilisation and delay for no pacing and QLBP (Table III), and the delay distribution (Fig. 19)",
+    setup="q-dumbbell as Q-fig18 with a 20-packet core buffer; no pacing, QLBP with Q_max 40 or 160; one-way delay "
+          "of TCP data from a sequence number's first transmission to its delivery",
+    tables=("flows",),
+    panels=[Cdf("delay", "delay_ms", ["variant"], "One-way delay (ms)", title="Fig. 19: delay distribution"),
+            Panel("variant", ["delay_mean_ms", "delay_p99_ms"], [], title="Mean and 99th percentile",
+                  ylabel="Delay (ms)", xlabel="Pacing")],
+    claims=[Claim("utilisation: none 47.57%, QLBP(40) 76.33%, QLBP(160) 98.48%", "each within 5 points",
+                  _tab3_utilisation),
+            Claim("mean delay 56.9 / 51.9 / 60.8 ms", "the flows' mean delay within 10 % of each", _tab3_delay),
+            Claim("QLBP(40) achieves both higher bandwidth and lower delay", "QLBP 40 above no pacing in utilisation, "
+                  "below it in mean delay", _qlbp40_both),
+            Claim("Q-fig19: tail shrinks with more pacing", "99th percentile falls from no pacing to QLBP 40 to QLBP 160",
+                  _tail_shrinks)],
 )

@@ -67,6 +67,9 @@ pub struct TcpOptions {
     pub sack: SackBlocks,
     /// Data: when sent; ACKs: the echoed send time.
     pub timestamp: crate::sim::Time,
+    /// Data, when one-way delays are measured: when its sequence number was
+    /// first sent (a retransmission's delay includes the wait for it).
+    pub first_sent: crate::sim::Time,
 }
 
 #[derive(Default)]

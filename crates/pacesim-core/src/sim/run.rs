@@ -6,9 +6,10 @@ use super::time::secs;
 use super::world::{Event, Flow, Sizes, World};
 use crate::metrics::burstiness::{hurst, Burstiness};
 use crate::report::{
-    BurstinessReport, Conservation, FlowTable, PacerReport, Report, Summary, TransferTable, UdpReport, Work,
+    BurstinessReport, Conservation, DelayReport, FlowTable, PacerReport, Report, Summary, TransferTable,
+    UdpReport, Work,
 };
-use crate::scenario::{evenly, InvalidField, Pacing, PacingScheme, Scenario};
+use crate::scenario::{evenly, DelayClass, InvalidField, Pacing, PacingScheme, Scenario};
 use crate::tcp::TcpSetup;
 use crate::topology::Network;
 use crate::traffic::bulk_start;
@@ -74,7 +75,8 @@ fn build_world(s: &Scenario) -> Result<World, InvalidField> {
         .map(|(i, (u, route))| UdpSource::new(u, s.seed, i as u64, route, &format!("traffic.udp[{i}]")))
         .collect::<Result<_, _>>()?;
     let t = &s.tcp;
-    let setup = TcpSetup::new(t, s.seed, s.pacing.host_mode);
+    let mut setup = TcpSetup::new(t, s.seed, s.pacing.host_mode);
+    setup.first_sends = s.delay.as_ref().is_some_and(|d| d.class == DelayClass::Data);
     let flows = (0..net.flows.len())
         .map(|i| {
             let sender = setup.sender(i, paces_host(&s.pacing, i));
@@ -115,6 +117,9 @@ pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Repor
     }
     w.queue.push(s.warmup, Event::Warmup);
     w.queue.push(s.duration, Event::End);
+    if let Some(d) = &s.delay {
+        w.delay = Some((d.class.kind(), Default::default()));
+    }
     if let Some(p) = &s.progress {
         p.check(s.duration, w.flows.len())?;
         w.progress = Some((p.interval, Default::default()));
@@ -196,6 +201,8 @@ fn report(s: &Scenario, w: &World) -> Report {
         flows.final_cwnd.push(f.sender.w.cwnd);
         flows.mean_cwnd.push(f.cwnd.mean(s.duration));
         flows.short.push(f.user.is_some());
+        let (n, sum) = f.delays;
+        flows.mean_delay_ms.push((n > 0).then(|| sum as f64 / n as f64 / 1e6));
     }
     let transfers = TransferTable::window(&w.transfers, s.warmup);
     let core = &links[&net.names[net.core as usize]];
@@ -218,6 +225,7 @@ fn report(s: &Scenario, w: &World) -> Report {
         transfers,
         udp: w.sources.iter().map(|u| UdpReport { sent: u.sent, received: u.received }).collect(),
         progress: w.progress.as_ref().map(|(_, table)| table.clone()),
+        delay: s.delay.as_ref().zip(w.delay.as_ref()).map(|(spec, (_, d))| DelayReport::new(spec.class, d)),
         burstiness: s.burstiness.as_ref().map(|spec| {
             let link = net.link_named(&spec.link).expect("checked when built");
             let recorder = net.links[link as usize].burstiness.as_ref().expect("set when built");

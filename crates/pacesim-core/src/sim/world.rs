@@ -4,10 +4,10 @@
 //! sender or a delayed ACK becoming due, a flow starting (or a short-lived
 //! one opening its next connection), and the edges of the measurement window.
 
-use crate::metrics::TimeAverage;
+use crate::metrics::{DelayStats, TimeAverage};
 use crate::net::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};
-use crate::report::ProgressTable;
 use crate::pacing::Pacer;
+use crate::report::ProgressTable;
 use crate::sim::{EventQueue, Time};
 use crate::tcp::sender::SenderStats;
 use crate::tcp::{TcpSender, TcpSetup, TcpSink};
@@ -55,6 +55,8 @@ pub struct Flow {
     pub delivered_before: i64,
     /// Congestion window, averaged over the time a connection is open.
     pub cwnd: TimeAverage,
+    /// One-way delays of its data packets delivered in the window (count, sum ns), when measured.
+    pub delays: (u64, u128),
     /// Progress and sender counters when the window opened.
     pub delivered_at_warmup: i64,
     pub stats_at_warmup: SenderStats,
@@ -71,6 +73,7 @@ impl Flow {
             conn: 0,
             delivered_before: 0,
             cwnd: TimeAverage::default(),
+            delays: (0, 0),
             delivered_at_warmup: 0,
             stats_at_warmup: SenderStats::default(),
         }
@@ -135,6 +138,8 @@ pub struct World {
     pub transfers: Vec<(u32, Transfer)>,
     /// Progress samples and their interval, when sampled.
     pub progress: Option<(Time, ProgressTable)>,
+    /// One-way delays of the delivered packets of one class, when measured.
+    pub delay: Option<(PacketKind, DelayStats)>,
     /// For each link, the index of the pacer in front of it, or `NO_PACER`.
     pacer_at: Vec<u32>,
     sizes: Sizes,
@@ -175,6 +180,7 @@ impl World {
             setup,
             transfers: Vec::new(),
             progress: None,
+            delay: None,
             pacer_at,
             sizes,
             out: Vec::new(),
@@ -234,6 +240,10 @@ impl World {
                     let route = source.route;
                     self.queue.push(next, Event::Udp(i));
                     let id = self.alloc(i, route, PacketKind::Udp, size, 0, 0);
+                    if self.measures_delay(PacketKind::Udp) {
+                        self.packets
+                            .set_options(id, TcpOptions { timestamp: self.now, ..Default::default() });
+                    }
                     self.forward(id);
                 }
                 Event::Warmup => self.open_window(),
@@ -340,6 +350,17 @@ impl World {
         let options = self.packets.options(id);
         self.packets.release(id);
         self.delivered += 1;
+        if let Some((kind, stats)) = &mut self.delay {
+            if *kind == p.kind {
+                let sent = if p.kind == PacketKind::Data { options.first_sent } else { options.timestamp };
+                let delay = self.now - sent;
+                stats.record(delay);
+                if p.kind == PacketKind::Data {
+                    let d = &mut self.flows[p.flow as usize].delays;
+                    *d = (d.0 + 1, d.1 + u128::from(delay));
+                }
+            }
+        }
         match p.kind {
             PacketKind::Data | PacketKind::Ack if !self.flows[p.flow as usize].accepts(p.conn) => {}
             PacketKind::Data => {
@@ -399,7 +420,8 @@ impl World {
     fn transmit(&mut self, f: u32) {
         let mut out = std::mem::take(&mut self.out);
         let flow = &self.flows[f as usize];
-        let (route, stamped, conn) = (flow.path.fwd, flow.sender.uses_sack(), flow.conn);
+        let stamped = flow.sender.uses_sack() || self.measures_delay(PacketKind::Data);
+        let (route, conn) = (flow.path.fwd, flow.conn);
         for seq in out.drain(..) {
             let size = match self.sizes.syn {
                 Some(syn) if seq == 0 => syn,
@@ -407,7 +429,9 @@ impl World {
             };
             let id = self.alloc(f, route, PacketKind::Data, size, seq, conn);
             if stamped {
-                self.packets.set_options(id, TcpOptions { timestamp: self.now, ..Default::default() });
+                let first_sent = self.flows[f as usize].sender.first_sent(seq).unwrap_or(self.now);
+                self.packets
+                    .set_options(id, TcpOptions { timestamp: self.now, first_sent, ..Default::default() });
             }
             self.forward(id);
         }
@@ -423,6 +447,11 @@ impl World {
         if let Some(at) = sender.pace.needs_event() {
             self.queue.push(at, Event::HostPace(f));
         }
+    }
+
+    /// Whether the one-way delay of packets of `kind` is measured (they are then stamped when sent).
+    fn measures_delay(&self, kind: PacketKind) -> bool {
+        self.delay.as_ref().is_some_and(|(k, _)| *k == kind)
     }
 
     /// Note every flow's progress, and sample again an interval later.
@@ -447,9 +476,13 @@ impl World {
             f.delivered_at_warmup = f.delivered(first);
             f.stats_at_warmup = f.sender.stats;
             f.cwnd.restart(self.now);
+            f.delays = (0, 0);
         }
         for p in &mut self.pacers {
             p.restart_stats();
+        }
+        if let Some((_, stats)) = &mut self.delay {
+            stats.restart();
         }
     }
 

@@ -100,6 +100,8 @@ pub struct TcpSender {
     rtt_ts: Time,
     /// Retransmission timer.
     pub rtx: Timer,
+    /// When each unacknowledged sequence number was first sent, if asked (`with_first_sends`).
+    first_sends: Option<FirstSends>,
     /// Host pacing, when this sender paces, and its release timer.
     pacer: Option<HostPacer>,
     pub pace: Timer,
@@ -139,6 +141,7 @@ impl TcpSender {
             rtt_seq: -1,
             rtt_ts: 0,
             rtx: Timer::default(),
+            first_sends: None,
             pacer: None,
             pace: Timer::default(),
             stats: SenderStats::default(),
@@ -149,6 +152,17 @@ impl TcpSender {
     pub fn with_pacing(mut self, pacer: HostPacer) -> Self {
         self.pacer = Some(pacer);
         self
+    }
+
+    /// Remember when each sequence number was first sent (see `first_sent`).
+    pub fn with_first_sends(mut self) -> Self {
+        self.first_sends = Some(FirstSends::default());
+        self
+    }
+
+    /// When `seq`, sent by now and not yet acknowledged, was first sent (if remembered).
+    pub fn first_sent(&self, seq: i64) -> Option<Time> {
+        self.first_sends.as_ref().and_then(|f| f.get(seq))
     }
 
     /// Send only sequence numbers below `end` (a finite transfer).
@@ -244,6 +258,9 @@ impl TcpSender {
 
     fn output(&mut self, seq: i64, now: Time, out: &mut Vec<i64>) {
         let nothing_outstanding = self.highest_ack == self.maxseq;
+        if let Some(f) = &mut self.first_sends {
+            f.sent(seq, now, self.highest_ack);
+        }
         out.push(seq);
         self.stats.data_sent += 1;
         if seq > self.maxseq {
@@ -426,6 +443,33 @@ impl TcpSender {
     }
 }
 
+/// First transmission times of the sequence numbers from `base` on: a
+/// queue trimmed as the cumulative ACK passes them.
+#[derive(Debug, Default)]
+struct FirstSends {
+    base: i64,
+    times: std::collections::VecDeque<Time>,
+}
+
+impl FirstSends {
+    /// `seq` goes out at `now`, everything up to `acked` acknowledged.
+    fn sent(&mut self, seq: i64, now: Time, acked: i64) {
+        while self.base <= acked && self.times.pop_front().is_some() {
+            self.base += 1;
+        }
+        if self.times.is_empty() {
+            self.base = self.base.max(acked + 1);
+        }
+        if seq == self.base + self.times.len() as i64 {
+            self.times.push_back(now);
+        }
+    }
+
+    fn get(&self, seq: i64) -> Option<Time> {
+        usize::try_from(seq - self.base).ok().and_then(|i| self.times.get(i).copied())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Hand-worked cases on a scripted network: a pipe of fixed one-way delay
@@ -546,6 +590,23 @@ mod tests {
         fn transmissions_of(&self, seq: i64) -> Vec<Time> {
             self.sent.iter().filter(|s| s.1 == seq).map(|s| s.0).collect()
         }
+    }
+
+    #[test]
+    fn first_sends_remember_the_first_transmission_until_acknowledged() {
+        let mut f = FirstSends::default();
+        for seq in 0..5 {
+            f.sent(seq, 10 * seq as Time, -1);
+        }
+        f.sent(2, 99, -1); // a retransmission keeps the first time
+        assert_eq!(
+            (0..6).map(|q| f.get(q)).collect::<Vec<_>>(),
+            vec![Some(0), Some(10), Some(20), Some(30), Some(40), None]
+        );
+        f.sent(5, 50, 2); // 0..=2 acknowledged
+        assert_eq!((f.get(2), f.get(3), f.get(5)), (None, Some(30), Some(50)));
+        f.sent(9, 90, 8); // all acknowledged, and a jump (go-back-N or a new connection's base)
+        assert_eq!((f.get(5), f.get(9)), (None, Some(90)));
     }
 
     #[test]
