@@ -82,7 +82,7 @@ def status() -> List[Tuple[str, str, str]]:
     rows = []
     for cid, what, waits in CATALOGUE:
         models = [m for m in _ids(cid) if m.lower() in MODELS]
-        figures = [f for f in _ids(cid) if f in FIGURES]
+        figures = [f.id for i in _ids(cid) for f in FIGURES.values() if i == f.id or i in f.also]
         if figures:
             how = f"runs: pacesim reproduce {figures[0]}"
         elif models:

@@ -44,6 +44,8 @@ class Figure:
     setup: str
     panels: List[Union[Panel, Cdf, Lines]]
     claims: List[Claim]
+    # Other catalogue ids this figure's run shows too (Q-tab3's run is also Q-fig19).
+    also: Tuple[str, ...] = ()
     # Run tables the claims read (those the panels draw are loaded anyway).
     tables: Tuple[str, ...] = ()
     # Tables computed from the run tables, by name, for panels and claims.

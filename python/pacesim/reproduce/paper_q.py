@@ -171,6 +171,7 @@ QTAB3 = Figure(
     caption="Link utilisation and delay for no pacing and QLBP (Table III), and the delay distribution (Fig. 19)",
     setup="q-dumbbell as Q-fig18 with a 20-packet core buffer; no pacing, QLBP with Q_max 40 or 160; one-way delay "
           "of TCP data from a sequence number's first transmission to its delivery",
+    also=("Q-fig19",),
     tables=("flows",),
     panels=[Cdf("delay", "delay_ms", ["variant"], "One-way delay (ms)", title="Fig. 19: delay distribution"),
             Panel("variant", ["delay_mean_ms", "delay_p99_ms"], [], title="Mean and 99th percentile",
