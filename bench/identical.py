@@ -60,6 +60,10 @@ CASES = {
     "a-base-udp": ("a-base.toml", ["duration=60s", "warmup=20s", "burstiness={}",
                                    'traffic.udp=[{kind = "poisson", rate = "5Mbps", size = "200B"}]']),
     "q-dumbbell": ("q-dumbbell.toml", ["duration=200s", "warmup=50s"]),
+    "sack-edge-delay-progress": ("e-base.toml", [*SHORT, "tcp.variant=sack", "pacing.scheme=edge", "delay={}",
+                                                 "progress={}"]),
+    "udp-delay": ("e-base.toml", [*SHORT, "topology.udp={}", 'delay={class = "udp"}',
+                                  'traffic.udp=[{kind = "poisson", rate = "5.5Mbps", size = "200B"}]']),
     "graph-square": ("graph-square.toml", []),
 }
 

@@ -100,7 +100,7 @@ def test_cli_run_prints_tables_and_writes_json(tiny_toml, tmp_path):
         assert text in r.output
     data = json.loads(out.read_text())
     assert set(data["summary"]) == {"aggregate_mbps", "goodput_kbps_mean", "core_loss_rate", "core_empty_prob",
-                                    "core_udp_loss_rate"}
+                                    "core_udp_loss_rate", "transfers", "transfer_goodput_kbps_mean"}
     assert data["scenario"]["seed"] == 3
     assert len(data["flows"]["flow"]) == 10
 

@@ -65,11 +65,13 @@ def test_engine_form_of_the_defaults_checked_by_hand():
             "fast_alpha": 200.0,
             "fast_gamma": 0.5,
         },
-        "traffic": {"start": [0, 10_000_000_000], "udp": []},
+        "traffic": {"start": [0, 10_000_000_000], "udp": [], "short": None},
         "pacing": {"scheme": "none", "delay": 10_000_000, "fraction": 1.0, "host_mode": "original",
                    "mu_max": 100_000_000, "mu_min": 1_000_000, "q_max": 40, "q_lim": 2000,
                    "utilization": None, "max_delay": None, "links": None},
         "burstiness": None,
+        "progress": None,
+        "delay": None,
     }
 
 
@@ -83,7 +85,7 @@ def test_e_base_file_writes_out_every_key():
     written = {k for k, v in data.items() if not isinstance(v, dict)}
     written |= {f"{t}.{k}" for t, v in data.items() if isinstance(v, dict) for k in v}
     optional = {"core.buffer_packets", "tcp.delayed_ack", "pacing.utilization", "pacing.max_delay", "pacing.links",
-                "topology.udp", "traffic.udp", "burstiness"}
+                "topology.udp", "traffic.udp", "traffic.short", "burstiness", "progress", "delay"}
     expected = {f"topology.{k}" for k in EBase.model_fields}
     for name, field in Scenario.model_fields.items():
         sub = getattr(field.annotation, "model_fields", None)
@@ -317,3 +319,15 @@ def test_tcp_variant_parameters_are_checked():
             apply_overrides(Scenario(), bad)
         assert err.value.field == field, (bad, str(err.value))
     assert apply_overrides(Scenario(), ["tcp.variant=fack", "tcp.rampdown=true"]).tcp.rampdown
+
+
+def test_overrides_reach_into_list_elements_and_name_bad_indexes():
+    s = apply_overrides(parse_scenario({"topology": {"udp": {}}, "traffic": {"udp": [
+        {"kind": "poisson", "rate": "5Mbps", "size": "200B"}]}}), ["traffic.udp[0].size=40B"])
+    assert s.traffic.udp[0].size == (40, 40) and s.traffic.udp[0].rate == 5_000_000
+    for bad, words in [("traffic.udp[1].size=40B", "1 element(s), no [1]"), ("traffic.udp[0]=3", "not a list element"),
+                       ("core[0].rate=3", "core is a table"), ("traffic.udp[x].size=1B", "name[index]"),
+                       ("traffic.udp[0].sise=1B", "unknown key 'sise'")]:
+        with pytest.raises(ScenarioError) as e:
+            apply_overrides(s, [bad])
+        assert words in e.value.message, (bad, e.value.message)

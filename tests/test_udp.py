@@ -23,7 +23,7 @@ def test_engine_form_checked_by_hand():
     e = s.to_engine()
     assert e["topology"]["udp"] == {"rate": 100_000_000, "delay": 13_000_000}
     assert e["traffic"]["udp"] == [{"kind": "poisson", "rate": 5_500_000, "size": {"range": [100, 300]}, "start": 0,
-                                    "hurst": None, "on": None, "off": None, "from": "s-udp", "to": "d-udp"}]
+                                    "hurst": None, "on": None, "off": None, "trace": None, "from": "s-udp", "to": "d-udp"}]
     listed = apply_overrides(Scenario(), ['traffic.udp=[{kind = "cbr", rate = "1Mbps", sizes = ["40B", "1KB"], start = "2s"}]'])
     assert listed.to_engine()["traffic"]["udp"][0]["size"] == {"list": [40, 1000]}
     # The TOML form reads back to the same scenario.
@@ -78,18 +78,35 @@ def test_a_run_counts_udp_by_class_at_every_queue():
     assert r.summary["core_udp_loss_rate"] == core["udp_loss_rate"] == core["udp_drops"] / core["udp_arrivals"]
 
 
+def _cbr_at_its_edge(burstiness: str) -> Scenario:
+    """CBR of 250 B at 0.5 Mb/s (one packet every 4 ms exactly), measured at its edge link over [4, 20] s."""
+    return apply_overrides(Scenario(), ["topology.edges=2", "topology.hosts_per_edge=5", "core.rate=10Mbps",
+                                        "duration=20s", "warmup=4s", "topology.udp={}",
+                                        'traffic.udp=[{kind = "cbr", rate = "0.5Mbps", size = "250B"}]',
+                                        f"burstiness={burstiness}"])
+
+
 def test_burstiness_of_a_cbr_stream_is_zero_at_whole_periods():
-    # CBR of 250 B at 0.5 Mb/s: one packet every 4 ms exactly, so intervals of
-    # 4 ms or a multiple of it hold exactly one (or k) packets: beta = 0; at
-    # 1 ms, one interval in four holds a packet: CoV sqrt(3).
-    s = apply_overrides(Scenario(), ["topology.edges=2", "topology.hosts_per_edge=5", "core.rate=10Mbps",
-                                     "duration=20s", "warmup=4s", "topology.udp={}",
-                                     'traffic.udp=[{kind = "cbr", rate = "0.5Mbps", size = "250B"}]',
-                                     'burstiness={link = "edge_in.udp", bin = "1ms", scales = 5}'])
+    # Intervals of 4 ms or a multiple of it hold exactly one (or k) packets:
+    # beta = 0; at 1 ms, one interval in four holds a packet: CoV sqrt(3).
+    s = _cbr_at_its_edge('{link = "edge_in.udp", bin = "1ms", scales = 5}')
     r = pacesim.run(s)
+    assert r.bin_series is None
     beta = r.burstiness["beta"]
     assert list(beta.index) == [1000.0, 2000.0, 4000.0, 8000.0, 16000.0]
     assert beta[1000.0] == pytest.approx(3 ** 0.5, rel=1e-3) and beta[2000.0] == pytest.approx(1.0, rel=1e-3)
     assert beta[4000.0] == pytest.approx(0.0, abs=1e-9) and beta[16000.0] == pytest.approx(0.0, abs=1e-9)
     with pytest.raises(ScenarioError, match="burstiness.bin"):
         apply_overrides(s, ["burstiness.bin=0s"])
+
+
+def test_bin_series_of_a_cbr_stream_is_one_packet_every_fourth_bin():
+    r = pacesim.run(_cbr_at_its_edge('{link = "edge_in.udp", bin = "1ms", scales = 1, series = true}'))
+    x = r.bin_series
+    assert len(x) == 16_000 and x.index[0] == 4.0 and x.index[1] - x.index[0] == pytest.approx(1e-3)
+    assert x.sum() == 250 * r.links.loc["edge_in.udp", "udp_arrivals"]
+    # Each 4 ms holds one packet: the series is 250 in one bin of every four, 0 elsewhere.
+    blocks = x.to_numpy().reshape(-1, 4)
+    assert set(x.unique()) == {0, 250} and (blocks.sum(axis=1) == 250).all()
+    with pytest.raises(ScenarioError, match="burstiness.series"):
+        pacesim.run(apply_overrides(r.scenario, ["burstiness.bin=1ns"]))  # 1.6e10 bins

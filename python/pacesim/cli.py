@@ -64,13 +64,24 @@ def _pacers(r: Result) -> Table:
     return t
 
 
-def _goodput(r: Result) -> Table:
-    q = r.flows["goodput_kbps"].quantile([0, 0.1, 0.5, 0.9, 1])
-    t = Table(title="Per-flow goodput, Kb/s")
-    for name in ["min", "p10", "median", "p90", "max"]:
+def _quantiles(title: str, rows: dict) -> Table:
+    """Min, p10, median, p90, max of each named series."""
+    t = Table(title=title)
+    for name in ["", "min", "p10", "median", "p90", "max"]:
         t.add_column(name, justify="right")
-    t.add_row(*(f"{v:.1f}" for v in q))
+    for name, values in rows.items():
+        t.add_row(name, *(f"{v:.3g}" for v in values.quantile([0, 0.1, 0.5, 0.9, 1])))
     return t
+
+
+def _goodput(r: Result) -> Table:
+    return _quantiles("Per-flow goodput, Kb/s", {"goodput": r.flows["goodput_kbps"]})
+
+
+def _transfers(r: Result) -> Table:
+    t = r.transfers
+    return _quantiles(f"{len(t)} short transfers finished in the window",
+                      {"size, KB": t["bytes"] / 1e3, "completion, s": t["fct_s"], "goodput, Kb/s": t["goodput_kbps"]})
 
 
 @app.command()
@@ -95,6 +106,7 @@ def run(
         raise typer.Exit(1)
     out = Console()
     tables = [_summary(r), _links(r)] + ([_pacers(r)] if r.report["pacers"] else []) + [_goodput(r)]
+    tables += [_transfers(r)] if r.summary["transfers"] else []
     for table in tables:
         out.print(table)
     w = r.work
@@ -115,8 +127,10 @@ def model(
     set_: List[str] = typer.Option([], "--set", metavar="KEY=VALUE", help="Override a model parameter, e.g. bstar_kb=10 (repeatable)."),
     overlay: Optional[Path] = typer.Option(
         None, "--overlay", exists=True, dir_okay=False,
-        help="CSV of simulated points: columns named like the model CSV's are drawn as markers.",
+        help="CSV of simulated points: columns named like the model CSV's are drawn as markers; for a-fig10 and "
+             "e-fig10 also the points CSV of `pacesim reproduce A-fig11` / `E-fig11`.",
     ),
+    simulate: bool = typer.Option(False, "--simulate", help="Run the model's packet-level check and overlay it (q-thm2)."),
 ) -> None:
     """Compute one of the papers' analytical models; write its CSV, PNG and SVG."""
     from .analysis.figures import MODELS, render
@@ -139,7 +153,7 @@ def model(
         raise typer.Exit(2)
     target = out if out is not None else Path("results") / "models" / key
     try:
-        written, facts = render(key, target, set_, overlay)
+        written, facts = render(key, target, set_, overlay, simulate)
     except ValueError as e:
         err.print(f"[red]error:[/] {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(2)

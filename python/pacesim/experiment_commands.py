@@ -36,6 +36,7 @@ def sweep(
     scheduler: Optional[str] = SCHEDULER,
     dask: bool = DASK,
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    quick: bool = typer.Option(False, "--quick", help="Run the file's [quick] version instead."),
 ) -> None:
     """Run every point of a sweep not already in the results store."""
     from .store import Store
@@ -43,6 +44,7 @@ def sweep(
 
     try:
         sw = load_sweep(file)
+        sw = sw.reduced() if quick else sw
     except (SweepError, ScenarioError) as e:
         _fail(str(e))
     with Store(results) as store, executor(workers, scheduler, dask) as pool:

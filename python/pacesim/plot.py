@@ -1,4 +1,5 @@
-"""Plots of sweep points: a metric against an axis, one line per value of others.
+"""Plots of sweep points: a metric against an axis, one line per value of others;
+and distributions over the rows of a run table (flows, transfers) as CDFs.
 
 Points are averaged over seeds; error bars are one standard deviation across
 seeds (none with a single seed). Axis values written with units ("5KB",
@@ -11,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import matplotlib
 import pandas as pd
+import numpy as np
 from matplotlib.figure import Figure
 
 from .units import parse_rate, parse_size, parse_time
@@ -24,11 +26,27 @@ METRICS = {
     "goodput_kbps_mean": "Average per-flow goodput (Kb/s)",
     "core_loss_rate": "Core loss rate",
     "core_empty_prob": "P(core buffer empty)",
+    "core_udp_loss_rate": "UDP loss rate at the core",
+    "tcp_goodput_mbps": "TCP goodput (Mb/s)",
     "core_utilisation": "Core utilisation",
     "goodput_kbps_paced": "Paced flows",
     "goodput_kbps_unpaced": "Unpaced flows",
     "pacer_delay_ms_mean": "Mean pacer delay (ms)",
+    "pacer_delay_ms_max": "Largest pacer delay (ms)",
+    "pacer_packets_mean": "Packets held per pacer",
+    "delay_mean_ms": "mean",
+    "delay_p99_ms": "99th percentile",
+    "burstiness_cov": "CoV of bytes per bin",
     "wall_s": "Engine wall time (s)",
+    "goodput_kbps_min": "Worst-flow goodput (Kb/s)",
+    "retransmit_rate_paced": "Paced flows",
+    "retransmit_rate_unpaced": "Unpaced flows",
+    "goodput_kbps_max": "Best-flow goodput (Kb/s)",
+    "transfer_goodput_kbps_mean": "Mean goodput per short transfer (Kb/s)",
+    "fct_s_median": "Median transfer completion time (s)",
+    "mean_cwnd_p05": "p5",
+    "mean_cwnd_p50": "median",
+    "mean_cwnd_p95": "p95",
 }
 AXES = {
     "core.buffer": "Core link buffer",
@@ -99,6 +117,102 @@ class Panel:
     title: str = ""
     ylabel: Optional[str] = None
     logy: bool = False
+    xlabel: Optional[str] = None  # default: the axis's name (`AXES`)
+
+
+@dataclass(frozen=True)
+class Cdf:
+    """One set of axes: the empirical CDF of `column` of run table `table`
+    (seeds pooled), one line per combination of `by`, after keeping only
+    rows whose axes match `where`."""
+
+    table: str
+    column: str
+    by: List[str]
+    xlabel: str
+    where: dict = field(default_factory=dict)
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Lines:
+    """One set of axes: `y` against `x` of run table `table` (mean over seeds),
+    one line per combination of `by`, after keeping only rows whose axes match
+    `where` (e.g. beta(s) against the time scale from the `burstiness` table)."""
+
+    table: str
+    x: str
+    y: str
+    by: List[str]
+    xlabel: str
+    ylabel: str
+    where: dict = field(default_factory=dict)
+    title: str = ""
+    logx: bool = True
+    logy: bool = True
+
+
+ROW_PANELS = (Cdf, Lines)
+"""Panels drawn from run tables rather than from a sweep's points."""
+
+
+STYLES = ["-", "--", ":", "-."]
+
+
+def _styles(df: pd.DataFrame, by: Sequence[str]) -> Tuple[list, dict, dict]:
+    """Colours, and the index of each value of the first `by` key (its colour)
+    and of the second (its line style), in the order they appear."""
+    colours = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+    first = {v: i for i, v in enumerate(dict.fromkeys(df[by[0]]))} if by else {}
+    second = {v: i for i, v in enumerate(dict.fromkeys(df[by[1]]))} if len(by) > 1 else {}
+    return colours, first, second
+
+
+def _where(df: pd.DataFrame, where: dict) -> pd.DataFrame:
+    for key, wanted in where.items():
+        df = df[matches(df[key], wanted if isinstance(wanted, list) else [wanted])]
+    return df
+
+
+def draw_cdf(ax, rows: pd.DataFrame, panel: Cdf) -> None:
+    """Draw `panel` from the table rows `rows` on matplotlib axes `ax`."""
+    rows = _where(rows, panel.where)
+    for values, g in rows.groupby(panel.by, sort=False):
+        values = values if isinstance(values, tuple) else (values,)
+        x = np.sort(g[panel.column].dropna().to_numpy(dtype=float))
+        ax.step(x, np.arange(1, len(x) + 1) / len(x), where="post",
+                label=", ".join(label(k, v) for k, v in zip(panel.by, values)))
+    ax.set_xlabel(panel.xlabel)
+    ax.set_ylabel("CDF")
+    _finish(ax, panel.title)
+
+
+def draw_lines(ax, rows: pd.DataFrame, panel: Lines) -> None:
+    """Draw `panel` from the table rows `rows` on matplotlib axes `ax`."""
+    rows = _where(rows, panel.where)
+    mean = rows.groupby(panel.by + [panel.x], sort=False)[panel.y].mean().reset_index()
+    colours, first, second = _styles(mean, panel.by)
+    for values, g in mean.groupby(panel.by, sort=False):
+        values = values if isinstance(values, tuple) else (values,)
+        style = STYLES[second.get(values[1], 0) % len(STYLES)] if len(values) > 1 else "-"
+        ax.plot(g[panel.x], g[panel.y], "o" + style, ms=3, color=colours[first.get(values[0], 0) % len(colours)],
+                label=", ".join(label(k, v) for k, v in zip(panel.by, values)))
+    ax.set_xlabel(panel.xlabel)
+    ax.set_ylabel(panel.ylabel)
+    if panel.logx:
+        ax.set_xscale("log")
+    if panel.logy:
+        ax.set_yscale("log")
+    _finish(ax, panel.title)
+
+
+def _finish(ax, title: str) -> None:
+    """Title, grid and a legend if any line is labelled."""
+    if title:
+        ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize="small")
 
 
 def summarise(df: pd.DataFrame, x: str, y: str, by: Sequence[str]) -> pd.DataFrame:
@@ -111,13 +225,10 @@ def summarise(df: pd.DataFrame, x: str, y: str, by: Sequence[str]) -> pd.DataFra
 
 def draw(ax, df: pd.DataFrame, panel: Panel) -> None:
     """Draw `panel` from the points `df` on matplotlib axes `ax`."""
-    for key, wanted in panel.where.items():
-        df = df[matches(df[key], wanted if isinstance(wanted, list) else [wanted])]
+    df = _where(df, panel.where)
     metrics = panel.y if isinstance(panel.y, list) else [panel.y]
-    colours = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
-    styles = ["-", "--", ":", "-."]
-    first = {v: i for i, v in enumerate(dict.fromkeys(df[panel.by[0]]))} if panel.by else {}
-    second = {v: i for i, v in enumerate(dict.fromkeys(df[panel.by[1]]))} if len(panel.by) > 1 else {}
+    colours, first, second = _styles(df, panel.by)
+    styles = STYLES
     xs_all, unit = numeric(df[panel.x])
     for m_i, metric in enumerate(metrics):
         s = summarise(df, panel.x, metric, panel.by)
@@ -133,24 +244,27 @@ def draw(ax, df: pd.DataFrame, panel: Panel) -> None:
             err = g["std"].where(g["count"] > 1)
             ax.errorbar(xs, g["mean"], yerr=err, fmt="o" + style, color=colour, ms=4, capsize=3,
                         label=", ".join(names) or None)
-    name = AXES.get(panel.x, panel.x)
+    name = panel.xlabel or AXES.get(panel.x, panel.x)
     ax.set_xlabel(f"{name} ({unit})" if unit else name)
     ax.set_ylabel(panel.ylabel or METRICS.get(metrics[0], metrics[0]))
     if panel.logy:
         ax.set_yscale("log")
-    if panel.title:
-        ax.set_title(panel.title)
-    ax.grid(True, alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize="small")
+    _finish(ax, panel.title)
 
 
-def figure(df: pd.DataFrame, panels: Sequence[Panel], stem: Union[str, Path], title: str = "") -> List[Path]:
-    """Draw `panels` side by side and write `stem`.png and `stem`.svg; the paths written."""
+def figure(df: pd.DataFrame, panels: Sequence[Union[Panel, Cdf, Lines]], stem: Union[str, Path], title: str = "",
+           rows: Optional[Dict[str, pd.DataFrame]] = None) -> List[Path]:
+    """Draw `panels` side by side and write `stem`.png and `stem`.svg; the paths
+    written. `Cdf` and `Lines` panels draw from `rows`, the run tables by name."""
     fig = Figure(figsize=(5.2 * len(panels), 4.2))
     axes = fig.subplots(1, len(panels), squeeze=False)
     for ax, panel in zip(axes[0], panels):
-        draw(ax, df, panel)
+        if isinstance(panel, Cdf):
+            draw_cdf(ax, rows[panel.table], panel)
+        elif isinstance(panel, Lines):
+            draw_lines(ax, rows[panel.table], panel)
+        else:
+            draw(ax, df, panel)
     if title:
         fig.suptitle(title)
     fig.tight_layout()

@@ -62,10 +62,38 @@ class Result:
 
     @cached_property
     def flows(self) -> pd.DataFrame:
-        """One row per TCP flow, indexed by flow id, over the window."""
+        """One row per TCP flow, indexed by flow id, over the window (`short`:
+        a closed-loop user; `mean_cwnd`: window averaged over open connections)."""
         import pandas as pd
 
         return pd.DataFrame(self.report["flows"]).set_index("flow")
+
+    @cached_property
+    def transfers(self) -> pd.DataFrame:
+        """Short-lived transfers that started in the window and finished by its
+        end: flow, start_s, bytes, fct_s (completion time) and goodput_kbps."""
+        import pandas as pd
+
+        t = pd.DataFrame(self.report["transfers"])
+        return t.assign(goodput_kbps=t["bytes"] * 8 / t["fct_s"] / 1e3)
+
+    @cached_property
+    def progress(self) -> Optional[pd.DataFrame]:
+        """Every flow's payload bytes delivered in order at each sample time
+        (columns t_s, flow, bytes), when the scenario asked for `progress`."""
+        import pandas as pd
+
+        p = self.report.get("progress")
+        return None if p is None else pd.DataFrame(p)
+
+    @cached_property
+    def delay(self) -> Optional[pd.DataFrame]:
+        """The CDF of one-way packet delays (columns delay_ms, fraction), when the
+        scenario asked for `delay`; mean and quantiles are in `report["delay"]`."""
+        import pandas as pd
+
+        d = self.report.get("delay")
+        return None if d is None else pd.DataFrame({"delay_ms": d["cdf_ms"], "fraction": d["cdf"]})
 
     @cached_property
     def burstiness(self) -> Optional[pd.DataFrame]:
@@ -77,6 +105,21 @@ class Result:
         if b is None:
             return None
         return pd.DataFrame({"beta": b["beta"]}, index=pd.Index(b["scale_us"], name="scale_us"))
+
+    @cached_property
+    def bin_series(self) -> Optional[pd.Series]:
+        """Bytes arriving at the burstiness link per bin (`burstiness.bin`) over
+        the window, indexed by the bin's start in seconds, when the scenario
+        asked for it with `burstiness.series`."""
+        import pandas as pd
+
+        b = self.report.get("burstiness")
+        if b is None or b.get("series_bytes") is None:
+            return None
+        bins = b["series_bytes"]
+        start, width = self.report["window_s"][0], self.scenario.burstiness.bin / 1e9
+        index = pd.Index(start + width * pd.RangeIndex(len(bins)), name="time_s")
+        return pd.Series(bins, index=index, name="bytes", dtype="int64")
 
     def to_json(self, path: Union[str, Path]) -> None:
         """Write the report, with the scenario (human units) and wall time, as JSON."""

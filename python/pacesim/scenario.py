@@ -11,12 +11,13 @@ with ns-2 2.35's defaults for the TCP details the paper leaves out.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Iterable, List, Literal, Optional, Tuple, Union, get_args, get_origin
 
 import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, ValidationInfo, field_validator, model_validator
 
 from .fields import Count, PositiveSize, PositiveTime, Rate, ScenarioError, Size, SizeRange, Time, TimeRange, _Model
 from .topology import KINDS, EBase, Topology, core_defaults
@@ -107,56 +108,125 @@ class Tcp(_Model):
         return self
 
 
+TraceColumn = Literal["frame", "type", "time_s", "time_ms", "bytes", "bits", "-"]
+
+
+class Trace(_Model):
+    """A video frame-size trace (paper A Sec II): `file`, one frame per line,
+    its fields named in order by `columns` ("frame", "type", "time_s" or
+    "time_ms", "bytes" or "bits", "-" to skip; later fields are ignored, `#`
+    starts a comment). Frames are sent at their times, or `fps` frames a
+    second when there is no time column, and the trace loops. `send`:
+    "spread" a frame's packets over its interval at the frame's bit rate, or
+    "burst" them all at its time. A relative `file` is from the scenario
+    file's directory (the working directory for a dict or a --set)."""
+
+    file: str
+    columns: List[TraceColumn]
+    fps: Optional[Annotated[float, Field(gt=0.0, allow_inf_nan=False)]] = None
+    send: Literal["spread", "burst"] = "spread"
+
+    @field_validator("file")
+    @classmethod
+    def _resolve(cls, file: str, info: ValidationInfo) -> str:
+        path = Path(file).expanduser()
+        if not path.is_absolute():
+            path = Path((info.context or {}).get("base", ".")) / path
+        path = path.resolve()
+        if not path.is_file():
+            raise ValueError(f"no trace file {path}")
+        return str(path)
+
+    @model_validator(mode="after")
+    def _columns(self) -> Trace:
+        named = [c for c in self.columns if c != "-"]
+        twice = next((c for i, c in enumerate(named) if c in named[:i]), None)
+        if twice is not None:
+            raise ScenarioError("columns", f"{twice} is named twice")
+        if sum(c in ("bytes", "bits") for c in named) != 1:
+            raise ScenarioError("columns", "name exactly one size column, bytes or bits")
+        timed = sum(c in ("time_s", "time_ms") for c in named)
+        if timed > 1:
+            raise ScenarioError("columns", "name at most one time column, time_s or time_ms")
+        if timed and self.fps is not None:
+            raise ScenarioError("fps", "the time column sets the frame times; fps is for a trace without one")
+        if not timed and self.fps is None:
+            raise ScenarioError("fps", "required: columns has no time column (time_s or time_ms)")
+        return self
+
+
 class UdpSource(_Model):
     """An open-loop UDP source (papers A Sec V-A, E Sec 5): "cbr", "poisson"
     (exponential gaps), "fbm" (paper A's truncated fractional Brownian
     motion at 1 us resolution with Hurst parameter `hurst`, fixed-size
-    packets) at mean `rate` in wire bits, or "onoff" (paper Q: CBR at peak
+    packets) at mean `rate` in wire bits, "onoff" (paper Q: CBR at peak
     `rate` during exponential ON periods of mean `on`, silent for
-    exponential OFF periods of mean `off`), from host `from` to host
-    `to` (A-base and E-base with `topology.udp` name them "s-udp" and
-    "d-udp"), first packet at `start`. Packet sizes on the wire: `size`, one
-    value or a [low, high] range drawn uniformly, or `sizes`, a list drawn
-    from with equal weights."""
+    exponential OFF periods of mean `off`), or "trace" (paper A Sec II: the
+    video frames of `trace` cut into packets, played as recorded or scaled
+    to mean `rate`), from host `from` to host `to` (A-base and E-base with
+    `topology.udp` name them "s-udp" and "d-udp"), first packet at `start`.
+    Packet sizes on the wire: `size`, one value or a [low, high] range drawn
+    uniformly, or `sizes`, a list drawn from with equal weights (a trace
+    frame's last packet carries what is left of it)."""
 
     model_config = ConfigDict(serialize_by_alias=True)
 
-    kind: Literal["cbr", "poisson", "fbm", "onoff"]
-    rate: Rate
+    kind: Literal["cbr", "poisson", "fbm", "onoff", "trace"]
+    rate: Optional[Rate] = None
     size: Optional[SizeRange] = None
     sizes: Optional[List[PositiveSize]] = None
     start: Time = "0s"
     hurst: Optional[Annotated[float, Field(ge=0.5, lt=1.0)]] = None
     on: Optional[PositiveTime] = None
     off: Optional[PositiveTime] = None
+    trace: Optional[Trace] = None
     from_: str = Field("s-udp", alias="from")
     to: str = "d-udp"
 
     @model_validator(mode="after")
     def _one_size(self) -> UdpSource:
+        if self.rate is None and self.kind != "trace":
+            raise ScenarioError("rate", f"required for a {self.kind} source")
         if (self.size is None) == (self.sizes is None):
             raise ScenarioError("size", "give exactly one of size (a value or [low, high]) and sizes (a list)")
         if self.sizes == []:
             raise ScenarioError("sizes", "the list of sizes is empty")
-        for key, kind in [("hurst", "fbm"), ("on", "onoff"), ("off", "onoff")]:
+        for key, kind in [("hurst", "fbm"), ("on", "onoff"), ("off", "onoff"), ("trace", "trace")]:
             if (self.kind == kind) != (getattr(self, key) is not None):
-                raise ScenarioError(key, f"an {kind} source needs {key}" if self.kind == kind else f"only an {kind} source takes {key}")
+                source = f"{'a' if kind == 'trace' else 'an'} {kind} source"
+                raise ScenarioError(key, f"{source} needs {key}" if self.kind == kind else f"only {source} takes {key}")
         if self.kind == "fbm" and (self.size is None or self.size[0] != self.size[1]):
             raise ScenarioError("size", "an fbm source sends packets of one fixed size")
         return self
 
     def to_engine(self) -> dict:
         size = {"range": list(self.size)} if self.size is not None else {"list": list(self.sizes)}
+        trace = self.trace.model_dump(mode="python") if self.trace is not None else None
         return {"kind": self.kind, "rate": self.rate, "size": size, "start": self.start, "hurst": self.hurst, "on": self.on, "off": self.off,
-                "from": self.from_, "to": self.to}
+                "trace": trace, "from": self.from_, "to": self.to}
+
+
+class ShortFlows(_Model):
+    """Closed-loop users of short-lived TCP transfers (paper E Sec 3.4,
+    paper A Sec VI): each transfers a file of Pareto size (`mean_size`,
+    `shape`), thinks for an exponential time of mean `mean_think`, then opens
+    a new connection (slow start again) for the next file. `fraction` of the
+    flows, spread evenly, are users; the rest stay long-lived."""
+
+    fraction: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
+    mean_size: PositiveSize = "100KB"
+    shape: Annotated[float, Field(gt=1.0)] = 1.2
+    mean_think: PositiveTime = "1s"
 
 
 class Traffic(_Model):
-    """Long-lived bulk transfers (ns-2 FTP), one per sender, started uniformly
-    over `start`; and UDP sources (`[[traffic.udp]]`)."""
+    """One TCP flow per sender host, started uniformly over `start`:
+    long-lived bulk transfers (ns-2 FTP), or short-lived closed-loop users
+    (`[traffic.short]`); and UDP sources (`[[traffic.udp]]`)."""
 
     start: TimeRange = ["0s", "10s"]
     udp: List[UdpSource] = Field(default_factory=list)
+    short: Optional[ShortFlows] = None
 
 
 class Pacing(_Model):
@@ -199,11 +269,32 @@ class Burstiness(_Model):
     """Burstiness at time scales (paper A Sec III-B): the report's
     `burstiness` gives beta(s), the CoV of bytes arriving at link `link` per
     interval s = bin x 2^k for k < `scales`, over the measurement window, and
-    the Hurst parameter from its slope (beta ~ s^(H-1))."""
+    the Hurst parameter from its slope (beta ~ s^(H-1)). With `series` it also
+    gives the bytes of every bin over the window (`Result.bin_series`; at most
+    2^24 bins), e.g. for the rate's auto-covariance (paper Q Theorem 2)."""
 
     link: str = "core"
     bin: PositiveTime = "1us"
     scales: Annotated[int, Field(strict=True, ge=1, le=40)] = 20
+    series: bool = False
+
+
+class Progress(_Model):
+    """Every `interval` from time 0 to the end, each TCP flow's payload bytes
+    delivered in order (`Result.progress`; at most 2^24 samples): the time to
+    transfer a given amount, throughput over time (paper W Figs. 2-5)."""
+
+    interval: PositiveTime = "100ms"
+
+
+class Delay(_Model):
+    """The one-way delay (first bit sent to last bit received) of every
+    delivered packet of `class` ("data": TCP segments; "udp") over the window:
+    the summary's mean and quantiles, and its CDF (`Result.delay`)."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    class_: Literal["data", "udp"] = Field("data", alias="class")
 
 
 class Scenario(_Model):
@@ -219,6 +310,8 @@ class Scenario(_Model):
     traffic: Traffic = Field(default_factory=Traffic)
     pacing: Pacing = Field(default_factory=Pacing)
     burstiness: Optional[Burstiness] = None
+    progress: Optional[Progress] = None
+    delay: Optional[Delay] = None
 
     @model_validator(mode="after")
     def _timeline(self) -> Scenario:
@@ -284,7 +377,7 @@ def _unknown_key(key: str, parent: List[Union[str, int]], kind: Optional[str] = 
     model: type[BaseModel] = Scenario
     for part in parent:
         if isinstance(part, str):
-            model = _table(model, part, kind)
+            model = _table(model, re.sub(r"\[\d+\]$", "", part), kind)
     where = f"at {_path(parent)}" if parent else "at the top level"
     return f"unknown key {key!r}; valid keys {where}: {', '.join(_keys(model))}"
 
@@ -318,10 +411,12 @@ def _describe(error: dict) -> Tuple[str, str]:
     return path, f"{error['msg']} (got {error['input']!r})"
 
 
-def parse_scenario(data: dict) -> Scenario:
-    """Validate a scenario in human units (as read from TOML); errors become ScenarioError."""
+def parse_scenario(data: dict, base: Optional[Path] = None) -> Scenario:
+    """Validate a scenario in human units (as read from TOML); errors become
+    ScenarioError. Relative file names in it (trace files) are from `base`,
+    by default the working directory."""
     try:
-        return Scenario.model_validate(data)
+        return Scenario.model_validate(data, context={"base": base or Path(".")})
     except ValidationError as e:
         problems = [_describe(err) for err in e.errors()]
         (field, message), rest = problems[0], problems[1:]
@@ -329,13 +424,14 @@ def parse_scenario(data: dict) -> Scenario:
 
 
 def load_scenario(path: Union[str, Path]) -> Scenario:
-    """Read and validate a scenario TOML file; keys left out take E-base's values."""
+    """Read and validate a scenario TOML file; keys left out take E-base's
+    values, and relative file names in it are from its directory."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(str(path), f"not valid TOML: {e}") from None
-    return parse_scenario(data)
+    return parse_scenario(data, path.parent)
 
 
 def _toml_value(text: str) -> Any:
@@ -346,9 +442,21 @@ def _toml_value(text: str) -> Any:
         return text.strip()
 
 
-def apply_overrides(scenario: Scenario, overrides: Iterable[str]) -> Scenario:
+def _indexed(key: str, part: str) -> Tuple[str, Optional[int]]:
+    """`udp[0]` -> ("udp", 0); `udp` -> ("udp", None)."""
+    m = re.fullmatch(r"(\w+)\[(\d+)\]", part)
+    if m:
+        return m[1], int(m[2])
+    if "[" in part or "]" in part:
+        raise ScenarioError(key, f"{part!r}: a list element is written name[index], e.g. traffic.udp[0].rate")
+    return part, None
+
+
+def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional[Path] = None) -> Scenario:
     """A copy of `scenario` with `key=value` overrides applied, `key` a dotted path
-    (`core.buffer=5KB`, `seed=3`, `topology.kind=a-base`); the result is validated as a whole."""
+    (`core.buffer=5KB`, `seed=3`, `topology.kind=a-base`, `traffic.udp[0].size=40B`
+    for a key of a list's element); the result is validated as
+    a whole. Relative file names the overrides give are from `base` (see `parse_scenario`)."""
     data = scenario.model_dump(mode="json", exclude_none=True, by_alias=True)
     for item in overrides:
         key, sep, text = item.partition("=")
@@ -361,16 +469,26 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str]) -> Scenario:
             continue
         table, model = data, Scenario
         for depth, part in enumerate(parts):
+            part, index = _indexed(key, part)
             if model is None:
                 raise ScenarioError(key, f"{'.'.join(parts[:depth])} is a value, not a table")
             if part not in _keys(model):
                 raise ScenarioError(key, _unknown_key(part, parts[:depth], data.get("topology", {}).get("kind")))
             if depth == len(parts) - 1:
+                if index is not None:
+                    raise ScenarioError(key, "an override sets a key, not a list element: name a key inside it")
                 table[part] = _toml_value(text)
             else:
                 model = _table(model, part, data.get("topology", {}).get("kind"))
                 table = table.setdefault(part, {})
-    return parse_scenario(data)
+                if index is not None:
+                    where = ".".join(parts[:depth] + [part])
+                    if not isinstance(table, list):
+                        raise ScenarioError(key, f"{where} is a table, not a list")
+                    if index >= len(table):
+                        raise ScenarioError(key, f"{where} has {len(table)} element(s), no [{index}]")
+                    table = table[index]
+    return parse_scenario(data, base)
 
 
 def check_key(scenario: Scenario, key: str) -> None:
@@ -378,6 +496,7 @@ def check_key(scenario: Scenario, key: str) -> None:
     model: Optional[type[BaseModel]] = Scenario
     parts = key.split(".")
     for depth, part in enumerate(parts):
+        part, _ = _indexed(key, part)
         if model is None or part not in _keys(model):
             raise ScenarioError(key, _unknown_key(part, parts[:depth], scenario.topology.kind) if model else "not a table")
         model = _table(model, part, scenario.topology.kind) if depth < len(parts) - 1 else model

@@ -18,7 +18,10 @@ different sweeps share one run and a rerun skips it. A run's Parquet files
 are written first (to `<key>.parquet.tmp`, then renamed) and its row
 committed after: a kill before the commit leaves a file no row points at,
 which the point's rerun overwrites; never a row pointing at nothing. The `run_tables` table names
-each run's tables (`flows` now; a time-series table slots in beside it).
+each run's tables (`TABLES`: `flows`, one row per TCP flow; `transfers`,
+one row per finished short-lived transfer; `burstiness`, beta at each time
+scale, `progress`, every flow's bytes at each sample time, and `delay`, the
+CDF of one-way packet delays, when the run measured them).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
+import numpy as np
 import pandas as pd
 
 SCHEMA = """
@@ -69,12 +73,26 @@ CREATE TABLE IF NOT EXISTS sweep_points (
 );
 CREATE TABLE IF NOT EXISTS run_tables (
     key  TEXT NOT NULL REFERENCES runs(key),
-    name TEXT NOT NULL,                -- 'flows'; later e.g. 'series'
+    name TEXT NOT NULL,                -- one of TABLES
     path TEXT NOT NULL,                -- relative to the results directory
     rows INTEGER NOT NULL,
     PRIMARY KEY (key, name)
 );
 """
+
+TABLES = ("flows", "transfers", "burstiness", "progress", "delay")
+"""The report's per-row tables, each stored as one Parquet file per run."""
+
+
+def table_rows(report: dict, name: str) -> pd.DataFrame:
+    """Table `name` of a run's report as a frame (burstiness: scale_us, beta; empty if not measured)."""
+    if name == "burstiness":
+        b = report.get("burstiness")
+        return pd.DataFrame({"scale_us": b["scale_us"], "beta": b["beta"]} if b else {"scale_us": [], "beta": []})
+    if name == "delay":
+        d = report.get("delay")
+        return pd.DataFrame({"delay_ms": d["cdf_ms"], "fraction": d["cdf"]} if d else {"delay_ms": [], "fraction": []})
+    return pd.DataFrame(report.get(name) or {})
 
 
 def run_key(engine_scenario: dict, engine_version: str) -> str:
@@ -108,13 +126,20 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
     core_empty_prob, core_udp_loss_rate), plus: core_utilisation (aggregate /
     core rate), tcp_goodput_mbps (all flows' goodput), mean
     goodput of paced and of unpaced flows (paper E Fig. 17; None when a group
-    is empty), the packet-weighted mean pacer delay, and the flow count.
+    is empty) and their retransmissions per packet sent, the packet-weighted mean pacer delay, the flow count, the
+    slowest and fastest flow's goodput (paper W's worst flow), the 5th,
+    50th and 95th percentiles over flows of the time-averaged cwnd (paper A
+    Fig. 4), the median transfer completion time of short flows, and the CoV
+    of bytes per bin at the burstiness link (its finest scale; paper Q Fig. 15)
+    with the Hurst parameter from beta's slope, over all scales and from 1 ms;
+    the one-way packet delay's mean, median, 99th percentile and maximum.
     """
     flows = pd.DataFrame(report["flows"])
     is_paced = flows["paced"].astype(bool)  # an empty column (no TCP flows) is of object dtype
     paced = flows[is_paced]["goodput_kbps"]
     unpaced = flows[~is_paced]["goodput_kbps"]
     pacers = list(report["pacers"].values())
+    window = report["window_s"][1] - report["window_s"][0]
     packets = sum(p["packets"] for p in pacers)
     out = dict(report["summary"])
     out.update(
@@ -122,10 +147,47 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
         tcp_goodput_mbps=float(flows["goodput_kbps"].sum()) / 1e3,
         goodput_kbps_paced=float(paced.mean()) if len(paced) else None,
         goodput_kbps_unpaced=float(unpaced.mean()) if len(unpaced) else None,
+        retransmit_rate_paced=_retransmit_rate(flows[is_paced]),
+        retransmit_rate_unpaced=_retransmit_rate(flows[~is_paced]),
         pacer_delay_ms_mean=sum(p["mean_delay_ms"] * p["packets"] for p in pacers) / packets if packets else None,
+        pacer_delay_ms_max=max(p["max_delay_ms"] for p in pacers) if pacers else None,
+        # Little's law over the window: packets held per pacer, on average.
+        pacer_packets_mean=sum(p["mean_delay_ms"] / 1e3 * p["packets"] for p in pacers) / window / len(pacers)
+        if pacers else None,
         flows=len(flows),
+        goodput_kbps_min=float(flows["goodput_kbps"].min()) if len(flows) else None,
+        goodput_kbps_max=float(flows["goodput_kbps"].max()) if len(flows) else None,
+        fct_s_median=float(pd.Series(report["transfers"]["fct_s"], dtype=float).median()) if out["transfers"] else None,
     )
+    b = report.get("burstiness")
+    out["burstiness_cov"] = b["beta"][0] if b and b["beta"] else None
+    out["hurst"] = b["hurst"] if b else None
+    out["hurst_1ms"] = _hurst_from(b, 1000.0) if b else None
+    d = report.get("delay")
+    for key in ("mean_ms", "p50_ms", "p99_ms", "max_ms"):
+        out[f"delay_{key}"] = d[key] if d else None
+    cwnd = pd.Series(flows["mean_cwnd"] if len(flows) else [], dtype=float).dropna()
+    for q in (5, 50, 95):
+        out[f"mean_cwnd_p{q:02d}"] = float(cwnd.quantile(q / 100)) if len(cwnd) else None
     return out
+
+
+def _hurst_from(burstiness: dict, scale_us: float) -> Optional[float]:
+    """The Hurst parameter from beta(s) ~ s^(H-1) over the scales from `scale_us`
+    on (paper A Fig. 7: where TCP's burstiness flattens); None with under 3 of them."""
+    s = np.asarray(burstiness["scale_us"], dtype=float)
+    beta = np.asarray(burstiness["beta"], dtype=float)
+    keep = (s >= scale_us) & (beta > 0)
+    if keep.sum() < 3:
+        return None
+    return float(1 + np.polyfit(np.log(s[keep]), np.log(beta[keep]), 1)[0])
+
+
+def _retransmit_rate(flows: pd.DataFrame) -> Optional[float]:
+    """Retransmissions per data packet sent, over a group of flows (paper W
+    Table I's per-packet loss rate, as the sender sees it); None if it sent nothing."""
+    sent = flows["data_packets_sent"].sum() if len(flows) else 0
+    return float(flows["retransmits"].sum() / sent) if sent else None
 
 
 def _now() -> str:
@@ -183,17 +245,9 @@ class Store:
 
     def save_ok(self, key: str, scenario: dict, seed: int, engine_version: str, report: dict,
                 core_rate_bps: int, wall_s: float, host: str) -> None:
-        """Store a successful run: its flows table to Parquet, then its row, atomically."""
-        flows = pd.DataFrame(report["flows"])
-        rel = Path("tables") / "flows" / key[:2] / f"{key}.parquet"
-        path = self.root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")  # a run killed here leaves it; its rerun reuses it
-        flows.to_parquet(tmp, index=False)
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        rest = {k: v for k, v in report.items() if k != "flows"}
+        """Store a successful run: its tables to Parquet, then its row, atomically."""
+        tables = {name: self._write_table(key, name, table_rows(report, name)) for name in TABLES}
+        rest = {k: v for k, v in report.items() if k not in TABLES}
         with self._transaction():
             self.db.execute(
                 "INSERT OR REPLACE INTO runs VALUES (?, 'ok', NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -201,7 +255,20 @@ class Store:
                  json.dumps(metrics(report, core_rate_bps)), json.dumps(rest), wall_s,
                  report["work"]["events"], report["work"]["packet_hops"], host, _now()),
             )
-            self.db.execute("INSERT OR REPLACE INTO run_tables VALUES (?, 'flows', ?, ?)", (key, str(rel), len(flows)))
+            self.db.executemany("INSERT OR REPLACE INTO run_tables VALUES (?, ?, ?, ?)",
+                                [(key, name, str(rel), rows) for name, (rel, rows) in tables.items()])
+
+    def _write_table(self, key: str, name: str, frame: pd.DataFrame) -> tuple[Path, int]:
+        """Write one table durably; its path relative to the root, and its rows."""
+        rel = Path("tables") / name / key[:2] / f"{key}.parquet"
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")  # a run killed here leaves it; its rerun reuses it
+        frame.to_parquet(tmp, index=False)
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        return rel, len(frame)
 
     def save_failed(self, key: str, scenario: dict, seed: int, engine_version: str, error: str,
                     host: Optional[str] = None) -> None:
@@ -269,24 +336,25 @@ class Store:
         return pd.DataFrame.from_records(records)
 
     def report(self, key: str) -> dict:
-        """A run's stored engine report (without flows) and its scenario."""
+        """A run's stored engine report (without its tables) and its scenario."""
         row = self.db.execute("SELECT scenario, report FROM runs WHERE key = ?", (key,)).fetchone()
         if row is None:
             raise KeyError(f"no run {key}")
         return {"scenario": json.loads(row[0]), **(json.loads(row[1]) if row[1] else {})}
 
     def table(self, key: str, name: str = "flows") -> pd.DataFrame:
-        """One run's Parquet table (`flows`: one row per TCP flow)."""
+        """One run's Parquet table (one of `TABLES`)."""
         row = self.db.execute("SELECT path FROM run_tables WHERE key = ? AND name = ?", (key, name)).fetchone()
         if row is None:
             raise KeyError(f"run {key} has no {name!r} table")
         return pd.read_parquet(self.root / row[0])
 
-    def flows(self, sweep: str) -> pd.DataFrame:
-        """Every flow of every successful point of `sweep`, with the point's axes and seed."""
+    def rows(self, sweep: str, name: str = "flows") -> pd.DataFrame:
+        """Table `name` of every successful point of `sweep` (every flow, or
+        every transfer), with the point's axes and seed."""
         pts = self.points(sweep)
         ok = pts[pts["status"] == "ok"]
         axes = list(self.spec(sweep)["axes"])
-        frames = [self.table(row["key"]).assign(**{a: row[a] for a in axes}, seed=row["seed"])
+        frames = [self.table(row["key"], name).assign(**{a: row[a] for a in axes}, seed=row["seed"])
                   for row in ok.to_dict("records")]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

@@ -14,6 +14,10 @@ A sweep file (TOML):
     [variants]                      # curves that are not a product of keys
     none = ["pacing.scheme=none"]
     qlbp-40 = ["pacing.scheme=qlbp", "pacing.q_max=40"]
+    [quick]                         # optional: the reduced sweep (`--quick`), named NAME-quick
+    set = ["duration=30s"]          # more overrides, after `set`
+    scale = 0.1                     # and/or E-base scaled (see `scaled`)
+    seeds = [1, 2, 3]               # and/or other seeds
 
 Points run through any `concurrent.futures.Executor`: a local process pool
 by default, or a Dask cluster's executor (`executor()` makes either). Each
@@ -73,25 +77,28 @@ def _check_axis(base: Scenario, key: str, values: list, variants: dict) -> None:
 
 
 def scaled(scenario: Scenario, k: float) -> Scenario:
-    """`scenario` with k times the hosts per edge and k times every link rate (core,
-    edge, access, the UDP host's) and UDP source rate, so each flow keeps its
-    share of the core: paper-size experiments made small (`reproduce --quick`)."""
+    """`scenario` with k times the TCP hosts (E-base: per edge) and k times every
+    link rate (core, edge, access, the UDP host's) and UDP source rate, so each
+    flow keeps its share of the core: paper-size experiments made small
+    (`reproduce --quick`). For e-base and a-base."""
     if k == 1:
         return scenario
-    if scenario.topology.kind != "e-base":
-        raise ScenarioError("topology.kind", f"scaling applies to e-base, not {scenario.topology.kind}")
-    hosts = scenario.topology.hosts_per_edge * k
-    if hosts < 1 or abs(hosts - round(hosts)) > 1e-9:
-        raise ScenarioError("topology.hosts_per_edge", f"{scenario.topology.hosts_per_edge} x scale {k} is not a whole number")
     t = scenario.topology
-    lo, hi = (round(r * k) for r in t.access_rate)
-    elo, ehi = (round(r * k) for r in t.edge_rate)
+    if t.kind not in ("e-base", "a-base"):
+        raise ScenarioError("topology.kind", f"scaling applies to e-base and a-base, not {t.kind}")
+    hosts_key = "hosts_per_edge" if t.kind == "e-base" else "tcp_hosts"
+    hosts = getattr(t, hosts_key) * k
+    if hosts < 1 or abs(hosts - round(hosts)) > 1e-9:
+        raise ScenarioError(f"topology.{hosts_key}", f"{getattr(t, hosts_key)} x scale {k} is not a whole number")
+    ranges = ["access_rate", "edge_rate"] if t.kind == "e-base" else ["access_rate", "udp_access_rate"]
     data = apply_overrides(scenario, [
-        f"topology.hosts_per_edge={round(hosts)}",
+        f"topology.{hosts_key}={round(hosts)}",
         f"core.rate={round(scenario.core_values().rate * k)}bps",
-        f'topology.edge_rate=["{elo}bps", "{ehi}bps"]',
-        f'topology.access_rate=["{lo}bps", "{hi}bps"]',
-    ]).model_dump(mode="json", exclude_none=True, by_alias=True)
+    ] + [f'topology.{r}=["{round(getattr(t, r)[0] * k)}bps", "{round(getattr(t, r)[1] * k)}bps"]' for r in ranges]
+    ).model_dump(mode="json", exclude_none=True, by_alias=True)
+    for i, source in enumerate(data["traffic"]["udp"]):
+        if "rate" not in source:
+            raise ScenarioError(f"traffic.udp[{i}].rate", "scaling a trace source needs its rate (the trace's mean)")
     rated = data["traffic"]["udp"] + ([data["topology"]["udp"]] if "udp" in data["topology"] else [])
     for table in rated:
         table["rate"] = f"{round(parse_rate(table['rate']) * k)}bps"
@@ -121,19 +128,34 @@ class Sweep:
     set: List[str] = field(default_factory=list)
     scale: float = 1.0
     variants: Dict[str, List[str]] = field(default_factory=dict)
+    # The reduced version: more `set`, a `scale`, other `seeds` (see `reduced`).
+    quick: Optional[Dict[str, Any]] = None
+    # Where relative file names in overrides are from (the sweep file's directory).
+    root: Optional[Path] = None
 
     def __post_init__(self) -> None:
         if not self.name:
             raise SweepError("a sweep needs a name")
         if not self.seeds:
             raise SweepError("a sweep needs at least one seed")
+        fixed = apply_overrides(self.base, self.set, self.root)  # axes are keys of the scenario `set` makes
         for key, values in self.axes.items():
             if not isinstance(values, list) or not values:
                 raise SweepError(f"axis {key!r} needs a non-empty list of values")
-            _check_axis(self.base, key, values, self.variants)
+            _check_axis(fixed, key, values, self.variants)
         for name, overrides in self.variants.items():
-            apply_overrides(self.base, self.set + overrides)
-        apply_overrides(self.base, self.set)
+            apply_overrides(self.base, self.set + overrides, self.root)
+        unknown = set(self.quick or {}) - {"set", "scale", "seeds"}
+        if unknown:
+            raise SweepError(f"[quick] has unknown keys {sorted(unknown)}; it takes set, scale, seeds")
+
+    def reduced(self) -> Sweep:
+        """The quick version this sweep defines, named `<name>-quick`."""
+        if self.quick is None:
+            raise SweepError(f"sweep {self.name!r} defines no [quick] version")
+        return Sweep(name=f"{self.name}-quick", base=self.base, axes=self.axes, variants=self.variants,
+                     set=self.set + self.quick.get("set", []), scale=self.quick.get("scale", self.scale),
+                     seeds=self.quick.get("seeds", self.seeds), root=self.root)
 
     def spec(self) -> dict:
         """The definition as JSON-able data (stored with the sweep)."""
@@ -159,7 +181,7 @@ class Sweep:
                 overrides.append(f"{k}={json.dumps(v)}")
         overrides.append(f"seed={seed}")
         try:
-            s = apply_overrides(self.base, overrides)
+            s = apply_overrides(self.base, overrides, self.root)
             if FLOWS in axes:
                 s = _with_flows(s, axes[FLOWS])
             s = scaled(s, self.scale)
@@ -183,7 +205,7 @@ def load_sweep(path: Union[str, Path]) -> Sweep:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise SweepError(f"{path}: not valid TOML: {e}") from None
-    keys = {"name", "scenario", "seeds", "set", "axes", "scale", "variants"}
+    keys = {"name", "scenario", "seeds", "set", "axes", "scale", "variants", "quick"}
     unknown = set(data) - keys
     if unknown:
         raise SweepError(f"{path}: unknown keys {sorted(unknown)}; a sweep has {', '.join(sorted(keys))}")
@@ -191,12 +213,12 @@ def load_sweep(path: Union[str, Path]) -> Sweep:
     if isinstance(base, str):
         scenario = load_scenario(path.parent / base)
     elif isinstance(base, dict):
-        scenario = parse_scenario(base)
+        scenario = parse_scenario(base, path.parent)
     else:
         raise SweepError(f"{path}: scenario is a file name or a table")
     return Sweep(name=data.get("name", path.stem), base=scenario, axes=data.get("axes", {}),
                  seeds=data.get("seeds", [1]), set=data.get("set", []), scale=data.get("scale", 1.0),
-                 variants=data.get("variants", {}))
+                 variants=data.get("variants", {}), quick=data.get("quick"), root=path.parent)
 
 
 def simulate(scenario: dict) -> dict:

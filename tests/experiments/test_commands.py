@@ -5,12 +5,19 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+import pacesim
 from pacesim.cli import app
 from pacesim.reproduce.catalogue import CATALOGUE
+from pacesim.reproduce.claims import Points
+from pacesim.reproduce.figure import scenarios_dir
+from pacesim.reproduce.figures import FIGURES
+from pacesim.store import metrics
+from pacesim.sweep import load_sweep
 
 CATALOGUE_FILE = Path(__file__).resolve().parents[3] / "shared" / "EXPERIMENTS.md"
 runner = CliRunner()
@@ -69,3 +76,64 @@ def test_reproduce_quick_writes_csv_plots_and_report(tmp_path, fig_id):
     again = runner.invoke(app, ["reproduce", fig_id, "--quick", "--seeds", "2", "--results", str(tmp_path / "results"),
                                 "--out", str(out_dir)], env={"COLUMNS": "200"})
     assert again.exit_code == 0 and "0 points run, 44 reused" in again.output
+
+
+@pytest.mark.parametrize("quick", [False, True])
+def test_every_figure_expands_to_valid_scenarios(quick):
+    for fig in FIGURES.values():
+        bad = [p.error for p in fig.sweep(quick).points() if p.scenario is None]
+        assert not bad, f"{fig.id}: {bad[0]}"
+
+
+def test_short_flow_figures_make_users_of_the_flows_they_name():
+    mixes = {p.axes["variant"]: p.scenario for p in FIGURES["A-fig17"].sweep(False).points()}
+    assert {v: s.traffic.short.fraction for v, s in mixes.items()} == {
+        "all short": 1.0, "1/4 long": 0.75, "1/2 long": 0.5, "all long": 0.0}
+    assert all(s.traffic.short.shape == 1.5 and s.topology.tcp_hosts == 2000 for s in mixes.values())
+    e6 = FIGURES["E-fig6"].sweep(False).points()[0].scenario
+    assert (e6.traffic.short.fraction, e6.traffic.short.shape) == (1.0, 1.2)
+
+
+def test_every_figure_has_its_sweep_file_and_every_sweep_file_a_figure():
+    files = {p.stem for p in scenarios_dir().glob("[A-Z]*.toml")}  # scenarios are lower case
+    assert files == set(FIGURES)
+    for fid in FIGURES:
+        sweep = load_sweep(scenarios_dir() / f"{fid}.toml")
+        assert sweep.name == fid and sweep.reduced().name == f"{fid}-quick"
+
+
+def test_every_claim_finds_the_points_it_names():
+    """Claims name axis values ("5KB", "BIC, paced"); on points with every metric
+    set (random values), each must reach a verdict rather than miss a point."""
+    report = pacesim.run({"duration": "5s", "warmup": "1s", "topology": {"edges": 1, "hosts_per_edge": 2},
+                          "traffic": {"start": ["0s", "1s"]}}).report
+    names = list(metrics(report, 100_000_000))
+    rng = np.random.default_rng(1)
+    for fid, fig in FIGURES.items():
+        rows = [{**dict(zip(names, rng.uniform(0.1, 1.0, len(names)))), **p.axes, "seed": p.seed, "status": "ok"}
+                for p in fig.sweep(False).points()]
+        tables = {}
+        if "progress" in fig.table_names():  # each flow at its own rate, every 0.1 s
+            tables["progress"] = pd.DataFrame([
+                {**p.axes, "seed": p.seed, "t_s": t / 10, "flow": f, "bytes": int(t * 1e5 * (f + 1) * rng.uniform(1, 2))}
+                for p in fig.sweep(False).points() for f in range(4) for t in range(101)])
+        if "flows" in fig.table_names():
+            tables["flows"] = pd.DataFrame([{**p.axes, "seed": p.seed, "flow": f, "mean_delay_ms": rng.uniform(40, 80)}
+                                            for p in fig.sweep(False).points() for f in range(4)])
+        points = Points(pd.DataFrame(rows), fig.with_derived(tables))
+        for claim in fig.claims:
+            verdict, numbers = claim.evaluate(points)
+            assert verdict != "not evaluated", f"{fid}: {claim.expect}: {numbers}"
+
+
+def test_sweep_quick_runs_the_files_reduced_version(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('name = "s"\nset = ["topology.edges=1", "topology.hosts_per_edge=2", "duration=5s", "warmup=1s", '
+                    "'traffic.start=[\"0s\", \"1s\"]']\n"
+                    '[axes]\n"core.buffer" = ["5KB"]\n[quick]\nset = ["duration=3s"]\nseeds = [4, 5]\n')
+    out = runner.invoke(app, ["sweep", str(path), "--quick", "--results", str(tmp_path / "r"), "--quiet"])
+    assert out.exit_code == 0, out.output
+    assert "s-quick: 2 points" in out.output
+    path.write_text(path.read_text().replace("seeds = [4, 5]", "seeds = [4]\nworkers = 2"))
+    bad = runner.invoke(app, ["sweep", str(path), "--results", str(tmp_path / "r")])
+    assert bad.exit_code == 2 and "workers" in bad.output

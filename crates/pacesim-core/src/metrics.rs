@@ -2,7 +2,11 @@
 //! progress, and the report assembled from them.
 
 pub mod burstiness;
+pub mod delay;
 pub mod link_stats;
+pub mod time_average;
 
 pub use burstiness::Burstiness;
+pub use delay::DelayStats;
 pub use link_stats::{ClassCounts, LinkStats};
+pub use time_average::TimeAverage;

@@ -14,6 +14,7 @@ pub use edge::EdgePacer;
 pub use host::HostPacer;
 pub use qlbp::{Qlbp, QlbpParams};
 
+pub use crate::metrics::DelayStats;
 use crate::net::PacketId;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
@@ -130,64 +131,6 @@ impl Pacer {
     }
 }
 
-/// Pacing delays seen by a pacer: count, mean, maximum, and a histogram
-/// with 1000 log-spaced bins from 1 us to 1000 s (2 % wide) for the 99th
-/// percentile.
-#[derive(Debug, Clone)]
-pub struct DelayStats {
-    pub count: u64,
-    pub sum: u128,
-    pub max: Time,
-    bins: Vec<u64>,
-}
-
-const BINS: usize = 1000;
-/// Decades the bins span, from 1 us (1e3 ns) up.
-const DECADES: f64 = 9.0;
-
-impl Default for DelayStats {
-    fn default() -> Self {
-        DelayStats { count: 0, sum: 0, max: 0, bins: vec![0; BINS] }
-    }
-}
-
-impl DelayStats {
-    /// Forget what was seen (a new measurement window).
-    pub fn restart(&mut self) {
-        *self = DelayStats::default();
-    }
-
-    pub fn record(&mut self, delay: Time) {
-        self.count += 1;
-        self.sum += u128::from(delay);
-        self.max = self.max.max(delay);
-        let position = (delay as f64 / 1e3).max(1.0).log10() / DECADES * BINS as f64;
-        self.bins[(position as usize).min(BINS - 1)] += 1;
-    }
-
-    pub fn mean(&self) -> f64 {
-        if self.count == 0 {
-            0.0
-        } else {
-            self.sum as f64 / self.count as f64
-        }
-    }
-
-    /// 99th percentile, to within 2 % (and never above the maximum).
-    pub fn p99(&self) -> Time {
-        let target = (self.count * 99).div_ceil(100);
-        let mut seen = 0;
-        for (i, &n) in self.bins.iter().enumerate() {
-            seen += n;
-            if n > 0 && seen >= target {
-                let upper = 1e3 * 10f64.powf((i + 1) as f64 * DECADES / BINS as f64);
-                return (upper as Time).min(self.max);
-            }
-        }
-        self.max
-    }
-}
-
 /// Random arrival sequences for the pacers' property tests: up to `max_len`
 /// packets of 40-1500 B, gaps of 0 (simultaneous) to `max_gap` ns.
 #[cfg(test)]
@@ -205,21 +148,4 @@ pub(crate) fn arrival_sequences(
             })
             .collect()
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn p99_is_within_two_percent() {
-        let mut d = DelayStats::default();
-        for i in 1..=1000u64 {
-            d.record(i * 10_000); // 10 us .. 10 ms
-        }
-        let p99 = d.p99() as f64;
-        assert!((p99 / 9_900_000.0 - 1.0).abs() <= 0.021, "{p99}");
-        assert_eq!(d.max, 10_000_000);
-        assert!((d.mean() - 5_005_000.0).abs() < 1e-6);
-    }
 }

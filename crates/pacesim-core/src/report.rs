@@ -17,8 +17,14 @@ pub struct Report {
     /// Edge pacers by the name of the link they sit in front of.
     pub pacers: BTreeMap<String, PacerReport>,
     pub flows: FlowTable,
+    /// Short-lived transfers that started in the window and finished by its end.
+    pub transfers: TransferTable,
     /// UDP sources in scenario order: packets sent and received over the whole run.
     pub udp: Vec<UdpReport>,
+    /// Every flow's progress over the run, when the scenario asks for it.
+    pub progress: Option<ProgressTable>,
+    /// One-way packet delays over the window, when the scenario asks for them.
+    pub delay: Option<DelayReport>,
     /// beta(s) at the measured link, when the scenario asks for it.
     pub burstiness: Option<BurstinessReport>,
     pub conservation: Conservation,
@@ -38,6 +44,11 @@ pub struct Summary {
     pub core_empty_prob: f64,
     /// UDP drops / UDP arrivals at the core queue (paper A's anomaly; 0 without UDP).
     pub core_udp_loss_rate: f64,
+    /// Short-lived transfers started in the window and finished by its end.
+    pub transfers: u64,
+    /// Their mean goodput, file bytes over completion time, Kb/s (paper E
+    /// Fig. 6's "per-flow goodput" of short flows; 0 without any).
+    pub transfer_goodput_kbps_mean: f64,
 }
 
 /// Counters of one link's output queue over the window.
@@ -108,6 +119,92 @@ pub struct FlowTable {
     pub fast_retransmits: Vec<u64>,
     pub timeouts: Vec<u64>,
     pub final_cwnd: Vec<f64>,
+    /// Congestion window averaged over the window's time with a connection
+    /// open, packets (paper A Fig. 4); None if never open in the window.
+    pub mean_cwnd: Vec<Option<f64>>,
+    /// Whether the flow is a closed-loop user of short transfers.
+    pub short: Vec<bool>,
+    /// Mean one-way delay of its data packets delivered in the window, ms,
+    /// when data delays are measured (`[delay]`) and it delivered any.
+    pub mean_delay_ms: Vec<Option<f64>>,
+}
+
+/// One-way delays of the delivered packets of one class over the window, ms;
+/// quantiles to within 2 %, and the CDF at the edges of a 2 %-wide histogram.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DelayReport {
+    pub class: crate::scenario::DelayClass,
+    pub packets: u64,
+    pub mean_ms: f64,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    pub max_ms: f64,
+    pub cdf_ms: Vec<f64>,
+    pub cdf: Vec<f64>,
+}
+
+impl DelayReport {
+    pub fn new(class: crate::scenario::DelayClass, d: &crate::metrics::DelayStats) -> Self {
+        let ms = |t: u64| t as f64 / 1e6;
+        let (cdf_ms, cdf) = d.cdf().into_iter().map(|(t, f)| (ms(t), f)).unzip();
+        DelayReport {
+            class,
+            packets: d.count,
+            mean_ms: d.mean() / 1e6,
+            p50_ms: ms(d.quantile(0.5)),
+            p99_ms: ms(d.p99()),
+            max_ms: ms(d.max),
+            cdf_ms,
+            cdf,
+        }
+    }
+}
+
+/// Samples of every TCP flow's progress: at `t_s`, flow `flow` had delivered
+/// `bytes` of payload in order (over all its connections; SYNs not counted).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProgressTable {
+    pub t_s: Vec<f64>,
+    pub flow: Vec<u32>,
+    pub bytes: Vec<u64>,
+}
+
+/// Finished short-lived transfers, one row each: the flow, when its
+/// connection opened, the file size and the completion time (connection
+/// opened to last ACK received).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TransferTable {
+    pub flow: Vec<u32>,
+    pub start_s: Vec<f64>,
+    pub bytes: Vec<u64>,
+    pub fct_s: Vec<f64>,
+}
+
+impl TransferTable {
+    /// The transfers of `done` that started at or after `warmup`, in the
+    /// order they finished. Transfers still running at the end are left
+    /// out (as a trace of completions would), which favours small files.
+    pub fn window(done: &[(u32, crate::traffic::short::Transfer)], warmup: crate::sim::Time) -> Self {
+        let mut t = TransferTable::default();
+        for (flow, x) in done.iter().filter(|(_, x)| x.start >= warmup) {
+            t.flow.push(*flow);
+            t.start_s.push(crate::sim::time::secs(x.start));
+            t.bytes.push(x.bytes);
+            t.fct_s.push(crate::sim::time::secs(x.end - x.start));
+        }
+        t
+    }
+
+    /// Mean over transfers of bytes x 8 / completion time, Kb/s (0 if none).
+    pub fn goodput_kbps_mean(&self) -> f64 {
+        let n = self.flow.len();
+        let sum: f64 = self.bytes.iter().zip(&self.fct_s).map(|(&b, &t)| b as f64 * 8.0 / t / 1e3).sum();
+        if n == 0 {
+            0.0
+        } else {
+            sum / n as f64
+        }
+    }
 }
 
 /// Coefficient of variation of bytes per interval at each time scale
@@ -119,6 +216,9 @@ pub struct BurstinessReport {
     pub scale_us: Vec<f64>,
     pub beta: Vec<f64>,
     pub hurst: f64,
+    /// Bytes arriving in each finest bin over the window, when asked for
+    /// (`burstiness.series`); bin i covers [warmup + i bin, warmup + (i+1) bin).
+    pub series_bytes: Option<Vec<u64>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

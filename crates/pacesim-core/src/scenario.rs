@@ -29,6 +29,70 @@ pub struct Scenario {
     /// Measure burstiness at time scales at one link (paper A Sec III-B).
     #[serde(default)]
     pub burstiness: Option<BurstinessSpec>,
+    /// Sample every flow's progress over the whole run (paper W Figs. 2-5).
+    #[serde(default)]
+    pub progress: Option<ProgressSpec>,
+    /// Measure the one-way delay of delivered packets (paper Q Table III, Fig. 19).
+    #[serde(default)]
+    pub delay: Option<DelaySpec>,
+}
+
+/// The one-way delay of every packet of class `class` delivered in the
+/// measurement window, first bit sent to last bit received; for TCP data
+/// from the first transmission of its sequence number, so a retransmission's
+/// delay includes the wait for it (paper Q Fig. 19: "long delays are caused
+/// by retransmissions").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DelaySpec {
+    #[serde(default)]
+    pub class: DelayClass,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DelayClass {
+    /// TCP data segments.
+    #[default]
+    Data,
+    /// Real-time UDP datagrams.
+    Udp,
+}
+
+impl DelayClass {
+    pub fn kind(self) -> crate::net::PacketKind {
+        match self {
+            DelayClass::Data => crate::net::PacketKind::Data,
+            DelayClass::Udp => crate::net::PacketKind::Udp,
+        }
+    }
+}
+
+/// Every `interval` from time 0 to the end, the payload bytes each TCP flow
+/// has delivered in order: latency to a given amount, throughput over time.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProgressSpec {
+    /// Sampling interval, ns.
+    pub interval: u64,
+}
+
+impl ProgressSpec {
+    /// Most rows a progress table may have (samples x flows).
+    pub const MAX_ROWS: u64 = 1 << 24;
+
+    /// Check that sampling `flows` flows over `duration` stays within `MAX_ROWS`.
+    pub fn check(&self, duration: u64, flows: usize) -> Result<(), InvalidField> {
+        let rows = (duration / self.interval + 1).saturating_mul(flows as u64);
+        if rows > Self::MAX_ROWS {
+            let message = format!(
+                "{rows} samples (one per flow per interval) exceed {}: sample less often",
+                Self::MAX_ROWS
+            );
+            return Err(bad("progress.interval", message));
+        }
+        Ok(())
+    }
 }
 
 /// beta(s) of the bytes arriving at link `link` over the measurement
@@ -40,7 +104,14 @@ pub struct BurstinessSpec {
     /// Finest interval, ns (paper A: 1 us).
     pub bin: u64,
     pub scales: u32,
+    /// Also report the bytes of every finest bin over the window (at most
+    /// `MAX_SERIES_BINS` of them), e.g. for the rate's auto-covariance.
+    #[serde(default)]
+    pub series: bool,
 }
+
+/// The longest bin series a run may ask for (8 bytes a bin in the engine).
+pub const MAX_SERIES_BINS: u64 = 1 << 24;
 
 pub use crate::topology::Topology;
 
@@ -213,7 +284,8 @@ pub enum TcpVariant {
     Fast,
 }
 
-/// Long-lived bulk transfers, one per sender host, and open-loop UDP sources.
+/// One TCP flow per sender host, long-lived (bulk) or short-lived (closed-loop
+/// users, `[traffic.short]`), and open-loop UDP sources.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Traffic {
@@ -222,6 +294,9 @@ pub struct Traffic {
     /// Real-time sources (`[[traffic.udp]]`), each from one host to another.
     #[serde(default)]
     pub udp: Vec<crate::traffic::udp::UdpSpec>,
+    /// Which flows are short-lived users, and their files (none: all bulk).
+    #[serde(default)]
+    pub short: Option<crate::traffic::short::ShortSpec>,
 }
 
 /// Where traffic is paced (paper E): nowhere, at the hosts (TCP pacing), or
@@ -352,6 +427,12 @@ pub struct InvalidField {
     pub message: String,
 }
 
+/// Whether element `i` is among a share `fraction` of elements spread evenly:
+/// when floor((i+1) f) > floor(i f).
+pub fn evenly(i: usize, fraction: f64) -> bool {
+    ((i + 1) as f64 * fraction).floor() > (i as f64 * fraction).floor()
+}
+
 fn bad(field: &str, message: impl Into<String>) -> InvalidField {
     InvalidField { field: field.to_string(), message: message.into() }
 }
@@ -435,11 +516,23 @@ impl Scenario {
             return Err(bad("tcp.rampdown", "only FACK ramps down (tcp.variant = \"fack\")"));
         }
         ordered("traffic.start", self.traffic.start)?;
+        if let Some(p) = &self.progress {
+            positive("progress.interval", p.interval)?;
+        }
         if let Some(b) = &self.burstiness {
             positive("burstiness.bin", b.bin)?;
             if !(1..=40).contains(&b.scales) {
                 return Err(bad("burstiness.scales", "must be in [1, 40]"));
             }
+            let bins = self.duration.saturating_sub(self.warmup) / b.bin;
+            if b.series && bins > MAX_SERIES_BINS {
+                let message =
+                    format!("a series of {bins} bins is more than {MAX_SERIES_BINS}: use a wider bin");
+                return Err(bad("burstiness.series", message));
+            }
+        }
+        if let Some(short) = &self.traffic.short {
+            short.validate("traffic.short")?;
         }
         for (i, u) in self.traffic.udp.iter().enumerate() {
             let field = format!("traffic.udp[{i}]");

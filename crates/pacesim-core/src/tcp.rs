@@ -20,7 +20,56 @@ pub use cc::{Congestion, CongestionControl, Window};
 pub use sender::TcpSender;
 pub use sink::TcpSink;
 
-use crate::scenario::{Tcp, TcpVariant};
+use crate::pacing::HostPacer;
+use crate::scenario::{HostPacingMode, Tcp, TcpVariant};
+use crate::sim::rng::{stream, uniform};
+use crate::sim::Time;
+use rtt::RttEstimator;
+
+/// Builds a flow's sender and sink as the scenario configures TCP. A
+/// long-lived flow gets one pair; a short-lived one a new pair per
+/// connection, each exactly like its first.
+#[derive(Debug, Clone)]
+pub struct TcpSetup {
+    pub tcp: Tcp,
+    seed: u64,
+    host_mode: HostPacingMode,
+    /// Senders remember first transmission times (for data packets' one-way delays).
+    pub first_sends: bool,
+}
+
+impl TcpSetup {
+    pub fn new(tcp: &Tcp, seed: u64, host_mode: HostPacingMode) -> Self {
+        TcpSetup { tcp: tcp.clone(), seed, host_mode, first_sends: false }
+    }
+
+    /// A sender for `flow`, pacing if `paced`. Its TCP clock has the
+    /// flow's phase (ns-2 `boot_time_`), drawn from the "tcp.boot" stream.
+    pub fn sender(&self, flow: usize, paced: bool) -> TcpSender {
+        let t = &self.tcp;
+        let boot: Time = uniform(&mut stream(self.seed, "tcp.boot", flow as u64), [0, t.tick - 1]);
+        let rtt = RttEstimator::new(t.tick, boot, t.min_rto, t.max_rto, t.initial_rto);
+        let mut sender = TcpSender::new(variant(t), t.window, t.initial_window, t.syn, rtt);
+        if self.first_sends {
+            sender = sender.with_first_sends();
+        }
+        if paced {
+            sender.with_pacing(HostPacer::new(self.host_mode))
+        } else {
+            sender
+        }
+    }
+
+    /// A sink for `sender`.
+    pub fn sink(&self, sender: &TcpSender) -> TcpSink {
+        TcpSink::new(self.tcp.delayed_ack, sender.uses_sack())
+    }
+
+    /// The first sequence number carrying data (packet 0 is the SYN when modelled).
+    pub fn first_data(&self) -> i64 {
+        i64::from(self.tcp.syn)
+    }
+}
 
 /// How the sender recovers from a loss detected by duplicate ACKs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,10 +1,16 @@
 //! Applications driving the network: long-lived bulk transfers behind the
 //! TCP senders (ns-2 FTP: always data to send), each starting at a time
-//! drawn from the "flow.start" stream of its flow; and open-loop real-time
-//! sources ([`udp`]) injecting datagrams on their own routes.
+//! drawn from the "flow.start" stream of its flow; closed-loop users of
+//! short-lived transfers ([`short`]), starting alike; and open-loop
+//! real-time sources ([`udp`]) injecting datagrams on their own routes,
+//! among them video frame traces ([`trace`] reads them, [`video`] cuts them
+//! into packets).
 
 pub mod fbm;
+pub mod short;
+pub mod trace;
 pub mod udp;
+pub mod video;
 
 use crate::scenario::Range;
 use crate::sim::rng::{stream, uniform};

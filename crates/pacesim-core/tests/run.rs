@@ -228,8 +228,12 @@ fn poisson_burstiness_at_the_udp_edge_falls_as_the_inverse_square_root() {
     // 5 Mb/s of 200 B packets: Poisson, l = 3125 packets/s; bytes per interval
     // s have CoV 1/sqrt(l s) exactly. 20 s window, 1 us bins, s up to 32 ms.
     let mut s = with_udp("poisson", 5_000_000, r#""size":{"range":[200,200]}"#);
-    s.burstiness =
-        Some(pacesim_core::scenario::BurstinessSpec { link: "edge_in.udp".into(), bin: 1_000, scales: 16 });
+    s.burstiness = Some(pacesim_core::scenario::BurstinessSpec {
+        link: "edge_in.udp".into(),
+        bin: 1_000,
+        scales: 16,
+        series: false,
+    });
     let r = run(&s).unwrap();
     let b = r.burstiness.expect("asked for");
     assert_eq!(b.scale_us.len(), 16);
@@ -244,6 +248,34 @@ fn poisson_burstiness_at_the_udp_edge_falls_as_the_inverse_square_root() {
     assert!(r.links.contains_key("edge_in.udp"));
     s.burstiness.as_mut().unwrap().link = "nowhere".into();
     assert!(run(&s).unwrap_err().to_string().starts_with("burstiness.link:"));
+}
+
+#[test]
+fn the_bin_series_holds_every_byte_and_gives_beta_at_the_finest_scale() {
+    // Poisson UDP of 200 B packets into its edge link, 1 ms bins over the 20 s window.
+    let mut s = with_udp("poisson", 5_000_000, r#""size":{"range":[200,200]}"#);
+    let spec = pacesim_core::scenario::BurstinessSpec {
+        link: "edge_in.udp".into(),
+        bin: 1_000_000,
+        scales: 1,
+        series: true,
+    };
+    s.burstiness = Some(spec);
+    let r = run(&s).unwrap();
+    let b = r.burstiness.expect("asked for");
+    let series = b.series_bytes.expect("asked for");
+    assert_eq!(series.len(), 20_000);
+    assert_eq!(series.iter().sum::<u64>(), r.links["edge_in.udp"].arrivals * 200);
+    let n = series.len() as f64;
+    let mean = series.iter().sum::<u64>() as f64 / n;
+    let var = series.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / n;
+    assert!((var.sqrt() / mean - b.beta[0]).abs() < 1e-9, "{} vs {}", var.sqrt() / mean, b.beta[0]);
+    // Without the flag there is none; a series too long to keep is an error naming the key.
+    s.burstiness.as_mut().unwrap().series = false;
+    assert_eq!(run(&s).unwrap().burstiness.unwrap().series_bytes, None);
+    let b = s.burstiness.as_mut().unwrap();
+    (b.series, b.bin) = (true, 1);
+    assert!(run(&s).unwrap_err().to_string().starts_with("burstiness.series:"));
 }
 
 #[test]
@@ -314,4 +346,149 @@ fn fast_flows_settle_at_alpha_packets_queued_each_with_equal_rates() {
     let mean = g.iter().sum::<f64>() / g.len() as f64;
     assert!(g.iter().all(|x| (x / mean - 1.0).abs() < 0.05), "{g:?}");
     assert!(r.summary.aggregate_mbps > 9.9, "{}", r.summary.aggregate_mbps);
+}
+
+/// `small()` with `[traffic.short]`: a share `fraction` of users, files of
+/// mean 100 KB and shape 1.2, think time 1 s.
+fn with_users(mut s: Scenario, fraction: f64) -> Scenario {
+    let short =
+        format!(r#"{{"fraction":{fraction},"mean_size":100000,"shape":1.2,"mean_think":1000000000}}"#);
+    s.traffic.short = Some(serde_json::from_str(&short).unwrap());
+    s
+}
+
+/// One user alone on E-base with fixed delays (one-way 1 + 5 + 100 + 5 + 1
+/// ms: RTT 224 ms) and no loss: every file of k packets takes the SYN's
+/// round trip, then r slow-start rounds of 2, 4, 8, ... packets with
+/// 2 (2^r - 1) >= k, since each connection starts afresh. Serialisation
+/// (at most k packets at 10 Mb/s plus a few hops per round) is the slack.
+#[test]
+fn each_short_transfer_opens_a_new_connection_in_slow_start() {
+    let text = SMALL
+        .replace("\"edges\":2,\"hosts_per_edge\":5", "\"edges\":1,\"hosts_per_edge\":1")
+        .replace("[1000000,5000000]", "[1000000,1000000]")
+        .replace("[5000000,15000000]", "[5000000,5000000]")
+        .replace("\"buffer\":5000", "\"buffer\":1000000")
+        .replace("\"duration\":30000000000", "\"duration\":120000000000")
+        .replace("\"warmup\":10000000000", "\"warmup\":1");
+    let r = run(&with_users(Scenario::from_json(&text).unwrap(), 1.0)).unwrap();
+    let t = &r.transfers;
+    assert!(t.flow.len() >= 10, "{} transfers in 120 s", t.flow.len());
+    let rtt = 0.224;
+    for i in 0..t.flow.len() {
+        let k = t.bytes[i].div_ceil(1000);
+        let rounds = (1..).find(|&r| 2 * ((1u64 << r) - 1) >= k).unwrap() as f64;
+        let fastest = (1.0 + rounds) * rtt;
+        let slack = k as f64 * 1040.0 * 8.0 / 10e6 + (1.0 + rounds) * 0.005;
+        assert!(
+            t.fct_s[i] >= fastest && t.fct_s[i] <= fastest + slack,
+            "file {i} of {k} packets: {} s, want {fastest} + [0, {slack}] s",
+            t.fct_s[i]
+        );
+        if i > 0 {
+            assert!(t.start_s[i] > t.start_s[i - 1] + t.fct_s[i - 1], "transfers of one user do not overlap");
+        }
+    }
+    assert_eq!(r.flows.retransmits[0], 0);
+    let delivered: u64 = t.bytes.iter().map(|b| b.div_ceil(1000)).sum();
+    assert!(r.flows.data_packets_sent[0] >= delivered);
+    assert_eq!(r.summary.transfers, t.flow.len() as u64);
+    let mean: f64 = (0..t.flow.len()).map(|i| t.bytes[i] as f64 * 8.0 / t.fct_s[i] / 1e3).sum::<f64>()
+        / t.flow.len() as f64;
+    assert!((r.summary.transfer_goodput_kbps_mean - mean).abs() < 1e-9);
+}
+
+/// Users and long flows mixed on a congested core: losses, timeouts and
+/// packets of closed connections still in flight; everything is conserved,
+/// repeatable, and the long-lived flows are the ones that are not users.
+#[test]
+fn short_and_long_flows_mix_and_conserve_packets() {
+    let s = with_users(small(), 0.5);
+    let a = run(&s).unwrap();
+    assert_eq!(a, run(&s).unwrap());
+    let c = &a.conservation;
+    assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
+    assert_eq!(a.flows.short, (0..10).map(|i| i % 2 == 1).collect::<Vec<_>>());
+    assert!(a.transfers.flow.iter().all(|f| f % 2 == 1));
+    assert!(a.transfers.flow.len() > 10 && a.links["core"].drops > 0);
+    // Windows are averaged over open connections: defined for every flow.
+    assert!(a.flows.mean_cwnd.iter().all(|w| w.is_some_and(|w| w >= 1.0)));
+    let err = |short: &str| {
+        let text = SMALL.replace(
+            "\"traffic\":{\"start\":[0,10000000000]}",
+            &format!("\"traffic\":{{\"start\":[0,10000000000],\"short\":{short}}}"),
+        );
+        Scenario::from_json(&text).unwrap_err().to_string()
+    };
+    let ok = r#""fraction":1.0,"mean_size":100000,"mean_think":1000000000"#;
+    assert!(err(&format!(r#"{{{ok},"shape":0.9}}"#)).contains("traffic.short.shape"));
+    assert!(err(&format!(r#"{{{ok},"shape":1.2,"think":3}}"#)).contains("think"));
+}
+
+/// Progress samples: every flow at every multiple of the interval before the
+/// end, never decreasing, and the last ones no more than what the flows
+/// delivered by the end; too many samples is an error naming the field.
+#[test]
+fn progress_is_sampled_for_every_flow_at_every_interval() {
+    let mut s = small();
+    s.progress = Some(serde_json::from_str(r#"{"interval":500000000}"#).unwrap());
+    let r = run(&s).unwrap();
+    let p = r.progress.as_ref().expect("asked for");
+    let flows = r.flows.flow.len();
+    assert_eq!(p.flow.len(), 60 * flows, "samples at 0, 0.5, ..., 29.5 s");
+    for (i, row) in p.t_s.chunks(flows).enumerate() {
+        assert!(row.iter().all(|&t| t == i as f64 * 0.5));
+    }
+    for f in 0..flows {
+        let bytes: Vec<u64> =
+            (0..p.flow.len()).filter(|&i| p.flow[i] as usize == f).map(|i| p.bytes[i]).collect();
+        assert!(bytes.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(bytes[0], 0);
+        assert!(bytes[59] > 0 && bytes[59].is_multiple_of(1000));
+    }
+    // Sampling changes nothing else but the work done.
+    let plain = run(&small()).unwrap();
+    assert_eq!((&r.flows, &r.links, &r.summary), (&plain.flows, &plain.links, &plain.summary));
+    s.progress = Some(serde_json::from_str(r#"{"interval":1000}"#).unwrap());
+    let err = run(&s).unwrap_err().to_string();
+    assert!(err.contains("progress.interval"), "{err}");
+}
+
+/// One-way delay of data packets on one idle path with fixed delays: never
+/// below propagation (1 + 5 + 100 + 5 + 1 ms) plus store-and-forward
+/// serialisation of 1040 B at 10, 100, 10, 100, 10 Mb/s (3 x 0.832 + 2 x
+/// 0.0832 ms): 114.66 ms, the histogram's lowest bin holding it to 2 %. A
+/// window of 20 packets never fills the path (10 Mb/s x 229 ms is 275 of
+/// them), so after slow start nothing queues and every delay is that floor.
+#[test]
+fn one_way_delay_of_data_packets_starts_at_propagation_plus_serialisation() {
+    let text = SMALL
+        .replace("\"edges\":2,\"hosts_per_edge\":5", "\"edges\":1,\"hosts_per_edge\":1")
+        .replace("[8000000,12000000]", "[10000000,10000000]")
+        .replace("[1000000,5000000]", "[1000000,1000000]")
+        .replace("[5000000,15000000]", "[5000000,5000000]")
+        .replace("\"buffer\":5000", "\"buffer\":1000000")
+        .replace("\"window\":1000", "\"window\":20");
+    let mut s = Scenario::from_json(&text).unwrap();
+    s.delay = Some(serde_json::from_str("{}").unwrap());
+    let r = run(&s).unwrap();
+    let d = r.delay.as_ref().expect("asked for");
+    let floor = 112.0 + 3.0 * 0.832 + 2.0 * 0.0832;
+    assert!(d.cdf_ms[0] >= floor && d.cdf_ms[0] <= floor * 1.021, "{} vs {floor}", d.cdf_ms[0]);
+    assert!(d.max_ms >= floor && d.max_ms <= floor * 1.001, "{} vs {floor}", d.max_ms);
+    // Delivered in the window: what crossed the core in it, give or take a window in flight.
+    assert!((d.packets as i64 - r.links["core"].data.arrivals as i64).abs() <= 20, "{}", d.packets);
+    assert!(d.packets > 1000 && (d.cdf.last().unwrap() - 1.0).abs() < 1e-12);
+    // The flow's mean is the floor itself: every delay in the window is it.
+    assert!((r.flows.mean_delay_ms[0].unwrap() - floor).abs() < 1e-9);
+    let plain = run(&Scenario::from_json(&text).unwrap()).unwrap();
+    let mut flows = r.flows.clone();
+    flows.mean_delay_ms = vec![None];
+    assert_eq!((&flows, &r.summary), (&plain.flows, &plain.summary), "measuring changes nothing else");
+    // With losses, a retransmitted packet's delay runs from its first
+    // transmission: the tail reaches past a 200 ms minimum RTO.
+    let mut lossy = small();
+    lossy.delay = s.delay.clone();
+    let d = run(&lossy).unwrap().delay.unwrap();
+    assert!(d.max_ms > 200.0 + 111.0 && d.p50_ms < 200.0, "{d:?}");
 }

@@ -13,6 +13,13 @@ One module per model family:
 - `sync_loss`: paper W Sec. III, synchronisation throughput loss and
   convergence epochs (W-fig8, W-conv).
 
+And beside them, simulated points:
+
+- `paced_onoff`: Q-thm2 checked against the engine, an ON-OFF source through
+  one QLBP pacer, its output's auto-covariance with Bartlett standard errors.
+- `overlays`: simulated points in the models' columns, from reproductions'
+  points CSVs (A-fig10 from A-fig11, E-fig10 from E-fig11) or `paced_onoff`.
+
 `figures.MODELS` maps each experiment id to its computation and plot;
-`pacesim model <id>` draws it.
+`pacesim model <id>` draws it (`--overlay CSV`, `--simulate`).
 """

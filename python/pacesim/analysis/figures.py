@@ -3,7 +3,9 @@
 `MODELS[id].build(params)` computes the numbers (pandas tables), the panels
 to draw and a few headline facts; `render` writes them as `<id>.csv` (one
 file per table, `<id>-<table>.csv` when there are several), `<id>.png` and
-`<id>.svg`. Parameters default to the papers' values; `--set key=value` on
+`<id>.svg`, with simulated points as markers where given (`overlays`: a CSV,
+a reproduction's points CSV, or a packet-level run with `simulate`) and how
+far they lie from the model among the facts. Parameters default to the papers' values; `--set key=value` on
 the command line overrides them (lists as comma-separated numbers).
 """
 
@@ -16,7 +18,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from . import bulk_chain, effective_buffer, md1, pacer, qlbp, sync_loss
+from . import bulk_chain, effective_buffer, md1, overlays, pacer, qlbp, sync_loss
 
 Params = Dict[str, object]
 
@@ -409,10 +411,19 @@ def _q_thm1(p: Params) -> Output:
     return Output({"delay": t}, panels, facts)
 
 
+def _q_thm2_curves(p: Params) -> List[Tuple[float, str]]:
+    """Q-thm2's paced curves: (Qmax in packets, column), the α = r1 + r2 one last."""
+    r2, r1 = 1000.0 / float(p["on_ms"]), 1000.0 / float(p["off_ms"])
+    critical_q = (float(p["mu_max_mbps"]) - float(p["mu_min_mbps"])) / (r1 + r2) / (int(p["packet_bytes"]) * 8e-6)
+    return [(q, f"cov_paced_q{q:.4g}") for q in tuple(p["q_max_pkts"]) + (critical_q,)]
+
+
 @_model("q-thm2", "Auto-covariance of a paced Markov ON-OFF source", "Q Sec. III-B, Theorem 2, eq. (6)",
         peak_mbps=2.0, on_ms=100.0, off_ms=200.0, mu_max_mbps=10.0, mu_min_mbps=0.01,
-        q_max_pkts=(10.0, 20.0, 40.0, 80.0, 160.0), packet_bytes=1000, bin_ms=50.0, max_lag_s=0.5)
+        q_max_pkts=(10.0, 20.0, 40.0, 80.0, 160.0), packet_bytes=1000, bin_ms=50.0, max_lag_s=0.5,
+        sim_packet_bytes=25, sim_seconds=1800.0, sim_seed=1, sim_lag_step_ms=20.0)
 def _q_thm2(p: Params) -> Output:
+    """Q-thm2. The `sim_*` parameters are for `--simulate` (see `paced_onoff`)."""
     h = float(p["peak_mbps"])
     r2, r1 = 1000.0 / float(p["on_ms"]), 1000.0 / float(p["off_ms"])
     mu_max, mu_min = float(p["mu_max_mbps"]), float(p["mu_min_mbps"])
@@ -424,9 +435,9 @@ def _q_thm2(p: Params) -> Output:
     tau = _grid(0.0, float(p["max_lag_s"]), 0.002)
     cov = pd.DataFrame({"lag_s": tau, "cov_input": qlbp.onoff_autocov(tau, h, r1, r2)})
     series = [Series("cov_input", "input C_λλ", "k-")]
-    critical_q = (mu_max - mu_min) / (r1 + r2) / pkt_mb
-    for q in tuple(p["q_max_pkts"]) + (critical_q,):
-        col = f"cov_paced_q{q:.4g}"
+    curves = _q_thm2_curves(p)
+    critical_q = curves[-1][0]
+    for q, col in curves:
         cov[col] = qlbp.paced_autocov(tau, h, r1, r2, alpha(q))
         series.append(Series(col, f"Qmax = {q:.4g} pkts" + (" (α = r1+r2)" if q == critical_q else ""),
                              ":" if q == critical_q else "-"))
@@ -538,37 +549,86 @@ def parse_overrides(model: Model, pairs: Sequence[str]) -> Params:
     return params
 
 
-def _overlay(ax, panel: Panel, overlay: Optional[pd.DataFrame]) -> int:
-    if overlay is None or panel.x not in overlay.columns:
-        return 0
+#: Models that `--simulate` can check against packet-level runs.
+SIMULATIONS: Dict[str, Callable[[Params], overlays.Overlay]] = {
+    "q-thm2": lambda p: overlays.q_thm2(p, _q_thm2_curves(p)),
+}
+
+
+def load_overlay(model_id: str, path: Path, params: Params, xs: Sequence[str]) -> overlays.Overlay:
+    """A CSV of simulated points: taken as it is when it has one of the model's
+    x columns `xs`, else converted from a reproduction's points CSV where the
+    model has a converter (`overlays.FROM_POINTS`)."""
+    sim = pd.read_csv(path)
+    if model_id in overlays.FROM_POINTS and not set(xs) & set(sim.columns):
+        return overlays.FROM_POINTS[model_id](sim, params)
+    return overlays.Overlay([sim], "simulated")
+
+
+def _overlay(ax, panel: Panel, table: pd.DataFrame, sim: overlays.Overlay, facts: Dict[str, str]) -> int:
+    """Draw the simulated points of `panel`'s curves in their curves' colours,
+    with one legend entry, and add how far they lie from the model to `facts`."""
     drawn = 0
-    for s in panel.series:
-        if s.column in overlay.columns:
-            ax.plot(overlay[panel.x], overlay[s.column], "o", mfc="none", label=f"{s.label} (simulated)")
+    for frame in sim.tables:
+        if panel.x not in frame.columns:
+            continue
+        colours = {line.get_label(): line.get_color() for line in ax.get_lines()}
+        for s in panel.series:
+            if s.column not in frame.columns:
+                continue
+            pts = frame[[panel.x, s.column]].dropna()
+            ax.plot(pts[panel.x], pts[s.column], "o", mfc="none", color=colours.get(s.label),
+                    label=sim.label if drawn == 0 else None)
+            facts[f"{panel.title or panel.ylabel}, {s.label}"] = _agreement(panel, table, s.column, pts)
             drawn += 1
     return drawn
 
 
-def render(model_id: str, out_dir: Path, overrides: Sequence[str] = (), overlay: Optional[Path] = None):
+def _agreement(panel: Panel, table: pd.DataFrame, column: str, pts: pd.DataFrame) -> str:
+    """Simulated against model at the simulated x: ratios on a log axis, differences otherwise."""
+    model = np.interp(pts[panel.x], table[panel.x], table[column])
+    sim = pts[column].to_numpy(dtype=float)
+    where = f"over {len(sim)} points, {panel.x} {pts[panel.x].min():g}-{pts[panel.x].max():g}"
+    if panel.logy:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = sim / model
+        return f"simulated/model {np.nanmin(r):.3g} to {np.nanmax(r):.3g}, median {np.nanmedian(r):.3g} {where}"
+    d = sim - model
+    return f"simulated - model {d.min():+.3g} to {d.max():+.3g}, mean {d.mean():+.3g} {where}"
+
+
+def render(model_id: str, out_dir: Path, overrides: Sequence[str] = (), overlay: Optional[Path] = None,
+           simulate: bool = False):
     """Build model `model_id` and write its CSV, PNG and SVG into `out_dir`.
 
-    `overlay` is a CSV of simulated points: any of its columns named like a
-    plotted curve (with the panel's x column present) is drawn as markers on
-    that panel. Returns (written paths, facts)."""
+    `overlay` is a CSV of simulated points (see `load_overlay`); `simulate`
+    runs the model's packet-level check instead (`SIMULATIONS`) and writes its
+    points as `<id>-simulated*.csv`. Points are drawn as markers on the panels
+    whose x column and curve columns they have. Returns (written paths, facts)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     model = MODELS[model_id]
-    out = model.build(parse_overrides(model, overrides))
-    sim = pd.read_csv(overlay) if overlay is not None else None
+    params = parse_overrides(model, overrides)
+    out = model.build(params)
+    if simulate and model_id not in SIMULATIONS:
+        raise ValueError(f"{model_id} has no simulation to run (those that do: {', '.join(SIMULATIONS)})")
+    xs = [panel.x for panel in out.panels]
+    sim = SIMULATIONS[model_id](params) if simulate else load_overlay(model_id, overlay, params, xs) if overlay else None
+    facts = dict(out.facts)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for name, table in out.tables.items():
         path = out_dir / (f"{model_id}.csv" if len(out.tables) == 1 else f"{model_id}-{name}.csv")
         table.to_csv(path, index=False)
         written.append(path)
+    if simulate:
+        for i, table in enumerate(sim.tables):
+            path = out_dir / (f"{model_id}-simulated.csv" if len(sim.tables) == 1 else f"{model_id}-simulated-{i + 1}.csv")
+            table.to_csv(path, index=False)
+            written.append(path)
     n = len(out.panels)
     cols = 2 if n > 1 else 1
     rows = (n + cols - 1) // cols
@@ -580,7 +640,8 @@ def render(model_id: str, out_dir: Path, overrides: Sequence[str] = (), overlay:
             ax.plot(table[panel.x], table[s.column], s.style, label=s.label, markersize=4)
         for y, label in panel.hlines:
             ax.axhline(y, color="grey", linestyle="-.", linewidth=1, label=label)
-        overlaid += _overlay(ax, panel, sim)
+        if sim is not None:
+            overlaid += _overlay(ax, panel, table, sim, facts)
         if panel.logy:
             ax.set_yscale("log")
         if panel.logx:
@@ -595,6 +656,7 @@ def render(model_id: str, out_dir: Path, overrides: Sequence[str] = (), overlay:
     if sim is not None and overlaid == 0:
         plt.close(fig)
         raise ValueError(f"{overlay}: no column matches a plotted curve of {model_id}")
+    facts.update(sim.facts if sim is not None else {})
     fig.suptitle(f"{model.id}: {model.title}\n({model.source})", fontsize=11)
     fig.tight_layout()
     for ext in ("png", "svg"):
@@ -602,4 +664,4 @@ def render(model_id: str, out_dir: Path, overrides: Sequence[str] = (), overlay:
         fig.savefig(path, dpi=120)
         written.append(path)
     plt.close(fig)
-    return written, out.facts
+    return written, facts

@@ -1,7 +1,7 @@
 """Every id of the experiment catalogue (../shared/EXPERIMENTS.md) and what it can run.
 
-An id runs here (`pacesim reproduce ID`) when a figure is defined for it in
-`figures.py`, is an analytical model when `pacesim model` knows it, and
+An id runs here (`pacesim reproduce ID`) when a figure is defined for it
+(`scenarios/ID.toml` and a paper module's panels and claims), is an analytical model when `pacesim model` knows it, and
 otherwise waits for the simulator components named beside it.
 """
 
@@ -57,7 +57,7 @@ CATALOGUE: List[Tuple[str, str, str]] = [
     ("Q-fig19", "delay distribution", "per-packet delay distributions"),
     ("Q-thm1", "delay bound", ""),
     ("Q-thm2", "auto-covariance of paced ON-OFF", ""),
-    ("W-s1", "SACK in a LAN", "finite transfers"),
+    ("W-s1", "SACK in a LAN", "one fixed-size transfer per flow (closed-loop Pareto transfers exist)"),
     ("W-s2", "BIC and FAST in a WAN", "a reproduction definition (on-off cross traffic exists)"),
     ("W-s3", "worst-flow throughput vs buffer", "a reproduction definition (BIC and Reno exist)"),
     ("W-fig8", "synchronization loss", ""),
@@ -82,8 +82,9 @@ def status() -> List[Tuple[str, str, str]]:
     rows = []
     for cid, what, waits in CATALOGUE:
         models = [m for m in _ids(cid) if m.lower() in MODELS]
-        if cid in FIGURES:
-            how = f"runs: pacesim reproduce {cid}"
+        figures = [f.id for i in _ids(cid) for f in FIGURES.values() if i == f.id or i in f.also]
+        if figures:
+            how = f"runs: pacesim reproduce {figures[0]}"
         elif models:
             how = "model: " + ", ".join(f"pacesim model {m.lower()}" for m in models)
         else:

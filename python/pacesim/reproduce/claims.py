@@ -9,7 +9,7 @@ run. A claim whose points are missing (failed runs) is "not evaluated".
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Tuple
+from typing import Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
@@ -36,11 +36,23 @@ class Points:
     Mb/s at paper E's 100 Mb/s core whatever the scale of the run.
     """
 
-    def __init__(self, df: pd.DataFrame):
+    def __init__(self, df: pd.DataFrame, tables: Optional[Dict[str, pd.DataFrame]] = None):
         ok = df[df["status"] == "ok"].copy()
         if len(ok):
             ok["throughput_pct"] = 100 * ok["core_utilisation"]
         self.df = ok
+        self.tables = tables or {}
+
+    def rows(self, table: str, **where) -> pd.DataFrame:
+        """The rows of run table `table` (every point's, with its axes and seed) at the given axis values."""
+        if table not in self.tables:
+            raise Missing(f"no {table!r} table loaded")
+        rows = self.tables[table]
+        for key, value in where.items():
+            rows = rows[matches(rows[ALIASES.get(key, key)], [value])]
+        if rows.empty:
+            raise Missing(f"no {table!r} rows at {where}")
+        return rows
 
     def at(self, metric: str, **where) -> float:
         """Mean of `metric` over seeds at the given axis values."""
@@ -94,3 +106,14 @@ def first_reaching(xs, ys, level: float):
             return x, cross
         prev = (x, y)
     return None, None
+
+
+def loss_dips_then_rises(buffers: Sequence[str], where: dict):
+    """UDP loss at its lowest at an inner buffer and higher again after it."""
+    def check(p: Points) -> Verdict:
+        loss = [p.at("core_udp_loss_rate", buffer=b, **where) for b in buffers]
+        low = min(range(len(loss)), key=loss.__getitem__)
+        ok = 0 < low < len(loss) - 1 and max(loss[low + 1:]) > 1.2 * loss[low]
+        return ok, f"lowest {100 * loss[low]:.3f} % at {buffers[low]}; then up to {100 * max(loss[low + 1:] or [0]):.3f} %: " + \
+            ", ".join(f"{b} {100 * v:.3f}" for b, v in zip(buffers, loss))
+    return check

@@ -16,12 +16,13 @@ from typing import List, Optional, Sequence, Tuple
 import pandas as pd
 
 from .. import ENGINE_VERSION
-from ..plot import figure, label, matches, summarise
+from ..plot import ROW_PANELS, figure, label, matches, summarise
 from ..store import Store, code_version
 from ..sweep import Sweep, SweepRun, run_sweep
 from ..topology import describe
 from .claims import Points
-from .figures import FIGURES, QUICK_SCALE, Figure
+from .figure import Figure
+from .figures import FIGURES
 
 
 @dataclass(frozen=True)
@@ -46,12 +47,13 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     with Store(results) as store:
         run = run_sweep(sweep, store, pool, progress)
         points = store.points(sweep.name)
+        rows = fig.with_derived({t: store.rows(sweep.name, t) for t in fig.table_names()})
     wall = time.perf_counter() - t0
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
     points.to_csv(csv, index=False)
-    plots = figure(points, fig.panels, out / fig.id, f"{fig.id}{' (quick)' if quick else ''}: {fig.caption}")
-    p = Points(points)
+    plots = figure(points, fig.panels, out / fig.id, f"{fig.id}{' (quick)' if quick else ''}: {fig.caption}", rows)
+    p = Points(points, rows)
     claims = [(c.expect, c.test, *c.evaluate(p)) for c in fig.claims]
     report = out / "report.md"
     report.write_text(_report(fig, quick, sweep, points, run, wall, claims, csv, plots), encoding="utf-8")
@@ -77,6 +79,8 @@ def _numbers(fig: Figure, points: pd.DataFrame) -> List[str]:
     """Markdown: each panel's curves as a table, mean over seeds (± std when several)."""
     parts = []
     for panel in fig.panels:
+        if isinstance(panel, ROW_PANELS):
+            continue  # drawn from run tables; the figure's claims quote their numbers
         df = points
         for key, wanted in panel.where.items():
             df = df[matches(df[key], wanted if isinstance(wanted, list) else [wanted])]
@@ -92,7 +96,7 @@ def _numbers(fig: Figure, points: pd.DataFrame) -> List[str]:
     return parts
 
 
-def _size(fig: Figure, quick: bool, sweep: Sweep) -> str:
+def _size(quick: bool, sweep: Sweep) -> str:
     """What the runs were: topology, flows, length; and how the quick one was reduced."""
     first = next((p.scenario for p in sweep.points() if p.scenario is not None), None)
     if first is None:
@@ -101,20 +105,20 @@ def _size(fig: Figure, quick: bool, sweep: Sweep) -> str:
             f"measured after {first.warmup / 1e9:g} s")
     if not quick:
         return f"full size: {what}"
-    scaled = f"flows and every link rate x{QUICK_SCALE} (each flow keeps its share of the core), " if fig.quick is None else ""
+    scaled = f"flows and every link rate x{sweep.scale:g} (each flow keeps its share of the core), " if sweep.scale != 1 else ""
     return f"quick: {scaled}{what}; a demo, checked against claims made for the full size"
 
 
 def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: SweepRun, wall: float,
             claims: list, csv: Path, plots: List[Path]) -> str:
-    size, seeds = _size(fig, quick, sweep), sweep.seeds
+    size, seeds = _size(quick, sweep), sweep.seeds
     ok = int((points["status"] == "ok").sum())
     failed = points[points["status"] == "failed"]
     engine_s = float(points["wall_s"].sum()) if "wall_s" in points else 0.0
     verdicts = [c[2] for c in claims]
     lines = [
         f"# {fig.id}: {fig.caption}", "",
-        f"Setup: {fig.setup}.", "",
+        f"Setup: {fig.setup}. Sweep: `scenarios/{fig.id}.toml`.", "",
         f"Run: {size}; seeds {', '.join(map(str, seeds))}; {len(points)} points, {ok} ok, {len(failed)} failed. "
         f"This invocation ran {run.ran} points and reused {run.skipped} from the store in {wall:.1f} s wall; "
         f"engine time of all points {engine_s:.1f} s. Engine {ENGINE_VERSION}, code {code_version()}.", "",

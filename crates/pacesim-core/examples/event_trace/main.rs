@@ -14,7 +14,8 @@ use pacesim_core::sim::{EventQueue, Time};
 mod candidates;
 use candidates::{Quad, Queue, Radix};
 
-const KINDS: [&str; 9] = ["arrive", "rto", "pace", "host-pace", "del-ack", "start", "udp", "warmup", "end"];
+const KINDS: [&str; 10] =
+    ["arrive", "rto", "pace", "host-pace", "del-ack", "start", "udp", "warmup", "sample", "end"];
 
 fn read(path: &str) -> Vec<u64> {
     let bytes = std::fs::read(path).expect("cannot read trace");

@@ -11,6 +11,10 @@
 //! end. For self-similar traffic beta(s) ~ s^(H-1), so the Hurst parameter
 //! is one plus the least-squares slope of log beta on log s; Poisson
 //! arrivals give slope -1/2 (H = 1/2).
+//!
+//! Optionally the recorder also keeps the finest bins themselves (memory
+//! linear in the window), for statistics beta(s) does not give, such as the
+//! auto-covariance of the rate that paper Q's Theorem 2 predicts (Sec III-B).
 
 use crate::sim::Time;
 
@@ -23,6 +27,8 @@ pub struct Burstiness {
     open: Vec<(u64, f64)>,
     sum: Vec<f64>,
     sum_sq: Vec<f64>,
+    /// Bytes per finest bin, when kept (`keep_series`).
+    series: Option<Vec<u64>>,
 }
 
 impl Burstiness {
@@ -34,13 +40,27 @@ impl Burstiness {
             open: vec![(0, 0.0); scales],
             sum: vec![0.0; scales],
             sum_sq: vec![0.0; scales],
+            series: None,
         }
+    }
+
+    /// Also keep the bytes of every finest bin (see [`Burstiness::series`]).
+    pub fn keep_series(mut self) -> Self {
+        self.series = Some(Vec::new());
+        self
     }
 
     /// `bytes` arrive at `t` (>= start, in time order).
     #[inline]
     pub fn arrive(&mut self, t: Time, bytes: u32) {
         let i = (t - self.start) / self.bin;
+        if let Some(series) = &mut self.series {
+            let idx = i as usize;
+            if idx >= series.len() {
+                series.resize(idx + 1, 0);
+            }
+            series[idx] += u64::from(bytes);
+        }
         for (k, open) in self.open.iter_mut().enumerate() {
             let idx = i >> k;
             if idx != open.0 {
@@ -50,6 +70,16 @@ impl Burstiness {
             }
             open.1 += f64::from(bytes);
         }
+    }
+
+    /// Bytes per finest bin over the whole bins of [start, end), when kept.
+    pub fn series(&self, end: Time) -> Option<Vec<u64>> {
+        let n = ((end - self.start) / self.bin) as usize;
+        self.series.as_ref().map(|s| {
+            let mut s = s.clone();
+            s.resize(n, 0);
+            s
+        })
     }
 
     /// beta at every scale over [start, end): (scale in bins, CoV); only
@@ -107,6 +137,19 @@ mod tests {
         assert_eq!(got[0].0, 1);
         assert!((got[0].1 - 1.5f64.sqrt()).abs() < 1e-12);
         assert!((got[1].1 - 0.5).abs() < 1e-12);
+        assert_eq!(b.series(40), None);
+    }
+
+    #[test]
+    fn series_keeps_every_whole_bin() {
+        // The same arrivals, plus one in the bin cut by the end (45 of [40, 50)).
+        let mut b = Burstiness::new(10, 100, 2).keep_series();
+        for (t, bytes) in [(102, 1), (109, 2), (125, 1), (145, 7)] {
+            b.arrive(t, bytes);
+        }
+        assert_eq!(b.series(140), Some(vec![3, 0, 1, 0]));
+        // Trailing empty bins are there too.
+        assert_eq!(b.series(170), Some(vec![3, 0, 1, 0, 7, 0, 0]));
     }
 
     #[test]

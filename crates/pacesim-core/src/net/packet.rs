@@ -25,6 +25,9 @@ pub struct Packet {
     pub hop: u32,
     pub last_hop: u32,
     pub kind: PacketKind,
+    /// TCP: which connection of the flow sent it (short-lived flows open a
+    /// new one per transfer; packets of a closed one are discarded).
+    pub conn: u32,
     /// Size on the wire, bytes.
     pub size: u32,
     pub seq: i64,
@@ -64,6 +67,9 @@ pub struct TcpOptions {
     pub sack: SackBlocks,
     /// Data: when sent; ACKs: the echoed send time.
     pub timestamp: crate::sim::Time,
+    /// Data, when one-way delays are measured: when its sequence number was
+    /// first sent (a retransmission's delay includes the wait for it).
+    pub first_sent: crate::sim::Time,
 }
 
 #[derive(Default)]

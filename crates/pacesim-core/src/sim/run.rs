@@ -2,19 +2,18 @@
 
 use std::collections::BTreeMap;
 
-use super::rng::{stream, uniform};
 use super::time::secs;
 use super::world::{Event, Flow, Sizes, World};
 use crate::metrics::burstiness::{hurst, Burstiness};
-use crate::pacing::HostPacer;
 use crate::report::{
-    BurstinessReport, Conservation, FlowTable, PacerReport, Report, Summary, UdpReport, Work,
+    BurstinessReport, Conservation, DelayReport, FlowTable, PacerReport, Report, Summary, TransferTable,
+    UdpReport, Work,
 };
-use crate::scenario::{InvalidField, Pacing, PacingScheme, Scenario};
-use crate::tcp::rtt::RttEstimator;
-use crate::tcp::{variant, TcpSender, TcpSink};
+use crate::scenario::{evenly, DelayClass, InvalidField, Pacing, PacingScheme, Scenario};
+use crate::tcp::TcpSetup;
 use crate::topology::Network;
 use crate::traffic::bulk_start;
+use crate::traffic::short::User;
 use crate::traffic::udp::UdpSource;
 
 #[derive(Debug, thiserror::Error)]
@@ -57,17 +56,17 @@ pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> 
         if !net.measured.contains(&link) {
             net.measured.push(link);
         }
+        let recorder = Burstiness::new(b.bin, s.warmup, b.scales as usize);
         net.links[link as usize].burstiness =
-            Some(Box::new(Burstiness::new(b.bin, s.warmup, b.scales as usize)));
+            Some(Box::new(if b.series { recorder.keep_series() } else { recorder }));
     }
     net.mark_cut_through();
     Ok((net, udp_routes))
 }
 
-/// Whether host `i` paces: a share `fraction` of hosts, spread evenly
-/// (host i paces when floor((i+1) f) > floor(i f)).
+/// Whether host `i` paces: a share `fraction` of hosts, spread evenly.
 fn paces_host(p: &Pacing, i: usize) -> bool {
-    p.scheme == PacingScheme::Host && ((i + 1) as f64 * p.fraction).floor() > (i as f64 * p.fraction).floor()
+    p.scheme == PacingScheme::Host && evenly(i, p.fraction)
 }
 
 fn build_world(s: &Scenario) -> Result<World, InvalidField> {
@@ -76,23 +75,17 @@ fn build_world(s: &Scenario) -> Result<World, InvalidField> {
         .map(|(i, (u, route))| UdpSource::new(u, s.seed, i as u64, route, &format!("traffic.udp[{i}]")))
         .collect::<Result<_, _>>()?;
     let t = &s.tcp;
+    let mut setup = TcpSetup::new(t, s.seed, s.pacing.host_mode);
+    setup.first_sends = s.delay.as_ref().is_some_and(|d| d.class == DelayClass::Data);
     let flows = (0..net.flows.len())
         .map(|i| {
-            // ns-2 `boot_time_`: the phase of this agent's TCP clock.
-            let boot = uniform(&mut stream(s.seed, "tcp.boot", i as u64), [0, t.tick - 1]);
-            let rtt = RttEstimator::new(t.tick, boot, t.min_rto, t.max_rto, t.initial_rto);
-            let mut sender = TcpSender::new(variant(t), t.window, t.initial_window, t.syn, rtt);
-            if paces_host(&s.pacing, i) {
-                sender = sender.with_pacing(HostPacer::new(s.pacing.host_mode));
-            }
-            Flow {
-                sink: TcpSink::new(t.delayed_ack, sender.uses_sack()),
-                sender,
-                path: net.flows[i],
-                start: bulk_start(s.seed, i as u64, s.traffic.start),
-                delivered_at_warmup: 0,
-                stats_at_warmup: Default::default(),
-            }
+            let sender = setup.sender(i, paces_host(&s.pacing, i));
+            let user = (s.traffic.short.as_ref())
+                .filter(|short| short.is_user(i))
+                .map(|short| User::new(short, s.seed, i as u64));
+            let start = bulk_start(s.seed, i as u64, s.traffic.start);
+            let sink = setup.sink(&sender);
+            Flow::new(sender, sink, net.flows[i], start, user)
         })
         .collect();
     let sizes = Sizes {
@@ -100,7 +93,7 @@ fn build_world(s: &Scenario) -> Result<World, InvalidField> {
         syn: t.syn.then_some(t.header_size as u32),
         ack: t.ack_size as u32,
     };
-    Ok(World::new(net, flows, sources, sizes))
+    Ok(World::new(net, flows, sources, setup, sizes))
 }
 
 /// Run a scenario to completion.
@@ -124,6 +117,14 @@ pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Repor
     }
     w.schedule(s.warmup, Event::Warmup);
     w.schedule(s.duration, Event::End);
+    if let Some(d) = &s.delay {
+        w.delay = Some((d.class.kind(), Default::default()));
+    }
+    if let Some(p) = &s.progress {
+        p.check(s.duration, w.flows.len())?;
+        w.progress = Some((p.interval, Default::default()));
+        w.schedule(0, Event::Sample);
+    }
     let end = s.duration as f64;
     w.run(&mut |t| progress(t as f64 / end));
     for l in &mut w.net.links {
@@ -180,11 +181,12 @@ fn report(s: &Scenario, w: &World) -> Report {
         .collect();
     let paced_links: Vec<_> = w.net.pacers.iter().map(|&(l, _)| l).collect();
     let data = (s.tcp.segment_size + s.tcp.header_size) as u32;
+    let first = w.setup.first_data();
     let mut flows = FlowTable::default();
     for (i, f) in w.flows.iter().enumerate() {
         let st = f.sender.stats;
         let st0 = f.stats_at_warmup;
-        let unique = (f.sink.delivered() - f.delivered_at_warmup) as f64 * s.tcp.segment_size as f64;
+        let unique = (f.delivered(first) - f.delivered_at_warmup) as f64 * s.tcp.segment_size as f64;
         flows.flow.push(i as u32);
         flows.start_s.push(secs(f.start));
         flows
@@ -197,7 +199,12 @@ fn report(s: &Scenario, w: &World) -> Report {
         flows.fast_retransmits.push(st.fast_retransmits - st0.fast_retransmits);
         flows.timeouts.push(st.timeouts - st0.timeouts);
         flows.final_cwnd.push(f.sender.w.cwnd);
+        flows.mean_cwnd.push(f.cwnd.mean(s.duration));
+        flows.short.push(f.user.is_some());
+        let (n, sum) = f.delays;
+        flows.mean_delay_ms.push((n > 0).then(|| sum as f64 / n as f64 / 1e6));
     }
+    let transfers = TransferTable::window(&w.transfers, s.warmup);
     let core = &links[&net.names[net.core as usize]];
     let summary = Summary {
         aggregate_mbps: core.throughput_mbps,
@@ -205,6 +212,8 @@ fn report(s: &Scenario, w: &World) -> Report {
         core_loss_rate: core.loss_rate,
         core_empty_prob: core.empty_prob,
         core_udp_loss_rate: core.udp.loss_rate,
+        transfers: transfers.flow.len() as u64,
+        transfer_goodput_kbps_mean: transfers.goodput_kbps_mean(),
     };
     Report {
         engine_version: crate::ENGINE_VERSION.to_string(),
@@ -213,15 +222,20 @@ fn report(s: &Scenario, w: &World) -> Report {
         links,
         pacers,
         flows,
+        transfers,
         udp: w.sources.iter().map(|u| UdpReport { sent: u.sent, received: u.received }).collect(),
+        progress: w.progress.as_ref().map(|(_, table)| table.clone()),
+        delay: s.delay.as_ref().zip(w.delay.as_ref()).map(|(spec, (_, d))| DelayReport::new(spec.class, d)),
         burstiness: s.burstiness.as_ref().map(|spec| {
             let link = net.link_named(&spec.link).expect("checked when built");
-            let beta = net.links[link as usize].burstiness.as_ref().expect("set when built").beta(s.duration);
+            let recorder = net.links[link as usize].burstiness.as_ref().expect("set when built");
+            let beta = recorder.beta(s.duration);
             BurstinessReport {
                 link: spec.link.clone(),
                 scale_us: beta.iter().map(|&(k, _)| (k * spec.bin) as f64 / 1e3).collect(),
                 beta: beta.iter().map(|&(_, b)| b).collect(),
                 hurst: hurst(&beta),
+                series_bytes: recorder.series(s.duration),
             }
         }),
         conservation: Conservation {

@@ -1,15 +1,18 @@
 //! The world: every link, pacer and flow of a run, and the dispatch of
 //! events to them. One `match` handles every kind: a packet reaching the far
 //! end of a link, a retransmission timer, a pacer releasing packets, a paced
-//! sender or a delayed ACK becoming due, a flow starting, and the edges of
-//! the measurement window.
+//! sender or a delayed ACK becoming due, a flow starting (or a short-lived
+//! one opening its next connection), and the edges of the measurement window.
 
+use crate::metrics::{DelayStats, TimeAverage};
 use crate::net::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};
 use crate::pacing::Pacer;
+use crate::report::ProgressTable;
 use crate::sim::{EventQueue, Time};
 use crate::tcp::sender::SenderStats;
-use crate::tcp::{TcpSender, TcpSink};
+use crate::tcp::{TcpSender, TcpSetup, TcpSink};
 use crate::topology::{FlowPath, Network};
+use crate::traffic::short::{Transfer, User};
 use crate::traffic::udp::UdpSource;
 
 const NO_PACER: u32 = u32::MAX;
@@ -26,12 +29,14 @@ pub enum Event {
     HostPace(u32),
     /// A sink's delayed ACK may be due.
     DelAck(u32),
-    /// A flow's application starts.
+    /// A flow's application starts (a short-lived flow's next transfer).
     Start(u32),
     /// A UDP source's next packet is due.
     Udp(u32),
     /// The measurement window opens.
     Warmup,
+    /// Every flow's progress is sampled (`ProgressSpec`).
+    Sample,
     /// The run ends.
     End,
 }
@@ -49,7 +54,8 @@ impl Event {
             Event::Start(_) => 5,
             Event::Udp(_) => 6,
             Event::Warmup => 7,
-            Event::End => 8,
+            Event::Sample => 8,
+            Event::End => 9,
         }
     }
 }
@@ -59,9 +65,68 @@ pub struct Flow {
     pub sink: TcpSink,
     pub path: FlowPath,
     pub start: Time,
-    /// Sink progress and sender counters when the window opened.
+    /// The closed-loop user of a short-lived flow (None: long-lived).
+    pub user: Option<Box<User>>,
+    /// The connection its packets belong to: a short-lived flow opens a
+    /// new one per transfer and discards packets of closed ones.
+    pub conn: u32,
+    /// Data packets delivered by closed connections.
+    pub delivered_before: i64,
+    /// Congestion window, averaged over the time a connection is open.
+    pub cwnd: TimeAverage,
+    /// One-way delays of its data packets delivered in the window (count, sum ns), when measured.
+    pub delays: (u64, u128),
+    /// Progress and sender counters when the window opened.
     pub delivered_at_warmup: i64,
     pub stats_at_warmup: SenderStats,
+}
+
+impl Flow {
+    pub fn new(sender: TcpSender, sink: TcpSink, path: FlowPath, start: Time, user: Option<User>) -> Self {
+        Flow {
+            sender,
+            sink,
+            path,
+            start,
+            user: user.map(Box::new),
+            conn: 0,
+            delivered_before: 0,
+            cwnd: TimeAverage::default(),
+            delays: (0, 0),
+            delivered_at_warmup: 0,
+            stats_at_warmup: SenderStats::default(),
+        }
+    }
+
+    /// Packets delivered in order over the flow's life: for a long-lived
+    /// flow the sink's count, for a short-lived one its data packets over
+    /// every connection (each connection's SYN, packet 0 before
+    /// `first_data`, excluded).
+    pub fn delivered(&self, first_data: i64) -> i64 {
+        match self.user {
+            None => self.sink.delivered(),
+            Some(_) => self.delivered_before + (self.sink.delivered() - first_data).max(0),
+        }
+    }
+
+    /// Data packets delivered in order, SYNs not counted.
+    pub fn data_delivered(&self, first_data: i64) -> i64 {
+        match self.user {
+            None => (self.sink.delivered() - first_data).max(0),
+            Some(_) => self.delivered(first_data),
+        }
+    }
+
+    /// Whether a connection is open (always, once a long-lived flow starts).
+    fn active(&self) -> bool {
+        self.user.as_ref().is_none_or(|u| u.busy())
+    }
+
+    /// Whether a packet of connection `conn` reaches its endpoint: not if
+    /// that connection has closed.
+    fn accepts(&self, conn: u32) -> bool {
+        conn == self.conn && self.active()
+    }
 }
 
 /// Wire sizes of the packets TCP puts on the network.
@@ -86,6 +151,14 @@ pub struct World {
     pub flows: Vec<Flow>,
     pub sources: Vec<UdpSource>,
     pub pacers: Vec<Pacer>,
+    /// How each connection's sender and sink are built.
+    pub setup: TcpSetup,
+    /// Finished short-lived transfers, by flow, in the order they finished.
+    pub transfers: Vec<(u32, Transfer)>,
+    /// Progress samples and their interval, when sampled.
+    pub progress: Option<(Time, ProgressTable)>,
+    /// One-way delays of the delivered packets of one class, when measured.
+    pub delay: Option<(PacketKind, DelayStats)>,
     /// For each link, the index of the pacer in front of it, or `NO_PACER`.
     pacer_at: Vec<u32>,
     sizes: Sizes,
@@ -98,7 +171,13 @@ pub struct World {
 }
 
 impl World {
-    pub fn new(net: Network, flows: Vec<Flow>, sources: Vec<UdpSource>, sizes: Sizes) -> Self {
+    pub fn new(
+        net: Network,
+        flows: Vec<Flow>,
+        sources: Vec<UdpSource>,
+        setup: TcpSetup,
+        sizes: Sizes,
+    ) -> Self {
         let mut pacer_at = vec![NO_PACER; net.links.len()];
         let pacers = net
             .pacers
@@ -117,6 +196,10 @@ impl World {
             flows,
             sources,
             pacers,
+            setup,
+            transfers: Vec::new(),
+            progress: None,
+            delay: None,
             pacer_at,
             sizes,
             out: Vec::new(),
@@ -168,6 +251,7 @@ impl World {
                     self.arm_sink(f);
                 }
                 Event::Start(f) => {
+                    self.open_connection(f);
                     self.flows[f as usize].sender.start(t, &mut self.out);
                     self.transmit(f);
                 }
@@ -176,10 +260,15 @@ impl World {
                     let (size, next) = source.emit();
                     let route = source.route;
                     self.schedule(next, Event::Udp(i));
-                    let id = self.alloc(i, route, PacketKind::Udp, size, 0);
+                    let id = self.alloc(i, route, PacketKind::Udp, size, 0, 0);
+                    if self.measures_delay(PacketKind::Udp) {
+                        self.packets
+                            .set_options(id, TcpOptions { timestamp: self.now, ..Default::default() });
+                    }
                     self.forward(id);
                 }
                 Event::Warmup => self.open_window(),
+                Event::Sample => self.sample(),
                 Event::End => break,
             }
         }
@@ -261,18 +350,18 @@ impl World {
     }
 
     /// A new packet of `flow`, at the start of its route.
-    fn alloc(&mut self, flow: u32, route: u32, kind: PacketKind, size: u32, seq: i64) -> PacketId {
+    fn alloc(&mut self, flow: u32, route: u32, kind: PacketKind, size: u32, seq: i64, conn: u32) -> PacketId {
         let span = self.net.routes[route as usize].clone();
-        self.packets.alloc(Packet { flow, hop: span.start, last_hop: span.end, kind, size, seq })
+        self.packets.alloc(Packet { flow, hop: span.start, last_hop: span.end, kind, conn, size, seq })
     }
 
     /// The sink of `flow` acknowledges `ackno`, with its options if the
     /// sender reads them.
     fn inject_ack(&mut self, flow: u32, ackno: i64) {
         let f = &self.flows[flow as usize];
-        let (options, rev, with_options) = (f.sink.options(), f.path.rev, f.sender.uses_sack());
+        let (options, rev, with_options, conn) = (f.sink.options(), f.path.rev, f.sender.uses_sack(), f.conn);
         let size = self.sizes.ack + SACK_BLOCK_BYTES * options.sack.as_slice().len() as u32;
-        let id = self.alloc(flow, rev, PacketKind::Ack, size, ackno);
+        let id = self.alloc(flow, rev, PacketKind::Ack, size, ackno, conn);
         if with_options {
             self.packets.set_options(id, options);
         }
@@ -290,7 +379,19 @@ impl World {
         let options = self.packets.options(id);
         self.packets.release(id);
         self.delivered += 1;
+        if let Some((kind, stats)) = &mut self.delay {
+            if *kind == p.kind {
+                let sent = if p.kind == PacketKind::Data { options.first_sent } else { options.timestamp };
+                let delay = self.now - sent;
+                stats.record(delay);
+                if p.kind == PacketKind::Data {
+                    let d = &mut self.flows[p.flow as usize].delays;
+                    *d = (d.0 + 1, d.1 + u128::from(delay));
+                }
+            }
+        }
         match p.kind {
+            PacketKind::Data | PacketKind::Ack if !self.flows[p.flow as usize].accepts(p.conn) => {}
             PacketKind::Data => {
                 let flow = &mut self.flows[p.flow as usize];
                 if let Some(ackno) = flow.sink.on_data(p.seq, options.timestamp, self.now) {
@@ -299,7 +400,11 @@ impl World {
                 self.arm_sink(p.flow);
             }
             PacketKind::Ack => {
-                self.flows[p.flow as usize].sender.on_ack(p.seq, &options, self.now, &mut self.out);
+                let flow = &mut self.flows[p.flow as usize];
+                flow.sender.on_ack(p.seq, &options, self.now, &mut self.out);
+                if flow.user.is_some() && flow.sender.done() {
+                    self.finish_transfer(p.flow);
+                }
                 self.transmit(p.flow);
             }
             PacketKind::Udp => self.sources[p.flow as usize].received += 1,
@@ -312,24 +417,59 @@ impl World {
         }
     }
 
-    /// Send what the flow's sender emitted and arm its timers.
+    /// A short-lived flow opens the connection for its user's next file:
+    /// a new sender and sink, exactly like the flow's first ones.
+    fn open_connection(&mut self, f: u32) {
+        let first = self.setup.first_data();
+        let flow = &mut self.flows[f as usize];
+        let delivered = flow.delivered(first);
+        let Some(user) = &mut flow.user else { return };
+        let packets = user.begin(self.now, self.setup.tcp.segment_size) as i64;
+        let stats = flow.sender.stats;
+        flow.sender = self.setup.sender(f as usize, flow.sender.is_paced()).with_data(first + packets);
+        flow.sender.stats = stats;
+        flow.sink = self.setup.sink(&flow.sender);
+        flow.delivered_before = delivered;
+        flow.conn += 1;
+    }
+
+    /// A short-lived flow's transfer is acknowledged in full: record it,
+    /// close the connection, and start the next after the user's think time.
+    fn finish_transfer(&mut self, f: u32) {
+        let now = self.now;
+        let flow = &mut self.flows[f as usize];
+        flow.sender.close();
+        flow.cwnd.set(now, None);
+        let (transfer, next) = flow.user.as_mut().expect("a short-lived flow").finish(now);
+        self.transfers.push((f, transfer));
+        self.schedule(next, Event::Start(f));
+    }
+
+    /// Send what the flow's sender emitted, arm its timers, and note its window.
     fn transmit(&mut self, f: u32) {
         let mut out = std::mem::take(&mut self.out);
-        let route = self.flows[f as usize].path.fwd;
-        let stamped = self.flows[f as usize].sender.uses_sack();
+        let flow = &self.flows[f as usize];
+        let stamped = flow.sender.uses_sack() || self.measures_delay(PacketKind::Data);
+        let (route, conn) = (flow.path.fwd, flow.conn);
         for seq in out.drain(..) {
             let size = match self.sizes.syn {
                 Some(syn) if seq == 0 => syn,
                 _ => self.sizes.data,
             };
-            let id = self.alloc(f, route, PacketKind::Data, size, seq);
+            let id = self.alloc(f, route, PacketKind::Data, size, seq, conn);
             if stamped {
-                self.packets.set_options(id, TcpOptions { timestamp: self.now, ..Default::default() });
+                let first_sent = self.flows[f as usize].sender.first_sent(seq).unwrap_or(self.now);
+                self.packets
+                    .set_options(id, TcpOptions { timestamp: self.now, first_sent, ..Default::default() });
             }
             self.forward(id);
         }
         self.out = out;
-        if let Some(at) = self.flows[f as usize].sender.rtx.needs_event() {
+        let flow = &mut self.flows[f as usize];
+        if flow.active() {
+            flow.cwnd.set(self.now, Some(flow.sender.w.cwnd));
+        }
+        if let Some(at) = flow.sender.rtx.needs_event() {
             self.schedule(at, Event::Rto(f));
         }
         if let Some(at) = self.flows[f as usize].sender.pace.needs_event() {
@@ -337,15 +477,40 @@ impl World {
         }
     }
 
+    /// Whether the one-way delay of packets of `kind` is measured (they are then stamped when sent).
+    fn measures_delay(&self, kind: PacketKind) -> bool {
+        self.delay.as_ref().is_some_and(|(k, _)| *k == kind)
+    }
+
+    /// Note every flow's progress, and sample again an interval later.
+    fn sample(&mut self) {
+        let first = self.setup.first_data();
+        let segment = self.setup.tcp.segment_size;
+        let Some((interval, table)) = &mut self.progress else { return };
+        for (i, f) in self.flows.iter().enumerate() {
+            table.t_s.push(crate::sim::time::secs(self.now));
+            table.flow.push(i as u32);
+            table.bytes.push(f.data_delivered(first) as u64 * segment);
+        }
+        let next = self.now + *interval;
+        self.schedule(next, Event::Sample);
+    }
+
     /// The measurement window opens: links open theirs themselves
     /// (`Link::set_window`); flows and pacers start counting afresh.
     fn open_window(&mut self) {
+        let first = self.setup.first_data();
         for f in &mut self.flows {
-            f.delivered_at_warmup = f.sink.delivered();
+            f.delivered_at_warmup = f.delivered(first);
             f.stats_at_warmup = f.sender.stats;
+            f.cwnd.restart(self.now);
+            f.delays = (0, 0);
         }
         for p in &mut self.pacers {
             p.restart_stats();
+        }
+        if let Some((_, stats)) = &mut self.delay {
+            stats.restart();
         }
     }
 

@@ -1,6 +1,9 @@
 //! A one-way TCP sender with Reno or NewReno loss recovery, following ns-2
 //! 2.35's `TcpAgent`, `RenoTcpAgent` and `NewRenoTcpAgent` (tcp/tcp.cc,
-//! tcp-reno.cc, tcp-newreno.cc) with their defaults. Sequence numbers count packets; the application always has data.
+//! tcp-reno.cc, tcp-newreno.cc) with their defaults. Sequence numbers count
+//! packets. A bulk application always has data; a finite one (a short-lived
+//! transfer, `with_data`) has packets up to `end`, and the sender is `done`
+//! once all of them are acknowledged (ns-2 `advance`, `finish`).
 //!
 //! - Sending (`send_much`): while `t_seqno <= highest_ack + win`, send
 //!   `t_seqno`, where `win = min(int(cwnd) + dupwnd, window)`.
@@ -79,6 +82,8 @@ pub struct TcpSender {
     syn: bool,
     /// Next sequence number to send.
     t_seqno: i64,
+    /// One past the last sequence number the application has to send.
+    end: i64,
     /// Highest sequence number sent.
     maxseq: i64,
     /// Highest cumulative ACK received.
@@ -95,6 +100,8 @@ pub struct TcpSender {
     rtt_ts: Time,
     /// Retransmission timer.
     pub rtx: Timer,
+    /// When each unacknowledged sequence number was first sent, if asked (`with_first_sends`).
+    first_sends: Option<FirstSends>,
     /// Host pacing, when this sender paces, and its release timer.
     pacer: Option<HostPacer>,
     pub pace: Timer,
@@ -122,6 +129,7 @@ impl TcpSender {
             wnd_init,
             syn,
             t_seqno: 0,
+            end: i64::MAX,
             maxseq: -1,
             highest_ack: -1,
             dupacks: 0,
@@ -133,6 +141,7 @@ impl TcpSender {
             rtt_seq: -1,
             rtt_ts: 0,
             rtx: Timer::default(),
+            first_sends: None,
             pacer: None,
             pace: Timer::default(),
             stats: SenderStats::default(),
@@ -143,6 +152,39 @@ impl TcpSender {
     pub fn with_pacing(mut self, pacer: HostPacer) -> Self {
         self.pacer = Some(pacer);
         self
+    }
+
+    /// Remember when each sequence number was first sent (see `first_sent`).
+    pub fn with_first_sends(mut self) -> Self {
+        self.first_sends = Some(FirstSends::default());
+        self
+    }
+
+    /// When `seq`, sent by now and not yet acknowledged, was first sent (if remembered).
+    pub fn first_sent(&self, seq: i64) -> Option<Time> {
+        self.first_sends.as_ref().and_then(|f| f.get(seq))
+    }
+
+    /// Send only sequence numbers below `end` (a finite transfer).
+    pub fn with_data(mut self, end: i64) -> Self {
+        self.end = end;
+        self
+    }
+
+    /// Whether the application has data at `seq`.
+    fn has_data(&self, seq: i64) -> bool {
+        seq < self.end
+    }
+
+    /// Whether every packet of a finite transfer is acknowledged.
+    pub fn done(&self) -> bool {
+        self.highest_ack >= self.end - 1
+    }
+
+    /// The connection closes: no more timers.
+    pub fn close(&mut self) {
+        self.rtx.cancel();
+        self.pace.cancel();
     }
 
     /// Whether this sender needs SACK blocks from its sink.
@@ -181,7 +223,7 @@ impl TcpSender {
             Recovery::Fack { .. } => return self.send_much_fack(now, out),
             Recovery::Reno | Recovery::NewReno => {}
         }
-        while self.t_seqno <= self.highest_ack + self.window() {
+        while self.t_seqno <= self.highest_ack + self.window() && self.has_data(self.t_seqno) {
             if self.pacing_holds(now) {
                 return;
             }
@@ -216,6 +258,9 @@ impl TcpSender {
 
     fn output(&mut self, seq: i64, now: Time, out: &mut Vec<i64>) {
         let nothing_outstanding = self.highest_ack == self.maxseq;
+        if let Some(f) = &mut self.first_sends {
+            f.sent(seq, now, self.highest_ack);
+        }
         out.push(seq);
         self.stats.data_sent += 1;
         if seq > self.maxseq {
@@ -340,7 +385,8 @@ impl TcpSender {
     fn limited_transmit(&mut self, now: Time, out: &mut Vec<i64>) {
         let next = self.t_seqno as f64;
         let ack = self.highest_ack as f64;
-        if next <= ack + self.wnd && next <= ack + self.w.cwnd + f64::from(self.dupacks) {
+        let room = next <= ack + self.wnd && next <= ack + self.w.cwnd + f64::from(self.dupacks);
+        if room && self.has_data(self.t_seqno) {
             self.output(self.t_seqno, now, out);
             self.t_seqno += 1;
         }
@@ -394,6 +440,33 @@ impl TcpSender {
         self.rtt_active = false;
         self.last_action = CwndAction::Timeout;
         self.send_much(now, out);
+    }
+}
+
+/// First transmission times of the sequence numbers from `base` on: a
+/// queue trimmed as the cumulative ACK passes them.
+#[derive(Debug, Default)]
+struct FirstSends {
+    base: i64,
+    times: std::collections::VecDeque<Time>,
+}
+
+impl FirstSends {
+    /// `seq` goes out at `now`, everything up to `acked` acknowledged.
+    fn sent(&mut self, seq: i64, now: Time, acked: i64) {
+        while self.base <= acked && self.times.pop_front().is_some() {
+            self.base += 1;
+        }
+        if self.times.is_empty() {
+            self.base = self.base.max(acked + 1);
+        }
+        if seq == self.base + self.times.len() as i64 {
+            self.times.push_back(now);
+        }
+    }
+
+    fn get(&self, seq: i64) -> Option<Time> {
+        usize::try_from(seq - self.base).ok().and_then(|i| self.times.get(i).copied())
     }
 }
 
@@ -517,6 +590,23 @@ mod tests {
         fn transmissions_of(&self, seq: i64) -> Vec<Time> {
             self.sent.iter().filter(|s| s.1 == seq).map(|s| s.0).collect()
         }
+    }
+
+    #[test]
+    fn first_sends_remember_the_first_transmission_until_acknowledged() {
+        let mut f = FirstSends::default();
+        for seq in 0..5 {
+            f.sent(seq, 10 * seq as Time, -1);
+        }
+        f.sent(2, 99, -1); // a retransmission keeps the first time
+        assert_eq!(
+            (0..6).map(|q| f.get(q)).collect::<Vec<_>>(),
+            vec![Some(0), Some(10), Some(20), Some(30), Some(40), None]
+        );
+        f.sent(5, 50, 2); // 0..=2 acknowledged
+        assert_eq!((f.get(2), f.get(3), f.get(5)), (None, Some(30), Some(50)));
+        f.sent(9, 90, 8); // all acknowledged, and a jump (go-back-N or a new connection's base)
+        assert_eq!((f.get(5), f.get(9)), (None, Some(90)));
     }
 
     #[test]

@@ -1,23 +1,28 @@
-//! Open-loop UDP sources: constant bit rate, or Poisson (exponential gaps),
-//! with fixed, uniform or listed packet sizes.
+//! Open-loop UDP sources: constant bit rate, Poisson (exponential gaps),
+//! Markov ON-OFF, paper A's truncated fBm, with fixed, uniform or listed
+//! packet sizes; and video frame traces cut into packets ([`super::video`]).
 //!
 //! As in papers A (Sec V-A) and E (Sec 5), all real-time traffic is one
 //! aggregate source on its own access link: open-loop traffic aggregates
 //! without loss of generality. Paper E-fig13: 5.5 Mb/s Poisson, sizes
-//! U[100, 300] B; paper A-fig11: 5 Mb/s Poisson, 200 B.
+//! U[100, 300] B; paper A-fig11: 5 Mb/s Poisson, 200 B; A-fig2 and A-fig3:
+//! movie traces.
 //!
-//! Both kinds hold the configured mean rate in wire bytes. CBR sends packet
-//! n + 1 when the bits of packets 0..=n have left at exactly `rate` (so
-//! variable sizes keep the rate, and integer rounding never drifts);
-//! Poisson draws each gap from an exponential of mean E[size] * 8 / rate.
-//! Gaps come from the "udp.gap" stream and sizes from "udp.size", both
-//! indexed by the source, so adding a source shifts nobody's draws.
+//! Every kind but a trace holds the configured mean rate in wire bytes. CBR
+//! sends packet n + 1 when the bits of packets 0..=n have left at exactly
+//! `rate` (so variable sizes keep the rate, and integer rounding never
+//! drifts); Poisson draws each gap from an exponential of mean
+//! E[size] * 8 / rate. Gaps come from the "udp.gap" stream and sizes from
+//! "udp.size", both indexed by the source, so adding a source shifts
+//! nobody's draws.
 
 use rand::Rng;
 use rand_distr::{Distribution, Exp};
 use serde::{Deserialize, Serialize};
 
 use super::fbm::{FbmSource, Fgn};
+use super::trace::TraceSpec;
+use super::video::VideoSource;
 use crate::scenario::InvalidField;
 use crate::sim::rng::{stream, uniform, Stream};
 use crate::sim::Time;
@@ -35,6 +40,9 @@ pub enum UdpKind {
     /// with means `on` and `off`, starting ON. Mean rate h on / (on + off),
     /// i.e. h r1 / (r1 + r2) with r1 = 1/off, r2 = 1/on.
     Onoff,
+    /// A video frame trace (paper A Sec II; see [`super::video`]); needs
+    /// `trace`, and `rate` is optional.
+    Trace,
 }
 
 /// fBm resolution (paper A Sec V-A: 1 us) and noise block length (2^20
@@ -60,7 +68,7 @@ impl Sizes {
         }
     }
 
-    fn draw(&self, rng: &mut Stream) -> u32 {
+    pub fn draw(&self, rng: &mut Stream) -> u32 {
         match self {
             Sizes::Range(r) => uniform(rng, *r) as u32,
             Sizes::List(l) => l[rng.gen_range(0..l.len())] as u32,
@@ -90,8 +98,9 @@ impl Sizes {
 #[serde(deny_unknown_fields)]
 pub struct UdpSpec {
     pub kind: UdpKind,
-    /// Mean rate in wire bits per second.
-    pub rate: u64,
+    /// Mean rate in wire bits per second; a trace's, when given, scales its frames.
+    #[serde(default)]
+    pub rate: Option<u64>,
     pub size: Sizes,
     /// First packet, ns.
     pub start: u64,
@@ -103,6 +112,9 @@ pub struct UdpSpec {
     pub on: Option<u64>,
     #[serde(default)]
     pub off: Option<u64>,
+    /// The trace of a trace source.
+    #[serde(default)]
+    pub trace: Option<TraceSpec>,
     /// Sending and receiving hosts, by name (A-base: `s-udp`, `d-udp`).
     pub from: String,
     pub to: String,
@@ -110,22 +122,22 @@ pub struct UdpSpec {
 
 impl UdpSpec {
     pub fn validate(&self, field: &str) -> Result<(), InvalidField> {
-        if self.rate == 0 {
-            return Err(InvalidField {
-                field: format!("{field}.rate"),
-                message: "must be greater than zero".into(),
-            });
-        }
-        self.size.validate(&format!("{field}.size"))?;
         let bad = |key: &str, message: &str| InvalidField {
             field: format!("{field}.{key}"),
             message: message.into(),
         };
         let kind = self.kind;
+        match self.rate {
+            Some(0) => return Err(bad("rate", "must be greater than zero")),
+            None if kind != UdpKind::Trace => return Err(bad("rate", "required for this kind of source")),
+            _ => {}
+        }
+        self.size.validate(&format!("{field}.size"))?;
         for (key, given, wanted) in [
             ("hurst", self.hurst.is_some(), UdpKind::Fbm),
             ("on", self.on.is_some(), UdpKind::Onoff),
             ("off", self.off.is_some(), UdpKind::Onoff),
+            ("trace", self.trace.is_some(), UdpKind::Trace),
         ] {
             if given != (kind == wanted) {
                 let message = if given {
@@ -139,6 +151,9 @@ impl UdpSpec {
         if self.on == Some(0) || self.off == Some(0) {
             return Err(bad(if self.on == Some(0) { "on" } else { "off" }, "must be greater than zero"));
         }
+        if let Some(t) = &self.trace {
+            t.validate(&format!("{field}.trace"))?;
+        }
         match (kind, self.hurst, &self.size) {
             (UdpKind::Fbm, Some(h), _) if !(0.5..1.0).contains(&h) => {
                 Err(bad("hurst", "must be in [0.5, 1)"))
@@ -150,36 +165,54 @@ impl UdpSpec {
     }
 }
 
-/// How a source spaces its packets.
+/// How a source spaces packets whose sizes it draws one by one.
 enum Gaps {
     /// Wire bits sent so far.
-    Cbr {
-        bits: u128,
-    },
+    Cbr { rate: u64, start: Time, bits: u128 },
     /// The next departure in exact (unrounded) ns.
-    Poisson {
-        clock: f64,
-        gap: Exp<f64>,
-        rng: Stream,
-    },
-    Fbm(Box<FbmSource>),
+    Poisson { clock: f64, gap: Exp<f64>, rng: Stream },
     /// The next departure in exact ns, and when the current ON period ends.
-    OnOff {
-        clock: f64,
-        on_end: f64,
-        on: Exp<f64>,
-        off: Exp<f64>,
-        rng: Stream,
-    },
+    OnOff { rate: u64, clock: f64, on_end: f64, on: Exp<f64>, off: Exp<f64>, rng: Stream },
+}
+
+impl Gaps {
+    /// When the packet after one of `size` bytes sent now is due.
+    fn after(&mut self, size: u32) -> Time {
+        match self {
+            Gaps::Cbr { rate, start, bits } => {
+                *bits += u128::from(size) * 8;
+                *start + (*bits * 1_000_000_000 / u128::from(*rate)) as Time
+            }
+            Gaps::Poisson { clock, gap, rng } => {
+                *clock += gap.sample(rng);
+                *clock as Time
+            }
+            Gaps::OnOff { rate, clock, on_end, on, off, rng } => {
+                *clock += f64::from(size) * 8e9 / *rate as f64;
+                if *clock >= *on_end {
+                    *clock = *on_end + off.sample(rng);
+                    *on_end = *clock + on.sample(rng);
+                }
+                *clock as Time
+            }
+        }
+    }
+}
+
+/// How a source makes its packets.
+enum Pattern {
+    /// One by one: a size drawn from `sizes`, then the gap to the next.
+    Drawn { sizes: Sizes, rng: Stream, gaps: Gaps },
+    /// Paper A's fBm: fixed-size packets when the noise completes them.
+    Fbm { source: Box<FbmSource>, size: u32 },
+    /// A trace's frames cut into packets.
+    Video(Box<VideoSource>),
 }
 
 /// A running source: when its next packet is due and how big it is.
 pub struct UdpSource {
-    gaps: Gaps,
-    rate_bps: u64,
-    sizes: Sizes,
+    pattern: Pattern,
     start: Time,
-    size_rng: Stream,
     /// The route its packets take (an index into `Network::routes`).
     pub route: u32,
     pub sent: u64,
@@ -188,91 +221,96 @@ pub struct UdpSource {
 
 impl UdpSource {
     /// Source `index` of a run with master seed `seed`, sending on `route`;
-    /// an fBm source whose noise cannot be generated is an error on `field`.
+    /// an fBm source whose noise cannot be generated, or a trace that cannot
+    /// be read, is an error on `field`.
     pub fn new(spec: &UdpSpec, seed: u64, index: u64, route: u32, field: &str) -> Result<Self, InvalidField> {
         let rng = |purpose| stream(seed, purpose, index);
-        let gaps = match spec.kind {
-            UdpKind::Cbr => Gaps::Cbr { bits: 0 },
+        let rate = || spec.rate.expect("validated: every kind but a trace has a rate");
+        let drawn = |gaps| Pattern::Drawn { sizes: spec.size.clone(), rng: rng("udp.size"), gaps };
+        let pattern = match spec.kind {
+            UdpKind::Cbr => drawn(Gaps::Cbr { rate: rate(), start: spec.start, bits: 0 }),
             UdpKind::Poisson => {
-                let mean_gap_ns = spec.size.mean() * 8.0 * 1e9 / spec.rate as f64;
+                let mean_gap_ns = spec.size.mean() * 8.0 * 1e9 / rate() as f64;
                 let gap = Exp::new(1.0 / mean_gap_ns).expect("validated positive rate");
-                Gaps::Poisson { clock: spec.start as f64, gap, rng: rng("udp.gap") }
-            }
-            UdpKind::Fbm => {
-                let h = spec.hurst.unwrap_or(f64::NAN);
-                let noise = Fgn::new(h, FBM_BLOCK, rng("udp.fgn"))
-                    .map_err(|e| InvalidField { field: format!("{field}.hurst"), message: e.to_string() })?;
-                let size = spec.size.mean() as u32;
-                Gaps::Fbm(Box::new(FbmSource::new(noise, spec.rate, size, FBM_DT, spec.start)))
+                drawn(Gaps::Poisson { clock: spec.start as f64, gap, rng: rng("udp.gap") })
             }
             UdpKind::Onoff => {
                 let exp =
                     |mean: Option<u64>| Exp::new(1.0 / mean.unwrap_or(0) as f64).expect("validated positive");
                 let (on, off, mut rng) = (exp(spec.on), exp(spec.off), rng("udp.onoff"));
                 let on_end = spec.start as f64 + on.sample(&mut rng);
-                Gaps::OnOff { clock: spec.start as f64, on_end, on, off, rng }
+                drawn(Gaps::OnOff { rate: rate(), clock: spec.start as f64, on_end, on, off, rng })
+            }
+            UdpKind::Fbm => {
+                let h = spec.hurst.unwrap_or(f64::NAN);
+                let noise = Fgn::new(h, FBM_BLOCK, rng("udp.fgn"))
+                    .map_err(|e| InvalidField { field: format!("{field}.hurst"), message: e.to_string() })?;
+                let size = spec.size.mean() as u32;
+                let source = Box::new(FbmSource::new(noise, rate(), size, FBM_DT, spec.start));
+                Pattern::Fbm { source, size }
+            }
+            UdpKind::Trace => {
+                let t = spec.trace.as_ref().expect("validated: a trace source has a trace");
+                let mut trace = t.read(&format!("{field}.trace"))?;
+                if let Some(rate) = spec.rate {
+                    trace = trace.scaled_to(rate).ok_or_else(|| InvalidField {
+                        field: format!("{field}.rate"),
+                        message: "too low for this trace: every frame rounds to 0 bytes".into(),
+                    })?;
+                }
+                let video = VideoSource::new(trace, t.send, spec.size.clone(), rng("udp.size"), spec.start);
+                Pattern::Video(Box::new(video))
             }
         };
-        Ok(UdpSource {
-            gaps,
-            rate_bps: spec.rate,
-            sizes: spec.size.clone(),
-            start: spec.start,
-            size_rng: rng("udp.size"),
-            route,
-            sent: 0,
-            received: 0,
-        })
+        Ok(UdpSource { pattern, start: spec.start, route, sent: 0, received: 0 })
     }
 
     /// When the first packet is due.
     pub fn first(&self) -> Time {
-        self.start
+        match &self.pattern {
+            Pattern::Video(v) => v.first(),
+            _ => self.start,
+        }
     }
 
     /// The packet due now: its size, and when the next one is due.
     pub fn emit(&mut self) -> (u32, Time) {
-        let size = self.sizes.draw(&mut self.size_rng);
         self.sent += 1;
-        let next = match &mut self.gaps {
-            Gaps::Cbr { bits } => {
-                *bits += u128::from(size) * 8;
-                self.start + (*bits * 1_000_000_000 / u128::from(self.rate_bps)) as Time
+        match &mut self.pattern {
+            Pattern::Drawn { sizes, rng, gaps } => {
+                let size = sizes.draw(rng);
+                (size, gaps.after(size))
             }
-            Gaps::Poisson { clock, gap, rng } => {
-                *clock += gap.sample(rng);
-                *clock as Time
-            }
-            Gaps::Fbm(f) => f.next_departure(),
-            Gaps::OnOff { clock, on_end, on, off, rng } => {
-                *clock += f64::from(size) * 8e9 / self.rate_bps as f64;
-                if *clock >= *on_end {
-                    *clock = *on_end + off.sample(rng);
-                    *on_end = *clock + on.sample(rng);
-                }
-                *clock as Time
-            }
-        };
-        (size, next)
+            Pattern::Fbm { source, size } => (*size, source.next_departure()),
+            Pattern::Video(v) => v.emit(),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::traffic::trace::{Column, Spacing};
 
     fn spec(kind: UdpKind, rate: u64, size: Sizes) -> UdpSpec {
         UdpSpec {
             kind,
-            rate,
+            rate: Some(rate),
             size,
             start: 1_000,
             hurst: None,
             on: None,
             off: None,
+            trace: None,
             from: "s".into(),
             to: "d".into(),
         }
+    }
+
+    /// A trace source of `size`-byte packets reading `file` as `columns` at 25 frames/s.
+    fn video(file: &str, columns: Vec<Column>, size: u64, rate: Option<u64>) -> UdpSpec {
+        let trace = TraceSpec { file: file.into(), columns, fps: Some(25.0), send: Spacing::Spread };
+        UdpSpec { rate, trace: Some(trace), ..spec(UdpKind::Trace, 1, Sizes::Range([size, size])) }
     }
 
     fn source(spec: &UdpSpec, seed: u64, index: u64, route: u32) -> UdpSource {
@@ -288,6 +326,35 @@ mod tests {
             t = next;
         }
         (bytes, t - s.first())
+    }
+
+    /// Pinned: the packet stream of each kind for seed 5 (sum of sizes, sum of
+    /// departure times, last departure over 5000 packets), so a change to the
+    /// sources' code cannot silently change their output.
+    #[test]
+    fn packet_streams_are_pinned() {
+        let pin = |spec: UdpSpec| {
+            let mut s = source(&spec, 5, 1, 0);
+            let (mut bytes, mut times, mut last) = (0u64, 0u128, 0);
+            for _ in 0..5000 {
+                let (size, next) = s.emit();
+                (bytes, times, last) = (bytes + u64::from(size), times + u128::from(next), next);
+            }
+            (bytes, times, last)
+        };
+        let sizes = Sizes::Range([100, 300]);
+        let onoff = UdpSpec {
+            on: Some(100_000_000),
+            off: Some(200_000_000),
+            ..spec(UdpKind::Onoff, 2_000_000, sizes.clone())
+        };
+        let fbm = UdpSpec { hurst: Some(0.85), ..spec(UdpKind::Fbm, 5_000_000, Sizes::Range([200, 200])) };
+        let cbr = spec(UdpKind::Cbr, 5_000_000, sizes.clone());
+        assert_eq!(pin(cbr), (1_006_913, 4_031_905_376_000, 1_611_061_800));
+        let poisson = spec(UdpKind::Poisson, 5_000_000, Sizes::List(vec![40, 200, 1000]));
+        assert_eq!(pin(poisson), (2_071_200, 8_376_928_461_718, 3_306_035_986));
+        assert_eq!(pin(onoff), (1_006_913, 33_512_050_107_217, 12_780_598_506));
+        assert_eq!(pin(fbm), (1_000_000, 4_089_165_053_000, 1_586_497_000));
     }
 
     #[test]
@@ -358,6 +425,44 @@ mod tests {
         assert_eq!(onoff(Some(1), None).validate("u").unwrap_err().field, "u.off");
         assert_eq!(onoff(Some(0), Some(1)).validate("u").unwrap_err().field, "u.on");
         assert!(onoff(Some(1), Some(1)).validate("u").is_ok());
+        let v = video("f", vec![Column::Bytes], 1, None);
+        assert!(v.validate("u").is_ok() && UdpSpec { rate: Some(1), ..v.clone() }.validate("u").is_ok());
+        assert_eq!(UdpSpec { trace: None, ..v.clone() }.validate("u").unwrap_err().field, "u.trace");
+        let cbr = UdpSpec { kind: UdpKind::Cbr, rate: Some(1), ..v.clone() };
+        assert_eq!(cbr.validate("u").unwrap_err().field, "u.trace");
+        assert_eq!(UdpSpec { rate: None, trace: None, ..cbr }.validate("u").unwrap_err().field, "u.rate");
+        let mut no_fps = v;
+        no_fps.trace.as_mut().unwrap().fps = None;
+        assert_eq!(no_fps.validate("u").unwrap_err().field, "u.trace.fps");
+    }
+
+    #[test]
+    fn a_trace_source_plays_its_file_at_its_rate_or_the_given_one() {
+        // 25 frames/s of 1000 and 500 B: 1500 B per 80 ms = 150 kb/s; 200 B
+        // packets, five then three (the last 100 B), spread over 40 ms.
+        let path = std::env::temp_dir().join(format!("pacesim-udp-trace-{}.txt", std::process::id()));
+        std::fs::write(&path, "# two frames\n0 I 1000\n1 P 500\n").unwrap();
+        let file = path.to_string_lossy();
+        let video = |rate| video(&file, vec![Column::Frame, Column::Type, Column::Bytes], 200, rate);
+        let mut s = source(&video(None), 1, 0, 0);
+        assert_eq!(s.first(), 1_000);
+        let p: Vec<(u32, Time)> = (0..9).map(|_| s.emit()).collect();
+        let sizes: Vec<u32> = p.iter().map(|x| x.0).collect();
+        assert_eq!(sizes, [200, 200, 200, 200, 200, 200, 200, 100, 200]);
+        // The next departures: 8 ms apart, then the P frame at 40 ms (200/500 of
+        // 40 ms = 16 ms apart), then the loop at 80 ms.
+        let ms: Vec<f64> = p.iter().map(|x| (x.1 - 1_000) as f64 / 1e6).collect();
+        assert_eq!(ms, [8.0, 16.0, 24.0, 32.0, 40.0, 56.0, 72.0, 80.0, 88.0]);
+        // 300 kb/s doubles every frame: 3000 B per 80 ms, fifteen packets; the
+        // next loop's I frame has ten, 4 ms apart.
+        let mut s = source(&video(Some(300_000)), 1, 0, 0);
+        assert_eq!((0..15).map(|_| s.emit().0).sum::<u32>(), 3000);
+        assert_eq!(s.emit().1, 1_000 + 80_000_000 + 4_000_000);
+        let e = UdpSource::new(&video(Some(1)), 1, 0, 0, "traffic.udp[1]").err().unwrap();
+        assert_eq!(e.field, "traffic.udp[1].rate");
+        std::fs::remove_file(&path).unwrap();
+        let e = UdpSource::new(&video(None), 1, 0, 0, "traffic.udp[1]").err().unwrap();
+        assert_eq!(e.field, "traffic.udp[1].trace.file");
     }
 
     #[test]

@@ -255,6 +255,7 @@ impl TcpSender {
                 None if self.fack.fast_recovery && self.t_seqno > self.highest_ack + self.wnd as i64 => {
                     return
                 }
+                None if !self.has_data(self.t_seqno) => return,
                 None => self.t_seqno,
             };
             self.output(seq, now, out);

@@ -222,7 +222,7 @@ impl TcpSender {
                 Some(_) => return,
                 None => {
                     let limit = self.highest_ack + if self.sack.fast_recovery { wnd } else { win };
-                    if self.t_seqno > limit {
+                    if self.t_seqno > limit || !self.has_data(self.t_seqno) {
                         return;
                     }
                     self.t_seqno

@@ -1,0 +1,113 @@
+//! Delay distributions: count, mean, maximum, and a histogram of 1000
+//! log-spaced bins from 1 us to 1000 s (each 2 % wide) for quantiles and
+//! the CDF. Pacers keep one of their pacing delays; a run keeps one of the
+//! one-way delays of the packets it delivers (paper Q Table III, Fig. 19).
+
+use crate::sim::Time;
+
+#[derive(Debug, Clone)]
+pub struct DelayStats {
+    pub count: u64,
+    pub sum: u128,
+    pub max: Time,
+    bins: Vec<u64>,
+}
+
+const BINS: usize = 1000;
+/// Decades the bins span, from 1 us (1e3 ns) up.
+const DECADES: f64 = 9.0;
+
+/// Upper edge of bin `i`, ns.
+fn upper(i: usize) -> f64 {
+    1e3 * 10f64.powf((i + 1) as f64 * DECADES / BINS as f64)
+}
+
+impl Default for DelayStats {
+    fn default() -> Self {
+        DelayStats { count: 0, sum: 0, max: 0, bins: vec![0; BINS] }
+    }
+}
+
+impl DelayStats {
+    /// Forget what was seen (a new measurement window).
+    pub fn restart(&mut self) {
+        *self = DelayStats::default();
+    }
+
+    pub fn record(&mut self, delay: Time) {
+        self.count += 1;
+        self.sum += u128::from(delay);
+        self.max = self.max.max(delay);
+        let position = (delay as f64 / 1e3).max(1.0).log10() / DECADES * BINS as f64;
+        self.bins[(position as usize).min(BINS - 1)] += 1;
+    }
+
+    pub fn mean(&self) -> f64 {
+        if self.count == 0 {
+            0.0
+        } else {
+            self.sum as f64 / self.count as f64
+        }
+    }
+
+    /// The q-quantile (0 < q <= 1), to within 2 % (and never above the maximum).
+    pub fn quantile(&self, q: f64) -> Time {
+        let target = ((self.count as f64 * q).ceil() as u64).max(1);
+        let mut seen = 0;
+        for (i, &n) in self.bins.iter().enumerate() {
+            seen += n;
+            if n > 0 && seen >= target {
+                return (upper(i) as Time).min(self.max);
+            }
+        }
+        self.max
+    }
+
+    /// 99th percentile, to within 2 %.
+    pub fn p99(&self) -> Time {
+        self.quantile(0.99)
+    }
+
+    /// The CDF at the upper edge of every non-empty bin (the last at the
+    /// maximum): (delay ns, fraction of delays at or below it).
+    pub fn cdf(&self) -> Vec<(Time, f64)> {
+        let mut seen = 0;
+        let mut out = Vec::new();
+        for (i, &n) in self.bins.iter().enumerate().filter(|(_, &n)| n > 0) {
+            seen += n;
+            out.push(((upper(i) as Time).min(self.max), seen as f64 / self.count as f64));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_are_within_two_percent() {
+        let mut d = DelayStats::default();
+        for i in 1..=1000u64 {
+            d.record(i * 10_000); // 10 us .. 10 ms
+        }
+        let p99 = d.p99() as f64;
+        assert!((p99 / 9_900_000.0 - 1.0).abs() <= 0.021, "{p99}");
+        let median = d.quantile(0.5) as f64;
+        assert!((median / 5_000_000.0 - 1.0).abs() <= 0.021, "{median}");
+        assert_eq!(d.max, 10_000_000);
+        assert!((d.mean() - 5_005_000.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn cdf_rises_to_one_at_the_maximum() {
+        let mut d = DelayStats::default();
+        for t in [2_000, 2_000, 50_000, 3_000_000] {
+            d.record(t);
+        }
+        let cdf = d.cdf();
+        assert_eq!(cdf.len(), 3);
+        assert!((cdf[0].1 - 0.5).abs() < 1e-12 && (cdf[0].0 as f64 / 2_000.0 - 1.0).abs() <= 0.021);
+        assert_eq!(*cdf.last().unwrap(), (3_000_000, 1.0));
+    }
+}

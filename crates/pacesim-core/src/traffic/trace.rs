@@ -1,0 +1,413 @@
+//! Video frame-size traces: the reader (paper A Sec II drives its UDP source
+//! with MPEG traces of *Star Wars* and *Jurassic Park I*).
+//!
+//! A trace is a text file, one frame per line, fields separated by white
+//! space. The scenario's `columns` say what the fields hold, in order:
+//!
+//! - `frame`: the frame number (must be a whole number; otherwise unused);
+//! - `type`: the frame type, a word starting with a letter (I, P, B; unused);
+//! - `time_s` or `time_ms`: when the frame is sent, seconds or milliseconds;
+//! - `bytes` or `bits`: the frame's size (bits are rounded up to bytes);
+//! - `-`: a field to skip.
+//!
+//! Fields after the last named column are ignored (verbose traces append
+//! quality columns), text from `#` to the end of a line is a comment, and
+//! blank lines are skipped. So `1 I 12345` (a TKN-style trace at a fixed
+//! frame rate) is `["frame", "type", "bytes"]` with `fps = 25`, and
+//! `0 0.000 I 12345` is `["frame", "time_s", "type", "bytes"]`.
+//!
+//! Timing: with a time column, frame i is sent at `start + (t_i - t_0)`, and
+//! times must not decrease; without, at `start + i / fps`. Times are
+//! rounded to the ns. The trace loops when it ends (as ns-3's
+//! `UdpTraceClient` does by default) with period `n / fps`, or for a timed
+//! trace `(t_{n-1} - t_0) n / (n - 1)`: its last frame lasts the mean frame
+//! interval.
+
+use serde::{Deserialize, Serialize};
+
+use crate::scenario::InvalidField;
+use crate::sim::Time;
+
+/// What one field of a trace line holds (see the module notes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Column {
+    Frame,
+    Type,
+    TimeS,
+    TimeMs,
+    Bytes,
+    Bits,
+    #[serde(rename = "-")]
+    Skip,
+}
+
+impl Column {
+    fn name(self) -> &'static str {
+        match self {
+            Column::Frame => "frame",
+            Column::Type => "type",
+            Column::TimeS => "time_s",
+            Column::TimeMs => "time_ms",
+            Column::Bytes => "bytes",
+            Column::Bits => "bits",
+            Column::Skip => "-",
+        }
+    }
+}
+
+/// When a frame's packets leave (see `video`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Spacing {
+    /// At the frame's own bit rate over its interval.
+    #[default]
+    Spread,
+    /// All at the frame's time.
+    Burst,
+}
+
+/// A trace source's `trace` table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceSpec {
+    /// The trace file. The Python front makes a relative path absolute,
+    /// from the scenario file's directory; here it is from the working one.
+    pub file: String,
+    pub columns: Vec<Column>,
+    /// Frames per second, for a trace without a time column.
+    #[serde(default)]
+    pub fps: Option<f64>,
+    #[serde(default)]
+    pub send: Spacing,
+}
+
+impl TraceSpec {
+    /// Columns name one size, at most one time, no other name twice; `fps`
+    /// is given (and positive) exactly when there is no time column.
+    pub fn validate(&self, field: &str) -> Result<(), InvalidField> {
+        let bad = |key: &str, message: String| InvalidField { field: format!("{field}.{key}"), message };
+        let c = &self.columns;
+        let count = |of: [Column; 2]| c.iter().filter(|x| of.contains(x)).count();
+        if let Some(twice) = (1..c.len()).find(|&i| c[i] != Column::Skip && c[..i].contains(&c[i])) {
+            return Err(bad("columns", format!("{} is named twice", c[twice].name())));
+        }
+        if count([Column::Bytes, Column::Bits]) != 1 {
+            return Err(bad("columns", "name exactly one size column, bytes or bits".into()));
+        }
+        let timed = match count([Column::TimeS, Column::TimeMs]) {
+            0 => false,
+            1 => true,
+            _ => return Err(bad("columns", "name at most one time column, time_s or time_ms".into())),
+        };
+        match (timed, self.fps) {
+            (true, Some(_)) => {
+                Err(bad("fps", "the time column sets the frame times; fps is for a trace without one".into()))
+            }
+            (false, None) => {
+                Err(bad("fps", "required: columns has no time column (time_s or time_ms)".into()))
+            }
+            (false, Some(f)) if !(f.is_finite() && f > 0.0) => {
+                Err(bad("fps", format!("{f} is not a positive number of frames per second")))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Read and parse the file; an error names `{field}.file`, the file and the line.
+    pub fn read(&self, field: &str) -> Result<Trace, InvalidField> {
+        let bad = |message: String| InvalidField { field: format!("{field}.file"), message };
+        let text = std::fs::read_to_string(&self.file)
+            .map_err(|e| bad(format!("cannot read {}: {e}", self.file)))?;
+        Trace::parse(&text, &self.columns, self.fps).map_err(|e| bad(format!("{}: {e}", self.file)))
+    }
+}
+
+/// Why a trace cannot be read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TraceError {
+    #[error("line {0}: {1}")]
+    Line(usize, String),
+    #[error("{0}")]
+    Whole(String),
+}
+
+/// One frame: when it is sent (ns after the trace's first frame) and its bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Frame {
+    pub time: Time,
+    pub bytes: u64,
+}
+
+/// A trace's frames and the period after which it repeats, ns; it holds at
+/// least one byte and its period is after its last frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trace {
+    pub frames: Vec<Frame>,
+    pub period: Time,
+}
+
+/// One field's value: a time in (unrounded) ns, a size in bytes, or nothing used.
+enum Value {
+    Time(f64),
+    Bytes(u64),
+    Unused,
+}
+
+/// Field `text` read as `column`, or why it cannot be.
+fn value(column: Column, text: &str) -> Result<Value, String> {
+    let whole = |what: &str| match text.parse::<u64>() {
+        Ok(v) => Ok(v),
+        Err(_) if text.starts_with('-') && text[1..].parse::<f64>().is_ok() => {
+            Err(format!("{what} {text} is negative"))
+        }
+        Err(_) => Err(format!("{what} {text:?} is not a whole number")),
+    };
+    Ok(match column {
+        Column::Frame => whole("frame number").map(|_| Value::Unused)?,
+        Column::Type if text.starts_with(|c: char| c.is_ascii_alphabetic()) => Value::Unused,
+        Column::Type => {
+            return Err(format!("frame type {text:?} does not start with a letter (I, P, B, ...)"))
+        }
+        Column::TimeS | Column::TimeMs => match text.parse::<f64>() {
+            Ok(t) if t.is_finite() && t >= 0.0 => {
+                Value::Time(t * if column == Column::TimeS { 1e9 } else { 1e6 })
+            }
+            Ok(t) if t < 0.0 => return Err(format!("time {text} is negative")),
+            _ => return Err(format!("time {text:?} is not a number")),
+        },
+        Column::Bytes => Value::Bytes(whole("frame size")?),
+        Column::Bits => Value::Bytes(whole("frame size")?.div_ceil(8)),
+        Column::Skip => Value::Unused,
+    })
+}
+
+impl Trace {
+    /// The frames of trace `text` laid out as `columns`, timed by their time
+    /// column or by `fps` (validated by [`TraceSpec::validate`]).
+    pub fn parse(text: &str, columns: &[Column], fps: Option<f64>) -> Result<Trace, TraceError> {
+        // (time in ns from the file, bytes) per frame.
+        let mut rows: Vec<(Option<f64>, u64)> = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let at = |message: String| TraceError::Line(i + 1, message);
+            let fields: Vec<&str> = line.split('#').next().unwrap_or("").split_whitespace().collect();
+            if fields.is_empty() {
+                continue;
+            }
+            if fields.len() < columns.len() {
+                let names: Vec<_> = columns.iter().map(|c| c.name()).collect();
+                return Err(at(format!(
+                    "{} fields, expected {} ({})",
+                    fields.len(),
+                    columns.len(),
+                    names.join(", ")
+                )));
+            }
+            let (mut time, mut bytes) = (None, 0);
+            for (&column, text) in columns.iter().zip(fields) {
+                match value(column, text).map_err(at)? {
+                    Value::Time(t) => match rows.last() {
+                        Some(&(Some(prev), _)) if t < prev => {
+                            return Err(at(format!("time {text} is before the previous frame's")))
+                        }
+                        _ => time = Some(t),
+                    },
+                    Value::Bytes(b) => bytes = b,
+                    Value::Unused => {}
+                }
+            }
+            rows.push((time, bytes));
+        }
+        let n = rows.len();
+        if n == 0 {
+            return Err(TraceError::Whole("no frames: every line is blank or a comment".into()));
+        }
+        if rows.iter().all(|&(_, b)| b == 0) {
+            return Err(TraceError::Whole("every frame is empty (0 bytes)".into()));
+        }
+        let (times, period): (Vec<f64>, f64) = match fps {
+            Some(fps) if n as f64 * 1e9 / fps < 1.0 => {
+                return Err(TraceError::Whole(format!("{n} frames at {fps} frames/s last under 1 ns")))
+            }
+            Some(fps) => ((0..n).map(|i| i as f64 * 1e9 / fps).collect(), n as f64 * 1e9 / fps),
+            None => {
+                let t0 = rows[0].0.unwrap_or(0.0);
+                let span = rows[n - 1].0.unwrap_or(0.0) - t0;
+                if n < 2 || span.round() == 0.0 {
+                    return Err(TraceError::Whole(
+                        "a timed trace needs frames at two different times to set its frame interval".into(),
+                    ));
+                }
+                (rows.iter().map(|r| r.0.unwrap_or(0.0) - t0).collect(), span * n as f64 / (n - 1) as f64)
+            }
+        };
+        let frames =
+            times.iter().zip(&rows).map(|(t, r)| Frame { time: t.round() as Time, bytes: r.1 }).collect();
+        Ok(Trace { frames, period: period.round() as Time })
+    }
+
+    /// Mean rate over one period, bit/s.
+    pub fn mean_rate(&self) -> f64 {
+        self.frames.iter().map(|f| f.bytes).sum::<u64>() as f64 * 8e9 / self.period as f64
+    }
+
+    /// The trace with every frame scaled so that the mean rate is `rate`
+    /// bit/s. Rounding is cumulative (frame i gets round(c_i k) - round(c_{i-1} k)
+    /// bytes, c_i the bytes of frames 0..=i), so the total is exact to a byte;
+    /// None if that leaves no byte at all.
+    pub fn scaled_to(&self, rate: u64) -> Option<Trace> {
+        let k = rate as f64 / self.mean_rate();
+        let (mut total, mut sent) = (0u64, 0u64);
+        let frames: Vec<Frame> = (self.frames.iter())
+            .map(|f| {
+                total += f.bytes;
+                let upto = (total as f64 * k).round() as u64;
+                let bytes = upto - sent;
+                sent = upto;
+                Frame { bytes, ..*f }
+            })
+            .collect();
+        (sent > 0).then_some(Trace { frames, period: self.period })
+    }
+
+    /// Time from frame `i` to the next (the last one's to the next loop's first).
+    pub fn interval(&self, i: usize) -> Time {
+        self.frames.get(i + 1).map_or(self.period, |f| f.time) - self.frames[i].time
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Column::*;
+
+    const MS: Time = 1_000_000;
+
+    fn frames(t: &Trace) -> Vec<(Time, u64)> {
+        t.frames.iter().map(|f| (f.time, f.bytes)).collect()
+    }
+
+    fn line_error(text: &str, columns: &[Column], fps: Option<f64>) -> (usize, String) {
+        match Trace::parse(text, columns, fps) {
+            Err(TraceError::Line(line, message)) => (line, message),
+            other => panic!("expected a line error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn timed_trace_with_comments_blank_lines_and_extra_fields() {
+        let text = "# Frame  Time[s]  Type  Size[B]\n\
+                    0 0.000 I 1000   # an I frame\n\
+                    \n\
+                    1 0.040 P 500 38.5 40.1\r\n\
+                    \t  2 0.080 B 0\n\
+                    3 0.120 B 250\n";
+        let t = Trace::parse(text, &[Frame, TimeS, Type, Bytes], None).unwrap();
+        assert_eq!(frames(&t), [(0, 1000), (40 * MS, 500), (80 * MS, 0), (120 * MS, 250)]);
+        // Span 120 ms over 4 frames: the last lasts the mean interval, 40 ms.
+        assert_eq!(t.period, 160 * MS);
+        assert_eq!(t.interval(0), 40 * MS);
+        assert_eq!(t.interval(3), 40 * MS);
+        // 1750 B per 160 ms.
+        assert!((t.mean_rate() - 87_500.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn frame_rate_timing_times_in_ms_sizes_in_bits() {
+        let t = Trace::parse("1 I 1000\n2 B 200\n3 B 200\n", &[Frame, Type, Bytes], Some(25.0)).unwrap();
+        assert_eq!(frames(&t), [(0, 1000), (40 * MS, 200), (80 * MS, 200)]);
+        assert_eq!(t.period, 120 * MS);
+        // 24 frames/s: times rounded to the ns, the period exact over the whole trace.
+        let t = Trace::parse("8000\n8001\n1\n", &[Bits], Some(24.0)).unwrap();
+        assert_eq!(frames(&t), [(0, 1000), (41_666_667, 1001), (83_333_333, 1)]);
+        assert_eq!(t.period, 125 * MS);
+        // A time column starting late counts from its first frame; ms and skipped fields.
+        let t = Trace::parse("I 1000 x 10\nP 1040 y 20\n", &[Type, TimeMs, Skip, Bytes], None).unwrap();
+        assert_eq!(frames(&t), [(0, 10), (40 * MS, 20)]);
+        assert_eq!(t.period, 80 * MS);
+    }
+
+    #[test]
+    fn broken_lines_are_errors_naming_the_line() {
+        let cols = [Frame, TimeS, Type, Bytes];
+        let head = "# header\n0 0.000 I 1000\n\n";
+        let cases = [
+            ("1 0.040 P", "3 fields, expected 4 (frame, time_s, type, bytes)"),
+            ("1 0.040 P 12x", "frame size \"12x\" is not a whole number"),
+            ("1 0.040 P -5", "frame size -5 is negative"),
+            ("1 0.040 P 12.5", "frame size \"12.5\" is not a whole number"),
+            ("1.5 0.040 P 12", "frame number \"1.5\" is not a whole number"),
+            ("1 abc P 12", "time \"abc\" is not a number"),
+            ("1 -0.04 P 12", "time -0.04 is negative"),
+            ("1 0.040 7 12", "frame type \"7\" does not start with a letter (I, P, B, ...)"),
+        ];
+        for (line, message) in cases {
+            assert_eq!(line_error(&format!("{head}{line}\n2 0.08 B 5\n"), &cols, None), (4, message.into()));
+        }
+        // Time going back is an error at the line that goes back; equal times are fine.
+        let text = "0 0.000 I 1\n1 0.040 B 1\n2 0.040 B 1\n# c\n3 0.039 P 1\n";
+        assert_eq!(line_error(text, &cols, None), (5, "time 0.039 is before the previous frame's".into()));
+    }
+
+    #[test]
+    fn traces_without_frames_bytes_or_span_are_errors() {
+        let whole = |text: &str, columns: &[Column], fps| match Trace::parse(text, columns, fps) {
+            Err(TraceError::Whole(m)) => m,
+            other => panic!("{other:?}"),
+        };
+        assert!(whole("# nothing\n\n", &[Bytes], Some(25.0)).contains("no frames"));
+        assert!(whole("0\n0\n", &[Bytes], Some(25.0)).contains("every frame is empty"));
+        assert!(whole("0.0 100\n", &[TimeS, Bytes], None).contains("two different times"));
+        assert!(whole("0.5 100\n0.5 100\n", &[TimeS, Bytes], None).contains("two different times"));
+        assert!(whole("100\n", &[Bytes], Some(1e10)).contains("under 1 ns"));
+    }
+
+    fn spec(columns: Vec<Column>, fps: Option<f64>) -> TraceSpec {
+        TraceSpec { file: "f".into(), columns, fps, send: Spacing::Spread }
+    }
+
+    #[test]
+    fn bad_columns_and_fps_name_their_field() {
+        let field = |columns, fps| spec(columns, fps).validate("u.trace").map_err(|e| (e.field, e.message));
+        assert_eq!(field(vec![Frame, Skip, Type, Skip, Bytes], Some(25.0)), Ok(()));
+        assert_eq!(field(vec![TimeS, Bytes], None), Ok(()));
+        let err = |columns, fps| field(columns, fps).unwrap_err();
+        assert_eq!(
+            err(vec![Frame, Frame, Bytes], Some(25.0)),
+            ("u.trace.columns".into(), "frame is named twice".into())
+        );
+        assert!(err(vec![Frame, Type], Some(25.0)).1.contains("exactly one size column"));
+        assert!(err(vec![Bits, Bytes], Some(25.0)).1.contains("exactly one size column"));
+        assert!(err(vec![TimeS, TimeMs, Bytes], None).1.contains("at most one time column"));
+        assert_eq!(err(vec![TimeS, Bytes], Some(25.0)).0, "u.trace.fps");
+        assert!(err(vec![Bytes], None).1.starts_with("required"));
+        assert!(err(vec![Bytes], Some(0.0)).1.contains("not a positive"));
+        assert!(err(vec![Bytes], Some(f64::NAN)).1.contains("not a positive"));
+    }
+
+    #[test]
+    fn reading_names_the_field_the_file_and_the_line() {
+        let path = std::env::temp_dir().join(format!("pacesim-trace-{}.txt", std::process::id()));
+        std::fs::write(&path, "# test\n100\nten\n").unwrap();
+        let s = TraceSpec { file: path.to_string_lossy().into(), ..spec(vec![Bytes], Some(25.0)) };
+        let e = s.read("traffic.udp[2].trace").unwrap_err();
+        assert_eq!(e.field, "traffic.udp[2].trace.file");
+        assert_eq!(e.message, format!("{}: line 3: frame size \"ten\" is not a whole number", s.file));
+        std::fs::write(&path, "100\n300\n").unwrap();
+        assert_eq!(s.read("u").unwrap().frames[1], super::Frame { time: 40 * MS, bytes: 300 });
+        std::fs::remove_file(&path).unwrap();
+        let e = s.read("u").unwrap_err();
+        assert!(e.field == "u.file" && e.message.starts_with("cannot read"), "{e}");
+    }
+
+    #[test]
+    fn scaling_rounds_cumulatively_and_keeps_the_timing() {
+        let t = Trace::parse("100\n100\n100\n", &[Bytes], Some(25.0)).unwrap();
+        // 300 B per 120 ms = 20 kb/s; a third of it: 33.3, 66.7, 100 cumulative.
+        let third = t.scaled_to(20_000 / 3).unwrap();
+        assert_eq!(third.frames.iter().map(|f| f.bytes).collect::<Vec<_>>(), [33, 34, 33]);
+        assert_eq!((third.period, third.frames[2].time), (t.period, t.frames[2].time));
+        assert_eq!(t.scaled_to(40_000).unwrap().frames[0].bytes, 200);
+        assert_eq!(t.scaled_to(1), None);
+    }
+}

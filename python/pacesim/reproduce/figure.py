@@ -1,0 +1,77 @@
+"""A reproducible figure: its sweep file, the panels drawn and the claims checked.
+
+What a figure runs lives in `scenarios/<id>.toml`, a sweep file (see
+`pacesim.sweep`) with a `[quick]` version; how it is drawn and which of the
+catalogue's "expect" statements it must show live in one module per paper
+(`paper_e`, `paper_a`, `paper_q`, `paper_w`). Claims quote
+../shared/EXPERIMENTS.md and name axis values of the sweep file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
+
+import pandas as pd
+
+from ..plot import ROW_PANELS, Cdf, Lines, Panel
+from ..sweep import Sweep, load_sweep
+from ..units import parse_size, parse_time
+from .claims import Claim
+
+THROUGHPUT = "aggregate_mbps"
+GOODPUT = "goodput_kbps_mean"
+UDP_LOSS = "core_udp_loss_rate"
+
+
+def scenarios_dir() -> Path:
+    """Where the sweep files are: $PACESIM_SCENARIOS, else `scenarios/` of the
+    source tree this package runs from, else of the working directory."""
+    if "PACESIM_SCENARIOS" in os.environ:
+        return Path(os.environ["PACESIM_SCENARIOS"])
+    source = Path(__file__).resolve().parents[3] / "scenarios"
+    return source if source.is_dir() else Path.cwd() / "scenarios"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One reproducible figure: the panels drawn (like the paper's) and the claims checked."""
+
+    id: str
+    caption: str
+    setup: str
+    panels: List[Union[Panel, Cdf, Lines]]
+    claims: List[Claim]
+    # Other catalogue ids this figure's run shows too (Q-tab3's run is also Q-fig19).
+    also: Tuple[str, ...] = ()
+    # Run tables the claims read (those the panels draw are loaded anyway).
+    tables: Tuple[str, ...] = ()
+    # Tables computed from the run tables, by name, for panels and claims.
+    derived: Dict[str, Callable[[Dict[str, pd.DataFrame]], pd.DataFrame]] = field(default_factory=dict)
+
+    def table_names(self) -> Set[str]:
+        """Every stored run table the panels draw, the claims read or the derived tables need."""
+        wanted = set(self.tables) | {p.table for p in self.panels if isinstance(p, ROW_PANELS)}
+        return wanted - set(self.derived)
+
+    def with_derived(self, rows: Dict[str, pd.DataFrame]) -> Dict[str, pd.DataFrame]:
+        """`rows` with the derived tables added."""
+        return {**rows, **{name: derive(rows) for name, derive in self.derived.items()}}
+
+    def sweep(self, quick: bool, seeds: Optional[Sequence[int]] = None) -> Sweep:
+        """The sweep to run (`scenarios/<id>.toml`): full size, or its [quick] version."""
+        sweep = load_sweep(scenarios_dir() / f"{self.id}.toml")
+        sweep = sweep.reduced() if quick else sweep
+        if seeds:
+            sweep.seeds = list(seeds)
+        return sweep
+
+
+def kb(buffer: str) -> float:
+    return parse_size(buffer) / 1e3
+
+
+def ms(delay: str) -> float:
+    return parse_time(delay) / 1e6
