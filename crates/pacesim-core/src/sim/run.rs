@@ -109,21 +109,21 @@ pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Repor
     for l in &mut w.net.links {
         l.set_window(s.warmup, s.duration);
     }
-    for (i, f) in w.flows.iter().enumerate() {
-        w.queue.push(f.start, Event::Start(i as u32));
+    for i in 0..w.flows.len() {
+        w.schedule(w.flows[i].start, Event::Start(i as u32));
     }
-    for (i, u) in w.sources.iter().enumerate() {
-        w.queue.push(u.first(), Event::Udp(i as u32));
+    for i in 0..w.sources.len() {
+        w.schedule(w.sources[i].first(), Event::Udp(i as u32));
     }
-    w.queue.push(s.warmup, Event::Warmup);
-    w.queue.push(s.duration, Event::End);
+    w.schedule(s.warmup, Event::Warmup);
+    w.schedule(s.duration, Event::End);
     if let Some(d) = &s.delay {
         w.delay = Some((d.class.kind(), Default::default()));
     }
     if let Some(p) = &s.progress {
         p.check(s.duration, w.flows.len())?;
         w.progress = Some((p.interval, Default::default()));
-        w.queue.push(0, Event::Sample);
+        w.schedule(0, Event::Sample);
     }
     let end = s.duration as f64;
     w.run(&mut |t| progress(t as f64 / end));

@@ -41,6 +41,25 @@ pub enum Event {
     End,
 }
 
+#[cfg(feature = "trace")]
+impl Event {
+    /// The kind of event, numbered in declaration order from 0.
+    pub fn tag(&self) -> u8 {
+        match self {
+            Event::Arrive(_) => 0,
+            Event::Rto(_) => 1,
+            Event::Pace(_) => 2,
+            Event::HostPace(_) => 3,
+            Event::DelAck(_) => 4,
+            Event::Start(_) => 5,
+            Event::Udp(_) => 6,
+            Event::Warmup => 7,
+            Event::Sample => 8,
+            Event::End => 9,
+        }
+    }
+}
+
 pub struct Flow {
     pub sender: TcpSender,
     pub sink: TcpSink,
@@ -195,6 +214,8 @@ impl World {
     /// 2^20 events.
     pub fn run(&mut self, progress: &mut dyn FnMut(Time)) {
         while let Some((t, ev)) = self.queue.pop() {
+            #[cfg(feature = "trace")]
+            crate::sim::event::trace::pop();
             self.now = t;
             if self.queue.popped() & 0xf_ffff == 0 {
                 progress(t);
@@ -238,7 +259,7 @@ impl World {
                     let source = &mut self.sources[i as usize];
                     let (size, next) = source.emit();
                     let route = source.route;
-                    self.queue.push(next, Event::Udp(i));
+                    self.schedule(next, Event::Udp(i));
                     let id = self.alloc(i, route, PacketKind::Udp, size, 0, 0);
                     if self.measures_delay(PacketKind::Udp) {
                         self.packets
@@ -251,6 +272,14 @@ impl World {
                 Event::End => break,
             }
         }
+    }
+
+    /// Put `event` in the queue, due at `at`.
+    #[inline]
+    pub fn schedule(&mut self, at: Time, event: Event) {
+        #[cfg(feature = "trace")]
+        crate::sim::event::trace::push(at, event.tag());
+        self.queue.push(at, event);
     }
 
     /// Hand the packet to the link of its current hop, through the link's
@@ -288,7 +317,7 @@ impl World {
             None => p.timer().cancel(),
         }
         if let Some(at) = p.timer().needs_event() {
-            self.queue.push(at, Event::Pace(i));
+            self.schedule(at, Event::Pace(i));
         }
     }
 
@@ -317,7 +346,7 @@ impl World {
             }
             p.hop = next;
         }
-        self.queue.push(at, Event::Arrive(id));
+        self.schedule(at, Event::Arrive(id));
     }
 
     /// A new packet of `flow`, at the start of its route.
@@ -384,7 +413,7 @@ impl World {
 
     fn arm_sink(&mut self, f: u32) {
         if let Some(at) = self.flows[f as usize].sink.timer.needs_event() {
-            self.queue.push(at, Event::DelAck(f));
+            self.schedule(at, Event::DelAck(f));
         }
     }
 
@@ -413,7 +442,7 @@ impl World {
         flow.cwnd.set(now, None);
         let (transfer, next) = flow.user.as_mut().expect("a short-lived flow").finish(now);
         self.transfers.push((f, transfer));
-        self.queue.push(next, Event::Start(f));
+        self.schedule(next, Event::Start(f));
     }
 
     /// Send what the flow's sender emitted, arm its timers, and note its window.
@@ -440,12 +469,11 @@ impl World {
         if flow.active() {
             flow.cwnd.set(self.now, Some(flow.sender.w.cwnd));
         }
-        let sender = &mut flow.sender;
-        if let Some(at) = sender.rtx.needs_event() {
-            self.queue.push(at, Event::Rto(f));
+        if let Some(at) = flow.sender.rtx.needs_event() {
+            self.schedule(at, Event::Rto(f));
         }
-        if let Some(at) = sender.pace.needs_event() {
-            self.queue.push(at, Event::HostPace(f));
+        if let Some(at) = self.flows[f as usize].sender.pace.needs_event() {
+            self.schedule(at, Event::HostPace(f));
         }
     }
 
@@ -465,7 +493,7 @@ impl World {
             table.bytes.push(f.data_delivered(first) as u64 * segment);
         }
         let next = self.now + *interval;
-        self.queue.push(next, Event::Sample);
+        self.schedule(next, Event::Sample);
     }
 
     /// The measurement window opens: links open theirs themselves

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Bit-identical reports before and after an engine change.
+
+Runs a fixed set of scenarios (E-base with every pacing scheme and host
+mode, every TCP variant, RED, delayed ACKs, UDP sources with burstiness,
+and the other topologies) through the engine alone
+(`examples/run_json.rs`) and stores each full JSON report, less its work
+counters (`work`: events and packet-hops, which an engine change may
+change), under DIR. `--check DIR` runs them again and reports every
+scenario whose report differs in any byte.
+
+    python bench/identical.py --save /tmp/before     # on the old engine
+    python bench/identical.py --check /tmp/before    # on the new one
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pacesim
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = ROOT / "scenarios"
+SHORT = ["duration=100s", "warmup=30s"]
+UDP = ["topology.udp={}", "burstiness={}"]
+
+# name: (scenario file, overrides)
+CASES = {
+    "reno-none-5KB": ("e-base.toml", [*SHORT, "core.buffer=5KB"]),
+    "reno-host": ("e-base.toml", [*SHORT, "pacing.scheme=host"]),
+    "reno-host-modified-half": ("e-base.toml", [*SHORT, "pacing.scheme=host", "pacing.host_mode=modified",
+                                                "pacing.fraction=0.5"]),
+    "reno-host-rate": ("e-base.toml", [*SHORT, "pacing.scheme=host", "pacing.host_mode=rate"]),
+    "reno-edge-3KB": ("e-base.toml", [*SHORT, "pacing.scheme=edge", "core.buffer=3KB"]),
+    "reno-qlbp": ("e-base.toml", [*SHORT, "pacing.scheme=qlbp"]),
+    "newreno-edge": ("e-base.toml", [*SHORT, "tcp.variant=newreno", "pacing.scheme=edge"]),
+    "sack-none": ("e-base.toml", [*SHORT, "tcp.variant=sack"]),
+    "sack-host": ("e-base.toml", [*SHORT, "tcp.variant=sack", "pacing.scheme=host"]),
+    "fack-edge": ("e-base.toml", [*SHORT, "tcp.variant=fack", "pacing.scheme=edge"]),
+    "reno-red": ("e-base.toml", [*SHORT, "core.queue=red", "core.buffer=5KB"]),
+    "sack-red-delack": ("e-base.toml", [*SHORT, "tcp.variant=sack", "core.queue=red", "tcp.delayed_ack=100ms"]),
+    "reno-delack-edge": ("e-base.toml", [*SHORT, "tcp.delayed_ack=100ms", "pacing.scheme=edge"]),
+    "bic": ("w-dumbbell.toml", ["duration=30s", "warmup=10s", "topology.flows=5", "core.buffer=100KB",
+                                "tcp.variant=bic"]),
+    "cubic-host": ("w-dumbbell.toml", ["duration=30s", "warmup=10s", "topology.flows=5", "core.buffer=1000KB",
+                                       "tcp.variant=cubic", "pacing.scheme=host"]),
+    "fast": ("w-dumbbell.toml", ["duration=30s", "warmup=10s", "topology.flows=5", "tcp.variant=fast"]),
+    "udp-poisson-edge": ("e-base.toml", [*SHORT, *UDP, "pacing.scheme=edge",
+                                         'traffic.udp=[{kind = "poisson", rate = "5.5Mbps", size = ["100B", "300B"]}]']),
+    "udp-mix": ("e-base.toml", [*SHORT, *UDP, "tcp.variant=sack", 'traffic.udp=['
+                                '{kind = "cbr", rate = "2Mbps", sizes = ["40B", "1KB"], start = "1s"}, '
+                                '{kind = "onoff", rate = "10Mbps", size = "200B", on = "100ms", off = "200ms"}, '
+                                '{kind = "fbm", rate = "3Mbps", size = "200B", hurst = 0.85}]']),
+    "a-base-udp": ("a-base.toml", ["duration=60s", "warmup=20s", "burstiness={}",
+                                   'traffic.udp=[{kind = "poisson", rate = "5Mbps", size = "200B"}]']),
+    "q-dumbbell": ("q-dumbbell.toml", ["duration=200s", "warmup=50s"]),
+    "sack-edge-delay-progress": ("e-base.toml", [*SHORT, "tcp.variant=sack", "pacing.scheme=edge", "delay={}",
+                                                 "progress={}"]),
+    "udp-delay": ("e-base.toml", [*SHORT, "topology.udp={}", 'delay={class = "udp"}',
+                                  'traffic.udp=[{kind = "poisson", rate = "5.5Mbps", size = "200B"}]']),
+    "graph-square": ("graph-square.toml", []),
+}
+
+
+def engine_json(name: str) -> str:
+    file, overrides = CASES[name]
+    return json.dumps(pacesim.apply_overrides(pacesim.load_scenario(SCENARIOS / file), overrides).to_engine())
+
+
+def run(binary: Path, name: str) -> tuple[dict, dict]:
+    """The report of case `name` without its work counters, and those counters."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        f.write(engine_json(name))
+        f.flush()
+        out = subprocess.run([str(binary), f.name], capture_output=True, text=True, check=True).stdout
+    report = json.loads(out)
+    return report, report.pop("work")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--save", type=Path, metavar="DIR")
+    mode.add_argument("--check", type=Path, metavar="DIR")
+    ap.add_argument("--only", nargs="*", choices=sorted(CASES), help="a subset of the cases")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    subprocess.run(["cargo", "build", "-q", "--release", "--example", "run_json"], cwd=ROOT, check=True)
+    binary = ROOT / "target" / "release" / "examples" / "run_json"
+    names = args.only or list(CASES)
+    with ThreadPoolExecutor(args.jobs) as pool:
+        results = dict(zip(names, pool.map(lambda n: run(binary, n), names)))
+    if args.save:
+        args.save.mkdir(parents=True, exist_ok=True)
+        for name, (report, work) in results.items():
+            (args.save / f"{name}.json").write_text(json.dumps(report, sort_keys=True))
+            print(f"{name}: saved ({work['events']:,} events)")
+        return 0
+    bad = 0
+    for name, (report, work) in results.items():
+        want = json.loads((args.check / f"{name}.json").read_text())
+        same = json.dumps(report, sort_keys=True) == json.dumps(want, sort_keys=True)
+        bad += not same
+        print(f"{name}: {'identical' if same else 'DIFFERENT'} ({work['events']:,} events)")
+    print(f"{len(results) - bad} of {len(results)} identical")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
