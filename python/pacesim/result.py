@@ -81,19 +81,17 @@ class Result:
     def progress(self) -> Optional[pd.DataFrame]:
         """Every flow's payload bytes delivered in order at each sample time
         (columns t_s, flow, bytes), when the scenario asked for `progress`."""
-        import pandas as pd
+        from .store import table_rows
 
-        p = self.report.get("progress")
-        return None if p is None else pd.DataFrame(p)
+        return None if self.report.get("progress") is None else table_rows(self.report, "progress")
 
     @cached_property
     def delay(self) -> Optional[pd.DataFrame]:
         """The CDF of one-way packet delays (columns delay_ms, fraction), when the
         scenario asked for `delay`; mean and quantiles are in `report["delay"]`."""
-        import pandas as pd
+        from .store import table_rows
 
-        d = self.report.get("delay")
-        return None if d is None else pd.DataFrame({"delay_ms": d["cdf_ms"], "fraction": d["cdf"]})
+        return None if self.report.get("delay") is None else table_rows(self.report, "delay")
 
     @cached_property
     def burstiness(self) -> Optional[pd.DataFrame]:

@@ -28,6 +28,13 @@ class Missing(LookupError):
     """No successful point where a claim needs one."""
 
 
+def _select(rows: pd.DataFrame, where: dict) -> pd.DataFrame:
+    """The rows at the given axis values (short names allowed, see `ALIASES`)."""
+    for key, value in where.items():
+        rows = rows[matches(rows[ALIASES.get(key, key)], [value])]
+    return rows
+
+
 class Points:
     """The successful points of a sweep, with means over seeds at chosen axis values.
 
@@ -47,18 +54,14 @@ class Points:
         """The rows of run table `table` (every point's, with its axes and seed) at the given axis values."""
         if table not in self.tables:
             raise Missing(f"no {table!r} table loaded")
-        rows = self.tables[table]
-        for key, value in where.items():
-            rows = rows[matches(rows[ALIASES.get(key, key)], [value])]
+        rows = _select(self.tables[table], where)
         if rows.empty:
             raise Missing(f"no {table!r} rows at {where}")
         return rows
 
     def at(self, metric: str, **where) -> float:
         """Mean of `metric` over seeds at the given axis values."""
-        rows = self.df
-        for key, value in where.items():
-            rows = rows[matches(rows[ALIASES.get(key, key)], [value])]
+        rows = _select(self.df, where)
         values = rows[metric].dropna() if metric in rows else pd.Series(dtype=float)
         if values.empty:
             raise Missing(f"no successful point with {metric} at {where}")
