@@ -11,6 +11,10 @@ scenario whose report differs in any byte.
 
     python bench/identical.py --save /tmp/before     # on the old engine
     python bench/identical.py --check /tmp/before    # on the new one
+    python bench/identical.py --check /tmp/before --threads 2
+
+`--threads 2` runs networks that split at their core link as two halves
+in parallel (`sim/partition.rs`); their reports must not change.
 """
 
 from __future__ import annotations
@@ -73,12 +77,12 @@ def engine_json(name: str) -> str:
     return json.dumps(pacesim.apply_overrides(pacesim.load_scenario(SCENARIOS / file), overrides).to_engine())
 
 
-def run(binary: Path, name: str) -> tuple[dict, dict]:
+def run(binary: Path, name: str, threads: int) -> tuple[dict, dict]:
     """The report of case `name` without its work counters, and those counters."""
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
         f.write(engine_json(name))
         f.flush()
-        out = subprocess.run([str(binary), f.name], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run([str(binary), f.name, str(threads)], capture_output=True, text=True, check=True).stdout
     report = json.loads(out)
     return report, report.pop("work")
 
@@ -90,12 +94,13 @@ def main() -> int:
     mode.add_argument("--check", type=Path, metavar="DIR")
     ap.add_argument("--only", nargs="*", choices=sorted(CASES), help="a subset of the cases")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1, help="threads per run (1 or 2)")
     args = ap.parse_args()
     subprocess.run(["cargo", "build", "-q", "--release", "--example", "run_json"], cwd=ROOT, check=True)
     binary = ROOT / "target" / "release" / "examples" / "run_json"
     names = args.only or list(CASES)
     with ThreadPoolExecutor(args.jobs) as pool:
-        results = dict(zip(names, pool.map(lambda n: run(binary, n), names)))
+        results = dict(zip(names, pool.map(lambda n: run(binary, n, args.threads), names)))
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
         for name, (report, work) in results.items():

@@ -2,7 +2,9 @@
 """Speed of pacesim and ns-2 on the paper-size E-base, in one run.
 
 E-base (paper E Sec 3.1): 1000 TCP Reno flows, 10 KB drop-tail core buffer,
-400 simulated seconds. pacesim runs each pacing scheme (none, host, edge);
+400 simulated seconds. pacesim runs each pacing scheme (none, host, edge),
+on one thread and on two (the network split at its core link into two
+halves simulated in parallel, `sim/partition.rs`; the same report);
 ns-2 runs the unpaced scenario (Debian's ns-2 has no pacing; paper E
 patched it). Every run is its own process under /usr/bin/time (wall time,
 peak RSS), and each simulator also runs a near-zero-length copy, so set-up
@@ -38,13 +40,14 @@ NS2_CSV = ROOT / "bench" / "ns2" / "results" / "ebase.csv"
 SCENARIO = ROOT / "scenarios" / "e-base.toml"
 OUT = ROOT / "bench" / "results" / "speed.csv"
 SCHEMES = ["none", "host", "edge"]
+THREADS = [1, 2]
 
 PACESIM = """
 import json, sys, pacesim
 extra = ["traffic.start=0s"] if sys.argv[4] == "setup" else []
 s = pacesim.apply_overrides(pacesim.load_scenario(sys.argv[1]),
     ["core.buffer=10KB", f"duration={sys.argv[2]}", f"warmup={sys.argv[3]}", f"pacing.scheme={sys.argv[5]}", *extra])
-r = pacesim.run(s)
+r = pacesim.run(s, threads=int(sys.argv[6]))
 print(json.dumps({"engine_s": r.wall_s, **r.work, **r.summary}))
 """
 
@@ -58,11 +61,12 @@ def timed(cmd: list[str]) -> tuple[str, float, float]:
     return out, float(wall), int(rss_kb) / 1024
 
 
-def pacesim_run(duration: float, warmup: float, scheme: str, setup_only: bool = False) -> dict:
+def pacesim_run(duration: float, warmup: float, scheme: str, threads: int, setup_only: bool = False) -> dict:
     """One pacesim run in a fresh process; `setup_only` starts every flow at 0
     so that a near-zero-length run passes validation."""
     mode = "setup" if setup_only else "full"
-    out, wall, rss = timed([sys.executable, "-c", PACESIM, str(SCENARIO), f"{duration}s", f"{warmup}s", mode, scheme])
+    cmd = [sys.executable, "-c", PACESIM, str(SCENARIO), f"{duration}s", f"{warmup}s", mode, scheme, str(threads)]
+    out, wall, rss = timed(cmd)
     return {**json.loads(out), "wall_s": wall, "rss_mb": rss}
 
 
@@ -87,14 +91,16 @@ def main() -> int:
     T, W = args.duration, args.duration / 4
     console = Console()
 
-    rows, runs = [], {}
-    with console.status("pacesim: set-up only, then each scheme"):
-        setup = pacesim_run(0.002, 0.001, "none", setup_only=True)
-        for scheme in SCHEMES:
-            runs[scheme] = p = pacesim_run(T, W, scheme)
-            rows.append(dict(simulator=f"pacesim, {scheme}", wall_s=p["wall_s"], setup_s=setup["wall_s"],
-                             rss_mb=p["rss_mb"], engine_s=p["engine_s"], events=p["events"],
-                             packet_hops=p["packet_hops"], aggregate_mbps=p["aggregate_mbps"]))
+    rows = []
+    with console.status("pacesim: set-up only, then each scheme on 1 and 2 threads"):
+        for threads in THREADS:
+            setup = pacesim_run(0.002, 0.001, "none", threads, setup_only=True)
+            for scheme in SCHEMES:
+                p = pacesim_run(T, W, scheme, threads)
+                rows.append(dict(simulator=f"pacesim, {scheme}, {threads} thread{'s' * (threads > 1)}",
+                                 scheme=scheme, threads=threads, wall_s=p["wall_s"], setup_s=setup["wall_s"],
+                                 rss_mb=p["rss_mb"], engine_s=p["engine_s"], events=p["events"],
+                                 packet_hops=p["packet_hops"], aggregate_mbps=p["aggregate_mbps"]))
     if shutil.which("ns") and not args.no_ns2:
         with console.status("ns-2: set-up only (route building), then the full run"):
             n0, n = ns2_run(0.002, 0.001), ns2_run(T, W)
@@ -129,11 +135,13 @@ def main() -> int:
                       fmt("rss_mb", ".0f"), fmt("speedup_total", ".1f"), fmt("speedup_per_sim_s", ".1f"),
                       fmt("memory_ratio", ".1f"))
     console.print(table)
-    work = Table(title="pacesim engine work")
-    for col in ["scheme", "engine s", "events", "M events/s", "packet-hops", "M hops/s", "queue alone s", "queue share"]:
+    work = Table(title="pacesim engine work (queue alone: one queue, one thread, the run's event count)")
+    for col in ["scheme", "threads", "engine s", "events", "M events/s", "packet-hops", "M hops/s", "queue alone s",
+                "queue share"]:
         work.add_column(col, justify="right")
-    for scheme, r in zip(SCHEMES, df.to_dict("records")):
-        work.add_row(scheme, f"{r['engine_s']:.2f}", f"{r['events']:,}", f"{r['events'] / r['engine_s'] / 1e6:.1f}",
+    for r in df[df.simulator.str.startswith("pacesim")].to_dict("records"):
+        work.add_row(r["scheme"], str(r["threads"]), f"{r['engine_s']:.2f}", f"{r['events']:,}",
+                     f"{r['events'] / r['engine_s'] / 1e6:.1f}",
                      f"{r['packet_hops']:,}", f"{r['packet_hops'] / r['engine_s'] / 1e6:.1f}",
                      f"{r['queue_ceiling_s']:.2f}", f"{100 * r['queue_ceiling_s'] / r['engine_s']:.0f} %")
     console.print(work)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import List, Optional
 
@@ -90,6 +91,10 @@ def run(
     set_: List[str] = typer.Option([], "--set", metavar="KEY=VALUE", help="Override a key, e.g. core.buffer=5KB (repeatable)."),
     seed: Optional[int] = typer.Option(None, help="Replace the scenario's seed."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Write the full report to this JSON file."),
+    threads: int = typer.Option(
+        min(2, os.cpu_count() or 1), min=1,
+        help="Threads: 2 runs a network that splits at its core link as two halves in parallel (same result).",
+    ),
 ) -> None:
     """Run one scenario and print its summary, links and goodput distribution."""
     err = Console(stderr=True)
@@ -97,7 +102,7 @@ def run(
         s = apply_overrides(load_scenario(scenario), set_)
         with Progress(*Progress.get_default_columns(), transient=True, console=err) as bar:
             task = bar.add_task("simulating", total=1.0)
-            r = run_scenario(s, seed=seed, progress=lambda done: bar.update(task, completed=done))
+            r = run_scenario(s, seed=seed, progress=lambda done: bar.update(task, completed=done), threads=threads)
     except ScenarioError as e:
         err.print(f"[red]error:[/] {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(2)

@@ -1,6 +1,6 @@
 //! Run a scenario given as engine JSON and print the report as JSON:
-//! `cargo run --release --example run_json -- scenario.json`. Used by the
-//! benchmarks to time the engine without Python in the way.
+//! `cargo run --release --example run_json -- scenario.json [THREADS]`.
+//! Used by the benchmarks to time the engine without Python in the way.
 
 fn main() {
     let path = std::env::args().nth(1).expect("usage: run_json SCENARIO.json");
@@ -9,8 +9,9 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(2)
     });
+    let threads = std::env::args().nth(2).map_or(1, |t| t.parse().expect("THREADS is a number"));
     let t0 = std::time::Instant::now();
-    let report = pacesim_core::run(&scenario).unwrap_or_else(|e| {
+    let report = pacesim_core::run_threads(&scenario, threads, &mut |_| {}).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(1)
     });

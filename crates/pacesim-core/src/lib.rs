@@ -24,7 +24,7 @@ pub mod traffic;
 
 pub use report::Report;
 pub use scenario::Scenario;
-pub use sim::run::{run, run_observed, RunError};
+pub use sim::run::{run, run_observed, run_threads, RunError};
 pub use topology::describe::{describe, Description};
 
 /// Version of the engine; part of every result's identity.

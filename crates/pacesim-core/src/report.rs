@@ -169,6 +169,25 @@ pub struct ProgressTable {
     pub bytes: Vec<u64>,
 }
 
+impl ProgressTable {
+    /// Add `other`'s rows (other flows at the same times), keeping the rows
+    /// by time, then flow.
+    pub fn merge(&mut self, other: &ProgressTable) {
+        let rows = |t: &ProgressTable| {
+            (0..t.flow.len()).map(|i| (t.t_s[i], t.flow[i], t.bytes[i])).collect::<Vec<_>>()
+        };
+        let mut all = rows(self);
+        all.extend(rows(other));
+        all.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        *self = ProgressTable::default();
+        for (t, f, b) in all {
+            self.t_s.push(t);
+            self.flow.push(f);
+            self.bytes.push(b);
+        }
+    }
+}
+
 /// Finished short-lived transfers, one row each: the flow, when its
 /// connection opened, the file size and the completion time (connection
 /// opened to last ACK received).

@@ -2,6 +2,7 @@
 //! and the run loop that dispatches events to the network and the agents.
 
 pub mod event;
+pub mod partition;
 pub mod rng;
 pub mod run;
 pub mod time;

@@ -42,6 +42,14 @@ impl DelayStats {
         self.bins[(position as usize).min(BINS - 1)] += 1;
     }
 
+    /// Add the delays `other` has seen.
+    pub fn merge(&mut self, other: &DelayStats) {
+        self.count += other.count;
+        self.sum += other.sum;
+        self.max = self.max.max(other.max);
+        self.bins.iter_mut().zip(&other.bins).for_each(|(a, b)| *a += b);
+    }
+
     pub fn mean(&self) -> f64 {
         if self.count == 0 {
             0.0

@@ -87,6 +87,12 @@ pub struct PacketArena {
 impl PacketArena {
     pub fn alloc(&mut self, p: Packet) -> PacketId {
         self.created += 1;
+        self.adopt(p)
+    }
+
+    /// Take in a packet created elsewhere (by the other half of a split
+    /// run): it is not counted as created here.
+    pub fn adopt(&mut self, p: Packet) -> PacketId {
         match self.free.pop() {
             Some(id) => {
                 self.slots[id as usize] = p;
@@ -113,6 +119,12 @@ impl PacketArena {
     #[inline]
     pub fn options(&self, id: PacketId) -> TcpOptions {
         self.options.get(id as usize).copied().unwrap_or_default()
+    }
+
+    /// The options of slot `id` if options were ever attached to it (to
+    /// pass on with the packet).
+    pub fn attached_options(&self, id: PacketId) -> Option<TcpOptions> {
+        self.options.get(id as usize).copied()
     }
 
     pub fn release(&mut self, id: PacketId) {

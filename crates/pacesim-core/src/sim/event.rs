@@ -38,16 +38,42 @@ pub const SLOT_BITS: u32 = 16;
 /// Slots in the wheel: the window is SLOTS << SLOT_BITS ns (268 ms).
 pub const SLOTS: usize = 1 << 12;
 
+/// A pending event: due `at`; among events due at the same time, those
+/// of lower `tie` first, then in insertion order (see [`EventQueue::push_from`]).
+#[derive(Debug, Clone, Copy)]
+struct Entry<E> {
+    at: Time,
+    tie: u32,
+    event: E,
+}
+
+impl<E> Entry<E> {
+    #[inline]
+    fn key(&self) -> (Time, u32) {
+        (self.at, self.tie)
+    }
+}
+
+/// How far ahead of its time an event's scheduling time still orders it
+/// among its ties (2.1 s); events scheduled further ahead tie among
+/// themselves by half, then in insertion order.
+const LAG_CAP: u64 = (1 << 31) - 1;
+
 /// An event beyond the window, ordered earliest first in a max-heap.
 struct Far<E> {
-    at: Time,
+    entry: Entry<E>,
     seq: u64,
-    event: E,
+}
+
+impl<E> Far<E> {
+    fn key(&self) -> (Time, u32, u64) {
+        (self.entry.at, self.entry.tie, self.seq)
+    }
 }
 
 impl<E> PartialEq for Far<E> {
     fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
+        self.key() == other.key()
     }
 }
 
@@ -61,7 +87,7 @@ impl<E> PartialOrd for Far<E> {
 
 impl<E> Ord for Far<E> {
     fn cmp(&self, other: &Self) -> Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
+        other.key().cmp(&self.key())
     }
 }
 
@@ -71,11 +97,11 @@ pub struct EventQueue<E> {
     /// Number of the current slot (time >> SLOT_BITS).
     current: u64,
     /// The current slot's events, in (time, insertion) order.
-    run: VecDeque<(Time, E)>,
+    run: VecDeque<Entry<E>>,
     /// Each slot's events in insertion order, by slot number modulo SLOTS.
     /// A slot taken into the run is given the run's emptied buffer, so
     /// buffers circulate and a steady run allocates nothing.
-    slots: Box<[Vec<(Time, E)>]>,
+    slots: Box<[Vec<Entry<E>>]>,
     /// Bit per slot: its vector is non-empty.
     occupied: Box<[u64]>,
     in_wheel: usize,
@@ -104,29 +130,49 @@ impl<E> Default for EventQueue<E> {
 }
 
 impl<E> EventQueue<E> {
-    /// Schedule `event` at `at`, which must not be before the last popped event.
+    /// Schedule `event` at `at`, which must not be before the last popped
+    /// event: it pops after every event due at the same time scheduled
+    /// before it.
     #[inline]
     pub fn push(&mut self, at: Time, event: E) {
+        self.push_from(at, self.last, 0, event);
+    }
+
+    /// Schedule `event` at `at` as if it had been scheduled at `scheduled`
+    /// (not after the last popped event) in half `half` (0 or 1) of a split
+    /// network (`sim::partition`). Events due at the same time pop in the
+    /// order they were scheduled; those scheduled at the same instant,
+    /// half 0's first, then in insertion order. One world running both
+    /// halves therefore orders ties exactly as the two halves do, although
+    /// each half queues the other's packets only at the end of a window.
+    #[inline]
+    pub fn push_from(&mut self, at: Time, scheduled: Time, half: u8, event: E) {
         assert!(at >= self.last, "event scheduled in the past: {at} < {}", self.last);
+        debug_assert!(scheduled <= at && half < 2);
         self.len += 1;
+        let tie = ((LAG_CAP - (at - scheduled).min(LAG_CAP)) << 1) as u32 | u32::from(half);
+        let e = Entry { at, tie, event };
         let slot = at >> SLOT_BITS;
-        if slot == self.current {
-            // After every event of the run due at or before `at`.
-            let i = self.run.partition_point(|&(t, _)| t <= at);
-            self.run.insert(i, (at, event));
+        if slot <= self.current {
+            // After every event of the run due before `at`, or at `at`
+            // with no higher tie. (A slot before the current one: the
+            // queue has looked ahead, see `pop_before`, and the run has
+            // nothing due at `at`.)
+            let i = self.run.partition_point(|r| r.key() <= e.key());
+            self.run.insert(i, e);
         } else if slot < self.current + SLOTS as u64 {
-            self.add(at, event);
+            self.add(e);
         } else {
-            self.far.push(Far { at, seq: self.far_pushed, event });
+            self.far.push(Far { entry: e, seq: self.far_pushed });
             self.far_pushed += 1;
         }
     }
 
     /// Append the event to its slot in the window.
     #[inline]
-    fn add(&mut self, at: Time, event: E) {
-        let slot = (at >> SLOT_BITS) as usize % SLOTS;
-        self.slots[slot].push((at, event));
+    fn add(&mut self, e: Entry<E>) {
+        let slot = (e.at >> SLOT_BITS) as usize % SLOTS;
+        self.slots[slot].push(e);
         self.occupied[slot / 64] |= 1 << (slot % 64);
         self.in_wheel += 1;
     }
@@ -134,9 +180,9 @@ impl<E> EventQueue<E> {
     /// Move the far events whose slot is now in the window into the wheel.
     fn admit_far(&mut self) {
         let end = self.current + SLOTS as u64;
-        while self.far.peek().is_some_and(|f| f.at >> SLOT_BITS < end) {
+        while self.far.peek().is_some_and(|f| f.entry.at >> SLOT_BITS < end) {
             let f = self.far.pop().expect("peeked");
-            self.add(f.at, f.event);
+            self.add(f.entry);
         }
     }
 
@@ -169,7 +215,7 @@ impl<E> EventQueue<E> {
             None => {
                 // Only far events: jump so that the earliest one's slot is in the window.
                 let Some(first) = self.far.peek() else { return false };
-                self.current = (first.at >> SLOT_BITS) - 1;
+                self.current = (first.entry.at >> SLOT_BITS) - 1;
                 self.admit_far();
                 self.next_occupied().expect("the earliest far event entered the wheel")
             }
@@ -180,16 +226,32 @@ impl<E> EventQueue<E> {
         let events = std::mem::replace(&mut self.slots[slot], std::mem::take(&mut self.run).into());
         self.in_wheel -= events.len();
         self.run = events.into();
-        self.run.make_contiguous().sort_by_key(|&(t, _)| t);
+        self.run.make_contiguous().sort_by_key(Entry::key);
         self.admit_far();
         true
     }
 
     pub fn pop(&mut self) -> Option<(Time, E)> {
+        self.pop_due(None)
+    }
+
+    /// The next event if it is due before `limit`. Events may then still
+    /// be pushed from the last popped time on, even before the next one.
+    pub fn pop_before(&mut self, limit: Time) -> Option<(Time, E)> {
+        self.pop_due(Some(limit))
+    }
+
+    #[inline]
+    fn pop_due(&mut self, limit: Option<Time>) -> Option<(Time, E)> {
         if self.run.is_empty() && !self.advance() {
             return None;
         }
-        let (at, event) = self.run.pop_front().expect("the run was loaded");
+        if let (Some(limit), Some(e)) = (limit, self.run.front()) {
+            if e.at >= limit {
+                return None;
+            }
+        }
+        let Entry { at, event, .. } = self.run.pop_front().expect("the run was loaded");
         self.last = at;
         self.len -= 1;
         self.popped += 1;
@@ -198,19 +260,19 @@ impl<E> EventQueue<E> {
 
     /// Time of the next event, if any.
     pub fn peek_time(&self) -> Option<Time> {
-        if let Some(&(t, _)) = self.run.front() {
-            return Some(t);
+        if let Some(e) = self.run.front() {
+            return Some(e.at);
         }
         match self.next_occupied() {
-            Some(slot) => self.slots[slot as usize % SLOTS].iter().map(|&(t, _)| t).min(),
-            None => self.far.peek().map(|f| f.at),
+            Some(slot) => self.slots[slot as usize % SLOTS].iter().map(|e| e.at).min(),
+            None => self.far.peek().map(|f| f.entry.at),
         }
     }
 
     /// Pending events, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = &E> {
         let wheel = self.slots.iter().flatten();
-        self.run.iter().chain(wheel).map(|(_, e)| e).chain(self.far.iter().map(|f| &f.event))
+        self.run.iter().chain(wheel).map(|e| &e.event).chain(self.far.iter().map(|f| &f.entry.event))
     }
 
     /// Events popped so far.
@@ -298,6 +360,44 @@ mod tests {
         assert_eq!(order, vec![(far, 'a'), (far, 'b'), (far, 'c')]);
         // a, x and b went beyond the window; c, pushed at far - 5, into its slot.
         assert_eq!(q.far_pushed(), 3);
+    }
+
+    #[test]
+    fn pop_before_stops_at_the_limit_and_takes_earlier_pushes_after_looking_ahead() {
+        let mut q = EventQueue::default();
+        q.push(10, 'a');
+        q.push(3 << SLOT_BITS, 'b');
+        assert_eq!(q.pop_before(11), Some((10, 'a')));
+        // The queue has moved on to b's slot to see that b is not due.
+        assert_eq!(q.pop_before(11), None);
+        q.push(20, 'c');
+        q.push(2 << SLOT_BITS, 'd');
+        q.push(3 << SLOT_BITS, 'e');
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(
+            order,
+            vec![(20, 'c'), (2 << SLOT_BITS, 'd'), (3 << SLOT_BITS, 'b'), (3 << SLOT_BITS, 'e')]
+        );
+    }
+
+    #[test]
+    fn ties_pop_in_order_of_scheduling_then_half_then_insertion() {
+        let mut q = EventQueue::default();
+        q.push(0, 'x');
+        q.pop();
+        // Now 0. Scheduled now, in half 1 then half 0: half 0's pops first.
+        q.push_from(100, 0, 1, 'b');
+        q.push_from(100, 0, 0, 'a');
+        q.push_from(100, 0, 0, 'c');
+        // Queued later but scheduled earlier (a packet from the other half
+        // of a split run, handed over at the end of a window): first of all.
+        q.push(50, 'y');
+        q.pop();
+        q.push(100, 'e');
+        q.push_from(100, 20, 1, 'd');
+        q.push_from(100, 10, 1, 'z');
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
+        assert_eq!(order, vec!['a', 'c', 'b', 'z', 'd', 'e']);
     }
 
     #[test]

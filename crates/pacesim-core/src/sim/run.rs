@@ -2,7 +2,9 @@
 
 use std::collections::BTreeMap;
 
+use super::partition::{self, Cut};
 use super::time::secs;
+use super::time::Time;
 use super::world::{Event, Flow, Sizes, World};
 use crate::metrics::burstiness::{hurst, Burstiness};
 use crate::report::{
@@ -104,16 +106,59 @@ pub fn run(s: &Scenario) -> Result<Report, RunError> {
 /// Run a scenario, calling `progress` now and then with the fraction of
 /// simulated time done (for progress bars; it does not affect the run).
 pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Report, RunError> {
+    run_threads(s, 1, progress)
+}
+
+/// Run a scenario on up to `threads` threads. A network that splits at
+/// its core link runs as two halves ([`partition`]), in parallel given two
+/// threads; the report is the same for any number of threads.
+pub fn run_threads(s: &Scenario, threads: usize, progress: &mut dyn FnMut(f64)) -> Result<Report, RunError> {
     s.validate()?;
+    let end = s.duration as f64;
+    let progress = &mut |t: Time| progress(t as f64 / end);
     let mut w = build_world(s)?;
+    let totals = match Cut::of(s, &w.net) {
+        Some(cut) if threads >= 2 => {
+            let mut b = build_world(s)?;
+            (w.cut, b.cut) = (Some(cut.clone()), Some(cut));
+            w.split(0);
+            b.split(1);
+            start(&mut w, s)?;
+            start(&mut b, s)?;
+            partition::run_halves(&mut w, &mut b, progress);
+            let totals = Totals::of(&w).and(&Totals::of(&b));
+            partition::join(&mut w, &mut b);
+            totals
+        }
+        cut => {
+            w.cut = cut;
+            start(&mut w, s)?;
+            w.run(progress);
+            Totals::of(&w)
+        }
+    };
+    for l in &mut w.net.links {
+        l.close_window(s.duration);
+    }
+    totals.check()?;
+    Ok(report(s, &w, &totals))
+}
+
+/// Open the links' measurement windows and schedule the run's first
+/// events: those of the half `w` simulates, if it is one.
+fn start(w: &mut World, s: &Scenario) -> Result<(), RunError> {
     for l in &mut w.net.links {
         l.set_window(s.warmup, s.duration);
     }
     for i in 0..w.flows.len() {
-        w.schedule(w.flows[i].start, Event::Start(i as u32));
+        if w.owns_sender(i) {
+            w.schedule(w.flows[i].start, Event::Start(i as u32));
+        }
     }
     for i in 0..w.sources.len() {
-        w.schedule(w.sources[i].first(), Event::Udp(i as u32));
+        if w.owns(w.net.route(w.sources[i].route)[0]) {
+            w.schedule(w.sources[i].first(), Event::Udp(i as u32));
+        }
     }
     w.schedule(s.warmup, Event::Warmup);
     w.schedule(s.duration, Event::End);
@@ -125,32 +170,66 @@ pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Repor
         w.progress = Some((p.interval, Default::default()));
         w.schedule(0, Event::Sample);
     }
-    let end = s.duration as f64;
-    w.run(&mut |t| progress(t as f64 / end));
-    for l in &mut w.net.links {
-        l.close_window(s.duration);
-    }
-    check_conservation(&w)?;
-    Ok(report(s, &w))
-}
-
-fn check_conservation(w: &World) -> Result<(), RunError> {
-    let created = w.packets.created();
-    let in_flight = w.packets.live();
-    let carried = w.packets_in_queue();
-    if created != w.delivered + w.dropped + in_flight || carried != in_flight {
-        return Err(RunError::Conservation {
-            created,
-            delivered: w.delivered,
-            dropped: w.dropped,
-            in_flight,
-            carried,
-        });
-    }
     Ok(())
 }
 
-fn report(s: &Scenario, w: &World) -> Report {
+/// Packet counts and work of a world, or of both halves of a split run.
+#[derive(Debug, Clone, Copy)]
+struct Totals {
+    created: u64,
+    delivered: u64,
+    dropped: u64,
+    /// Packets alive, and those the event queues, pacers and outboxes hold.
+    in_flight: u64,
+    carried: u64,
+    events: u64,
+    hops: u64,
+}
+
+impl Totals {
+    fn of(w: &World) -> Totals {
+        let across = w.outbox.len() as u64;
+        Totals {
+            created: w.packets.created(),
+            delivered: w.delivered,
+            dropped: w.dropped,
+            in_flight: w.packets.live() + across,
+            carried: w.packets_in_queue() + across,
+            events: w.queue.popped(),
+            hops: w.hops,
+        }
+    }
+
+    fn and(&self, o: &Totals) -> Totals {
+        Totals {
+            created: self.created + o.created,
+            delivered: self.delivered + o.delivered,
+            dropped: self.dropped + o.dropped,
+            in_flight: self.in_flight + o.in_flight,
+            carried: self.carried + o.carried,
+            events: self.events + o.events,
+            hops: self.hops + o.hops,
+        }
+    }
+
+    /// Packet conservation: every packet created was delivered, dropped,
+    /// or is still somewhere the run can see it.
+    fn check(&self) -> Result<(), RunError> {
+        let t = *self;
+        if t.created != t.delivered + t.dropped + t.in_flight || t.carried != t.in_flight {
+            return Err(RunError::Conservation {
+                created: t.created,
+                delivered: t.delivered,
+                dropped: t.dropped,
+                in_flight: t.in_flight,
+                carried: t.carried,
+            });
+        }
+        Ok(())
+    }
+}
+
+fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
     let window = secs(s.duration - s.warmup);
     let net = &w.net;
     let links: BTreeMap<_, _> = net
@@ -239,11 +318,11 @@ fn report(s: &Scenario, w: &World) -> Report {
             }
         }),
         conservation: Conservation {
-            created: w.packets.created(),
-            delivered: w.delivered,
-            dropped: w.dropped,
-            in_flight: w.packets.live(),
+            created: totals.created,
+            delivered: totals.delivered,
+            dropped: totals.dropped,
+            in_flight: totals.in_flight,
         },
-        work: Work { events: w.queue.popped(), packet_hops: w.hops },
+        work: Work { events: totals.events, packet_hops: totals.hops },
     }
 }

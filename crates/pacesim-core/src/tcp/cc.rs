@@ -60,7 +60,7 @@ pub enum Congestion {
     Timeout,
 }
 
-pub trait CongestionControl {
+pub trait CongestionControl: Send {
     fn name(&self) -> &'static str;
 
     /// An ACK advanced the cumulative ACK point (ns-2 `opencwnd`).
