@@ -22,6 +22,44 @@ fn upper(i: usize) -> f64 {
     1e3 * 10f64.powf((i + 1) as f64 * DECADES / BINS as f64)
 }
 
+/// The bin of a delay of `ns`, by its definition: the log-spaced position
+/// of `ns` above 1 us.
+fn bin_by_log(ns: Time) -> usize {
+    let position = (ns as f64 / 1e3).max(1.0).log10() / DECADES * BINS as f64;
+    (position as usize).min(BINS - 1)
+}
+
+/// For each bin, the least delay (integer ns) that falls in it or above,
+/// found once by bisection on [`bin_by_log`] (which rises with the delay).
+/// A search of this table bins a delay as `bin_by_log` does without a
+/// logarithm (which took 3.7 % of an edge-paced E-base run: every paced
+/// packet's delay is recorded).
+fn lower_edges() -> &'static [Time; BINS] {
+    static EDGES: std::sync::OnceLock<[Time; BINS]> = std::sync::OnceLock::new();
+    EDGES.get_or_init(|| {
+        let mut edges = [0; BINS];
+        for (i, edge) in edges.iter_mut().enumerate().skip(1) {
+            let (mut lo, mut hi) = (0, 1 << 50);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if bin_by_log(mid) >= i {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            *edge = lo;
+        }
+        edges
+    })
+}
+
+/// The bin of a delay of `ns`.
+#[inline]
+fn bin(ns: Time) -> usize {
+    lower_edges().partition_point(|&edge| edge <= ns) - 1
+}
+
 impl Default for DelayStats {
     fn default() -> Self {
         DelayStats { count: 0, sum: 0, max: 0, bins: vec![0; BINS] }
@@ -38,8 +76,7 @@ impl DelayStats {
         self.count += 1;
         self.sum += u128::from(delay);
         self.max = self.max.max(delay);
-        let position = (delay as f64 / 1e3).max(1.0).log10() / DECADES * BINS as f64;
-        self.bins[(position as usize).min(BINS - 1)] += 1;
+        self.bins[bin(delay)] += 1;
     }
 
     /// Add the delays `other` has seen.
@@ -105,6 +142,24 @@ mod tests {
         assert!((median / 5_000_000.0 - 1.0).abs() <= 0.021, "{median}");
         assert_eq!(d.max, 10_000_000);
         assert!((d.mean() - 5_005_000.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_table_bins_every_delay_as_the_logarithm_does() {
+        // Around every bin edge, and across the whole range.
+        let edges = lower_edges();
+        assert!(edges.windows(2).all(|w| w[0] < w[1]));
+        for &edge in &edges[1..] {
+            for ns in edge.saturating_sub(3)..=edge + 3 {
+                assert_eq!(bin(ns), bin_by_log(ns), "{ns} ns");
+            }
+        }
+        let mut ns = 1u64;
+        while ns < 1 << 52 {
+            assert_eq!(bin(ns), bin_by_log(ns), "{ns} ns");
+            ns = ns * 11 / 10 + 1;
+        }
+        assert_eq!((bin(0), bin(999), bin(1000), bin(u64::MAX)), (0, 0, 0, BINS - 1));
     }
 
     #[test]

@@ -36,6 +36,21 @@ use crate::net::PacketId;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
 
+/// a * b / c, rounded down or `up`, exactly: in 64 bits when a * b fits
+/// (always on E-base, where bytes stay below 2^20 and times below 2^24 ns;
+/// 128-bit division took 2.4 % of an edge-paced run), else in 128.
+#[inline]
+fn mul_div(a: u64, b: u64, c: u64, up: bool) -> u64 {
+    match a.checked_mul(b) {
+        Some(n) if up => n.div_ceil(c),
+        Some(n) => n / c,
+        None => {
+            let (n, c) = (u128::from(a) * u128::from(b), u128::from(c));
+            (if up { n.div_ceil(c) } else { n / c }) as u64
+        }
+    }
+}
+
 /// A deadline point or a point of the release curve: (time, cumulative bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Point {
@@ -98,9 +113,7 @@ impl EdgePacer {
     fn released_at(&self, now: Time, up: bool) -> u64 {
         let Some(&v) = self.hull.front() else { return self.anchor.bytes };
         let a = self.anchor;
-        let num = u128::from(v.bytes - a.bytes) * u128::from(now - a.t);
-        let den = u128::from(v.t - a.t);
-        a.bytes + if up { num.div_ceil(den) } else { num / den } as u64
+        a.bytes + mul_div(v.bytes - a.bytes, now - a.t, v.t - a.t, up)
     }
 
     /// Current release rate, bytes per ns (0 when nothing waits).
@@ -116,8 +129,7 @@ impl EdgePacer {
             return Some(a.t);
         }
         let v = *self.hull.front().expect("a queued packet keeps a hull vertex");
-        let num = u128::from(head.end - a.bytes) * u128::from(v.t - a.t);
-        Some(a.t + num.div_ceil(u128::from(v.bytes - a.bytes)) as Time)
+        Some(a.t + mul_div(head.end - a.bytes, v.t - a.t, v.bytes - a.bytes, true))
     }
 
     /// Advance to `now`: pass the vertices reached and append to `out` the

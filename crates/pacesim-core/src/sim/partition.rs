@@ -55,34 +55,38 @@ impl Cut {
             return None;
         }
         let core = net.core;
-        let lookahead = net.links[core as usize].delay.min(net.links[(core ^ 1) as usize].delay);
-        let (near, far) = net.router.half_ends(core);
+        Self::around(net, |l| l / 2 == core / 2, net.router.half_ends(core).1)
+    }
+
+    /// The split that puts `pivot` and every node it reaches without
+    /// crossing a link in `cut` into half 1, the rest into half 0; `None`
+    /// if either half is empty or a link between them has no delay.
+    fn around(net: &Network, cut: impl Fn(LinkId) -> bool, pivot: u32) -> Option<Cut> {
         let mut adjacent = vec![Vec::new(); net.nodes.len()];
-        for l in (0..net.links.len() as LinkId).filter(|l| l / 2 != core / 2) {
+        for l in (0..net.links.len() as LinkId).filter(|&l| !cut(l)) {
             let (a, b) = net.router.half_ends(l);
             adjacent[a as usize].push(b);
         }
-        let mut half = vec![1u8; net.nodes.len()];
-        half[near as usize] = 0;
-        let mut stack = vec![near];
+        let mut half = vec![0u8; net.nodes.len()];
+        half[pivot as usize] = 1;
+        let mut stack = vec![pivot];
         while let Some(n) = stack.pop() {
             for &m in &adjacent[n as usize] {
-                if half[m as usize] == 1 {
-                    half[m as usize] = 0;
+                if half[m as usize] == 0 {
+                    half[m as usize] = 1;
                     stack.push(m);
                 }
             }
         }
-        if half[far as usize] == 0 || lookahead == 0 {
-            return None;
-        }
-        let ends = (0..net.links.len() as LinkId)
+        let ends: Vec<[u8; 2]> = (0..net.links.len() as LinkId)
             .map(|l| {
                 let (a, b) = net.router.half_ends(l);
                 [half[a as usize], half[b as usize]]
             })
             .collect();
-        Some(Cut { ends, lookahead })
+        let crossing = (0..net.links.len()).filter(|&l| ends[l][0] != ends[l][1]);
+        let lookahead = crossing.map(|l| net.links[l].delay).min()?;
+        (lookahead > 0 && half.contains(&0)).then_some(Cut { ends, lookahead })
     }
 
     /// The half that simulates `link` (holds its queue).
@@ -109,9 +113,52 @@ impl Cut {
 pub struct Crossing {
     pub at: Time,
     pub sent: Time,
-    pub origin: u8,
     pub packet: Packet,
-    pub options: Option<TcpOptions>,
+    /// Index of its TCP options in the outbox, or `NO_OPTIONS`.
+    options: u32,
+    pub origin: u8,
+}
+
+const NO_OPTIONS: u32 = u32::MAX;
+
+/// The packets a half hands to the other in one window, in the order they
+/// crossed, with the TCP options of those that carry them kept apart (a
+/// crossing is 56 bytes; with its options inline it was 136, and copying
+/// them cost more than the packets' passage across the cut links after).
+#[derive(Debug, Default)]
+pub struct Outbox {
+    crossings: Vec<Crossing>,
+    options: Vec<TcpOptions>,
+}
+
+impl Outbox {
+    pub fn push(&mut self, at: Time, sent: Time, origin: u8, packet: Packet, options: Option<TcpOptions>) {
+        let options = match options {
+            Some(o) => {
+                self.options.push(o);
+                (self.options.len() - 1) as u32
+            }
+            None => NO_OPTIONS,
+        };
+        self.crossings.push(Crossing { at, sent, packet, options, origin });
+    }
+
+    pub fn len(&self) -> usize {
+        self.crossings.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.crossings.is_empty()
+    }
+
+    /// Hand each packet with its options to `f`, in order, and empty the box.
+    pub fn drain(&mut self, mut f: impl FnMut(&Crossing, Option<TcpOptions>)) {
+        for c in &self.crossings {
+            f(c, (c.options != NO_OPTIONS).then(|| self.options[c.options as usize]));
+        }
+        self.crossings.clear();
+        self.options.clear();
+    }
 }
 
 /// Run the two halves of a split network (`a` simulates half 0, `b` half
@@ -129,10 +176,12 @@ pub fn run_halves(a: &mut World, b: &mut World, progress: &mut dyn FnMut(Time)) 
 
 /// Where the halves leave each other's packets: a box per receiving half
 /// and window parity (a half may post window k + 1's packets while the
-/// other still takes window k's), and a barrier between the windows.
+/// other still takes window k's), and a barrier between the windows. A half
+/// posts by swapping its outbox with the (empty) box, and the receiver
+/// puts the box back emptied, so the buffers circulate.
 #[derive(Default)]
 struct Exchange {
-    boxes: [[Mutex<Vec<Crossing>>; 2]; 2],
+    boxes: [[Mutex<Outbox>; 2]; 2],
     barrier: SpinBarrier,
 }
 
@@ -145,10 +194,13 @@ impl Exchange {
                 return;
             }
             let parity = window % 2;
-            self.boxes[1 - side][parity].lock().expect("not poisoned").append(&mut w.outbox);
+            let post = &self.boxes[1 - side][parity];
+            std::mem::swap(&mut *post.lock().expect("not poisoned"), &mut w.outbox);
             self.barrier.wait();
-            let inbox = std::mem::take(&mut *self.boxes[side][parity].lock().expect("not poisoned"));
-            inbox.into_iter().for_each(|c| w.receive(c));
+            let inbox = &self.boxes[side][parity];
+            let mut packets = std::mem::take(&mut *inbox.lock().expect("not poisoned"));
+            w.receive(&mut packets);
+            *inbox.lock().expect("not poisoned") = packets;
         }
     }
 }

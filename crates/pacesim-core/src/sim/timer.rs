@@ -34,6 +34,11 @@ impl Timer {
         self.deadline.is_some()
     }
 
+    /// Whether an event of this timer is pending (at or before the deadline).
+    pub fn has_event(&self) -> bool {
+        self.armed.is_some()
+    }
+
     /// If an event must be pushed for the current deadline, the time to push it at.
     #[must_use]
     pub fn needs_event(&mut self) -> Option<Time> {

@@ -8,7 +8,7 @@ use crate::metrics::{DelayStats, TimeAverage};
 use crate::net::{LinkId, Packet, PacketArena, PacketId, PacketKind, TcpOptions};
 use crate::pacing::Pacer;
 use crate::report::ProgressTable;
-use crate::sim::partition::{Crossing, Cut};
+use crate::sim::partition::{Cut, Outbox};
 use crate::sim::{EventQueue, Time};
 use crate::tcp::sender::SenderStats;
 use crate::tcp::{TcpSender, TcpSetup, TcpSink};
@@ -229,10 +229,7 @@ pub struct World {
     /// The links whose far end is in the other half (none unless split),
     /// and the packets that reached it and are not yet handed over.
     crossing: Vec<bool>,
-    pub outbox: Vec<Crossing>,
-    /// Packets handed over to the other half, and from it.
-    pub sent_across: u64,
-    pub received_across: u64,
+    pub outbox: Outbox,
     /// For each link, the index of the pacer in front of it, or `NO_PACER`.
     pacer_at: Vec<u32>,
     sizes: Sizes,
@@ -279,9 +276,7 @@ impl World {
             side: None,
             origin: 0,
             crossing,
-            outbox: Vec::new(),
-            sent_across: 0,
-            received_across: 0,
+            outbox: Outbox::default(),
             pacer_at,
             sizes,
             out: Vec::new(),
@@ -364,10 +359,18 @@ impl World {
                     self.transmit(f);
                 }
                 Event::Pace(i) => {
-                    if self.pacers[i as usize].timer().fires(t) {
+                    let timer = self.pacers[i as usize].timer();
+                    let fired = timer.fires(t);
+                    // A stale event (the deadline moved earlier; a third of
+                    // E-base's) leaves the pacer as it was, and its timer
+                    // armed unless this was its earliest event.
+                    let stale = !fired && timer.has_event();
+                    if fired {
                         self.release(i);
                     }
-                    self.arm_pacer(i);
+                    if !stale {
+                        self.arm_pacer(i);
+                    }
                 }
                 Event::HostPace(f) => {
                     let flow = &mut self.flows[f as usize];
@@ -506,41 +509,36 @@ impl World {
         };
         if crossed {
             let options = self.packets.attached_options(id);
-            self.outbox.push(Crossing {
-                at,
-                sent,
-                origin: self.origin,
-                packet: *self.packets.get(id),
-                options,
-            });
+            self.outbox.push(at, sent, self.origin, *self.packets.get(id), options);
             self.packets.release(id);
-            self.sent_across += 1;
         } else {
             self.schedule_as(at, sent, Event::Arrive(id));
         }
     }
 
-    /// A packet from the other half reaches the far end of the cut link it
-    /// crossed at `c.at` (later than anything this half has simulated): it
-    /// goes on exactly as it would have in one world, across the
-    /// cut-through links after the cut at once, or by an arrival event
-    /// ordered as if scheduled when the packet was sent across.
-    pub fn receive(&mut self, c: Crossing) {
-        let id = self.packets.adopt(c.packet);
-        if let Some(options) = c.options {
-            self.packets.set_options(id, options);
-        }
-        self.received_across += 1;
-        let p = self.packets.get_mut(id);
-        let next = p.hop + 1;
-        if next < p.last_hop && self.net.cut_through[self.net.hops[next as usize] as usize] {
-            p.hop = next;
-            let origin = std::mem::replace(&mut self.origin, c.origin);
-            self.carry(id, c.at, c.sent);
-            self.origin = origin;
-        } else {
-            self.schedule_from(c.at, c.sent, c.origin, Event::Arrive(id));
-        }
+    /// Take in the packets the other half sent across in its last window,
+    /// in order. Each reaches the far end of its cut link at `at` (later
+    /// than anything this half has simulated) and goes on exactly as it
+    /// would have in one world: across the cut-through links after the cut
+    /// at once, or by an arrival event, ordered as if scheduled when the
+    /// packet was sent across.
+    pub fn receive(&mut self, inbox: &mut Outbox) {
+        inbox.drain(|c, options| {
+            let id = self.packets.adopt(c.packet);
+            if let Some(options) = options {
+                self.packets.set_options(id, options);
+            }
+            let p = self.packets.get_mut(id);
+            let next = p.hop + 1;
+            if next < p.last_hop && self.net.cut_through[self.net.hops[next as usize] as usize] {
+                p.hop = next;
+                let origin = std::mem::replace(&mut self.origin, c.origin);
+                self.carry(id, c.at, c.sent);
+                self.origin = origin;
+            } else {
+                self.schedule_from(c.at, c.sent, c.origin, Event::Arrive(id));
+            }
+        });
     }
 
     /// A new packet of `flow`, at the start of its route.
