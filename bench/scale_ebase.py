@@ -12,7 +12,10 @@ under /usr/bin/time; the table gives wall time, peak memory, events and
 the cost per flow and per packet-hop, so linear growth shows as flat
 columns. Results go to bench/results/scale.csv.
 
-    python bench/scale_ebase.py [--k 1 10 100] [--duration 100]
+Runs use one thread unless `--threads 2` (the network split at its core
+into two halves run in parallel, `sim/partition.rs`; the same reports).
+
+    python bench/scale_ebase.py [--k 1 10 100] [--duration 100] [--threads 2]
 """
 
 from __future__ import annotations
@@ -34,9 +37,9 @@ OUT = ROOT / "bench" / "results" / "scale.csv"
 RUN = """
 import json, sys, pacesim
 from pacesim.sweep import scaled
-k, duration = float(sys.argv[1]), sys.argv[2]
+k, duration, threads = float(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 s = pacesim.apply_overrides(pacesim.Scenario(), [f"duration={duration}s", "warmup=30s", "core.buffer=10KB"])
-r = pacesim.run(scaled(s, k))
+r = pacesim.run(scaled(s, k), threads=threads)
 print(json.dumps({"engine_s": r.wall_s, "flows": len(r.flows), **r.work, **r.summary}))
 """
 
@@ -45,6 +48,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--k", type=float, nargs="+", default=[1, 10, 100])
     ap.add_argument("--duration", type=float, default=100.0)
+    ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args()
     console = Console()
     rows = []
@@ -52,10 +56,11 @@ def main() -> int:
         with console.status(f"k = {k:g}: {1000 * k:,.0f} flows, {100 * k:g} Mb/s core, {args.duration:g} s"):
             with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
                 out = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", tf.name, sys.executable, "-c", RUN,
-                                      str(k), str(args.duration)], capture_output=True, text=True, check=True).stdout
+                                      str(k), str(args.duration), str(args.threads)],
+                                     capture_output=True, text=True, check=True).stdout
                 wall, rss_kb = tf.read().split()[-2:]
         r = json.loads(out)
-        rows.append(dict(k=k, flows=r["flows"], core_mbps=100 * k, wall_s=float(wall), engine_s=r["engine_s"],
+        rows.append(dict(k=k, threads=args.threads, flows=r["flows"], core_mbps=100 * k, wall_s=float(wall), engine_s=r["engine_s"],
                          rss_mb=int(rss_kb) / 1024, events=r["events"], packet_hops=r["packet_hops"],
                          utilisation=r["aggregate_mbps"] / (100 * k), goodput_kbps=r["goodput_kbps_mean"]))
     df = pd.DataFrame(rows)
@@ -63,7 +68,7 @@ def main() -> int:
     df["us_per_flow_sim_s"] = df.engine_s / df.flows / args.duration * 1e6
     OUT.parent.mkdir(exist_ok=True)
     df.assign(duration_s=args.duration).to_csv(OUT, index=False)
-    t = Table(title=f"E-base scaled by k, {args.duration:g} simulated s")
+    t = Table(title=f"E-base scaled by k, {args.duration:g} simulated s, {args.threads} thread(s)")
     for col in ["k", "flows", "core Mb/s", "wall s", "engine s", "peak RSS MB", "events", "packet-hops",
                 "ns per hop", "utilisation", "goodput Kb/s"]:
         t.add_column(col, justify="right")

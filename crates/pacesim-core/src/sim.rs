@@ -1,5 +1,6 @@
 //! The simulation kernel: integer time, the event queue, random streams,
-//! and the run loop that dispatches events to the network and the agents.
+//! the run loop that dispatches events to the network and the agents, and
+//! the split of a network into two halves run in parallel ([`partition`]).
 
 pub mod event;
 pub mod partition;

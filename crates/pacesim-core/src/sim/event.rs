@@ -1,17 +1,21 @@
-//! The event queue: a calendar queue over integer time, FIFO among equal times.
+//! The event queue: a calendar queue over integer time; equal times pop in
+//! the order they were scheduled.
 //!
 //! Time is cut into slots of 2^[`SLOT_BITS`] ns, and a wheel of [`SLOTS`]
 //! slots covers the window [current slot, current slot + SLOTS) (Brown's
 //! calendar queue with a fixed year, or a one-level timing wheel). A push
 //! into the window appends the event to its slot's vector; the pop that
-//! reaches a slot takes its events, sorted (stably) by time, as the current
-//! run. Events beyond the window wait in a heap ordered by (time, insertion
-//! number) and are moved into their slot at the moment it enters the
-//! window, before anything else can be pushed into it; so every slot is in
-//! insertion order, and equal-time events pop in the order they were
-//! scheduled: a run is a pure function of its inputs. Nothing is ever
-//! removed from the middle: a component that wants to cancel an event keeps
-//! its own deadline and ignores stale events when they pop.
+//! reaches a slot takes its events, sorted (stably) by (time, tie), as the
+//! current run. Events beyond the window wait in a heap ordered by (time,
+//! tie, insertion number) and are moved into their slot at the moment it
+//! enters the window, before anything else can be pushed into it; so every
+//! slot is in insertion order. The tie is when the event was scheduled
+//! (and in which half of a split run, [`EventQueue::push_from`]): in one
+//! world that is insertion order again, so equal-time events pop in the
+//! order they were scheduled and a run is a pure function of its inputs.
+//! Nothing is ever removed from the middle: a component that wants to
+//! cancel an event keeps its own deadline and ignores stale events when
+//! they pop.
 //!
 //! Why a calendar: replayed on the exact event sequence of E-base (1000
 //! flows, 400 s, 29-38 M events, about 4,000 pending; `examples/event_trace`)
@@ -144,7 +148,7 @@ impl<E> EventQueue<E> {
     /// order they were scheduled; those scheduled at the same instant,
     /// half 0's first, then in insertion order. One world running both
     /// halves therefore orders ties exactly as the two halves do, although
-    /// each half queues the other's packets only at the end of a window.
+    /// each half queues the packets from the other late.
     #[inline]
     pub fn push_from(&mut self, at: Time, scheduled: Time, half: u8, event: E) {
         assert!(at >= self.last, "event scheduled in the past: {at} < {}", self.last);
@@ -390,7 +394,7 @@ mod tests {
         q.push_from(100, 0, 0, 'a');
         q.push_from(100, 0, 0, 'c');
         // Queued later but scheduled earlier (a packet from the other half
-        // of a split run, handed over at the end of a window): first of all.
+        // of a split run, taken in late): first of all.
         q.push(50, 'y');
         q.pop();
         q.push(100, 'e');

@@ -1,34 +1,34 @@
-//! A network split in two at its core link, each half simulated by its own
-//! world, on its own thread when there are two (conservative parallel
-//! simulation with a fixed lookahead: Chandy and Misra; Lubachevsky's
-//! bounded windows).
+//! A network split in two, each half simulated by its own world on its
+//! own thread (conservative parallel simulation with a fixed lookahead:
+//! Chandy and Misra; the halves post their clocks as null messages do).
 //!
-//! Cutting both directions of the core link leaves, in the papers'
-//! dumbbells, the senders' side (hosts, access and edge links, the core
-//! queue) and the receivers' side. A packet can only reach the other half
+//! The cut is a set of links (see [`Cut::of`]): in the papers' dumbbells
+//! the ingress edge links or the core link, with the senders on one side
+//! and the receivers on the other. A packet reaches the other half only
 //! across a cut link, and only after its propagation delay: a packet put on
-//! the core link at t arrives at its far end after t + L, with L the smaller
-//! of the two directions' delays (E-base: 100 ms). So time is cut into
-//! windows of L: each half simulates a window on its own, queueing the
-//! packets that reach the far end of a cut link, and when both are done the
-//! halves swap them; every one is due after the window that sent it, so
-//! nothing arrives late. The other half takes them up before its next
-//! window, in the order they were sent, as the one world would have: across
-//! the cut-through links after the cut at once, or as an arrival event.
+//! a cut link at t arrives at its far end after t + L, L the least delay of
+//! the cut links (the lookahead). So each half may simulate every event
+//! before the other's clock plus L: nothing the other sends from then on
+//! can be due earlier. The halves run freely on those terms, posting the
+//! packets that reached the far end of a cut link and their clocks, and
+//! take in each other's packets in the order they were sent, as the one
+//! world would have: across the cut-through links after the cut at once,
+//! or as an arrival event.
 //!
-//! Those arrival events are scheduled at the window's end, but they keep
-//! the time they were scheduled at in the one world (when the packet was
-//! sent across), and equal-time events pop in the order of that time, so
-//! they take their place among the far half's own. Two events due at the
-//! same nanosecond and scheduled at the same nanosecond in different
+//! Those arrival events are queued late, but they keep the time they were
+//! scheduled at in the one world (when the packet was sent across), and
+//! equal-time events pop in the order of that time, so they take their
+//! place among the far half's own whenever they come in. Two events due at
+//! the same nanosecond and scheduled at the same nanosecond in different
 //! halves pop half 0's first, in one world as in two (`World::origin`), so
-//! a run's report does not depend on whether it was split.
+//! a run's report does not depend on whether it was split, nor on how the
+//! threads were scheduled (tests/split.rs; bench/identical.py).
 //!
 //! Runs with short-lived flows are not split: closing a connection at the
 //! sender discards its packets at the sink at the same instant, an effect
 //! with no delay across the cut.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use super::world::World;
@@ -36,6 +36,13 @@ use super::Time;
 use crate::net::{LinkId, Packet, TcpOptions};
 use crate::scenario::Scenario;
 use crate::topology::Network;
+
+/// The least lookahead worth splitting a network around its core's near
+/// end (the halves post their progress every eighth of it). At 1 ms the
+/// posts cost more than the balance gains: paper A's dumbbell (200 s) took
+/// 0.54 s on two threads cut around the core's near end, 0.44 s cut at the
+/// core; paper W's, 4.18 s against 2.44 s (3.16 s on one thread).
+const MIN_LOOKAHEAD: Time = 2_000_000;
 
 /// Which half each node is in, by the link whose queue it holds.
 #[derive(Debug, Clone)]
@@ -47,15 +54,31 @@ pub struct Cut {
 }
 
 impl Cut {
-    /// The split of `s`'s network at its core link, if removing both its
-    /// directions leaves two parts, its delays are not zero, and the run
-    /// has no short-lived flows.
+    /// Where `s`'s network splits, if it does and the run has no
+    /// short-lived flows: around the core link's near end if the links cut
+    /// there leave a lookahead of at least [`MIN_LOOKAHEAD`], else at the
+    /// core link.
+    ///
+    /// Around the near end (E-base: at the ingress edge links, lookahead
+    /// the least edge delay, 5-15 ms), half 0 holds the senders, their
+    /// access links and the edge routers with their pacers, half 1 the core
+    /// queue and everything after it. The senders' TCP and the pacers are
+    /// the heaviest work, and this split balances it best: E-base 400 s on
+    /// two threads took 1.02 / 1.07 / 1.42 s (none / host / edge) against
+    /// 1.02 / 1.25 / 1.68 s split at the core link.
     pub fn of(s: &Scenario, net: &Network) -> Option<Cut> {
         if s.traffic.short.is_some() {
             return None;
         }
         let core = net.core;
-        Self::around(net, |l| l / 2 == core / 2, net.router.half_ends(core).1)
+        let (near, far) = net.router.half_ends(core);
+        let touches_near = |l: LinkId| {
+            let (a, b) = net.router.half_ends(l);
+            a == near || b == near
+        };
+        Self::around(net, |l| l / 2 != core / 2 && touches_near(l), near)
+            .filter(|cut| cut.lookahead >= MIN_LOOKAHEAD)
+            .or_else(|| Self::around(net, |l| l / 2 == core / 2, far))
     }
 
     /// The split that puts `pivot` and every node it reaches without
@@ -121,8 +144,7 @@ pub struct Crossing {
 
 const NO_OPTIONS: u32 = u32::MAX;
 
-/// The packets a half hands to the other in one window, in the order they
-/// crossed, with the TCP options of those that carry them kept apart (a
+/// The packets a half hands to the other, in the order they crossed, with the TCP options of those that carry them kept apart (a
 /// crossing is 56 bytes; with its options inline it was 136, and copying
 /// them cost more than the packets' passage across the cut links after).
 #[derive(Debug, Default)]
@@ -151,6 +173,22 @@ impl Outbox {
         self.crossings.is_empty()
     }
 
+    /// Move `other`'s packets in behind these.
+    pub fn append(&mut self, other: &mut Outbox) {
+        if self.is_empty() {
+            std::mem::swap(self, other);
+            return;
+        }
+        let base = self.options.len() as u32;
+        self.crossings.extend(other.crossings.drain(..).map(|mut c| {
+            if c.options != NO_OPTIONS {
+                c.options += base;
+            }
+            c
+        }));
+        self.options.append(&mut other.options);
+    }
+
     /// Hand each packet with its options to `f`, in order, and empty the box.
     pub fn drain(&mut self, mut f: impl FnMut(&Crossing, Option<TcpOptions>)) {
         for c in &self.crossings {
@@ -162,74 +200,86 @@ impl Outbox {
 }
 
 /// Run the two halves of a split network (`a` simulates half 0, `b` half
-/// 1, both with their first events scheduled) to the end, each on its own
-/// thread; `progress` hears half 0's simulated time. Packets still on
-/// their way across at the end are left in the outboxes.
-pub fn run_halves(a: &mut World, b: &mut World, progress: &mut dyn FnMut(Time)) {
+/// 1, both with their first events scheduled) to the end at `end`, each on
+/// its own thread; `progress` hears half 0's simulated time. Packets due
+/// across the cut at or after the end are not taken in: the halves count
+/// them (`World::unreceived`).
+pub fn run_halves(a: &mut World, b: &mut World, end: Time, progress: &mut dyn FnMut(Time)) {
     let lookahead = a.cut.as_ref().expect("a split world").lookahead;
-    let exchange = Exchange::default();
+    let (to_a, to_b) = (Channel::default(), Channel::default());
     std::thread::scope(|scope| {
-        scope.spawn(|| exchange.windows(b, 1, lookahead, &mut |_| {}));
-        exchange.windows(a, 0, lookahead, progress);
+        scope.spawn(|| run_half(b, &to_a, &to_b, lookahead, end, &mut |_| {}));
+        run_half(a, &to_b, &to_a, lookahead, end, progress);
     });
-}
-
-/// Where the halves leave each other's packets: a box per receiving half
-/// and window parity (a half may post window k + 1's packets while the
-/// other still takes window k's), and a barrier between the windows. A half
-/// posts by swapping its outbox with the (empty) box, and the receiver
-/// puts the box back emptied, so the buffers circulate.
-#[derive(Default)]
-struct Exchange {
-    boxes: [[Mutex<Outbox>; 2]; 2],
-    barrier: SpinBarrier,
-}
-
-impl Exchange {
-    fn windows(&self, w: &mut World, side: usize, lookahead: Time, progress: &mut dyn FnMut(Time)) {
-        let mut limit: Time = 0;
-        for window in 0usize.. {
-            limit = limit.saturating_add(lookahead);
-            if w.run_until(limit, progress) {
-                return;
-            }
-            let parity = window % 2;
-            let post = &self.boxes[1 - side][parity];
-            std::mem::swap(&mut *post.lock().expect("not poisoned"), &mut w.outbox);
-            self.barrier.wait();
-            let inbox = &self.boxes[side][parity];
-            let mut packets = std::mem::take(&mut *inbox.lock().expect("not poisoned"));
-            w.receive(&mut packets);
-            *inbox.lock().expect("not poisoned") = packets;
-        }
+    for (w, channel) in [(a, to_a), (b, to_b)] {
+        w.unreceived += channel.mail.into_inner().expect("not poisoned").len() as u64;
     }
 }
 
-/// A barrier for the two halves that spins, then yields: windows take
-/// about a millisecond (E-base: 4,000 of them), and putting a thread to
-/// sleep and waking it costs tens of microseconds each time.
+/// One direction across the cut: the packets sent and not yet taken, and
+/// the sender's clock: every packet it sends from now on is sent at or
+/// after that time, so is due a lookahead later still.
 #[derive(Default)]
-struct SpinBarrier {
-    arrived: AtomicUsize,
-    generation: AtomicUsize,
+struct Channel {
+    mail: Mutex<Outbox>,
+    clock: AtomicU64,
 }
 
-impl SpinBarrier {
-    fn wait(&self) {
-        let generation = self.generation.load(Ordering::Acquire);
-        if self.arrived.fetch_add(1, Ordering::AcqRel) == 1 {
-            self.arrived.store(0, Ordering::Relaxed);
-            self.generation.fetch_add(1, Ordering::Release);
-            return;
-        }
-        let mut spins = 0u32;
-        while self.generation.load(Ordering::Acquire) == generation {
-            if spins < 1 << 12 {
-                std::hint::spin_loop();
-                spins += 1;
-            } else {
-                std::thread::yield_now();
+/// How often a half posts what it sent, in simulated time, as a share of
+/// the lookahead: often enough that the other never waits long for news
+/// (E-base: every 12.5 ms, 32,000 posts in 400 s).
+const POSTS_PER_LOOKAHEAD: u64 = 8;
+
+/// Simulate one half: run every event that no packet from the other half
+/// can precede (before the other's clock plus the lookahead), posting
+/// what crossed now and then, until `End`. The halves never run in
+/// lockstep; what each takes in, and when, changes nothing in its order of
+/// events, which follows the events' keys alone (`EventQueue::push_from`).
+///
+/// The clock a half posts is the earliest time it may still send from:
+/// its next event, but no later than the other's clock plus the lookahead,
+/// the earliest a packet it has not yet taken in can arrive (and make it
+/// send). Posting that even while waiting lets both move on when neither
+/// has anything to do.
+fn run_half(
+    w: &mut World,
+    out: &Channel,
+    inbox: &Channel,
+    lookahead: Time,
+    end: Time,
+    progress: &mut dyn FnMut(Time),
+) {
+    let step = (lookahead / POSTS_PER_LOOKAHEAD).max(1);
+    let mut taken = Outbox::default();
+    let (mut posted, mut spins) = (0, 0u32);
+    loop {
+        // The clock first: everything sent before it is in the mail.
+        let safe = inbox.clock.load(Ordering::Acquire).saturating_add(lookahead);
+        std::mem::swap(&mut *inbox.mail.lock().expect("not poisoned"), &mut taken);
+        w.receive(&mut taken, end);
+        let next = w.queue.peek_time().unwrap_or(Time::MAX);
+        if next >= safe {
+            if safe > posted {
+                posted = safe;
+                out.clock.store(posted, Ordering::Release);
             }
+            spins += 1;
+            if spins > 1 << 10 {
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
+            continue;
+        }
+        spins = 0;
+        let done = w.run_until(safe.min(next.saturating_add(step)), progress);
+        let clock = if done { Time::MAX } else { w.queue.peek_time().unwrap_or(Time::MAX).min(safe) };
+        debug_assert!(clock >= posted, "a half's clock went back: {posted} -> {clock}");
+        posted = clock;
+        out.mail.lock().expect("not poisoned").append(&mut w.outbox);
+        out.clock.store(posted, Ordering::Release);
+        if done {
+            return;
         }
     }
 }

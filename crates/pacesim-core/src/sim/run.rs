@@ -125,7 +125,7 @@ pub fn run_threads(s: &Scenario, threads: usize, progress: &mut dyn FnMut(f64)) 
             b.split(1);
             start(&mut w, s)?;
             start(&mut b, s)?;
-            partition::run_halves(&mut w, &mut b, progress);
+            partition::run_halves(&mut w, &mut b, s.duration, progress);
             let totals = Totals::of(&w).and(&Totals::of(&b));
             partition::join(&mut w, &mut b);
             totals
@@ -188,7 +188,7 @@ struct Totals {
 
 impl Totals {
     fn of(w: &World) -> Totals {
-        let across = w.outbox.len() as u64;
+        let across = w.outbox.len() as u64 + w.unreceived;
         Totals {
             created: w.packets.created(),
             delivered: w.delivered,

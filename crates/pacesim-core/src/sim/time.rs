@@ -1,7 +1,8 @@
 //! Simulated time: integer nanoseconds since the start of the run.
 //!
 //! Integer time makes runs exact and reproducible: no two machines disagree
-//! on an event's time, and ties are broken by insertion order alone.
+//! on an event's time, and ties are broken by the order events were
+//! scheduled (`sim::event`).
 
 /// Nanoseconds since the start of the run.
 pub type Time = u64;

@@ -230,6 +230,8 @@ pub struct World {
     /// and the packets that reached it and are not yet handed over.
     crossing: Vec<bool>,
     pub outbox: Outbox,
+    /// Packets from the other half due at or after the end, not taken in.
+    pub unreceived: u64,
     /// For each link, the index of the pacer in front of it, or `NO_PACER`.
     pacer_at: Vec<u32>,
     sizes: Sizes,
@@ -277,6 +279,7 @@ impl World {
             origin: 0,
             crossing,
             outbox: Outbox::default(),
+            unreceived: 0,
             pacer_at,
             sizes,
             out: Vec::new(),
@@ -516,14 +519,18 @@ impl World {
         }
     }
 
-    /// Take in the packets the other half sent across in its last window,
-    /// in order. Each reaches the far end of its cut link at `at` (later
-    /// than anything this half has simulated) and goes on exactly as it
-    /// would have in one world: across the cut-through links after the cut
-    /// at once, or by an arrival event, ordered as if scheduled when the
-    /// packet was sent across.
-    pub fn receive(&mut self, inbox: &mut Outbox) {
+    /// Take in the packets the other half sent across, in order, but those
+    /// due at or after `end`. Each reaches the far end of its cut link at
+    /// `at` (later than anything this half has simulated) and goes on
+    /// exactly as it would have in one world: across the cut-through links
+    /// after the cut at once, or by an arrival event, ordered as if
+    /// scheduled when the packet was sent across.
+    pub fn receive(&mut self, inbox: &mut Outbox, end: Time) {
         inbox.drain(|c, options| {
+            if c.at >= end {
+                self.unreceived += 1;
+                return;
+            }
             let id = self.packets.adopt(c.packet);
             if let Some(options) = options {
                 self.packets.set_options(id, options);
