@@ -31,9 +31,9 @@ fn bin_by_log(ns: Time) -> usize {
 
 /// For each bin, the least delay (integer ns) that falls in it or above,
 /// found once by bisection on [`bin_by_log`] (which rises with the delay).
-/// A search of this table bins a delay as `bin_by_log` does without a
-/// logarithm (which took 3.7 % of an edge-paced E-base run: every paced
-/// packet's delay is recorded).
+/// This table bins a delay as `bin_by_log` does without a logarithm
+/// (which took 3.7 % of an edge-paced E-base run: every paced packet's
+/// delay is recorded).
 fn lower_edges() -> &'static [Time; BINS] {
     static EDGES: std::sync::OnceLock<[Time; BINS]> = std::sync::OnceLock::new();
     EDGES.get_or_init(|| {
@@ -54,10 +54,25 @@ fn lower_edges() -> &'static [Time; BINS] {
     })
 }
 
-/// The bin of a delay of `ns`.
+/// The bin of a delay of `ns`: the last whose lower edge is at or below
+/// it, found by stepping from a guess within three bins (log2 read off the
+/// float's exponent, linear across its mantissa: off by at most 0.086); a
+/// binary search of the table took longer than the logarithm.
 #[inline]
 fn bin(ns: Time) -> usize {
-    lower_edges().partition_point(|&edge| edge <= ns) - 1
+    const MANTISSA: u64 = (1 << 52) - 1;
+    let edges = lower_edges();
+    let bits = (ns.max(1) as f64).to_bits();
+    let log2 = ((bits >> 52) as f64 - 1023.0) + (f64::from_bits(bits & MANTISSA | 1023 << 52) - 1.0);
+    let position = (log2 - 1e3f64.log2()) * std::f64::consts::LOG10_2 / DECADES * BINS as f64;
+    let mut b = position.clamp(0.0, (BINS - 1) as f64) as usize;
+    while b > 0 && edges[b] > ns {
+        b -= 1;
+    }
+    while b + 1 < BINS && edges[b + 1] <= ns {
+        b += 1;
+    }
+    b
 }
 
 impl Default for DelayStats {

@@ -251,27 +251,35 @@ fn run_half(
 ) {
     let step = (lookahead / POSTS_PER_LOOKAHEAD).max(1);
     let mut taken = Outbox::default();
-    let (mut posted, mut spins) = (0, 0u32);
+    let (mut seen, mut posted) = (None, 0);
     loop {
-        // The clock first: everything sent before it is in the mail.
-        let safe = inbox.clock.load(Ordering::Acquire).saturating_add(lookahead);
-        std::mem::swap(&mut *inbox.mail.lock().expect("not poisoned"), &mut taken);
-        w.receive(&mut taken, end);
+        // The clock first: everything sent before it is in the mail. (Mail
+        // that came with no new clock can wait for the next.)
+        let clock = inbox.clock.load(Ordering::Acquire);
+        if seen != Some(clock) {
+            seen = Some(clock);
+            std::mem::swap(&mut *inbox.mail.lock().expect("not poisoned"), &mut taken);
+            w.receive(&mut taken, end);
+        }
+        let safe = clock.saturating_add(lookahead);
         let next = w.queue.peek_time().unwrap_or(Time::MAX);
         if next >= safe {
             if safe > posted {
                 posted = safe;
                 out.clock.store(posted, Ordering::Release);
             }
-            spins += 1;
-            if spins > 1 << 10 {
-                std::thread::yield_now();
-            } else {
-                std::hint::spin_loop();
+            // Wait for the other half's clock to move, touching nothing else.
+            let mut spins = 0u32;
+            while inbox.clock.load(Ordering::Acquire) == clock {
+                spins += 1;
+                if spins > 1 << 10 {
+                    std::thread::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
             }
             continue;
         }
-        spins = 0;
         let done = w.run_until(safe.min(next.saturating_add(step)), progress);
         let clock = if done { Time::MAX } else { w.queue.peek_time().unwrap_or(Time::MAX).min(safe) };
         debug_assert!(clock >= posted, "a half's clock went back: {posted} -> {clock}");
