@@ -60,6 +60,15 @@ def test_same_seed_gives_identical_reports(tiny):
     assert again.report == tiny.report
 
 
+def test_two_threads_give_the_same_report(tiny):
+    # The network splits in two halves run in parallel (sim/partition.rs);
+    # only the work counters may differ (each half has its own window events).
+    split = pacesim.run(TINY, threads=2)
+    assert split.work["events"] == tiny.work["events"] + 2
+    drop_work = lambda r: {k: v for k, v in r.report.items() if k != "work"}  # noqa: E731
+    assert drop_work(split) == drop_work(tiny)
+
+
 def test_different_seed_differs(tiny):
     other = pacesim.run(TINY, seed=2)
     assert other.seed == 2
