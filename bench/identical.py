@@ -13,8 +13,13 @@ scenario whose report differs in any byte.
     python bench/identical.py --check /tmp/before    # on the new one
     python bench/identical.py --check /tmp/before --threads 2
 
-`--threads 2` runs networks that split at their core link as two halves
-in parallel (`sim/partition.rs`); their reports must not change.
+`--threads 2` runs networks that split as two halves in parallel
+(`sim/partition.rs`); their reports must not change. `--sweeps` needs no
+saved reports: it runs the first and last point of every catalogue sweep
+file (`scenarios/[A-Z]*.toml`, quick size, cut to 30 simulated seconds) on
+one thread and on two and reports any that differ.
+
+    python bench/identical.py --sweeps
 """
 
 from __future__ import annotations
@@ -87,17 +92,58 @@ def run(binary: Path, name: str, threads: int) -> tuple[dict, dict]:
     return report, report.pop("work")
 
 
+def run_engine(binary: Path, scenario: dict, threads: int) -> dict:
+    """The report of an engine scenario without its work counters."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        json.dump(scenario, f)
+        f.flush()
+        out = subprocess.run([str(binary), f.name, str(threads)], capture_output=True, text=True, check=True).stdout
+    report = json.loads(out)
+    report.pop("work")
+    return report
+
+
+def sweep_points() -> dict:
+    """Name -> engine scenario: the first and last quick point of each sweep
+    file, at most 30 simulated seconds (warm-up and flow starts within them)."""
+    from pacesim.sweep import load_sweep
+
+    cut = 30_000_000_000
+    points = {}
+    for path in sorted(SCENARIOS.glob("[A-Z]*.toml")):
+        valid = [p for p in load_sweep(path).reduced().points() if p.scenario is not None]
+        for end, p in (("first", valid[0]), ("last", valid[-1])):
+            s = p.scenario.to_engine()
+            s["duration"] = min(s["duration"], cut)
+            s["warmup"] = min(s["warmup"], s["duration"] // 3)
+            start = s["traffic"].get("start")
+            if start and start[1] >= s["duration"]:
+                s["traffic"]["start"] = [0, s["duration"] // 3]
+            points[f"{path.stem} {end}"] = s
+    return points
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--save", type=Path, metavar="DIR")
     mode.add_argument("--check", type=Path, metavar="DIR")
+    mode.add_argument("--sweeps", action="store_true", help="every sweep file on one thread against two")
     ap.add_argument("--only", nargs="*", choices=sorted(CASES), help="a subset of the cases")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--threads", type=int, default=1, help="threads per run (1 or 2)")
     args = ap.parse_args()
     subprocess.run(["cargo", "build", "-q", "--release", "--example", "run_json"], cwd=ROOT, check=True)
     binary = ROOT / "target" / "release" / "examples" / "run_json"
+    if args.sweeps:
+        points = sweep_points()
+        with ThreadPoolExecutor(args.jobs) as pool:
+            same = dict(zip(points, pool.map(lambda s: run_engine(binary, s, 1) == run_engine(binary, s, 2),
+                                             points.values())))
+        for name, ok in same.items():
+            print(f"{name}: {'identical' if ok else 'DIFFERENT'} on 1 and 2 threads")
+        print(f"{sum(same.values())} of {len(same)} identical")
+        return 0 if all(same.values()) else 1
     names = args.only or list(CASES)
     with ThreadPoolExecutor(args.jobs) as pool:
         results = dict(zip(names, pool.map(lambda n: run(binary, n, args.threads), names)))
