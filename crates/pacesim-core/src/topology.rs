@@ -220,6 +220,16 @@ impl Network {
         }
     }
 
+    /// The first link of flow `f`'s data route (leaving its sender) and of
+    /// its ACK route (leaving its sink).
+    pub fn sender_link(&self, f: usize) -> LinkId {
+        self.route(self.flows[f].fwd)[0]
+    }
+
+    pub fn sink_link(&self, f: usize) -> LinkId {
+        self.route(self.flows[f].rev)[0]
+    }
+
     /// Round-trip time of an idle network for a `data`-byte packet out and an `ack`-byte one back.
     pub fn base_rtt(&self, flow: usize, data: u32, ack: u32) -> Time {
         let p = self.flows[flow];

@@ -311,26 +311,23 @@ impl World {
     /// simulates both).
     fn origin_of(&self, cut: &Cut, ev: Event) -> u8 {
         let net = &self.net;
-        let first = |route: u32| net.route(route)[0];
         match ev {
             Event::Arrive(id) => cut.far_side(net.hops[self.packets.get(id).hop as usize]),
-            Event::Rto(f) | Event::HostPace(f) | Event::Start(f) => {
-                cut.side(first(net.flows[f as usize].fwd))
-            }
-            Event::DelAck(f) => cut.side(first(net.flows[f as usize].rev)),
+            Event::Rto(f) | Event::HostPace(f) | Event::Start(f) => cut.side(net.sender_link(f as usize)),
+            Event::DelAck(f) => cut.side(net.sink_link(f as usize)),
             Event::Pace(i) => cut.side(net.pacers[i as usize].0),
-            Event::Udp(i) => cut.side(first(self.sources[i as usize].route)),
+            Event::Udp(i) => cut.side(net.route(self.sources[i as usize].route)[0]),
             Event::Warmup | Event::Sample | Event::End => 0,
         }
     }
 
     /// Whether this world simulates the sender of flow `f`, and its sink.
     pub fn owns_sender(&self, f: usize) -> bool {
-        self.owns(self.net.route(self.net.flows[f].fwd)[0])
+        self.owns(self.net.sender_link(f))
     }
 
     pub fn owns_sink(&self, f: usize) -> bool {
-        self.owns(self.net.route(self.net.flows[f].rev)[0])
+        self.owns(self.net.sink_link(f))
     }
 
     /// Run events until `End`, telling `progress` the simulated time every
@@ -685,13 +682,10 @@ impl World {
     fn sample(&mut self) {
         let first = self.setup.first_data();
         let segment = self.setup.tcp.segment_size;
+        // A split run samples each flow in the half that has its sink.
+        let sampled: Vec<bool> = (0..self.flows.len()).map(|f| self.owns_sink(f)).collect();
         let Some((interval, table)) = &mut self.progress else { return };
-        for (i, f) in self.flows.iter().enumerate() {
-            if let (Some(cut), Some(side)) = (&self.cut, self.side) {
-                if cut.side(self.net.route(self.net.flows[i].rev)[0]) != side {
-                    continue;
-                }
-            }
+        for (i, f) in self.flows.iter().enumerate().filter(|&(i, _)| sampled[i]) {
             table.t_s.push(crate::sim::time::secs(self.now));
             table.flow.push(i as u32);
             table.bytes.push(f.data_delivered(first) as u64 * segment);
