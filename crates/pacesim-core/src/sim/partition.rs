@@ -239,8 +239,9 @@ const POSTS_PER_LOOKAHEAD: u64 = 8;
 /// The clock a half posts is the earliest time it may still send from:
 /// its next event, but no later than the other's clock plus the lookahead,
 /// the earliest a packet it has not yet taken in can arrive (and make it
-/// send). Posting that even while waiting lets both move on when neither
-/// has anything to do.
+/// send), nor than a departure that a pacer in front of a cut link has not
+/// yet put on it (`World::sends_from`). Posting that even while waiting
+/// lets both move on when neither has anything to do.
 fn run_half(
     w: &mut World,
     out: &Channel,
@@ -264,8 +265,9 @@ fn run_half(
         let safe = clock.saturating_add(lookahead);
         let next = w.queue.peek_time().unwrap_or(Time::MAX);
         if next >= safe {
-            if safe > posted {
-                posted = safe;
+            let mine = w.sends_from(safe);
+            if mine > posted {
+                posted = mine;
                 out.clock.store(posted, Ordering::Release);
             }
             // Wait for the other half's clock to move, touching nothing else.
@@ -281,7 +283,8 @@ fn run_half(
             continue;
         }
         let done = w.run_until(safe.min(next.saturating_add(step)), progress);
-        let clock = if done { Time::MAX } else { w.queue.peek_time().unwrap_or(Time::MAX).min(safe) };
+        let clock =
+            if done { Time::MAX } else { w.sends_from(w.queue.peek_time().unwrap_or(Time::MAX).min(safe)) };
         debug_assert!(clock >= posted, "a half's clock went back: {posted} -> {clock}");
         posted = clock;
         out.mail.lock().expect("not poisoned").append(&mut w.outbox);
