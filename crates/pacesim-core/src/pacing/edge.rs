@@ -51,6 +51,15 @@ fn mul_div(a: u64, b: u64, c: u64, up: bool) -> u64 {
     }
 }
 
+/// a * b <= c * d, exactly (in 64 bits when both products fit).
+#[inline]
+fn mul_le(a: u64, b: u64, c: u64, d: u64) -> bool {
+    match (a.checked_mul(b), c.checked_mul(d)) {
+        (Some(x), Some(y)) => x <= y,
+        _ => u128::from(a) * u128::from(b) <= u128::from(c) * u128::from(d),
+    }
+}
+
 /// A deadline point or a point of the release curve: (time, cumulative bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Point {
@@ -84,6 +93,9 @@ pub struct EdgePacer {
     anchor: Point,
     /// Upper hull of queued deadline points; the release heads for the front.
     hull: VecDeque<Point>,
+    /// When the head packet's last byte is released (`None`: nothing
+    /// waits), kept by [`arrive`](Self::arrive) and [`advance`](Self::advance).
+    due: Option<Time>,
     /// Fires at the next departure.
     pub timer: Timer,
     pub delays: DelayStats,
@@ -99,6 +111,7 @@ impl EdgePacer {
             arrived: 0,
             anchor: Point { t: 0, bytes: 0 },
             hull: VecDeque::new(),
+            due: None,
             timer: Timer::default(),
             delays: DelayStats::default(),
         }
@@ -108,12 +121,23 @@ impl EdgePacer {
         self.queue.len()
     }
 
-    /// Bytes released by `now` on the current segment, rounded down (`up`
-    /// false) or up.
-    fn released_at(&self, now: Time, up: bool) -> u64 {
-        let Some(&v) = self.hull.front() else { return self.anchor.bytes };
-        let a = self.anchor;
+    /// Bytes released by `now` on the segment from `a` to `v`, rounded
+    /// down (`up` false) or up; `a`'s bytes if nothing waits.
+    fn released_at(a: Point, v: Option<Point>, now: Time, up: bool) -> u64 {
+        let Some(v) = v else { return a.bytes };
         a.bytes + mul_div(v.bytes - a.bytes, now - a.t, v.t - a.t, up)
+    }
+
+    /// Whether the first `bytes` have been released by `now` (rounded
+    /// down): compared by cross-multiplying, as dividing cost the
+    /// edge-paced E-base more than the rest of the pacer.
+    fn released_by(&self, bytes: u64, now: Time) -> bool {
+        let a = self.anchor;
+        if bytes <= a.bytes {
+            return true;
+        }
+        let Some(&v) = self.hull.front() else { return false };
+        mul_le(bytes - a.bytes, v.t - a.t, v.bytes - a.bytes, now - a.t)
     }
 
     /// Current release rate, bytes per ns (0 when nothing waits).
@@ -123,13 +147,21 @@ impl EdgePacer {
 
     /// When the head packet's last byte is released.
     pub fn next_departure(&self) -> Option<Time> {
-        let head = self.queue.front()?;
+        self.due
+    }
+
+    /// Find when the head packet leaves, after the head or the current
+    /// segment changed. (The front vertex is never below the head's last
+    /// byte, so the head leaves on the current segment.)
+    fn update_due(&mut self) {
         let a = self.anchor;
-        if head.end <= a.bytes {
-            return Some(a.t);
-        }
-        let v = *self.hull.front().expect("a queued packet keeps a hull vertex");
-        Some(a.t + mul_div(head.end - a.bytes, v.t - a.t, v.bytes - a.bytes, true))
+        self.due = self.queue.front().map(|head| {
+            if head.end <= a.bytes {
+                return a.t;
+            }
+            let v = *self.hull.front().expect("a queued packet keeps a hull vertex");
+            a.t + mul_div(head.end - a.bytes, v.t - a.t, v.bytes - a.bytes, true)
+        });
     }
 
     /// Advance to `now`: pass the vertices reached and append to `out` the
@@ -142,21 +174,27 @@ impl EdgePacer {
             self.anchor = v;
             self.hull.pop_front();
         }
-        let released = self.released_at(now, false);
+        // A vertex is a queued packet's deadline point, reached when that
+        // packet leaves: the head changes whenever the segment does.
+        let mut changed = false;
         while let Some(&q) = self.queue.front() {
-            if q.end > released {
+            if !self.released_by(q.end, now) {
                 break;
             }
             self.queue.pop_front();
             self.delays.record(now - q.arrived);
             out.push(q.id);
+            changed = true;
+        }
+        if changed {
+            self.update_due();
         }
     }
 
     /// A packet of `size` bytes arrives at `now`. Call [`advance`](Self::advance)
     /// for `now` first, so that what is due has left.
     pub fn arrive(&mut self, now: Time, id: PacketId, size: u32) {
-        let position = Point { t: now, bytes: self.released_at(now, true) };
+        let (anchor, front) = (self.anchor, self.hull.front().copied());
         self.arrived += u64::from(size);
         self.queue.push_back(Queued { id, end: self.arrived, arrived: now });
         let p = Point { t: now + self.d, bytes: self.arrived };
@@ -167,10 +205,17 @@ impl EdgePacer {
             }
             self.hull.pop_back();
         }
-        if self.hull.is_empty() {
-            self.anchor = position;
+        // The head and the segment it leaves on change only if the new
+        // point dominates the whole hull (as at an idle pacer, whose hull
+        // is empty).
+        let restart = self.hull.is_empty();
+        if restart {
+            self.anchor = Point { t: now, bytes: Self::released_at(anchor, front, now, true) };
         }
         self.hull.push_back(p);
+        if restart {
+            self.update_due();
+        }
     }
 }
 
@@ -198,11 +243,13 @@ mod tests {
                 (None, None) => break,
             };
             p.advance(now, &mut out);
+            assert_eq!(p.next_departure(), departure_afresh(&p), "the kept departure is stale");
             for id in out.drain(..) {
                 left[id as usize] = Some(now);
             }
             while arrivals.get(i).is_some_and(|a| a.0 == now) {
                 p.arrive(now, i as PacketId, arrivals[i].1);
+                assert_eq!(p.next_departure(), departure_afresh(&p), "the kept departure is stale");
                 i += 1;
                 check(&p, now);
             }
@@ -250,6 +297,26 @@ mod tests {
             .iter()
             .map(|q| (q.end as f64 - s) / ((q.arrived + p.d) as f64 - now as f64))
             .fold(0.0, f64::max)
+    }
+
+    /// The head's departure worked out afresh from the release curve: the
+    /// first instant the curve's bytes, rounded down, reach its last byte.
+    fn departure_afresh(p: &EdgePacer) -> Option<Time> {
+        let head = p.queue.front()?;
+        let (a, v) = (p.anchor, *p.hull.front()?);
+        let released = |t: Time| {
+            a.bytes + (u128::from(v.bytes - a.bytes) * u128::from(t - a.t) / u128::from(v.t - a.t)) as u64
+        };
+        let (mut lo, mut hi) = (a.t, v.t);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if released(mid) >= head.end {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        Some(lo)
     }
 
     proptest! {
