@@ -59,7 +59,7 @@ pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> 
             net.measured.push(link);
         }
         let recorder = Burstiness::new(b.bin, s.warmup, b.scales as usize);
-        net.links[link as usize].burstiness =
+        net.links[link as usize].output.burstiness =
             Some(Box::new(if b.series { recorder.keep_series() } else { recorder }));
     }
     net.mark_cut_through();
@@ -235,7 +235,7 @@ fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
     let links: BTreeMap<_, _> = net
         .measured
         .iter()
-        .map(|&l| (net.names[l as usize].clone(), net.links[l as usize].stats.report()))
+        .map(|&l| (net.names[l as usize].clone(), net.links[l as usize].output.stats.report()))
         .collect();
     let pacers = w
         .net
@@ -307,7 +307,7 @@ fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
         delay: s.delay.as_ref().zip(w.delay.as_ref()).map(|(spec, (_, d))| DelayReport::new(spec.class, d)),
         burstiness: s.burstiness.as_ref().map(|spec| {
             let link = net.link_named(&spec.link).expect("checked when built");
-            let recorder = net.links[link as usize].burstiness.as_ref().expect("set when built");
+            let recorder = net.links[link as usize].output.burstiness.as_ref().expect("set when built");
             let beta = recorder.beta(s.duration);
             BurstinessReport {
                 link: spec.link.clone(),

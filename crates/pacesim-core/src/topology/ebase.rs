@@ -175,7 +175,8 @@ mod tests {
     fn only_the_core_queue_can_drop_and_draws_do_not_depend_on_size() {
         let small = paper(2, 3);
         let big = paper(10, 100);
-        let limited: Vec<_> = small.links.iter().filter(|l| l.queue != DropTail::unlimited()).collect();
+        let limited: Vec<_> =
+            small.links.iter().filter(|l| l.output.queue != DropTail::unlimited()).collect();
         assert_eq!(limited.len(), 1);
         // The paper's paths: up, edge_in, core, edge_out, sink.in and back.
         let names =
