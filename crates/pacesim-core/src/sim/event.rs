@@ -133,7 +133,26 @@ impl<E> Default for EventQueue<E> {
     }
 }
 
-impl<E> EventQueue<E> {
+/// Sort a slot's events by (time, tie), equal keys kept in insertion
+/// order: an insertion sort on one 96-bit key, as slots hold a handful of
+/// events (E-base: 5 in one world, 2-3 in a half), in no particular order.
+/// The library's stable sort, comparing the two fields in turn, took 12 %
+/// of a one-world E-base run.
+fn sort_slot<E: Copy>(events: &mut [Entry<E>]) {
+    let key = |e: &Entry<E>| u128::from(e.at) << 32 | u128::from(e.tie);
+    for i in 1..events.len() {
+        let e = events[i];
+        let k = key(&e);
+        let mut j = i;
+        while j > 0 && key(&events[j - 1]) > k {
+            events[j] = events[j - 1];
+            j -= 1;
+        }
+        events[j] = e;
+    }
+}
+
+impl<E: Copy> EventQueue<E> {
     /// Schedule `event` at `at`, which must not be before the last popped
     /// event: it pops after every event due at the same time scheduled
     /// before it.
@@ -227,11 +246,13 @@ impl<E> EventQueue<E> {
         self.current = next;
         let slot = next as usize % SLOTS;
         self.occupied[slot / 64] &= !(1 << (slot % 64));
-        let events = std::mem::replace(&mut self.slots[slot], std::mem::take(&mut self.run).into());
+        let mut events = std::mem::replace(&mut self.slots[slot], std::mem::take(&mut self.run).into());
         self.in_wheel -= events.len();
+        sort_slot(&mut events);
         self.run = events.into();
-        self.run.make_contiguous().sort_by_key(Entry::key);
-        self.admit_far();
+        if self.far.peek().is_some_and(|f| f.entry.at >> SLOT_BITS < self.current + SLOTS as u64) {
+            self.admit_far();
+        }
         true
     }
 

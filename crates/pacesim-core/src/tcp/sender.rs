@@ -483,6 +483,7 @@ mod tests {
 
     const MS: Time = 1_000_000;
 
+    #[derive(Clone, Copy)]
     enum Ev {
         /// Sequence number and send time.
         Data(i64, Time),
