@@ -2,6 +2,7 @@
 //! and that two halves on two threads give the report of one world.
 
 use pacesim_core::sim::partition::Cut;
+use pacesim_core::topology::Network;
 use pacesim_core::{run_threads, Report, Scenario};
 
 const SMALL: &str = r#"{"seed":3,"duration":30000000000,"warmup":10000000000,
@@ -17,6 +18,13 @@ fn scenario(edit: impl FnOnce(&mut serde_json::Value)) -> Scenario {
     Scenario::from_json(&v.to_string()).unwrap()
 }
 
+/// `s`'s network as a run builds it (cut-through links marked).
+fn network(s: &Scenario) -> Network {
+    let mut net = s.topology.build(&s.core, s.seed).unwrap();
+    net.mark_cut_through();
+    net
+}
+
 fn on(threads: usize, s: &Scenario) -> Report {
     run_threads(s, threads, &mut |_| {}).unwrap()
 }
@@ -24,7 +32,7 @@ fn on(threads: usize, s: &Scenario) -> Report {
 #[test]
 fn e_base_splits_at_the_ingress_edge_links_with_the_senders_on_one_side() {
     let s = scenario(|_| {});
-    let net = s.topology.build(&s.core, s.seed).unwrap();
+    let net = network(&s);
     let cut = Cut::of(&s, &net).expect("a dumbbell splits");
     let edge_in = |name: &str| name.starts_with("edge_in.");
     for (l, name) in net.names.iter().enumerate() {
@@ -40,13 +48,31 @@ fn e_base_splits_at_the_ingress_edge_links_with_the_senders_on_one_side() {
             "{name} from {from}"
         );
     }
-    let least = (0..net.links.len()).filter(|&l| edge_in(&net.names[l])).map(|l| net.links[l].delay).min();
-    assert_eq!(Some(cut.lookahead), least);
+    // Data crossing an edge link next queues at the core: half 1 runs
+    // ahead by the least edge delay. An ACK crossing back is carried on
+    // across a sender's access link at once: half 0 runs ahead by the
+    // least edge delay plus access delay behind that edge.
+    let delay = |name: &str| net.links[net.names.iter().position(|n| n == name).unwrap()].delay;
+    let edges = 0..2;
+    let data = edges.clone().map(|e| delay(&format!("edge_in.{e}"))).min().unwrap();
+    let acks = edges
+        .map(|e| {
+            delay(&format!("edge_in.{e}.rev"))
+                + (6 * e..6 * e + 6).map(|h| delay(&format!("access.{h}.down"))).min().unwrap()
+        })
+        .min()
+        .unwrap();
+    assert_eq!(cut.into, [acks, data]);
+    assert!(acks > data, "the access links add to the ACKs' lookahead");
     // With edge links of 1 ms the split falls back to the core link.
     let short = scenario(|v| v["topology"]["edge_delay"] = serde_json::json!([1_000_000, 1_000_000]));
-    let net = short.topology.build(&short.core, short.seed).unwrap();
+    let net = network(&short);
     let cut = Cut::of(&short, &net).expect("a dumbbell splits");
-    assert_eq!(cut.lookahead, 100_000_000);
+    // Both ways a packet crossing the core is carried on across an edge
+    // link (1 ms) and an access link: 100 ms + 1 ms + the least access delay.
+    let access = (0..12)
+        .map(|h| net.links[net.names.iter().position(|n| *n == format!("access.{h}.down")).unwrap()].delay);
+    assert_eq!(cut.lookahead(), 101_000_000 + access.min().unwrap());
     assert!((0..net.links.len() as u32).all(|l| cut.crosses(l) == net.names[l as usize].starts_with("core")));
 }
 
@@ -55,7 +81,7 @@ fn short_flows_and_a_core_with_a_way_around_it_do_not_split() {
     let short = scenario(|v| {
         v["traffic"]["short"] = serde_json::json!({"fraction": 0.5, "mean_size": 20000, "shape": 1.2, "mean_think": 1000000000u64});
     });
-    let net = short.topology.build(&short.core, short.seed).unwrap();
+    let net = network(&short);
     assert!(Cut::of(&short, &net).is_none());
     // A square: h1 - a, a - b (core) - c - h2, and a - d - c around the core.
     let link = |from: &str, to: &str, core: bool| {
@@ -72,7 +98,7 @@ fn short_flows_and_a_core_with_a_way_around_it_do_not_split() {
                       link("a", "d", false), link("d", "c", false), link("c", "h2", false)],
             "flows": [{"from": "h1", "to": "h2"}]});
     });
-    let net = square.topology.build(&square.core, square.seed).unwrap();
+    let net = network(&square);
     assert!(Cut::of(&square, &net).is_none());
     assert_eq!(on(1, &square), on(2, &square));
 }
