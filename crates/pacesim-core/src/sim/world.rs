@@ -485,7 +485,7 @@ impl World {
     /// link's delay. The pacer's timer therefore needs to fire only half
     /// that delay after its next departure ([`World::arm_pacer`]), and
     /// arrivals at the pacer let out what is due before they join it
-    /// (E-base, edge-paced: 0.9 M pacer events instead of 7.2 M).
+    /// (E-base, edge-paced: 1.2 M pacer events instead of 7.2 M).
     fn release(&mut self, i: u32) {
         self.release_before(i, self.now);
         self.release_at(i, self.now);
