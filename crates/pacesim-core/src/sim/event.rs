@@ -52,9 +52,10 @@ struct Entry<E> {
 }
 
 impl<E> Entry<E> {
+    /// (time, tie) as one 96-bit number, compared in one go.
     #[inline]
-    fn key(&self) -> (Time, u32) {
-        (self.at, self.tie)
+    fn key(&self) -> u128 {
+        u128::from(self.at) << 32 | u128::from(self.tie)
     }
 }
 
@@ -70,8 +71,8 @@ struct Far<E> {
 }
 
 impl<E> Far<E> {
-    fn key(&self) -> (Time, u32, u64) {
-        (self.entry.at, self.entry.tie, self.seq)
+    fn key(&self) -> (u128, u64) {
+        (self.entry.key(), self.seq)
     }
 }
 
@@ -141,16 +142,15 @@ impl<E> Default for EventQueue<E> {
 /// hundreds in a slot (k = 100: about 470), where insertion is quadratic,
 /// so larger slots go to the library's sort.
 fn sort_slot<E: Copy>(events: &mut [Entry<E>]) {
-    let key = |e: &Entry<E>| u128::from(e.at) << 32 | u128::from(e.tie);
     if events.len() > 32 {
-        events.sort_by_key(key);
+        events.sort_by_key(Entry::key);
         return;
     }
     for i in 1..events.len() {
         let e = events[i];
-        let k = key(&e);
+        let k = e.key();
         let mut j = i;
-        while j > 0 && key(&events[j - 1]) > k {
+        while j > 0 && events[j - 1].key() > k {
             events[j] = events[j - 1];
             j -= 1;
         }
@@ -206,10 +206,15 @@ impl<E: Copy> EventQueue<E> {
         self.in_wheel += 1;
     }
 
+    /// Whether the earliest far event's slot is in the window.
+    #[inline]
+    fn far_due(&self) -> bool {
+        self.far.peek().is_some_and(|f| f.entry.at >> SLOT_BITS < self.current + SLOTS as u64)
+    }
+
     /// Move the far events whose slot is now in the window into the wheel.
     fn admit_far(&mut self) {
-        let end = self.current + SLOTS as u64;
-        while self.far.peek().is_some_and(|f| f.entry.at >> SLOT_BITS < end) {
+        while self.far_due() {
             let f = self.far.pop().expect("peeked");
             self.add(f.entry);
         }
@@ -256,7 +261,7 @@ impl<E: Copy> EventQueue<E> {
         self.in_wheel -= events.len();
         sort_slot(&mut events);
         self.run = events.into();
-        if self.far.peek().is_some_and(|f| f.entry.at >> SLOT_BITS < self.current + SLOTS as u64) {
+        if self.far_due() {
             self.admit_far();
         }
         true

@@ -234,9 +234,7 @@ pub struct World {
     pub unreceived: u64,
     /// For each link, the index of the pacer in front of it, or `NO_PACER`.
     pacer_at: Vec<u32>,
-    /// Each pacer's next departure (`Time::MAX`: none), as of its last
-    /// change, and the pacers in front of a cut link.
-    due: Vec<Time>,
+    /// The pacers in front of a cut link.
     pacing_across: Vec<u32>,
     sizes: Sizes,
     /// Scratch buffers: sequence numbers a sender emits, packets a pacer releases.
@@ -256,7 +254,7 @@ impl World {
         sizes: Sizes,
     ) -> Self {
         let mut pacer_at = vec![NO_PACER; net.links.len()];
-        let pacers: Vec<Pacer> = net
+        let pacers = net
             .pacers
             .iter()
             .enumerate()
@@ -266,7 +264,6 @@ impl World {
             })
             .collect();
         let crossing = vec![false; net.links.len()];
-        let due = vec![Time::MAX; pacers.len()];
         World {
             now: 0,
             queue: EventQueue::default(),
@@ -285,7 +282,6 @@ impl World {
             crossing,
             outbox: Outbox::default(),
             unreceived: 0,
-            due,
             pacing_across: Vec::new(),
             pacer_at,
             sizes,
@@ -314,7 +310,10 @@ impl World {
     /// departure that a pacer in front of a cut link has yet to put on it
     /// (`World::release`).
     pub fn sends_from(&self, clock: Time) -> Time {
-        self.pacing_across.iter().map(|&i| self.due[i as usize]).fold(clock, Time::min)
+        self.pacing_across
+            .iter()
+            .filter_map(|&i| self.pacers[i as usize].next_departure())
+            .fold(clock, Time::min)
     }
 
     /// Whether this world simulates the half of the network where `link`'s queue is.
@@ -493,9 +492,8 @@ impl World {
 
     /// Put pacer `i`'s departures before `t` on its link.
     fn release_before(&mut self, i: u32, t: Time) {
-        while self.due[i as usize] < t {
-            self.release_at(i, self.due[i as usize]);
-            self.due[i as usize] = self.pacers[i as usize].next_departure().unwrap_or(Time::MAX);
+        while let Some(due) = self.pacers[i as usize].next_departure().filter(|&d| d < t) {
+            self.release_at(i, due);
         }
     }
 
@@ -526,9 +524,7 @@ impl World {
         let link = self.net.pacers[i as usize].0 as usize;
         let slack = self.net.links[link].delay / 2;
         let p = &mut self.pacers[i as usize];
-        let due = p.next_departure();
-        self.due[i as usize] = due.unwrap_or(Time::MAX);
-        match due {
+        match p.next_departure() {
             Some(at) => p.timer().set(at + slack),
             None => p.timer().cancel(),
         }
