@@ -33,7 +33,7 @@
 //! lost 15 %. Denser networks only put more events in a slot.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
 
 use super::Time;
 
@@ -56,6 +56,14 @@ impl<E> Entry<E> {
     #[inline]
     fn key(&self) -> u128 {
         u128::from(self.at) << 32 | u128::from(self.tie)
+    }
+
+    /// [`Entry::key`] for events of one slot, which share every bit of
+    /// their time from [`SLOT_BITS`] up: its low 64 bits, (time mod 2^32,
+    /// tie), order them alike.
+    #[inline]
+    fn slot_key(&self) -> u64 {
+        self.at << 32 | u64::from(self.tie)
     }
 }
 
@@ -101,8 +109,10 @@ pub struct EventQueue<E> {
     last: Time,
     /// Number of the current slot (time >> SLOT_BITS).
     current: u64,
-    /// The current slot's events, in (time, insertion) order.
-    run: VecDeque<Entry<E>>,
+    /// The current slot's events, in (time, insertion) order; those before
+    /// `next` have popped.
+    run: Vec<Entry<E>>,
+    next: usize,
     /// Each slot's events in insertion order, by slot number modulo SLOTS.
     /// A slot taken into the run is given the run's emptied buffer, so
     /// buffers circulate and a steady run allocates nothing.
@@ -122,7 +132,8 @@ impl<E> Default for EventQueue<E> {
         EventQueue {
             last: 0,
             current: 0,
-            run: VecDeque::new(),
+            run: Vec::new(),
+            next: 0,
             slots: (0..SLOTS).map(|_| Vec::new()).collect(),
             occupied: vec![0; SLOTS / 64].into(),
             in_wheel: 0,
@@ -135,7 +146,7 @@ impl<E> Default for EventQueue<E> {
 }
 
 /// Sort a slot's events by (time, tie), equal keys kept in insertion
-/// order, on one 96-bit key. E-base's slots hold a handful of events (5 in
+/// order, on one 64-bit key ([`Entry::slot_key`]). E-base's slots hold a handful of events (5 in
 /// one world, 2-3 in a half), in no particular order: an insertion sort
 /// takes them 4 % faster than the library's stable sort comparing the
 /// fields in turn (which took 12 % of a one-world run). Dense networks put
@@ -143,14 +154,14 @@ impl<E> Default for EventQueue<E> {
 /// so larger slots go to the library's sort.
 fn sort_slot<E: Copy>(events: &mut [Entry<E>]) {
     if events.len() > 32 {
-        events.sort_by_key(Entry::key);
+        events.sort_by_key(Entry::slot_key);
         return;
     }
     for i in 1..events.len() {
         let e = events[i];
-        let k = e.key();
+        let k = e.slot_key();
         let mut j = i;
-        while j > 0 && events[j - 1].key() > k {
+        while j > 0 && events[j - 1].slot_key() > k {
             events[j] = events[j - 1];
             j -= 1;
         }
@@ -174,7 +185,7 @@ impl<E: Copy> EventQueue<E> {
     /// half 0's first, then in insertion order. One world running both
     /// halves therefore orders ties exactly as the two halves do, although
     /// each half queues the packets from the other late.
-    #[inline]
+    #[inline(always)]
     pub fn push_from(&mut self, at: Time, scheduled: Time, half: u8, event: E) {
         assert!(at >= self.last, "event scheduled in the past: {at} < {}", self.last);
         debug_assert!(scheduled <= at && half < 2);
@@ -182,15 +193,26 @@ impl<E: Copy> EventQueue<E> {
         let tie = ((LAG_CAP - (at - scheduled).min(LAG_CAP)) << 1) as u32 | u32::from(half);
         let e = Entry { at, tie, event };
         let slot = at >> SLOT_BITS;
-        if slot <= self.current {
+        if slot > self.current && slot < self.current + SLOTS as u64 {
+            self.add(e);
+        } else {
+            self.push_outside_wheel(e);
+        }
+    }
+
+    /// Queue an event due in the current slot (rare: E-base schedules
+    /// nothing less than 65 us ahead but a few pacer timers) or beyond the
+    /// window (1.5 % of E-base's events). Kept out of line, so that the
+    /// common push is a few instructions inlined where it is called.
+    #[inline(never)]
+    fn push_outside_wheel(&mut self, e: Entry<E>) {
+        if e.at >> SLOT_BITS <= self.current {
             // After every event of the run due before `at`, or at `at`
             // with no higher tie. (A slot before the current one: the
             // queue has looked ahead, see `pop_before`, and the run has
             // nothing due at `at`.)
-            let i = self.run.partition_point(|r| r.key() <= e.key());
+            let i = self.next + self.run[self.next..].partition_point(|r| r.key() <= e.key());
             self.run.insert(i, e);
-        } else if slot < self.current + SLOTS as u64 {
-            self.add(e);
         } else {
             self.far.push(Far { entry: e, seq: self.far_pushed });
             self.far_pushed += 1;
@@ -257,10 +279,11 @@ impl<E: Copy> EventQueue<E> {
         self.current = next;
         let slot = next as usize % SLOTS;
         self.occupied[slot / 64] &= !(1 << (slot % 64));
-        let mut events = std::mem::replace(&mut self.slots[slot], std::mem::take(&mut self.run).into());
-        self.in_wheel -= events.len();
-        sort_slot(&mut events);
-        self.run = events.into();
+        self.run.clear();
+        self.next = 0;
+        std::mem::swap(&mut self.run, &mut self.slots[slot]);
+        self.in_wheel -= self.run.len();
+        sort_slot(&mut self.run);
         if self.far_due() {
             self.admit_far();
         }
@@ -279,15 +302,14 @@ impl<E: Copy> EventQueue<E> {
 
     #[inline]
     fn pop_due(&mut self, limit: Option<Time>) -> Option<(Time, E)> {
-        if self.run.is_empty() && !self.advance() {
+        if self.next == self.run.len() && !self.advance() {
             return None;
         }
-        if let (Some(limit), Some(e)) = (limit, self.run.front()) {
-            if e.at >= limit {
-                return None;
-            }
+        let Entry { at, event, .. } = self.run[self.next];
+        if limit.is_some_and(|limit| at >= limit) {
+            return None;
         }
-        let Entry { at, event, .. } = self.run.pop_front().expect("the run was loaded");
+        self.next += 1;
         self.last = at;
         self.len -= 1;
         self.popped += 1;
@@ -296,7 +318,7 @@ impl<E: Copy> EventQueue<E> {
 
     /// Time of the next event, if any.
     pub fn peek_time(&self) -> Option<Time> {
-        if let Some(e) = self.run.front() {
+        if let Some(e) = self.run.get(self.next) {
             return Some(e.at);
         }
         match self.next_occupied() {
@@ -308,7 +330,11 @@ impl<E: Copy> EventQueue<E> {
     /// Pending events, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = &E> {
         let wheel = self.slots.iter().flatten();
-        self.run.iter().chain(wheel).map(|e| &e.event).chain(self.far.iter().map(|f| &f.entry.event))
+        self.run[self.next..]
+            .iter()
+            .chain(wheel)
+            .map(|e| &e.event)
+            .chain(self.far.iter().map(|f| &f.entry.event))
     }
 
     /// Events popped so far.
