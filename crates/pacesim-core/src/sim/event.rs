@@ -25,22 +25,24 @@
 //! retransmission timers 0.13-2 s ahead, about one per 14 us; a 268 ms
 //! window holds all but 1.5 % of them (windows of 134 ms or less send
 //! many arrivals to the heap and cost up to 2.5x more). The slot width is
-//! the engine's measurement, not the queue's alone: slots of 65.5 us (4-5
-//! events each) leave the wheel's 4,096 slot headers (98 KB) in cache beside
-//! the links and flows, and ran E-base 12 % faster than 8.2 us slots
-//! (32,768 headers, 786 KB), as fast as a linked-list wheel, and kept pace
-//! with the radix heap at 100,000 flows where the lists' pointer chasing
-//! lost 15 %. Denser networks only put more events in a slot.
+//! the engine's measurement, not the queue's alone: slots of 262 us (about
+//! 19 events each in one world, 10 in a half) keep the wheel's 1,024 slot
+//! headers (24 KB) in the first-level cache and its events in fewer lines,
+//! and ran E-base 3-5 % faster than 65.5 us slots (4,096 headers, 98 KB),
+//! which in turn ran 12 % faster than 8.2 us slots (32,768 headers, 786
+//! KB) and as fast as a linked-list wheel; 524 us slots lost 8 % on one
+//! thread (sorting 40 events a slot). At 10,000 and 100,000 flows (190 and
+//! 1,900 events a slot) 262 us and 65.5 us slots ran alike.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use super::Time;
 
-/// A slot spans 2^SLOT_BITS ns (65.5 us).
-pub const SLOT_BITS: u32 = 16;
+/// A slot spans 2^SLOT_BITS ns (262 us).
+pub const SLOT_BITS: u32 = 18;
 /// Slots in the wheel: the window is SLOTS << SLOT_BITS ns (268 ms).
-pub const SLOTS: usize = 1 << 12;
+pub const SLOTS: usize = 1 << 10;
 
 /// A pending event: due `at`; among events due at the same time, those
 /// of lower `tie` first, then in insertion order (see [`EventQueue::push_from`]).
@@ -146,12 +148,14 @@ impl<E> Default for EventQueue<E> {
 }
 
 /// Sort a slot's events by (time, tie), equal keys kept in insertion
-/// order, on one 64-bit key ([`Entry::slot_key`]). E-base's slots hold a handful of events (5 in
-/// one world, 2-3 in a half), in no particular order: an insertion sort
-/// takes them 4 % faster than the library's stable sort comparing the
-/// fields in turn (which took 12 % of a one-world run). Dense networks put
-/// hundreds in a slot (k = 100: about 470), where insertion is quadratic,
-/// so larger slots go to the library's sort.
+/// order, on one 64-bit key ([`Entry::slot_key`]). E-base's slots hold
+/// about 19 events in one world (10 in a half), in no particular order: an
+/// insertion sort takes them faster than the library's stable sort (which,
+/// comparing the fields in turn, took 12 % of a one-world run when slots
+/// held 5); sorting by insertion only up to 16 events was 2-3 % slower,
+/// up to 64 as fast. Dense networks put hundreds or thousands in a slot
+/// (k = 100: about 1,900), where insertion is quadratic, so larger slots
+/// go to the library's sort.
 fn sort_slot<E: Copy>(events: &mut [Entry<E>]) {
     if events.len() > 32 {
         events.sort_by_key(Entry::slot_key);
