@@ -9,6 +9,10 @@ ns-2 runs the unpaced scenario (Debian's ns-2 has no pacing; paper E
 patched it). Every run is its own process under /usr/bin/time (wall time,
 peak RSS), and each simulator also runs a near-zero-length copy, so set-up
 (ns-2 builds its routes) is separated from the cost per simulated second.
+Every run is repeated `--repeat` times (default 3), the repetitions taken
+in turn across all runs so that a slow spell of the machine hits every
+simulator alike, and each row shows the median wall time (with the
+least and the most) and the largest peak RSS.
 The engine's events and packet-hops per second are shown beside the bare
 event queue's time for the same number of events (the practical ceiling,
 `examples/event_queue.rs`). ns-2 runs only where `ns` is installed
@@ -16,7 +20,7 @@ event queue's time for the same number of events (the practical ceiling,
 (bench/ns2/results/ebase.csv) is shown, marked as such. Results are also
 written to bench/results/speed.csv.
 
-    python bench/speed_ebase.py [--duration 400] [--no-ns2]
+    python bench/speed_ebase.py [--duration 400] [--repeat 3] [--no-ns2]
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import statistics
 import shutil
 import subprocess
 import sys
@@ -32,6 +37,7 @@ from pathlib import Path
 
 import pandas as pd
 from rich.console import Console
+from rich.progress import Progress, TextColumn
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,26 +92,52 @@ def queue_ceiling(events: int) -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--duration", type=float, default=400.0)
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each simulator; the table shows medians")
     ap.add_argument("--no-ns2", action="store_true", help="use the committed ns-2 figures even if ns is installed")
     args = ap.parse_args()
     T, W = args.duration, args.duration / 4
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 160)
+
+    measure_ns2 = shutil.which("ns") and not args.no_ns2
+    runs: dict[str, list[dict]] = {}
+    with Progress(*Progress.get_default_columns(), TextColumn("{task.fields[run]}"), console=console) as bar:
+        task = bar.add_task("E-base", total=args.repeat * (len(THREADS) * (1 + len(SCHEMES)) + 2 * bool(measure_ns2)),
+                            run="")
+        for _ in range(args.repeat):
+            for threads in THREADS:
+                for scheme in ["setup", *SCHEMES]:
+                    key = f"pacesim {scheme} {threads}"
+                    bar.update(task, run=key)
+                    if scheme == "setup":
+                        p = pacesim_run(0.002, 0.001, "none", threads, setup_only=True)
+                    else:
+                        p = pacesim_run(T, W, scheme, threads)
+                    runs.setdefault(key, []).append(p)
+                    bar.advance(task)
+            if measure_ns2:
+                for key, length in [("ns-2 setup", (0.002, 0.001)), ("ns-2", (T, W))]:
+                    bar.update(task, run=key)
+                    runs.setdefault(key, []).append(ns2_run(*length))
+                    bar.advance(task)
+
+    def wall(key: str) -> dict:
+        w = [r["wall_s"] for r in runs[key]]
+        return dict(wall_s=statistics.median(w), wall_min_s=min(w), wall_max_s=max(w),
+                    rss_mb=max(r["rss_mb"] for r in runs[key]))
 
     rows = []
-    with console.status("pacesim: set-up only, then each scheme on 1 and 2 threads"):
-        for threads in THREADS:
-            setup = pacesim_run(0.002, 0.001, "none", threads, setup_only=True)
-            for scheme in SCHEMES:
-                p = pacesim_run(T, W, scheme, threads)
-                rows.append(dict(simulator=f"pacesim, {scheme}, {threads} thread{'s' * (threads > 1)}",
-                                 scheme=scheme, threads=threads, wall_s=p["wall_s"], setup_s=setup["wall_s"],
-                                 rss_mb=p["rss_mb"], engine_s=p["engine_s"], events=p["events"],
-                                 packet_hops=p["packet_hops"], aggregate_mbps=p["aggregate_mbps"]))
-    if shutil.which("ns") and not args.no_ns2:
-        with console.status("ns-2: set-up only (route building), then the full run"):
-            n0, n = ns2_run(0.002, 0.001), ns2_run(T, W)
-        rows.append(dict(simulator="ns-2 2.35, none (measured now)", wall_s=n["wall_s"], setup_s=n0["wall_s"],
-                         rss_mb=n["rss_mb"]))
+    for threads in THREADS:
+        setup = wall(f"pacesim setup {threads}")["wall_s"]
+        for scheme in SCHEMES:
+            key = f"pacesim {scheme} {threads}"
+            p = runs[key][0]
+            rows.append(dict(simulator=f"pacesim, {scheme}, {threads} thread{'s' * (threads > 1)}",
+                             scheme=scheme, threads=threads, **wall(key), setup_s=setup,
+                             engine_s=statistics.median(r["engine_s"] for r in runs[key]), events=p["events"],
+                             packet_hops=p["packet_hops"], aggregate_mbps=p["aggregate_mbps"]))
+    if measure_ns2:
+        rows.append(dict(simulator="ns-2 2.35, none (measured now)", **wall("ns-2"),
+                         setup_s=wall("ns-2 setup")["wall_s"]))
     else:
         ref = pd.read_csv(NS2_CSV).query("flows == 1000 and buffer_bytes == 10000 and duration_s == @T")
         if len(ref):
@@ -125,13 +157,14 @@ def main() -> int:
     OUT.parent.mkdir(exist_ok=True)
     df.assign(duration_s=T).to_csv(OUT, index=False)
 
-    table = Table(title=f"E-base, 1000 flows, 10 KB, {T:g} simulated s")
-    cols = ["simulator", "wall s", "set-up s", "wall s per sim s", "peak RSS MB", "x ns-2 total", "x ns-2 per sim s", "ns-2 RSS / ours"]
+    table = Table(title=f"E-base, 1000 flows, 10 KB, {T:g} simulated s (median of {args.repeat} runs each)")
+    cols = ["simulator", "wall s", "least-most", "set-up s", "wall s per sim s", "peak RSS MB", "x ns-2 total", "x ns-2 per sim s", "ns-2 RSS / ours"]
     for col in cols:
         table.add_column(col, justify="right")
     for r in df.to_dict("records"):
         fmt = lambda k, f: "" if pd.isna(r.get(k, float("nan"))) else format(r[k], f)  # noqa: E731
-        table.add_row(r["simulator"], fmt("wall_s", ".2f"), fmt("setup_s", ".2f"), fmt("per_sim_s", ".4f"),
+        spread = "" if pd.isna(r.get("wall_min_s", float("nan"))) else f"{r['wall_min_s']:.2f}-{r['wall_max_s']:.2f}"
+        table.add_row(r["simulator"], fmt("wall_s", ".2f"), spread, fmt("setup_s", ".2f"), fmt("per_sim_s", ".4f"),
                       fmt("rss_mb", ".0f"), fmt("speedup_total", ".1f"), fmt("speedup_per_sim_s", ".1f"),
                       fmt("memory_ratio", ".1f"))
     console.print(table)
@@ -145,6 +178,22 @@ def main() -> int:
                      f"{r['packet_hops']:,}", f"{r['packet_hops'] / r['engine_s'] / 1e6:.1f}",
                      f"{r['queue_ceiling_s']:.2f}", f"{100 * r['queue_ceiling_s'] / r['engine_s']:.0f} %")
     console.print(work)
+    if measure_ns2:
+        each = Table(title="each repetition against that repetition's ns-2: x ns-2 total / per sim s")
+        each.add_column("simulator")
+        for i in range(args.repeat):
+            each.add_column(f"run {i + 1}", justify="right")
+        ns2_setup = [n["wall_s"] for n in runs["ns-2 setup"]]
+        for threads in THREADS:
+            setups = [r["wall_s"] for r in runs[f"pacesim setup {threads}"]]
+            for scheme in SCHEMES:
+                cells = []
+                for i, r in enumerate(runs[f"pacesim {scheme} {threads}"]):
+                    n = runs["ns-2"][i]["wall_s"]
+                    per = (n - ns2_setup[i]) / (r["wall_s"] - setups[i])
+                    cells.append(f"{n / r['wall_s']:.1f} / {per:.1f}")
+                each.add_row(f"pacesim, {scheme}, {threads} thread{'s' * (threads > 1)}", *cells)
+        console.print(each)
     console.print(f"written to {OUT.relative_to(ROOT)}")
     return 0
 
