@@ -176,6 +176,9 @@ impl EdgePacer {
         }
         // A vertex is a queued packet's deadline point, reached when that
         // packet leaves: the head changes whenever the segment does.
+        if self.due.is_none_or(|due| due > now) {
+            return;
+        }
         let mut changed = false;
         while let Some(&q) = self.queue.front() {
             if !self.released_by(q.end, now) {
