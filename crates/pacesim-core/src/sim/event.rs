@@ -115,6 +115,9 @@ pub struct EventQueue<E> {
     /// `next` have popped.
     run: Vec<Entry<E>>,
     next: usize,
+    /// Scratch space for sorting a large slot.
+    keys: Vec<u64>,
+    spare: Vec<Entry<E>>,
     /// Each slot's events in insertion order, by slot number modulo SLOTS.
     /// A slot taken into the run is given the run's emptied buffer, so
     /// buffers circulate and a steady run allocates nothing.
@@ -136,6 +139,8 @@ impl<E> Default for EventQueue<E> {
             current: 0,
             run: Vec::new(),
             next: 0,
+            keys: Vec::new(),
+            spare: Vec::new(),
             slots: (0..SLOTS).map(|_| Vec::new()).collect(),
             occupied: vec![0; SLOTS / 64].into(),
             in_wheel: 0,
@@ -147,29 +152,45 @@ impl<E> Default for EventQueue<E> {
     }
 }
 
+/// Bits of a large slot's sort key that number its events (see [`sort_slot`]).
+const PLACE_BITS: u32 = 64 - SLOT_BITS - 32;
+
 /// Sort a slot's events by (time, tie), equal keys kept in insertion
-/// order, on one 64-bit key ([`Entry::slot_key`]). E-base's slots hold
-/// about 19 events in one world (10 in a half), in no particular order: an
-/// insertion sort takes them faster than the library's stable sort (which,
-/// comparing the fields in turn, took 12 % of a one-world run when slots
-/// held 5); sorting by insertion only up to 16 events was 2-3 % slower,
-/// up to 64 as fast. Dense networks put hundreds or thousands in a slot
-/// (k = 100: about 1,900), where insertion is quadratic, so larger slots
-/// go to the library's sort.
-fn sort_slot<E: Copy>(events: &mut [Entry<E>]) {
-    if events.len() > 32 {
-        events.sort_by_key(Entry::slot_key);
+/// order. E-base's slots hold about 19 events in one world (10 in a half),
+/// in no particular order: an insertion sort on one 64-bit key
+/// ([`Entry::slot_key`]) takes them faster than the library's stable sort
+/// (which, comparing the fields in turn, took 12 % of a one-world run when
+/// slots held 5); sorting by insertion only up to 16 events was 2-3 %
+/// slower, up to 64 as fast. Dense networks put hundreds or thousands in a
+/// slot (k = 10: about 190, k = 100: 1,900), where insertion is quadratic:
+/// there each event's key takes its place in the slot as its lowest bits,
+/// which makes every key distinct, so that an unstable sort of the bare
+/// keys (in `keys`) orders the events as a stable one would, and the
+/// events are then gathered in that order (through `spare`).
+fn sort_slot<E: Copy>(run: &mut Vec<Entry<E>>, keys: &mut Vec<u64>, spare: &mut Vec<Entry<E>>) {
+    if run.len() > 32 && run.len() < 1 << PLACE_BITS {
+        let place = |i: usize, e: &Entry<E>| e.slot_key() << PLACE_BITS | i as u64;
+        keys.clear();
+        keys.extend(run.iter().enumerate().map(|(i, e)| place(i, e)));
+        keys.sort_unstable();
+        spare.clear();
+        spare.extend(keys.iter().map(|k| run[(k & ((1 << PLACE_BITS) - 1)) as usize]));
+        std::mem::swap(run, spare);
         return;
     }
-    for i in 1..events.len() {
-        let e = events[i];
+    if run.len() > 32 {
+        run.sort_by_key(Entry::slot_key);
+        return;
+    }
+    for i in 1..run.len() {
+        let e = run[i];
         let k = e.slot_key();
         let mut j = i;
-        while j > 0 && events[j - 1].slot_key() > k {
-            events[j] = events[j - 1];
+        while j > 0 && run[j - 1].slot_key() > k {
+            run[j] = run[j - 1];
             j -= 1;
         }
-        events[j] = e;
+        run[j] = e;
     }
 }
 
@@ -287,7 +308,7 @@ impl<E: Copy> EventQueue<E> {
         self.next = 0;
         std::mem::swap(&mut self.run, &mut self.slots[slot]);
         self.in_wheel -= self.run.len();
-        sort_slot(&mut self.run);
+        sort_slot(&mut self.run, &mut self.keys, &mut self.spare);
         if self.far_due() {
             self.admit_far();
         }
@@ -464,6 +485,27 @@ mod tests {
         q.push_from(100, 10, 1, 'z');
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
         assert_eq!(order, vec!['a', 'c', 'b', 'z', 'd', 'e']);
+    }
+
+    /// Slots of every size (insertion sort, keys with places, the library's
+    /// sort beyond 2^PLACE_BITS events) pop by time, then tie, then
+    /// insertion: events at a few times in one slot, each scheduled at
+    /// one of a few earlier times, in a scrambled order.
+    #[test]
+    fn large_slots_pop_as_a_stable_sort_orders_them() {
+        for n in [20, 500, (1 << PLACE_BITS) + 100] {
+            let mut q = EventQueue::default();
+            let mut want = vec![];
+            for i in 0..n {
+                let at = (5 << SLOT_BITS) + (i * 7919 % 13) as Time;
+                let scheduled = (i * 104_729 % 5) as Time;
+                q.push_from(at, scheduled, (i % 2) as u8, i);
+                want.push(((at, LAG_CAP - (at - scheduled)), i % 2, i));
+            }
+            want.sort();
+            let got: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
+            assert_eq!(got, want.iter().map(|w| w.2).collect::<Vec<_>>(), "{n} events in a slot");
+        }
     }
 
     #[test]
