@@ -18,6 +18,30 @@ use crate::traffic::udp::UdpSource;
 
 const NO_PACER: u32 = u32::MAX;
 
+/// A route hop: its link, and in the upper bits what the engine asks at
+/// every hop: whether a pacer sits in front of the link, whether the packet
+/// goes on at once across the route's next link (cut through, see
+/// `Network::mark_cut_through`), and whether the link's far end is in the
+/// other half of a split run. One word, next to the route's other hops,
+/// instead of a table by link for each question: at 100,000 flows every
+/// such table is megabytes and every lookup a cache miss of its own.
+#[derive(Debug, Clone, Copy)]
+struct Hop(u32);
+
+impl Hop {
+    const PACED: u32 = 1 << 31;
+    const ONWARD: u32 = 1 << 30;
+    const CROSSES: u32 = 1 << 29;
+
+    fn link(self) -> usize {
+        (self.0 & (Hop::CROSSES - 1)) as usize
+    }
+
+    fn has(self, flag: u32) -> bool {
+        self.0 & flag != 0
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 pub enum Event {
     /// The packet's last bit reached the far end of the link it was crossing.
@@ -226,9 +250,10 @@ pub struct World {
     /// order they were scheduled, and those scheduled at the same instant
     /// in half 0 before half 1, so that one world and two halves agree.
     origin: u8,
-    /// The links whose far end is in the other half (none unless split),
-    /// and the packets that reached it and are not yet handed over.
-    crossing: Vec<bool>,
+    /// Every route's hops, as `net.hops` has their links.
+    route_hops: Vec<Hop>,
+    /// The packets that reached the far end of a link into the other half
+    /// and are not yet handed over.
     pub outbox: Outbox,
     /// Packets from the other half due at or after the end, not taken in.
     pub unreceived: u64,
@@ -263,7 +288,22 @@ impl World {
                 spec.build(net.links[link as usize].rate_bps)
             })
             .collect();
-        let crossing = vec![false; net.links.len()];
+        let mut route_hops: Vec<Hop> = net
+            .hops
+            .iter()
+            .map(|&l| {
+                assert!(l < Hop::CROSSES, "link id {l} needs more than 29 bits");
+                Hop(l | if pacer_at[l as usize] == NO_PACER { 0 } else { Hop::PACED })
+            })
+            .collect();
+        for span in &net.routes {
+            let route = span.start as usize..span.end as usize;
+            for (hop, &next) in route_hops[route.clone()].iter_mut().zip(net.hops[route].iter().skip(1)) {
+                if net.cut_through[next as usize] {
+                    hop.0 |= Hop::ONWARD;
+                }
+            }
+        }
         World {
             now: 0,
             queue: EventQueue::default(),
@@ -279,7 +319,7 @@ impl World {
             cut: None,
             side: None,
             origin: 0,
-            crossing,
+            route_hops,
             outbox: Outbox::default(),
             unreceived: 0,
             pacing_across: Vec::new(),
@@ -297,10 +337,13 @@ impl World {
     /// packets reaching the far end of a cut link go to the outbox.
     pub fn split(&mut self, side: u8) {
         let cut = self.cut.as_ref().expect("a network with a cut");
-        self.crossing = (0..self.net.links.len()).map(|l| cut.crosses(l as LinkId)).collect();
-        self.pacing_across = (0..self.pacers.len() as u32)
-            .filter(|&i| self.crossing[self.net.pacers[i as usize].0 as usize])
-            .collect();
+        for hop in &mut self.route_hops {
+            if cut.crosses(hop.link() as LinkId) {
+                hop.0 |= Hop::CROSSES;
+            }
+        }
+        self.pacing_across =
+            (0..self.pacers.len() as u32).filter(|&i| cut.crosses(self.net.pacers[i as usize].0)).collect();
         self.side = Some(side);
         self.origin = side;
     }
@@ -329,7 +372,9 @@ impl World {
     fn origin_of(&self, cut: &Cut, ev: Event) -> u8 {
         let net = &self.net;
         match ev {
-            Event::Arrive(id) => cut.far_side(net.hops[self.packets.get(id).hop as usize]),
+            Event::Arrive(id) => {
+                cut.far_side(self.route_hops[self.packets.get(id).hop as usize].link() as LinkId)
+            }
             Event::Rto(f) | Event::HostPace(f) | Event::Start(f) => cut.side(net.sender_link(f as usize)),
             Event::DelAck(f) => cut.side(net.sink_link(f as usize)),
             Event::Pace(i) => cut.side(net.pacers[i as usize].0),
@@ -460,18 +505,17 @@ impl World {
     /// pacer if it has one.
     #[inline]
     fn forward(&mut self, id: PacketId) {
-        let link = self.net.hops[self.packets.get(id).hop as usize];
-        match self.pacer_at[link as usize] {
-            NO_PACER => self.transmit_packet(id),
-            i => {
-                self.release(i);
-                if !self.pacers[i as usize].arrive(self.now, id, self.packets.get(id).size) {
-                    self.packets.release(id);
-                    self.dropped += 1;
-                }
-                self.arm_pacer(i);
-            }
+        let hop = self.route_hops[self.packets.get(id).hop as usize];
+        if !hop.has(Hop::PACED) {
+            return self.transmit_packet(id);
         }
+        let i = self.pacer_at[hop.link()];
+        self.release(i);
+        if !self.pacers[i as usize].arrive(self.now, id, self.packets.get(id).size) {
+            self.packets.release(id);
+            self.dropped += 1;
+        }
+        self.arm_pacer(i);
     }
 
     /// Put what pacer `i` has let out by now on its link, each packet at
@@ -554,8 +598,8 @@ impl World {
         let net = &mut self.net;
         let p = self.packets.get_mut(id);
         let crossed = loop {
-            let link = net.hops[p.hop as usize] as usize;
-            match net.links[link].offer(at, p.size, p.kind) {
+            let hop = self.route_hops[p.hop as usize];
+            match net.links[hop.link()].offer(at, p.size, p.kind) {
                 Some(t) => at = t,
                 None => {
                     self.packets.release(id);
@@ -564,14 +608,13 @@ impl World {
                 }
             }
             self.hops += 1;
-            if self.crossing[link] {
+            if hop.has(Hop::CROSSES) {
                 break true;
             }
-            let next = p.hop + 1;
-            if next == p.last_hop || !net.cut_through[net.hops[next as usize] as usize] {
+            if !hop.has(Hop::ONWARD) {
                 break false;
             }
-            p.hop = next;
+            p.hop += 1;
         };
         if crossed {
             let options = self.packets.attached_options(id);
@@ -599,9 +642,8 @@ impl World {
                 self.packets.set_options(id, options);
             }
             let p = self.packets.get_mut(id);
-            let next = p.hop + 1;
-            if next < p.last_hop && self.net.cut_through[self.net.hops[next as usize] as usize] {
-                p.hop = next;
+            if self.route_hops[p.hop as usize].has(Hop::ONWARD) {
+                p.hop += 1;
                 let origin = std::mem::replace(&mut self.origin, c.origin);
                 self.carry(id, c.at, c.sent);
                 self.origin = origin;
