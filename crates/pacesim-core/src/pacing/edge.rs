@@ -17,11 +17,12 @@
 //! next slope. Each point is pushed and popped once: O(1) amortised.
 //!
 //! The release curve is a chain of segments from an integer `anchor` to the
-//! front vertex; all comparisons are exact cross products in i128. Where an
-//! arrival's point dominates the whole hull, the curve restarts at the
-//! current position rounded up to a whole byte: less than one byte ahead of
-//! the exact curve (never ahead of the arrivals), and never below it, so
-//! every deadline point already discarded stays under the new chord.
+//! front vertex; all comparisons are exact cross products (in 64 bits when
+//! they fit, else 128). Where an arrival's point dominates the whole hull,
+//! the curve restarts at the current position rounded up to a whole byte:
+//! less than one byte ahead of the exact curve (never ahead of the
+//! arrivals), and never below it, so every deadline point already
+//! discarded stays under the new chord.
 //!
 //! A packet leaves when the released amount reaches its last byte, then
 //! crosses the link at line rate. A lone packet at an idle pacer is released
@@ -67,12 +68,16 @@ struct Point {
     bytes: u64,
 }
 
-/// z-component of (b - a) x (c - a): positive when c lies above the line a -> b
-/// (for a.t < b.t).
-fn cross(a: Point, b: Point, c: Point) -> i128 {
-    let (ux, uy) = (b.t as i128 - a.t as i128, b.bytes as i128 - a.bytes as i128);
-    let (vx, vy) = (c.t as i128 - a.t as i128, c.bytes as i128 - a.bytes as i128);
-    ux * vy - uy * vx
+/// Whether c lies strictly above the line a -> b (for a.t < b.t): the
+/// z-component of (b - a) x (c - a) is positive. In 64 bits when both
+/// products fit (always on E-base), else in 128.
+fn above(a: Point, b: Point, c: Point) -> bool {
+    let (ux, uy) = (b.t as i64 - a.t as i64, b.bytes as i64 - a.bytes as i64);
+    let (vx, vy) = (c.t as i64 - a.t as i64, c.bytes as i64 - a.bytes as i64);
+    match (ux.checked_mul(vy), uy.checked_mul(vx)) {
+        (Some(x), Some(y)) => x > y,
+        _ => i128::from(ux) * i128::from(vy) > i128::from(uy) * i128::from(vx),
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -203,7 +208,7 @@ impl EdgePacer {
         let p = Point { t: now + self.d, bytes: self.arrived };
         while let Some(&last) = self.hull.back() {
             let prev = if self.hull.len() >= 2 { self.hull[self.hull.len() - 2] } else { self.anchor };
-            if cross(prev, p, last) > 0 {
+            if above(prev, p, last) {
                 break;
             }
             self.hull.pop_back();
