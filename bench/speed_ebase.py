@@ -173,9 +173,9 @@ def main() -> int:
                 "queue share"]:
         work.add_column(col, justify="right")
     for r in df[df.simulator.str.startswith("pacesim")].to_dict("records"):
-        work.add_row(r["scheme"], str(r["threads"]), f"{r['engine_s']:.2f}", f"{r['events']:,}",
+        work.add_row(r["scheme"], str(int(r["threads"])), f"{r['engine_s']:.2f}", f"{int(r['events']):,}",
                      f"{r['events'] / r['engine_s'] / 1e6:.1f}",
-                     f"{r['packet_hops']:,}", f"{r['packet_hops'] / r['engine_s'] / 1e6:.1f}",
+                     f"{int(r['packet_hops']):,}", f"{r['packet_hops'] / r['engine_s'] / 1e6:.1f}",
                      f"{r['queue_ceiling_s']:.2f}", f"{100 * r['queue_ceiling_s'] / r['engine_s']:.0f} %")
     console.print(work)
     if measure_ns2:
