@@ -226,9 +226,10 @@ impl<E: Copy> EventQueue<E> {
     }
 
     /// Queue an event due in the current slot (rare: E-base schedules
-    /// nothing less than 65 us ahead but a few pacer timers) or beyond the
-    /// window (1.5 % of E-base's events). Kept out of line, so that the
-    /// common push is a few instructions inlined where it is called.
+    /// arrivals 1 ms or more ahead, pacer timers 0.25 ms or more, against
+    /// 262 us slots) or beyond the window (1.5 % of E-base's events). Kept
+    /// out of line, so that the common push is a few instructions inlined
+    /// where it is called.
     #[inline(never)]
     fn push_outside_wheel(&mut self, e: Entry<E>) {
         if e.at >> SLOT_BITS <= self.current {
