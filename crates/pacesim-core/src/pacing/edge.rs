@@ -68,16 +68,11 @@ struct Point {
     bytes: u64,
 }
 
-/// Whether c lies strictly above the line a -> b (for a.t < b.t): the
-/// z-component of (b - a) x (c - a) is positive. In 64 bits when both
-/// products fit (always on E-base), else in 128.
+/// Whether c lies strictly above the line a -> b, for c and b no earlier
+/// and no lower than a (the hull's points, the anchor first, rise in both):
+/// the z-component of (b - a) x (c - a) is positive.
 fn above(a: Point, b: Point, c: Point) -> bool {
-    let (ux, uy) = (b.t as i64 - a.t as i64, b.bytes as i64 - a.bytes as i64);
-    let (vx, vy) = (c.t as i64 - a.t as i64, c.bytes as i64 - a.bytes as i64);
-    match (ux.checked_mul(vy), uy.checked_mul(vx)) {
-        (Some(x), Some(y)) => x > y,
-        _ => i128::from(ux) * i128::from(vy) > i128::from(uy) * i128::from(vx),
-    }
+    !mul_le(b.t - a.t, c.bytes - a.bytes, b.bytes - a.bytes, c.t - a.t)
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -179,11 +174,11 @@ impl EdgePacer {
             self.anchor = v;
             self.hull.pop_front();
         }
-        // A vertex is a queued packet's deadline point, reached when that
-        // packet leaves: the head changes whenever the segment does.
         if self.due.is_none_or(|due| due > now) {
             return;
         }
+        // A vertex is a queued packet's deadline point, reached when that
+        // packet leaves: the head changes whenever the segment does.
         let mut changed = false;
         while let Some(&q) = self.queue.front() {
             if !self.released_by(q.end, now) {
