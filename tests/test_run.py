@@ -156,3 +156,14 @@ def test_progress_is_reported_and_changes_nothing():
     assert len(seen) >= 2
     assert seen == sorted(seen) and 0 < seen[0] and seen[-1] <= 1
     assert with_progress.report == pacesim.run(scenario).report
+
+
+def test_cli_version_and_short_help():
+    runner = CliRunner()
+    version = runner.invoke(app, ["--version"])
+    assert version.exit_code == 0 and version.output.strip() == f"pacesim {pacesim.ENGINE_VERSION}"
+    helped = runner.invoke(app, ["reproduce", "-h"])
+    assert helped.exit_code == 0
+    # Bracketed words survive (no rich markup) and flags are shown without a <bool> type.
+    assert "[default: 1, quick 3]" in helped.output
+    assert "<bool>" not in helped.output

@@ -17,11 +17,27 @@ from .result import Result
 from .scenario import ScenarioError, apply_overrides, load_scenario
 from .units import format_rate, format_size
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False)
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # help texts are plain: "[default: 1]" and "[quick]" are words, not markup
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from . import ENGINE_VERSION
+
+        typer.echo(f"pacesim {ENGINE_VERSION}")
+        raise typer.Exit()
 
 
 @app.callback()
-def main() -> None:
+def main(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version and exit."),
+) -> None:
     """pacesim: packet-level simulation of small-buffer networks."""
 
 
