@@ -170,11 +170,11 @@ def reproduce(
         r = run_figure(fid, results, target, quick, list(range(1, seeds + 1)) if seeds else None, pool)
     con = Console()
     t = Table(title=f"{fid}{' (quick)' if quick else ''}: claims")
-    for col in ["expect", "result", "numbers"]:
+    for col in ["claim", "verdict", "numbers"]:
         t.add_column(col)
-    colour = {"supported": "green", "not supported": "red", "not evaluated": "yellow"}
-    for expect, _, verdict, numbers in r.claims:
-        t.add_row(escape(expect), f"[{colour[verdict]}]{verdict}[/]", escape(numbers))
+    colour = {"reproduced": "green", "not reproduced": "red", "not evaluated": "yellow"}
+    for j in r.claims:
+        t.add_row(escape(f"{j.id} {j.expect}"), f"[{colour[j.outcome]}]{escape(j.verdict)}[/]", escape(j.numbers))
     con.print(t)
     con.print(f"{r.run.ran} points run, {r.run.skipped} reused, {r.run.failed} failed, {r.run.wall_s:.1f} s")
     for path in [r.csv, *r.plots, r.report]:
