@@ -140,7 +140,7 @@ def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: S
     if missed:
         lines += ["", "### Causes of the misses", ""]
         for j in missed:
-            lines += [f"- **{j.id}** ({j.verdict}): {j.cause}"] + [f"  - {e}" for e in j.evidence]
+            lines += [f"- **{j.id}** ({j.verdict}): {' '.join(j.cause.split())}"] + [f"  - {e}" for e in j.evidence]
     lines += ["", "## Numbers (mean over seeds ± standard deviation)", ""] + _numbers(fig, points)
     if len(failed):
         lines += ["## Failed points", ""] + [f"- {r['key']}: {r['error']}" for _, r in failed.iterrows()] + [""]
