@@ -174,7 +174,7 @@ def model(
         raise typer.Exit(2)
     target = out if out is not None else Path("results") / "models" / key
     try:
-        written, facts = render(key, target, set_, overlay, simulate)
+        written, facts, out_model = render(key, target, set_, overlay, simulate)
     except ValueError as e:
         err.print(f"[red]error:[/] {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(2)
@@ -185,6 +185,16 @@ def model(
     for k, v in facts.items():
         t.add_row(escape(k), escape(v))
     con.print(t)
+    from .analysis.model_claims import judge_model
+
+    judged = judge_model(key, out_model)
+    if judged:
+        c = Table(title=f"{key}: claims (../shared/EXPERIMENTS.md)")
+        for col in ["claim", "verdict", "numbers"]:
+            c.add_column(col)
+        for j in judged:
+            c.add_row(escape(f"{j.id} {j.expect}"), escape(j.verdict), escape(j.numbers))
+        con.print(c)
     for path in written:
         con.print(f"wrote {escape(str(path))}")
 

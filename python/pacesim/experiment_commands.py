@@ -6,6 +6,8 @@ in sweep.py, store.py, plot.py and reproduce/.
 
 from __future__ import annotations
 
+import time
+
 from pathlib import Path
 from typing import List, Optional
 
@@ -137,7 +139,12 @@ def plot(
 def reproduce(
     fig_id: Optional[str] = typer.Argument(None, metavar="ID", help="Catalogue id, e.g. E-fig3 (see --list)."),
     list_: bool = typer.Option(False, "--list", help="List every catalogue id and whether it runs yet."),
-    quick: bool = typer.Option(False, "--quick", help="Reduced version: flows and link rates x0.1, 100 s runs, seeds 1-3."),
+    all_: bool = typer.Option(False, "--all", help="Run every runnable id at the papers' sizes (resumable), then "
+                                                  "write the per-paper tables (--tables)."),
+    table: bool = typer.Option(False, "--table", help="Only write the per-paper tables from the store's full-size runs."),
+    tables: Path = typer.Option(Path("docs/reproduction"), "--tables", help="Where --all and --table write paper_<x>.md."),
+    quick: bool = typer.Option(False, "--quick", help="Reduced version (a demo, not a verdict): flows and link rates "
+                                                      "x0.1, 100 s runs, seeds 1-3."),
     seeds: Optional[int] = typer.Option(None, "--seeds", min=1, help="Run seeds 1..N [default: 1, quick 3]."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output directory [default: RESULTS/reproduce/ID[-quick]]."),
     results: Path = RESULTS,
@@ -159,8 +166,13 @@ def reproduce(
             t.add_row(*(escape(v) for v in row))
         Console().print(t)
         return
+    if all_ or table:
+        if fig_id is not None or quick or seeds:
+            _fail("--all and --table take no ID, --quick or --seeds: they are the papers' sizes and seeds")
+        _reproduce_all(results, tables, run=all_, workers=workers, scheduler=scheduler, dask=dask)
+        return
     if fig_id is None:
-        _fail("give a catalogue ID or --list")
+        _fail("give a catalogue ID, --all, --table or --list")
     known = {k.lower(): k for k in FIGURES}
     if fig_id.lower() not in known:
         _fail(f"{fig_id!r} cannot run yet; runnable: {', '.join(FIGURES)} (see --list)")
@@ -170,14 +182,43 @@ def reproduce(
         r = run_figure(fid, results, target, quick, list(range(1, seeds + 1)) if seeds else None, pool)
     con = Console()
     t = Table(title=f"{fid}{' (quick)' if quick else ''}: claims")
-    for col in ["expect", "result", "numbers"]:
+    for col in ["claim", "verdict", "numbers"]:
         t.add_column(col)
-    colour = {"supported": "green", "not supported": "red", "not evaluated": "yellow"}
-    for expect, _, verdict, numbers in r.claims:
-        t.add_row(escape(expect), f"[{colour[verdict]}]{verdict}[/]", escape(numbers))
+    colour = {"reproduced": "green", "not reproduced": "red", "not evaluated": "yellow"}
+    for j in r.claims:
+        t.add_row(escape(f"{j.id} {j.expect}"), f"[{colour[j.outcome]}]{escape(j.verdict)}[/]", escape(j.numbers))
     con.print(t)
     con.print(f"{r.run.ran} points run, {r.run.skipped} reused, {r.run.failed} failed, {r.run.wall_s:.1f} s")
     for path in [r.csv, *r.plots, r.report]:
+        con.print(f"wrote {escape(str(path))}")
+
+
+def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, dask) -> None:
+    """With `run`, every figure at full size into `results` (finished points reused, so an interrupted call
+    resumes and equal points are shared); then the per-paper tables into `tables`."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .reproduce.catalogue import CATALOGUE, ids_of
+    from .reproduce.figures import FIGURES
+    from .reproduce.runner import reproduce as run_figure
+    from .reproduce.tables import write_tables
+    from .sweep import executor
+
+    con = Console()
+    if run:
+        order = [f for cid, _, _ in CATALOGUE for i in ids_of(cid) for f in FIGURES.values() if f.id == i]
+        t0 = time.perf_counter()
+        bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with executor(workers, scheduler, dask) as pool, bar:
+            task = bar.add_task("catalogue at the papers' sizes", total=len(order))
+            for fig in order:
+                bar.update(task, description=f"catalogue: {fig.id}")
+                r = run_figure(fig.id, results, results / "reproduce" / fig.id, False, None, pool, progress=True)
+                bar.console.print(f"{fig.id}: {r.run.ran} points run, {r.run.skipped} reused, {r.run.failed} failed; "
+                                  f"{sum(j.verdict == 'reproduced' for j in r.claims)} of {len(r.claims)} reproduced")
+                bar.advance(task)
+        con.print(f"--all: {len(order)} figures in {time.perf_counter() - t0:.0f} s wall")
+    for path in write_tables(results, tables):
         con.print(f"wrote {escape(str(path))}")
 
 

@@ -22,7 +22,8 @@ from matplotlib.figure import Figure
 from .units import parse_rate, parse_size, parse_time
 
 METRICS = {
-    "aggregate_mbps": "Aggregate TCP throughput (Mb/s)",
+    "aggregate_mbps": "Aggregate throughput (Mb/s)",
+    "tcp_throughput_mbps": "TCP throughput on the core (Mb/s)",
     "goodput_kbps_mean": "Average per-flow goodput (Kb/s)",
     "core_loss_rate": "Core loss rate",
     "core_empty_prob": "P(core buffer empty)",

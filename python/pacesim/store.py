@@ -119,14 +119,38 @@ def code_version() -> str:
     return f"{text}+g{commit}{'.dirty' if dirty else ''}"
 
 
-def metrics(report: dict, core_rate_bps: int) -> dict:
+def data_packet_bytes(scenario: dict) -> int:
+    """A TCP data packet's size on the wire, bytes (segment + header), from a scenario in human units."""
+    from .units import parse_size
+
+    tcp = scenario.get("tcp", {})
+    return parse_size(tcp.get("segment_size", "1000B")) + parse_size(tcp.get("header_size", "40B"))
+
+
+def tcp_core_mbps(report: dict, data_bytes: int) -> Optional[float]:
+    """TCP data leaving the core over the window, Mb/s on the wire (headers
+    included, as ns-2 counts a link's bytes; UDP and ACKs excluded): the
+    core's data packets admitted (arrivals less drops, each `data_bytes`
+    long: every TCP data packet, the SYN included, is a full segment). It
+    differs from the departures in the window by the queue's contents at its
+    two ends, at most one buffer. None when the report has no core link."""
+    core = report["links"].get("core")
+    if core is None:
+        return None
+    window = report["window_s"][1] - report["window_s"][0]
+    return (core["data"]["arrivals"] - core["data"]["drops"]) * data_bytes * 8 / window / 1e6
+
+
+def metrics(report: dict, core_rate_bps: int, data_bytes: int = 1040) -> dict:
     """The numbers stored per run for plots and claims.
 
     The engine summary (aggregate_mbps, goodput_kbps_mean, core_loss_rate,
     core_empty_prob, core_udp_loss_rate), plus: core_utilisation (aggregate /
-    core rate), tcp_goodput_mbps (all flows' goodput), mean
+    core rate), tcp_throughput_mbps and tcp_utilisation (TCP data alone on the
+    core, `tcp_core_mbps`, of data packets `data_bytes` long), tcp_goodput_mbps (all flows' goodput), mean
     goodput of paced and of unpaced flows (paper E Fig. 17; None when a group
-    is empty) and their retransmissions per packet sent, the packet-weighted mean pacer delay, the flow count, the
+    is empty), the slowest paced flow's, their retransmissions per packet sent
+    and loss events per round trip (paper W Table I), the packet-weighted mean pacer delay, the flow count, the
     slowest and fastest flow's goodput (paper W's worst flow), the 5th,
     50th and 95th percentiles over flows of the time-averaged cwnd (paper A
     Fig. 4), the median transfer completion time of short flows, and the CoV
@@ -142,13 +166,19 @@ def metrics(report: dict, core_rate_bps: int) -> dict:
     window = report["window_s"][1] - report["window_s"][0]
     packets = sum(p["packets"] for p in pacers)
     out = dict(report["summary"])
+    tcp = tcp_core_mbps(report, data_bytes)
     out.update(
         core_utilisation=out["aggregate_mbps"] * 1e6 / core_rate_bps,
+        tcp_throughput_mbps=tcp,
+        tcp_utilisation=None if tcp is None else tcp * 1e6 / core_rate_bps,
         tcp_goodput_mbps=float(flows["goodput_kbps"].sum()) / 1e3,
         goodput_kbps_paced=float(paced.mean()) if len(paced) else None,
         goodput_kbps_unpaced=float(unpaced.mean()) if len(unpaced) else None,
         retransmit_rate_paced=_retransmit_rate(flows[is_paced]),
         retransmit_rate_unpaced=_retransmit_rate(flows[~is_paced]),
+        loss_event_rate_paced=_loss_event_rate(flows[is_paced], window),
+        loss_event_rate_unpaced=_loss_event_rate(flows[~is_paced], window),
+        goodput_kbps_min_paced=float(paced.min()) if len(paced) else None,
         pacer_delay_ms_mean=sum(p["mean_delay_ms"] * p["packets"] for p in pacers) / packets if packets else None,
         pacer_delay_ms_max=max(p["max_delay_ms"] for p in pacers) if pacers else None,
         # Little's law over the window: packets held per pacer, on average.
@@ -188,6 +218,15 @@ def _retransmit_rate(flows: pd.DataFrame) -> Optional[float]:
     Table I's per-packet loss rate, as the sender sees it); None if it sent nothing."""
     sent = flows["data_packets_sent"].sum() if len(flows) else 0
     return float(flows["retransmits"].sum() / sent) if sent else None
+
+
+def _loss_event_rate(flows: pd.DataFrame, window_s: float) -> Optional[float]:
+    """Loss events (fast retransmits and timeouts: each a window cut) per round trip over a group of flows,
+    a round trip being the flow's base RTT (paper W Table I's loss-event rate); None without flows."""
+    if not len(flows):
+        return None
+    rtts = (window_s / (flows["base_rtt_ms"].astype(float) / 1e3)).sum()
+    return float((flows["fast_retransmits"] + flows["timeouts"]).sum() / rtts)
 
 
 def _now() -> str:
@@ -252,7 +291,7 @@ class Store:
             self.db.execute(
                 "INSERT OR REPLACE INTO runs VALUES (?, 'ok', NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (key, json.dumps(scenario), seed, engine_version, code_version(),
-                 json.dumps(metrics(report, core_rate_bps)), json.dumps(rest), wall_s,
+                 json.dumps(metrics(report, core_rate_bps, data_packet_bytes(scenario))), json.dumps(rest), wall_s,
                  report["work"]["events"], report["work"]["packet_hops"], host, _now()),
             )
             self.db.executemany("INSERT OR REPLACE INTO run_tables VALUES (?, ?, ?, ?)",
@@ -328,12 +367,23 @@ class Store:
         records = []
         for key, values, seed, status, error, mets, wall_s, code, finished in rows:
             point = json.loads(values)
-            rec = {a: point[a] for a in axes}
+            found = json.loads(mets) if mets else {}
+            if found and "tcp_utilisation" not in found:
+                found.update(self._tcp_metrics(key, found))
+            # Metrics first, axes over them: an axis named like a metric (E-fig4's `flows`,
+            # scaled down in quick runs) keeps the value the sweep wrote.
+            rec = {**found, **{a: point[a] for a in axes}}
             rec.update(seed=seed, key=key, status=status, error=error)
-            rec.update(json.loads(mets) if mets else {})
             rec.update(wall_s=wall_s, code_version=code, finished_at=finished)
             records.append(rec)
         return pd.DataFrame.from_records(records)
+
+    def _tcp_metrics(self, key: str, found: dict) -> dict:
+        """tcp_throughput_mbps and tcp_utilisation of a run stored before `metrics` had them."""
+        stored = self.report(key)
+        tcp = tcp_core_mbps(stored, data_packet_bytes(stored["scenario"]))
+        util = found["core_utilisation"] / found["aggregate_mbps"] if found.get("aggregate_mbps") else None
+        return {"tcp_throughput_mbps": tcp, "tcp_utilisation": None if tcp is None or util is None else tcp * util}
 
     def report(self, key: str) -> dict:
         """A run's stored engine report (without its tables) and its scenario."""

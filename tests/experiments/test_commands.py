@@ -71,7 +71,7 @@ def test_reproduce_quick_writes_csv_plots_and_report(tmp_path, fig_id):
     report = (out_dir / "report.md").read_text()
     assert report.startswith(f"# {fig_id}:")
     for expect in ["5 KB: rises", "5 KB: saturates near d = 10 ms (concave)", "50 KB: falls with d"]:
-        assert re.search(rf"\| {re.escape(expect)} \|.*\| \*\*(supported|not supported)\*\* \|", report)
+        assert re.search(rf"\| {re.escape(expect)} \|.*\| \*\*(reproduced|not reproduced[^*]*)\*\* \|", report)
     # a second call reuses every stored point
     again = runner.invoke(app, ["reproduce", fig_id, "--quick", "--seeds", "2", "--results", str(tmp_path / "results"),
                                 "--out", str(out_dir)], env={"COLUMNS": "200"})
@@ -118,7 +118,8 @@ def test_every_claim_finds_the_points_it_names():
                 {**p.axes, "seed": p.seed, "t_s": t / 10, "flow": f, "bytes": int(t * 1e5 * (f + 1) * rng.uniform(1, 2))}
                 for p in fig.sweep(False).points() for f in range(4) for t in range(101)])
         if "flows" in fig.table_names():
-            tables["flows"] = pd.DataFrame([{**p.axes, "seed": p.seed, "flow": f, "mean_delay_ms": rng.uniform(40, 80)}
+            tables["flows"] = pd.DataFrame([{**p.axes, "seed": p.seed, "flow": f, "mean_delay_ms": rng.uniform(40, 80),
+                                             "base_rtt_ms": rng.uniform(60, 120)}
                                             for p in fig.sweep(False).points() for f in range(4)])
         points = Points(pd.DataFrame(rows), fig.with_derived(tables))
         for claim in fig.claims:

@@ -604,7 +604,7 @@ def render(model_id: str, out_dir: Path, overrides: Sequence[str] = (), overlay:
     `overlay` is a CSV of simulated points (see `load_overlay`); `simulate`
     runs the model's packet-level check instead (`SIMULATIONS`) and writes its
     points as `<id>-simulated*.csv`. Points are drawn as markers on the panels
-    whose x column and curve columns they have. Returns (written paths, facts)."""
+    whose x column and curve columns they have. Returns (written paths, facts, the model's output)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -664,4 +664,4 @@ def render(model_id: str, out_dir: Path, overrides: Sequence[str] = (), overlay:
         fig.savefig(path, dpi=120)
         written.append(path)
     plt.close(fig)
-    return written, facts
+    return written, facts, out

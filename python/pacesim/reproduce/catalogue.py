@@ -68,7 +68,7 @@ CATALOGUE: List[Tuple[str, str, str]] = [
 ]
 
 
-def _ids(cid: str) -> List[str]:
+def ids_of(cid: str) -> List[str]:
     """The single ids a combined one stands for: A-fig13/14 -> A-fig13, A-fig14; W-s6/s7 -> W-s6, W-s7."""
     first, *rest = cid.split("/")
     stem = re.sub(r"\d+$", "", first)
@@ -81,8 +81,8 @@ def status() -> List[Tuple[str, str, str]]:
 
     rows = []
     for cid, what, waits in CATALOGUE:
-        models = [m for m in _ids(cid) if m.lower() in MODELS]
-        figures = [f.id for i in _ids(cid) for f in FIGURES.values() if i == f.id or i in f.also]
+        models = [m for m in ids_of(cid) if m.lower() in MODELS]
+        figures = [f.id for i in ids_of(cid) for f in FIGURES.values() if i == f.id or i in f.also]
         if figures:
             how = f"runs: pacesim reproduce {figures[0]}"
         elif models:

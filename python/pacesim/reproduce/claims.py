@@ -1,9 +1,25 @@
 """Claims: the catalogue's "expect" statements as predicates on a run's points.
 
-Each claim quotes the catalogue, states the test applied (with its tolerance)
-and returns whether the numbers support it together with those numbers. The
-tolerances are fixed here, beside the quoted paper number, never fitted to a
-run. A claim whose points are missing (failed runs) is "not evaluated".
+Each claim quotes the catalogue (../shared/EXPERIMENTS.md), states the test
+applied and returns whether the numbers reproduce it, with those numbers. A
+claim whose points are missing (failed runs) is "not evaluated". Three rules,
+fixed here and used by every paper module, turn the papers' words into tests:
+
+- "about N" (≈ N, "N %" quoted as a gain, "Nx"): within `ABOUT` = 10 % of N,
+  relative, on the quantity as the paper quotes it: a rate (≈ 93 Kb/s: 83.7 to
+  102.3), a gain ("+13 %": 11.7 to 14.3 %) or a ratio ("≈ 2x": 1.8 to 2.2).
+  The papers' numbers are read off their plots and rounded, so no tighter.
+- orderings ("A beats B", "A above B", "lower"): A exceeds B by more than
+  `MARGIN` = 1 % of B; a tie within it is no win. "Same" ("≈ equal") is about
+  a ratio of 1.
+- "up to N": the largest value over the range the paper names is about N.
+
+Two shapes recur: a location ("lowest at 11 KB": the smallest value over the
+grid is at that grid point, and it is non-zero, since a run that measured no
+loss cannot locate a minimum) and "dips then rises" (non-monotone: the lowest
+point is inner and non-zero and a later point is more than `RISE` = 20 %
+above it, so that sampling noise on loss rates cannot fake it). "Linear"
+is a straight-line fit with R² >= `LINEAR_R2` = 0.95.
 """
 
 from __future__ import annotations
@@ -16,8 +32,14 @@ import pandas as pd
 
 from ..plot import matches
 
-APPROX = 0.05
-"""Relative tolerance for the paper's "≈ N": within 5 % of N."""
+ABOUT = 0.10
+"""Relative tolerance of "about N": |x - N| <= 10 % of |N|."""
+MARGIN = 0.01
+"""An ordering "A beats B" holds when A > B + 1 % of |B|."""
+RISE = 0.20
+"""A curve "rises again" after its minimum when a later point is more than 20 % above it."""
+LINEAR_R2 = 0.95
+"""A curve is "linear" when a least-squares line explains at least 95 % of its variance (R²)."""
 
 ALIASES = {"buffer": "core.buffer", "scheme": "pacing.scheme", "delay": "pacing.delay",
            "fraction": "pacing.fraction", "flows": "flows", "packets": "core.buffer_packets",
@@ -39,14 +61,17 @@ class Points:
     """The successful points of a sweep, with means over seeds at chosen axis values.
 
     Axis names may be short (`buffer`, `scheme`, `delay`, `fraction`, `flows`, `tcp` for the TCP variant).
-    `throughput_pct` is aggregate throughput as a percentage of the core rate:
-    Mb/s at paper E's 100 Mb/s core whatever the scale of the run.
+    `throughput_pct` is all traffic leaving the core as a percentage of its rate (utilisation);
+    `tcp_throughput_pct` the TCP data alone (`tcp_utilisation`, see `pacesim.store.metrics`):
+    Mb/s at a 100 Mb/s core whatever the scale of the run.
     """
 
     def __init__(self, df: pd.DataFrame, tables: Optional[Dict[str, pd.DataFrame]] = None):
         ok = df[df["status"] == "ok"].copy()
         if len(ok):
             ok["throughput_pct"] = 100 * ok["core_utilisation"]
+            if "tcp_utilisation" in ok:
+                ok["tcp_throughput_pct"] = 100 * ok["tcp_utilisation"]
         self.df = ok
         self.tables = tables or {}
 
@@ -79,17 +104,56 @@ class Claim:
     test: str
     check: Callable[[Points], Verdict]
 
-    def evaluate(self, points: Points) -> Tuple[str, str]:
-        """("supported" | "not supported" | "not evaluated", the numbers)."""
+    def evaluate(self, points) -> Tuple[str, str]:
+        """("reproduced" | "not reproduced" | "not evaluated", the numbers)."""
         try:
             ok, numbers = self.check(points)
         except Missing as e:
             return "not evaluated", str(e)
-        return ("supported" if ok else "not supported"), numbers
+        return ("reproduced" if ok else "not reproduced"), numbers
 
 
-def near(value: float, target: float, rel: float = APPROX) -> bool:
+# --- the three rules ---
+
+def about(value: float, target: float, rel: float = ABOUT) -> bool:
+    """The paper's "about `target`": within `rel` of it, relative."""
     return abs(value - target) <= rel * abs(target)
+
+
+def beats(a: float, b: float) -> bool:
+    """The ordering "a beats b" (a higher): a above b by more than `MARGIN` of |b|."""
+    return a > b + MARGIN * abs(b)
+
+
+def up_to(values: Sequence[float], target: float) -> bool:
+    """The paper's "up to `target`": the largest of `values` is about `target`."""
+    return about(max(values), target)
+
+
+def about_check(value: float, target: float, what: str) -> Verdict:
+    """`about` with its numbers: "what: value (paper target, about: lo-hi)"."""
+    lo, hi = sorted((target * (1 - ABOUT), target * (1 + ABOUT)))
+    return about(value, target), f"{what}: {value:.4g} (paper {target:g}; about: {lo:.4g} to {hi:.4g})"
+
+
+# --- shapes ---
+
+def lowest(xs: Sequence[str], ys: Sequence[float]) -> int:
+    """Index of the smallest y (the first of equals)."""
+    return min(range(len(ys)), key=ys.__getitem__)
+
+
+def lowest_at(xs: Sequence[str], ys: Sequence[float], at: str) -> Verdict:
+    """The paper's "lowest at `at`": the smallest value over the grid is at grid point `at`, and non-zero."""
+    low = lowest(xs, ys)
+    ok = xs[low] == at and ys[low] > 0
+    return ok, f"lowest {ys[low]:.4g} at {xs[low]} (paper: at {at})" + ("; zero: no loss measured" if ys[low] == 0 else "")
+
+
+def dips_then_rises(ys: Sequence[float]) -> bool:
+    """Non-monotone: the lowest point is inner and non-zero, and a later point is more than `RISE` above it."""
+    low = lowest(range(len(ys)), ys)
+    return 0 < low < len(ys) - 1 and ys[low] > 0 and max(ys[low + 1:]) > (1 + RISE) * ys[low]
 
 
 def spearman(xs, ys) -> float:
@@ -111,12 +175,30 @@ def first_reaching(xs, ys, level: float):
     return None, None
 
 
-def loss_dips_then_rises(buffers: Sequence[str], where: dict):
-    """UDP loss at its lowest at an inner buffer and higher again after it."""
+def loss_dips_then_rises(buffers: Sequence[str], where: dict, metric: str = "core_udp_loss_rate"):
+    """UDP loss at its lowest at an inner buffer, non-zero, and more than `RISE` higher again after it."""
     def check(p: Points) -> Verdict:
-        loss = [p.at("core_udp_loss_rate", buffer=b, **where) for b in buffers]
-        low = min(range(len(loss)), key=loss.__getitem__)
-        ok = 0 < low < len(loss) - 1 and max(loss[low + 1:]) > 1.2 * loss[low]
-        return ok, f"lowest {100 * loss[low]:.3f} % at {buffers[low]}; then up to {100 * max(loss[low + 1:] or [0]):.3f} %: " + \
-            ", ".join(f"{b} {100 * v:.3f}" for b, v in zip(buffers, loss))
+        loss = [p.at(metric, buffer=b, **where) for b in buffers]
+        low = lowest(buffers, loss)
+        return dips_then_rises(loss), f"lowest {100 * loss[low]:.4f} % at {buffers[low]}; then up to " \
+            f"{100 * max(loss[low + 1:] or [0]):.4f} %: " + ", ".join(f"{b} {100 * v:.4f}" for b, v in zip(buffers, loss))
+    return check
+
+
+def loss_lowest_at(buffers: Sequence[str], at: str, where: dict, metric: str = "core_udp_loss_rate"):
+    """UDP loss lowest (and non-zero) at buffer `at` of the grid `buffers`."""
+    def check(p: Points) -> Verdict:
+        loss = [p.at(metric, buffer=b, **where) for b in buffers]
+        ok, text = lowest_at(buffers, loss, at)
+        return ok, text + ": " + ", ".join(f"{b} {100 * v:.4f} %" for b, v in zip(buffers, loss))
+    return check
+
+
+def gain_about(low: Callable[[Points], float], high: Callable[[Points], float], gain: float, what: str):
+    """The paper's "`high` about `gain` above `low`" (gain 0.5 = 50 % higher), by the `about` rule on the gain."""
+    def check(p: Points) -> Verdict:
+        a, b = low(p), high(p)
+        g = b / a - 1 if a > 0 else float("inf")
+        ok, text = about_check(100 * g, 100 * gain, f"{what} gain %")
+        return ok, f"{text} ({b:.4g} / {a:.4g})"
     return check

@@ -22,6 +22,8 @@ from ..units import parse_size, parse_time
 from .claims import Claim
 
 THROUGHPUT = "aggregate_mbps"
+TCP_THROUGHPUT = "tcp_throughput_mbps"
+TCP_PCT = "tcp_throughput_pct"  # TCP data on the core, % of its rate (`claims.Points`)
 GOODPUT = "goodput_kbps_mean"
 UDP_LOSS = "core_udp_loss_rate"
 

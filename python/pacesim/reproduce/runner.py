@@ -11,7 +11,7 @@ import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence
 
 import pandas as pd
 
@@ -23,6 +23,7 @@ from ..topology import describe
 from .claims import Points
 from .figure import Figure
 from .figures import FIGURES
+from .verdicts import Judged, claim_ids, counts, judge
 
 
 @dataclass(frozen=True)
@@ -33,8 +34,15 @@ class Reproduction:
     csv: Path
     plots: List[Path]
     report: Path
-    claims: List[Tuple[str, str, str, str]]  # (expect, test, verdict, numbers)
+    claims: List[Judged]
     run: SweepRun
+
+
+def judge_figure(fig: Figure, points: pd.DataFrame, rows: dict, quick: bool) -> List[Judged]:
+    """Every claim of `fig` judged on a sweep's points and run tables (derived ones included)."""
+    p = Points(points, rows)
+    return [judge(cid, c.expect, c.test, *c.evaluate(p), quick=quick)
+            for cid, c in zip(claim_ids(fig.id, fig.claims), fig.claims)]
 
 
 def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds: Optional[Sequence[int]] = None,
@@ -53,8 +61,7 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     csv = out / f"{fig.id}.csv"
     points.to_csv(csv, index=False)
     plots = figure(points, fig.panels, out / fig.id, f"{fig.id}{' (quick)' if quick else ''}: {fig.caption}", rows)
-    p = Points(points, rows)
-    claims = [(c.expect, c.test, *c.evaluate(p)) for c in fig.claims]
+    claims = judge_figure(fig, points, rows, quick)
     report = out / "report.md"
     report.write_text(_report(fig, quick, sweep, points, run, wall, claims, csv, plots), encoding="utf-8")
     return Reproduction(fig.id, csv, plots, report, claims, run)
@@ -115,7 +122,6 @@ def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: S
     ok = int((points["status"] == "ok").sum())
     failed = points[points["status"] == "failed"]
     engine_s = float(points["wall_s"].sum()) if "wall_s" in points else 0.0
-    verdicts = [c[2] for c in claims]
     lines = [
         f"# {fig.id}: {fig.caption}", "",
         f"Setup: {fig.setup}. Sweep: `scenarios/{fig.id}.toml`.", "",
@@ -123,11 +129,18 @@ def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: S
         f"This invocation ran {run.ran} points and reused {run.skipped} from the store in {wall:.1f} s wall; "
         f"engine time of all points {engine_s:.1f} s. Engine {ENGINE_VERSION}, code {code_version()}.", "",
         "## Claims (../shared/EXPERIMENTS.md)", "",
-        f"{verdicts.count('supported')} of {len(claims)} supported, {verdicts.count('not supported')} not supported, "
-        f"{verdicts.count('not evaluated')} not evaluated.", "",
-        "| expect | test | result | numbers |", "|---|---|---|---|",
+        "Rules (python/pacesim/reproduce/claims.py): \"about N\" is within 10 % of N; \"A beats B\" is A more than "
+        "1 % above B; \"up to N\" is a largest value about N. Causes of misses: "
+        f"python/pacesim/reproduce/causes/paper_{fig.id[0].lower()}.toml.", "",
+        counts(claims) + ".", "",
+        "| id | expect | test | numbers | verdict |", "|---|---|---|---|---|",
     ]
-    lines += [f"| {e} | {t} | **{v}** | {n} |" for e, t, v, n in claims]
+    lines += [f"| {j.id} | {j.expect} | {j.test} | {j.numbers} | **{j.verdict}** |" for j in claims]
+    missed = [j for j in claims if j.cause]
+    if missed:
+        lines += ["", "### Causes of the misses", ""]
+        for j in missed:
+            lines += [f"- **{j.id}** ({j.verdict}): {' '.join(j.cause.split())}"] + [f"  - {e}" for e in j.evidence]
     lines += ["", "## Numbers (mean over seeds ± standard deviation)", ""] + _numbers(fig, points)
     if len(failed):
         lines += ["## Failed points", ""] + [f"- {r['key']}: {r['error']}" for _, r in failed.iterrows()] + [""]

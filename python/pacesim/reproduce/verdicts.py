@@ -1,0 +1,139 @@
+"""Verdicts: a claim's outcome at the paper's size joined with the recorded cause of a miss.
+
+Every claim ends with one of four verdicts (issue 17): *reproduced*; *not
+reproduced, ns-2 agrees with pacesim* (ns-2 on the same setup misses it too:
+the paper's setup must differ from what it states); *not reproduced, pacesim
+and ns-2 disagree* (a defect); *not reproduced, no reference possible* (ns-2
+cannot run the setup, or nothing else can decide; the cause says why). A
+miss with no recorded cause shows as *not reproduced, cause not yet found*.
+
+Causes live in one TOML file per paper, `causes/paper_<e|a|q|w>.toml`, keyed
+by claim id (`<catalogue id>.<n>`, the n-th claim of the figure or model,
+from 1), each with the claim's words (checked against the code, so a cause
+cannot silently move to another claim), its kind (`ns2-agrees`,
+`ns2-disagrees`, `no-reference`), the cause, and the evidence (ns-2
+reference rows under bench/ns2/, sensitivity runs, with their numbers):
+
+    ["E-fig3.4"]
+    claim = "At 5 KB goodput none≈82 Kb/s"
+    kind = "ns2-agrees"
+    cause = "..."
+    evidence = ["bench/ns2/results/ebase.csv: none, 5 KB: 88.1 Kb/s", "..."]
+
+Quick runs are demos: their misses say so and carry no cause.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, Sequence, Tuple
+
+REPRODUCED = "reproduced"
+KINDS = {"ns2-agrees": "not reproduced, ns-2 agrees with pacesim",
+         "ns2-disagrees": "not reproduced, pacesim and ns-2 disagree",
+         "no-reference": "not reproduced, no reference possible"}
+UNKNOWN = "not reproduced, cause not yet found"
+QUICK_MISS = "not reproduced (quick demo: verdicts are given at the paper's size)"
+NOT_EVALUATED = "not evaluated"
+ORDER = [REPRODUCED, *KINDS.values(), UNKNOWN, QUICK_MISS, NOT_EVALUATED]
+
+CAUSES_DIR = Path(__file__).resolve().parent / "causes"
+
+
+class CauseError(ValueError):
+    """A causes file that does not fit the claims it names."""
+
+
+@dataclass(frozen=True)
+class Cause:
+    """Why a claim misses at the paper's size, and the evidence."""
+
+    claim: str
+    kind: str
+    cause: str
+    evidence: Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One claim judged: its id and words, the test, the numbers, the verdict and (for a miss) its cause."""
+
+    id: str
+    expect: str
+    test: str
+    outcome: str  # "reproduced" | "not reproduced" | "not evaluated"
+    numbers: str
+    verdict: str
+    cause: str = ""
+    evidence: Tuple[str, ...] = ()
+
+
+def paper_of(catalogue_id: str) -> str:
+    """The paper letter of a catalogue id, lower case: "E-fig3" -> "e"."""
+    return catalogue_id.split("-")[0].lower()
+
+
+@lru_cache(maxsize=None)
+def causes(paper: str, directory: Path = CAUSES_DIR) -> Dict[str, Cause]:
+    """The recorded causes of paper `paper`'s misses, by claim id (none if it has no file)."""
+    path = directory / f"paper_{paper}.toml"
+    if not path.exists():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise CauseError(f"{path}: {e}") from None
+    out = {}
+    for cid, entry in data.items():
+        where = f"{path.name}: [{cid!r}]"
+        unknown = set(entry) - {"claim", "kind", "cause", "evidence"}
+        if unknown:
+            raise CauseError(f"{where}: unknown keys {sorted(unknown)}")
+        for key in ("claim", "kind", "cause", "evidence"):
+            if key not in entry:
+                raise CauseError(f"{where}: missing {key!r}")
+        if entry["kind"] not in KINDS:
+            raise CauseError(f"{where}: kind {entry['kind']!r} is not one of {', '.join(KINDS)}")
+        if not entry["evidence"] or not all(isinstance(e, str) and e for e in entry["evidence"]):
+            raise CauseError(f"{where}: evidence must be a non-empty list of strings")
+        out[cid] = Cause(entry["claim"], entry["kind"], entry["cause"], tuple(entry["evidence"]))
+    return out
+
+
+def claim_ids(catalogue_id: str, claims: Sequence) -> list:
+    """`<catalogue id>.<n>` for the n-th of `claims`, from 1."""
+    return [f"{catalogue_id}.{n}" for n in range(1, len(claims) + 1)]
+
+
+def check_causes(paper: str, known: Dict[str, str], directory: Path = CAUSES_DIR) -> None:
+    """Every recorded cause of `paper` names a claim id of `known` (id -> words) with its words."""
+    for cid, cause in causes(paper, directory).items():
+        if cid not in known:
+            raise CauseError(f"paper_{paper}.toml: no claim {cid!r}")
+        if cause.claim != known[cid]:
+            raise CauseError(f"paper_{paper}.toml: [{cid!r}] quotes {cause.claim!r}, but the claim is {known[cid]!r}")
+
+
+def judge(cid: str, expect: str, test: str, outcome: str, numbers: str, quick: bool = False,
+          directory: Path = CAUSES_DIR) -> Judged:
+    """The verdict of claim `cid` from its outcome and, for a miss at the paper's size, its recorded cause."""
+    if outcome != "not reproduced":
+        return Judged(cid, expect, test, outcome, numbers, REPRODUCED if outcome == "reproduced" else NOT_EVALUATED)
+    if quick:
+        return Judged(cid, expect, test, outcome, numbers, QUICK_MISS)
+    cause = causes(paper_of(cid), directory).get(cid)
+    if cause is None:
+        return Judged(cid, expect, test, outcome, numbers, UNKNOWN)
+    if cause.claim != expect:
+        raise CauseError(f"paper_{paper_of(cid)}.toml: [{cid!r}] quotes {cause.claim!r}, but the claim is {expect!r}")
+    return Judged(cid, expect, test, outcome, numbers, KINDS[cause.kind], cause.cause, cause.evidence)
+
+
+def counts(judged: Sequence[Judged]) -> str:
+    """"n of N reproduced; k <verdict>; ..." in `ORDER`."""
+    parts = [f"{sum(j.verdict == REPRODUCED for j in judged)} of {len(judged)} reproduced"]
+    parts += [f"{n} {v}" for v in ORDER[1:] if (n := sum(j.verdict == v for j in judged))]
+    return "; ".join(parts)
