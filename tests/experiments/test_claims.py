@@ -91,6 +91,13 @@ def test_a_fig11_tcp_throughput_is_tcp_alone():
     assert outcome("A-fig11.4", a11("11KB", tcp=0.80)) == "not reproduced"
 
 
+def test_a_fig11_udp_alone_must_lose_something_to_fall():
+    assert outcome("A-fig11.5", a11("11KB")) == "reproduced"
+    silent = a11("11KB")
+    silent.df.loc[silent.df["variant"] == "UDP alone", "core_udp_loss_rate"] = 0.0
+    assert outcome("A-fig11.5", silent) == "not reproduced"
+
+
 def test_a_fig2_lowest_at_8kb():
     grid = ["1KB", "2KB", "4KB", "6KB", "8KB", "12KB", "16KB", "20KB", "24KB", "30KB", "40KB", "50KB"]
 
