@@ -196,8 +196,6 @@ def reproduce(
 def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, dask) -> None:
     """With `run`, every figure at full size into `results` (finished points reused, so an interrupted call
     resumes and equal points are shared); then the per-paper tables into `tables`."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from .reproduce.catalogue import CATALOGUE, ids_of
     from .reproduce.figures import FIGURES
     from .reproduce.runner import reproduce as run_figure
@@ -208,15 +206,13 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
     if run:
         order = [f for cid, _, _ in CATALOGUE for i in ids_of(cid) for f in FIGURES.values() if f.id == i]
         t0 = time.perf_counter()
-        bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        with executor(workers, scheduler, dask) as pool, bar:
-            task = bar.add_task("catalogue at the papers' sizes", total=len(order))
-            for fig in order:
-                bar.update(task, description=f"catalogue: {fig.id}")
+        with executor(workers, scheduler, dask) as pool:
+            for k, fig in enumerate(order, 1):
+                # Each figure's sweep draws its own progress bar (points done, failed, ETA).
+                con.print(f"[bold][{k}/{len(order)}] {fig.id}[/] ({time.perf_counter() - t0:.0f} s so far)")
                 r = run_figure(fig.id, results, results / "reproduce" / fig.id, False, None, pool, progress=True)
-                bar.console.print(f"{fig.id}: {r.run.ran} points run, {r.run.skipped} reused, {r.run.failed} failed; "
-                                  f"{sum(j.verdict == 'reproduced' for j in r.claims)} of {len(r.claims)} reproduced")
-                bar.advance(task)
+                con.print(f"{fig.id}: {r.run.ran} points run, {r.run.skipped} reused, {r.run.failed} failed; "
+                          f"{sum(j.verdict == 'reproduced' for j in r.claims)} of {len(r.claims)} reproduced")
         con.print(f"--all: {len(order)} figures in {time.perf_counter() - t0:.0f} s wall")
     for path in write_tables(results, tables):
         con.print(f"wrote {escape(str(path))}")

@@ -92,8 +92,7 @@ def write_tables(results: Path, out: Path) -> List[Path]:
     """Write `paper_<x>.md` for every paper under `out` from the store at `results`."""
     judged = judge_all(results)
     for paper in PAPERS:
-        check_causes(paper, {j.id: j.expect for cid, (_, js) in judged.items() if paper_of(cid) == paper for j in js}
-                     | known_claims(paper))
+        check_causes(paper, known_claims(paper))
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for paper in PAPERS:
@@ -104,6 +103,9 @@ def write_tables(results: Path, out: Path) -> List[Path]:
 
 
 def known_claims(paper: str) -> Dict[str, str]:
-    """Every claim id of `paper`'s figures with its words (whether or not the store has its run)."""
-    return {cid: c.expect for f in FIGURES.values() if paper_of(f.id) == paper
-            for cid, c in zip(claim_ids(f.id, f.claims), f.claims)}
+    """Every claim id of `paper`'s figures and models with its words (whether or not the store has its run)."""
+    from ..analysis.model_claims import CLAIMS, catalogue_id
+
+    named = [(f.id, f.claims) for f in FIGURES.values()] + [(catalogue_id(m), cs) for m, cs in CLAIMS.items()]
+    return {cid: c.expect for fid, claims in named if paper_of(fid) == paper
+            for cid, c in zip(claim_ids(fid, claims), claims)}

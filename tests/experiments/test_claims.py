@@ -1,0 +1,331 @@
+"""The claim checks on hand-made points: each passes a case the paper's words accept and fails one they reject."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from pacesim.reproduce import verdicts
+from pacesim.reproduce.claims import Points, about, beats, dips_then_rises, lowest_at, up_to
+from pacesim.reproduce.figures import FIGURES
+from pacesim.store import Store, tcp_core_mbps
+
+
+def points(rows, tables=None) -> Points:
+    """Points from rows of axes and metrics (status ok; utilisations 1 unless given)."""
+    df = pd.DataFrame([{"status": "ok", "core_utilisation": 1.0, "tcp_utilisation": 1.0, **r} for r in rows])
+    return Points(df, tables)
+
+
+def claim(cid: str):
+    """Claim `<figure id>.<n>` of a figure."""
+    fid, n = cid.rsplit(".", 1)
+    return FIGURES[fid].claims[int(n) - 1]
+
+
+def outcome(cid: str, p: Points) -> str:
+    return claim(cid).evaluate(p)[0]
+
+
+# --- the rules ---
+
+def test_about_is_ten_percent_relative():
+    assert about(83.8, 93) and about(102.2, 93) and not about(83.6, 93) and not about(102.4, 93)
+    assert about(0.117, 0.13) and not about(0.10, 0.13)  # a gain of 10 % is not "+13 %"
+
+
+def test_beats_needs_more_than_one_percent():
+    assert beats(102, 100) and not beats(100.9, 100) and not beats(100, 100)
+
+
+def test_up_to_is_a_largest_value_about_n():
+    assert up_to([2, 9.5, 3], 10) and not up_to([2, 5, 3], 10) and not up_to([2, 12, 3], 10)
+
+
+def test_lowest_at_refuses_another_grid_point_and_zero():
+    grid = ["4KB", "8KB", "11KB", "15KB"]
+    assert lowest_at(grid, [3e-3, 2e-3, 1e-3, 2e-3], "11KB")[0]
+    assert not lowest_at(grid, [3e-3, 1e-3, 2e-3, 2e-3], "11KB")[0]
+    assert not lowest_at(grid, [3e-3, 2e-3, 0.0, 2e-3], "11KB")[0]
+
+
+def test_dips_then_rises_refuses_a_zero_loss_inner_point_and_monotone_curves():
+    assert dips_then_rises([3e-3, 1e-3, 2e-3])
+    assert not dips_then_rises([3e-3, 0.0, 2e-3])
+    assert not dips_then_rises([3e-3, 2e-3, 1e-3])
+    assert not dips_then_rises([3e-3, 1e-3, 1.1e-3])  # within 20 %: noise
+
+
+# --- paper A ---
+
+A_BUFFERS = ["1KB", "2KB", "4KB", "6KB", "8KB", "11KB", "15KB", "20KB", "30KB", "40KB", "50KB"]
+
+
+def a11(minimum_at: str, at_30: float = 1.5, tcp: float = 0.93):
+    """A-fig11 points: loss 1 % at 1 KB falling to 0.1 % at `minimum_at`, then rising to `at_30` times it at 30 KB."""
+    rows = []
+    for i, b in enumerate(A_BUFFERS):
+        low = A_BUFFERS.index(minimum_at)
+        loss = 1e-3 * (1 + (low - i)) if i <= low else 1e-3 * (at_30 if b in ("30KB", "40KB", "50KB") else 1.2)
+        rows += [{"variant": "UDP + TCP", "core.buffer": b, "core_udp_loss_rate": loss, "tcp_utilisation": tcp},
+                 {"variant": "UDP alone", "core.buffer": b, "core_udp_loss_rate": 1e-2 / (i + 1)}]
+    return points(rows)
+
+
+def test_a_fig11_minimum_must_be_at_11kb():
+    assert outcome("A-fig11.1", a11("11KB")) == "reproduced"
+    assert outcome("A-fig11.1", a11("8KB")) == "not reproduced"
+    assert outcome("A-fig12.1", a11("8KB")) == "not reproduced"  # A-fig12 keeps A-fig11's numbers
+
+
+def test_a_fig11_thirty_kb_about_fifty_percent_above():
+    assert outcome("A-fig11.3", a11("11KB", at_30=1.5)) == "reproduced"
+    assert outcome("A-fig11.3", a11("11KB", at_30=1.25)) == "not reproduced"  # the old 1.2-2 band let it pass
+
+
+def test_a_fig11_tcp_throughput_is_tcp_alone():
+    assert outcome("A-fig11.4", a11("11KB", tcp=0.93)) == "reproduced"
+    # a busy core (UDP included) with 80 Mb/s of TCP is not "TCP about 93"
+    assert outcome("A-fig11.4", a11("11KB", tcp=0.80)) == "not reproduced"
+
+
+def test_a_fig11_udp_alone_must_lose_something_to_fall():
+    assert outcome("A-fig11.5", a11("11KB")) == "reproduced"
+    silent = a11("11KB")
+    silent.df.loc[silent.df["variant"] == "UDP alone", "core_udp_loss_rate"] = 0.0
+    assert outcome("A-fig11.5", silent) == "not reproduced"
+
+
+def test_a_fig2_lowest_at_8kb():
+    grid = ["1KB", "2KB", "4KB", "6KB", "8KB", "12KB", "16KB", "20KB", "24KB", "30KB", "40KB", "50KB"]
+
+    def video(low: str):
+        i0 = grid.index(low)
+        return points([{"core.buffer": b, "core_udp_loss_rate": 1e-3 * (1 + abs(i - i0)) * (1 if i >= i0 else 2),
+                        "tcp_utilisation": 0.96} for i, b in enumerate(grid)])
+    assert outcome("A-fig2.2", video("8KB")) == "reproduced"
+    assert outcome("A-fig2.2", video("12KB")) == "not reproduced"
+
+
+def cwnd(p05: float, p95: float):
+    return points([{"variant": v, "core.buffer": b, "mean_cwnd_p05": p05, "mean_cwnd_p50": (p05 + p95) / 2,
+                    "mean_cwnd_p95": p95} for v in ("1000 flows", "200 flows") for b in ("2KB", "20KB")])
+
+
+def test_a_fig4_checks_the_range_across_flows_not_the_median():
+    assert outcome("A-fig4.1", cwnd(1.8, 4.0)) == "reproduced"
+    assert outcome("A-fig4.1", cwnd(2.6, 3.2)) == "not reproduced"  # median 2.9 is inside, the spread is not
+
+
+def test_a_fig20_needs_loss_monotone_in_the_long_share():
+    mixes = ["all short", "1/4 long", "1/2 long", "all long"]
+    grid = ["2KB", "4KB", "8KB", "11KB", "15KB", "20KB", "30KB", "40KB", "50KB"]
+
+    def mix(order):
+        return points([{"variant": v, "core.buffer": b, "core_udp_loss_rate": 1e-3 * order[i], "core_empty_prob": 0.1}
+                       for i, v in enumerate(mixes) for b in grid])
+    assert outcome("A-fig20.1", mix([1, 2, 3, 4])) == "reproduced"
+    assert outcome("A-fig20.1", mix([1, 3, 2, 4])) == "not reproduced"  # positive rank correlation, not monotone
+
+
+def test_a_fig17_needs_ln_empty_linear():
+    mixes = ["all short", "1/4 long", "1/2 long", "all long"]
+    grid = ["2KB", "4KB", "8KB", "11KB", "15KB", "20KB", "30KB", "40KB", "50KB"]
+
+    def empty(curved: bool):
+        # curved: falls to 11 KB, then flat (an empty buffer no longer rarer with more buffer)
+        return points([{"variant": v, "core.buffer": b, "core_empty_prob":
+                        math.exp(-min(float(b[:-2]), 11 if curved else 99) / 10)} for v in mixes for b in grid])
+    assert outcome("A-fig17.1", empty(False)) == "reproduced"
+    assert outcome("A-fig17.1", empty(True)) == "not reproduced"
+
+
+# --- paper E ---
+
+def test_e_fig3_gain_is_about_13_percent():
+    def gain(edge: float):
+        return points([{"core.buffer": "5KB", "pacing.scheme": s, "goodput_kbps_mean": g}
+                       for s, g in [("none", 82), ("host", 82), ("edge", edge)]])
+    assert outcome("E-fig3.7", gain(82 * 1.13)) == "reproduced"
+    assert outcome("E-fig3.7", gain(82 * 1.10)) == "not reproduced"  # ">= 10 %" let this pass
+
+
+E_UDP = ["2KB", "3KB", "4KB", "6KB", "8KB", "10KB", "15KB", "20KB", "30KB", "50KB"]
+
+
+def udp_run(saturate: dict, dips: dict, level: float = 95):
+    """E-fig13/14 points: each scheme's TCP throughput rising to `level` % at its saturation buffer; UDP loss
+    dipping at 10 KB when `dips[scheme]`, else falling."""
+    rows = []
+    for s in ("none", "host", "edge"):
+        for i, b in enumerate(E_UDP):
+            tcp = level if i >= E_UDP.index(saturate[s]) else level - 3 * (E_UDP.index(saturate[s]) - i)
+            loss = 1e-3 / (i + 1) if not dips[s] or i <= 5 else 1e-3 / 6 * 2
+            rows.append({"core.buffer": b, "pacing.scheme": s, "tcp_utilisation": tcp / 100,
+                         "core_udp_loss_rate": loss * (1e-3 if s == "edge" else 1), "goodput_kbps_mean": 85})
+    return points(rows)
+
+
+def test_e_fig13_saturation_where_and_at_what_level():
+    paper = {"edge": "6KB", "host": "10KB", "none": "30KB"}
+    dips = {"none": True, "host": True, "edge": True}
+    assert outcome("E-fig13.1", udp_run(paper, dips)) == "reproduced"
+    assert outcome("E-fig13.1", udp_run({**paper, "host": "6KB"}, dips)) == "not reproduced"
+    assert outcome("E-fig13.1", udp_run(paper, dips, level=80)) == "not reproduced"
+
+
+def test_e_fig14_every_scheme_dips():
+    paper = {"edge": "6KB", "host": "10KB", "none": "30KB"}
+    assert outcome("E-fig14.2", udp_run(paper, {"none": True, "host": True, "edge": True})) == "reproduced"
+    assert outcome("E-fig14.2", udp_run(paper, {"none": True, "host": True, "edge": False})) == "not reproduced"
+
+
+def test_e_fig14_up_to_10x():
+    def ratio(r: float):
+        return points([{"core.buffer": b, "pacing.scheme": s, "core_udp_loss_rate": 1e-3 * (1 / r if s == "edge" else 1)}
+                       for s in ("none", "host", "edge") for b in E_UDP])
+    assert outcome("E-fig14.3", ratio(10)) == "reproduced"
+    assert outcome("E-fig14.3", ratio(5)) == "not reproduced"
+
+
+def test_e_fig7_typically_10_percent_needs_throughput_too():
+    def run(tcp_gain: float):
+        return points([{"tcp.variant": v, "core.buffer": b, "pacing.scheme": s,
+                        "goodput_kbps_mean": 80 * (1.15 if s == "edge" else 1),
+                        "tcp_utilisation": 0.8 * (1 + tcp_gain if s == "edge" else 1)}
+                       for v in ("newreno", "sack", "fack") for b in ("5KB", "8KB", "10KB", "15KB") for s in ("host", "edge")])
+    assert outcome("E-fig7.2", run(0.15)) == "reproduced"
+    assert outcome("E-fig7.2", run(0.02)) == "not reproduced"
+
+
+# --- paper W ---
+
+def w5(paced: float, unpaced: float, events=(0.0675, 0.0875)):
+    rows = [{"variant": v, "goodput_kbps_paced": 700 if v.endswith("original") else 1000,
+             "goodput_kbps_unpaced": 1000 if not v.startswith("SACK, m") else 1050,
+             "retransmit_rate_paced": paced, "retransmit_rate_unpaced": unpaced,
+             "loss_event_rate_paced": events[0], "loss_event_rate_unpaced": events[1]}
+            for v in ("Reno, original", "Reno, modified", "SACK, original", "SACK, modified")]
+    return points(rows)
+
+
+def test_w_s5_table_one_rates():
+    assert outcome("W-s5.3", w5(0.0065, 0.0087)) == "reproduced"
+    assert outcome("W-s5.3", w5(0.001, 0.002)) == "not reproduced"  # paced lower, but not the paper's rates
+    assert outcome("W-s5.4", w5(0.0065, 0.0087)) == "reproduced"
+    assert outcome("W-s5.4", w5(0.0065, 0.0087, events=(0.02, 0.03))) == "not reproduced"
+
+
+def test_w_s5_sack_still_loses_but_bounded():
+    assert outcome("W-s5.5", w5(0.0065, 0.0087)) == "reproduced"  # modified 4.8 % less, original 30 %
+    bad = w5(0.0065, 0.0087)
+    bad.df.loc[bad.df["variant"] == "SACK, modified", "goodput_kbps_paced"] = 800  # 24 %: not "much less"
+    assert outcome("W-s5.5", bad) == "not reproduced"
+
+
+def test_w_s6_and_s7_are_separate_claims_on_the_worst_paced_flow():
+    names = [c.expect for c in FIGURES["W-s6"].claims]
+    assert names[0].startswith("W-s6") and names[1].startswith("W-s7") and "W-s7" in FIGURES["W-s6"].also
+
+    def run(worst_paced: float):
+        return points([{"variant": f"{t}, {m}", "core.buffer": b, "goodput_kbps_min": 100,
+                        "goodput_kbps_min_paced": worst_paced, "tcp_throughput_mbps": 900}
+                       for t in ("Reno", "BIC", "FAST") for m in ("unpaced", "paced", "half paced")
+                       for b in ("30KB", "100KB", "300KB", "1MB", "3MB", "15MB")])
+    assert outcome("W-s6.1", run(150)) == "reproduced"
+    assert outcome("W-s6.1", run(90)) == "not reproduced"
+    assert outcome("W-s6.2", run(150)) == "not reproduced"  # equal aggregates: no win
+
+
+def test_w_s2_fast_gap_is_fastest_against_slowest_within_a_run():
+    def run(unpaced_fast: float, paced_fast: float):
+        ex = pd.DataFrame([{"tcp.variant": v, "pacing.scheme": s, "seed": 1, "t_s": t, "which": w,
+                            "throughput_mbps": {"slowest": 50.0, "fastest": unpaced_fast if s == "none" else paced_fast}[w]
+                            * (0.5 if v == "bic" and s == "none" and w == "slowest" else 1)}
+                           for v in ("bic", "fast") for s in ("none", "host") for t in (1.0, 2.0)
+                           for w in ("slowest", "fastest")])
+        return points([{"tcp.variant": "fast"}], {"extremes": ex})
+    assert outcome("W-s2.2", run(80, 52)) == "reproduced"
+    assert outcome("W-s2.2", run(80, 70)) == "not reproduced"  # the paced flows still spread
+    assert outcome("W-s2.2", run(50.2, 50)) == "not reproduced"  # no spread without pacing
+
+
+# --- paper Q ---
+
+def test_q_tab3_checks_the_queueing_part_of_the_delay():
+    from pacesim.reproduce.paper_q import Q_PACKETS, Q_TAB3
+
+    def run(extra_ms: float):
+        flows = pd.DataFrame([{"variant": v, "core.buffer_packets": b, "seed": 1, "flow": f, "base_rtt_ms": 100.0,
+                               "mean_delay_ms": Q_TAB3[v][1] + (extra_ms if b == 20 else 30)}
+                              for v in Q_TAB3 for b in Q_PACKETS for f in range(3)])
+        return points([{"variant": v, "core.buffer_packets": b} for v in Q_TAB3 for b in Q_PACKETS], {"flows": flows})
+    assert outcome("Q-tab3.2", run(0.1)) == "reproduced"
+    # 3 ms more on totals of about 55 ms is within 10 % of the total, not of the queueing part
+    assert outcome("Q-tab3.2", run(3.0)) == "not reproduced"
+
+
+# --- the TCP throughput metric and the store ---
+
+def test_tcp_throughput_counts_tcp_data_alone():
+    report = {"window_s": [10.0, 20.0], "links": {"core": {"data": {"arrivals": 1100, "drops": 100},
+                                                         "udp": {"arrivals": 5000, "drops": 0}}}}
+    assert tcp_core_mbps(report, 1040) == pytest.approx(1000 * 1040 * 8 / 10 / 1e6)
+    assert tcp_core_mbps({"window_s": [0, 1], "links": {}}, 1040) is None
+
+
+def test_an_axis_named_like_a_metric_keeps_its_value(tmp_path):
+    """E-fig4's quick runs: the stored metric `flows` (10) must not overwrite the axis (100)."""
+    with Store(tmp_path) as store:
+        store.register_sweep("s", {"axes": {"flows": [100]}}, [({"flows": 100}, 1, "k")])
+        store.db.execute("INSERT INTO runs (key, status, scenario, seed, engine_version, code_version, metrics, "
+                         "finished_at) VALUES ('k', 'ok', '{}', 1, 'e', 'c', ?, 't')",
+                         ('{"flows": 10, "tcp_utilisation": 0.5}',))
+        assert store.points("s")["flows"].tolist() == [100]
+
+
+# --- verdicts ---
+
+def test_a_miss_without_a_cause_says_so_and_a_recorded_one_is_checked(tmp_path):
+    (tmp_path / "paper_e.toml").write_text(
+        '["E-fig3.4"]\nclaim = "At 5 KB goodput none≈82 Kb/s"\nkind = "ns2-agrees"\ncause = "setup"\n'
+        'evidence = ["bench/ns2/results/ebase.csv: none 5 KB 88 Kb/s"]\n', encoding="utf-8")
+    verdicts.causes.cache_clear()
+    j = verdicts.judge("E-fig3.4", "At 5 KB goodput none≈82 Kb/s", "t", "not reproduced", "n", directory=tmp_path)
+    assert j.verdict == "not reproduced, ns-2 agrees with pacesim" and j.evidence
+    j = verdicts.judge("E-fig3.5", "x", "t", "not reproduced", "n", directory=tmp_path)
+    assert j.verdict == "not reproduced, cause not yet found"
+    assert verdicts.judge("E-fig3.5", "x", "t", "not reproduced", "n", quick=True).verdict.startswith("not reproduced (quick")
+    with pytest.raises(verdicts.CauseError, match="quotes"):
+        verdicts.judge("E-fig3.4", "other words", "t", "not reproduced", "n", directory=tmp_path)
+    (tmp_path / "paper_q.toml").write_text('["Q-tab3.1"]\nclaim = "c"\nkind = "maybe"\ncause = ""\nevidence = ["x"]\n')
+    with pytest.raises(verdicts.CauseError, match="kind"):
+        verdicts.causes("q", tmp_path)
+    verdicts.causes.cache_clear()
+
+
+def test_the_recorded_causes_name_real_claims():
+    from pacesim.reproduce.tables import PAPERS, known_claims
+
+    assert "A-fig22.2" in known_claims("a") and "E-fig3.7" in known_claims("e")
+    for paper in PAPERS:
+        verdicts.check_causes(paper, known_claims(paper))
+
+
+def test_table_lists_every_catalogue_id_and_claim(tmp_path):
+    """With an empty store every figure claim is "not evaluated", every model claim judged."""
+    from pacesim.reproduce.catalogue import CATALOGUE
+    from pacesim.reproduce.tables import known_claims, write_tables
+
+    written = write_tables(tmp_path / "results", tmp_path / "tables")
+    text = {p.stem: p.read_text() for p in written}
+    assert set(text) == {"paper_e", "paper_a", "paper_q", "paper_w"}
+    for cid, _, _ in CATALOGUE:
+        assert f"| {cid} |" in text[f"paper_{cid[0].lower()}"], cid
+    for paper in "eaqw":
+        for claim_id in known_claims(paper):
+            assert f"| {claim_id} |" in text[f"paper_{paper}"], claim_id
+    assert "| W-fig8.1 | 25% at B = 0 for Reno |" in text["paper_w"] and "**reproduced**" in text["paper_w"]
+    assert "no full-size run in the store | **not evaluated** |" in text["paper_e"]
