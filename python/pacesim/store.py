@@ -370,10 +370,11 @@ class Store:
             found = json.loads(mets) if mets else {}
             if found and "tcp_utilisation" not in found:
                 found.update(self._tcp_metrics(key, found))
-            # Metrics first, axes over them: an axis named like a metric (E-fig4's `flows`,
-            # scaled down in quick runs) keeps the value the sweep wrote.
-            rec = {**found, **{a: point[a] for a in axes}}
+            rec = {a: point[a] for a in axes}
             rec.update(seed=seed, key=key, status=status, error=error)
+            # An axis named like a metric (E-fig4's `flows`, scaled down in quick runs) keeps the value
+            # the sweep wrote.
+            rec.update({k: v for k, v in found.items() if k not in rec})
             rec.update(wall_s=wall_s, code_version=code, finished_at=finished)
             records.append(rec)
         return pd.DataFrame.from_records(records)
