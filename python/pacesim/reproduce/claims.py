@@ -42,6 +42,9 @@ RISE = 0.20
 """A curve "rises again" after its minimum when a later point is more than 20 % above it."""
 LINEAR_R2 = 0.95
 """A curve is "linear" when a least-squares line explains at least 95 % of its variance (R²)."""
+RULES = (f'"about N" within {100 * ABOUT:g} % of N, "A beats B" by more than {100 * MARGIN:g} % of B, '
+         '"up to N" a largest value about N')
+"""The three rules in words, for reports and tables."""
 
 ALIASES = {"buffer": "core.buffer", "scheme": "pacing.scheme", "delay": "pacing.delay",
            "fraction": "pacing.fraction", "flows": "flows", "packets": "core.buffer_packets",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..plot import Panel
-from .claims import (Claim, Points, Verdict, about, about_check, beats, dips_then_rises, first_reaching,
+from .claims import (ABOUT, Claim, Points, Verdict, about, about_check, beats, dips_then_rises, first_reaching,
                      gain_about, loss_dips_then_rises, spearman, up_to)
 from .figure import GOODPUT, TCP_PCT, TCP_THROUGHPUT, THROUGHPUT, UDP_LOSS, Figure, kb, ms
 
@@ -365,7 +365,7 @@ def _host_deficit_up_to_10(p: Points) -> Verdict:
     rel = [p.at("goodput_kbps_paced", scheme="host", buffer=b) / p.at("goodput_kbps_unpaced", scheme="host", buffer=b) - 1
            for b in BUFFERS]
     return up_to([-100 * r for r in rel], 10), f"largest deficit of host-paced flows {-100 * min(rel):.1f} % " \
-                                              "(paper: up to 10 %, about: 9 to 11 %)"
+                                              f"(paper: up to 10 %, about: {100 * (1 - ABOUT):g} to {100 * (1 + ABOUT):g} % of it)"
 
 
 FIG17 = Figure(

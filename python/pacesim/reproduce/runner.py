@@ -20,7 +20,7 @@ from ..plot import ROW_PANELS, figure, label, matches, summarise
 from ..store import Store, code_version
 from ..sweep import Sweep, SweepRun, run_sweep
 from ..topology import describe
-from .claims import Points
+from .claims import RULES, Points
 from .figure import Figure
 from .figures import FIGURES
 from .verdicts import Judged, claim_ids, counts, judge
@@ -129,8 +129,7 @@ def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: S
         f"This invocation ran {run.ran} points and reused {run.skipped} from the store in {wall:.1f} s wall; "
         f"engine time of all points {engine_s:.1f} s. Engine {ENGINE_VERSION}, code {code_version()}.", "",
         "## Claims (../shared/EXPERIMENTS.md)", "",
-        "Rules (python/pacesim/reproduce/claims.py): \"about N\" is within 10 % of N; \"A beats B\" is A more than "
-        "1 % above B; \"up to N\" is a largest value about N. Causes of misses: "
+        f"Rules (python/pacesim/reproduce/claims.py): {RULES}. Causes of misses: "
         f"python/pacesim/reproduce/causes/paper_{fig.id[0].lower()}.toml.", "",
         counts(claims) + ".", "",
         "| id | expect | test | numbers | verdict |", "|---|---|---|---|---|",
