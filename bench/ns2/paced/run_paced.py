@@ -9,7 +9,7 @@ Grids (each row skipped if already in its CSV, so a crashed run resumes):
 - efig3:  E-base (ebase_host.tcl), every host paced, original pacing,
           1000 flows, buffers 3/5/10/20 KB, seeds 1-2, 200 s over [50, 200] s;
 - efig17: the same with 30 % of the hosts paced, buffers 5 and 10 KB;
-- ebase-ci: 100 flows (10 x 10), all or 30 % paced, 5 and 10 KB, seeds 1-3;
+- ebase-ci: 100 flows (10 x 10), all or 30 % paced, 5 and 10 KB, seeds 1-2;
 - ws5:    paper W scenario 5 (ws5.tcl): 20 paced + 20 unpaced, 57 Mb/s,
           RTT 100 ms, 712 KB, 1500 B packets, Reno/SACK x original/modified,
           seeds 1-2, 200 s over [20, 200] s.
@@ -52,7 +52,7 @@ def ebase_grid(name):
     if name == "efig17":
         return [(10, 100, kb, s, 200, 50, "original", 0.3) for s in (1, 2) for kb in (5, 10)]
     if name == "ebase-ci":
-        return [(10, 10, kb, s, 200, 50, "original", f) for f in (1.0, 0.3) for s in (1, 2, 3) for kb in (5, 10)]
+        return [(10, 10, kb, s, 200, 50, "original", f) for f in (1.0, 0.3) for s in (1, 2) for kb in (5, 10)]
     return None
 
 
