@@ -13,7 +13,11 @@
 //!   gap = RTT / (f max(cwnd, in flight)).
 //!
 //! The window still limits what may be sent; pacing only delays it.
-//! Retransmissions are not paced. RTT is an exact exponentially weighted
+//! The fast retransmission, NewReno's partial-ACK retransmission and
+//! limited transmit go at once, without moving the pacing clock; whatever
+//! the sender's `send_much` sends is paced, including the resend after a
+//! timeout and SACK's hole retransmissions (as bench/ns2/paced/tcp-paced.cc
+//! does in ns-2). RTT is an exact exponentially weighted
 //! mean (gain 1/8, RFC 6298) of the sender's RTT samples, not the
 //! tick-rounded srtt of the retransmission timer; until the first sample
 //! nothing is paced.

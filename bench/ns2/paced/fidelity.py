@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""pacesim's host pacing against ns-2 2.35 with tcp-paced.cc, from the
+committed ns-2 outputs (results/ebase-host.csv, results/ws5.csv, made by
+run_paced.py; ns-2 is not needed here). Reruns pacesim on the same
+scenarios and seeds, averages both over seeds and checks bench/fidelity_ns2.py's
+tolerances:
+
+- aggregate core throughput within 3 % of the core link rate;
+- core loss within 20 % (relative) where ns-2's exceeds 0.5 %;
+- mean goodput within 5 % (relative): over all flows, and over the paced
+  and the unpaced flows separately where a run has both.
+
+W-s5 also compares, per half, retransmissions per data packet sent and loss
+events (fast retransmits + timeouts) per flow per 100 ms, under the loss
+tolerance (20 % where ns-2's exceeds 0.5 %, in the same units as the core
+loss: per packet, and per RTT).
+
+    python bench/ns2/paced/fidelity.py [--workers N] [--markdown FILE]
+
+Prints the side-by-side tables (and writes them as Markdown to FILE); exits 1
+if any point misses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pandas as pd
+
+import pacesim
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+_spec = importlib.util.spec_from_file_location("fidelity_ns2", ROOT / "bench" / "fidelity_ns2.py")
+base = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("fidelity_ns2", base)
+_spec.loader.exec_module(base)
+
+EBASE = ROOT / "scenarios" / "e-base.toml"
+W_DUMBBELL = ROOT / "scenarios" / "w-dumbbell.toml"
+WS5_RTT_S = 0.1  # as run_paced.py counts loss events
+EBASE_KEY = ["flows", "edges", "hosts_per_edge", "buffer_bytes", "duration_s", "warmup_s", "mode", "fraction"]
+WS5_KEY = ["variant", "mode", "flows", "rate_mbps", "core_delay_ms", "buffer_bytes", "packet_bytes", "duration_s",
+           "warmup_s"]
+# ns-2 agent -> pacesim tcp.variant
+VARIANTS = {"Reno": "reno", "Newreno": "newreno", "Sack1": "sack"}
+
+
+def _groups(flows: pd.DataFrame) -> dict:
+    """Mean goodput of the paced and of the unpaced flows (None if a group is empty)."""
+    paced = flows[flows.paced.astype(bool)].goodput_kbps
+    unpaced = flows[~flows.paced.astype(bool)].goodput_kbps
+    return {"goodput_kbps_paced": paced.mean() if len(paced) else None,
+            "goodput_kbps_unpaced": unpaced.mean() if len(unpaced) else None}
+
+
+def simulate_ebase(p: dict) -> dict:
+    s = pacesim.apply_overrides(pacesim.load_scenario(EBASE), [
+        f"topology.edges={p['edges']}", f"topology.hosts_per_edge={p['hosts_per_edge']}",
+        f"core.buffer={p['buffer_bytes']}B", f"duration={p['duration_s']}s", f"warmup={p['warmup_s']}s",
+        f"seed={p['seed']}", "pacing.scheme=host", f"pacing.fraction={p['fraction']}",
+        f"pacing.host_mode={p['mode']}"])
+    r = pacesim.run(s)
+    m = r.summary
+    return {**p, "aggregate_mbps": m["aggregate_mbps"], "goodput_kbps_mean": m["goodput_kbps_mean"],
+            "core_loss": m["core_loss_rate"], **_groups(r.flows)}
+
+
+def simulate_ws5(p: dict) -> dict:
+    """W-s5 as scenarios/W-s5.toml sets it, at ns-2's packet size."""
+    s = pacesim.apply_overrides(pacesim.load_scenario(W_DUMBBELL), [
+        f"topology.flows={p['flows']}", f"core.rate={p['rate_mbps']}Mbps", f"core.delay={p['core_delay_ms']}ms",
+        f"core.buffer={p['buffer_bytes']}B", f"tcp.segment_size={p['packet_bytes'] - 40}B", "tcp.window=100000",
+        "pacing.scheme=host", "pacing.fraction=0.5", f"pacing.host_mode={p['mode']}",
+        f"tcp.variant={VARIANTS[p['variant']]}", f"duration={p['duration_s']}s", f"warmup={p['warmup_s']}s",
+        'traffic.start=["0s", "100ms"]', f"seed={p['seed']}"])
+    r = pacesim.run(s)
+    f = r.flows
+    out = {**p, "aggregate_mbps": r.summary["aggregate_mbps"], "core_loss": r.summary["core_loss_rate"], **_groups(f)}
+    span = p["duration_s"] - p["warmup_s"]
+    for name, g in (("paced", f[f.paced.astype(bool)]), ("unpaced", f[~f.paced.astype(bool)])):
+        out[f"retransmit_rate_{name}"] = g.retransmits.sum() / g.data_packets_sent.sum()
+        out[f"loss_events_per_rtt_{name}"] = (g.fast_retransmits.sum() + g.timeouts.sum()) / (len(g) * span / WS5_RTT_S)
+    return out
+
+
+def _run_all(fn, points: list[dict], workers: int | None) -> pd.DataFrame:
+    if workers == 1:
+        return pd.DataFrame([fn(p) for p in points])
+    with ProcessPoolExecutor(workers) as pool:
+        return pd.DataFrame(list(pool.map(fn, points)))
+
+
+def _agree(t: pd.DataFrame, link_mbps, rates: list[str], goodputs: list[str]) -> pd.DataFrame:
+    """Flag each metric: throughput absolute against the link rate, rates
+    (loss-like) relative where ns-2's exceeds the floor, goodputs relative."""
+    t["ok_aggregate_mbps"] = (t.aggregate_mbps_pacesim - t.aggregate_mbps_ns2).abs() <= base.TOL_THROUGHPUT * link_mbps
+    for m in rates:
+        rel = (t[f"{m}_pacesim"] / t[f"{m}_ns2"] - 1).abs()
+        t[f"ok_{m}"] = (t[f"{m}_ns2"] <= base.LOSS_FLOOR) | (rel <= base.TOL_LOSS)
+    for m in goodputs:
+        present = t[f"{m}_ns2"].notna()
+        rel = (t[f"{m}_pacesim"] / t[f"{m}_ns2"] - 1).abs()
+        t[f"ok_{m}"] = ~present | (rel <= base.TOL_GOODPUT)
+    t["ok"] = t[[c for c in t.columns if c.startswith("ok_")]].all(axis=1)
+    return t
+
+
+def _side_by_side(ns2: pd.DataFrame, ours: pd.DataFrame, key: list[str], metrics: list[str]) -> pd.DataFrame:
+    a = ns2.groupby(key)[metrics].mean()
+    b = ours.groupby(key)[metrics].mean()
+    t = a.merge(b, left_index=True, right_index=True, suffixes=("_ns2", "_pacesim")).reset_index()
+    t["seeds"] = ns2.groupby(key)["seed"].count().values
+    return t
+
+
+EBASE_RATES = ["core_loss"]
+EBASE_GOODPUTS = ["goodput_kbps_mean", "goodput_kbps_paced", "goodput_kbps_unpaced"]
+WS5_RATES = ["core_loss", "retransmit_rate_paced", "retransmit_rate_unpaced", "loss_events_per_rtt_paced",
+             "loss_events_per_rtt_unpaced"]
+WS5_GOODPUTS = ["goodput_kbps_paced", "goodput_kbps_unpaced"]
+
+
+def compare_ebase(ns2: pd.DataFrame, workers: int | None = None) -> pd.DataFrame:
+    ours = _run_all(simulate_ebase, ns2[EBASE_KEY + ["seed"]].to_dict("records"), workers)
+    metrics = ["aggregate_mbps", *EBASE_RATES, *EBASE_GOODPUTS]
+    return _agree(_side_by_side(ns2, ours, EBASE_KEY, metrics), base.CORE_MBPS, EBASE_RATES, EBASE_GOODPUTS)
+
+
+def compare_ws5(ns2: pd.DataFrame, workers: int | None = None) -> pd.DataFrame:
+    ours = _run_all(simulate_ws5, ns2[WS5_KEY + ["seed"]].to_dict("records"), workers)
+    metrics = ["aggregate_mbps", *WS5_RATES, *WS5_GOODPUTS]
+    t = _side_by_side(ns2, ours, WS5_KEY, metrics)
+    return _agree(t, t.rate_mbps, WS5_RATES, WS5_GOODPUTS)
+
+
+def load(name: str) -> pd.DataFrame:
+    return pd.read_csv(HERE / "results" / name)
+
+
+def _pct(x) -> str:
+    return "" if pd.isna(x) else f"{100 * x:.2f}"
+
+
+def _num(x) -> str:
+    return "" if pd.isna(x) else f"{x:.1f}"
+
+
+def _misses(r) -> str:
+    bad = [c.removeprefix("ok_") for c in r.index if c.startswith("ok_") and not r[c]]
+    return "yes" if not bad else "no: " + ", ".join(bad)
+
+
+def markdown_ebase(t: pd.DataFrame) -> str:
+    rows = ["| flows | paced share | buffer KB | seeds | Mb/s ns-2 / pacesim | goodput Kb/s ns-2 / pacesim | "
+            "paced Kb/s | unpaced Kb/s | core loss % | agrees |", "|" + "---|" * 10]
+    for r in t.sort_values(["flows", "fraction", "buffer_bytes"], ascending=[False, False, True]).itertuples(index=False):
+        r = pd.Series(r._asdict())
+        pair = lambda m, f: f"{f(r[m + '_ns2'])} / {f(r[m + '_pacesim'])}" if not pd.isna(r[m + "_ns2"]) else ""
+        rows.append(f"| {r['flows']} | {r['fraction']:g} | {r['buffer_bytes'] / 1000:g} | {r['seeds']} | "
+                    f"{pair('aggregate_mbps', _num)} | {pair('goodput_kbps_mean', _num)} | "
+                    f"{pair('goodput_kbps_paced', _num) if r['fraction'] < 1 else ''} | "
+                    f"{pair('goodput_kbps_unpaced', _num)} | {pair('core_loss', _pct)} | {_misses(r)} |")
+    return "\n".join(rows)
+
+
+def markdown_ws5(t: pd.DataFrame) -> str:
+    rows = ["| TCP, pacing | T s | seeds | Mb/s ns-2 / pacesim | core loss % | paced Kb/s | unpaced Kb/s | "
+            "paced rexmit % | unpaced rexmit % | paced loss events / RTT % | unpaced loss events / RTT % | agrees |",
+            "|" + "---|" * 12]
+    for r in t.sort_values(["duration_s", "variant", "mode"], ascending=[False, True, False]).itertuples(index=False):
+        r = pd.Series(r._asdict())
+        pair = lambda m, f: f"{f(r[m + '_ns2'])} / {f(r[m + '_pacesim'])}"
+        rows.append(f"| {r['variant']}, {r['mode']} | {r['duration_s']} | {r['seeds']} | {pair('aggregate_mbps', _num)} | "
+                    f"{pair('core_loss', _pct)} | {pair('goodput_kbps_paced', _num)} | "
+                    f"{pair('goodput_kbps_unpaced', _num)} | {pair('retransmit_rate_paced', _pct)} | "
+                    f"{pair('retransmit_rate_unpaced', _pct)} | {pair('loss_events_per_rtt_paced', _pct)} | "
+                    f"{pair('loss_events_per_rtt_unpaced', _pct)} | {_misses(r)} |")
+    return "\n".join(rows)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--workers", type=int, default=os.cpu_count())
+    ap.add_argument("--markdown", type=Path, help="write the tables here")
+    args = ap.parse_args()
+    te = compare_ebase(load("ebase-host.csv"), args.workers)
+    tw = compare_ws5(load("ws5.csv"), args.workers)
+    n = len(te) + len(tw)
+    ok = int(te.ok.sum() + tw.ok.sum())
+    text = (f"E-base, host pacing (original), measured over [warm-up, T] (mean over seeds; ns-2 / pacesim)\n\n"
+            f"{markdown_ebase(te)}\n\nPaper W scenario 5 (ns-2 / pacesim)\n\n{markdown_ws5(tw)}\n\n"
+            f"{ok}/{n} points agree (throughput ±{base.TOL_THROUGHPUT:.0%} of the link rate, loss-like rates "
+            f"±{base.TOL_LOSS:.0%} where ns-2's > {base.LOSS_FLOOR:.1%}, goodput ±{base.TOL_GOODPUT:.0%})\n")
+    print(text)
+    if args.markdown:
+        args.markdown.write_text(text)
+    return 0 if ok == n else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

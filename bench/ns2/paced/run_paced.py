@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Run the host-paced ns-2 references (ns-2 2.35 built by build.sh with
+tcp-paced.cc) and append their results to results/*.csv.
+
+    python3 bench/ns2/paced/run_paced.py GRID... [--ns PATH]
+
+Grids (each row skipped if already in its CSV, so a crashed run resumes):
+
+- efig3:  E-base (ebase_host.tcl), every host paced, original pacing,
+          1000 flows, buffers 3/5/10/20 KB, seeds 1-2, 200 s over [50, 200] s;
+- efig17: the same with 30 % of the hosts paced, buffers 5 and 10 KB;
+- ebase-ci: 100 flows (10 x 10), all or 30 % paced, 5 and 10 KB, seeds 1-2;
+- ws5:    paper W scenario 5 (ws5.tcl): 20 paced + 20 unpaced, 57 Mb/s,
+          RTT 100 ms, 712 KB, 1500 B packets, Reno/SACK x original/modified,
+          seeds 1-2, 200 s over [20, 200] s.
+
+E-base rows go to results/ebase-host.csv, W-s5 rows to results/ws5.csv
+(per-flow counters in results/flows/). Standard library only; runs go one
+at a time. The binary is --ns, or the path build.sh wrote to /work/ns2/READY.
+"""
+
+import argparse
+import csv
+import math
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+FLOWS = RESULTS / "flows"
+
+EBASE_COLUMNS = ["flows", "edges", "hosts_per_edge", "buffer_bytes", "seed", "duration_s", "warmup_s", "mode",
+                 "fraction", "aggregate_mbps", "goodput_kbps_mean", "goodput_kbps_paced", "goodput_kbps_unpaced",
+                 "core_loss", "core_arrivals", "core_drops", "wall_s"]
+EBASE_KEY = EBASE_COLUMNS[:9]
+WS5_COLUMNS = ["variant", "mode", "seed", "flows", "rate_mbps", "core_delay_ms", "buffer_bytes", "packet_bytes",
+               "duration_s", "warmup_s", "aggregate_mbps", "core_loss", "goodput_kbps_paced", "goodput_kbps_unpaced",
+               "retransmit_rate_paced", "retransmit_rate_unpaced", "loss_events_per_rtt_paced",
+               "loss_events_per_rtt_unpaced", "wall_s"]
+WS5_KEY = WS5_COLUMNS[:10]
+# W-s5's nominal RTT (2 x (1 + 48 + 1) ms): loss events are counted per RTT of it.
+WS5_RTT_S = 0.1
+
+
+def ebase_grid(name):
+    """(edges, hosts, KB, seed, duration, warmup, mode, fraction) rows of an E-base grid."""
+    if name == "efig3":
+        return [(10, 100, kb, s, 200, 50, "original", 1.0) for s in (1, 2) for kb in (3, 5, 10, 20)]
+    if name == "efig17":
+        return [(10, 100, kb, s, 200, 50, "original", 0.3) for s in (1, 2) for kb in (5, 10)]
+    if name == "ebase-ci":
+        return [(10, 10, kb, s, 200, 50, "original", f) for f in (1.0, 0.3) for s in (1, 2) for kb in (5, 10)]
+    return None
+
+
+def ws5_grid(name):
+    """(variant, mode, seed, duration, warmup) rows of the W-s5 grid."""
+    return [(v, m, s, 200, 20) for s in (1, 2) for v in ("Reno", "Sack1") for m in ("original", "modified")]
+
+
+def evenly(i, fraction):
+    """Whether flow i is among a share `fraction` spread evenly (paced.tcl, pacesim's scenario.rs)."""
+    return math.floor((i + 1) * fraction) > math.floor(i * fraction)
+
+
+def run_ns(ns, args):
+    """Run `ns ARGS...`: its RESULT line as a dict, and the wall time."""
+    t0 = time.monotonic()
+    out = subprocess.run([ns, *map(str, args)], capture_output=True, text=True, check=True).stdout
+    wall = time.monotonic() - t0
+    line = out.split("RESULT", 1)[1].split("\n", 1)[0]
+    return dict(kv.split("=") for kv in line.split()), wall
+
+
+def read_flows(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def mean(xs):
+    return sum(xs) / len(xs) if xs else ""
+
+
+def run_ebase(ns, row):
+    edges, hosts, kb, seed, duration, warmup, mode, fraction = row
+    with tempfile.NamedTemporaryFile("r", suffix=".csv") as tf:
+        m, wall = run_ns(ns, [HERE / "ebase_host.tcl", mode, fraction, edges, hosts, kb * 1000, seed, duration, warmup,
+                              tf.name])
+        flows = read_flows(tf.name)
+    paced = [float(f["goodput_kbps"]) for f in flows if evenly(int(f["flow"]), fraction)]
+    unpaced = [float(f["goodput_kbps"]) for f in flows if not evenly(int(f["flow"]), fraction)]
+    return {"flows": edges * hosts, "edges": edges, "hosts_per_edge": hosts, "buffer_bytes": kb * 1000, "seed": seed,
+            "duration_s": duration, "warmup_s": warmup, "mode": mode, "fraction": fraction,
+            "aggregate_mbps": m["aggregate_mbps"], "goodput_kbps_mean": m["goodput_kbps_mean"],
+            "goodput_kbps_paced": mean(paced), "goodput_kbps_unpaced": mean(unpaced), "core_loss": m["core_loss"],
+            "core_arrivals": m["core_arrivals"], "core_drops": m["core_drops"], "wall_s": f"{wall:.1f}"}
+
+
+def ws5_groups(flows, span):
+    """Per half (paced, unpaced): mean goodput, retransmissions per data packet
+    sent, loss events (fast retransmits + timeouts) per flow per nominal RTT."""
+    out = {}
+    for name, flag in (("paced", "1"), ("unpaced", "0")):
+        g = [f for f in flows if f["paced"] == flag]
+        sent = sum(int(f["data_packets_sent"]) for f in g)
+        out[f"goodput_kbps_{name}"] = mean([float(f["goodput_kbps"]) for f in g])
+        out[f"retransmit_rate_{name}"] = sum(int(f["retransmits"]) for f in g) / sent
+        events = sum(int(f["fast_retransmits"]) + int(f["timeouts"]) for f in g)
+        out[f"loss_events_per_rtt_{name}"] = events / (len(g) * span / WS5_RTT_S)
+    return out
+
+
+def run_ws5(ns, row):
+    variant, mode, seed, duration, warmup = row
+    tag = f"ws5_{variant.lower()}_{mode}_s{seed}_t{duration}"
+    FLOWS.mkdir(parents=True, exist_ok=True)
+    flows_csv = FLOWS / f"{tag}.csv"
+    scenario = {"flows": 40, "rate_mbps": 57, "core_delay_ms": 48, "buffer_bytes": 712_000, "packet_bytes": 1500}
+    m, wall = run_ns(ns, [HERE / "ws5.tcl", *scenario.values(), seed, duration, warmup, flows_csv, variant, mode])
+    return {"variant": variant, "mode": mode, "seed": seed, **scenario, "duration_s": duration, "warmup_s": warmup,
+            "aggregate_mbps": m["aggregate_mbps"], "core_loss": m["core_loss"],
+            **ws5_groups(read_flows(flows_csv), duration - warmup), "wall_s": f"{wall:.1f}"}
+
+
+def done(path, key):
+    if not path.exists():
+        return set()
+    with path.open() as f:
+        return {tuple(r[k] for k in key) for r in csv.DictReader(f)}
+
+
+def append(path, row, columns):
+    new = not path.exists()
+    with path.open("a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=columns)
+        if new:
+            w.writeheader()
+        w.writerow(row)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("grids", nargs="+", choices=["efig3", "efig17", "ebase-ci", "ws5"])
+    ap.add_argument("--ns", help="the ns binary (default: the path in /work/ns2/READY)")
+    args = ap.parse_args()
+    ns = args.ns or Path("/work/ns2/READY").read_text().strip()
+    RESULTS.mkdir(exist_ok=True)
+    for name in args.grids:
+        if (rows := ebase_grid(name)) is not None:
+            path, columns, key, run = RESULTS / "ebase-host.csv", EBASE_COLUMNS, EBASE_KEY, run_ebase
+            keyed = [(r, (r[0] * r[1], r[0], r[1], r[2] * 1000, *r[3:])) for r in rows]
+        else:
+            rows = ws5_grid(name)
+            path, columns, key, run = RESULTS / "ws5.csv", WS5_COLUMNS, WS5_KEY, run_ws5
+            keyed = [(r, (r[0], r[1], r[2], 40, 57, 48, 712000, 1500, r[3], r[4])) for r in rows]
+        have = done(path, key)
+        todo = [r for r, k in keyed if tuple(map(str, k)) not in have]
+        for i, r in enumerate(todo, 1):
+            out = run(ns, r)
+            append(path, out, columns)
+            print(f"[{name} {i}/{len(todo)}] {out}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
