@@ -51,8 +51,8 @@ Packet* PacedQueue::handed(Packet* p, double arrival)
 
 void PacedQueue::wake_at(double t)
 {
-	sleep();
-	timer_.sched(t > now() ? t - now() : 0.0);
+	// resched, not sched: this may run inside the timer's own expire().
+	timer_.resched(t > now() ? t - now() : 0.0);
 }
 
 void PacedQueue::sleep()

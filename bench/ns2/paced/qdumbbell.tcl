@@ -27,13 +27,9 @@ set ns [new Simulator]
 $defaultRNG seed $seed
 set rng [new RNG]
 $rng seed $seed
-proc uniform {lo hi} {
-    global rng
-    return [$rng uniform $lo $hi]
-}
 
-Agent/TCP set packetSize_ 1000
 Agent/TCP set window_ 32
+Agent/TCP set packetSize_ 1000
 Queue set limit_ 10000000
 
 set c0 [$ns node]
@@ -45,7 +41,7 @@ set qmon [$ns monitor-queue $c0 $c1 0]
 
 for {set k 0} {$k < 10} {incr k} {
     set r($k) [$ns node]
-    $ns duplex-link $c1 $r($k) 100Mb [uniform 1 10]ms DropTail
+    $ns duplex-link $c1 $r($k) 100Mb [$rng uniform 1 10]ms DropTail
 }
 set n 0
 for {set j 0} {$j < 4} {incr j} {
@@ -66,7 +62,7 @@ for {set j 0} {$j < 4} {incr j} {
     $ns simplex-link $c0 $a 100Mb 20ms DropTail
     for {set h 0} {$h < 10} {incr h} {
         set s [$ns node]
-        $ns duplex-link $s $a 100Mb [uniform 1 10]ms DropTail
+        $ns duplex-link $s $a 100Mb [$rng uniform 1 10]ms DropTail
         set tcp($n) [new Agent/TCP/Reno]
         set sink [new Agent/TCPSink]
         $ns attach-agent $s $tcp($n)
@@ -74,7 +70,7 @@ for {set j 0} {$j < 4} {incr j} {
         $ns connect $tcp($n) $sink
         set ftp [new Application/FTP]
         $ftp attach-agent $tcp($n)
-        $ns at [uniform 0 100] "$ftp start"
+        $ns at [$rng uniform 0 100] "$ftp start"
         incr n
     }
 }

@@ -14,21 +14,22 @@
 // The paper gives the rate as a function of time, mu(t) = mu(q(t)), and
 // does not say how its ns-2 implementation applied it per packet. Choices,
 // each stated:
-//  1. The rate is fixed per packet, at the moment a packet leaves the
-//     queue for the link: it is sent at once (the link then transmits it
-//     at C), and the controller sends nothing more for s / mu(q), s the
-//     packet's size on the wire and q the number of packets still in the
-//     queue just after it left. So consecutive departures are spaced by
-//     the first one's size over the rate at its departure; arrivals during
-//     that gap do not shorten it.
+//  1. A packet leaving the queue is sent at once (the link transmits it at
+//     C), and the controller then owes its s bytes (its size on the wire)
+//     of output at rate mu(q(t)) before the next packet may leave. The rate
+//     follows q: it changes at every arrival and departure, and the debt
+//     left is paid at the new rate from then on. (Fixing the rate at the
+//     departure instead would hold the second packet of every burst that
+//     reaches an idle pacer for s / mu_min, 8 ms at 1 Mb/s, since the
+//     queue is empty when the first leaves.)
 //  2. q counts the packets waiting in the delay queue, not the one the link
 //     is transmitting; the fluid equilibrium of Sec II-D (q = 0 while the
 //     input rate is below mu_min) is q after a departure.
-//  3. A packet arriving to an empty queue when the controller is free is
-//     sent at once: "packets that arrive at a rate lower than mu_min ... do
-//     not get delayed".
-//  4. Never faster than the link: at q >= Q_max the gap is s / C, the
-//     link's own transmission time, so packets go back to back.
+//  3. A packet arriving to an empty queue when the debt is paid is sent at
+//     once: "packets that arrive at a rate lower than mu_min ... do not get
+//     delayed".
+//  4. Never faster than the link: at q >= Q_max the debt is paid at C in
+//     the link's own transmission time, so packets go back to back.
 // The delay through the pacer (packets_, delay_sum_, delay_max_, drops_;
 // see paced_queue.h) runs from arrival to the start of transmission.
 #include "qlbp.h"
@@ -39,10 +40,10 @@ public:
 	TclObject* create(int, const char*const*) { return new QLBP; }
 } class_qlbp;
 
-// Event times equal in exact arithmetic may differ by rounding (s).
-static const double TIME_EPS = 1e-12;
+// Debt (bytes) small enough to be rounding: the controller is free.
+static const double DEBT_EPS = 1e-6;
 
-QLBP::QLBP() : free_at_(0.0)
+QLBP::QLBP() : debt_(0.0), rate_bps_(0.0), last_(0.0)
 {
 	bind_bw("mu_max_", &mu_max_);
 	bind_bw("mu_min_", &mu_min_);
@@ -58,6 +59,23 @@ double QLBP::rate(int q) const
 	return (mu_max_ - mu_min_) / qmax_ * q + mu_min_;
 }
 
+void QLBP::follow()
+{
+	debt_ -= rate_bps_ / 8.0 * (now() - last_);
+	if (debt_ < DEBT_EPS)
+		debt_ = 0.0;
+	last_ = now();
+	rate_bps_ = rate(fifo_.length());
+}
+
+void QLBP::retime()
+{
+	if (!fifo_.empty() && debt_ > 0.0)
+		wake_at(now() + 8.0 * debt_ / rate_bps_);
+	else
+		sleep();
+}
+
 void QLBP::enque(Packet* p)
 {
 	if (fifo_.length() >= qlim_) {
@@ -65,24 +83,28 @@ void QLBP::enque(Packet* p)
 		drop(p);
 		return;
 	}
+	follow();
 	fifo_.push(p, now());
+	rate_bps_ = rate(fifo_.length());
+	retime();
 }
 
 Packet* QLBP::deque()
 {
-	if (fifo_.empty())
-		return 0;
-	if (now() + TIME_EPS < free_at_) {
-		wake_at(free_at_);
+	follow();
+	if (fifo_.empty() || debt_ > 0.0) {
+		retime();
 		return 0;
 	}
 	double arrival;
 	Packet* p = fifo_.pop(&arrival);
-	free_at_ = now() + 8. * hdr_cmn::access(p)->size() / rate(fifo_.length());
+	debt_ = hdr_cmn::access(p)->size();
+	rate_bps_ = rate(fifo_.length());
+	retime();
 	return handed(p, arrival);
 }
 
-// The controller is free again.
+// The debt is paid: the next packet may leave.
 void QLBP::timeout()
 {
 	kick();

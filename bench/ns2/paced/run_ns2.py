@@ -9,13 +9,14 @@ the script resumes after a crash. Runs go one at a time.
     python3 bench/ns2/paced/run_ns2.py --ns /work/ns2-edge/ns-2.35/ns [--only efig3 ...]
 
 Experiments (paper E's on E-base, ebase_edge.tcl; paper Q's on its dumbbell,
-qdumbbell.tcl), in this order:
+qdumbbell.tcl), in this order (within each, the points tests/ use first):
   efig3   edge pacing, d = 10 ms, 3/5/10/20 KB, 1000 flows, seeds 1-2
   qfig18  QLBP Q_max 10/40/160 and no pacing, core 5/20/50 packets, seeds 1-2
   efig11  edge pacer delay d = 1/50/100 ms at 5 KB (10 ms is efig3's)
   efig17  3 of 10 edges paced (30 %), d = 10 ms, 5 and 10 KB
 E-base runs are 200 s measured over [50, 200] s like results/ebase.csv;
-Q-dumbbell runs 500 s over [200, 500] s (the paper: 1000 s from 200 s).
+Q-dumbbell runs 300 s over [120, 300] s (pacesim's `reproduce Q-fig18 --quick`;
+the paper: 1000 s from 200 s).
 """
 
 import argparse
@@ -28,6 +29,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from run_ebase import append  # noqa: E402  (bench/ns2/run_ebase.py: one row into a results CSV)
 RESULTS = HERE / "results"
 EDGE_CSV = RESULTS / "edge-ebase.csv"
 QLBP_CSV = RESULTS / "qlbp-qdumbbell.csv"
@@ -35,14 +38,14 @@ SEEDS = (1, 2)
 
 # E-base points: (edges, hosts_per_edge, buffer KB, seed, duration s, warmup s, delay ms, paced edges).
 EDGE_GRIDS = {
-    "efig3": [(10, 100, kb, s, 200, 50, 10, 10) for s in SEEDS for kb in (3, 5, 10, 20)],
+    "efig3": [(10, 100, kb, s, 200, 50, 10, 10) for kb in (5, 10, 3, 20) for s in SEEDS],
     "efig11": [(10, 100, 5, s, 200, 50, d, 10) for s in SEEDS for d in (1, 50, 100)],
     "efig17": [(10, 100, kb, s, 200, 50, 10, 3) for kb in (5, 10) for s in SEEDS],
 }
 EDGE_KEY = ["edges", "hosts_per_edge", "buffer_bytes", "seed", "duration_s", "warmup_s", "delay_ms", "paced_edges"]
 # Q-dumbbell points: (core buffer packets, seed, duration s, warmup s, Q_max; 0 = no pacing).
 QLBP_GRIDS = {
-    "qfig18": [(b, s, 500, 200, q) for s in SEEDS for b in (5, 20, 50) for q in (10, 40, 160, 0)],
+    "qfig18": [(b, s, 300, 120, q) for b in (20, 5, 50) for q in (40, 160, 10, 0) for s in SEEDS],
 }
 QLBP_KEY = ["buffer_packets", "seed", "duration_s", "warmup_s", "q_max"]
 METRICS = ["aggregate_mbps", "goodput_kbps_mean", "core_loss", "core_arrivals", "core_drops",
@@ -109,15 +112,6 @@ def done(path: Path, key: list) -> set:
         return set()
     with path.open() as f:
         return {tuple(int(float(r[k])) for k in key) for r in csv.DictReader(f)}
-
-
-def append(path: Path, row: dict, columns: list) -> None:
-    new = not path.exists()
-    with path.open("a", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=columns)
-        if new:
-            w.writeheader()
-        w.writerow(row)
 
 
 def main() -> int:
