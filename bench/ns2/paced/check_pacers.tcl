@@ -10,15 +10,13 @@
 #   (500 B planned), then max(500 / 5 ms, 1500 / 10 ms) = 150 B/ms: the
 #   first goes at 5 + 500/150 = 8.333 ms, the second at its deadline, 15 ms.
 # edge, d = 10 ms, packets at 0 and 30 ms: each alone, each held 10 ms.
-# QLBP, Q_max 10, mu 1-100 Mb/s, three packets at 0: the first goes at once
-#   and leaves q = 2 (mu = 20.8 Mb/s, gap 8000 b / mu = 0.3846 ms); the
-#   second then leaves q = 1 (10.9 Mb/s, 0.7339 ms): delays 0, 0.3846,
-#   1.1186 ms (the rate follows q: the burst is queued when the first
-#   packet's debt is paid).
+# QLBP, Q_max 10, mu 1-100 Mb/s, three packets at 0 (three events): the
+#   first leaves alone (q = 1 counting itself: mu = 10.9 Mb/s, gap 8000 b /
+#   mu = 0.7339 ms); the second then leaves with q = 2 (20.8 Mb/s, 0.3846
+#   ms): delays 0, 0.7339, 1.1186 ms.
 # QLBP, Q_max 1: q >= Q_max sends at C: 0, 0.08, 0.16 ms.
-# QLBP, Q_max 10, packets at 0 and 4 ms: the first goes at once and owes
-#   8000 b at mu_min (q = 0) until 4 ms (4000 b left), then at mu(1) =
-#   10.9 Mb/s: the second leaves 0.36697 ms after it arrived.
+# QLBP, Q_max 10, packets at 0 and 0.5 ms: the second waits for the first's
+#   gap, 0.7339 ms: delay 0.2339 ms.
 # QLBP, packets at 0 and 10 ms: slower than mu_min, neither is delayed.
 source [file join [file dirname [info script]] pacers.tcl]
 
@@ -26,9 +24,9 @@ set cases {
     {edge  {delay_ 10ms}         {0 0 0}  3 20.0   10.0}
     {edge  {delay_ 10ms}         {0 0.005} 2 18.3333 10.0}
     {edge  {delay_ 10ms}         {0 0.030} 2 20.0   10.0}
-    {qlbp  {qmax_ 10}            {0 0 0}  3 1.50318 1.11856}
+    {qlbp  {qmax_ 10}            {0 0 0}  3 1.85249 1.11856}
     {qlbp  {qmax_ 1}             {0 0 0}  3 0.24   0.16}
-    {qlbp  {qmax_ 10}            {0 0.004} 2 0.36697 0.36697}
+    {qlbp  {qmax_ 10}            {0 0.0005} 2 0.23394 0.23394}
     {qlbp  {qmax_ 10}            {0 0.010} 2 0.0    0.0}
 }
 

@@ -47,7 +47,9 @@ METRICS = ["aggregate_mbps", "goodput_kbps_mean", "core_loss", "goodput_kbps_pac
 
 def load(kind: str) -> pd.DataFrame:
     """The committed ns-2 rows: kind "edge" (E-base) or "qlbp" (Q-dumbbell)."""
-    return pd.read_csv(RESULTS / ("edge-ebase.csv" if kind == "edge" else "qlbp-qdumbbell.csv"))
+    rows = pd.read_csv(RESULTS / ("edge-ebase.csv" if kind == "edge" else "qlbp-qdumbbell.csv"))
+    # ns-2 is deterministic: a point run twice (by runs split over processes) counts once.
+    return rows.drop_duplicates((EDGE_KEY if kind == "edge" else QLBP_KEY) + ["seed"])
 
 
 def overrides(kind: str, p: dict) -> tuple[Path, list[str]]:

@@ -1,32 +1,40 @@
 # Paper Q's dumbbell (Sec IV-D, Fig. 17; Q-fig18) in ns-2 2.35, with QLBP
 # (Queue/QLBP, paper Q Sec II-C/D) on each access link A_j -> C0.
 #
-#   ns qdumbbell.tcl CORE_BUFFER_PKTS SEED DURATION_S WARMUP_S FLOWS_CSV QMAX [MU_MAX MU_MIN]
+#   ns qdumbbell.tcl CORE_BUFFER_PKTS SEED DURATION_S WARMUP_S FLOWS_CSV QMAX [DRAWS]
 #
 # QMAX 0: no pacing (DropTail). Four access routers A_j, ten senders S_i
 # behind each (i = 10 j + h), core C0 -> C1, ten receivers R_k behind C1;
 # sender i sends to receiver i mod 10 (pacesim's q-dumbbell). All links
 # 100 Mb/s, duplex; A_j - C0 and C0 - C1 20 ms; host links U[1, 10] ms,
-# drawn receivers first, then per access router its senders. Queues:
+# drawn receivers first, then per access router its senders, or, given
+# DRAWS (results/draws/qdumbbell-s<seed>.tcl, from draws.py), pacesim's
+# draws for the seed: rx_delay(k), host_delay(i) in ms, start(i) in s.
+# Queues:
 # C0 -> C1 DropTail of CORE_BUFFER_PKTS packets (drop-tail.cc drops when
-# queued + 1 >= limit_); A_j -> C0 QLBP (mu_max MU_MAX, default 100 Mb/s,
-# mu_min MU_MIN, default 1 Mb/s, Q_max QMAX, Q_lim 2000) or DropTail
-# of 2000 packets; every other queue huge. TCP: Agent/TCP/Reno to
+# queued + 1 >= limit_); A_j -> C0 QLBP (mu_max 100 Mb/s, mu_min 1 Mb/s,
+# Q_max QMAX, Q_lim 2000) or DropTail of 2000 packets; every other queue
+# huge. TCP: Agent/TCP/Reno to
 # Agent/TCPSink, packetSize_ 1000 (1040 B on the wire), window_ 32 (the
 # paper's maximum window), ns-2 defaults otherwise; one FTP each, started
 # U[0, 100] s. Metrics as ebase.tcl (measure.tcl): aggregate = C0 -> C1
 # departures over [W, T] x 1040 B; pacers are pacer(access.j).
 
 set here [file dirname [info script]]
-lassign $argv buffer seed duration warmup flows_csv qmax mu_max mu_min
-if {$mu_max eq ""} { set mu_max 100Mb }
-if {$mu_min eq ""} { set mu_min 1Mb }
+lassign $argv buffer seed duration warmup flows_csv qmax draws
 source [file join $here pacers.tcl]
 
 set ns [new Simulator]
 $defaultRNG seed $seed
 set rng [new RNG]
 $rng seed $seed
+if {$draws ne ""} { source $draws }
+# Link delay (ms) or start time (s) number i of kind `kind`: from DRAWS if given.
+proc draw {kind i lo hi} {
+    global rng rx_delay host_delay start
+    if {[info exists ${kind}($i)]} { return [set ${kind}($i)] }
+    return [$rng uniform $lo $hi]
+}
 
 Agent/TCP set window_ 32
 Agent/TCP set packetSize_ 1000
@@ -41,7 +49,7 @@ set qmon [$ns monitor-queue $c0 $c1 0]
 
 for {set k 0} {$k < 10} {incr k} {
     set r($k) [$ns node]
-    $ns duplex-link $c1 $r($k) 100Mb [$rng uniform 1 10]ms DropTail
+    $ns duplex-link $c1 $r($k) 100Mb [draw rx_delay $k 1 10]ms DropTail
 }
 set n 0
 for {set j 0} {$j < 4} {incr j} {
@@ -49,8 +57,6 @@ for {set j 0} {$j < 4} {incr j} {
     if {$qmax > 0} {
         $ns simplex-link $a $c0 100Mb 20ms QLBP
         set q [[$ns link $a $c0] queue]
-        $q set mu_max_ $mu_max
-        $q set mu_min_ $mu_min
         $q set qmax_ $qmax
         $q set link_bw_ 100Mb
         set pacer(access.$j) $q
@@ -62,7 +68,7 @@ for {set j 0} {$j < 4} {incr j} {
     $ns simplex-link $c0 $a 100Mb 20ms DropTail
     for {set h 0} {$h < 10} {incr h} {
         set s [$ns node]
-        $ns duplex-link $s $a 100Mb [$rng uniform 1 10]ms DropTail
+        $ns duplex-link $s $a 100Mb [draw host_delay $n 1 10]ms DropTail
         set tcp($n) [new Agent/TCP/Reno]
         set sink [new Agent/TCPSink]
         $ns attach-agent $s $tcp($n)
@@ -70,7 +76,7 @@ for {set j 0} {$j < 4} {incr j} {
         $ns connect $tcp($n) $sink
         set ftp [new Application/FTP]
         $ftp attach-agent $tcp($n)
-        $ns at [$rng uniform 0 100] "$ftp start"
+        $ns at [draw start $n 0 100] "$ftp start"
         incr n
     }
 }

@@ -12,24 +12,23 @@
 // limit_ (Q_lim, packets), link_bw_ (C, bits/s).
 //
 // The paper gives the rate as a function of time, mu(t) = mu(q(t)), and
-// does not say how its ns-2 implementation applied it per packet. Choices,
-// each stated:
-//  1. A packet leaving the queue is sent at once (the link transmits it at
-//     C), and the controller then owes its s bytes (its size on the wire)
-//     of output at rate mu(q(t)) before the next packet may leave. The rate
-//     follows q: it changes at every arrival and departure, and the debt
-//     left is paid at the new rate from then on. (Fixing the rate at the
-//     departure instead would hold the second packet of every burst that
-//     reaches an idle pacer for s / mu_min, 8 ms at 1 Mb/s, since the
-//     queue is empty when the first leaves.)
-//  2. q counts the packets waiting in the delay queue, not the one the link
-//     is transmitting; the fluid equilibrium of Sec II-D (q = 0 while the
-//     input rate is below mu_min) is q after a departure.
-//  3. A packet arriving to an empty queue when the debt is paid is sent at
-//     once: "packets that arrive at a rate lower than mu_min ... do not get
-//     delayed".
-//  4. Never faster than the link: at q >= Q_max the debt is paid at C in
-//     the link's own transmission time, so packets go back to back.
+// does not say how its ns-2 implementation applied it per packet. Its
+// Table II (ns-2, CBR through one pacer) decides between the readings; the
+// rule here is the one that reproduces it (qtab2.tcl, EDGE_QLBP.md):
+//  1. The rate is fixed per packet when the packet leaves the queue, from
+//     the queue length q at that moment counting the packet itself: it is
+//     sent at once (the link transmits it at C), and the next packet may
+//     leave s / mu(q) later, s the first one's size on the wire; arrivals
+//     during that gap do not change it. At 4, 6, 8 Mb/s this gives mean
+//     delays of 4.0, 5.5, 7.0 ms against the table's 4.0, 5.33, 7.0 (our
+//     first reading, the rate following q(t) at every arrival with q
+//     counting only the packets left behind, gives the fluid 5.0, 6.67,
+//     7.5 ms).
+//  2. A packet arriving to an empty queue when the gap has passed is sent
+//     at once: "packets that arrive at a rate lower than mu_min ... do not
+//     get delayed".
+//  3. Never faster than the link: at q >= Q_max the gap is s / C, the
+//     link's own transmission time, so packets go back to back.
 // The delay through the pacer (packets_, delay_sum_, delay_max_, drops_;
 // see paced_queue.h) runs from arrival to the start of transmission.
 #include "qlbp.h"
@@ -40,10 +39,10 @@ public:
 	TclObject* create(int, const char*const*) { return new QLBP; }
 } class_qlbp;
 
-// Debt (bytes) small enough to be rounding: the controller is free.
-static const double DEBT_EPS = 1e-6;
+// Event times equal in exact arithmetic may differ by rounding (s).
+static const double TIME_EPS = 1e-12;
 
-QLBP::QLBP() : debt_(0.0), rate_bps_(0.0), last_(0.0)
+QLBP::QLBP() : free_at_(0.0)
 {
 	bind_bw("mu_max_", &mu_max_);
 	bind_bw("mu_min_", &mu_min_);
@@ -59,23 +58,6 @@ double QLBP::rate(int q) const
 	return (mu_max_ - mu_min_) / qmax_ * q + mu_min_;
 }
 
-void QLBP::follow()
-{
-	debt_ -= rate_bps_ / 8.0 * (now() - last_);
-	if (debt_ < DEBT_EPS)
-		debt_ = 0.0;
-	last_ = now();
-	rate_bps_ = rate(fifo_.length());
-}
-
-void QLBP::retime()
-{
-	if (!fifo_.empty() && debt_ > 0.0)
-		wake_at(now() + 8.0 * debt_ / rate_bps_);
-	else
-		sleep();
-}
-
 void QLBP::enque(Packet* p)
 {
 	if (fifo_.length() >= qlim_) {
@@ -83,28 +65,25 @@ void QLBP::enque(Packet* p)
 		drop(p);
 		return;
 	}
-	follow();
 	fifo_.push(p, now());
-	rate_bps_ = rate(fifo_.length());
-	retime();
 }
 
 Packet* QLBP::deque()
 {
-	follow();
-	if (fifo_.empty() || debt_ > 0.0) {
-		retime();
+	if (fifo_.empty())
+		return 0;
+	if (now() + TIME_EPS < free_at_) {
+		wake_at(free_at_);
 		return 0;
 	}
+	double gap = 8. * hdr_cmn::access(fifo_.head())->size() / rate(fifo_.length());
+	free_at_ = now() + gap;
 	double arrival;
 	Packet* p = fifo_.pop(&arrival);
-	debt_ = hdr_cmn::access(p)->size();
-	rate_bps_ = rate(fifo_.length());
-	retime();
 	return handed(p, arrival);
 }
 
-// The debt is paid: the next packet may leave.
+// The gap has passed: the next packet may leave.
 void QLBP::timeout()
 {
 	kick();

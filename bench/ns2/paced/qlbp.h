@@ -15,19 +15,13 @@ protected:
 private:
 	// Paper Q eq. 1: the output rate (bits/s) at queue length q (packets).
 	double rate(int q) const;
-	// Pay the debt up to now at the rate so far; the rate for the current q.
-	void follow();
-	// The timer for when the debt will be paid, if a packet waits for it.
-	void retime();
 
 	double mu_max_;   // bits/s
 	double mu_min_;   // bits/s
 	int qmax_;        // Q_max, packets
 	double link_bw_;  // C, the link's rate (bits/s)
 	TimedFifo fifo_;  // the delay queue
-	double debt_;     // bytes the controller owes before the next packet may leave
-	double rate_bps_; // mu(q) since last_ (bits/s)
-	double last_;     // the time debt_ was brought up to (s)
+	double free_at_;  // when the next packet may leave (s)
 };
 
 #endif

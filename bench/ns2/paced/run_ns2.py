@@ -15,7 +15,8 @@ qdumbbell.tcl), in this order (within each, the points tests/ use first):
   efig11  edge pacer delay d = 1/50/100 ms at 5 KB (10 ms is efig3's)
   efig17  3 of 10 edges paced (30 %), d = 10 ms, 5 and 10 KB
 E-base runs are 200 s measured over [50, 200] s like results/ebase.csv;
-Q-dumbbell runs 300 s over [120, 300] s (pacesim's `reproduce Q-fig18 --quick`;
+Q-dumbbell runs take pacesim's link delays and start times for the seed
+(results/draws/, made by draws.py) and run 300 s over [120, 300] s (pacesim's `reproduce Q-fig18 --quick`;
 the paper: 1000 s from 200 s).
 """
 
@@ -97,7 +98,8 @@ def run_edge(ns: str, point: tuple) -> dict:
 
 def run_qlbp(ns: str, point: tuple) -> dict:
     buffer, seed, duration, warmup, q_max = point
-    m, pacers, _ = run_ns(ns, HERE / "qdumbbell.tcl", [buffer, seed, duration, warmup, FLOWS, q_max])
+    draws = RESULTS / "draws" / f"qdumbbell-s{seed}.tcl"  # pacesim's delays and starts (draws.py)
+    m, pacers, _ = run_ns(ns, HERE / "qdumbbell.tcl", [buffer, seed, duration, warmup, FLOWS, q_max, draws])
     row = dict(zip(QLBP_KEY, point))
     row.update({k: m[k] for k in METRICS[:5]}, **pacer_summary(pacers), wall_s=m["wall_s"], flows=40)
     return row
@@ -118,6 +120,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ns", required=True, help="the ns binary built with the pacers")
     ap.add_argument("--only", action="append", choices=[*EDGE_GRIDS, *QLBP_GRIDS])
+    ap.add_argument("--seed", type=int, action="append", help="only these seeds (to split a grid over processes)")
     args = ap.parse_args()
     RESULTS.mkdir(exist_ok=True)
     for name in ["efig3", "qfig18", "efig11", "efig17"]:
@@ -126,6 +129,8 @@ def main() -> int:
         edge = name in EDGE_GRIDS
         path, key, grid = (EDGE_CSV, EDGE_KEY, EDGE_GRIDS[name]) if edge else (QLBP_CSV, QLBP_KEY, QLBP_GRIDS[name])
         for point in grid:
+            if args.seed and point[3 if edge else 1] not in args.seed:
+                continue
             k = (point[0], point[1], point[2] * 1000, *point[3:]) if edge else point
             if k in done(path, key):
                 continue
