@@ -65,12 +65,22 @@ if {$qtype eq "RED"} {
 }
 set qmon [$ns monitor-queue $c0 $c1 0]
 
+# The ingress edge link E_S(e) <-> C0 with its delay in ms. A wrapper script
+# may define ingress_link before sourcing this one to put another queue
+# there (bench/ns2/paced/ebase_edge.tcl puts the edge pacer on E_S -> C0).
+if {[info procs ingress_link] eq ""} {
+    proc ingress_link {es c0 delay e} {
+        global ns
+        $ns duplex-link $es $c0 100Mb ${delay}ms DropTail
+    }
+}
+
 set n 0
 for {set e 0} {$e < $edges} {incr e} {
     set es [$ns node]
     set ed [$ns node]
     set edelay [uniform 5 15]
-    $ns duplex-link $es $c0 100Mb ${edelay}ms DropTail
+    ingress_link $es $c0 $edelay $e
     $ns duplex-link $c1 $ed 100Mb ${edelay}ms DropTail
     for {set h 0} {$h < $hosts} {incr h} {
         set s [$ns node]

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""pacesim's edge pacer and QLBP against ns-2 2.35 with this directory's
+C++ pacers (edge_pacer.cc, qlbp.cc), from the committed ns-2 outputs
+(results/edge-ebase.csv, results/qlbp-qdumbbell.csv, made by run_ns2.py;
+ns-2 is not needed here).
+
+Reruns pacesim on every committed point (same scenario, pacer parameters and
+seed), averages both simulators over seeds and holds them to the engine
+issue's tolerances (as bench/fidelity_ns2.py): aggregate core throughput
+within 3 % of the core rate, core loss within 20 % relative where ns-2's
+exceeds 0.5 %, mean goodput within 5 % (and, with part of the edges paced,
+the paced and the unpaced flows' mean goodput within 5 % each). Pacer
+delays (packet-weighted mean over all pacers, and the largest) are shown
+side by side. Writes the tables to EDGE_QLBP.md with --write; exits 1 if
+a point misses.
+
+    python bench/ns2/paced/compare.py [--workers N] [--write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pandas as pd
+
+import pacesim
+from pacesim.store import metrics
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+RESULTS = HERE / "results"
+CORE_BPS = 100e6  # both scenarios' core rate
+TOL_THROUGHPUT = 0.03  # of the core link rate
+TOL_LOSS = 0.20  # relative, where ns-2 loss > LOSS_FLOOR
+LOSS_FLOOR = 0.005
+TOL_GOODPUT = 0.05  # relative
+
+EDGE_KEY = ["edges", "hosts_per_edge", "buffer_bytes", "duration_s", "warmup_s", "delay_ms", "paced_edges"]
+QLBP_KEY = ["buffer_packets", "duration_s", "warmup_s", "q_max"]
+METRICS = ["aggregate_mbps", "goodput_kbps_mean", "core_loss", "goodput_kbps_paced", "goodput_kbps_unpaced",
+           "pacer_delay_ms_mean", "pacer_delay_ms_max"]
+
+
+def load(kind: str) -> pd.DataFrame:
+    """The committed ns-2 rows: kind "edge" (E-base) or "qlbp" (Q-dumbbell)."""
+    rows = pd.read_csv(RESULTS / ("edge-ebase.csv" if kind == "edge" else "qlbp-qdumbbell.csv"))
+    # ns-2 is deterministic: a point run twice (by runs split over processes) counts once.
+    return rows.drop_duplicates((EDGE_KEY if kind == "edge" else QLBP_KEY) + ["seed"])
+
+
+def overrides(kind: str, p: dict) -> tuple[Path, list[str]]:
+    """The pacesim scenario file and overrides of one ns-2 row."""
+    common = [f"duration={p['duration_s']}s", f"warmup={p['warmup_s']}s", f"seed={p['seed']}"]
+    if kind == "edge":
+        return ROOT / "scenarios" / "e-base.toml", common + [
+            f"topology.edges={p['edges']}", f"topology.hosts_per_edge={p['hosts_per_edge']}",
+            f"core.buffer={p['buffer_bytes']}B", "pacing.scheme=edge", f"pacing.delay={p['delay_ms']}ms",
+            f"pacing.fraction={p['paced_edges'] / p['edges']}"]
+    pacing = [f"pacing.scheme=qlbp", f"pacing.q_max={p['q_max']}"] if p["q_max"] else ["pacing.scheme=none"]
+    return ROOT / "scenarios" / "q-dumbbell.toml", common + [f"core.buffer_packets={p['buffer_packets']}", *pacing]
+
+
+def simulate(kind: str, p: dict) -> dict:
+    """One pacesim run of an ns-2 row's scenario; the compared metrics."""
+    path, sets = overrides(kind, p)
+    m = metrics(pacesim.run(pacesim.apply_overrides(pacesim.load_scenario(path), sets)).report, CORE_BPS)
+    out = {**p, "aggregate_mbps": m["aggregate_mbps"], "goodput_kbps_mean": m["goodput_kbps_mean"],
+           "core_loss": m["core_loss_rate"], "pacer_delay_ms_mean": m["pacer_delay_ms_mean"],
+           "pacer_delay_ms_max": m["pacer_delay_ms_max"]}
+    if kind == "edge":
+        out.update(goodput_kbps_paced=m["goodput_kbps_paced"], goodput_kbps_unpaced=m["goodput_kbps_unpaced"])
+    return out
+
+
+def compare(kind: str, ns2: pd.DataFrame, workers: int | None = None) -> pd.DataFrame:
+    """Both simulators' seed means per point of `ns2`, and whether each metric agrees."""
+    key = EDGE_KEY if kind == "edge" else QLBP_KEY
+    points = ns2[key + ["seed"]].to_dict("records")
+    with ProcessPoolExecutor(workers) as pool:
+        ours = pd.DataFrame(list(pool.map(simulate, [kind] * len(points), points)))
+    cols = [c for c in METRICS if c in ns2.columns]
+    a = ns2.groupby(key)[cols].mean()
+    b = ours.groupby(key)[cols].mean()
+    t = a.merge(b, left_index=True, right_index=True, suffixes=("_ns2", "_pacesim")).reset_index()
+    t["seeds"] = ns2.groupby(key)["seed"].count().values
+    t["ok_throughput"] = (t.aggregate_mbps_pacesim - t.aggregate_mbps_ns2).abs() <= TOL_THROUGHPUT * CORE_BPS / 1e6
+    t["ok_loss"] = (t.core_loss_ns2 <= LOSS_FLOOR) | ((t.core_loss_pacesim / t.core_loss_ns2 - 1).abs() <= TOL_LOSS)
+    ok_gp = (t.goodput_kbps_mean_pacesim / t.goodput_kbps_mean_ns2 - 1).abs() <= TOL_GOODPUT
+    if kind == "edge":  # with part of the edges paced, each group's goodput too
+        for g in ("paced", "unpaced"):
+            ns, ps = t[f"goodput_kbps_{g}_ns2"], t[f"goodput_kbps_{g}_pacesim"]
+            ok_gp &= ns.isna() | ((ps / ns - 1).abs() <= TOL_GOODPUT)
+    t["ok_goodput"] = ok_gp
+    t["ok"] = t.ok_throughput & t.ok_loss & t.ok_goodput
+    return t
+
+
+def _verdict(r) -> str:
+    misses = [n for n, v in [("thr", r.ok_throughput), ("gp", r.ok_goodput), ("loss", r.ok_loss)] if not v]
+    return "yes" if not misses else f"**no** ({', '.join(misses)})"
+
+
+def markdown(edge: pd.DataFrame, qlbp: pd.DataFrame) -> str:
+    """The side-by-side tables of EDGE_QLBP.md."""
+    pair = lambda r, m, f: f"{f.format(getattr(r, m + '_ns2'))} / {f.format(getattr(r, m + '_pacesim'))}"
+    out = []
+    head = ("| {} | Mb/s ns-2 / pacesim | goodput Kb/s | core loss % | pacer mean delay ms | pacer max delay ms "
+            "| agrees |\n|---|---|---|---|---|---|---|")
+    for title, g in [
+        ("E-fig3: edge pacing on every edge, d = 10 ms", edge[(edge.paced_edges == edge.edges) & (edge.delay_ms == 10)]),
+        ("E-fig11: the edge pacer's delay bound d at 5 KB", edge[(edge.paced_edges == edge.edges) & (edge.buffer_bytes == 5000)]),
+    ]:
+        out += [f"### {title}", "", head.format("buffer, d" if "E-fig11" in title else "buffer")]
+        for r in g.sort_values(["buffer_bytes", "delay_ms"]).itertuples():
+            out.append(f"| {r.buffer_bytes / 1000:g} KB, {r.delay_ms:g} ms | {pair(r, 'aggregate_mbps', '{:.2f}')} | "
+                       f"{pair(r, 'goodput_kbps_mean', '{:.2f}')} | {pair(r, 'core_loss', '{:.2%}').replace('%', '')} | "
+                       f"{pair(r, 'pacer_delay_ms_mean', '{:.3f}')} | {pair(r, 'pacer_delay_ms_max', '{:.3f}')} | {_verdict(r)} |")
+        out.append("")
+    part = edge[edge.paced_edges < edge.edges]
+    if len(part):
+        out += ["### E-fig17: 3 of 10 edges paced, d = 10 ms", "",
+                "| buffer | Mb/s ns-2 / pacesim | goodput paced Kb/s | goodput unpaced Kb/s | core loss % "
+                "| pacer mean delay ms | agrees |", "|---|---|---|---|---|---|---|"]
+        for r in part.sort_values("buffer_bytes").itertuples():
+            out.append(f"| {r.buffer_bytes / 1000:g} KB | {pair(r, 'aggregate_mbps', '{:.2f}')} | "
+                       f"{pair(r, 'goodput_kbps_paced', '{:.2f}')} | {pair(r, 'goodput_kbps_unpaced', '{:.2f}')} | "
+                       f"{pair(r, 'core_loss', '{:.2%}').replace('%', '')} | {pair(r, 'pacer_delay_ms_mean', '{:.3f}')} | "
+                       f"{_verdict(r)} |")
+        out.append("")
+    if len(qlbp):
+        out += ["### Q-fig18: QLBP on each access link (mu_max 100 Mb/s, mu_min 1 Mb/s)", "",
+                head.format("core buffer, Q_max"), ]
+        for r in qlbp.sort_values(["buffer_packets", "q_max"]).itertuples():
+            q = f"Q_max {r.q_max}" if r.q_max else "no pacing"
+            delays = (f"{pair(r, 'pacer_delay_ms_mean', '{:.3f}')} | {pair(r, 'pacer_delay_ms_max', '{:.3f}')}"
+                      if r.q_max else "- | -")
+            out.append(f"| {r.buffer_packets} pkts, {q} | {pair(r, 'aggregate_mbps', '{:.2f}')} | "
+                       f"{pair(r, 'goodput_kbps_mean', '{:.1f}')} | {pair(r, 'core_loss', '{:.2%}').replace('%', '')} | "
+                       f"{delays} | {_verdict(r)} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--workers", type=int, default=os.cpu_count())
+    ap.add_argument("--write", action="store_true", help="replace the tables in EDGE_QLBP.md")
+    args = ap.parse_args()
+    edge = compare("edge", load("edge"), args.workers)
+    qlbp = compare("qlbp", load("qlbp"), args.workers) if (RESULTS / "qlbp-qdumbbell.csv").exists() else pd.DataFrame()
+    tables = markdown(edge, qlbp)
+    print(tables)
+    both = pd.concat([edge, qlbp])
+    print(f"{int(both.ok.sum())}/{len(both)} points agree")
+    if args.write:
+        doc = HERE / "EDGE_QLBP.md"
+        text = doc.read_text()
+        start, end = "<!-- tables: compare.py --write -->", "<!-- end tables -->"
+        doc.write_text(text[: text.index(start) + len(start)] + "\n\n" + tables + "\n" + text[text.index(end):])
+    return 0 if both.ok.all() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
