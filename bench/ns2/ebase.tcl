@@ -1,6 +1,6 @@
 # E-base (paper E Sec 3.1) in ns-2 2.35: the reference pacesim is checked against.
 #
-#   ns ebase.tcl EDGES HOSTS_PER_EDGE BUFFER_BYTES SEED DURATION_S WARMUP_S FLOWS_CSV [VARIANT] [SINK] [QUEUE]
+#   ns ebase.tcl EDGES HOSTS_PER_EDGE BUFFER_BYTES SEED DURATION_S WARMUP_S FLOWS_CSV [VARIANT] [SINK] [QUEUE] [SCALE] [SHORT]
 #
 # VARIANT is the Agent/TCP class suffix (Reno by default; Newreno, Sack1,
 # Fack, ...), SINK the Agent/TCPSink class suffix ("" for the plain sink,
@@ -9,6 +9,11 @@
 # limit are in KB: limit_ = BUFFER, maxthresh_ = BUFFER, thresh_ = 0.4 BUFFER,
 # linterm_ 10 (max_p 0.1), q_weight_ 0.002; every other parameter is ns-2
 # 2.35's default (bytes_, queue_in_bytes_, gentle_, wait_, use_mark_p_ true).
+# SCALE (default 1) multiplies every link rate (pacesim's `scaled`, the
+# sweeps' quick versions: each flow keeps its share of the core); the
+# random draws are the same. SHORT = FRACTION,MEAN_BYTES,SHAPE,THINK_S makes
+# that share of the flows closed-loop users (users.tcl; paper E Sec 3.4),
+# opening their first connection at the flow's start time.
 #
 # Dumbbell: EDGES ingress edge nodes feed core node c0, each with
 # HOSTS_PER_EDGE access links (one TCP/Reno sender each); c0-c1 is the core
@@ -27,9 +32,14 @@
 #   loss      = drops / arrivals at c0->c1 over [W,T].
 # Prints one line "RESULT key=value ..." and writes per-flow goodputs.
 
-lassign $argv edges hosts buffer seed duration warmup flows_csv variant sinktype qtype
+lassign $argv edges hosts buffer seed duration warmup flows_csv variant sinktype qtype scale short
 if {$variant eq ""} { set variant Reno }
 if {$qtype eq ""} { set qtype DropTail }
+if {$scale eq ""} { set scale 1 }
+# Mb/s after scaling.
+proc mbps {rate} {
+    return [expr {$rate * $::scale}]Mb
+}
 set sinkclass [expr {$sinktype eq "" ? "Agent/TCPSink" : "Agent/TCPSink/$sinktype"}]
 
 set ns [new Simulator]
@@ -45,10 +55,12 @@ Agent/TCP set packetSize_ 1000
 Agent/TCP set window_ 1000
 Queue set limit_ 10000000
 
+source [file join [file dirname [info script]] flows.tcl]
+
 set c0 [$ns node]
 set c1 [$ns node]
-$ns simplex-link $c0 $c1 100Mb 100ms $qtype
-$ns simplex-link $c1 $c0 100Mb 100ms DropTail
+$ns simplex-link $c0 $c1 [mbps 100] 100ms $qtype
+$ns simplex-link $c1 $c0 [mbps 100] 100ms DropTail
 set q [[$ns link $c0 $c1] queue]
 if {$qtype eq "RED"} {
     set kb [expr {$buffer / 1000.0}]
@@ -59,9 +71,7 @@ if {$qtype eq "RED"} {
     $q set linterm_ 10
     $q set q_weight_ 0.002
 } else {
-    $q set queue_in_bytes_ true
-    $q set mean_pktsize_ 1
-    $q set limit_ $buffer
+    byte_limit $q $buffer
 }
 set qmon [$ns monitor-queue $c0 $c1 0]
 
@@ -71,8 +81,15 @@ set qmon [$ns monitor-queue $c0 $c1 0]
 if {[info procs ingress_link] eq ""} {
     proc ingress_link {es c0 delay e} {
         global ns
-        $ns duplex-link $es $c0 100Mb ${delay}ms DropTail
+        $ns duplex-link $es $c0 [mbps 100] ${delay}ms DropTail
     }
+}
+
+source [file join [file dirname [info script]] measure.tcl]
+if {$short ne ""} {
+    source [file join [file dirname [info script]] users.tcl]
+    users_setup {*}[split $short ,]
+    lappend result_hooks classes_result
 }
 
 set n 0
@@ -81,27 +98,26 @@ for {set e 0} {$e < $edges} {incr e} {
     set ed [$ns node]
     set edelay [uniform 5 15]
     ingress_link $es $c0 $edelay $e
-    $ns duplex-link $c1 $ed 100Mb ${edelay}ms DropTail
+    $ns duplex-link $c1 $ed [mbps 100] ${edelay}ms DropTail
     for {set h 0} {$h < $hosts} {incr h} {
         set s [$ns node]
         set d [$ns node]
         set rate [uniform 8 12]
         set delay [uniform 1 5]
-        $ns duplex-link $s $es ${rate}Mb ${delay}ms DropTail
-        $ns duplex-link $ed $d ${rate}Mb ${delay}ms DropTail
-        set tcp($n) [new Agent/TCP/$variant]
-        set sink [new $sinkclass]
-        $ns attach-agent $s $tcp($n)
-        $ns attach-agent $d $sink
-        $ns connect $tcp($n) $sink
-        set ftp [new Application/FTP]
-        $ftp attach-agent $tcp($n)
+        $ns duplex-link $s $es [mbps $rate] ${delay}ms DropTail
+        $ns duplex-link $ed $d [mbps $rate] ${delay}ms DropTail
+        if {[is_user $n]} {
+            set src($n) $s
+            set dst($n) $d
+            $ns at [uniform 0 10] "user_open $n"
+            incr n
+            continue
+        }
+        set ftp [bulk_flow $n $s $d]
         $ns at [uniform 0 10] "$ftp start"
         incr n
     }
 }
-
-source [file join [file dirname [info script]] measure.tcl]
 
 $ns at $warmup "snapshot"
 $ns at $duration "finish"

@@ -66,6 +66,12 @@ def done_keys(results):
 
 def run_ns(args, tag):
     """Run `ns ARGS...` under `time -v`; its RESULT metrics, wall time and peak RSS."""
+    m = run_ns_all(args, tag)
+    return {k: m[k] for k in COLUMNS[7:]}
+
+
+def run_ns_all(args, tag):
+    """Run `ns ARGS...` under `time -v`; every key=value of its RESULT line, wall_s and peak_rss_mb."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
         cmd = ["/usr/bin/time", "-v", "-o", tf.name, "ns", *map(str, args)]
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
@@ -78,9 +84,7 @@ def run_ns(args, tag):
     wall = f"{sum(float(x) * 60 ** i for i, x in enumerate(reversed(clock.split(':')))):.2f}"
     rss_kb = re.search(r"Maximum resident set size \(kbytes\): (\d+)", tv).group(1)
     m = dict(re.findall(r"(\w+)=([-\d.e]+)", out.split("RESULT", 1)[1]))
-    return {"aggregate_mbps": m["aggregate_mbps"], "goodput_kbps_mean": m["goodput_kbps_mean"],
-            "core_loss": m["core_loss"], "core_arrivals": m["core_arrivals"], "core_drops": m["core_drops"],
-            "wall_s": wall, "peak_rss_mb": f"{int(rss_kb) / 1024:.1f}"}
+    return {**m, "wall_s": wall, "peak_rss_mb": f"{int(rss_kb) / 1024:.1f}"}
 
 
 def run_one(edges, hosts, kb, seed, duration, warmup, config=None):

@@ -1,0 +1,160 @@
+# A-base (paper A Sec II, Fig. 1) in ns-2 2.35, as pacesim's a-base
+# topology builds it (scenarios/a-base.toml):
+#
+#   ns abase.tcl key value ...   (keys and defaults in `opt` below)
+#
+# Routers r0 -> r1 joined by the core (CORE b/s, 50 ms); HOSTS TCP senders,
+# each on its own access link into r0 (ACCESS b/s, U[1, 25] ms drawn per
+# host), its sink behind r1 on a link of the same rate and no delay; one
+# UDP sender on its own link (UDP_ACCESS b/s, 5 ms) and its sink behind r1
+# (same rate, no delay). All links duplex. Only r0 -> r1 can drop: DropTail
+# in byte mode with a limit of exactly BUFFER bytes (see ebase.tcl); every
+# other queue is huge. The core's monitor is a flow monitor by fid (TCP 0,
+# UDP 1), so the RESULT line also has tcp_mbps, udp_loss (measure.tcl).
+#
+# TCP: Agent/TCP/Reno + Agent/TCPSink, packetSize_ 1000, window_ 1000, other
+# ns-2 defaults (1040 B data packets, 40 B ACKs); FTPs start U[0, 10] s.
+# `short FRACTION,MEAN_BYTES,SHAPE,THINK_S` makes that share of the flows
+# closed-loop users (users.tcl), starting at the same U[0, 10] s.
+# UDP (`udp`): none; cbr (Application/Traffic/CBR at UDP_RATE b/s in
+# UDP_SIZE-byte packets); or trace (Application/Traffic/Trace reading the
+# binary file TRACE: per packet, the gap to the next in us and its size,
+# two big-endian 32-bit words; ns-2 starts it at a random record and loops).
+# The UDP agent's packetSize_ is 1500, so each of its packets is sent whole.
+# `twoway 1` (A-fig23, paper A Sec VII): every host also sends to the host
+# it receives from: host pair i carries flow i (s_i -> d_i) and flow
+# HOSTS + i (d_i -> s_i, also Reno to a TCPSink, started U[0, 10] s), so
+# data and ACKs of both directions share both core queues; r1 -> r0 gets
+# the same byte limit as r0 -> r1. The RESULT line adds, per direction,
+# data and ACK loss at the core (data_loss, ack_loss at r0 -> r1;
+# rev_data_loss, rev_ack_loss, rev_mbps at r1 -> r0), from flow monitors
+# classifying by fid: forward flows 0, reverse flows 3 (a TCPSink's ACK
+# carries its data packet's fid, so at r0 -> r1 fid 0 is data and fid 3
+# ACKs, and the other way round at r1 -> r0). goodput_kbps_mean is over
+# all 2 HOSTS flows.
+# Randomness: $defaultRNG and an RNG object seeded with SEED; the RNG draws,
+# in topology order, each host's delay, then each flow's start time (the
+# reverse flows' after the forward ones').
+
+array set opt {
+    hosts 1000 access 10e6 core 100e6 udp_access 100e6 buffer 10000 seed 1
+    duration 200 warmup 50 flows_csv /dev/null variant Reno sink ""
+    udp none udp_rate 5e6 udp_size 200 trace "" short "" twoway 0
+}
+array set opt $argv
+foreach var {seed duration warmup flows_csv variant} { set $var $opt($var) }
+
+source [file join [file dirname [info script]] flows.tcl]
+simulator $opt(sink)
+
+Agent/TCP set packetSize_ 1000
+Agent/TCP set window_ 1000
+Queue set limit_ 10000000
+
+
+set r0 [$ns node]
+set r1 [$ns node]
+$ns simplex-link $r0 $r1 $opt(core) 50ms DropTail
+$ns simplex-link $r1 $r0 $opt(core) 50ms DropTail
+byte_limit [[$ns link $r0 $r1] queue] $opt(buffer)
+set qmon [$ns makeflowmon Fid]
+$ns attach-fmon [$ns link $r0 $r1] $qmon
+if {$opt(twoway)} {
+    byte_limit [[$ns link $r1 $r0] queue] $opt(buffer)
+    set rmon [$ns makeflowmon Fid]
+    $ns attach-fmon [$ns link $r1 $r0] $rmon
+}
+
+source [file join [file dirname [info script]] measure.tcl]
+lappend result_hooks classes_result
+if {$opt(short) ne ""} {
+    source [file join [file dirname [info script]] users.tcl]
+    users_setup {*}[split $opt(short) ,]
+}
+
+# A host pair behind r0 and r1 (sender link RATE, DELAY; sink link RATE, 0).
+proc host_pair {rate delay} {
+    global ns r0 r1
+    set s [$ns node]
+    set d [$ns node]
+    $ns duplex-link $s $r0 $rate ${delay}ms DropTail
+    $ns duplex-link $r1 $d $rate 0ms DropTail
+    return [list $s $d]
+}
+
+set n $opt(hosts)
+for {set i 0} {$i < $n} {incr i} {
+    lassign [host_pair $opt(access) [$rng uniform 1 25]] src($i) dst($i)
+}
+# Flow I from FROM to TO with fid FID, started U[0, 10] s.
+proc bulk {i from to fid} {
+    global ns rng
+    $ns at [$rng uniform 0 10] "[bulk_flow $i $from $to $fid] start"
+}
+for {set i 0} {$i < $n} {incr i} {
+    if {[is_user $i]} {
+        $ns at [$rng uniform 0 10] "user_open $i"
+    } else {
+        bulk $i $src($i) $dst($i) 0
+    }
+}
+if {$opt(twoway)} {
+    for {set i 0} {$i < $opt(hosts)} {incr i} { bulk [expr {$n + $i}] $dst($i) $src($i) 3 }
+    set n [expr {2 * $n}]
+    lappend result_hooks twoway_result
+}
+
+# Data and ACK loss at each core queue, and the reverse direction's wire Mb/s.
+proc twoway_result {phase} {
+    global qmon rmon two0 duration warmup
+    set now {}
+    foreach {dir mon} [list fwd $qmon rev $rmon] {
+        dict set now $dir mbps [$mon set bdepartures_]
+        foreach fid {0 3} { dict set now $dir $fid {0 0} }
+        foreach fl [$mon flows] {
+            dict set now $dir [$fl set flowid_] [list [$fl set parrivals_] [$fl set pdrops_]]
+        }
+    }
+    if {$phase eq "snapshot"} {
+        set two0 $now
+        return ""
+    }
+    set out ""
+    foreach {dir prefix data ack} {fwd "" 0 3 rev rev_ 3 0} {
+        foreach {class fid} [list data $data ack $ack] {
+            lassign [dict get $now $dir $fid] a d
+            lassign [dict get $two0 $dir $fid] a0 d0
+            set a [expr {$a - $a0}]
+            append out [format " %s%s_loss=%.6f" $prefix $class [expr {$a > 0 ? double($d - $d0) / $a : 0.0}]]
+        }
+    }
+    set b [expr {([dict get $now rev mbps] - [dict get $two0 rev mbps]) % 4294967296}]
+    return [append out [format " rev_mbps=%.4f" [expr {$b * 8.0 / ($duration - $warmup) / 1e6}]]]
+}
+
+if {$opt(udp) ne "none"} {
+    lassign [host_pair $opt(udp_access) 5] us ud
+    set udp [new Agent/UDP]
+    $udp set fid_ 1
+    $udp set packetSize_ 1500
+    set lm [new Agent/LossMonitor]
+    $ns attach-agent $us $udp
+    $ns attach-agent $ud $lm
+    $ns connect $udp $lm
+    if {$opt(udp) eq "cbr"} {
+        set app [new Application/Traffic/CBR]
+        $app set packetSize_ $opt(udp_size)
+        $app set rate_ $opt(udp_rate)
+    } else {
+        set tfile [new Tracefile]
+        $tfile filename $opt(trace)
+        set app [new Application/Traffic/Trace]
+        $app attach-tracefile $tfile
+    }
+    $app attach-agent $udp
+    $ns at 0 "$app start"
+}
+
+$ns at $warmup "snapshot"
+$ns at $duration "finish"
+$ns run
