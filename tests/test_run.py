@@ -1,6 +1,7 @@
 """End to end through the engine: a tiny E-base (2 edges x 5 hosts, 20 s)."""
 
 import json
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -9,6 +10,8 @@ from typer.testing import CliRunner
 import pacesim
 from pacesim import Scenario, ScenarioError
 from pacesim.cli import app
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
 TINY = {
     "duration": "20s",
@@ -167,3 +170,17 @@ def test_cli_version_and_short_help():
     # Bracketed words survive (no rich markup) and flags are shown without a <bool> type.
     assert "[default: 1, quick 3]" in helped.output
     assert "<bool>" not in helped.output
+
+
+def test_two_way_doubles_the_flows_and_a_queue_given_for_the_core_reverse_half_is_named():
+    # scenarios/graph-square.toml: two flows h1 -> h2 across the core b -> c.
+    square = pacesim.apply_overrides(pacesim.load_scenario(SCENARIOS / "graph-square.toml"),
+                                     ["traffic.two_way=true", "duration=5s", "warmup=1s"])
+    r = pacesim.run(square)
+    assert len(r.flows) == 4 and (r.flows["goodput_kbps"] > 0).all()
+    # The core's reverse half (c -> b) carries the twins' data and is measured.
+    assert r.links.loc["c-b", "data_arrivals"] > 0 and r.links.loc["b-c", "ack_arrivals"] > 0
+    bad = pacesim.apply_overrides(square, ["topology.links[2].reverse.buffer=9KB"])
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run(bad)
+    assert e.value.field == "topology.links[2].reverse.buffer"

@@ -65,7 +65,7 @@ def test_engine_form_of_the_defaults_checked_by_hand():
             "fast_alpha": 200.0,
             "fast_gamma": 0.5,
         },
-        "traffic": {"start": [0, 10_000_000_000], "udp": [], "short": None},
+        "traffic": {"start": [0, 10_000_000_000], "udp": [], "short": None, "two_way": False},
         "pacing": {"scheme": "none", "delay": 10_000_000, "fraction": 1.0, "host_mode": "original",
                    "mu_max": 100_000_000, "mu_min": 1_000_000, "q_max": 40, "q_lim": 2000,
                    "utilization": None, "max_delay": None, "links": None},
@@ -206,6 +206,8 @@ def test_min_rto_above_max_rto():
         ({"tcp": {"segment_size": "0B"}}, "tcp.segment_size"),
         ({"tcp": {"tick": "0s"}}, "tcp.tick"),
         ({"tcp": {"syn": "yes"}}, "tcp.syn"),
+        ({"traffic": {"two_way": "yes"}}, "traffic.two_way"),
+        ({"traffic": {"two_way": 1}}, "traffic.two_way"),
         ({"seed": -1}, "seed"),
         ({"duration": "0s"}, "duration"),
     ],
@@ -331,3 +333,12 @@ def test_overrides_reach_into_list_elements_and_name_bad_indexes():
         with pytest.raises(ScenarioError) as e:
             apply_overrides(s, [bad])
         assert words in e.value.message, (bad, e.value.message)
+
+
+def test_two_way_is_off_by_default_and_reaches_the_engine(tmp_path):
+    assert Scenario().to_engine()["traffic"]["two_way"] is False
+    s = apply_overrides(load_scenario(SCENARIOS / "a-base.toml"), ["traffic.two_way=true"])
+    assert s.to_engine()["traffic"]["two_way"] is True
+    path = tmp_path / "two-way.toml"
+    path.write_text(s.to_toml())
+    assert load_scenario(path).to_engine() == s.to_engine()

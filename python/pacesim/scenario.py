@@ -222,11 +222,15 @@ class ShortFlows(_Model):
 class Traffic(_Model):
     """One TCP flow per sender host, started uniformly over `start`:
     long-lived bulk transfers (ns-2 FTP), or short-lived closed-loop users
-    (`[traffic.short]`); and UDP sources (`[[traffic.udp]]`)."""
+    (`[traffic.short]`); and UDP sources (`[[traffic.udp]]`). With `two_way`
+    (paper A Sec VII, Fig. 23) every flow has a twin from its receiver back
+    to its sender, so data and ACKs of both directions share the core, whose
+    reverse half then takes `[core]`'s queue too."""
 
     start: TimeRange = ["0s", "10s"]
     udp: List[UdpSource] = Field(default_factory=list)
     short: Optional[ShortFlows] = None
+    two_way: StrictBool = False
 
 
 class Pacing(_Model):

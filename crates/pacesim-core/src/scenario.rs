@@ -297,6 +297,12 @@ pub struct Traffic {
     /// Which flows are short-lived users, and their files (none: all bulk).
     #[serde(default)]
     pub short: Option<crate::traffic::short::ShortSpec>,
+    /// Two-way TCP (paper A Sec VII, Fig. 23): every flow of the topology
+    /// has a twin from its receiver back to its sender, and the core's
+    /// reverse half, now a bottleneck for the twins' data, takes `[core]`'s
+    /// queue too (see `topology::graph`).
+    #[serde(default)]
+    pub two_way: bool,
 }
 
 /// Where traffic is paced (paper E): nowhere, at the hosts (TCP pacing), or

@@ -56,9 +56,9 @@ impl Topology {
         }
     }
 
-    /// The network, with every flow routed.
-    pub fn build(&self, core: &Core, seed: u64) -> Result<Network, InvalidField> {
-        self.graph(seed).build(core, seed)
+    /// The network, with every flow routed (and, `two_way`, its twin).
+    pub fn build(&self, core: &Core, seed: u64, two_way: bool) -> Result<Network, InvalidField> {
+        self.graph(seed).build(core, seed, two_way)
     }
 }
 

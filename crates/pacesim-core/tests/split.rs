@@ -20,7 +20,7 @@ fn scenario(edit: impl FnOnce(&mut serde_json::Value)) -> Scenario {
 
 /// `s`'s network as a run builds it (cut-through links marked).
 fn network(s: &Scenario) -> Network {
-    let mut net = s.topology.build(&s.core, s.seed).unwrap();
+    let mut net = s.topology.build(&s.core, s.seed, s.traffic.two_way).unwrap();
     net.mark_cut_through();
     net
 }
@@ -156,6 +156,12 @@ fn split_runs_report_what_one_world_does() {
         // Edge links under 2 ms: split at the core, so that sink arrivals
         // come from the other half.
         v["topology"]["edge_delay"] = serde_json::json!([1_000_000, 1_900_000]);
+    }));
+    // Two-way TCP: senders and sinks in both halves, data and ACKs crossing
+    // both ways, RED at both core halves with streams of their own.
+    same_split_as_whole(&scenario(|v| {
+        v["traffic"]["two_way"] = true.into();
+        v["core"]["queue"] = "red".into();
     }));
 }
 

@@ -38,9 +38,10 @@ impl PartialEq<DropTail> for Queue {
 }
 
 impl Queue {
-    /// The queue `core` describes for a link of `rate_bps`; RED draws from
-    /// the stream ("core.red", 0) of the master `seed`.
-    pub fn core(core: &Core, seed: u64) -> Self {
+    /// The queue `core` describes; RED draws from the stream ("core.red",
+    /// `half`) of the master `seed` (0 for the core's forward half, 1 for
+    /// its reverse half under two-way traffic).
+    pub fn core(core: &Core, seed: u64, half: u64) -> Self {
         match core.queue {
             QueueKind::Droptail => {
                 DropTail { limit_bytes: Some(core.buffer), limit_packets: core.buffer_packets }.into()
@@ -59,7 +60,7 @@ impl Queue {
                     limit: if r.byte_mode { core.buffer } else { core.buffer / r.mean_packet },
                     rate_bps: core.rate,
                 };
-                Queue::Red(Red::new(config, stream(seed, "core.red", 0)))
+                Queue::Red(Red::new(config, stream(seed, "core.red", half)))
             }
         }
     }

@@ -32,7 +32,7 @@ pub enum RunError {
 /// The network with its pacers and a route for each UDP source (returned
 /// in the sources' order), and its cut-through links marked.
 pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> {
-    let mut net = s.topology.build(&s.core, s.seed)?;
+    let mut net = s.topology.build(&s.core, s.seed, s.traffic.two_way)?;
     let udp_routes = s
         .traffic
         .udp

@@ -154,7 +154,7 @@ mod tests {
             edge_delay: [5 * MS, 15 * MS],
             udp: None,
         };
-        let mut net = graph(&spec, 1).build(&core(100_000_000, 100 * MS, 10_000), 1).unwrap();
+        let mut net = graph(&spec, 1).build(&core(100_000_000, 100 * MS, 10_000), 1, false).unwrap();
         net.mark_cut_through();
         net
     }

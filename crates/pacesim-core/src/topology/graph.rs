@@ -14,6 +14,14 @@
 //! Routes follow shortest paths in hops, found once by [`Router`]: a flow's
 //! data takes the path from its sender to its receiver, its ACKs the path
 //! back (found the same way, from the receiver).
+//!
+//! Two-way TCP (paper A Sec VII, Fig. 23: "bidirectional TCP flows ... ACK
+//! drops at r0 and r1"): each of the n flows gets a twin, flow n + i for
+//! flow i, whose data takes flow i's ACK route and whose ACKs take its data
+//! route, so data and ACKs of both directions share every queue on the way.
+//! The core's reverse half then carries the twins' data: it takes `[core]`'s
+//! queue as the forward half does (RED from a stream of its own) and is
+//! measured.
 
 use std::collections::HashMap;
 
@@ -141,10 +149,12 @@ impl Graph {
     }
 
     /// Build the network: draw every link's rate and delay, create both
-    /// halves of each link (forward first), route every flow. Errors name
-    /// the offending field: a link to a missing node, a duplicate name, a
-    /// zero rate, a missing or doubled core, a flow between unconnected hosts.
-    pub fn build(&self, core: &Core, seed: u64) -> Result<Network, InvalidField> {
+    /// halves of each link (forward first), route every flow, and with
+    /// `two_way` add every flow's twin after them. Errors name the offending
+    /// field: a link to a missing node, a duplicate name, a zero rate, a
+    /// missing or doubled core, a flow between unconnected hosts, a queue
+    /// given for the core's reverse half that two-way traffic takes from `[core]`.
+    pub fn build(&self, core: &Core, seed: u64, two_way: bool) -> Result<Network, InvalidField> {
         let index = self.index()?;
         let cores: Vec<usize> = (0..self.links.len()).filter(|&i| self.links[i].core).collect();
         if cores.len() != 1 {
@@ -196,6 +206,20 @@ impl Graph {
             for (half, dir, (x, y)) in
                 [("forward", &l.forward, (&l.from, &l.to)), ("reverse", &l.reverse, (&l.to, &l.from))]
             {
+                // The halves that take `[core]`'s queue, RED drawing from ("core.red", 0) and ("core.red", 1).
+                let core_queue = l.core && (half == "forward" || two_way);
+                if core_queue && half == "reverse" {
+                    for (f, given) in
+                        [("buffer", dir.buffer.is_some()), ("buffer_packets", dir.buffer_packets.is_some())]
+                    {
+                        if given {
+                            return Err(bad(
+                                field(&format!("reverse.{f}")),
+                                "with traffic.two_way the core's reverse half takes [core]'s queue",
+                            ));
+                        }
+                    }
+                }
                 let name = dir.name.clone().unwrap_or_else(|| format!("{x}-{y}"));
                 if names.insert(name.clone(), i).is_some() {
                     return Err(bad(field(&format!("{half}.name")), format!("duplicate link name {name:?}")));
@@ -206,20 +230,19 @@ impl Graph {
                         "must be greater than zero when given",
                     ));
                 }
-                let is_core = l.core && half == "forward";
-                let queue = if is_core {
-                    Queue::core(core, seed)
+                let queue = if core_queue {
+                    Queue::core(core, seed, u64::from(half == "reverse"))
                 } else {
                     DropTail { limit_bytes: dir.buffer, limit_packets: dir.buffer_packets }.into()
                 };
                 let id = net.add_link(Link::new(rate, delay, queue), name);
-                if dir.measure || is_core {
+                if dir.measure || core_queue {
                     net.measured.push(id);
                 }
                 if dir.pace {
                     net.pace_by_default.push(id);
                 }
-                if is_core {
+                if l.core && half == "forward" {
                     net.core = id;
                 }
             }
@@ -243,6 +266,11 @@ impl Graph {
             let rev: Vec<LinkId> = router.path(b, a).ok_or_else(unconnected)?;
             let (fwd, rev) = (net.add_route(&fwd), net.add_route(&rev));
             net.flows.push(FlowPath { fwd, rev });
+        }
+        if two_way {
+            let twins: Vec<FlowPath> =
+                net.flows.iter().map(|p| FlowPath { fwd: p.rev, rev: p.fwd }).collect();
+            net.flows.extend(twins);
         }
         net.nodes = self.nodes.iter().chain(&self.hosts).cloned().collect();
         net.routers = self.nodes.len();
