@@ -342,3 +342,18 @@ def test_two_way_is_off_by_default_and_reaches_the_engine(tmp_path):
     path = tmp_path / "two-way.toml"
     path.write_text(s.to_toml())
     assert load_scenario(path).to_engine() == s.to_engine()
+
+
+def test_packaged_scenarios_load_by_name_from_any_directory(tmp_path, monkeypatch):
+    from pacesim.reproduce.figure import scenarios_dir
+    from pacesim.scenario import PACKAGED, scenario_file
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PACESIM_SCENARIOS", raising=False)
+    assert scenario_file("e-base") == scenario_file("e-base.toml") == PACKAGED / "e-base.toml"
+    assert load_scenario("e-base") == load_scenario(PACKAGED / "e-base.toml")
+    # Every catalogue sweep file ships inside the package.
+    assert scenarios_dir() == PACKAGED and (PACKAGED / "E-fig3.toml").is_file()
+    with pytest.raises(ScenarioError) as e:
+        load_scenario("no-such-scenario")
+    assert e.value.field == "no-such-scenario" and "e-base" in str(e.value)

@@ -103,7 +103,7 @@ def _transfers(r: Result) -> Table:
 
 @app.command()
 def run(
-    scenario: Path = typer.Argument(..., exists=True, dir_okay=False, help="Scenario TOML file."),
+    scenario: str = typer.Argument(..., help="Scenario TOML file, or a packaged scenario's name (e-base, a-base, ...)."),
     set_: List[str] = typer.Option([], "--set", metavar="KEY=VALUE", help="Override a key, e.g. core.buffer=5KB (repeatable)."),
     seed: Optional[int] = typer.Option(None, help="Replace the scenario's seed."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Write the full report to this JSON file."),
@@ -205,7 +205,7 @@ app.add_typer(topology_app, name="topology")
 
 @topology_app.command("show")
 def topology_show(
-    scenario: Path = typer.Argument(..., exists=True, dir_okay=False, help="Scenario TOML file."),
+    scenario: str = typer.Argument(..., help="Scenario TOML file, or a packaged scenario's name (e-base, a-base, ...)."),
     set_: List[str] = typer.Option([], "--set", metavar="KEY=VALUE", help="Override a key (repeatable)."),
     routes: int = typer.Option(3, "--routes", min=0, help="Example flows whose routes to print."),
     links: int = typer.Option(12, "--links", min=0, help="Link halves to list (the core and measured ones first)."),

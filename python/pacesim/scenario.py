@@ -427,10 +427,28 @@ def parse_scenario(data: dict, base: Optional[Path] = None) -> Scenario:
         raise ScenarioError(field, "; ".join([message] + [f"{f}: {m}" for f, m in rest])) from None
 
 
+PACKAGED = Path(__file__).resolve().parent / "scenarios"
+"""The scenarios, sweep files and traces shipped in the package (`scenarios/` of the repository)."""
+
+
+def scenario_file(name: Union[str, Path]) -> Path:
+    """A scenario file: `name` as a path if it exists, else a packaged scenario
+    of that name (`e-base` or `e-base.toml`), else a ScenarioError naming both."""
+    path = Path(name)
+    if path.is_file():
+        return path
+    packaged = PACKAGED / (path.name if path.suffix == ".toml" else f"{path.name}.toml")
+    if path.parent == Path(".") and packaged.is_file():
+        return packaged
+    names = ", ".join(sorted(f.stem for f in PACKAGED.glob("[a-z]*.toml")))
+    raise ScenarioError(str(name), f"no such file, and no packaged scenario of that name ({names})")
+
+
 def load_scenario(path: Union[str, Path]) -> Scenario:
-    """Read and validate a scenario TOML file; keys left out take E-base's
-    values, and relative file names in it are from its directory."""
-    path = Path(path)
+    """Read and validate a scenario TOML file, or a packaged scenario by name
+    (`scenario_file`); keys left out take E-base's values, and relative file
+    names in it are from its directory."""
+    path = scenario_file(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:

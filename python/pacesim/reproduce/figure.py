@@ -17,6 +17,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 import pandas as pd
 
 from ..plot import ROW_PANELS, Cdf, Lines, Panel
+from ..scenario import PACKAGED
 from ..sweep import Sweep, load_sweep
 from ..units import parse_size, parse_time
 from .claims import Claim
@@ -29,12 +30,11 @@ UDP_LOSS = "core_udp_loss_rate"
 
 
 def scenarios_dir() -> Path:
-    """Where the sweep files are: $PACESIM_SCENARIOS, else `scenarios/` of the
-    source tree this package runs from, else of the working directory."""
+    """Where the sweep files are: $PACESIM_SCENARIOS, else the package's own
+    (`pacesim/scenarios`, the repository's `scenarios/`)."""
     if "PACESIM_SCENARIOS" in os.environ:
         return Path(os.environ["PACESIM_SCENARIOS"])
-    source = Path(__file__).resolve().parents[3] / "scenarios"
-    return source if source.is_dir() else Path.cwd() / "scenarios"
+    return PACKAGED
 
 
 @dataclass(frozen=True)
