@@ -349,6 +349,8 @@ class Scenario(_Model):
         data = self.model_dump(mode="python", by_alias=True)
         data["core"] = self.core_values().model_dump(mode="python")
         data["traffic"]["udp"] = [u.to_engine() for u in self.traffic.udp]
+        if not self.traffic.two_way:
+            del data["traffic"]["two_way"]  # the engine's default: one-way runs keep the keys they had before it
         return data
 
     def to_toml(self) -> str:
