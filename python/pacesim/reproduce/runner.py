@@ -23,7 +23,7 @@ from ..topology import describe
 from .claims import RULES, Points
 from .figure import Figure
 from .figures import FIGURES
-from .verdicts import Judged, claim_ids, counts, judge
+from .verdicts import Judged, causes_markdown, claim_ids, counts, judge
 
 
 @dataclass(frozen=True)
@@ -135,11 +135,7 @@ def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: S
         "| id | expect | test | numbers | verdict |", "|---|---|---|---|---|",
     ]
     lines += [f"| {j.id} | {j.expect} | {j.test} | {j.numbers} | **{j.verdict}** |" for j in claims]
-    missed = [j for j in claims if j.cause]
-    if missed:
-        lines += ["", "### Causes of the misses", ""]
-        for j in missed:
-            lines += [f"- **{j.id}** ({j.verdict}): {' '.join(j.cause.split())}"] + [f"  - {e}" for e in j.evidence]
+    lines += causes_markdown(claims, "### Causes of the misses")
     lines += ["", "## Numbers (mean over seeds ± standard deviation)", ""] + _numbers(fig, points)
     if len(failed):
         lines += ["## Failed points", ""] + [f"- {r['key']}: {r['error']}" for _, r in failed.iterrows()] + [""]

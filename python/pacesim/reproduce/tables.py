@@ -19,7 +19,7 @@ from .claims import RULES
 from .catalogue import CATALOGUE, ids_of
 from .figures import FIGURES
 from .runner import judge_figure
-from .verdicts import NOT_EVALUATED, Judged, check_causes, claim_ids, counts, paper_of
+from .verdicts import NOT_EVALUATED, Judged, causes_markdown, check_causes, claim_ids, counts, paper_of
 
 PAPERS = {"e": "Paper E: edge vs host pacing", "a": "Paper A: anomalous loss", "q": "Paper Q: QLBP",
           "w": "Paper W: TCP pacing revisited"}
@@ -80,11 +80,7 @@ def render(paper: str, judged: Dict[str, Tuple[str, List[Judged]]], results: Pat
     lines += ["", "## Claims", "", "| claim | expect | numbers | verdict |", "|---|---|---|---|"]
     for _, js in mine.values():
         lines += [f"| {j.id} | {_cell(j.expect)} | {_cell(j.numbers)} | **{j.verdict}** |" for j in js]
-    causes = [j for j in every if j.cause]
-    if causes:
-        lines += ["", "## Causes of the misses", ""]
-        for j in causes:
-            lines += [f"- **{j.id}** {_cell(j.expect)}: {j.verdict}. {_cell(j.cause)}"] + [f"  - {e}" for e in j.evidence]
+    lines += causes_markdown(every, "## Causes of the misses")
     return "\n".join(lines) + "\n"
 
 

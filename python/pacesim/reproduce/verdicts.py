@@ -137,3 +137,15 @@ def counts(judged: Sequence[Judged]) -> str:
     parts = [f"{sum(j.verdict == REPRODUCED for j in judged)} of {len(judged)} reproduced"]
     parts += [f"{n} {v}" for v in ORDER[1:] if (n := sum(j.verdict == v for j in judged))]
     return "; ".join(parts)
+
+
+def causes_markdown(judged: Sequence[Judged], heading: str) -> list:
+    """Markdown lines listing every judged miss that has a cause, with its evidence (none: no lines)."""
+    missed = [j for j in judged if j.cause]
+    if not missed:
+        return []
+    lines = ["", heading, ""]
+    for j in missed:
+        lines += [f"- **{j.id}** {' '.join(j.expect.split())}: {j.verdict}. {' '.join(j.cause.split())}"]
+        lines += [f"  - {e}" for e in j.evidence]
+    return lines
