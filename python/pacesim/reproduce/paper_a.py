@@ -387,6 +387,10 @@ AFIG8 = Figure(
 
 # --- A-fig23: ACK loss with two-way TCP (paper A Sec VII) ---
 
+from .claims import Missing  # noqa: E402  (this block stands alone)
+
+# The sweep's buffers (scenarios/A-fig23.toml), as A-fig21's.
+A23_BUFFERS = ["1KB", "2KB", "4KB", "6KB", "8KB", "11KB", "15KB", "20KB", "30KB", "40KB", "50KB"]
 # ACK loss at r0 (the core's forward queue: the twins' ACKs) and at r1 (its reverse queue: the forward flows' ACKs).
 A_ACK_LOSS = {"r0": "core_ack_loss_rate", "r1": "core_rev_ack_loss_rate"}
 
@@ -394,7 +398,9 @@ A_ACK_LOSS = {"r0": "core_ack_loss_rate", "r1": "core_rev_ack_loss_rate"}
 def _ack_loss(p: Points, router: str) -> tuple:
     """(buffers where TCP delivers data, ACK loss at `router` there, index of the lowest): below one data
     packet (1 KB < 1040 B) drop-tail admits no data, and ACKs are then only those of SYNs."""
-    carried = [b for b in A_BUFFERS if p.at("tcp_goodput_mbps", buffer=b) > 0]
+    carried = [b for b in A23_BUFFERS if p.at("tcp_goodput_mbps", buffer=b) > 0]
+    if len(carried) < 3:
+        raise Missing(f"TCP delivers data at {len(carried)} buffers: too few for a minimum inside them")
     loss = [p.at(A_ACK_LOSS[router], buffer=b) for b in carried]
     return carried, loss, min(range(len(loss)), key=loss.__getitem__)
 
