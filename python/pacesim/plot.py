@@ -28,6 +28,8 @@ METRICS = {
     "core_loss_rate": "Core loss rate",
     "core_empty_prob": "P(core buffer empty)",
     "core_udp_loss_rate": "UDP loss rate at the core",
+    "core_ack_loss_rate": "ACKs at r0 (core)",
+    "core_rev_ack_loss_rate": "ACKs at r1 (core.rev)",
     "tcp_goodput_mbps": "TCP goodput (Mb/s)",
     "core_utilisation": "Core utilisation",
     "goodput_kbps_paced": "Paced flows",

@@ -156,7 +156,9 @@ def metrics(report: dict, core_rate_bps: int, data_bytes: int = 1040) -> dict:
     Fig. 4), the median transfer completion time of short flows, and the CoV
     of bytes per bin at the burstiness link (its finest scale; paper Q Fig. 15)
     with the Hurst parameter from beta's slope, over all scales and from 1 ms;
-    the one-way packet delay's mean, median, 99th percentile and maximum.
+    the one-way packet delay's mean, median, 99th percentile and maximum; the
+    ACK loss rate at the core's two queues, `core` and `core.rev` (paper A
+    Fig. 23: r0 and r1; None for a topology without a link of that name).
     """
     flows = pd.DataFrame(report["flows"])
     is_paced = flows["paced"].astype(bool)  # an empty column (no TCP flows) is of object dtype
@@ -196,6 +198,9 @@ def metrics(report: dict, core_rate_bps: int, data_bytes: int = 1040) -> dict:
     d = report.get("delay")
     for key in ("mean_ms", "p50_ms", "p99_ms", "max_ms"):
         out[f"delay_{key}"] = d[key] if d else None
+    links = report["links"]
+    for name, key in (("core", "core_ack_loss_rate"), ("core.rev", "core_rev_ack_loss_rate")):
+        out[key] = links[name]["ack"]["loss_rate"] if name in links else None
     cwnd = pd.Series(flows["mean_cwnd"] if len(flows) else [], dtype=float).dropna()
     for q in (5, 50, 95):
         out[f"mean_cwnd_p{q:02d}"] = float(cwnd.quantile(q / 100)) if len(cwnd) else None

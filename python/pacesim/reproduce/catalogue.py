@@ -48,7 +48,7 @@ CATALOGUE: List[Tuple[str, str, str]] = [
     ("A-fig20", "UDP loss vs TCP mix", "closed-loop short flows"),
     ("A-fig21", "UDP packet size", "a reproduction definition (its components exist)"),
     ("A-fig22", "model with bulk = size ratio", ""),
-    ("A-fig23", "ACK loss anomaly", "two-way TCP"),
+    ("A-fig23", "ACK loss anomaly", ""),
     ("A-md1", "M/D/1/B with bimodal sizes", ""),
     ("Q-tab2", "pacing delay vs CBR rate", "a reproduction definition (CBR sources and q-line exist)"),
     ("Q-fig15", "CoV after 1-3 tandem pacers", "a reproduction definition (ON-OFF sources, q-tandem, CoV of bins exist)"),
