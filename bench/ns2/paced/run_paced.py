@@ -145,19 +145,22 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("grids", nargs="+", choices=["efig3", "efig17", "ebase-ci", "ws5"])
     ap.add_argument("--ns", help="the ns binary (default: the path in /work/ns2/READY)")
+    ap.add_argument("--seed", type=int, action="append", help="only these seeds (repeatable)")
     args = ap.parse_args()
     ns = args.ns or Path("/work/ns2/READY").read_text().strip()
     RESULTS.mkdir(exist_ok=True)
     for name in args.grids:
         if (rows := ebase_grid(name)) is not None:
             path, columns, key, run = RESULTS / "ebase-host.csv", EBASE_COLUMNS, EBASE_KEY, run_ebase
+            seed_of = lambda r: r[3]
             keyed = [(r, (r[0] * r[1], r[0], r[1], r[2] * 1000, *r[3:])) for r in rows]
         else:
             rows = ws5_grid(name)
             path, columns, key, run = RESULTS / "ws5.csv", WS5_COLUMNS, WS5_KEY, run_ws5
+            seed_of = lambda r: r[2]
             keyed = [(r, (r[0], r[1], r[2], 40, 57, 48, 712000, 1500, r[3], r[4])) for r in rows]
         have = done(path, key)
-        todo = [r for r, k in keyed if tuple(map(str, k)) not in have]
+        todo = [r for r, k in keyed if tuple(map(str, k)) not in have and (not args.seed or seed_of(r) in args.seed)]
         for i, r in enumerate(todo, 1):
             out = run(ns, r)
             append(path, out, columns)
