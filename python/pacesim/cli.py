@@ -125,6 +125,9 @@ def run(
     except RuntimeError as e:
         err.print(f"[red]engine failure:[/] {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(1)
+    except KeyboardInterrupt:
+        err.print("[red]interrupted[/]")
+        raise typer.Exit(130)
     out = Console()
     tables = [_summary(r), _links(r)] + ([_pacers(r)] if r.report["pacers"] else []) + [_goodput(r)]
     tables += [_transfers(r)] if r.summary["transfers"] else []

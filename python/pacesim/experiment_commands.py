@@ -7,9 +7,9 @@ in sweep.py, store.py, plot.py and reproduce/.
 from __future__ import annotations
 
 import time
-
+from contextlib import contextmanager
 from pathlib import Path
-from typing import List, Optional
+from typing import Iterator, List, Optional
 
 import typer
 from rich.console import Console
@@ -31,6 +31,18 @@ def _fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+@contextmanager
+def _interruptible(results: Path) -> Iterator[None]:
+    """Ctrl-C ends the command (exit status 130) with a word on what is kept:
+    the executor has abandoned the points in flight and ended its workers."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        err.print(f"[red]interrupted:[/] finished points are kept in {escape(str(results))}; "
+                  "run again to go on", soft_wrap=True)
+        raise typer.Exit(130) from None
+
+
 def sweep(
     file: Path = typer.Argument(..., exists=True, dir_okay=False, help="Sweep TOML file."),
     results: Path = RESULTS,
@@ -49,7 +61,7 @@ def sweep(
         sw = sw.reduced() if quick else sw
     except (SweepError, ScenarioError) as e:
         _fail(str(e))
-    with Store(results) as store, executor(workers, scheduler, dask) as pool:
+    with _interruptible(results), Store(results) as store, executor(workers, scheduler, dask) as pool:
         run = run_sweep(sw, store, pool, progress=not quiet)
         failed = store.points(sw.name).query("status == 'failed'")
     Console().print(f"{run.name}: {run.points} points, {run.skipped} already done, {run.ran} run, "
@@ -68,7 +80,7 @@ def results(
 
     if not (results / "pacesim.sqlite").exists():
         _fail(f"no results store in {results}")
-    with Store(results) as store:
+    with Store(results, read_only=True) as store:
         if name is None:
             df = store.sweeps()
             t = Table(title=f"Sweeps in {escape(str(results))}")
@@ -114,7 +126,9 @@ def plot(
     from .plot import Panel, figure
     from .store import Store
 
-    with Store(results) as store:
+    if not (results / "pacesim.sqlite").exists():
+        _fail(f"no results store in {results}")
+    with Store(results, read_only=True) as store:
         try:
             df = store.points(name)
             axes = list(store.spec(name)["axes"])
@@ -178,7 +192,7 @@ def reproduce(
         _fail(f"{fig_id!r} cannot run yet; runnable: {', '.join(FIGURES)} (see --list)")
     fid = known[fig_id.lower()]
     target = out if out is not None else results / "reproduce" / (fid + ("-quick" if quick else ""))
-    with executor(workers, scheduler, dask) as pool:
+    with _interruptible(results), executor(workers, scheduler, dask) as pool:
         r = run_figure(fid, results, target, quick, list(range(1, seeds + 1)) if seeds else None, pool)
     con = Console()
     t = Table(title=f"{fid}{' (quick)' if quick else ''}: claims")

@@ -73,4 +73,5 @@ Count = Annotated[int, Field(strict=True, gt=0)]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_default=True)
+    # Strict: no boolean or string is taken for a number (`w_q = true`, "0.5").
+    model_config = ConfigDict(extra="forbid", validate_default=True, strict=True)

@@ -29,7 +29,7 @@ else:
     import tomli as tomllib
 
 
-Probability = Annotated[float, Field(strict=False, gt=0.0, le=1.0)]
+Probability = Annotated[float, Field(gt=0.0, le=1.0)]
 
 
 class Red(_Model):
@@ -215,7 +215,7 @@ class ShortFlows(_Model):
 
     fraction: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
     mean_size: PositiveSize = "100KB"
-    shape: Annotated[float, Field(gt=1.0)] = 1.2
+    shape: Annotated[float, Field(gt=1.0, allow_inf_nan=False)] = 1.2
     mean_think: PositiveTime = "1s"
 
 

@@ -15,9 +15,13 @@ pyarrow can read the Parquet files directly).
 A run is keyed by `run_key`: a hash of the normalised scenario (SI units,
 sorted keys, seed included) and the engine version, so equal points in
 different sweeps share one run and a rerun skips it. A run's Parquet files
-are written first (to `<key>.parquet.tmp`, then renamed) and its row
+are written first (to `<key>.parquet.<pid>.tmp`, then renamed) and its row
 committed after: a kill before the commit leaves a file no row points at,
-which the point's rerun overwrites; never a row pointing at nothing. The `run_tables` table names
+which the point's rerun overwrites (and removes the dead writer's temporary
+file); never a row pointing at nothing. Several sweeps may write one store at
+once: each writes its own temporary files, and waits its turn for the
+database, retrying while another holds the lock. A reader (`read_only`)
+writes nothing, so a store it may not write is still readable. The `run_tables` table names
 each run's tables (`TABLES`: `flows`, one row per TCP flow; `transfers`,
 one row per finished short-lived transfer; `burstiness`, beta at each time
 scale, `progress`, every flow's bytes at each sample time, and `delay`, the
@@ -31,6 +35,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import time
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -238,16 +243,62 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-class Store:
-    """A results directory: its SQLite database and Parquet tables."""
+LOCK_WAIT_S = 60
+"""How long a writer waits in all for a database another process holds locked."""
 
-    def __init__(self, root: Union[str, Path]):
+
+def _when_unlocked(step):
+    """`step()`, retried with growing pauses while SQLite reports the database
+    locked or busy (another writer), for up to `LOCK_WAIT_S`."""
+    deadline = time.monotonic() + LOCK_WAIT_S
+    pause = 0.01
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as e:
+            text = str(e)
+            if ("locked" not in text and "busy" not in text) or time.monotonic() > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(2 * pause, 1.0)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class Store:
+    """A results directory: its SQLite database and Parquet tables; with
+    `read_only`, an existing one opened for reading only."""
+
+    def __init__(self, root: Union[str, Path], read_only: bool = False):
         self.root = Path(root)
+        path = self.root / "pacesim.sqlite"
+        if read_only:
+            if not path.exists():
+                raise FileNotFoundError(f"no results store in {self.root}")
+            self.db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=LOCK_WAIT_S,
+                                      isolation_level=None)
+            try:
+                self.db.execute("SELECT 1 FROM runs LIMIT 1").fetchall()
+            except sqlite3.OperationalError:
+                # A WAL database in a directory this process may not write (no
+                # shared-memory file to make): read it as it stands on disk.
+                self.db.close()
+                self.db = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True,
+                                          isolation_level=None)
+            return
         self.root.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.root / "pacesim.sqlite", timeout=60, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db = sqlite3.connect(path, timeout=LOCK_WAIT_S, isolation_level=None)
+        _when_unlocked(lambda: self.db.execute("PRAGMA journal_mode=WAL"))
         self.db.execute("PRAGMA synchronous=FULL")
-        self.db.executescript(SCHEMA)
+        _when_unlocked(lambda: self.db.executescript(SCHEMA))
 
     def close(self) -> None:
         self.db.close()
@@ -307,11 +358,19 @@ class Store:
         rel = Path("tables") / name / key[:2] / f"{key}.parquet"
         path = self.root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")  # a run killed here leaves it; its rerun reuses it
-        frame.to_parquet(tmp, index=False)
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # this process's own
+        try:
+            frame.to_parquet(tmp, index=False)
+            with open(tmp, "rb") as f:
+                os.fsync(f.fileno())
+        except BaseException:  # Ctrl-C or an error: nothing half-written stays
+            tmp.unlink(missing_ok=True)
+            raise
         os.replace(tmp, path)
+        for left in path.parent.glob(f"{path.name}.*.tmp"):  # by a writer killed mid-write
+            pid = left.name.split(".")[-2]
+            if pid.isdigit() and not _alive(int(pid)):
+                left.unlink(missing_ok=True)
         return rel, len(frame)
 
     def save_failed(self, key: str, scenario: dict, seed: int, engine_version: str, error: str,
@@ -326,8 +385,9 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if the body raises."""
-        self.db.execute("BEGIN IMMEDIATE")
+        """BEGIN IMMEDIATE (once no other writer holds the database) ... COMMIT,
+        or ROLLBACK if the body raises."""
+        _when_unlocked(lambda: self.db.execute("BEGIN IMMEDIATE"))
         try:
             yield
         except BaseException:

@@ -24,6 +24,8 @@ by default, or a Dask cluster's executor (`executor()` makes either). Each
 finished point is written to the `Store` as it arrives, so a rerun, or a run
 after a crash, skips what is done; a point that fails (invalid combination,
 engine error, lost worker) is stored with its error and the sweep goes on.
+Ctrl-C abandons the points in flight and kills the pool's workers; a worker
+whose parent dies (kill -9) exits by itself.
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import signal
 import socket
 import sys
+import threading
 import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -231,7 +235,7 @@ def simulate(scenario: dict) -> dict:
 
     try:
         r = run(parse_scenario(scenario))
-    except (ScenarioError, RuntimeError) as e:
+    except Exception as e:  # invalid, or the engine failed (an engine panic is a RuntimeError with its message)
         return {"error": f"{type(e).__name__}: {e}", "host": socket.gethostname()}
     return {"report": r.report, "wall_s": r.wall_s, "host": socket.gethostname()}
 
@@ -258,13 +262,35 @@ def executor(workers: Optional[int] = None, scheduler: Optional[str] = None, das
             if cluster is not None:
                 cluster.close()
     else:
-        pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count())
+        pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count(), initializer=_pool_worker)
         try:
             yield pool
-        except BaseException:
+        except BaseException:  # Ctrl-C or an error: abandon the points in flight
+            workers = list((pool._processes or {}).values())  # no public handle before Python 3.14
             pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.kill()
             raise
         pool.shutdown()
+
+
+PARENT_POLL_S = 0.2
+"""How often a pool worker checks that the process that started it is alive."""
+
+
+def _pool_worker() -> None:
+    """Set up a process pool worker: Ctrl-C is its parent's to handle (the
+    parent kills the workers), and it exits as soon as its parent is gone
+    (killed with -9, say), which it notices as a change of parent pid."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """Human units to the engine's SI integers, and back.
 
 Rates become bit/s, sizes bytes, times nanoseconds. Parsing is strict: a
-quantity must carry one of the listed units, must not be negative, and must
-be a whole number in the base unit ("1.5ms" is fine, "1.5ns" is not). A bare
-number is refused, since whether `5000` means bytes or packets is exactly the
+quantity is ASCII digits and one of the listed units (a space between them
+at most), must not be negative, and must be a whole number in the base unit
+("1.5ms" is fine, "1.5ns" is not). A bare number is refused, since whether `5000` means bytes or packets is exactly the
 kind of thing a scenario file should say.
 """
 
@@ -30,7 +30,7 @@ TIME_UNITS = {
     "s": 10**9,
 }
 
-_QUANTITY = re.compile(r"(?P<sign>-?)(?P<number>\d+(?:\.\d+)?)\s?(?P<unit>.*)")
+_QUANTITY = re.compile(r"(?P<sign>-?)(?P<number>[0-9]+(?:\.[0-9]+)?) ?(?P<unit>.*)")
 
 
 def _parse(text: object, kind: str, units: dict[str, int], base: str) -> int:
@@ -43,7 +43,7 @@ def _parse(text: object, kind: str, units: dict[str, int], base: str) -> int:
         )
     if not isinstance(text, str):
         raise ValueError(f"expected a {kind} string such as \"10{base}\", got {text!r}")
-    m = _QUANTITY.fullmatch(text.strip())
+    m = _QUANTITY.fullmatch(text.strip(" \t"))
     if not m:
         raise ValueError(f"invalid {kind} {text!r}: expected a number and a unit (accepted units: {accepted})")
     if m["sign"] == "-":
@@ -71,9 +71,16 @@ def parse_size(text: object) -> int:
     return _parse(text, "size", SIZE_UNITS, "B")
 
 
+MAX_TIME_NS = 10**6 * 10**9
+"""The longest time a scenario may give anything, 10^6 s (the engine's `MAX_TIME`)."""
+
+
 def parse_time(text: object) -> int:
-    """A time such as "100ms" or "1.5s", in nanoseconds."""
-    return _parse(text, "time", TIME_UNITS, "ns")
+    """A time such as "100ms" or "1.5s", in nanoseconds, at most `MAX_TIME_NS`."""
+    ns = _parse(text, "time", TIME_UNITS, "ns")
+    if ns > MAX_TIME_NS:
+        raise ValueError(f"time {text!r} is more than the engine allows ({format_time(MAX_TIME_NS)})")
+    return ns
 
 
 def _format(value: int, units: list[tuple[str, int]], base: str) -> str:

@@ -457,6 +457,21 @@ fn ordered(field: &str, r: Range) -> Result<(), InvalidField> {
     Ok(())
 }
 
+/// The longest time a scenario may give anything (10^6 s, 11.6 days): any
+/// time plus a few others, and an RTO backed off 64-fold, stay far within
+/// the engine's clock (u64 ns, 584 years).
+pub const MAX_TIME: u64 = 1_000_000 * crate::sim::time::NS_PER_SEC;
+
+/// The largest packet a scenario may send or assume (an IP packet's).
+pub const MAX_PACKET: u64 = 65_535;
+
+fn at_most(field: &str, v: u64, max: u64, unit: &str) -> Result<(), InvalidField> {
+    if v > max {
+        return Err(bad(field, format!("{v} {unit} is more than the engine allows ({max} {unit})")));
+    }
+    Ok(())
+}
+
 impl Scenario {
     /// Parse from JSON, rejecting unknown keys.
     pub fn from_json(text: &str) -> Result<Self, InvalidField> {
@@ -473,6 +488,7 @@ impl Scenario {
     /// Check every cross-field constraint; the error names the field.
     pub fn validate(&self) -> Result<(), InvalidField> {
         positive("duration", self.duration)?;
+        self.validate_limits()?;
         if self.warmup >= self.duration {
             return Err(bad("warmup", "must be before the end of the run (duration)"));
         }
@@ -576,6 +592,44 @@ impl Scenario {
             return Err(bad("traffic.start", "flows must start before the end of the run"));
         }
         Ok(())
+    }
+
+    /// Times within [`MAX_TIME`] (those of the topology's links are
+    /// checked as the network is built) and packet sizes within
+    /// [`MAX_PACKET`].
+    fn validate_limits(&self) -> Result<(), InvalidField> {
+        let (t, p) = (&self.tcp, &self.pacing);
+        let short = self.traffic.short.as_ref().map(|s| s.mean_think);
+        let times = [
+            ("duration", Some(self.duration)),
+            ("core.delay", Some(self.core.delay)),
+            ("tcp.tick", Some(t.tick)),
+            ("tcp.min_rto", Some(t.min_rto)),
+            ("tcp.max_rto", Some(t.max_rto)),
+            ("tcp.initial_rto", Some(t.initial_rto)),
+            ("tcp.delayed_ack", t.delayed_ack),
+            ("pacing.delay", Some(p.delay)),
+            ("pacing.max_delay", p.max_delay),
+            ("progress.interval", self.progress.as_ref().map(|p| p.interval)),
+            ("burstiness.bin", self.burstiness.as_ref().map(|b| b.bin)),
+            ("traffic.short.mean_think", short),
+        ];
+        for (field, v) in times {
+            at_most(field, v.unwrap_or(0), MAX_TIME, "ns")?;
+        }
+        for (i, u) in self.traffic.udp.iter().enumerate() {
+            at_most(&format!("traffic.udp[{i}].on"), u.on.unwrap_or(0), MAX_TIME, "ns")?;
+            at_most(&format!("traffic.udp[{i}].off"), u.off.unwrap_or(0), MAX_TIME, "ns")?;
+        }
+        at_most("tcp.header_size", t.header_size, MAX_PACKET, "B")?;
+        at_most(
+            "tcp.segment_size",
+            t.segment_size.saturating_add(t.header_size),
+            MAX_PACKET,
+            "B with the header",
+        )?;
+        at_most("tcp.ack_size", t.ack_size, MAX_PACKET, "B")?;
+        at_most("core.red.mean_packet", self.core.red.mean_packet, MAX_PACKET, "B")
     }
 
     fn validate_red(&self) -> Result<(), InvalidField> {

@@ -3,6 +3,7 @@
 //! the split of a network into two halves run in parallel ([`partition`]).
 
 pub mod event;
+pub mod parallel;
 pub mod partition;
 pub mod rng;
 pub mod run;

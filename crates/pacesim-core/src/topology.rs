@@ -150,6 +150,15 @@ impl Network {
         for l in links {
             let spec: PacerSpec =
                 pacing.link_pacer(self.links[l as usize].rate_bps).expect("scheme paces links");
+            if let Some(why) = match spec {
+                PacerSpec::Qlbp(q) => q.unusable(),
+                PacerSpec::Edge { .. } => None,
+            } {
+                // The rule of thumb's parameters follow from utilization and max_delay.
+                let field = if pacing.utilization.is_some() { "pacing.max_delay" } else { "pacing.q_max" };
+                let message = format!("on link {}: {why}", self.names[l as usize]);
+                return Err(InvalidField { field: field.into(), message });
+            }
             self.pacers.push((l, spec));
         }
         Ok(())

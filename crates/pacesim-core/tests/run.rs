@@ -286,6 +286,58 @@ fn a_udp_source_between_unknown_hosts_is_an_error_naming_it() {
     assert!(e.starts_with("traffic.udp[0]:") && e.contains("nowhere"), "{e}");
 }
 
+/// Times past the engine's limit, sizes that do not fit a packet, a source
+/// that sends to itself and QLBP's rule of thumb at extremes (each a panic
+/// or silent nonsense once: issue 20) are errors naming the field.
+#[test]
+fn hostile_times_sizes_and_pacers_are_errors_naming_the_field() {
+    let past = (pacesim_core::scenario::MAX_TIME + 1).to_string();
+    let past = past.as_str();
+    let (two32, max) = ("4294967296", "18446744073709551615");
+    let cases = [
+        ("\"tick\":10000000", format!("\"tick\":{max}"), "tcp.tick"),
+        ("\"max_rto\":60000000000", format!("\"max_rto\":{past}"), "tcp.max_rto"),
+        ("\"initial_rto\":3000000000", format!("\"initial_rto\":{max}"), "tcp.initial_rto"),
+        ("\"syn\":true", format!("\"syn\":true,\"delayed_ack\":{past}"), "tcp.delayed_ack"),
+        ("\"delay\":100000000", format!("\"delay\":{max}"), "core.delay"),
+        ("\"duration\":30000000000", format!("\"duration\":{past}"), "duration"),
+        ("\"segment_size\":1000", format!("\"segment_size\":{two32}"), "tcp.segment_size"),
+        ("\"segment_size\":1000", format!("\"segment_size\":{max}"), "tcp.segment_size"),
+        ("\"header_size\":40", format!("\"header_size\":{two32}"), "tcp.header_size"),
+        ("\"ack_size\":40", format!("\"ack_size\":{two32}"), "tcp.ack_size"),
+        ("\"droptail\"", format!("\"red\",\"red\":{{\"mean_packet\":{two32}}}"), "core.red.mean_packet"),
+        (
+            "\"traffic\":{",
+            format!(
+                "\"traffic\":{{\"short\":{{\"fraction\":1.0,\"mean_size\":100000,\"shape\":1.2,\"mean_think\":{max}}},"
+            ),
+            "traffic.short.mean_think",
+        ),
+        ("\"traffic\":{", format!("\"progress\":{{\"interval\":{max}}},\"traffic\":{{"), "progress.interval"),
+    ];
+    for (from, to, field) in cases {
+        let text = SMALL.replace(from, &to);
+        assert_ne!(text, SMALL, "case {field} must change the scenario");
+        let err = Scenario::from_json(&text).expect_err(field).to_string();
+        assert!(err.starts_with(&format!("{field}:")), "error {err:?} should name {field}");
+    }
+    // Found as the network is built: a link's delay, the pacers' rates.
+    let built = [
+        (format!("\"edge_delay\":[{past},{past}]}}"), "topology"),
+        ("\"edge_delay\":[5000000,15000000]},\"pacing\":{\"scheme\":\"qlbp\",\"delay\":0,\"fraction\":1.0,\"utilization\":1e-12,\"max_delay\":1000000000000000}".to_string(), "pacing.max_delay"),
+        ("\"edge_delay\":[5000000,15000000]},\"pacing\":{\"scheme\":\"qlbp\",\"delay\":0,\"fraction\":1.0,\"q_max\":4294967295,\"q_lim\":4294967295}".to_string(), "pacing.q_max"),
+    ];
+    for (to, field) in built {
+        let text = SMALL.replace("\"edge_delay\":[5000000,15000000]}", &to);
+        let err = run(&Scenario::from_json(&text).unwrap()).expect_err(field).to_string();
+        assert!(err.starts_with(&format!("{field}:")), "error {err:?} should name {field}");
+    }
+    let mut s = with_udp("cbr", 1_000_000, "");
+    s.traffic.udp[0].to = s.traffic.udp[0].from.clone();
+    let e = run(&s).unwrap_err().to_string();
+    assert!(e.starts_with("traffic.udp[0].to:"), "{e}");
+}
+
 /// Every TCP variant and queue runs deterministically with packets conserved
 /// (the engine checks conservation and fails the run otherwise), unpaced
 /// and with host pacing.

@@ -182,3 +182,29 @@ fn split_runs_merge_udp_delays_and_progress_from_both_halves() {
     assert_eq!(p.flow.len(), 30 * 12);
     assert!((1..p.flow.len()).all(|i| (p.t_s[i - 1], p.flow[i - 1]) < (p.t_s[i], p.flow[i])));
 }
+
+/// A main thread that stalls now and then (its progress callback sleeps,
+/// as a thread that loses its core does) makes the other half lend itself
+/// to it (`sim::parallel`); the report is still one world's.
+#[test]
+fn a_split_run_lent_to_one_thread_reports_what_one_world_does() {
+    let s = scenario(|v| {
+        v["duration"] = 10_000_000_000u64.into();
+        v["warmup"] = 2_000_000_000u64.into();
+        v["traffic"]["start"] = serde_json::json!([0, 1_000_000_000u64]);
+        v["topology"]["hosts_per_edge"] = 200.into();
+        v["topology"]["edge_rate"] = serde_json::json!([1_000_000_000u64, 1_000_000_000u64]);
+        v["core"]["rate"] = 1_000_000_000u64.into();
+    });
+    let mut calls = 0;
+    let stalled = run_threads(&s, 2, &mut |_| {
+        calls += 1;
+        std::thread::sleep(std::time::Duration::from_millis(30));
+    })
+    .unwrap();
+    assert!(calls >= 1, "the main thread never stalled in {} events", stalled.work.events);
+    assert_eq!(serde_json::to_string(&stalled).unwrap(), serde_json::to_string(&on(2, &s)).unwrap());
+    let mut whole = on(1, &s);
+    whole.work = stalled.work.clone();
+    assert_eq!(serde_json::to_string(&stalled).unwrap(), serde_json::to_string(&whole).unwrap());
+}

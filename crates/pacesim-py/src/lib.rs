@@ -1,6 +1,9 @@
 //! The Python boundary: a scenario as JSON in, a report as JSON out.
 //! Validation errors become `ValueError` naming the field; engine failures
-//! (a broken conservation check) become `RuntimeError`.
+//! (a broken conservation check, a panic) become `RuntimeError`.
+
+use std::any::Any;
+use std::panic::{self, AssertUnwindSafe};
 
 use pacesim_core::{Report, RunError, Scenario};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -10,24 +13,53 @@ use pyo3::prelude::*;
 /// `progress`, if given, is called now and then with the fraction of
 /// simulated time done; `threads` 2 runs a network that splits at its core
 /// link as two halves in parallel (the report is the same).
+///
+/// At each progress point the run also takes Python's pending signals: an
+/// error from them or from `progress` (Ctrl-C's `KeyboardInterrupt`) stops
+/// the run, both halves of a split one, and is raised here. An engine panic
+/// becomes a `RuntimeError` with its message.
 #[pyfunction]
 #[pyo3(signature = (scenario, progress=None, threads=1))]
 fn run_json(py: Python<'_>, scenario: &str, progress: Option<PyObject>, threads: usize) -> PyResult<String> {
     let scenario = Scenario::from_json(scenario).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let report: Report = py
-        .allow_threads(|| {
+    let ran = py.allow_threads(|| {
+        panic::catch_unwind(AssertUnwindSafe(|| {
             pacesim_core::run_threads(&scenario, threads, &mut |done| {
-                if let Some(f) = &progress {
-                    // A failing callback must not stop the run: it only reports.
-                    Python::with_gil(|py| f.call1(py, (done,)).map(|_| ()).unwrap_or_default());
+                let heard = Python::with_gil(|py| match &progress {
+                    Some(f) => f.call1(py, (done,)).map(|_| ()),
+                    None => py.check_signals(),
+                });
+                if let Err(e) = heard {
+                    // Unwinds without the panic hook's message.
+                    panic::resume_unwind(Box::new(Stopped(e)));
                 }
             })
-        })
-        .map_err(|e| match e {
+        }))
+    });
+    let report: Report = match ran {
+        Ok(report) => report.map_err(|e| match e {
             RunError::Invalid(field) => PyValueError::new_err(field.to_string()),
             other => PyRuntimeError::new_err(other.to_string()),
-        })?;
+        })?,
+        Err(payload) => return Err(stopped_or_panic(payload)),
+    };
     serde_json::to_string(&report).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// The Python error that stopped a run from its progress callback.
+struct Stopped(PyErr);
+
+/// The error a run that unwound with `payload` raises: the callback's own,
+/// or a `RuntimeError` with the panic's message.
+fn stopped_or_panic(payload: Box<dyn Any + Send>) -> PyErr {
+    let payload = match payload.downcast::<Stopped>() {
+        Ok(stopped) => return stopped.0,
+        Err(other) => other,
+    };
+    let message = (payload.downcast_ref::<String>().map(String::as_str))
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("(no message)");
+    PyRuntimeError::new_err(format!("engine panic: {message}"))
 }
 
 /// Describe a scenario's network (nodes, links, `examples` flows' routes)

@@ -34,6 +34,23 @@ pub struct QlbpParams {
     pub q_lim: u32,
 }
 
+impl QlbpParams {
+    /// The longest Q_max, packets: its delay bound (Q_max 1500 B packets at
+    /// mu_max) stays within the engine's clock.
+    pub const MAX_Q: u32 = 1 << 20;
+
+    /// Why these parameters cannot pace a link, if they cannot: a rate of
+    /// 0 b/s with a packet waiting, or Q_max past [`Self::MAX_Q`].
+    pub fn unusable(&self) -> Option<String> {
+        let one_waiting = self.mu_min + (self.mu_max - self.mu_min) / u64::from(self.q_max.max(1));
+        if one_waiting == 0 {
+            return Some("gives a pacing rate of 0 b/s with a packet waiting".into());
+        }
+        (self.q_max > Self::MAX_Q)
+            .then(|| format!("gives Q_max {} packets, more than {}", self.q_max, Self::MAX_Q))
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Qlbp {
     p: QlbpParams,

@@ -1,6 +1,7 @@
-//! A network split in two, each half simulated by its own world on its
-//! own thread (conservative parallel simulation with a fixed lookahead:
-//! Chandy and Misra; the halves post their clocks as null messages do).
+//! A network split in two, each half simulated by its own world, on its
+//! own thread while the machine has a core for each ([`super::parallel`])
+//! (conservative parallel simulation with a fixed lookahead: Chandy and
+//! Misra; the halves post their clocks as null messages do).
 //!
 //! The cut is a set of links (see [`Cut::of`]): in the papers' dumbbells
 //! the ingress edge links or the core link, with the senders on one side
@@ -27,9 +28,6 @@
 //! Runs with short-lived flows are not split: closing a connection at the
 //! sender discards its packets at the sink at the same instant, an effect
 //! with no delay across the cut.
-
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 
 use super::world::World;
 use super::Time;
@@ -218,103 +216,6 @@ impl Outbox {
         }
         self.crossings.clear();
         self.options.clear();
-    }
-}
-
-/// Run the two halves of a split network (`a` simulates half 0, `b` half
-/// 1, both with their first events scheduled) to the end at `end`, each on
-/// its own thread; `progress` hears half 0's simulated time. Packets due
-/// across the cut at or after the end are not taken in: the halves count
-/// them (`World::unreceived`).
-pub fn run_halves(a: &mut World, b: &mut World, end: Time, progress: &mut dyn FnMut(Time)) {
-    let into = a.cut.as_ref().expect("a split world").into;
-    let (to_a, to_b) = (Channel::default(), Channel::default());
-    std::thread::scope(|scope| {
-        scope.spawn(|| run_half(b, &to_a, &to_b, into[1], end, &mut |_| {}));
-        run_half(a, &to_b, &to_a, into[0], end, progress);
-    });
-    for (w, channel) in [(a, to_a), (b, to_b)] {
-        w.unreceived += channel.mail.into_inner().expect("not poisoned").len() as u64;
-    }
-}
-
-/// One direction across the cut: the packets sent and not yet taken, and
-/// the sender's clock: every packet it sends from now on is sent at or
-/// after that time, so is due a lookahead later still.
-#[derive(Default)]
-struct Channel {
-    mail: Mutex<Outbox>,
-    clock: AtomicU64,
-}
-
-/// How often a half posts what it sent, in simulated time, as a share of
-/// its lookahead: often enough that the other seldom waits for news
-/// (E-base: every 1.3 ms, about 300,000 posts a half in 400 s; posting
-/// twice as often made the edge-paced run 4 % slower on two threads).
-const POSTS_PER_LOOKAHEAD: u64 = 4;
-
-/// Simulate one half: run every event that no packet from the other half
-/// can precede (before the other's clock plus the lookahead), posting
-/// what crossed now and then, until `End`. The halves never run in
-/// lockstep; what each takes in, and when, changes nothing in its order of
-/// events, which follows the events' keys alone (`EventQueue::push_from`).
-///
-/// The clock a half posts is the earliest time it may still send from:
-/// its next event, but no later than the other's clock plus the lookahead,
-/// the earliest a packet it has not yet taken in can arrive (and make it
-/// send), nor than a departure that a pacer in front of a cut link has not
-/// yet put on it (`World::sends_from`). Posting that even while waiting
-/// lets both move on when neither has anything to do.
-fn run_half(
-    w: &mut World,
-    out: &Channel,
-    inbox: &Channel,
-    lookahead: Time,
-    end: Time,
-    progress: &mut dyn FnMut(Time),
-) {
-    let step = (lookahead / POSTS_PER_LOOKAHEAD).max(1);
-    let mut taken = Outbox::default();
-    let (mut seen, mut posted) = (None, 0);
-    loop {
-        // The clock first: everything sent before it is in the mail. (Mail
-        // that came with no new clock can wait for the next.)
-        let clock = inbox.clock.load(Ordering::Acquire);
-        if seen != Some(clock) {
-            seen = Some(clock);
-            std::mem::swap(&mut *inbox.mail.lock().expect("not poisoned"), &mut taken);
-            w.receive(&mut taken, end);
-        }
-        let safe = clock.saturating_add(lookahead);
-        let next = w.queue.peek_time().unwrap_or(Time::MAX);
-        if next >= safe {
-            let mine = w.sends_from(safe);
-            if mine > posted {
-                posted = mine;
-                out.clock.store(posted, Ordering::Release);
-            }
-            // Wait for the other half's clock to move, touching nothing else.
-            let mut spins = 0u32;
-            while inbox.clock.load(Ordering::Acquire) == clock {
-                spins += 1;
-                if spins > 1 << 10 {
-                    std::thread::yield_now();
-                } else {
-                    std::hint::spin_loop();
-                }
-            }
-            continue;
-        }
-        let done = w.run_until(safe.min(next.saturating_add(step)), progress);
-        let clock =
-            if done { Time::MAX } else { w.sends_from(w.queue.peek_time().unwrap_or(Time::MAX).min(safe)) };
-        debug_assert!(clock >= posted, "a half's clock went back: {posted} -> {clock}");
-        posted = clock;
-        out.mail.lock().expect("not poisoned").append(&mut w.outbox);
-        out.clock.store(posted, Ordering::Release);
-        if done {
-            return;
-        }
     }
 }
 

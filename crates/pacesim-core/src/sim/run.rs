@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use super::parallel::run_halves;
 use super::partition::{self, Cut};
 use super::time::secs;
 use super::time::Time;
@@ -11,7 +12,7 @@ use crate::report::{
     BurstinessReport, Conservation, DelayReport, FlowTable, PacerReport, Report, Summary, TransferTable,
     UdpReport, Work,
 };
-use crate::scenario::{evenly, DelayClass, InvalidField, Pacing, PacingScheme, Scenario};
+use crate::scenario::{evenly, DelayClass, InvalidField, Pacing, PacingScheme, Scenario, MAX_TIME};
 use crate::tcp::TcpSetup;
 use crate::topology::Network;
 use crate::traffic::bulk_start;
@@ -33,6 +34,10 @@ pub enum RunError {
 /// in the sources' order), and its cut-through links marked.
 pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> {
     let mut net = s.topology.build(&s.core, s.seed, s.traffic.two_way)?;
+    if let Some(l) = net.links.iter().position(|l| l.delay > MAX_TIME) {
+        let message = format!("link {}'s delay is more than the engine allows ({MAX_TIME} ns)", net.names[l]);
+        return Err(InvalidField { field: "topology".into(), message });
+    }
     let udp_routes = s
         .traffic
         .udp
@@ -71,7 +76,7 @@ fn paces_host(p: &Pacing, i: usize) -> bool {
     p.scheme == PacingScheme::Host && evenly(i, p.fraction)
 }
 
-fn build_world(s: &Scenario) -> Result<World, InvalidField> {
+pub(crate) fn build_world(s: &Scenario) -> Result<World, InvalidField> {
     let (net, udp_routes) = build_network(s)?;
     let sources = (s.traffic.udp.iter().zip(udp_routes).enumerate())
         .map(|(i, (u, route))| UdpSource::new(u, s.seed, i as u64, route, &format!("traffic.udp[{i}]")))
@@ -125,7 +130,7 @@ pub fn run_threads(s: &Scenario, threads: usize, progress: &mut dyn FnMut(f64)) 
             b.split(1);
             start(&mut w, s)?;
             start(&mut b, s)?;
-            partition::run_halves(&mut w, &mut b, s.duration, progress);
+            run_halves(&mut w, &mut b, s.duration, progress);
             let totals = Totals::of(&w).and(&Totals::of(&b));
             partition::join(&mut w, &mut b);
             totals
@@ -146,7 +151,7 @@ pub fn run_threads(s: &Scenario, threads: usize, progress: &mut dyn FnMut(f64)) 
 
 /// Open the links' measurement windows and schedule the run's first
 /// events: those of the half `w` simulates, if it is one.
-fn start(w: &mut World, s: &Scenario) -> Result<(), RunError> {
+pub(crate) fn start(w: &mut World, s: &Scenario) -> Result<(), RunError> {
     for l in &mut w.net.links {
         l.set_window(s.warmup, s.duration);
     }

@@ -148,6 +148,9 @@ impl UdpSpec {
                 return Err(bad(key, message));
             }
         }
+        if self.from == self.to {
+            return Err(bad("to", "is the sending host (from): a source needs a path to cross"));
+        }
         if self.on == Some(0) || self.off == Some(0) {
             return Err(bad(if self.on == Some(0) { "on" } else { "off" }, "must be greater than zero"));
         }

@@ -1,0 +1,148 @@
+"""Ctrl-C and kill -9 on real `pacesim` processes: `run` stops at once, a
+sweep keeps its finished points and ends its workers, and no worker
+outlives a killed sweep."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from pacesim.store import Store
+from pacesim.sweep import load_sweep, run_sweep
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = [sys.executable, "-c", "from pacesim.cli import app; app()"]
+
+# Points of a few seconds each: E-base cut to 50 flows, 60 s.
+SWEEP = """name = "interrupted"
+seeds = [1, 2, 3, 4, 5, 6, 7, 8]
+set = ["topology.edges=5", "topology.hosts_per_edge=10", "duration=60s", "warmup=10s"]
+[axes]
+"pacing.scheme" = ["none", "edge"]
+"""
+
+
+def _start(args: list[str]) -> subprocess.Popen:
+    """`pacesim ARGS` in its own session (so that a test can clean up after it)."""
+    return subprocess.Popen(CLI + args, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def _wait_for(what, timeout: float, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + timeout
+    while not what():
+        assert proc.poll() is None, f"ended early: {proc.communicate()[1]}"
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def _in_engine(proc: subprocess.Popen, cpu_s: float = 2.0):
+    """Whether `proc` has used `cpu_s` of CPU (imports done, the run under way)."""
+    p = psutil.Process(proc.pid)
+    return lambda: sum(p.cpu_times()[:2]) >= cpu_s
+
+
+def _ok_keys(db: Path) -> set[str]:
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30) as con:
+            return {k for (k,) in con.execute("SELECT key FROM runs WHERE status = 'ok'")}
+    except sqlite3.Error:  # not created yet
+        return set()
+
+
+def _gone(pids: list[int], timeout: float) -> list[int]:
+    """Those of `pids` still alive (zombies count as gone) after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        alive = []
+        for pid in pids:
+            try:
+                if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                    alive.append(pid)
+            except psutil.NoSuchProcess:
+                pass
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.05)
+
+
+def _cleanup(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_run_at_once(threads):
+    # 400 simulated seconds of E-base: a minute or more if not stopped.
+    proc = _start(["run", str(ROOT / "scenarios" / "e-base.toml"), "--set", "duration=400s",
+                   "--threads", str(threads)])
+    try:
+        _wait_for(_in_engine(proc), 120, proc)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C does
+        t0 = time.monotonic()
+        _, stderr = proc.communicate(timeout=30)
+        stopped_after = time.monotonic() - t0
+    finally:
+        _cleanup(proc)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr and "Traceback" not in stderr, stderr
+    # Progress (and so signals) is heard every 2^18 events, well under a second
+    # of an idle machine's time; this allows for a busy one.
+    assert stopped_after < 5, stopped_after
+
+
+@pytest.mark.parametrize("signal_to", ["group", "parent"])
+def test_ctrl_c_ends_a_sweep_keeping_finished_points(tmp_path, pool, signal_to):
+    (tmp_path / "s.toml").write_text(SWEEP)
+    results = tmp_path / "results"
+    proc = _start(["sweep", str(tmp_path / "s.toml"), "--results", str(results), "--workers", "2", "--quiet"])
+    try:
+        _wait_for(lambda: len(_ok_keys(results / "pacesim.sqlite")) >= 1, 300, proc)
+        workers = [c.pid for c in psutil.Process(proc.pid).children(recursive=True)]
+        assert workers
+        if signal_to == "group":
+            os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the workers too
+        else:
+            os.kill(proc.pid, signal.SIGINT)
+        t0 = time.monotonic()
+        _, stderr = proc.communicate(timeout=30)
+        stopped_after = time.monotonic() - t0
+        assert _gone(workers, 5) == [], "workers outlived the interrupted sweep"
+    finally:
+        _cleanup(proc)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr and "Traceback" not in stderr, stderr
+    assert stopped_after < 5, stopped_after
+    kept = _ok_keys(results / "pacesim.sqlite")
+    assert 1 <= len(kept) < 16
+    assert not list(results.rglob("*.tmp"))
+    with Store(results) as store:
+        again = run_sweep(load_sweep(tmp_path / "s.toml"), store, pool, progress=False)
+    assert again.skipped == len(kept) and again.ran == 16 - len(kept) and again.failed == 0
+
+
+def test_kill_9_leaves_no_worker_behind(tmp_path):
+    (tmp_path / "s.toml").write_text(SWEEP)
+    proc = _start(["sweep", str(tmp_path / "s.toml"), "--results", str(tmp_path / "results"), "--workers", "2",
+                   "--quiet"])
+    try:
+        parent = psutil.Process(proc.pid)
+        _wait_for(lambda: any(sum(c.cpu_times()[:2]) > 1 for c in parent.children()), 120, proc)
+        workers = [c.pid for c in parent.children(recursive=True)]
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        # Each worker checks its parent every PARENT_POLL_S (0.2 s).
+        assert _gone(workers, 5) == [], "orphaned workers"
+    finally:
+        _cleanup(proc)

@@ -1,0 +1,65 @@
+"""A results store shared: read by a process that writes nothing, and
+written by two sweeps at once (real processes)."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from pacesim.store import Store
+from pacesim.sweep import run_sweep
+
+from .conftest import tiny_sweep
+
+SWEEP = """name = "{name}"
+seeds = [1, 2, 3]
+set = ["topology.edges=2", "topology.hosts_per_edge=2", "duration=3s", "warmup=1s", "traffic.start=[\\"0s\\", \\"1s\\"]"]
+[axes]
+"core.buffer" = ["2KB", "3KB", "5KB", "10KB"]
+"""
+
+
+def _files(root):
+    """Every file's size and time, but SQLite's WAL side files, which a reader
+    of a WAL database makes where it may (and does without where it may not)."""
+    return {p.relative_to(root): (p.stat().st_size, p.stat().st_mtime_ns) for p in root.rglob("*")
+            if p.is_file() and not p.name.endswith(("-wal", "-shm"))}
+
+
+def test_a_reader_writes_nothing(tmp_path, pool):
+    with Store(tmp_path) as store:
+        run_sweep(tiny_sweep("read"), store, pool, progress=False)
+    before = _files(tmp_path)
+    with Store(tmp_path, read_only=True) as store:
+        points = store.points("read")
+        assert len(points) == 8 and (points["status"] == "ok").all()
+        assert len(store.table(points["key"][0])) == 10
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            store.save_failed("k", {}, 1, "v", "no")
+    assert _files(tmp_path) == before
+    with pytest.raises(FileNotFoundError):
+        Store(tmp_path / "nothing", read_only=True)
+    assert not (tmp_path / "nothing").exists()
+
+
+def test_two_sweeps_write_one_store_at_once(tmp_path):
+    # The same points in both: the same tables written at the same time.
+    for name in ("one", "two"):
+        (tmp_path / f"{name}.toml").write_text(SWEEP.format(name=name))
+    results = tmp_path / "results"
+    cmd = [sys.executable, "-c", "from pacesim.cli import app; app()", "sweep", "--results", str(results),
+           "--workers", "1", "--quiet"]
+    procs = [subprocess.Popen(cmd + [str(tmp_path / f"{name}.toml")], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for name in ("one", "two")]
+    outs = [p.communicate(timeout=600) for p in procs]
+    for p, (out, err) in zip(procs, outs):
+        assert p.returncode == 0, err
+        assert "0 failed" in out, out + err
+    with Store(results, read_only=True) as store:
+        for name in ("one", "two"):
+            points = store.points(name)
+            assert len(points) == 12 and (points["status"] == "ok").all()
+    assert not list(results.rglob("*.tmp"))
