@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import re
 import subprocess
 import sys
@@ -232,26 +233,53 @@ def pacesim_grid(readings: Sequence[Reading], experiments: Sequence[Experiment],
 
 @dataclass(frozen=True)
 class Ns2Reading:
+    """An ns-2 run of E-base: TCP class, overhead_, access rate (None: U[8, 12] Mb/s), the buffers run; with
+    `host_paced` every sender paces (ns-2 with bench/ns2/paced's tcp-paced.cc, "original" RTT/cwnd pacing as
+    paper E's Wei patch) behind the core queue `queue`."""
+
     name: str
     what: str
     variant: str
     overhead_s: float
+    access_mbps: int | None = None
+    buffers_kb: Tuple[int, ...] = (2, 3)
+    host_paced: bool = False
+    queue: str = "DropTail"
+
+    def command(self, buffer_bytes: int, seed: int, duration: int, warmup: int, flows_csv: Path) -> List[str]:
+        common = [10, 100, buffer_bytes, seed, duration, warmup, flows_csv, self.variant]
+        if self.host_paced:
+            return [PACED_NS, PACED_HOST_TCL, "original", 1.0, *common, "", self.queue]
+        return ["ns", NS2_TCL, self.overhead_s, *common]
 
 
 # ns-2 Reno without jitter is bench/ns2/results/ebase.csv (seed 1, 200 s): the reference rows, not rerun.
 NS2_REFERENCE = Path(__file__).resolve().parents[1] / "ns2" / "results" / "ebase.csv"
 NS2_READINGS = [
     Ns2Reading("ns2-tahoe", "ns-2's default Agent/TCP (Tahoe)", "Tahoe", 0.0),
-    Ns2Reading("ns2-reno-overhead1ms", "ns-2 Reno with overhead_ 1 ms (send delayed U[0, 1] ms)", "Reno", 0.001),
-    Ns2Reading("ns2-tahoe-overhead1ms", "ns-2 Tahoe with overhead_ 1 ms", "Tahoe", 0.001),
+    # 3 KB decides E-fig3.1 (every reading is above 15 % at 2 KB).
+    Ns2Reading("ns2-reno-overhead1ms", "ns-2 Reno with overhead_ 1 ms (send delayed U[0, 1] ms)", "Reno", 0.001,
+               buffers_kb=(3,)),
+    # E-fig5's unpaced curve as the paper states it (100 Mb/s access, Reno, 1040 B on the wire) around 20 KB.
+    Ns2Reading("ns2-reno-access100", "ns-2 Reno with 100 Mb/s access links (paper E Fig. 5's setup)", "Reno", 0.0,
+               100, (20, 30)),
+    # Host pacing at 15 KB (E-fig3.3, E-fig7.1): at or above 99.01 % of the core, edge cannot beat it by 1 %.
+    Ns2Reading("ns2-host-reno", "ns-2 Reno, every host paced (tcp-paced.cc, original)", "Reno", 0.0,
+               buffers_kb=(15,), host_paced=True),
+    Ns2Reading("ns2-host-newreno", "ns-2 NewReno, every host paced (tcp-paced.cc, original)", "Newreno", 0.0,
+               buffers_kb=(15,), host_paced=True),
 ]
-NS2_BUFFERS_KB = [2, 3]
+# ns-2 2.35 built with host pacing by bench/ns2/paced/build.sh, and its E-base script.
+PACED_NS = os.environ.get("PACED_NS", "/work/ns2/ns-2.35/ns")
+PACED_HOST_TCL = os.environ.get("PACED_HOST_TCL", str(next(
+    (p for p in [HERE.parent / "ns2" / "paced" / "ebase_host.tcl",
+                 Path("/work/wt/ns2host/bench/ns2/paced/ebase_host.tcl")] if p.exists()),
+    HERE.parent / "ns2" / "paced" / "ebase_host.tcl")))
 NS2_COLUMNS = ["reading", "buffer_bytes", "seed", "duration_s", "warmup_s", "aggregate_mbps", "goodput_kbps_mean",
                "core_loss", "core_arrivals", "core_drops", "wall_s"]
 
 
-def ns2_grid(readings: Sequence[Ns2Reading], buffers_kb: Sequence[int], seed: int = 1, duration: int = 200,
-             warmup: int = 50) -> None:
+def ns2_grid(readings: Sequence[Ns2Reading], seed: int = 1, duration: int = 200, warmup: int = 50) -> None:
     """E-base, 1000 flows, under each ns-2 reading at each buffer; rows already in ns2.csv are skipped."""
     path = OUT / "ns2.csv"
     done = set()
@@ -259,13 +287,14 @@ def ns2_grid(readings: Sequence[Ns2Reading], buffers_kb: Sequence[int], seed: in
         with path.open() as f:
             done = {(r["reading"], int(r["buffer_bytes"])) for r in csv.DictReader(f)}
     for r in readings:
-        for kb in buffers_kb:
+        env = {**os.environ, **({"ACCESS_MBPS": str(r.access_mbps)} if r.access_mbps else {})}
+        for kb in r.buffers_kb:
             if (r.name, kb * 1000) in done:
                 continue
             with tempfile.TemporaryDirectory() as tmp:
-                args = [r.overhead_s, 10, 100, kb * 1000, seed, duration, warmup, Path(tmp) / "flows.csv", r.variant]
-                out = subprocess.run(["/usr/bin/time", "-f", "WALL %e", "ns", str(NS2_TCL), *map(str, args)],
-                                     capture_output=True, text=True, check=True)
+                cmd = r.command(kb * 1000, seed, duration, warmup, Path(tmp) / "flows.csv")
+                out = subprocess.run(["/usr/bin/time", "-f", "WALL %e", *map(str, cmd)],
+                                     capture_output=True, text=True, check=True, env=env)
             m = dict(re.findall(r"(\w+)=([-\d.e]+)", out.stdout.split("RESULT", 1)[1]))
             wall = re.search(r"WALL ([\d.]+)", out.stderr).group(1)
             row = {"reading": r.name, "buffer_bytes": kb * 1000, "seed": seed, "duration_s": duration,
@@ -307,9 +336,9 @@ def report() -> str:
     if ns2.exists():
         ref = pd.read_csv(NS2_REFERENCE)
         ref = ref[(ref.flows == 1000) & (ref.seed == 1) & (ref.duration_s == 200) & (ref.warmup_s == 50)
-                  & ref.buffer_bytes.isin([kb * 1000 for kb in NS2_BUFFERS_KB])].assign(reading="ns2-reno (bench/ns2/results/ebase.csv)")
+                  & ref.buffer_bytes.isin([2000, 3000])].assign(reading="ns2-reno (bench/ns2/results/ebase.csv)")
         df = pd.concat([ref, pd.read_csv(ns2)], ignore_index=True)
-        lines += ["", "## Stock ns-2: Tahoe and overhead_ (E-base unpaced, 1000 flows, seed 1, 200 s over [50, 200] s)",
+        lines += ["", "## Stock ns-2 (E-base unpaced, 1000 flows, seed 1, 200 s over [50, 200] s)",
                   "", "| reading | buffer KB | core loss % | aggregate Mb/s | goodput Kb/s |", "|---|---|---|---|---|"]
         lines += [f"| {r.reading} | {r.buffer_bytes / 1000:g} | {100 * r.core_loss:.2f} | {r.aggregate_mbps:.2f} | "
                   f"{r.goodput_kbps_mean:.2f} |" for r in df.itertuples()]
@@ -355,7 +384,7 @@ def main() -> None:
     OUT.mkdir(exist_ok=True)
     if not a.report:
         if a.ns2 is not None:
-            ns2_grid([r for r in NS2_READINGS if not a.ns2 or r.name in a.ns2], NS2_BUFFERS_KB)
+            ns2_grid([r for r in NS2_READINGS if not a.ns2 or r.name in a.ns2])
         else:
             readings = [r for r in [PAPER, *READINGS] if not a.only or r.name in a.only]
             experiments = [e for e in EXPERIMENTS if not a.figures or e.fig in a.figures]
