@@ -40,7 +40,7 @@ SEEDS = (1, 2)
 # E-base points: (edges, hosts_per_edge, buffer KB, seed, duration s, warmup s, delay ms, paced edges).
 EDGE_GRIDS = {
     "efig3": [(10, 100, kb, s, 200, 50, 10, 10) for kb in (5, 10, 3, 20) for s in SEEDS],
-    "efig11": [(10, 100, 5, s, 200, 50, d, 10) for s in SEEDS for d in (1, 50, 100)],
+    "efig11": [(10, 100, 5, s, 200, 50, d, 10) for s in SEEDS for d in (1, 100, 50)],
     "efig17": [(10, 100, kb, s, 200, 50, 10, 3) for kb in (5, 10) for s in SEEDS],
 }
 EDGE_KEY = ["edges", "hosts_per_edge", "buffer_bytes", "seed", "duration_s", "warmup_s", "delay_ms", "paced_edges"]
