@@ -273,6 +273,9 @@ NS2_READINGS = [
                buffers_kb=(15,), host_paced=True),
     Ns2Reading("ns2-host-newreno", "ns-2 NewReno, every host paced (tcp-paced.cc, original)", "Newreno", 0.0,
                buffers_kb=(15,), host_paced=True),
+    # E-fig9's host curve (RED as bench/ns2/ebase.tcl's): below 99 % at 11 KB, it cannot reach 99 % by about 10 KB.
+    Ns2Reading("ns2-host-reno-red", "ns-2 Reno, every host paced, RED at the core (paper E Fig. 9)", "Reno", 0.0,
+               buffers_kb=(11,), host_paced=True, queue="RED"),
     # E-fig5's host curve as the paper states it, around 10 KB.
     Ns2Reading("ns2-host-reno-access100", "ns-2 Reno, every host paced, 100 Mb/s access links (paper E Fig. 5)",
                "Reno", 0.0, 100, (10, 15), host_paced=True),
