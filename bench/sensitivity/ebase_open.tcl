@@ -10,6 +10,9 @@
 # OTcl subclass of Agent/TCP that adds nothing. Every other argument and
 # setting is ebase.tcl's, which this script runs unchanged.
 #
+# With the environment variable EBASE_TCL set, that script runs instead of
+# ebase.tcl, with the same arguments after OVERHEAD_S (bench/ns2/paced/
+# ebase_host.tcl: E-base with host pacing, which sources ebase.tcl itself).
 # With the environment variable ACCESS_MBPS set, every access link runs at
 # that rate instead of ebase.tcl's U[8, 12] Mb/s draw (paper E Fig. 5: 100
 # Mb/s): a write trace on the global `rate` ebase.tcl draws each link's rate
@@ -22,4 +25,8 @@ Class Agent/TCP/Tahoe -superclass Agent/TCP
 if {[info exists env(ACCESS_MBPS)]} {
     trace add variable ::rate write {apply {{name index op} { set ::rate $::env(ACCESS_MBPS) }}}
 }
-source [file join [file dirname [info script]] .. ns2 ebase.tcl]
+if {[info exists env(EBASE_TCL)]} {
+    source $env(EBASE_TCL)
+} else {
+    source [file join [file dirname [info script]] .. ns2 ebase.tcl]
+}

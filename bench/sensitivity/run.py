@@ -249,8 +249,13 @@ class Ns2Reading:
     def command(self, buffer_bytes: int, seed: int, duration: int, warmup: int, flows_csv: Path) -> List[str]:
         common = [10, 100, buffer_bytes, seed, duration, warmup, flows_csv, self.variant]
         if self.host_paced:
-            return [PACED_NS, PACED_HOST_TCL, "original", 1.0, *common, "", self.queue]
+            return [PACED_NS, NS2_TCL, self.overhead_s, "original", 1.0, *common, "", self.queue]
         return ["ns", NS2_TCL, self.overhead_s, *common]
+
+    def env(self) -> Dict[str, str]:
+        """ebase_open.tcl's settings: the access rate, and host pacing's script."""
+        return {**os.environ, **({"ACCESS_MBPS": str(self.access_mbps)} if self.access_mbps else {}),
+                **({"EBASE_TCL": PACED_HOST_TCL} if self.host_paced else {})}
 
 
 # ns-2 Reno without jitter is bench/ns2/results/ebase.csv (seed 1, 200 s): the reference rows, not rerun.
@@ -268,6 +273,12 @@ NS2_READINGS = [
                buffers_kb=(15,), host_paced=True),
     Ns2Reading("ns2-host-newreno", "ns-2 NewReno, every host paced (tcp-paced.cc, original)", "Newreno", 0.0,
                buffers_kb=(15,), host_paced=True),
+    # E-fig9's host curve (RED as bench/ns2/ebase.tcl's): below 99 % at 11 KB, it cannot reach 99 % by about 10 KB.
+    Ns2Reading("ns2-host-reno-red", "ns-2 Reno, every host paced, RED at the core (paper E Fig. 9)", "Reno", 0.0,
+               buffers_kb=(11,), host_paced=True, queue="RED"),
+    # E-fig5's host curve as the paper states it, around 10 KB.
+    Ns2Reading("ns2-host-reno-access100", "ns-2 Reno, every host paced, 100 Mb/s access links (paper E Fig. 5)",
+               "Reno", 0.0, 100, (10, 15), host_paced=True),
 ]
 # ns-2 2.35 built with host pacing by bench/ns2/paced/build.sh, and its E-base script.
 PACED_NS = os.environ.get("PACED_NS", "/work/ns2/ns-2.35/ns")
@@ -287,14 +298,13 @@ def ns2_grid(readings: Sequence[Ns2Reading], seed: int = 1, duration: int = 200,
         with path.open() as f:
             done = {(r["reading"], int(r["buffer_bytes"])) for r in csv.DictReader(f)}
     for r in readings:
-        env = {**os.environ, **({"ACCESS_MBPS": str(r.access_mbps)} if r.access_mbps else {})}
         for kb in r.buffers_kb:
             if (r.name, kb * 1000) in done:
                 continue
             with tempfile.TemporaryDirectory() as tmp:
                 cmd = r.command(kb * 1000, seed, duration, warmup, Path(tmp) / "flows.csv")
                 out = subprocess.run(["/usr/bin/time", "-f", "WALL %e", *map(str, cmd)],
-                                     capture_output=True, text=True, check=True, env=env)
+                                     capture_output=True, text=True, check=True, env=r.env())
             m = dict(re.findall(r"(\w+)=([-\d.e]+)", out.stdout.split("RESULT", 1)[1]))
             wall = re.search(r"WALL ([\d.]+)", out.stderr).group(1)
             row = {"reading": r.name, "buffer_bytes": kb * 1000, "seed": seed, "duration_s": duration,
@@ -318,7 +328,8 @@ def report() -> str:
     lines += [f"- `{r.name}`: {r.what}" for r in [PAPER, *READINGS]]
     lines += [f"- `{r.name}`: {r.what}" for r in NS2_READINGS]
     if len(claims):
-        order = [r.name for r in [PAPER, *READINGS]]
+        claims = claims[claims.outcome != "not evaluated"]
+        order = [r.name for r in [PAPER, *READINGS] if r.name in set(claims.reading)]
         lines += ["", "## Claims under each reading", "",
                   "Outcome per reading (R reproduced, x not, - not evaluated); the numbers follow.", "",
                   "| claim | expect | " + " | ".join(order) + " |", "|---|---|" + "---|" * len(order)]
@@ -331,7 +342,7 @@ def report() -> str:
         for cid, g in claims.groupby("claim", sort=False):
             lines.append(f"- **{cid}** {g['expect'].iloc[0]}")
             lines += [f"  - `{r['reading']}` ({r['outcome']}): {r['numbers']}" for _, r in g.iterrows()]
-    lines += _kib_crossings()
+    lines += _kib_identity() + _kib_crossings()
     ns2 = OUT / "ns2.csv"
     if ns2.exists():
         ref = pd.read_csv(NS2_REFERENCE)
@@ -348,6 +359,24 @@ def report() -> str:
 # (claim, figure, scheme, metric, level): the first-reaching claims, whose KiB reading follows from the KB one.
 CROSSINGS = [("E-fig5.4", "E-fig5", "none", GOODPUT, 90.0, 20), ("E-fig5.5", "E-fig5", "host", GOODPUT, 90.0, 10),
              ("E-fig9.1", "E-fig9", "edge", TCP_PCT, 99.0, 4), ("E-fig9.2", "E-fig9", "host", TCP_PCT, 99.0, 10)]
+
+
+def _kib_identity() -> List[str]:
+    """The KiB reading's points beside the same points in KB (drop-tail: the same capacity in packets)."""
+    lines = []
+    for path in sorted(OUT.glob("points-*.csv")):
+        df = pd.read_csv(path)
+        kib = df[df.reading == "kib"]
+        if not len(kib):
+            continue
+        axes = [c for c in df.columns if c not in ("figure", "reading", *METRICS)]
+        both = kib.merge(df[df.reading == PAPER.name], on=axes, suffixes=("_kib", "_kb"))
+        lines += ["", f"## 1 KB = 1024 B on drop-tail ({path.name}: KiB run beside KB)", "",
+                  "| point | loss % KiB / KB | TCP % of core KiB / KB | goodput Kb/s KiB / KB |", "|---|---|---|---|"]
+        lines += [f"| {' '.join(str(r[a]) for a in axes)} | {100 * r.core_loss_rate_kib:.3f} / {100 * r.core_loss_rate_kb:.3f} "
+                  f"| {100 * r.tcp_utilisation_kib:.3f} / {100 * r.tcp_utilisation_kb:.3f} "
+                  f"| {r.goodput_kbps_mean_kib:.3f} / {r.goodput_kbps_mean_kb:.3f} |" for _, r in both.iterrows()]
+    return lines
 
 
 def _kib_crossings() -> List[str]:
