@@ -65,7 +65,8 @@ def test_engine_form_of_the_defaults_checked_by_hand():
             "fast_alpha": 200.0,
             "fast_gamma": 0.5,
         },
-        "traffic": {"start": [0, 10_000_000_000], "udp": [], "short": None, "two_way": False},
+        # two_way is left out at its default, so that one-way runs keep the store keys they had before it.
+        "traffic": {"start": [0, 10_000_000_000], "udp": [], "short": None},
         "pacing": {"scheme": "none", "delay": 10_000_000, "fraction": 1.0, "host_mode": "original",
                    "mu_max": 100_000_000, "mu_min": 1_000_000, "q_max": 40, "q_lim": 2000,
                    "utilization": None, "max_delay": None, "links": None},
@@ -336,7 +337,7 @@ def test_overrides_reach_into_list_elements_and_name_bad_indexes():
 
 
 def test_two_way_is_off_by_default_and_reaches_the_engine(tmp_path):
-    assert Scenario().to_engine()["traffic"]["two_way"] is False
+    assert "two_way" not in Scenario().to_engine()["traffic"]  # the engine's default
     s = apply_overrides(load_scenario(SCENARIOS / "a-base.toml"), ["traffic.two_way=true"])
     assert s.to_engine()["traffic"]["two_way"] is True
     path = tmp_path / "two-way.toml"
