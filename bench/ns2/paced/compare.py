@@ -108,25 +108,25 @@ def markdown(edge: pd.DataFrame, qlbp: pd.DataFrame) -> str:
     """The side-by-side tables of EDGE_QLBP.md."""
     pair = lambda r, m, f: f"{f.format(getattr(r, m + '_ns2'))} / {f.format(getattr(r, m + '_pacesim'))}"
     out = []
-    head = ("| {} | Mb/s ns-2 / pacesim | goodput Kb/s | core loss % | pacer mean delay ms | pacer max delay ms "
-            "| agrees |\n|---|---|---|---|---|---|---|")
+    head = ("| {} | seeds | Mb/s ns-2 / pacesim | goodput Kb/s | core loss % | pacer mean delay ms "
+            "| pacer max delay ms | agrees |\n|---|---|---|---|---|---|---|---|")
     for title, g in [
         ("E-fig3: edge pacing on every edge, d = 10 ms", edge[(edge.paced_edges == edge.edges) & (edge.delay_ms == 10)]),
         ("E-fig11: the edge pacer's delay bound d at 5 KB", edge[(edge.paced_edges == edge.edges) & (edge.buffer_bytes == 5000)]),
     ]:
         out += [f"### {title}", "", head.format("buffer, d" if "E-fig11" in title else "buffer")]
         for r in g.sort_values(["buffer_bytes", "delay_ms"]).itertuples():
-            out.append(f"| {r.buffer_bytes / 1000:g} KB, {r.delay_ms:g} ms | {pair(r, 'aggregate_mbps', '{:.2f}')} | "
+            out.append(f"| {r.buffer_bytes / 1000:g} KB, {r.delay_ms:g} ms | {r.seeds} | {pair(r, 'aggregate_mbps', '{:.2f}')} | "
                        f"{pair(r, 'goodput_kbps_mean', '{:.2f}')} | {pair(r, 'core_loss', '{:.2%}').replace('%', '')} | "
                        f"{pair(r, 'pacer_delay_ms_mean', '{:.3f}')} | {pair(r, 'pacer_delay_ms_max', '{:.3f}')} | {_verdict(r)} |")
         out.append("")
     part = edge[edge.paced_edges < edge.edges]
     if len(part):
         out += ["### E-fig17: 3 of 10 edges paced, d = 10 ms", "",
-                "| buffer | Mb/s ns-2 / pacesim | goodput paced Kb/s | goodput unpaced Kb/s | core loss % "
-                "| pacer mean delay ms | agrees |", "|---|---|---|---|---|---|---|"]
+                "| buffer | seeds | Mb/s ns-2 / pacesim | goodput paced Kb/s | goodput unpaced Kb/s | core loss % "
+                "| pacer mean delay ms | agrees |", "|---|---|---|---|---|---|---|---|"]
         for r in part.sort_values("buffer_bytes").itertuples():
-            out.append(f"| {r.buffer_bytes / 1000:g} KB | {pair(r, 'aggregate_mbps', '{:.2f}')} | "
+            out.append(f"| {r.buffer_bytes / 1000:g} KB | {r.seeds} | {pair(r, 'aggregate_mbps', '{:.2f}')} | "
                        f"{pair(r, 'goodput_kbps_paced', '{:.2f}')} | {pair(r, 'goodput_kbps_unpaced', '{:.2f}')} | "
                        f"{pair(r, 'core_loss', '{:.2%}').replace('%', '')} | {pair(r, 'pacer_delay_ms_mean', '{:.3f}')} | "
                        f"{_verdict(r)} |")
@@ -138,7 +138,7 @@ def markdown(edge: pd.DataFrame, qlbp: pd.DataFrame) -> str:
             q = f"Q_max {r.q_max}" if r.q_max else "no pacing"
             delays = (f"{pair(r, 'pacer_delay_ms_mean', '{:.3f}')} | {pair(r, 'pacer_delay_ms_max', '{:.3f}')}"
                       if r.q_max else "- | -")
-            out.append(f"| {r.buffer_packets} pkts, {q} | {pair(r, 'aggregate_mbps', '{:.2f}')} | "
+            out.append(f"| {r.buffer_packets} pkts, {q} | {r.seeds} | {pair(r, 'aggregate_mbps', '{:.2f}')} | "
                        f"{pair(r, 'goodput_kbps_mean', '{:.1f}')} | {pair(r, 'core_loss', '{:.2%}').replace('%', '')} | "
                        f"{delays} | {_verdict(r)} |")
         out.append("")
