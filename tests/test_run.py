@@ -156,3 +156,18 @@ def test_progress_is_reported_and_changes_nothing():
     assert len(seen) >= 2
     assert seen == sorted(seen) and 0 < seen[0] and seen[-1] <= 1
     assert with_progress.report == pacesim.run(scenario).report
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_error_in_progress_stops_the_run_and_is_raised(threads):
+    # Once swallowed (the run went on to the end); Ctrl-C's KeyboardInterrupt comes this way.
+    scenario = {**TINY, "topology": {**TINY["topology"], "hosts_per_edge": 200}, "duration": "400s"}
+    seen = []
+
+    def stop(done):
+        seen.append(done)
+        raise LookupError("stop here")
+
+    with pytest.raises(LookupError, match="stop here"):
+        pacesim.run(scenario, progress=stop, threads=threads)
+    assert len(seen) == 1 and seen[0] < 0.1
