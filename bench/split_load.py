@@ -11,9 +11,9 @@ the table shows the median engine time (with the least and the most) and the
 machine's load average over the benchmark (other users' work included: note
 it with the numbers). `--pythonpath DIR` runs the pacesim found in DIR (say,
 a checkout of an older commit with its engine built), to compare engines.
-Results go to bench/results/split_load.csv.
+Results go to bench/results/split_load.csv (or `--out`).
 
-    python bench/split_load.py [--duration 400] [--repeat 3] [--pythonpath DIR]
+    python bench/split_load.py [--duration 400] [--repeat 3] [--pythonpath DIR] [--only-quiet] [--out CSV]
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--pythonpath", default=str(ROOT / "python"), help="where the pacesim to run is")
     ap.add_argument("--only-quiet", action="store_true", help="skip the runs beside a busy process")
+    ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
     cases = [(busy, threads) for busy in ([False] if args.only_quiet else [False, True]) for threads in (1, 2)]
     load_before = os.getloadavg()
@@ -82,11 +83,11 @@ def main() -> int:
                          load_before=" ".join(f"{x:.1f}" for x in load_before),
                          load_after=" ".join(f"{x:.1f}" for x in load_after), cores=os.cpu_count()))
     df = pd.DataFrame(rows)
-    OUT.parent.mkdir(exist_ok=True)
-    df.to_csv(OUT, index=False)
+    args.out.parent.mkdir(exist_ok=True)
+    df.to_csv(args.out, index=False)
     print(df[["machine", "threads", "engine_s", "least_s", "most_s", "runs"]].to_string(index=False))
     print(f"load average (1, 5, 15 min) before {rows[0]['load_before']}, after {rows[0]['load_after']}; "
-          f"{os.cpu_count()} cores; written to {OUT.relative_to(ROOT)}")
+          f"{os.cpu_count()} cores; written to {args.out}")
     return 0
 
 

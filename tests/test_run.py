@@ -184,3 +184,18 @@ def test_two_way_doubles_the_flows_and_a_queue_given_for_the_core_reverse_half_i
     with pytest.raises(ScenarioError) as e:
         pacesim.run(bad)
     assert e.value.field == "topology.links[2].reverse.buffer"
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_error_in_progress_stops_the_run_and_is_raised(threads):
+    # Once swallowed (the run went on to the end); Ctrl-C's KeyboardInterrupt comes this way.
+    scenario = {**TINY, "topology": {**TINY["topology"], "hosts_per_edge": 200}, "duration": "400s"}
+    seen = []
+
+    def stop(done):
+        seen.append(done)
+        raise LookupError("stop here")
+
+    with pytest.raises(LookupError, match="stop here"):
+        pacesim.run(scenario, progress=stop, threads=threads)
+    assert len(seen) == 1 and seen[0] < 0.1

@@ -30,10 +30,16 @@ set = ["topology.edges=5", "topology.hosts_per_edge=10", "duration=60s", "warmup
 """
 
 
+def _default_sigint() -> None:
+    # A background job's shell ignores Ctrl-C, and its children inherit that.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(args: list[str]) -> subprocess.Popen:
-    """`pacesim ARGS` in its own session (so that a test can clean up after it)."""
+    """`pacesim ARGS` in its own session (so that a test can clean up after
+    it), taking Ctrl-C as a terminal's command does."""
     return subprocess.Popen(CLI + args, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=_default_sigint)
 
 
 def _wait_for(what, timeout: float, proc: subprocess.Popen) -> None:

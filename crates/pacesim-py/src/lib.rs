@@ -5,6 +5,7 @@
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 
+use pacesim_core::sim::parallel::spare_core;
 use pacesim_core::{Report, RunError, Scenario};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -12,7 +13,8 @@ use pyo3::prelude::*;
 /// Run one scenario given as JSON (SI units) and return the report as JSON.
 /// `progress`, if given, is called now and then with the fraction of
 /// simulated time done; `threads` 2 runs a network that splits at its core
-/// link as two halves in parallel (the report is the same).
+/// link as two halves in parallel (the report is the same) if the machine
+/// has a core to spare as the run starts, else as one world on one thread.
 ///
 /// At each progress point the run also takes Python's pending signals: an
 /// error from them or from `progress` (Ctrl-C's `KeyboardInterrupt`) stops
@@ -22,6 +24,7 @@ use pyo3::prelude::*;
 #[pyo3(signature = (scenario, progress=None, threads=1))]
 fn run_json(py: Python<'_>, scenario: &str, progress: Option<PyObject>, threads: usize) -> PyResult<String> {
     let scenario = Scenario::from_json(scenario).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let threads = if threads >= 2 && !spare_core() { 1 } else { threads };
     let ran = py.allow_threads(|| {
         panic::catch_unwind(AssertUnwindSafe(|| {
             pacesim_core::run_threads(&scenario, threads, &mut |done| {

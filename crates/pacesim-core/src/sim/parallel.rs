@@ -12,7 +12,10 @@
 //! has no core to spare: half 1 is then lent to the main thread, which runs
 //! both halves in turn, until the lender sees a core idle again and takes
 //! half 1 back. Which thread runs which half, and when, changes nothing in
-//! the report (see [`super::partition`]).
+//! the report (see [`super::partition`]). Two halves on one thread do more
+//! work than one world (the packets crossing the cut), so a run that finds
+//! no core to spare as it starts had better not be split ([`spare_core`];
+//! the Python bindings ask it).
 //!
 //! A half that panics (or whose `progress` unwinds, as the Python bindings
 //! do to stop a run) ends the other at once, and the run unwinds with that
@@ -418,7 +421,9 @@ impl<'a> Half<'a> {
             }
             return Turn::Waits(clock);
         }
-        self.done = self.w.run_until(safe.min(next.saturating_add(self.step)), progress);
+        // Alone on a thread (no reader to wake), a half runs all it can.
+        let step = self.step;
+        self.done = self.w.run_until(safe.min(next.saturating_add(step)), progress);
         let clock = if self.done {
             Time::MAX
         } else {
@@ -437,15 +442,38 @@ impl<'a> Half<'a> {
     }
 }
 
+/// Whether the machine has a core to spare for a second thread as a run
+/// starts: the threads running or ready to run (Linux's `procs_running`,
+/// this one included; the median of five looks a millisecond apart) are
+/// fewer than its cores. False where that is not known.
+pub fn spare_core() -> bool {
+    let mut looks: Vec<usize> = (0..5)
+        .filter_map(|i| {
+            if i > 0 {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            procs_running()
+        })
+        .collect();
+    looks.sort_unstable();
+    looks.get(looks.len() / 2).is_some_and(|&r| r < cores())
+}
+
+fn procs_running() -> Option<usize> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    stat.lines().find_map(|l| l.strip_prefix("procs_running ")?.trim().parse().ok())
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Whether the machine has a core for each thread of a run: the threads
 /// running or ready to run on it (Linux's `procs_running`, this one and
 /// the one running both halves included) are no more than its cores. False
 /// where that is not known, so a run lent to one thread stays there.
 fn core_idle() -> bool {
-    let Ok(stat) = std::fs::read_to_string("/proc/stat") else { return false };
-    let running = stat.lines().find_map(|l| l.strip_prefix("procs_running ")?.trim().parse::<usize>().ok());
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    running.is_some_and(|r| r <= cores)
+    procs_running().is_some_and(|r| r <= cores())
 }
 
 #[cfg(test)]
