@@ -76,7 +76,7 @@ READINGS = [
             "pacesim: 999 B segments + 1 B header)", ("tcp.segment_size=999B", "tcp.header_size=1B")),
     Reading("delack", "delayed ACKs (ns-2 TCPSink/DelAck, 100 ms)", ("tcp.delayed_ack=100ms",)),
     Reading("win20", "advertised window 20 packets (ns-2's default window_)", ("tcp.window=20",),
-            figures={"E-fig3": {}}),
+            figures={"E-fig3": {}, "E-fig4": {}}),
     # A byte-limited drop-tail queue of B bytes holds ceil(B / 1040) - 1 waiting 1040 B packets: the same
     # number for B = b KB and b KiB at every b of 2-20, so only one point is run to show it.
     Reading("kib", "1 KB = 1024 B (every buffer in KiB)", kib=True,
@@ -116,6 +116,12 @@ class Experiment:
     axes: Dict[str, list]
     # claim id -> check; None: the figure's own claim, unchanged.
     checks: Dict[str, Callable[[Points], Verdict] | None] = field(default_factory=dict)
+    # Several experiments on one figure need their own names (sweeps, CSVs).
+    part: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.fig + self.part
 
 
 MID = ["5KB", "8KB", "10KB", "15KB"]
@@ -134,6 +140,12 @@ EXPERIMENTS = [
                 "E-fig9.4": None, "E-fig9.5": None}),
     Experiment("E-fig7", {"tcp.variant": ["newreno"], "core.buffer": MID, "pacing.scheme": ["host", "edge"]},
                {"E-fig7.1": _edge_over_host(["newreno"], MID), "E-fig7.2": _edge_gain_10(["newreno"], MID)}),
+    Experiment("E-fig4", {"flows": [100], "core.buffer": ["10KB", "15KB", "20KB", "30KB"],
+                          "pacing.scheme": ["host", "edge"]}, {"E-fig4.2": None}),
+    Experiment("E-fig12", {"core.buffer": ["2KB", "3KB", "5KB"], "pacing.delay": ["1ms", "10ms"]},
+               {"E-fig12.1": None}, part="a"),
+    Experiment("E-fig12", {"core.buffer": ["30KB", "50KB"], "pacing.delay": ["10ms", "100ms", "200ms"]},
+               {"E-fig12.2": None}, part="b"),
 ]
 
 
@@ -144,10 +156,10 @@ def _kib(buffer: str) -> str:
 def sweep_of(exp: Experiment, reading: Reading) -> Sweep:
     """The figure's sweep (its base, fixed overrides and seeds) on `exp`'s axes under `reading`."""
     fig = load_sweep(scenarios_dir() / f"{exp.fig}.toml")
-    axes = {**exp.axes, **(reading.figures or {}).get(exp.fig, {})}
+    axes = {**exp.axes, **(reading.figures or {}).get(exp.name, {})}
     if reading.kib:
         axes["core.buffer"] = [_kib(b) for b in axes["core.buffer"]]
-    return Sweep(name=f"{exp.fig}@{reading.name}", base=fig.base, axes=axes, seeds=fig.seeds,
+    return Sweep(name=f"{exp.name}@{reading.name}", base=fig.base, axes=axes, seeds=fig.seeds,
                  set=fig.set + list(reading.overrides), root=fig.root)
 
 
@@ -211,17 +223,17 @@ def pacesim_grid(readings: Sequence[Reading], experiments: Sequence[Experiment],
                  workers: int) -> None:
     """Every experiment under every reading: points.csv and claims.csv updated as each finishes."""
     for exp in experiments:
-        for reading in [r for r in readings if r.figures is None or exp.fig in r.figures]:
+        for reading in [r for r in readings if r.figures is None or exp.name in r.figures]:
             df = base_points(exp, base) if reading is PAPER else run_points(exp, reading, results, workers)
             if not (df.get("status", pd.Series(dtype=str)) == "ok").any():
                 errors = set(df["error"].dropna()) if "error" in df else set()
-                print(f"{exp.fig} @ {reading.name}: no successful point {sorted(errors)[:1]}", file=sys.stderr)
+                print(f"{exp.name} @ {reading.name}: no successful point {sorted(errors)[:1]}", file=sys.stderr)
                 continue
             axes = list(exp.axes)
             pts = [{"figure": exp.fig, "reading": reading.name, **{a: r[a] for a in axes},
                     **{m: r.get(m) for m in METRICS}} for _, r in df.iterrows()]
             same = lambda r: r["figure"] == exp.fig and r["reading"] == reading.name  # noqa: E731
-            _replace(OUT / f"points-{exp.fig}.csv", same, pts)
+            _replace(OUT / f"points-{exp.name}.csv", same, pts)
             judged = [{"claim": cid, "expect": words, "reading": reading.name, "outcome": outcome, "numbers": numbers}
                       for cid, words, outcome, numbers in judge(exp, df)]
             _replace(OUT / "claims.csv", lambda r: r["reading"] == reading.name and r["claim"] in exp.checks, judged)
@@ -290,7 +302,8 @@ NS2_COLUMNS = ["reading", "buffer_bytes", "seed", "duration_s", "warmup_s", "agg
                "core_loss", "core_arrivals", "core_drops", "wall_s"]
 
 
-def ns2_grid(readings: Sequence[Ns2Reading], seed: int = 1, duration: int = 200, warmup: int = 50) -> None:
+def ns2_grid(readings: Sequence[Ns2Reading], buffers_kb: Sequence[int] = (), seed: int = 1, duration: int = 200,
+             warmup: int = 50) -> None:
     """E-base, 1000 flows, under each ns-2 reading at each buffer; rows already in ns2.csv are skipped."""
     path = OUT / "ns2.csv"
     done = set()
@@ -299,7 +312,7 @@ def ns2_grid(readings: Sequence[Ns2Reading], seed: int = 1, duration: int = 200,
             done = {(r["reading"], int(r["buffer_bytes"])) for r in csv.DictReader(f)}
     for r in readings:
         for kb in r.buffers_kb:
-            if (r.name, kb * 1000) in done:
+            if (r.name, kb * 1000) in done or (buffers_kb and kb not in buffers_kb):
                 continue
             with tempfile.TemporaryDirectory() as tmp:
                 cmd = r.command(kb * 1000, seed, duration, warmup, Path(tmp) / "flows.csv")
@@ -407,13 +420,14 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", help="readings to run (paper, wire1000, kib, win20, delack)")
     ap.add_argument("--figures", nargs="*", help="experiments to run (E-fig3, E-fig5, E-fig9, E-fig7)")
     ap.add_argument("--ns2", nargs="*", help="run the stock ns-2 readings (all, or those named)")
+    ap.add_argument("--buffers", nargs="*", type=int, help="with --ns2: only these buffers (KB)")
     ap.add_argument("--workers", type=int, default=1, help="pacesim runs at once")
     ap.add_argument("--report", action="store_true", help="only rewrite results.md")
     a = ap.parse_args()
     OUT.mkdir(exist_ok=True)
     if not a.report:
         if a.ns2 is not None:
-            ns2_grid([r for r in NS2_READINGS if not a.ns2 or r.name in a.ns2])
+            ns2_grid([r for r in NS2_READINGS if not a.ns2 or r.name in a.ns2], a.buffers or ())
         else:
             readings = [r for r in [PAPER, *READINGS] if not a.only or r.name in a.only]
             experiments = [e for e in EXPERIMENTS if not a.figures or e.fig in a.figures]
