@@ -64,10 +64,12 @@ def test_same_seed_gives_identical_reports(tiny):
 
 
 def test_two_threads_give_the_same_report(tiny):
-    # The network splits in two halves run in parallel (sim/partition.rs);
+    # The network splits in two halves run in parallel (sim/partition.rs), if
+    # the machine has a core to spare as the run starts, else runs as one world;
     # only the work counters may differ (each half has its own window events).
+    # (tests/split.rs compares split and whole runs whatever the machine's load.)
     split = pacesim.run(TINY, threads=2)
-    assert split.work["events"] == tiny.work["events"] + 2
+    assert split.work["events"] - tiny.work["events"] in (0, 2)
     drop_work = lambda r: {k: v for k, v in r.report.items() if k != "work"}  # noqa: E731
     assert drop_work(split) == drop_work(tiny)
 
