@@ -25,6 +25,12 @@ Class Agent/TCP/Tahoe -superclass Agent/TCP
 if {[info exists env(ACCESS_MBPS)]} {
     trace add variable ::rate write {apply {{name index op} { set ::rate $::env(ACCESS_MBPS) }}}
 }
+# With WINDOW set, every sender's advertised window_ is that many packets
+# (ebase.tcl sets 1000; ns-2's default is 20): a write trace on the global
+# array `tcp` ebase.tcl keeps its senders in sets it on each new agent.
+if {[info exists env(WINDOW)]} {
+    trace add variable ::tcp write {apply {{name index op} { $::tcp($index) set window_ $::env(WINDOW) }}}
+}
 if {[info exists env(EBASE_TCL)]} {
     source $env(EBASE_TCL)
 } else {

@@ -257,9 +257,15 @@ class Ns2Reading:
     buffers_kb: Tuple[int, ...] = (2, 3)
     host_paced: bool = False
     queue: str = "DropTail"
+    # Edge pacing instead (bench/ns2/paced's Queue/EdgePacer, d = 10 ms on every ingress edge link).
+    edge_paced: bool = False
+    hosts_per_edge: int = 100
+    window: int | None = None
 
     def command(self, buffer_bytes: int, seed: int, duration: int, warmup: int, flows_csv: Path) -> List[str]:
-        common = [10, 100, buffer_bytes, seed, duration, warmup, flows_csv, self.variant]
+        common = [10, self.hosts_per_edge, buffer_bytes, seed, duration, warmup, flows_csv, self.variant]
+        if self.edge_paced:
+            return [PACED_EDGE_NS, NS2_TCL, self.overhead_s, 10, 10, *common[:-1]]
         if self.host_paced:
             return [PACED_NS, NS2_TCL, self.overhead_s, "original", 1.0, *common, "", self.queue]
         return ["ns", NS2_TCL, self.overhead_s, *common]
@@ -267,7 +273,9 @@ class Ns2Reading:
     def env(self) -> Dict[str, str]:
         """ebase_open.tcl's settings: the access rate, and host pacing's script."""
         return {**os.environ, **({"ACCESS_MBPS": str(self.access_mbps)} if self.access_mbps else {}),
-                **({"EBASE_TCL": PACED_HOST_TCL} if self.host_paced else {})}
+                **({"WINDOW": str(self.window)} if self.window else {}),
+                **({"EBASE_TCL": PACED_HOST_TCL} if self.host_paced else {}),
+                **({"EBASE_TCL": PACED_EDGE_TCL} if self.edge_paced else {})}
 
 
 # ns-2 Reno without jitter is bench/ns2/results/ebase.csv (seed 1, 200 s): the reference rows, not rerun.
@@ -288,11 +296,21 @@ NS2_READINGS = [
     # E-fig9's host curve (RED as bench/ns2/ebase.tcl's): below 99 % at 11 KB, it cannot reach 99 % by about 10 KB.
     Ns2Reading("ns2-host-reno-red", "ns-2 Reno, every host paced, RED at the core (paper E Fig. 9)", "Reno", 0.0,
                buffers_kb=(11,), host_paced=True, queue="RED"),
+    # E-fig4.2 at 30 KB, 100 flows: host and edge pacing, with ebase.tcl's window 1000 and ns-2's default 20.
+    *[Ns2Reading(f"ns2-{how}-100flows{'-win20' if w else ''}",
+                 f"ns-2 Reno, 100 flows, every {how} paced" + (", window_ 20" if w else ""), "Reno", 0.0,
+                 buffers_kb=(30,), host_paced=how == "host", edge_paced=how == "edge", hosts_per_edge=10, window=w)
+      for w in (None, 20) for how in ("host", "edge")],
     # E-fig5's host curve as the paper states it, around 10 KB.
     Ns2Reading("ns2-host-reno-access100", "ns-2 Reno, every host paced, 100 Mb/s access links (paper E Fig. 5)",
                "Reno", 0.0, 100, (10, 15), host_paced=True),
 ]
-# ns-2 2.35 built with host pacing by bench/ns2/paced/build.sh, and its E-base script.
+# ns-2 2.35 built with host pacing by bench/ns2/paced/build.sh, and its E-base script; the same with the edge pacer.
+PACED_EDGE_NS = os.environ.get("PACED_EDGE_NS", "/work/ns2-edge/ns-2.35/ns")
+PACED_EDGE_TCL = os.environ.get("PACED_EDGE_TCL", str(next(
+    (p for p in [HERE.parent / "ns2" / "paced" / "ebase_edge.tcl",
+                 Path("/work/wt/ns2edge/bench/ns2/paced/ebase_edge.tcl")] if p.exists()),
+    HERE.parent / "ns2" / "paced" / "ebase_edge.tcl")))
 PACED_NS = os.environ.get("PACED_NS", "/work/ns2/ns-2.35/ns")
 PACED_HOST_TCL = os.environ.get("PACED_HOST_TCL", str(next(
     (p for p in [HERE.parent / "ns2" / "paced" / "ebase_host.tcl",
