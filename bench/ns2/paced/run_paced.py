@@ -29,6 +29,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from run_ebase import append  # noqa: E402  (one CSV appender for every ns-2 runner)
 RESULTS = HERE / "results"
 FLOWS = RESULTS / "flows"
 
@@ -130,15 +132,6 @@ def done(path, key):
         return set()
     with path.open() as f:
         return {tuple(r[k] for k in key) for r in csv.DictReader(f)}
-
-
-def append(path, row, columns):
-    new = not path.exists()
-    with path.open("a", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=columns)
-        if new:
-            w.writeheader()
-        w.writerow(row)
 
 
 def main():
