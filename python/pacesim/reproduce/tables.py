@@ -11,6 +11,7 @@ the numbers come from the store, the causes of misses from
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -61,6 +62,14 @@ def judge_all(results: Path) -> Dict[str, Tuple[str, List[Judged]]]:
     return out
 
 
+REFERENCES = Path(__file__).resolve().parent / "references.toml"
+
+
+def references() -> Dict[str, List[str]]:
+    """Catalogue id -> the ns-2 references its setup was checked against (`references.toml`)."""
+    return tomllib.loads(REFERENCES.read_text(encoding="utf-8"))
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -75,8 +84,10 @@ def render(paper: str, judged: Dict[str, Tuple[str, List[Judged]]], results: Pat
              f"python/pacesim/reproduce/ (rules in claims.py: {RULES}); causes of misses: "
              f"python/pacesim/reproduce/causes/paper_{paper}.toml.", "",
              f"**{counts(every)}.**", "",
-             "| id | run | claims |", "|---|---|---|"]
-    lines += [f"| {cid} | {_cell(how)} | {counts(js) if js else '-'} |" for cid, (how, js) in mine.items()]
+             "| id | run | claims | ns-2 reference |", "|---|---|---|---|"]
+    refs = references()
+    lines += [f"| {cid} | {_cell(how)} | {counts(js) if js else '-'} | {'; '.join(map(_cell, refs.get(cid, []))) or '-'} |"
+              for cid, (how, js) in mine.items()]
     lines += ["", "## Claims", "", "| claim | expect | numbers | verdict |", "|---|---|---|---|"]
     for _, js in mine.values():
         lines += [f"| {j.id} | {_cell(j.expect)} | {_cell(j.numbers)} | **{j.verdict}** |" for j in js]
