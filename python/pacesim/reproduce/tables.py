@@ -11,10 +11,10 @@ the numbers come from the store, the causes of misses from
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Dict, List, Tuple
 
+from ..scenario import tomllib  # tomllib, or tomli before Python 3.11
 from ..store import Store
 from .claims import RULES
 from .catalogue import CATALOGUE, ids_of

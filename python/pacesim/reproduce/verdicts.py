@@ -25,11 +25,12 @@ Quick runs are demos: their misses say so and carry no cause.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Dict, Sequence, Tuple
+
+from ..scenario import tomllib  # tomllib, or tomli before Python 3.11
 
 REPRODUCED = "reproduced"
 KINDS = {"ns2-agrees": "not reproduced, ns-2 agrees with pacesim",
