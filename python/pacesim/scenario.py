@@ -158,8 +158,8 @@ class Trace(_Model):
 class UdpSource(_Model):
     """An open-loop UDP source (papers A Sec V-A, E Sec 5): "cbr", "poisson"
     (exponential gaps), "fbm" (paper A's truncated fractional Brownian
-    motion at 1 us resolution with Hurst parameter `hurst`, fixed-size
-    packets) at mean `rate` in wire bits, "onoff" (paper Q: CBR at peak
+    motion at 1 us resolution with Hurst parameter `hurst`, each packet
+    sent when the motion's bytes complete it) at mean `rate` in wire bits, "onoff" (paper Q: CBR at peak
     `rate` during exponential ON periods of mean `on`, silent for
     exponential OFF periods of mean `off`), or "trace" (paper A Sec II: the
     video frames of `trace` cut into packets, played as recorded or scaled
@@ -195,8 +195,6 @@ class UdpSource(_Model):
             if (self.kind == kind) != (getattr(self, key) is not None):
                 source = f"{'a' if kind == 'trace' else 'an'} {kind} source"
                 raise ScenarioError(key, f"{source} needs {key}" if self.kind == kind else f"only {source} takes {key}")
-        if self.kind == "fbm" and (self.size is None or self.size[0] != self.size[1]):
-            raise ScenarioError("size", "an fbm source sends packets of one fixed size")
         return self
 
     def to_engine(self) -> dict:

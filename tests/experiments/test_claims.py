@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from pacesim.reproduce import verdicts
-from pacesim.reproduce.claims import Points, about, beats, dips_then_rises, lowest_at, up_to
+from pacesim.reproduce.claims import Points, about, beats, dips_then_rises, lowest_at, non_monotonic, up_to
 from pacesim.reproduce.figures import FIGURES
 from pacesim.store import Store, tcp_core_mbps
 
@@ -50,6 +50,15 @@ def test_lowest_at_refuses_another_grid_point_and_zero():
     assert lowest_at(grid, [3e-3, 2e-3, 1e-3, 2e-3], "11KB")[0]
     assert not lowest_at(grid, [3e-3, 1e-3, 2e-3, 2e-3], "11KB")[0]
     assert not lowest_at(grid, [3e-3, 2e-3, 0.0, 2e-3], "11KB")[0]
+
+
+def test_non_monotonic_needs_a_rise_and_a_fall_beyond_noise():
+    # Paper E Sec 5.1: "the loss rate is non-monotonic in buffer size": either order counts.
+    assert non_monotonic([1e-4, 2e-2, 1.6e-2])  # rises, then falls
+    assert non_monotonic([3e-3, 1e-3, 2e-3])  # falls, then rises
+    assert non_monotonic([0.0, 0.0, 1e-2, 5e-3])  # from zero
+    assert not non_monotonic([1e-4, 1e-3, 2e-2])  # only rises
+    assert not non_monotonic([1e-4, 2e-2, 1.8e-2])  # falls by 10 %: noise
 
 
 def test_dips_then_rises_refuses_a_zero_loss_inner_point_and_monotone_curves():
