@@ -73,5 +73,6 @@ Count = Annotated[int, Field(strict=True, gt=0)]
 
 
 class _Model(BaseModel):
-    # Strict: no boolean or string is taken for a number (`w_q = true`, "0.5").
-    model_config = ConfigDict(extra="forbid", validate_default=True, strict=True)
+    # Strict: no boolean or string is taken for a number (`w_q = true`, "0.5");
+    # an assignment (`s.core.buffer = "5KB"`) is parsed and checked as a file's value is.
+    model_config = ConfigDict(extra="forbid", validate_default=True, strict=True, validate_assignment=True)

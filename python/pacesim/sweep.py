@@ -234,7 +234,7 @@ def simulate(scenario: dict) -> dict:
     from . import run
 
     try:
-        r = run(parse_scenario(scenario))
+        r = run(parse_scenario(scenario), threads=1)  # the pool's workers are the parallelism
     except Exception as e:  # invalid, or the engine failed (an engine panic is a RuntimeError with its message)
         return {"error": f"{type(e).__name__}: {e}", "host": socket.gethostname()}
     return {"report": r.report, "wall_s": r.wall_s, "host": socket.gethostname()}
