@@ -56,7 +56,6 @@ def run(
     try:
         report = _core.run_json(request, progress, threads)
     except ValueError as e:
-        field, _, message = str(e).partition(": ")
-        raise ScenarioError(field, message) from None
+        raise ScenarioError.from_engine(e) from None
     wall_s = time.perf_counter() - t0
     return Result(json.loads(report), scenario, wall_s)

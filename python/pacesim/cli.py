@@ -101,6 +101,17 @@ def _transfers(r: Result) -> Table:
                       {"size, KB": t["bytes"] / 1e3, "completion, s": t["fct_s"], "goodput, Kb/s": t["goodput_kbps"]})
 
 
+def _unwritable(path: Path) -> Optional[str]:
+    """Why a report could not be written to `path` (checked before a run, not after it), or None."""
+    if path.is_dir():
+        return "is a directory"
+    if not path.parent.is_dir():
+        return f"no directory {path.parent}"
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return "not writable"
+    return None
+
+
 @app.command()
 def run(
     scenario: str = typer.Argument(..., help="Scenario TOML file, or a packaged scenario's name (e-base, a-base, ...)."),
@@ -114,6 +125,9 @@ def run(
 ) -> None:
     """Run one scenario and print its summary, links and goodput distribution."""
     err = Console(stderr=True)
+    if json_out is not None and _unwritable(json_out):
+        err.print(f"[red]error:[/] --json {escape(str(json_out))}: {_unwritable(json_out)}", soft_wrap=True)
+        raise typer.Exit(2)
     try:
         s = apply_overrides(load_scenario(scenario), set_)
         with Progress(*Progress.get_default_columns(), transient=True, console=err) as bar:
