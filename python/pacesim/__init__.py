@@ -11,7 +11,7 @@ import os
 import time
 from typing import Callable, Optional, Union
 
-from . import _core
+from . import _core, memory
 from .result import Result
 from .scenario import Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
 
@@ -34,6 +34,7 @@ def run(
     seed: Optional[int] = None,
     progress: Optional[Callable[[float], None]] = None,
     threads: int = 1,
+    max_memory: Optional[int] = None,
 ) -> Result:
     """Simulate `scenario`, with its seed replaced by `seed` when given;
     `progress` is called now and then with the fraction of simulated time done.
@@ -42,6 +43,8 @@ def run(
 
     Raises ScenarioError (naming the field) for an invalid scenario and
     RuntimeError when the engine itself fails (e.g. a conservation check).
+    A run whose estimated memory (`memory.estimate`) exceeds `max_memory` bytes,
+    by default the machine's available memory, is refused with a ScenarioError.
     """
     if isinstance(scenario, (str, os.PathLike)):
         scenario = load_scenario(scenario)
@@ -51,6 +54,7 @@ def run(
         raise TypeError(f"expected a Scenario, a dict or a TOML path, got {type(scenario).__name__}")
     if seed is not None:
         scenario = apply_overrides(scenario, [f"seed={seed}"])
+    memory.check(scenario, max_memory)
     request = json.dumps(scenario.to_engine())
     t0 = time.perf_counter()
     try:

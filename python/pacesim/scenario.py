@@ -519,7 +519,7 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
         key, sep, text = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise ScenarioError(item, "an override is key=value, e.g. core.buffer=5KB")
+            raise ScenarioError(item or '""', "an override is key=value, e.g. core.buffer=5KB")
         parts = key.split(".")
         if parts == ["topology", "kind"]:  # a new kind starts from its own defaults
             data["topology"] = {"kind": _toml_value(text)}

@@ -67,7 +67,7 @@ def _check_axis(base: Scenario, key: str, values: list, variants: dict) -> None:
     if key == FLOWS:
         return
     if key == VARIANT:
-        unknown = [v for v in values if v not in variants]
+        unknown = [v for v in values if not isinstance(v, str) or v not in variants]
         if unknown:
             raise SweepError(f"variant axis names {unknown}, not defined under [variants] ({', '.join(variants)})")
         return
