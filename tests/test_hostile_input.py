@@ -204,3 +204,9 @@ def test_a_bad_json_path_is_refused_before_the_run(tmp_path):
         assert out.exit_code == 2 and why in out.output and "Summary" not in out.output
     out = CliRunner().invoke(app, ["run", "e-base", *sets, "--json", str(tmp_path / "r.json")])
     assert out.exit_code == 0 and json.loads((tmp_path / "r.json").read_text())["conservation"]
+
+
+@pytest.mark.parametrize("value", ["[[1]]", "{a=1}", "3", "ring"])
+def test_an_override_of_topology_kind_that_is_no_kind_is_named(value):
+    e = _error([f"topology.kind={value}", "topology.hosts_per_edge=3"])
+    assert e.field == "topology.kind" and "e-base, a-base" in e.message

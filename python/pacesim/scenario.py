@@ -522,7 +522,10 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
             raise ScenarioError(item or '""', "an override is key=value, e.g. core.buffer=5KB")
         parts = key.split(".")
         if parts == ["topology", "kind"]:  # a new kind starts from its own defaults
-            data["topology"] = {"kind": _toml_value(text)}
+            kind = _toml_value(text)
+            if not isinstance(kind, str) or kind not in KINDS:
+                raise ScenarioError(key, f"{_shown(kind)} is not valid; expected one of {', '.join(KINDS)}")
+            data["topology"] = {"kind": kind}
             continue
         table, model = data, Scenario
         for depth, part in enumerate(parts):
