@@ -16,7 +16,7 @@ import os
 import time
 from typing import Callable, Optional, Sequence, Union
 
-from . import _core
+from . import _core, memory
 from .result import Result
 from .scenario import Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
 
@@ -52,6 +52,7 @@ def run(
     seed: Optional[int] = None,
     threads: int = THREADS,
     progress: Optional[Callable[[float], None]] = None,
+    max_memory: Optional[int] = None,
 ) -> Result:
     """Simulate `scenario` (as `pacesim run` does) with the overrides `set`
     (`["core.buffer=5KB", "pacing.scheme=edge"]`, as `--set`) and its seed
@@ -63,6 +64,8 @@ def run(
 
     Raises ScenarioError (naming the field) for an invalid scenario and
     RuntimeError when the engine itself fails (e.g. a conservation check).
+    A run whose estimated memory (`memory.estimate`) exceeds `max_memory` bytes,
+    by default the machine's available memory, is refused with a ScenarioError.
     """
     if isinstance(scenario, (str, os.PathLike)):
         scenario = load_scenario(scenario)
@@ -75,12 +78,12 @@ def run(
     overrides = list(set) + ([f"seed={seed}"] if seed is not None else [])
     if overrides:
         scenario = apply_overrides(scenario, overrides)
+    memory.check(scenario, max_memory)
     request = json.dumps(scenario.to_engine())
     t0 = time.perf_counter()
     try:
         report = _core.run_json(request, progress, threads)
     except ValueError as e:
-        field, _, message = str(e).partition(": ")
-        raise ScenarioError(field, message) from None
+        raise ScenarioError.from_engine(e) from None
     wall_s = time.perf_counter() - t0
     return Result(json.loads(report), scenario, wall_s)

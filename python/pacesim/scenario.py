@@ -11,6 +11,7 @@ with ns-2 2.35's defaults for the TCP details the paper leaves out.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -387,11 +388,25 @@ def _unknown_key(key: str, parent: List[Union[str, int]], kind: Optional[str] = 
 
 
 def _path(loc: Iterable[Union[str, int]]) -> str:
-    """A dotted path with list indices in brackets, as the engine writes them: topology.links[2].rate."""
+    """A dotted path with list indices in brackets, as the engine writes them: topology.links[2].rate;
+    a key that is not a bare TOML key is quoted as TOML would: core."buf fer"."""
     out = ""
     for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        if isinstance(part, int):
+            out += f"[{part}]"
+            continue
+        part = part if re.fullmatch(r"[A-Za-z0-9_-]+(\[\d+\])?", part) else json.dumps(part)
+        out += f".{part}" if out else part
     return out
+
+
+def _shown(value: Any) -> str:
+    """`value` as an error message shows it: its repr, cut at 80 characters."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's 4300-digit limit for printing
+        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _describe(error: dict) -> Tuple[str, str]:
@@ -408,11 +423,13 @@ def _describe(error: dict) -> Tuple[str, str]:
         return path, str(cause)
     if error["type"] == "extra_forbidden":
         return path, _unknown_key(str(loc[-1]), loc[:-1], kind)
-    if error["type"] in ("literal_error", "union_tag_invalid"):
-        if error["type"] == "union_tag_invalid":
-            return path + ".kind", f"{error['ctx']['tag']!r} is not valid; expected {error['ctx']['expected_tags']}"
-        return path, f"{error['input']!r} is not valid; expected {error['ctx']['expected']}"
-    return path, f"{error['msg']} (got {error['input']!r})"
+    if error["type"] == "union_tag_invalid":
+        return path + ".kind", f"{_shown(error['ctx']['tag'])} is not valid; expected {error['ctx']['expected_tags']}"
+    if error["type"] == "union_tag_not_found":
+        return path, f"expected a table, e.g. {{ kind = \"e-base\" }} (got {_shown(error['input'])})"
+    if error["type"] == "literal_error":
+        return path, f"{_shown(error['input'])} is not valid; expected {error['ctx']['expected']}"
+    return path, f"{error['msg']} (got {_shown(error['input'])})"
 
 
 def parse_scenario(data: dict, base: Optional[Path] = None) -> Scenario:
@@ -449,18 +466,34 @@ def load_scenario(path: Union[str, Path]) -> Scenario:
     (`scenario_file`); keys left out take E-base's values, and relative file
     names in it are from its directory."""
     path = scenario_file(path)
+    return parse_scenario(read_toml(path), path.parent)
+
+
+def read_toml(path: Path) -> dict:
+    """A TOML file's contents; a ScenarioError naming the file when it is not
+    UTF-8, not TOML, nested past what the reader can follow, or holds a number
+    longer than Python reads (4300 digits)."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError(str(path), f"not UTF-8 text: byte 0x{e.object[e.start]:02x} at offset {e.start}") from None
+    except OSError as e:
+        raise ScenarioError(str(path), f"cannot be read: {e.strerror}") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(str(path), f"not valid TOML: {e}") from None
-    return parse_scenario(data, path.parent)
+    except RecursionError:
+        raise ScenarioError(str(path), "arrays or tables nested too deeply to read") from None
+    except ValueError as e:  # int() past sys.get_int_max_str_digits()
+        raise ScenarioError(str(path), f"a number too long to read: {e}") from None
 
 
 def _toml_value(text: str) -> Any:
     """A TOML scalar (or array) if `text` is one, else the text itself: 3 -> 3, 5KB -> "5KB"."""
     try:
         return tomllib.loads(f"value = {text}")["value"]
-    except tomllib.TOMLDecodeError:
+    except (ValueError, RecursionError):  # not TOML (or nested, or a number, past what it reads): a string
         return text.strip()
 
 
@@ -484,10 +517,13 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
         key, sep, text = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise ScenarioError(item, "an override is key=value, e.g. core.buffer=5KB")
+            raise ScenarioError(item or '""', "an override is key=value, e.g. core.buffer=5KB")
         parts = key.split(".")
         if parts == ["topology", "kind"]:  # a new kind starts from its own defaults
-            data["topology"] = {"kind": _toml_value(text)}
+            kind = _toml_value(text)
+            if not isinstance(kind, str) or kind not in KINDS:
+                raise ScenarioError(key, f"{_shown(kind)} is not valid; expected one of {', '.join(KINDS)}")
+            data["topology"] = {"kind": kind}
             continue
         table, model = data, Scenario
         for depth, part in enumerate(parts):

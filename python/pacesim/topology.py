@@ -18,7 +18,7 @@ from typing import Annotated, ClassVar, Dict, List, Literal, Optional, Union
 
 from pydantic import ConfigDict, Discriminator, Field, StrictBool, Tag
 
-from .fields import Count, PositiveSize, Rate, RateRange, Size, Time, TimeRange, _Model
+from .fields import U32, Count, PositiveSize, Rate, RateRange, Size, Time, TimeRange, _Model
 
 
 class EBaseUdp(_Model):
@@ -59,7 +59,7 @@ class ABase(_Model):
     CORE: ClassVar[dict] = {"rate": "100Mbps", "delay": "50ms", "buffer": "10KB"}
     kind: Literal["a-base"] = "a-base"
     # 0 leaves the UDP host alone on the core (UDP loss without TCP).
-    tcp_hosts: Annotated[int, Field(strict=True, ge=0)] = 1000
+    tcp_hosts: Annotated[int, Field(strict=True, ge=0, lt=U32)] = 1000
     access_rate: RateRange = "10Mbps"
     access_delay: TimeRange = ["1ms", "25ms"]
     udp_access_rate: RateRange = "100Mbps"
@@ -85,7 +85,7 @@ class QTandem(_Model):
 
     CORE: ClassVar[dict] = {"rate": "10Mbps", "delay": "2ms", "buffer": "10MB"}
     kind: Literal["q-tandem"] = "q-tandem"
-    pacers: Annotated[int, Field(strict=True, ge=1)] = 1
+    pacers: Annotated[int, Field(strict=True, ge=1, lt=U32)] = 1
     link_rate: RateRange = "10Mbps"
     link_delay: TimeRange = "2ms"
 
@@ -172,9 +172,11 @@ class Graph(_Model):
 
 KINDS: Dict[str, type] = {m.model_fields["kind"].default: m for m in [EBase, ABase, QLine, QTandem, QDumbbell, WDumbbell, Graph]}
 
-def _kind(value) -> str:
-    """The topology kind of a table, e-base when it names none."""
-    return value.get("kind", "e-base") if isinstance(value, dict) else value.kind
+def _kind(value) -> Optional[str]:
+    """The topology kind of a table, e-base when it names none; None for what is not a table."""
+    if isinstance(value, dict):
+        return value.get("kind", "e-base")
+    return getattr(value, "kind", None)
 
 
 Topology = Annotated[
@@ -198,8 +200,7 @@ def describe(scenario, examples: int = 3) -> dict:
     try:
         return json.loads(_core.describe_json(json.dumps(scenario.to_engine()), examples))
     except ValueError as e:
-        field, _, message = str(e).partition(": ")
-        raise ScenarioError(field, message) from None
+        raise ScenarioError.from_engine(e) from None
 
 
 def draw(description: dict, path, title: str = "") -> None:
