@@ -234,12 +234,14 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
 
 def report(
     results: Path = RESULTS,
-    out: Path = typer.Option(Path("site"), "--out", help="Directory to write the HTML site into (made if missing)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Directory to write the HTML site into, made if missing "
+                                                           "[default: RESULTS/site]."),
 ) -> None:
     """Build the reproduction site: an index of the catalogue and one HTML page per paper (figures, claims, causes)."""
     from .site.pages import write_site
     from .site.record import RecordError, collect
 
+    out = results / "site" if out is None else out
     if out.exists() and not out.is_dir():
         _fail(f"--out: {out} is a file, not a directory")
     try:

@@ -74,4 +74,5 @@ Count = Annotated[int, Field(strict=True, gt=0)]
 
 class _Model(BaseModel):
     # Strict: no boolean or string is taken for a number (`w_q = true`, "0.5").
-    model_config = ConfigDict(extra="forbid", validate_default=True, strict=True)
+    # Each field's docstring (the line below it) is its description, read by the scenario reference.
+    model_config = ConfigDict(extra="forbid", validate_default=True, strict=True, use_attribute_docstrings=True)
