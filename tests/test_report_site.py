@@ -139,7 +139,11 @@ def test_bad_stores_are_errors_naming_the_option(tmp_path):
     Store(tmp_path / "empty").close()
     empty = runner.invoke(app, ["report", "--results", str(tmp_path / "empty"), "--out", str(tmp_path / "s")])
     assert empty.exit_code == 2 and "--results" in empty.output and "no full-size run" in empty.output
+    (tmp_path / "garbage").mkdir()
+    (tmp_path / "garbage" / "pacesim.sqlite").write_text("not a database")
+    garbage = runner.invoke(app, ["report", "--results", str(tmp_path / "garbage"), "--out", str(tmp_path / "s")])
+    assert garbage.exit_code == 2 and "--results" in garbage.output and "not a results store" in garbage.output
     (tmp_path / "file").write_text("")
     into_file = runner.invoke(app, ["report", "--results", str(tmp_path / "empty"), "--out", str(tmp_path / "file")])
     assert into_file.exit_code == 2 and "--out" in into_file.output
-    assert not any(r.exception and not isinstance(r.exception, SystemExit) for r in (missing, empty, into_file))
+    assert not any(r.exception and not isinstance(r.exception, SystemExit) for r in (missing, empty, garbage, into_file))

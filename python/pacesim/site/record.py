@@ -11,6 +11,7 @@ under `<store>/reproduce/<figure id>/`.
 
 from __future__ import annotations
 
+import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -117,10 +118,17 @@ def _run(store: Store, results: Path, figure: str) -> Run:
 def collect(results: Path) -> Record:
     """The record of every catalogue id in the store at `results` (read only).
 
-    Raises RecordError when there is no store there, or it holds no full-size
-    run of any catalogue figure (quick runs are demos and carry no verdict)."""
+    Raises RecordError when there is no store there, the file there is not one, or
+    it holds no full-size run of any catalogue figure (quick runs are demos and carry no verdict)."""
     if not (results / "pacesim.sqlite").is_file():
         raise RecordError(f"no results store in {results} (no pacesim.sqlite there)")
+    try:
+        return _collect(results)
+    except sqlite3.DatabaseError as e:  # not SQLite, or not a store's tables
+        raise RecordError(f"{results / 'pacesim.sqlite'} is not a results store ({e})") from None
+
+
+def _collect(results: Path) -> Record:
     with Store(results, read_only=True) as store:
         sweeps = set(store.sweeps()["sweep"])
         figures = {f.id for cid, _, _ in CATALOGUE for f in figures_of(cid)[0]}
