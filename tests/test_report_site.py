@@ -58,22 +58,24 @@ def browser():
         yield b
 
 
+PAGE = """return {title: document.title,
+    links: Array.from(document.querySelectorAll("a[href]"), a => a.href),
+    images: Array.from(document.images, i => [i.src, i.complete && i.naturalWidth > 0]),
+    ids: Array.from(document.querySelectorAll("[id]"), e => e.id)};"""
+"""What a loaded page holds, as the browser resolved it: links, images (and whether each was decoded), ids."""
+
+
 def _crawl(browser, index: Path) -> dict:
-    """Every page reachable from `index` by local links: {path: (links, images)} as the browser resolved them,
-    each image with whether it was decoded."""
+    """Every page reachable from `index` by local links: {path: what `PAGE` found there}."""
     seen, todo = {}, [index.resolve()]
     while todo:
         page = todo.pop()
         if page in seen:
             continue
         browser.get(page.as_uri())
-        assert browser.title, f"{page.name}: no title"
-        links = [a.get_attribute("href") for a in browser.find_elements(By.TAG_NAME, "a")]
-        images = [(img.get_attribute("src"), browser.execute_script(
-            "return arguments[0].complete && arguments[0].naturalWidth > 0", img))
-            for img in browser.find_elements(By.TAG_NAME, "img")]
-        seen[page] = (links, images)
-        todo += [Path(unquote(urlparse(h).path)) for h in links if h.startswith("file:") and h.split("#")[0].endswith(".html")]
+        seen[page] = browser.execute_script(PAGE)
+        todo += [Path(unquote(urlparse(h).path)) for h in seen[page]["links"]
+                 if h.startswith("file:") and h.split("#")[0].endswith(".html")]
     return seen
 
 
@@ -81,51 +83,55 @@ def test_every_page_loads_and_every_image_and_link_resolves(site, browser):
     _, out, _ = site
     pages = _crawl(browser, out / "index.html")
     assert set(pages) == {(out / n).resolve() for n in ["index.html"] + [f"paper_{p}.html" for p in PAPERS]}
-    images = [(page, src, ok) for page, (_, imgs) in pages.items() for src, ok in imgs]
+    images = [(page, src, ok) for page, found in pages.items() for src, ok in found["images"]]
     assert len(images) == len(RAN), "one figure per run figure"
     for page, src, ok in images:
         assert ok, f"{page.name}: image {src} not decoded"
-    for page, (links, _) in pages.items():
-        for href in links:
+    for page, found in pages.items():
+        assert found["title"], f"{page.name}: no title"
+        for href in found["links"]:
             url = urlparse(href)
             assert url.scheme == "file", f"{page.name}: link off the site: {href}"
             target = Path(unquote(url.path))
             assert target.is_file(), f"{page.name}: broken link {href}"
             if url.fragment:
-                browser.get(target.as_uri())
-                assert browser.find_elements(By.ID, unquote(url.fragment)), f"{page.name}: no #{url.fragment} in {target.name}"
+                assert unquote(url.fragment) in pages[target.resolve()]["ids"], f"{page.name}: no #{url.fragment} in {target.name}"
 
 
-def _cells(row) -> dict:
-    return {td.get_attribute("data-count"): int(td.text or 0) for td in row.find_elements(By.CSS_SELECTOR, "td[data-count]")}
+CATALOGUE_ROWS = """return Array.from(document.querySelectorAll("#catalogue tr[data-id]"), r => [r.dataset.id, r.innerText,
+    Object.fromEntries(Array.from(r.querySelectorAll("td[data-count]"), td => [td.dataset.count, Number(td.innerText)]))]);"""
+"""The index's catalogue table: (id, the row's text, {verdict class or "total": the count shown}) per row."""
+
+CLAIM_ROWS = """return Array.from(document.querySelectorAll("table.claims tbody tr"),
+    r => [r.id, r.querySelector("td.verdict").dataset.verdict]);"""
+"""A paper page's claims: (claim id, verdict shown) per row."""
 
 
 def test_the_counts_match_the_store_and_the_judged_claims(site, browser):
     root, out, judged = site
     browser.get((out / "index.html").resolve().as_uri())
-    rows = {r.get_attribute("data-id"): r for r in browser.find_elements(By.CSS_SELECTOR, "#catalogue tr[data-id]")}
+    rows = {cid: (text, counts) for cid, text, counts in browser.execute_script(CATALOGUE_ROWS)}
     assert list(rows) == [cid for cid, _, _ in CATALOGUE]
     with Store(root, read_only=True) as store:
         for fid in RAN:
-            counts = _cells(rows[fid])
+            text, counts = rows[fid]
             assert counts["total"] == len(FIGURES[fid].claims)
             assert counts["reproduced"] == sum(j.verdict == REPRODUCED for j in judged[fid])
             assert sum(v for k, v in counts.items() if k != "total") == counts["total"]
             n = len(store.points(fid))
-            assert f"{n} of {n} points" in rows[fid].text
+            assert f"{n} of {n} points" in text
     for cid, _, _ in CATALOGUE:  # every other figure has no run in this store: all its claims not evaluated
         direct, _ = figures_of(cid)
         if direct and not {f.id for f in direct} & set(RAN):
-            counts = _cells(rows[cid])
+            counts = rows[cid][1]
             assert counts["not-evaluated"] == counts["total"] == sum(len(f.claims) for f in direct), cid
     for paper in {paper_of(f) for f in RAN}:
         browser.get((out / f"paper_{paper}.html").resolve().as_uri())
+        shown = dict(browser.execute_script(CLAIM_ROWS))
         for fid in RAN:
             if paper_of(fid) != paper:
                 continue
-            shown = {r.get_attribute("id"): r.find_element(By.CSS_SELECTOR, "td.verdict").get_attribute("data-verdict")
-                     for r in browser.find_elements(By.CSS_SELECTOR, f"section[id='{fid}'] table.claims tbody tr")}
-            assert shown == {j.id: j.verdict for j in judged[fid]}
+            assert {j.id: shown.get(j.id) for j in judged[fid]} == {j.id: j.verdict for j in judged[fid]}
             for j in judged[fid]:
                 if j.cause:  # a recorded miss shows its cause and every piece of evidence
                     text = browser.find_element(By.ID, f"cause-{j.id}").text
