@@ -66,6 +66,7 @@ class Entry:
 
     id: str
     what: str
+    setups: List[Tuple[str, str]]  # (figure id, its setup in words) of each figure that runs this id
     how: str
     claims: List[Judged]
     runs: List[Run]
@@ -145,7 +146,7 @@ def _collect(results: Path) -> Record:
     for cid, what, _ in CATALOGUE:
         direct, shown = figures_of(cid)
         how, claims = judged[cid]
-        entries.append(Entry(cid, what, how, claims, [runs[f.id] for f in direct if f.id in runs],
+        entries.append(Entry(cid, what, [(f.id, f.setup) for f in direct], how, claims, [runs[f.id] for f in direct if f.id in runs],
                              refs.get(cid, []), home[shown[0].id] if shown and not direct else None))
     return Record(results, entries, ENGINE_VERSION, datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
 
