@@ -9,7 +9,7 @@ import typing
 from pathlib import Path
 
 from pacesim.scenario import Scenario
-from pacesim.scenario_reference import _tables, render, type_text
+from pacesim.scenario_reference import render, tables, type_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,10 +20,10 @@ def test_the_committed_scenario_reference_is_current():
 
 
 def test_every_scenario_key_has_a_description_and_a_type():
-    tables = list(_tables(Scenario, "", "Top level"))
-    assert {h for h, _ in tables} >= {"`[core.red]`", "`[[traffic.udp]]`", "`[traffic.udp.trace]`",
+    found = list(tables(Scenario, "", "Top level"))
+    assert {h for h, _ in found} >= {"`[core.red]`", "`[[traffic.udp]]`", "`[traffic.udp.trace]`",
                                       '`[topology]` kind = "graph"', "`[pacing]`"}
-    for heading, model in tables:
+    for heading, model in found:
         hints = typing.get_type_hints(model, include_extras=True)
         for name, field in model.model_fields.items():
             assert field.description, f"{heading} {name}: no docstring"

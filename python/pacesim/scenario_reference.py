@@ -109,7 +109,7 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-def _tables(model: type, path: str, heading: str) -> Iterator[Tuple[str, type]]:
+def tables(model: type, path: str, heading: str) -> Iterator[Tuple[str, type]]:
     """(heading, model) of the table at dotted `path` and of every table below it, depth first; each
     topology kind on its own."""
     yield heading, model
@@ -118,12 +118,12 @@ def _tables(model: type, path: str, heading: str) -> Iterator[Tuple[str, type]]:
         key = ".".join(filter(None, [path, field.alias or name]))
         if model is Scenario and key == "topology":
             for kind, kind_model in KINDS.items():
-                yield from _tables(kind_model, key, f'`[topology]` kind = "{kind}"')
+                yield from tables(kind_model, key, f'`[topology]` kind = "{kind}"')
             continue
         inner = _table_model(hints[name])
         if inner is not None:
             listed = typing.get_origin(_strip_optional(hints[name])[0]) in (list, List)
-            yield from _tables(inner, key, f"`[[{key}]]`" if listed else f"`[{key}]`")
+            yield from tables(inner, key, f"`[[{key}]]`" if listed else f"`[{key}]`")
 
 
 def render() -> str:
@@ -141,7 +141,7 @@ def render() -> str:
         "`traffic.udp[0].rate=2Mbps` one of a list's tables.", "",
     ]
     described = {}  # model -> the heading it was described under
-    for heading, model in _tables(Scenario, "", "Top level"):
+    for heading, model in tables(Scenario, "", "Top level"):
         lines += [f"## {heading}", ""]
         if model in described:
             lines += [f"The same keys as {described[model]}.", ""]
