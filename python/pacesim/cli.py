@@ -277,6 +277,6 @@ def topology_show(
         out.print(f"wrote {escape(str(png))}")
 
 
-from .experiment_commands import register  # noqa: E402  (sweep, results, plot, reproduce)
+from .experiment_commands import register  # noqa: E402  (sweep, results, plot, reproduce, report)
 
 register(app)

@@ -85,4 +85,6 @@ Count = Annotated[int, Field(strict=True, gt=0, lt=U32)]
 class _Model(BaseModel):
     # Strict: no boolean or string is taken for a number (`w_q = true`, "0.5");
     # an assignment (`s.core.buffer = "5KB"`) is parsed and checked as a file's value is.
-    model_config = ConfigDict(extra="forbid", validate_default=True, strict=True, validate_assignment=True)
+    # Each field's docstring (the line below it) is its description, read by the scenario reference.
+    model_config = ConfigDict(extra="forbid", validate_default=True, strict=True, validate_assignment=True,
+                              use_attribute_docstrings=True)

@@ -40,12 +40,19 @@ class Red(_Model):
     `w_q` 0.002; `gentle` and byte mode (`mean_packet` 1000 B) as ns-2 2.35."""
 
     min_th: Optional[Size] = None
+    """Below this average queue nothing is dropped; absent: 40 % of the buffer (paper E Fig. 9)."""
     max_th: Optional[PositiveSize] = None
+    """At this average queue the drop probability reaches max_p; absent: the buffer (paper E Fig. 9)."""
     max_p: Probability = 0.1
+    """Drop probability at max_th (paper E Fig. 9)."""
     w_q: Probability = 0.002
+    """Weight of the newest queue sample in the average (EWMA; paper E Fig. 9)."""
     gentle: StrictBool = True
+    """Drop probability rises from max_p to 1 between max_th and twice it (ns-2 gentle_)."""
     byte_mode: StrictBool = True
+    """Queue counted and drops scaled in bytes (ns-2 queue_in_bytes_ and bytes_)."""
     mean_packet: PositiveSize = "1000B"
+    """The packet size drop scaling, packet-mode limits and the idle-time correction assume (ns-2 mean_pktsize_)."""
 
     def check(self, buffer: int, buffer_packets: Optional[int]) -> None:
         """RED's constraints against the core queue's `buffer` (its hard limit)."""
@@ -68,34 +75,53 @@ class Core(_Model):
     (`topology.CORE`); see `Scenario.core_values()`."""
 
     rate: Optional[Rate] = None
+    """The core link's rate; absent: the topology's (E-base: 100 Mb/s, paper E Sec 3.1)."""
     delay: Optional[Time] = None
+    """The core link's one-way propagation delay; absent: the topology's (E-base: 100 ms)."""
     buffer: Optional[Size] = None
+    """Drop-tail limit in bytes (a packet is dropped when bytes waiting + its size >= it; ns-2's rule);
+    absent: the topology's (E-base: 10 KB)."""
     buffer_packets: Optional[Count] = None
+    """Drop-tail limit in packets, alone or with `buffer` (paper Q counts its core buffer in packets)."""
     queue: Literal["droptail", "red"] = "droptail"
+    """The core queue's discipline: drop-tail, or RED with `[core.red]` (paper E Fig. 9)."""
     red: Red = Field(default_factory=Red)
+    """RED's parameters, used when queue = "red"."""
 
 
 class Tcp(_Model):
     """One-way TCP as ns-2's `Agent/TCP`; names and defaults as ns-2 2.35's."""
 
     variant: Literal["reno", "newreno", "sack", "fack", "bic", "cubic", "fast"] = "reno"
+    """Congestion control: ns-2's Reno, NewReno, Sack1, Fack; BIC and CUBIC (Linux, paper W), FAST (paper W)."""
     segment_size: PositiveSize = "1000B"
+    """Payload of a data packet (ns-2 packetSize_; paper E: 1000 B)."""
     header_size: Size = "40B"
+    """TCP/IP header added on the wire (ns-2 useHeaders_ true)."""
     ack_size: PositiveSize = "40B"
+    """An ACK's size on the wire."""
     window: Count = 1000
+    """Receiver's advertised window, packets (ns-2 window_; large so that it never binds)."""
     initial_window: Count = 2
+    """Congestion window once the SYN is acknowledged, packets (ns-2 windowInit_)."""
     syn: StrictBool = True
+    """Open with a 40 B SYN and a window of 1 until it is acknowledged (ns-2 syn_, delay_growth_)."""
     tick: PositiveTime = "10ms"
+    """Granularity of the RTT estimator and the retransmission timer (ns-2 tcpTick_)."""
     min_rto: Time = "200ms"
+    """Least retransmission timeout (ns-2 minrto_)."""
     max_rto: Time = "60s"
+    """Largest retransmission timeout, back-off included (ns-2 maxrto_)."""
     initial_rto: PositiveTime = "3s"
-    # Delayed ACKs (ns-2 Agent/TCPSink/DelAck, interval_ 100ms); off as in the papers.
+    """Retransmission timeout before the first RTT sample (ns-2 rtxcur_init_)."""
     delayed_ack: Optional[PositiveTime] = None
-    # FACK's rampdown (Mathis-Mahdavi Sec 4.3, ns-2 rampdown_); off as in ns-2.
+    """Delayed ACKs with this timeout (ns-2 Agent/TCPSink/DelAck, interval_ 100 ms); absent: off, as in the papers."""
     rampdown: StrictBool = False
-    # FAST (Jin-Wei-Low 2004): packets kept queued per flow, and the update's step.
+    """FACK's rampdown (Mathis-Mahdavi Sec 4.3, ns-2 rampdown_); off as in ns-2."""
     fast_alpha: Annotated[float, Field(gt=0.0, allow_inf_nan=False)] = 200.0
+    """FAST (Jin-Wei-Low 2004): packets each flow keeps queued in the network."""
     fast_gamma: Probability = 0.5
+    """FAST: the step of its window update."""
 
     @model_validator(mode="after")
     def _rto_bounds(self) -> Tcp:
@@ -123,9 +149,13 @@ class Trace(_Model):
     file's directory (the working directory for a dict or a --set)."""
 
     file: str
+    """The trace file, one frame per line; relative to the scenario file's directory."""
     columns: List[TraceColumn]
+    """What each field of a line holds, in order (frame, type, time_s or time_ms, bytes or bits, - to skip)."""
     fps: Optional[Annotated[float, Field(gt=0.0, allow_inf_nan=False)]] = None
+    """Frames a second, for a trace without a time column."""
     send: Literal["spread", "burst"] = "spread"
+    """spread: a frame's packets at its bit rate over its interval; burst: all at its time."""
 
     @field_validator("file")
     @classmethod
@@ -173,16 +203,27 @@ class UdpSource(_Model):
     model_config = ConfigDict(serialize_by_alias=True)
 
     kind: Literal["cbr", "poisson", "fbm", "onoff", "trace"]
+    """The source's process (required)."""
     rate: Optional[Rate] = None
+    """Mean wire rate (the peak for onoff); required but for a trace, which plays as recorded without it."""
     size: Optional[SizeRange] = None
+    """Packet size on the wire, or a [low, high] range drawn uniformly; this or `sizes`."""
     sizes: Optional[List[PositiveSize]] = None
+    """Packet sizes drawn with equal weights; this or `size`."""
     start: Time = "0s"
+    """Time of the first packet."""
     hurst: Optional[Annotated[float, Field(ge=0.5, lt=1.0)]] = None
+    """fbm: the Hurst parameter (paper A Sec V-A uses 0.85)."""
     on: Optional[PositiveTime] = None
+    """onoff: mean of the exponential ON periods (paper Q: 100 ms)."""
     off: Optional[PositiveTime] = None
+    """onoff: mean of the exponential OFF periods (paper Q: 200 ms)."""
     trace: Optional[Trace] = None
+    """trace: the video frame trace, `[traffic.udp.trace]`."""
     from_: str = Field("s-udp", alias="from")
+    """The sending host."""
     to: str = "d-udp"
+    """The receiving host."""
 
     @model_validator(mode="after")
     def _one_size(self) -> UdpSource:
@@ -213,9 +254,13 @@ class ShortFlows(_Model):
     flows, spread evenly, are users; the rest stay long-lived."""
 
     fraction: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
+    """Share of the TCP flows that are users, spread evenly (0.5: every second flow)."""
     mean_size: PositiveSize = "100KB"
+    """Mean of the Pareto file size (paper E Sec 3.4: 100 KB)."""
     shape: Annotated[float, Field(gt=1.0, allow_inf_nan=False)] = 1.2
+    """Pareto shape (paper E: 1.2; paper A: 1.5)."""
     mean_think: PositiveTime = "1s"
+    """Mean of the exponential think time between files."""
 
 
 class Traffic(_Model):
@@ -227,9 +272,13 @@ class Traffic(_Model):
     reverse half then takes `[core]`'s queue too."""
 
     start: TimeRange = ["0s", "10s"]
+    """TCP flows start at times drawn uniformly over this range."""
     udp: List[UdpSource] = Field(default_factory=list)
+    """UDP sources, `[[traffic.udp]]` tables."""
     short: Optional[ShortFlows] = None
+    """Closed-loop short-lived users, `[traffic.short]`; absent: every flow long-lived."""
     two_way: StrictBool = False
+    """Every flow gets a twin in the other direction (paper A Sec VII)."""
 
 
 class Pacing(_Model):
@@ -244,19 +293,27 @@ class Pacing(_Model):
     spread evenly over the edges."""
 
     scheme: Literal["none", "host", "edge", "qlbp"] = "none"
+    """Who paces: nobody, the TCP senders (paper W), the edge pacer (paper E Sec 2.1) or QLBP (paper Q)."""
     delay: Time = "10ms"
+    """The edge pacer's delay bound d (paper E: 10 ms); 0: no pacer."""
     fraction: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
+    """Share of the edges or hosts that pace (paper E Sec 6)."""
     host_mode: Literal["original", "modified", "rate"] = "original"
-    # QLBP (paper Q eq. 1); defaults from paper Q Sec V-B (Q-fig18).
+    """Host pacing rule: RTT/cwnd, paper W eq. 7, or the Linux rate."""
     mu_max: Rate = "100Mbps"
+    """QLBP's rate at Q_max packets queued (paper Q eq. 1; default from paper Q Sec V-B, Q-fig18)."""
     mu_min: Rate = "1Mbps"
+    """QLBP's rate with an empty queue (paper Q eq. 1, Sec V-B)."""
     q_max: Count = 40
+    """QLBP: the queue length, packets, from which it sends at the link rate (paper Q Sec V-B)."""
     q_lim: Count = 2000
-    # Or QLBP's rule of thumb (paper Q Sec III-C) per link from utilisation and delay tolerance.
+    """QLBP: the pacer's own queue limit, packets (paper Q Sec V-B)."""
     utilization: Optional[Annotated[float, Field(gt=0.0, le=1.0)]] = None
+    """QLBP's rule of thumb (paper Q Sec III-C): the link's utilisation rho; with max_delay it sets mu_max, mu_min, q_max."""
     max_delay: Optional[PositiveTime] = None
-    # Pace exactly these links by name (core, edge_in.0, access.17.up, ...).
+    """QLBP's rule of thumb: the delay tolerance D_max."""
     links: Optional[list[str]] = None
+    """Pace exactly these links by name (core, edge_in.0, access.17.up, ...) instead of the ingress edges."""
 
     @model_validator(mode="after")
     def _qlbp_rates(self) -> Pacing:
@@ -277,9 +334,13 @@ class Burstiness(_Model):
     2^24 bins), e.g. for the rate's auto-covariance (paper Q Theorem 2)."""
 
     link: str = "core"
+    """The link whose arrivals are binned, by name."""
     bin: PositiveTime = "1us"
+    """The smallest time scale (paper A: 1 us)."""
     scales: Annotated[int, Field(strict=True, ge=1, le=40)] = 20
+    """Number of time scales, bin x 1, 2, 4, ..."""
     series: bool = False
+    """Also return the bytes of every bin (at most 2^24 bins)."""
 
 
 class Progress(_Model):
@@ -288,6 +349,7 @@ class Progress(_Model):
     transfer a given amount, throughput over time (paper W Figs. 2-5)."""
 
     interval: PositiveTime = "100ms"
+    """Time between samples of every flow's in-order bytes."""
 
 
 class Delay(_Model):
@@ -298,6 +360,7 @@ class Delay(_Model):
     model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
 
     class_: Literal["data", "udp"] = Field("data", alias="class")
+    """Which packets: TCP data (from a segment's first transmission) or UDP."""
 
 
 class Scenario(_Model):
@@ -305,16 +368,27 @@ class Scenario(_Model):
     window [warmup, duration] over which the report's numbers are taken."""
 
     seed: Annotated[int, Field(strict=True, ge=0, lt=2**64)] = 1
+    """Seed of every random stream: same scenario and seed, same results."""
     duration: PositiveTime = "400s"
+    """Simulated time; the measurement window ends here (paper E Sec 3.1: 400 s)."""
     warmup: Time = "100s"
+    """The measurement window opens here (paper E: after 100 s)."""
     topology: Topology = Field(default_factory=EBase)
+    """The network, `[topology]`: a named kind or a graph."""
     core: Core = Field(default_factory=Core)
+    """The core (bottleneck) link and its queue, `[core]`."""
     tcp: Tcp = Field(default_factory=Tcp)
+    """Every TCP flow's variant and parameters, `[tcp]`."""
     traffic: Traffic = Field(default_factory=Traffic)
+    """Flow starts, short-lived users and UDP sources, `[traffic]`."""
     pacing: Pacing = Field(default_factory=Pacing)
+    """Where traffic is paced, `[pacing]`."""
     burstiness: Optional[Burstiness] = None
+    """Measure burstiness at time scales, `[burstiness]`; absent: not measured."""
     progress: Optional[Progress] = None
+    """Sample every flow's progress, `[progress]`; absent: not sampled."""
     delay: Optional[Delay] = None
+    """Measure one-way packet delays, `[delay]`; absent: not measured."""
 
     @model_validator(mode="after")
     def _timeline(self) -> Scenario:

@@ -448,6 +448,14 @@ class Store:
             records.append(rec)
         return pd.DataFrame.from_records(records)
 
+    def provenance(self, sweep: str) -> dict:
+        """What ran `sweep`'s finished points: the distinct engine versions, code versions and hosts, each sorted."""
+        rows = self.db.execute(
+            """SELECT DISTINCT r.engine_version, r.code_version, r.host FROM sweep_points p
+               JOIN runs r ON r.key = p.key WHERE p.sweep = ?""", (sweep,)).fetchall()
+        return {name: sorted({r[i] for r in rows if r[i]}) for i, name in
+                enumerate(["engine_version", "code_version", "host"])}
+
     def _tcp_metrics(self, key: str, found: dict) -> dict:
         """tcp_throughput_mbps and tcp_utilisation of a run stored before `metrics` had them."""
         stored = self.report(key)
