@@ -75,6 +75,11 @@ def a11(minimum_at: str, at_30: float = 1.5, tcp: float = 0.93):
     return points(rows)
 
 
+
+def test_a_sweep_without_successful_points_is_not_evaluated():
+    failed = Points(pd.DataFrame([{"status": "failed"}]))  # no axis columns at all
+    assert claim("A-fig11.1").evaluate(failed)[0] == "not evaluated"
+
 def test_a_fig11_minimum_must_be_at_11kb():
     assert outcome("A-fig11.1", a11("11KB")) == "reproduced"
     assert outcome("A-fig11.1", a11("8KB")) == "not reproduced"
