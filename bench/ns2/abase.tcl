@@ -32,6 +32,8 @@
 # carries its data packet's fid, so at r0 -> r1 fid 0 is data and fid 3
 # ACKs, and the other way round at r1 -> r0). goodput_kbps_mean is over
 # all 2 HOSTS flows.
+# `cwnd_csv FILE` (A-fig4): every bulk flow's cwnd_ sampled every 50 ms over
+# [WARMUP, DURATION], its mean written to FILE (flow, mean_cwnd).
 # Randomness: $defaultRNG and an RNG object seeded with SEED; the RNG draws,
 # in topology order, each host's delay, then each flow's start time (the
 # reverse flows' after the forward ones').
@@ -39,7 +41,7 @@
 array set opt {
     hosts 1000 access 10e6 core 100e6 udp_access 100e6 buffer 10000 seed 1
     duration 200 warmup 50 flows_csv /dev/null variant Reno sink ""
-    udp none udp_rate 5e6 udp_size 200 trace "" short "" twoway 0
+    udp none udp_rate 5e6 udp_size 200 trace "" short "" twoway 0 cwnd_csv ""
 }
 array set opt $argv
 foreach var {seed duration warmup flows_csv variant} { set $var $opt($var) }
@@ -153,6 +155,31 @@ if {$opt(udp) ne "none"} {
     }
     $app attach-agent $udp
     $ns at 0 "$app start"
+}
+
+# A-fig4: each bulk flow's cwnd_, sampled every 50 ms from the warmup on; the means at the end.
+proc cwnd_sample {} {
+    global ns tcp n cwnd_sum cwnd_count
+    for {set i 0} {$i < $n} {incr i} {
+        if {[info exists tcp($i)]} { set cwnd_sum($i) [expr {$cwnd_sum($i) + [$tcp($i) set cwnd_]}] }
+    }
+    incr cwnd_count
+    $ns at [expr {[$ns now] + 0.05}] "cwnd_sample"
+}
+proc cwnd_write {} {
+    global tcp n cwnd_sum cwnd_count opt
+    set f [open $opt(cwnd_csv) w]
+    puts $f "flow,mean_cwnd"
+    for {set i 0} {$i < $n} {incr i} {
+        if {[info exists tcp($i)]} { puts $f "$i,[expr {$cwnd_sum($i) / $cwnd_count}]" }
+    }
+    close $f
+}
+if {$opt(cwnd_csv) ne ""} {
+    for {set i 0} {$i < $n} {incr i} { set cwnd_sum($i) 0.0 }
+    set cwnd_count 0
+    $ns at $warmup "cwnd_sample"
+    $ns at [expr {$duration - 1e-9}] "cwnd_write"
 }
 
 $ns at $warmup "snapshot"

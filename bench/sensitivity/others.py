@@ -46,6 +46,10 @@ OTHER_READINGS = [
     # does. This reading counts packets instead, of any size: B KB holds B packets (ns-2's packet mode: B - 1 waiting).
     Reading("packets", "paper A's buffer of B KB counted as B packets of any size (ns-2's packet-mode DropTail)",
             ("core.buffer=100MB",)),
+    # Paper A Sec II: UDP "can be an aggregate of many individual UDP streams", on one 100 Mb/s access link, the core's
+    # rate, so by itself it never queues at the core; this reading lets it arrive faster than the core serves it.
+    Reading("udp10g", "paper A's UDP access link at 10 Gb/s instead of the core's 100 Mb/s (UDP can queue by itself)",
+            ("topology.udp_access_rate=10Gbps",)),
     COMMON["wire1000"],
     COMMON["delack"],
 ]
@@ -65,7 +69,7 @@ EXPERIMENTS: Dict[str, Tuple[Experiment, Sequence[str]]] = {
     "Q-fig18": (whole("Q-fig18"), ("qhost6", "wire1000", "delack")),
     "Q-tab3": (whole("Q-tab3"), ("qhost6", "wire1000", "delack")),
     "W-s1": (whole("W-s1"), ("seeds10",)),
-    "A-fig11": (whole("A-fig11"), ("packets", "wire1000", "delack")),
+    "A-fig11": (whole("A-fig11"), ("packets", "udp10g", "wire1000", "delack")),
 }
 SEEDS = {"seeds10": list(range(1, 11))}
 """Readings that change the seeds rather than the scenario."""

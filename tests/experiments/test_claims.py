@@ -84,6 +84,11 @@ def a11(minimum_at: str, at_30: float = 1.5, tcp: float = 0.93):
     return points(rows)
 
 
+
+def test_a_sweep_without_successful_points_is_not_evaluated():
+    failed = Points(pd.DataFrame([{"status": "failed"}]))  # no axis columns at all
+    assert claim("A-fig11.1").evaluate(failed)[0] == "not evaluated"
+
 def test_a_fig11_minimum_must_be_at_11kb():
     assert outcome("A-fig11.1", a11("11KB")) == "reproduced"
     assert outcome("A-fig11.1", a11("8KB")) == "not reproduced"
@@ -123,6 +128,15 @@ def cwnd(p05: float, p95: float):
     return points([{"variant": v, "core.buffer": b, "mean_cwnd_p05": p05, "mean_cwnd_p50": (p05 + p95) / 2,
                     "mean_cwnd_p95": p95} for v in ("1000 flows", "200 flows") for b in ("2KB", "20KB")])
 
+
+
+def test_a_fig13_without_an_inner_minimum_says_so_not_nan():
+    from pacesim.reproduce.paper_a import A13_BUFFERS, A13_SHARES
+    rising = {b: 0.001 * i for i, b in enumerate(A13_BUFFERS)}  # zero at the first buffer, then up
+    p = points([{"variant": s, "core.buffer": b, "core_udp_loss_rate": rising[b]} for s in A13_SHARES
+                for b in A13_BUFFERS])
+    outcome_, numbers = claim("A-fig13.1").evaluate(p)
+    assert outcome_ == "not reproduced" and "no inner non-zero minimum" in numbers and "nan" not in numbers
 
 def test_a_fig4_checks_the_range_across_flows_not_the_median():
     assert outcome("A-fig4.1", cwnd(1.8, 4.0)) == "reproduced"

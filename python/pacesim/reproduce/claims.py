@@ -56,9 +56,13 @@ class Missing(LookupError):
 
 
 def _select(rows: pd.DataFrame, where: dict) -> pd.DataFrame:
-    """The rows at the given axis values (short names allowed, see `ALIASES`)."""
+    """The rows at the given axis values (short names allowed, see `ALIASES`); none when an axis is not a
+    column (a sweep with no successful point yet has no columns)."""
     for key, value in where.items():
-        rows = rows[matches(rows[ALIASES.get(key, key)], [value])]
+        column = ALIASES.get(key, key)
+        if column not in rows:
+            return rows.iloc[0:0]
+        rows = rows[matches(rows[column], [value])]
     return rows
 
 

@@ -293,11 +293,16 @@ def _inflection(p: Points, share: str) -> tuple:
     return A13_BUFFERS[low], rise
 
 
+def _rise_text(rise: float) -> str:
+    """The rise after a minimum, or why there is none (NaN: the lowest point is at an end of the grid, or zero)."""
+    return f"then up by x{rise:.2f}" if np.isfinite(rise) else "no inner non-zero minimum"
+
+
 def _inflection_at_9(p: Points) -> Verdict:
     at, rise = _inflection(p, "5 %")
     loss = [p.at(UDP_LOSS, variant="5 %", buffer=b) for b in A13_BUFFERS]
-    return about(kb(at), 9) and dips_then_rises(loss), f"5 %: UDP loss lowest at {at}, then up by x{rise:.2f} " \
-                                                       "(paper about 9 KB)"
+    return about(kb(at), 9) and dips_then_rises(loss), f"5 %: UDP loss lowest at {at}, {_rise_text(rise)} " \
+        "(paper about 9 KB): " + ", ".join(f"{b} {100 * v:.4f} %" for b, v in zip(A13_BUFFERS, loss))
 
 
 def _moves_left_and_weakens(p: Points) -> Verdict:
@@ -307,7 +312,7 @@ def _moves_left_and_weakens(p: Points) -> Verdict:
     # A rise of NaN: no inner minimum, the anomaly gone; it must first be there at 5 %.
     ok = np.isfinite(rise[0]) and all(a >= b for a, b in zip(at, at[1:])) and all(
         not (r < s) for r, s in zip(rise, rise[1:]))
-    return ok, ", ".join(f"{s}: lowest at {a:g} KB, then x{r:.2f}" for s, a, r in zip(A13_SHARES, at, rise))
+    return ok, ", ".join(f"{s}: lowest at {a:g} KB, {_rise_text(r)}" for s, a, r in zip(A13_SHARES, at, rise))
 
 
 AFIG13 = Figure(
