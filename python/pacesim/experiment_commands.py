@@ -16,8 +16,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .scenario import ScenarioError
-
 RESULTS = typer.Option(Path("results"), "--results", help="Results directory (database and Parquet tables).")
 WORKERS = typer.Option(None, "--workers", min=1, help="Worker processes [default: one per core].")
 SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler.")
@@ -53,6 +51,7 @@ def sweep(
     quick: bool = typer.Option(False, "--quick", help="Run the file's [quick] version instead."),
 ) -> None:
     """Run every point of a sweep not already in the results store."""
+    from .scenario import ScenarioError
     from .store import Store
     from .sweep import SweepError, executor, load_sweep, run_sweep
 
