@@ -9,14 +9,14 @@
    imports pacesim from the venv;
 3. from a fresh directory under /tmp, with the same environment:
    `pacesim --version`, `pacesim run e-base --set core.buffer=5KB` (cut to
-   `--duration` unless `--full`), `pacesim reproduce Q-tab2 --results DIR`,
+   60 s, measured from 20 s, unless `--full`), `pacesim reproduce Q-tab2 --results DIR`,
    and notebook.py (pacesim.run with `set=[...]`, the store, a small sweep).
 
 Each step is timed and must exit 0; its output's last lines are printed.
 Building a release wheel from scratch costs minutes of CPU: bench/README.md
 records one run.
 
-    python bench/wheel/fresh_venv.py [--wheel FILE] [--venv DIR] [--full | --duration 60s]
+    python bench/wheel/fresh_venv.py [--wheel FILE] [--venv DIR] [--full]
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = Path(__file__).resolve().parent / "notebook.py"
 RUST_TOOLS = ("cargo", "rustc")
+SHORT = ["--set", "duration=60s", "--set", "warmup=20s"]
+"""E-base cut short for a quick check (its own warm-up is 100 s)."""
 CHECK = ("import shutil, sys, pacesim; "
          "assert all(shutil.which(t) is None for t in sys.argv[1:]), 'Rust on PATH'; "
          "assert pacesim.__file__.startswith(sys.prefix), pacesim.__file__; "
@@ -67,7 +69,6 @@ def main() -> None:
     ap.add_argument("--wheel", type=Path, help="An already built wheel [default: build one with pip wheel].")
     ap.add_argument("--venv", type=Path, help="Where to make the venv [default: a temporary directory].")
     ap.add_argument("--full", action="store_true", help="Run the whole 400 s E-base.")
-    ap.add_argument("--duration", default="60s", help="E-base's length without --full.")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="pacesim-wheel-"))
     wheel = args.wheel
@@ -85,7 +86,7 @@ def main() -> None:
     step("Rust is out of reach", [bin_ / "python", "-c", CHECK, *RUST_TOOLS], work, env)
     here = Path(tempfile.mkdtemp(prefix="pacesim-user-", dir="/tmp"))
     step("pacesim --version", [bin_ / "pacesim", "--version"], here, env)
-    short = [] if args.full else ["--set", f"duration={args.duration}"]
+    short = [] if args.full else SHORT
     step(f"pacesim run e-base --set core.buffer=5KB {' '.join(short)}".strip(),
          [bin_ / "pacesim", "run", "e-base", "--set", "core.buffer=5KB", *short], here, env, tail=10)
     step("pacesim reproduce Q-tab2", [bin_ / "pacesim", "reproduce", "Q-tab2", "--results", here / "results",
