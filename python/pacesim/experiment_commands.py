@@ -191,7 +191,10 @@ def reproduce(
     if all_ or table:
         if fig_id is not None or quick or seeds:
             _fail("--all and --table take no ID, --quick or --seeds: they are the papers' sizes and seeds")
-        _reproduce_all(results, tables, run=all_, workers=workers, scheduler=scheduler, dask=dask)
+        try:
+            _reproduce_all(results, tables, run=all_, workers=workers, scheduler=scheduler, dask=dask)
+        except SweepError as e:
+            _fail(str(e))
         return
     if fig_id is None:
         _fail("give a catalogue ID, --all, --table or --list")

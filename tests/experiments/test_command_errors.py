@@ -4,14 +4,15 @@ unreachable scheduler, an unknown id or metric, the cost of each catalogue id, a
 from __future__ import annotations
 
 import math
-import tomllib
 
+import pytest
 from typer.testing import CliRunner
 
 from pacesim.cli import app
 from pacesim.reproduce.catalogue import CATALOGUE, ids_of
 from pacesim.reproduce.figure import scenarios_dir
 from pacesim.reproduce.figures import FIGURES
+from pacesim.scenario import read_toml
 from pacesim.store import Store
 from pacesim.sweep import load_sweep, run_sweep
 
@@ -43,9 +44,10 @@ def test_a_sweep_with_a_failed_point_exits_1(tmp_path):
     assert "2 points, 0 already done, 2 run, 1 failed" in out.output and "no-such-link" in out.output
 
 
-def test_an_unreachable_scheduler_is_a_short_error(tmp_path):
-    path = sweep_file(tmp_path, '"core.buffer" = ["5KB"]')
-    out = runner.invoke(app, ["sweep", str(path), "--results", str(tmp_path / "r"), "--scheduler", "tcp://127.0.0.1:1"])
+@pytest.mark.parametrize("command", ["sweep", "reproduce"])
+def test_an_unreachable_scheduler_is_a_short_error(tmp_path, command):
+    what = str(sweep_file(tmp_path, '"core.buffer" = ["5KB"]')) if command == "sweep" else "Q-tab2"
+    out = runner.invoke(app, [command, what, "--results", str(tmp_path / "r"), "--scheduler", "tcp://127.0.0.1:1"])
     assert out.exit_code == 2
     assert "--scheduler tcp://127.0.0.1:1: cannot connect" in out.output and "Traceback" not in out.output
     assert len(out.output.strip().splitlines()) <= 2
@@ -73,7 +75,7 @@ def test_list_shows_points_and_time_from_the_store(tmp_path):
         walls = store.points("Q-tab2")["wall_s"]
     out = runner.invoke(app, ["reproduce", "--list", "--results", str(tmp_path)], env={"COLUMNS": "80"})
     assert out.exit_code == 0, out.output
-    spec = tomllib.loads((scenarios_dir() / "E-fig3.toml").read_text())
+    spec = read_toml(scenarios_dir() / "E-fig3.toml")
     e_fig3 = math.prod(len(v) for v in spec["axes"].values()) * len(spec["seeds"])
     assert row_of(out.output, "E-fig3")[3:] == [str(e_fig3), "unknown"]
     total = walls.sum()
