@@ -101,7 +101,7 @@ def results(
             for r in df.itertuples(index=False):
                 t.add_row(escape(r.sweep), str(r.points), str(r.ok), str(r.failed), str(r.pending),
                           f"{r.engine_s:.1f}", r.updated_at[:19])
-            Console().print(t)
+            _print_whole(t)
             return
         try:
             df = store.points(name)
