@@ -14,11 +14,13 @@ import importlib
 import json
 import os
 import time
-from typing import Callable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Optional, Sequence, Union
 
-from . import _core, memory
-from .result import Result
-from .scenario import Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
+from . import _core
+
+if TYPE_CHECKING:
+    from .result import Result
+    from .scenario import Scenario
 
 __all__ = [
     "ENGINE_VERSION",
@@ -33,8 +35,15 @@ __all__ = [
 
 ENGINE_VERSION: str = _core.ENGINE_VERSION
 
-SUBMODULES = ("analysis", "cli", "plot", "reproduce", "result", "scenario", "store", "sweep", "topology", "units")
+SUBMODULES = (
+    "analysis", "cli", "memory", "plot", "reproduce", "result", "scenario", "store", "sweep", "topology", "units",
+)
 """Imported on first attribute access (PEP 562): pandas and matplotlib only when asked for."""
+
+NAMES = {name: "scenario" for name in ("Scenario", "ScenarioError", "apply_overrides", "load_scenario", "parse_scenario")}
+NAMES["Result"] = "result"
+"""Exported names and their submodules, also imported on first access: pydantic only when a scenario is read,
+so that `pacesim --version` starts in the time of Python and the CLI library."""
 
 THREADS = min(2, os.cpu_count() or 1)
 """Default threads, as the CLI's `--threads`."""
@@ -43,6 +52,8 @@ THREADS = min(2, os.cpu_count() or 1)
 def __getattr__(name: str):
     if name in SUBMODULES:
         return importlib.import_module(f".{name}", __name__)
+    if name in NAMES:
+        return getattr(importlib.import_module(f".{NAMES[name]}", __name__), name)
     raise AttributeError(f"module 'pacesim' has no attribute {name!r}")
 
 
@@ -67,6 +78,10 @@ def run(
     A run whose estimated memory (`memory.estimate`) exceeds `max_memory` bytes,
     by default the machine's available memory, is refused with a ScenarioError.
     """
+    from . import memory
+    from .result import Result
+    from .scenario import Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
+
     if isinstance(scenario, (str, os.PathLike)):
         scenario = load_scenario(scenario)
     elif isinstance(scenario, dict):

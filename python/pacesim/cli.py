@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import os
+import statistics
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import Progress
 from rich.table import Table
 
-from . import memory
-from . import run as run_scenario
-from .result import Result
-from .scenario import ScenarioError, apply_overrides, load_scenario
 from .units import format_rate, format_size, parse_size
+
+if TYPE_CHECKING:
+    from .result import Result
+
+# The run path reads the report's dicts, not `Result`'s DataFrames: pandas alone would more than double a run's
+# memory (bench/cli_cost.py). The scenario models (pydantic) are imported by the commands that read a scenario.
 
 app = typer.Typer(
     add_completion=False,
@@ -44,7 +46,7 @@ def main(
 
 def _summary(r: Result) -> Table:
     s, (lo, hi) = r.summary, r.report["window_s"]
-    t = Table(title=f"Summary over [{lo:g}, {hi:g}] s, {len(r.flows)} flows, seed {r.seed}")
+    t = Table(title=f"Summary over [{lo:g}, {hi:g}] s, {len(r.report['flows']['flow'])} flows, seed {r.seed}")
     t.add_column("metric")
     t.add_column("value", justify="right")
     t.add_row("aggregate throughput (core)", f"{s['aggregate_mbps']:.2f} Mb/s")
@@ -59,15 +61,15 @@ def _links(r: Result) -> Table:
     t.add_column("link", no_wrap=True)
     for name in ["Mb/s", "loss %", "drops", "mean queue B", "P(empty)", "P(idle)"]:
         t.add_column(name, justify="right")
-    for l in r.links.itertuples():
+    for name, l in r.report["links"].items():
         t.add_row(
-            l.Index,
-            f"{l.throughput_mbps:.2f}",
-            f"{100 * l.loss_rate:.3f}",
-            f"{l.drops:,}",
-            f"{l.mean_queue_bytes:.1f}",
-            f"{l.empty_prob:.4f}",
-            f"{l.idle_prob:.4f}",
+            name,
+            f"{l['throughput_mbps']:.2f}",
+            f"{100 * l['loss_rate']:.3f}",
+            f"{l['drops']:,}",
+            f"{l['mean_queue_bytes']:.1f}",
+            f"{l['empty_prob']:.4f}",
+            f"{l['idle_prob']:.4f}",
         )
     return t
 
@@ -83,27 +85,38 @@ def _pacers(r: Result) -> Table:
 
 
 def _quantiles(title: str, rows: dict) -> Table:
-    """Min, p10, median, p90, max of each named series."""
+    """Min, p10, median, p90, max of each named series (linear interpolation between order statistics, as
+    numpy's and pandas' default)."""
     t = Table(title=title)
     for name in ["", "min", "p10", "median", "p90", "max"]:
         t.add_column(name, justify="right")
     for name, values in rows.items():
-        t.add_row(name, *(f"{v:.3g}" for v in values.quantile([0, 0.1, 0.5, 0.9, 1])))
+        if len(values) > 1:
+            deciles = statistics.quantiles(values, n=10, method="inclusive")
+            cells = [min(values), deciles[0], deciles[4], deciles[8], max(values)]
+        else:  # one value is every quantile; none (no TCP flows) has none
+            cells = list(values or [float("nan")]) * 5
+        t.add_row(name, *(f"{v:.3g}" for v in cells))
     return t
 
 
 def _goodput(r: Result) -> Table:
-    return _quantiles("Per-flow goodput, Kb/s", {"goodput": r.flows["goodput_kbps"]})
+    return _quantiles("Per-flow goodput, Kb/s", {"goodput": r.report["flows"]["goodput_kbps"]})
 
 
 def _transfers(r: Result) -> Table:
-    t = r.transfers
-    return _quantiles(f"{len(t)} short transfers finished in the window",
-                      {"size, KB": t["bytes"] / 1e3, "completion, s": t["fct_s"], "goodput, Kb/s": t["goodput_kbps"]})
+    t = r.report["transfers"]
+    return _quantiles(f"{len(t['fct_s'])} short transfers finished in the window", {
+        "size, KB": [b / 1e3 for b in t["bytes"]],
+        "completion, s": t["fct_s"],
+        "goodput, Kb/s": [b * 8 / s / 1e3 for b, s in zip(t["bytes"], t["fct_s"])],
+    })
 
 
 def _size_option(name: str, text: Optional[str]) -> Optional[int]:
     """An option's size in bytes (None if not given); a ScenarioError naming the option if it is no size."""
+    from .scenario import ScenarioError
+
     try:
         return None if text is None else parse_size(text)
     except ValueError as e:
@@ -137,6 +150,12 @@ def run(
     ),
 ) -> None:
     """Run one scenario and print its summary, links and goodput distribution."""
+    from rich.progress import Progress
+
+    from . import memory
+    from . import run as run_scenario
+    from .scenario import ScenarioError, apply_overrides, load_scenario
+
     err = Console(stderr=True)
     if json_out is not None and _unwritable(json_out):
         err.print(f"[red]error:[/] --json {escape(str(json_out))}: {_unwritable(json_out)}", soft_wrap=True)
@@ -246,6 +265,7 @@ def topology_show(
     png: Optional[Path] = typer.Option(None, "--png", help="Also draw the graph to this PNG (or .svg) file."),
 ) -> None:
     """Print a scenario's nodes, links and example routes, as the engine builds them."""
+    from .scenario import ScenarioError, apply_overrides, load_scenario
     from .topology import describe, draw
 
     err = Console(stderr=True)

@@ -16,8 +16,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .scenario import ScenarioError
-
 RESULTS = typer.Option(Path("results"), "--results", help="Results directory (database and Parquet tables).")
 WORKERS = typer.Option(None, "--workers", min=1, help="Worker processes [default: one per core].")
 SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler.")
@@ -43,6 +41,14 @@ def _interruptible(results: Path) -> Iterator[None]:
         raise typer.Exit(130) from None
 
 
+def _print_whole(table: Table) -> None:
+    """Print `table` to stdout; into a file or a pipe at its full width (rich's default there is 80 columns,
+    which cuts headers), to a terminal at the terminal's."""
+    con = Console()
+    need = con.measure(table, options=con.options.update_width(10_000)).maximum
+    (con if con.is_terminal or need <= con.width else Console(width=need)).print(table)
+
+
 def sweep(
     file: Path = typer.Argument(..., exists=True, dir_okay=False, help="Sweep TOML file."),
     results: Path = RESULTS,
@@ -53,6 +59,7 @@ def sweep(
     quick: bool = typer.Option(False, "--quick", help="Run the file's [quick] version instead."),
 ) -> None:
     """Run every point of a sweep not already in the results store."""
+    from .scenario import ScenarioError
     from .store import Store
     from .sweep import SweepError, executor, load_sweep, run_sweep
 
@@ -61,13 +68,18 @@ def sweep(
         sw = sw.reduced() if quick else sw
     except (SweepError, ScenarioError) as e:
         _fail(str(e))
-    with _interruptible(results), Store(results) as store, executor(workers, scheduler, dask) as pool:
-        run = run_sweep(sw, store, pool, progress=not quiet)
-        failed = store.points(sw.name).query("status == 'failed'")
+    try:
+        with _interruptible(results), Store(results) as store, executor(workers, scheduler, dask) as pool:
+            run = run_sweep(sw, store, pool, progress=not quiet)
+            failed = store.points(sw.name).query("status == 'failed'")
+    except SweepError as e:  # a point invalid (found before any runs) or the scheduler unreachable
+        _fail(str(e))
     Console().print(f"{run.name}: {run.points} points, {run.skipped} already done, {run.ran} run, "
                     f"{run.failed} failed, {run.wall_s:.1f} s; stored in {escape(str(results))}")
     for e in failed["error"].head(5):
         err.print(f"[red]failed:[/] {escape(str(e))}", soft_wrap=True)
+    if len(failed):
+        raise typer.Exit(1)
 
 
 def results(
@@ -89,7 +101,7 @@ def results(
             for r in df.itertuples(index=False):
                 t.add_row(escape(r.sweep), str(r.points), str(r.ok), str(r.failed), str(r.pending),
                           f"{r.engine_s:.1f}", r.updated_at[:19])
-            Console().print(t)
+            _print_whole(t)
             return
         try:
             df = store.points(name)
@@ -107,7 +119,7 @@ def results(
         values += ["" if r[m] != r[m] else f"{r[m]:.4g}" for m in metrics]
         values.append("" if r["wall_s"] != r["wall_s"] or r["wall_s"] is None else f"{r['wall_s']:.2f}")
         t.add_row(*(escape(v) for v in values))
-    Console().print(t)
+    _print_whole(t)
     if csv is not None:
         Console().print(f"wrote {escape(str(csv))}")
 
@@ -138,7 +150,9 @@ def plot(
         if key not in axes:
             _fail(f"{key!r} is not an axis of {name}; axes: {', '.join(axes)}")
     if y not in df or df[y].dropna().empty:
-        _fail(f"no values of metric {y!r} in {name}")
+        skip = set(axes) | {"seed", "key", "status", "error", "wall_s", "code_version", "finished_at"}
+        metrics = [c for c in df.columns if c not in skip and df[c].notna().any()]
+        _fail(f"no values of metric {y!r} in {name}; metrics with values: {', '.join(metrics) or 'none'}")
     filters = {}
     for item in where:
         key, sep, values = item.partition("=")
@@ -167,33 +181,33 @@ def reproduce(
     dask: bool = DASK,
 ) -> None:
     """Reproduce a paper figure: its CSV, plots and a report checking the catalogue's claims."""
-    from .reproduce.catalogue import status
     from .reproduce.figures import FIGURES
     from .reproduce.runner import reproduce as run_figure
-    from .sweep import executor
+    from .sweep import SweepError, executor
 
     if list_:
-        t = Table(title="Experiment catalogue (../shared/EXPERIMENTS.md)")
-        for col in ["id", "what", "status"]:
-            t.add_column(col)
-        for row in status():
-            t.add_row(*(escape(v) for v in row))
-        Console().print(t)
+        _list_catalogue(results)
         return
     if all_ or table:
         if fig_id is not None or quick or seeds:
             _fail("--all and --table take no ID, --quick or --seeds: they are the papers' sizes and seeds")
-        _reproduce_all(results, tables, run=all_, workers=workers, scheduler=scheduler, dask=dask)
+        try:
+            _reproduce_all(results, tables, run=all_, workers=workers, scheduler=scheduler, dask=dask)
+        except SweepError as e:
+            _fail(str(e))
         return
     if fig_id is None:
         _fail("give a catalogue ID, --all, --table or --list")
     known = {k.lower(): k for k in FIGURES}
     if fig_id.lower() not in known:
-        _fail(f"{fig_id!r} cannot run yet; runnable: {', '.join(FIGURES)} (see --list)")
+        _fail(f"{fig_id!r} cannot run yet; runnable: {', '.join(f.id for f in _runnable())} (see --list)")
     fid = known[fig_id.lower()]
     target = out if out is not None else results / "reproduce" / (fid + ("-quick" if quick else ""))
-    with _interruptible(results), executor(workers, scheduler, dask) as pool:
-        r = run_figure(fid, results, target, quick, list(range(1, seeds + 1)) if seeds else None, pool)
+    try:
+        with _interruptible(results), executor(workers, scheduler, dask) as pool:
+            r = run_figure(fid, results, target, quick, list(range(1, seeds + 1)) if seeds else None, pool)
+    except SweepError as e:
+        _fail(str(e))
     con = Console()
     t = Table(title=f"{fid}{' (quick)' if quick else ''}: claims")
     for col in ["claim", "verdict", "numbers"]:
@@ -205,20 +219,75 @@ def reproduce(
     con.print(f"{r.run.ran} points run, {r.run.skipped} reused, {r.run.failed} failed, {r.run.wall_s:.1f} s")
     for path in [r.csv, *r.plots, r.report]:
         con.print(f"wrote {escape(str(path))}")
+    if r.run.failed:
+        raise typer.Exit(1)
+
+
+def _runnable() -> list:
+    """The runnable figures in catalogue order (../shared/EXPERIMENTS.md), as `--all` runs them."""
+    from .reproduce.catalogue import CATALOGUE, ids_of
+    from .reproduce.figures import FIGURES
+
+    return [f for cid, _, _ in CATALOGUE for i in ids_of(cid) for f in FIGURES.values() if f.id == i]
+
+
+def _list_catalogue(results: Path) -> None:
+    """Every catalogue id, how it runs, and for a runnable one its full-size points and an estimate of its
+    time on one worker: the store's recorded wall time of each point already run (in `results`), their
+    mean for the others; unknown before any has run."""
+    import math
+
+    from .reproduce.catalogue import figures_of, status
+    from .store import Store
+
+    store = Store(results, read_only=True) if (results / "pacesim.sqlite").exists() else None
+    t = Table(title="Experiment catalogue (../shared/EXPERIMENTS.md)")
+    for col in ["id", "what", "status", "points", "est. time (1 worker)"]:
+        t.add_column(col, justify="right" if col in ("points", "est. time (1 worker)") else "left")
+    for cid, what, how in status():
+        direct, shown = figures_of(cid)
+        points, known, walls = 0, 0, []
+        for fig in direct or shown[:1]:
+            sweep = fig.sweep(False)
+            points += math.prod(len(v) for v in sweep.axes.values()) * len(sweep.seeds)
+            walls += _recorded_walls(store, sweep.name)
+        est = "unknown" if not walls else f"{_duration(sum(walls) + (points - len(walls)) * sum(walls) / len(walls))}"
+        if walls and len(walls) < points:
+            est += f" ({len(walls)} of {points} timed)"
+        t.add_row(escape(cid), escape(what), escape(how), str(points) if points else "", est if points else "")
+    if store is not None:
+        store.close()
+    _print_whole(t)
+
+
+def _recorded_walls(store, sweep: str) -> list:
+    """Wall seconds the store recorded for the finished points of `sweep` (none without a store or the sweep)."""
+    if store is None:
+        return []
+    try:
+        df = store.points(sweep)
+    except KeyError:
+        return []
+    return df.loc[df["status"] == "ok", "wall_s"].dropna().tolist()
+
+
+def _duration(seconds: float) -> str:
+    """A rough time: seconds, minutes or hours."""
+    if seconds < 90:
+        return f"{seconds:.0f} s" if seconds >= 1 else "under 1 s"
+    return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
 
 
 def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, dask) -> None:
     """With `run`, every figure at full size into `results` (finished points reused, so an interrupted call
     resumes and equal points are shared); then the per-paper tables into `tables`."""
-    from .reproduce.catalogue import CATALOGUE, ids_of
-    from .reproduce.figures import FIGURES
     from .reproduce.runner import reproduce as run_figure
     from .reproduce.tables import write_tables
     from .sweep import executor
 
     con = Console()
     if run:
-        order = [f for cid, _, _ in CATALOGUE for i in ids_of(cid) for f in FIGURES.values() if f.id == i]
+        order = _runnable()
         t0 = time.perf_counter()
         with executor(workers, scheduler, dask) as pool:
             for k, fig in enumerate(order, 1):

@@ -22,8 +22,10 @@ A sweep file (TOML):
 Points run through any `concurrent.futures.Executor`: a local process pool
 by default, or a Dask cluster's executor (`executor()` makes either). Each
 finished point is written to the `Store` as it arrives, so a rerun, or a run
-after a crash, skips what is done; a point that fails (invalid combination,
-engine error, lost worker) is stored with its error and the sweep goes on.
+after a crash, skips what is done. Every point is validated before any runs:
+an invalid one (a bad axis value, an invalid combination) stops the sweep
+with a SweepError naming its axis values; a point that fails while running
+(engine error, lost worker) is stored with its error and the sweep goes on.
 Ctrl-C abandons the points in flight and kills the pool's workers; a worker
 whose parent dies (kill -9) exits by itself.
 """
@@ -260,6 +262,10 @@ def simulate(scenario: dict) -> dict:
     return {"report": r.report, "wall_s": r.wall_s, "host": socket.gethostname()}
 
 
+SCHEDULER_TIMEOUT_S = 5
+"""How long to try to reach a Dask scheduler, in seconds, before giving up with a SweepError."""
+
+
 @contextmanager
 def executor(workers: Optional[int] = None, scheduler: Optional[str] = None, dask: bool = False) -> Iterator[Executor]:
     """The executor a sweep runs on: a process pool of `workers` (default one per
@@ -269,7 +275,10 @@ def executor(workers: Optional[int] = None, scheduler: Optional[str] = None, das
         from distributed import Client, LocalCluster
 
         if scheduler:
-            client = Client(scheduler)
+            try:
+                client = Client(scheduler, timeout=SCHEDULER_TIMEOUT_S)
+            except (OSError, TimeoutError, ValueError, TypeError) as e:  # unreachable, or no address
+                raise SweepError(f"--scheduler {scheduler}: cannot connect ({e})") from None
             cluster = None
         else:
             cluster = LocalCluster(n_workers=workers or os.cpu_count(), threads_per_worker=1,
@@ -330,6 +339,12 @@ def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progr
     local process pool), storing each as it completes. Failed points are retried."""
     t0 = time.perf_counter()
     points = sweep.points()
+    invalid = {json.dumps(p.axes): p for p in points if p.error}  # one per combination of axis values
+    if invalid:
+        shown = [f"{', '.join(f'{k}={v!r}' for k, v in p.axes.items())}: {p.error.removeprefix('ScenarioError: ')}"
+                 for p in invalid.values()]
+        raise SweepError(f"{sweep.name}: {len(invalid)} combination(s) of axis values are invalid, nothing was run; "
+                         + "; ".join(shown[:3]) + ("; ..." if len(shown) > 3 else ""))
     store.register_sweep(sweep.name, sweep.spec(), [(p.axes, p.seed, p.key) for p in points])
     done = store.finished(p.key for p in points)
     todo: dict[str, Point] = {}
@@ -337,10 +352,7 @@ def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progr
         if p.key not in done:
             todo.setdefault(p.key, p)
     failed = 0
-    for p in [p for p in todo.values() if p.error]:
-        store.save_failed(p.key, sweep.spec()["base"], p.seed, ENGINE_VERSION, p.error)
-        failed += 1
-    runnable = [p for p in todo.values() if p.scenario is not None]
+    runnable = list(todo.values())
     if runnable:
         if pool is None:
             with executor() as own:

@@ -45,19 +45,29 @@ def test_rerun_skips_finished_points(tiny_store, pool):
 
 
 def test_failed_points_are_recorded_and_the_sweep_goes_on(tiny_store, pool):
+    # A link the engine does not find fails only when the point runs (the scenario itself is valid).
     store, _ = tiny_store
-    sweep = Sweep(name="failing", axes={"core.buffer": ["5KB", "-1KB"], "pacing.links": [["core"], ["no-such-link"]]},
+    sweep = Sweep(name="failing", axes={"core.buffer": ["5KB"], "pacing.links": [["core"], ["no-such-link"]]},
                   seeds=[1, 2], set=TINY + ["pacing.scheme=edge"])
     run = run_sweep(sweep, store, pool, progress=False)
     df = store.points("failing")
-    assert run.failed == 6 and (df["status"] == "failed").sum() == 6
+    assert run.failed == 2 and (df["status"] == "failed").sum() == 2
     ok = df[df["status"] == "ok"]
-    assert len(ok) == 2 and (ok["core.buffer"] == "5KB").all()
-    python_side = df[df["core.buffer"] == "-1KB"]["error"]
-    assert python_side.str.contains("core.buffer").all() and python_side.str.contains("negative").all()
-    engine_side = df[(df["core.buffer"] == "5KB") & (df["status"] == "failed")]["error"]
-    assert len(engine_side) == 2 and engine_side.str.contains("no-such-link").all()
-    assert store.sweeps().set_index("sweep").loc["failing", ["ok", "failed", "pending"]].tolist() == [2, 6, 0]
+    assert len(ok) == 2 and all(list(v) == ["core"] for v in ok["pacing.links"])
+    assert df.loc[df["status"] == "failed", "error"].str.contains("no-such-link").all()
+    assert store.sweeps().set_index("sweep").loc["failing", ["ok", "failed", "pending"]].tolist() == [2, 2, 0]
+
+
+def test_an_invalid_point_stops_the_sweep_before_anything_runs(tiny_store, pool):
+    store, _ = tiny_store
+    sweep = Sweep(name="invalid", axes={"core.buffer": ["5KB", "-1KB"], "pacing.scheme": ["none", "edge"]},
+                  seeds=[1, 2], set=TINY)
+    with pytest.raises(SweepError) as e:
+        run_sweep(sweep, store, pool, progress=False)
+    # Named once per combination of axis values (not per seed), with the field and why.
+    assert "2 combination(s)" in str(e.value)
+    assert "core.buffer='-1KB', pacing.scheme='none': core.buffer" in str(e.value) and "negative" in str(e.value)
+    assert "invalid" not in set(store.sweeps()["sweep"])
 
 
 def test_flows_axis_and_scale():

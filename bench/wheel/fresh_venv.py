@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""The wheel without Rust (issue 21): build it, install it in a fresh venv, use it from /tmp.
+
+1. `pip wheel . --no-deps` builds the maturin wheel (skipped with `--wheel FILE`);
+2. `python -m venv` makes a fresh venv, and pip installs the wheel and its
+   dependencies there with Rust out of reach: PYTHONPATH unset, PATH without
+   every directory that holds `cargo` or `rustc`, CARGO_HOME and RUSTUP_HOME
+   unset; the venv's Python checks that neither tool is found and that it
+   imports pacesim from the venv;
+3. from a fresh directory under /tmp, with the same environment:
+   `pacesim --version`, `pacesim run e-base --set core.buffer=5KB` (cut to
+   60 s, measured from 20 s, unless `--full`), `pacesim reproduce Q-tab2 --results DIR`,
+   and notebook.py (pacesim.run with `set=[...]`, the store, a small sweep).
+
+Each step is timed and must exit 0; its output's last lines are printed.
+Building a release wheel from scratch costs minutes of CPU: bench/README.md
+records one run.
+
+    python bench/wheel/fresh_venv.py [--wheel FILE] [--venv DIR] [--full]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = Path(__file__).resolve().parent / "notebook.py"
+RUST_TOOLS = ("cargo", "rustc")
+SHORT = ["--set", "duration=60s", "--set", "warmup=20s"]
+"""E-base cut short for a quick check (its own warm-up is 100 s)."""
+CHECK = ("import shutil, sys, pacesim; "
+         "assert all(shutil.which(t) is None for t in sys.argv[1:]), 'Rust on PATH'; "
+         "assert pacesim.__file__.startswith(sys.prefix), pacesim.__file__; "
+         "print('no', *sys.argv[1:], 'on PATH; pacesim from', pacesim.__file__)")
+
+
+def rustless_env() -> dict:
+    """This environment with Rust out of reach and no PYTHONPATH leading to a source tree."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CARGO_HOME", "RUSTUP_HOME", "VIRTUAL_ENV")}
+    dirs = [d for d in env.get("PATH", "").split(os.pathsep)
+            if d and not any(os.access(os.path.join(d, t), os.X_OK) for t in RUST_TOOLS)]
+    env["PATH"] = os.pathsep.join(dirs)
+    return env
+
+
+def step(title: str, argv: list, cwd: Path, env: dict, tail: int = 6) -> float:
+    """Run one step, print its wall time and last lines; stop the script if it fails."""
+    t0 = time.perf_counter()
+    done = subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    print(f"== {title}: exit {done.returncode}, {wall:.1f} s", flush=True)
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    for line in lines[-tail:] if done.returncode == 0 else lines[-40:]:
+        print(f"   {line}")
+    if done.returncode != 0:
+        sys.exit(f"step failed: {title}")
+    return wall
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--wheel", type=Path, help="An already built wheel [default: build one with pip wheel].")
+    ap.add_argument("--venv", type=Path, help="Where to make the venv [default: a temporary directory].")
+    ap.add_argument("--full", action="store_true", help="Run the whole 400 s E-base.")
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="pacesim-wheel-"))
+    wheel = args.wheel
+    if wheel is None:
+        step("pip wheel . --no-deps", [sys.executable, "-m", "pip", "wheel", ROOT, "--no-deps", "-w", work / "dist"],
+             ROOT, dict(os.environ))
+        wheel = next((work / "dist").glob("pacesim-*.whl"))
+    env = rustless_env()
+    print(f"wheel {wheel.resolve()}\nPATH without Rust: {env['PATH']}")
+    venv = args.venv or work / "venv"
+    step("python -m venv", [sys.executable, "-m", "venv", "--clear", venv], work, env)
+    bin_ = venv / "bin"
+    env = {**env, "PATH": f"{bin_}{os.pathsep}{env['PATH']}", "VIRTUAL_ENV": str(venv)}
+    step("pip install the wheel (no Rust)", [bin_ / "python", "-m", "pip", "install", "-q", wheel.resolve()], work, env)
+    step("Rust is out of reach", [bin_ / "python", "-c", CHECK, *RUST_TOOLS], work, env)
+    here = Path(tempfile.mkdtemp(prefix="pacesim-user-", dir="/tmp"))
+    step("pacesim --version", [bin_ / "pacesim", "--version"], here, env)
+    short = [] if args.full else SHORT
+    step(f"pacesim run e-base --set core.buffer=5KB {' '.join(short)}".strip(),
+         [bin_ / "pacesim", "run", "e-base", "--set", "core.buffer=5KB", *short], here, env, tail=10)
+    step("pacesim reproduce Q-tab2", [bin_ / "pacesim", "reproduce", "Q-tab2", "--results", here / "results",
+                                      "--workers", "1"], here, env, tail=8)
+    step("notebook.py", [bin_ / "python", NOTEBOOK, here / "nb"], here, env, tail=10)
+    print(f"all steps passed; venv {venv}, user directory {here}")
+
+
+if __name__ == "__main__":
+    main()

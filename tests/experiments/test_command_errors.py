@@ -1,0 +1,102 @@
+"""The experiment commands on a user's mistakes and questions (issue 21): a bad axis value, a failed point, an
+unreachable scheduler, an unknown id or metric, the cost of each catalogue id, a wide table into a file."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from typer.testing import CliRunner
+
+from pacesim.cli import app
+from pacesim.reproduce.catalogue import CATALOGUE, ids_of
+from pacesim.reproduce.figure import scenarios_dir
+from pacesim.reproduce.figures import FIGURES
+from pacesim.scenario import read_toml
+from pacesim.store import Store
+from pacesim.sweep import load_sweep, run_sweep
+
+from .conftest import TINY
+
+runner = CliRunner()
+
+
+def sweep_file(tmp_path, axes: str, name: str = "s"):
+    path = tmp_path / f"{name}.toml"
+    path.write_text(f'name = "{name}"\nset = {TINY!r}\n'.replace("'", '"') + f"[axes]\n{axes}\n")
+    return path
+
+
+def test_a_bad_axis_value_fails_the_sweep_at_once_naming_axis_and_value(tmp_path):
+    path = sweep_file(tmp_path, '"core.buffer" = ["5KB", "3kb"]')
+    out = runner.invoke(app, ["sweep", str(path), "--results", str(tmp_path / "r"), "--quiet", "--workers", "1"])
+    assert out.exit_code == 2, out.output
+    assert "core.buffer='3kb'" in out.output and "nothing was run" in out.output and "Traceback" not in out.output
+    with Store(tmp_path / "r", read_only=True) as store:
+        assert store.sweeps().empty  # not even the valid point ran
+
+
+def test_a_sweep_with_a_failed_point_exits_1(tmp_path):
+    path = sweep_file(tmp_path, '"pacing.links" = [["core"], ["no-such-link"]]')
+    path.write_text(path.read_text().replace('warmup=5s"]', 'warmup=5s", "pacing.scheme=edge"]'))
+    out = runner.invoke(app, ["sweep", str(path), "--results", str(tmp_path / "r"), "--quiet", "--workers", "1"])
+    assert out.exit_code == 1, out.output
+    assert "2 points, 0 already done, 2 run, 1 failed" in out.output and "no-such-link" in out.output
+
+
+@pytest.mark.parametrize("command", ["sweep", "reproduce"])
+def test_an_unreachable_scheduler_is_a_short_error(tmp_path, command):
+    what = str(sweep_file(tmp_path, '"core.buffer" = ["5KB"]')) if command == "sweep" else "Q-tab2"
+    out = runner.invoke(app, [command, what, "--results", str(tmp_path / "r"), "--scheduler", "tcp://127.0.0.1:1"])
+    assert out.exit_code == 2
+    assert "--scheduler tcp://127.0.0.1:1: cannot connect" in out.output and "Traceback" not in out.output
+    assert len(out.output.strip().splitlines()) <= 2
+
+
+def test_an_unknown_id_lists_the_runnable_ones_in_catalogue_order():
+    out = runner.invoke(app, ["reproduce", "E-fig99"])
+    assert out.exit_code == 2
+    listed = out.output.split("runnable: ")[1].split(" (see --list)")[0].replace("\n", " ").split(", ")
+    expect = [i for cid, _, _ in CATALOGUE for i in ids_of(cid) if i in FIGURES]
+    assert listed == expect and sorted(listed) == sorted(FIGURES)
+
+
+def row_of(output: str, cid: str) -> list:
+    line = next(line for line in output.splitlines() if line.startswith(f"│ {cid} "))
+    return [cell.strip() for cell in line.split("│")[1:-1]]
+
+
+def test_list_shows_points_and_time_from_the_store(tmp_path):
+    # Q-tab2 run (quick lengths, under its full-size name) into a store: its recorded wall times give the estimate.
+    sweep = load_sweep(scenarios_dir() / "Q-tab2.toml")
+    sweep.set += ["duration=2s", "warmup=1s"]
+    with Store(tmp_path) as store:
+        run_sweep(sweep, store, progress=False)
+        walls = store.points("Q-tab2")["wall_s"]
+    out = runner.invoke(app, ["reproduce", "--list", "--results", str(tmp_path)], env={"COLUMNS": "80"})
+    assert out.exit_code == 0, out.output
+    spec = read_toml(scenarios_dir() / "E-fig3.toml")
+    e_fig3 = math.prod(len(v) for v in spec["axes"].values()) * len(spec["seeds"])
+    assert row_of(out.output, "E-fig3")[3:] == [str(e_fig3), "unknown"]
+    total = walls.sum()
+    assert row_of(out.output, "Q-tab2")[3:] == ["8", f"{total:.0f} s" if total >= 1 else "under 1 s"]
+    assert row_of(out.output, "E-fig10")[3:] == ["", ""]  # a model: nothing to run
+
+
+def test_plot_of_an_unknown_metric_lists_the_metrics(tiny_store):
+    store, _ = tiny_store
+    out = runner.invoke(app, ["plot", "tiny", "--results", str(store.root), "--y", "nosuch"], env={"COLUMNS": "300"})
+    assert out.exit_code == 2
+    listed = out.output.split("metrics with values: ")[1].replace("\n", "").split(", ")
+    assert {"goodput_kbps_mean", "aggregate_mbps", "core_loss_rate"} <= set(listed)
+    assert not {"core.buffer", "seed", "status", "wall_s"} & set(listed)
+
+
+def test_results_prints_whole_headers_into_a_file(tiny_store):
+    store, _ = tiny_store
+    out = runner.invoke(app, ["results", "tiny", "--results", str(store.root)], env={"COLUMNS": "80"})
+    assert out.exit_code == 0, out.output
+    header = next(line for line in out.output.splitlines() if line.startswith("┃"))
+    cells = [c.strip() for c in header.split("┃")[1:-1]]
+    assert cells == ["core.buffer", "pacing.scheme", "seed", "status", "aggregate_mbps", "goodput_kbps_mean",
+                     "core_loss_rate", "wall s"]

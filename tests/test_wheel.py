@@ -1,0 +1,46 @@
+"""The wheel without Rust (bench/wheel/fresh_venv.py).
+
+The whole check (a fresh venv, the wheel installed with no Rust on PATH, the main commands from /tmp) costs
+minutes, so it runs here only when PACESIM_WHEEL names a built wheel (`pip wheel . --no-deps -w dist`, then
+PACESIM_WHEEL=dist/pacesim-....whl); bench/README.md records a run. What always runs: the environment the
+script installs in really hides Rust.
+"""
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "wheel" / "fresh_venv.py"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("fresh_venv", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_install_environment_hides_rust_and_source_trees(tmp_path, monkeypatch):
+    rust, other = tmp_path / "rust", tmp_path / "other"
+    for d, tool in [(rust, "cargo"), (other, "ls")]:
+        d.mkdir()
+        (d / tool).write_text("#!/bin/sh\n")
+        (d / tool).chmod(0o755)
+    monkeypatch.setenv("PATH", os.pathsep.join([str(rust), str(other)]))
+    monkeypatch.setenv("PYTHONPATH", "/somewhere/python")
+    monkeypatch.setenv("CARGO_HOME", "/root/.cargo")
+    env = load_script().rustless_env()
+    assert env["PATH"] == str(other)
+    assert not {"PYTHONPATH", "CARGO_HOME"} & set(env)
+
+
+@pytest.mark.skipif(not os.environ.get("PACESIM_WHEEL"), reason="set PACESIM_WHEEL to a built wheel")
+def test_the_wheel_installs_and_runs_without_rust(tmp_path):
+    done = subprocess.run([sys.executable, SCRIPT, "--wheel", os.environ["PACESIM_WHEEL"], "--venv", tmp_path / "venv"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "all steps passed" in done.stdout
