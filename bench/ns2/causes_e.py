@@ -35,10 +35,13 @@ METRICS = ["aggregate_mbps", "goodput_kbps_mean", "core_loss", "goodput_kbps_pac
 COLUMNS = ["tag", "claims", "script", "args"] + METRICS + ["wall_s"]
 
 
-def ebase(buffer_kb: float, flows: int = 1000, variant: str = "", sink: str = "", queue: str = "") -> list:
-    """ebase.tcl's arguments after FLOWS_CSV's place ("{csv}"): EDGES HOSTS BUFFER SEED T W CSV [VARIANT SINK QUEUE]."""
+def ebase(buffer_kb: float, flows: int = 1000, variant: str = "", sink: str = "", queue: str = "",
+          short: bool = False) -> list:
+    """ebase.tcl's arguments, FLOWS_CSV as "{csv}": EDGES HOSTS BUFFER SEED T W CSV [VARIANT SINK QUEUE];
+    200 s over [50, 200] s, or with `short` 100 s over [30, 100] s (points whose margin is wide)."""
     tail = [variant, sink, queue] if (variant or sink or queue) else []
-    return ["10", str(flows // 10), str(int(buffer_kb * 1000)), "1", "200", "50", "{csv}"] + tail
+    run = ["100", "30"] if short else ["200", "50"]
+    return ["10", str(flows // 10), str(int(buffer_kb * 1000)), "1"] + run + ["{csv}"] + tail
 
 
 USERS_ARGS = ["Reno", "", "DropTail"]
@@ -80,6 +83,15 @@ POINTS = {
     "users-edge-10-q": ("E-fig6.1 E-fig6.2", "paced/ebase_edge.tcl", ["10", "10"] + USERS_Q),
     "users-edge-10": ("E-fig6.1 E-fig6.2", "paced/ebase_edge.tcl", ["10", "10"] + USERS),
     "users-host-10": ("E-fig6.2 E-fig6.3", "paced/ebase_host.tcl", ["original", "1"] + USERS),
+    # 100 s runs (over [30, 100] s) where the claim's margin is wide, on a machine shared by many
+    "none-500-5-t100": ("E-fig4.1", "ebase.tcl", ebase(5, flows=500, short=True)),
+    "red-host-6-t100": ("E-fig9.4", "paced/ebase_host.tcl", ["original", "1"] + ebase(6, queue="RED", variant="Reno", short=True)),
+    "red-edge-6-t100": ("E-fig9.1 E-fig9.5", "paced/ebase_edge.tcl", ["10", "10"] + ebase(6, queue="RED", variant="Reno", short=True)),
+    "edge-d10-50-t100": ("E-fig11.3 E-fig12.2", "paced/ebase_edge.tcl", ["10", "10"] + ebase(50, short=True)),
+    "edge-d100-50-t100": ("E-fig11.3 E-fig12.2", "paced/ebase_edge.tcl", ["100", "10"] + ebase(50, short=True)),
+    "none-50-t100": ("E-fig11.3", "ebase.tcl", ebase(50, short=True)),
+    "fig8-edge-5-t100": ("E-fig8.2", "efig8.tcl", ["paced/ebase_edge.tcl", "10", "10"] + ebase(5, flows=100, short=True)),
+    "host-newreno-10-t100": ("E-fig7.2", "paced/ebase_host.tcl", ["original", "1"] + ebase(10, variant="Newreno", short=True)),
     # E-fig16 (partial deployment): half the hosts, half the edges, at 5 KB
     "host-half-5": ("E-fig16.1", "paced/ebase_host.tcl", ["original", "0.5"] + ebase(5)),
     "edge-half-5": ("E-fig16.1", "paced/ebase_edge.tcl", ["10", "5"] + ebase(5)),
