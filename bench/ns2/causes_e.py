@@ -91,6 +91,8 @@ POINTS = {
     "edge-d100-50-t100": ("E-fig11.3 E-fig12.2", "paced/ebase_edge.tcl", ["100", "10"] + ebase(50, short=True)),
     "none-50-t100": ("E-fig11.3", "ebase.tcl", ebase(50, short=True)),
     "fig8-edge-5-t100": ("E-fig8.2", "efig8.tcl", ["paced/ebase_edge.tcl", "10", "10"] + ebase(5, flows=100, short=True)),
+    "edge-d1-2-t100": ("E-fig12.1", "paced/ebase_edge.tcl", ["1", "10"] + ebase(2, short=True)),
+    "edge-d10-2-t100": ("E-fig12.1", "paced/ebase_edge.tcl", ["10", "10"] + ebase(2, short=True)),
     "host-newreno-10-t100": ("E-fig7.2", "paced/ebase_host.tcl", ["original", "1"] + ebase(10, variant="Newreno", short=True)),
     # E-fig16 (partial deployment): half the hosts, half the edges, at 5 KB
     "host-half-5": ("E-fig16.1", "paced/ebase_host.tcl", ["original", "0.5"] + ebase(5)),
