@@ -20,6 +20,9 @@
 # link (100 Mb/s, 100 ms); the sinks mirror the senders behind c1, each
 # right-hand link a twin (same rate and delay) of its left-hand one.
 # Access links U[8,12] Mb/s, U[1,5] ms; edge links 100 Mb/s, U[5,15] ms.
+# A wrapper may set core_rate, edge_rate (Mb/s) and access_lo, access_hi
+# (the access rates' range, Mb/s) before sourcing this script (paper E
+# Fig. 8's non-bottleneck core: bench/ns2/efig8.tcl); unset, they are E-base's.
 # Only the c0->c1 queue can drop: DropTail in byte mode with a limit of
 # exactly BUFFER_BYTES (mean_pktsize_ 1, limit_ = bytes; drop-tail.cc drops
 # when bytes queued + packet size >= the limit). Every other queue is huge.
@@ -37,6 +40,9 @@ if {$variant eq ""} { set variant Reno }
 if {$qtype eq ""} { set qtype DropTail }
 if {$scale eq ""} { set scale 1 }
 # Mb/s after scaling.
+foreach {var default} {core_rate 100 edge_rate 100 access_lo 8 access_hi 12} {
+    if {![info exists $var]} { set $var $default }
+}
 proc mbps {rate} {
     return [expr {$rate * $::scale}]Mb
 }
@@ -59,8 +65,8 @@ source [file join [file dirname [info script]] flows.tcl]
 
 set c0 [$ns node]
 set c1 [$ns node]
-$ns simplex-link $c0 $c1 [mbps 100] 100ms $qtype
-$ns simplex-link $c1 $c0 [mbps 100] 100ms DropTail
+$ns simplex-link $c0 $c1 [mbps $core_rate] 100ms $qtype
+$ns simplex-link $c1 $c0 [mbps $core_rate] 100ms DropTail
 set q [[$ns link $c0 $c1] queue]
 if {$qtype eq "RED"} {
     set kb [expr {$buffer / 1000.0}]
@@ -80,8 +86,8 @@ set qmon [$ns monitor-queue $c0 $c1 0]
 # there (bench/ns2/paced/ebase_edge.tcl puts the edge pacer on E_S -> C0).
 if {[info procs ingress_link] eq ""} {
     proc ingress_link {es c0 delay e} {
-        global ns
-        $ns duplex-link $es $c0 [mbps 100] ${delay}ms DropTail
+        global ns edge_rate
+        $ns duplex-link $es $c0 [mbps $edge_rate] ${delay}ms DropTail
     }
 }
 
@@ -98,11 +104,11 @@ for {set e 0} {$e < $edges} {incr e} {
     set ed [$ns node]
     set edelay [uniform 5 15]
     ingress_link $es $c0 $edelay $e
-    $ns duplex-link $c1 $ed [mbps 100] ${edelay}ms DropTail
+    $ns duplex-link $c1 $ed [mbps $edge_rate] ${edelay}ms DropTail
     for {set h 0} {$h < $hosts} {incr h} {
         set s [$ns node]
         set d [$ns node]
-        set rate [uniform 8 12]
+        set rate [uniform $access_lo $access_hi]
         set delay [uniform 1 5]
         $ns duplex-link $s $es [mbps $rate] ${delay}ms DropTail
         $ns duplex-link $ed $d [mbps $rate] ${delay}ms DropTail

@@ -299,14 +299,17 @@ def _worse_than_10(delays: Sequence[str], buffers: Sequence[str]):
 
 
 def _ten_good_everywhere(p: Points) -> Verdict:
+    """Paper E Sec 4: "d = 10 ms was a good compromise that works well across the entire range of buffer sizes":
+    a compromise need not be the best d anywhere, only about as good as the best at every buffer."""
     worst, where, ok = 0.0, "", True
     for b in BUFFERS:
         best = max(p.at(GOODPUT, buffer=b, delay=d) for d in FIG12_DELAYS)
         ten = p.at(GOODPUT, buffer=b, delay="10ms")
-        ok &= not beats(best, ten)
+        ok &= about(ten, best)
         if ten / best - 1 < worst:
             worst, where = ten / best - 1, b
-    return ok, f"d = 10 ms at most {100 * -worst:.1f} % below the best d" + (f" (at {where})" if where else "")
+    return ok, f"d = 10 ms at most {100 * -worst:.1f} % below the best d" + (f" (at {where})" if where else "") + \
+        f" (about: within {100 * ABOUT:g} %)"
 
 
 FIG12 = Figure(
@@ -319,7 +322,7 @@ FIG12 = Figure(
               _worse_than_10(["1ms"], ["2KB", "3KB", "5KB"])),
         Claim("100/200 ms hurt at large buffers", "d = 10 ms beats d = 100 and 200 ms in goodput at 30 and 50 KB",
               _worse_than_10(["100ms", "200ms"], ["30KB", "50KB"])),
-        Claim("10 ms good everywhere", "no d beats d = 10 ms in goodput at any buffer", _ten_good_everywhere),
+        Claim("10 ms good everywhere", "d = 10 ms's goodput about the best d's at every buffer", _ten_good_everywhere),
     ],
 )
 

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""ns-2 points that decide paper E's missed claims (issue 17 Sec 3): the causes in
+python/pacesim/reproduce/causes/paper_e.toml cite the rows this writes.
+
+Each point runs one of bench/ns2's E-base scripts on the paper's stated setup
+(1000 flows unless the point says otherwise, seed 1, 200 s measured over
+[50, 200] s, as bench/ns2/results/ebase.csv): stock ns-2 2.35 (/usr/bin/ns)
+for unpaced points, ns-2 built with bench/ns2/paced (/work/ns2-edge, `build.sh`)
+for host pacing (`ebase_host.tcl`, tcp-paced.cc, original) and the edge pacer
+(`ebase_edge.tcl`, Queue/EdgePacer). One process at a time, niced; points
+already in the CSV are skipped, so a rerun resumes.
+
+    python bench/ns2/causes_e.py [--only TAG ...] [--list]
+
+Output: results/causes-e.csv, one row per point: tag, the claims it serves,
+the script and its arguments, and the RESULT line's metrics with wall_s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "results" / "causes-e.csv"
+STOCK = "/usr/bin/ns"
+PACED = "/work/ns2-edge/ns-2.35/ns"  # built by bench/ns2/paced/build.sh: tcp-paced.cc and Queue/EdgePacer
+METRICS = ["aggregate_mbps", "goodput_kbps_mean", "core_loss", "goodput_kbps_paced", "goodput_kbps_unpaced",
+           "pacer_delay_ms_mean", "transfers", "transfer_goodput_kbps_mean"]
+COLUMNS = ["tag", "claims", "script", "args"] + METRICS + ["wall_s"]
+
+
+def ebase(buffer_kb: float, flows: int = 1000, variant: str = "", sink: str = "", queue: str = "",
+          short: bool = False) -> list:
+    """ebase.tcl's arguments, FLOWS_CSV as "{csv}": EDGES HOSTS BUFFER SEED T W CSV [VARIANT SINK QUEUE];
+    200 s over [50, 200] s, or with `short` 100 s over [30, 100] s (points whose margin is wide)."""
+    tail = [variant, sink, queue] if (variant or sink or queue) else []
+    run = ["100", "30"] if short else ["200", "50"]
+    return ["10", str(flows // 10), str(int(buffer_kb * 1000)), "1"] + run + ["{csv}"] + tail
+
+
+USERS_ARGS = ["Reno", "", "DropTail"]
+USERS_Q = ["10", "10", "10000", "1", "100", "30", "{csv}"] + USERS_ARGS + ["0.1", "1,100000,1.2,1"]
+USERS = ebase(10) + USERS_ARGS + ["1", "1,100000,1.2,1"]
+
+# tag -> (claims, script under bench/ns2, arguments)
+POINTS = {
+    # E-fig9 (RED at the core), 6 KB goodput none/host/edge, edge's 99 Mb/s by 4 KB
+    "red-none-6": ("E-fig9.3", "ebase.tcl", ebase(6, queue="RED", variant="Reno")),
+    "red-host-6": ("E-fig9.4", "paced/ebase_host.tcl", ["original", "1"] + ebase(6, queue="RED", variant="Reno")),
+    "red-edge-4": ("E-fig9.1", "paced/ebase_edge.tcl", ["10", "10"] + ebase(4, queue="RED", variant="Reno")),
+    "red-edge-6": ("E-fig9.1 E-fig9.5", "paced/ebase_edge.tcl", ["10", "10"] + ebase(6, queue="RED", variant="Reno")),
+    # E-fig12 / E-fig11 (edge pacer delay d)
+    "edge-d1-2": ("E-fig12.1", "paced/ebase_edge.tcl", ["1", "10"] + ebase(2)),
+    "edge-d10-2": ("E-fig12.1", "paced/ebase_edge.tcl", ["10", "10"] + ebase(2)),
+    "edge-d10-50": ("E-fig11.3 E-fig12.2", "paced/ebase_edge.tcl", ["10", "10"] + ebase(50)),
+    "edge-d100-50": ("E-fig11.3 E-fig12.2", "paced/ebase_edge.tcl", ["100", "10"] + ebase(50)),
+    "edge-d200-50": ("E-fig12.2", "paced/ebase_edge.tcl", ["200", "10"] + ebase(50)),
+    # E-fig7 (variants): host-paced NewReno and SACK in 8-15 KB
+    "host-newreno-10": ("E-fig7.2", "paced/ebase_host.tcl", ["original", "1"] + ebase(10, variant="Newreno")),
+    "host-sack-10": ("E-fig7.2", "paced/ebase_host.tcl", ["original", "1"] + ebase(10, variant="Sack1", sink="Sack1")),
+    "host-sack-15": ("E-fig7.2", "paced/ebase_host.tcl", ["original", "1"] + ebase(15, variant="Sack1", sink="Sack1")),
+    "host-newreno-8": ("E-fig7.2", "paced/ebase_host.tcl", ["original", "1"] + ebase(8, variant="Newreno")),
+    "host-sack-8": ("E-fig7.2", "paced/ebase_host.tcl", ["original", "1"] + ebase(8, variant="Sack1", sink="Sack1")),
+    # E-fig4 (number of flows): 500 flows, unpaced
+    "none-500-5": ("E-fig4.1", "ebase.tcl", ebase(5, flows=500)),
+    # E-fig8 (core not the bottleneck, bench/ns2/efig8.tcl), 100 flows
+    "fig8-none-10": ("E-fig8.1", "efig8.tcl", ["ebase.tcl"] + ebase(10, flows=100)),
+    "fig8-none-5": ("E-fig8.2", "efig8.tcl", ["ebase.tcl"] + ebase(5, flows=100)),
+    "fig8-edge-5": ("E-fig8.2", "efig8.tcl", ["paced/ebase_edge.tcl", "10", "10"] + ebase(5, flows=100)),
+    "fig8-host-15": ("E-fig8.1", "efig8.tcl", ["paced/ebase_host.tcl", "original", "1"] + ebase(15, flows=100)),
+    # E-base unchanged by ebase.tcl's rate variables: bench/ns2/results/ebase.csv has 56.8191 Mb/s, 545.7883 Kb/s
+    "check-100-5": ("-", "ebase.tcl", ebase(5, flows=100)),
+    # E-fig6 (closed-loop users, users.tcl): 10 KB, at scale 0.1 (each flow keeps its share: 100 users, every
+    # rate x 0.1, 100 s over [30, 100] s as bench/ns2/REFERENCES.md's quick rows) and at the paper's size
+    "users-none-10-q": ("E-fig6.1 E-fig6.2 E-fig6.3", "ebase.tcl", USERS_Q),
+    "users-host-10-q": ("E-fig6.2 E-fig6.3", "paced/ebase_host.tcl", ["original", "1"] + USERS_Q),
+    "users-edge-10-q": ("E-fig6.1 E-fig6.2", "paced/ebase_edge.tcl", ["10", "10"] + USERS_Q),
+    "users-edge-10": ("E-fig6.1 E-fig6.2", "paced/ebase_edge.tcl", ["10", "10"] + USERS),
+    "users-host-10": ("E-fig6.2 E-fig6.3", "paced/ebase_host.tcl", ["original", "1"] + USERS),
+    # 100 s runs (over [30, 100] s) where the claim's margin is wide, on a machine shared by many
+    "none-500-5-t100": ("E-fig4.1", "ebase.tcl", ebase(5, flows=500, short=True)),
+    "red-host-6-t100": ("E-fig9.4", "paced/ebase_host.tcl", ["original", "1"] + ebase(6, queue="RED", variant="Reno", short=True)),
+    "red-edge-6-t100": ("E-fig9.1 E-fig9.5", "paced/ebase_edge.tcl", ["10", "10"] + ebase(6, queue="RED", variant="Reno", short=True)),
+    "edge-d10-50-t100": ("E-fig11.3 E-fig12.2", "paced/ebase_edge.tcl", ["10", "10"] + ebase(50, short=True)),
+    "edge-d100-50-t100": ("E-fig11.3 E-fig12.2", "paced/ebase_edge.tcl", ["100", "10"] + ebase(50, short=True)),
+    "none-50-t100": ("E-fig11.3", "ebase.tcl", ebase(50, short=True)),
+    "fig8-edge-5-t100": ("E-fig8.2", "efig8.tcl", ["paced/ebase_edge.tcl", "10", "10"] + ebase(5, flows=100, short=True)),
+    "edge-d1-2-t100": ("E-fig12.1", "paced/ebase_edge.tcl", ["1", "10"] + ebase(2, short=True)),
+    "edge-d10-2-t100": ("E-fig12.1", "paced/ebase_edge.tcl", ["10", "10"] + ebase(2, short=True)),
+    "host-newreno-10-t100": ("E-fig7.2", "paced/ebase_host.tcl", ["original", "1"] + ebase(10, variant="Newreno", short=True)),
+    # E-fig16 (partial deployment): half the hosts, half the edges, at 5 KB
+    "host-half-5": ("E-fig16.1", "paced/ebase_host.tcl", ["original", "0.5"] + ebase(5)),
+    "edge-half-5": ("E-fig16.1", "paced/ebase_edge.tcl", ["10", "5"] + ebase(5)),
+}
+
+
+def run(tag: str) -> dict:
+    claims, script, args = POINTS[tag]
+    stock = script == "ebase.tcl" or (script == "efig8.tcl" and args[0] == "ebase.tcl")
+    binary = STOCK if stock else PACED
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = [a.replace("{csv}", str(Path(tmp) / "flows.csv")) for a in args]
+        t0 = time.time()
+        out = subprocess.run(["nice", "-n", "5", binary, str(HERE / script)] + argv, check=True,
+                             capture_output=True, text=True, cwd=tmp).stdout
+        wall = time.time() - t0
+    line = next(l for l in out.splitlines() if l.startswith("RESULT "))
+    got = dict(re.findall(r"(\w+)=(\S+)", line))
+    return {"tag": tag, "claims": claims, "script": script, "args": " ".join(args),
+            **{m: got.get(m, "") for m in METRICS}, "wall_s": f"{wall:.1f}"}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--only", nargs="*", help="tags to run (default: every point not yet in the CSV)")
+    ap.add_argument("--list", action="store_true", help="print the points and exit")
+    a = ap.parse_args()
+    if a.list:
+        for tag, (claims, script, args) in POINTS.items():
+            print(f"{tag}: {claims}: {script} {' '.join(args)}")
+        return 0
+    rows = []
+    if OUT.exists():
+        with OUT.open() as f:
+            rows = list(csv.DictReader(f))
+    for tag in a.only or POINTS:
+        if tag in {r["tag"] for r in rows}:
+            continue
+        rows.append(run(tag))
+        with OUT.open("w", newline="") as f:  # the whole file: a row may bring a column the old ones lack
+            w = csv.DictWriter(f, fieldnames=COLUMNS, restval="")
+            w.writeheader()
+            w.writerows(rows)
+        print(rows[-1], flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
