@@ -1,18 +1,19 @@
 //! Pacers: components that hold packets back to smooth traffic before it
 //! meets a small buffer. In front of a link: [`edge`], the optimal
 //! delay-bounded pacer of paper E Sec 2.1 (Sivaraman et al. 2009), and
-//! [`qlbp`], Queue Length Based Pacing (paper Q). At the sender: [`host`],
-//! TCP pacing (paper W). [`taut_string`] is the offline optimum the edge
-//! pacer is measured against.
+//! [`qlbp`], Queue Length Based Pacing (paper Q); at the sender, TCP
+//! pacing (paper W) is part of the sender (`tcp::pacing`). [`spec`] says
+//! where a scenario paces and how. [`taut_string`] is the offline optimum
+//! the edge pacer is measured against.
 
 pub mod edge;
-pub mod host;
 pub mod qlbp;
+pub mod spec;
 pub mod taut_string;
 
 pub use edge::EdgePacer;
-pub use host::HostPacer;
 pub use qlbp::{Qlbp, QlbpParams};
+pub use spec::{Pacing, PacingScheme};
 
 pub use crate::metrics::DelayStats;
 use crate::net::PacketId;

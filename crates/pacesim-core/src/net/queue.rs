@@ -1,22 +1,53 @@
 //! A link's queue discipline: which arrivals it admits. Drop-tail everywhere
 //! by default; the core queue may be RED (paper E Fig. 9).
 
-use super::{DropTail, Red};
-use crate::net::red::RedConfig;
-use crate::scenario::{Core, QueueKind};
-use crate::sim::rng::stream;
-use crate::sim::Time;
+use serde::{Deserialize, Serialize};
 
-/// What a queue sees of an arriving packet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Arrival {
-    pub now: Time,
-    /// When the link went idle with nothing queued, if it is idle now.
-    pub idle_since: Option<Time>,
-    /// Bytes and packets waiting (not counting the one on the wire).
-    pub queued_bytes: u64,
-    pub queued_packets: u64,
-    pub size: u32,
+use super::discipline::Arrival;
+use super::red::{RedConfig, RedParams};
+use super::{DropTail, Red};
+use crate::sim::rng::stream;
+use crate::spec::{bad, positive, InvalidField};
+
+/// The core link (E-base's C0 -> C1; the bottleneck of every named
+/// topology) and its queue.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Core {
+    pub rate: u64,
+    pub delay: u64,
+    /// Byte limit of the queue (ns-2 DropTail byte mode).
+    pub buffer: u64,
+    /// Optional packet limit on top of the byte limit (drop-tail only).
+    #[serde(default)]
+    pub buffer_packets: Option<u64>,
+    pub queue: QueueKind,
+    /// RED's parameters, used when `queue` is `red`.
+    #[serde(default)]
+    pub red: RedParams,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QueueKind {
+    /// ns-2 `Queue/DropTail` in byte mode, limit `buffer`.
+    Droptail,
+    /// Floyd-Jacobson RED as ns-2 `Queue/RED` (see `net::red`), hard limit `buffer`.
+    Red,
+}
+
+impl Core {
+    /// Check the core link and its queue; the error names the field.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        positive("core.rate", self.rate)?;
+        if self.buffer_packets == Some(0) {
+            return Err(bad("core.buffer_packets", "must be greater than zero when given"));
+        }
+        if self.queue == QueueKind::Red {
+            self.red.validate(self.buffer, self.buffer_packets)?;
+        }
+        Ok(())
+    }
 }
 
 #[derive(Debug, Clone)]

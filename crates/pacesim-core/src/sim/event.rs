@@ -205,7 +205,7 @@ impl<E: Copy> EventQueue<E> {
 
     /// Schedule `event` at `at` as if it had been scheduled at `scheduled`
     /// (not after the last popped event) in half `half` (0 or 1) of a split
-    /// network (`sim::partition`). Events due at the same time pop in the
+    /// network (`engine::partition`). Events due at the same time pop in the
     /// order they were scheduled; those scheduled at the same instant,
     /// half 0's first, then in insertion order. One world running both
     /// halves therefore orders ties exactly as the two halves do, although

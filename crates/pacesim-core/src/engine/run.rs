@@ -3,16 +3,18 @@
 use std::collections::BTreeMap;
 
 use super::parallel::run_halves;
-use super::partition::{self, Cut};
-use super::time::secs;
-use super::time::Time;
+use super::partition::Cut;
 use super::world::{Event, Flow, Sizes, World};
 use crate::metrics::burstiness::{hurst, Burstiness};
+use crate::pacing::{Pacing, PacingScheme};
 use crate::report::{
     BurstinessReport, Conservation, DelayReport, FlowTable, PacerReport, Report, Summary, TransferTable,
     UdpReport, Work,
 };
-use crate::scenario::{evenly, DelayClass, InvalidField, Pacing, PacingScheme, Scenario, MAX_TIME};
+use crate::scenario::Scenario;
+use crate::sim::time::secs;
+use crate::sim::time::Time;
+use crate::spec::{evenly, DelayClass, InvalidField, MAX_TIME};
 use crate::tcp::TcpSetup;
 use crate::topology::Network;
 use crate::traffic::bulk_start;
@@ -132,7 +134,7 @@ pub fn run_threads(s: &Scenario, threads: usize, progress: &mut dyn FnMut(f64)) 
             start(&mut b, s)?;
             run_halves(&mut w, &mut b, s.duration, progress);
             let totals = Totals::of(&w).and(&Totals::of(&b));
-            partition::join(&mut w, &mut b);
+            w.join(&mut b);
             totals
         }
         cut => {
@@ -168,7 +170,7 @@ pub(crate) fn start(w: &mut World, s: &Scenario) -> Result<(), RunError> {
     w.schedule(s.warmup, Event::Warmup);
     w.schedule(s.duration, Event::End);
     if let Some(d) = &s.delay {
-        w.delay = Some((d.class.kind(), Default::default()));
+        w.delay = Some((d.class.into(), Default::default()));
     }
     if let Some(p) = &s.progress {
         p.check(s.duration, w.flows.len())?;

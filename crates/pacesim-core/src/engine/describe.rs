@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::run::build_network;
 use crate::scenario::{InvalidField, Scenario};
-use crate::sim::run::build_network;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Description {

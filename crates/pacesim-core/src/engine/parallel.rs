@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use super::partition::Outbox;
 use super::world::World;
-use super::Time;
+use crate::sim::Time;
 
 /// How long a half waits for the other's clock before it takes the other's
 /// thread to have lost its core. On an idle machine a half waits for the
@@ -482,10 +482,10 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::engine::partition::Cut;
+    use crate::engine::run::{build_world, start};
+    use crate::engine::world::Event;
     use crate::scenario::Scenario;
-    use crate::sim::partition::Cut;
-    use crate::sim::run::{build_world, start};
-    use crate::sim::world::Event;
 
     /// A small E-base, 20 simulated seconds.
     fn scenario() -> Scenario {

@@ -4,11 +4,11 @@
 //! sender or a delayed ACK becoming due, a flow starting (or a short-lived
 //! one opening its next connection), and the edges of the measurement window.
 
+use crate::engine::partition::{Cut, Outbox};
 use crate::metrics::{DelayStats, TimeAverage};
 use crate::net::{LinkId, Packet, PacketArena, PacketId, PacketKind, TcpOptions};
 use crate::pacing::Pacer;
 use crate::report::ProgressTable;
-use crate::sim::partition::{Cut, Outbox};
 use crate::sim::{EventQueue, Time};
 use crate::tcp::sender::SenderStats;
 use crate::tcp::{TcpSender, TcpSetup, TcpSink};
@@ -93,7 +93,7 @@ impl Event {
 /// An [`Event`] in 32 bits, its kind in the top 4 and its index below, so
 /// that an entry of the event queue (time, tie, event) takes 16 bytes: with
 /// the 8-byte enum entries took 24 and E-base ran 5 % slower in one world,
-/// 13 % slower split in two (`sim::partition`).
+/// 13 % slower split in two (`engine::partition`).
 #[derive(Debug, Clone, Copy)]
 pub struct Packed(u32);
 
@@ -242,7 +242,7 @@ pub struct World {
     pub progress: Option<(Time, ProgressTable)>,
     /// One-way delays of the delivered packets of one class, when measured.
     pub delay: Option<(PacketKind, DelayStats)>,
-    /// Where the network splits in two, if it does (`sim::partition`), and
+    /// Where the network splits in two, if it does (`engine::partition`), and
     /// the half this world simulates if it simulates only one.
     pub cut: Option<Cut>,
     pub side: Option<u8>,
@@ -346,6 +346,40 @@ impl World {
             (0..self.pacers.len() as u32).filter(|&i| cut.crosses(self.net.pacers[i as usize].0)).collect();
         self.side = Some(side);
         self.origin = side;
+    }
+
+    /// Fold half 1's results (`other`) into this world, half 0's, which then
+    /// reports for both: each link, pacer, flow end and source from the half
+    /// that simulated it.
+    pub fn join(&mut self, other: &mut World) {
+        let (a, b) = (self, other);
+        let cut = a.cut.clone().expect("a split world");
+        for l in (0..a.net.links.len()).filter(|&l| cut.side(l as LinkId) == 1) {
+            std::mem::swap(&mut a.net.links[l], &mut b.net.links[l]);
+        }
+        for (i, &(link, _)) in a.net.pacers.iter().enumerate() {
+            if cut.side(link) == 1 {
+                std::mem::swap(&mut a.pacers[i], &mut b.pacers[i]);
+            }
+        }
+        for f in 0..a.flows.len() {
+            if b.owns_sender(f) {
+                a.flows[f].take_sender_half(&mut b.flows[f]);
+            }
+            if b.owns_sink(f) {
+                a.flows[f].take_sink_half(&mut b.flows[f]);
+            }
+        }
+        for (x, y) in a.sources.iter_mut().zip(&b.sources) {
+            x.sent += y.sent;
+            x.received += y.received;
+        }
+        if let (Some((_, x)), Some((_, y))) = (&mut a.progress, &b.progress) {
+            x.merge(y);
+        }
+        if let (Some((_, x)), Some((_, y))) = (&mut a.delay, &b.delay) {
+            x.merge(y);
+        }
     }
 
     /// The earliest time this half may still put a packet on a cut link

@@ -29,10 +29,9 @@
 //! sender discards its packets at the sink at the same instant, an effect
 //! with no delay across the cut.
 
-use super::world::World;
-use super::Time;
 use crate::net::{LinkId, Packet, TcpOptions};
 use crate::scenario::Scenario;
+use crate::sim::Time;
 use crate::topology::Network;
 
 /// The least lookahead worth splitting a network around its core's near
@@ -216,37 +215,5 @@ impl Outbox {
         }
         self.crossings.clear();
         self.options.clear();
-    }
-}
-
-/// Fold half 1's results into half 0's world, which then reports for both:
-/// each link, pacer, flow end and source from the half that simulated it.
-pub fn join(a: &mut World, b: &mut World) {
-    let cut = a.cut.clone().expect("a split world");
-    for l in (0..a.net.links.len()).filter(|&l| cut.side(l as LinkId) == 1) {
-        std::mem::swap(&mut a.net.links[l], &mut b.net.links[l]);
-    }
-    for (i, &(link, _)) in a.net.pacers.iter().enumerate() {
-        if cut.side(link) == 1 {
-            std::mem::swap(&mut a.pacers[i], &mut b.pacers[i]);
-        }
-    }
-    for f in 0..a.flows.len() {
-        if b.owns_sender(f) {
-            a.flows[f].take_sender_half(&mut b.flows[f]);
-        }
-        if b.owns_sink(f) {
-            a.flows[f].take_sink_half(&mut b.flows[f]);
-        }
-    }
-    for (x, y) in a.sources.iter_mut().zip(&b.sources) {
-        x.sent += y.sent;
-        x.received += y.received;
-    }
-    if let (Some((_, x)), Some((_, y))) = (&mut a.progress, &b.progress) {
-        x.merge(y);
-    }
-    if let (Some((_, x)), Some((_, y))) = (&mut a.delay, &b.delay) {
-        x.merge(y);
     }
 }
