@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::run::build_network;
+use crate::engine::build::build_network;
 use crate::scenario::{InvalidField, Scenario};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

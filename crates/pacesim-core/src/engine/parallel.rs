@@ -482,8 +482,8 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::engine::build::{build_world, start};
     use crate::engine::partition::Cut;
-    use crate::engine::run::{build_world, start};
     use crate::engine::world::Event;
     use crate::scenario::Scenario;
 
