@@ -49,8 +49,8 @@ const SPINS: u32 = 1 << 10;
 
 /// How often a half posts what it sent, in simulated time, as a share of
 /// its lookahead: often enough that the other seldom waits for news
-/// (E-base: every 1.3 ms, about 300,000 posts a half in 400 s; posting
-/// twice as often made the edge-paced run 4 % slower on two threads).
+/// (E-base: every 1.3 ms, about 300,000 posts a half in 400 s; bench/README.md
+/// has how other rates fared).
 const POSTS_PER_LOOKAHEAD: u64 = 4;
 
 /// Run the two halves of a split network (`a` simulates half 0, `b` half

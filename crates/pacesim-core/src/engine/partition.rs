@@ -35,10 +35,8 @@ use crate::sim::Time;
 use crate::topology::Network;
 
 /// The least lookahead worth splitting a network around its core's near
-/// end (the halves post their progress every eighth of it). At 1 ms the
-/// posts cost more than the balance gains: paper A's dumbbell (200 s) took
-/// 0.54 s on two threads cut around the core's near end, 0.44 s cut at the
-/// core; paper W's, 4.18 s against 2.44 s (3.16 s on one thread).
+/// end: below it the halves' posts cost more than the better balance gains
+/// (bench/README.md has the runs that set it).
 const MIN_LOOKAHEAD: Time = 2_000_000;
 
 /// Which half each node is in, by the link whose queue it holds.
@@ -65,9 +63,8 @@ impl Cut {
     /// of the least edge delay and more, see [`Cut::into`]), half 0 holds the senders, their
     /// access links and the edge routers with their pacers, half 1 the core
     /// queue and everything after it. The senders' TCP and the pacers are
-    /// the heaviest work, and this split balances it best: E-base 400 s on
-    /// two threads took 1.02 / 1.07 / 1.42 s (none / host / edge) against
-    /// 1.02 / 1.25 / 1.68 s split at the core link.
+    /// the heaviest work, and this split balances it best (bench/README.md
+    /// compares it with the split at the core link).
     pub fn of(s: &Scenario, net: &Network) -> Option<Cut> {
         if s.traffic.short.is_some() {
             return None;

@@ -78,9 +78,10 @@ fn tables() -> &'static Tables {
 }
 
 /// The bin of a delay of `ns`, as [`bin_by_log`] has it but without a
-/// logarithm (every paced packet's delay is recorded; the logarithm took
-/// 3.7 % of an edge-paced E-base run, a float guess refined on the edges
-/// 4 %): the bin of its sub-octave's least delay, or the next one up.
+/// logarithm (every paced packet's delay is recorded, and a logarithm or a
+/// float guess refined on the edges cost a measurable share of an
+/// edge-paced run, bench/README.md): the bin of its sub-octave's least
+/// delay, or the next one up.
 #[inline]
 fn bin(ns: Time) -> usize {
     let t = tables();

@@ -39,7 +39,7 @@ use crate::sim::Time;
 
 /// a * b / c, rounded down or `up`, exactly: in 64 bits when a * b fits
 /// (always on E-base, where bytes stay below 2^20 and times below 2^24 ns;
-/// 128-bit division took 2.4 % of an edge-paced run), else in 128.
+/// 128-bit division is far slower), else in 128.
 #[inline]
 fn mul_div(a: u64, b: u64, c: u64, up: bool) -> u64 {
     match a.checked_mul(b) {

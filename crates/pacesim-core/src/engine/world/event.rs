@@ -51,9 +51,8 @@ impl Event {
 }
 
 /// An [`Event`] in 32 bits, its kind in the top 4 and its index below, so
-/// that an entry of the event queue (time, tie, event) takes 16 bytes: with
-/// the 8-byte enum entries took 24 and E-base ran 5 % slower in one world,
-/// 13 % slower split in two (`engine::partition`).
+/// that an entry of the event queue (time, tie, event) takes 16 bytes, not
+/// the 24 the 8-byte enum would take (bench/README.md: what that costs).
 #[derive(Debug, Clone, Copy)]
 pub struct Packed(u32);
 

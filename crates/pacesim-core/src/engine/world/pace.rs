@@ -13,8 +13,8 @@ impl World {
     /// packet put on it at t reaches the far end no sooner than t plus the
     /// link's delay. The pacer's timer therefore needs to fire only half
     /// that delay after its next departure ([`World::arm_pacer`]), and
-    /// arrivals at the pacer let out what is due before they join it
-    /// (E-base, edge-paced: 1.2 M pacer events instead of 7.2 M).
+    /// arrivals at the pacer let out what is due before they join it: a
+    /// pacer event per timer, not per departure.
     pub(super) fn release(&mut self, i: u32) {
         self.release_before(i, self.now + 1);
         // Nothing is left to leave by now, but the pacer moves on to it.
