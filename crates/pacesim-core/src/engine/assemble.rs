@@ -2,6 +2,7 @@
 //! and source, the measurements the scenario asked for, and the packet
 //! totals of its conservation check.
 
+use crate::pacing::LinkPacer;
 use std::collections::BTreeMap;
 
 use super::conservation::Totals;

@@ -2,6 +2,7 @@
 //! half with its rate, delay, queue and role, and a few flows' routes with
 //! their base RTT (`pacesim topology show`).
 
+use crate::net::discipline::Discipline;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::build::build_network;

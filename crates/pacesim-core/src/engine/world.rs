@@ -19,6 +19,7 @@ mod measure;
 mod pace;
 mod split;
 
+use crate::pacing::LinkPacer;
 pub use event::{Event, Packed};
 pub use flow::{Flow, Sizes, SACK_BLOCK_BYTES};
 use forward::Hop;

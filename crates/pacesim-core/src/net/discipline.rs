@@ -1,4 +1,5 @@
-//! The queue-discipline seam: what a discipline sees of an arriving packet.
+//! The queue-discipline seam: what a discipline sees of an arriving
+//! packet, and what the link asks of it.
 
 use crate::sim::Time;
 
@@ -12,4 +13,18 @@ pub struct Arrival {
     pub queued_bytes: u64,
     pub queued_packets: u64,
     pub size: u32,
+}
+
+/// A queue discipline: which arrivals a link's FIFO queue admits. A new
+/// discipline is a file beside this one implementing it, a variant of
+/// `net::Queue` and an arm in its `dispatch!`.
+pub trait Discipline {
+    /// Whether the arriving packet is admitted.
+    fn admits(&mut self, a: &Arrival) -> bool;
+
+    /// The byte limit an arrival never passes, if any.
+    fn limit_bytes(&self) -> Option<u64>;
+
+    /// The packet limit an arrival never passes, if any.
+    fn limit_packets(&self) -> Option<u64>;
 }

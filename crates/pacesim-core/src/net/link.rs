@@ -18,7 +18,7 @@
 
 use std::collections::VecDeque;
 
-use super::discipline::Arrival;
+use super::discipline::{Arrival, Discipline};
 use super::{DropTail, PacketKind, Queue};
 use crate::metrics::{Burstiness, LinkStats};
 use crate::sim::time::{tx_time, Time};

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::discipline::Arrival;
+use super::discipline::{Arrival, Discipline};
 use super::red::{RedConfig, RedParams};
 use super::{DropTail, Red};
 use crate::sim::rng::stream;
@@ -50,6 +50,7 @@ impl Core {
     }
 }
 
+/// The disciplines a link's queue may have: the seam's registry.
 #[derive(Debug, Clone)]
 pub enum Queue {
     DropTail(DropTail),
@@ -95,29 +96,30 @@ impl Queue {
             }
         }
     }
+}
 
-    /// Byte limit: drop-tail's, or RED's hard limit in byte mode.
-    pub fn limit_bytes(&self) -> Option<u64> {
-        match self {
-            Queue::DropTail(q) => q.limit_bytes,
-            Queue::Red(r) => r.config.byte_mode.then_some(r.config.limit),
+/// `$body` with `$q` bound to the discipline a [`Queue`] holds: the one
+/// place a `Queue` is matched (statically, so each call inlines).
+macro_rules! dispatch {
+    ($queue:expr, $q:ident => $body:expr) => {
+        match $queue {
+            Queue::DropTail($q) => $body,
+            Queue::Red($q) => $body,
         }
-    }
+    };
+}
 
-    /// Packet limit: drop-tail's, or RED's hard limit in packet mode.
-    pub fn limit_packets(&self) -> Option<u64> {
-        match self {
-            Queue::DropTail(q) => q.limit_packets,
-            Queue::Red(r) => (!r.config.byte_mode).then_some(r.config.limit),
-        }
-    }
-
-    /// Whether the arriving packet is admitted.
+impl Discipline for Queue {
     #[inline]
-    pub fn admits(&mut self, a: &Arrival) -> bool {
-        match self {
-            Queue::DropTail(q) => q.admits(a.queued_bytes, a.queued_packets, u64::from(a.size)),
-            Queue::Red(q) => q.admits(a),
-        }
+    fn admits(&mut self, a: &Arrival) -> bool {
+        dispatch!(self, q => q.admits(a))
+    }
+
+    fn limit_bytes(&self) -> Option<u64> {
+        dispatch!(self, q => q.limit_bytes())
+    }
+
+    fn limit_packets(&self) -> Option<u64> {
+        dispatch!(self, q => q.limit_packets())
     }
 }

@@ -27,7 +27,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::discipline::Arrival;
+use super::discipline::{Arrival, Discipline};
 use crate::sim::rng::Stream;
 use crate::spec::{bad, positive, InvalidField};
 
@@ -214,9 +214,11 @@ impl Red {
         }
         p.min(1.0)
     }
+}
 
+impl Discipline for Red {
     /// Whether the arriving packet is admitted (ns-2 `REDQueue::enque`).
-    pub fn admits(&mut self, a: &Arrival) -> bool {
+    fn admits(&mut self, a: &Arrival) -> bool {
         let size = a.size;
         let q = if self.config.byte_mode { a.queued_bytes } else { a.queued_packets };
         let m = a.idle_since.map_or(0.0, |t| (self.ptc() * (a.now - t) as f64 * 1e-9).floor());
@@ -247,6 +249,14 @@ impl Red {
             self.count_bytes = 0;
         }
         !drop
+    }
+
+    fn limit_bytes(&self) -> Option<u64> {
+        self.config.byte_mode.then_some(self.config.limit)
+    }
+
+    fn limit_packets(&self) -> Option<u64> {
+        (!self.config.byte_mode).then_some(self.config.limit)
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::{Event, World, SACK_BLOCK_BYTES};
 use crate::net::{Packet, PacketId, PacketKind, TcpOptions};
+use crate::pacing::LinkPacer;
 use crate::sim::Time;
 
 /// A route hop: its link, and in the upper bits what the engine asks at

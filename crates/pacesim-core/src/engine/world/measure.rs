@@ -3,6 +3,7 @@
 
 use super::{Event, World};
 use crate::net::PacketKind;
+use crate::pacing::LinkPacer;
 
 impl World {
     /// Whether the one-way delay of packets of `kind` is measured (they are then stamped when sent).

@@ -1,6 +1,7 @@
 //! Pacers in front of links putting the packets they let out on their link.
 
 use super::{Event, World};
+use crate::pacing::LinkPacer;
 use crate::sim::Time;
 
 impl World {

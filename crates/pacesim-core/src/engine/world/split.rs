@@ -6,6 +6,7 @@ use super::forward::Hop;
 use super::{Event, World};
 use crate::engine::partition::{Cut, Outbox};
 use crate::net::LinkId;
+use crate::pacing::LinkPacer;
 use crate::sim::Time;
 
 impl World {
