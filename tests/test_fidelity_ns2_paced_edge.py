@@ -6,10 +6,10 @@ Sec 2.1 and paper Q eq. 1 independently of pacesim's Rust); this test
 reruns pacesim through bench/ns2/paced/compare.py, as `python
 bench/ns2/paced/compare.py` does for every point, on a few points: E-base
 with edge pacing (d = 10 ms, 1000 flows, 200 s) at 5 and 10 KB, and the
-Q-dumbbell with QLBP (Q_max 40 and 160) at a 20-packet core buffer, both
-committed seeds each. Tolerances as the engine issue's: aggregate throughput
-within 3 % of the core rate, loss within 20 % where ns-2's exceeds 0.5 %,
-mean goodput within 5 %.
+Q-dumbbell with QLBP (Q_max 40 and 160) and with host pacing (tcp-paced.cc)
+at a 20-packet core buffer, both committed seeds each. Tolerances as the
+engine issue's: aggregate throughput within 3 % of the core rate, loss
+within 20 % where ns-2's exceeds 0.5 %, mean goodput within 5 %.
 """
 
 import importlib.util
@@ -41,3 +41,10 @@ def test_qlbp_agrees_with_ns2_on_q_dumbbell():
     pick = ns2[(ns2.buffer_packets == 20) & ns2.q_max.isin([40, 160])]
     assert len(pick) == 4
     _check("qlbp", pick)
+
+
+def test_host_pacing_agrees_with_ns2_on_q_dumbbell():
+    ns2 = compare.load("host")
+    pick = ns2[ns2.buffer_packets == 20]
+    assert len(pick) == 2
+    _check("host", pick)

@@ -92,3 +92,121 @@ def test_a_udp_source_sending_to_itself_is_refused():
 def test_qlbp_rule_of_thumb_at_extremes_is_refused():
     e = _error(["pacing.scheme=qlbp", "pacing.utilization=1e-12", 'pacing.max_delay="1000000s"'])
     assert e.field == "pacing.max_delay" and "edge_in." in e.message
+
+
+# --- files and overrides that once gave a traceback (issue 20) ---
+
+from pacesim.scenario import load_scenario  # noqa: E402
+from pacesim.sweep import Sweep, SweepError, load_sweep  # noqa: E402
+
+
+def _file_error(tmp_path, content: bytes, loader=load_scenario) -> ScenarioError:
+    path = tmp_path / "case.toml"
+    path.write_bytes(content)
+    with pytest.raises(ScenarioError) as e:
+        loader(path)
+    assert e.value.field == str(path)
+    return e.value
+
+
+def test_a_file_that_is_not_utf8_is_named(tmp_path):
+    e = _file_error(tmp_path, 'duration = "1\xb5s"\n'.encode("latin-1"))
+    assert "not UTF-8" in e.message and "0xb5 at offset 13" in e.message
+    assert "not UTF-8" in _file_error(tmp_path, b"name = '\xff'\n", load_sweep).message
+
+
+def test_a_number_past_pythons_digit_limit_is_named(tmp_path):
+    assert "too long" in _file_error(tmp_path, b"seed = " + b"9" * 5000 + b"\n").message
+    assert "too long" in _file_error(tmp_path, b"seeds = [" + b"9" * 4301 + b"]\n", load_sweep).message
+    e = _error(["seed=" + "9" * 5000])
+    assert e.field == "seed"
+    assert _error([f"tcp.window={10**300}"]).field == "tcp.window"
+
+
+def test_deep_nesting_is_named(tmp_path):
+    assert "nested too deeply" in _file_error(tmp_path, b"x = " + b"[" * 5000 + b"]" * 5000 + b"\n").message
+    assert "nested too deeply" in _file_error(tmp_path, b"x = " + b"{a=" * 5000 + b"1" + b"}" * 5000, load_sweep).message
+    assert _error(["seed=" + "[" * 5000 + "]" * 5000]).field == "seed"
+
+
+@pytest.mark.parametrize("value", ["[]", "3", '"e-base"', "true"])
+def test_a_topology_that_is_not_a_table_is_named(tmp_path, value):
+    path = tmp_path / "case.toml"
+    path.write_text(f"topology = {value}\n")
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(path)
+    assert e.value.field == "topology" and "expected a table" in e.value.message
+    assert _error([f"topology={value}"]).field == "topology"
+
+
+def test_a_sweep_naming_a_missing_scenario_file_is_named(tmp_path):
+    (tmp_path / "s.toml").write_text('name = "s"\nscenario = "missing.toml"\n')
+    with pytest.raises(ScenarioError) as e:
+        load_sweep(tmp_path / "s.toml")
+    assert e.value.field == str(tmp_path / "missing.toml") and "no such file" in e.value.message
+
+
+@pytest.mark.parametrize("scale", ["nan", "inf", "-0.5", "0", "true", '"0.1"'])
+def test_a_sweep_scale_that_is_no_positive_number_is_refused(tmp_path, scale):
+    for text in [f"scale = {scale}\n", f"[quick]\nscale = {scale}\n"]:
+        (tmp_path / "s.toml").write_text(text)
+        with pytest.raises(SweepError, match="scale"):
+            load_sweep(tmp_path / "s.toml")
+    if scale in ("nan", "inf", "-0.5", "0"):
+        with pytest.raises(SweepError, match="scale"):
+            Sweep(name="s", scale=float(scale))
+
+
+@pytest.mark.parametrize("text, key", [
+    ("set = [1]", "set.0"), ("seeds = 1.5", "seeds"), ("seeds = []", "seeds"), ("seeds = [-1]", "seeds.0"),
+    ("axes = [1]", "axes"), ('axes = { "core.buffer" = [] }', "axes.core.buffer"), ("variants = { a = [1] }", "variants.a.0"),
+    ("quick = 3", "quick"), ("quick = { sets = [] }", "quick.sets"), ('name = ""', "name"), ("colour = 1", "colour"),
+])
+def test_sweep_keys_of_the_wrong_type_are_named(tmp_path, text, key):
+    (tmp_path / "s.toml").write_text(text + "\n")
+    with pytest.raises(SweepError) as e:
+        load_sweep(tmp_path / "s.toml")
+    assert str(e.value).startswith(f"{tmp_path / 's.toml'}: {key}: ")
+
+
+def test_integers_past_the_engines_types_are_named_not_a_json_position():
+    graph = ['topology={kind="graph", nodes=["a", "b"], hosts=["h", "g"], flows=[{from="h", to="g"}], '
+             'links=[{from="h", to="a", rate="99999999999999999999999Gbps"}, {from="a", to="b", core=true}, '
+             '{from="b", to="g"}]}', "core.rate=1Mbps", "core.delay=1ms", "core.buffer=1KB"]
+    e = _error(graph)
+    assert e.field == "topology.links[0].rate" and "more than the engine can hold" in e.message
+    for key, value in [("topology.edges", 2**32), ("topology.hosts_per_edge", 2**40), ("tcp.window", 2**64),
+                       ("pacing.q_max", 2**32), ("core.buffer_packets", 2**32)]:
+        assert _error([f"{key}={value}"]).field == key
+    assert _error(['core.buffer="18446744073709551616B"']).field == "core.buffer"
+    # Past Python, the engine's own message keeps its field and loses the position in its JSON.
+    data = pacesim.apply_overrides(Scenario(), TINY).to_engine()
+    data["topology"]["edges"] = 2**40
+    e = ScenarioError.from_engine(_engine_error(data))
+    assert "line 1 column" in str(_engine_error(data))
+    assert e.field == "topology" and "line" not in e.message and "u32" in e.message
+
+
+def _engine_error(data: dict) -> ValueError:
+    with pytest.raises(ValueError) as e:
+        _core.run_json(json.dumps(data), None, 1)
+    return e.value
+
+
+def test_a_bad_json_path_is_refused_before_the_run(tmp_path):
+    from typer.testing import CliRunner
+
+    from pacesim.cli import app
+
+    sets = [a for o in TINY for a in ("--set", o)]
+    for target, why in [(tmp_path / "no" / "r.json", "no directory"), (tmp_path, "is a directory")]:
+        out = CliRunner().invoke(app, ["run", "e-base", *sets, "--json", str(target)])
+        assert out.exit_code == 2 and why in out.output and "Summary" not in out.output
+    out = CliRunner().invoke(app, ["run", "e-base", *sets, "--json", str(tmp_path / "r.json")])
+    assert out.exit_code == 0 and json.loads((tmp_path / "r.json").read_text())["conservation"]
+
+
+@pytest.mark.parametrize("value", ["[[1]]", "{a=1}", "3", "ring"])
+def test_an_override_of_topology_kind_that_is_no_kind_is_named(value):
+    e = _error([f"topology.kind={value}", "topology.hosts_per_edge=3"])
+    assert e.field == "topology.kind" and "e-base, a-base" in e.message

@@ -24,7 +24,7 @@ TINY_SET = ["--set", "topology.edges=2", "--set", "topology.hosts_per_edge=5",
 
 @pytest.fixture(scope="module")
 def tiny() -> pacesim.Result:
-    return pacesim.run(TINY)
+    return pacesim.run(TINY, threads=1)
 
 
 @pytest.fixture
@@ -59,7 +59,7 @@ def test_links_and_summary(tiny):
 
 
 def test_same_seed_gives_identical_reports(tiny):
-    again = pacesim.run(pacesim.parse_scenario(TINY))
+    again = pacesim.run(pacesim.parse_scenario(TINY), threads=1)
     assert again.report == tiny.report
 
 
@@ -82,7 +82,7 @@ def test_different_seed_differs(tiny):
 
 
 def test_run_accepts_a_path(tiny, tiny_toml):
-    assert pacesim.run(tiny_toml).report == tiny.report
+    assert pacesim.run(tiny_toml, threads=1).report == tiny.report
 
 
 def test_to_json(tiny, tmp_path):
@@ -157,10 +157,10 @@ def test_progress_is_reported_and_changes_nothing():
     # 400 flows for 60 s: a few million events, so several reports.
     scenario = {**TINY, "topology": {**TINY["topology"], "hosts_per_edge": 200}, "duration": "60s"}
     seen = []
-    with_progress = pacesim.run(scenario, progress=seen.append)
+    with_progress = pacesim.run(scenario, progress=seen.append, threads=1)
     assert len(seen) >= 2
     assert seen == sorted(seen) and 0 < seen[0] and seen[-1] <= 1
-    assert with_progress.report == pacesim.run(scenario).report
+    assert with_progress.report == pacesim.run(scenario, threads=1).report
 
 
 def test_cli_version_and_short_help():
@@ -201,3 +201,38 @@ def test_an_error_in_progress_stops_the_run_and_is_raised(threads):
     with pytest.raises(LookupError, match="stop here"):
         pacesim.run(scenario, progress=stop, threads=threads)
     assert len(seen) == 1 and seen[0] < 0.1
+
+
+def test_run_takes_overrides_and_a_packaged_name_as_the_cli_does():
+    r = pacesim.run("e-base", set=TINY_SET[1::2] + ["core.buffer=5KB"], seed=3, threads=1)
+    assert r.scenario.core.buffer == 5000 and r.seed == 3
+    with pytest.raises(TypeError, match="list"):
+        pacesim.run("e-base", set="core.buffer=5KB")
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run("e-base", set=["core.bufer=5KB"])
+    assert e.value.field == "core.bufer"
+
+
+def test_submodules_load_on_first_use():
+    import importlib
+    import subprocess
+    import sys
+
+    code = "import sys, pacesim; print('pandas' in sys.modules); print(pacesim.store.Store.__name__, pacesim.sweep.__name__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0] == "False" and out[1] == "Store pacesim.sweep"
+    with pytest.raises(AttributeError, match="nosuch"):
+        importlib.import_module("pacesim").nosuch
+
+
+def test_assignment_is_validated_as_a_file_value_is():
+    s = pacesim.Scenario()
+    s.core.buffer = "5KB"
+    assert s.core.buffer == 5000
+    with pytest.raises(ValueError, match="buffer"):
+        s.core.buffer = "-1KB"
+
+
+def test_link_counters_are_integers(tiny):
+    links = tiny.links
+    assert links["data_drops"].dtype.kind == "i" and links["data_arrivals"].dtype.kind == "i"

@@ -1,17 +1,22 @@
 """pacesim: a packet-level simulator of small-buffer networks.
 
-`run(scenario)` validates a scenario (a TOML path, a dict in human units or
-a `Scenario`), hands it to the Rust engine in SI units and returns a `Result`.
+`run(scenario, set=[...])` validates a scenario (a TOML path, a packaged
+scenario's name, a dict in human units or a `Scenario`) with its overrides,
+hands it to the Rust engine in SI units and returns a `Result`. The
+submodules (`pacesim.store`, `pacesim.sweep`, `pacesim.plot`,
+`pacesim.reproduce`, `pacesim.analysis`, ...) load on first use, so that
+`import pacesim` stays light.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import time
-from typing import Callable, Optional, Union
+from typing import Callable, Optional, Sequence, Union
 
-from . import _core
+from . import _core, memory
 from .result import Result
 from .scenario import Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
 
@@ -28,20 +33,39 @@ __all__ = [
 
 ENGINE_VERSION: str = _core.ENGINE_VERSION
 
+SUBMODULES = ("analysis", "cli", "plot", "reproduce", "result", "scenario", "store", "sweep", "topology", "units")
+"""Imported on first attribute access (PEP 562): pandas and matplotlib only when asked for."""
+
+THREADS = min(2, os.cpu_count() or 1)
+"""Default threads, as the CLI's `--threads`."""
+
+
+def __getattr__(name: str):
+    if name in SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'pacesim' has no attribute {name!r}")
+
 
 def run(
     scenario: Union[Scenario, dict, str, os.PathLike],
+    set: Sequence[str] = (),
     seed: Optional[int] = None,
+    threads: int = THREADS,
     progress: Optional[Callable[[float], None]] = None,
-    threads: int = 1,
+    max_memory: Optional[int] = None,
 ) -> Result:
-    """Simulate `scenario`, with its seed replaced by `seed` when given;
-    `progress` is called now and then with the fraction of simulated time done.
-    With `threads=2` a network that splits at its core link (the papers'
-    dumbbells) runs as two halves in parallel; the result is the same.
+    """Simulate `scenario` (as `pacesim run` does) with the overrides `set`
+    (`["core.buffer=5KB", "pacing.scheme=edge"]`, as `--set`) and its seed
+    replaced by `seed` when given; `progress` is called now and then with the
+    fraction of simulated time done. With `threads=2` (the default where the
+    machine has two cores) a network that splits at its core link (the
+    papers' dumbbells) runs as two halves in parallel; the report is the
+    same but for its work counters.
 
     Raises ScenarioError (naming the field) for an invalid scenario and
     RuntimeError when the engine itself fails (e.g. a conservation check).
+    A run whose estimated memory (`memory.estimate`) exceeds `max_memory` bytes,
+    by default the machine's available memory, is refused with a ScenarioError.
     """
     if isinstance(scenario, (str, os.PathLike)):
         scenario = load_scenario(scenario)
@@ -49,14 +73,17 @@ def run(
         scenario = parse_scenario(scenario)
     elif not isinstance(scenario, Scenario):
         raise TypeError(f"expected a Scenario, a dict or a TOML path, got {type(scenario).__name__}")
-    if seed is not None:
-        scenario = apply_overrides(scenario, [f"seed={seed}"])
+    if isinstance(set, str):
+        raise TypeError('set takes a list of "key=value" strings, e.g. set=["core.buffer=5KB"]')
+    overrides = list(set) + ([f"seed={seed}"] if seed is not None else [])
+    if overrides:
+        scenario = apply_overrides(scenario, overrides)
+    memory.check(scenario, max_memory)
     request = json.dumps(scenario.to_engine())
     t0 = time.perf_counter()
     try:
         report = _core.run_json(request, progress, threads)
     except ValueError as e:
-        field, _, message = str(e).partition(": ")
-        raise ScenarioError(field, message) from None
+        raise ScenarioError.from_engine(e) from None
     wall_s = time.perf_counter() - t0
     return Result(json.loads(report), scenario, wall_s)

@@ -12,10 +12,11 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
+from . import memory
 from . import run as run_scenario
 from .result import Result
 from .scenario import ScenarioError, apply_overrides, load_scenario
-from .units import format_rate, format_size
+from .units import format_rate, format_size, parse_size
 
 app = typer.Typer(
     add_completion=False,
@@ -101,6 +102,25 @@ def _transfers(r: Result) -> Table:
                       {"size, KB": t["bytes"] / 1e3, "completion, s": t["fct_s"], "goodput, Kb/s": t["goodput_kbps"]})
 
 
+def _size_option(name: str, text: Optional[str]) -> Optional[int]:
+    """An option's size in bytes (None if not given); a ScenarioError naming the option if it is no size."""
+    try:
+        return None if text is None else parse_size(text)
+    except ValueError as e:
+        raise ScenarioError(name, str(e)) from None
+
+
+def _unwritable(path: Path) -> Optional[str]:
+    """Why a report could not be written to `path` (checked before a run, not after it), or None."""
+    if path.is_dir():
+        return "is a directory"
+    if not path.parent.is_dir():
+        return f"no directory {path.parent}"
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return "not writable"
+    return None
+
+
 @app.command()
 def run(
     scenario: str = typer.Argument(..., help="Scenario TOML file, or a packaged scenario's name (e-base, a-base, ...)."),
@@ -111,14 +131,25 @@ def run(
         min(2, os.cpu_count() or 1), min=1,
         help="Threads: 2 runs a network that splits at its core link as two halves in parallel (same result).",
     ),
+    max_memory: Optional[str] = typer.Option(
+        None, "--max-memory", metavar="SIZE",
+        help="Refuse a run whose estimated memory exceeds this, e.g. 4GB [default: the machine's available memory].",
+    ),
 ) -> None:
     """Run one scenario and print its summary, links and goodput distribution."""
     err = Console(stderr=True)
+    if json_out is not None and _unwritable(json_out):
+        err.print(f"[red]error:[/] --json {escape(str(json_out))}: {_unwritable(json_out)}", soft_wrap=True)
+        raise typer.Exit(2)
     try:
         s = apply_overrides(load_scenario(scenario), set_)
+        limit = _size_option("--max-memory", max_memory)
+        for note in memory.check(s, limit).notes:
+            err.print(f"[yellow]warning:[/] {escape(note)}", soft_wrap=True)
         with Progress(*Progress.get_default_columns(), transient=True, console=err) as bar:
             task = bar.add_task("simulating", total=1.0)
-            r = run_scenario(s, seed=seed, progress=lambda done: bar.update(task, completed=done), threads=threads)
+            r = run_scenario(s, seed=seed, progress=lambda done: bar.update(task, completed=done), threads=threads,
+                             max_memory=limit)
     except ScenarioError as e:
         err.print(f"[red]error:[/] {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(2)
@@ -246,6 +277,6 @@ def topology_show(
         out.print(f"wrote {escape(str(png))}")
 
 
-from .experiment_commands import register  # noqa: E402  (sweep, results, plot, reproduce)
+from .experiment_commands import register  # noqa: E402  (sweep, results, plot, reproduce, report)
 
 register(app)

@@ -1,7 +1,7 @@
-"""The experiment commands of the `pacesim` CLI: sweep, results, plot, reproduce.
+"""The experiment commands of the `pacesim` CLI: sweep, results, plot, reproduce, report.
 
 `register(app)` adds them to the Typer app in cli.py; the work itself lives
-in sweep.py, store.py, plot.py and reproduce/.
+in sweep.py, store.py, plot.py, reproduce/ and site/.
 """
 
 from __future__ import annotations
@@ -232,7 +232,29 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
         con.print(f"wrote {escape(str(path))}")
 
 
+def report(
+    results: Path = RESULTS,
+    out: Optional[Path] = typer.Option(None, "--out", help="Directory to write the HTML site into, made if missing "
+                                                           "[default: RESULTS/site]."),
+) -> None:
+    """Build the reproduction site: an index of the catalogue and one HTML page per paper (figures, claims, causes)."""
+    from .site.pages import write_site
+    from .site.record import RecordError, collect
+
+    out = results / "site" if out is None else out
+    if out.exists() and not out.is_dir():
+        _fail(f"--out: {out} is a file, not a directory")
+    try:
+        record = collect(results)
+    except RecordError as e:
+        _fail(f"--results: {e}")
+    pages = write_site(record, out)
+    done = record.tally_of(record.entries)
+    Console().print(f"{done['reproduced']} of {sum(done.values())} claims reproduced; "
+                    f"wrote {len(pages)} pages to {escape(str(out))} (open {escape(str(pages[0]))})")
+
+
 def register(app: typer.Typer) -> None:
-    """Add sweep, results, plot and reproduce to the `pacesim` command line."""
-    for command in [sweep, results, plot, reproduce]:
+    """Add sweep, results, plot, reproduce and report to the `pacesim` command line."""
+    for command in [sweep, results, plot, reproduce, report]:
         app.command()(command)

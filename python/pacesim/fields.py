@@ -4,6 +4,7 @@ element, and the strict base model that rejects unknown keys."""
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Callable, Tuple, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, SerializationInfo
@@ -18,6 +19,13 @@ class ScenarioError(ValueError):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+    @classmethod
+    def from_engine(cls, error: ValueError) -> ScenarioError:
+        """The engine's "field: message" error, without the position in the JSON
+        it was handed (which is no file of the user's)."""
+        field, _, message = str(error).partition(": ")
+        return cls(field, re.sub(r" at line \d+ column \d+$", "", message))
 
 
 def _positive(parse: Callable[[object], int]) -> Callable[[object], int]:
@@ -69,9 +77,14 @@ PositiveTime = _quantity(_positive(parse_time), format_time)
 RateRange = _range(_positive(parse_rate), format_rate)
 TimeRange = _range(parse_time, format_time)
 SizeRange = _range(_positive(parse_size), format_size)
-Count = Annotated[int, Field(strict=True, gt=0)]
+U32 = 2**32
+"""Counts (hosts, edges, packets of a window or queue) are the engine's 32-bit integers: below this."""
+Count = Annotated[int, Field(strict=True, gt=0, lt=U32)]
 
 
 class _Model(BaseModel):
-    # Strict: no boolean or string is taken for a number (`w_q = true`, "0.5").
-    model_config = ConfigDict(extra="forbid", validate_default=True, strict=True)
+    # Strict: no boolean or string is taken for a number (`w_q = true`, "0.5");
+    # an assignment (`s.core.buffer = "5KB"`) is parsed and checked as a file's value is.
+    # Each field's docstring (the line below it) is its description, read by the scenario reference.
+    model_config = ConfigDict(extra="forbid", validate_default=True, strict=True, validate_assignment=True,
+                              use_attribute_docstrings=True)

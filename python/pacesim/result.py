@@ -57,8 +57,9 @@ class Result:
         `data_*`, `ack_*`, `udp_*`."""
         import pandas as pd
 
-        rows = {name: pd.json_normalize(link, sep="_").iloc[0] for name, link in self.report["links"].items()}
-        return pd.DataFrame.from_dict(rows, orient="index").rename_axis("link")
+        links = self.report["links"]
+        # One normalisation over all rows keeps the counters integer (a row at a time made them floats).
+        return pd.json_normalize(list(links.values()), sep="_").set_axis(pd.Index(list(links), name="link"))
 
     @cached_property
     def flows(self) -> pd.DataFrame:

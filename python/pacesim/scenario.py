@@ -11,6 +11,7 @@ with ns-2 2.35's defaults for the TCP details the paper leaves out.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -39,12 +40,19 @@ class Red(_Model):
     `w_q` 0.002; `gentle` and byte mode (`mean_packet` 1000 B) as ns-2 2.35."""
 
     min_th: Optional[Size] = None
+    """Below this average queue nothing is dropped; absent: 40 % of the buffer (paper E Fig. 9)."""
     max_th: Optional[PositiveSize] = None
+    """At this average queue the drop probability reaches max_p; absent: the buffer (paper E Fig. 9)."""
     max_p: Probability = 0.1
+    """Drop probability at max_th (paper E Fig. 9)."""
     w_q: Probability = 0.002
+    """Weight of the newest queue sample in the average (EWMA; paper E Fig. 9)."""
     gentle: StrictBool = True
+    """Drop probability rises from max_p to 1 between max_th and twice it (ns-2 gentle_)."""
     byte_mode: StrictBool = True
+    """Queue counted and drops scaled in bytes (ns-2 queue_in_bytes_ and bytes_)."""
     mean_packet: PositiveSize = "1000B"
+    """The packet size drop scaling, packet-mode limits and the idle-time correction assume (ns-2 mean_pktsize_)."""
 
     def check(self, buffer: int, buffer_packets: Optional[int]) -> None:
         """RED's constraints against the core queue's `buffer` (its hard limit)."""
@@ -67,34 +75,53 @@ class Core(_Model):
     (`topology.CORE`); see `Scenario.core_values()`."""
 
     rate: Optional[Rate] = None
+    """The core link's rate; absent: the topology's (E-base: 100 Mb/s, paper E Sec 3.1)."""
     delay: Optional[Time] = None
+    """The core link's one-way propagation delay; absent: the topology's (E-base: 100 ms)."""
     buffer: Optional[Size] = None
+    """Drop-tail limit in bytes (a packet is dropped when bytes waiting + its size >= it; ns-2's rule);
+    absent: the topology's (E-base: 10 KB)."""
     buffer_packets: Optional[Count] = None
+    """Drop-tail limit in packets, alone or with `buffer` (paper Q counts its core buffer in packets)."""
     queue: Literal["droptail", "red"] = "droptail"
+    """The core queue's discipline: drop-tail, or RED with `[core.red]` (paper E Fig. 9)."""
     red: Red = Field(default_factory=Red)
+    """RED's parameters, used when queue = "red"."""
 
 
 class Tcp(_Model):
     """One-way TCP as ns-2's `Agent/TCP`; names and defaults as ns-2 2.35's."""
 
     variant: Literal["reno", "newreno", "sack", "fack", "bic", "cubic", "fast"] = "reno"
+    """Congestion control: ns-2's Reno, NewReno, Sack1, Fack; BIC and CUBIC (Linux, paper W), FAST (paper W)."""
     segment_size: PositiveSize = "1000B"
+    """Payload of a data packet (ns-2 packetSize_; paper E: 1000 B)."""
     header_size: Size = "40B"
+    """TCP/IP header added on the wire (ns-2 useHeaders_ true)."""
     ack_size: PositiveSize = "40B"
+    """An ACK's size on the wire."""
     window: Count = 1000
+    """Receiver's advertised window, packets (ns-2 window_; large so that it never binds)."""
     initial_window: Count = 2
+    """Congestion window once the SYN is acknowledged, packets (ns-2 windowInit_)."""
     syn: StrictBool = True
+    """Open with a 40 B SYN and a window of 1 until it is acknowledged (ns-2 syn_, delay_growth_)."""
     tick: PositiveTime = "10ms"
+    """Granularity of the RTT estimator and the retransmission timer (ns-2 tcpTick_)."""
     min_rto: Time = "200ms"
+    """Least retransmission timeout (ns-2 minrto_)."""
     max_rto: Time = "60s"
+    """Largest retransmission timeout, back-off included (ns-2 maxrto_)."""
     initial_rto: PositiveTime = "3s"
-    # Delayed ACKs (ns-2 Agent/TCPSink/DelAck, interval_ 100ms); off as in the papers.
+    """Retransmission timeout before the first RTT sample (ns-2 rtxcur_init_)."""
     delayed_ack: Optional[PositiveTime] = None
-    # FACK's rampdown (Mathis-Mahdavi Sec 4.3, ns-2 rampdown_); off as in ns-2.
+    """Delayed ACKs with this timeout (ns-2 Agent/TCPSink/DelAck, interval_ 100 ms); absent: off, as in the papers."""
     rampdown: StrictBool = False
-    # FAST (Jin-Wei-Low 2004): packets kept queued per flow, and the update's step.
+    """FACK's rampdown (Mathis-Mahdavi Sec 4.3, ns-2 rampdown_); off as in ns-2."""
     fast_alpha: Annotated[float, Field(gt=0.0, allow_inf_nan=False)] = 200.0
+    """FAST (Jin-Wei-Low 2004): packets each flow keeps queued in the network."""
     fast_gamma: Probability = 0.5
+    """FAST: the step of its window update."""
 
     @model_validator(mode="after")
     def _rto_bounds(self) -> Tcp:
@@ -122,9 +149,13 @@ class Trace(_Model):
     file's directory (the working directory for a dict or a --set)."""
 
     file: str
+    """The trace file, one frame per line; relative to the scenario file's directory."""
     columns: List[TraceColumn]
+    """What each field of a line holds, in order (frame, type, time_s or time_ms, bytes or bits, - to skip)."""
     fps: Optional[Annotated[float, Field(gt=0.0, allow_inf_nan=False)]] = None
+    """Frames a second, for a trace without a time column."""
     send: Literal["spread", "burst"] = "spread"
+    """spread: a frame's packets at its bit rate over its interval; burst: all at its time."""
 
     @field_validator("file")
     @classmethod
@@ -158,8 +189,8 @@ class Trace(_Model):
 class UdpSource(_Model):
     """An open-loop UDP source (papers A Sec V-A, E Sec 5): "cbr", "poisson"
     (exponential gaps), "fbm" (paper A's truncated fractional Brownian
-    motion at 1 us resolution with Hurst parameter `hurst`, fixed-size
-    packets) at mean `rate` in wire bits, "onoff" (paper Q: CBR at peak
+    motion at 1 us resolution with Hurst parameter `hurst`, each packet
+    sent when the motion's bytes complete it) at mean `rate` in wire bits, "onoff" (paper Q: CBR at peak
     `rate` during exponential ON periods of mean `on`, silent for
     exponential OFF periods of mean `off`), or "trace" (paper A Sec II: the
     video frames of `trace` cut into packets, played as recorded or scaled
@@ -172,16 +203,27 @@ class UdpSource(_Model):
     model_config = ConfigDict(serialize_by_alias=True)
 
     kind: Literal["cbr", "poisson", "fbm", "onoff", "trace"]
+    """The source's process (required)."""
     rate: Optional[Rate] = None
+    """Mean wire rate (the peak for onoff); required but for a trace, which plays as recorded without it."""
     size: Optional[SizeRange] = None
+    """Packet size on the wire, or a [low, high] range drawn uniformly; this or `sizes`."""
     sizes: Optional[List[PositiveSize]] = None
+    """Packet sizes drawn with equal weights; this or `size`."""
     start: Time = "0s"
+    """Time of the first packet."""
     hurst: Optional[Annotated[float, Field(ge=0.5, lt=1.0)]] = None
+    """fbm: the Hurst parameter (paper A Sec V-A uses 0.85)."""
     on: Optional[PositiveTime] = None
+    """onoff: mean of the exponential ON periods (paper Q: 100 ms)."""
     off: Optional[PositiveTime] = None
+    """onoff: mean of the exponential OFF periods (paper Q: 200 ms)."""
     trace: Optional[Trace] = None
+    """trace: the video frame trace, `[traffic.udp.trace]`."""
     from_: str = Field("s-udp", alias="from")
+    """The sending host."""
     to: str = "d-udp"
+    """The receiving host."""
 
     @model_validator(mode="after")
     def _one_size(self) -> UdpSource:
@@ -195,8 +237,6 @@ class UdpSource(_Model):
             if (self.kind == kind) != (getattr(self, key) is not None):
                 source = f"{'a' if kind == 'trace' else 'an'} {kind} source"
                 raise ScenarioError(key, f"{source} needs {key}" if self.kind == kind else f"only {source} takes {key}")
-        if self.kind == "fbm" and (self.size is None or self.size[0] != self.size[1]):
-            raise ScenarioError("size", "an fbm source sends packets of one fixed size")
         return self
 
     def to_engine(self) -> dict:
@@ -214,9 +254,13 @@ class ShortFlows(_Model):
     flows, spread evenly, are users; the rest stay long-lived."""
 
     fraction: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
+    """Share of the TCP flows that are users, spread evenly (0.5: every second flow)."""
     mean_size: PositiveSize = "100KB"
+    """Mean of the Pareto file size (paper E Sec 3.4: 100 KB)."""
     shape: Annotated[float, Field(gt=1.0, allow_inf_nan=False)] = 1.2
+    """Pareto shape (paper E: 1.2; paper A: 1.5)."""
     mean_think: PositiveTime = "1s"
+    """Mean of the exponential think time between files."""
 
 
 class Traffic(_Model):
@@ -228,9 +272,13 @@ class Traffic(_Model):
     reverse half then takes `[core]`'s queue too."""
 
     start: TimeRange = ["0s", "10s"]
+    """TCP flows start at times drawn uniformly over this range."""
     udp: List[UdpSource] = Field(default_factory=list)
+    """UDP sources, `[[traffic.udp]]` tables."""
     short: Optional[ShortFlows] = None
+    """Closed-loop short-lived users, `[traffic.short]`; absent: every flow long-lived."""
     two_way: StrictBool = False
+    """Every flow gets a twin in the other direction (paper A Sec VII)."""
 
 
 class Pacing(_Model):
@@ -245,19 +293,27 @@ class Pacing(_Model):
     spread evenly over the edges."""
 
     scheme: Literal["none", "host", "edge", "qlbp"] = "none"
+    """Who paces: nobody, the TCP senders (paper W), the edge pacer (paper E Sec 2.1) or QLBP (paper Q)."""
     delay: Time = "10ms"
+    """The edge pacer's delay bound d (paper E: 10 ms); 0: no pacer."""
     fraction: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
+    """Share of the edges or hosts that pace (paper E Sec 6)."""
     host_mode: Literal["original", "modified", "rate"] = "original"
-    # QLBP (paper Q eq. 1); defaults from paper Q Sec V-B (Q-fig18).
+    """Host pacing rule: RTT/cwnd, paper W eq. 7, or the Linux rate."""
     mu_max: Rate = "100Mbps"
+    """QLBP's rate at Q_max packets queued (paper Q eq. 1; default from paper Q Sec V-B, Q-fig18)."""
     mu_min: Rate = "1Mbps"
+    """QLBP's rate with an empty queue (paper Q eq. 1, Sec V-B)."""
     q_max: Count = 40
+    """QLBP: the queue length, packets, from which it sends at the link rate (paper Q Sec V-B)."""
     q_lim: Count = 2000
-    # Or QLBP's rule of thumb (paper Q Sec III-C) per link from utilisation and delay tolerance.
+    """QLBP: the pacer's own queue limit, packets (paper Q Sec V-B)."""
     utilization: Optional[Annotated[float, Field(gt=0.0, le=1.0)]] = None
+    """QLBP's rule of thumb (paper Q Sec III-C): the link's utilisation rho; with max_delay it sets mu_max, mu_min, q_max."""
     max_delay: Optional[PositiveTime] = None
-    # Pace exactly these links by name (core, edge_in.0, access.17.up, ...).
+    """QLBP's rule of thumb: the delay tolerance D_max."""
     links: Optional[list[str]] = None
+    """Pace exactly these links by name (core, edge_in.0, access.17.up, ...) instead of the ingress edges."""
 
     @model_validator(mode="after")
     def _qlbp_rates(self) -> Pacing:
@@ -278,9 +334,13 @@ class Burstiness(_Model):
     2^24 bins), e.g. for the rate's auto-covariance (paper Q Theorem 2)."""
 
     link: str = "core"
+    """The link whose arrivals are binned, by name."""
     bin: PositiveTime = "1us"
+    """The smallest time scale (paper A: 1 us)."""
     scales: Annotated[int, Field(strict=True, ge=1, le=40)] = 20
+    """Number of time scales, bin x 1, 2, 4, ..."""
     series: bool = False
+    """Also return the bytes of every bin (at most 2^24 bins)."""
 
 
 class Progress(_Model):
@@ -289,6 +349,7 @@ class Progress(_Model):
     transfer a given amount, throughput over time (paper W Figs. 2-5)."""
 
     interval: PositiveTime = "100ms"
+    """Time between samples of every flow's in-order bytes."""
 
 
 class Delay(_Model):
@@ -299,6 +360,7 @@ class Delay(_Model):
     model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
 
     class_: Literal["data", "udp"] = Field("data", alias="class")
+    """Which packets: TCP data (from a segment's first transmission) or UDP."""
 
 
 class Scenario(_Model):
@@ -306,16 +368,27 @@ class Scenario(_Model):
     window [warmup, duration] over which the report's numbers are taken."""
 
     seed: Annotated[int, Field(strict=True, ge=0, lt=2**64)] = 1
+    """Seed of every random stream: same scenario and seed, same results."""
     duration: PositiveTime = "400s"
+    """Simulated time; the measurement window ends here (paper E Sec 3.1: 400 s)."""
     warmup: Time = "100s"
+    """The measurement window opens here (paper E: after 100 s)."""
     topology: Topology = Field(default_factory=EBase)
+    """The network, `[topology]`: a named kind or a graph."""
     core: Core = Field(default_factory=Core)
+    """The core (bottleneck) link and its queue, `[core]`."""
     tcp: Tcp = Field(default_factory=Tcp)
+    """Every TCP flow's variant and parameters, `[tcp]`."""
     traffic: Traffic = Field(default_factory=Traffic)
+    """Flow starts, short-lived users and UDP sources, `[traffic]`."""
     pacing: Pacing = Field(default_factory=Pacing)
+    """Where traffic is paced, `[pacing]`."""
     burstiness: Optional[Burstiness] = None
+    """Measure burstiness at time scales, `[burstiness]`; absent: not measured."""
     progress: Optional[Progress] = None
+    """Sample every flow's progress, `[progress]`; absent: not sampled."""
     delay: Optional[Delay] = None
+    """Measure one-way packet delays, `[delay]`; absent: not measured."""
 
     @model_validator(mode="after")
     def _timeline(self) -> Scenario:
@@ -389,11 +462,25 @@ def _unknown_key(key: str, parent: List[Union[str, int]], kind: Optional[str] = 
 
 
 def _path(loc: Iterable[Union[str, int]]) -> str:
-    """A dotted path with list indices in brackets, as the engine writes them: topology.links[2].rate."""
+    """A dotted path with list indices in brackets, as the engine writes them: topology.links[2].rate;
+    a key that is not a bare TOML key is quoted as TOML would: core."buf fer"."""
     out = ""
     for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        if isinstance(part, int):
+            out += f"[{part}]"
+            continue
+        part = part if re.fullmatch(r"[A-Za-z0-9_-]+(\[\d+\])?", part) else json.dumps(part)
+        out += f".{part}" if out else part
     return out
+
+
+def _shown(value: Any) -> str:
+    """`value` as an error message shows it: its repr, cut at 80 characters."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's 4300-digit limit for printing
+        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _describe(error: dict) -> Tuple[str, str]:
@@ -410,11 +497,13 @@ def _describe(error: dict) -> Tuple[str, str]:
         return path, str(cause)
     if error["type"] == "extra_forbidden":
         return path, _unknown_key(str(loc[-1]), loc[:-1], kind)
-    if error["type"] in ("literal_error", "union_tag_invalid"):
-        if error["type"] == "union_tag_invalid":
-            return path + ".kind", f"{error['ctx']['tag']!r} is not valid; expected {error['ctx']['expected_tags']}"
-        return path, f"{error['input']!r} is not valid; expected {error['ctx']['expected']}"
-    return path, f"{error['msg']} (got {error['input']!r})"
+    if error["type"] == "union_tag_invalid":
+        return path + ".kind", f"{_shown(error['ctx']['tag'])} is not valid; expected {error['ctx']['expected_tags']}"
+    if error["type"] == "union_tag_not_found":
+        return path, f"expected a table, e.g. {{ kind = \"e-base\" }} (got {_shown(error['input'])})"
+    if error["type"] == "literal_error":
+        return path, f"{_shown(error['input'])} is not valid; expected {error['ctx']['expected']}"
+    return path, f"{error['msg']} (got {_shown(error['input'])})"
 
 
 def parse_scenario(data: dict, base: Optional[Path] = None) -> Scenario:
@@ -451,18 +540,34 @@ def load_scenario(path: Union[str, Path]) -> Scenario:
     (`scenario_file`); keys left out take E-base's values, and relative file
     names in it are from its directory."""
     path = scenario_file(path)
+    return parse_scenario(read_toml(path), path.parent)
+
+
+def read_toml(path: Path) -> dict:
+    """A TOML file's contents; a ScenarioError naming the file when it is not
+    UTF-8, not TOML, nested past what the reader can follow, or holds a number
+    longer than Python reads (4300 digits)."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError(str(path), f"not UTF-8 text: byte 0x{e.object[e.start]:02x} at offset {e.start}") from None
+    except OSError as e:
+        raise ScenarioError(str(path), f"cannot be read: {e.strerror}") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(str(path), f"not valid TOML: {e}") from None
-    return parse_scenario(data, path.parent)
+    except RecursionError:
+        raise ScenarioError(str(path), "arrays or tables nested too deeply to read") from None
+    except ValueError as e:  # int() past sys.get_int_max_str_digits()
+        raise ScenarioError(str(path), f"a number too long to read: {e}") from None
 
 
 def _toml_value(text: str) -> Any:
     """A TOML scalar (or array) if `text` is one, else the text itself: 3 -> 3, 5KB -> "5KB"."""
     try:
         return tomllib.loads(f"value = {text}")["value"]
-    except tomllib.TOMLDecodeError:
+    except (ValueError, RecursionError):  # not TOML (or nested, or a number, past what it reads): a string
         return text.strip()
 
 
@@ -486,10 +591,13 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
         key, sep, text = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise ScenarioError(item, "an override is key=value, e.g. core.buffer=5KB")
+            raise ScenarioError(item or '""', "an override is key=value, e.g. core.buffer=5KB")
         parts = key.split(".")
         if parts == ["topology", "kind"]:  # a new kind starts from its own defaults
-            data["topology"] = {"kind": _toml_value(text)}
+            kind = _toml_value(text)
+            if not isinstance(kind, str) or kind not in KINDS:
+                raise ScenarioError(key, f"{_shown(kind)} is not valid; expected one of {', '.join(KINDS)}")
+            data["topology"] = {"kind": kind}
             continue
         table, model = data, Scenario
         for depth, part in enumerate(parts):

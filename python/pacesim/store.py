@@ -18,7 +18,8 @@ different sweeps share one run and a rerun skips it. A run's Parquet files
 are written first (to `<key>.parquet.<pid>.tmp`, then renamed) and its row
 committed after: a kill before the commit leaves a file no row points at,
 which the point's rerun overwrites (and removes the dead writer's temporary
-file); never a row pointing at nothing. Several sweeps may write one store at
+file); never a row pointing at nothing. A run whose table file was deleted
+later counts as not finished, so a rerun of its sweep runs it again. Several sweeps may write one store at
 once: each writes its own temporary files, and waits its turn for the
 database, retrying while another holds the lock. A reader (`read_only`)
 writes nothing, so a store it may not write is still readable. The `run_tables` table names
@@ -327,15 +328,18 @@ class Store:
             )
 
     def finished(self, keys: Iterable[str]) -> set[str]:
-        """Those of `keys` that already have a successful run."""
+        """Those of `keys` that already have a successful run whose every table
+        file is still there (a point whose Parquet file was deleted is run again)."""
         keys = list(keys)
         found: set[str] = set()
         for i in range(0, len(keys), 500):
             chunk = keys[i:i + 500]
             rows = self.db.execute(
-                f"SELECT key FROM runs WHERE status = 'ok' AND key IN ({','.join('?' * len(chunk))})", chunk
-            )
-            found.update(r[0] for r in rows)
+                f"SELECT r.key, t.path FROM runs r LEFT JOIN run_tables t ON t.key = r.key "
+                f"WHERE r.status = 'ok' AND r.key IN ({','.join('?' * len(chunk))})", chunk
+            ).fetchall()
+            found.update(key for key, _ in rows)
+            found.difference_update(key for key, path in rows if path is not None and not (self.root / path).is_file())
         return found
 
     def save_ok(self, key: str, scenario: dict, seed: int, engine_version: str, report: dict,
@@ -443,6 +447,14 @@ class Store:
             rec.update(wall_s=wall_s, code_version=code, finished_at=finished)
             records.append(rec)
         return pd.DataFrame.from_records(records)
+
+    def provenance(self, sweep: str) -> dict:
+        """What ran `sweep`'s finished points: the distinct engine versions, code versions and hosts, each sorted."""
+        rows = self.db.execute(
+            """SELECT DISTINCT r.engine_version, r.code_version, r.host FROM sweep_points p
+               JOIN runs r ON r.key = p.key WHERE p.sweep = ?""", (sweep,)).fetchall()
+        return {name: sorted({r[i] for r in rows if r[i]}) for i, name in
+                enumerate(["engine_version", "code_version", "host"])}
 
     def _tcp_metrics(self, key: str, found: dict) -> dict:
         """tcp_throughput_mbps and tcp_utilisation of a run stored before `metrics` had them."""

@@ -32,29 +32,26 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 import signal
 import socket
-import sys
 import threading
 import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Union
+from typing import Annotated, Any, Dict, Iterator, List, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from . import ENGINE_VERSION
-from .scenario import Scenario, ScenarioError, apply_overrides, check_key, load_scenario, parse_scenario
+from .scenario import Scenario, ScenarioError, apply_overrides, check_key, load_scenario, parse_scenario, read_toml
 from .store import Store, run_key
 from .units import parse_rate
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
 
 FLOWS = "flows"
 """An axis that is not a scenario key: total flows, spread over the edges."""
@@ -70,7 +67,7 @@ def _check_axis(base: Scenario, key: str, values: list, variants: dict) -> None:
     if key == FLOWS:
         return
     if key == VARIANT:
-        unknown = [v for v in values if v not in variants]
+        unknown = [v for v in values if not isinstance(v, str) or v not in variants]
         if unknown:
             raise SweepError(f"variant axis names {unknown}, not defined under [variants] ({', '.join(variants)})")
         return
@@ -142,6 +139,8 @@ class Sweep:
             raise SweepError("a sweep needs a name")
         if not self.seeds:
             raise SweepError("a sweep needs at least one seed")
+        if isinstance(self.scale, bool) or not isinstance(self.scale, (int, float)) or not 0 < self.scale < math.inf:
+            raise SweepError(f"scale {self.scale!r}: expected a finite number above zero")
         fixed = apply_overrides(self.base, self.set, self.root)  # axes are keys of the scenario `set` makes
         for key, values in self.axes.items():
             if not isinstance(values, list) or not values:
@@ -202,27 +201,48 @@ def _with_flows(s: Scenario, flows: Any) -> Scenario:
     return apply_overrides(s, [f"topology.hosts_per_edge={flows // edges}"])
 
 
+Scale = Annotated[float, Field(gt=0.0, allow_inf_nan=False)]
+Seed = Annotated[int, Field(ge=0, lt=2**64)]
+
+
+class _Quick(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    set: List[str] = []
+    scale: Optional[Scale] = None
+    seeds: Optional[Annotated[List[Seed], Field(min_length=1)]] = None
+
+
+class _SweepFile(BaseModel):
+    """The keys of a sweep file and their types (see the module docstring)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Optional[Annotated[str, Field(min_length=1)]] = None
+    scenario: Union[str, Dict[str, Any]] = {}
+    seeds: Annotated[List[Seed], Field(min_length=1)] = [1]
+    set: List[str] = []
+    axes: Dict[str, Annotated[List[Any], Field(min_length=1)]] = {}
+    scale: Scale = 1.0
+    variants: Dict[str, List[str]] = {}
+    quick: Optional[_Quick] = None
+
+
 def load_sweep(path: Union[str, Path]) -> Sweep:
     """Read a sweep TOML file (see the module docstring)."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise SweepError(f"{path}: not valid TOML: {e}") from None
-    keys = {"name", "scenario", "seeds", "set", "axes", "scale", "variants", "quick"}
-    unknown = set(data) - keys
-    if unknown:
-        raise SweepError(f"{path}: unknown keys {sorted(unknown)}; a sweep has {', '.join(sorted(keys))}")
-    base = data.get("scenario", {})
-    if isinstance(base, str):
-        scenario = load_scenario(path.parent / base)
-    elif isinstance(base, dict):
-        scenario = parse_scenario(base, path.parent)
+        f = _SweepFile.model_validate(read_toml(path))
+    except ValidationError as e:
+        where = ".".join(str(part) for part in e.errors()[0]["loc"])
+        raise SweepError(f"{path}: {where}: {e.errors()[0]['msg']}") from None
+    if isinstance(f.scenario, str):
+        scenario = load_scenario(path.parent / f.scenario)
     else:
-        raise SweepError(f"{path}: scenario is a file name or a table")
-    return Sweep(name=data.get("name", path.stem), base=scenario, axes=data.get("axes", {}),
-                 seeds=data.get("seeds", [1]), set=data.get("set", []), scale=data.get("scale", 1.0),
-                 variants=data.get("variants", {}), quick=data.get("quick"), root=path.parent)
+        scenario = parse_scenario(f.scenario, path.parent)
+    quick = f.quick.model_dump(exclude_none=True) if f.quick is not None else None
+    return Sweep(name=f.name or path.stem, base=scenario, axes=f.axes, seeds=f.seeds, set=f.set, scale=f.scale,
+                 variants=f.variants, quick=quick, root=path.parent)
 
 
 def simulate(scenario: dict) -> dict:
@@ -234,7 +254,7 @@ def simulate(scenario: dict) -> dict:
     from . import run
 
     try:
-        r = run(parse_scenario(scenario))
+        r = run(parse_scenario(scenario), threads=1)  # the pool's workers are the parallelism
     except Exception as e:  # invalid, or the engine failed (an engine panic is a RuntimeError with its message)
         return {"error": f"{type(e).__name__}: {e}", "host": socket.gethostname()}
     return {"report": r.report, "wall_s": r.wall_s, "host": socket.gethostname()}

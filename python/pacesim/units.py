@@ -10,7 +10,7 @@ kind of thing a scenario file should say.
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import Decimal, localcontext
 
 RATE_UNITS = {
     "bps": 1, "b/s": 1,
@@ -29,6 +29,9 @@ TIME_UNITS = {
     "ms": 10**6,
     "s": 10**9,
 }
+
+MAX_QUANTITY = 2**64 - 1
+"""The largest rate (bit/s), size (bytes) or time (ns) the engine's 64-bit integers hold."""
 
 _QUANTITY = re.compile(r"(?P<sign>-?)(?P<number>[0-9]+(?:\.[0-9]+)?) ?(?P<unit>.*)")
 
@@ -55,9 +58,15 @@ def _parse(text: object, kind: str, units: dict[str, int], base: str) -> int:
         )
     if unit not in units:
         raise ValueError(f"invalid {kind} {text!r}: unknown unit {unit!r} (accepted units: {accepted})")
-    value = Decimal(m["number"]) * units[unit]
+    if len(m["number"]) > 60:  # past any 64-bit quantity (and the exact arithmetic below)
+        raise ValueError(f"invalid {kind} {text[:40]!r}...: {len(m['number'])} digits, more than the engine can hold")
+    with localcontext() as exact:
+        exact.prec = 80
+        value = Decimal(m["number"]) * units[unit]
     if value != value.to_integral_value():
         raise ValueError(f"invalid {kind} {text!r}: not a whole number of {base} ({value} {base})")
+    if value > MAX_QUANTITY:
+        raise ValueError(f"{kind} {text!r} is more than the engine can hold ({MAX_QUANTITY} {base})")
     return int(value)
 
 

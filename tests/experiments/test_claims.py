@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from pacesim.reproduce import verdicts
-from pacesim.reproduce.claims import Points, about, beats, dips_then_rises, lowest_at, up_to
+from pacesim.reproduce.claims import Points, about, beats, dips_then_rises, lowest_at, non_monotonic, up_to
 from pacesim.reproduce.figures import FIGURES
 from pacesim.store import Store, tcp_core_mbps
 
@@ -50,6 +50,15 @@ def test_lowest_at_refuses_another_grid_point_and_zero():
     assert lowest_at(grid, [3e-3, 2e-3, 1e-3, 2e-3], "11KB")[0]
     assert not lowest_at(grid, [3e-3, 1e-3, 2e-3, 2e-3], "11KB")[0]
     assert not lowest_at(grid, [3e-3, 2e-3, 0.0, 2e-3], "11KB")[0]
+
+
+def test_non_monotonic_needs_a_rise_and_a_fall_beyond_noise():
+    # Paper E Sec 5.1: "the loss rate is non-monotonic in buffer size": either order counts.
+    assert non_monotonic([1e-4, 2e-2, 1.6e-2])  # rises, then falls
+    assert non_monotonic([3e-3, 1e-3, 2e-3])  # falls, then rises
+    assert non_monotonic([0.0, 0.0, 1e-2, 5e-3])  # from zero
+    assert not non_monotonic([1e-4, 1e-3, 2e-2])  # only rises
+    assert not non_monotonic([1e-4, 2e-2, 1.8e-2])  # falls by 10 %: noise
 
 
 def test_dips_then_rises_refuses_a_zero_loss_inner_point_and_monotone_curves():
@@ -266,6 +275,51 @@ def test_q_tab3_checks_the_queueing_part_of_the_delay():
     assert outcome("Q-tab3.2", run(0.05)) == "reproduced"
     # 3 ms more on totals of about 55 ms is within 10 % of the total, far outside 5 % of the queueing part
     assert outcome("Q-tab3.2", run(3.0)) == "not reproduced"
+
+
+
+def test_q_fig18_nearly_doubles_is_a_gain_about_100_percent():
+    def run(q10: float):
+        return points([{"variant": "no pacing", "core.buffer_packets": 5, "core_utilisation": 0.236},
+                       {"variant": "QLBP 10", "core.buffer_packets": 5, "core_utilisation": q10}])
+    assert outcome("Q-fig18.1", run(0.236 * 1.98)) == "reproduced"
+    assert outcome("Q-fig18.1", run(0.236 * 1.83)) == "not reproduced"  # +83 %: not "nearly 100 %"
+
+
+def _q_tab3_points(utilisation, delay_rows=None):
+    """Q-tab3 points: utilisation(variant, buffer), flows 5 ms of queueing (QLBP 40) or 9 ms (others)."""
+    from pacesim.reproduce.paper_q import Q_PACKETS, Q_TAB3
+    flows = pd.DataFrame([{"variant": v, "core.buffer_packets": b, "seed": 1, "flow": 0, "base_rtt_ms": 100.0,
+                           "mean_delay_ms": 50.0 + (5.0 if v == "QLBP 40" else 9.0)} for v in Q_TAB3 for b in Q_PACKETS])
+    rows = [{"variant": v, "core.buffer_packets": b, "core_utilisation": utilisation(v, b)}
+            for v in Q_TAB3 for b in Q_PACKETS]
+    return points(rows, {"flows": flows, "delay": delay_rows if delay_rows is not None else pd.DataFrame()})
+
+
+def test_q_tab3_qlbp40_both_at_the_tables_buffer_only():
+    # no pacing at 47 % only at 20 packets: Table III's buffer; QLBP 40 higher there and lower in delay
+    unpaced = {20: 0.47}
+    ok = _q_tab3_points(lambda v, b: unpaced.get(b, 0.9) if v == "no pacing" else 0.7 if b == 20 else 0.5)
+    assert outcome("Q-tab3.3", ok) == "reproduced"
+    tie = _q_tab3_points(lambda v, b: unpaced.get(b, 0.9) if v == "no pacing" else 0.474)
+    assert outcome("Q-tab3.3", tie) == "not reproduced"  # 47.4 vs 47.0 %: within the ordering margin
+    nowhere = _q_tab3_points(lambda v, b: 0.3 if v == "no pacing" else 0.7)
+    assert outcome("Q-tab3.3", nowhere) == "not reproduced"
+
+
+def test_q_fig19_tail_is_the_share_delayed_past_100_ms():
+    from pacesim.reproduce.paper_q import Q_PACKETS
+
+    def cdf(tails):
+        return pd.DataFrame([{"variant": v, "core.buffer_packets": b, "seed": 1, "delay_ms": d, "fraction": f}
+                             for b in Q_PACKETS for v, tail in tails.items()
+                             for d, f in [(60.0, 1 - tail), (70.0, 1 - tail), (300.0, 1.0)]])
+    util = lambda v, b: 0.5  # noqa: E731
+    # QLBP 160's body is later (pacing delay) but it retransmits nothing: the tail shrinks
+    assert outcome("Q-tab3.4", _q_tab3_points(util, cdf({"no pacing": 0.02, "QLBP 40": 0.003,
+                                                                        "QLBP 160": 0.0}))) == "reproduced"
+    assert outcome("Q-tab3.4", _q_tab3_points(util, cdf({"no pacing": 0.02, "QLBP 40": 0.003,
+                                                         "QLBP 160": 0.003}))) == "not reproduced"
 
 
 # --- the TCP throughput metric and the store ---

@@ -9,6 +9,7 @@ import pytest
 
 import pacesim
 from pacesim.scenario import ScenarioError
+from pacesim.store import Store
 from pacesim.sweep import Sweep, SweepError, load_sweep, run_sweep
 
 from .conftest import TINY, tiny_sweep
@@ -90,3 +91,18 @@ def test_variants_are_named_override_sets_on_their_own_axis():
         Sweep(name="v", axes={"variant": ["plain", "nope"]}, variants=variants)
     with pytest.raises(ScenarioError, match="pacing.q_mx"):
         Sweep(name="v", axes={"variant": ["bad"]}, variants={"bad": ["pacing.q_mx=3"]})
+
+
+def test_a_point_whose_table_file_was_deleted_is_run_again(tmp_path, pool):
+    with Store(tmp_path) as store:
+        sweep = tiny_sweep("deleted", **{"core.buffer": ["3KB", "10KB"]})
+        assert run_sweep(sweep, store, pool, progress=False).ran == 4
+        key = store.points("deleted")["key"].iloc[1]
+        before = store.table(key)
+        (tmp_path / store.db.execute("SELECT path FROM run_tables WHERE key = ? AND name = 'flows'",
+                                     (key,)).fetchone()[0]).unlink()
+        assert key not in store.finished(store.points("deleted")["key"])
+        again = run_sweep(sweep, store, pool, progress=False)
+        assert (again.skipped, again.ran, again.failed) == (3, 1, 0)
+        pd.testing.assert_frame_equal(store.table(key), before)
+        assert run_sweep(sweep, store, pool, progress=False).ran == 0

@@ -2,7 +2,8 @@
 """pacesim's edge pacer and QLBP against ns-2 2.35 with this directory's
 C++ pacers (edge_pacer.cc, qlbp.cc), from the committed ns-2 outputs
 (results/edge-ebase.csv, results/qlbp-qdumbbell.csv, made by run_ns2.py;
-ns-2 is not needed here).
+ns-2 is not needed here); and, on the same Q-dumbbell, host pacing
+(tcp-paced.cc, results/host-qdumbbell.csv), Q-fig18's "TCP pacing".
 
 Reruns pacesim on every committed point (same scenario, pacer parameters and
 seed), averages both simulators over seeds and holds them to the engine
@@ -41,15 +42,18 @@ TOL_GOODPUT = 0.05  # relative
 
 EDGE_KEY = ["edges", "hosts_per_edge", "buffer_bytes", "duration_s", "warmup_s", "delay_ms", "paced_edges"]
 QLBP_KEY = ["buffer_packets", "duration_s", "warmup_s", "q_max"]
+HOST_KEY = QLBP_KEY[:-1]
+KEYS = {"edge": EDGE_KEY, "qlbp": QLBP_KEY, "host": HOST_KEY}
+FILES = {"edge": "edge-ebase.csv", "qlbp": "qlbp-qdumbbell.csv", "host": "host-qdumbbell.csv"}
 METRICS = ["aggregate_mbps", "goodput_kbps_mean", "core_loss", "goodput_kbps_paced", "goodput_kbps_unpaced",
            "pacer_delay_ms_mean", "pacer_delay_ms_max"]
 
 
 def load(kind: str) -> pd.DataFrame:
-    """The committed ns-2 rows: kind "edge" (E-base) or "qlbp" (Q-dumbbell)."""
-    rows = pd.read_csv(RESULTS / ("edge-ebase.csv" if kind == "edge" else "qlbp-qdumbbell.csv"))
+    """The committed ns-2 rows: kind "edge" (E-base), "qlbp" or "host" (Q-dumbbell)."""
+    rows = pd.read_csv(RESULTS / FILES[kind])
     # ns-2 is deterministic: a point run twice (by runs split over processes) counts once.
-    return rows.drop_duplicates((EDGE_KEY if kind == "edge" else QLBP_KEY) + ["seed"])
+    return rows.drop_duplicates(KEYS[kind] + ["seed"])
 
 
 def overrides(kind: str, p: dict) -> tuple[Path, list[str]]:
@@ -60,7 +64,8 @@ def overrides(kind: str, p: dict) -> tuple[Path, list[str]]:
             f"topology.edges={p['edges']}", f"topology.hosts_per_edge={p['hosts_per_edge']}",
             f"core.buffer={p['buffer_bytes']}B", "pacing.scheme=edge", f"pacing.delay={p['delay_ms']}ms",
             f"pacing.fraction={p['paced_edges'] / p['edges']}"]
-    pacing = [f"pacing.scheme=qlbp", f"pacing.q_max={p['q_max']}"] if p["q_max"] else ["pacing.scheme=none"]
+    pacing = (["pacing.scheme=host"] if kind == "host" else
+              [f"pacing.scheme=qlbp", f"pacing.q_max={p['q_max']}"] if p["q_max"] else ["pacing.scheme=none"])
     return ROOT / "scenarios" / "q-dumbbell.toml", common + [f"core.buffer_packets={p['buffer_packets']}", *pacing]
 
 
@@ -78,7 +83,7 @@ def simulate(kind: str, p: dict) -> dict:
 
 def compare(kind: str, ns2: pd.DataFrame, workers: int | None = None) -> pd.DataFrame:
     """Both simulators' seed means per point of `ns2`, and whether each metric agrees."""
-    key = EDGE_KEY if kind == "edge" else QLBP_KEY
+    key = KEYS[kind]
     points = ns2[key + ["seed"]].to_dict("records")
     with ProcessPoolExecutor(workers) as pool:
         ours = pd.DataFrame(list(pool.map(simulate, [kind] * len(points), points)))
@@ -104,7 +109,7 @@ def _verdict(r) -> str:
     return "yes" if not misses else f"**no** ({', '.join(misses)})"
 
 
-def markdown(edge: pd.DataFrame, qlbp: pd.DataFrame) -> str:
+def markdown(edge: pd.DataFrame, qlbp: pd.DataFrame, host: pd.DataFrame) -> str:
     """The side-by-side tables of EDGE_QLBP.md."""
     pair = lambda r, m, f: f"{f.format(getattr(r, m + '_ns2'))} / {f.format(getattr(r, m + '_pacesim'))}"
     out = []
@@ -142,6 +147,15 @@ def markdown(edge: pd.DataFrame, qlbp: pd.DataFrame) -> str:
                        f"{pair(r, 'goodput_kbps_mean', '{:.1f}')} | {pair(r, 'core_loss', '{:.2%}').replace('%', '')} | "
                        f"{delays} | {_verdict(r)} |")
         out.append("")
+    if len(host):
+        out += ["### Q-fig18: TCP (host) pacing, original (tcp-paced.cc), no network pacer", "",
+                "| core buffer | seeds | Mb/s ns-2 / pacesim | goodput Kb/s | core loss % | agrees |",
+                "|---|---|---|---|---|---|"]
+        for r in host.sort_values("buffer_packets").itertuples():
+            out.append(f"| {r.buffer_packets} pkts | {r.seeds} | {pair(r, 'aggregate_mbps', '{:.2f}')} | "
+                       f"{pair(r, 'goodput_kbps_mean', '{:.1f}')} | {pair(r, 'core_loss', '{:.2%}').replace('%', '')} | "
+                       f"{_verdict(r)} |")
+        out.append("")
     return "\n".join(out)
 
 
@@ -151,10 +165,11 @@ def main() -> int:
     ap.add_argument("--write", action="store_true", help="replace the tables in EDGE_QLBP.md")
     args = ap.parse_args()
     edge = compare("edge", load("edge"), args.workers)
-    qlbp = compare("qlbp", load("qlbp"), args.workers) if (RESULTS / "qlbp-qdumbbell.csv").exists() else pd.DataFrame()
-    tables = markdown(edge, qlbp)
+    qlbp, host = (compare(k, load(k), args.workers) if (RESULTS / FILES[k]).exists() else pd.DataFrame()
+                  for k in ("qlbp", "host"))
+    tables = markdown(edge, qlbp, host)
     print(tables)
-    both = pd.concat([edge, qlbp])
+    both = pd.concat([edge, qlbp, host])
     print(f"{int(both.ok.sum())}/{len(both)} points agree")
     if args.write:
         doc = HERE / "EDGE_QLBP.md"

@@ -30,3 +30,26 @@ proc pace_share {cls mode fraction} {
         incr paced_n
     }
 }
+
+# Exponential on-off UDP cross traffic through the bottleneck R0 -> R1 (pacesim's `onoff`):
+# a pair x-src -> R0, R1 -> x-dst on 1 Gb/s links of DELAY_MS, RATE_MBPS while on,
+# mean on and off 0.5 s, 210 B packets, from time 0.
+proc onoff_cross {r0 r1 delay_ms rate_mbps} {
+    global ns
+    set xs [$ns node]
+    set xd [$ns node]
+    $ns duplex-link $xs $r0 1Gb ${delay_ms}ms DropTail
+    $ns duplex-link $r1 $xd 1Gb ${delay_ms}ms DropTail
+    set udp [new Agent/UDP]
+    set null [new Agent/Null]
+    $ns attach-agent $xs $udp
+    $ns attach-agent $xd $null
+    $ns connect $udp $null
+    set onoff [new Application/Traffic/Exponential]
+    $onoff set packetSize_ 210
+    $onoff set burst_time_ 0.5
+    $onoff set idle_time_ 0.5
+    $onoff set rate_ ${rate_mbps}Mb
+    $onoff attach-agent $udp
+    $ns at 0 "$onoff start"
+}

@@ -1,9 +1,10 @@
 # Paper Q's dumbbell (Sec IV-D, Fig. 17; Q-fig18) in ns-2 2.35, with QLBP
 # (Queue/QLBP, paper Q Sec II-C/D) on each access link A_j -> C0.
 #
-#   ns qdumbbell.tcl CORE_BUFFER_PKTS SEED DURATION_S WARMUP_S FLOWS_CSV QMAX [DRAWS]
+#   ns qdumbbell.tcl CORE_BUFFER_PKTS SEED DURATION_S WARMUP_S FLOWS_CSV QMAX|host [DRAWS]
 #
-# QMAX 0: no pacing (DropTail). Four access routers A_j, ten senders S_i
+# QMAX 0: no pacing (DropTail); QMAX host: TCP (host) pacing, original
+# (tcp-paced.cc, pace_mode_ 1: gap RTT / cwnd), DropTail access. Four access routers A_j, ten senders S_i
 # behind each (i = 10 j + h), core C0 -> C1, ten receivers R_k behind C1;
 # sender i sends to receiver i mod 10 (pacesim's q-dumbbell). All links
 # 100 Mb/s, duplex; A_j - C0 and C0 - C1 20 ms; host links U[1, 10] ms,
@@ -23,6 +24,7 @@
 set here [file dirname [info script]]
 lassign $argv buffer seed duration warmup flows_csv qmax draws
 source [file join $here pacers.tcl]
+source [file join $here paced.tcl]
 
 set ns [new Simulator]
 $defaultRNG seed $seed
@@ -54,7 +56,7 @@ for {set k 0} {$k < 10} {incr k} {
 set n 0
 for {set j 0} {$j < 4} {incr j} {
     set a [$ns node]
-    if {$qmax > 0} {
+    if {$qmax ne "host" && $qmax > 0} {
         $ns simplex-link $a $c0 100Mb 20ms QLBP
         set q [[$ns link $a $c0] queue]
         $q set qmax_ $qmax
@@ -69,7 +71,12 @@ for {set j 0} {$j < 4} {incr j} {
     for {set h 0} {$h < 10} {incr h} {
         set s [$ns node]
         $ns duplex-link $s $a 100Mb [draw host_delay $n 1 10]ms DropTail
-        set tcp($n) [new Agent/TCP/Reno]
+        if {$qmax eq "host"} {
+            set tcp($n) [new Agent/TCP/Reno/Paced]
+            $tcp($n) set pace_mode_ $pace_modes(original)
+        } else {
+            set tcp($n) [new Agent/TCP/Reno]
+        }
         set sink [new Agent/TCPSink]
         $ns attach-agent $s $tcp($n)
         $ns attach-agent $r([expr {$n % 10}]) $sink

@@ -11,7 +11,10 @@ the script resumes after a crash. Runs go one at a time.
 Experiments (paper E's on E-base, ebase_edge.tcl; paper Q's on its dumbbell,
 qdumbbell.tcl), in this order (within each, the points tests/ use first):
   efig3   edge pacing, d = 10 ms, 3/5/10/20 KB, 1000 flows, seeds 1-2
-  qfig18  QLBP Q_max 10/40/160 and no pacing, core 5/20/50 packets, seeds 1-2
+  qfig18  QLBP Q_max 10/40/160 and no pacing, core 5/20/50 packets, and Q_max 80 at 50 and
+          100 packets (Q-fig18's "QLBP(80) beats TCP pacing beyond 30 pkts"), seeds 1-2
+  qhost   TCP (host) pacing, original (tcp-paced.cc), core 5, 20, 50, 100 packets, seeds 1-2,
+          to results/host-qdumbbell.csv (Q-fig18's TCP pacing curve)
   efig11  edge pacer delay d = 1/50/100 ms at 5 KB (10 ms is efig3's)
   efig17  3 of 10 edges paced (30 %), d = 10 ms, 5 and 10 KB
 E-base runs are 200 s measured over [50, 200] s like results/ebase.csv;
@@ -35,6 +38,7 @@ from run_ebase import append  # noqa: E402  (bench/ns2/run_ebase.py: one row int
 RESULTS = HERE / "results"
 EDGE_CSV = RESULTS / "edge-ebase.csv"
 QLBP_CSV = RESULTS / "qlbp-qdumbbell.csv"
+HOST_CSV = RESULTS / "host-qdumbbell.csv"
 SEEDS = (1, 2)
 
 # E-base points: (edges, hosts_per_edge, buffer KB, seed, duration s, warmup s, delay ms, paced edges).
@@ -46,7 +50,9 @@ EDGE_GRIDS = {
 EDGE_KEY = ["edges", "hosts_per_edge", "buffer_bytes", "seed", "duration_s", "warmup_s", "delay_ms", "paced_edges"]
 # Q-dumbbell points: (core buffer packets, seed, duration s, warmup s, Q_max; 0 = no pacing).
 QLBP_GRIDS = {
-    "qfig18": [(b, s, 300, 120, q) for b in (20, 5, 50) for q in (40, 160, 10, 0) for s in SEEDS],
+    "qfig18": [(b, s, 300, 120, q) for b in (20, 5, 50) for q in (40, 160, 10, 0) for s in SEEDS]
+    + [(b, s, 300, 120, 80) for b in (50, 100) for s in SEEDS],
+    "qhost": [(b, s, 300, 120, "host") for s in SEEDS for b in (20, 50, 5, 100)],
 }
 QLBP_KEY = ["buffer_packets", "seed", "duration_s", "warmup_s", "q_max"]
 METRICS = ["aggregate_mbps", "goodput_kbps_mean", "core_loss", "core_arrivals", "core_drops",
@@ -100,6 +106,8 @@ def run_qlbp(ns: str, point: tuple) -> dict:
     buffer, seed, duration, warmup, q_max = point
     draws = RESULTS / "draws" / f"qdumbbell-s{seed}.tcl"  # pacesim's delays and starts (draws.py)
     m, pacers, _ = run_ns(ns, HERE / "qdumbbell.tcl", [buffer, seed, duration, warmup, FLOWS, q_max, draws])
+    if q_max == "host":  # no network pacer: the host-paced rows have no q_max or pacer columns
+        return dict(zip(HOST_KEY, point), **{k: m[k] for k in METRICS[:5]}, wall_s=m["wall_s"], flows=40)
     row = dict(zip(QLBP_KEY, point))
     row.update({k: m[k] for k in METRICS[:5]}, **pacer_summary(pacers), wall_s=m["wall_s"], flows=40)
     return row
@@ -107,6 +115,8 @@ def run_qlbp(ns: str, point: tuple) -> dict:
 
 EDGE_COLUMNS = ["flows"] + EDGE_KEY + METRICS[:5] + ["goodput_kbps_paced", "goodput_kbps_unpaced"] + METRICS[5:]
 QLBP_COLUMNS = ["flows"] + QLBP_KEY + METRICS
+HOST_KEY = QLBP_KEY[:-1]
+HOST_COLUMNS = ["flows"] + HOST_KEY + METRICS[:5] + ["wall_s"]
 
 
 def done(path: Path, key: list) -> set:
@@ -123,19 +133,21 @@ def main() -> int:
     ap.add_argument("--seed", type=int, action="append", help="only these seeds (to split a grid over processes)")
     args = ap.parse_args()
     RESULTS.mkdir(exist_ok=True)
-    for name in ["efig3", "qfig18", "efig11", "efig17"]:
+    for name in ["efig3", "qfig18", "efig11", "efig17", "qhost"]:
         if args.only and name not in args.only:
             continue
-        edge = name in EDGE_GRIDS
-        path, key, grid = (EDGE_CSV, EDGE_KEY, EDGE_GRIDS[name]) if edge else (QLBP_CSV, QLBP_KEY, QLBP_GRIDS[name])
+        edge, host = name in EDGE_GRIDS, name == "qhost"
+        path, key, columns, grid = ((EDGE_CSV, EDGE_KEY, EDGE_COLUMNS, EDGE_GRIDS[name]) if edge else
+                                    (HOST_CSV, HOST_KEY, HOST_COLUMNS, QLBP_GRIDS[name]) if host else
+                                    (QLBP_CSV, QLBP_KEY, QLBP_COLUMNS, QLBP_GRIDS[name]))
         for point in grid:
             if args.seed and point[3 if edge else 1] not in args.seed:
                 continue
-            k = (point[0], point[1], point[2] * 1000, *point[3:]) if edge else point
+            k = (point[0], point[1], point[2] * 1000, *point[3:]) if edge else point[:-1] if host else point
             if k in done(path, key):
                 continue
             row = run_edge(args.ns, point) if edge else run_qlbp(args.ns, point)
-            append(path, row, EDGE_COLUMNS if edge else QLBP_COLUMNS)
+            append(path, row, columns)
             print(f"{name} {row}", flush=True)
     return 0
 

@@ -12,10 +12,17 @@ Grids (each row skipped if already in its CSV, so a crashed run resumes):
 - ebase-ci: 100 flows (10 x 10), all or 30 % paced, 5 and 10 KB, seeds 1-2;
 - ws5:    paper W scenario 5 (ws5.tcl): 20 paced + 20 unpaced, 57 Mb/s,
           RTT 100 ms, 712 KB, 1500 B packets, Reno/SACK x original/modified,
-          seeds 1-2, 200 s over [20, 200] s.
+          seeds 1-2, 200 s over [20, 200] s;
+- ws3:    paper W scenario 3 (ws5.tcl's network): 5 unpaced Reno flows, 1 Gb/s, RTT 12 ms,
+          1, 3 and 15 MB, on-off cross traffic 100 Mb/s while on, starts U[0, 0.12] s,
+          seed 1, 200 s from 0 s: the worst and the best flow's goodput (W-s3.1);
+- ws1:    paper W scenario 1 (ws1.tcl): 16 SACK flows, 1 Gb/s LAN, 375 KB, RTT 2.5 ms,
+          on-off cross traffic, all paced (original) or none, seeds 1-10, 10 s: each flow's
+          latency to its first 1 MB (725 packets).
 
 E-base rows go to results/ebase-host.csv, W-s5 rows to results/ws5.csv
-(per-flow counters in results/flows/). Standard library only; runs go one
+(per-flow counters in results/flows/), W-s3 rows to results/ws3.csv, W-s1 rows to results/ws1.csv (per-flow
+latencies and progress every 100 ms in results/flows/). Standard library only; runs go one
 at a time. The binary is --ns, or the path build.sh wrote to /work/ns2/READY.
 """
 
@@ -43,6 +50,9 @@ WS5_COLUMNS = ["variant", "mode", "seed", "flows", "rate_mbps", "core_delay_ms",
                "retransmit_rate_paced", "retransmit_rate_unpaced", "loss_events_per_rtt_paced",
                "loss_events_per_rtt_unpaced", "wall_s"]
 WS5_KEY = WS5_COLUMNS[:10]
+WS1_COLUMNS = ["mode", "seed", "duration_s", "latency_min_s", "latency_median_s", "latency_max_s", "core_loss",
+               "wall_s"]
+WS1_KEY = WS1_COLUMNS[:3]
 # W-s5's nominal RTT (2 x (1 + 48 + 1) ms): loss events are counted per RTT of it.
 WS5_RTT_S = 0.1
 
@@ -127,6 +137,46 @@ def run_ws5(ns, row):
             **ws5_groups(read_flows(flows_csv), duration - warmup), "wall_s": f"{wall:.1f}"}
 
 
+WS3_COLUMNS = ["variant", "mode", "seed", "flows", "rate_mbps", "core_delay_ms", "buffer_bytes", "packet_bytes",
+               "duration_s", "warmup_s", "cross_mbps", "core_loss", "goodput_kbps_min", "goodput_kbps_max", "wall_s"]
+WS3_KEY = WS3_COLUMNS[:11]
+
+
+def ws3_grid(name):
+    """(buffer bytes, seed) rows of the W-s3 grid."""
+    return [(b, 1) for b in (15_000_000, 1_000_000, 3_000_000)]
+
+
+def run_ws3(ns, row):
+    buffer, seed = row
+    scenario = {"variant": "Reno", "mode": "none", "seed": seed, "flows": 5, "rate_mbps": 1000, "core_delay_ms": 4,
+                "buffer_bytes": buffer, "packet_bytes": 1500, "duration_s": 200, "warmup_s": 0, "cross_mbps": 100}
+    with tempfile.NamedTemporaryFile("r", suffix=".csv") as tf:
+        m, wall = run_ns(ns, [HERE / "ws5.tcl", 5, 1000, 4, buffer, 1500, seed, 200, 0, tf.name, "Reno", "none",
+                              0.12, 100])
+        goodputs = [float(f["goodput_kbps"]) for f in read_flows(tf.name)]
+    # (ws5.tcl's aggregate_mbps counts every departure as a 1500 B packet, the cross traffic's 210 B ones too)
+    return {**scenario, "core_loss": m["core_loss"], "goodput_kbps_min": min(goodputs),
+            "goodput_kbps_max": max(goodputs), "wall_s": f"{wall:.1f}"}
+
+
+def ws1_grid(name):
+    """(mode, seed, duration) rows of the W-s1 grid."""
+    return [(m, s, 10) for s in range(1, 11) for m in ("none", "original")]
+
+
+def run_ws1(ns, row):
+    mode, seed, duration = row
+    FLOWS.mkdir(parents=True, exist_ok=True)
+    tag = f"ws1_{mode}_s{seed}_t{duration}"
+    flows_csv, progress_csv = FLOWS / f"{tag}.csv", FLOWS / f"{tag}_progress.csv"
+    m, wall = run_ns(ns, [HERE / "ws1.tcl", mode, seed, duration, flows_csv, progress_csv])
+    lat = sorted(float(f["latency_s"]) for f in read_flows(flows_csv) if f["latency_s"])
+    return {"mode": mode, "seed": seed, "duration_s": duration, "latency_min_s": lat[0],
+            "latency_median_s": lat[len(lat) // 2], "latency_max_s": lat[-1], "core_loss": m["core_loss"],
+            "wall_s": f"{wall:.1f}"}
+
+
 def done(path, key):
     if not path.exists():
         return set()
@@ -136,7 +186,7 @@ def done(path, key):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("grids", nargs="+", choices=["efig3", "efig17", "ebase-ci", "ws5"])
+    ap.add_argument("grids", nargs="+", choices=["efig3", "efig17", "ebase-ci", "ws5", "ws1", "ws3"])
     ap.add_argument("--ns", help="the ns binary (default: the path in /work/ns2/READY)")
     ap.add_argument("--seed", type=int, action="append", help="only these seeds (repeatable)")
     args = ap.parse_args()
@@ -147,6 +197,16 @@ def main():
             path, columns, key, run = RESULTS / "ebase-host.csv", EBASE_COLUMNS, EBASE_KEY, run_ebase
             seed_of = lambda r: r[3]
             keyed = [(r, (r[0] * r[1], r[0], r[1], r[2] * 1000, *r[3:])) for r in rows]
+        elif name == "ws3":
+            rows = ws3_grid(name)
+            path, columns, key, run = RESULTS / "ws3.csv", WS3_COLUMNS, WS3_KEY, run_ws3
+            seed_of = lambda r: r[1]
+            keyed = [(r, ("Reno", "none", r[1], 5, 1000, 4, r[0], 1500, 200, 0, 100)) for r in rows]
+        elif name == "ws1":
+            rows = ws1_grid(name)
+            path, columns, key, run = RESULTS / "ws1.csv", WS1_COLUMNS, WS1_KEY, run_ws1
+            seed_of = lambda r: r[1]
+            keyed = [(r, r) for r in rows]
         else:
             rows = ws5_grid(name)
             path, columns, key, run = RESULTS / "ws5.csv", WS5_COLUMNS, WS5_KEY, run_ws5

@@ -2,6 +2,7 @@
 # paced and unpaced flows share one bottleneck, every second flow paced.
 #
 #   ns ws5.tcl FLOWS RATE_MBPS CORE_DELAY_MS BUFFER_BYTES PACKET_BYTES SEED DURATION_S WARMUP_S FLOWS_CSV VARIANT MODE
+#              [START_S [CROSS_MBPS]]
 #
 # pacesim's w-dumbbell (crates/pacesim-core/src/topology/w_dumbbell.rs):
 # FLOWS senders s_i -> r0 over 1 Gb/s, 1 ms links, the core r0 -> r1
@@ -10,15 +11,19 @@
 # (as in bench/ns2/ebase.tcl); every other queue is huge. VARIANT Reno
 # (TCPSink) or Sack1 (TCPSink/Sack1), packetSize_ PACKET_BYTES - 40,
 # window_ 100000, other ns-2 defaults; flow i paced with MODE (original or
-# modified) when paced.tcl's `evenly i 0.5` (the odd i); starts U[0, 0.1] s.
-# No cross traffic.
+# modified) when paced.tcl's `evenly i 0.5` (the odd i); starts U[0, START_S]
+# s (default 0.1). CROSS_MBPS > 0 (default 0): a pair x-src -> r0, r1 ->
+# x-dst (1 Gb/s, 1 ms) with exponential on-off UDP, CROSS_MBPS while on,
+# mean on and off 0.5 s, 210 B packets (pacesim's `onoff` cross traffic).
 #
 # Over [WARMUP, DURATION]: core departures, arrivals and drops, and per
 # flow goodput (growth of ack_), data packets sent (ndatapack_),
 # retransmitted packets (nrexmitpack_), timeouts (nrexmit_) and fast
 # retransmits (fast_cuts_), written to FLOWS_CSV; one "RESULT ..." line.
 
-lassign $argv flows rate delay buffer pktbytes seed duration warmup flows_csv variant mode
+lassign $argv flows rate delay buffer pktbytes seed duration warmup flows_csv variant mode start cross
+if {$start eq ""} { set start 0.1 }
+if {$cross eq ""} { set cross 0 }
 source [file join [file dirname [info script]] paced.tcl]
 
 set ns [new Simulator]
@@ -55,7 +60,11 @@ for {set i 0} {$i < $flows} {incr i} {
     $ns connect $tcp($i) $sink
     set ftp [new Application/FTP]
     $ftp attach-agent $tcp($i)
-    $ns at [$rng uniform 0 0.1] "$ftp start"
+    $ns at [$rng uniform 0 $start] "$ftp start"
+}
+
+if {$cross > 0} {
+    onoff_cross $r0 $r1 1 $cross
 }
 
 set counters {ack_ ndatapack_ nrexmitpack_ nrexmit_ fast_cuts_}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import List, Tuple
 
+from .figure import Figure
 from .figures import FIGURES
 
 CATALOGUE: List[Tuple[str, str, str]] = [
@@ -75,6 +76,13 @@ def ids_of(cid: str) -> List[str]:
     return [first] + [stem + part if part[0].isdigit() else f"{first.split('-')[0]}-{part}" for part in rest]
 
 
+def figures_of(cid: str) -> Tuple[List[Figure], List[Figure]]:
+    """The figures that run catalogue id `cid`, and those whose runs show it too (`Figure.also`)."""
+    ids = ids_of(cid)
+    return ([f for i in ids for f in FIGURES.values() if i == f.id],
+            [f for i in ids for f in FIGURES.values() if i in f.also])
+
+
 def status() -> List[Tuple[str, str, str]]:
     """(id, what, how it runs or what it waits for) for every catalogue id."""
     from ..analysis.figures import MODELS
@@ -82,7 +90,8 @@ def status() -> List[Tuple[str, str, str]]:
     rows = []
     for cid, what, waits in CATALOGUE:
         models = [m for m in ids_of(cid) if m.lower() in MODELS]
-        figures = [f.id for i in ids_of(cid) for f in FIGURES.values() if i == f.id or i in f.also]
+        direct, shown = figures_of(cid)
+        figures = [f.id for f in direct + shown]
         if figures:
             how = f"runs: pacesim reproduce {figures[0]}"
         elif models:

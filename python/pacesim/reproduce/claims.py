@@ -39,11 +39,11 @@ ABOUT = 0.05
 MARGIN = 0.01
 """An ordering "A beats B" holds when A > B + 1 % of |B|."""
 RISE = 0.20
-"""A curve "rises again" after its minimum when a later point is more than 20 % above it."""
+"""A curve "rises" (or "falls") when a later point is more than 20 % above (below) an earlier one."""
 LINEAR_R2 = 0.95
 """A curve is "linear" when a least-squares line explains at least 95 % of its variance (R²)."""
 RULES = (f'"about N" within {100 * ABOUT:g} % of N, "A beats B" by more than {100 * MARGIN:g} % of B, '
-         '"up to N" a largest value about N')
+         f'"up to N" a largest value about N, a curve rises or falls by more than {100 * RISE:g} %')
 """The three rules in words, for reports and tables."""
 
 ALIASES = {"buffer": "core.buffer", "scheme": "pacing.scheme", "delay": "pacing.delay",
@@ -161,6 +161,13 @@ def dips_then_rises(ys: Sequence[float]) -> bool:
     return 0 < low < len(ys) - 1 and ys[low] > 0 and max(ys[low + 1:]) > (1 + RISE) * ys[low]
 
 
+def non_monotonic(ys: Sequence[float]) -> bool:
+    """The words "non-monotonic": somewhere the curve rises (a later point more than `RISE` above an
+    earlier one) and somewhere it falls (a later point more than `RISE` below an earlier one)."""
+    pairs = [(a, b) for i, a in enumerate(ys) for b in ys[i + 1:]]
+    return any(b > (1 + RISE) * a for a, b in pairs) and any(a > (1 + RISE) * b for a, b in pairs)
+
+
 def spearman(xs, ys) -> float:
     """Rank correlation of two sequences (ties get their mean rank)."""
     rx = pd.Series(list(xs)).rank().to_numpy()
@@ -187,6 +194,15 @@ def loss_dips_then_rises(buffers: Sequence[str], where: dict, metric: str = "cor
         low = lowest(buffers, loss)
         return dips_then_rises(loss), f"lowest {100 * loss[low]:.4f} % at {buffers[low]}; then up to " \
             f"{100 * max(loss[low + 1:] or [0]):.4f} %: " + ", ".join(f"{b} {100 * v:.4f}" for b, v in zip(buffers, loss))
+    return check
+
+
+def loss_non_monotonic(buffers: Sequence[str], where: dict, metric: str = "core_udp_loss_rate"):
+    """UDP loss over the buffer grid both rises and falls somewhere (`non_monotonic`)."""
+    def check(p: Points) -> Verdict:
+        loss = [p.at(metric, buffer=b, **where) for b in buffers]
+        shape = "non-monotonic" if non_monotonic(loss) else "monotonic within 20 %"
+        return non_monotonic(loss), f"{shape}: " + ", ".join(f"{b} {100 * v:.4f}" for b, v in zip(buffers, loss))
     return check
 
 

@@ -17,7 +17,7 @@ from typing import Sequence
 
 from ..plot import Panel
 from .claims import (ABOUT, Claim, Points, Verdict, about, about_check, beats, dips_then_rises, first_reaching,
-                     gain_about, loss_dips_then_rises, spearman, up_to)
+                     gain_about, loss_non_monotonic, spearman, up_to)
 from .figure import GOODPUT, TCP_PCT, TCP_THROUGHPUT, THROUGHPUT, UDP_LOSS, Figure, kb, ms
 
 BUFFERS = ["2KB", "3KB", "5KB", "8KB", "10KB", "15KB", "20KB", "30KB", "50KB"]
@@ -430,11 +430,11 @@ def _goodput_at(buffer: str, quoted: dict):
     return check
 
 
-def _udp_dips(schemes: Sequence[str]):
+def _udp_non_monotonic(schemes: Sequence[str]):
     def check(p: Points) -> Verdict:
         parts, ok = [], True
         for s in schemes:
-            ok_s, numbers = loss_dips_then_rises(E_UDP_BUFFERS, {"scheme": s})(p)
+            ok_s, numbers = loss_non_monotonic(E_UDP_BUFFERS, {"scheme": s})(p)
             ok &= ok_s
             parts.append(f"{s}: {numbers}")
         return ok, "; ".join(parts)
@@ -455,7 +455,8 @@ FIG13 = Figure(
               "beyond 20 KB for none, each at about 95 Mb/s",
               _saturates({"edge": ("6KB", False), "host": ("10KB", False), "none": ("20KB", True)})),
         Claim("At 6 KB goodput edge 91, host 85, none 82 Kb/s", "each about", _goodput_at("6KB", {"edge": 91, "host": 85, "none": 82})),
-        Claim("UDP loss non-monotonic in buffer", "unpaced UDP loss dips then rises", _udp_dips(["none"])),
+        Claim("UDP loss non-monotonic in buffer", "unpaced UDP loss rises and falls over the buffers (%)",
+              _udp_non_monotonic(["none"])),
         Claim("edge's UDP loss same or lower than host's and none's everywhere",
               "neither host nor none beats edge in lower UDP loss at any buffer", _edge_udp_loss(1, E_UDP_BUFFERS)),
         Claim("lower by orders of magnitude in 5-15 and 20-30 KB",
@@ -488,14 +489,13 @@ FIG14 = Figure(
     id="E-fig14",
     caption="Mixed TCP and fBm UDP: TCP throughput, per-flow goodput and UDP loss against the core buffer",
     setup="E-fig13 with the UDP source fractional Brownian motion (paper A Sec V-A: Hurst 0.85, 1 us resolution, "
-          "6 Mb/s mean; 200 B packets, the mean of the U[100, 300] B paper E Sec 5 sets, which the engine's fBm "
-          "source cannot draw yet)",
+          "6 Mb/s mean; packets U[100, 300] B as paper E Sec 5 sets)",
     panels=FIG13.panels,
     claims=[
         Claim("edge reaches peak TCP throughput by 6 KB", "edge's TCP throughput saturation point at 6 KB or below",
               _edge_peak_by("6KB")),
-        Claim("UDP loss non-monotonic for every scheme, paced or not", "UDP loss dips then rises for none, host and edge",
-              _udp_dips(SCHEMES)),
+        Claim("UDP loss non-monotonic for every scheme, paced or not", "UDP loss rises and falls over the buffers for none, host and edge",
+              _udp_non_monotonic(SCHEMES)),
         Claim("edge up to 10x lower UDP loss", "largest none / edge UDP loss ratio over the buffers about 10",
               _edge_up_to_10x_lower),
     ],

@@ -17,7 +17,7 @@ from typing import Dict, List, Tuple
 from ..scenario import tomllib  # tomllib, or tomli before Python 3.11
 from ..store import Store
 from .claims import RULES
-from .catalogue import CATALOGUE, ids_of
+from .catalogue import CATALOGUE, figures_of, ids_of
 from .figures import FIGURES
 from .runner import judge_figure
 from .verdicts import NOT_EVALUATED, Judged, causes_markdown, check_causes, claim_ids, counts, paper_of
@@ -31,11 +31,12 @@ def judge_all(results: Path) -> Dict[str, Tuple[str, List[Judged]]]:
     from ..analysis.model_claims import judge_model, model_of
 
     out: Dict[str, Tuple[str, List[Judged]]] = {}
-    with Store(results) as store:
+    # Judging only reads: an existing store is opened read-only (a running `--all` may be writing it);
+    # a missing one is made empty, so that every figure claim shows "not evaluated".
+    with Store(results, read_only=(results / "pacesim.sqlite").exists()) as store:
         swept = set(store.sweeps()["sweep"]) if len(store.sweeps()) else set()
         for cid, _, waits in CATALOGUE:
-            figs = [f for i in ids_of(cid) for f in FIGURES.values() if i == f.id]
-            shown = [f for i in ids_of(cid) for f in FIGURES.values() if i in f.also]
+            figs, shown = figures_of(cid)
             models = [m for i in ids_of(cid) if (m := model_of(i))]
             if figs:
                 judged: List[Judged] = []

@@ -26,8 +26,8 @@
 //! with `a = rho_c dt`; P(x_i < -1) = 15.9 % of samples are truncated (the
 //! paper's "about 16 %"). E[max(0, 1 + x)] = Phi(1) + phi(1), so `a` is set
 //! to the target mean bytes per interval divided by that. The bytes are
-//! cut into fixed-size packets, each sent at the end of the interval that
-//! completes it.
+//! cut into packets (one size in paper A, U[100, 300] B in paper E Sec 5),
+//! each sent at the end of the interval that completes it.
 
 use std::sync::Arc;
 
@@ -128,39 +128,33 @@ impl Fgn {
 const MEAN_TRUNCATED: f64 = 0.841_344_746_068_542_9 + 0.241_970_724_519_143_37;
 
 /// Paper A's fBm packet source: fGn per interval `dt`, truncated at zero,
-/// cut into `size`-byte packets.
+/// cut into packets whose sizes the caller gives one at a time.
 pub struct FbmSource {
     noise: Fgn,
     dt: Time,
     /// `a = rho_c dt` in bytes.
     a: f64,
-    size: f64,
     /// Bytes generated but not yet sent, and the end of the last interval drawn.
     backlog: f64,
     clock: Time,
 }
 
 impl FbmSource {
-    /// Mean `rate` bit/s of `size`-byte packets from `start`, fGn of Hurst `h` per `dt` ns.
-    pub fn new(noise: Fgn, rate: u64, size: u32, dt: Time, start: Time) -> Self {
+    /// Mean `rate` bit/s from `start`, fGn of Hurst `h` per `dt` ns.
+    pub fn new(noise: Fgn, rate: u64, dt: Time, start: Time) -> Self {
         let mean_bytes = rate as f64 / 8.0 * dt as f64 * 1e-9;
-        FbmSource {
-            noise,
-            dt,
-            a: mean_bytes / MEAN_TRUNCATED,
-            size: f64::from(size),
-            backlog: 0.0,
-            clock: start,
-        }
+        FbmSource { noise, dt, a: mean_bytes / MEAN_TRUNCATED, backlog: 0.0, clock: start }
     }
 
-    /// When the next packet is due: the end of the interval that completes it.
-    pub fn next_departure(&mut self) -> Time {
-        while self.backlog < self.size {
+    /// When the next packet, of `size` bytes, is due: the end of the
+    /// interval that completes it.
+    pub fn next_departure(&mut self, size: u32) -> Time {
+        let size = f64::from(size);
+        while self.backlog < size {
             self.backlog += self.a * (1.0 + self.noise.sample()).max(0.0);
             self.clock += self.dt;
         }
-        self.backlog -= self.size;
+        self.backlog -= size;
         self.clock
     }
 }
@@ -246,9 +240,9 @@ mod tests {
         // has relative sd about (sd_y / mean_y) N^(H-1) = 0.8 (1e7)^-0.15 =
         // 7.1 % (sd_y / mean_y = 0.8 for max(0, 1 + x)); 4 sd = 28 %.
         let noise = Fgn::new(0.85, 1 << 16, stream(3, "test.fgn", 0)).unwrap();
-        let mut s = FbmSource::new(noise, 5_000_000, 200, 1_000, 0);
+        let mut s = FbmSource::new(noise, 5_000_000, 1_000, 0);
         let mut packets = 0;
-        while s.next_departure() <= 10_000_000_000 {
+        while s.next_departure(200) <= 10_000_000_000 {
             packets += 1;
         }
         assert!((f64::from(packets) / 31_250.0 - 1.0).abs() < 0.28, "{packets}");

@@ -33,7 +33,7 @@ pub enum UdpKind {
     Cbr,
     Poisson,
     /// Paper A's truncated fBm at 1 us resolution (see [`super::fbm`]); needs
-    /// `hurst` and a fixed packet size.
+    /// `hurst`. Paper E Sec 5 draws its sizes U[100, 300] B.
     Fbm,
     /// Markov ON-OFF (paper Q Sec IV-C; paper W's cross traffic): CBR at the
     /// peak `rate` during ON periods, silent during OFF, both exponential
@@ -114,12 +114,8 @@ impl UdpSpec {
         if let Some(t) = &self.trace {
             t.validate(&format!("{field}.trace"))?;
         }
-        match (kind, self.hurst, &self.size) {
-            (UdpKind::Fbm, Some(h), _) if !(0.5..1.0).contains(&h) => {
-                Err(bad("hurst", "must be in [0.5, 1)"))
-            }
-            (UdpKind::Fbm, _, Sizes::Range([lo, hi])) if lo == hi => Ok(()),
-            (UdpKind::Fbm, _, _) => Err(bad("size", "an fbm source sends packets of one fixed size")),
+        match (kind, self.hurst) {
+            (UdpKind::Fbm, Some(h)) if !(0.5..1.0).contains(&h) => Err(bad("hurst", "must be in [0.5, 1)")),
             _ => Ok(()),
         }
     }
@@ -163,8 +159,9 @@ impl Gaps {
 enum Pattern {
     /// One by one: a size drawn from `sizes`, then the gap to the next.
     Drawn { sizes: Sizes, rng: Stream, gaps: Gaps },
-    /// Paper A's fBm: fixed-size packets when the noise completes them.
-    Fbm { source: Box<FbmSource>, size: u32 },
+    /// Paper A's fBm: a size drawn from `sizes`, sent when the noise's bytes
+    /// complete it.
+    Fbm { source: Box<FbmSource>, sizes: Sizes, rng: Stream },
     /// A trace's frames cut into packets.
     Video(Box<VideoSource>),
 }
@@ -205,9 +202,8 @@ impl UdpSource {
                 let h = spec.hurst.unwrap_or(f64::NAN);
                 let noise = Fgn::new(h, FBM_BLOCK, rng("udp.fgn"))
                     .map_err(|e| InvalidField { field: format!("{field}.hurst"), message: e.to_string() })?;
-                let size = spec.size.mean() as u32;
-                let source = Box::new(FbmSource::new(noise, rate(), size, FBM_DT, spec.start));
-                Pattern::Fbm { source, size }
+                let source = Box::new(FbmSource::new(noise, rate(), FBM_DT, spec.start));
+                Pattern::Fbm { source, sizes: spec.size.clone(), rng: rng("udp.size") }
             }
             UdpKind::Trace => {
                 let t = spec.trace.as_ref().expect("validated: a trace source has a trace");
@@ -241,7 +237,10 @@ impl UdpSource {
                 let size = sizes.draw(rng);
                 (size, gaps.after(size))
             }
-            Pattern::Fbm { source, size } => (*size, source.next_departure()),
+            Pattern::Fbm { source, sizes, rng } => {
+                let size = sizes.draw(rng);
+                (size, source.next_departure(size))
+            }
             Pattern::Video(v) => v.emit(),
         }
     }
@@ -318,6 +317,36 @@ mod tests {
     }
 
     #[test]
+    fn fbm_with_uniform_sizes_cuts_the_same_bytes() {
+        // Paper E Sec 5: fBm of mean 6 Mb/s cut into U[100, 300] B packets.
+        // The sizes come from their own stream, so the noise's bytes are
+        // those of the fixed-size source: the packet completing the first
+        // 1 MB leaves when the fixed source's 5000th 200 B packet does, or
+        // within the intervals that make one more packet (under 300 B).
+        let fbm = |size| UdpSpec { hurst: Some(0.85), ..spec(UdpKind::Fbm, 6_000_000, size) };
+        let until_1mb = |spec: &UdpSpec| {
+            let mut s = source(spec, 3, 0, 0);
+            let (mut bytes, mut sizes) = (0u64, vec![]);
+            while bytes < 1_000_000 {
+                let (size, next) = s.emit();
+                bytes += u64::from(size);
+                sizes.push(size);
+                if bytes >= 1_000_000 {
+                    return (next, sizes);
+                }
+            }
+            unreachable!()
+        };
+        let (fixed, _) = until_1mb(&fbm(Sizes::Range([200, 200])));
+        let (drawn, sizes) = until_1mb(&fbm(Sizes::Range([100, 300])));
+        assert!(sizes.iter().all(|s| (100..=300).contains(s)));
+        // Mean of ~5000 U[100, 300] draws: 200 B, standard error 0.8 B.
+        let mean = sizes.iter().map(|&s| f64::from(s)).sum::<f64>() / sizes.len() as f64;
+        assert!((mean - 200.0).abs() < 4.0, "{mean}");
+        assert!(drawn.abs_diff(fixed) < 5_000_000, "{drawn} vs {fixed} ns");
+    }
+
+    #[test]
     fn cbr_holds_its_rate_exactly_with_variable_sizes() {
         // 5 Mb/s of U[100, 300] B: after n packets the clock is at bits/rate, to the ns.
         let mut s = source(&spec(UdpKind::Cbr, 5_000_000, Sizes::Range([100, 300])), 1, 0, 0);
@@ -377,8 +406,7 @@ mod tests {
         let fbm = |hurst, size| UdpSpec { hurst, ..spec(UdpKind::Fbm, 1, size) };
         assert_eq!(fbm(None, Sizes::Range([200, 200])).validate("u").unwrap_err().field, "u.hurst");
         assert_eq!(fbm(Some(1.0), Sizes::Range([200, 200])).validate("u").unwrap_err().field, "u.hurst");
-        assert_eq!(fbm(Some(0.8), Sizes::Range([100, 200])).validate("u").unwrap_err().field, "u.size");
-        assert!(fbm(Some(0.8), Sizes::Range([200, 200])).validate("u").is_ok());
+        assert!(fbm(Some(0.8), Sizes::Range([100, 300])).validate("u").is_ok());
         let poisson = UdpSpec { hurst: Some(0.8), ..spec(UdpKind::Poisson, 1, Sizes::Range([1, 1])) };
         assert_eq!(poisson.validate("u").unwrap_err().field, "u.hurst");
         let onoff = |on, off| UdpSpec { on, off, ..spec(UdpKind::Onoff, 1, Sizes::Range([1, 1])) };

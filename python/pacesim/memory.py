@@ -1,0 +1,140 @@
+"""How much memory a run will take, estimated before it starts, and the guard
+that refuses a run that would not fit (issue 20: 10^9 flows once aborted the
+process on a 48 GB allocation; a UDP source faster than its link grew an
+unbounded queue without a word).
+
+The estimate is the sum of what grows with the scenario, each term named by
+the key that sets it: TCP flows (the topology's flow count, twice with
+`traffic.two_way`; per flow its hosts, links, sender and sink state and its
+report row), finished short transfers (one report row each), progress
+samples and burstiness bins (the engine keeps them as 8-byte values, the
+report holds them again as JSON text and Python lists), and packets queued
+behind the first link of a UDP source sending faster than that link with no
+queue limit (that queue grows for the whole run). The constants are
+measured (bench/fuzz/README.md): 34 MB for one flow, 3.7 KB more per flow
+over a 2 s run and 7 KB over 100 s on two threads (bench/results/scale.csv),
+57 B per queued packet; the estimate takes the larger figures.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+from .fields import ScenarioError
+from .units import format_rate
+
+BASE_BYTES = 64 * 2**20
+"""The interpreter, the engine and a small network."""
+FLOW_BYTES = 8 * 2**10
+"""One TCP flow with its hosts and links, its state and its report row."""
+ROW_BYTES = 32
+"""One progress sample or burstiness bin: 8 B in the engine, its JSON text and its Python float."""
+TRANSFER_BYTES = 256
+"""One finished short transfer's report row."""
+QUEUED_PACKET_BYTES = 64
+"""One packet waiting in a queue."""
+
+
+@dataclass
+class Estimate:
+    """Bytes a run is expected to need: `parts` by the key that sets each, and
+    `notes` on what grows without bound during the run."""
+
+    parts: Dict[str, int] = field(default_factory=dict)
+    notes: List[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return BASE_BYTES + sum(self.parts.values())
+
+
+FLOW_KEYS = {"e-base": "topology.hosts_per_edge", "a-base": "topology.tcp_hosts", "q-dumbbell":
+             "topology.senders_per_router", "w-dumbbell": "topology.flows", "graph": "topology.flows"}
+"""The key that sets a topology kind's flow count (q-line and q-tandem have no TCP flows)."""
+
+
+def tcp_flows(s) -> int:
+    """TCP flows of scenario `s`, each twin of a two-way run counted."""
+    t = s.topology
+    flows = {"e-base": lambda: t.edges * t.hosts_per_edge, "a-base": lambda: t.tcp_hosts,
+             "q-dumbbell": lambda: t.access_routers * t.senders_per_router, "w-dumbbell": lambda: t.flows,
+             "graph": lambda: len(t.flows)}.get(t.kind, lambda: 0)()
+    return flows * (2 if s.traffic.two_way else 1)
+
+
+def estimate(s) -> Estimate:
+    """The memory scenario `s` needs (see the module docstring)."""
+    e = Estimate()
+    flows = tcp_flows(s)
+    if flows:
+        e.parts[FLOW_KEYS[s.topology.kind]] = flows * FLOW_BYTES
+    run_s = s.duration / 1e9
+    if s.traffic.short is not None and flows:
+        transfers = flows * s.traffic.short.fraction * run_s / (s.traffic.short.mean_think / 1e9)
+        e.parts["traffic.short.mean_think"] = int(transfers * TRANSFER_BYTES)
+    if s.progress is not None:
+        e.parts["progress.interval"] = (s.duration // s.progress.interval + 1) * max(flows, 1) * ROW_BYTES
+    if s.burstiness is not None and s.burstiness.series:
+        e.parts["burstiness.bin"] = (s.duration - s.warmup) // s.burstiness.bin * ROW_BYTES
+    if s.traffic.udp and e.total < 2**30:  # the topology is built to find each source's first link
+        _udp_queues(s, e)
+    return e
+
+
+def _udp_queues(s, e: Estimate) -> None:
+    """Add the packets queued behind each UDP source that outpaces its unlimited first link."""
+    from .topology import describe
+
+    links = describe(s, 0)["links"]
+    for i, u in enumerate(s.traffic.udp):
+        first = next((l for l in links if l["from"] == u.from_), None)
+        if u.rate is None or first is None or first["buffer_bytes"] is not None or first["buffer_packets"] is not None:
+            continue
+        mean_rate = u.rate * (u.on / (u.on + u.off) if u.kind == "onoff" else 1)
+        excess = mean_rate - first["rate_bps"]
+        if excess <= 0:
+            continue
+        size = sum(u.size) / 2 if u.size is not None else sum(u.sizes) / len(u.sizes)
+        packets = int(excess / 8 * max(0, s.duration - u.start) / 1e9 / size)
+        e.parts[f"traffic.udp[{i}].rate"] = packets * QUEUED_PACKET_BYTES
+        e.notes.append(
+            f"traffic.udp[{i}] sends {format_rate(int(mean_rate))} into link {first['name']} of "
+            f"{format_rate(first['rate_bps'])} with no queue limit: its queue grows by {format_rate(int(excess))} "
+            f"for the whole run, to about {packets:,} packets ({_about(packets * size)})"
+        )
+
+
+def _about(nbytes: float) -> str:
+    """A size to three figures: 8.59 GB, 12.5 MB."""
+    for unit, factor in [("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)]:
+        if nbytes >= factor:
+            return f"{nbytes / factor:.3g} {unit}"
+    return f"{nbytes:.0f} B"
+
+
+def available_bytes() -> int:
+    """Memory the machine has free for a run now (MemAvailable), or its total memory."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def check(s, limit: Optional[int] = None) -> Estimate:
+    """The estimate for `s`; a ScenarioError naming the key of its largest part
+    when it exceeds `limit` bytes (default: the machine's available memory)."""
+    e = estimate(s)
+    bound = available_bytes() if limit is None else limit
+    if e.total > bound:
+        key = max(e.parts, key=e.parts.get)
+        where = "the memory this machine has available" if limit is None else "the limit"
+        raise ScenarioError(key, f"the run needs an estimated {_about(e.total)} of memory ({_about(e.parts[key])} "
+                                 f"for this), more than {where} ({_about(bound)}); lower it, or allow more "
+                                 "with --max-memory (max_memory=)")
+    return e

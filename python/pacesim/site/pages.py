@@ -1,0 +1,58 @@
+"""The reproduction site's pages: a `Record` rendered through the Jinja2 templates beside this module.
+
+`write_site(record, out)` writes `index.html` (the whole catalogue at a
+glance: every id, its run, claims reproduced of total and the count of each
+verdict), `paper_<e|a|q|w>.html` (per id: its figures, every claim with its
+test, numbers, verdict, cause and evidence, the ns-2 references and the
+runs' metadata) and `style.css`, and copies each figure's files to
+`figures/<figure id>/`. Plain HTML and CSS: nothing runs in the browser.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+from typing import List
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
+
+from ..reproduce.claims import RULES
+from ..reproduce.tables import PAPERS
+from .record import CSS_CLASS, VERDICTS, Record
+
+STATIC = Path(__file__).resolve().parent / "templates" / "style.css"
+
+
+def code_spans(text: str) -> Markup:
+    """`text` escaped for HTML, with its `backtick` spans as <code> (the record's markdown habit)."""
+    return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(" ".join(text.split())))))
+
+
+def _environment() -> Environment:
+    env = Environment(loader=PackageLoader("pacesim.site", "templates"), autoescape=select_autoescape(["html"]),
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["code"] = code_spans
+    env.globals.update(papers=PAPERS, verdicts=VERDICTS, css=CSS_CLASS, rules=RULES)
+    return env
+
+
+def write_site(record: Record, out: Path) -> List[Path]:
+    """Write the site for `record` under `out` (made if missing); the pages written, index first."""
+    out.mkdir(parents=True, exist_ok=True)
+    env = _environment()
+    for entry in record.entries:
+        for run in entry.runs:
+            target = out / "figures" / run.figure
+            target.mkdir(parents=True, exist_ok=True)
+            for f in run.files:
+                shutil.copyfile(f, target / f.name)
+    shutil.copyfile(STATIC, out / STATIC.name)
+    pages = [out / "index.html"]
+    pages[0].write_text(env.get_template("index.html").render(record=record), encoding="utf-8")
+    for paper in PAPERS:
+        page = out / f"paper_{paper}.html"
+        page.write_text(env.get_template("paper.html").render(record=record, paper=paper), encoding="utf-8")
+        pages.append(page)
+    return pages

@@ -1,0 +1,152 @@
+"""What the reproduction site shows of a results store, per catalogue id.
+
+Every id of `reproduce.catalogue.CATALOGUE` becomes an `Entry`: how it was
+judged and its claims (from `reproduce.tables.judge_all`, so the site and
+the per-paper markdown tables cannot disagree), its ns-2 references
+(`references.toml`), and for each of its figures with a full-size sweep in
+the store a `Run`: points by status, seeds, engine time, the engine and code
+versions and hosts that ran them, and the files `pacesim reproduce` wrote
+under `<store>/reproduce/<figure id>/`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+import pandas as pd
+
+from .. import ENGINE_VERSION
+from ..reproduce.catalogue import CATALOGUE, figures_of
+from ..reproduce.tables import judge_all, references
+from ..reproduce.verdicts import KINDS, NOT_EVALUATED, ORDER, QUICK_MISS, REPRODUCED, UNKNOWN, Judged, paper_of
+from ..store import Store
+
+VERDICTS = [v for v in ORDER if v != QUICK_MISS]
+"""The verdicts a full-size record can hold, in `ORDER` (quick demos are never judged here)."""
+
+CSS_CLASS = {REPRODUCED: "reproduced", UNKNOWN: "unknown", NOT_EVALUATED: "not-evaluated",
+             **{words: kind for kind, words in KINDS.items()}}
+"""Verdict -> the CSS class that colours it."""
+
+FIGURE_FILES = (".png", ".svg", ".csv")
+"""What `pacesim reproduce` writes per figure and the site copies: the drawing, its vector form, every point."""
+
+
+class RecordError(ValueError):
+    """A results store the site cannot be built from; the message says why."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One figure's full-size sweep in the store and the files drawn from it."""
+
+    figure: str
+    points: int
+    ok: int
+    failed: int
+    pending: int
+    seeds: List[int]
+    engine_s: float  # engine wall time summed over the finished points
+    engine_versions: List[str]
+    code_versions: List[str]
+    hosts: List[str]
+    finished: Tuple[str, str]  # first and last point finished, UTC ISO 8601 ("" when none has)
+    files: List[Path]  # under <store>/reproduce/<figure>/, in FIGURE_FILES order
+    drawn_from: Optional[int]  # points in the figure's CSV: the store's count when it was drawn
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One catalogue id: what it is, how it was judged, its claims, runs and ns-2 references."""
+
+    id: str
+    what: str
+    setups: List[Tuple[str, str]]  # (figure id, its setup in words) of each figure that runs this id
+    how: str
+    claims: List[Judged]
+    runs: List[Run]
+    references: List[str]
+    shown_under: Optional[str]  # the catalogue id whose run also shows this one (Q-fig19 under Q-tab3)
+
+    @property
+    def paper(self) -> str:
+        return paper_of(self.id)
+
+    def tally(self) -> Dict[str, int]:
+        """Claims per verdict, every verdict of `VERDICTS` present (0 if none)."""
+        found = Counter(j.verdict for j in self.claims)
+        return {v: found[v] for v in VERDICTS}
+
+
+@dataclass(frozen=True)
+class Record:
+    """The whole catalogue as one store holds it."""
+
+    results: Path
+    entries: List[Entry]
+    engine_version: str  # of the package that built the record (each run names its own in `Run`)
+    built_at: str
+
+    def of(self, paper: str) -> List[Entry]:
+        return [e for e in self.entries if e.paper == paper]
+
+    @staticmethod
+    def tally_of(entries: List[Entry]) -> Dict[str, int]:
+        """Claims per verdict over `entries`."""
+        return {v: sum(e.tally()[v] for e in entries) for v in VERDICTS}
+
+
+def _run(store: Store, results: Path, figure: str) -> Run:
+    points = store.points(figure)
+    status = points["status"].value_counts()
+    done = points["finished_at"].dropna().sort_values()
+    made = results / "reproduce" / figure
+    files = [made / f"{figure}{ext}" for ext in FIGURE_FILES if (made / f"{figure}{ext}").is_file()]
+    csv = made / f"{figure}.csv"
+    who = store.provenance(figure)
+    return Run(figure, len(points), int(status.get("ok", 0)), int(status.get("failed", 0)),
+               int(status.get("pending", 0)), sorted(int(s) for s in points["seed"].unique()),
+               float(points["wall_s"].fillna(0).sum()), who["engine_version"], who["code_version"], who["host"],
+               (done.iloc[0], done.iloc[-1]) if len(done) else ("", ""), files,
+               len(pd.read_csv(csv)) if csv.is_file() else None)
+
+
+def collect(results: Path) -> Record:
+    """The record of every catalogue id in the store at `results` (read only).
+
+    Raises RecordError when there is no store there, the file there is not one, or
+    it holds no full-size run of any catalogue figure (quick runs are demos and carry no verdict)."""
+    if not (results / "pacesim.sqlite").is_file():
+        raise RecordError(f"no results store in {results} (no pacesim.sqlite there)")
+    try:
+        return _collect(results)
+    except sqlite3.DatabaseError as e:  # not SQLite, or not a store's tables
+        raise RecordError(f"{results / 'pacesim.sqlite'} is not a results store ({e})") from None
+
+
+def _collect(results: Path) -> Record:
+    with Store(results, read_only=True) as store:
+        sweeps = set(store.sweeps()["sweep"])
+        figures = {f.id for cid, _, _ in CATALOGUE for f in figures_of(cid)[0]}
+        if not sweeps & figures:
+            quick = sorted(s for s in sweeps if s.endswith("-quick"))
+            raise RecordError(
+                f"{results} holds no full-size run of a catalogue figure (`pacesim reproduce ID` or `--all` "
+                "makes one)" + (f"; its quick runs ({', '.join(quick)}) are demos without verdicts" if quick else ""))
+        runs = {f: _run(store, results, f) for f in sorted(sweeps & figures)}
+    judged = judge_all(results)
+    refs = references()
+    home = {f.id: cid for cid, _, _ in CATALOGUE for f in figures_of(cid)[0]}  # figure -> its catalogue id
+    entries = []
+    for cid, what, _ in CATALOGUE:
+        direct, shown = figures_of(cid)
+        how, claims = judged[cid]
+        entries.append(Entry(cid, what, [(f.id, f.setup) for f in direct], how, claims, [runs[f.id] for f in direct if f.id in runs],
+                             refs.get(cid, []), home[shown[0].id] if shown and not direct else None))
+    return Record(results, entries, ENGINE_VERSION, datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+

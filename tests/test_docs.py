@@ -1,0 +1,48 @@
+"""The documentation: the scenario reference is the one the models generate, every key is described, and
+the mkdocs site builds with --strict (no broken link, no missing page, no docstring it cannot read)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import typing
+from pathlib import Path
+
+from pacesim.scenario import Scenario
+from pacesim.scenario_reference import render, tables, type_text
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_committed_scenario_reference_is_current():
+    committed = (ROOT / "docs" / "reference" / "scenario.md").read_text(encoding="utf-8")
+    assert committed == render(), "run: python -m pacesim.scenario_reference docs/reference/scenario.md"
+
+
+def test_every_scenario_key_has_a_description_and_a_type():
+    found = list(tables(Scenario, "", "Top level"))
+    assert {h for h, _ in found} >= {"`[core.red]`", "`[[traffic.udp]]`", "`[traffic.udp.trace]`",
+                                      '`[topology]` kind = "graph"', "`[pacing]`"}
+    for heading, model in found:
+        hints = typing.get_type_hints(model, include_extras=True)
+        for name, field in model.model_fields.items():
+            assert field.description, f"{heading} {name}: no docstring"
+            assert type_text(hints[name]) and "typing" not in type_text(hints[name]), f"{heading} {name}"
+
+
+def test_type_names_follow_the_field_types():
+    hints = typing.get_type_hints(Scenario, include_extras=True)
+    assert type_text(hints["duration"]) == "time > 0" and type_text(hints["warmup"]) == "time"
+    assert type_text(hints["seed"]) == "integer >= 0, < 2^64"
+    from pacesim.scenario import Core, Tcp
+    assert type_text(typing.get_type_hints(Core, include_extras=True)["queue"]) == "one of `droptail`, `red`"
+    assert type_text(typing.get_type_hints(Tcp, include_extras=True)["window"]) == "integer > 0"
+
+
+def test_mkdocs_builds_strict(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    api = (tmp_path / "site" / "reference" / "api" / "index.html").read_text(encoding="utf-8")
+    assert "pacesim.run" in api and "apply_overrides" in api, "the API page holds the docstrings"
+    assert (tmp_path / "site" / "img" / "report-index.png").is_file()

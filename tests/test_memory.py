@@ -1,0 +1,73 @@
+"""The memory guard (issue 20): a run whose up-front estimate exceeds the
+machine's memory or `max_memory` is refused naming the key that sets the
+largest part, with the estimate; a UDP source outpacing its unlimited first
+link is noted with its queue's growth, computed here by hand."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+import pacesim
+from pacesim import Scenario, ScenarioError, memory
+from pacesim.cli import app
+
+TINY = ["topology.edges=2", "topology.hosts_per_edge=2", "duration=2s", "warmup=1s", 'traffic.start=["0s", "1s"]']
+UDP = ['topology={kind="a-base", tcp_hosts=0}', "duration=21s", "warmup=1s", 'traffic.start=["0s", "0s"]']
+
+
+def _scenario(overrides: list[str]) -> Scenario:
+    return pacesim.apply_overrides(Scenario(), overrides)
+
+
+def test_a_billion_flows_are_refused_with_the_estimate():
+    s = _scenario(["topology.hosts_per_edge=100000000"])  # 10 edges: 10^9 flows, once SIGABRT on 48 GB
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run(s)
+    assert e.value.field == "topology.hosts_per_edge"
+    assert "estimated 8.19 TB" in e.value.message and "available" in e.value.message
+
+
+def test_the_estimate_grows_by_flows_and_twins():
+    one = memory.estimate(_scenario(TINY + ["topology.hosts_per_edge=1000"])).total
+    two = memory.estimate(_scenario(TINY + ["topology.hosts_per_edge=2000"])).total
+    assert two - one == 2 * 1000 * memory.FLOW_BYTES
+    twins = memory.estimate(_scenario(TINY + ["topology.hosts_per_edge=1000", "traffic.two_way=true"])).total
+    assert twins - one == 2 * 1000 * memory.FLOW_BYTES
+
+
+def test_a_limit_below_the_estimate_refuses_and_above_it_runs():
+    s = _scenario(TINY)
+    need = memory.estimate(s).total
+    with pytest.raises(ScenarioError, match="more than the limit"):
+        pacesim.run(s, max_memory=need - 1)
+    assert pacesim.run(s, max_memory=need).report["conservation"]["created"] > 0
+
+
+def test_a_udp_source_faster_than_its_unlimited_link_is_noted_and_counted():
+    # 200 Mb/s of 1000 B packets into the 100 Mb/s UDP access link (no queue limit) for 21 s:
+    # 12,500 packets a second more than it sends, 262,500 at the end.
+    s = _scenario(UDP + ['traffic.udp=[{kind="cbr", rate="200Mbps", size="1000B"}]'])
+    e = memory.estimate(s)
+    assert e.parts["traffic.udp[0].rate"] == 262_500 * memory.QUEUED_PACKET_BYTES
+    assert len(e.notes) == 1 and "udp.up" in e.notes[0] and "262,500 packets" in e.notes[0]
+    # Half the time ON at 300 Mb/s: 150 Mb/s on average, 6,250 packets a second, from 1 s on.
+    onoff = _scenario(UDP + ['traffic.udp=[{kind="onoff", rate="300Mbps", on="10ms", off="10ms", size="1000B", '
+                             'start="1s"}]'])
+    assert memory.estimate(onoff).parts["traffic.udp[0].rate"] == 125_000 * memory.QUEUED_PACKET_BYTES
+    slower = _scenario(UDP + ['traffic.udp=[{kind="cbr", rate="50Mbps", size="1000B"}]'])
+    assert memory.estimate(slower).notes == [] and not memory.estimate(slower).parts
+    with pytest.raises(ScenarioError) as err:
+        pacesim.run(_scenario(UDP[:1] + ["duration=100000s", 'traffic.udp=[{kind="cbr", rate="10Gbps", size="40B"}]']))
+    assert err.value.field == "traffic.udp[0].rate"
+
+
+def test_the_cli_warns_refuses_and_takes_max_memory():
+    udp = UDP + ["duration=3s", 'traffic.udp=[{kind="cbr", rate="200Mbps", size="1000B"}]']  # 37,500 packets queued
+    sets = [a for o in udp for a in ("--set", o)]
+    out = CliRunner().invoke(app, ["run", "e-base", *sets])
+    assert out.exit_code == 0 and "warning:" in out.output and "37,500 packets" in out.output
+    out = CliRunner().invoke(app, ["run", "e-base", *sets, "--max-memory", "1MB"])
+    assert out.exit_code == 2 and "traffic.udp[0].rate" in out.output and "estimated" in out.output
+    out = CliRunner().invoke(app, ["run", "e-base", *sets, "--max-memory", "lots"])
+    assert out.exit_code == 2 and "--max-memory" in out.output

@@ -1,0 +1,155 @@
+"""`pacesim report`: the reproduction site, loaded in a real headless browser (Debian's chromium and chromedriver).
+
+A small store is made here: Q-tab2 and W-s5 at full size (8 + 4 points, a few
+seconds), each through `pacesim reproduce`, which judges the claims on the
+points it has just run and draws the figures. The site is built from the store
+alone; the browser then loads every page it links, and every image must be
+decoded, every local link and fragment must exist, and the index's and paper
+pages' counts must match what `reproduce` judged and what the store holds.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from typer.testing import CliRunner
+
+from pacesim.cli import app
+from pacesim.reproduce.catalogue import CATALOGUE, figures_of
+from pacesim.reproduce.figures import FIGURES
+from pacesim.reproduce.runner import reproduce
+from pacesim.reproduce.tables import PAPERS
+from pacesim.reproduce.verdicts import NOT_EVALUATED, REPRODUCED, paper_of
+from pacesim.store import Store
+from pacesim.sweep import executor
+
+RAN = ("Q-tab2", "W-s5")
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """(store root, site dir, {figure id: what `reproduce` judged})."""
+    root = tmp_path_factory.mktemp("results")
+    with executor(workers=2) as pool:
+        judged = {f: reproduce(f, root, root / "reproduce" / f, pool=pool, progress=False).claims for f in RAN}
+    out = tmp_path_factory.mktemp("site")
+    result = runner.invoke(app, ["report", "--results", str(root), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return root, out, judged
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless chromium through its own driver (neither is fetched at run time: Debian's packages)."""
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    assert chromium and driver, "the browser test needs Debian's chromium and chromium-driver (see the README's test command)"
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1000"]:
+        options.add_argument(arg)
+    with webdriver.Chrome(service=Service(driver), options=options) as b:
+        yield b
+
+
+PAGE = """return {title: document.title,
+    links: Array.from(document.querySelectorAll("a[href]"), a => a.href),
+    images: Array.from(document.images, i => [i.src, i.complete && i.naturalWidth > 0]),
+    ids: Array.from(document.querySelectorAll("[id]"), e => e.id)};"""
+"""What a loaded page holds, as the browser resolved it: links, images (and whether each was decoded), ids."""
+
+
+def _crawl(browser, index: Path) -> dict:
+    """Every page reachable from `index` by local links: {path: what `PAGE` found there}."""
+    seen, todo = {}, [index.resolve()]
+    while todo:
+        page = todo.pop()
+        if page in seen:
+            continue
+        browser.get(page.as_uri())
+        seen[page] = browser.execute_script(PAGE)
+        todo += [Path(unquote(urlparse(h).path)) for h in seen[page]["links"]
+                 if h.startswith("file:") and h.split("#")[0].endswith(".html")]
+    return seen
+
+
+def test_every_page_loads_and_every_image_and_link_resolves(site, browser):
+    _, out, _ = site
+    pages = _crawl(browser, out / "index.html")
+    assert set(pages) == {(out / n).resolve() for n in ["index.html"] + [f"paper_{p}.html" for p in PAPERS]}
+    images = [(page, src, ok) for page, found in pages.items() for src, ok in found["images"]]
+    assert len(images) == len(RAN), "one figure per run figure"
+    for page, src, ok in images:
+        assert ok, f"{page.name}: image {src} not decoded"
+    for page, found in pages.items():
+        assert found["title"], f"{page.name}: no title"
+        for href in found["links"]:
+            url = urlparse(href)
+            assert url.scheme == "file", f"{page.name}: link off the site: {href}"
+            target = Path(unquote(url.path))
+            assert target.is_file(), f"{page.name}: broken link {href}"
+            if url.fragment:
+                assert unquote(url.fragment) in pages[target.resolve()]["ids"], f"{page.name}: no #{url.fragment} in {target.name}"
+
+
+CATALOGUE_ROWS = """return Array.from(document.querySelectorAll("#catalogue tr[data-id]"), r => [r.dataset.id, r.innerText,
+    Object.fromEntries(Array.from(r.querySelectorAll("td[data-count]"), td => [td.dataset.count, Number(td.innerText)]))]);"""
+"""The index's catalogue table: (id, the row's text, {verdict class or "total": the count shown}) per row."""
+
+CLAIM_ROWS = """return Array.from(document.querySelectorAll("table.claims tbody tr"),
+    r => [r.id, r.querySelector("td.verdict").dataset.verdict]);"""
+"""A paper page's claims: (claim id, verdict shown) per row."""
+
+
+def test_the_counts_match_the_store_and_the_judged_claims(site, browser):
+    root, out, judged = site
+    browser.get((out / "index.html").resolve().as_uri())
+    rows = {cid: (text, counts) for cid, text, counts in browser.execute_script(CATALOGUE_ROWS)}
+    assert list(rows) == [cid for cid, _, _ in CATALOGUE]
+    with Store(root, read_only=True) as store:
+        for fid in RAN:
+            text, counts = rows[fid]
+            assert counts["total"] == len(FIGURES[fid].claims)
+            assert counts["reproduced"] == sum(j.verdict == REPRODUCED for j in judged[fid])
+            assert sum(v for k, v in counts.items() if k != "total") == counts["total"]
+            n = len(store.points(fid))
+            assert f"{n} of {n} points" in text
+    for cid, _, _ in CATALOGUE:  # every other figure has no run in this store: all its claims not evaluated
+        direct, _ = figures_of(cid)
+        if direct and not {f.id for f in direct} & set(RAN):
+            counts = rows[cid][1]
+            assert counts["not-evaluated"] == counts["total"] == sum(len(f.claims) for f in direct), cid
+    for paper in {paper_of(f) for f in RAN}:
+        browser.get((out / f"paper_{paper}.html").resolve().as_uri())
+        shown = dict(browser.execute_script(CLAIM_ROWS))
+        for fid in RAN:
+            if paper_of(fid) != paper:
+                continue
+            assert {j.id: shown.get(j.id) for j in judged[fid]} == {j.id: j.verdict for j in judged[fid]}
+            for j in judged[fid]:
+                if j.cause:  # a recorded miss shows its cause and every piece of evidence
+                    text = browser.find_element(By.ID, f"cause-{j.id}").text
+                    assert all(" ".join(e.split()).replace("`", "") in " ".join(text.split()) for e in j.evidence)
+    assert NOT_EVALUATED not in {j.verdict for js in judged.values() for j in js}, "the runs judged every claim"
+
+
+def test_bad_stores_are_errors_naming_the_option(tmp_path):
+    missing = runner.invoke(app, ["report", "--results", str(tmp_path / "none"), "--out", str(tmp_path / "s")])
+    assert missing.exit_code == 2 and "--results" in missing.output and "no results store" in missing.output
+    Store(tmp_path / "empty").close()
+    empty = runner.invoke(app, ["report", "--results", str(tmp_path / "empty"), "--out", str(tmp_path / "s")])
+    assert empty.exit_code == 2 and "--results" in empty.output and "no full-size run" in empty.output
+    (tmp_path / "garbage").mkdir()
+    (tmp_path / "garbage" / "pacesim.sqlite").write_text("not a database")
+    garbage = runner.invoke(app, ["report", "--results", str(tmp_path / "garbage"), "--out", str(tmp_path / "s")])
+    assert garbage.exit_code == 2 and "--results" in garbage.output and "not a results store" in garbage.output
+    (tmp_path / "file").write_text("")
+    into_file = runner.invoke(app, ["report", "--results", str(tmp_path / "empty"), "--out", str(tmp_path / "file")])
+    assert into_file.exit_code == 2 and "--out" in into_file.output
+    assert not any(r.exception and not isinstance(r.exception, SystemExit) for r in (missing, empty, garbage, into_file))
