@@ -14,12 +14,19 @@ scenario whose report differs in any byte.
     python bench/identical.py --check /tmp/before --threads 2
 
 `--threads 2` runs networks that split as two halves in parallel
-(`sim/partition.rs`); their reports must not change. `--sweeps` needs no
+(`engine/partition.rs`); their reports must not change. `--sweeps` needs no
 saved reports: it runs the first and last point of every catalogue sweep
 file (`scenarios/[A-Z]*.toml`, quick size, cut to 30 simulated seconds) on
 one thread and on two and reports any that differ.
 
     python bench/identical.py --sweeps
+
+`--with-sweeps` adds those sweep endpoints to the cases that `--save` stores
+and `--check` compares, so an engine change is checked against the old
+engine on every sweep file too, on one thread or two.
+
+    python bench/identical.py --save /tmp/before --with-sweeps
+    python bench/identical.py --check /tmp/before --with-sweeps --threads 2
 """
 
 from __future__ import annotations
@@ -82,25 +89,14 @@ def engine_json(name: str) -> str:
     return json.dumps(pacesim.apply_overrides(pacesim.load_scenario(SCENARIOS / file), overrides).to_engine())
 
 
-def run(binary: Path, name: str, threads: int) -> tuple[dict, dict]:
-    """The report of case `name` without its work counters, and those counters."""
-    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
-        f.write(engine_json(name))
-        f.flush()
-        out = subprocess.run([str(binary), f.name, str(threads)], capture_output=True, text=True, check=True).stdout
-    report = json.loads(out)
-    return report, report.pop("work")
-
-
-def run_engine(binary: Path, scenario: dict, threads: int) -> dict:
-    """The report of an engine scenario without its work counters."""
+def run_engine(binary: Path, scenario: dict, threads: int) -> tuple[dict, dict]:
+    """The report of an engine scenario without its work counters, and those counters."""
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
         json.dump(scenario, f)
         f.flush()
         out = subprocess.run([str(binary), f.name, str(threads)], capture_output=True, text=True, check=True).stdout
     report = json.loads(out)
-    report.pop("work")
-    return report
+    return report, report.pop("work")
 
 
 def sweep_points() -> dict:
@@ -132,21 +128,25 @@ def main() -> int:
     ap.add_argument("--only", nargs="*", choices=sorted(CASES), help="a subset of the cases")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--threads", type=int, default=1, help="threads per run (1 or 2)")
+    ap.add_argument("--with-sweeps", action="store_true", help="with --save/--check: every sweep endpoint too")
     args = ap.parse_args()
     subprocess.run(["cargo", "build", "-q", "--release", "--example", "run_json"], cwd=ROOT, check=True)
     binary = ROOT / "target" / "release" / "examples" / "run_json"
     if args.sweeps:
         points = sweep_points()
         with ThreadPoolExecutor(args.jobs) as pool:
-            same = dict(zip(points, pool.map(lambda s: run_engine(binary, s, 1) == run_engine(binary, s, 2),
+            same = dict(zip(points, pool.map(lambda s: run_engine(binary, s, 1)[0] == run_engine(binary, s, 2)[0],
                                              points.values())))
         for name, ok in same.items():
             print(f"{name}: {'identical' if ok else 'DIFFERENT'} on 1 and 2 threads")
         print(f"{sum(same.values())} of {len(same)} identical")
         return 0 if all(same.values()) else 1
     names = args.only or list(CASES)
+    scenarios = {n: json.loads(engine_json(n)) for n in names}
+    if args.with_sweeps:
+        scenarios.update({f"sweep {n}": s for n, s in sweep_points().items()})
     with ThreadPoolExecutor(args.jobs) as pool:
-        results = dict(zip(names, pool.map(lambda n: run(binary, n, args.threads), names)))
+        results = dict(zip(scenarios, pool.map(lambda s: run_engine(binary, s, args.threads), scenarios.values())))
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
         for name, (report, work) in results.items():

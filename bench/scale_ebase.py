@@ -13,7 +13,7 @@ the cost per flow and per packet-hop, so linear growth shows as flat
 columns. Results go to bench/results/scale.csv.
 
 Runs use one thread unless `--threads 2` (the network split at its core
-into two halves run in parallel, `sim/partition.rs`; the same reports).
+into two halves run in parallel, `engine/partition.rs`; the same reports).
 
     python bench/scale_ebase.py [--k 1 10 100] [--duration 100] [--threads 2]
 """

@@ -4,7 +4,7 @@
 E-base (paper E Sec 3.1): 1000 TCP Reno flows, 10 KB drop-tail core buffer,
 400 simulated seconds. pacesim runs each pacing scheme (none, host, edge),
 on one thread and on two (the network split into two
-halves simulated in parallel, `sim/partition.rs`; the same report);
+halves simulated in parallel, `engine/partition.rs`; the same report);
 ns-2 runs the unpaced scenario (Debian's ns-2 has no pacing; paper E
 patched it). Every run is its own process under /usr/bin/time (wall time,
 peak RSS), and each simulator also runs a near-zero-length copy, so set-up

@@ -3,7 +3,7 @@
 
 E-base (paper E Sec 3.1: 1000 TCP Reno flows, 10 KB drop-tail core buffer,
 unpaced), 400 simulated seconds, on one thread and on two (the network split
-into two halves, `sim/partition.rs`, run as `sim/parallel.rs` schedules
+into two halves, `engine/partition.rs`, run as `engine/parallel.rs` schedules
 them), each in a fresh process; "busy" runs it beside one competing process
 that spins on a core for the whole run. The repetitions are taken in turn
 across the four cases, so that a slow spell of the machine hits each alike;

@@ -64,7 +64,7 @@ def test_same_seed_gives_identical_reports(tiny):
 
 
 def test_two_threads_give_the_same_report(tiny):
-    # The network splits in two halves run in parallel (sim/partition.rs), if
+    # The network splits in two halves run in parallel (engine/partition.rs), if
     # the machine has a core to spare as the run starts, else runs as one world;
     # only the work counters may differ (each half has its own window events).
     # (tests/split.rs compares split and whole runs whatever the machine's load.)

@@ -2,30 +2,34 @@
 //! networks, with TCP as ns-2 simulates it and pacing at hosts and edges.
 //!
 //! Folders follow what they model:
-//! - [`sim`]: time, the event queue, named random streams, the run loop;
+//! - [`sim`]: the kernel: time, the event queue, timers, named random streams;
 //! - [`net`]: packets, links and their queues;
 //! - [`topology`]: graphs of nodes and links, routes, the papers' builders;
 //! - [`tcp`]: one-way TCP senders, congestion control, sinks;
 //! - [`pacing`]: pacers in front of links (edge, QLBP) and at hosts;
 //! - [`traffic`]: applications that drive the senders;
-//! - [`metrics`]: what a run measures.
+//! - [`metrics`]: what a run measures;
+//! - [`engine`]: the world a scenario describes, the run loop, the split
+//!   into two halves, and the report.
 //!
 //! The boundary to the outside is [`scenario::Scenario`] in, [`report::Report`] out.
 
+pub mod engine;
 pub mod metrics;
 pub mod net;
 pub mod pacing;
 pub mod report;
 pub mod scenario;
 pub mod sim;
+pub mod spec;
 pub mod tcp;
 pub mod topology;
 pub mod traffic;
 
+pub use engine::describe::{describe, Description};
+pub use engine::run::{run, run_observed, run_threads, RunError};
 pub use report::Report;
 pub use scenario::Scenario;
-pub use sim::run::{run, run_observed, run_threads, RunError};
-pub use topology::describe::{describe, Description};
 
 /// Version of the engine; part of every result's identity.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,18 +1,19 @@
 //! Pacers: components that hold packets back to smooth traffic before it
 //! meets a small buffer. In front of a link: [`edge`], the optimal
 //! delay-bounded pacer of paper E Sec 2.1 (Sivaraman et al. 2009), and
-//! [`qlbp`], Queue Length Based Pacing (paper Q). At the sender: [`host`],
-//! TCP pacing (paper W). [`taut_string`] is the offline optimum the edge
-//! pacer is measured against.
+//! [`qlbp`], Queue Length Based Pacing (paper Q); at the sender, TCP
+//! pacing (paper W) is part of the sender (`tcp::pacing`). [`spec`] says
+//! where a scenario paces and how. [`taut_string`] is the offline optimum
+//! the edge pacer is measured against.
 
 pub mod edge;
-pub mod host;
 pub mod qlbp;
+pub mod spec;
 pub mod taut_string;
 
 pub use edge::EdgePacer;
-pub use host::HostPacer;
 pub use qlbp::{Qlbp, QlbpParams};
+pub use spec::{Pacing, PacingScheme};
 
 pub use crate::metrics::DelayStats;
 use crate::net::PacketId;
@@ -55,79 +56,94 @@ impl PacerSpec {
     }
 }
 
-/// A pacer in front of a link.
+/// What the engine asks of a pacer in front of a link: the link-pacer
+/// seam. A pacer holds the packets that arrive and lets each out at a
+/// departure time of its own; the engine puts what it lets out on the link.
+pub trait LinkPacer {
+    /// A packet of `size` bytes arrives at `now` (after
+    /// [`advance`](Self::advance) to `now`); false if the pacer drops it.
+    fn arrive(&mut self, now: Time, id: PacketId, size: u32) -> bool;
+
+    /// Let out what is due by `now`, in order, appending it to `out`.
+    fn advance(&mut self, now: Time, out: &mut Vec<PacketId>);
+
+    /// When the next packet leaves, if one waits.
+    fn next_departure(&self) -> Option<Time>;
+
+    /// Packets waiting.
+    fn queued(&self) -> usize;
+
+    /// The timer the engine arms for the next departure.
+    fn timer(&mut self) -> &mut Timer;
+
+    /// Delays of the packets let out since the window opened.
+    fn delays(&mut self) -> &mut DelayStats;
+
+    /// Packets dropped since the window opened.
+    fn drops(&self) -> u64 {
+        0
+    }
+
+    /// Open a new measurement window.
+    fn restart_stats(&mut self) {
+        self.delays().restart();
+    }
+}
+
+/// The pacers the engine can put in front of a link: the seam's registry.
+/// A new pacer is a file beside this one implementing [`LinkPacer`], a
+/// variant here, an arm in `dispatch!` and one in [`PacerSpec`].
 #[derive(Debug, Clone)]
 pub enum Pacer {
     Edge(EdgePacer),
     Qlbp(Qlbp),
 }
 
-impl Pacer {
-    /// A packet arrives at `now` (after [`advance`](Self::advance) to `now`);
-    /// false if the pacer drops it.
-    pub fn arrive(&mut self, now: Time, id: PacketId, size: u32) -> bool {
-        match self {
-            Pacer::Edge(p) => {
-                p.arrive(now, id, size);
-                true
-            }
-            Pacer::Qlbp(p) => p.arrive(now, id, size),
+/// `$body` with `$p` bound to the pacer a [`Pacer`] holds: the one place a
+/// `Pacer` is matched (statically, so each call inlines).
+macro_rules! dispatch {
+    ($pacer:expr, $p:ident => $body:expr) => {
+        match $pacer {
+            Pacer::Edge($p) => $body,
+            Pacer::Qlbp($p) => $body,
         }
+    };
+}
+
+impl LinkPacer for Pacer {
+    #[inline]
+    fn arrive(&mut self, now: Time, id: PacketId, size: u32) -> bool {
+        dispatch!(self, p => p.arrive(now, id, size))
     }
 
-    /// Release onto the link what is due by `now`, in order.
-    pub fn advance(&mut self, now: Time, out: &mut Vec<PacketId>) {
-        match self {
-            Pacer::Edge(p) => p.advance(now, out),
-            Pacer::Qlbp(p) => p.advance(now, out),
-        }
+    #[inline]
+    fn advance(&mut self, now: Time, out: &mut Vec<PacketId>) {
+        dispatch!(self, p => p.advance(now, out))
     }
 
-    pub fn next_departure(&self) -> Option<Time> {
-        match self {
-            Pacer::Edge(p) => p.next_departure(),
-            Pacer::Qlbp(p) => p.next_departure(),
-        }
+    #[inline]
+    fn next_departure(&self) -> Option<Time> {
+        dispatch!(self, p => p.next_departure())
     }
 
-    pub fn timer(&mut self) -> &mut Timer {
-        match self {
-            Pacer::Edge(p) => &mut p.timer,
-            Pacer::Qlbp(p) => &mut p.timer,
-        }
+    fn queued(&self) -> usize {
+        dispatch!(self, p => p.queued())
     }
 
-    pub fn queued(&self) -> usize {
-        match self {
-            Pacer::Edge(p) => p.queued(),
-            Pacer::Qlbp(p) => p.queued(),
-        }
+    fn timer(&mut self) -> &mut Timer {
+        dispatch!(self, p => p.timer())
     }
 
-    /// Packets dropped since the window opened.
-    pub fn drops(&self) -> u64 {
-        match self {
-            Pacer::Edge(_) => 0,
-            Pacer::Qlbp(p) => p.drops,
-        }
+    fn delays(&mut self) -> &mut DelayStats {
+        dispatch!(self, p => p.delays())
     }
 
-    /// Open a new measurement window.
-    pub fn restart_stats(&mut self) {
-        match self {
-            Pacer::Edge(p) => p.delays.restart(),
-            Pacer::Qlbp(p) => {
-                p.delays.restart();
-                p.drops = 0;
-            }
-        }
+    fn drops(&self) -> u64 {
+        dispatch!(self, p => p.drops())
     }
 
-    pub fn delays(&mut self) -> &mut DelayStats {
-        match self {
-            Pacer::Edge(p) => &mut p.delays,
-            Pacer::Qlbp(p) => &mut p.delays,
-        }
+    fn restart_stats(&mut self) {
+        dispatch!(self, p => p.restart_stats())
     }
 }
 

@@ -82,13 +82,6 @@ pub struct ClassReport {
     pub loss_rate: f64,
 }
 
-impl From<crate::metrics::ClassCounts> for ClassReport {
-    fn from(c: crate::metrics::ClassCounts) -> Self {
-        let loss_rate = if c.arrivals == 0 { 0.0 } else { c.drops as f64 / c.arrivals as f64 };
-        ClassReport { arrivals: c.arrivals, drops: c.drops, loss_rate }
-    }
-}
-
 /// Pacing delays at one edge pacer over the window.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PacerReport {
@@ -133,7 +126,7 @@ pub struct FlowTable {
 /// quantiles to within 2 %, and the CDF at the edges of a 2 %-wide histogram.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DelayReport {
-    pub class: crate::scenario::DelayClass,
+    pub class: crate::spec::DelayClass,
     pub packets: u64,
     pub mean_ms: f64,
     pub p50_ms: f64,
@@ -141,23 +134,6 @@ pub struct DelayReport {
     pub max_ms: f64,
     pub cdf_ms: Vec<f64>,
     pub cdf: Vec<f64>,
-}
-
-impl DelayReport {
-    pub fn new(class: crate::scenario::DelayClass, d: &crate::metrics::DelayStats) -> Self {
-        let ms = |t: u64| t as f64 / 1e6;
-        let (cdf_ms, cdf) = d.cdf().into_iter().map(|(t, f)| (ms(t), f)).unzip();
-        DelayReport {
-            class,
-            packets: d.count,
-            mean_ms: d.mean() / 1e6,
-            p50_ms: ms(d.quantile(0.5)),
-            p99_ms: ms(d.p99()),
-            max_ms: ms(d.max),
-            cdf_ms,
-            cdf,
-        }
-    }
 }
 
 /// Samples of every TCP flow's progress: at `t_s`, flow `flow` had delivered
@@ -200,20 +176,6 @@ pub struct TransferTable {
 }
 
 impl TransferTable {
-    /// The transfers of `done` that started at or after `warmup`, in the
-    /// order they finished. Transfers still running at the end are left
-    /// out (as a trace of completions would), which favours small files.
-    pub fn window(done: &[(u32, crate::traffic::short::Transfer)], warmup: crate::sim::Time) -> Self {
-        let mut t = TransferTable::default();
-        for (flow, x) in done.iter().filter(|(_, x)| x.start >= warmup) {
-            t.flow.push(*flow);
-            t.start_s.push(crate::sim::time::secs(x.start));
-            t.bytes.push(x.bytes);
-            t.fct_s.push(crate::sim::time::secs(x.end - x.start));
-        }
-        t
-    }
-
     /// Mean over transfers of bytes x 8 / completion time, Kb/s (0 if none).
     pub fn goodput_kbps_mean(&self) -> f64 {
         let n = self.flow.len();

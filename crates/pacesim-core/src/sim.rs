@@ -1,15 +1,11 @@
-//! The simulation kernel: integer time, the event queue, random streams,
-//! the run loop that dispatches events to the network and the agents, and
-//! the split of a network into two halves run in parallel ([`partition`]).
+//! The simulation kernel: integer time, the event queue, timers and named
+//! random streams. It knows nothing of packets, TCP or scenarios; the
+//! engine (`crate::engine`) builds a world on it and runs it.
 
 pub mod event;
-pub mod parallel;
-pub mod partition;
 pub mod rng;
-pub mod run;
 pub mod time;
 pub mod timer;
-pub mod world;
 
 pub use event::EventQueue;
 pub use time::Time;

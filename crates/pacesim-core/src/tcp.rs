@@ -5,26 +5,28 @@
 //! The sender ([`sender`]) owns sequence numbers, the retransmission timer
 //! ([`rtt`]) and loss recovery; how the window grows and shrinks is a
 //! [`cc::CongestionControl`] chosen by name ([`reno`], [`bic`], [`cubic`],
-//! [`fast`]).
+//! [`fast`]). A paced sender spaces its packets ([`pacing`]).
 
 pub mod bic;
 pub mod cc;
 pub mod cubic;
 pub mod fast;
+pub mod pacing;
 pub mod reno;
 pub mod rtt;
 pub mod sender;
 pub mod sink;
+pub mod spec;
 
 pub use cc::{Congestion, CongestionControl, Window};
 pub use sender::TcpSender;
 pub use sink::TcpSink;
 
-use crate::pacing::HostPacer;
-use crate::scenario::{HostPacingMode, Tcp, TcpVariant};
 use crate::sim::rng::{stream, uniform};
 use crate::sim::Time;
+use pacing::{HostPacer, HostPacingMode};
 use rtt::RttEstimator;
+pub use spec::{Tcp, TcpVariant};
 
 /// Builds a flow's sender and sink as the scenario configures TCP. A
 /// long-lived flow gets one pair; a short-lived one a new pair per

@@ -9,7 +9,6 @@
 //! ([`route`]).
 
 pub mod abase;
-pub mod describe;
 pub mod ebase;
 pub mod graph;
 pub mod q_dumbbell;
@@ -22,10 +21,12 @@ use serde::{Deserialize, Serialize};
 
 pub use graph::Graph;
 
+use crate::net::queue::Core;
 use crate::net::{Link, LinkId};
 use crate::pacing::PacerSpec;
-use crate::scenario::{Core, InvalidField, Pacing};
+use crate::pacing::Pacing;
 use crate::sim::Time;
+use crate::spec::InvalidField;
 
 /// The network a scenario describes: named, or a general graph.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -259,7 +260,7 @@ impl Network {
 #[cfg(test)]
 pub(crate) mod testing {
     use super::Network;
-    use crate::scenario::{Core, QueueKind};
+    use crate::net::queue::{Core, QueueKind};
 
     pub fn core(rate: u64, delay: u64, buffer: u64) -> Core {
         Core {

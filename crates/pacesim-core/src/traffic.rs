@@ -8,13 +8,14 @@
 
 pub mod fbm;
 pub mod short;
+pub mod sizes;
 pub mod trace;
 pub mod udp;
 pub mod video;
 
-use crate::scenario::Range;
 use crate::sim::rng::{stream, uniform};
 use crate::sim::Time;
+use crate::spec::Range;
 
 /// Start time of bulk flow `flow`, uniform over `range`.
 pub fn bulk_start(seed: u64, flow: u64, range: Range) -> Time {

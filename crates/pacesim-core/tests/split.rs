@@ -1,7 +1,7 @@
-//! Networks split at the core link (`sim::partition`): where the cut falls,
+//! Networks split at the core link (`engine::partition`): where the cut falls,
 //! and that two halves on two threads give the report of one world.
 
-use pacesim_core::sim::partition::Cut;
+use pacesim_core::engine::partition::Cut;
 use pacesim_core::topology::Network;
 use pacesim_core::{run_threads, Report, Scenario};
 
@@ -185,7 +185,7 @@ fn split_runs_merge_udp_delays_and_progress_from_both_halves() {
 
 /// A main thread that stalls now and then (its progress callback sleeps,
 /// as a thread that loses its core does) makes the other half lend itself
-/// to it (`sim::parallel`); the report is still one world's.
+/// to it (`engine::parallel`); the report is still one world's.
 #[test]
 fn a_split_run_lent_to_one_thread_reports_what_one_world_does() {
     let s = scenario(|v| {

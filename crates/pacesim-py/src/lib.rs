@@ -5,7 +5,7 @@
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 
-use pacesim_core::sim::parallel::spare_core;
+use pacesim_core::engine::parallel::spare_core;
 use pacesim_core::{Report, RunError, Scenario};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;

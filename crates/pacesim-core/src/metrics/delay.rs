@@ -3,7 +3,9 @@
 //! the CDF. Pacers keep one of their pacing delays; a run keeps one of the
 //! one-way delays of the packets it delivers (paper Q Table III, Fig. 19).
 
+use crate::report::DelayReport;
 use crate::sim::Time;
+use crate::spec::DelayClass;
 
 #[derive(Debug, Clone)]
 pub struct DelayStats {
@@ -76,9 +78,10 @@ fn tables() -> &'static Tables {
 }
 
 /// The bin of a delay of `ns`, as [`bin_by_log`] has it but without a
-/// logarithm (every paced packet's delay is recorded; the logarithm took
-/// 3.7 % of an edge-paced E-base run, a float guess refined on the edges
-/// 4 %): the bin of its sub-octave's least delay, or the next one up.
+/// logarithm (every paced packet's delay is recorded, and a logarithm or a
+/// float guess refined on the edges cost a measurable share of an
+/// edge-paced run, bench/README.md): the bin of its sub-octave's least
+/// delay, or the next one up.
 #[inline]
 fn bin(ns: Time) -> usize {
     let t = tables();
@@ -155,6 +158,24 @@ impl DelayStats {
             out.push(((upper(i) as Time).min(self.max), seen as f64 / self.count as f64));
         }
         out
+    }
+}
+
+impl DelayReport {
+    /// The report of the delays `d` measured of packets of class `class`.
+    pub fn new(class: DelayClass, d: &DelayStats) -> Self {
+        let ms = |t: u64| t as f64 / 1e6;
+        let (cdf_ms, cdf) = d.cdf().into_iter().map(|(t, f)| (ms(t), f)).unzip();
+        DelayReport {
+            class,
+            packets: d.count,
+            mean_ms: d.mean() / 1e6,
+            p50_ms: ms(d.quantile(0.5)),
+            p99_ms: ms(d.p99()),
+            max_ms: ms(d.max),
+            cdf_ms,
+            cdf,
+        }
     }
 }
 

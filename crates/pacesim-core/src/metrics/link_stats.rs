@@ -127,3 +127,9 @@ impl LinkStats {
         }
     }
 }
+impl From<ClassCounts> for ClassReport {
+    fn from(c: ClassCounts) -> Self {
+        let loss_rate = if c.arrivals == 0 { 0.0 } else { c.drops as f64 / c.arrivals as f64 };
+        ClassReport { arrivals: c.arrivals, drops: c.drops, loss_rate }
+    }
+}

@@ -10,6 +10,8 @@
 //! (An arrival at an idle link is enqueued and dequeued at once in ns-2, but
 //! the check runs first, so it too is dropped if `size >= limit`.)
 
+use super::discipline::{Arrival, Discipline};
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DropTail {
     /// Byte limit; `None` never drops on bytes.
@@ -31,10 +33,25 @@ impl DropTail {
     /// Whether an arriving packet of `size` bytes is accepted into a queue
     /// already holding `queued_packets` packets and `queued_bytes` bytes.
     #[inline]
-    pub fn admits(&self, queued_bytes: u64, queued_packets: u64, size: u64) -> bool {
+    pub fn fits(&self, queued_bytes: u64, queued_packets: u64, size: u64) -> bool {
         let over_bytes = self.limit_bytes.is_some_and(|l| queued_bytes + size >= l);
         let over_packets = self.limit_packets.is_some_and(|l| queued_packets + 1 >= l);
         !(over_bytes || over_packets)
+    }
+}
+
+impl Discipline for DropTail {
+    #[inline]
+    fn admits(&mut self, a: &Arrival) -> bool {
+        self.fits(a.queued_bytes, a.queued_packets, u64::from(a.size))
+    }
+
+    fn limit_bytes(&self) -> Option<u64> {
+        self.limit_bytes
+    }
+
+    fn limit_packets(&self) -> Option<u64> {
+        self.limit_packets
     }
 }
 
@@ -45,7 +62,7 @@ mod tests {
     /// How many `size`-byte packets fit while the link is busy.
     fn capacity(q: DropTail, size: u64) -> u64 {
         let mut n = 0;
-        while q.admits(n * size, n, size) {
+        while q.fits(n * size, n, size) {
             n += 1;
         }
         n
@@ -69,6 +86,6 @@ mod tests {
         assert_eq!(capacity(q, 1040), 49);
         let both = DropTail { limit_bytes: Some(100_000), limit_packets: Some(5) };
         assert_eq!(capacity(both, 40), 4);
-        assert!(DropTail::unlimited().admits(u64::MAX / 2, u64::MAX / 2, 1500));
+        assert!(DropTail::unlimited().fits(u64::MAX / 2, u64::MAX / 2, 1500));
     }
 }

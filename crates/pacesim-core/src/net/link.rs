@@ -18,7 +18,7 @@
 
 use std::collections::VecDeque;
 
-use super::queue::Arrival;
+use super::discipline::{Arrival, Discipline};
 use super::{DropTail, PacketKind, Queue};
 use crate::metrics::{Burstiness, LinkStats};
 use crate::sim::time::{tx_time, Time};
@@ -33,9 +33,8 @@ struct Waiting {
 
 /// A link is the transmitter's few words, read on every packet-hop, and
 /// its output queue with what is measured of it, apart: 56 bytes a link,
-/// so that E-base's 4,000 links stay in cache. (With the queue inline a
-/// link was 416 bytes, and loading it missed on most hops: a third of the
-/// time spent carrying packets, 5 % of an edge-paced E-base run.)
+/// so that E-base's 4,000 links stay in cache (with the queue inline a
+/// link was 416 bytes; bench/README.md has what that cost).
 #[derive(Debug, Clone)]
 pub struct Link {
     /// When the transmitter finishes the last admitted packet.

@@ -151,3 +151,12 @@ impl PacketArena {
         (self.slots.len() - self.free.len()) as u64
     }
 }
+
+impl From<crate::spec::DelayClass> for PacketKind {
+    fn from(class: crate::spec::DelayClass) -> Self {
+        match class {
+            crate::spec::DelayClass::Data => PacketKind::Data,
+            crate::spec::DelayClass::Udp => PacketKind::Udp,
+        }
+    }
+}

@@ -1,24 +1,56 @@
 //! A link's queue discipline: which arrivals it admits. Drop-tail everywhere
 //! by default; the core queue may be RED (paper E Fig. 9).
 
-use super::{DropTail, Red};
-use crate::net::red::RedConfig;
-use crate::scenario::{Core, QueueKind};
-use crate::sim::rng::stream;
-use crate::sim::Time;
+use serde::{Deserialize, Serialize};
 
-/// What a queue sees of an arriving packet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Arrival {
-    pub now: Time,
-    /// When the link went idle with nothing queued, if it is idle now.
-    pub idle_since: Option<Time>,
-    /// Bytes and packets waiting (not counting the one on the wire).
-    pub queued_bytes: u64,
-    pub queued_packets: u64,
-    pub size: u32,
+use super::discipline::{Arrival, Discipline};
+use super::red::{RedConfig, RedParams};
+use super::{DropTail, Red};
+use crate::sim::rng::stream;
+use crate::spec::{bad, positive, InvalidField};
+
+/// The core link (E-base's C0 -> C1; the bottleneck of every named
+/// topology) and its queue.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Core {
+    pub rate: u64,
+    pub delay: u64,
+    /// Byte limit of the queue (ns-2 DropTail byte mode).
+    pub buffer: u64,
+    /// Optional packet limit on top of the byte limit (drop-tail only).
+    #[serde(default)]
+    pub buffer_packets: Option<u64>,
+    pub queue: QueueKind,
+    /// RED's parameters, used when `queue` is `red`.
+    #[serde(default)]
+    pub red: RedParams,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QueueKind {
+    /// ns-2 `Queue/DropTail` in byte mode, limit `buffer`.
+    Droptail,
+    /// Floyd-Jacobson RED as ns-2 `Queue/RED` (see `net::red`), hard limit `buffer`.
+    Red,
+}
+
+impl Core {
+    /// Check the core link and its queue; the error names the field.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        positive("core.rate", self.rate)?;
+        if self.buffer_packets == Some(0) {
+            return Err(bad("core.buffer_packets", "must be greater than zero when given"));
+        }
+        if self.queue == QueueKind::Red {
+            self.red.validate(self.buffer, self.buffer_packets)?;
+        }
+        Ok(())
+    }
+}
+
+/// The disciplines a link's queue may have: the seam's registry.
 #[derive(Debug, Clone)]
 pub enum Queue {
     DropTail(DropTail),
@@ -64,29 +96,30 @@ impl Queue {
             }
         }
     }
+}
 
-    /// Byte limit: drop-tail's, or RED's hard limit in byte mode.
-    pub fn limit_bytes(&self) -> Option<u64> {
-        match self {
-            Queue::DropTail(q) => q.limit_bytes,
-            Queue::Red(r) => r.config.byte_mode.then_some(r.config.limit),
+/// `$body` with `$q` bound to the discipline a [`Queue`] holds: the one
+/// place a `Queue` is matched (statically, so each call inlines).
+macro_rules! dispatch {
+    ($queue:expr, $q:ident => $body:expr) => {
+        match $queue {
+            Queue::DropTail($q) => $body,
+            Queue::Red($q) => $body,
         }
-    }
+    };
+}
 
-    /// Packet limit: drop-tail's, or RED's hard limit in packet mode.
-    pub fn limit_packets(&self) -> Option<u64> {
-        match self {
-            Queue::DropTail(q) => q.limit_packets,
-            Queue::Red(r) => (!r.config.byte_mode).then_some(r.config.limit),
-        }
-    }
-
-    /// Whether the arriving packet is admitted.
+impl Discipline for Queue {
     #[inline]
-    pub fn admits(&mut self, a: &Arrival) -> bool {
-        match self {
-            Queue::DropTail(q) => q.admits(a.queued_bytes, a.queued_packets, u64::from(a.size)),
-            Queue::Red(q) => q.admits(a),
-        }
+    fn admits(&mut self, a: &Arrival) -> bool {
+        dispatch!(self, q => q.admits(a))
+    }
+
+    fn limit_bytes(&self) -> Option<u64> {
+        dispatch!(self, q => q.limit_bytes())
+    }
+
+    fn limit_packets(&self) -> Option<u64> {
+        dispatch!(self, q => q.limit_packets())
     }
 }

@@ -25,8 +25,106 @@
 //! ends the dropping phase. With `use_mark_p_` (ns-2's default) an average
 //! above `max_th` is no forced drop: it only drives `p_b` to 1.
 
-use super::queue::Arrival;
+use serde::{Deserialize, Serialize};
+
+use super::discipline::{Arrival, Discipline};
 use crate::sim::rng::Stream;
+use crate::spec::{bad, positive, InvalidField};
+
+/// RED parameters (Floyd and Jacobson 1993, Sec 4; ns-2 `Queue/RED`). The
+/// defaults are paper E Fig. 9's: `max_th` = the buffer, `min_th` = 40 % of
+/// it, `max_p` 0.1, `w_q` 0.002, with ns-2 2.35's `gentle_ true` and byte
+/// mode (`queue_in_bytes_`, `bytes_`) with `mean_pktsize_` 1000 B.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RedParams {
+    /// Average queue where early drops start, bytes (default 40 % of `core.buffer`).
+    #[serde(default)]
+    pub min_th: Option<u64>,
+    /// Average queue where the drop probability reaches `max_p`, bytes (default `core.buffer`).
+    #[serde(default)]
+    pub max_th: Option<u64>,
+    #[serde(default = "RedParams::default_max_p")]
+    pub max_p: f64,
+    /// EWMA weight of the average queue.
+    #[serde(default = "RedParams::default_w_q")]
+    pub w_q: f64,
+    /// Drop probability rising from `max_p` to 1 over [max_th, 2 max_th]
+    /// instead of jumping to 1 at `max_th`.
+    #[serde(default = "RedParams::default_true")]
+    pub gentle: bool,
+    /// Queue measured in bytes and drop probability scaled by packet size;
+    /// else in packets of `mean_packet` bytes.
+    #[serde(default = "RedParams::default_true")]
+    pub byte_mode: bool,
+    /// Packet size the idle-time correction (and packet mode) assume, bytes.
+    #[serde(default = "RedParams::default_mean_packet")]
+    pub mean_packet: u64,
+}
+
+impl RedParams {
+    fn default_max_p() -> f64 {
+        0.1
+    }
+    fn default_w_q() -> f64 {
+        0.002
+    }
+    fn default_true() -> bool {
+        true
+    }
+    fn default_mean_packet() -> u64 {
+        1000
+    }
+
+    /// Check RED's parameters for a queue of `buffer` bytes (and, if
+    /// given, `buffer_packets`, which RED does not use); the error names the field.
+    pub fn validate(&self, buffer: u64, buffer_packets: Option<u64>) -> Result<(), InvalidField> {
+        let r = self;
+        if buffer_packets.is_some() {
+            return Err(bad("core.buffer_packets", "not used by RED, whose hard limit is core.buffer"));
+        }
+        positive("core.red.mean_packet", r.mean_packet)?;
+        if !(r.max_p > 0.0 && r.max_p <= 1.0) {
+            return Err(bad("core.red.max_p", format!("{} is not a probability in (0, 1]", r.max_p)));
+        }
+        if !(r.w_q > 0.0 && r.w_q <= 1.0) {
+            return Err(bad("core.red.w_q", format!("{} is not a weight in (0, 1]", r.w_q)));
+        }
+        let (min_th, max_th) = (r.min_th(buffer), r.max_th(buffer));
+        positive("core.red.max_th", max_th)?;
+        if min_th >= max_th {
+            return Err(bad("core.red.min_th", format!("{min_th} B must be below max_th ({max_th} B)")));
+        }
+        if !r.byte_mode && buffer < r.mean_packet {
+            return Err(bad("core.buffer", "RED in packet mode needs at least one mean_packet of buffer"));
+        }
+        Ok(())
+    }
+
+    /// `min_th` in bytes for a queue of `buffer` bytes.
+    pub fn min_th(&self, buffer: u64) -> u64 {
+        self.min_th.unwrap_or(buffer * 2 / 5)
+    }
+
+    /// `max_th` in bytes for a queue of `buffer` bytes.
+    pub fn max_th(&self, buffer: u64) -> u64 {
+        self.max_th.unwrap_or(buffer)
+    }
+}
+
+impl Default for RedParams {
+    fn default() -> Self {
+        RedParams {
+            min_th: None,
+            max_th: None,
+            max_p: Self::default_max_p(),
+            w_q: Self::default_w_q(),
+            gentle: true,
+            byte_mode: true,
+            mean_packet: Self::default_mean_packet(),
+        }
+    }
+}
 
 /// A RED queue's fixed parameters, in the queue's unit (bytes in byte mode,
 /// else packets).
@@ -116,9 +214,11 @@ impl Red {
         }
         p.min(1.0)
     }
+}
 
+impl Discipline for Red {
     /// Whether the arriving packet is admitted (ns-2 `REDQueue::enque`).
-    pub fn admits(&mut self, a: &Arrival) -> bool {
+    fn admits(&mut self, a: &Arrival) -> bool {
         let size = a.size;
         let q = if self.config.byte_mode { a.queued_bytes } else { a.queued_packets };
         let m = a.idle_since.map_or(0.0, |t| (self.ptc() * (a.now - t) as f64 * 1e-9).floor());
@@ -149,6 +249,14 @@ impl Red {
             self.count_bytes = 0;
         }
         !drop
+    }
+
+    fn limit_bytes(&self) -> Option<u64> {
+        self.config.byte_mode.then_some(self.config.limit)
+    }
+
+    fn limit_packets(&self) -> Option<u64> {
+        (!self.config.byte_mode).then_some(self.config.limit)
     }
 }
 

@@ -32,14 +32,14 @@
 
 use std::collections::VecDeque;
 
-use super::DelayStats;
+use super::{DelayStats, LinkPacer};
 use crate::net::PacketId;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
 
 /// a * b / c, rounded down or `up`, exactly: in 64 bits when a * b fits
 /// (always on E-base, where bytes stay below 2^20 and times below 2^24 ns;
-/// 128-bit division took 2.4 % of an edge-paced run), else in 128.
+/// 128-bit division is far slower), else in 128.
 #[inline]
 fn mul_div(a: u64, b: u64, c: u64, up: bool) -> u64 {
     match a.checked_mul(b) {
@@ -117,10 +117,6 @@ impl EdgePacer {
         }
     }
 
-    pub fn queued(&self) -> usize {
-        self.queue.len()
-    }
-
     /// Bytes released by `now` on the segment from `a` to `v`, rounded
     /// down (`up` false) or up; `a`'s bytes if nothing waits.
     fn released_at(a: Point, v: Option<Point>, now: Time, up: bool) -> u64 {
@@ -145,11 +141,6 @@ impl EdgePacer {
         self.hull.front().map_or(0.0, |v| (v.bytes - self.anchor.bytes) as f64 / (v.t - self.anchor.t) as f64)
     }
 
-    /// When the head packet's last byte is released.
-    pub fn next_departure(&self) -> Option<Time> {
-        self.due
-    }
-
     /// Find when the head packet leaves, after the head or the current
     /// segment changed. (The front vertex is never below the head's last
     /// byte, so the head leaves on the current segment.)
@@ -163,10 +154,40 @@ impl EdgePacer {
             a.t + mul_div(head.end - a.bytes, v.t - a.t, v.bytes - a.bytes, true)
         });
     }
+}
+
+impl LinkPacer for EdgePacer {
+    /// A packet of `size` bytes arrives at `now`. Call [`advance`](LinkPacer::advance)
+    /// for `now` first, so that what is due has left.
+    fn arrive(&mut self, now: Time, id: PacketId, size: u32) -> bool {
+        let (anchor, front) = (self.anchor, self.hull.front().copied());
+        self.arrived += u64::from(size);
+        self.queue.push_back(Queued { id, end: self.arrived, arrived: now });
+        let p = Point { t: now + self.d, bytes: self.arrived };
+        while let Some(&last) = self.hull.back() {
+            let prev = if self.hull.len() >= 2 { self.hull[self.hull.len() - 2] } else { self.anchor };
+            if above(prev, p, last) {
+                break;
+            }
+            self.hull.pop_back();
+        }
+        // The head and the segment it leaves on change only if the new
+        // point dominates the whole hull (as at an idle pacer, whose hull
+        // is empty).
+        let restart = self.hull.is_empty();
+        if restart {
+            self.anchor = Point { t: now, bytes: Self::released_at(anchor, front, now, true) };
+        }
+        self.hull.push_back(p);
+        if restart {
+            self.update_due();
+        }
+        true
+    }
 
     /// Advance to `now`: pass the vertices reached and append to `out` the
     /// packets whose last byte has been released, in order.
-    pub fn advance(&mut self, now: Time, out: &mut Vec<PacketId>) {
+    fn advance(&mut self, now: Time, out: &mut Vec<PacketId>) {
         while let Some(&v) = self.hull.front() {
             if v.t > now {
                 break;
@@ -194,31 +215,21 @@ impl EdgePacer {
         }
     }
 
-    /// A packet of `size` bytes arrives at `now`. Call [`advance`](Self::advance)
-    /// for `now` first, so that what is due has left.
-    pub fn arrive(&mut self, now: Time, id: PacketId, size: u32) {
-        let (anchor, front) = (self.anchor, self.hull.front().copied());
-        self.arrived += u64::from(size);
-        self.queue.push_back(Queued { id, end: self.arrived, arrived: now });
-        let p = Point { t: now + self.d, bytes: self.arrived };
-        while let Some(&last) = self.hull.back() {
-            let prev = if self.hull.len() >= 2 { self.hull[self.hull.len() - 2] } else { self.anchor };
-            if above(prev, p, last) {
-                break;
-            }
-            self.hull.pop_back();
-        }
-        // The head and the segment it leaves on change only if the new
-        // point dominates the whole hull (as at an idle pacer, whose hull
-        // is empty).
-        let restart = self.hull.is_empty();
-        if restart {
-            self.anchor = Point { t: now, bytes: Self::released_at(anchor, front, now, true) };
-        }
-        self.hull.push_back(p);
-        if restart {
-            self.update_due();
-        }
+    /// When the head packet's last byte is released.
+    fn next_departure(&self) -> Option<Time> {
+        self.due
+    }
+
+    fn queued(&self) -> usize {
+        self.queue.len()
+    }
+
+    fn timer(&mut self) -> &mut Timer {
+        &mut self.timer
+    }
+
+    fn delays(&mut self) -> &mut DelayStats {
+        &mut self.delays
     }
 }
 

@@ -19,7 +19,7 @@
 
 use std::collections::VecDeque;
 
-use super::DelayStats;
+use super::{DelayStats, LinkPacer};
 use crate::net::PacketId;
 use crate::sim::time::tx_time;
 use crate::sim::timer::Timer;
@@ -85,13 +85,11 @@ impl Qlbp {
             p.mu_min + ((p.mu_max - p.mu_min) as u128 * q as u128 / u128::from(p.q_max)) as u64
         }
     }
+}
 
-    pub fn queued(&self) -> usize {
-        self.queue.len()
-    }
-
+impl LinkPacer for Qlbp {
     /// A packet arrives; false if the queue is full and it is dropped.
-    pub fn arrive(&mut self, now: Time, id: PacketId, size: u32) -> bool {
+    fn arrive(&mut self, now: Time, id: PacketId, size: u32) -> bool {
         if self.queue.len() >= self.p.q_lim as usize {
             self.drops += 1;
             return false;
@@ -100,14 +98,8 @@ impl Qlbp {
         true
     }
 
-    /// When the head packet may start.
-    pub fn next_departure(&self) -> Option<Time> {
-        let &(_, _, arrived) = self.queue.front()?;
-        Some(self.next_start.max(arrived))
-    }
-
     /// Start the packets due by `now`, appending them to `out`.
-    pub fn advance(&mut self, now: Time, out: &mut Vec<PacketId>) {
+    fn advance(&mut self, now: Time, out: &mut Vec<PacketId>) {
         while let Some(&(id, size, arrived)) = self.queue.front() {
             if self.next_start > now {
                 break;
@@ -117,6 +109,33 @@ impl Qlbp {
             self.delays.record(now - arrived);
             out.push(id);
         }
+    }
+
+    /// When the head packet may start.
+    fn next_departure(&self) -> Option<Time> {
+        let &(_, _, arrived) = self.queue.front()?;
+        Some(self.next_start.max(arrived))
+    }
+
+    fn queued(&self) -> usize {
+        self.queue.len()
+    }
+
+    fn timer(&mut self) -> &mut Timer {
+        &mut self.timer
+    }
+
+    fn delays(&mut self) -> &mut DelayStats {
+        &mut self.delays
+    }
+
+    fn drops(&self) -> u64 {
+        self.drops
+    }
+
+    fn restart_stats(&mut self) {
+        self.delays.restart();
+        self.drops = 0;
     }
 }
 

@@ -90,7 +90,7 @@ pub fn peak_rate(curve: &[(Time, u64)]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pacing::EdgePacer;
+    use crate::pacing::{EdgePacer, LinkPacer};
     use proptest::prelude::*;
 
     const MS: Time = 1_000_000;

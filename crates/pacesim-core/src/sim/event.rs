@@ -17,22 +17,12 @@
 //! cancel an event keeps its own deadline and ignores stale events when
 //! they pop.
 //!
-//! Why a calendar: replayed on the exact event sequence of E-base (1000
-//! flows, 400 s, 29-38 M events, about 4,000 pending; `examples/event_trace`)
-//! it takes 14-16 ns per push and pop against 25-26 ns for the radix heap
-//! it replaced and 71 ns for a 4-ary heap, and the whole run 20-25 % less
-//! time. E-base's events are 95 % packet arrivals 1-134 ms ahead and
-//! retransmission timers 0.13-2 s ahead, about one per 14 us; a 268 ms
-//! window holds all but 1.5 % of them (windows of 134 ms or less send
-//! many arrivals to the heap and cost up to 2.5x more). The slot width is
-//! the engine's measurement, not the queue's alone: slots of 262 us (about
-//! 19 events each in one world, 10 in a half) keep the wheel's 1,024 slot
-//! headers (24 KB) in the first-level cache and its events in fewer lines,
-//! and ran E-base 3-5 % faster than 65.5 us slots (4,096 headers, 98 KB),
-//! which in turn ran 12 % faster than 8.2 us slots (32,768 headers, 786
-//! KB) and as fast as a linked-list wheel; 524 us slots lost 8 % on one
-//! thread (sorting 40 events a slot). At 10,000 and 100,000 flows (190 and
-//! 1,900 events a slot) 262 us and 65.5 us slots ran alike.
+//! Why a calendar: E-base's events are almost all packet arrivals 1-134 ms
+//! ahead and retransmission timers 0.13-2 s ahead, so a 268 ms window
+//! holds nearly all of them, and slots of 262 us keep the wheel's 1,024
+//! slot headers (24 KB) in the first-level cache. What the queue and its
+//! slot width were measured against (a radix heap, a 4-ary heap, other
+//! widths, a linked-list wheel) is in bench/README.md.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -157,11 +147,10 @@ const PLACE_BITS: u32 = 64 - SLOT_BITS - 32;
 
 /// Sort a slot's events by (time, tie), equal keys kept in insertion
 /// order. E-base's slots hold about 19 events in one world (10 in a half),
-/// in no particular order: an insertion sort on one 64-bit key
-/// ([`Entry::slot_key`]) takes them faster than the library's stable sort
-/// (which, comparing the fields in turn, took 12 % of a one-world run when
-/// slots held 5); sorting by insertion only up to 16 events was 2-3 %
-/// slower, up to 64 as fast. Dense networks put hundreds or thousands in a
+/// in no particular order: up to 32 are sorted by insertion on one 64-bit
+/// key ([`Entry::slot_key`]) rather than by the library's stable sort,
+/// which compares the fields in turn (bench/README.md has the measurements
+/// behind both choices). Dense networks put hundreds or thousands in a
 /// slot (k = 10: about 190, k = 100: 1,900), where insertion is quadratic:
 /// there each event's key takes its place in the slot as its lowest bits,
 /// which makes every key distinct, so that an unstable sort of the bare
@@ -205,7 +194,7 @@ impl<E: Copy> EventQueue<E> {
 
     /// Schedule `event` at `at` as if it had been scheduled at `scheduled`
     /// (not after the last popped event) in half `half` (0 or 1) of a split
-    /// network (`sim::partition`). Events due at the same time pop in the
+    /// network (`engine::partition`). Events due at the same time pop in the
     /// order they were scheduled; those scheduled at the same instant,
     /// half 0's first, then in insertion order. One world running both
     /// halves therefore orders ties exactly as the two halves do, although
@@ -227,7 +216,7 @@ impl<E: Copy> EventQueue<E> {
 
     /// Queue an event due in the current slot (rare: E-base schedules
     /// arrivals 1 ms or more ahead, pacer timers 0.25 ms or more, against
-    /// 262 us slots) or beyond the window (1.5 % of E-base's events). Kept
+    /// 262 us slots) or beyond the window (few of E-base's events). Kept
     /// out of line, so that the common push is a few instructions inlined
     /// where it is called.
     #[inline(never)]

@@ -35,10 +35,10 @@ mod sack;
 use self::fack::FackState;
 use self::sack::SackState;
 use super::cc::{Congestion, CongestionControl, Window};
+use super::pacing::HostPacer;
 use super::rtt::RttEstimator;
 use super::Recovery;
 use crate::net::TcpOptions;
-use crate::pacing::HostPacer;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
 
@@ -148,7 +148,7 @@ impl TcpSender {
         }
     }
 
-    /// Pace new packets with `pacer` (see `pacing::host`).
+    /// Pace new packets with `pacer` (see `tcp::pacing`).
     pub fn with_pacing(mut self, pacer: HostPacer) -> Self {
         self.pacer = Some(pacer);
         self
@@ -476,9 +476,9 @@ mod tests {
     //! and no serialisation, losing exactly the transmissions a test names.
 
     use super::*;
-    use crate::pacing::HostPacer;
-    use crate::scenario::HostPacingMode;
     use crate::sim::EventQueue;
+    use crate::tcp::pacing::HostPacer;
+    use crate::tcp::pacing::HostPacingMode;
     use crate::tcp::{reno::Reno, Recovery, TcpSink};
 
     const MS: Time = 1_000_000;

@@ -15,8 +15,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::graph::{FlowSpec, Graph, LinkSpec};
-use crate::scenario::Range;
 use crate::sim::rng::{stream, uniform};
+use crate::spec::{ordered, positive, InvalidField, Range};
 
 /// Paper E Sec 3.1: `edges` ingress edge links into C0, each fed by
 /// `hosts_per_edge` access links with one sender each; mirrored on the
@@ -43,6 +43,22 @@ pub struct EBase {
 pub struct EBaseUdp {
     pub rate: u64,
     pub delay: u64,
+}
+
+impl EBase {
+    /// Check the layout's counts, rates and delays; the error names the field.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        positive("topology.edges", u64::from(self.edges))?;
+        positive("topology.hosts_per_edge", u64::from(self.hosts_per_edge))?;
+        for (name, r) in [("topology.access_rate", self.access_rate), ("topology.edge_rate", self.edge_rate)]
+        {
+            ordered(name, r)?;
+            positive(name, r[0])?;
+        }
+        ordered("topology.access_delay", self.access_delay)?;
+        ordered("topology.edge_delay", self.edge_delay)?;
+        Ok(())
+    }
 }
 
 /// Links are named `core`, `core.rev`, `edge_in.E`, `edge_out.E` (each with

@@ -29,9 +29,10 @@ use serde::{Deserialize, Serialize};
 
 use super::route::Router;
 use super::{FlowPath, Network};
+use crate::net::queue::Core;
 use crate::net::{DropTail, Link, LinkId, Queue};
-use crate::scenario::{Core, InvalidField, Range};
 use crate::sim::rng::{stream, uniform};
+use crate::spec::{InvalidField, Range};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::graph::{Graph, LinkSpec};
-use crate::scenario::Range;
 use crate::sim::rng::{stream, uniform};
+use crate::spec::Range;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

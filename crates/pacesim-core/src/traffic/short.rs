@@ -20,9 +20,11 @@
 use rand_distr::{Distribution, Exp, Pareto};
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::InvalidField;
+use crate::report::TransferTable;
 use crate::sim::rng::{stream, Stream};
+use crate::sim::time::secs;
 use crate::sim::Time;
+use crate::spec::InvalidField;
 
 /// `[traffic.short]`: which flows are closed-loop users, and their files.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,7 +65,7 @@ impl ShortSpec {
 
     /// Whether flow `i` is a user.
     pub fn is_user(&self, i: usize) -> bool {
-        crate::scenario::evenly(i, self.fraction)
+        crate::spec::evenly(i, self.fraction)
     }
 
     /// Pareto scale x_m giving the mean: E[X] = alpha x_m / (alpha - 1).
@@ -119,6 +121,22 @@ impl User {
         let (start, bytes) = self.current.take().expect("a transfer is in progress");
         let think = self.think.sample(&mut self.think_rng).round() as Time;
         (Transfer { start, end: now, bytes }, now + think)
+    }
+}
+
+impl TransferTable {
+    /// The transfers of `done` that started at or after `warmup`, in the
+    /// order they finished. Transfers still running at the end are left
+    /// out (as a trace of completions would), which favours small files.
+    pub fn window(done: &[(u32, Transfer)], warmup: Time) -> Self {
+        let mut t = TransferTable::default();
+        for (flow, x) in done.iter().filter(|(_, x)| x.start >= warmup) {
+            t.flow.push(*flow);
+            t.start_s.push(secs(x.start));
+            t.bytes.push(x.bytes);
+            t.fct_s.push(secs(x.end - x.start));
+        }
+        t
     }
 }
 

@@ -25,8 +25,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::InvalidField;
 use crate::sim::Time;
+use crate::spec::InvalidField;
 
 /// What one field of a trace line holds (see the module notes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -20,8 +20,8 @@
 //! video is 3-10 % of the core (Sec II), so a source's `rate` is optional:
 //! given, every frame is scaled to that mean ([`Trace::scaled_to`]).
 
+use super::sizes::Sizes;
 use super::trace::{Spacing, Trace};
-use super::udp::Sizes;
 use crate::sim::rng::Stream;
 use crate::sim::Time;
 

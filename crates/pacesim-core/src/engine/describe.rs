@@ -2,10 +2,11 @@
 //! half with its rate, delay, queue and role, and a few flows' routes with
 //! their base RTT (`pacesim topology show`).
 
+use crate::net::discipline::Discipline;
 use serde::{Deserialize, Serialize};
 
+use crate::engine::build::build_network;
 use crate::scenario::{InvalidField, Scenario};
-use crate::sim::run::build_network;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Description {

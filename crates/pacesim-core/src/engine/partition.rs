@@ -29,17 +29,14 @@
 //! sender discards its packets at the sink at the same instant, an effect
 //! with no delay across the cut.
 
-use super::world::World;
-use super::Time;
 use crate::net::{LinkId, Packet, TcpOptions};
 use crate::scenario::Scenario;
+use crate::sim::Time;
 use crate::topology::Network;
 
 /// The least lookahead worth splitting a network around its core's near
-/// end (the halves post their progress every eighth of it). At 1 ms the
-/// posts cost more than the balance gains: paper A's dumbbell (200 s) took
-/// 0.54 s on two threads cut around the core's near end, 0.44 s cut at the
-/// core; paper W's, 4.18 s against 2.44 s (3.16 s on one thread).
+/// end: below it the halves' posts cost more than the better balance gains
+/// (bench/README.md has the runs that set it).
 const MIN_LOOKAHEAD: Time = 2_000_000;
 
 /// Which half each node is in, by the link whose queue it holds.
@@ -66,9 +63,8 @@ impl Cut {
     /// of the least edge delay and more, see [`Cut::into`]), half 0 holds the senders, their
     /// access links and the edge routers with their pacers, half 1 the core
     /// queue and everything after it. The senders' TCP and the pacers are
-    /// the heaviest work, and this split balances it best: E-base 400 s on
-    /// two threads took 1.02 / 1.07 / 1.42 s (none / host / edge) against
-    /// 1.02 / 1.25 / 1.68 s split at the core link.
+    /// the heaviest work, and this split balances it best (bench/README.md
+    /// compares it with the split at the core link).
     pub fn of(s: &Scenario, net: &Network) -> Option<Cut> {
         if s.traffic.short.is_some() {
             return None;
@@ -216,37 +212,5 @@ impl Outbox {
         }
         self.crossings.clear();
         self.options.clear();
-    }
-}
-
-/// Fold half 1's results into half 0's world, which then reports for both:
-/// each link, pacer, flow end and source from the half that simulated it.
-pub fn join(a: &mut World, b: &mut World) {
-    let cut = a.cut.clone().expect("a split world");
-    for l in (0..a.net.links.len()).filter(|&l| cut.side(l as LinkId) == 1) {
-        std::mem::swap(&mut a.net.links[l], &mut b.net.links[l]);
-    }
-    for (i, &(link, _)) in a.net.pacers.iter().enumerate() {
-        if cut.side(link) == 1 {
-            std::mem::swap(&mut a.pacers[i], &mut b.pacers[i]);
-        }
-    }
-    for f in 0..a.flows.len() {
-        if b.owns_sender(f) {
-            a.flows[f].take_sender_half(&mut b.flows[f]);
-        }
-        if b.owns_sink(f) {
-            a.flows[f].take_sink_half(&mut b.flows[f]);
-        }
-    }
-    for (x, y) in a.sources.iter_mut().zip(&b.sources) {
-        x.sent += y.sent;
-        x.received += y.received;
-    }
-    if let (Some((_, x)), Some((_, y))) = (&mut a.progress, &b.progress) {
-        x.merge(y);
-    }
-    if let (Some((_, x)), Some((_, y))) = (&mut a.delay, &b.delay) {
-        x.merge(y);
     }
 }

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use super::partition::Outbox;
 use super::world::World;
-use super::Time;
+use crate::sim::Time;
 
 /// How long a half waits for the other's clock before it takes the other's
 /// thread to have lost its core. On an idle machine a half waits for the
@@ -49,8 +49,8 @@ const SPINS: u32 = 1 << 10;
 
 /// How often a half posts what it sent, in simulated time, as a share of
 /// its lookahead: often enough that the other seldom waits for news
-/// (E-base: every 1.3 ms, about 300,000 posts a half in 400 s; posting
-/// twice as often made the edge-paced run 4 % slower on two threads).
+/// (E-base: every 1.3 ms, about 300,000 posts a half in 400 s; bench/README.md
+/// has how other rates fared).
 const POSTS_PER_LOOKAHEAD: u64 = 4;
 
 /// Run the two halves of a split network (`a` simulates half 0, `b` half
@@ -482,10 +482,10 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::engine::build::{build_world, start};
+    use crate::engine::partition::Cut;
+    use crate::engine::world::Event;
     use crate::scenario::Scenario;
-    use crate::sim::partition::Cut;
-    use crate::sim::run::{build_world, start};
-    use crate::sim::world::Event;
 
     /// A small E-base, 20 simulated seconds.
     fn scenario() -> Scenario {

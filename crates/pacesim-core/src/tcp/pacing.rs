@@ -22,9 +22,23 @@
 //! tick-rounded srtt of the retransmission timer; until the first sample
 //! nothing is paced.
 
-use crate::scenario::HostPacingMode;
+use serde::{Deserialize, Serialize};
+
+use super::cc::Window;
 use crate::sim::Time;
-use crate::tcp::Window;
+
+/// Host pacing rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HostPacingMode {
+    /// RTT / cwnd (Wei's ns-2 patch, `pace_packet_ 1`).
+    #[default]
+    Original,
+    /// RTT / max(cwnd + 1, min(2 cwnd, ssthresh)) (paper W eq. 7).
+    Modified,
+    /// Linux / ns-3 pacing rate: 2 or 1.2 times max(cwnd, in flight) per RTT.
+    Rate,
+}
 
 #[derive(Debug, Clone)]
 pub struct HostPacer {

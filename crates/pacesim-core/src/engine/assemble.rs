@@ -1,0 +1,116 @@
+//! The report of a finished run: each measured link, pacer, flow, transfer
+//! and source, the measurements the scenario asked for, and the packet
+//! totals of its conservation check.
+
+use crate::pacing::LinkPacer;
+use std::collections::BTreeMap;
+
+use super::conservation::Totals;
+use super::world::World;
+use crate::metrics::burstiness::hurst;
+use crate::report::{
+    BurstinessReport, Conservation, DelayReport, FlowTable, PacerReport, Report, Summary, TransferTable,
+    UdpReport, Work,
+};
+use crate::scenario::Scenario;
+use crate::sim::time::secs;
+
+/// The report of `s`'s run in world `w` (both halves joined into it), with
+/// the packet `totals` of every world that ran.
+pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
+    let window = secs(s.duration - s.warmup);
+    let net = &w.net;
+    let links: BTreeMap<_, _> = net
+        .measured
+        .iter()
+        .map(|&l| (net.names[l as usize].clone(), net.links[l as usize].output.stats.report()))
+        .collect();
+    let pacers = w
+        .net
+        .pacers
+        .iter()
+        .zip(&w.pacers)
+        .map(|(&(link, spec), p)| {
+            let mut p = p.clone();
+            let drops = p.drops();
+            let d = p.delays();
+            let ms = |t: f64| t / 1e6;
+            let report = PacerReport {
+                delay_bound_ms: ms(spec.delay_bound() as f64),
+                packets: d.count,
+                drops,
+                mean_delay_ms: ms(d.mean()),
+                p99_delay_ms: ms(d.p99() as f64),
+                max_delay_ms: ms(d.max as f64),
+            };
+            (net.names[link as usize].clone(), report)
+        })
+        .collect();
+    let paced_links: Vec<_> = w.net.pacers.iter().map(|&(l, _)| l).collect();
+    let data = (s.tcp.segment_size + s.tcp.header_size) as u32;
+    let first = w.setup.first_data();
+    let mut flows = FlowTable::default();
+    for (i, f) in w.flows.iter().enumerate() {
+        let st = f.sender.stats;
+        let st0 = f.stats_at_warmup;
+        let unique = (f.delivered(first) - f.delivered_at_warmup) as f64 * s.tcp.segment_size as f64;
+        flows.flow.push(i as u32);
+        flows.start_s.push(secs(f.start));
+        flows
+            .paced
+            .push(f.sender.is_paced() || w.net.route(f.path.fwd).iter().any(|l| paced_links.contains(l)));
+        flows.base_rtt_ms.push(w.net.base_rtt(i, data, s.tcp.ack_size as u32) as f64 / 1e6);
+        flows.goodput_kbps.push(unique * 8.0 / window / 1e3);
+        flows.data_packets_sent.push(st.data_sent - st0.data_sent);
+        flows.retransmits.push(st.retransmits - st0.retransmits);
+        flows.fast_retransmits.push(st.fast_retransmits - st0.fast_retransmits);
+        flows.timeouts.push(st.timeouts - st0.timeouts);
+        flows.final_cwnd.push(f.sender.w.cwnd);
+        flows.mean_cwnd.push(f.cwnd.mean(s.duration));
+        flows.short.push(f.user.is_some());
+        let (n, sum) = f.delays;
+        flows.mean_delay_ms.push((n > 0).then(|| sum as f64 / n as f64 / 1e6));
+    }
+    let transfers = TransferTable::window(&w.transfers, s.warmup);
+    let core = &links[&net.names[net.core as usize]];
+    let summary = Summary {
+        aggregate_mbps: core.throughput_mbps,
+        goodput_kbps_mean: flows.goodput_kbps.iter().sum::<f64>() / flows.goodput_kbps.len().max(1) as f64,
+        core_loss_rate: core.loss_rate,
+        core_empty_prob: core.empty_prob,
+        core_udp_loss_rate: core.udp.loss_rate,
+        transfers: transfers.flow.len() as u64,
+        transfer_goodput_kbps_mean: transfers.goodput_kbps_mean(),
+    };
+    Report {
+        engine_version: crate::ENGINE_VERSION.to_string(),
+        window_s: [secs(s.warmup), secs(s.duration)],
+        summary,
+        links,
+        pacers,
+        flows,
+        transfers,
+        udp: w.sources.iter().map(|u| UdpReport { sent: u.sent, received: u.received }).collect(),
+        progress: w.progress.as_ref().map(|(_, table)| table.clone()),
+        delay: s.delay.as_ref().zip(w.delay.as_ref()).map(|(spec, (_, d))| DelayReport::new(spec.class, d)),
+        burstiness: s.burstiness.as_ref().map(|spec| {
+            let link = net.link_named(&spec.link).expect("checked when built");
+            let recorder = net.links[link as usize].output.burstiness.as_ref().expect("set when built");
+            let beta = recorder.beta(s.duration);
+            BurstinessReport {
+                link: spec.link.clone(),
+                scale_us: beta.iter().map(|&(k, _)| (k * spec.bin) as f64 / 1e3).collect(),
+                beta: beta.iter().map(|&(_, b)| b).collect(),
+                hurst: hurst(&beta),
+                series_bytes: recorder.series(s.duration),
+            }
+        }),
+        conservation: Conservation {
+            created: totals.created,
+            delivered: totals.delivered,
+            dropped: totals.dropped,
+            in_flight: totals.in_flight,
+        },
+        work: Work { events: totals.events, packet_hops: totals.hops },
+    }
+}

@@ -1,0 +1,117 @@
+//! How a scenario becomes a world: the network with its pacers, measured
+//! links and UDP routes, a sender and sink for every flow (paced or not,
+//! long-lived or a short-lived user's), the UDP sources, and the first
+//! events.
+
+use super::world::{Event, Flow, Sizes, World};
+use crate::metrics::burstiness::Burstiness;
+use crate::pacing::{Pacing, PacingScheme};
+use crate::scenario::Scenario;
+use crate::spec::{evenly, DelayClass, InvalidField, MAX_TIME};
+use crate::tcp::TcpSetup;
+use crate::topology::Network;
+use crate::traffic::bulk_start;
+use crate::traffic::short::User;
+use crate::traffic::udp::UdpSource;
+
+/// The network with its pacers and a route for each UDP source (returned
+/// in the sources' order), and its cut-through links marked.
+pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> {
+    let mut net = s.topology.build(&s.core, s.seed, s.traffic.two_way)?;
+    if let Some(l) = net.links.iter().position(|l| l.delay > MAX_TIME) {
+        let message = format!("link {}'s delay is more than the engine allows ({MAX_TIME} ns)", net.names[l]);
+        return Err(InvalidField { field: "topology".into(), message });
+    }
+    let udp_routes = s
+        .traffic
+        .udp
+        .iter()
+        .enumerate()
+        .map(|(i, u)| {
+            net.connect(&u.from, &u.to).ok_or_else(|| InvalidField {
+                field: format!("traffic.udp[{i}]"),
+                message: format!(
+                    "no route from host {:?} to host {:?} (unknown or not connected)",
+                    u.from, u.to
+                ),
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    net.place_pacers(&s.pacing)?;
+    if let Some(b) = &s.burstiness {
+        let link = net.link_named(&b.link).ok_or_else(|| InvalidField {
+            field: "burstiness.link".into(),
+            message: format!("no link named {:?}", b.link),
+        })?;
+        // Measured, so its queue is tracked (see `mark_cut_through`).
+        if !net.measured.contains(&link) {
+            net.measured.push(link);
+        }
+        let recorder = Burstiness::new(b.bin, s.warmup, b.scales as usize);
+        net.links[link as usize].output.burstiness =
+            Some(Box::new(if b.series { recorder.keep_series() } else { recorder }));
+    }
+    net.mark_cut_through();
+    Ok((net, udp_routes))
+}
+
+/// Whether host `i` paces: a share `fraction` of hosts, spread evenly.
+fn paces_host(p: &Pacing, i: usize) -> bool {
+    p.scheme == PacingScheme::Host && evenly(i, p.fraction)
+}
+
+pub(crate) fn build_world(s: &Scenario) -> Result<World, InvalidField> {
+    let (net, udp_routes) = build_network(s)?;
+    let sources = (s.traffic.udp.iter().zip(udp_routes).enumerate())
+        .map(|(i, (u, route))| UdpSource::new(u, s.seed, i as u64, route, &format!("traffic.udp[{i}]")))
+        .collect::<Result<_, _>>()?;
+    let t = &s.tcp;
+    let mut setup = TcpSetup::new(t, s.seed, s.pacing.host_mode);
+    setup.first_sends = s.delay.as_ref().is_some_and(|d| d.class == DelayClass::Data);
+    let flows = (0..net.flows.len())
+        .map(|i| {
+            let sender = setup.sender(i, paces_host(&s.pacing, i));
+            let user = (s.traffic.short.as_ref())
+                .filter(|short| short.is_user(i))
+                .map(|short| User::new(short, s.seed, i as u64));
+            let start = bulk_start(s.seed, i as u64, s.traffic.start);
+            let sink = setup.sink(&sender);
+            Flow::new(sender, sink, net.flows[i], start, user)
+        })
+        .collect();
+    let sizes = Sizes {
+        data: (t.segment_size + t.header_size) as u32,
+        syn: t.syn.then_some(t.header_size as u32),
+        ack: t.ack_size as u32,
+    };
+    Ok(World::new(net, flows, sources, setup, sizes))
+}
+
+/// Open the links' measurement windows and schedule the run's first
+/// events: those of the half `w` simulates, if it is one.
+pub(crate) fn start(w: &mut World, s: &Scenario) -> Result<(), InvalidField> {
+    for l in &mut w.net.links {
+        l.set_window(s.warmup, s.duration);
+    }
+    for i in 0..w.flows.len() {
+        if w.owns_sender(i) {
+            w.schedule(w.flows[i].start, Event::Start(i as u32));
+        }
+    }
+    for i in 0..w.sources.len() {
+        if w.owns(w.net.route(w.sources[i].route)[0]) {
+            w.schedule(w.sources[i].first(), Event::Udp(i as u32));
+        }
+    }
+    w.schedule(s.warmup, Event::Warmup);
+    w.schedule(s.duration, Event::End);
+    if let Some(d) = &s.delay {
+        w.delay = Some((d.class.into(), Default::default()));
+    }
+    if let Some(p) = &s.progress {
+        p.check(s.duration, w.flows.len())?;
+        w.progress = Some((p.interval, Default::default()));
+        w.schedule(0, Event::Sample);
+    }
+    Ok(())
+}

@@ -1,0 +1,59 @@
+//! One run: build the world a scenario describes ([`super::build`]), run
+//! it on one thread or as two halves, check packet conservation, report
+//! ([`super::assemble`]).
+
+use super::assemble::report;
+use super::build::{build_world, start};
+pub use super::conservation::RunError;
+use super::conservation::Totals;
+use super::parallel::run_halves;
+use super::partition::Cut;
+use crate::report::Report;
+use crate::scenario::Scenario;
+use crate::sim::time::Time;
+
+/// Run a scenario to completion.
+pub fn run(s: &Scenario) -> Result<Report, RunError> {
+    run_observed(s, &mut |_| {})
+}
+
+/// Run a scenario, calling `progress` now and then with the fraction of
+/// simulated time done (for progress bars; it does not affect the run).
+pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Report, RunError> {
+    run_threads(s, 1, progress)
+}
+
+/// Run a scenario on up to `threads` threads. A network that splits at
+/// its core link runs as two halves ([`partition`]), in parallel given two
+/// threads; the report is the same for any number of threads.
+pub fn run_threads(s: &Scenario, threads: usize, progress: &mut dyn FnMut(f64)) -> Result<Report, RunError> {
+    s.validate()?;
+    let end = s.duration as f64;
+    let progress = &mut |t: Time| progress(t as f64 / end);
+    let mut w = build_world(s)?;
+    let totals = match Cut::of(s, &w.net) {
+        Some(cut) if threads >= 2 => {
+            let mut b = build_world(s)?;
+            (w.cut, b.cut) = (Some(cut.clone()), Some(cut));
+            w.split(0);
+            b.split(1);
+            start(&mut w, s)?;
+            start(&mut b, s)?;
+            run_halves(&mut w, &mut b, s.duration, progress);
+            let totals = Totals::of(&w).and(&Totals::of(&b));
+            w.join(&mut b);
+            totals
+        }
+        cut => {
+            w.cut = cut;
+            start(&mut w, s)?;
+            w.run(progress);
+            Totals::of(&w)
+        }
+    };
+    for l in &mut w.net.links {
+        l.close_window(s.duration);
+    }
+    totals.check()?;
+    Ok(report(s, &w, &totals))
+}

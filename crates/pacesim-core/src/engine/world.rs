@@ -1,0 +1,289 @@
+//! The world: every link, pacer and flow of a run, and the dispatch of
+//! events to them. One `match` handles every kind: a packet reaching the far
+//! end of a link, a retransmission timer, a pacer releasing packets, a paced
+//! sender or a delayed ACK becoming due, a flow starting (or a short-lived
+//! one opening its next connection), and the edges of the measurement window.
+//!
+//! The world's work is spread over files by concept: the events
+//! ([`event`]), a flow's two ends ([`flow`]), a packet's way along its
+//! route to its endpoint ([`forward`]), pacers putting packets on their
+//! links ([`pace`]), the connections of short-lived flows ([`connection`]),
+//! what the world measures ([`measure`]), and the bookkeeping of a network
+//! split in two halves ([`split`]).
+
+mod connection;
+pub mod event;
+pub mod flow;
+mod forward;
+mod measure;
+mod pace;
+mod split;
+
+use crate::pacing::LinkPacer;
+pub use event::{Event, Packed};
+pub use flow::{Flow, Sizes, SACK_BLOCK_BYTES};
+use forward::Hop;
+
+use crate::engine::partition::{Cut, Outbox};
+use crate::metrics::DelayStats;
+use crate::net::{PacketArena, PacketId, PacketKind, TcpOptions};
+use crate::pacing::Pacer;
+use crate::report::ProgressTable;
+use crate::sim::{EventQueue, Time};
+use crate::tcp::TcpSetup;
+use crate::topology::Network;
+use crate::traffic::short::Transfer;
+use crate::traffic::udp::UdpSource;
+
+const NO_PACER: u32 = u32::MAX;
+
+pub struct World {
+    pub now: Time,
+    pub queue: EventQueue<Packed>,
+    pub packets: PacketArena,
+    pub net: Network,
+    pub flows: Vec<Flow>,
+    pub sources: Vec<UdpSource>,
+    pub pacers: Vec<Pacer>,
+    /// How each connection's sender and sink are built.
+    pub setup: TcpSetup,
+    /// Finished short-lived transfers, by flow, in the order they finished.
+    pub transfers: Vec<(u32, Transfer)>,
+    /// Progress samples and their interval, when sampled.
+    pub progress: Option<(Time, ProgressTable)>,
+    /// One-way delays of the delivered packets of one class, when measured.
+    pub delay: Option<(PacketKind, DelayStats)>,
+    /// Where the network splits in two, if it does (`engine::partition`), and
+    /// the half this world simulates if it simulates only one.
+    pub cut: Option<Cut>,
+    pub side: Option<u8>,
+    /// The half the current event happens in: equal-time events pop in the
+    /// order they were scheduled, and those scheduled at the same instant
+    /// in half 0 before half 1, so that one world and two halves agree.
+    origin: u8,
+    /// Every route's hops, as `net.hops` has their links.
+    route_hops: Vec<Hop>,
+    /// The packets that reached the far end of a link into the other half
+    /// and are not yet handed over.
+    pub outbox: Outbox,
+    /// Packets from the other half due at or after the end, not taken in.
+    pub unreceived: u64,
+    /// For each link, the index of the pacer in front of it, or `NO_PACER`.
+    pacer_at: Vec<u32>,
+    /// The pacers in front of a cut link.
+    pacing_across: Vec<u32>,
+    sizes: Sizes,
+    /// Scratch buffers: sequence numbers a sender emits, packets a pacer releases.
+    out: Vec<i64>,
+    released: Vec<PacketId>,
+    pub delivered: u64,
+    pub dropped: u64,
+    pub hops: u64,
+}
+
+impl World {
+    pub fn new(
+        net: Network,
+        flows: Vec<Flow>,
+        sources: Vec<UdpSource>,
+        setup: TcpSetup,
+        sizes: Sizes,
+    ) -> Self {
+        let mut pacer_at = vec![NO_PACER; net.links.len()];
+        let pacers = net
+            .pacers
+            .iter()
+            .enumerate()
+            .map(|(i, &(link, spec))| {
+                pacer_at[link as usize] = i as u32;
+                spec.build(net.links[link as usize].rate_bps)
+            })
+            .collect();
+        let mut route_hops: Vec<Hop> = net
+            .hops
+            .iter()
+            .map(|&l| {
+                assert!(l < Hop::CROSSES, "link id {l} needs more than 29 bits");
+                Hop(l | if pacer_at[l as usize] == NO_PACER { 0 } else { Hop::PACED })
+            })
+            .collect();
+        for span in &net.routes {
+            let route = span.start as usize..span.end as usize;
+            for (hop, &next) in route_hops[route.clone()].iter_mut().zip(net.hops[route].iter().skip(1)) {
+                if net.cut_through[next as usize] {
+                    hop.0 |= Hop::ONWARD;
+                }
+            }
+        }
+        World {
+            now: 0,
+            queue: EventQueue::default(),
+            packets: PacketArena::default(),
+            net,
+            flows,
+            sources,
+            pacers,
+            setup,
+            transfers: Vec::new(),
+            progress: None,
+            delay: None,
+            cut: None,
+            side: None,
+            origin: 0,
+            route_hops,
+            outbox: Outbox::default(),
+            unreceived: 0,
+            pacing_across: Vec::new(),
+            pacer_at,
+            sizes,
+            out: Vec::new(),
+            released: Vec::new(),
+            delivered: 0,
+            dropped: 0,
+            hops: 0,
+        }
+    }
+
+    /// Run events until `End`, telling `progress` the simulated time every
+    /// 2^18 events (often enough for Ctrl-C to stop a run within a second).
+    pub fn run(&mut self, progress: &mut dyn FnMut(Time)) {
+        self.run_until(Time::MAX, progress);
+    }
+
+    /// Run the events due before `limit`; true once `End` has popped.
+    pub fn run_until(&mut self, limit: Time, progress: &mut dyn FnMut(Time)) -> bool {
+        while let Some((t, ev)) = self.queue.pop_before(limit) {
+            let ev = Event::from(ev);
+            #[cfg(feature = "trace")]
+            crate::sim::event::trace::pop();
+            self.now = t;
+            if let (Some(cut), None) = (&self.cut, self.side) {
+                self.origin = self.origin_of(cut, ev);
+            }
+            if self.queue.popped() & 0x3_ffff == 0 {
+                progress(t);
+            }
+            match ev {
+                Event::Arrive(id) => self.arrive(id),
+                Event::Rto(f) => {
+                    let flow = &mut self.flows[f as usize];
+                    if flow.sender.rtx.fires(t) {
+                        flow.sender.on_timeout(t, &mut self.out);
+                    }
+                    self.transmit(f);
+                }
+                Event::Pace(i) => {
+                    let timer = self.pacers[i as usize].timer();
+                    let fired = timer.fires(t);
+                    // A stale event (the deadline moved earlier) leaves the
+                    // pacer as it was, and its timer armed unless this was
+                    // its earliest event.
+                    let stale = !fired && timer.has_event();
+                    if fired {
+                        self.release(i);
+                    }
+                    if !stale {
+                        self.arm_pacer(i);
+                    }
+                }
+                Event::HostPace(f) => {
+                    let flow = &mut self.flows[f as usize];
+                    if flow.sender.pace.fires(t) {
+                        flow.sender.on_pace(t, &mut self.out);
+                    }
+                    self.transmit(f);
+                }
+                Event::DelAck(f) => {
+                    let flow = &mut self.flows[f as usize];
+                    if flow.sink.timer.fires(t) {
+                        let ackno = flow.sink.on_timer();
+                        self.inject_ack(f, ackno);
+                    }
+                    self.arm_sink(f);
+                }
+                Event::Start(f) => {
+                    self.open_connection(f);
+                    self.flows[f as usize].sender.start(t, &mut self.out);
+                    self.transmit(f);
+                }
+                Event::Udp(i) => {
+                    let source = &mut self.sources[i as usize];
+                    let (size, next) = source.emit();
+                    let route = source.route;
+                    self.schedule(next, Event::Udp(i));
+                    let id = self.alloc(i, route, PacketKind::Udp, size, 0, 0);
+                    if self.measures_delay(PacketKind::Udp) {
+                        self.packets
+                            .set_options(id, TcpOptions { timestamp: self.now, ..Default::default() });
+                    }
+                    self.forward(id);
+                }
+                Event::Warmup => {
+                    self.release_all_before(t);
+                    self.open_window();
+                }
+                Event::Sample => self.sample(),
+                Event::End => {
+                    self.release_all_before(t);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Put `event` in the queue, due at `at`.
+    #[inline]
+    pub fn schedule(&mut self, at: Time, event: Event) {
+        self.schedule_as(at, self.now, event);
+    }
+
+    /// Put `event` in the queue, due at `at`, ordered among its ties as if
+    /// scheduled at `scheduled` (<= now; earlier for a packet from the
+    /// other half of a split run) in the current event's half.
+    #[inline]
+    fn schedule_as(&mut self, at: Time, scheduled: Time, event: Event) {
+        self.schedule_from(at, scheduled, self.origin, event);
+    }
+
+    #[inline]
+    fn schedule_from(&mut self, at: Time, scheduled: Time, origin: u8, event: Event) {
+        #[cfg(feature = "trace")]
+        crate::sim::event::trace::push(at, event.tag());
+        self.queue.push_from(at, scheduled, origin, event.into());
+    }
+}
+
+/// A small world for the engine's unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::World;
+    use crate::engine::build::build_world;
+    use crate::scenario::Scenario;
+
+    /// h1 -> a at 100 Mb/s and 1 ms, the core a -> b at 10 Mb/s and 20 ms
+    /// with `buffer` bytes of drop-tail queue, b -> h2 at 100 Mb/s and
+    /// 1 ms; one TCP flow and one UDP source h1 -> h2.
+    pub fn line_scenario(buffer: u64) -> Scenario {
+        let json = format!(
+            r#"{{"seed": 1, "duration": 60000000000, "warmup": 10000000000,
+            "topology": {{"kind": "graph", "nodes": ["a", "b"], "hosts": ["h1", "h2"],
+              "links": [{{"from": "h1", "to": "a", "rate": [100000000, 100000000], "delay": [1000000, 1000000]}},
+                        {{"from": "a", "to": "b", "core": true}},
+                        {{"from": "b", "to": "h2", "rate": [100000000, 100000000], "delay": [1000000, 1000000]}}],
+              "flows": [{{"from": "h1", "to": "h2"}}]}},
+            "core": {{"rate": 10000000, "delay": 20000000, "buffer": {buffer}, "queue": "droptail"}},
+            "tcp": {{"variant": "reno", "segment_size": 1000, "header_size": 40, "ack_size": 40, "window": 20,
+              "initial_window": 2, "syn": true, "tick": 10000000, "min_rto": 200000000,
+              "max_rto": 60000000000, "initial_rto": 3000000000}},
+            "traffic": {{"start": [0, 0],
+              "udp": [{{"kind": "cbr", "rate": 1000000, "size": {{"range": [1040, 1040]}}, "start": 0, "from": "h1", "to": "h2"}}]}}}}"#
+        );
+        Scenario::from_json(&json).expect("a valid scenario")
+    }
+
+    /// The world of [`line_scenario`], nothing started.
+    pub fn line(buffer: u64) -> World {
+        build_world(&line_scenario(buffer)).expect("a network")
+    }
+}

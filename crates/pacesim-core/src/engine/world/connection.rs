@@ -1,0 +1,34 @@
+//! The connections of a short-lived flow: each transfer of its user opens
+//! one (a new sender and sink), and its full acknowledgment closes it.
+
+use super::{Event, World};
+
+impl World {
+    /// A short-lived flow opens the connection for its user's next file:
+    /// a new sender and sink, exactly like the flow's first ones.
+    pub(super) fn open_connection(&mut self, f: u32) {
+        let first = self.setup.first_data();
+        let flow = &mut self.flows[f as usize];
+        let delivered = flow.delivered(first);
+        let Some(user) = &mut flow.user else { return };
+        let packets = user.begin(self.now, self.setup.tcp.segment_size) as i64;
+        let stats = flow.sender.stats;
+        flow.sender = self.setup.sender(f as usize, flow.sender.is_paced()).with_data(first + packets);
+        flow.sender.stats = stats;
+        flow.sink = self.setup.sink(&flow.sender);
+        flow.delivered_before = delivered;
+        flow.conn += 1;
+    }
+
+    /// A short-lived flow's transfer is acknowledged in full: record it,
+    /// close the connection, and start the next after the user's think time.
+    pub(super) fn finish_transfer(&mut self, f: u32) {
+        let now = self.now;
+        let flow = &mut self.flows[f as usize];
+        flow.sender.close();
+        flow.cwnd.set(now, None);
+        let (transfer, next) = flow.user.as_mut().expect("a short-lived flow").finish(now);
+        self.transfers.push((f, transfer));
+        self.schedule(next, Event::Start(f));
+    }
+}

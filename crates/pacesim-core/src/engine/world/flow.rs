@@ -1,0 +1,108 @@
+//! A TCP flow as the world holds it: its sender and sink, its route, the
+//! user behind a short-lived flow, and what is measured of it.
+
+use crate::metrics::TimeAverage;
+use crate::sim::Time;
+use crate::tcp::sender::SenderStats;
+use crate::tcp::{TcpSender, TcpSink};
+use crate::topology::FlowPath;
+use crate::traffic::short::User;
+
+pub struct Flow {
+    pub sender: TcpSender,
+    pub sink: TcpSink,
+    pub path: FlowPath,
+    pub start: Time,
+    /// The closed-loop user of a short-lived flow (None: long-lived).
+    pub user: Option<Box<User>>,
+    /// The connection its packets belong to: a short-lived flow opens a
+    /// new one per transfer and discards packets of closed ones.
+    pub conn: u32,
+    /// Data packets delivered by closed connections.
+    pub delivered_before: i64,
+    /// Congestion window, averaged over the time a connection is open.
+    pub cwnd: TimeAverage,
+    /// One-way delays of its data packets delivered in the window (count, sum ns), when measured.
+    pub delays: (u64, u128),
+    /// Progress and sender counters when the window opened.
+    pub delivered_at_warmup: i64,
+    pub stats_at_warmup: SenderStats,
+}
+
+impl Flow {
+    pub fn new(sender: TcpSender, sink: TcpSink, path: FlowPath, start: Time, user: Option<User>) -> Self {
+        Flow {
+            sender,
+            sink,
+            path,
+            start,
+            user: user.map(Box::new),
+            conn: 0,
+            delivered_before: 0,
+            cwnd: TimeAverage::default(),
+            delays: (0, 0),
+            delivered_at_warmup: 0,
+            stats_at_warmup: SenderStats::default(),
+        }
+    }
+
+    /// Packets delivered in order over the flow's life: for a long-lived
+    /// flow the sink's count, for a short-lived one its data packets over
+    /// every connection (each connection's SYN, packet 0 before
+    /// `first_data`, excluded).
+    pub fn delivered(&self, first_data: i64) -> i64 {
+        match self.user {
+            None => self.sink.delivered(),
+            Some(_) => self.delivered_before + (self.sink.delivered() - first_data).max(0),
+        }
+    }
+
+    /// Data packets delivered in order, SYNs not counted.
+    pub fn data_delivered(&self, first_data: i64) -> i64 {
+        match self.user {
+            None => (self.sink.delivered() - first_data).max(0),
+            Some(_) => self.delivered(first_data),
+        }
+    }
+
+    /// Take over `other`'s sender half (the sender and what is measured
+    /// of it), from the world that simulated that end of the flow.
+    pub fn take_sender_half(&mut self, other: &mut Flow) {
+        std::mem::swap(&mut self.sender, &mut other.sender);
+        std::mem::swap(&mut self.cwnd, &mut other.cwnd);
+        self.stats_at_warmup = other.stats_at_warmup;
+    }
+
+    /// Take over `other`'s sink half (the sink and what it measured).
+    pub fn take_sink_half(&mut self, other: &mut Flow) {
+        std::mem::swap(&mut self.sink, &mut other.sink);
+        self.delays = other.delays;
+        self.delivered_at_warmup = other.delivered_at_warmup;
+        self.delivered_before = other.delivered_before;
+    }
+
+    /// Whether a connection is open (always, once a long-lived flow starts).
+    pub(super) fn active(&self) -> bool {
+        self.user.as_ref().is_none_or(|u| u.busy())
+    }
+
+    /// Whether a packet of connection `conn` reaches its endpoint: not if
+    /// that connection has closed.
+    pub(super) fn accepts(&self, conn: u32) -> bool {
+        conn == self.conn && self.active()
+    }
+}
+
+/// Wire sizes of the packets TCP puts on the network.
+#[derive(Debug, Clone, Copy)]
+pub struct Sizes {
+    pub data: u32,
+    /// Size of packet 0 when it models the SYN.
+    pub syn: Option<u32>,
+    /// An ACK without SACK blocks; each block adds [`SACK_BLOCK_BYTES`].
+    pub ack: u32,
+}
+
+/// Bytes a SACK block adds to an ACK (two 4-byte sequence numbers; ns-2
+/// `Sacker::append_ack` grows the ACK by as much).
+pub const SACK_BLOCK_BYTES: u32 = 8;

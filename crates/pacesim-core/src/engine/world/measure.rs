@@ -1,0 +1,55 @@
+//! What the world measures beyond the links: the window's opening, flows'
+//! progress samples, one-way delays, and the packets it holds.
+
+use super::{Event, World};
+use crate::net::PacketKind;
+use crate::pacing::LinkPacer;
+
+impl World {
+    /// Whether the one-way delay of packets of `kind` is measured (they are then stamped when sent).
+    pub(super) fn measures_delay(&self, kind: PacketKind) -> bool {
+        self.delay.as_ref().is_some_and(|(k, _)| *k == kind)
+    }
+
+    /// Note every flow's progress, and sample again an interval later.
+    pub(super) fn sample(&mut self) {
+        let first = self.setup.first_data();
+        let segment = self.setup.tcp.segment_size;
+        // A split run samples each flow in the half that has its sink.
+        let sampled: Vec<bool> = (0..self.flows.len()).map(|f| self.owns_sink(f)).collect();
+        let Some((interval, table)) = &mut self.progress else { return };
+        for (i, f) in self.flows.iter().enumerate().filter(|&(i, _)| sampled[i]) {
+            table.t_s.push(crate::sim::time::secs(self.now));
+            table.flow.push(i as u32);
+            table.bytes.push(f.data_delivered(first) as u64 * segment);
+        }
+        let next = self.now + *interval;
+        self.schedule(next, Event::Sample);
+    }
+
+    /// The measurement window opens: links open theirs themselves
+    /// (`Link::set_window`); flows and pacers start counting afresh.
+    pub(super) fn open_window(&mut self) {
+        let first = self.setup.first_data();
+        for f in &mut self.flows {
+            f.delivered_at_warmup = f.delivered(first);
+            f.stats_at_warmup = f.sender.stats;
+            f.cwnd.restart(self.now);
+            f.delays = (0, 0);
+        }
+        for p in &mut self.pacers {
+            p.restart_stats();
+        }
+        if let Some((_, stats)) = &mut self.delay {
+            stats.restart();
+        }
+    }
+
+    /// Packets the event queue carries (each live packet is on exactly one
+    /// link) plus those held by pacers.
+    pub fn packets_in_queue(&self) -> u64 {
+        let on_links = self.queue.iter().filter(|&&e| matches!(Event::from(e), Event::Arrive(_))).count();
+        let pacing: usize = self.pacers.iter().map(|p| p.queued()).sum();
+        (on_links + pacing) as u64
+    }
+}

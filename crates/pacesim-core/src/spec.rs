@@ -1,0 +1,66 @@
+//! The vocabulary every component's spec shares: value ranges, shares,
+//! the engine's limits on times and sizes, and the error naming a bad
+//! field. It imports nothing of the engine, so any component may use it.
+
+use serde::{Deserialize, Serialize};
+
+/// A closed interval drawn uniformly per element; `[v, v]` is a fixed value.
+pub type Range = [u64; 2];
+
+/// Which packets a delay measurement follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DelayClass {
+    /// TCP data segments.
+    #[default]
+    Data,
+    /// Real-time UDP datagrams.
+    Udp,
+}
+
+/// A scenario field that is out of range, with its path (`core.buffer`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct InvalidField {
+    pub field: String,
+    pub message: String,
+}
+
+/// Whether element `i` is among a share `fraction` of elements spread evenly:
+/// when floor((i+1) f) > floor(i f).
+pub fn evenly(i: usize, fraction: f64) -> bool {
+    ((i + 1) as f64 * fraction).floor() > (i as f64 * fraction).floor()
+}
+
+pub fn bad(field: &str, message: impl Into<String>) -> InvalidField {
+    InvalidField { field: field.to_string(), message: message.into() }
+}
+
+pub fn positive(field: &str, v: u64) -> Result<(), InvalidField> {
+    if v == 0 {
+        return Err(bad(field, "must be greater than zero"));
+    }
+    Ok(())
+}
+
+pub fn ordered(field: &str, r: Range) -> Result<(), InvalidField> {
+    if r[0] > r[1] {
+        return Err(bad(field, format!("range lower bound {} exceeds upper bound {}", r[0], r[1])));
+    }
+    Ok(())
+}
+
+/// The longest time a scenario may give anything (10^6 s, 11.6 days): any
+/// time plus a few others, and an RTO backed off 64-fold, stay far within
+/// the engine's clock (u64 ns, 584 years).
+pub const MAX_TIME: u64 = 1_000_000 * crate::sim::time::NS_PER_SEC;
+
+/// The largest packet a scenario may send or assume (an IP packet's).
+pub const MAX_PACKET: u64 = 65_535;
+
+pub fn at_most(field: &str, v: u64, max: u64, unit: &str) -> Result<(), InvalidField> {
+    if v > max {
+        return Err(bad(field, format!("{v} {unit} is more than the engine allows ({max} {unit})")));
+    }
+    Ok(())
+}

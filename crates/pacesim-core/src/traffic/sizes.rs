@@ -1,0 +1,51 @@
+//! Packet sizes of an open-loop source: uniform over a range or drawn
+//! from a list, from the source's "udp.size" stream.
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::sim::rng::{uniform, Stream};
+use crate::spec::InvalidField;
+
+/// Packet sizes on the wire, bytes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sizes {
+    /// Uniform over the closed range (`[s, s]`: always s).
+    Range([u64; 2]),
+    /// Each packet one of these, equally likely.
+    List(Vec<u64>),
+}
+
+impl Sizes {
+    pub fn mean(&self) -> f64 {
+        match self {
+            Sizes::Range([lo, hi]) => (lo + hi) as f64 / 2.0,
+            Sizes::List(l) => l.iter().sum::<u64>() as f64 / l.len() as f64,
+        }
+    }
+
+    pub fn draw(&self, rng: &mut Stream) -> u32 {
+        match self {
+            Sizes::Range(r) => uniform(rng, *r) as u32,
+            Sizes::List(l) => l[rng.gen_range(0..l.len())] as u32,
+        }
+    }
+
+    /// Sizes must be positive (a list non-empty) and fit a packet.
+    pub fn validate(&self, field: &str) -> Result<(), InvalidField> {
+        let bad = |message: String| InvalidField { field: field.into(), message };
+        let (lo, hi) = match self {
+            Sizes::Range([lo, hi]) if lo > hi => {
+                return Err(bad(format!("range lower bound {lo} exceeds upper bound {hi}")))
+            }
+            Sizes::Range([lo, hi]) => (*lo, *hi),
+            Sizes::List(l) if l.is_empty() => return Err(bad("the list of sizes is empty".into())),
+            Sizes::List(l) => (*l.iter().min().unwrap(), *l.iter().max().unwrap()),
+        };
+        if lo == 0 || hi > u64::from(u32::MAX) {
+            return Err(bad(format!("packet sizes must be in [1, {}] bytes", u32::MAX)));
+        }
+        Ok(())
+    }
+}
