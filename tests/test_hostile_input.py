@@ -210,3 +210,16 @@ def test_a_bad_json_path_is_refused_before_the_run(tmp_path):
 def test_an_override_of_topology_kind_that_is_no_kind_is_named(value):
     e = _error([f"topology.kind={value}", "topology.hosts_per_edge=3"])
     assert e.field == "topology.kind" and "e-base, a-base" in e.message
+
+
+@pytest.mark.parametrize("overrides, field, words", [
+    (["topology=3", "topology.edges=2"], "topology.edges", "topology is 3, not a table"),
+    (["topology=1KB", "traffic.udp=[]"], "topology", "expected a table"),
+    (["traffic.udp=[1]", "traffic.udp[0].rate=1bps"], "traffic.udp[0].rate", "traffic.udp[0] is 1, not a table"),
+    (["traffic.udp=3", "traffic.udp[0].rate=1bps"], "traffic.udp[0].rate", "traffic.udp is a value, not a list"),
+    ([""], "--set", "an override is key=value"),
+    (["=3"], "=3", "an override is key=value"),
+])
+def test_overrides_on_what_an_earlier_one_made_a_value_are_named(overrides, field, words):
+    e = _error(overrides)
+    assert e.field == field and words in e.message
