@@ -78,9 +78,25 @@ def estimate(s) -> Estimate:
         e.parts["progress.interval"] = (s.duration // s.progress.interval + 1) * max(flows, 1) * ROW_BYTES
     if s.burstiness is not None and s.burstiness.series:
         e.parts["burstiness.bin"] = (s.duration - s.warmup) // s.burstiness.bin * ROW_BYTES
-    if s.traffic.udp and e.total < 2**30:  # the topology is built to find each source's first link
+    fastest = max((u.rate or 0 for u in s.traffic.udp), default=0)
+    if fastest > _slowest_rate(s) and e.total < 2**30:  # the topology is built to find each source's first link
         _udp_queues(s, e)
     return e
+
+
+def _slowest_rate(s) -> int:
+    """The lowest link rate the scenario gives anywhere (bit/s): a UDP source no
+    faster than it outpaces no link, and the topology need not be built."""
+    def rates(value, key=""):
+        if isinstance(value, dict):
+            return [r for k, v in value.items() for r in rates(v, k)]
+        if isinstance(value, list):
+            return [r for v in value for r in rates(v, key)]
+        if isinstance(value, tuple) and key.endswith("rate"):
+            return [value[0]]
+        return [value] if key.endswith("rate") and isinstance(value, int) else []
+
+    return min(rates(s.topology.model_dump()) + [s.core_values().rate])
 
 
 def _udp_queues(s, e: Estimate) -> None:
