@@ -575,7 +575,14 @@ def main() -> None:
     ap.add_argument("--cases", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: derandomized)")
     ap.add_argument("--out", type=Path, default=None, help="append one JSON line of counts per run here")
+    ap.add_argument("--total", type=Path, default=None, help="only print the counts summed over the runs in this file")
     args = ap.parse_args()
+    if args.total is not None:
+        records = [json.loads(line) for line in args.total.read_text().splitlines() if line.strip()]
+        total = {c: sum(r["counts"][c] for r in records) for c in CLASSES}
+        print(json.dumps({"runs": len(records), "seeds": [r["seed"] for r in records], "cases": sum(total.values()),
+                          "wall_s": round(sum(r["wall_s"] for r in records)), "counts": total}, indent=1))
+        return
     t0 = time.perf_counter()
     shm = Path("/dev/shm")  # cases are written and read back thousands of times: memory, not a busy disk
     with tempfile.TemporaryDirectory(prefix="pacesim-fuzz-", dir=shm if shm.is_dir() else None) as tmp:

@@ -11,9 +11,9 @@ samples and burstiness bins (the engine keeps them as 8-byte values, the
 report holds them again as JSON text and Python lists), and packets queued
 behind the first link of a UDP source sending faster than that link with no
 queue limit (that queue grows for the whole run). The constants are
-measured (bench/fuzz/README.md): 34 MB for one flow, 3.7 KB more per flow
+measured (bench/fuzz/README.md): 37 MB for ten flows, 3.8 KB more per flow
 over a 2 s run and 7 KB over 100 s on two threads (bench/results/scale.csv),
-57 B per queued packet; the estimate takes the larger figures.
+56 B per queued packet; the estimate takes the larger figures.
 """
 
 from __future__ import annotations
