@@ -85,3 +85,15 @@ def test_nonsense_is_seen():
         bad = json.loads(json.dumps(report))
         edit(bad)
         assert words in hostile.nonsense(s, bad)
+
+
+def test_a_packet_started_at_the_window_is_no_nonsense():
+    # A 1040 B packet takes 2.25 s at 3703 b/s: the core counts the SYN and one data packet as they start,
+    # 1080 B in a 0.8 s window, 10.8 Kb/s on a 3.7 Kb/s link; and goodput counts the SYN as a segment.
+    base = hostile._base(hostile.SCENARIOS / "a-base.toml")
+    s = pacesim.apply_overrides(pacesim.parse_scenario(base), ['core.rate="3703bps"'])
+    report = pacesim.run(s).report
+    assert report["links"]["core"]["departed_bytes"] == 1080
+    assert hostile.nonsense(s, report) is None
+    report["links"]["core"]["throughput_mbps"] += 2 * 8 * 1040 / 0.8 / 1e6  # two packets more
+    assert "core carries" in hostile.nonsense(s, report)

@@ -141,9 +141,9 @@ def test_a_topology_that_is_not_a_table_is_named(tmp_path, value):
 
 def test_a_sweep_naming_a_missing_scenario_file_is_named(tmp_path):
     (tmp_path / "s.toml").write_text('name = "s"\nscenario = "missing.toml"\n')
-    with pytest.raises(ScenarioError) as e:
+    with pytest.raises(SweepError) as e:
         load_sweep(tmp_path / "s.toml")
-    assert e.value.field == str(tmp_path / "missing.toml") and "no such file" in e.value.message
+    assert str(e.value) == f"{tmp_path / 's.toml'}: scenario: no file {tmp_path / 'missing.toml'}"
 
 
 @pytest.mark.parametrize("scale", ["nan", "inf", "-0.5", "0", "true", '"0.1"'])

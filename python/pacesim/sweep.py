@@ -237,6 +237,8 @@ def load_sweep(path: Union[str, Path]) -> Sweep:
         where = ".".join(str(part) for part in e.errors()[0]["loc"])
         raise SweepError(f"{path}: {where}: {e.errors()[0]['msg']}") from None
     if isinstance(f.scenario, str):
+        if not (path.parent / f.scenario).is_file():
+            raise SweepError(f"{path}: scenario: no file {path.parent / f.scenario}")
         scenario = load_scenario(path.parent / f.scenario)
     else:
         scenario = parse_scenario(f.scenario, path.parent)
