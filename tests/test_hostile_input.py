@@ -225,3 +225,9 @@ def test_overrides_on_what_an_earlier_one_made_a_value_are_named(field):
     assert e.field == field and words in e.message
     for kind in ["{a=1}", "3", "ring"]:
         assert KIND in _error([f"topology.kind={kind}"]).message
+
+
+def test_a_flows_axis_on_a_topology_without_edges_is_a_failed_point():
+    sweep = Sweep(name="s", base=pacesim.apply_overrides(Scenario(), ["topology.kind=a-base"]), axes={"flows": [100]})
+    (point,) = sweep.points()
+    assert point.error.startswith("ScenarioError: flows: the flows axis spreads flows over E-base's edges")

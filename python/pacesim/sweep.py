@@ -195,6 +195,8 @@ class Sweep:
 
 
 def _with_flows(s: Scenario, flows: Any) -> Scenario:
+    if s.topology.kind != "e-base":
+        raise ScenarioError(FLOWS, f"the flows axis spreads flows over E-base's edges, not a {s.topology.kind} topology")
     edges = s.topology.edges
     if not isinstance(flows, int) or flows <= 0 or flows % edges:
         raise ScenarioError(FLOWS, f"{flows!r} flows cannot be spread evenly over {edges} edges")
