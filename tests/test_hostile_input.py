@@ -231,3 +231,9 @@ def test_a_flows_axis_on_a_topology_without_edges_is_a_failed_point():
     sweep = Sweep(name="s", base=pacesim.apply_overrides(Scenario(), ["topology.kind=a-base"]), axes={"flows": [100]})
     (point,) = sweep.points()
     assert point.error.startswith("ScenarioError: flows: the flows axis spreads flows over E-base's edges")
+
+
+@pytest.mark.parametrize("scale", [1e300, 2.0**40])
+def test_a_scale_past_what_the_engine_holds_is_a_failed_point(scale):
+    (point,) = Sweep(name="s", scale=scale).points()
+    assert point.error.startswith("ScenarioError: topology.hosts_per_edge: 100 x scale")  # was OverflowError

@@ -31,6 +31,8 @@ FLOW_BYTES = 8 * 2**10
 """One TCP flow with its hosts and links, its state and its report row."""
 ROW_BYTES = 32
 """One progress sample or burstiness bin: 8 B in the engine, its JSON text and its Python float."""
+MAX_ROWS = 2**24
+"""The most progress rows or series bins the engine allows (it refuses more, naming the key)."""
 TRANSFER_BYTES = 256
 """One finished short transfer's report row."""
 QUEUED_PACKET_BYTES = 64
@@ -75,9 +77,10 @@ def estimate(s) -> Estimate:
         transfers = flows * s.traffic.short.fraction * run_s / (s.traffic.short.mean_think / 1e9)
         e.parts["traffic.short.mean_think"] = int(transfers * TRANSFER_BYTES)
     if s.progress is not None:
-        e.parts["progress.interval"] = (s.duration // s.progress.interval + 1) * max(flows, 1) * ROW_BYTES
+        rows = (s.duration // s.progress.interval + 1) * max(flows, 1)
+        e.parts["progress.interval"] = min(rows, MAX_ROWS) * ROW_BYTES
     if s.burstiness is not None and s.burstiness.series:
-        e.parts["burstiness.bin"] = (s.duration - s.warmup) // s.burstiness.bin * ROW_BYTES
+        e.parts["burstiness.bin"] = min((s.duration - s.warmup) // s.burstiness.bin, MAX_ROWS) * ROW_BYTES
     fastest = max((u.rate or 0 for u in s.traffic.udp), default=0)
     if fastest > _slowest_rate(s) and e.total < 2**30:  # the topology is built to find each source's first link
         _udp_queues(s, e)

@@ -89,8 +89,9 @@ def scaled(scenario: Scenario, k: float) -> Scenario:
         raise ScenarioError("topology.kind", f"scaling applies to e-base and a-base, not {t.kind}")
     hosts_key = "hosts_per_edge" if t.kind == "e-base" else "tcp_hosts"
     hosts = getattr(t, hosts_key) * k
-    if hosts < 1 or abs(hosts - round(hosts)) > 1e-9:
-        raise ScenarioError(f"topology.{hosts_key}", f"{getattr(t, hosts_key)} x scale {k} is not a whole number")
+    if not 1 <= hosts < 2**32 or abs(hosts - round(hosts)) > 1e-9:
+        raise ScenarioError(f"topology.{hosts_key}", f"{getattr(t, hosts_key)} x scale {k} is not a whole number "
+                                                     "of hosts the engine can hold")
     ranges = ["access_rate", "edge_rate"] if t.kind == "e-base" else ["access_rate", "udp_access_rate"]
     data = apply_overrides(scenario, [
         f"topology.{hosts_key}={round(hosts)}",
