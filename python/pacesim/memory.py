@@ -8,9 +8,10 @@ the key that sets it: TCP flows (the topology's flow count, twice with
 `traffic.two_way`; per flow its hosts, links, sender and sink state and its
 report row), finished short transfers (one report row each), progress
 samples and burstiness bins (the engine keeps them as 8-byte values, the
-report holds them again as JSON text and Python lists), and packets queued
+report holds them again as JSON text and Python lists), packets queued
 behind the first link of a UDP source sending faster than that link with no
-queue limit (that queue grows for the whole run). The constants are
+queue limit (that queue grows for the whole run), and the packets of one
+frame of a trace source that sends its frames as bursts. The constants are
 measured (bench/fuzz/README.md): 37 MB for ten flows, 3.8 KB more per flow
 over a 2 s run and 7 KB over 100 s on two threads (bench/results/scale.csv),
 56 B per queued packet; the estimate takes the larger figures.
@@ -81,6 +82,8 @@ def estimate(s) -> Estimate:
         e.parts["progress.interval"] = min(rows, MAX_ROWS) * ROW_BYTES
     if s.burstiness is not None and s.burstiness.series:
         e.parts["burstiness.bin"] = min((s.duration - s.warmup) // s.burstiness.bin, MAX_ROWS) * ROW_BYTES
+    for i, u in enumerate(s.traffic.udp):
+        _burst_frames(i, u, e)
     fastest = max((u.rate or 0 for u in s.traffic.udp), default=0)
     if fastest > _slowest_rate(s) and e.total < 2**30:  # the topology is built to find each source's first link
         _udp_queues(s, e)
@@ -102,6 +105,21 @@ def _slowest_rate(s) -> int:
     return min(rates(s.topology.model_dump()) + [s.core_values().rate])
 
 
+def _mean_size(u) -> float:
+    """A UDP source's mean packet size, bytes."""
+    return sum(u.size) / 2 if u.size is not None else sum(u.sizes) / len(u.sizes)
+
+
+def _burst_frames(i: int, u, e: Estimate) -> None:
+    """Add the packets of one frame of a trace source scaled to `rate` at `fps` frames a second that
+    sends each frame as a burst: all of them are queued at once, whatever the link."""
+    t = u.trace
+    if u.kind != "trace" or u.rate is None or t.fps is None or t.send != "burst":
+        return
+    packets = int(u.rate / 8 / t.fps / _mean_size(u))
+    e.parts[f"traffic.udp[{i}].trace.fps"] = packets * QUEUED_PACKET_BYTES
+
+
 def _udp_queues(s, e: Estimate) -> None:
     """Add the packets queued behind each UDP source that outpaces its unlimited first link."""
     from .topology import describe
@@ -115,7 +133,7 @@ def _udp_queues(s, e: Estimate) -> None:
         excess = mean_rate - first["rate_bps"]
         if excess <= 0:
             continue
-        size = sum(u.size) / 2 if u.size is not None else sum(u.sizes) / len(u.sizes)
+        size = _mean_size(u)
         packets = int(excess / 8 * max(0, s.duration - u.start) / 1e9 / size)
         e.parts[f"traffic.udp[{i}].rate"] = packets * QUEUED_PACKET_BYTES
         e.notes.append(

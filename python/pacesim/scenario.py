@@ -124,7 +124,8 @@ class Trace(_Model):
 
     file: str
     columns: List[TraceColumn]
-    fps: Optional[Annotated[float, Field(gt=0.0, allow_inf_nan=False)]] = None
+    # A frame interval (1 / fps) from 1 ns to the engine's longest time, 10^6 s.
+    fps: Optional[Annotated[float, Field(ge=1e-6, le=1e9, allow_inf_nan=False)]] = None
     send: Literal["spread", "burst"] = "spread"
 
     @field_validator("file")
