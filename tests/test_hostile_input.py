@@ -237,3 +237,8 @@ def test_a_flows_axis_on_a_topology_without_edges_is_a_failed_point():
 def test_a_scale_past_what_the_engine_holds_is_a_failed_point(scale):
     (point,) = Sweep(name="s", scale=scale).points()
     assert point.error.startswith("ScenarioError: topology.hosts_per_edge: 100 x scale")  # was OverflowError
+
+
+def test_a_bad_fixed_override_of_a_sweep_says_it_is_in_set():
+    with pytest.raises(SweepError, match=r"^set: 3\u00a7: an override is key=value"):
+        Sweep(name="s", set=["duration=10s", "3\u00a7"])

@@ -142,7 +142,10 @@ class Sweep:
             raise SweepError("a sweep needs at least one seed")
         if isinstance(self.scale, bool) or not isinstance(self.scale, (int, float)) or not 0 < self.scale < math.inf:
             raise SweepError(f"scale {self.scale!r}: expected a finite number above zero")
-        fixed = apply_overrides(self.base, self.set, self.root)  # axes are keys of the scenario `set` makes
+        try:
+            fixed = apply_overrides(self.base, self.set, self.root)  # axes are keys of the scenario `set` makes
+        except ScenarioError as e:
+            raise SweepError(f"set: {e}") from None
         for key, values in self.axes.items():
             if not isinstance(values, list) or not values:
                 raise SweepError(f"axis {key!r} needs a non-empty list of values")
