@@ -141,9 +141,9 @@ def test_a_topology_that_is_not_a_table_is_named(tmp_path, value):
 
 def test_a_sweep_naming_a_missing_scenario_file_is_named(tmp_path):
     (tmp_path / "s.toml").write_text('name = "s"\nscenario = "missing.toml"\n')
-    with pytest.raises(ScenarioError) as e:
+    with pytest.raises(SweepError) as e:
         load_sweep(tmp_path / "s.toml")
-    assert e.value.field == str(tmp_path / "missing.toml") and "no such file" in e.value.message
+    assert str(e.value) == f"{tmp_path / 's.toml'}: scenario: no file {tmp_path / 'missing.toml'}"
 
 
 @pytest.mark.parametrize("scale", ["nan", "inf", "-0.5", "0", "true", '"0.1"'])
@@ -206,7 +206,39 @@ def test_a_bad_json_path_is_refused_before_the_run(tmp_path):
     assert out.exit_code == 0 and json.loads((tmp_path / "r.json").read_text())["conservation"]
 
 
-@pytest.mark.parametrize("value", ["[[1]]", "{a=1}", "3", "ring"])
-def test_an_override_of_topology_kind_that_is_no_kind_is_named(value):
-    e = _error([f"topology.kind={value}", "topology.hosts_per_edge=3"])
-    assert e.field == "topology.kind" and "e-base, a-base" in e.message
+KIND = "e-base, a-base, q-line"  # the start of the list of kinds an error gives
+LATER = {  # overrides after one that made a table a value (or gave no kind), the field named, words of the message
+    "topology.edges": (["topology=3", "topology.edges=2"], "topology is 3, not a table"),
+    "topology": (["topology=1KB", "traffic.udp=[]"], "expected a table"),
+    "traffic.udp[0].rate": (["traffic.udp=[1]", "traffic.udp[0].rate=1bps"], "traffic.udp[0] is 1, not a table"),
+    "traffic.udp[1].rate": (["traffic.udp=3", "traffic.udp[1].rate=1bps"], "traffic.udp is a value, not a list"),
+    "--set": ([""], "an override is key=value"),
+    "=3": (["=3"], "an override is key=value"),
+    "topology.kind": (["topology.kind=[[1]]", "topology.hosts_per_edge=3"], KIND),
+}
+
+
+@pytest.mark.parametrize("field", LATER)
+def test_overrides_on_what_an_earlier_one_made_a_value_are_named(field):
+    overrides, words = LATER[field]
+    e = _error(overrides)
+    assert e.field == field and words in e.message
+    for kind in ["{a=1}", "3", "ring"]:
+        assert KIND in _error([f"topology.kind={kind}"]).message
+
+
+def test_a_flows_axis_on_a_topology_without_edges_is_a_failed_point():
+    sweep = Sweep(name="s", base=pacesim.apply_overrides(Scenario(), ["topology.kind=a-base"]), axes={"flows": [100]})
+    (point,) = sweep.points()
+    assert point.error.startswith("ScenarioError: flows: the flows axis spreads flows over E-base's edges")
+
+
+@pytest.mark.parametrize("scale", [1e300, 2.0**40])
+def test_a_scale_past_what_the_engine_holds_is_a_failed_point(scale):
+    (point,) = Sweep(name="s", scale=scale).points()
+    assert point.error.startswith("ScenarioError: topology.hosts_per_edge: 100 x scale")  # was OverflowError
+
+
+def test_a_bad_fixed_override_of_a_sweep_says_it_is_in_set():
+    with pytest.raises(SweepError, match=r"^set: 3\u00a7: an override is key=value"):
+        Sweep(name="s", set=["duration=10s", "3\u00a7"])

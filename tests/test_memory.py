@@ -71,3 +71,22 @@ def test_the_cli_warns_refuses_and_takes_max_memory():
     assert out.exit_code == 2 and "traffic.udp[0].rate" in out.output and "estimated" in out.output
     out = CliRunner().invoke(app, ["run", "e-base", *sets, "--max-memory", "lots"])
     assert out.exit_code == 2 and "--max-memory" in out.output
+
+
+def _trace_source(rate: str, fps: str, size: str) -> list[str]:
+    trace = f'{{file="{pacesim.scenario.PACKAGED / "traces" / "synthetic-video.txt"}", columns=["-", "-", "-", "bytes"], fps={fps}, send="burst"}}'
+    return UDP + [f'traffic.udp=[{{kind="trace", rate="{rate}", size="{size}", trace={trace}}}]']
+
+
+def test_a_burst_trace_frame_is_counted_and_a_frame_rate_past_the_clock_refused():
+    # 8 Mb/s at 10 frames a second: 100 KB frames, 100 packets of 1000 B queued at once.
+    s = _scenario(_trace_source("8Mbps", "10.0", "1000B"))
+    assert memory.estimate(s).parts["traffic.udp[0].trace.fps"] == 100 * memory.QUEUED_PACKET_BYTES
+    # 1 Mb/s at a frame every 10^6 s in 1 B packets: 1.25 x 10^11 packets at once (the fuzz run's hang).
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run(_scenario(_trace_source("1Mbps", "1e-6", "1B")))
+    assert e.value.field == "traffic.udp[0].trace.fps" and "estimated 8 TB" in e.value.message
+    for fps in ["5e-324", "1e-7", "2e9"]:
+        with pytest.raises(ScenarioError) as e:
+            _scenario(_trace_source("1Mbps", fps, "1B"))
+        assert e.value.field == "traffic.udp[0].trace.fps"

@@ -38,7 +38,7 @@ def frame_bytes() -> list:
     ({"columns": ["time_s", "time_ms", "bits"]}, {}, "at most one time column"),
     ({"fps": 25}, {}, "fps is for a trace without one"),
     ({"columns": ["bytes"]}, {}, "required: columns has no time column"),
-    ({"columns": ["bytes"], "fps": 0}, {}, "greater than 0"),
+    ({"columns": ["bytes"], "fps": 0}, {}, "greater than or equal to 0.000001"),
     ({"columns": ["frame", "size"], "fps": 25}, {}, "'size' is not valid"),
     ({"send": "trickle"}, {}, "'trickle' is not valid"),
     ({"colour": 1}, {}, "valid keys at traffic.udp[0].trace: file, columns, fps, send"),

@@ -8,12 +8,13 @@ the key that sets it: TCP flows (the topology's flow count, twice with
 `traffic.two_way`; per flow its hosts, links, sender and sink state and its
 report row), finished short transfers (one report row each), progress
 samples and burstiness bins (the engine keeps them as 8-byte values, the
-report holds them again as JSON text and Python lists), and packets queued
+report holds them again as JSON text and Python lists), packets queued
 behind the first link of a UDP source sending faster than that link with no
-queue limit (that queue grows for the whole run). The constants are
-measured (bench/fuzz/README.md): 34 MB for one flow, 3.7 KB more per flow
+queue limit (that queue grows for the whole run), and the packets of one
+frame of a trace source that sends its frames as bursts. The constants are
+measured (bench/fuzz/README.md): 37 MB for ten flows, 3.8 KB more per flow
 over a 2 s run and 7 KB over 100 s on two threads (bench/results/scale.csv),
-57 B per queued packet; the estimate takes the larger figures.
+56 B per queued packet; the estimate takes the larger figures.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ FLOW_BYTES = 8 * 2**10
 """One TCP flow with its hosts and links, its state and its report row."""
 ROW_BYTES = 32
 """One progress sample or burstiness bin: 8 B in the engine, its JSON text and its Python float."""
+MAX_ROWS = 2**24
+"""The most progress rows or series bins the engine allows (it refuses more, naming the key)."""
 TRANSFER_BYTES = 256
 """One finished short transfer's report row."""
 QUEUED_PACKET_BYTES = 64
@@ -75,12 +78,46 @@ def estimate(s) -> Estimate:
         transfers = flows * s.traffic.short.fraction * run_s / (s.traffic.short.mean_think / 1e9)
         e.parts["traffic.short.mean_think"] = int(transfers * TRANSFER_BYTES)
     if s.progress is not None:
-        e.parts["progress.interval"] = (s.duration // s.progress.interval + 1) * max(flows, 1) * ROW_BYTES
+        rows = (s.duration // s.progress.interval + 1) * max(flows, 1)
+        e.parts["progress.interval"] = min(rows, MAX_ROWS) * ROW_BYTES
     if s.burstiness is not None and s.burstiness.series:
-        e.parts["burstiness.bin"] = (s.duration - s.warmup) // s.burstiness.bin * ROW_BYTES
-    if s.traffic.udp and e.total < 2**30:  # the topology is built to find each source's first link
+        e.parts["burstiness.bin"] = min((s.duration - s.warmup) // s.burstiness.bin, MAX_ROWS) * ROW_BYTES
+    for i, u in enumerate(s.traffic.udp):
+        _burst_frames(i, u, e)
+    fastest = max((u.rate or 0 for u in s.traffic.udp), default=0)
+    if fastest > _slowest_rate(s) and e.total < 2**30:  # the topology is built to find each source's first link
         _udp_queues(s, e)
     return e
+
+
+def _slowest_rate(s) -> int:
+    """The lowest link rate the scenario gives anywhere (bit/s): a UDP source no
+    faster than it outpaces no link, and the topology need not be built."""
+    def rates(value, key=""):
+        if isinstance(value, dict):
+            return [r for k, v in value.items() for r in rates(v, k)]
+        if isinstance(value, list):
+            return [r for v in value for r in rates(v, key)]
+        if isinstance(value, tuple) and key.endswith("rate"):
+            return [value[0]]
+        return [value] if key.endswith("rate") and isinstance(value, int) else []
+
+    return min(rates(s.topology.model_dump()) + [s.core_values().rate])
+
+
+def _mean_size(u) -> float:
+    """A UDP source's mean packet size, bytes."""
+    return sum(u.size) / 2 if u.size is not None else sum(u.sizes) / len(u.sizes)
+
+
+def _burst_frames(i: int, u, e: Estimate) -> None:
+    """Add the packets of one frame of a trace source scaled to `rate` at `fps` frames a second that
+    sends each frame as a burst: all of them are queued at once, whatever the link."""
+    t = u.trace
+    if u.kind != "trace" or u.rate is None or t.fps is None or t.send != "burst":
+        return
+    packets = int(u.rate / 8 / t.fps / _mean_size(u))
+    e.parts[f"traffic.udp[{i}].trace.fps"] = packets * QUEUED_PACKET_BYTES
 
 
 def _udp_queues(s, e: Estimate) -> None:
@@ -96,7 +133,7 @@ def _udp_queues(s, e: Estimate) -> None:
         excess = mean_rate - first["rate_bps"]
         if excess <= 0:
             continue
-        size = sum(u.size) / 2 if u.size is not None else sum(u.sizes) / len(u.sizes)
+        size = _mean_size(u)
         packets = int(excess / 8 * max(0, s.duration - u.start) / 1e9 / size)
         e.parts[f"traffic.udp[{i}].rate"] = packets * QUEUED_PACKET_BYTES
         e.notes.append(

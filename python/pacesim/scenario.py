@@ -151,9 +151,9 @@ class Trace(_Model):
     file: str
     """The trace file, one frame per line; relative to the scenario file's directory."""
     columns: List[TraceColumn]
-    """What each field of a line holds, in order (frame, type, time_s or time_ms, bytes or bits, - to skip)."""
-    fps: Optional[Annotated[float, Field(gt=0.0, allow_inf_nan=False)]] = None
-    """Frames a second, for a trace without a time column."""
+    # A frame interval (1 / fps) from 1 ns to the engine's longest time, 10^6 s.
+    fps: Optional[Annotated[float, Field(ge=1e-6, le=1e9, allow_inf_nan=False)]] = None
+    """Frames a second, for a trace without a time column (10^-6 to 10^9)."""
     send: Literal["spread", "burst"] = "spread"
     """spread: a frame's packets at its bit rate over its interval; burst: all at its time."""
 
@@ -444,7 +444,8 @@ def _table(model: type[BaseModel], key: str, kind: Optional[str]) -> Optional[ty
     """The model of table `key` in `model` (for `topology`, the class of topology
     `kind`; inside lists and optionals, the item's), or None if `key` is a value."""
     if model is Scenario and key == "topology":
-        return KINDS.get(kind or "e-base")
+        kind = kind or "e-base"
+        return KINDS.get(kind) if isinstance(kind, str) else None
     annotation = _field(model, key).annotation
     while get_origin(annotation) in (list, Union, Annotated):
         annotation = next(a for a in get_args(annotation) if a is not type(None))
@@ -591,7 +592,7 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
         key, sep, text = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise ScenarioError(item or '""', "an override is key=value, e.g. core.buffer=5KB")
+            raise ScenarioError(item if item.strip() else "--set", "an override is key=value, e.g. core.buffer=5KB")
         parts = key.split(".")
         if parts == ["topology", "kind"]:  # a new kind starts from its own defaults
             kind = _toml_value(text)
@@ -600,26 +601,31 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
             data["topology"] = {"kind": kind}
             continue
         table, model = data, Scenario
+        topology = data.get("topology")
+        kind = topology.get("kind") if isinstance(topology, dict) else None
         for depth, part in enumerate(parts):
             part, index = _indexed(key, part)
             if model is None:
                 raise ScenarioError(key, f"{'.'.join(parts[:depth])} is a value, not a table")
             if part not in _keys(model):
-                raise ScenarioError(key, _unknown_key(part, parts[:depth], data.get("topology", {}).get("kind")))
+                raise ScenarioError(key, _unknown_key(part, parts[:depth], kind))
             if depth == len(parts) - 1:
                 if index is not None:
                     raise ScenarioError(key, "an override sets a key, not a list element: name a key inside it")
                 table[part] = _toml_value(text)
             else:
-                model = _table(model, part, data.get("topology", {}).get("kind"))
+                model = _table(model, part, kind)
                 table = table.setdefault(part, {})
+                where = ".".join(parts[:depth] + [part])
                 if index is not None:
-                    where = ".".join(parts[:depth] + [part])
                     if not isinstance(table, list):
-                        raise ScenarioError(key, f"{where} is a table, not a list")
+                        raise ScenarioError(key, f"{where} is {'a table' if isinstance(table, dict) else 'a value'}, not a list")
                     if index >= len(table):
                         raise ScenarioError(key, f"{where} has {len(table)} element(s), no [{index}]")
                     table = table[index]
+                    where += f"[{index}]"
+                if model is not None and not isinstance(table, dict):  # an earlier override made it a value
+                    raise ScenarioError(key, f"{where} is {_shown(table)}, not a table")
     return parse_scenario(data, base)
 
 

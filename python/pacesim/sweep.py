@@ -91,8 +91,9 @@ def scaled(scenario: Scenario, k: float) -> Scenario:
         raise ScenarioError("topology.kind", f"scaling applies to e-base and a-base, not {t.kind}")
     hosts_key = "hosts_per_edge" if t.kind == "e-base" else "tcp_hosts"
     hosts = getattr(t, hosts_key) * k
-    if hosts < 1 or abs(hosts - round(hosts)) > 1e-9:
-        raise ScenarioError(f"topology.{hosts_key}", f"{getattr(t, hosts_key)} x scale {k} is not a whole number")
+    if not 1 <= hosts < 2**32 or abs(hosts - round(hosts)) > 1e-9:
+        raise ScenarioError(f"topology.{hosts_key}", f"{getattr(t, hosts_key)} x scale {k} is not a whole number "
+                                                     "of hosts the engine can hold")
     ranges = ["access_rate", "edge_rate"] if t.kind == "e-base" else ["access_rate", "udp_access_rate"]
     data = apply_overrides(scenario, [
         f"topology.{hosts_key}={round(hosts)}",
@@ -143,7 +144,10 @@ class Sweep:
             raise SweepError("a sweep needs at least one seed")
         if isinstance(self.scale, bool) or not isinstance(self.scale, (int, float)) or not 0 < self.scale < math.inf:
             raise SweepError(f"scale {self.scale!r}: expected a finite number above zero")
-        fixed = apply_overrides(self.base, self.set, self.root)  # axes are keys of the scenario `set` makes
+        try:
+            fixed = apply_overrides(self.base, self.set, self.root)  # axes are keys of the scenario `set` makes
+        except ScenarioError as e:
+            raise SweepError(f"set: {e}") from None
         for key, values in self.axes.items():
             if not isinstance(values, list) or not values:
                 raise SweepError(f"axis {key!r} needs a non-empty list of values")
@@ -197,6 +201,8 @@ class Sweep:
 
 
 def _with_flows(s: Scenario, flows: Any) -> Scenario:
+    if s.topology.kind != "e-base":
+        raise ScenarioError(FLOWS, f"the flows axis spreads flows over E-base's edges, not a {s.topology.kind} topology")
     edges = s.topology.edges
     if not isinstance(flows, int) or flows <= 0 or flows % edges:
         raise ScenarioError(FLOWS, f"{flows!r} flows cannot be spread evenly over {edges} edges")
@@ -239,6 +245,8 @@ def load_sweep(path: Union[str, Path]) -> Sweep:
         where = ".".join(str(part) for part in e.errors()[0]["loc"])
         raise SweepError(f"{path}: {where}: {e.errors()[0]['msg']}") from None
     if isinstance(f.scenario, str):
+        if not (path.parent / f.scenario).is_file():
+            raise SweepError(f"{path}: scenario: no file {path.parent / f.scenario}")
         scenario = load_scenario(path.parent / f.scenario)
     else:
         scenario = parse_scenario(f.scenario, path.parent)

@@ -1,0 +1,613 @@
+"""Hostile input for pacesim's front end, generated with hypothesis, and the
+class of every outcome (issue 20).
+
+Four kinds of case, each driven through what `pacesim run` and `pacesim
+sweep` call (cli.py): a scenario TOML file (one of scenarios/ made tiny,
+then mutated: values replaced by wrong types, huge, negative, NaN or
+non-ASCII-digit ones, unknown keys, keys deleted, tables turned into
+values; or its bytes: non-UTF-8, truncated, deep nesting, a number past
+Python's 4300-digit limit) read by `load_scenario`; a sweep file (one of
+scenarios/, mutated alike) read by `load_sweep` and expanded into its
+points; `--set` overrides on a tiny scenario (`apply_overrides`); and a
+video trace file with its `[traffic.udp.trace]` table. What validates and
+is small enough (`COST_CAP` packets) runs in a worker process with a
+timeout, one or two threads, and its report is checked for nonsense.
+
+Classes (`CLASSES`): clean errors that name their field, errors that do
+not (or give an internal JSON position), runs that were fine, valid
+scenarios too large to run here, and the defects: a Python traceback, an
+engine panic, an engine failure (a broken conservation check), a crashed
+worker (killed by a signal: abort on a failed allocation), a hang (no
+answer in `TIMEOUT_S`) and nonsense a report should never hold (`nonsense`).
+
+    python bench/fuzz/hostile.py --cases 10000 --seed 1 [--out counts.jsonl]
+
+prints (and appends to --out) one JSON record: the counts per class, per
+kind of case, and up to 20 examples of each defect. tests/test_fuzz.py runs
+a fixed budget of it; bench/fuzz/README.md gives the long runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import re
+import tempfile
+import time
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import tomli_w
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+
+import pacesim
+from pacesim.memory import tcp_flows
+from pacesim.scenario import Scenario, ScenarioError, apply_overrides, load_scenario, tomllib
+from pacesim.sweep import SweepError, load_sweep
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "scenarios"
+SCENARIO_FILES = sorted(p for p in SCENARIOS.glob("[a-z]*.toml"))
+SWEEP_FILES = sorted(p for p in SCENARIOS.glob("[A-Z]*.toml"))
+
+CLASSES = ["error names field", "ran ok", "valid, too large to run here",
+           "error without field", "traceback", "panic", "engine failure", "crash", "hang", "nonsense"]
+DEFECTS = CLASSES[3:]
+"""Outcomes issue 20 allows none of."""
+
+COST_CAP = 300_000
+"""The most packets (core rate x duration / smallest packet, plus UDP) a case may send to be run here."""
+FLOW_CAP = 400
+TIMEOUT_S = 30.0
+"""A run of at most `COST_CAP` packets takes well under a second; no answer in this long is a hang."""
+
+# Each scenario of scenarios/ made tiny: a second of simulated time and a few flows.
+TINY_TIME = {"duration": "1s", "warmup": "200ms"}
+TINY_TOPOLOGY = {
+    "e-base": {"edges": 2, "hosts_per_edge": 3},
+    "a-base": {"tcp_hosts": 4},
+    "q-dumbbell": {"access_routers": 2, "senders_per_router": 2, "receivers": 2},
+    "w-dumbbell": {"flows": 3},
+}
+# Optional tables and keys no scenario file writes, so that mutations reach them too.
+OPTIONAL = ["burstiness.bin", "burstiness.scales", "burstiness.series", "burstiness.link", "progress.interval",
+            "delay.class", "traffic.short.mean_size", "traffic.short.shape", "traffic.short.mean_think",
+            "traffic.short.fraction", "pacing.utilization", "pacing.max_delay", "pacing.links", "tcp.delayed_ack",
+            "core.red.min_th", "core.red.max_th", "core.buffer_packets", "topology.udp.rate", "traffic.two_way",
+            "traffic.udp", "pacing.scheme", "core.queue"]
+
+
+def tiny(data: dict) -> dict:
+    """A scenario in human units cut to a second and a few flows (sizes of the paper setups otherwise kept)."""
+    data = json.loads(json.dumps(data))
+    data.update(TINY_TIME)
+    data.setdefault("traffic", {})["start"] = ["0s", "100ms"]
+    topo = data.setdefault("topology", {})
+    topo.update(TINY_TOPOLOGY.get(topo.get("kind", "e-base"), {}))
+    return data
+
+
+def _read(path: Path) -> dict:
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def _paths(data: Any, prefix: str = "") -> List[str]:
+    """Every dotted path in a TOML document (list elements as name[i])."""
+    out = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            p = f"{prefix}.{k}" if prefix else k
+            out.append(p)
+            out += _paths(v, p)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            if isinstance(v, (dict, list)):
+                out += _paths(v, f"{prefix}[{i}]")
+    return out
+
+
+# --- values a hostile user writes ---
+
+UNITS = ["B", "KB", "kB", "MB", "GB", "KiB", "GiB", "bps", "Kbps", "Mbps", "Gbps", "b/s", "ns", "us", "\u00b5s", "ms",
+         "s", "", " s", "min", "Mb", "KBps", "%"]
+DIGITS = st.one_of(
+    st.integers(0, 10**25).map(str),
+    st.builds(lambda a, b: f"{a}.{b}", st.integers(0, 10**6), st.integers(0, 10**12)),
+    st.sampled_from(["0", "-1", "-0", "1e3", "1E400", "nan", "inf", "0x10", "1_000", "9" * 20, "9" * 4400,
+                     "\u0665", "1\u0660", "\uff15", "5\u2003", "\u00b2", "٣.٥", "18446744073709551616",
+                     "1.0000000000000000001", ".5", "5.", ""]),
+)
+QUANTITY = st.builds(lambda n, u: f"{n}{u}", DIGITS, st.sampled_from(UNITS))
+NUMBER = st.one_of(
+    st.integers(),
+    st.sampled_from([0, -1, 2**31, 2**32, 2**63 - 1, 2**63, 2**64 - 1, 2**64, -(2**63) - 1, 10**30]),
+    st.floats(),
+    st.sampled_from([math.nan, math.inf, -math.inf, -0.0, 1e-300, 1e300, 5e-324]),
+)
+SCALAR = st.one_of(NUMBER, st.booleans(), QUANTITY, st.text(max_size=12),
+                   st.sampled_from(["reno", "red", "edge", "host", "qlbp", "graph", "a-base", "e-base", "cbr", "trace",
+                                    "core", "s-udp", "d-udp", "h1", "../x", "/dev/zero", "scenarios"]))
+# Values a careful user might write, so that edits also make scenarios that validate and run.
+PLAUSIBLE = st.sampled_from([1, 2, 3, 10, 0.5, 0.01, True, False, "1KB", "5KB", "64KiB", "1500B", "40B", "1ms", "10ms",
+                             "0s", "100ms", "2s", "1Mbps", "10Mbps", "1Gbps", "red", "droptail", "edge", "host", "qlbp",
+                             "cbr", "poisson", "newreno", "cubic", "fast", ["1ms", "5ms"], ["1Mbps", "2Mbps"]])
+VALUE = st.recursive(st.one_of(PLAUSIBLE, SCALAR), lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                     st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+                     max_leaves=8)
+
+
+QUANTITY_TEXT = re.compile(r"([0-9.]+) ?(.+)")
+NUMBER_TEXT = st.one_of(st.integers(0, 10**4).map(str), st.integers(0, 10**40).map(str), DIGITS)
+
+
+def _like(value: Any) -> st.SearchStrategy:
+    """Values of `value`'s shape with hostile numbers: its unit with any digits, an int, a float, a pair."""
+    if isinstance(value, bool):
+        return st.one_of(st.booleans(), SCALAR)
+    if isinstance(value, int):
+        return st.one_of(st.integers(0, 2**16), st.integers(), NUMBER)
+    if isinstance(value, float):
+        return st.one_of(st.floats(0, 2), NUMBER)
+    if isinstance(value, str) and QUANTITY_TEXT.fullmatch(value):
+        unit = QUANTITY_TEXT.fullmatch(value)[2]
+        return st.builds(lambda n, u: f"{n}{u}", NUMBER_TEXT, st.one_of(st.just(unit), st.sampled_from(UNITS)))
+    if isinstance(value, list) and value:
+        return st.lists(_like(value[0]), min_size=len(value) - 1, max_size=len(value) + 1)
+    return VALUE
+
+
+@st.composite
+def _mutated(draw, data: dict, extra_paths: List[str]) -> dict:
+    """`data` with one to four structural edits: a value replaced, a key deleted or added, a table made a value."""
+    data = json.loads(json.dumps(data))
+    paths = _paths(data) + extra_paths
+    for _ in range(draw(st.integers(1, 3))):
+        op = draw(st.sampled_from(["same", "same", "same", "same", "set", "set", "delete", "unknown", "table"]))
+        path = draw(st.sampled_from(paths)) if paths else "x"
+        parts = re.findall(r"[^.\[\]]+|\[\d+\]", path)
+        table: Any = data
+        for part in parts[:-1]:
+            if part.startswith("["):
+                i = int(part[1:-1])
+                table = table[i] if isinstance(table, list) and i < len(table) else None
+            elif isinstance(table, dict):
+                table = table.setdefault(part, {})
+            else:
+                table = None
+            if not isinstance(table, (dict, list)):
+                break
+        last = parts[-1]
+        if not isinstance(table, dict) or last.startswith("["):
+            continue
+        if op == "same":
+            table[last] = draw(_like(table.get(last)))
+        elif op == "set":
+            table[last] = draw(VALUE)
+        elif op == "delete":
+            table.pop(last, None)
+        elif op == "unknown":
+            table[draw(st.text(min_size=1, max_size=8))] = draw(SCALAR)
+        else:
+            table[last] = draw(st.one_of(st.just([]), st.just({}), st.lists(SCALAR, max_size=2), SCALAR))
+    return data
+
+
+def _dumps(data: dict) -> bytes:
+    """TOML bytes of `data`; values TOML cannot hold (None, mixed keys) fall back to the JSON text."""
+    try:
+        return tomli_w.dumps(data).encode()
+    except (TypeError, ValueError):
+        return json.dumps(data, default=str).encode()
+
+
+@st.composite
+def _garbled(draw, text: bytes) -> bytes:
+    """`text` with bytes inserted, cut, or hostile lines appended."""
+    how = draw(st.sampled_from(["bytes", "cut", "nest", "digits", "latin1"] + ["none"] * 8))
+    if how == "bytes":
+        at = draw(st.integers(0, len(text)))
+        return text[:at] + draw(st.binary(min_size=1, max_size=8)) + text[at:]
+    if how == "cut":
+        return text[:draw(st.integers(0, len(text)))]
+    if how == "nest":
+        depth = draw(st.sampled_from([10, 100, 1000, 5000, 20000]))
+        inner = draw(st.sampled_from(["[" * depth + "]" * depth, "{a=" * depth + "1" + "}" * depth]))
+        return text + f"\nnested = {inner}\n".encode()
+    if how == "digits":
+        key = draw(st.sampled_from(["seed", "zz"]))
+        return f"{key} = {'9' * draw(st.sampled_from([4301, 5000, 100000]))}\n".encode() + text
+    if how == "latin1":
+        return text.decode("utf-8", "replace").replace("s", "\u00b5").encode("latin-1", "replace") + b"\n# \xe9\xff\n"
+    return text
+
+
+# --- cases ---
+
+@dataclass
+class Case:
+    kind: str  # scenario, sweep, set, trace
+    name: str  # the file it started from
+    content: bytes = b""
+    overrides: List[str] = field(default_factory=list)
+    trace: bytes = b""
+    threads: int = 1
+
+
+@lru_cache(maxsize=None)
+def _tiny_text(path: Path) -> str:
+    return json.dumps(tiny(_read(path)))
+
+
+def _base(path: Path) -> dict:
+    """Scenario file `path` made tiny, a fresh copy each call."""
+    return json.loads(_tiny_text(path))
+
+
+@st.composite
+def scenario_case(draw) -> Case:
+    path = draw(st.sampled_from(SCENARIO_FILES))
+    data = draw(_mutated(_base(path), OPTIONAL))
+    return Case("scenario", path.stem, draw(_garbled(_dumps(data))), threads=draw(st.sampled_from([1, 2])))
+
+
+def _tiny_sweep(path: Path) -> dict:
+    """Sweep file `path` with two values per axis and one seed (its points are validated, not run)."""
+    data = _read(path)
+    data["axes"] = {k: v[:2] if isinstance(v, list) else v for k, v in data.get("axes", {}).items()}
+    data["seeds"] = data.get("seeds", [1])[:1]
+    return data
+
+
+@st.composite
+def sweep_case(draw) -> Case:
+    path = draw(st.sampled_from(SWEEP_FILES))
+    extra = ["scenario", "seeds", "set", "scale", "quick.scale", "quick.seeds", "quick.set", "variants", "axes.flows",
+             "axes.variant", "axes.core.buffer"]
+    data = draw(_mutated(_tiny_sweep(path), extra))
+    return Case("sweep", path.stem, draw(_garbled(_dumps(data))))
+
+
+OVERRIDE_KEY = st.one_of(
+    st.sampled_from(sorted(set(p for f in SCENARIO_FILES for p in _paths(_base(f))) | set(OPTIONAL))),
+    st.builds(lambda k, i: f"{k}[{i}]", st.sampled_from(["traffic.udp", "topology.links", "topology.flows", "seed"]),
+              st.integers(0, 10**30)),
+    st.text(max_size=12),
+)
+
+
+def _get(data: dict, path: str) -> Any:
+    for part in path.split("."):
+        data = data[part]
+    return data
+
+
+def _literal(value: Any) -> str:
+    """`value` as the TOML text after `=` in a --set."""
+    try:
+        return tomli_w.dumps({"v": value})[4:].strip()
+    except (TypeError, ValueError):
+        return str(value)
+
+
+@st.composite
+def set_case(draw) -> Case:
+    path = draw(st.sampled_from(SCENARIO_FILES))
+    base = _base(path)
+    leaves = [p for p in _paths(base) if "[" not in p and not isinstance(_get(base, p), dict)]
+    items = draw(st.lists(st.one_of(
+        st.sampled_from(leaves).flatmap(lambda k: _like(_get(base, k)).map(lambda v: f"{k}={_literal(v)}")),
+        st.sampled_from(leaves).flatmap(lambda k: _like(_get(base, k)).map(lambda v: f"{k}={_literal(v)}")),
+        st.builds(lambda k, v: f"{k}={_literal(v)}", OVERRIDE_KEY, VALUE),
+        st.builds(lambda k, v: f"{k}={v}", OVERRIDE_KEY, st.one_of(QUANTITY, st.text(max_size=30))),
+        st.text(max_size=20),
+    ), min_size=1, max_size=3))
+    return Case("set", path.stem, _dumps(base), items, threads=draw(st.sampled_from([1, 2])))
+
+
+TRACE_COLUMNS = [["frame", "time_s", "type", "bytes"], ["bytes"], ["time_ms", "bits"], ["-", "bytes", "time_s"]]
+TRACE_FIELD = {"frame": st.integers(0, 10**4).map(str), "type": st.sampled_from(["I", "P", "B"]),
+               "time_s": st.floats(0, 100).map(lambda t: f"{t:.4f}"), "time_ms": st.integers(0, 10**5).map(str),
+               "bytes": st.integers(0, 10**5).map(str), "bits": st.integers(0, 10**6).map(str), "-": st.just("x")}
+HOSTILE_FIELD = st.one_of(DIGITS, st.sampled_from(["#", "-", "nan", "inf", "-5", "1e400", "0", "9" * 5000]),
+                          st.text(max_size=6))
+
+
+@st.composite
+def _trace_line(draw, columns: list) -> str:
+    """One frame: plausible fields for the named columns, one of them hostile now and then."""
+    fields = [draw(TRACE_FIELD.get(c, HOSTILE_FIELD) if isinstance(c, str) else HOSTILE_FIELD) for c in columns]
+    if fields and draw(st.integers(0, 9)) == 0:
+        fields[draw(st.integers(0, len(fields) - 1))] = draw(HOSTILE_FIELD)
+    return " ".join(fields[:draw(st.integers(len(fields) - 1, len(fields)))] if fields else [])
+
+
+@st.composite
+def trace_case(draw) -> Case:
+    columns = draw(st.one_of(st.sampled_from(TRACE_COLUMNS), st.sampled_from(TRACE_COLUMNS),
+                             st.lists(st.one_of(st.sampled_from(list(TRACE_FIELD)), SCALAR), max_size=5)))
+    rows = draw(st.lists(_trace_line(columns), max_size=12))
+    body = "\n".join(rows).encode("utf-8", "surrogatepass")
+    body = draw(_garbled(body))
+    trace: Dict[str, Any] = {"file": "TRACE", "columns": columns, "send": draw(st.sampled_from(["spread", "burst", "x"]))}
+    timed = any(c in ("time_s", "time_ms") for c in columns if isinstance(c, str))
+    fps = draw(st.one_of(st.none() if timed else st.floats(1, 100), NUMBER))
+    if fps is not None:
+        trace["fps"] = fps
+    source: Dict[str, Any] = {"kind": "trace", "size": draw(st.sampled_from(["200B", "1B", "0B", "65535B", "1500B"])),
+                              "trace": trace}
+    rate = draw(st.one_of(st.none(), st.sampled_from(["1Mbps", "1bps", "100Gbps", "0bps"])))
+    if rate is not None:
+        source["rate"] = rate
+    data = _base(SCENARIOS / "a-video.toml")
+    data["traffic"]["udp"] = [source]
+    return Case("trace", "a-video", _dumps(data), trace=body, threads=draw(st.sampled_from([1, 2])))
+
+
+CASES = st.one_of(scenario_case(), sweep_case(), set_case(), trace_case())
+
+
+# --- outcomes ---
+
+JSON_POSITION = re.compile(r"line \d+ column \d+")
+
+
+TOP = set(Scenario.model_fields) | {"flows"}
+"""The first part of every dotted path an error may name (`flows`: a sweep's axis)."""
+
+
+def names_field(e: ScenarioError, case: Case, where: Path) -> bool:
+    """Whether an error names what is wrong: a scenario key (a dotted path from
+    the top, `flows` for a sweep's axis), an override as given or its key, the
+    file, or a name the input holds; and no position in internal JSON."""
+    if JSON_POSITION.search(e.message) or not e.field.strip():
+        return False
+    if e.field in (str(where), "--set") or any(e.field in (o, o.partition("=")[0].strip()) for o in case.overrides):
+        return True
+    if e.message.startswith("unknown key"):  # a key the input made up, quoted in the path when it is odd
+        return True
+    return re.split(r"[.\[]", e.field)[0] in TOP or e.field in case.content.decode("utf-8", "replace")
+
+
+def nonsense(scenario: Scenario, report: dict) -> Optional[str]:
+    """What in a report cannot be (None if nothing): numbers that are not
+    finite, packets not conserved, rates, probabilities and counts out of
+    range, a flow's goodput above the fastest link of the network, the core
+    carrying more than its rate."""
+    text = json.dumps(report)
+    if re.search(r"\b(NaN|Infinity)\b", text):
+        return "a number in the report is not finite"
+    c = report["conservation"]
+    if c["created"] != c["delivered"] + c["dropped"] + c["in_flight"] or min(c.values()) < 0:
+        return f"packets not conserved: {c}"
+    window = report["window_s"]
+    if not (0 <= window[0] < window[1] <= scenario.duration / 1e9 + 1e-9):
+        return f"window {window} outside the run"
+    rates = [v for k, v in _numbers(scenario.to_engine()) if "rate" in k or k.startswith("mu_")]
+    fastest = max(rates + [scenario.core_values().rate])
+    # A link counts a packet when it starts sending it, and goodput counts the SYN as a segment: over a
+    # window, each may exceed a rate by one packet, the largest the scenario sends.
+    largest = max([scenario.tcp.segment_size + scenario.tcp.header_size, scenario.tcp.ack_size]
+                  + [max(u.sizes or u.size) for u in scenario.traffic.udp])
+    slack = 8 * largest / (window[1] - window[0])
+    core_rate = scenario.core_values().rate + slack
+    fastest += slack
+    for name, link in report["links"].items():
+        if not 0 <= link["drops"] <= link["arrivals"] or link["departures"] > link["arrivals"] + 10**6:
+            return f"link {name}: drops {link['drops']}, arrivals {link['arrivals']}, departures {link['departures']}"
+        for key in ("loss_rate", "empty_prob", "idle_prob"):
+            if not 0 <= link[key] <= 1:
+                return f"link {name}: {key} {link[key]}"
+        if link["throughput_mbps"] * 1e6 > fastest * 1.001 or link["mean_queue_bytes"] < 0:
+            return f"link {name}: {link['throughput_mbps']} Mb/s above every link's rate and a packet ({fastest} b/s)"
+    core = report["links"].get("core")
+    if core is not None and core["throughput_mbps"] * 1e6 > core_rate * 1.001:
+        return f"core carries {core['throughput_mbps']} Mb/s, its rate is {scenario.core_values().rate} b/s"
+    flows = report["flows"]
+    for i, g in enumerate(flows["goodput_kbps"]):
+        if not 0 <= g * 1e3 <= fastest * 1.001:
+            return f"flow {i}: goodput {g} Kb/s, the fastest link is {fastest} b/s"
+        if not 0 <= flows["retransmits"][i] <= flows["data_packets_sent"][i]:
+            return f"flow {i}: {flows['retransmits'][i]} retransmits of {flows['data_packets_sent'][i]} packets"
+    for key in ("core_loss_rate", "core_empty_prob", "core_udp_loss_rate"):
+        if not 0 <= report["summary"][key] <= 1:
+            return f"summary {key} {report['summary'][key]}"
+    return None
+
+
+def _numbers(data: Any, key: str = "") -> List[Tuple[str, int]]:
+    """(key, number) for every integer under `data`, lists under their key."""
+    if isinstance(data, dict):
+        return [x for k, v in data.items() for x in _numbers(v, k)]
+    if isinstance(data, (list, tuple)):
+        return [x for v in data for x in _numbers(v, key)]
+    return [(key, data)] if isinstance(data, int) and not isinstance(data, bool) else []
+
+
+def cost(s: Scenario) -> Tuple[float, int]:
+    """(packets the run may send, flows): TCP data packets and their ACKs at the core's rate, every UDP
+    source's at its rate (a trace's at most 100 Mb/s) in its smallest packets, over the run; and the TCP flows."""
+    tcp = 2 * s.core_values().rate / (s.tcp.segment_size + s.tcp.header_size)  # and an ACK each
+    udp = sum((u.rate or 100_000_000) / min(u.sizes or u.size) for u in s.traffic.udp)
+    return (tcp + udp) * s.duration / 1e9 / 8, tcp_flows(s)
+
+
+# --- the engine in a worker process (a hang or an abort must not take the harness along) ---
+
+def _serve(conn) -> None:
+    import faulthandler
+
+    faulthandler.disable()
+    while True:
+        scenario, threads = conn.recv()
+        try:
+            r = pacesim.run(scenario, threads=threads)
+            conn.send(("ok", json.dumps(r.report)))
+        except ScenarioError as e:
+            conn.send(("ScenarioError", e.field, e.message))
+        except RuntimeError as e:
+            conn.send(("panic" if str(e).startswith("engine panic") else "engine failure", str(e)))
+        except BaseException as e:  # noqa: BLE001  (classified, with its traceback, as a defect)
+            conn.send(("traceback", f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
+
+
+class Engine:
+    """A worker process running one scenario at a time, restarted after a hang or a crash."""
+
+    def __init__(self) -> None:
+        self.ctx = multiprocessing.get_context("fork")
+        self.proc = None
+
+    def _start(self) -> None:
+        self.conn, child = self.ctx.Pipe()
+        self.proc = self.ctx.Process(target=_serve, args=(child,), daemon=True)
+        self.proc.start()
+
+    def run(self, s: Scenario, threads: int) -> tuple:
+        if self.proc is None or not self.proc.is_alive():
+            self._start()
+        self.conn.send((s, threads))
+        if not self.conn.poll(TIMEOUT_S):
+            self.proc.kill()
+            self.proc.join()
+            self.proc = None
+            return ("hang", f"no answer in {TIMEOUT_S:g} s")
+        try:
+            return self.conn.recv()
+        except EOFError:
+            self.proc.join()
+            code = self.proc.exitcode
+            self.proc = None
+            return ("crash", f"worker exited with {code}")
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.join()
+
+
+@dataclass
+class Outcome:
+    cls: str
+    detail: str
+
+
+class Harness:
+    """Drives cases through the front end and counts their outcomes."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.dir = workdir
+        for f in SCENARIO_FILES + [SCENARIOS / "traces"]:  # sweep files name scenarios and traces by relative path
+            link = workdir / f.name
+            if not link.exists():
+                link.symlink_to(f)
+        self.engine = Engine()
+        self.counts: Counter = Counter()
+        self.by_kind: Dict[str, Counter] = {}
+        self.examples: Dict[str, List[str]] = {}
+
+    def _run(self, s: Scenario, case: Case) -> Outcome:
+        packets, flows = cost(s)
+        if packets > COST_CAP or flows > FLOW_CAP:
+            return Outcome("valid, too large to run here", f"{packets:.3g} packets, {flows} flows")
+        out = self.engine.run(s, case.threads)
+        if out[0] == "ok":
+            bad = nonsense(s, json.loads(out[1]))
+            return Outcome("nonsense", bad) if bad else Outcome("ran ok", "")
+        if out[0] == "ScenarioError":
+            e = ScenarioError(out[1], out[2])
+            return Outcome("error names field" if names_field(e, case, Path("-")) else "error without field", str(e))
+        return Outcome(out[0], out[1])
+
+    def outcome(self, case: Case) -> Outcome:
+        path = self.dir / ("case-sweep.toml" if case.kind == "sweep" else "case.toml")
+        path.write_bytes(case.content)
+        trace = self.dir / "case-trace.txt"
+        if case.kind == "trace":
+            trace.write_bytes(case.trace)
+            path.write_bytes(case.content.replace(b'"TRACE"', json.dumps(str(trace)).encode()))
+        try:
+            if case.kind == "sweep":
+                sw = load_sweep(path)
+                points = sw.points() + (sw.reduced().points() if sw.quick is not None else [])
+                errors = [p.error for p in points if p.error]
+                for text in errors:
+                    name, _, rest = text.partition(": ")
+                    if name != "ScenarioError" or not rest:
+                        return Outcome("error without field", text)
+                return Outcome("error names field" if errors else "ran ok",
+                               errors[0] if errors else f"{len(points)} points (expanded, not run)")
+            s = load_scenario(path)
+            s = apply_overrides(s, case.overrides, self.dir) if case.overrides else s
+            return self._run(s, case)
+        except SweepError as e:
+            return Outcome("error names field", str(e))
+        except ScenarioError as e:
+            return Outcome("error names field" if names_field(e, case, path) else "error without field", str(e))
+        except Exception as e:  # noqa: BLE001  (the defect this harness looks for)
+            return Outcome("traceback", f"{type(e).__name__}: {str(e)[:300]}")
+
+    def record(self, case: Case) -> None:
+        o = self.outcome(case)
+        self.counts[o.cls] += 1
+        self.by_kind.setdefault(case.kind, Counter())[o.cls] += 1
+        if o.cls in DEFECTS:
+            ex = self.examples.setdefault(o.cls, [])
+            if len(ex) < 20:
+                ex.append(f"[{case.kind} {case.name} {case.overrides}] {o.detail[:400]}\n{case.content[:2000]!r}"
+                          + (f"\ntrace: {case.trace[:400]!r}" if case.trace else ""))
+
+
+def fuzz(harness: Harness, cases: int, seed: Optional[int] = None) -> None:
+    """Generate `cases` cases and record each one's outcome; with no `seed`,
+    hypothesis derandomizes (the same cases every time)."""
+
+    @settings(max_examples=cases, database=None, deadline=None, derandomize=seed is None,
+              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @given(CASES)
+    def each(case: Case) -> None:
+        harness.record(case)
+
+    (hypothesis_seed(seed)(each) if seed is not None else each)()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cases", type=int, default=10_000)
+    ap.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: derandomized)")
+    ap.add_argument("--out", type=Path, default=None, help="append one JSON line of counts per run here")
+    ap.add_argument("--total", type=Path, default=None, help="only print the counts summed over the runs in this file")
+    args = ap.parse_args()
+    if args.total is not None:
+        records = [json.loads(line) for line in args.total.read_text().splitlines() if line.strip()]
+        total = {c: sum(r["counts"][c] for r in records) for c in CLASSES}
+        print(json.dumps({"runs": len(records), "seeds": [r["seed"] for r in records], "cases": sum(total.values()),
+                          "wall_s": round(sum(r["wall_s"] for r in records)), "counts": total}, indent=1))
+        return
+    t0 = time.perf_counter()
+    shm = Path("/dev/shm")  # cases are written and read back thousands of times: memory, not a busy disk
+    with tempfile.TemporaryDirectory(prefix="pacesim-fuzz-", dir=shm if shm.is_dir() else None) as tmp:
+        h = Harness(Path(tmp))
+        try:
+            fuzz(h, args.cases, args.seed)
+        finally:
+            h.engine.close()
+    wall = time.perf_counter() - t0
+    record = {"cases": sum(h.counts.values()), "seed": args.seed, "wall_s": round(wall, 1),
+              "counts": {c: h.counts[c] for c in CLASSES}, "by_kind": {k: dict(v) for k, v in h.by_kind.items()},
+              "examples": h.examples}
+    print(json.dumps(record, indent=1, ensure_ascii=False))
+    if args.out is not None:
+        with open(args.out, "a") as f:
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""A fixed-budget run of the hostile-input harness (bench/fuzz/hostile.py,
+issue 20): 2,000 generated scenario files, sweep files, --set overrides and
+trace files, the same every time (hypothesis derandomized), must meet only
+clean errors that name their field, good runs, or valid scenarios too large
+to run here; and the harness's classes are checked on outcomes made to order."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+import pacesim
+from pacesim import Scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("hostile", ROOT / "bench" / "fuzz" / "hostile.py")
+hostile = sys.modules["hostile"] = importlib.util.module_from_spec(spec)  # its dataclasses look themselves up
+spec.loader.exec_module(hostile)
+
+CASES = 2000
+
+
+@pytest.fixture
+def harness(tmp_path):
+    h = hostile.Harness(tmp_path)
+    yield h
+    h.engine.close()
+
+
+def test_hostile_input_meets_clean_errors_and_good_runs_only(harness):
+    hostile.fuzz(harness, CASES)
+    assert sum(harness.counts.values()) == CASES
+    defects = {c: harness.counts[c] for c in hostile.DEFECTS if harness.counts[c]}
+    assert not defects, json.dumps(harness.examples, indent=1, ensure_ascii=False)
+    assert set(harness.by_kind) == {"scenario", "sweep", "set", "trace"}
+    assert harness.counts["ran ok"] >= CASES // 50  # the engine is reached, not only the parser
+
+
+def _case(overrides=()) -> "hostile.Case":
+    return hostile.Case("set", "e-base-quick", hostile._dumps(hostile._base(hostile.SCENARIOS / "e-base-quick.toml")),
+                        list(overrides))
+
+
+def test_the_classes_are_told_apart(harness, monkeypatch):
+    assert harness.outcome(_case()).cls == "ran ok"
+    assert harness.outcome(_case(["tcp.window=0"])).cls == "error names field"
+    assert harness.outcome(_case(["topology.hosts_per_edge=4000"])).cls == "valid, too large to run here"
+    monkeypatch.setattr(hostile, "load_scenario", lambda path: {}["no such key"])
+    assert harness.outcome(_case()).cls == "traceback"
+
+
+@pytest.mark.parametrize("engine, cls", [
+    (lambda *a, **k: (_ for _ in ()).throw(RuntimeError("engine panic: index out of bounds")), "panic"),
+    (lambda *a, **k: (_ for _ in ()).throw(RuntimeError("conservation: 3 packets lost")), "engine failure"),
+    (lambda *a, **k: os.abort(), "crash"),
+    (lambda *a, **k: __import__("time").sleep(60), "hang"),
+])
+def test_engine_outcomes_in_the_worker_are_classed(harness, monkeypatch, engine, cls):
+    monkeypatch.setattr(pacesim, "run", engine)  # the worker is forked after this
+    monkeypatch.setattr(hostile, "TIMEOUT_S", 2.0)
+    assert harness.outcome(_case()).cls == cls
+    monkeypatch.undo()
+    if cls in ("panic", "engine failure"):  # the worker lives on with the patched engine: start another
+        harness.engine.close()
+    assert harness.outcome(_case()).cls == "ran ok"  # after a crash or a hang the harness starts a new worker
+
+
+def test_nonsense_is_seen():
+    s = pacesim.apply_overrides(Scenario(), ["topology.edges=2", "topology.hosts_per_edge=2", "duration=2s",
+                                             "warmup=1s", 'traffic.start=["0s", "1s"]'])
+    report = pacesim.run(s).report
+    assert hostile.nonsense(s, report) is None
+    for edit, words in [
+        (lambda r: r["flows"]["goodput_kbps"].__setitem__(0, 54e9), "goodput"),  # 54 Tb/s, as once reported
+        (lambda r: r["conservation"].__setitem__("delivered", r["conservation"]["delivered"] + 1), "conserved"),
+        (lambda r: r["links"]["core"].__setitem__("loss_rate", 1.5), "loss_rate"),
+        (lambda r: r["links"]["core"].__setitem__("throughput_mbps", 200.0), "core"),
+        (lambda r: r["summary"].__setitem__("core_loss_rate", float("nan")), "not finite"),
+    ]:
+        bad = json.loads(json.dumps(report))
+        edit(bad)
+        assert words in hostile.nonsense(s, bad)
+
+
+def test_a_packet_started_at_the_window_is_no_nonsense():
+    # A 1040 B packet takes 2.25 s at 3703 b/s: the core counts the SYN and one data packet as they start,
+    # 1080 B in a 0.8 s window, 10.8 Kb/s on a 3.7 Kb/s link; and goodput counts the SYN as a segment.
+    base = hostile._base(hostile.SCENARIOS / "a-base.toml")
+    s = pacesim.apply_overrides(pacesim.parse_scenario(base), ['core.rate="3703bps"'])
+    report = pacesim.run(s).report
+    assert report["links"]["core"]["departed_bytes"] == 1080
+    assert hostile.nonsense(s, report) is None
+    report["links"]["core"]["throughput_mbps"] += 2 * 8 * 1040 / 0.8 / 1e6  # two packets more
+    assert "core carries" in hostile.nonsense(s, report)
