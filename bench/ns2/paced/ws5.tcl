@@ -2,7 +2,7 @@
 # paced and unpaced flows share one bottleneck, every second flow paced.
 #
 #   ns ws5.tcl FLOWS RATE_MBPS CORE_DELAY_MS BUFFER_BYTES PACKET_BYTES SEED DURATION_S WARMUP_S FLOWS_CSV VARIANT MODE
-#              [START_S [CROSS_MBPS]]
+#              [START_S [CROSS_MBPS [FRACTION]]]
 #
 # pacesim's w-dumbbell (crates/pacesim-core/src/topology/w_dumbbell.rs):
 # FLOWS senders s_i -> r0 over 1 Gb/s, 1 ms links, the core r0 -> r1
@@ -11,7 +11,8 @@
 # (as in bench/ns2/ebase.tcl); every other queue is huge. VARIANT Reno
 # (TCPSink) or Sack1 (TCPSink/Sack1), packetSize_ PACKET_BYTES - 40,
 # window_ 100000, other ns-2 defaults; flow i paced with MODE (original or
-# modified) when paced.tcl's `evenly i 0.5` (the odd i); starts U[0, START_S]
+# modified) when paced.tcl's `evenly i FRACTION` (default 0.5: the odd i;
+# 1: every flow, paper W scenario 4); starts U[0, START_S]
 # s (default 0.1). CROSS_MBPS > 0 (default 0): a pair x-src -> r0, r1 ->
 # x-dst (1 Gb/s, 1 ms) with exponential on-off UDP, CROSS_MBPS while on,
 # mean on and off 0.5 s, 210 B packets (pacesim's `onoff` cross traffic).
@@ -21,9 +22,10 @@
 # retransmitted packets (nrexmitpack_), timeouts (nrexmit_) and fast
 # retransmits (fast_cuts_), written to FLOWS_CSV; one "RESULT ..." line.
 
-lassign $argv flows rate delay buffer pktbytes seed duration warmup flows_csv variant mode start cross
+lassign $argv flows rate delay buffer pktbytes seed duration warmup flows_csv variant mode start cross fraction
 if {$start eq ""} { set start 0.1 }
 if {$cross eq ""} { set cross 0 }
+if {$fraction eq ""} { set fraction 0.5 }
 source [file join [file dirname [info script]] paced.tcl]
 
 set ns [new Simulator]
@@ -36,7 +38,7 @@ Agent/TCP set packetSize_ $payload
 Agent/TCP set window_ 100000
 Queue set limit_ 10000000
 set sinkclass [expr {$variant eq "Sack1" ? "Agent/TCPSink/Sack1" : "Agent/TCPSink"}]
-pace_share Agent/TCP/$variant/Paced $mode 0.5
+pace_share Agent/TCP/$variant/Paced $mode $fraction
 
 set r0 [$ns node]
 set r1 [$ns node]
