@@ -151,6 +151,7 @@ class Trace(_Model):
     file: str
     """The trace file, one frame per line; relative to the scenario file's directory."""
     columns: List[TraceColumn]
+    """What each field of a line holds, in order (frame, type, time_s or time_ms, bytes or bits, - to skip)."""
     # A frame interval (1 / fps) from 1 ns to the engine's longest time, 10^6 s.
     fps: Optional[Annotated[float, Field(ge=1e-6, le=1e9, allow_inf_nan=False)]] = None
     """Frames a second, for a trace without a time column (10^-6 to 10^9)."""
