@@ -27,7 +27,8 @@
 //! paper's "about 16 %"). E[max(0, 1 + x)] = Phi(1) + phi(1), so `a` is set
 //! to the target mean bytes per interval divided by that. The bytes are
 //! cut into packets (one size in paper A, U[100, 300] B in paper E Sec 5),
-//! each sent at the end of the interval that completes it.
+//! the first at the start and each next one at the end of the interval whose
+//! bytes cover the packet before it.
 
 use std::sync::Arc;
 
@@ -146,8 +147,8 @@ impl FbmSource {
         FbmSource { noise, dt, a: mean_bytes / MEAN_TRUNCATED, backlog: 0.0, clock: start }
     }
 
-    /// When the next packet, of `size` bytes, is due: the end of the
-    /// interval that completes it.
+    /// When the packet after one of `size` bytes is due: the end of the
+    /// interval whose bytes cover those `size` bytes.
     pub fn next_departure(&mut self, size: u32) -> Time {
         let size = f64::from(size);
         while self.backlog < size {

@@ -129,6 +129,9 @@ enum Gaps {
     Poisson { clock: f64, gap: Exp<f64>, rng: Stream },
     /// The next departure in exact ns, and when the current ON period ends.
     OnOff { rate: u64, clock: f64, on_end: f64, on: Exp<f64>, off: Exp<f64>, rng: Stream },
+    /// Paper A's fBm: the end of the noise interval whose bytes cover the
+    /// packet just sent.
+    Fbm(Box<FbmSource>),
 }
 
 impl Gaps {
@@ -151,6 +154,7 @@ impl Gaps {
                 }
                 *clock as Time
             }
+            Gaps::Fbm(source) => source.next_departure(size),
         }
     }
 }
@@ -159,9 +163,6 @@ impl Gaps {
 enum Pattern {
     /// One by one: a size drawn from `sizes`, then the gap to the next.
     Drawn { sizes: Sizes, rng: Stream, gaps: Gaps },
-    /// Paper A's fBm: a size drawn from `sizes`, sent when the noise's bytes
-    /// complete it.
-    Fbm { source: Box<FbmSource>, sizes: Sizes, rng: Stream },
     /// A trace's frames cut into packets.
     Video(Box<VideoSource>),
 }
@@ -202,8 +203,7 @@ impl UdpSource {
                 let h = spec.hurst.unwrap_or(f64::NAN);
                 let noise = Fgn::new(h, FBM_BLOCK, rng("udp.fgn"))
                     .map_err(|e| InvalidField { field: format!("{field}.hurst"), message: e.to_string() })?;
-                let source = Box::new(FbmSource::new(noise, rate(), FBM_DT, spec.start));
-                Pattern::Fbm { source, sizes: spec.size.clone(), rng: rng("udp.size") }
+                drawn(Gaps::Fbm(Box::new(FbmSource::new(noise, rate(), FBM_DT, spec.start))))
             }
             UdpKind::Trace => {
                 let t = spec.trace.as_ref().expect("validated: a trace source has a trace");
@@ -236,10 +236,6 @@ impl UdpSource {
             Pattern::Drawn { sizes, rng, gaps } => {
                 let size = sizes.draw(rng);
                 (size, gaps.after(size))
-            }
-            Pattern::Fbm { source, sizes, rng } => {
-                let size = sizes.draw(rng);
-                (size, source.next_departure(size))
             }
             Pattern::Video(v) => v.emit(),
         }
