@@ -205,8 +205,8 @@ def loss_non_monotonic(buffers: Sequence[str], where: dict, metric: str = "core_
     """UDP loss over the buffer grid both rises and falls somewhere (`non_monotonic`)."""
     def check(p: Points) -> Verdict:
         loss = [p.at(metric, buffer=b, **where) for b in buffers]
-        shape = "non-monotonic" if non_monotonic(loss) else "monotonic within 20 %"
-        return non_monotonic(loss), f"{shape}: " + ", ".join(f"{b} {100 * v:.4f}" for b, v in zip(buffers, loss))
+        ok = non_monotonic(loss)
+        return ok, f"{'non-monotonic' if ok else 'monotonic within 20 %'}: " + ", ".join(f"{b} {100 * v:.4f}" for b, v in zip(buffers, loss))
     return check
 
 
