@@ -106,7 +106,8 @@ class PacedOnOff:
         """Run it: the rate arriving at the core queue per bin, Mb/s."""
         from .. import run
 
-        series = run(self.scenario()).bin_series
+        # One world: a split run's bin series once came out flat in CI (under investigation).
+        series = run(self.scenario(), threads=1).bin_series
         return series.to_numpy(dtype=float) * 8e-6 / self.bin_s
 
 
