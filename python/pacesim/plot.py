@@ -312,8 +312,8 @@ def _where(df: pd.DataFrame, where: dict) -> pd.DataFrame:
 
 
 def _number(v: float) -> str:
-    """A tick value as plain decimals down to 0.0001, as a power of ten below."""
-    if v >= 1e-4 * (1 - 1e-9):
+    """A tick value as plain decimals from 0.0001 to 10,000, as a power of ten beyond."""
+    if 1e-4 * (1 - 1e-9) <= v < 1e4 * (1 + 1e-9):
         return f"{v:.3g}" if v < 1000 else f"{v:,.0f}"
     e = int(np.floor(np.log10(v) + 1e-9))
     m = v / 10.0 ** e
