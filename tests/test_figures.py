@@ -16,7 +16,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
 from matplotlib.text import Text
 
-from pacesim.analysis.models import MODELS
+from pacesim.analysis.models import MODELS, model_ref
 from pacesim.plot import Panel, figure, numeric, paper_ref, render, summarise, unaveraged
 from pacesim.reproduce.figures import FIGURES
 
@@ -185,7 +185,8 @@ def test_every_reproduce_figure_on_its_sweep_axes(fig_id):
 def test_every_model_figure(model_id):
     model = MODELS[model_id]
     out = model.build(dict(model.defaults))
-    drawn = render(None, out.panels, f"{paper_ref(model.id)}: {model.title}", out.tables)
+    drawn = render(None, out.panels, f"{model_ref(model)}: {model.title}", out.tables)
+    assert re.match(r"Paper [EAQW], (Fig\. \d+|Theorem \d|Sec\. )", drawn.get_suptitle())
     assert not [t for t in _texts(drawn) if "_" in t], f"raw underscores in {model_id}"
     for ax, panel in zip(drawn.axes, out.panels):
         pairs = [(to_hex(line.get_color()), line.get_marker()) for line in ax.get_lines() if line.get_label()[:1] != "_"

@@ -11,6 +11,7 @@ the command line overrides them (lists as comma-separated numbers).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
@@ -567,6 +568,13 @@ def _agreement(panel: Curves, table: pd.DataFrame, column: str, pts: pd.DataFram
     return f"simulated - model {d.min():+.3g} to {d.max():+.3g}, mean {d.mean():+.3g} {where}"
 
 
+def model_ref(model: Model) -> str:
+    """The paper figure a model draws ("Paper A, Fig. 10"), else its paper and section ("Paper W, Sec. III-B.1")."""
+    if re.match(r"^[eaqw]-(fig|tab|thm)\d+$", model.id):
+        return plot.paper_ref(model.id)
+    return f"Paper {model.source[0]}, {model.source[2:].split(',')[0]}"
+
+
 def render(model_id: str, out_dir: Path, overrides: Sequence[str] = (), overlay: Optional[Path] = None,
            simulate: bool = False):
     """Build model `model_id` and write its CSV, PNG and SVG into `out_dir`.
@@ -594,7 +602,7 @@ def render(model_id: str, out_dir: Path, overrides: Sequence[str] = (), overlay:
             path = out_dir / (f"{model_id}-simulated.csv" if len(sim.tables) == 1 else f"{model_id}-simulated-{i + 1}.csv")
             table.to_csv(path, index=False)
             written.append(path)
-    fig = plot.render(None, out.panels, f"{plot.paper_ref(model.id)}: {model.title}\n(analytical model: {model.source})",
+    fig = plot.render(None, out.panels, f"{model_ref(model)}: {model.title}\n(analytical model: {model.source})",
                       out.tables)
     if sim is not None:
         overlaid = sum(_overlay(ax, panel, out.tables[panel.table], sim, facts) for ax, panel in zip(fig.axes, out.panels))
