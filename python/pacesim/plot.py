@@ -331,11 +331,11 @@ def _plain(v: float, _pos=None) -> str:
 
 def _log_axis(ax, which: str, percent: bool) -> None:
     """A logarithmic `which` axis ("x" or "y") with plain ticks, in percent for
-    fractions: 1, 2 and 5 per decade when it spans less than two decades."""
+    fractions: 1, 2 and 5 per decade when it spans less than three decades."""
     axis = ax.yaxis if which == "y" else ax.xaxis
     (ax.set_yscale if which == "y" else ax.set_xscale)("log")
     lo, hi = (ax.get_ylim() if which == "y" else ax.get_xlim())
-    subs = (1.0, 2.0, 5.0) if hi / lo < 100 else (1.0,)
+    subs = (1.0, 2.0, 5.0) if hi / lo < 1000 else (1.0,)
     axis.set_major_locator(LogLocator(base=10, subs=subs))
     axis.set_major_formatter(FuncFormatter(_percent if percent else _plain))
     axis.set_minor_formatter(NullFormatter())
@@ -398,11 +398,12 @@ def draw(ax, df: pd.DataFrame, panel: Panel, style: Optional[Styles] = None) -> 
                     label=", ".join(names + ([] if shared else [notes[i]])))
     name = panel.xlabel or AXES.get(panel.x, words(panel.x))
     ax.set_xlabel(f"{name} ({unit})" if unit else name)
-    ax.set_ylabel(panel.ylabel or metric_label(metrics[0]))
+    ylabel = panel.ylabel or metric_label(metrics[0])
+    ax.set_ylabel(f"{ylabel} (%)" if loss and "%" not in ylabel else ylabel)
     if categories:
-        ax.set_xticks(range(len(categories)), [str(c) for c in categories],
-                      rotation=30 if sum(len(str(c)) for c in categories) > 40 else 0,
-                      ha="right" if sum(len(str(c)) for c in categories) > 40 else "center")
+        crowded = sum(len(str(c)) for c in categories) > 40  # slant the names rather than overlap them
+        ax.set_xticks(range(len(categories)), [str(c) for c in categories], rotation=30 if crowded else 0,
+                      ha="right" if crowded else "center")
         ax.set_xlim(-0.5, len(categories) - 0.5)
     elif xs_all is not None and xs_all.min() > 0 and xs_all.max() / xs_all.min() >= 100:
         _log_axis(ax, "x", percent=False)
