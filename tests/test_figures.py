@@ -123,6 +123,16 @@ def test_each_series_has_its_own_colour_and_marker():
     assert len(ax.get_legend().get_texts()) == 6
 
 
+def test_a_series_keeps_its_colour_from_panel_to_panel():
+    # W-s5: "Paced flows" is goodput in one panel and retransmissions in the next
+    df = pd.DataFrame([{"variant": v, "seed": 1, "status": "ok", "goodput_kbps_paced": 1.0, "goodput_kbps_unpaced": 2.0,
+                        "retransmit_rate_paced": 0.02, "retransmit_rate_unpaced": 0.002} for v in ["Reno", "SACK"]])
+    fig = render(df, [Panel("variant", ["goodput_kbps_paced", "goodput_kbps_unpaced"]),
+                      Panel("variant", ["retransmit_rate_paced", "retransmit_rate_unpaced"])])
+    colours = [[to_hex(line.get_color()) for line in _series_lines(ax)] for ax in fig.axes]
+    assert colours[0] == colours[1] and colours[0][0] != colours[0][1]
+
+
 def test_titles_name_the_papers_figures():
     assert paper_ref("E-fig3") == "Paper E, Fig. 3"
     assert paper_ref("Q-tab2") == "Paper Q, Table II"

@@ -379,7 +379,8 @@ def draw(ax, df: pd.DataFrame, panel: Panel, style: Optional[Styles] = None) -> 
     for i, (metric, values, g) in enumerate(series):
         values = values if isinstance(values, tuple) else (values,)
         names = [label(k, v) for k, v in zip(panel.by, values)]
-        key = tuple(values) + ((metric,) if len(metrics) > 1 or not panel.by else ())
+        # a metric is keyed by its label, so that "Paced flows" keeps its colour from panel to panel
+        key = tuple(values) + ((METRICS.get(metric, words(metric)),) if len(metrics) > 1 or not panel.by else ())
         dims = tuple(panel.by) + (("metric",) if len(metrics) > 1 or not panel.by else ())
         if len(metrics) > 1:
             names.append(METRICS.get(metric, words(metric)))
