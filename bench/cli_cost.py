@@ -8,8 +8,10 @@ median of each with the largest peak RSS:
 - `python -c pass`: the interpreter alone, the floor of any start-up;
 - `pacesim --version`: the command line's own start-up (Typer, rich);
 - a tiny run: E-base cut to `--tiny` simulated seconds (flows starting in its
-  first half), so reading the scenario (pydantic) and printing the tables is
-  most of it;
+  first half), so reading the scenario (pydantic), building the 1000-flow
+  network and printing the tables is most of it; and the same tiny run through
+  `pacesim.run()`, which has all of that but the command line (Typer, rich,
+  the tables), so the difference is what the command line adds;
 - `pacesim.run("e-base")`: the engine alone through the Python API;
 - `pacesim run e-base`: the same run through the command line, tables printed
   (the issue's target: under 50 MB peak, under 0.3 s start-up).
@@ -45,6 +47,7 @@ def commands(tiny: float, full: bool) -> dict:
         "python -c pass": [sys.executable, "-c", "pass"],
         "pacesim --version": [sys.executable, "-c", CLI, "--version"],
         f"pacesim run e-base ({tiny:g} s)": [sys.executable, "-c", CLI, "run", "e-base", *short],
+        f"pacesim.run('e-base') ({tiny:g} s, API)": [sys.executable, "-c", f"{API[:-1]}, set={short[1::2]!r})"],
     }
     if full:
         rows["pacesim.run('e-base') (API)"] = [sys.executable, "-c", API]

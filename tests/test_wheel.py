@@ -1,9 +1,11 @@
 """The wheel without Rust (bench/wheel/fresh_venv.py).
 
-The whole check (a fresh venv, the wheel installed with no Rust on PATH, the main commands from /tmp) costs
-minutes, so it runs here only when PACESIM_WHEEL names a built wheel (`pip wheel . --no-deps -w dist`, then
-PACESIM_WHEEL=dist/pacesim-....whl); bench/README.md records a run. What always runs: the environment the
-script installs in really hides Rust.
+The whole check (a fresh venv, the wheel installed with no Rust on PATH, the main commands from /tmp) runs
+here when PACESIM_WHEEL names a built wheel (`pip wheel . --no-deps -w dist`, then
+PACESIM_WHEEL=dist/pacesim-....whl), with the dependencies this Python has installed (`--reuse-deps`: no
+download; the wheel's declared requirements must be met by them); bench/README.md records a run, and one
+with every dependency installed afresh. What always runs: the environment the script installs in really
+hides Rust.
 """
 
 import importlib.util
@@ -40,7 +42,7 @@ def test_the_install_environment_hides_rust_and_source_trees(tmp_path, monkeypat
 
 @pytest.mark.skipif(not os.environ.get("PACESIM_WHEEL"), reason="set PACESIM_WHEEL to a built wheel")
 def test_the_wheel_installs_and_runs_without_rust(tmp_path):
-    done = subprocess.run([sys.executable, SCRIPT, "--wheel", os.environ["PACESIM_WHEEL"], "--venv", tmp_path / "venv"],
-                          capture_output=True, text=True)
+    done = subprocess.run([sys.executable, SCRIPT, "--wheel", os.environ["PACESIM_WHEEL"], "--venv", tmp_path / "venv",
+                           "--reuse-deps"], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "all steps passed" in done.stdout

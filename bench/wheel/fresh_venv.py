@@ -16,7 +16,13 @@ Each step is timed and must exit 0; its output's last lines are printed.
 Building a release wheel from scratch costs minutes of CPU: bench/README.md
 records one run.
 
-    python bench/wheel/fresh_venv.py [--wheel FILE] [--venv DIR] [--full]
+`--reuse-deps` (what tests/test_wheel.py uses in CI) makes the venv with
+`--system-site-packages`, so its dependencies are the ones this Python has
+installed and nothing is downloaded: pip installs only the wheel itself (no
+index, the venv's copy ahead of any installed pacesim), and every requirement
+the wheel declares must be met by the installed versions.
+
+    python bench/wheel/fresh_venv.py [--wheel FILE] [--venv DIR] [--full] [--reuse-deps]
 """
 
 from __future__ import annotations
@@ -39,6 +45,12 @@ CHECK = ("import shutil, sys, pacesim; "
          "assert all(shutil.which(t) is None for t in sys.argv[1:]), 'Rust on PATH'; "
          "assert pacesim.__file__.startswith(sys.prefix), pacesim.__file__; "
          "print('no', *sys.argv[1:], 'on PATH; pacesim from', pacesim.__file__)")
+REQUIREMENTS = ("from importlib.metadata import requires, version; from packaging.requirements import Requirement; "
+                "reqs = [Requirement(r) for r in requires('pacesim')]; "
+                "reqs = [r for r in reqs if r.marker is None or r.marker.evaluate({'extra': ''})]; "
+                "bad = [f'{r} (installed {version(r.name)})' for r in reqs if version(r.name) not in r.specifier]; "
+                "assert not bad, bad; print(len(reqs), 'requirements met by the installed versions')")
+"""Every requirement of the installed wheel (extras aside) met by the version installed."""
 
 
 def rustless_env() -> dict:
@@ -69,6 +81,8 @@ def main() -> None:
     ap.add_argument("--wheel", type=Path, help="An already built wheel [default: build one with pip wheel].")
     ap.add_argument("--venv", type=Path, help="Where to make the venv [default: a temporary directory].")
     ap.add_argument("--full", action="store_true", help="Run the whole 400 s E-base.")
+    ap.add_argument("--reuse-deps", action="store_true", help="Dependencies from this Python's site-packages "
+                                                              "(no download): a venv with --system-site-packages.")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="pacesim-wheel-"))
     wheel = args.wheel
@@ -79,11 +93,15 @@ def main() -> None:
     env = rustless_env()
     print(f"wheel {wheel.resolve()}\nPATH without Rust: {env['PATH']}")
     venv = args.venv or work / "venv"
-    step("python -m venv", [sys.executable, "-m", "venv", "--clear", venv], work, env)
+    shared = ["--system-site-packages"] if args.reuse_deps else []
+    step("python -m venv", [sys.executable, "-m", "venv", "--clear", *shared, venv], work, env)
     bin_ = venv / "bin"
     env = {**env, "PATH": f"{bin_}{os.pathsep}{env['PATH']}", "VIRTUAL_ENV": str(venv)}
-    step("pip install the wheel (no Rust)", [bin_ / "python", "-m", "pip", "install", "-q", wheel.resolve()], work, env)
+    only = ["--no-index", "--no-deps", "--force-reinstall"] if args.reuse_deps else []
+    step("pip install the wheel (no Rust)", [bin_ / "python", "-m", "pip", "install", "-q", *only, wheel.resolve()],
+         work, env)
     step("Rust is out of reach", [bin_ / "python", "-c", CHECK, *RUST_TOOLS], work, env)
+    step("the wheel's requirements", [bin_ / "python", "-c", REQUIREMENTS], work, env)
     here = Path(tempfile.mkdtemp(prefix="pacesim-user-", dir="/tmp"))
     step("pacesim --version", [bin_ / "pacesim", "--version"], here, env)
     short = [] if args.full else SHORT

@@ -207,7 +207,7 @@ def model(
     simulate: bool = typer.Option(False, "--simulate", help="Run the model's packet-level check and overlay it (q-thm2)."),
 ) -> None:
     """Compute one of the papers' analytical models; write its CSV, PNG and SVG."""
-    from .analysis.figures import MODELS, render
+    from .analysis.models import MODELS, render
 
     err = Console(stderr=True)
     if list_:

@@ -128,14 +128,16 @@ def plot(
     name: str = typer.Argument(..., help="The sweep to draw."),
     y: str = typer.Option("goodput_kbps_mean", "--y", help="Metric, e.g. aggregate_mbps, core_loss_rate."),
     x: str = typer.Option("core.buffer", "--x", help="Axis for the x axis."),
-    by: List[str] = typer.Option([], "--by", help="Axis: one line per value (repeatable)."),
+    by: List[str] = typer.Option([], "--by", help="Axis: one series per value (repeatable) [default: every other "
+                                                  "axis with several values, so none is averaged over]."),
     where: List[str] = typer.Option([], "--where", metavar="AXIS=V1,V2", help="Keep only these values of an axis (repeatable)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output path without suffix [default: RESULTS/plots/NAME-Y-vs-X]."),
-    logy: bool = typer.Option(False, "--logy", help="Logarithmic y axis."),
+    logy: bool = typer.Option(False, "--logy", help="Logarithmic y axis (loss rates always are, in percent)."),
     results: Path = RESULTS,
 ) -> None:
-    """Draw a metric against an axis, one line per value of --by, error bars over seeds (PNG and SVG)."""
-    from .plot import Panel, figure
+    """Draw a metric against an axis, one series per value of --by, 95 % confidence intervals over seeds (PNG and SVG)."""
+    from .plot import Panel, figure, paper_ref, unaveraged
+    from .reproduce.figures import FIGURES
     from .store import Store
 
     if not (results / "pacesim.sqlite").exists():
@@ -159,8 +161,17 @@ def plot(
         if not sep or key not in axes:
             _fail(f"--where takes AXIS=V1,V2 with an axis of {name} ({', '.join(axes)}), got {item!r}")
         filters[key] = values.split(",")
+    panel = Panel(x, y, list(by), filters, logy=logy)
+    if not by:
+        panel = Panel(x, y, list(unaveraged(df, axes, panel)), filters, logy=logy)
+    left = unaveraged(df, axes, panel)
+    if left:
+        _fail("; ".join(f"axis {a!r} has values {', '.join(map(str, v))}: add --by {a} or --where {a}=VALUE, "
+                        f"else they are averaged together" for a, v in left.items()))
+    figure_id = name.removesuffix("-quick")
+    title = f"{paper_ref(figure_id)}: {FIGURES[figure_id].caption}" if figure_id in FIGURES else name
     stem = out if out is not None else results / "plots" / f"{name}-{y}-vs-{x}"
-    for path in figure(df, [Panel(x, y, list(by), filters, logy=logy)], stem, name):
+    for path in figure(df, [panel], stem, title, axes=axes):
         Console().print(f"wrote {escape(str(path))}")
 
 

@@ -1,23 +1,35 @@
-"""Plots of sweep points: a metric against an axis, one line per value of others;
-and distributions over the rows of a run table (flows, transfers) as CDFs.
+"""Every figure pacesim draws: sweep points against an axis (`Panel`), CDFs and
+lines of run tables (`Cdf`, `Lines`) and the analytical models' curves
+(`Curves`), side by side under a title that names the paper's figure.
 
-Points are averaged over seeds; error bars are one standard deviation across
-seeds (none with a single seed). Axis values written with units ("5KB",
-"10ms", "8Mbps") are drawn on a numeric axis in KB, ms or Mb/s. Figures are
-written as PNG and SVG, through matplotlib's object API (no pyplot state, so
-no backend is chosen for the caller).
+Sweep points are the mean over seeds with a 95 % confidence interval,
+Student t with n - 1 degrees of freedom (t_{0.975,n-1} s / sqrt(n)); one seed
+draws no interval, and the legend gives n (in its title when every series has the same). Axis values written with
+units ("5KB", "10ms", "8Mbps") are drawn on a numeric axis in KB, ms or Mb/s
+(logarithmic when they span two decades or more); categories (variants,
+schemes) as points at evenly spaced ticks, never joined by lines. Each series
+has its own colour and marker (or line style, for CDFs); a second dimension
+(a second `by` key, or several metrics) keeps the colour and changes marker
+and line style. Loss rates (`LOSS`, fractions) are drawn in percent on a
+logarithmic axis with ticks "1%", "0.1%"; a zero, which a logarithmic axis
+cannot show, as an open triangle on the axis floor. Figures are written as
+PNG and SVG through matplotlib's object API (no pyplot state, so no backend
+is chosen for the caller).
 """
 
 from __future__ import annotations
 
+import re
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-import matplotlib
-import pandas as pd
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+from scipy import stats
 
 from .units import parse_rate, parse_size, parse_time
 
@@ -44,6 +56,8 @@ METRICS = {
     "goodput_kbps_min": "Worst-flow goodput (Kb/s)",
     "retransmit_rate_paced": "Paced flows",
     "retransmit_rate_unpaced": "Unpaced flows",
+    "loss_event_rate_paced": "Paced flows",
+    "loss_event_rate_unpaced": "Unpaced flows",
     "goodput_kbps_max": "Best-flow goodput (Kb/s)",
     "transfer_goodput_kbps_mean": "Mean goodput per short transfer (Kb/s)",
     "fct_s_median": "Median transfer completion time (s)",
@@ -51,18 +65,30 @@ METRICS = {
     "mean_cwnd_p50": "median",
     "mean_cwnd_p95": "p95",
 }
+# Metrics that are fractions lost (packets, or loss events per round trip): percent on a log axis.
+LOSS = {"core_loss_rate", "core_udp_loss_rate", "core_ack_loss_rate", "core_rev_ack_loss_rate",
+        "retransmit_rate_paced", "retransmit_rate_unpaced", "loss_event_rate_paced", "loss_event_rate_unpaced"}
 AXES = {
     "core.buffer": "Core link buffer",
     "pacing.delay": "Pacer delay d",
     "pacing.fraction": "Fraction pacing",
     "pacing.scheme": "Pacing",
     "topology.access_rate": "Access link rate",
+    "topology.tcp_hosts": "TCP flows",
+    "topology.pacers": "QLBP pacers in tandem",
+    "traffic.udp[0].size": "UDP packet size",
+    "tcp.variant": "TCP variant",
     "flows": "Flows",
     "variant": "Variant",
     "core.buffer_packets": "Core link buffer (packets)",
 }
-SHORT = {"pacing.delay": "d", "pacing.fraction": "fraction", "core.buffer": "buffer"}
+SHORT = {"pacing.delay": "d", "pacing.fraction": "fraction", "core.buffer": "buffer", "topology.pacers": "pacers",
+         "traffic.udp[0].size": "UDP size"}
 _UNITS = [(parse_size, 1e3, "KB"), (parse_time, 1e6, "ms"), (parse_rate, 1e6, "Mb/s")]
+COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442", "#999999",
+           "#882255"]  # Okabe-Ito, then two more: tells series apart for colour-blind readers too
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
+STYLES = ["-", "--", ":", "-."]
 
 
 def numeric(values: pd.Series) -> Tuple[Optional[pd.Series], str]:
@@ -98,20 +124,57 @@ def matches(values: pd.Series, wanted: Sequence) -> pd.Series:
     return values.map(lambda v: norm(v) in keep)
 
 
+def words(name: str) -> str:
+    """A column or key name as label text: underscores become spaces."""
+    return name.replace("_", " ")
+
+
 def label(key: str, value) -> str:
-    """A legend entry for one line: "edge", "100 flows", "d=10ms"."""
-    if key in ("pacing.scheme", "variant"):
+    """A legend entry for one value of an axis: "edge", "100 flows", "d=10ms"."""
+    if key in ("pacing.scheme", "variant", "tcp.variant", "which"):
         return str(value)
-    if key == "flows":
+    if key in ("flows", "topology.tcp_hosts"):
         return f"{value} flows"
-    return f"{SHORT.get(key, key.rsplit('.', 1)[-1])}={value}"
+    return f"{SHORT.get(key, words(key.rsplit('.', 1)[-1]))}={value}"
+
+
+def metric_label(metric: str) -> str:
+    """The axis or legend text for a metric, "(%)" added for loss rates."""
+    text = METRICS.get(metric, words(metric))
+    return f"{text} (%)" if metric in LOSS else text
+
+
+_REF = re.compile(r"^([EAQW])-(fig|tab|s|thm)(\d+)$", re.I)
+_ROMAN = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
+
+
+def paper_ref(*ids: str) -> str:
+    """Which paper figures catalogue ids stand for: "Paper E, Fig. 3",
+    "Paper Q, Table II", "Paper W, scenarios 6 and 7", "Paper Q, Theorem 1";
+    an id of another kind by its name ("Paper E, model")."""
+    kinds, numbers = [], []
+    for i in ids:
+        m = _REF.match(i)
+        kind = m.group(2).lower() if m else words(i.split("-", 1)[-1])
+        n = int(m.group(3)) if m else None
+        kinds.append(kind)
+        numbers.append("" if n is None else _ROMAN[n] if kind == "tab" and n < len(_ROMAN) else str(n))
+    names = {"fig": ("Fig.", "Figs."), "tab": ("Table", "Tables"), "s": ("scenario", "scenarios"),
+             "thm": ("Theorem", "Theorems")}
+    if len(set(kinds)) == 1 and all(numbers):
+        one, many = names[kinds[0]]
+        what = f"{many if len(ids) > 1 else one} {' and '.join(numbers)}"
+    else:
+        what = " and ".join(f"{names.get(k, (k,))[0]} {n}".strip() for k, n in zip(kinds, numbers))
+    return f"Paper {ids[0][0].upper()}, {what}"
 
 
 @dataclass(frozen=True)
 class Panel:
-    """One set of axes: `y` (a metric, or several drawn as one line each) against
-    axis `x`, one line per combination of `by` (colour by the first, line style
-    by the second), after keeping only rows whose axes match `where`."""
+    """One set of axes: `y` (a metric, or several drawn as one series each)
+    against axis `x` of a sweep's points, one series per combination of `by`,
+    after keeping only rows whose axes match `where`. Every other axis of the
+    sweep must have one value left (`unaveraged`)."""
 
     x: str
     y: Union[str, List[str]]
@@ -155,20 +218,91 @@ class Lines:
     logy: bool = True
 
 
-ROW_PANELS = (Cdf, Lines)
-"""Panels drawn from run tables rather than from a sweep's points."""
+@dataclass(frozen=True)
+class Series:
+    """One model curve: a table column and its legend entry; `style` a
+    matplotlib line style ("-", "--", ":", "-.")."""
+
+    column: str
+    label: str
+    style: str = "-"
 
 
-STYLES = ["-", "--", ":", "-."]
+@dataclass(frozen=True)
+class Curves:
+    """One set of axes of an analytical model: curves of one of its tables
+    against its column `x`; `loss` draws fractions in percent on a log axis."""
+
+    table: str
+    x: str
+    xlabel: str
+    ylabel: str
+    series: Tuple[Series, ...]
+    title: str = ""
+    logy: bool = False
+    logx: bool = False
+    loss: bool = False
+    hlines: Tuple[Tuple[float, str], ...] = ()
 
 
-def _styles(df: pd.DataFrame, by: Sequence[str]) -> Tuple[list, dict, dict]:
-    """Colours, and the index of each value of the first `by` key (its colour)
-    and of the second (its line style), in the order they appear."""
-    colours = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
-    first = {v: i for i, v in enumerate(dict.fromkeys(df[by[0]]))} if by else {}
-    second = {v: i for i, v in enumerate(dict.fromkeys(df[by[1]]))} if len(by) > 1 else {}
-    return colours, first, second
+ROW_PANELS = (Cdf, Lines, Curves)
+"""Panels drawn from tables by name rather than from a sweep's points."""
+
+
+def ci95(std: pd.Series, n: pd.Series) -> pd.Series:
+    """Half-width of the 95 % confidence interval of a mean of n samples with
+    sample standard deviation `std`: t_{0.975,n-1} std / sqrt(n); NaN for n < 2."""
+    n = n.astype(float)
+    half = stats.t.ppf(0.975, n.where(n > 1) - 1) * std / np.sqrt(n)
+    return half.where(n > 1)
+
+
+def summarise(df: pd.DataFrame, x: str, y: str, by: Sequence[str]) -> pd.DataFrame:
+    """Mean, standard deviation, count and 95 % CI half-width (`ci95`) of `y`
+    over seeds for each (by..., x), in the order the values first appear."""
+    ok = df[df["status"] == "ok"] if "status" in df else df
+    keys = list(by) + [x]
+    s = ok.groupby(keys, sort=False)[y].agg(["mean", "std", "count"]).reset_index()
+    s["ci"] = ci95(s["std"], s["count"])
+    return s
+
+
+def seeds_note(counts: pd.Series) -> str:
+    """Legend text for how many seeds a series averages: "n=3 seeds, 95% CI",
+    "n=2-3 seeds, 95% CI", "n=1 seed, no CI"."""
+    lo, hi = int(counts.min()), int(counts.max())
+    if hi < 2:
+        return "n=1 seed, no CI"
+    return f"n={lo} seeds, 95% CI" if lo == hi else f"n={lo}-{hi} seeds, 95% CI"
+
+
+def unaveraged(df: pd.DataFrame, axes: Sequence[str], panel: Panel) -> Dict[str, list]:
+    """Axes of the sweep that `panel` would average over (neither x, nor `by`,
+    nor pinned by `where`, yet with several values left): axis -> its values."""
+    df = _where(df, panel.where)
+    free = [a for a in axes if a != panel.x and a not in panel.by and a not in panel.where and a in df]
+    return {a: list(dict.fromkeys(df[a])) for a in free if df[a].nunique() > 1}
+
+
+class Styles:
+    """Colours, markers and line styles of a figure's series. The first
+    dimension of a series (its first `by` key, else its metric) picks the
+    colour, the same for a value of a key in every panel; the rest pick marker
+    and line style, else the marker follows the colour. Every series of a
+    panel gets its own (colour, marker) pair while there are at most ten of each."""
+
+    def __init__(self):
+        self.index: Dict[tuple, int] = {}
+
+    def _of(self, name: str, value) -> int:
+        return self.index.setdefault((name, value), sum(1 for n, _ in self.index if n == name))
+
+    def __call__(self, names: tuple, key: tuple) -> Tuple[str, str, str]:
+        c = self._of(names[0], key[0])
+        if len(key) < 2:
+            return COLOURS[c % len(COLOURS)], MARKERS[c % len(MARKERS)], "-"
+        r = self._of(names[1:], tuple(key[1:]))
+        return COLOURS[c % len(COLOURS)], MARKERS[r % len(MARKERS)], STYLES[r % len(STYLES)]
 
 
 def _where(df: pd.DataFrame, where: dict) -> pd.DataFrame:
@@ -177,103 +311,228 @@ def _where(df: pd.DataFrame, where: dict) -> pd.DataFrame:
     return df
 
 
-def draw_cdf(ax, rows: pd.DataFrame, panel: Cdf) -> None:
-    """Draw `panel` from the table rows `rows` on matplotlib axes `ax`."""
+def _number(v: float) -> str:
+    """A tick value as plain decimals from 0.0001 to 10,000, as a power of ten beyond."""
+    if 1e-4 * (1 - 1e-9) <= v < 1e4 * (1 + 1e-9):
+        return f"{v:.3g}" if v < 1000 else f"{v:,.0f}"
+    e = int(np.floor(np.log10(v) + 1e-9))
+    m = v / 10.0 ** e
+    return f"$10^{{{e}}}$" if abs(m - 1) < 1e-6 else f"${m:.2g}\\times10^{{{e}}}$"
+
+
+def _percent(v: float, _pos=None) -> str:
+    """A fraction as a percent tick: 0.01 -> "1%", 0.0005 -> "0.05%"."""
+    return _number(100 * v) + "%" if v > 0 else ""
+
+
+def _plain(v: float, _pos=None) -> str:
+    return _number(v) if v > 0 else ""
+
+
+def _log_axis(ax, which: str, percent: bool) -> None:
+    """A logarithmic `which` axis ("x" or "y") with plain ticks, in percent for
+    fractions: 1, 2 and 5 per decade when it spans less than three decades."""
+    axis = ax.yaxis if which == "y" else ax.xaxis
+    (ax.set_yscale if which == "y" else ax.set_xscale)("log")
+    lo, hi = (ax.get_ylim() if which == "y" else ax.get_xlim())
+    subs = (1.0, 2.0, 5.0) if hi / lo < 1000 else (1.0,)
+    axis.set_major_locator(LogLocator(base=10, subs=subs))
+    axis.set_major_formatter(FuncFormatter(_percent if percent else _plain))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def _floor_zeros(ax, zeros: List[Tuple[float, str]]) -> None:
+    """Draw the zeros of a logarithmic y axis, which it cannot show, as open
+    triangles on its floor, and say so in the legend."""
+    if not zeros:
+        return
+    ax.set_ylim(ax.get_ylim())  # the triangles must not move the floor
+    floor = ax.get_ylim()[0]
+    for x, colour in zeros:
+        ax.plot([x], [floor], "v", mfc="none", color=colour, ms=7, clip_on=False)
+    ax.plot([], [], "v", mfc="none", color="grey", linestyle="none", label="zero (axis floor)")
+
+
+def _finish(ax, title: str, legend_title: Optional[str] = None) -> None:
+    """Title, grid and a legend if any line is labelled."""
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.grid(True, which="major", alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize="small", title=legend_title, title_fontsize="small")
+
+
+def draw(ax, df: pd.DataFrame, panel: Panel, style: Optional[Styles] = None) -> None:
+    """Draw `panel` from the points `df` on matplotlib axes `ax`, in `style` (the figure's)."""
+    df = _where(df, panel.where)
+    metrics = panel.y if isinstance(panel.y, list) else [panel.y]
+    loss = all(m in LOSS for m in metrics)
+    log = loss or panel.logy
+    xs_all, unit = numeric(df[panel.x])
+    categories = list(dict.fromkeys(df[panel.x])) if xs_all is None else []
+    series = [(m, values, g) for m in metrics
+              for values, g in (summarise(df, panel.x, m, panel.by).groupby(panel.by, sort=False)
+                                if panel.by else [((), summarise(df, panel.x, m, panel.by))])]
+    style, zeros = style or Styles(), []
+    notes = [seeds_note(g["count"]) for _, _, g in series]
+    shared = notes[0] if len(set(notes)) == 1 and (panel.by or len(metrics) > 1) else None  # once, as legend title
+    for i, (metric, values, g) in enumerate(series):
+        values = values if isinstance(values, tuple) else (values,)
+        names = [label(k, v) for k, v in zip(panel.by, values)]
+        # a metric is keyed by its label, so that "Paced flows" keeps its colour from panel to panel
+        key = tuple(values) + ((METRICS.get(metric, words(metric)),) if len(metrics) > 1 or not panel.by else ())
+        dims = tuple(panel.by) + (("metric",) if len(metrics) > 1 or not panel.by else ())
+        if len(metrics) > 1:
+            names.append(METRICS.get(metric, words(metric)))
+        colour, marker, line = style(dims, key)
+        if categories:  # evenly spaced categories, series side by side around each
+            offset = (i - (len(series) - 1) / 2) * min(0.1, 0.6 / len(series))
+            xs = g[panel.x].map(categories.index).astype(float) + offset
+            line = "none"
+        else:
+            xs = numeric(g[panel.x])[0]
+        y, err = g["mean"], g["ci"]
+        if log:
+            zeros += [(x, colour) for x, v in zip(xs, y) if v == 0]
+            y, err = y.where(y > 0), err.where(y > 0)
+        ax.errorbar(xs, y, yerr=err, fmt=marker, linestyle=line, color=colour, ms=5, capsize=3,
+                    label=", ".join(names + ([] if shared else [notes[i]])))
+    name = panel.xlabel or AXES.get(panel.x, words(panel.x))
+    ax.set_xlabel(f"{name} ({unit})" if unit else name)
+    ylabel = panel.ylabel or metric_label(metrics[0])
+    ax.set_ylabel(f"{ylabel} (%)" if loss and "%" not in ylabel else ylabel)
+    if categories:
+        crowded = sum(len(str(c)) for c in categories) > 40  # slant the names rather than overlap them
+        ax.set_xticks(range(len(categories)), [str(c) for c in categories], rotation=30 if crowded else 0,
+                      ha="right" if crowded else "center")
+        ax.set_xlim(-0.5, len(categories) - 0.5)
+    elif xs_all is not None and xs_all.min() > 0 and xs_all.max() / xs_all.min() >= 100:
+        _log_axis(ax, "x", percent=False)
+    if log:
+        _log_axis(ax, "y", percent=loss)
+        _floor_zeros(ax, zeros)
+    _finish(ax, panel.title, shared)
+
+
+def draw_cdf(ax, rows: pd.DataFrame, panel: Cdf, style: Optional[Styles] = None) -> None:
+    """Draw `panel` from the table rows `rows` on matplotlib axes `ax`, in
+    `style` (the figure's): a colour and a line style per series (a CDF has
+    too many points for markers)."""
     rows = _where(rows, panel.where)
+    style = style or Styles()
     for values, g in rows.groupby(panel.by, sort=False):
         values = values if isinstance(values, tuple) else (values,)
+        colour, marker, _ = style(tuple(panel.by), values)
         x = np.sort(g[panel.column].dropna().to_numpy(dtype=float))
-        ax.step(x, np.arange(1, len(x) + 1) / len(x), where="post",
+        ax.step(x, np.arange(1, len(x) + 1) / len(x), where="post", color=colour,
+                linestyle=STYLES[MARKERS.index(marker) % len(STYLES)],
                 label=", ".join(label(k, v) for k, v in zip(panel.by, values)))
     ax.set_xlabel(panel.xlabel)
     ax.set_ylabel("CDF")
     _finish(ax, panel.title)
 
 
-def draw_lines(ax, rows: pd.DataFrame, panel: Lines) -> None:
-    """Draw `panel` from the table rows `rows` on matplotlib axes `ax`."""
+def draw_lines(ax, rows: pd.DataFrame, panel: Lines, style: Optional[Styles] = None) -> None:
+    """Draw `panel` from the table rows `rows` on matplotlib axes `ax`, in `style` (the figure's)."""
     rows = _where(rows, panel.where)
     mean = rows.groupby(panel.by + [panel.x], sort=False)[panel.y].mean().reset_index()
-    colours, first, second = _styles(mean, panel.by)
-    for values, g in mean.groupby(panel.by, sort=False):
+    groups = mean.groupby(panel.by, sort=False) if panel.by else [((), mean)]
+    style = style or Styles()
+    for values, g in groups:
         values = values if isinstance(values, tuple) else (values,)
-        style = STYLES[second.get(values[1], 0) % len(STYLES)] if len(values) > 1 else "-"
-        ax.plot(g[panel.x], g[panel.y], "o" + style, ms=3, color=colours[first.get(values[0], 0) % len(colours)],
-                label=", ".join(label(k, v) for k, v in zip(panel.by, values)))
+        colour, marker, line = style(tuple(panel.by) or ("",), values or ("",))
+        ax.plot(g[panel.x], g[panel.y], marker=marker, linestyle=line, ms=4, color=colour,
+                markevery=max(1, len(g) // 12), label=", ".join(label(k, v) for k, v in zip(panel.by, values)) or None)
     ax.set_xlabel(panel.xlabel)
     ax.set_ylabel(panel.ylabel)
     if panel.logx:
-        ax.set_xscale("log")
+        _log_axis(ax, "x", percent=False)
     if panel.logy:
-        ax.set_yscale("log")
+        _log_axis(ax, "y", percent=False)
     _finish(ax, panel.title)
 
 
-def _finish(ax, title: str) -> None:
-    """Title, grid and a legend if any line is labelled."""
-    if title:
-        ax.set_title(title)
-    ax.grid(True, alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
+def draw_curves(ax, table: pd.DataFrame, panel: Curves) -> None:
+    """Draw a model's `panel` from its table on matplotlib axes `ax`: each
+    curve its own colour and marker (every few points), in its line style."""
+    for i, s in enumerate(panel.series):
+        ax.plot(table[panel.x], table[s.column], linestyle=s.style, marker=MARKERS[i % len(MARKERS)], ms=4,
+                markevery=max(1, len(table) // 10), color=COLOURS[i % len(COLOURS)], label=s.label)
+    for y, text in panel.hlines:
+        ax.axhline(y, color="grey", linestyle="-.", linewidth=1, label=text)
+    ax.set_xlabel(panel.xlabel)
+    ax.set_ylabel(panel.ylabel + (" (%)" if panel.loss else ""))
+    if panel.logx:
+        _log_axis(ax, "x", percent=False)
+    if panel.logy or panel.loss:
+        _log_axis(ax, "y", percent=panel.loss)
+    _finish(ax, panel.title)
+
+
+def draw_points(ax, panel: Curves, frame: pd.DataFrame, text: str, first: bool = True) -> List[Tuple[Series, pd.DataFrame]]:
+    """Draw the columns of `frame` named like `panel`'s curves as open markers
+    in their curves' colours against its x column, with one legend entry
+    `text` (when `first`); each curve drawn with its points."""
+    if panel.x not in frame.columns:
+        return []
+    colours = {line.get_label(): line.get_color() for line in ax.get_lines()}
+    drawn = []
+    for s in panel.series:
+        if s.column in frame.columns:
+            pts = frame[[panel.x, s.column]].dropna()
+            ax.plot(pts[panel.x], pts[s.column], "o", mfc="none", color=colours.get(s.label),
+                    label=text if first and not drawn else None)
+            drawn.append((s, pts))
+    if drawn:
         ax.legend(fontsize="small")
+    return drawn
 
 
-def summarise(df: pd.DataFrame, x: str, y: str, by: Sequence[str]) -> pd.DataFrame:
-    """Mean, standard deviation and count of `y` over seeds for each (by..., x), in
-    the order the values first appear."""
-    ok = df[df["status"] == "ok"] if "status" in df else df
-    keys = list(by) + [x]
-    return ok.groupby(keys, sort=False)[y].agg(["mean", "std", "count"]).reset_index()
-
-
-def draw(ax, df: pd.DataFrame, panel: Panel) -> None:
-    """Draw `panel` from the points `df` on matplotlib axes `ax`."""
-    df = _where(df, panel.where)
-    metrics = panel.y if isinstance(panel.y, list) else [panel.y]
-    colours, first, second = _styles(df, panel.by)
-    styles = STYLES
-    xs_all, unit = numeric(df[panel.x])
-    for m_i, metric in enumerate(metrics):
-        s = summarise(df, panel.x, metric, panel.by)
-        groups = s.groupby(panel.by, sort=False) if panel.by else [((), s)]
-        for g_i, (values, g) in enumerate(groups):
-            values = values if isinstance(values, tuple) else (values,)
-            names = [label(k, v) for k, v in zip(panel.by, values)]
-            colour = colours[(first.get(values[0], g_i) if panel.by else m_i) % len(colours)]
-            style = styles[second.get(values[1], 0) % len(styles)] if len(values) > 1 else "-"
-            if len(metrics) > 1:
-                names.insert(0, METRICS.get(metric, metric))
-            xs = numeric(g[panel.x])[0] if xs_all is not None else g[panel.x].astype(str)
-            err = g["std"].where(g["count"] > 1)
-            ax.errorbar(xs, g["mean"], yerr=err, fmt="o" + style, color=colour, ms=4, capsize=3,
-                        label=", ".join(names) or None)
-    name = panel.xlabel or AXES.get(panel.x, panel.x)
-    ax.set_xlabel(f"{name} ({unit})" if unit else name)
-    ax.set_ylabel(panel.ylabel or METRICS.get(metrics[0], metrics[0]))
-    if panel.logy:
-        ax.set_yscale("log")
-    _finish(ax, panel.title)
-
-
-def figure(df: pd.DataFrame, panels: Sequence[Union[Panel, Cdf, Lines]], stem: Union[str, Path], title: str = "",
-           rows: Optional[Dict[str, pd.DataFrame]] = None) -> List[Path]:
-    """Draw `panels` side by side and write `stem`.png and `stem`.svg; the paths
-    written. `Cdf` and `Lines` panels draw from `rows`, the run tables by name."""
-    fig = Figure(figsize=(5.2 * len(panels), 4.2))
-    axes = fig.subplots(1, len(panels), squeeze=False)
-    for ax, panel in zip(axes[0], panels):
+def render(df: Optional[pd.DataFrame], panels: Sequence[Union[Panel, Cdf, Lines, Curves]], title: str = "",
+           rows: Optional[Dict[str, pd.DataFrame]] = None, axes: Sequence[str] = ()) -> Figure:
+    """`panels` on one figure (one row of up to three, else rows of two or
+    three) under `title`, wrapped to the figure's width. `Panel`s draw from
+    the points `df`, and may leave none of the sweep's `axes` to be averaged
+    over (ValueError naming it); `Cdf`, `Lines` and `Curves` from `rows`, the
+    tables by name."""
+    for panel in panels:
+        if isinstance(panel, Panel) and axes and unaveraged(df, axes, panel):
+            left = unaveraged(df, axes, panel)
+            raise ValueError("; ".join(f"axis {a!r} has values {', '.join(map(str, v))}: plot one line each (by) "
+                                       f"or keep one (where), else they are averaged together" for a, v in left.items()))
+    n = len(panels)
+    cols = n if n <= 3 else 2 if n == 4 else 3
+    nrows = -(-n // cols)
+    fig = Figure(figsize=(5.0 * cols, 4.0 * nrows + 0.6), layout="constrained")
+    grid = fig.subplots(nrows, cols, squeeze=False)
+    style = Styles()
+    for ax, panel in zip(grid.flat, panels):
         if isinstance(panel, Cdf):
-            draw_cdf(ax, rows[panel.table], panel)
+            draw_cdf(ax, rows[panel.table], panel, style)
         elif isinstance(panel, Lines):
-            draw_lines(ax, rows[panel.table], panel)
+            draw_lines(ax, rows[panel.table], panel, style)
+        elif isinstance(panel, Curves):
+            draw_curves(ax, rows[panel.table], panel)
         else:
-            draw(ax, df, panel)
+            draw(ax, df, panel, style)
+    for ax in list(grid.flat)[n:]:
+        ax.set_visible(False)
     if title:
-        fig.suptitle(title)
-    fig.tight_layout()
+        fig.suptitle("\n".join(textwrap.fill(line, int(10 * 5.0 * cols)) for line in title.split("\n")), fontsize=12)
+    return fig
+
+
+def save(fig: Figure, stem: Union[str, Path]) -> List[Path]:
+    """Write `fig` as `stem`.png and `stem`.svg (the stem's own dots kept); the paths written."""
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
-    paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
+    paths = [stem.parent / f"{stem.name}.png", stem.parent / f"{stem.name}.svg"]
     for path in paths:
         fig.savefig(path, dpi=120)
     return paths
+
+
+def figure(df: pd.DataFrame, panels: Sequence[Union[Panel, Cdf, Lines, Curves]], stem: Union[str, Path],
+           title: str = "", rows: Optional[Dict[str, pd.DataFrame]] = None, axes: Sequence[str] = ()) -> List[Path]:
+    """`render` the panels and `save` them at `stem`."""
+    return save(render(df, panels, title, rows, axes), stem)

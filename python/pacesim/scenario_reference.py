@@ -8,8 +8,10 @@ test keeps equal to `render()`).
 
 from __future__ import annotations
 
+import ast
 import inspect
 import sys
+import textwrap
 import typing
 from pathlib import Path
 from typing import Any, Iterator, List, Literal, Optional, Tuple, Union
@@ -49,6 +51,19 @@ def _table_model(hint: Any) -> Optional[type]:
     if typing.get_origin(hint) in (list, List):
         hint = typing.get_args(hint)[0]
     return hint if inspect.isclass(hint) and issubclass(hint, BaseModel) else None
+
+
+def field_docs(model: type) -> dict:
+    """Each field's docstring (the string literal on the line after its annotation), by field name, from
+    the source of `model` and of the models it inherits from (its own first)."""
+    docs: dict = {}
+    for cls in reversed([c for c in model.__mro__ if issubclass(c, BaseModel) and c is not BaseModel]):
+        body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
+        for stmt, after in zip(body, body[1:]):
+            if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and isinstance(after, ast.Expr)
+                    and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
+                docs[stmt.target.id] = inspect.cleandoc(after.value.value)
+    return docs
 
 
 def type_text(hint: Any) -> str:
@@ -148,11 +163,12 @@ def render() -> str:
             continue
         described[model] = heading
         hints = typing.get_type_hints(model, include_extras=True)
+        docs = field_docs(model)
         lines += [" ".join(inspect.cleandoc(model.__doc__ or "").split()), "",
                   "| key | type | default | meaning |", "|---|---|---|---|"]
         for name, field in model.model_fields.items():
             lines.append(f"| `{field.alias or name}` | {_cell(type_text(hints[name]))} | {_cell(default_text(field))} | "
-                         f"{_cell(field.description or '')} |")
+                         f"{_cell(docs.get(name, ''))} |")
         lines.append("")
     return "\n".join(lines)
 

@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pacesim.analysis import effective_buffer
-from pacesim.analysis.figures import MODELS
+from pacesim.analysis.models import MODELS
 from pacesim.cli import app
 
 IDS = ["e-model", "e-fig10", "a-fig6", "a-fig16", "a-fig10", "a-fig18", "a-fig19", "a-fig22", "a-md1",

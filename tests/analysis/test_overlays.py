@@ -7,12 +7,13 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from pacesim.analysis import figures, overlays
+from pacesim.analysis import models, overlays
 from pacesim.cli import app
+from pacesim.plot import Curves, Series
 
 runner = CliRunner()
-A10 = dict(figures.MODELS["a-fig10"].defaults)
-E10 = dict(figures.MODELS["e-fig10"].defaults)
+A10 = dict(models.MODELS["a-fig10"].defaults)
+E10 = dict(models.MODELS["e-fig10"].defaults)
 
 
 def _a_fig11_points() -> pd.DataFrame:
@@ -64,10 +65,10 @@ def test_a_points_csv_of_another_figure_is_refused():
 def test_agreement_is_a_ratio_on_log_axes_and_a_difference_otherwise():
     table = pd.DataFrame({"x": [0.0, 1.0, 2.0], "y": [1.0, 2.0, 4.0]})
     pts = pd.DataFrame({"x": [0.5, 2.0], "y": [3.0, 2.0]})  # the model gives 1.5 and 4 there
-    lin = figures.Panel("t", "x", "", "", (figures.Series("y", "y"),))
-    assert figures._agreement(lin, table, "y", pts) == "simulated - model -2 to +1.5, mean -0.25 over 2 points, x 0.5-2"
-    log = figures.Panel("t", "x", "", "", (figures.Series("y", "y"),), logy=True)
-    assert figures._agreement(log, table, "y", pts).startswith("simulated/model 0.5 to 2, median 1.25")
+    lin = Curves("t", "x", "", "", (Series("y", "y"),))
+    assert models._agreement(lin, table, "y", pts) == "simulated - model -2 to +1.5, mean -0.25 over 2 points, x 0.5-2"
+    log = Curves("t", "x", "", "", (Series("y", "y"),), logy=True)
+    assert models._agreement(log, table, "y", pts).startswith("simulated/model 0.5 to 2, median 1.25")
 
 
 def test_cli_overlays_a_reproduction_csv(tmp_path):
@@ -99,9 +100,9 @@ def test_a_fig22_from_a_fig21_points():
     rows = [{"core.buffer": f"{b}KB", "traffic.udp[0].size": size, "seed": seed, "status": "ok",
              "core_udp_loss_rate": b * k * seed / 1000}
             for b in (2, 8) for size, k in (("40B", 25), ("200B", 5), ("1000B", 1)) for seed in (1, 2)]
-    (t,) = overlays.a_fig22(pd.DataFrame(rows), dict(figures.MODELS["a-fig22"].defaults)).tables
+    (t,) = overlays.a_fig22(pd.DataFrame(rows), dict(models.MODELS["a-fig22"].defaults)).tables
     assert list(t["buffer_kb"]) == [2.0, 8.0]
     for k in (25, 5, 1):
         assert t[f"udp_loss_ratio{k}"].to_numpy() == pytest.approx(np.array([2, 8]) * k * 1.5 / 1000)
     with pytest.raises(ValueError, match="A-fig21"):
-        overlays.a_fig22(_a_fig11_points(), dict(figures.MODELS["a-fig22"].defaults))
+        overlays.a_fig22(_a_fig11_points(), dict(models.MODELS["a-fig22"].defaults))

@@ -20,6 +20,6 @@ And beside them, simulated points:
 - `overlays`: simulated points in the models' columns, from reproductions'
   points CSVs (A-fig10 from A-fig11, E-fig10 from E-fig11) or `paced_onoff`.
 
-`figures.MODELS` maps each experiment id to its computation and plot;
+`models.MODELS` maps each experiment id to its computation and plot;
 `pacesim model <id>` draws it (`--overlay CSV`, `--simulate`).
 """

@@ -1,4 +1,4 @@
-"""The catalogue's claims on the analytical models, beside the models (`figures.MODELS`).
+"""The catalogue's claims on the analytical models, beside the models (`models.MODELS`).
 
 Each claim quotes ../shared/EXPERIMENTS.md for a model id and checks the
 model's own numbers (its tables at the papers' parameters) by the rules of
@@ -15,7 +15,7 @@ import numpy as np
 
 from ..reproduce.claims import LINEAR_R2, Claim, Verdict, about, beats
 from ..reproduce.verdicts import Judged, claim_ids, judge
-from .figures import MODELS, Output
+from .models import MODELS, Output
 
 
 def _argmin(o: Output, table: str, column: str, lo: float = 0.0, hi: float = np.inf) -> float:

@@ -85,7 +85,7 @@ def figures_of(cid: str) -> Tuple[List[Figure], List[Figure]]:
 
 def status() -> List[Tuple[str, str, str]]:
     """(id, what, how it runs or what it waits for) for every catalogue id."""
-    from ..analysis.figures import MODELS
+    from ..analysis.models import MODELS
 
     rows = []
     for cid, what, waits in CATALOGUE:

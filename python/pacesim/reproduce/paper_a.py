@@ -354,7 +354,7 @@ AFIG15 = Figure(
 
 # --- A-fig7 and A-fig8: TCP burstiness across time scales ---
 
-BETA = Lines("burstiness", "scale_us", "beta", [], "time scale s (us)", "beta(s): CoV of bytes per interval")
+BETA = Lines("burstiness", "scale_us", "beta", [], "time scale s (µs)", "β(s): CoV of bytes per interval")
 
 
 def _flattens(p: Points) -> Verdict:
@@ -387,7 +387,7 @@ AFIG8 = Figure(
     caption="TCP traffic burstiness at different time scales with 100-2000 flows and a 50 KB buffer",
     setup="a-base with a 200 Mb/s core and a 50 KB buffer, 100-2000 long-lived TCP flows; beta(s) at the core",
     panels=[Lines("burstiness", "scale_us", "beta", ["topology.tcp_hosts"], BETA.xlabel, BETA.ylabel,
-                  title="beta(s) by number of flows")],
+                  title="β(s) by number of flows")],
     claims=[Claim("more flows, more Poisson-like", "Hurst over 1 ms-8 s falls with the number of flows (rank "
                   "correlation <= -0.8)", _more_flows_more_poisson)],
 )

@@ -139,6 +139,7 @@ FIG5 = Figure(
 # --- E-fig7: TCP variants; E-fig9: RED at the core ---
 
 VARIANTS = ["newreno", "sack", "fack"]
+VARIANT_NAMES = {"newreno": "NewReno", "sack": "SACK", "fack": "FACK"}
 MID = ["5KB", "8KB", "10KB", "15KB"]
 
 
@@ -171,9 +172,8 @@ FIG7 = Figure(
     id="E-fig7",
     caption="TCP performance with NewReno, SACK and FACK",
     setup="E-base (E-fig3) with TCP NewReno, SACK (ns-2 Sack1) and FACK; pacing none, host, edge; core buffer 2-50 KB",
-    panels=[Panel("core.buffer", THROUGHPUT, ["pacing.scheme"], where={"tcp.variant": v}, title=f"(a) Throughput, {v}")
-            for v in VARIANTS] + [Panel("core.buffer", GOODPUT, ["pacing.scheme"], where={"tcp.variant": v},
-                                        title=f"(b) Goodput, {v}") for v in VARIANTS],
+    panels=[Panel("core.buffer", metric, ["pacing.scheme"], where={"tcp.variant": v}, title=f"{what}, {VARIANT_NAMES[v]}")
+            for metric, what in [(THROUGHPUT, "(a) Throughput"), (GOODPUT, "(b) Goodput")] for v in VARIANTS],
     claims=[
         Claim("edge > host in 5-15 KB, throughput and goodput",
               "edge above host in throughput and goodput at 5, 8, 10, 15 KB for each variant", _edge_over_host_each_variant),

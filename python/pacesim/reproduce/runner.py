@@ -16,7 +16,7 @@ from typing import List, Optional, Sequence
 import pandas as pd
 
 from .. import ENGINE_VERSION
-from ..plot import ROW_PANELS, figure, label, matches, summarise
+from ..plot import ROW_PANELS, figure, label, matches, paper_ref, summarise
 from ..store import Store, code_version
 from ..sweep import Sweep, SweepRun, run_sweep
 from ..topology import describe
@@ -60,11 +60,18 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
     points.to_csv(csv, index=False)
-    plots = figure(points, fig.panels, out / fig.id, f"{fig.id}{' (quick)' if quick else ''}: {fig.caption}", rows)
+    plots = draw(fig, points, rows, out, quick, list(sweep.axes))
     claims = judge_figure(fig, points, rows, quick)
     report = out / "report.md"
     report.write_text(_report(fig, quick, sweep, points, run, wall, claims, csv, plots), encoding="utf-8")
     return Reproduction(fig.id, csv, plots, report, claims, run)
+
+
+def draw(fig: Figure, points: pd.DataFrame, rows: dict, out: Path, quick: bool, axes: Sequence[str]) -> List[Path]:
+    """Write `fig`'s panels as `<id>.png` and `<id>.svg` to `out`, titled with
+    the paper figures it stands for; `axes` are its sweep's (none averaged over)."""
+    title = f"{paper_ref(fig.id, *fig.also)}: {fig.caption}{' (quick run: a demo)' if quick else ''}"
+    return figure(points, fig.panels, out / fig.id, title, rows, axes)
 
 
 def _table(df: pd.DataFrame) -> str:
@@ -83,7 +90,7 @@ def _cell(v) -> str:
 
 
 def _numbers(fig: Figure, points: pd.DataFrame) -> List[str]:
-    """Markdown: each panel's curves as a table, mean over seeds (± std when several)."""
+    """Markdown: each panel's curves as a table, mean over seeds (± the 95 % CI half-width when several)."""
     parts = []
     for panel in fig.panels:
         if isinstance(panel, ROW_PANELS):
@@ -96,7 +103,7 @@ def _numbers(fig: Figure, points: pd.DataFrame) -> List[str]:
             if s.empty:
                 continue
             s["curve"] = s[panel.by].apply(lambda r: ", ".join(label(k, v) for k, v in r.items()), axis=1) if panel.by else metric
-            s["value"] = [f"{m:.4g}" + (f" ± {d:.2g}" if n > 1 else "") for m, d, n in zip(s["mean"], s["std"], s["count"])]
+            s["value"] = [f"{m:.4g}" + (f" ± {c:.2g}" if n > 1 else "") for m, c, n in zip(s["mean"], s["ci"], s["count"])]
             wide = s.pivot(index=panel.x, columns="curve", values="value")
             wide = wide.loc[list(dict.fromkeys(s[panel.x])), list(dict.fromkeys(s["curve"]))]
             parts += [f"### {panel.title or fig.id}: `{metric}`", "", _table(wide), ""]
@@ -136,7 +143,7 @@ def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: S
     ]
     lines += [f"| {j.id} | {j.expect} | {j.test} | {j.numbers} | **{j.verdict}** |" for j in claims]
     lines += causes_markdown(claims, "### Causes of the misses")
-    lines += ["", "## Numbers (mean over seeds ± standard deviation)", ""] + _numbers(fig, points)
+    lines += ["", "## Numbers (mean over seeds ± 95 % confidence interval, Student t)", ""] + _numbers(fig, points)
     if len(failed):
         lines += ["## Failed points", ""] + [f"- {r['key']}: {r['error']}" for _, r in failed.iterrows()] + [""]
     lines += ["## Files", "", f"- `{csv.name}`: every point (axes, seed, status, metrics, wall time)"]

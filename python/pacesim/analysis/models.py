@@ -1,7 +1,7 @@
-"""Every analytical figure of the papers, by experiment id (../shared/EXPERIMENTS.md).
+"""Every analytical model of the papers, by experiment id (../shared/EXPERIMENTS.md).
 
-`MODELS[id].build(params)` computes the numbers (pandas tables), the panels
-to draw and a few headline facts; `render` writes them as `<id>.csv` (one
+`MODELS[id].build(params)` computes the numbers (pandas tables), the curves
+to draw (`plot.Curves`) and a few headline facts; `render` writes them as `<id>.csv` (one
 file per table, `<id>-<table>.csv` when there are several), `<id>.png` and
 `<id>.svg`, with simulated points as markers where given (`overlays`: a CSV,
 a reproduction's points CSV, or a packet-level run with `simulate`) and how
@@ -11,6 +11,7 @@ the command line overrides them (lists as comma-separated numbers).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
@@ -18,33 +19,11 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
+from .. import plot
+from ..plot import Curves, Series, draw_points
 from . import bulk_chain, effective_buffer, md1, overlays, pacer, qlbp, sync_loss
 
 Params = Dict[str, object]
-
-
-@dataclass(frozen=True)
-class Series:
-    """One curve: a table column drawn with a matplotlib format string."""
-
-    column: str
-    label: str
-    style: str = "-"
-
-
-@dataclass(frozen=True)
-class Panel:
-    """One set of axes: curves of one table against its column `x`."""
-
-    table: str
-    x: str
-    xlabel: str
-    ylabel: str
-    series: Tuple[Series, ...]
-    title: str = ""
-    logy: bool = False
-    logx: bool = False
-    hlines: Tuple[Tuple[float, str], ...] = ()
 
 
 @dataclass
@@ -52,7 +31,7 @@ class Output:
     """What a model computes: named tables, the panels drawn from them, headline facts."""
 
     tables: Dict[str, pd.DataFrame]
-    panels: List[Panel]
+    panels: List[Curves]
     facts: Dict[str, str] = field(default_factory=dict)
 
 
@@ -159,14 +138,14 @@ def _e_model(p: Params) -> Output:
         facts[f"eq. 4 with d in {name}"] = f"rises for ρ ≤ {r.rising_below:.4g}, falls for ρ ≥ {r.falling_above:.4g}"
     loads = tuple(p["loads"])
     panels = [
-        Panel("pacer", "d_ms", "pacer delay bound d (ms)", "burstiness β = 1/√(2λd)",
+        Curves("pacer", "d_ms", "pacer delay bound d (ms)", "burstiness β = 1/√(2λd)",
               tuple(Series(f"beta_{_tag(l)}", f"λ = {l:g}") for l in loads), "(a) burstiness, eq. 2", logy=True, logx=True),
-        Panel("pacer", "d_ms", "pacer delay bound d (ms)", "loss bound (λe^(1-λ))^(2d)",
-              tuple(Series(f"loss_bound_{_tag(l)}", f"λ = {l:g}") for l in loads), "(b) loss bound, eq. 3", logy=True),
-        Panel("load", "buffer_kb", "bottleneck buffer B (KB)", "offered load ρ = 1 - e^(-B/B*)",
+        Curves("pacer", "d_ms", "pacer delay bound d (ms)", "loss bound (λe^(1-λ))^(2d)",
+              tuple(Series(f"loss_bound_{_tag(l)}", f"λ = {l:g}") for l in loads), "(b) loss bound, eq. 3", loss=True),
+        Curves("load", "buffer_kb", "bottleneck buffer B (KB)", "offered load ρ = 1 - e^(-B/B*)",
               tuple(Series(f"rho_{_tag(bs)}", f"B* = {bs:.3g} KB", "-" if bs == bstar else "--")
                     for bs in bstars), "(c) load model"),
-        Panel("throughput", "d_ms", "pacer delay bound d (ms)", "T(d)/T(0), eq. 4",
+        Curves("throughput", "d_ms", "pacer delay bound d (ms)", "T(d)/T(0), eq. 4",
               tuple(Series(f"T_{_tag(bf)}kb", f"B = {bf:g} KB") for bf in p["buffers_kb"]),
               f"(d) throughput, RTT0 = {rtt0:g} ms, B* = {bstar:.3g} KB"),
     ]
@@ -199,9 +178,9 @@ def _e_fig10(p: Params) -> Output:
     facts["regimes"] = f"rising over the whole range for λ ≤ {r.rising_below:.4g}, falling for λ ≥ {r.falling_above:.4g}"
     facts["units"] = f"d and RTT0 in ms; the exponent counts d in units of {slot:g} ms"
     panels = [
-        Panel("curve", "d_ms", "pacer delay d (ms)", "throughput measure T(d)/T(0)",
+        Curves("curve", "d_ms", "pacer delay d (ms)", "throughput measure T(d)/T(0)",
               (Series("T_light", f"λ = {float(p['light_load']):g}"),), "(a) low load (small buffer)"),
-        Panel("curve", "d_ms", "pacer delay d (ms)", "throughput measure T(d)/T(0)",
+        Curves("curve", "d_ms", "pacer delay d (ms)", "throughput measure T(d)/T(0)",
               (Series("T_heavy", f"λ = {float(p['heavy_load']):g}"),), "(b) high load (large buffer)"),
     ]
     return Output({"curve": table}, panels, facts)
@@ -219,9 +198,9 @@ def _effective(f: float, bstar: float, b: np.ndarray) -> pd.DataFrame:
     })
 
 
-def _effective_panel(table: str, f: float, title: str) -> Panel:
-    return Panel(table, "buffer_kb", "buffer size B (KB)", "effective buffer for UDP (KB)",
-                 (Series("effective_kb", "total B_udp"), Series("fair_share_kb", "fair share fB", "--"),
+def _effective_panel(table: str, f: float, title: str) -> Curves:
+    return Curves(table, "buffer_kb", "buffer size B (KB)", "effective buffer for UDP (KB)",
+                 (Series("effective_kb", r"total $B_{udp}$"), Series("fair_share_kb", "fair share fB", "--"),
                   Series("time_share_kb", "time share (1-f)Be^(-B/B*)", ":")), title)
 
 
@@ -282,9 +261,9 @@ def _a_fig10(p: Params) -> Output:
         "TCP": f"carried {t['tcp_throughput'].iloc[-1]:.4f} of the link at {b[-1]:g} KB (offered {t['tcp_offered'].iloc[-1]:.4f})",
     }
     panels = [
-        Panel("chain", "buffer_kb", "buffer size (KB)", "UDP packet loss probability",
-              (Series("udp_loss", "UDP loss (M/M/1/B)"),), "(a) UDP loss", logy=True),
-        Panel("chain", "buffer_kb", "buffer size (KB)", "TCP rate (fraction of link)",
+        Curves("chain", "buffer_kb", "buffer size (KB)", "UDP packet loss",
+              (Series("udp_loss", "UDP loss (M/M/1/B)"),), "(a) UDP loss", loss=True),
+        Curves("chain", "buffer_kb", "buffer size (KB)", "TCP rate (fraction of link)",
               (Series("tcp_offered", "offered, eq. 3 × bulk", "--"), Series("tcp_throughput", "carried by the chain")),
               "(b) TCP"),
     ]
@@ -312,7 +291,7 @@ def _a_fig18(p: Params) -> Output:
         reach = t["buffer_kb"][y >= 0.95 * sat]
         facts[f"B* = {bs:g} KB"] = (f"95% of saturation ({0.95 * sat:.3f}) from {reach.iloc[0]:g} KB"
                                    if len(reach) else "never reaches 95% of saturation")
-    panel = Panel("sweep", "buffer_kb", "buffer size (KB)", "TCP throughput (fraction of link)",
+    panel = Curves("sweep", "buffer_kb", "buffer size (KB)", "TCP throughput (fraction of link)",
                   tuple(Series(f"tcp_throughput_{_tag(bs)}", f"B* = {bs:g} KB") for bs in p["bstars_kb"]),
                   "TCP throughput from the M/M/1/B chain")
     return Output({"sweep": t}, [panel], facts)
@@ -325,9 +304,9 @@ def _a_fig19(p: Params) -> Output:
     b = t["buffer_kb"].to_numpy()
     facts = {f"B* = {bs:g} KB": _minimum_then_peak(b, t[f"udp_loss_{_tag(bs)}"].to_numpy(), (1.0, 30.0))
              for bs in p["bstars_kb"]}
-    panel = Panel("sweep", "buffer_kb", "buffer size (KB)", "UDP packet loss probability",
+    panel = Curves("sweep", "buffer_kb", "buffer size (KB)", "UDP packet loss",
                   tuple(Series(f"udp_loss_{_tag(bs)}", f"B* = {bs:g} KB") for bs in p["bstars_kb"]),
-                  "UDP loss from the M/M/1/B chain", logy=True)
+                  "UDP loss from the M/M/1/B chain", loss=True)
     return Output({"sweep": t}, [panel], facts)
 
 
@@ -343,9 +322,9 @@ def _a_fig22(p: Params) -> Output:
         c = _chain_table(b, float(p["bstar_kb"]), tcp // k, tcp, bulk_chain.LAMBDA_UDP)
         t[f"udp_loss_ratio{k}"] = c["udp_loss"]
         facts[f"ratio {k} (UDP {tcp // k} B)"] = _minimum_then_peak(b, c["udp_loss"].to_numpy(), (1.0, 30.0))
-    panel = Panel("sweep", "buffer_kb", "buffer size (KB)", "UDP packet loss probability",
+    panel = Curves("sweep", "buffer_kb", "buffer size (KB)", "UDP packet loss",
                   tuple(Series(f"udp_loss_ratio{int(k)}", f"ratio {int(k)} (UDP {tcp // int(k)} B)") for k in p["ratios"]),
-                  "UDP loss, bulk size = TCP/UDP size ratio", logy=True)
+                  "UDP loss, bulk size = TCP/UDP size ratio", loss=True)
     return Output({"sweep": t}, [panel], facts)
 
 
@@ -371,9 +350,9 @@ def _a_md1(p: Params) -> Output:
         series.append(Series(col, label, "--"))
         facts[f"Erlang {m} UDP loss"] = _minimum_then_peak(b, t[col].to_numpy(), (1.0, 30.0))
     panels = [
-        Panel("sweep", "buffer_kb", "buffer size (KB)", "UDP packet loss probability", tuple(series),
-              "(a) UDP loss: exponential to deterministic service", logy=True),
-        Panel("sweep", "buffer_kb", "buffer size (KB)", "TCP throughput (fraction of link)",
+        Curves("sweep", "buffer_kb", "buffer size (KB)", "UDP packet loss", tuple(series),
+              "(a) UDP loss: exponential to deterministic service", loss=True),
+        Curves("sweep", "buffer_kb", "buffer size (KB)", "TCP throughput (fraction of link)",
               (Series("tcp_throughput_md1", "M/D/1/B"),), "(b) TCP carried"),
     ]
     return Output({"sweep": t}, panels, facts)
@@ -403,9 +382,9 @@ def _q_thm1(p: Params) -> Output:
         "α": f"{qlbp.response_constant(mu_max, mu_min, q_max):.4g} 1/s",
     }
     panels = [
-        Panel("delay", "rate_mbps", "input rate λ (Mb/s)", "pacing delay (ms)",
+        Curves("delay", "rate_mbps", "input rate λ (Mb/s)", "pacing delay (ms)",
               (Series("delay_ms", "steady-state pacing delay"),), "(a) delay", hlines=((bound, "bound Qmax/μmax"),)),
-        Panel("delay", "rate_mbps", "input rate λ (Mb/s)", "pacing queue (packets)",
+        Curves("delay", "rate_mbps", "input rate λ (Mb/s)", "pacing queue (packets)",
               (Series("queue_pkts", "steady-state queue"),), "(b) queue"),
     ]
     return Output({"delay": t}, panels, facts)
@@ -434,7 +413,7 @@ def _q_thm2(p: Params) -> Output:
 
     tau = _grid(0.0, float(p["max_lag_s"]), 0.002)
     cov = pd.DataFrame({"lag_s": tau, "cov_input": qlbp.onoff_autocov(tau, h, r1, r2)})
-    series = [Series("cov_input", "input C_λλ", "k-")]
+    series = [Series("cov_input", r"input $C_{\lambda\lambda}(\tau)$")]
     curves = _q_thm2_curves(p)
     critical_q = curves[-1][0]
     for q, col in curves:
@@ -460,9 +439,9 @@ def _q_thm2(p: Params) -> Output:
         f"CoV ratio, {p['bin_ms']:g} ms bins": ", ".join(f"Qmax {q:g}: {cov_ratio(q):.3f}" for q in p["q_max_pkts"]),
     }
     panels = [
-        Panel("autocov", "lag_s", "lag τ (s)", "auto-covariance ((Mb/s)²)", tuple(series),
+        Curves("autocov", "lag_s", "lag τ (s)", "auto-covariance ((Mb/s)²)", tuple(series),
               "(a) input and paced auto-covariance, eq. 6"),
-        Panel("cov_ratio", "q_max_pkts", "Qmax (packets)", "output / input",
+        Curves("cov_ratio", "q_max_pkts", "Qmax (packets)", "output / input",
               (Series("cov_ratio", f"CoV ratio, {p['bin_ms']:g} ms bins"),
                Series("std_ratio_instant", "std ratio, instantaneous rate", "--")),
               "(b) burstiness reduction (one pacer)"),
@@ -486,7 +465,7 @@ def _w_fig8(p: Params) -> Output:
     facts = {a: f"{t[a][0]:.2f}% at B = 0, {t[a][len(b) // 4]:.2f}% at B = {b[len(b) // 4]:.0f} pkts"
              for a in ("reno", "scalable", "bic", "fast")}
     facts["reno as printed"] = f"{t['reno_printed'][0]:.2f}% at B = 0, {t['reno_printed'].iloc[-1]:.2f}% at B = BDP (derivation gives 0)"
-    panel = Panel("loss", "buffer_pkts", "buffer size (packets)", "throughput loss (%)",
+    panel = Curves("loss", "buffer_pkts", "buffer size (packets)", "throughput loss (%)",
                   (Series("reno", "Reno"), Series("reno_printed", "Reno, W's printed formula", "--"),
                    Series("scalable", "Scalable TCP"), Series("bic", "BIC-TCP"), Series("fast", "FAST")),
                   f"synchronised flows, BDP = {cd:g} packets")
@@ -511,10 +490,10 @@ def _w_conv(p: Params) -> Output:
                                 f"{float(sync_loss.convergence_rtts(1 / 16, cd, buf)):.0f} RTTs (cd = {cd:g} packets)",
     }
     panels = [
-        Panel("epochs", "early_fraction", "fraction r of flows leaving slow start early", "epochs K to 95% of fair share",
+        Curves("epochs", "early_fraction", "fraction r of flows leaving slow start early", "epochs K to 95% of fair share",
               (Series("epochs", "K, eq. 5", "-"),), "(a) convergence epochs"),
-        Panel("windows", "epoch", "congestion epoch k", "early flow's window / fair share",
-              tuple(Series(f"share_{_tag(e)}", f"r = {e:g}", "o-") for e in p["early"]), "(b) eq. 3",
+        Curves("windows", "epoch", "congestion epoch k", "early flow's window / fair share",
+              tuple(Series(f"share_{_tag(e)}", f"r = {e:g}", "-") for e in p["early"]), "(b) eq. 3",
               hlines=((0.95, "95% of fair share"),)),
     ]
     return Output({"epochs": epochs, "windows": win}, panels, facts)
@@ -565,36 +544,35 @@ def load_overlay(model_id: str, path: Path, params: Params, xs: Sequence[str]) -
     return overlays.Overlay([sim], "simulated")
 
 
-def _overlay(ax, panel: Panel, table: pd.DataFrame, sim: overlays.Overlay, facts: Dict[str, str]) -> int:
-    """Draw the simulated points of `panel`'s curves in their curves' colours,
-    with one legend entry, and add how far they lie from the model to `facts`."""
+def _overlay(ax, panel: Curves, table: pd.DataFrame, sim: overlays.Overlay, facts: Dict[str, str]) -> int:
+    """Draw the simulated points of `panel`'s curves (`plot.draw_points`) and
+    add how far they lie from the model to `facts`; how many curves got points."""
     drawn = 0
     for frame in sim.tables:
-        if panel.x not in frame.columns:
-            continue
-        colours = {line.get_label(): line.get_color() for line in ax.get_lines()}
-        for s in panel.series:
-            if s.column not in frame.columns:
-                continue
-            pts = frame[[panel.x, s.column]].dropna()
-            ax.plot(pts[panel.x], pts[s.column], "o", mfc="none", color=colours.get(s.label),
-                    label=sim.label if drawn == 0 else None)
+        for s, pts in draw_points(ax, panel, frame, sim.label, first=drawn == 0):
             facts[f"{panel.title or panel.ylabel}, {s.label}"] = _agreement(panel, table, s.column, pts)
             drawn += 1
     return drawn
 
 
-def _agreement(panel: Panel, table: pd.DataFrame, column: str, pts: pd.DataFrame) -> str:
+def _agreement(panel: Curves, table: pd.DataFrame, column: str, pts: pd.DataFrame) -> str:
     """Simulated against model at the simulated x: ratios on a log axis, differences otherwise."""
     model = np.interp(pts[panel.x], table[panel.x], table[column])
     sim = pts[column].to_numpy(dtype=float)
     where = f"over {len(sim)} points, {panel.x} {pts[panel.x].min():g}-{pts[panel.x].max():g}"
-    if panel.logy:
+    if panel.logy or panel.loss:
         with np.errstate(divide="ignore", invalid="ignore"):
             r = sim / model
         return f"simulated/model {np.nanmin(r):.3g} to {np.nanmax(r):.3g}, median {np.nanmedian(r):.3g} {where}"
     d = sim - model
     return f"simulated - model {d.min():+.3g} to {d.max():+.3g}, mean {d.mean():+.3g} {where}"
+
+
+def model_ref(model: Model) -> str:
+    """The paper figure a model draws ("Paper A, Fig. 10"), else its paper and section ("Paper W, Sec. III-B.1")."""
+    if re.match(r"^[eaqw]-(fig|tab|thm)\d+$", model.id):
+        return plot.paper_ref(model.id)
+    return f"Paper {model.source[0]}, {model.source[2:].split(',')[0]}"
 
 
 def render(model_id: str, out_dir: Path, overrides: Sequence[str] = (), overlay: Optional[Path] = None,
@@ -605,11 +583,6 @@ def render(model_id: str, out_dir: Path, overrides: Sequence[str] = (), overlay:
     runs the model's packet-level check instead (`SIMULATIONS`) and writes its
     points as `<id>-simulated*.csv`. Points are drawn as markers on the panels
     whose x column and curve columns they have. Returns (written paths, facts, the model's output)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     model = MODELS[model_id]
     params = parse_overrides(model, overrides)
     out = model.build(params)
@@ -629,39 +602,12 @@ def render(model_id: str, out_dir: Path, overrides: Sequence[str] = (), overlay:
             path = out_dir / (f"{model_id}-simulated.csv" if len(sim.tables) == 1 else f"{model_id}-simulated-{i + 1}.csv")
             table.to_csv(path, index=False)
             written.append(path)
-    n = len(out.panels)
-    cols = 2 if n > 1 else 1
-    rows = (n + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 4.4 * rows), squeeze=False)
-    overlaid = 0
-    for ax, panel in zip(axes.flat, out.panels):
-        table = out.tables[panel.table]
-        for s in panel.series:
-            ax.plot(table[panel.x], table[s.column], s.style, label=s.label, markersize=4)
-        for y, label in panel.hlines:
-            ax.axhline(y, color="grey", linestyle="-.", linewidth=1, label=label)
-        if sim is not None:
-            overlaid += _overlay(ax, panel, table, sim, facts)
-        if panel.logy:
-            ax.set_yscale("log")
-        if panel.logx:
-            ax.set_xscale("log")
-        ax.set_xlabel(panel.xlabel)
-        ax.set_ylabel(panel.ylabel)
-        ax.set_title(panel.title, fontsize=10)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
-    for ax in list(axes.flat)[n:]:
-        ax.set_visible(False)
-    if sim is not None and overlaid == 0:
-        plt.close(fig)
-        raise ValueError(f"{overlay}: no column matches a plotted curve of {model_id}")
-    facts.update(sim.facts if sim is not None else {})
-    fig.suptitle(f"{model.id}: {model.title}\n({model.source})", fontsize=11)
-    fig.tight_layout()
-    for ext in ("png", "svg"):
-        path = out_dir / f"{model_id}.{ext}"
-        fig.savefig(path, dpi=120)
-        written.append(path)
-    plt.close(fig)
+    fig = plot.render(None, out.panels, f"{model_ref(model)}: {model.title}\n(analytical model: {model.source})",
+                      out.tables)
+    if sim is not None:
+        overlaid = sum(_overlay(ax, panel, out.tables[panel.table], sim, facts) for ax, panel in zip(fig.axes, out.panels))
+        if overlaid == 0:
+            raise ValueError(f"{overlay}: no column matches a plotted curve of {model_id}")
+        facts.update(sim.facts)
+    written += plot.save(fig, out_dir / model_id)
     return written, facts, out

@@ -1,0 +1,206 @@
+"""The figures (pacesim.plot): confidence intervals against a hand computation,
+categorical axes without joining lines, loss in percent on log axes, n in
+every legend, a (colour, marker) pair per series, titles that name the
+paper's figure, no axis averaged over silently; checked on hand-made frames,
+on every reproduce figure's sweep (synthetic numbers in its real axes) and on
+every analytical model."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_hex
+from matplotlib.text import Text
+
+from pacesim.analysis.models import MODELS, model_ref
+from pacesim.plot import Panel, figure, numeric, paper_ref, render, summarise, unaveraged
+from pacesim.reproduce.figures import FIGURES
+
+# t_{0.975,k} from a printed Student t table (k = 1, 2, 3, 9)
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 9: 2.262}
+
+
+def _frame(values: dict, x="core.buffer", by="pacing.scheme", metric="goodput_kbps_mean") -> pd.DataFrame:
+    """Points: {(by value, x value): [one value per seed]}."""
+    rows = [{by: b, x: xv, "seed": i + 1, "status": "ok", metric: v}
+            for (b, xv), vs in values.items() for i, v in enumerate(vs)]
+    return pd.DataFrame(rows)
+
+
+def _series_lines(ax):
+    """The data lines errorbar drew (one per series), not its caps."""
+    return [c.lines[0] for c in ax.containers]
+
+
+def _legend_text(ax) -> str:
+    leg = ax.get_legend()
+    return " | ".join([leg.get_title().get_text()] + [t.get_text() for t in leg.get_texts()])
+
+
+def test_confidence_interval_is_student_t_over_seeds():
+    df = _frame({("edge", "5KB"): [1.0, 2.0, 3.0, 4.0], ("edge", "10KB"): [10.0, 12.0], ("edge", "20KB"): [7.0]})
+    s = summarise(df, "core.buffer", "goodput_kbps_mean", ["pacing.scheme"]).set_index("core.buffer")
+    # by hand: s = sqrt(sum (x - mean)^2 / (n - 1))
+    sd4 = np.sqrt(((np.array([1, 2, 3, 4]) - 2.5) ** 2).sum() / 3)
+    assert s.loc["5KB", "ci"] == pytest.approx(T975[3] * sd4 / 2, rel=1e-3)
+    assert s.loc["10KB", "ci"] == pytest.approx(T975[1] * np.sqrt(2) / np.sqrt(2), rel=1e-3)
+    assert np.isnan(s.loc["20KB", "ci"])  # one seed: no interval
+
+
+def test_error_bars_drawn_are_the_intervals_and_absent_for_one_seed():
+    df = _frame({("edge", "5KB"): [1.0, 2.0, 3.0, 4.0], ("edge", "10KB"): [7.0]})
+    fig = render(df, [Panel("core.buffer", "goodput_kbps_mean", ["pacing.scheme"])])
+    ax = fig.axes[0]
+    (bars,) = ax.containers[0].lines[2]  # the vertical bars, one segment per point that has an interval
+    segments = [seg for seg in bars.get_segments() if len(seg)]
+    assert len(segments) == 1
+    (x0, lo), (_, hi) = segments[0]
+    assert (x0, (hi - lo) / 2) == pytest.approx((5.0, T975[3] * np.sqrt(5 / 3) / 2), rel=1e-3)
+    assert "n=1-4 seeds" in _legend_text(ax)
+
+
+def test_legend_gives_n_once_when_every_series_has_it_and_says_no_ci_for_one_seed():
+    three = _frame({(s, b): [1.0, 2.0, 4.0] for s in ["none", "edge"] for b in ["5KB", "10KB"]})
+    ax = render(three, [Panel("core.buffer", "goodput_kbps_mean", ["pacing.scheme"])]).axes[0]
+    assert ax.get_legend().get_title().get_text() == "n=3 seeds, 95% CI"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["none", "edge"]
+    one = _frame({("edge", "5KB"): [1.0], ("edge", "10KB"): [2.0]})
+    ax = render(one, [Panel("core.buffer", "goodput_kbps_mean", [])]).axes[0]
+    assert "n=1 seed, no CI" in _legend_text(ax)
+    assert not [seg for c in ax.containers for bars in c.lines[2] for seg in bars.get_segments() if len(seg)]
+
+
+def test_categorical_x_is_points_not_joined_lines():
+    df = _frame({(p, v): [1.0 + i, 2.0 + i] for i, v in enumerate(["unpaced", "QLBP 10", "QLBP 20"])
+                 for p in [1, 2]}, x="variant", by="topology.pacers", metric="burstiness_cov")
+    ax = render(df, [Panel("variant", "burstiness_cov", ["topology.pacers"])]).axes[0]
+    for line in ax.get_lines():
+        if len(line.get_xdata()) > 1:
+            assert line.get_linestyle() == "None", "a line joins categories"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["unpaced", "QLBP 10", "QLBP 20"]
+    # the two series sit side by side around each category, not on top of each other
+    xs = [tuple(np.round(np.asarray(line.get_xdata(), dtype=float), 3)) for line in _series_lines(ax)]
+    assert xs[0] != xs[1] and all(abs(a - round(a)) < 0.5 for x in xs for a in x)
+
+
+def test_numeric_x_joins_points():
+    df = _frame({("edge", b): [1.0, 2.0] for b in ["5KB", "10KB", "20KB"]})
+    ax = render(df, [Panel("core.buffer", "goodput_kbps_mean", ["pacing.scheme"])]).axes[0]
+    (line,) = _series_lines(ax)
+    assert line.get_linestyle() == "-" and list(line.get_xdata()) == [5.0, 10.0, 20.0]
+
+
+def test_loss_axis_is_log_in_percent_with_readable_ticks_and_zero_on_the_floor():
+    df = _frame({("edge", b): [v, v] for b, v in [("2KB", 0.0), ("5KB", 2e-4), ("10KB", 0.003), ("20KB", 0.02)]},
+                metric="core_udp_loss_rate")
+    fig = render(df, [Panel("core.buffer", "core_udp_loss_rate", ["pacing.scheme"])])
+    FigureCanvasAgg(fig).draw()
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "log"
+    fmt = ax.yaxis.get_major_formatter()
+    assert [fmt(v) for v in (0.01, 0.001, 0.5, 1e-4)] == ["1%", "0.1%", "50%", "0.01%"]
+    shown = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    assert shown and all(t.endswith("%") and "e" not in t and "times" not in t for t in shown)
+    assert ax.get_ylabel().endswith("(%)")
+    floor = ax.get_ylim()[0]
+    zeros = [line for line in ax.get_lines() if line.get_marker() == "v" and len(line.get_xdata()) == 1]
+    assert [(line.get_xdata()[0], line.get_ydata()[0]) for line in zeros] == [(2.0, floor)]
+
+
+def test_each_series_has_its_own_colour_and_marker():
+    # A-fig4's percentiles: two variants x three metrics, six series
+    df = pd.DataFrame([{"variant": v, "core.buffer": b, "seed": 1, "status": "ok", m: 1.0 + i}
+                       for v in ["1000 flows", "200 flows"] for b in ["2KB", "5KB"]
+                       for i, m in enumerate(["mean_cwnd_p05", "mean_cwnd_p50", "mean_cwnd_p95"])])
+    df = df.groupby(["variant", "core.buffer", "seed", "status"], as_index=False).first()
+    ax = render(df, [Panel("core.buffer", ["mean_cwnd_p05", "mean_cwnd_p50", "mean_cwnd_p95"], ["variant"])]).axes[0]
+    pairs = [(to_hex(line.get_color()), line.get_marker()) for line in _series_lines(ax)]
+    assert len(pairs) == 6 and len(set(pairs)) == 6
+    assert len(ax.get_legend().get_texts()) == 6
+
+
+def test_a_series_keeps_its_colour_from_panel_to_panel():
+    # W-s5: "Paced flows" is goodput in one panel and retransmissions in the next
+    df = pd.DataFrame([{"variant": v, "seed": 1, "status": "ok", "goodput_kbps_paced": 1.0, "goodput_kbps_unpaced": 2.0,
+                        "retransmit_rate_paced": 0.02, "retransmit_rate_unpaced": 0.002} for v in ["Reno", "SACK"]])
+    fig = render(df, [Panel("variant", ["goodput_kbps_paced", "goodput_kbps_unpaced"]),
+                      Panel("variant", ["retransmit_rate_paced", "retransmit_rate_unpaced"])])
+    colours = [[to_hex(line.get_color()) for line in _series_lines(ax)] for ax in fig.axes]
+    assert colours[0] == colours[1] and colours[0][0] != colours[0][1]
+
+
+def test_titles_name_the_papers_figures():
+    assert paper_ref("E-fig3") == "Paper E, Fig. 3"
+    assert paper_ref("Q-tab2") == "Paper Q, Table II"
+    assert paper_ref("Q-tab3", "Q-fig19") == "Paper Q, Table III and Fig. 19"
+    assert paper_ref("W-s6", "W-s7") == "Paper W, scenarios 6 and 7"
+    assert paper_ref("q-thm1") == "Paper Q, Theorem 1"
+
+
+def test_no_axis_is_averaged_over_silently():
+    df = _frame({(s, b): [1.0] for s in ["none", "edge"] for b in ["5KB", "10KB"]})
+    assert unaveraged(df, ["core.buffer", "pacing.scheme"], Panel("core.buffer", "goodput_kbps_mean")) == {
+        "pacing.scheme": ["none", "edge"]}
+    assert unaveraged(df, ["core.buffer", "pacing.scheme"],
+                      Panel("core.buffer", "goodput_kbps_mean", where={"pacing.scheme": "edge"})) == {}
+    with pytest.raises(ValueError, match="axis 'pacing.scheme' has values none, edge"):
+        render(df, [Panel("core.buffer", "goodput_kbps_mean")], axes=["core.buffer", "pacing.scheme"])
+
+
+def test_a_stem_with_dots_keeps_them(tmp_path):
+    df = _frame({("edge", "5KB"): [1.0]})
+    paths = figure(df, [Panel("core.buffer", "goodput_kbps_mean", ["pacing.scheme"])], tmp_path / "g-vs-pacing.scheme")
+    assert [p.name for p in paths] == ["g-vs-pacing.scheme.png", "g-vs-pacing.scheme.svg"]
+
+
+def _texts(fig) -> list:
+    FigureCanvasAgg(fig).draw()
+    return [t.get_text() for t in fig.findobj(Text) if t.get_text() and "$" not in t.get_text()]
+
+
+@pytest.mark.parametrize("fig_id", list(FIGURES))
+def test_every_reproduce_figure_on_its_sweep_axes(fig_id):
+    """Synthetic numbers in the figure's real sweep axes, two seeds: no axis
+    left to average over, no raw underscore, categories unjoined, loss in
+    percent, distinct series."""
+    fig = FIGURES[fig_id]
+    sweep = fig.sweep(False)
+    panels = [p for p in fig.panels if isinstance(p, Panel)]
+    if not panels:
+        pytest.skip("drawn from run tables only")
+    metrics = {m for p in panels for m in (p.y if isinstance(p.y, list) else [p.y])}
+    rng = np.random.default_rng(1)
+    rows = [{**pt.axes, "seed": seed, "status": "ok", **{m: rng.uniform(0.001, 0.1) for m in metrics}}
+            for pt in sweep.points() if pt.seed == sweep.seeds[0] for seed in (1, 2)]
+    drawn = render(pd.DataFrame(rows), panels, f"{paper_ref(fig.id, *fig.also)}: {fig.caption}", axes=list(sweep.axes))
+    texts = _texts(drawn)
+    assert not [t for t in texts if "_" in t], f"raw underscores in {fig_id}"
+    assert re.match(r"Paper [EAQW], (Figs?\.|Tables?|scenarios?) ", drawn.get_suptitle())
+    for ax, panel in zip(drawn.axes, panels):
+        assert "n=2 seeds, 95% CI" in _legend_text(ax)
+        pairs = [(to_hex(line.get_color()), line.get_marker()) for line in _series_lines(ax)]
+        assert len(set(pairs)) == len(pairs), f"{fig_id} {panel.title}: two series look alike"
+        if numeric(pd.Series([r[panel.x] for r in rows]))[0] is None:  # categories
+            assert all(line.get_linestyle() == "None" for line in _series_lines(ax))
+        ys = panel.y if isinstance(panel.y, list) else [panel.y]
+        if all("loss_rate" in m or "retransmit_rate" in m for m in ys):
+            assert ax.get_yscale() == "log" and ax.yaxis.get_major_formatter()(0.01) == "1%"
+
+
+@pytest.mark.parametrize("model_id", list(MODELS))
+def test_every_model_figure(model_id):
+    model = MODELS[model_id]
+    out = model.build(dict(model.defaults))
+    drawn = render(None, out.panels, f"{model_ref(model)}: {model.title}", out.tables)
+    assert re.match(r"Paper [EAQW], (Fig\. \d+|Theorem \d|Sec\. )", drawn.get_suptitle())
+    assert not [t for t in _texts(drawn) if "_" in t], f"raw underscores in {model_id}"
+    for ax, panel in zip(drawn.axes, out.panels):
+        pairs = [(to_hex(line.get_color()), line.get_marker()) for line in ax.get_lines() if line.get_label()[:1] != "_"
+                 and line.get_marker() not in ("None", None, "")]
+        assert len(set(pairs)) == len(pairs) == len(panel.series)
+        if panel.loss:
+            assert ax.get_yscale() == "log" and ax.yaxis.get_major_formatter()(0.001) == "0.1%"
