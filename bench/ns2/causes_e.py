@@ -20,29 +20,47 @@ from __future__ import annotations
 
 import argparse
 import csv
+import fcntl
 import re
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
+import refs
+
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "results" / "causes-e.csv"
 STOCK = "/usr/bin/ns"
 PACED = "/work/ns2-edge/ns-2.35/ns"  # built by bench/ns2/paced/build.sh: tcp-paced.cc and Queue/EdgePacer
 METRICS = ["aggregate_mbps", "goodput_kbps_mean", "core_loss", "goodput_kbps_paced", "goodput_kbps_unpaced",
-           "pacer_delay_ms_mean", "transfers", "transfer_goodput_kbps_mean"]
+           "pacer_delay_ms_mean", "transfers", "transfer_goodput_kbps_mean", "core_mbps", "tcp_mbps", "udp_loss",
+           "udp_arrivals"]
 COLUMNS = ["tag", "claims", "script", "args"] + METRICS + ["wall_s"]
 
 
 def ebase(buffer_kb: float, flows: int = 1000, variant: str = "", sink: str = "", queue: str = "",
-          short: bool = False) -> list:
+          short: bool = False, long: bool = False) -> list:
     """ebase.tcl's arguments, FLOWS_CSV as "{csv}": EDGES HOSTS BUFFER SEED T W CSV [VARIANT SINK QUEUE];
-    200 s over [50, 200] s, or with `short` 100 s over [30, 100] s (points whose margin is wide)."""
+    200 s over [50, 200] s, with `short` 100 s over [30, 100] s (points whose margin is wide), with `long`
+    the paper's 400 s over [100, 400] s."""
     tail = [variant, sink, queue] if (variant or sink or queue) else []
-    run = ["100", "30"] if short else ["200", "50"]
+    run = ["100", "30"] if short else ["400", "100"] if long else ["200", "50"]
     return ["10", str(flows // 10), str(int(buffer_kb * 1000)), "1"] + run + ["{csv}"] + tail
 
+
+
+
+def udp(source: str, script: str, *args: str, buffer_kb: float) -> list:
+    """ebase_udp.tcl's arguments: paper E Sec 5's UDP source ("{poisson}": E-fig13/15's 5.5 Mb/s Poisson;
+    "{fbm}": E-fig14's 6 Mb/s fBm, H 0.85; sizes U[100, 300] B) with E-base through `script` and its
+    `args`; the paper's 400 s over [100, 400] s."""
+    return [source, script, *args] + ebase(buffer_kb, long=True)
+
+
+# Trace placeholders: the source each writes (bench/ns2/refs.py) at the point's seed and length.
+TRACES = {"{poisson}": (refs.poisson_trace, 5.5e6), "{fbm}": (refs.fbm_trace, 6e6)}
+UDP_SIZES = (100, 300)  # paper E Sec 5: "packet sizes ... uniformly distributed in the range [100, 300] Bytes"
 
 USERS_ARGS = ["Reno", "", "DropTail"]
 USERS_Q = ["10", "10", "10000", "1", "100", "30", "{csv}"] + USERS_ARGS + ["0.1", "1,100000,1.2,1"]
@@ -98,14 +116,35 @@ POINTS = {
     "host-half-5": ("E-fig16.1", "paced/ebase_host.tcl", ["original", "0.5"] + ebase(5)),
     "edge-half-5": ("E-fig16.1", "paced/ebase_edge.tcl", ["10", "5"] + ebase(5)),
 }
+# E-fig13 (Poisson UDP), E-fig14 (fBm UDP), E-fig15 (d at 5 KB): ebase_udp.tcl, 400 s over [100, 400] s
+UDP_SCRIPTS = {"none": ("ebase.tcl",), "host": ("paced/ebase_host.tcl", "original", "1"),
+               "edge": ("paced/ebase_edge.tcl", "10", "10")}
+POINTS.update({f"udp-poisson-{scheme}-{kb}": ("E-fig13.1 E-fig13.2 E-fig13.4 E-fig13.5", "ebase_udp.tcl",
+                                              udp("{poisson}", *UDP_SCRIPTS[scheme], buffer_kb=kb))
+               for kb in (6, 8, 10, 15, 20) for scheme in ("edge", "none", "host")})
+POINTS.update({f"udp-fbm-{scheme}-{kb}": ("E-fig14.1 E-fig14.3", "ebase_udp.tcl",
+                                          udp("{fbm}", *UDP_SCRIPTS[scheme], buffer_kb=kb))
+               for kb in (6, 8, 10) for scheme in ("edge", "none")})
+POINTS.update({f"udp-poisson-d{d}-5": ("E-fig15.2", "ebase_udp.tcl",
+                                       udp("{poisson}", "paced/ebase_edge.tcl", str(d), "10", buffer_kb=5))
+               for d in (1, 2, 5)})
+POINTS["udp-poisson-none-5"] = ("E-fig15.2", "ebase_udp.tcl", udp("{poisson}", "ebase.tcl", buffer_kb=5))
+# The same at 100 s over [30, 100] s, on a machine shared by many
+POINTS.update({f"{tag}-t100": (claims, script, args[:-3] + ["100", "30", "{csv}"])
+               for tag, (claims, script, args) in list(POINTS.items()) if tag.startswith("udp-")})
 
 
 def run(tag: str) -> dict:
     claims, script, args = POINTS[tag]
-    stock = script == "ebase.tcl" or (script == "efig8.tcl" and args[0] == "ebase.tcl")
+    stock = not any(a.startswith("paced/") for a in [script] + args)
     binary = STOCK if stock else PACED
     with tempfile.TemporaryDirectory() as tmp:
         argv = [a.replace("{csv}", str(Path(tmp) / "flows.csv")) for a in args]
+        if argv[0] in TRACES:  # ebase_udp.tcl: its trace covers the run (ebase's SEED and DURATION)
+            make, rate = TRACES[argv[0]]
+            seed, duration = int(argv[-4]), float(argv[-3])
+            argv[0] = str(Path(tmp) / "udp.bin")
+            make(argv[0], {"seed": seed, "duration_s": duration}, rate=rate, sizes=UDP_SIZES)
         t0 = time.time()
         out = subprocess.run(["nice", "-n", "5", binary, str(HERE / script)] + argv, check=True,
                              capture_output=True, text=True, cwd=tmp).stdout
@@ -125,20 +164,27 @@ def main() -> int:
         for tag, (claims, script, args) in POINTS.items():
             print(f"{tag}: {claims}: {script} {' '.join(args)}")
         return 0
-    rows = []
-    if OUT.exists():
-        with OUT.open() as f:
-            rows = list(csv.DictReader(f))
     for tag in a.only or POINTS:
-        if tag in {r["tag"] for r in rows}:
+        if tag in {r["tag"] for r in read()}:
             continue
-        rows.append(run(tag))
-        with OUT.open("w", newline="") as f:  # the whole file: a row may bring a column the old ones lack
-            w = csv.DictWriter(f, fieldnames=COLUMNS, restval="")
-            w.writeheader()
-            w.writerows(rows)
-        print(rows[-1], flush=True)
+        row = run(tag)
+        # Read again under a lock: two runners (one per core) may share the CSV.
+        with open(Path(tempfile.gettempdir()) / "causes-e.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            rows = read() + [row]
+            with OUT.open("w", newline="") as f:  # the whole file: a row may bring a column the old ones lack
+                w = csv.DictWriter(f, fieldnames=COLUMNS, restval="")
+                w.writeheader()
+                w.writerows(rows)
+        print(row, flush=True)
     return 0
+
+
+def read() -> list:
+    if not OUT.exists():
+        return []
+    with OUT.open() as f:
+        return list(csv.DictReader(f))
 
 
 if __name__ == "__main__":
