@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""ns-2 points that decide paper E's missed claims (issue 17 Sec 3): the causes in
-python/pacesim/reproduce/causes/paper_e.toml cite the rows this writes.
+"""ns-2 points that decide paper E's missed claims (issue 17 Sec 3), and with
+`--paper a` paper A's: the causes in python/pacesim/reproduce/causes/paper_e.toml
+(paper_a.toml) cite the rows this writes.
 
 Each point runs one of bench/ns2's E-base scripts on the paper's stated setup
 (1000 flows unless the point says otherwise, seed 1, 200 s measured over
@@ -10,9 +11,10 @@ for host pacing (`ebase_host.tcl`, tcp-paced.cc, original) and the edge pacer
 (`ebase_edge.tcl`, Queue/EdgePacer). One process at a time, niced; points
 already in the CSV are skipped, so a rerun resumes.
 
-    python bench/ns2/causes_e.py [--only TAG ...] [--list]
+    python bench/ns2/causes_e.py [--paper e|a] [--only TAG ...] [--list]
 
-Output: results/causes-e.csv, one row per point: tag, the claims it serves,
+Paper A's points (A_POINTS) run bench/ns2/abase.tcl with stock ns-2.
+Output: results/causes-e.csv (causes-a.csv), one row per point: tag, the claims it serves,
 the script and its arguments, and the RESULT line's metrics with wall_s.
 """
 
@@ -30,12 +32,12 @@ from pathlib import Path
 import refs
 
 HERE = Path(__file__).resolve().parent
-OUT = HERE / "results" / "causes-e.csv"
+OUT = {paper: HERE / "results" / f"causes-{paper}.csv" for paper in "ea"}
 STOCK = "/usr/bin/ns"
 PACED = "/work/ns2-edge/ns-2.35/ns"  # built by bench/ns2/paced/build.sh: tcp-paced.cc and Queue/EdgePacer
 METRICS = ["aggregate_mbps", "goodput_kbps_mean", "core_loss", "goodput_kbps_paced", "goodput_kbps_unpaced",
            "pacer_delay_ms_mean", "transfers", "transfer_goodput_kbps_mean", "core_mbps", "tcp_mbps", "udp_loss",
-           "udp_arrivals"]
+           "udp_arrivals", "empty_prob", "empty_samples"]
 COLUMNS = ["tag", "claims", "script", "args"] + METRICS + ["wall_s"]
 
 
@@ -134,8 +136,23 @@ POINTS.update({f"{tag}-t100": (claims, script, args[:-3] + ["100", "30", "{csv}"
                for tag, (claims, script, args) in list(POINTS.items()) if tag.startswith("udp-")})
 
 
-def run(tag: str) -> dict:
-    claims, script, args = POINTS[tag]
+
+def afig17(fraction: float, buffer_kb: int) -> list:
+    """abase.tcl's arguments for paper A Fig. 17's mix with `fraction` closed-loop users (Pareto mean 100 KB,
+    shape 1.5, think 1 s) among 2000 flows on a 200 Mb/s core, P(empty) sampled every 0.2 ms on average;
+    100 s over [30, 100] s (the sweep's 800 s over [200, 800] s is out of reach of ns-2 on this machine)."""
+    return ["hosts", "2000", "core", "200e6", "buffer", str(buffer_kb * 1000), "seed", "1", "duration", "100",
+            "warmup", "30", "flows_csv", "{csv}", "short", f"{fraction},100000,1.5,1", "empty_gap", "0.0002"]
+
+
+# Paper A: A-fig17 (P(empty) and B* for all short and all long flows)
+A_POINTS = {f"afig17-{name}-{kb}": ("A-fig17.2", "abase.tcl", afig17(fraction, kb))
+            for name, fraction in (("short", 1.0), ("long", 0.0)) for kb in (8, 15, 30)}
+PAPERS = {"e": POINTS, "a": A_POINTS}
+
+
+def run(tag: str, points: dict) -> dict:
+    claims, script, args = points[tag]
     stock = not any(a.startswith("paced/") for a in [script] + args)
     binary = STOCK if stock else PACED
     with tempfile.TemporaryDirectory() as tmp:
@@ -157,22 +174,24 @@ def run(tag: str) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--paper", choices=sorted(PAPERS), default="e", help="whose points (default: paper E's)")
     ap.add_argument("--only", nargs="*", help="tags to run (default: every point not yet in the CSV)")
     ap.add_argument("--list", action="store_true", help="print the points and exit")
     a = ap.parse_args()
+    points, out = PAPERS[a.paper], OUT[a.paper]
     if a.list:
-        for tag, (claims, script, args) in POINTS.items():
+        for tag, (claims, script, args) in points.items():
             print(f"{tag}: {claims}: {script} {' '.join(args)}")
         return 0
-    for tag in a.only or POINTS:
-        if tag in {r["tag"] for r in read()}:
+    for tag in a.only or points:
+        if tag in {r["tag"] for r in read(out)}:
             continue
-        row = run(tag)
+        row = run(tag, points)
         # Read again under a lock: two runners (one per core) may share the CSV.
-        with open(Path(tempfile.gettempdir()) / "causes-e.lock", "w") as lock:
+        with open(Path(tempfile.gettempdir()) / f"causes-{a.paper}.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            rows = read() + [row]
-            with OUT.open("w", newline="") as f:  # the whole file: a row may bring a column the old ones lack
+            rows = read(out) + [row]
+            with out.open("w", newline="") as f:  # the whole file: a row may bring a column the old ones lack
                 w = csv.DictWriter(f, fieldnames=COLUMNS, restval="")
                 w.writeheader()
                 w.writerows(rows)
@@ -180,10 +199,10 @@ def main() -> int:
     return 0
 
 
-def read() -> list:
-    if not OUT.exists():
+def read(out: Path) -> list:
+    if not out.exists():
         return []
-    with OUT.open() as f:
+    with out.open() as f:
         return list(csv.DictReader(f))
 
 
