@@ -32,6 +32,8 @@
 # all 2 HOSTS flows.
 # `empty_gap S` (A-fig17): the RESULT line adds empty_prob, P(core queue
 # empty) sampled at exponential gaps of mean S seconds (below).
+# `hurst 1` (A-fig7, A-fig8): the RESULT line adds beta(s) and the Hurst
+# parameter of the core's arrivals (below).
 # `cwnd_csv FILE` (A-fig4): every bulk flow's cwnd_ sampled every 50 ms over
 # [WARMUP, DURATION], its mean written to FILE (flow, mean_cwnd).
 # Randomness: $defaultRNG and an RNG object seeded with SEED; the RNG draws,
@@ -41,7 +43,7 @@
 array set opt {
     hosts 1000 access 10e6 core 100e6 udp_access 100e6 buffer 10000 seed 1
     duration 200 warmup 50 flows_csv /dev/null variant Reno sink ""
-    udp none udp_rate 5e6 udp_size 200 trace "" short "" twoway 0 cwnd_csv "" empty_gap 0
+    udp none udp_rate 5e6 udp_size 200 trace "" short "" twoway 0 cwnd_csv "" empty_gap 0 hurst 0
 }
 array set opt $argv
 foreach var {seed duration warmup flows_csv variant} { set $var $opt($var) }
@@ -201,6 +203,67 @@ if {$opt(empty_gap) > 0} {
     set empty_hits 0
     lappend result_hooks empty_result
 }
+
+# A-fig7, A-fig8: beta(s), the CoV of the bytes arriving at r0 -> r1 (dropped
+# ones too) per interval s, for s = 2^k us, k = 10..23 (1 ms to 8.4 s), over
+# [WARMUP, DURATION]; bins of 1024 us read off the monitor's byte counter
+# (32-bit: differences mod 2^32) and summed upward by powers of two, as
+# pacesim's metrics/burstiness.rs. The RESULT line adds hurst = 1 + the
+# least-squares slope of ln beta on ln s (beta(s) ~ s^(H-1); pacesim's
+# hurst_1ms) and beta_<k>=... per scale.
+set bin_s 0.001024
+set scales 14
+proc bin_sample {} {
+    global ns qmon bin_prev bin_n bin_open bin_sum bin_sq bin_count scales bin_s warmup
+    set b [$qmon set barrivals_]
+    set x [expr {double(($b - $bin_prev) % 4294967296)}]
+    set bin_prev $b
+    incr bin_n
+    for {set k 0} {$k < $scales} {incr k} {
+        set bin_open($k) [expr {$bin_open($k) + $x}]
+        if {$bin_n % (1 << $k) == 0} {
+            set bin_sum($k) [expr {$bin_sum($k) + $bin_open($k)}]
+            set bin_sq($k) [expr {$bin_sq($k) + $bin_open($k) * $bin_open($k)}]
+            incr bin_count($k)
+            set bin_open($k) 0.0
+        }
+    }
+    $ns at [expr {$warmup + ($bin_n + 1) * $bin_s}] "bin_sample"
+}
+proc hurst_result {phase} {
+    global qmon bin_prev bin_n bin_open bin_sum bin_sq bin_count scales bin_s ns warmup
+    if {$phase eq "snapshot"} {
+        set bin_prev [$qmon set barrivals_]
+        set bin_n 0
+        for {set k 0} {$k < $scales} {incr k} { lassign {0.0 0.0 0.0 0} bin_open($k) bin_sum($k) bin_sq($k) bin_count($k) }
+        $ns at [expr {$warmup + $bin_s}] "bin_sample"
+        return ""
+    }
+    set out ""
+    set xs {}
+    set ys {}
+    for {set k 0} {$k < $scales} {incr k} {
+        set n $bin_count($k)
+        if {$n < 2} { continue }
+        set mean [expr {$bin_sum($k) / $n}]
+        set var [expr {$bin_sq($k) / $n - $mean * $mean}]
+        set beta [expr {$var > 0 ? sqrt($var) / $mean : 0.0}]
+        append out [format " beta_%d=%.6f" [expr {10 + $k}] $beta]
+        if {$beta > 0} {
+            lappend xs [expr {log($bin_s * 1e6 * (1 << $k))}]
+            lappend ys [expr {log($beta)}]
+        }
+    }
+    set m [llength $xs]
+    set sx 0.0; set sy 0.0; set sxx 0.0; set sxy 0.0
+    foreach x $xs y $ys {
+        set sx [expr {$sx + $x}]; set sy [expr {$sy + $y}]
+        set sxx [expr {$sxx + $x * $x}]; set sxy [expr {$sxy + $x * $y}]
+    }
+    set slope [expr {($m * $sxy - $sx * $sy) / ($m * $sxx - $sx * $sx)}]
+    return [format " hurst=%.4f%s" [expr {1 + $slope}] $out]
+}
+if {$opt(hurst)} { lappend result_hooks hurst_result }
 
 $ns at $warmup "snapshot"
 $ns at $duration "finish"

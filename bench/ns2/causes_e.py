@@ -37,7 +37,7 @@ STOCK = "/usr/bin/ns"
 PACED = "/work/ns2-edge/ns-2.35/ns"  # built by bench/ns2/paced/build.sh: tcp-paced.cc and Queue/EdgePacer
 METRICS = ["aggregate_mbps", "goodput_kbps_mean", "core_loss", "goodput_kbps_paced", "goodput_kbps_unpaced",
            "pacer_delay_ms_mean", "transfers", "transfer_goodput_kbps_mean", "core_mbps", "tcp_mbps", "udp_loss",
-           "udp_arrivals", "empty_prob", "empty_samples"]
+           "udp_arrivals", "empty_prob", "empty_samples", "hurst"] + [f"beta_{k}" for k in range(10, 24)]
 COLUMNS = ["tag", "claims", "script", "args"] + METRICS + ["wall_s"]
 
 
@@ -137,17 +137,25 @@ POINTS.update({f"{tag}-t100": (claims, script, args[:-3] + ["100", "30", "{csv}"
 
 
 
-def afig17(fraction: float, buffer_kb: int) -> list:
-    """abase.tcl's arguments for paper A Fig. 17's mix with `fraction` closed-loop users (Pareto mean 100 KB,
-    shape 1.5, think 1 s) among 2000 flows on a 200 Mb/s core, P(empty) sampled every 0.2 ms on average;
-    100 s over [30, 100] s (the sweep's 800 s over [200, 800] s is out of reach of ns-2 on this machine)."""
-    return ["hosts", "2000", "core", "200e6", "buffer", str(buffer_kb * 1000), "seed", "1", "duration", "100",
-            "warmup", "30", "flows_csv", "{csv}", "short", f"{fraction},100000,1.5,1", "empty_gap", "0.0002"]
+def abase(hosts: int, buffer_kb: int, duration: int, warmup: int, short: bool, *extra: str) -> list:
+    """abase.tcl's arguments on paper A's 200 Mb/s core (Figs. 7, 8, 17): `hosts` TCP flows, all long-lived or
+    all closed-loop users (`short`: Pareto mean 100 KB, shape 1.5, think 1 s), seed 1."""
+    users = ["short", "1.0,100000,1.5,1"] if short else []
+    return ["hosts", str(hosts), "core", "200e6", "buffer", str(buffer_kb * 1000), "seed", "1", "duration",
+            str(duration), "warmup", str(warmup), "flows_csv", "{csv}", *users, *extra]
 
 
-# Paper A: A-fig17 (P(empty) and B* for all short and all long flows)
-A_POINTS = {f"afig17-{name}-{kb}": ("A-fig17.2", "abase.tcl", afig17(fraction, kb))
-            for name, fraction in (("short", 1.0), ("long", 0.0)) for kb in (8, 15, 30)}
+# Paper A, at reduced lengths (the sweeps' 151 s and 800 s runs of 2000 flows are out of reach of ns-2 on this
+# machine): A-fig7 and A-fig8, beta(s) and the Hurst parameter of the core's arrivals, 60 s over [15, 60] s;
+# A-fig17, P(empty) sampled every 0.2 ms on average, all short or all long, 60 s over [20, 60] s.
+A_POINTS = {
+    **{f"afig7-{'short' if short else 'long'}-{kb}": ("A-fig7.1", "abase.tcl", abase(2000, kb, 60, 15, short, "hurst", "1"))
+       for short in (False, True) for kb in (50, 6250)},
+    **{f"afig8-{n}": ("A-fig8.1", "abase.tcl", abase(n, 50, 60, 15, False, "hurst", "1")) for n in (100, 500, 1000)},
+    **{f"afig17-{'short' if short else 'long'}-{kb}": ("A-fig17.2", "abase.tcl",
+                                                      abase(2000, kb, 60, 20, short, "empty_gap", "0.0002"))
+       for short in (True, False) for kb in (8, 30)},
+}
 PAPERS = {"e": POINTS, "a": A_POINTS}
 
 
