@@ -18,9 +18,7 @@
 # closed-loop users (users.tcl), starting at the same U[0, 10] s.
 # UDP (`udp`): none; cbr (Application/Traffic/CBR at UDP_RATE b/s in
 # UDP_SIZE-byte packets); or trace (Application/Traffic/Trace reading the
-# binary file TRACE: per packet, the gap to the next in us and its size,
-# two big-endian 32-bit words; ns-2 starts it at a random record and loops).
-# The UDP agent's packetSize_ is 1500, so each of its packets is sent whole.
+# binary file TRACE; flows.tcl's udp_agent and trace_app).
 # `twoway 1` (A-fig23, paper A Sec VII): every host also sends to the host
 # it receives from: host pair i carries flow i (s_i -> d_i) and flow
 # HOSTS + i (d_i -> s_i, also Reno to a TCPSink, started U[0, 10] s), so
@@ -32,6 +30,10 @@
 # carries its data packet's fid, so at r0 -> r1 fid 0 is data and fid 3
 # ACKs, and the other way round at r1 -> r0). goodput_kbps_mean is over
 # all 2 HOSTS flows.
+# `empty_gap S` (A-fig17): the RESULT line adds empty_prob, P(core queue
+# empty) sampled at exponential gaps of mean S seconds (below).
+# `hurst 1` (A-fig7, A-fig8): the RESULT line adds beta(s) and the Hurst
+# parameter of the core's arrivals (below).
 # `cwnd_csv FILE` (A-fig4): every bulk flow's cwnd_ sampled every 50 ms over
 # [WARMUP, DURATION], its mean written to FILE (flow, mean_cwnd).
 # Randomness: $defaultRNG and an RNG object seeded with SEED; the RNG draws,
@@ -41,7 +43,7 @@
 array set opt {
     hosts 1000 access 10e6 core 100e6 udp_access 100e6 buffer 10000 seed 1
     duration 200 warmup 50 flows_csv /dev/null variant Reno sink ""
-    udp none udp_rate 5e6 udp_size 200 trace "" short "" twoway 0 cwnd_csv ""
+    udp none udp_rate 5e6 udp_size 200 trace "" short "" twoway 0 cwnd_csv "" empty_gap 0 hurst 0
 }
 array set opt $argv
 foreach var {seed duration warmup flows_csv variant} { set $var $opt($var) }
@@ -136,22 +138,13 @@ proc twoway_result {phase} {
 
 if {$opt(udp) ne "none"} {
     lassign [host_pair $opt(udp_access) 5] us ud
-    set udp [new Agent/UDP]
-    $udp set fid_ 1
-    $udp set packetSize_ 1500
-    set lm [new Agent/LossMonitor]
-    $ns attach-agent $us $udp
-    $ns attach-agent $ud $lm
-    $ns connect $udp $lm
+    set udp [udp_agent $us $ud]
     if {$opt(udp) eq "cbr"} {
         set app [new Application/Traffic/CBR]
         $app set packetSize_ $opt(udp_size)
         $app set rate_ $opt(udp_rate)
     } else {
-        set tfile [new Tracefile]
-        $tfile filename $opt(trace)
-        set app [new Application/Traffic/Trace]
-        $app attach-tracefile $tfile
+        set app [trace_app $opt(trace)]
     }
     $app attach-agent $udp
     $ns at 0 "$app start"
@@ -181,6 +174,96 @@ if {$opt(cwnd_csv) ne ""} {
     $ns at $warmup "cwnd_sample"
     $ns at [expr {$duration - 1e-9}] "cwnd_write"
 }
+
+# A-fig17: P(core queue empty), the share of time r0 -> r1 holds no packet
+# waiting (the one in transmission is not in ns-2's queue), as pacesim's
+# core_empty_prob: sampled at exponential gaps of mean EMPTY_GAP s over
+# [WARMUP, DURATION] (Poisson sampling sees the time average), from an RNG
+# of its own so the topology's and users' draws stay as they are.
+proc empty_sample {} {
+    global ns qmon erng opt empty_n empty_hits
+    incr empty_n
+    if {[$qmon set pkts_] == 0} { incr empty_hits }
+    $ns at [expr {[$ns now] + [$erng exponential $opt(empty_gap)]}] "empty_sample"
+}
+proc empty_result {phase} {
+    global empty_n empty_hits
+    if {$phase eq "snapshot"} {
+        empty_sample
+        return ""
+    }
+    return [format " empty_prob=%.6f empty_samples=%d" [expr {double($empty_hits) / $empty_n}] $empty_n]
+}
+if {$opt(empty_gap) > 0} {
+    set erng [new RNG]
+    $erng seed $seed
+    $erng next-substream
+    $erng next-substream
+    set empty_n 0
+    set empty_hits 0
+    lappend result_hooks empty_result
+}
+
+# A-fig7, A-fig8: beta(s), the CoV of the bytes arriving at r0 -> r1 (dropped
+# ones too) per interval s, for s = 2^k us, k = 10..23 (1 ms to 8.4 s), over
+# [WARMUP, DURATION]; bins of 1024 us read off the monitor's byte counter
+# (32-bit: differences mod 2^32) and summed upward by powers of two, as
+# pacesim's metrics/burstiness.rs. The RESULT line adds hurst = 1 + the
+# least-squares slope of ln beta on ln s (beta(s) ~ s^(H-1); pacesim's
+# hurst_1ms) and beta_<k>=... per scale.
+set bin_s 0.001024
+set scales 14
+proc bin_sample {} {
+    global ns qmon bin_prev bin_n bin_open bin_sum bin_sq bin_count scales bin_s warmup
+    set b [$qmon set barrivals_]
+    set x [expr {double(($b - $bin_prev) % 4294967296)}]
+    set bin_prev $b
+    incr bin_n
+    for {set k 0} {$k < $scales} {incr k} {
+        set bin_open($k) [expr {$bin_open($k) + $x}]
+        if {$bin_n % (1 << $k) == 0} {
+            set bin_sum($k) [expr {$bin_sum($k) + $bin_open($k)}]
+            set bin_sq($k) [expr {$bin_sq($k) + $bin_open($k) * $bin_open($k)}]
+            incr bin_count($k)
+            set bin_open($k) 0.0
+        }
+    }
+    $ns at [expr {$warmup + ($bin_n + 1) * $bin_s}] "bin_sample"
+}
+proc hurst_result {phase} {
+    global qmon bin_prev bin_n bin_open bin_sum bin_sq bin_count scales bin_s ns warmup
+    if {$phase eq "snapshot"} {
+        set bin_prev [$qmon set barrivals_]
+        set bin_n 0
+        for {set k 0} {$k < $scales} {incr k} { lassign {0.0 0.0 0.0 0} bin_open($k) bin_sum($k) bin_sq($k) bin_count($k) }
+        $ns at [expr {$warmup + $bin_s}] "bin_sample"
+        return ""
+    }
+    set out ""
+    set xs {}
+    set ys {}
+    for {set k 0} {$k < $scales} {incr k} {
+        set n $bin_count($k)
+        if {$n < 2} { continue }
+        set mean [expr {$bin_sum($k) / $n}]
+        set var [expr {$bin_sq($k) / $n - $mean * $mean}]
+        set beta [expr {$var > 0 ? sqrt($var) / $mean : 0.0}]
+        append out [format " beta_%d=%.6f" [expr {10 + $k}] $beta]
+        if {$beta > 0} {
+            lappend xs [expr {log($bin_s * 1e6 * (1 << $k))}]
+            lappend ys [expr {log($beta)}]
+        }
+    }
+    set m [llength $xs]
+    set sx 0.0; set sy 0.0; set sxx 0.0; set sxy 0.0
+    foreach x $xs y $ys {
+        set sx [expr {$sx + $x}]; set sy [expr {$sy + $y}]
+        set sxx [expr {$sxx + $x * $x}]; set sxy [expr {$sxy + $x * $y}]
+    }
+    set slope [expr {($m * $sxy - $sx * $sy) / ($m * $sxx - $sx * $sx)}]
+    return [format " hurst=%.4f%s" [expr {1 + $slope}] $out]
+}
+if {$opt(hurst)} { lappend result_hooks hurst_result }
 
 $ns at $warmup "snapshot"
 $ns at $duration "finish"

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""ns-2 points that decide paper E's missed claims (issue 17 Sec 3): the causes in
-python/pacesim/reproduce/causes/paper_e.toml cite the rows this writes.
+"""ns-2 points that decide paper E's missed claims (issue 17 Sec 3), and with
+`--paper a` paper A's: the causes in python/pacesim/reproduce/causes/paper_e.toml
+(paper_a.toml) cite the rows this writes.
 
 Each point runs one of bench/ns2's E-base scripts on the paper's stated setup
 (1000 flows unless the point says otherwise, seed 1, 200 s measured over
@@ -10,9 +11,10 @@ for host pacing (`ebase_host.tcl`, tcp-paced.cc, original) and the edge pacer
 (`ebase_edge.tcl`, Queue/EdgePacer). One process at a time, niced; points
 already in the CSV are skipped, so a rerun resumes.
 
-    python bench/ns2/causes_e.py [--only TAG ...] [--list]
+    python bench/ns2/causes_e.py [--paper e|a] [--only TAG ...] [--list]
 
-Output: results/causes-e.csv, one row per point: tag, the claims it serves,
+Paper A's points (A_POINTS) run bench/ns2/abase.tcl with stock ns-2.
+Output: results/causes-e.csv (causes-a.csv), one row per point: tag, the claims it serves,
 the script and its arguments, and the RESULT line's metrics with wall_s.
 """
 
@@ -20,29 +22,47 @@ from __future__ import annotations
 
 import argparse
 import csv
+import fcntl
 import re
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
+import refs
+
 HERE = Path(__file__).resolve().parent
-OUT = HERE / "results" / "causes-e.csv"
+OUT = {paper: HERE / "results" / f"causes-{paper}.csv" for paper in "ea"}
 STOCK = "/usr/bin/ns"
 PACED = "/work/ns2-edge/ns-2.35/ns"  # built by bench/ns2/paced/build.sh: tcp-paced.cc and Queue/EdgePacer
 METRICS = ["aggregate_mbps", "goodput_kbps_mean", "core_loss", "goodput_kbps_paced", "goodput_kbps_unpaced",
-           "pacer_delay_ms_mean", "transfers", "transfer_goodput_kbps_mean"]
+           "pacer_delay_ms_mean", "transfers", "transfer_goodput_kbps_mean", "core_mbps", "tcp_mbps", "udp_loss",
+           "udp_arrivals", "empty_prob", "empty_samples", "hurst"] + [f"beta_{k}" for k in range(10, 24)]
 COLUMNS = ["tag", "claims", "script", "args"] + METRICS + ["wall_s"]
 
 
 def ebase(buffer_kb: float, flows: int = 1000, variant: str = "", sink: str = "", queue: str = "",
-          short: bool = False) -> list:
+          short: bool = False, long: bool = False) -> list:
     """ebase.tcl's arguments, FLOWS_CSV as "{csv}": EDGES HOSTS BUFFER SEED T W CSV [VARIANT SINK QUEUE];
-    200 s over [50, 200] s, or with `short` 100 s over [30, 100] s (points whose margin is wide)."""
+    200 s over [50, 200] s, with `short` 100 s over [30, 100] s (points whose margin is wide), with `long`
+    the paper's 400 s over [100, 400] s."""
     tail = [variant, sink, queue] if (variant or sink or queue) else []
-    run = ["100", "30"] if short else ["200", "50"]
+    run = ["100", "30"] if short else ["400", "100"] if long else ["200", "50"]
     return ["10", str(flows // 10), str(int(buffer_kb * 1000)), "1"] + run + ["{csv}"] + tail
 
+
+
+
+def udp(source: str, script: str, *args: str, buffer_kb: float) -> list:
+    """ebase_udp.tcl's arguments: paper E Sec 5's UDP source ("{poisson}": E-fig13/15's 5.5 Mb/s Poisson;
+    "{fbm}": E-fig14's 6 Mb/s fBm, H 0.85; sizes U[100, 300] B) with E-base through `script` and its
+    `args`; the paper's 400 s over [100, 400] s."""
+    return [source, script, *args] + ebase(buffer_kb, long=True)
+
+
+# Trace placeholders: the source each writes (bench/ns2/refs.py) at the point's seed and length.
+TRACES = {"{poisson}": (refs.poisson_trace, 5.5e6), "{fbm}": (refs.fbm_trace, 6e6)}
+UDP_SIZES = (100, 300)  # paper E Sec 5: "packet sizes ... uniformly distributed in the range [100, 300] Bytes"
 
 USERS_ARGS = ["Reno", "", "DropTail"]
 USERS_Q = ["10", "10", "10000", "1", "100", "30", "{csv}"] + USERS_ARGS + ["0.1", "1,100000,1.2,1"]
@@ -98,14 +118,58 @@ POINTS = {
     "host-half-5": ("E-fig16.1", "paced/ebase_host.tcl", ["original", "0.5"] + ebase(5)),
     "edge-half-5": ("E-fig16.1", "paced/ebase_edge.tcl", ["10", "5"] + ebase(5)),
 }
+# E-fig13 (Poisson UDP), E-fig14 (fBm UDP), E-fig15 (d at 5 KB): ebase_udp.tcl, 400 s over [100, 400] s
+UDP_SCRIPTS = {"none": ("ebase.tcl",), "host": ("paced/ebase_host.tcl", "original", "1"),
+               "edge": ("paced/ebase_edge.tcl", "10", "10")}
+POINTS.update({f"udp-poisson-{scheme}-{kb}": ("E-fig13.1 E-fig13.2 E-fig13.4 E-fig13.5", "ebase_udp.tcl",
+                                              udp("{poisson}", *UDP_SCRIPTS[scheme], buffer_kb=kb))
+               for kb in (6, 8, 10, 15, 20) for scheme in ("edge", "none", "host")})
+POINTS.update({f"udp-fbm-{scheme}-{kb}": ("E-fig14.1 E-fig14.3", "ebase_udp.tcl",
+                                          udp("{fbm}", *UDP_SCRIPTS[scheme], buffer_kb=kb))
+               for kb in (6, 8, 10) for scheme in ("edge", "none")})
+POINTS.update({f"udp-poisson-d{d}-5": ("E-fig15.2", "ebase_udp.tcl",
+                                       udp("{poisson}", "paced/ebase_edge.tcl", str(d), "10", buffer_kb=5))
+               for d in (1, 2, 5)})
+POINTS["udp-poisson-none-5"] = ("E-fig15.2", "ebase_udp.tcl", udp("{poisson}", "ebase.tcl", buffer_kb=5))
+# The same at 100 s over [30, 100] s, on a machine shared by many
+POINTS.update({f"{tag}-t100": (claims, script, args[:-3] + ["100", "30", "{csv}"])
+               for tag, (claims, script, args) in list(POINTS.items()) if tag.startswith("udp-")})
 
 
-def run(tag: str) -> dict:
-    claims, script, args = POINTS[tag]
-    stock = script == "ebase.tcl" or (script == "efig8.tcl" and args[0] == "ebase.tcl")
+
+def abase(hosts: int, buffer_kb: int, duration: int, warmup: int, short: bool, *extra: str) -> list:
+    """abase.tcl's arguments on paper A's 200 Mb/s core (Figs. 7, 8, 17): `hosts` TCP flows, all long-lived or
+    all closed-loop users (`short`: Pareto mean 100 KB, shape 1.5, think 1 s), seed 1."""
+    users = ["short", "1.0,100000,1.5,1"] if short else []
+    return ["hosts", str(hosts), "core", "200e6", "buffer", str(buffer_kb * 1000), "seed", "1", "duration",
+            str(duration), "warmup", str(warmup), "flows_csv", "{csv}", *users, *extra]
+
+
+# Paper A, at reduced lengths (the sweeps' 151 s and 800 s runs of 2000 flows are out of reach of ns-2 on this
+# machine): A-fig7 and A-fig8, beta(s) and the Hurst parameter of the core's arrivals, 60 s over [15, 60] s;
+# A-fig17, P(empty) sampled every 0.2 ms on average, all short or all long, 60 s over [20, 60] s.
+A_POINTS = {
+    **{f"afig7-{'short' if short else 'long'}-{kb}": ("A-fig7.1", "abase.tcl", abase(2000, kb, 60, 15, short, "hurst", "1"))
+       for short in (False, True) for kb in (50, 6250)},
+    **{f"afig8-{n}": ("A-fig8.1", "abase.tcl", abase(n, 50, 60, 15, False, "hurst", "1")) for n in (100, 500, 1000)},
+    **{f"afig17-{'short' if short else 'long'}-{kb}": ("A-fig17.2", "abase.tcl",
+                                                      abase(2000, kb, 60, 20, short, "empty_gap", "0.0002"))
+       for short in (True, False) for kb in (8, 30)},
+}
+PAPERS = {"e": POINTS, "a": A_POINTS}
+
+
+def run(tag: str, points: dict) -> dict:
+    claims, script, args = points[tag]
+    stock = not any(a.startswith("paced/") for a in [script] + args)
     binary = STOCK if stock else PACED
     with tempfile.TemporaryDirectory() as tmp:
         argv = [a.replace("{csv}", str(Path(tmp) / "flows.csv")) for a in args]
+        if argv[0] in TRACES:  # ebase_udp.tcl: its trace covers the run (ebase's SEED and DURATION)
+            make, rate = TRACES[argv[0]]
+            seed, duration = int(argv[-4]), float(argv[-3])
+            argv[0] = str(Path(tmp) / "udp.bin")
+            make(argv[0], {"seed": seed, "duration_s": duration}, rate=rate, sizes=UDP_SIZES)
         t0 = time.time()
         out = subprocess.run(["nice", "-n", "5", binary, str(HERE / script)] + argv, check=True,
                              capture_output=True, text=True, cwd=tmp).stdout
@@ -118,27 +182,36 @@ def run(tag: str) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--paper", choices=sorted(PAPERS), default="e", help="whose points (default: paper E's)")
     ap.add_argument("--only", nargs="*", help="tags to run (default: every point not yet in the CSV)")
     ap.add_argument("--list", action="store_true", help="print the points and exit")
     a = ap.parse_args()
+    points, out = PAPERS[a.paper], OUT[a.paper]
     if a.list:
-        for tag, (claims, script, args) in POINTS.items():
+        for tag, (claims, script, args) in points.items():
             print(f"{tag}: {claims}: {script} {' '.join(args)}")
         return 0
-    rows = []
-    if OUT.exists():
-        with OUT.open() as f:
-            rows = list(csv.DictReader(f))
-    for tag in a.only or POINTS:
-        if tag in {r["tag"] for r in rows}:
+    for tag in a.only or points:
+        if tag in {r["tag"] for r in read(out)}:
             continue
-        rows.append(run(tag))
-        with OUT.open("w", newline="") as f:  # the whole file: a row may bring a column the old ones lack
-            w = csv.DictWriter(f, fieldnames=COLUMNS, restval="")
-            w.writeheader()
-            w.writerows(rows)
-        print(rows[-1], flush=True)
+        row = run(tag, points)
+        # Read again under a lock: two runners (one per core) may share the CSV.
+        with open(Path(tempfile.gettempdir()) / f"causes-{a.paper}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            rows = read(out) + [row]
+            with out.open("w", newline="") as f:  # the whole file: a row may bring a column the old ones lack
+                w = csv.DictWriter(f, fieldnames=COLUMNS, restval="")
+                w.writeheader()
+                w.writerows(rows)
+        print(row, flush=True)
     return 0
+
+
+def read(out: Path) -> list:
+    if not out.exists():
+        return []
+    with out.open() as f:
+        return list(csv.DictReader(f))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,10 @@
 # A wrapper may set core_rate, edge_rate (Mb/s) and access_lo, access_hi
 # (the access rates' range, Mb/s) before sourcing this script (paper E
 # Fig. 8's non-bottleneck core: bench/ns2/efig8.tcl); unset, they are E-base's.
+# A wrapper may define proc udp_host (bench/ns2/ebase_udp.tcl: paper E
+# Sec 5's UDP host), called after the TCP hosts are built; the core's
+# monitor is then a flow monitor by fid (TCP 0, UDP 1), and the RESULT line
+# adds tcp_mbps, udp_loss (measure.tcl's classes_result).
 # Only the c0->c1 queue can drop: DropTail in byte mode with a limit of
 # exactly BUFFER_BYTES (mean_pktsize_ 1, limit_ = bytes; drop-tail.cc drops
 # when bytes queued + packet size >= the limit). Every other queue is huge.
@@ -79,7 +83,12 @@ if {$qtype eq "RED"} {
 } else {
     byte_limit $q $buffer
 }
-set qmon [$ns monitor-queue $c0 $c1 0]
+if {[info procs udp_host] eq ""} {
+    set qmon [$ns monitor-queue $c0 $c1 0]
+} else {
+    set qmon [$ns makeflowmon Fid]
+    $ns attach-fmon [$ns link $c0 $c1] $qmon
+}
 
 # The ingress edge link E_S(e) <-> C0 with its delay in ms. A wrapper script
 # may define ingress_link before sourcing this one to put another queue
@@ -123,6 +132,11 @@ for {set e 0} {$e < $edges} {incr e} {
         $ns at [uniform 0 10] "$ftp start"
         incr n
     }
+}
+
+if {[info procs udp_host] ne ""} {
+    udp_host
+    lappend result_hooks classes_result
 }
 
 $ns at $warmup "snapshot"

@@ -36,3 +36,30 @@ proc byte_limit {q bytes} {
     $q set mean_pktsize_ 1
     $q set limit_ $bytes
 }
+
+# The aggregate UDP source (papers A Sec V-A, E Sec 5) from node FROM to a
+# LossMonitor on node TO: an Agent/UDP with fid 1 (TCP flows have 0) and
+# packetSize_ 1500, so each packet its application hands it is sent whole
+# at the size it is given. Returns the agent.
+proc udp_agent {from to} {
+    global ns
+    set udp [new Agent/UDP]
+    $udp set fid_ 1
+    $udp set packetSize_ 1500
+    set lm [new Agent/LossMonitor]
+    $ns attach-agent $from $udp
+    $ns attach-agent $to $lm
+    $ns connect $udp $lm
+    return $udp
+}
+
+# Application/Traffic/Trace reading the binary file TRACE (per packet the
+# gap to the next in us and its size in bytes, two big-endian 32-bit words;
+# ns-2 starts it at a random record and loops), not started.
+proc trace_app {trace} {
+    set tfile [new Tracefile]
+    $tfile filename $trace
+    set app [new Application/Traffic/Trace]
+    $app attach-tracefile $tfile
+    return $app
+}

@@ -121,27 +121,30 @@ def udp_rate(point):
     return 5e6 * point["scale"]
 
 
-def poisson_trace(path, point):
-    """Poisson arrivals of 200 B packets at the point's UDP rate, as an ns-2
-    Application/Traffic/Trace file: per packet the gap to the next in whole
-    us (arrival times rounded, so the gaps keep the mean) and the size. It
-    covers the run; ns-2 starts at a random record and loops."""
+def poisson_trace(path, point, rate=None, sizes=(UDP_SIZE, UDP_SIZE)):
+    """Poisson arrivals at `rate` wire b/s (the point's UDP rate by default)
+    of packets U[sizes] bytes (integers, both ends in; paper A's 200 B by
+    default), as an ns-2 Application/Traffic/Trace file: per packet the gap
+    to the next in whole us (arrival times rounded, so the gaps keep the
+    mean) and the size. It covers the run; ns-2 starts at a random record
+    and loops."""
     import numpy as np  # only the trace-making setups need it
 
-    mean_us = UDP_SIZE * 8 / udp_rate(point) * 1e6
+    mean_us = (sizes[0] + sizes[1]) / 2 * 8 / (rate or udp_rate(point)) * 1e6
     n = int(point["duration_s"] * 1e6 / mean_us * 1.05) + 10
-    t = np.round(np.cumsum(np.random.default_rng(point["seed"]).exponential(mean_us, n))).astype(np.int64)
-    write_trace(path, np.diff(t, prepend=0))
+    rng = np.random.default_rng(point["seed"])
+    t = np.round(np.cumsum(rng.exponential(mean_us, n))).astype(np.int64)
+    write_trace(path, np.diff(t, prepend=0), _sizes(rng, sizes, n))
 
 
-def fbm_trace(path, point):
+def fbm_trace(path, point, rate=None, sizes=(UDP_SIZE, UDP_SIZE)):
     """Paper A's truncated fBm (Sec V-A) at 1 us as an ns-2 trace: per 1 us
     interval y = a max(0, 1 + x) bytes, x normalised fGn (Hurst 0.85), a set
-    so the mean is the UDP rate; the bytes cut into 200 B packets, each sent
-    at the end of the interval that completes it (pacesim's traffic/fbm.rs,
-    with its own generator: the arrivals are alike in law, not the same).
-    One 2^22 us block (4.2 s) of exact fGn by circulant embedding, looped
-    by ns-2 from a random record."""
+    so the mean is `rate` (the point's UDP rate by default); the bytes cut
+    into packets of U[sizes] bytes, each sent at the end of the interval
+    that completes it (pacesim's traffic/fbm.rs, with its own generator: the
+    arrivals are alike in law, not the same). One 2^22 us block (4.2 s) of
+    exact fGn by circulant embedding, looped by ns-2 from a random record."""
     import numpy as np
 
     n = 1 << 22
@@ -156,16 +159,26 @@ def fbm_trace(path, point):
     # a = the mean bytes per us over E[max(0, 1 + x)] = Phi(1) + phi(1) in
     # pacesim; here over the block's own mean, as the looped block is the
     # whole run (its mean is off by a few % otherwise, H being high).
-    cum = np.cumsum(y * (udp_rate(point) / 8 * 1e-6 / y.mean()))
-    # Packet j leaves at the end of the interval in which the cumulative bytes reach (j+1) 200 B.
-    ends = np.searchsorted(cum, UDP_SIZE * np.arange(1, int(cum[-1] // UDP_SIZE) + 1)) + 1
+    cum = np.cumsum(y * ((rate or udp_rate(point)) / 8 * 1e-6 / y.mean()))
+    # Packet j leaves at the end of the interval in which the cumulative bytes reach those of packets 0..=j.
+    size = _sizes(rng, sizes, int(cum[-1] // min(sizes)) + 1)
+    size = size[:np.searchsorted(np.cumsum(size), cum[-1], side="right")]
+    ends = np.searchsorted(cum, np.cumsum(size)) + 1
     gaps = np.diff(ends, append=n + ends[0])
-    write_trace(path, gaps)
+    write_trace(path, gaps, size)
 
 
-def write_trace(path, gaps_us):
+def _sizes(rng, sizes, n):
+    """n packet sizes U[sizes] (integers, both ends in); no draw when the range is one size."""
+    import numpy as np
+
+    lo, hi = sizes
+    return np.full(n, lo) if lo == hi else rng.integers(lo, hi + 1, n)
+
+
+def write_trace(path, gaps_us, sizes):
     with open(path, "wb") as f:
-        f.write(b"".join(struct.pack(">II", int(g), UDP_SIZE) for g in gaps_us))
+        f.write(b"".join(struct.pack(">II", int(g), int(b)) for g, b in zip(gaps_us, sizes)))
 
 
 def ns2_args(point, tmp):

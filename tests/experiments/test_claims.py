@@ -192,6 +192,19 @@ def udp_run(saturate: dict, dips: dict, level: float = 95):
     return points(rows)
 
 
+def test_e_fig11_judges_per_flow_tcp_throughput_not_goodput():
+    # Paper E Sec 4: "plot in Fig. 11(a) the per-flow TCP throughput". At 50 KB: throughput (TCP's share of the
+    # 100 Mb/s core over 1000 flows, Kb/s per flow) falling from 99 to 90 Kb/s while goodput rises is a fall; the
+    # other way round is not.
+    delays = ["0ms", "1ms", "2ms", "5ms", "10ms", "15ms", "20ms", "30ms", "50ms", "75ms", "100ms"]
+
+    def e11(throughput, goodput):
+        return points([{"core.buffer": "50KB", "pacing.delay": d, "tcp_utilisation": throughput(i) / 100,
+                        "goodput_kbps_mean": goodput(i)} for i, d in enumerate(delays)])
+    assert outcome("E-fig11.3", e11(lambda i: 99 - 0.9 * i, lambda i: 90 + 0.3 * i)) == "reproduced"
+    assert outcome("E-fig11.3", e11(lambda i: 90 + 0.3 * i, lambda i: 99 - 0.9 * i)) == "not reproduced"
+
+
 def test_e_fig13_saturation_where_and_at_what_level():
     paper = {"edge": "6KB", "host": "10KB", "none": "30KB"}
     dips = {"none": True, "host": True, "edge": True}

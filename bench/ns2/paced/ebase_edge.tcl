@@ -7,7 +7,8 @@
 # The paced edge's link is two simplex links: the pacer on E_S -> C0, a
 # DropTail (ACKs) on C0 -> E_S, both at the edge rate (E-base: 100 Mb/s) with the edge's delay. Each
 # pacer is pacer(edge_in.e), so measure.tcl prints its delays ("PACER
-# name=edge_in.e ..."). Everything else is ebase.tcl's, with its RESULT line.
+# name=edge_in.e ..."). The UDP host's link (../ebase_udp.tcl, e = udp) is
+# paced whatever PACED_EDGES, as pacesim's edge_in.udp. Everything else is ebase.tcl's, with its RESULT line.
 
 set here [file dirname [info script]]
 lassign $argv delay_ms paced_edges
@@ -16,7 +17,7 @@ source [file join $here pacers.tcl]
 
 proc ingress_link {es c0 delay e} {
     global ns pacer paced_edges delay_ms edge_rate
-    if {$e >= $paced_edges} {
+    if {$e ne "udp" && $e >= $paced_edges} {
         $ns duplex-link $es $c0 [mbps $edge_rate] ${delay}ms DropTail
         return
     }
