@@ -1,5 +1,6 @@
 """Plots of sweep points: a metric against an axis, one line per value of others;
-and distributions over the rows of a run table (flows, transfers) as CDFs.
+distributions over the rows of a run table (flows, transfers) as CDFs; and a
+run's time series (`[series]`) against time, one line per entity.
 
 Points are averaged over seeds; error bars are one standard deviation across
 seeds (none with a single seed). Axis values written with units ("5KB",
@@ -255,6 +256,72 @@ def draw(ax, df: pd.DataFrame, panel: Panel) -> None:
     _finish(ax, panel.title)
 
 
+SERIES = {
+    "cwnd": "Congestion window (packets)",
+    "ssthresh": "Slow-start threshold (packets)",
+    "srtt_ms": "Smoothed RTT (ms)",
+    "rto_ms": "Retransmission timeout (ms)",
+    "queue_bytes": "Queue (bytes)",
+    "queue_packets": "Queue (packets)",
+    "drops": "Drops (cumulative)",
+    "backlog_packets": "Pacer backlog (packets)",
+    "rate_mbps": "Pacer rate (Mb/s)",
+}
+"""The quantities of a series table (`Result.series`) and their axis labels."""
+
+SERIES_ALIASES = {"queue": "queue_bytes", "srtt": "srtt_ms", "rto": "rto_ms", "backlog": "backlog_packets",
+                  "rate": "rate_mbps"}
+"""Short names `pacesim plot --series` also takes."""
+
+
+def series_name(name: str) -> str:
+    """A series' stored name from its name or alias (`queue` -> `queue_bytes`); ValueError if neither."""
+    name = SERIES_ALIASES.get(name, name)
+    if name not in SERIES:
+        raise ValueError(f"no series {name!r}; series: {', '.join(SERIES)} (or {', '.join(SERIES_ALIASES)})")
+    return name
+
+
+def draw_series(ax, rows: pd.DataFrame, series: str, entities: Optional[Sequence[str]] = None) -> None:
+    """Draw quantity `series` of a series table (time_s, entity, series, value) against time on `ax`, one
+    step line per entity (those of `entities` that have it, in that order, or every entity that has it); drops
+    as their running total."""
+    rows = rows[rows["series"] == series]
+    present = list(dict.fromkeys(rows["entity"]))
+    names = present if entities is None else [e for e in entities if e in present]
+    for entity in names:
+        g = rows[rows["entity"] == entity]
+        values = g["value"].cumsum() if series == "drops" else g["value"]
+        ax.step(g["time_s"], values, where="post", label=entity, lw=0.8)
+    ax.set_xlabel("Time (s)")
+    ax.set_ylabel(SERIES[series])
+    _finish(ax, "")
+
+
+def series_figure(rows: pd.DataFrame, series: Sequence[str], entities: Optional[Sequence[str]],
+                  stem: Union[str, Path], title: str = "") -> List[Path]:
+    """Draw each quantity of `series` in a panel of its own, one above the other (see `draw_series`), and
+    write `stem`.png and `stem`.svg; the paths written."""
+    fig = Figure(figsize=(8, 2.8 * len(series)))
+    axes = fig.subplots(len(series), 1, squeeze=False, sharex=True)
+    for ax, name in zip(axes[:, 0], series):
+        draw_series(ax, rows, name, entities)
+    return _save(fig, stem, title)
+
+
+def _save(fig: Figure, stem: Union[str, Path], title: str) -> List[Path]:
+    """Title `fig`, lay it out and write it as `stem`.png and `stem`.svg; the paths written."""
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
+    for path in paths:
+        fig.savefig(path, dpi=120)
+    return paths
+
+
 def figure(df: pd.DataFrame, panels: Sequence[Union[Panel, Cdf, Lines]], stem: Union[str, Path], title: str = "",
            rows: Optional[Dict[str, pd.DataFrame]] = None) -> List[Path]:
     """Draw `panels` side by side and write `stem`.png and `stem`.svg; the paths
@@ -268,12 +335,4 @@ def figure(df: pd.DataFrame, panels: Sequence[Union[Panel, Cdf, Lines]], stem: U
             draw_lines(ax, rows[panel.table], panel)
         else:
             draw(ax, df, panel)
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    stem = Path(stem)
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
-    for path in paths:
-        fig.savefig(path, dpi=120)
-    return paths
+    return _save(fig, stem, title)
