@@ -133,9 +133,16 @@ def plot(
     where: List[str] = typer.Option([], "--where", metavar="AXIS=V1,V2", help="Keep only these values of an axis (repeatable)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output path without suffix [default: RESULTS/plots/NAME-Y-vs-X]."),
     logy: bool = typer.Option(False, "--logy", help="Logarithmic y axis (loss rates always are, in percent)."),
+    series: List[str] = typer.Option([], "--series", help="Instead: draw this time series of one run against time "
+                                     "(cwnd, ssthresh, srtt, rto, queue, queue_packets, drops, backlog, rate; "
+                                     "repeatable, one panel each)."),
+    flows: Optional[str] = typer.Option(None, "--flows", metavar="I,J", help="With --series: these flows only."),
+    links: Optional[str] = typer.Option(None, "--links", metavar="A,B", help="With --series: these links or pacers only."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="With --series: the point of this seed."),
     results: Path = RESULTS,
 ) -> None:
-    """Draw a metric against an axis, one series per value of --by, 95 % confidence intervals over seeds (PNG and SVG)."""
+    """Draw a metric against an axis, one series per value of --by, 95 % confidence intervals over seeds (PNG and
+    SVG); or, with --series, one run's recorded time series (`[series]`) against time."""
     from .plot import Panel, figure, paper_ref, unaveraged
     from .reproduce.figures import FIGURES
     from .store import Store
@@ -148,6 +155,8 @@ def plot(
             axes = list(store.spec(name)["axes"])
         except KeyError as e:
             _fail(str(e.args[0]))
+        if series:
+            return _plot_series(store, name, df, axes, series, flows, links, seed, where, out, results)
     for key in [x, *by]:
         if key not in axes:
             _fail(f"{key!r} is not an axis of {name}; axes: {', '.join(axes)}")
@@ -172,6 +181,46 @@ def plot(
     title = f"{paper_ref(figure_id)}: {FIGURES[figure_id].caption}" if figure_id in FIGURES else name
     stem = out if out is not None else results / "plots" / f"{name}-{y}-vs-{x}"
     for path in figure(df, [panel], stem, title, axes=axes):
+        Console().print(f"wrote {escape(str(path))}")
+
+
+def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows: Optional[str],
+                 links: Optional[str], seed: Optional[int], where: List[str], out: Optional[Path], results: Path) -> None:
+    """`pacesim plot NAME --series ...`: the series of the one point of sweep NAME that --where and --seed leave."""
+    from .plot import matches, series_figure, series_name
+
+    try:
+        names = [series_name(s) for s in series]
+    except ValueError as e:
+        _fail(str(e))
+    for item in where:
+        key, sep, values = item.partition("=")
+        if not sep or key not in axes:
+            _fail(f"--where takes AXIS=V1,V2 with an axis of {name} ({', '.join(axes)}), got {item!r}")
+        df = df[matches(df[key], values.split(","))]
+    if seed is not None:
+        df = df[df["seed"] == seed]
+    df = df[df["status"] == "ok"]
+    if len(df) != 1:
+        shown = "; ".join(", ".join(f"{a}={r[a]}" for a in axes) + f" seed={r['seed']}" for r in df.to_dict("records")[:6])
+        _fail(f"--series draws one run: {len(df)} finished points of {name} match"
+              + (f" ({shown}); choose one with --where AXIS=VALUE or --seed N" if len(df) else ""))
+    point = df.iloc[0]
+    try:
+        rows = store.table(point["key"], "series")
+    except KeyError:
+        _fail(f"the run of {name} recorded no series: add a [series] table to its scenario")
+    entities = None
+    if flows is not None or links is not None:
+        entities = [f"flow.{f.strip()}" for f in (flows or "").split(",") if f.strip()]
+        entities += [x.strip() for x in (links or "").split(",") if x.strip()]
+    for s in names:
+        have = set(rows.loc[rows["series"] == s, "entity"])
+        if not have or (entities is not None and not have & set(entities)):
+            recorded = ", ".join(f"{e} {q}" for e, q in rows[["entity", "series"]].drop_duplicates().itertuples(index=False))
+            _fail(f"the run recorded no {s} of {', '.join(entities or []) or 'anything'}; it recorded: {recorded or 'nothing'}")
+    stem = out if out is not None else results / "plots" / f"{name}-{'-'.join(names)}"
+    for path in series_figure(rows, names, entities, stem, name):
         Console().print(f"wrote {escape(str(path))}")
 
 

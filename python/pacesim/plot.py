@@ -1,6 +1,8 @@
 """Every figure pacesim draws: sweep points against an axis (`Panel`), CDFs and
 lines of run tables (`Cdf`, `Lines`) and the analytical models' curves
-(`Curves`), side by side under a title that names the paper's figure.
+(`Curves`), side by side under a title that names the paper's figure; and a
+run's recorded time series (`[series]`) against time, one line per entity
+(`series_figure`).
 
 Sweep points are the mean over seeds with a 95 % confidence interval,
 Student t with n - 1 degrees of freedom (t_{0.975,n-1} s / sqrt(n)); one seed
@@ -486,6 +488,62 @@ def draw_points(ax, panel: Curves, frame: pd.DataFrame, text: str, first: bool =
     if drawn:
         ax.legend(fontsize="small")
     return drawn
+
+
+TIME_SERIES = {
+    "cwnd": "Congestion window (packets)",
+    "ssthresh": "Slow-start threshold (packets)",
+    "srtt_ms": "Smoothed RTT (ms)",
+    "rto_ms": "Retransmission timeout (ms)",
+    "queue_bytes": "Queue (bytes)",
+    "queue_packets": "Queue (packets)",
+    "drops": "Drops (cumulative)",
+    "backlog_packets": "Pacer backlog (packets)",
+    "rate_mbps": "Pacer rate (Mb/s)",
+}
+"""The quantities of a series table (`Result.series`) and their axis labels."""
+
+SERIES_ALIASES = {"queue": "queue_bytes", "srtt": "srtt_ms", "rto": "rto_ms", "backlog": "backlog_packets",
+                  "rate": "rate_mbps"}
+"""Short names `pacesim plot --series` also takes."""
+
+
+def series_name(name: str) -> str:
+    """A series' stored name from its name or alias (`queue` -> `queue_bytes`); ValueError if neither."""
+    name = SERIES_ALIASES.get(name, name)
+    if name not in TIME_SERIES:
+        raise ValueError(f"no series {name!r}; series: {', '.join(TIME_SERIES)} (or {', '.join(SERIES_ALIASES)})")
+    return name
+
+
+def draw_series(ax, rows: pd.DataFrame, series: str, entities: Optional[Sequence[str]] = None) -> None:
+    """Draw quantity `series` of a series table (time_s, entity, series, value) against time on `ax`, one
+    step line per entity (those of `entities` that have it, in that order, or every entity that has it), each
+    its own colour and line style; drops as their running total."""
+    rows = rows[rows["series"] == series]
+    present = list(dict.fromkeys(rows["entity"]))
+    names = present if entities is None else [e for e in entities if e in present]
+    for i, entity in enumerate(names):
+        g = rows[rows["entity"] == entity]
+        values = g["value"].cumsum() if series == "drops" else g["value"]
+        ax.step(g["time_s"], values, where="post", label=entity, lw=0.8, color=COLOURS[i % len(COLOURS)],
+                linestyle=STYLES[i % len(STYLES)])
+    ax.set_xlabel("Time (s)")
+    ax.set_ylabel(TIME_SERIES[series])
+    _finish(ax, "")
+
+
+def series_figure(rows: pd.DataFrame, series: Sequence[str], entities: Optional[Sequence[str]],
+                  stem: Union[str, Path], title: str = "") -> List[Path]:
+    """Draw each quantity of `series` in a panel of its own, one above the other (see `draw_series`), and
+    `save` them at `stem`."""
+    fig = Figure(figsize=(8, 2.8 * len(series) + 0.4), layout="constrained")
+    axes = fig.subplots(len(series), 1, squeeze=False, sharex=True)
+    for ax, name in zip(axes[:, 0], series):
+        draw_series(ax, rows, name, entities)
+    if title:
+        fig.suptitle(title, fontsize=12)
+    return save(fig, stem)
 
 
 def render(df: Optional[pd.DataFrame], panels: Sequence[Union[Panel, Cdf, Lines, Curves]], title: str = "",

@@ -95,6 +95,18 @@ class Result:
         return None if self.report.get("delay") is None else table_rows(self.report, "delay")
 
     @cached_property
+    def series(self) -> Optional[pd.DataFrame]:
+        """The recorded time series in long form, when the scenario asked for
+        `[series]`: columns time_s, entity (`flow.5`, a link's name, a pacer's
+        link's name), series (`cwnd`, `ssthresh`, `srtt_ms`, `rto_ms`,
+        `queue_bytes`, `queue_packets`, `drops`, `backlog_packets`, `rate_mbps`)
+        and value; rows in the order of time. One quantity of one entity:
+        `r.series.query("entity == 'flow.0' and series == 'cwnd'")`."""
+        from .store import series_rows
+
+        return None if self.report.get("series") is None else series_rows(self.report["series"])
+
+    @cached_property
     def burstiness(self) -> Optional[pd.DataFrame]:
         """beta(s) against the time scale in us (index), when the scenario asked
         for it (its Hurst estimate is `report["burstiness"]["hurst"]`)."""

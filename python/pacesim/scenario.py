@@ -364,6 +364,41 @@ class Delay(_Model):
     """Which packets: TCP data (from a segment's first transmission) or UDP."""
 
 
+class Series(_Model):
+    """Time series of chosen state (`Result.series`, the store's `series`
+    table; long form: time_s, entity, series, value): each flow of `flows`
+    records its congestion window `cwnd` and `ssthresh` (packets), smoothed
+    RTT `srtt_ms` and retransmission timeout `rto_ms`; each link of `links`
+    its queue `queue_bytes` and `queue_packets` (waiting, the packet on the
+    wire not counted) and its `drops`; each pacer of `pacers` (named by the
+    link it sits in front of) its `backlog_packets` and `rate_mbps`. Without
+    `interval`, every change: a value from the instant it changes (the last
+    value of an instant), drops counted per instant. With `interval`,
+    samples at 0, interval, 2 interval, ... up to the end: the value then,
+    and the drops of the interval before each sample. A link with series is
+    also reported in `Result.links`."""
+
+    interval: Optional[PositiveTime] = None
+    """Sample at this interval from time 0 (at most 2^26 samples in all); absent: record every change."""
+    flows: List[Annotated[int, Field(strict=True, ge=0, lt=2**32)]] = Field(default_factory=list)
+    """TCP flows by index (0 is the first) whose cwnd, ssthresh, srtt and RTO are recorded."""
+    links: List[str] = Field(default_factory=list)
+    """Links by name (core, core.rev, edge_in.3, ...) whose queue and drops are recorded."""
+    pacers: List[str] = Field(default_factory=list)
+    """Pacers, by the name of the link they pace (edge_in.0, ...), whose backlog and rate are recorded."""
+
+    @model_validator(mode="after")
+    def _something(self) -> Series:
+        if not (self.flows or self.links or self.pacers):
+            raise ScenarioError("", "name at least one of flows, links or pacers to record")
+        for key in ["flows", "links", "pacers"]:
+            items = getattr(self, key)
+            twice = next((i for i, x in enumerate(items) if x in items[:i]), None)
+            if twice is not None:
+                raise ScenarioError(f"{key}[{twice}]", f"{items[twice]!r} is listed twice")
+        return self
+
+
 class Scenario(_Model):
     """A whole run: the network, its TCP, its traffic, and the measurement
     window [warmup, duration] over which the report's numbers are taken."""
@@ -390,6 +425,8 @@ class Scenario(_Model):
     """Sample every flow's progress, `[progress]`; absent: not sampled."""
     delay: Optional[Delay] = None
     """Measure one-way packet delays, `[delay]`; absent: not measured."""
+    series: Optional[Series] = None
+    """Record flows', links' and pacers' state over time, `[series]`; absent: not recorded."""
 
     @model_validator(mode="after")
     def _timeline(self) -> Scenario:
@@ -425,6 +462,8 @@ class Scenario(_Model):
         data["traffic"]["udp"] = [u.to_engine() for u in self.traffic.udp]
         if not self.traffic.two_way:
             del data["traffic"]["two_way"]  # the engine's default: one-way runs keep the keys they had before it
+        if self.series is None:
+            del data["series"]  # as two_way: runs without series keep their keys (and their store keys)
         return data
 
     def to_toml(self) -> str:

@@ -26,7 +26,8 @@ writes nothing, so a store it may not write is still readable. The `run_tables` 
 each run's tables (`TABLES`: `flows`, one row per TCP flow; `transfers`,
 one row per finished short-lived transfer; `burstiness`, beta at each time
 scale, `progress`, every flow's bytes at each sample time, and `delay`, the
-CDF of one-way packet delays, when the run measured them).
+CDF of one-way packet delays, when the run measured them; `series`, the
+time series in long form, only for runs that recorded them).
 """
 
 from __future__ import annotations
@@ -86,8 +87,11 @@ CREATE TABLE IF NOT EXISTS run_tables (
 );
 """
 
-TABLES = ("flows", "transfers", "burstiness", "progress", "delay")
-"""The report's per-row tables, each stored as one Parquet file per run."""
+TABLES = ("flows", "transfers", "burstiness", "progress", "delay", "series")
+"""The report's per-row tables, each stored as one Parquet file per run (`series` only when recorded)."""
+
+SERIES_COLUMNS = ("time_s", "entity", "series", "value")
+"""The long form of a run's time series: at time_s (seconds), entity's quantity `series` was `value`."""
 
 
 def table_rows(report: dict, name: str) -> pd.DataFrame:
@@ -98,7 +102,21 @@ def table_rows(report: dict, name: str) -> pd.DataFrame:
     if name == "delay":
         d = report.get("delay")
         return pd.DataFrame({"delay_ms": d["cdf_ms"], "fraction": d["cdf"]} if d else {"delay_ms": [], "fraction": []})
+    if name == "series":
+        return series_rows(report.get("series"))
     return pd.DataFrame(report.get(name) or {})
+
+
+def series_rows(series: Optional[dict]) -> pd.DataFrame:
+    """The engine's series table (per track: entity and series; per point: t_s, track, value) in long form
+    (`SERIES_COLUMNS`), entity and series as categories; empty if none was recorded."""
+    if not series:
+        return pd.DataFrame({c: pd.Series([], dtype="category" if c in ("entity", "series") else float)
+                             for c in SERIES_COLUMNS})
+    track = np.asarray(series["track"], dtype=np.int64)
+    named = {key: pd.Categorical(np.asarray(series[key], dtype=object)[track]) for key in ("entity", "series")}
+    return pd.DataFrame({"time_s": np.asarray(series["t_s"], dtype=float), **named,
+                         "value": np.asarray(series["value"], dtype=float)})
 
 
 def run_key(engine_scenario: dict, engine_version: str) -> str:
@@ -345,7 +363,8 @@ class Store:
     def save_ok(self, key: str, scenario: dict, seed: int, engine_version: str, report: dict,
                 core_rate_bps: int, wall_s: float, host: str) -> None:
         """Store a successful run: its tables to Parquet, then its row, atomically."""
-        tables = {name: self._write_table(key, name, table_rows(report, name)) for name in TABLES}
+        tables = {name: self._write_table(key, name, table_rows(report, name)) for name in TABLES
+                  if name != "series" or report.get("series") is not None}
         rest = {k: v for k, v in report.items() if k not in TABLES}
         with self._transaction():
             self.db.execute(

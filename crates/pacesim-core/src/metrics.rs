@@ -1,12 +1,14 @@
 //! What a run measures: per-link counters and time averages, per-flow
-//! progress, and the report assembled from them.
+//! progress, time series of chosen state, and the report assembled from them.
 
 pub mod burstiness;
 pub mod delay;
 pub mod link_stats;
+pub mod series;
 pub mod time_average;
 
 pub use burstiness::Burstiness;
 pub use delay::DelayStats;
 pub use link_stats::{ClassCounts, LinkStats};
+pub use series::{QueueTracks, SeriesSpec, Track};
 pub use time_average::TimeAverage;

@@ -73,6 +73,9 @@ pub trait LinkPacer {
     /// Packets waiting.
     fn queued(&self) -> usize;
 
+    /// The rate it lets packets out at now, bit/s.
+    fn rate_bps(&self) -> f64;
+
     /// The timer the engine arms for the next departure.
     fn timer(&mut self) -> &mut Timer;
 
@@ -128,6 +131,10 @@ impl LinkPacer for Pacer {
 
     fn queued(&self) -> usize {
         dispatch!(self, p => p.queued())
+    }
+
+    fn rate_bps(&self) -> f64 {
+        dispatch!(self, p => p.rate_bps())
     }
 
     fn timer(&mut self) -> &mut Timer {

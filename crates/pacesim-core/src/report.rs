@@ -27,6 +27,9 @@ pub struct Report {
     pub delay: Option<DelayReport>,
     /// beta(s) at the measured link, when the scenario asks for it.
     pub burstiness: Option<BurstinessReport>,
+    /// Time series of chosen state, when the scenario asks for them (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<SeriesTable>,
     pub conservation: Conservation,
     pub work: Work,
 }
@@ -162,6 +165,20 @@ impl ProgressTable {
             self.bytes.push(b);
         }
     }
+}
+
+/// Time series of chosen state (`[series]`, see `metrics::series`) in long
+/// form: track k is quantity `series[k]` (`cwnd`, `queue_bytes`, ...) of
+/// entity `entity[k]` (`flow.5`, a link's or a pacer's link's name), and
+/// point i says that track `track[i]` was `value[i]` at `t_s[i]` seconds.
+/// Points are in the order of time, then of track.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SeriesTable {
+    pub entity: Vec<String>,
+    pub series: Vec<String>,
+    pub t_s: Vec<f64>,
+    pub track: Vec<u32>,
+    pub value: Vec<f64>,
 }
 
 /// Finished short-lived transfers, one row each: the flow, when its

@@ -13,6 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::metrics::series::SeriesSpec;
 pub use crate::net::queue::{Core, QueueKind};
 pub use crate::net::red::RedParams;
 pub use crate::pacing::spec::{Pacing, PacingScheme};
@@ -46,6 +47,9 @@ pub struct Scenario {
     /// Measure the one-way delay of delivered packets (paper Q Table III, Fig. 19).
     #[serde(default)]
     pub delay: Option<DelaySpec>,
+    /// Record chosen flows', links' and pacers' state over time.
+    #[serde(default)]
+    pub series: Option<SeriesSpec>,
 }
 
 /// The one-way delay of every packet of class `class` delivered in the
@@ -169,6 +173,10 @@ impl Scenario {
         }
         if let Some(short) = &self.traffic.short {
             short.validate("traffic.short")?;
+        }
+        if let Some(series) = &self.series {
+            series.validate()?;
+            series.check_samples(self.duration)?;
         }
         for (i, u) in self.traffic.udp.iter().enumerate() {
             let field = format!("traffic.udp[{i}]");

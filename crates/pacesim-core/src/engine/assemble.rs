@@ -105,6 +105,7 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
                 series_bytes: recorder.series(s.duration),
             }
         }),
+        series: s.series.as_ref().map(|spec| w.series_table(spec, s.duration)),
         conservation: Conservation {
             created: totals.created,
             delivered: totals.delivered,

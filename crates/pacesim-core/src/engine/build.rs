@@ -3,7 +3,7 @@
 //! long-lived or a short-lived user's), the UDP sources, and the first
 //! events.
 
-use super::world::{Event, Flow, Sizes, World};
+use super::world::{attach_links, Event, Flow, Series, Sizes, World};
 use crate::metrics::burstiness::Burstiness;
 use crate::pacing::{Pacing, PacingScheme};
 use crate::scenario::Scenario;
@@ -51,6 +51,9 @@ pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> 
         net.links[link as usize].output.burstiness =
             Some(Box::new(if b.series { recorder.keep_series() } else { recorder }));
     }
+    if let Some(spec) = &s.series {
+        attach_links(&mut net, spec)?;
+    }
     net.mark_cut_through();
     Ok((net, udp_routes))
 }
@@ -84,7 +87,11 @@ pub(crate) fn build_world(s: &Scenario) -> Result<World, InvalidField> {
         syn: t.syn.then_some(t.header_size as u32),
         ack: t.ack_size as u32,
     };
-    Ok(World::new(net, flows, sources, setup, sizes))
+    let mut world = World::new(net, flows, sources, setup, sizes);
+    if let Some(spec) = &s.series {
+        world.series = Some(Box::new(Series::new(spec, &world)?));
+    }
+    Ok(world)
 }
 
 /// Open the links' measurement windows and schedule the run's first

@@ -8,7 +8,8 @@
 //! ([`event`]), a flow's two ends ([`flow`]), a packet's way along its
 //! route to its endpoint ([`forward`]), pacers putting packets on their
 //! links ([`pace`]), the connections of short-lived flows ([`connection`]),
-//! what the world measures ([`measure`]), and the bookkeeping of a network
+//! what the world measures ([`measure`]) and records over time ([`series`]),
+//! and the bookkeeping of a network
 //! split in two halves ([`split`]).
 
 mod connection;
@@ -17,12 +18,14 @@ pub mod flow;
 mod forward;
 mod measure;
 mod pace;
+mod series;
 mod split;
 
 use crate::pacing::LinkPacer;
 pub use event::{Event, Packed};
 pub use flow::{Flow, Sizes, SACK_BLOCK_BYTES};
 use forward::Hop;
+pub use series::{attach_links, Series};
 
 use crate::engine::partition::{Cut, Outbox};
 use crate::metrics::DelayStats;
@@ -53,6 +56,8 @@ pub struct World {
     pub progress: Option<(Time, ProgressTable)>,
     /// One-way delays of the delivered packets of one class, when measured.
     pub delay: Option<(PacketKind, DelayStats)>,
+    /// The flows' and pacers' time series, when recorded.
+    pub series: Option<Box<Series>>,
     /// Where the network splits in two, if it does (`engine::partition`), and
     /// the half this world simulates if it simulates only one.
     pub cut: Option<Cut>,
@@ -127,6 +132,7 @@ impl World {
             transfers: Vec::new(),
             progress: None,
             delay: None,
+            series: None,
             cut: None,
             side: None,
             origin: 0,

@@ -20,7 +20,7 @@ use std::collections::VecDeque;
 
 use super::discipline::{Arrival, Discipline};
 use super::{DropTail, PacketKind, Queue};
-use crate::metrics::{Burstiness, LinkStats};
+use crate::metrics::{Burstiness, LinkStats, QueueTracks};
 use crate::sim::time::{tx_time, Time};
 
 pub type LinkId = u32;
@@ -63,6 +63,8 @@ pub struct Output {
     pub stats: LinkStats,
     /// Bytes arriving per time scale, when this link's burstiness is measured.
     pub burstiness: Option<Box<Burstiness>>,
+    /// The queue and drops over time, when this link's series are recorded.
+    pub series: Option<Box<QueueTracks>>,
 }
 
 impl Link {
@@ -81,6 +83,7 @@ impl Link {
                 window: [0, Time::MAX],
                 stats: LinkStats::default(),
                 burstiness: None,
+                series: None,
             }),
         }
     }
@@ -173,6 +176,9 @@ impl Output {
         let admitted = self.queue.admits(&arrival);
         self.stats.arrival(now, kind, !admitted);
         if !admitted {
+            if let Some(s) = &mut self.series {
+                s.dropped(now);
+            }
             return None;
         }
         if busy_until <= now {
@@ -185,6 +191,9 @@ impl Output {
         } else {
             self.waiting.push_back(Waiting { start: busy_until, size });
             self.queued_bytes += u64::from(size);
+            if let Some(s) = &mut self.series {
+                s.queue(now, self.waiting.len(), self.queued_bytes);
+            }
             Some(busy_until)
         }
     }
@@ -205,6 +214,9 @@ impl Output {
             self.stats.hold(w.start, self.waiting.len() as u64, self.queued_bytes);
             self.waiting.pop_front();
             self.queued_bytes -= u64::from(w.size);
+            if let Some(s) = &mut self.series {
+                s.queue(w.start, self.waiting.len(), self.queued_bytes);
+            }
             if self.stats.counts(w.start) {
                 self.stats.departures += 1;
                 self.stats.departed_bytes += u64::from(w.size);

@@ -224,6 +224,10 @@ impl LinkPacer for EdgePacer {
         self.queue.len()
     }
 
+    fn rate_bps(&self) -> f64 {
+        self.rate() * 8e9
+    }
+
     fn timer(&mut self) -> &mut Timer {
         &mut self.timer
     }

@@ -121,6 +121,11 @@ impl LinkPacer for Qlbp {
         self.queue.len()
     }
 
+    /// Eq. 1's rate at the current queue.
+    fn rate_bps(&self) -> f64 {
+        self.rate(self.queue.len()) as f64
+    }
+
     fn timer(&mut self) -> &mut Timer {
         &mut self.timer
     }

@@ -202,6 +202,11 @@ impl TcpSender {
         self.send_much(now, out);
     }
 
+    /// The RTT estimator: smoothed RTT and retransmission timeout.
+    pub fn rtt(&self) -> &RttEstimator {
+        &self.rtt
+    }
+
     /// Highest cumulative ACK received.
     pub fn highest_ack(&self) -> i64 {
         self.highest_ack

@@ -47,6 +47,7 @@ impl World {
             self.packets.release(id);
             self.dropped += 1;
         }
+        self.note_pacer(i, self.now);
         self.arm_pacer(i);
     }
 
@@ -169,7 +170,8 @@ impl World {
         }
     }
 
-    /// Send what the flow's sender emitted, arm its timers, and note its window.
+    /// Send what the flow's sender emitted, arm its timers, and note its window
+    /// (and its state, when recorded).
     pub(super) fn transmit(&mut self, f: u32) {
         let mut out = std::mem::take(&mut self.out);
         let flow = &self.flows[f as usize];
@@ -199,6 +201,7 @@ impl World {
         if let Some(at) = self.flows[f as usize].sender.pace.needs_event() {
             self.schedule(at, Event::HostPace(f));
         }
+        self.note_flow(f);
     }
 }
 

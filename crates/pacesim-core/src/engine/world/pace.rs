@@ -35,6 +35,7 @@ impl World {
     pub(super) fn release_at(&mut self, i: u32, t: Time) {
         let mut released = std::mem::take(&mut self.released);
         self.pacers[i as usize].advance(t, &mut released);
+        self.note_pacer(i, t);
         for id in released.drain(..) {
             self.carry(id, t, t);
         }

@@ -57,6 +57,7 @@ impl World {
         if let (Some((_, x)), Some((_, y))) = (&mut a.delay, &b.delay) {
             x.merge(y);
         }
+        a.join_series(b);
     }
 
     /// The earliest time this half may still put a packet on a cut link

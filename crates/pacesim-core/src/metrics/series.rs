@@ -1,0 +1,296 @@
+//! Time series of a run's state (`[series]`): chosen flows' congestion
+//! window, slow-start threshold, smoothed RTT and retransmission timeout,
+//! chosen links' queue and drops, chosen pacers' backlog and rate; every
+//! change, or sampled on a grid of `interval` from time 0.
+//!
+//! A [`Track`] is one quantity of one entity over [0, duration). It is told
+//! of every change in time order (a level's new value, or a count's
+//! increment) and keeps either
+//! - every change: the value after the last change at each instant at which
+//!   it changed (a level) or the sum of the increments at that instant (a
+//!   count), from an initial point at time 0; or
+//! - samples at t = 0, interval, 2 interval, ... <= duration: a level's
+//!   value after every change at or before t, a count's increments over
+//!   [t - interval, t) (0 at t = 0).
+//!
+//! A track's points depend only on its own changes, so a network split in
+//! two halves records each track in the half that simulates its entity and
+//! the join takes it from there: the same points as one world.
+
+use serde::{Deserialize, Serialize};
+
+use crate::sim::Time;
+use crate::spec::{at_most, bad, positive, InvalidField, MAX_TIME};
+
+/// Which state to record, and how often.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeriesSpec {
+    /// Sampling interval, ns; absent: every change.
+    #[serde(default)]
+    pub interval: Option<Time>,
+    /// TCP flows (by index) whose cwnd, ssthresh, srtt and RTO are recorded.
+    #[serde(default)]
+    pub flows: Vec<u32>,
+    /// Links (by name) whose queue in bytes and packets and drops are recorded.
+    #[serde(default)]
+    pub links: Vec<String>,
+    /// Pacers (by the name of the link they sit in front of) whose backlog and rate are recorded.
+    #[serde(default)]
+    pub pacers: Vec<String>,
+}
+
+/// The quantities a flow, a link and a pacer record, in this order; their
+/// names in the report (units in the name where there is one).
+pub const FLOW_SERIES: [&str; 4] = ["cwnd", "ssthresh", "srtt_ms", "rto_ms"];
+pub const LINK_SERIES: [&str; 3] = ["queue_bytes", "queue_packets", "drops"];
+pub const PACER_SERIES: [&str; 2] = ["backlog_packets", "rate_mbps"];
+
+impl SeriesSpec {
+    /// Most points a sampled run may record (samples x tracks).
+    pub const MAX_SAMPLES: u64 = 1 << 26;
+
+    /// Check what needs no network: an interval within (0, MAX_TIME], at
+    /// least one entity, none named twice.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        if let Some(interval) = self.interval {
+            positive("series.interval", interval)?;
+            at_most("series.interval", interval, MAX_TIME, "ns")?;
+        }
+        if self.flows.is_empty() && self.links.is_empty() && self.pacers.is_empty() {
+            return Err(bad("series", "name at least one of flows, links or pacers to record"));
+        }
+        twice("series.flows", &self.flows)?;
+        twice("series.links", &self.links)?;
+        twice("series.pacers", &self.pacers)
+    }
+
+    /// Check that sampling stays within `MAX_SAMPLES` points over `duration`.
+    pub fn check_samples(&self, duration: Time) -> Result<(), InvalidField> {
+        let Some(interval) = self.interval else { return Ok(()) };
+        let tracks = self.flows.len() * FLOW_SERIES.len()
+            + self.links.len() * LINK_SERIES.len()
+            + self.pacers.len() * PACER_SERIES.len();
+        let points = (duration / interval + 1).saturating_mul(tracks as u64);
+        if points > Self::MAX_SAMPLES {
+            let message = format!("{points} samples exceed {}: sample less often", Self::MAX_SAMPLES);
+            return Err(bad("series.interval", message));
+        }
+        Ok(())
+    }
+
+    /// An empty track of a level starting at `value`, or of a count.
+    pub fn level(&self, value: f64) -> Track {
+        Track::new(self.interval, Kind::Level, value)
+    }
+
+    pub fn count(&self) -> Track {
+        Track::new(self.interval, Kind::Count, 0.0)
+    }
+}
+
+/// An error naming `field[i]` if its i-th item repeats an earlier one.
+fn twice<T: PartialEq + std::fmt::Debug>(field: &str, items: &[T]) -> Result<(), InvalidField> {
+    match items.iter().enumerate().find(|(i, x)| items[..*i].contains(x)) {
+        Some((i, x)) => Err(bad(&format!("{field}[{i}]"), format!("{x:?} is listed twice"))),
+        None => Ok(()),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    /// A value held until it changes (a window, a queue length).
+    Level,
+    /// Events counted (drops).
+    Count,
+}
+
+/// One quantity of one entity over time.
+#[derive(Debug, Clone)]
+pub struct Track {
+    kind: Kind,
+    /// Sampling interval; None: every change.
+    interval: Option<Time>,
+    points: Vec<(Time, f64)>,
+    /// A level's current value; a sampled count's increments since its last sample.
+    held: f64,
+    /// The next sample's time, when sampled.
+    next: Time,
+}
+
+impl Track {
+    fn new(interval: Option<Time>, kind: Kind, value: f64) -> Self {
+        let points = if interval.is_none() && kind == Kind::Level { vec![(0, value)] } else { Vec::new() };
+        Track { kind, interval, points, held: value, next: 0 }
+    }
+
+    /// A level's value is `value` from `t` on (t no earlier than the last change).
+    #[inline]
+    pub fn set(&mut self, t: Time, value: f64) {
+        debug_assert_eq!(self.kind, Kind::Level);
+        if value == self.held {
+            return;
+        }
+        match self.interval {
+            Some(interval) => self.sample_before(t, interval),
+            None => match self.points.last_mut() {
+                Some(last) if last.0 == t => {
+                    last.1 = value;
+                    // Back to the value before this instant: no change at it.
+                    let n = self.points.len();
+                    if n >= 2 && self.points[n - 2].1 == value {
+                        self.points.pop();
+                    }
+                }
+                _ => self.points.push((t, value)),
+            },
+        }
+        self.held = value;
+    }
+
+    /// A count rises by `n` at `t` (t no earlier than the last change).
+    #[inline]
+    pub fn add(&mut self, t: Time, n: f64) {
+        debug_assert_eq!(self.kind, Kind::Count);
+        match self.interval {
+            Some(interval) => {
+                self.sample_through(t, interval);
+                self.held += n;
+            }
+            None => match self.points.last_mut() {
+                Some(last) if last.0 == t => last.1 += n,
+                _ => self.points.push((t, n)),
+            },
+        }
+    }
+
+    /// Emit the samples due before `t` (a level's: the value held then).
+    fn sample_before(&mut self, t: Time, interval: Time) {
+        while self.next < t {
+            self.points.push((self.next, self.held));
+            self.next += interval;
+        }
+    }
+
+    /// Emit the samples due at or before `t` (a count's: what it counted in
+    /// the interval before each), starting each interval's count afresh.
+    fn sample_through(&mut self, t: Time, interval: Time) {
+        while self.next <= t {
+            self.points.push((self.next, self.held));
+            self.held = 0.0;
+            self.next += interval;
+        }
+    }
+
+    /// The track's points for a run ending at `end`: its changes before
+    /// `end`, or its samples up to and including `end`.
+    pub fn points(&self, end: Time) -> Vec<(Time, f64)> {
+        let mut done = self.clone();
+        if let Some(interval) = self.interval {
+            match self.kind {
+                Kind::Level => done.sample_before(end + 1, interval),
+                Kind::Count => done.sample_through(end, interval),
+            }
+        }
+        let sampled = self.interval.is_some();
+        done.points.retain(|&(t, _)| t < end || (sampled && t == end));
+        done.points
+    }
+}
+
+/// A link's queue, bytes and packets waiting (the packet on the wire not
+/// counted, as in the link's time averages), and its drops.
+#[derive(Debug, Clone)]
+pub struct QueueTracks {
+    pub bytes: Track,
+    pub packets: Track,
+    pub drops: Track,
+}
+
+impl QueueTracks {
+    pub fn new(spec: &SeriesSpec) -> Self {
+        QueueTracks { bytes: spec.level(0.0), packets: spec.level(0.0), drops: spec.count() }
+    }
+
+    /// From `t` on, `packets` packets of `bytes` in all wait.
+    #[inline]
+    pub fn queue(&mut self, t: Time, packets: usize, bytes: u64) {
+        self.bytes.set(t, bytes as f64);
+        self.packets.set(t, packets as f64);
+    }
+
+    /// The queue drops a packet at `t`.
+    #[inline]
+    pub fn dropped(&mut self, t: Time) {
+        self.drops.add(t, 1.0);
+    }
+
+    /// The three tracks in `LINK_SERIES` order.
+    pub fn tracks(&self) -> [&Track; 3] {
+        [&self.bytes, &self.packets, &self.drops]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(interval: Option<Time>) -> SeriesSpec {
+        SeriesSpec { interval, flows: vec![0], links: vec![], pacers: vec![] }
+    }
+
+    #[test]
+    fn every_change_keeps_the_last_value_of_each_instant() {
+        let mut t = spec(None).level(1.0);
+        t.set(5, 1.0); // no change
+        t.set(10, 2.0);
+        t.set(10, 3.0); // same instant: the last value stands
+        t.set(20, 4.0);
+        t.set(20, 3.0); // back to the value before the instant: no change at 20
+        t.set(30, 7.0);
+        assert_eq!(t.points(100), vec![(0, 1.0), (10, 3.0), (30, 7.0)]);
+        assert_eq!(t.points(30), vec![(0, 1.0), (10, 3.0)], "nothing at or after the end");
+    }
+
+    #[test]
+    fn every_change_counts_events_per_instant() {
+        let mut t = spec(None).count();
+        t.add(3, 1.0);
+        t.add(3, 1.0);
+        t.add(9, 1.0);
+        assert_eq!(t.points(100), vec![(3, 2.0), (9, 1.0)]);
+    }
+
+    #[test]
+    fn a_sampled_level_is_the_value_after_every_change_at_or_before_each_sample() {
+        // Grid 0, 10, 20, 30 up to the end at 30.
+        let mut t = spec(Some(10)).level(0.0);
+        t.set(10, 5.0); // at a sample time: counts for it
+        t.set(15, 6.0);
+        t.set(17, 2.0);
+        assert_eq!(t.points(30), vec![(0, 0.0), (10, 5.0), (20, 2.0), (30, 2.0)]);
+    }
+
+    #[test]
+    fn a_sampled_count_is_what_each_interval_before_a_sample_counted() {
+        let mut t = spec(Some(10)).count();
+        t.add(0, 1.0); // in [0, 10): reported at 10
+        t.add(9, 1.0);
+        t.add(10, 1.0); // in [10, 20)
+        t.add(25, 3.0);
+        assert_eq!(t.points(30), vec![(0, 0.0), (10, 2.0), (20, 1.0), (30, 3.0)]);
+    }
+
+    #[test]
+    fn a_spec_names_what_is_wrong() {
+        let err = |s: SeriesSpec| s.validate().unwrap_err().field;
+        assert_eq!(err(SeriesSpec { flows: vec![], ..spec(None) }), "series");
+        assert_eq!(err(spec(Some(0))), "series.interval");
+        assert_eq!(err(SeriesSpec { flows: vec![3, 1, 3], ..spec(None) }), "series.flows[2]");
+        let links = vec!["core".to_string(), "core".to_string()];
+        assert_eq!(err(SeriesSpec { links, ..spec(None) }), "series.links[1]");
+        let many = SeriesSpec { flows: (0..1000).collect(), ..spec(Some(1_000_000)) };
+        assert_eq!(many.check_samples(400_000_000_000).unwrap_err().field, "series.interval");
+        assert!(many.check_samples(1_000_000_000).is_ok());
+    }
+}

@@ -1,0 +1,89 @@
+"""Time series (`[series]`) from Python: the long table on `Result`, the store's Parquet copy, `pacesim plot
+--series`, and errors naming the field. (The engine's own tests check the points against slow start worked by
+hand and against the links' counters: crates/pacesim-core/tests/series.rs.)"""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import pacesim
+from pacesim.cli import app
+from pacesim.scenario import ScenarioError
+from pacesim.store import Store, run_key
+from pacesim.sweep import Sweep, executor, run_sweep
+
+TINY = ["topology.edges=2", "topology.hosts_per_edge=5", "duration=20s", "warmup=5s", "core.buffer=5KB"]
+SERIES = ["series.flows=[0, 7]", 'series.links=["core"]']
+
+
+def test_the_series_table_is_long_and_agrees_with_the_links_counters():
+    r = pacesim.run("e-base", set=TINY + SERIES, threads=1)
+    s = r.series
+    assert list(s.columns) == ["time_s", "entity", "series", "value"]
+    assert s["time_s"].is_monotonic_increasing
+    tracks = set(s[["entity", "series"]].drop_duplicates().itertuples(index=False, name=None))
+    assert tracks == {(f"flow.{f}", q) for f in (0, 7) for q in ("cwnd", "ssthresh", "srtt_ms", "rto_ms")} | {
+        ("core", q) for q in ("queue_bytes", "queue_packets", "drops")}
+    # Drops in the window sum to the core's drop counter; cwnd starts at 1 (the SYN's window).
+    start, end = r.report["window_s"]
+    drops = s[(s["series"] == "drops") & (s["time_s"] >= start) & (s["time_s"] < end)]["value"].sum()
+    assert drops == r.links.loc["core", "drops"] > 0
+    cwnd = s[(s["entity"] == "flow.0") & (s["series"] == "cwnd")]
+    assert cwnd["value"].iloc[0] == 1.0 and cwnd["value"].max() > 2
+    # The same on two threads; absent, no series at all and the engine scenario has no key for it.
+    assert pacesim.run("e-base", set=TINY + SERIES, threads=2).series.equals(s)
+    plain = pacesim.run("e-base", set=TINY, threads=2)
+    assert plain.series is None and "series" not in plain.report
+    assert "series" not in pacesim.apply_overrides(pacesim.Scenario(), TINY).to_engine()
+
+
+def test_a_sweep_stores_the_series_as_parquet_and_plot_draws_them(tmp_path):
+    sweep = Sweep(name="ts", axes={"core.buffer": ["5KB"]}, seeds=[1], set=TINY + SERIES + ["series.interval=100ms"])
+    with Store(tmp_path) as store, executor(workers=1) as pool:
+        assert run_sweep(sweep, store, pool, progress=False).ran == 1
+        key = store.points("ts")["key"].iloc[0]
+        stored = store.table(key, "series")
+    single = pacesim.run("e-base", set=TINY + SERIES + ["series.interval=100ms"], threads=1).series
+    pd.testing.assert_frame_equal(stored, single)
+    assert len(stored[(stored["entity"] == "core") & (stored["series"] == "queue_bytes")]) == 201  # 0, 0.1, ... 20 s
+    out = CliRunner().invoke(app, ["plot", "ts", "--series", "cwnd", "--series", "queue", "--flows", "0",
+                                   "--links", "core", "--results", str(tmp_path), "--out", str(tmp_path / "p")])
+    assert out.exit_code == 0, out.output
+    assert (tmp_path / "p.png").stat().st_size > 1000 and (tmp_path / "p.svg").is_file()
+    bad = CliRunner().invoke(app, ["plot", "ts", "--series", "backlog", "--results", str(tmp_path)])
+    assert bad.exit_code == 2 and "recorded no backlog_packets" in bad.output
+    bad = CliRunner().invoke(app, ["plot", "ts", "--series", "wnd", "--results", str(tmp_path)])
+    assert bad.exit_code == 2 and "no series 'wnd'" in bad.output
+
+
+def test_a_run_without_series_keeps_its_store_key_and_has_no_series_table(tmp_path):
+    scenario = pacesim.apply_overrides(pacesim.Scenario(), TINY)
+    engine = scenario.to_engine()
+    assert run_key(engine, "x") == run_key(json.loads(json.dumps(engine)), "x")
+    with Store(tmp_path) as store, executor(workers=1) as pool:
+        run_sweep(Sweep(name="plain", axes={"core.buffer": ["5KB"]}, seeds=[1], set=TINY), store, pool, progress=False)
+        key = store.points("plain")["key"].iloc[0]
+        with pytest.raises(KeyError, match="no 'series' table"):
+            store.table(key, "series")
+    out = CliRunner().invoke(app, ["plot", "plain", "--series", "cwnd", "--results", str(tmp_path)])
+    assert out.exit_code == 2 and "recorded no series" in out.output
+
+
+@pytest.mark.parametrize("sets, field", [
+    (["series.flows=[0, 0]"], "series.flows[1]"),
+    (["series.interval=0s", "series.flows=[0]"], "series.interval"),
+    (['series.links=[]'], "series"),
+    (["series.flows=[-1]"], "series.flows[0]"),
+    (["series.flows=[10]"], "series.flows[0]"),  # 10 flows: 0 to 9 (the engine's check)
+    (['series.links=["nowhere"]'], "series.links[0]"),
+    (['series.pacers=["edge_in.0"]'], "series.pacers[0]"),  # nothing paces
+    (["series.flows=[0]", "series.every=true"], "series.every"),
+])
+def test_bad_series_name_the_field(sets, field):
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run("e-base", set=TINY + sets, threads=1)
+    assert e.value.field == field, str(e.value)
