@@ -64,6 +64,7 @@ def run(
     threads: int = THREADS,
     progress: Optional[Callable[[float], None]] = None,
     max_memory: Optional[int] = None,
+    trace: Union[str, os.PathLike, None] = None,
 ) -> Result:
     """Simulate `scenario` (as `pacesim run` does) with the overrides `set`
     (`["core.buffer=5KB", "pacing.scheme=edge"]`, as `--set`) and its seed
@@ -77,10 +78,14 @@ def run(
     RuntimeError when the engine itself fails (e.g. a conservation check).
     A run whose estimated memory (`memory.estimate`) exceeds `max_memory` bytes,
     by default the machine's available memory, is refused with a ScenarioError.
+
+    `trace` writes a packet trace to that file (`[trace]`'s `file`; docs/trace.md):
+    ns-2's text format, or pcap if it ends in `.pcap`; of the links `[trace]`
+    names, or else the core link. A traced run runs on one thread.
     """
     from . import memory
     from .result import Result
-    from .scenario import Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
+    from .scenario import PacketTrace, Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
 
     if isinstance(scenario, (str, os.PathLike)):
         scenario = load_scenario(scenario)
@@ -94,6 +99,15 @@ def run(
     if overrides:
         scenario = apply_overrides(scenario, overrides)
     memory.check(scenario, max_memory)
+    if trace is not None:
+        scenario = scenario.model_copy(update={"trace": PacketTrace(links=["core"], file=os.fspath(trace))
+                                               if scenario.trace is None else
+                                               scenario.trace.model_copy(update={"file": os.fspath(trace)})})
+    pcap_out = None
+    if scenario.trace is not None:
+        if scenario.trace.file and scenario.trace.file.endswith(".pcap"):
+            pcap_out = scenario.trace.file
+            scenario = scenario.model_copy(update={"trace": scenario.trace.model_copy(update={"file": pcap_out + ".tr"})})
     request = json.dumps(scenario.to_engine())
     t0 = time.perf_counter()
     try:
@@ -101,4 +115,9 @@ def run(
     except ValueError as e:
         raise ScenarioError.from_engine(e) from None
     wall_s = time.perf_counter() - t0
+    if pcap_out is not None:
+        from . import pcap
+
+        pcap.write(scenario.trace.file, pcap_out)
+        os.remove(scenario.trace.file)
     return Result(json.loads(report), scenario, wall_s)

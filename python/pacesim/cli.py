@@ -300,3 +300,7 @@ def topology_show(
 from .experiment_commands import register  # noqa: E402  (sweep, results, plot, reproduce, report)
 
 register(app)
+
+from .trace_commands import register as register_trace  # noqa: E402
+
+register_trace(app)

@@ -364,6 +364,19 @@ class Delay(_Model):
     """Which packets: TCP data (from a segment's first transmission) or UDP."""
 
 
+class PacketTrace(_Model):
+    """A packet trace in ns-2's format (`net::packet_trace`; docs/trace.md):
+    every enqueue `+`, dequeue `-`, drop `d` and receive `r` at the links
+    `links`, written to `file`, or to `file` as pcap (the packets leaving those
+    links, with synthesised IPv4 and TCP/UDP headers) when it ends in `.pcap`.
+    A traced run runs on one thread."""
+
+    links: List[str] = ["core"]
+    """The traced links, by name (`pacesim topology show` lists them)."""
+    file: Optional[str] = None
+    """The trace file, from the current directory; `pacesim run --trace FILE` and `run(trace=FILE)` set it."""
+
+
 class Scenario(_Model):
     """A whole run: the network, its TCP, its traffic, and the measurement
     window [warmup, duration] over which the report's numbers are taken."""
@@ -390,6 +403,8 @@ class Scenario(_Model):
     """Sample every flow's progress, `[progress]`; absent: not sampled."""
     delay: Optional[Delay] = None
     """Measure one-way packet delays, `[delay]`; absent: not measured."""
+    trace: Optional[PacketTrace] = None
+    """Write a packet trace of some links, `[trace]`; absent: none."""
 
     @model_validator(mode="after")
     def _timeline(self) -> Scenario:
@@ -425,6 +440,8 @@ class Scenario(_Model):
         data["traffic"]["udp"] = [u.to_engine() for u in self.traffic.udp]
         if not self.traffic.two_way:
             del data["traffic"]["two_way"]  # the engine's default: one-way runs keep the keys they had before it
+        if self.trace is None:
+            del data["trace"]
         return data
 
     def to_toml(self) -> str:

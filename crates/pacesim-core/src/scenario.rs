@@ -13,6 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::net::packet_trace::PacketTraceSpec;
 pub use crate::net::queue::{Core, QueueKind};
 pub use crate::net::red::RedParams;
 pub use crate::pacing::spec::{Pacing, PacingScheme};
@@ -46,6 +47,9 @@ pub struct Scenario {
     /// Measure the one-way delay of delivered packets (paper Q Table III, Fig. 19).
     #[serde(default)]
     pub delay: Option<DelaySpec>,
+    /// Write an ns-2 packet trace of some links (`net::packet_trace`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<PacketTraceSpec>,
 }
 
 /// The one-way delay of every packet of class `class` delivered in the

@@ -18,6 +18,7 @@ mod forward;
 mod measure;
 mod pace;
 mod split;
+mod traced;
 
 use crate::pacing::LinkPacer;
 pub use event::{Event, Packed};
@@ -26,6 +27,7 @@ use forward::Hop;
 
 use crate::engine::partition::{Cut, Outbox};
 use crate::metrics::DelayStats;
+use crate::net::packet_trace::PacketTrace;
 use crate::net::{PacketArena, PacketId, PacketKind, TcpOptions};
 use crate::pacing::Pacer;
 use crate::report::ProgressTable;
@@ -53,6 +55,8 @@ pub struct World {
     pub progress: Option<(Time, ProgressTable)>,
     /// One-way delays of the delivered packets of one class, when measured.
     pub delay: Option<(PacketKind, DelayStats)>,
+    /// The packet trace of some links, when asked for (see [`traced`]).
+    pub trace: Option<Box<PacketTrace>>,
     /// Where the network splits in two, if it does (`engine::partition`), and
     /// the half this world simulates if it simulates only one.
     pub cut: Option<Cut>,
@@ -103,7 +107,7 @@ impl World {
             .hops
             .iter()
             .map(|&l| {
-                assert!(l < Hop::CROSSES, "link id {l} needs more than 29 bits");
+                assert!(l < Hop::TRACED, "link id {l} needs more than 28 bits");
                 Hop(l | if pacer_at[l as usize] == NO_PACER { 0 } else { Hop::PACED })
             })
             .collect();
@@ -127,6 +131,7 @@ impl World {
             transfers: Vec::new(),
             progress: None,
             delay: None,
+            trace: None,
             cut: None,
             side: None,
             origin: 0,
