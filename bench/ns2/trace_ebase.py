@@ -5,9 +5,11 @@ rates, delays and flow start times) and diff the two traces (bench/ns2/TRACE_DIF
     PYTHONPATH=python python bench/ns2/trace_ebase.py [--tick 10ms] [--out bench/ns2/results/trace]
 
 Writes OUT/pacesim-TICK.tr.gz and OUT/ns2-TICK.tr.gz and prints `pacesim trace diff` of the two; needs
-Debian's ns2. TICK is TCP's clock tick (`tcp.tick`, ns-2's `tcpTick_`): at E-base's 10 ms each TCP agent's
-random tick phase (ns-2's `boot_time_`, drawn by each simulator from its own generator) sets how RTT
-samples round, so the traces part at the first retransmission timeout; at 1 us the phase hardly matters.
+Debian's ns2. TICK is TCP's clock tick (`tcp.tick`, ns-2's `tcpTick_`): each TCP agent's tick phase (ns-2's
+`boot_time_`) is random, drawn by each simulator from its own generator, and moves an RTO by a few ticks, so
+the traces part at the first timeout it moves: 30 ms apart at E-base's 10 ms, 2 ms at 1 ms (TRACE_DIFF.md).
+A 1 us tick cannot be compared: ns-2 keeps an RTT sample's change in a 16-bit `delta` (`rtt_update`), which
+overflows at 32,768 ticks (33 ms at 1 us).
 """
 
 import argparse

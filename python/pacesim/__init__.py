@@ -100,15 +100,13 @@ def run(
         scenario = apply_overrides(scenario, overrides)
     memory.check(scenario, max_memory)
     if trace is not None:
-        scenario = scenario.model_copy(update={"trace": PacketTrace(links=["core"], file=os.fspath(trace))
-                                               if scenario.trace is None else
-                                               scenario.trace.model_copy(update={"file": os.fspath(trace)})})
-    pcap_out = None
-    if scenario.trace is not None:
-        if scenario.trace.file and scenario.trace.file.endswith(".pcap"):
-            pcap_out = scenario.trace.file
-            scenario = scenario.model_copy(update={"trace": scenario.trace.model_copy(update={"file": pcap_out + ".tr"})})
-    request = json.dumps(scenario.to_engine())
+        links = scenario.trace.links if scenario.trace is not None else ["core"]
+        scenario = scenario.model_copy(update={"trace": PacketTrace(links=links, file=os.fspath(trace))})
+    engine = scenario
+    pcap_out = scenario.trace.file if scenario.trace is not None and (scenario.trace.file or "").endswith(".pcap") else None
+    if pcap_out is not None:  # the engine writes ns-2's text beside it, made pcap here
+        engine = scenario.model_copy(update={"trace": scenario.trace.model_copy(update={"file": pcap_out + ".tr"})})
+    request = json.dumps(engine.to_engine())
     t0 = time.perf_counter()
     try:
         report = _core.run_json(request, progress, threads)
@@ -118,6 +116,6 @@ def run(
     if pcap_out is not None:
         from . import pcap
 
-        pcap.write(scenario.trace.file, pcap_out)
-        os.remove(scenario.trace.file)
+        pcap.write(engine.trace.file, pcap_out)
+        os.remove(engine.trace.file)
     return Result(json.loads(report), scenario, wall_s)
