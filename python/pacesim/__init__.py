@@ -64,6 +64,7 @@ def run(
     threads: int = THREADS,
     progress: Optional[Callable[[float], None]] = None,
     max_memory: Optional[int] = None,
+    trace: Union[str, os.PathLike, None] = None,
 ) -> Result:
     """Simulate `scenario` (as `pacesim run` does) with the overrides `set`
     (`["core.buffer=5KB", "pacing.scheme=edge"]`, as `--set`) and its seed
@@ -77,10 +78,14 @@ def run(
     RuntimeError when the engine itself fails (e.g. a conservation check).
     A run whose estimated memory (`memory.estimate`) exceeds `max_memory` bytes,
     by default the machine's available memory, is refused with a ScenarioError.
+
+    `trace` writes a packet trace to that file (`[trace]`'s `file`; docs/trace.md):
+    ns-2's text format, or pcap if it ends in `.pcap`; of the links `[trace]`
+    names, or else the core link. A traced run runs on one thread.
     """
     from . import memory
     from .result import Result
-    from .scenario import Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
+    from .scenario import PacketTrace, Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
 
     if isinstance(scenario, (str, os.PathLike)):
         scenario = load_scenario(scenario)
@@ -94,11 +99,23 @@ def run(
     if overrides:
         scenario = apply_overrides(scenario, overrides)
     memory.check(scenario, max_memory)
-    request = json.dumps(scenario.to_engine())
+    if trace is not None:
+        links = scenario.trace.links if scenario.trace is not None else ["core"]
+        scenario = scenario.model_copy(update={"trace": PacketTrace(links=links, file=os.fspath(trace))})
+    engine = scenario
+    pcap_out = scenario.trace.file if scenario.trace is not None and (scenario.trace.file or "").endswith(".pcap") else None
+    if pcap_out is not None:  # the engine writes ns-2's text beside it, made pcap here
+        engine = scenario.model_copy(update={"trace": scenario.trace.model_copy(update={"file": pcap_out + ".tr"})})
+    request = json.dumps(engine.to_engine())
     t0 = time.perf_counter()
     try:
         report = _core.run_json(request, progress, threads)
     except ValueError as e:
         raise ScenarioError.from_engine(e) from None
     wall_s = time.perf_counter() - t0
+    if pcap_out is not None:
+        from . import pcap
+
+        pcap.write(engine.trace.file, pcap_out)
+        os.remove(engine.trace.file)
     return Result(json.loads(report), scenario, wall_s)

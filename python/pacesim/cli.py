@@ -148,6 +148,10 @@ def run(
         None, "--max-memory", metavar="SIZE",
         help="Refuse a run whose estimated memory exceeds this, e.g. 4GB [default: the machine's available memory].",
     ),
+    trace: Optional[Path] = typer.Option(
+        None, "--trace", metavar="FILE",
+        help="Write a packet trace of [trace]'s links (default: the core) in ns-2's format, or pcap for FILE.pcap.",
+    ),
 ) -> None:
     """Run one scenario and print its summary, links and goodput distribution."""
     from rich.progress import Progress
@@ -168,7 +172,7 @@ def run(
         with Progress(*Progress.get_default_columns(), transient=True, console=err) as bar:
             task = bar.add_task("simulating", total=1.0)
             r = run_scenario(s, seed=seed, progress=lambda done: bar.update(task, completed=done), threads=threads,
-                             max_memory=limit)
+                             max_memory=limit, trace=trace)
     except ScenarioError as e:
         err.print(f"[red]error:[/] {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(2)
@@ -191,6 +195,8 @@ def run(
     if json_out is not None:
         r.to_json(json_out)
         out.print(f"report written to {escape(str(json_out))}")
+    if r.scenario.trace is not None and r.scenario.trace.file is not None:
+        out.print(f"trace written to {escape(r.scenario.trace.file)}")
 
 
 @app.command()
@@ -300,3 +306,7 @@ def topology_show(
 from .experiment_commands import register  # noqa: E402  (sweep, results, plot, reproduce, report)
 
 register(app)
+
+from .trace_commands import register as register_trace  # noqa: E402
+
+register_trace(app)

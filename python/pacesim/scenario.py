@@ -397,6 +397,17 @@ class Series(_Model):
             if twice is not None:
                 raise ScenarioError(f"{key}[{twice}]", f"{items[twice]!r} is listed twice")
         return self
+class PacketTrace(_Model):
+    """A packet trace in ns-2's format (`net::packet_trace`; docs/trace.md):
+    every enqueue `+`, dequeue `-`, drop `d` and receive `r` at the links
+    `links`, written to `file`, or to `file` as pcap (the packets leaving those
+    links, with synthesised IPv4 and TCP/UDP headers) when it ends in `.pcap`.
+    A traced run runs on one thread."""
+
+    links: List[str] = ["core"]
+    """The traced links, by name (`pacesim topology show` lists them)."""
+    file: Optional[str] = None
+    """The trace file, from the current directory; `pacesim run --trace FILE` and `run(trace=FILE)` set it."""
 
 
 class Scenario(_Model):
@@ -427,6 +438,8 @@ class Scenario(_Model):
     """Measure one-way packet delays, `[delay]`; absent: not measured."""
     series: Optional[Series] = None
     """Record flows', links' and pacers' state over time, `[series]`; absent: not recorded."""
+    trace: Optional[PacketTrace] = None
+    """Write a packet trace of some links, `[trace]`; absent: none."""
 
     @model_validator(mode="after")
     def _timeline(self) -> Scenario:
@@ -464,6 +477,8 @@ class Scenario(_Model):
             del data["traffic"]["two_way"]  # the engine's default: one-way runs keep the keys they had before it
         if self.series is None:
             del data["series"]  # as two_way: runs without series keep their keys (and their store keys)
+        if self.trace is None:
+            del data["trace"]
         return data
 
     def to_toml(self) -> str:

@@ -148,6 +148,9 @@ class Sweep:
             fixed = apply_overrides(self.base, self.set, self.root)  # axes are keys of the scenario `set` makes
         except ScenarioError as e:
             raise SweepError(f"set: {e}") from None
+        if fixed.trace is not None:
+            raise SweepError("trace: a sweep writes no packet traces (its points would share one file); "
+                             "trace one point with `pacesim run --trace FILE`")
         for key, values in self.axes.items():
             if not isinstance(values, list) or not values:
                 raise SweepError(f"axis {key!r} needs a non-empty list of values")

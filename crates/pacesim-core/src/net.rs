@@ -4,6 +4,7 @@ pub mod discipline;
 pub mod droptail;
 pub mod link;
 pub mod packet;
+pub mod packet_trace;
 pub mod queue;
 pub mod red;
 

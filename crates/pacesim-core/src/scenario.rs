@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::metrics::series::SeriesSpec;
+pub use crate::net::packet_trace::PacketTraceSpec;
 pub use crate::net::queue::{Core, QueueKind};
 pub use crate::net::red::RedParams;
 pub use crate::pacing::spec::{Pacing, PacingScheme};
@@ -50,6 +51,9 @@ pub struct Scenario {
     /// Record chosen flows', links' and pacers' state over time.
     #[serde(default)]
     pub series: Option<SeriesSpec>,
+    /// Write an ns-2 packet trace of some links (`net::packet_trace`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<PacketTraceSpec>,
 }
 
 /// The one-way delay of every packet of class `class` delivered in the

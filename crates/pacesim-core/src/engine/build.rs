@@ -115,6 +115,9 @@ pub(crate) fn start(w: &mut World, s: &Scenario) -> Result<(), InvalidField> {
     if let Some(d) = &s.delay {
         w.delay = Some((d.class.into(), Default::default()));
     }
+    if let Some(t) = &s.trace {
+        w.start_trace(t)?;
+    }
     if let Some(p) = &s.progress {
         p.check(s.duration, w.flows.len())?;
         w.progress = Some((p.interval, Default::default()));

@@ -25,14 +25,16 @@ pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Repor
 
 /// Run a scenario on up to `threads` threads. A network that splits at
 /// its core link runs as two halves ([`partition`]), in parallel given two
-/// threads; the report is the same for any number of threads.
+/// threads; the report is the same for any number of threads. A run that
+/// writes a packet trace runs on one thread (packets are numbered in one
+/// creation order), and its trace is written by the time this returns.
 pub fn run_threads(s: &Scenario, threads: usize, progress: &mut dyn FnMut(f64)) -> Result<Report, RunError> {
     s.validate()?;
     let end = s.duration as f64;
     let progress = &mut |t: Time| progress(t as f64 / end);
     let mut w = build_world(s)?;
     let totals = match Cut::of(s, &w.net) {
-        Some(cut) if threads >= 2 => {
+        Some(cut) if threads >= 2 && s.trace.is_none() => {
             let mut b = build_world(s)?;
             (w.cut, b.cut) = (Some(cut.clone()), Some(cut));
             w.split(0);
@@ -55,5 +57,8 @@ pub fn run_threads(s: &Scenario, threads: usize, progress: &mut dyn FnMut(f64)) 
         l.close_window(s.duration);
     }
     totals.check()?;
+    if let Some(trace) = w.trace.take() {
+        trace.finish(s.duration)?;
+    }
     Ok(report(s, &w, &totals))
 }

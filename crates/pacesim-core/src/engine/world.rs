@@ -20,6 +20,7 @@ mod measure;
 mod pace;
 mod series;
 mod split;
+mod traced;
 
 use crate::pacing::LinkPacer;
 pub use event::{Event, Packed};
@@ -29,6 +30,7 @@ pub use series::{attach_links, Series};
 
 use crate::engine::partition::{Cut, Outbox};
 use crate::metrics::DelayStats;
+use crate::net::packet_trace::PacketTrace;
 use crate::net::{PacketArena, PacketId, PacketKind, TcpOptions};
 use crate::pacing::Pacer;
 use crate::report::ProgressTable;
@@ -58,6 +60,8 @@ pub struct World {
     pub delay: Option<(PacketKind, DelayStats)>,
     /// The flows' and pacers' time series, when recorded.
     pub series: Option<Box<Series>>,
+    /// The packet trace of some links, when asked for (see [`traced`]).
+    pub trace: Option<Box<PacketTrace>>,
     /// Where the network splits in two, if it does (`engine::partition`), and
     /// the half this world simulates if it simulates only one.
     pub cut: Option<Cut>,
@@ -108,7 +112,7 @@ impl World {
             .hops
             .iter()
             .map(|&l| {
-                assert!(l < Hop::CROSSES, "link id {l} needs more than 29 bits");
+                assert!(l < Hop::TRACED, "link id {l} needs more than 28 bits");
                 Hop(l | if pacer_at[l as usize] == NO_PACER { 0 } else { Hop::PACED })
             })
             .collect();
@@ -133,6 +137,7 @@ impl World {
             progress: None,
             delay: None,
             series: None,
+            trace: None,
             cut: None,
             side: None,
             origin: 0,

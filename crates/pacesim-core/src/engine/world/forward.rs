@@ -11,8 +11,8 @@ use crate::sim::Time;
 /// A route hop: its link, and in the upper bits what the engine asks at
 /// every hop: whether a pacer sits in front of the link, whether the packet
 /// goes on at once across the route's next link (cut through, see
-/// `Network::mark_cut_through`), and whether the link's far end is in the
-/// other half of a split run. One word, next to the route's other hops,
+/// `Network::mark_cut_through`), whether the link's far end is in the
+/// other half of a split run, and whether the link is traced. One word, next to the route's other hops,
 /// instead of a table by link for each question: at 100,000 flows every
 /// such table is megabytes and every lookup a cache miss of its own.
 #[derive(Debug, Clone, Copy)]
@@ -22,9 +22,10 @@ impl Hop {
     pub(super) const PACED: u32 = 1 << 31;
     pub(super) const ONWARD: u32 = 1 << 30;
     pub(super) const CROSSES: u32 = 1 << 29;
+    pub(super) const TRACED: u32 = 1 << 28;
 
     pub(super) fn link(self) -> usize {
-        (self.0 & (Hop::CROSSES - 1)) as usize
+        (self.0 & (Hop::TRACED - 1)) as usize
     }
 
     pub(super) fn has(self, flag: u32) -> bool {
@@ -68,7 +69,14 @@ impl World {
         let p = self.packets.get_mut(id);
         let crossed = loop {
             let hop = self.route_hops[p.hop as usize];
-            match net.links[hop.link()].offer(at, p.size, p.kind) {
+            let link = &mut net.links[hop.link()];
+            let arrives = link.offer(at, p.size, p.kind);
+            if hop.has(Hop::TRACED) {
+                let passage = arrives.map(|t| [t - link.delay - link.tx_time(p.size), t]);
+                let trace = self.trace.as_deref_mut().expect("a traced hop has a trace");
+                trace.offered(self.now, hop.link() as u32, id, p, at, passage);
+            }
+            match arrives {
                 Some(t) => at = t,
                 None => {
                     self.packets.release(id);
@@ -105,7 +113,12 @@ impl World {
         conn: u32,
     ) -> PacketId {
         let span = self.net.routes[route as usize].clone();
-        self.packets.alloc(Packet { flow, hop: span.start, last_hop: span.end, kind, conn, size, seq })
+        let id =
+            self.packets.alloc(Packet { flow, hop: span.start, last_hop: span.end, kind, conn, size, seq });
+        if let Some(trace) = self.trace.as_deref_mut() {
+            trace.created(id, self.packets.created() - 1);
+        }
+        id
     }
 
     /// The sink of `flow` acknowledges `ackno`, with its options if the

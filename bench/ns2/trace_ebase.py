@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Trace the small E-base of trace_ebase.toml in pacesim and in ns-2 (trace_ebase.tcl, given pacesim's link
+rates, delays and flow start times) and diff the two traces (bench/ns2/TRACE_DIFF.md).
+
+    PYTHONPATH=python python bench/ns2/trace_ebase.py [--tick 10ms] [--out bench/ns2/results/trace]
+
+Writes OUT/pacesim-TICK.tr.gz and OUT/ns2-TICK.tr.gz and prints `pacesim trace diff` of the two; needs
+Debian's ns2. TICK is TCP's clock tick (`tcp.tick`, ns-2's `tcpTick_`): each TCP agent's tick phase (ns-2's
+`boot_time_`) is random, drawn by each simulator from its own generator, and moves an RTO by a few ticks, so
+the traces part at the first timeout it moves: 30 ms apart at E-base's 10 ms, 2 ms at 1 ms (TRACE_DIFF.md).
+A 1 us tick cannot be compared: ns-2 keeps an RTT sample's change in a 16-bit `delta` (`rtt_update`), which
+overflows at 32,768 ticks (33 ms at 1 us).
+"""
+
+import argparse
+import gzip
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pacesim
+from pacesim.scenario import apply_overrides, load_scenario
+from pacesim.topology import describe
+
+HERE = Path(__file__).resolve().parent
+SCENARIO = HERE / "trace_ebase.toml"
+
+
+def params(scenario, starts) -> str:
+    """trace_ebase.tcl's PARAMS: the scenario's drawn links and the flows' start times, in b/s and seconds."""
+    links = {link["name"]: link for link in describe(scenario, 0)["links"]}
+    topo, core = scenario.topology, scenario.core_values()
+    out = [f"set duration {scenario.duration / 1e9!r}", f"set tick {scenario.tcp.tick / 1e9!r}",
+           f"set buffer {core.buffer}",
+           f"set core_rate {core.rate}", f"set core_delay {core.delay / 1e9!r}",
+           f"set edges {topo.edges}", f"set hosts {topo.hosts_per_edge}"]
+    for e in range(topo.edges):
+        link = links[f"edge_in.{e}"]
+        out += [f"set edge_rate({e}) {link['rate_bps']}", f"set edge_delay({e}) {link['delay_ns'] / 1e9!r}"]
+    for h, start in enumerate(starts):
+        link = links[f"access.{h}.up"]
+        out += [f"set access_rate({h}) {link['rate_bps']}", f"set access_delay({h}) {link['delay_ns'] / 1e9!r}",
+                f"set start({h}) {start!r}"]
+    return "\n".join(out) + "\n"
+
+
+def gzip_to(src: Path, dst: Path) -> None:
+    """`src` compressed to `dst`, reproducibly (no name or time stamp in the header)."""
+    with open(src, "rb") as f, open(dst, "wb") as raw, gzip.GzipFile("", "wb", 9, raw, mtime=0) as z:
+        shutil.copyfileobj(f, z)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, default=HERE / "results" / "trace")
+    ap.add_argument("--tick", default="10ms", help="TCP's clock tick (tcp.tick), e.g. 10ms or 1us")
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    scenario = apply_overrides(load_scenario(SCENARIO), [f"tcp.tick={args.tick}"])
+    names = {name: f"{name}-{args.tick}.tr.gz" for name in ("pacesim", "ns2")}
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        r = pacesim.run(scenario, trace=tmp / "pacesim.tr")
+        (tmp / "params.tcl").write_text(params(scenario, r.report["flows"]["start_s"]))
+        subprocess.run(["ns", HERE / "trace_ebase.tcl", tmp / "params.tcl", tmp / "ns2.tr"], check=True)
+        for name, gz in names.items():
+            gzip_to(tmp / f"{name}.tr", args.out / gz)
+    return subprocess.run([sys.executable, "-c", "from pacesim.cli import app; app()", "trace", "diff",
+                           args.out / names["ns2"], args.out / names["pacesim"], "--time-tolerance", "1e-6",
+                           "--ignore", "flags"]).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,299 @@
+//! Packet traces in ns-2's format: every enqueue (`+`), dequeue (`-`),
+//! drop (`d`) and receive (`r`) at chosen links, one line each, as ns-2
+//! 2.35's `Trace::format` writes them for `$ns trace-queue` / `trace-all`
+//! (trace/trace.cc, without `show_tcphdr_`):
+//!
+//! `+ 1.084264 4 2 tcp 1040 ------- 0 4.0 6.0 3 17`
+//!
+//! event, time in seconds (rounded to the microsecond, `%.15g`), the
+//! link's from and to node, type (`tcp` data, `ack`, `cbr` for UDP), size
+//! on the wire in bytes, ns-2's seven flag characters (none set here), flow
+//! id, source and destination as `node.port` (one agent per host, port 0),
+//! sequence number (packets; an ACK's is the highest in-order sequence
+//! received, as TCPSink sets it; UDP datagrams carry 0) and the packet's
+//! unique id (ns-2's `uid_`: packets numbered in creation order from 0).
+//!
+//! A link knows a packet's whole passage when it admits it (see
+//! [`super::link`]): the `+` at the offer, then the `-` when its
+//! transmission starts and the `r` when its last bit reaches the far end,
+//! or a `d` at the offer. Lines are therefore recorded ahead of the clock
+//! and held until the simulation passes their time, then written in time
+//! order, equal times in the order they were recorded (ns-2 writes equal
+//! times in the order its events run; where that differs is in
+//! bench/ns2/TRACE_DIFF.md). Lines at or after the end of the run are not
+//! written (ns-2 stops at `finish`, scheduled at the end).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Packet, PacketId, PacketKind};
+use crate::sim::Time;
+use crate::spec::{bad, InvalidField};
+
+/// `[trace]`: trace the links named in `links` to `file`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PacketTraceSpec {
+    /// Link names (`core`, `edge_in.0`, ...), each at most once.
+    pub links: Vec<String>,
+    /// Where the ns-2 trace is written (created or truncated); required to
+    /// run, not to describe the network.
+    #[serde(default)]
+    pub file: Option<String>,
+}
+
+impl PacketTraceSpec {
+    /// The traced links by id, given each link name's id; an unknown or
+    /// repeated name is an error naming `trace.links[i]`.
+    pub fn link_ids(&self, id_of: impl Fn(&str) -> Option<u32>) -> Result<Vec<u32>, InvalidField> {
+        if self.links.is_empty() {
+            return Err(bad("trace.links", "name at least one link to trace"));
+        }
+        let mut ids = Vec::with_capacity(self.links.len());
+        for (i, name) in self.links.iter().enumerate() {
+            let field = format!("trace.links[{i}]");
+            let id = id_of(name).ok_or_else(|| bad(&field, format!("no link named {name:?}")))?;
+            if ids.contains(&id) {
+                return Err(bad(&field, format!("{name:?} is named twice")));
+            }
+            ids.push(id);
+        }
+        Ok(ids)
+    }
+}
+
+/// One trace line before formatting; ordered by time, then by the order
+/// it was recorded in (`order`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Line {
+    at: Time,
+    order: u64,
+    event: u8,
+    link: u32,
+    kind: u8,
+    size: u32,
+    flow: u32,
+    seq: i64,
+    uid: u64,
+}
+
+/// Where the ends of links and flows are, for the trace's node numbers:
+/// nodes are numbered as the network's (routers, then hosts).
+pub struct TraceNodes {
+    /// Every link's (from, to) node.
+    pub links: Vec<(u32, u32)>,
+    /// Every TCP flow's (sender, receiver) host.
+    pub flows: Vec<(u32, u32)>,
+    /// Every UDP source's (sender, receiver) host.
+    pub sources: Vec<(u32, u32)>,
+}
+
+/// Records the traced links' events and writes them in time order.
+pub struct PacketTrace {
+    nodes: TraceNodes,
+    /// Each live packet's unique id, by arena slot.
+    uids: Vec<u64>,
+    pending: BinaryHeap<Reverse<Line>>,
+    recorded: u64,
+    out: BufWriter<File>,
+    file: String,
+    /// The first write error; reported when the trace is finished.
+    failed: Option<std::io::Error>,
+}
+
+impl PacketTrace {
+    /// Create (or truncate) `spec.file`; an error names `trace.file`.
+    pub fn create(spec: &PacketTraceSpec, nodes: TraceNodes) -> Result<Self, InvalidField> {
+        let file = match spec.file.as_deref() {
+            None | Some("") => return Err(bad("trace.file", "required: the file to write the trace to")),
+            Some(f) => f,
+        };
+        let out =
+            File::create(file).map_err(|e| bad("trace.file", format!("cannot create {file:?}: {e}")))?;
+        Ok(PacketTrace {
+            nodes,
+            uids: Vec::new(),
+            pending: BinaryHeap::new(),
+            recorded: 0,
+            out: BufWriter::new(out),
+            file: file.to_string(),
+            failed: None,
+        })
+    }
+
+    /// Packet `id` was created as the `uid`-th packet of the run (from 0).
+    pub fn created(&mut self, id: PacketId, uid: u64) {
+        let i = id as usize;
+        if i >= self.uids.len() {
+            self.uids.resize(i + 1, 0);
+        }
+        self.uids[i] = uid;
+    }
+
+    /// Packet `id` (`p`) was offered to traced link `link` at `at`, with
+    /// the clock at `now` (<= `at`): dropped, or with its transmission
+    /// starting at `start` and its last bit at the far end at `arrives`.
+    pub fn offered(
+        &mut self,
+        now: Time,
+        link: u32,
+        id: PacketId,
+        p: &Packet,
+        at: Time,
+        passage: Option<[Time; 2]>,
+    ) {
+        self.write_before(now);
+        let uid = self.uids[id as usize];
+        let mut push = |at: Time, event: u8| {
+            let kind = p.kind as u8;
+            let line = Line {
+                at,
+                order: self.recorded,
+                event,
+                link,
+                kind,
+                size: p.size,
+                flow: p.flow,
+                seq: p.seq,
+                uid,
+            };
+            self.recorded += 1;
+            self.pending.push(Reverse(line));
+        };
+        push(at, b'+');
+        match passage {
+            None => push(at, b'd'),
+            Some([start, arrives]) => {
+                push(start, b'-');
+                push(arrives, b'r');
+            }
+        }
+    }
+
+    /// Write the lines before `end` still held, and flush; the first write
+    /// error, if any, names `trace.file`.
+    pub fn finish(mut self, end: Time) -> Result<(), InvalidField> {
+        self.write_before(end);
+        if let Err(e) = self.out.flush() {
+            self.failed.get_or_insert(e);
+        }
+        match self.failed {
+            Some(e) => Err(bad("trace.file", format!("writing {:?} failed: {e}", self.file))),
+            None => Ok(()),
+        }
+    }
+
+    fn write_before(&mut self, t: Time) {
+        while let Some(Reverse(line)) = self.pending.peek() {
+            if line.at >= t {
+                break;
+            }
+            let line = *line;
+            self.pending.pop();
+            if self.failed.is_none() {
+                if let Err(e) = writeln!(self.out, "{}", self.format(&line)) {
+                    self.failed = Some(e);
+                }
+            }
+        }
+    }
+
+    fn format(&self, l: &Line) -> String {
+        let (from, to) = self.nodes.links[l.link as usize];
+        let flow = l.flow as usize;
+        let (kind, (src, dst)) = match l.kind {
+            k if k == PacketKind::Data as u8 => ("tcp", self.nodes.flows[flow]),
+            k if k == PacketKind::Ack as u8 => ("ack", swap(self.nodes.flows[flow])),
+            _ => ("cbr", self.nodes.sources[flow]),
+        };
+        format!(
+            "{} {} {from} {to} {kind} {} ------- {} {src}.0 {dst}.0 {} {}",
+            l.event as char,
+            seconds(l.at),
+            l.size,
+            l.flow,
+            l.seq,
+            l.uid
+        )
+    }
+}
+
+fn swap((a, b): (u32, u32)) -> (u32, u32) {
+    (b, a)
+}
+
+/// `t` ns as ns-2 prints a time: rounded to the microsecond (half up), in
+/// seconds with `%.15g`, so without trailing zeros or a bare point.
+pub fn seconds(t: Time) -> String {
+    let us = (t + 500) / 1000;
+    let (whole, frac) = (us / 1_000_000, us % 1_000_000);
+    if frac == 0 {
+        return whole.to_string();
+    }
+    let digits = format!("{frac:06}");
+    format!("{whole}.{}", digits.trim_end_matches('0'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_print_as_ns2_rounds_them() {
+        assert_eq!(seconds(0), "0");
+        assert_eq!(seconds(1_000_000_000), "1");
+        assert_eq!(seconds(1_084_264_400), "1.084264");
+        assert_eq!(seconds(1_084_264_500), "1.084265");
+        assert_eq!(seconds(100_000_000), "0.1");
+        assert_eq!(seconds(999), "0.000001");
+        assert_eq!(seconds(12_345_999_999_600), "12346");
+    }
+
+    #[test]
+    fn unknown_and_repeated_links_are_named() {
+        let spec = |links: &[&str]| PacketTraceSpec {
+            links: links.iter().map(|s| s.to_string()).collect(),
+            file: None,
+        };
+        let id = |n: &str| ["core", "edge_in.0"].iter().position(|&m| m == n).map(|i| i as u32);
+        assert_eq!(spec(&["edge_in.0", "core"]).link_ids(id), Ok(vec![1, 0]));
+        let e = spec(&["core", "cor"]).link_ids(id).unwrap_err();
+        assert_eq!((e.field.as_str(), e.message.as_str()), ("trace.links[1]", "no link named \"cor\""));
+        let e = spec(&["core", "core"]).link_ids(id).unwrap_err();
+        assert_eq!(e.field, "trace.links[1]");
+        assert_eq!(spec(&[]).link_ids(id).unwrap_err().field, "trace.links");
+    }
+
+    #[test]
+    fn lines_come_out_in_time_order_and_ties_as_recorded() {
+        let dir = std::env::temp_dir().join(format!("pacesim-trace-{}", std::process::id()));
+        let spec = PacketTraceSpec { links: vec!["l".into()], file: Some(dir.to_string_lossy().into()) };
+        let nodes = TraceNodes { links: vec![(0, 1)], flows: vec![(2, 3)], sources: vec![] };
+        let mut t = PacketTrace::create(&spec, nodes).unwrap();
+        let p = |kind, seq| Packet { flow: 0, hop: 0, last_hop: 1, kind, conn: 0, size: 1040, seq };
+        t.created(0, 0);
+        t.created(1, 1);
+        // Two data packets at 0 on a 1040 B / 83.2 us link with 1 ms of
+        // delay: the second waits for the first; then an ACK at 50 us is dropped.
+        t.offered(0, 0, 0, &p(PacketKind::Data, 1), 0, Some([0, 1_083_200]));
+        t.offered(0, 0, 1, &p(PacketKind::Data, 2), 0, Some([83_200, 1_166_400]));
+        t.offered(50_000, 0, 1, &p(PacketKind::Ack, 0), 50_000, None);
+        t.finish(1_100_000).unwrap();
+        let text = std::fs::read_to_string(&dir).unwrap();
+        std::fs::remove_file(&dir).unwrap();
+        let want = [
+            "+ 0 0 1 tcp 1040 ------- 0 2.0 3.0 1 0",
+            "- 0 0 1 tcp 1040 ------- 0 2.0 3.0 1 0",
+            "+ 0 0 1 tcp 1040 ------- 0 2.0 3.0 2 1",
+            "+ 0.00005 0 1 ack 1040 ------- 0 3.0 2.0 0 1",
+            "d 0.00005 0 1 ack 1040 ------- 0 3.0 2.0 0 1",
+            "- 0.000083 0 1 tcp 1040 ------- 0 2.0 3.0 2 1",
+            "r 0.001083 0 1 tcp 1040 ------- 0 2.0 3.0 1 0",
+        ];
+        assert_eq!(text.lines().collect::<Vec<_>>(), want);
+    }
+}

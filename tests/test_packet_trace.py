@@ -1,0 +1,174 @@
+"""Packet traces (docs/trace.md): ns-2's line format with hand-computed times, the checks naming the field,
+one thread for a traced run, pcap read back with dpkt, `pacesim trace diff`, and the small E-base against
+ns-2's own trace of it (bench/ns2/TRACE_DIFF.md)."""
+
+import gzip
+import subprocess
+import sys
+from pathlib import Path
+
+import dpkt
+import pytest
+
+import pacesim
+from pacesim import ScenarioError
+from pacesim.ns2trace import TraceError, read
+from pacesim.trace_diff import diff
+
+ROOT = Path(__file__).resolve().parent.parent
+NS2 = ROOT / "bench" / "ns2"
+TRACES = NS2 / "results" / "trace"
+
+# h1 -> a (100 Mb/s, 1 ms), core a -> b (10 Mb/s, 20 ms), b -> h2 (100 Mb/s, 1 ms); nodes a = 0, b = 1,
+# h1 = 2, h2 = 3. One CBR source of 1040 B packets at 1 Mb/s from t = 0 (one every 8.32 ms), no TCP flow.
+LINE = {
+    "duration": "30ms", "warmup": "0s",
+    "topology": {"kind": "graph", "nodes": ["a", "b"], "hosts": ["h1", "h2"],
+                 "links": [{"from": "h1", "to": "a", "rate": "100Mbps", "delay": "1ms"},
+                           {"from": "a", "to": "b", "core": True},
+                           {"from": "b", "to": "h2", "rate": "100Mbps", "delay": "1ms"}],
+                 "flows": []},
+    "core": {"rate": "10Mbps", "delay": "20ms", "buffer": "10KB"},
+    "traffic": {"start": ["0s", "0s"],
+                "udp": [{"kind": "cbr", "rate": "1Mbps", "size": "1040B", "start": "0s", "from": "h1", "to": "h2"}]},
+    "trace": {"links": ["a-b"]},
+}
+
+
+def lines(path) -> list:
+    return Path(path).read_text().splitlines()
+
+
+def test_a_cbr_source_is_traced_at_hand_computed_times(tmp_path):
+    # Packet k leaves h1 at 8.32k ms, reaches a 83.2 us + 1 ms later (+ and - on the idle core), its last
+    # bit reaches b 832 us + 20 ms after that (r): 1.0832, 21.9152 ms; the next at 9.4032, 30.2352 ms
+    # (after the end, 30 ms, so not written); the third's + at 17.7232 ms. ns-2 rounds to the microsecond.
+    pacesim.run(LINE, trace=tmp_path / "t.tr")
+    assert lines(tmp_path / "t.tr") == [
+        "+ 0.001083 0 1 cbr 1040 ------- 0 2.0 3.0 0 0",
+        "- 0.001083 0 1 cbr 1040 ------- 0 2.0 3.0 0 0",
+        "+ 0.009403 0 1 cbr 1040 ------- 0 2.0 3.0 0 1",
+        "- 0.009403 0 1 cbr 1040 ------- 0 2.0 3.0 0 1",
+        "+ 0.017723 0 1 cbr 1040 ------- 0 2.0 3.0 0 2",
+        "- 0.017723 0 1 cbr 1040 ------- 0 2.0 3.0 0 2",
+        "r 0.021915 0 1 cbr 1040 ------- 0 2.0 3.0 0 0",
+        "+ 0.026043 0 1 cbr 1040 ------- 0 2.0 3.0 0 3",
+        "- 0.026043 0 1 cbr 1040 ------- 0 2.0 3.0 0 3",
+    ]
+
+
+@pytest.mark.parametrize("trace, field, words", [
+    ({"links": ["cor"]}, "trace.links[0]", 'no link named "cor"'),
+    ({"links": ["a-b", "a-b"]}, "trace.links[1]", "named twice"),
+    ({"links": []}, "trace.links", "at least one link"),
+    ({"links": ["a-b"]}, "trace.file", "required"),
+    ({"links": ["a-b"], "file": "/no/such/dir/t.tr"}, "trace.file", "cannot create"),
+    ({"links": ["a-b"], "colour": 1}, "trace.colour", "unknown key 'colour'"),
+])
+def test_trace_tables_are_checked_naming_the_field(trace, field, words):
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run({**LINE, "trace": trace})
+    assert e.value.field == field and words in e.value.message, str(e.value)
+
+
+def test_a_traced_run_is_the_same_on_two_threads(tmp_path):
+    # E-base splits at its core: two threads would run two halves; a traced run runs on one.
+    small = ["topology.edges=2", "topology.hosts_per_edge=2", "duration=3s", "warmup=1s", "traffic.start=['0s','1s']"]
+    r1 = pacesim.run("e-base", set=small, threads=1, trace=tmp_path / "one.tr")
+    r2 = pacesim.run("e-base", set=small, threads=2, trace=tmp_path / "two.tr")
+    assert lines(tmp_path / "one.tr") == lines(tmp_path / "two.tr") and len(lines(tmp_path / "one.tr")) > 1000
+    assert r1.summary == r2.summary
+    # The trace's departures are the core's: what the report counts over the window [1 s, 3 s).
+    departures = sum(1 for l in read(tmp_path / "one.tr") if l.event == "-" and l.time >= 1)
+    core = r1.links.loc["core"]
+    assert departures == core["departures"]
+
+
+def test_pcap_holds_the_departures_with_their_headers(tmp_path):
+    pacesim.run(LINE, trace=tmp_path / "t.pcap")
+    assert not (tmp_path / "t.pcap.tr").exists()
+    with open(tmp_path / "t.pcap", "rb") as f:
+        r = dpkt.pcap.Reader(f)
+        assert r.datalink() == 101  # raw IPv4
+        packets = [(ts, dpkt.ip.IP(buf)) for ts, buf in r]
+    assert [round(ts, 6) for ts, _ in packets] == [0.001083, 0.009403, 0.017723, 0.026043]
+    for uid, (_, ip) in enumerate(packets):
+        assert (ip.src, ip.dst, ip.len, ip.id, ip.p) == (bytes([10, 0, 0, 2]), bytes([10, 0, 0, 3]), 1040, uid, 17)
+        assert (ip.data.sport, ip.data.dport, ip.data.ulen) == (1024, 1024, 1020)
+
+
+def test_tcp_in_pcap_carries_sequence_and_ack_numbers(tmp_path):
+    small = ["topology.edges=1", "topology.hosts_per_edge=1", "duration=2s", "warmup=1s", "traffic.start=['0s','0s']"]
+    pacesim.run("e-base", set=small, trace=tmp_path / "t.pcap")
+    pacesim.run("e-base", set=small, trace=tmp_path / "t.tr")
+    with open(tmp_path / "t.pcap", "rb") as f:
+        ips = [dpkt.ip.IP(buf) for _, buf in dpkt.pcap.Reader(f)]
+    departures = [l for l in read(tmp_path / "t.tr") if l.event == "-"]
+    assert len(ips) == len(departures) > 10
+    for ip, l in zip(ips, departures):
+        assert ip.p == 6 and ip.len == l.size and ip.data.seq == l.seq and not ip.data.flags & dpkt.tcp.TH_ACK
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+A = "+ 0.1 0 1 tcp 1040 ------- 0 2.0 3.0 0 0\n- 0.1 0 1 tcp 1040 ------- 0 2.0 3.0 0 0\n"
+
+
+def test_diff_names_the_first_parting_line_and_field(tmp_path):
+    a = write(tmp_path / "a.tr", A + "r 0.200001 0 1 tcp 1040 ------- 0 2.0 3.0 0 0\n")
+    b = write(tmp_path / "b.tr", A + "r 0.2 0 1 tcp 1040 ------- 0 2.0 3.0 1 0\n")
+    d = diff(a, b, tolerance=1e-6)
+    assert (d.same, d.parting.a.number, d.parting.fields) == (2, 3, ["seq"])
+    assert d.counts == [{"+": 1, "-": 1, "d": 0, "r": 1}] * 2
+    assert diff(a, b, 0.0).parting.fields == ["time", "seq"]
+    assert diff(a, b, 1e-6, ignore=["seq"]).parting is None
+    shorter = diff(a, write(tmp_path / "c.tr", A))
+    assert (shorter.same, shorter.parting.a.number, shorter.parting.b) == (2, 3, None)
+
+
+@pytest.mark.parametrize("text, where", [
+    ("+ 0.1 0 1 tcp 1040 ------- 0 2.0 3.0 0\n", "a.tr:1: line: 11 fields"),
+    ("x 0.1 0 1 tcp 1040 ------- 0 2.0 3.0 0 0\n", "a.tr:1: event: 'x'"),
+    (A + "+ 0.1s 0 1 tcp 1040 ------- 0 2.0 3.0 0 0\n", "a.tr:3: time: '0.1s'"),
+    ("+ 0.1 0 1 tcp 1040 ------- 0 2 3.0 0 0\n", "a.tr:1: src: '2' is not NODE.PORT"),
+    ("+ 0.1 0 1 tcp big ------- 0 2.0 3.0 0 0\n", "a.tr:1: size: 'big'"),
+])
+def test_garbled_traces_are_errors_naming_line_and_field(tmp_path, text, where):
+    a = write(tmp_path / "a.tr", text)
+    with pytest.raises(TraceError, match=where.replace(".", r"\.")):
+        diff(a, write(tmp_path / "b.tr", A))
+
+
+def test_the_cli_reports_errors_without_a_traceback(tmp_path):
+    cli = [sys.executable, "-c", "from pacesim.cli import app; app()", "trace", "diff"]
+    p = subprocess.run(cli + [str(tmp_path / "none.tr"), str(write(tmp_path / "b.tr", A))], capture_output=True, text=True)
+    assert p.returncode == 2 and "none.tr: file: No such file" in p.stderr and "Traceback" not in p.stderr
+    p = subprocess.run(cli + [str(tmp_path / "b.tr"), str(tmp_path / "b.tr")], capture_output=True, text=True)
+    assert p.returncode == 0 and "identical: 2 events" in p.stdout
+
+
+def test_small_ebase_against_ns2(tmp_path):
+    """bench/ns2/TRACE_DIFF.md: pacesim's trace of trace_ebase.toml (10 ms tick) is the committed one, and
+    agrees with ns-2's own trace of the same network event for event (flags aside: ns-2 marks the first
+    packet after a window cut) for 6,125 core events, to the first retransmission timeout, which pacesim
+    fires 30 ms (3 ticks) earlier."""
+    pacesim.run(NS2 / "trace_ebase.toml", trace=tmp_path / "pacesim.tr")
+    with gzip.open(TRACES / "pacesim-10ms.tr.gz", "rt") as f:
+        assert lines(tmp_path / "pacesim.tr") == f.read().splitlines()
+    d = diff(TRACES / "ns2-10ms.tr.gz", tmp_path / "pacesim.tr", tolerance=1e-6, ignore=["flags"])
+    assert d.same == 6125
+    assert d.parting.fields == ["time", "flow", "src", "dst", "seq", "uid"]
+    assert (d.parting.a.time, d.parting.b.time, d.parting.b.flow, d.parting.b.seq) == (2.981083, 2.956402, 1, 123)
+    ns2_rto = [l for l in read(TRACES / "ns2-10ms.tr.gz") if l.event == "+" and l.flow == 1 and l.seq == 123][-1]
+    assert ns2_rto.time == pytest.approx(2.956402 + 0.030, abs=1e-9) and ns2_rto.flags == "---A---"
+    assert d.counts[0]["+"] == d.counts[1]["+"] == 2916 and d.counts[0]["d"] == d.counts[1]["d"] == 88
+
+
+def test_a_sweep_refuses_to_trace():
+    from pacesim.sweep import Sweep, SweepError
+
+    with pytest.raises(SweepError, match="trace: a sweep writes no packet traces"):
+        Sweep(name="s", set=["trace.links=['core']"], axes={"core.buffer": ["5KB", "10KB"]})
