@@ -63,8 +63,17 @@ fn paces_host(p: &Pacing, i: usize) -> bool {
 pub(crate) fn build_world(s: &Scenario) -> Result<World, InvalidField> {
     let (net, udp_routes) = build_network(s)?;
     let sources = (s.traffic.udp.iter().zip(udp_routes).enumerate())
-        .map(|(i, (u, route))| UdpSource::new(u, s.seed, i as u64, route, &format!("traffic.udp[{i}]")))
-        .collect::<Result<_, _>>()?;
+        .map(|(i, (u, route))| {
+            let field = format!("traffic.udp[{i}]");
+            let source = UdpSource::new(u, s.seed, i as u64, route, &field)?;
+            if let (Some(trace), Some(spec)) = (source.trace(), &u.trace) {
+                let first = net.route(route)[0] as usize;
+                (trace.check_link(u.start, s.duration, &net.names[first], net.links[first].rate_bps))
+                    .map_err(|e| spec.error(&format!("{field}.trace"), e))?;
+            }
+            Ok(source)
+        })
+        .collect::<Result<_, InvalidField>>()?;
     let t = &s.tcp;
     let mut setup = TcpSetup::new(t, s.seed, s.pacing.host_mode);
     setup.first_sends = s.delay.as_ref().is_some_and(|d| d.class == DelayClass::Data);

@@ -229,6 +229,14 @@ impl UdpSource {
         }
     }
 
+    /// The trace a trace source plays.
+    pub fn trace(&self) -> Option<&super::trace::Trace> {
+        match &self.pattern {
+            Pattern::Video(v) => Some(v.trace()),
+            Pattern::Drawn { .. } => None,
+        }
+    }
+
     /// The packet due now: its size, and when the next one is due.
     pub fn emit(&mut self) -> (u32, Time) {
         self.sent += 1;
