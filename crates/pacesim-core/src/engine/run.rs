@@ -25,7 +25,8 @@ pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Repor
 
 /// Run a scenario on up to `threads` threads. A network that splits at
 /// its core link runs as two halves ([`partition`]), in parallel given two
-/// threads; the report is the same for any number of threads.
+/// threads; the report is the same for any number of threads but for its
+/// work counters (a split run counts more events, and maybe fewer packet-hops).
 pub fn run_threads(s: &Scenario, threads: usize, progress: &mut dyn FnMut(f64)) -> Result<Report, RunError> {
     s.validate()?;
     let end = s.duration as f64;
