@@ -52,11 +52,6 @@ impl VideoSource {
         self.next.0
     }
 
-    /// The trace it plays (scaled to the source's rate, if it has one).
-    pub fn trace(&self) -> &Trace {
-        &self.trace
-    }
-
     /// The packet due now: its size, and when the next one is due.
     pub fn emit(&mut self) -> (u32, Time) {
         let size = self.next.1;
