@@ -90,3 +90,23 @@ def test_a_burst_trace_frame_is_counted_and_a_frame_rate_past_the_clock_refused(
         with pytest.raises(ScenarioError) as e:
             _scenario(_trace_source("1Mbps", fps, "1B"))
         assert e.value.field == "traffic.udp[0].trace.fps"
+
+
+def test_a_trace_without_rate_is_counted_at_its_files_rate(tmp_path):
+    # Two 10 MB frames at 10^6 frames a second: 80 Tb/s into the 100 Mb/s UDP access link (no queue
+    # limit), each frame within what the link sends in the run; once 7.8 GB resident after 40 s.
+    fast = tmp_path / "fast.txt"
+    fast.write_text("10000000\n10000000\n")
+    trace = f'{{file="{fast}", columns=["bytes"], fps=1e6}}'
+    s = _scenario(UDP + ["duration=1s", "warmup=0s", f'traffic.udp=[{{kind="trace", size="200B", trace={trace}}}]'])
+    # (10^13 B/s - 12.5 MB/s) over 1 s, in 200 B packets.
+    packets = int((1e13 - 12.5e6) / 200)
+    assert memory.estimate(s).parts["traffic.udp[0].trace.file"] == pytest.approx(packets * 64, rel=1e-9)
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run(s)
+    assert e.value.field == "traffic.udp[0].trace.file" and "estimated 3.2 TB" in e.value.message
+    # The engine's mean rate, from the file as played: 20 MB per 2 us.
+    assert pacesim.topology.describe(s, 0)["udp"] == [{"first_link": "udp.up", "mean_rate_bps": 8e13}]
+    # Played at a rate that fits, it is not counted.
+    slow = pacesim.apply_overrides(s, ['traffic.udp[0].rate="1Mbps"'])
+    assert "traffic.udp[0].trace.file" not in memory.estimate(slow).parts

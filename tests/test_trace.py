@@ -84,6 +84,23 @@ def test_a_broken_trace_is_an_engine_error_naming_the_field_and_line(tmp_path):
     assert e.value.message == f"{bad}: line 3: frame size -20 is negative"
 
 
+@pytest.mark.parametrize("rate", [None, "100Gbps"])
+def test_a_frame_its_link_cannot_send_in_the_run_is_refused_naming_its_line(tmp_path, rate):
+    # Once 5 x 10^10 packets of 200 B queued behind the UDP host's unlimited
+    # 100 Mb/s link: no end after 60 s, 1.1 GB after 20 (issue 20). Scaled
+    # to 100 Gb/s the 10^13 B frame is still most of 10^13 B.
+    big = tmp_path / "big.txt"
+    big.write_text("1 0.0 I 10000000000000\n2 0.04 P 1000\n")
+    udp = {} if rate is None else {"rate": rate}
+    s = {**scenario({**TIMED, "file": str(big)}, **udp), "duration": "1s", "warmup": "0s"}
+    s["traffic"]["start"] = ["0s", "0s"]
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run(s)
+    assert e.value.field == "traffic.udp[0].trace.file"
+    assert e.value.message.startswith(f"{big}: line 1: a frame of ")
+    assert "more than link udp.up (100000000 bit/s) can send in the run" in e.value.message
+
+
 def test_scaling_needs_a_trace_sources_rate():
     ebase = {"topology": {"kind": "e-base", "udp": {}}, "traffic": {"udp": [{"kind": "trace", "size": "200B", "trace": TIMED}]}}
     with pytest.raises(ScenarioError, match=r"traffic.udp\[0\].rate: scaling a trace source"):

@@ -52,6 +52,7 @@ import pacesim
 from pacesim.memory import tcp_flows
 from pacesim.scenario import Scenario, ScenarioError, apply_overrides, load_scenario, tomllib
 from pacesim.sweep import SweepError, load_sweep
+from pacesim.topology import describe
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
@@ -433,9 +434,13 @@ def _numbers(data: Any, key: str = "") -> List[Tuple[str, int]]:
 
 def cost(s: Scenario) -> Tuple[float, int]:
     """(packets the run may send, flows): TCP data packets and their ACKs at the core's rate, every UDP
-    source's at its rate (a trace's at most 100 Mb/s) in its smallest packets, over the run; and the TCP flows."""
+    source's at its rate (a trace's without one its file's mean, from the engine) in its smallest
+    packets, over the run; and the TCP flows."""
     tcp = 2 * s.core_values().rate / (s.tcp.segment_size + s.tcp.header_size)  # and an ACK each
-    udp = sum((u.rate or 100_000_000) / min(u.sizes or u.size) for u in s.traffic.udp)
+    rates = [u.rate for u in s.traffic.udp]
+    if None in rates:
+        rates = [r if r is not None else d["mean_rate_bps"] for r, d in zip(rates, describe(s, 0)["udp"])]
+    udp = sum(r / min(u.sizes or u.size) for r, u in zip(rates, s.traffic.udp))
     return (tcp + udp) * s.duration / 1e9 / 8, tcp_flows(s)
 
 

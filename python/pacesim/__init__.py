@@ -71,8 +71,8 @@ def run(
     replaced by `seed` when given; `progress` is called now and then with the
     fraction of simulated time done. With `threads=2` (the default where the
     machine has two cores) a network that splits at its core link (the
-    papers' dumbbells) runs as two halves in parallel; the report is the
-    same but for its work counters.
+    papers' dumbbells) runs as two halves in parallel; the report is
+    byte-identical but for its work counters (`work.events`, `work.packet_hops`).
 
     Raises ScenarioError (naming the field) for an invalid scenario and
     RuntimeError when the engine itself fails (e.g. a conservation check).

@@ -10,7 +10,8 @@ report row), finished short transfers (one report row each), progress
 samples and burstiness bins (the engine keeps them as 8-byte values, the
 report holds them again as JSON text and Python lists), packets queued
 behind the first link of a UDP source sending faster than that link with no
-queue limit (that queue grows for the whole run), and the packets of one
+queue limit (that queue grows for the whole run; a trace source's rate, if
+not given, is its file's, which the engine reads), and the packets of one
 frame of a trace source that sends its frames as bursts. The constants are
 measured (bench/fuzz/README.md): 37 MB for ten flows, 3.8 KB more per flow
 over a 2 s run and 7 KB over 100 s on two threads (bench/results/scale.csv),
@@ -85,7 +86,8 @@ def estimate(s) -> Estimate:
     for i, u in enumerate(s.traffic.udp):
         _burst_frames(i, u, e)
     fastest = max((u.rate or 0 for u in s.traffic.udp), default=0)
-    if fastest > _slowest_rate(s) and e.total < 2**30:  # the topology is built to find each source's first link
+    unknown = any(u.kind == "trace" and u.rate is None for u in s.traffic.udp)  # its rate is its file's
+    if (fastest > _slowest_rate(s) or unknown) and e.total < 2**30:  # the engine finds each source's first link
         _udp_queues(s, e)
     return e
 
@@ -121,21 +123,24 @@ def _burst_frames(i: int, u, e: Estimate) -> None:
 
 
 def _udp_queues(s, e: Estimate) -> None:
-    """Add the packets queued behind each UDP source that outpaces its unlimited first link."""
+    """Add the packets queued behind each UDP source that outpaces its unlimited first link (its mean rate
+    from the engine: a trace source's is its file's, as played)."""
     from .topology import describe
 
-    links = describe(s, 0)["links"]
-    for i, u in enumerate(s.traffic.udp):
-        first = next((l for l in links if l["from"] == u.from_), None)
-        if u.rate is None or first is None or first["buffer_bytes"] is not None or first["buffer_packets"] is not None:
+    d = describe(s, 0)
+    links = {l["name"]: l for l in d["links"]}
+    for i, (u, source) in enumerate(zip(s.traffic.udp, d["udp"])):
+        first = links[source["first_link"]]
+        if first["buffer_bytes"] is not None or first["buffer_packets"] is not None:
             continue
-        mean_rate = u.rate * (u.on / (u.on + u.off) if u.kind == "onoff" else 1)
+        mean_rate = source["mean_rate_bps"]
         excess = mean_rate - first["rate_bps"]
         if excess <= 0:
             continue
         size = _mean_size(u)
         packets = int(excess / 8 * max(0, s.duration - u.start) / 1e9 / size)
-        e.parts[f"traffic.udp[{i}].rate"] = packets * QUEUED_PACKET_BYTES
+        key = "trace.file" if u.kind == "trace" and u.rate is None else "rate"
+        e.parts[f"traffic.udp[{i}].{key}"] = packets * QUEUED_PACKET_BYTES
         e.notes.append(
             f"traffic.udp[{i}] sends {format_rate(int(mean_rate))} into link {first['name']} of "
             f"{format_rate(first['rate_bps'])} with no queue limit: its queue grows by {format_rate(int(excess))} "

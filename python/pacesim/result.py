@@ -1,8 +1,9 @@
 """The outcome of one run: the engine's report, with its scenario and wall time.
 
 Everything in the report is a pure function of the scenario (equal scenarios
-give identical reports); only `wall_s`, measured around the engine call, is
-not. Links and flows come as pandas DataFrames.
+give identical reports) but its work counters (`work`), which also depend
+on whether the run was split over two threads (README, "Speed"); `wall_s`,
+measured around the engine call, is not either. Links and flows come as pandas DataFrames.
 """
 
 from __future__ import annotations

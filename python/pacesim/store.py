@@ -22,7 +22,8 @@ file); never a row pointing at nothing. A run whose table file was deleted
 later counts as not finished, so a rerun of its sweep runs it again. Several sweeps may write one store at
 once: each writes its own temporary files, and waits its turn for the
 database, retrying while another holds the lock. A reader (`read_only`)
-writes nothing, so a store it may not write is still readable. The `run_tables` table names
+writes nothing, so a store it may not write is still readable (with its
+last commits, if a writer killed mid-sweep left them in the WAL file). The `run_tables` table names
 each run's tables (`TABLES`: `flows`, one row per TCP flow; `transfers`,
 one row per finished short-lived transfer; `burstiness`, beta at each time
 scale, `progress`, every flow's bytes at each sample time, and `delay`, the
@@ -35,8 +36,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
+import tempfile
 import time
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -298,6 +301,7 @@ class Store:
 
     def __init__(self, root: Union[str, Path], read_only: bool = False):
         self.root = Path(root)
+        self._copy: Optional[tempfile.TemporaryDirectory] = None  # a read-only store's database, copied with its WAL
         path = self.root / "pacesim.sqlite"
         if read_only:
             if not path.exists():
@@ -308,10 +312,19 @@ class Store:
                 self.db.execute("SELECT 1 FROM runs LIMIT 1").fetchall()
             except sqlite3.OperationalError:
                 # A WAL database in a directory this process may not write (no
-                # shared-memory file to make): read it as it stands on disk.
+                # shared-memory file to make): read it as it stands on disk,
+                # or, if its last commits are still in its WAL file (which an
+                # immutable reader ignores), from a copy of both.
                 self.db.close()
-                self.db = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True,
-                                          isolation_level=None)
+                wal = path.with_name(path.name + "-wal")
+                if wal.exists() and wal.stat().st_size > 0:
+                    self._copy = tempfile.TemporaryDirectory(prefix="pacesim-store-")
+                    for f in (path, wal):
+                        shutil.copyfile(f, Path(self._copy.name) / f.name)
+                    self.db = sqlite3.connect(Path(self._copy.name) / path.name, isolation_level=None)
+                else:
+                    self.db = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True,
+                                              isolation_level=None)
             return
         self.root.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(path, timeout=LOCK_WAIT_S, isolation_level=None)
@@ -321,6 +334,8 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        if self._copy is not None:
+            self._copy.cleanup()
 
     def __enter__(self) -> Store:
         return self

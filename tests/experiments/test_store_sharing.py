@@ -45,6 +45,47 @@ def test_a_reader_writes_nothing(tmp_path, pool):
     assert not (tmp_path / "nothing").exists()
 
 
+def _read_only_mount(root) -> list[str]:
+    """A command prefix that runs its command where `root` is a read-only
+    file system (a bind mount in a user and mount namespace: no privilege
+    needed, and root's writes fail too, as chmod would not make them)."""
+    prefix = ["unshare", "-rm", "sh", "-c", 'mount -o bind,ro "$0" "$0" && exec "$@"', str(root)]
+    try:
+        probe = subprocess.run(prefix + ["touch", str(root / "probe")], capture_output=True, text=True, timeout=60)
+    except FileNotFoundError:
+        pytest.skip("no unshare(1) here")
+    if "Read-only file system" not in probe.stderr:
+        pytest.skip(f"cannot mount read-only here: {probe.stderr.strip()}")
+    return prefix
+
+
+def test_a_store_on_a_read_only_file_system_is_listed_by_a_real_process(tmp_path, pool):
+    # Once not even readable: the reader set WAL and ran the schema (issue 20).
+    with Store(tmp_path) as store:
+        run_sweep(tiny_sweep("ro"), store, pool, progress=False)
+    before = _files(tmp_path)
+    cli = [sys.executable, "-c", "from pacesim.cli import app; app()", "results", "--results", str(tmp_path)]
+    mount = _read_only_mount(tmp_path)
+    listed = subprocess.run(mount + cli, capture_output=True, text=True, timeout=300)
+    assert listed.returncode == 0, listed.stderr
+    assert "Read-only" not in listed.stderr and "Traceback" not in listed.stderr
+    line = next(row for row in listed.stdout.splitlines() if " ro " in row)
+    assert [c.strip() for c in line.split("│")[2:5]] == ["8", "8", "0"], listed.stdout  # points, ok, failed
+    points = subprocess.run(mount + cli + ["ro"], capture_output=True, text=True, timeout=300)
+    assert points.returncode == 0 and points.stdout.count(" ok ") == 8, points.stdout + points.stderr
+    assert _files(tmp_path) == before
+    # A writer killed with its last commit in the WAL file, the store then
+    # copied without its shared-memory file: an immutable reader would not
+    # see that commit (once "no such table: runs" for a new store).
+    killed = ("import os, signal; from pacesim.store import Store; s = Store(%r); "
+              "s.register_sweep('late', {}, [({}, 1, 'k')]); os.kill(os.getpid(), signal.SIGKILL)" % str(tmp_path))
+    assert subprocess.run([sys.executable, "-c", killed], timeout=120).returncode == -9
+    (tmp_path / "pacesim.sqlite-shm").unlink()
+    assert (tmp_path / "pacesim.sqlite-wal").stat().st_size > 0
+    listed = subprocess.run(mount + cli, capture_output=True, text=True, timeout=300)
+    assert listed.returncode == 0 and " late " in listed.stdout and " ro " in listed.stdout, listed.stdout + listed.stderr
+
+
 def test_two_sweeps_write_one_store_at_once(tmp_path):
     # The same points in both: the same tables written at the same time.
     for name in ("one", "two"):

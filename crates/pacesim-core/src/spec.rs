@@ -2,6 +2,8 @@
 //! the engine's limits on times and sizes, and the error naming a bad
 //! field. It imports nothing of the engine, so any component may use it.
 
+pub mod tagged;
+
 use serde::{Deserialize, Serialize};
 
 /// A closed interval drawn uniformly per element; `[v, v]` is a fixed value.

@@ -17,7 +17,7 @@ pub mod q_tandem;
 pub mod route;
 pub mod w_dumbbell;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 pub use graph::Graph;
 
@@ -26,10 +26,11 @@ use crate::net::{Link, LinkId};
 use crate::pacing::PacerSpec;
 use crate::pacing::Pacing;
 use crate::sim::Time;
+use crate::spec::tagged::{self, Tagged};
 use crate::spec::InvalidField;
 
 /// The network a scenario describes: named, or a general graph.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Topology {
     EBase(ebase::EBase),
@@ -39,6 +40,32 @@ pub enum Topology {
     QDumbbell(q_dumbbell::QDumbbell),
     WDumbbell(w_dumbbell::WDumbbell),
     Graph(Graph),
+}
+
+impl Tagged for Topology {
+    const TAG: &'static str = "kind";
+    const VARIANTS: &'static [&'static str] =
+        &["e-base", "a-base", "q-line", "q-tandem", "q-dumbbell", "w-dumbbell", "graph"];
+
+    fn variant<'de, D: Deserializer<'de>>(name: &str, rest: D) -> Result<Self, D::Error> {
+        Ok(match name {
+            "e-base" => Topology::EBase(Deserialize::deserialize(rest)?),
+            "a-base" => Topology::ABase(Deserialize::deserialize(rest)?),
+            "q-line" => Topology::QLine(Deserialize::deserialize(rest)?),
+            "q-tandem" => Topology::QTandem(Deserialize::deserialize(rest)?),
+            "q-dumbbell" => Topology::QDumbbell(Deserialize::deserialize(rest)?),
+            "w-dumbbell" => Topology::WDumbbell(Deserialize::deserialize(rest)?),
+            "graph" => Topology::Graph(Deserialize::deserialize(rest)?),
+            other => return Err(serde::de::Error::unknown_variant(other, Self::VARIANTS)),
+        })
+    }
+}
+
+/// Read with [`tagged`], so an error inside names its path (`topology.links[3].rate`).
+impl<'de> Deserialize<'de> for Topology {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        tagged::deserialize(d)
+    }
 }
 
 impl Topology {

@@ -278,6 +278,87 @@ fn the_bin_series_holds_every_byte_and_gives_beta_at_the_finest_scale() {
     assert!(run(&s).unwrap_err().to_string().starts_with("burstiness.series:"));
 }
 
+/// A graph: h -> a -> b (the core) -> g, one flow h -> g, one UDP source.
+const GRAPH: &str = r#""topology":{"kind":"graph","nodes":["a","b"],"hosts":["h","g"],
+ "links":[{"from":"h","to":"a","rate":[100000000,100000000],"delay":[1000000,1000000]},
+  {"from":"a","to":"b","core":true},{"from":"b","to":"g","forward":{"buffer":9000}}],
+ "flows":[{"from":"h","to":"g"}]},"#;
+
+/// A type error anywhere, inside the topology's tagged table too, names
+/// the whole path and the value (once `topology` alone: issue 20).
+#[test]
+fn parse_errors_name_the_whole_path_and_the_value() {
+    let topology = SMALL.find("\"topology\"").unwrap()..SMALL.find("\"core\"").unwrap();
+    let graph = SMALL.replace(&SMALL[topology], GRAPH).replace(
+        "\"traffic\":{\"start\":[0,10000000000]}",
+        "\"traffic\":{\"start\":[0,10000000000],\"udp\":[{\"kind\":\"cbr\",\"rate\":1000000,\
+         \"size\":{\"range\":[100,300]},\"start\":0,\"from\":\"h\",\"to\":\"g\"}]}",
+    );
+    Scenario::from_json(&graph).expect("the graph scenario is valid");
+    // (scenario, text to replace, replacement, the error's start)
+    let cases = [
+        (SMALL, "\"edges\":2", "\"edges\":4294967296", "topology.edges: invalid value: integer `4294967296`"),
+        (SMALL, "12000000]", "\"12M\"]", "topology.access_rate[1]: invalid type: string \"12M\""),
+        (SMALL, "\"e-base\"", "\"e-bass\"", "topology.kind: unknown variant `e-bass`"),
+        (SMALL, "\"edges\":2", "\"edges\":2,\"edgs\":2", "topology.edgs: unknown field `edgs`"),
+        (SMALL, "\"kind\":\"e-base\",", "", "topology: missing field `kind`"),
+        (&graph, "\"core\":true", "\"core\":1", "topology.links[1].core: invalid type: integer `1`"),
+        (
+            &graph,
+            "\"buffer\":9000",
+            "\"buffer\":-1",
+            "topology.links[2].forward.buffer: invalid value: integer `-1`",
+        ),
+        (
+            &graph,
+            "\"flows\":[{\"from\":\"h\"",
+            "\"flows\":[{\"from\":7",
+            "topology.flows[0].from: invalid type: integer `7`",
+        ),
+        (
+            &graph,
+            "\"cbr\",\"rate\":1000000",
+            "\"cbr\",\"rate\":true",
+            "traffic.udp[0].rate: invalid type: boolean `true`",
+        ),
+        (&graph, "[100,300]", "[100,\"x\"]", "traffic.udp[0].size.range[1]: invalid type: string \"x\""),
+        (
+            SMALL,
+            "\"traffic\":{",
+            "\"pacing\":{\"scheme\":\"qlbp\",\"q_max\":-3},\"traffic\":{",
+            "pacing.q_max: invalid value: integer `-3`",
+        ),
+        (
+            SMALL,
+            "\"traffic\":{",
+            "\"pacing\":{\"scheme\":\"edge\",\"links\":[\"core\",4]},\"traffic\":{",
+            "pacing.links[1]: invalid type: integer `4`",
+        ),
+    ];
+    for (scenario, from, to, start) in cases {
+        let text = scenario.replacen(from, to, 1);
+        assert_ne!(text, scenario, "case {start} must change the scenario");
+        let err = Scenario::from_json(&text).expect_err(start).to_string();
+        assert!(err.starts_with(start), "error {err:?} should start {start:?}");
+    }
+    // A key before the tag is read after it; an error in it names its path
+    // inside the table first in the message.
+    let late = SMALL.replace("\"kind\":\"e-base\",\"edges\":2,", "\"edges\":2,\"kind\":\"e-base\",");
+    assert_eq!(Scenario::from_json(&late).unwrap(), small());
+    let late =
+        graph.replace("\"kind\":\"graph\",", "").replace("\"flows\":[{", "\"kind\":\"graph\",\"flows\":[{");
+    assert_eq!(Scenario::from_json(&late).unwrap(), Scenario::from_json(&graph).unwrap());
+    let err = Scenario::from_json(&late.replace("\"buffer\":9000", "\"buffer\":\"9KB\"")).unwrap_err();
+    assert_eq!(
+        (err.field.as_str(), err.message.split(',').next()),
+        ("topology", Some("links[2].forward.buffer: invalid type: string \"9KB\""))
+    );
+    // What the engine writes it reads back.
+    for s in [small(), Scenario::from_json(&graph).unwrap()] {
+        assert_eq!(Scenario::from_json(&serde_json::to_string(&s).unwrap()).unwrap(), s);
+    }
+}
+
 #[test]
 fn a_udp_source_between_unknown_hosts_is_an_error_naming_it() {
     let mut s = with_udp("cbr", 1_000_000, "");

@@ -13,7 +13,8 @@ use pyo3::prelude::*;
 /// Run one scenario given as JSON (SI units) and return the report as JSON.
 /// `progress`, if given, is called now and then with the fraction of
 /// simulated time done; `threads` 2 runs a network that splits at its core
-/// link as two halves in parallel (the report is the same) if the machine
+/// link as two halves in parallel (the report is the same but for its work
+/// counters) if the machine
 /// has a core to spare as the run starts, else as one world on one thread.
 ///
 /// At each progress point the run also takes Python's pending signals: an

@@ -12,6 +12,7 @@ use crate::tcp::TcpSetup;
 use crate::topology::Network;
 use crate::traffic::bulk_start;
 use crate::traffic::short::User;
+use crate::traffic::trace::Trace;
 use crate::traffic::udp::UdpSource;
 
 /// The network with its pacers and a route for each UDP source (returned
@@ -63,10 +64,34 @@ fn paces_host(p: &Pacing, i: usize) -> bool {
     p.scheme == PacingScheme::Host && evenly(i, p.fraction)
 }
 
+/// Each UDP source's trace as it plays ([`UdpSpec::played_trace`]; None
+/// but for a trace source), checked against the first link on its route.
+pub fn played_traces(
+    s: &Scenario,
+    net: &Network,
+    routes: &[u32],
+) -> Result<Vec<Option<Trace>>, InvalidField> {
+    (s.traffic.udp.iter().zip(routes).enumerate())
+        .map(|(i, (u, &route))| {
+            let field = format!("traffic.udp[{i}]");
+            let played = u.played_trace(&field)?;
+            if let (Some(trace), Some(spec)) = (&played, &u.trace) {
+                let first = net.route(route)[0] as usize;
+                (trace.check_link(u.start, s.duration, &net.names[first], net.links[first].rate_bps))
+                    .map_err(|e| spec.error(&format!("{field}.trace"), e))?;
+            }
+            Ok(played)
+        })
+        .collect()
+}
+
 pub(crate) fn build_world(s: &Scenario) -> Result<World, InvalidField> {
     let (net, udp_routes) = build_network(s)?;
-    let sources = (s.traffic.udp.iter().zip(udp_routes).enumerate())
-        .map(|(i, (u, route))| UdpSource::new(u, s.seed, i as u64, route, &format!("traffic.udp[{i}]")))
+    let traces = played_traces(s, &net, &udp_routes)?;
+    let sources = (s.traffic.udp.iter().zip(udp_routes).zip(traces).enumerate())
+        .map(|(i, ((u, route), played))| {
+            UdpSource::new(u, played, s.seed, i as u64, route, &format!("traffic.udp[{i}]"))
+        })
         .collect::<Result<_, _>>()?;
     let t = &s.tcp;
     let mut setup = TcpSetup::new(t, s.seed, s.pacing.host_mode);

@@ -5,7 +5,7 @@
 use crate::net::discipline::Discipline;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::build::build_network;
+use crate::engine::build::{build_network, played_traces};
 use crate::scenario::{InvalidField, Scenario};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -17,6 +17,16 @@ pub struct Description {
     /// The core link's name.
     pub core: String,
     pub routes: Vec<RouteDescription>,
+    /// Every UDP source, in the scenario's order.
+    pub udp: Vec<UdpDescription>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UdpDescription {
+    /// The first link on its route.
+    pub first_link: String,
+    /// Mean wire rate, bit/s (a trace source's from its trace, as played).
+    pub mean_rate_bps: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -49,7 +59,8 @@ pub struct RouteDescription {
 /// over the flow list (first and last included).
 pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidField> {
     s.validate()?;
-    let (net, _) = build_network(s)?;
+    let (net, udp_routes) = build_network(s)?;
+    let traces = played_traces(s, &net, &udp_routes)?;
     let name = |l: u32| net.names[l as usize].clone();
     let (routers, hosts) = net.nodes.split_at(net.routers);
     let links = (0..net.links.len() as u32)
@@ -91,6 +102,12 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
             }
         })
         .collect();
+    let udp = (s.traffic.udp.iter().zip(&udp_routes).zip(&traces))
+        .map(|((u, &route), played)| UdpDescription {
+            first_link: name(net.route(route)[0]),
+            mean_rate_bps: u.mean_rate(played.as_ref()),
+        })
+        .collect();
     Ok(Description {
         routers: routers.to_vec(),
         hosts: hosts.to_vec(),
@@ -98,5 +115,6 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
         flows: n,
         core: name(net.core),
         routes,
+        udp,
     })
 }

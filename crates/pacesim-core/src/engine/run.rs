@@ -25,9 +25,11 @@ pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Repor
 
 /// Run a scenario on up to `threads` threads. A network that splits at
 /// its core link runs as two halves ([`partition`]), in parallel given two
-/// threads; the report is the same for any number of threads. A run that
-/// writes a packet trace runs on one thread (packets are numbered in one
-/// creation order), and its trace is written by the time this returns.
+/// threads; the report is the same for any number of threads but for its
+/// work counters (a split run counts more events, and maybe fewer
+/// packet-hops). A run that writes a packet trace runs on one thread
+/// (packets are numbered in one creation order), and its trace is written
+/// by the time this returns.
 pub fn run_threads(s: &Scenario, threads: usize, progress: &mut dyn FnMut(f64)) -> Result<Report, RunError> {
     s.validate()?;
     let end = s.duration as f64;

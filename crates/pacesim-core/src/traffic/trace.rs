@@ -116,10 +116,16 @@ impl TraceSpec {
 
     /// Read and parse the file; an error names `{field}.file`, the file and the line.
     pub fn read(&self, field: &str) -> Result<Trace, InvalidField> {
-        let bad = |message: String| InvalidField { field: format!("{field}.file"), message };
-        let text = std::fs::read_to_string(&self.file)
-            .map_err(|e| bad(format!("cannot read {}: {e}", self.file)))?;
-        Trace::parse(&text, &self.columns, self.fps).map_err(|e| bad(format!("{}: {e}", self.file)))
+        let text = std::fs::read_to_string(&self.file).map_err(|e| InvalidField {
+            field: format!("{field}.file"),
+            message: format!("cannot read {}: {e}", self.file),
+        })?;
+        Trace::parse(&text, &self.columns, self.fps).map_err(|e| self.error(field, e))
+    }
+
+    /// What is wrong with the file, as an error on `{field}.file` naming it.
+    pub fn error(&self, field: &str, e: TraceError) -> InvalidField {
+        InvalidField { field: format!("{field}.file"), message: format!("{}: {e}", self.file) }
     }
 }
 
@@ -132,11 +138,13 @@ pub enum TraceError {
     Whole(String),
 }
 
-/// One frame: when it is sent (ns after the trace's first frame) and its bytes.
+/// One frame: when it is sent (ns after the trace's first frame), its
+/// bytes, and the line of the file it is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Frame {
     pub time: Time,
     pub bytes: u64,
+    pub line: usize,
 }
 
 /// A trace's frames and the period after which it repeats, ns; it holds at
@@ -186,8 +194,8 @@ impl Trace {
     /// The frames of trace `text` laid out as `columns`, timed by their time
     /// column or by `fps` (validated by [`TraceSpec::validate`]).
     pub fn parse(text: &str, columns: &[Column], fps: Option<f64>) -> Result<Trace, TraceError> {
-        // (time in ns from the file, bytes) per frame.
-        let mut rows: Vec<(Option<f64>, u64)> = Vec::new();
+        // (time in ns from the file, bytes, line) per frame.
+        let mut rows: Vec<(Option<f64>, u64, usize)> = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let at = |message: String| TraceError::Line(i + 1, message);
             let fields: Vec<&str> = line.split('#').next().unwrap_or("").split_whitespace().collect();
@@ -207,7 +215,7 @@ impl Trace {
             for (&column, text) in columns.iter().zip(fields) {
                 match value(column, text).map_err(at)? {
                     Value::Time(t) => match rows.last() {
-                        Some(&(Some(prev), _)) if t < prev => {
+                        Some(&(Some(prev), ..)) if t < prev => {
                             return Err(at(format!("time {text} is before the previous frame's")))
                         }
                         _ => time = Some(t),
@@ -216,13 +224,13 @@ impl Trace {
                     Value::Unused => {}
                 }
             }
-            rows.push((time, bytes));
+            rows.push((time, bytes, i + 1));
         }
         let n = rows.len();
         if n == 0 {
             return Err(TraceError::Whole("no frames: every line is blank or a comment".into()));
         }
-        if rows.iter().all(|&(_, b)| b == 0) {
+        if rows.iter().all(|&(_, b, _)| b == 0) {
             return Err(TraceError::Whole("every frame is empty (0 bytes)".into()));
         }
         let (times, period): (Vec<f64>, f64) = match fps {
@@ -241,14 +249,15 @@ impl Trace {
                 (rows.iter().map(|r| r.0.unwrap_or(0.0) - t0).collect(), span * n as f64 / (n - 1) as f64)
             }
         };
-        let frames =
-            times.iter().zip(&rows).map(|(t, r)| Frame { time: t.round() as Time, bytes: r.1 }).collect();
+        let frames = (times.iter().zip(&rows))
+            .map(|(t, r)| Frame { time: t.round() as Time, bytes: r.1, line: r.2 })
+            .collect();
         Ok(Trace { frames, period: period.round() as Time })
     }
 
     /// Mean rate over one period, bit/s.
     pub fn mean_rate(&self) -> f64 {
-        self.frames.iter().map(|f| f.bytes).sum::<u64>() as f64 * 8e9 / self.period as f64
+        self.frames.iter().map(|f| f.bytes as f64).sum::<f64>() * 8e9 / self.period as f64
     }
 
     /// The trace with every frame scaled so that the mean rate is `rate`
@@ -257,10 +266,11 @@ impl Trace {
     /// None if that leaves no byte at all.
     pub fn scaled_to(&self, rate: u64) -> Option<Trace> {
         let k = rate as f64 / self.mean_rate();
-        let (mut total, mut sent) = (0u64, 0u64);
+        // Bytes of frames 0..=i (u128: frames of up to 2^64 - 1 B each) and of their scaled sizes.
+        let (mut total, mut sent) = (0u128, 0u64);
         let frames: Vec<Frame> = (self.frames.iter())
             .map(|f| {
-                total += f.bytes;
+                total += u128::from(f.bytes);
                 let upto = (total as f64 * k).round() as u64;
                 let bytes = upto - sent;
                 sent = upto;
@@ -268,6 +278,28 @@ impl Trace {
             })
             .collect();
         (sent > 0).then_some(Trace { frames, period: self.period })
+    }
+
+    /// Check that link `link` of `rate` bit/s, the first the trace played
+    /// from `start` crosses, can send every frame due before `end` within
+    /// [start, end]: a bigger frame never leaves its host within the run,
+    /// and cut into packets it would queue (or drop) without bound (issue
+    /// 20: a 10^13 B frame, 5 x 10^10 packets of 200 B, ran for hours).
+    pub fn check_link(&self, start: Time, end: Time, link: &str, rate: u64) -> Result<(), TraceError> {
+        let run = end.saturating_sub(start);
+        let most = u64::try_from(u128::from(rate) * u128::from(run) / 8_000_000_000).unwrap_or(u64::MAX);
+        match self.frames.iter().find(|f| f.time < run && f.bytes > most) {
+            Some(f) => Err(TraceError::Line(
+                f.line,
+                format!(
+                    "a frame of {} B is more than link {link} ({rate} bit/s) can send in the run from the \
+                     source's start ({most} B in {} s)",
+                    f.bytes,
+                    run as f64 / 1e9
+                ),
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Time from frame `i` to the next (the last one's to the next loop's first).
@@ -394,10 +426,46 @@ mod tests {
         assert_eq!(e.field, "traffic.udp[2].trace.file");
         assert_eq!(e.message, format!("{}: line 3: frame size \"ten\" is not a whole number", s.file));
         std::fs::write(&path, "100\n300\n").unwrap();
-        assert_eq!(s.read("u").unwrap().frames[1], super::Frame { time: 40 * MS, bytes: 300 });
+        assert_eq!(s.read("u").unwrap().frames[1], super::Frame { time: 40 * MS, bytes: 300, line: 2 });
         std::fs::remove_file(&path).unwrap();
         let e = s.read("u").unwrap_err();
         assert!(e.field == "u.file" && e.message.starts_with("cannot read"), "{e}");
+    }
+
+    #[test]
+    fn a_frame_the_first_link_cannot_send_in_the_run_is_named_by_its_line() {
+        // 25 frames/s: 1000 B at 0, 10^13 B at 40 ms, 500 B at 80 ms.
+        let t = Trace::parse("# big\n1000\n\n10000000000000\n500\n", &[Bytes], Some(25.0)).unwrap();
+        assert_eq!(t.frames.iter().map(|f| f.line).collect::<Vec<_>>(), [2, 4, 5]);
+        // 100 Mb/s over 1 s sends 12.5 MB: not the 10^13 B frame.
+        let (line, message) = match t.check_link(0, 1_000_000_000, "udp.up", 100_000_000) {
+            Err(TraceError::Line(line, message)) => (line, message),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(line, 4);
+        assert!(message.starts_with("a frame of 10000000000000 B is more than link udp.up"), "{message}");
+        assert!(message.ends_with("(12500000 B in 1 s)"), "{message}");
+        // A run that ends before the big frame is due, counted from the
+        // source's start, plays only the first: fine.
+        assert_eq!(t.check_link(5 * MS, 45 * MS, "l", 100_000_000), Ok(()));
+        assert!(t.check_link(5 * MS, 46 * MS, "l", 100_000_000).is_err());
+        // A frame of exactly what the link sends in the run fits: 8 x 10^13 b
+        // at 10^13 b/s is 8 s.
+        assert_eq!(t.check_link(0, 8_000_000_000, "l", 10_000_000_000_000), Ok(()));
+        assert!(t.check_link(0, 7_999_999_999, "l", 10_000_000_000_000).is_err());
+        // The largest rate and run the engine holds: no overflow.
+        assert_eq!(t.check_link(0, crate::spec::MAX_TIME, "l", u64::MAX), Ok(()));
+    }
+
+    #[test]
+    fn frames_past_2_to_the_64_bytes_together_keep_their_rate() {
+        // Two frames of 2^63 B at 1 frame/s: 2^64 B per 2 s; once a u64 sum that wrapped to 0.
+        let t = Trace::parse("9223372036854775808\n9223372036854775808\n", &[Bytes], Some(1.0)).unwrap();
+        assert_eq!(t.mean_rate(), 2f64.powi(64) * 8.0 / 2.0);
+        assert_eq!(
+            t.scaled_to(8_000).unwrap().frames.iter().map(|f| f.bytes).collect::<Vec<_>>(),
+            [1000, 1000]
+        );
     }
 
     #[test]

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use super::fbm::{FbmSource, Fgn};
 pub use super::sizes::Sizes;
-use super::trace::TraceSpec;
+use super::trace::{Trace, TraceSpec};
 use super::video::VideoSource;
 use crate::sim::rng::{stream, Stream};
 use crate::sim::Time;
@@ -78,6 +78,31 @@ pub struct UdpSpec {
 }
 
 impl UdpSpec {
+    /// The trace a trace source plays: its file's, scaled to `rate` if given
+    /// (None for the other kinds); an error on `{field}.trace.file` or `{field}.rate`.
+    pub fn played_trace(&self, field: &str) -> Result<Option<Trace>, InvalidField> {
+        let Some(t) = &self.trace else { return Ok(None) };
+        let trace = t.read(&format!("{field}.trace"))?;
+        match self.rate {
+            None => Ok(Some(trace)),
+            Some(rate) => trace.scaled_to(rate).map(Some).ok_or_else(|| InvalidField {
+                field: format!("{field}.rate"),
+                message: "too low for this trace: every frame rounds to 0 bytes".into(),
+            }),
+        }
+    }
+
+    /// Mean wire rate, bit/s: `rate`, an ON-OFF source's over its ON share,
+    /// a trace source's that of `played` (its [`UdpSpec::played_trace`]).
+    pub fn mean_rate(&self, played: Option<&Trace>) -> f64 {
+        let rate = self.rate.unwrap_or(0) as f64;
+        match (self.kind, played, self.on, self.off) {
+            (UdpKind::Trace, Some(t), ..) => t.mean_rate(),
+            (UdpKind::Onoff, _, Some(on), Some(off)) => rate * on as f64 / (on as f64 + off as f64),
+            _ => rate,
+        }
+    }
+
     pub fn validate(&self, field: &str) -> Result<(), InvalidField> {
         let bad = |key: &str, message: &str| InvalidField {
             field: format!("{field}.{key}"),
@@ -178,10 +203,17 @@ pub struct UdpSource {
 }
 
 impl UdpSource {
-    /// Source `index` of a run with master seed `seed`, sending on `route`;
-    /// an fBm source whose noise cannot be generated, or a trace that cannot
-    /// be read, is an error on `field`.
-    pub fn new(spec: &UdpSpec, seed: u64, index: u64, route: u32, field: &str) -> Result<Self, InvalidField> {
+    /// Source `index` of a run with master seed `seed`, sending on `route`,
+    /// a trace source playing `played` (its [`UdpSpec::played_trace`]); an
+    /// fBm source whose noise cannot be generated is an error on `field`.
+    pub fn new(
+        spec: &UdpSpec,
+        played: Option<Trace>,
+        seed: u64,
+        index: u64,
+        route: u32,
+        field: &str,
+    ) -> Result<Self, InvalidField> {
         let rng = |purpose| stream(seed, purpose, index);
         let rate = || spec.rate.expect("validated: every kind but a trace has a rate");
         let drawn = |gaps| Pattern::Drawn { sizes: spec.size.clone(), rng: rng("udp.size"), gaps };
@@ -206,14 +238,8 @@ impl UdpSource {
                 drawn(Gaps::Fbm(Box::new(FbmSource::new(noise, rate(), FBM_DT, spec.start))))
             }
             UdpKind::Trace => {
-                let t = spec.trace.as_ref().expect("validated: a trace source has a trace");
-                let mut trace = t.read(&format!("{field}.trace"))?;
-                if let Some(rate) = spec.rate {
-                    trace = trace.scaled_to(rate).ok_or_else(|| InvalidField {
-                        field: format!("{field}.rate"),
-                        message: "too low for this trace: every frame rounds to 0 bytes".into(),
-                    })?;
-                }
+                let (t, trace) =
+                    spec.trace.as_ref().zip(played).expect("validated: a trace source has a trace");
                 let video = VideoSource::new(trace, t.send, spec.size.clone(), rng("udp.size"), spec.start);
                 Pattern::Video(Box::new(video))
             }
@@ -269,7 +295,7 @@ mod tests {
     }
 
     fn source(spec: &UdpSpec, seed: u64, index: u64, route: u32) -> UdpSource {
-        UdpSource::new(spec, seed, index, route, "udp").unwrap()
+        UdpSource::new(spec, spec.played_trace("udp").unwrap(), seed, index, route, "udp").unwrap()
     }
 
     /// Run a source for `n` packets: (bytes, time of the n-th departure after start).
@@ -442,10 +468,11 @@ mod tests {
         let mut s = source(&video(Some(300_000)), 1, 0, 0);
         assert_eq!((0..15).map(|_| s.emit().0).sum::<u32>(), 3000);
         assert_eq!(s.emit().1, 1_000 + 80_000_000 + 4_000_000);
-        let e = UdpSource::new(&video(Some(1)), 1, 0, 0, "traffic.udp[1]").err().unwrap();
+        assert_eq!(video(None).mean_rate(video(None).played_trace("u").unwrap().as_ref()), 150_000.0);
+        let e = video(Some(1)).played_trace("traffic.udp[1]").unwrap_err();
         assert_eq!(e.field, "traffic.udp[1].rate");
         std::fs::remove_file(&path).unwrap();
-        let e = UdpSource::new(&video(None), 1, 0, 0, "traffic.udp[1]").err().unwrap();
+        let e = video(None).played_trace("traffic.udp[1]").unwrap_err();
         assert_eq!(e.field, "traffic.udp[1].trace.file");
     }
 
