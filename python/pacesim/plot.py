@@ -333,11 +333,12 @@ def _plain(v: float, _pos=None) -> str:
 
 def _log_axis(ax, which: str, percent: bool) -> None:
     """A logarithmic `which` axis ("x" or "y") with plain ticks, in percent for
-    fractions: 1, 2 and 5 per decade when it spans less than three decades."""
+    fractions: 1, 2 and 5 per decade when it spans less than three decades (y)
+    or two (x, whose tick labels are wider)."""
     axis = ax.yaxis if which == "y" else ax.xaxis
     (ax.set_yscale if which == "y" else ax.set_xscale)("log")
     lo, hi = (ax.get_ylim() if which == "y" else ax.get_xlim())
-    subs = (1.0, 2.0, 5.0) if hi / lo < 1000 else (1.0,)
+    subs = (1.0, 2.0, 5.0) if hi / lo < (1000 if which == "y" else 100) else (1.0,)
     axis.set_major_locator(LogLocator(base=10, subs=subs))
     axis.set_major_formatter(FuncFormatter(_percent if percent else _plain))
     axis.set_minor_formatter(NullFormatter())
