@@ -53,6 +53,10 @@ proc mbps {rate} {
 set sinkclass [expr {$sinktype eq "" ? "Agent/TCPSink" : "Agent/TCPSink/$sinktype"}]
 
 set ns [new Simulator]
+# bench/ns2/ebase_manual.tcl sets manual_routes: ns-2's Manual routing, every
+# route installed by hand below (route_host), as an expert would to skip the
+# all-pairs route computation that is most of ns-2's set-up here.
+if {[info exists manual_routes]} { $ns rtproto Manual }
 $defaultRNG seed $seed
 set rng [new RNG]
 $rng seed $seed
@@ -107,6 +111,24 @@ if {$short ne ""} {
     lappend result_hooks classes_result
 }
 
+# Manual routes for sender s behind edge es and its sink d behind edge ed:
+# each host and edge sends everything it does not deliver towards the core,
+# the core nodes send everything across the core link but the packets for
+# the hosts behind their own edges.
+proc route_host {s es d ed} {
+    global ns c0 c1
+    foreach {host edge core} [list $s $es $c0 $d $ed $c1] {
+        [$host get-module Manual] add-route-to-adj-node -default $edge
+        [$edge get-module Manual] add-route-to-adj-node $host
+        [$edge get-module Manual] add-route-to-adj-node -default $core
+        [$core get-module Manual] add-route [$host set address_] [[$ns link $core $edge] head]
+    }
+}
+if {[info exists manual_routes]} {
+    [$c0 get-module Manual] add-route-to-adj-node -default $c1
+    [$c1 get-module Manual] add-route-to-adj-node -default $c0
+}
+
 set n 0
 for {set e 0} {$e < $edges} {incr e} {
     set es [$ns node]
@@ -121,6 +143,7 @@ for {set e 0} {$e < $edges} {incr e} {
         set delay [uniform 1 5]
         $ns duplex-link $s $es [mbps $rate] ${delay}ms DropTail
         $ns duplex-link $ed $d [mbps $rate] ${delay}ms DropTail
+        if {[info exists manual_routes]} { route_host $s $es $d $ed }
         if {[is_user $n]} {
             set src($n) $s
             set dst($n) $d
