@@ -83,11 +83,11 @@ pub fn variant(tcp: &Tcp) -> (Box<dyn CongestionControl>, Recovery) {
         TcpVariant::Reno => (Box::new(reno::Reno), Recovery::reno()),
         TcpVariant::Newreno => (Box::new(reno::Reno), Recovery::newreno()),
         TcpVariant::Sack => (Box::new(reno::Reno), Recovery::sack()),
-        TcpVariant::Fack => (Box::new(reno::Reno), Recovery::fack(tcp.rampdown)),
+        TcpVariant::Fack { rampdown } => (Box::new(reno::Reno), Recovery::fack(rampdown)),
         // The high-speed variants recover with SACK, as Linux (and ns-2's
         // Agent/TCP/Linux, paper W's BIC and FAST runs) do.
         TcpVariant::Bic => (Box::new(bic::Bic::default()), Recovery::sack()),
         TcpVariant::Cubic => (Box::new(cubic::Cubic::default()), Recovery::sack()),
-        TcpVariant::Fast => (Box::new(fast::Fast::new(tcp.fast_alpha, tcp.fast_gamma)), Recovery::sack()),
+        TcpVariant::Fast(spec) => (Box::new(fast::Fast::new(spec)), Recovery::sack()),
     }
 }

@@ -111,9 +111,9 @@ mod tests {
 
     use super::*;
     use crate::sim::EventQueue;
+    use crate::tcp::cc::Window;
     use crate::tcp::pacing::HostPacer;
     use crate::tcp::pacing::HostPacingMode;
-    use crate::tcp::cc::Window;
     use crate::tcp::{reno::Reno, Recovery, TcpSink};
 
     const MS: Time = 1_000_000;
