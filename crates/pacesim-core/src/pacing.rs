@@ -12,7 +12,7 @@ pub mod spec;
 pub mod taut_string;
 
 pub use edge::EdgePacer;
-pub use qlbp::{Qlbp, QlbpParams};
+pub use qlbp::{Qlbp, QlbpParams, QlbpSpec};
 pub use spec::{Pacing, PacingScheme};
 
 pub use crate::metrics::DelayStats;

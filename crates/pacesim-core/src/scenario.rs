@@ -141,7 +141,12 @@ impl Scenario {
         let s: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
             let field = if path == "." { "scenario".to_string() } else { path };
-            bad(&field, e.into_inner().to_string())
+            let message = e.into_inner().to_string();
+            // A spec read from its wire form names its own field (`tcp.rampdown: ...`).
+            match message.split_once(": ") {
+                Some((inner, m)) if inner.starts_with(&format!("{field}.")) => bad(inner, m),
+                _ => bad(&field, message),
+            }
         })?;
         s.validate()?;
         Ok(s)
@@ -211,8 +216,8 @@ impl Scenario {
             ("tcp.max_rto", Some(t.max_rto)),
             ("tcp.initial_rto", Some(t.initial_rto)),
             ("tcp.delayed_ack", t.delayed_ack),
-            ("pacing.delay", Some(p.delay)),
-            ("pacing.max_delay", p.max_delay),
+            ("pacing.delay", if let PacingScheme::Edge { delay } = p.scheme { Some(delay) } else { None }),
+            ("pacing.max_delay", if let PacingScheme::Qlbp(q) = &p.scheme { q.max_delay } else { None }),
             ("progress.interval", self.progress.as_ref().map(|p| p.interval)),
             ("burstiness.bin", self.burstiness.as_ref().map(|b| b.bin)),
             ("traffic.short.mean_think", short),
@@ -245,14 +250,17 @@ mod tests {
     fn qlbp_rule_of_thumb_from_link_rate_and_utilisation() {
         // 100 Mb/s at rho = 0.5 with D_max = 10 ms: mu_max = 75 Mb/s,
         // mu_min = 25 Mb/s, Q_max = ceil(10 ms * 75 Mb/s / 8000 b) = 94.
-        let p = Pacing {
-            scheme: PacingScheme::Qlbp,
+        let q = crate::pacing::QlbpSpec {
             utilization: Some(0.5),
             max_delay: Some(10_000_000),
-            ..Pacing::default()
+            ..Default::default()
         };
+        let p = Pacing { scheme: PacingScheme::Qlbp(q), ..Pacing::default() };
         let want = QlbpParams { mu_max: 75_000_000, mu_min: 25_000_000, q_max: 94, q_lim: 2000 };
         assert_eq!(p.link_pacer(100_000_000), Some(PacerSpec::Qlbp(want)));
-        assert_eq!(Pacing { scheme: PacingScheme::Edge, delay: 0, ..Pacing::default() }.link_pacer(1), None);
+        assert_eq!(
+            Pacing { scheme: PacingScheme::Edge { delay: 0 }, ..Pacing::default() }.link_pacer(1),
+            None
+        );
     }
 }

@@ -24,7 +24,7 @@ pub use graph::Graph;
 use crate::net::queue::Core;
 use crate::net::{Link, LinkId};
 use crate::pacing::PacerSpec;
-use crate::pacing::Pacing;
+use crate::pacing::{Pacing, PacingScheme};
 use crate::sim::Time;
 use crate::spec::tagged::{self, Tagged};
 use crate::spec::InvalidField;
@@ -183,7 +183,10 @@ impl Network {
                 PacerSpec::Edge { .. } => None,
             } {
                 // The rule of thumb's parameters follow from utilization and max_delay.
-                let field = if pacing.utilization.is_some() { "pacing.max_delay" } else { "pacing.q_max" };
+                let field = match &pacing.scheme {
+                    PacingScheme::Qlbp(q) => q.q_max_field(),
+                    _ => "pacing.q_max",
+                };
                 let message = format!("on link {}: {why}", self.names[l as usize]);
                 return Err(InvalidField { field: field.into(), message });
             }

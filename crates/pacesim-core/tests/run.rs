@@ -83,7 +83,8 @@ fn bad_input_names_the_field() {
 fn edge_pacing_keeps_its_bound_and_conserves_packets() {
     use pacesim_core::scenario::{Pacing, PacingScheme};
     let mut s = small();
-    s.pacing = Pacing { scheme: PacingScheme::Edge, delay: 10_000_000, fraction: 0.5, ..Pacing::default() };
+    s.pacing =
+        Pacing { scheme: PacingScheme::Edge { delay: 10_000_000 }, fraction: 0.5, ..Pacing::default() };
     let r = run(&s).unwrap();
     let c = &r.conservation;
     assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
@@ -94,17 +95,19 @@ fn edge_pacing_keeps_its_bound_and_conserves_packets() {
     assert!(p.max_delay_ms <= 10.0 && p.mean_delay_ms > 0.0 && p.mean_delay_ms <= p.max_delay_ms);
     assert_eq!(r.flows.paced, vec![true, true, true, true, true, false, false, false, false, false]);
     // d = 0 is no pacer at all: the run is the unpaced one, bit for bit.
-    s.pacing.delay = 0;
+    s.pacing.scheme = PacingScheme::Edge { delay: 0 };
     let zero = run(&s).unwrap();
     assert_eq!(zero, run(&small()).unwrap());
 }
 
 #[test]
 fn pacers_go_on_any_named_links_and_unknown_names_are_errors() {
+    use pacesim_core::pacing::QlbpSpec;
     use pacesim_core::scenario::{Pacing, PacingScheme};
     let mut s = small();
     let links = vec!["core".to_string(), "access.3.up".to_string(), "edge_out.1".to_string()];
-    s.pacing = Pacing { scheme: PacingScheme::Qlbp, links: Some(links.clone()), ..Pacing::default() };
+    let qlbp = PacingScheme::Qlbp(QlbpSpec::default());
+    s.pacing = Pacing { scheme: qlbp, links: Some(links.clone()), ..Pacing::default() };
     let r = run(&s).unwrap();
     let mut paced: Vec<_> = r.pacers.keys().cloned().collect();
     paced.sort();
@@ -122,17 +125,12 @@ fn pacers_go_on_any_named_links_and_unknown_names_are_errors() {
 
 #[test]
 fn qlbp_on_the_edges_conserves_packets_and_counts_its_drops() {
+    use pacesim_core::pacing::QlbpSpec;
     use pacesim_core::scenario::{Pacing, PacingScheme};
     let mut s = small();
     // A tiny QLBP queue limit so that the pacer itself drops.
-    s.pacing = Pacing {
-        scheme: PacingScheme::Qlbp,
-        mu_max: 5_000_000,
-        mu_min: 1_000_000,
-        q_max: 4,
-        q_lim: 3,
-        ..Pacing::default()
-    };
+    let q = QlbpSpec { mu_max: 5_000_000, mu_min: 1_000_000, q_max: 4, q_lim: 3, ..QlbpSpec::default() };
+    s.pacing = Pacing { scheme: PacingScheme::Qlbp(q), ..Pacing::default() };
     let r = run(&s).unwrap();
     let c = &r.conservation;
     assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
@@ -439,8 +437,8 @@ fn every_variant_and_queue_runs_and_repeats() {
             .replace("\"reno\"", &format!("\"{variant}\""))
             .replace("\"droptail\"", &format!("\"{queue}\""));
         let mut s = Scenario::from_json(&json).unwrap();
-        for scheme in [PacingScheme::None, PacingScheme::Host] {
-            s.pacing.scheme = scheme;
+        for scheme in [PacingScheme::None, PacingScheme::Host { mode: Default::default() }] {
+            s.pacing.scheme = scheme.clone();
             let a = run(&s).unwrap();
             assert_eq!(a, run(&s).unwrap(), "{variant} {queue} {scheme:?}");
             assert!(a.links["core"].drops > 0, "{variant} {queue}: a 5 KB buffer at 10 Mb/s drops");

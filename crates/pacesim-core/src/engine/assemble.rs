@@ -51,7 +51,7 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
     let first = w.setup.first_data();
     let mut flows = FlowTable::default();
     for (i, f) in w.flows.iter().enumerate() {
-        let st = f.sender.stats;
+        let st = f.sender.state.stats;
         let st0 = f.stats_at_warmup;
         let unique = (f.delivered(first) - f.delivered_at_warmup) as f64 * s.tcp.segment_size as f64;
         flows.flow.push(i as u32);
@@ -65,7 +65,7 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
         flows.retransmits.push(st.retransmits - st0.retransmits);
         flows.fast_retransmits.push(st.fast_retransmits - st0.fast_retransmits);
         flows.timeouts.push(st.timeouts - st0.timeouts);
-        flows.final_cwnd.push(f.sender.w.cwnd);
+        flows.final_cwnd.push(f.sender.state.w.cwnd);
         flows.mean_cwnd.push(f.cwnd.mean(s.duration));
         flows.short.push(f.user.is_some());
         let (n, sum) = f.delays;

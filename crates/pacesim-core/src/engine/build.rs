@@ -5,7 +5,7 @@
 
 use super::world::{attach_links, Event, Flow, Series, Sizes, World};
 use crate::metrics::burstiness::Burstiness;
-use crate::pacing::{Pacing, PacingScheme};
+use crate::pacing::Pacing;
 use crate::scenario::Scenario;
 use crate::spec::{evenly, DelayClass, InvalidField, MAX_TIME};
 use crate::tcp::TcpSetup;
@@ -61,7 +61,7 @@ pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> 
 
 /// Whether host `i` paces: a share `fraction` of hosts, spread evenly.
 fn paces_host(p: &Pacing, i: usize) -> bool {
-    p.scheme == PacingScheme::Host && evenly(i, p.fraction)
+    p.host_mode().is_some() && evenly(i, p.fraction)
 }
 
 /// Each UDP source's trace as it plays ([`UdpSpec::played_trace`]; None
@@ -94,7 +94,7 @@ pub(crate) fn build_world(s: &Scenario) -> Result<World, InvalidField> {
         })
         .collect::<Result<_, _>>()?;
     let t = &s.tcp;
-    let mut setup = TcpSetup::new(t, s.seed, s.pacing.host_mode);
+    let mut setup = TcpSetup::new(t, s.seed, s.pacing.host_mode().unwrap_or_default());
     setup.first_sends = s.delay.as_ref().is_some_and(|d| d.class == DelayClass::Data);
     let flows = (0..net.flows.len())
         .map(|i| {

@@ -178,7 +178,7 @@ impl World {
                 Event::Arrive(id) => self.arrive(id),
                 Event::Rto(f) => {
                     let flow = &mut self.flows[f as usize];
-                    if flow.sender.rtx.fires(t) {
+                    if flow.sender.state.rtx.fires(t) {
                         flow.sender.on_timeout(t, &mut self.out);
                     }
                     self.transmit(f);
@@ -199,7 +199,7 @@ impl World {
                 }
                 Event::HostPace(f) => {
                     let flow = &mut self.flows[f as usize];
-                    if flow.sender.pace.fires(t) {
+                    if flow.sender.state.pace.fires(t) {
                         flow.sender.on_pace(t, &mut self.out);
                     }
                     self.transmit(f);

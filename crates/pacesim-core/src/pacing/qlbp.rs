@@ -24,8 +24,98 @@ use crate::net::PacketId;
 use crate::sim::time::tx_time;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
+use crate::spec::{bad, positive, InvalidField};
 
-/// QLBP parameters: rates in bit/s, queue lengths in packets.
+/// QLBP as a scenario gives it (`pacing.*` with `scheme = "qlbp"`, paper Q
+/// eq. 1): rates in bit/s, queue lengths in packets, times in ns. Either the
+/// four values, or the rule of thumb (paper Q Sec III-C) per link of rate
+/// C at utilisation rho with delay tolerance D_max: mu_max = (1 + rho) C /
+/// 2, mu_min = rho C / 2, Q_max = D_max mu_max in 1000 B packets, Q_lim
+/// unchanged.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QlbpSpec {
+    pub mu_max: u64,
+    pub mu_min: u64,
+    pub q_max: u32,
+    pub q_lim: u32,
+    pub utilization: Option<f64>,
+    pub max_delay: Option<u64>,
+}
+
+impl QlbpSpec {
+    // Paper Q Sec V-B (Q-fig18): mu_max 100 Mb/s, mu_min 1 Mb/s, Q_max 40, Q_lim 2000.
+    pub fn default_mu_max() -> u64 {
+        100_000_000
+    }
+    pub fn default_mu_min() -> u64 {
+        1_000_000
+    }
+    pub fn default_q_max() -> u32 {
+        40
+    }
+    pub fn default_q_lim() -> u32 {
+        2000
+    }
+
+    /// Check the knobs; the error names the field under `at` (`pacing`).
+    pub fn validate(&self, at: &str) -> Result<(), InvalidField> {
+        positive(&format!("{at}.mu_min"), self.mu_min)?;
+        positive(&format!("{at}.q_max"), u64::from(self.q_max))?;
+        positive(&format!("{at}.q_lim"), u64::from(self.q_lim))?;
+        if self.mu_min > self.mu_max {
+            return Err(bad(&format!("{at}.mu_min"), format!("must not exceed {at}.mu_max")));
+        }
+        match (self.utilization, self.max_delay) {
+            (Some(rho), Some(_)) if !(rho > 0.0 && rho <= 1.0) => {
+                Err(bad(&format!("{at}.utilization"), format!("{rho} is not a utilisation in (0, 1]")))
+            }
+            (Some(_), None) => Err(bad(&format!("{at}.max_delay"), "the QLBP rule of thumb needs max_delay")),
+            (None, Some(_)) => {
+                Err(bad(&format!("{at}.utilization"), "the QLBP rule of thumb needs utilization"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The field an unusable pacer's error names: what its Q_max follows from.
+    pub fn q_max_field(&self) -> &'static str {
+        if self.utilization.is_some() {
+            "pacing.max_delay"
+        } else {
+            "pacing.q_max"
+        }
+    }
+
+    /// The parameters in front of a link of `link_rate` bit/s.
+    pub fn params(&self, link_rate: u64) -> QlbpParams {
+        match (self.utilization, self.max_delay) {
+            (Some(rho), Some(d_max)) => {
+                let c = link_rate as f64;
+                let mu_max = ((1.0 + rho) * c / 2.0).round() as u64;
+                let q_max = (d_max as f64 * 1e-9 * mu_max as f64 / 8000.0).ceil().max(1.0) as u32;
+                QlbpParams { mu_max, mu_min: (rho * c / 2.0).round() as u64, q_max, q_lim: self.q_lim }
+            }
+            _ => {
+                QlbpParams { mu_max: self.mu_max, mu_min: self.mu_min, q_max: self.q_max, q_lim: self.q_lim }
+            }
+        }
+    }
+}
+
+impl Default for QlbpSpec {
+    fn default() -> Self {
+        QlbpSpec {
+            mu_max: Self::default_mu_max(),
+            mu_min: Self::default_mu_min(),
+            q_max: Self::default_q_max(),
+            q_lim: Self::default_q_lim(),
+            utilization: None,
+            max_delay: None,
+        }
+    }
+}
+
+/// QLBP parameters in front of one link: rates in bit/s, queue lengths in packets.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct QlbpParams {
     pub mu_max: u64,

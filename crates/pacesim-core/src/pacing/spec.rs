@@ -1,143 +1,188 @@
 //! Where and how a scenario paces (`[pacing]`), with its checks, and the
 //! pacer it puts in front of a paced link.
+//!
+//! [`Pacing`] is a tagged union: the scheme, with only its own knobs
+//! (the edge pacer's d, QLBP's [`QlbpSpec`], the hosts' pacing mode), and
+//! where it paces. On the wire (the scenario JSON the Python front sends,
+//! and the canonical form the results store hashes into its keys) it is
+//! one flat object carrying every scheme's knobs (`FlatPacing`): reading
+//! keeps the scheme's and drops the others, so the wire form, and with it
+//! every stored run's key, stays as it was.
 
 use serde::{Deserialize, Serialize};
 
-use super::{PacerSpec, QlbpParams};
-use crate::spec::{bad, positive, InvalidField};
+use super::qlbp::QlbpSpec;
+use super::PacerSpec;
+use crate::spec::{bad, InvalidField};
 use crate::tcp::pacing::HostPacingMode;
 
-/// Where traffic is paced (paper E): nowhere, at the hosts (TCP pacing), or
-/// by the edge pacer on the ingress edge links.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// Where traffic is paced (paper E), with the scheme's knobs.
+#[derive(Debug, Clone, PartialEq)]
 pub enum PacingScheme {
-    #[default]
     None,
-    Host,
-    Edge,
+    /// TCP pacing at the hosts (paper W), spacing packets by `mode`.
+    Host {
+        mode: HostPacingMode,
+    },
+    /// The edge pacer on the ingress edge links, with delay bound `delay`,
+    /// ns (paper E: 10 ms); d = 0 is no pacer at all.
+    Edge {
+        delay: u64,
+    },
     /// Queue Length Based Pacing (paper Q) on the ingress edge links.
-    Qlbp,
+    Qlbp(QlbpSpec),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "FlatPacing", into = "FlatPacing")]
 pub struct Pacing {
     pub scheme: PacingScheme,
-    /// Edge pacer delay bound d, ns (paper E: 10 ms).
-    pub delay: u64,
     /// Share of the edge nodes (edge scheme) or hosts (host scheme) that
     /// pace, in [0, 1] (paper E Sec 6, Figs. 16-17): the first edges by
     /// index; hosts spread evenly over the edges.
     pub fraction: f64,
-    /// How paced hosts space their packets.
-    #[serde(default)]
-    pub host_mode: HostPacingMode,
-    /// QLBP (paper Q eq. 1): rates in bit/s, queue lengths in packets.
-    #[serde(default = "Pacing::default_mu_max")]
-    pub mu_max: u64,
-    #[serde(default = "Pacing::default_mu_min")]
-    pub mu_min: u64,
-    #[serde(default = "Pacing::default_q_max")]
-    pub q_max: u32,
-    #[serde(default = "Pacing::default_q_lim")]
-    pub q_lim: u32,
-    /// QLBP rule of thumb (paper Q Sec III-C) instead of the four values
-    /// above, per link of rate C at utilisation rho with delay tolerance
-    /// D_max: mu_max = (1 + rho) C / 2, mu_min = rho C / 2, Q_max = D_max
-    /// mu_max in 1000 B packets, Q_lim unchanged.
-    #[serde(default)]
-    pub utilization: Option<f64>,
-    #[serde(default)]
-    pub max_delay: Option<u64>,
     /// Pace exactly these links (by name) instead of the first `fraction`
     /// of the ingress edge links.
-    #[serde(default)]
     pub links: Option<Vec<String>>,
+}
+
+/// A scheme's name on the wire (`pacing.scheme`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum SchemeName {
+    None,
+    Host,
+    Edge,
+    Qlbp,
+}
+
+/// The wire form: every scheme's knobs side by side, with their defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FlatPacing {
+    scheme: SchemeName,
+    delay: u64,
+    fraction: f64,
+    #[serde(default)]
+    host_mode: HostPacingMode,
+    #[serde(default = "QlbpSpec::default_mu_max")]
+    mu_max: u64,
+    #[serde(default = "QlbpSpec::default_mu_min")]
+    mu_min: u64,
+    #[serde(default = "QlbpSpec::default_q_max")]
+    q_max: u32,
+    #[serde(default = "QlbpSpec::default_q_lim")]
+    q_lim: u32,
+    #[serde(default)]
+    utilization: Option<f64>,
+    #[serde(default)]
+    max_delay: Option<u64>,
+    #[serde(default)]
+    links: Option<Vec<String>>,
+}
+
+/// The edge pacer's d when a scenario gives none (paper E: 10 ms), ns.
+const DEFAULT_DELAY: u64 = 10_000_000;
+
+impl From<FlatPacing> for Pacing {
+    fn from(f: FlatPacing) -> Self {
+        let scheme = match f.scheme {
+            SchemeName::None => PacingScheme::None,
+            SchemeName::Host => PacingScheme::Host { mode: f.host_mode },
+            SchemeName::Edge => PacingScheme::Edge { delay: f.delay },
+            SchemeName::Qlbp => PacingScheme::Qlbp(QlbpSpec {
+                mu_max: f.mu_max,
+                mu_min: f.mu_min,
+                q_max: f.q_max,
+                q_lim: f.q_lim,
+                utilization: f.utilization,
+                max_delay: f.max_delay,
+            }),
+        };
+        Pacing { scheme, fraction: f.fraction, links: f.links }
+    }
+}
+
+impl From<Pacing> for FlatPacing {
+    fn from(p: Pacing) -> Self {
+        let (name, delay, host_mode, q) = match p.scheme {
+            PacingScheme::None => {
+                (SchemeName::None, DEFAULT_DELAY, HostPacingMode::default(), QlbpSpec::default())
+            }
+            PacingScheme::Host { mode } => (SchemeName::Host, DEFAULT_DELAY, mode, QlbpSpec::default()),
+            PacingScheme::Edge { delay } => {
+                (SchemeName::Edge, delay, HostPacingMode::default(), QlbpSpec::default())
+            }
+            PacingScheme::Qlbp(q) => (SchemeName::Qlbp, DEFAULT_DELAY, HostPacingMode::default(), q),
+        };
+        FlatPacing {
+            scheme: name,
+            delay,
+            fraction: p.fraction,
+            host_mode,
+            mu_max: q.mu_max,
+            mu_min: q.mu_min,
+            q_max: q.q_max,
+            q_lim: q.q_lim,
+            utilization: q.utilization,
+            max_delay: q.max_delay,
+            links: p.links,
+        }
+    }
 }
 
 impl Pacing {
     /// Check the pacing parameters; the error names the field.
     pub fn validate(&self) -> Result<(), InvalidField> {
-        let p = self;
-        if !(0.0..=1.0).contains(&p.fraction) {
-            return Err(bad("pacing.fraction", format!("{} is not a share in [0, 1]", p.fraction)));
+        if !(0.0..=1.0).contains(&self.fraction) {
+            return Err(bad("pacing.fraction", format!("{} is not a share in [0, 1]", self.fraction)));
         }
-        if p.scheme == PacingScheme::Qlbp {
-            positive("pacing.mu_min", p.mu_min)?;
-            positive("pacing.q_max", u64::from(p.q_max))?;
-            positive("pacing.q_lim", u64::from(p.q_lim))?;
-            if p.mu_min > p.mu_max {
-                return Err(bad("pacing.mu_min", "must not exceed pacing.mu_max"));
-            }
-            match (p.utilization, p.max_delay) {
-                (Some(rho), Some(_)) if !(rho > 0.0 && rho <= 1.0) => {
-                    return Err(bad("pacing.utilization", format!("{rho} is not a utilisation in (0, 1]")))
-                }
-                (Some(_), None) => {
-                    return Err(bad("pacing.max_delay", "the QLBP rule of thumb needs max_delay"))
-                }
-                (None, Some(_)) => {
-                    return Err(bad("pacing.utilization", "the QLBP rule of thumb needs utilization"))
-                }
-                _ => {}
-            }
+        match &self.scheme {
+            PacingScheme::Qlbp(q) => q.validate("pacing"),
+            PacingScheme::None | PacingScheme::Host { .. } | PacingScheme::Edge { .. } => Ok(()),
         }
-        Ok(())
     }
 
-    // Paper Q Sec V-B (Q-fig18): mu_max 100 Mb/s, mu_min 1 Mb/s, Q_max 40, Q_lim 2000.
-    fn default_mu_max() -> u64 {
-        100_000_000
-    }
-    fn default_mu_min() -> u64 {
-        1_000_000
-    }
-    fn default_q_max() -> u32 {
-        40
-    }
-    fn default_q_lim() -> u32 {
-        2000
+    /// How paced hosts space their packets, if hosts pace.
+    pub fn host_mode(&self) -> Option<HostPacingMode> {
+        match self.scheme {
+            PacingScheme::Host { mode } => Some(mode),
+            _ => None,
+        }
     }
 
     /// The pacer this scheme puts in front of a paced link of `link_rate`
     /// bit/s, if any. An edge pacer with d = 0 is no pacer at all.
     pub fn link_pacer(&self, link_rate: u64) -> Option<PacerSpec> {
-        match self.scheme {
-            PacingScheme::Edge if self.delay > 0 => Some(PacerSpec::Edge { d: self.delay }),
-            PacingScheme::Qlbp => Some(PacerSpec::Qlbp(match (self.utilization, self.max_delay) {
-                (Some(rho), Some(d_max)) => {
-                    let c = link_rate as f64;
-                    let mu_max = ((1.0 + rho) * c / 2.0).round() as u64;
-                    let q_max = (d_max as f64 * 1e-9 * mu_max as f64 / 8000.0).ceil().max(1.0) as u32;
-                    QlbpParams { mu_max, mu_min: (rho * c / 2.0).round() as u64, q_max, q_lim: self.q_lim }
-                }
-                _ => QlbpParams {
-                    mu_max: self.mu_max,
-                    mu_min: self.mu_min,
-                    q_max: self.q_max,
-                    q_lim: self.q_lim,
-                },
-            })),
-            PacingScheme::Edge | PacingScheme::None | PacingScheme::Host => None,
+        match &self.scheme {
+            PacingScheme::Edge { delay } if *delay > 0 => Some(PacerSpec::Edge { d: *delay }),
+            PacingScheme::Qlbp(q) => Some(PacerSpec::Qlbp(q.params(link_rate))),
+            PacingScheme::Edge { .. } | PacingScheme::None | PacingScheme::Host { .. } => None,
         }
     }
 }
 
 impl Default for Pacing {
     fn default() -> Self {
-        Pacing {
-            scheme: PacingScheme::None,
-            delay: 10_000_000,
-            fraction: 1.0,
-            host_mode: HostPacingMode::Original,
-            mu_max: Pacing::default_mu_max(),
-            mu_min: Pacing::default_mu_min(),
-            q_max: Pacing::default_q_max(),
-            q_lim: Pacing::default_q_lim(),
-            utilization: None,
-            max_delay: None,
-            links: None,
-        }
+        Pacing { scheme: PacingScheme::None, fraction: 1.0, links: None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The wire form reads into the scheme's knobs alone, and writes back
+    /// as the same flat object (the store's keys hash that form).
+    #[test]
+    fn flat_wire_form_keeps_the_schemes_knobs_and_round_trips() {
+        let flat = r#"{"scheme":"edge","delay":5000000,"fraction":0.5,"host_mode":"original","mu_max":100000000,"mu_min":1000000,"q_max":40,"q_lim":2000,"utilization":null,"max_delay":null,"links":null}"#;
+        let p: Pacing = serde_json::from_str(flat).unwrap();
+        assert_eq!(p, Pacing { scheme: PacingScheme::Edge { delay: 5_000_000 }, fraction: 0.5, links: None });
+        assert_eq!(serde_json::to_string(&p).unwrap(), flat);
+        let host: Pacing =
+            serde_json::from_str(r#"{"scheme":"host","delay":0,"fraction":1.0,"host_mode":"rate"}"#).unwrap();
+        assert_eq!(host.scheme, PacingScheme::Host { mode: HostPacingMode::Rate });
+        assert_eq!(host.link_pacer(1), None);
     }
 }

@@ -15,6 +15,36 @@
 
 use super::cc::{Congestion, CongestionControl, Window};
 use crate::sim::Time;
+use crate::spec::{bad, InvalidField};
+
+/// FAST's knobs as a scenario gives them (`tcp.fast_alpha`, `tcp.fast_gamma`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FastSpec {
+    /// Packets each flow keeps queued at equilibrium (FAST paper's experiments: 200).
+    pub alpha: f64,
+    /// The update's step in (0, 1] (FAST paper: 0.5).
+    pub gamma: f64,
+}
+
+impl FastSpec {
+    pub fn default_alpha() -> f64 {
+        200.0
+    }
+    pub fn default_gamma() -> f64 {
+        0.5
+    }
+
+    /// Check the knobs; the error names the field (`tcp.fast_alpha`).
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        if !(self.alpha > 0.0 && self.alpha.is_finite()) {
+            return Err(bad("tcp.fast_alpha", format!("{} is not a positive number of packets", self.alpha)));
+        }
+        if !(self.gamma > 0.0 && self.gamma <= 1.0) {
+            return Err(bad("tcp.fast_gamma", format!("{} is not in (0, 1]", self.gamma)));
+        }
+        Ok(())
+    }
+}
 
 #[derive(Debug)]
 pub struct Fast {
@@ -24,8 +54,8 @@ pub struct Fast {
 }
 
 impl Fast {
-    pub fn new(alpha: f64, gamma: f64) -> Self {
-        Fast { alpha, gamma, base_rtt: None }
+    pub fn new(spec: FastSpec) -> Self {
+        Fast { alpha: spec.alpha, gamma: spec.gamma, base_rtt: None }
     }
 
     /// The window after one update at `rtt` (the paper's equation).
@@ -61,7 +91,7 @@ mod tests {
 
     #[test]
     fn doubles_when_the_queue_is_empty_and_settles_at_alpha_queued() {
-        let mut f = Fast::new(200.0, 0.5);
+        let mut f = Fast::new(FastSpec { alpha: 200.0, gamma: 0.5 });
         let mut w = Window { cwnd: 10.0, ssthresh: 1e9 };
         // No queueing (RTT = baseRTT): min(2w, w + alpha/2) doubles a small window.
         f.on_rtt(&mut w, 100 * MS, 0);

@@ -1,111 +1,24 @@
-//! A one-way TCP sender with Reno or NewReno loss recovery, following ns-2
-//! 2.35's `TcpAgent`, `RenoTcpAgent` and `NewRenoTcpAgent` (tcp/tcp.cc,
-//! tcp-reno.cc, tcp-newreno.cc) with their defaults. Sequence numbers count
-//! packets. A bulk application always has data; a finite one (a short-lived
-//! transfer, `with_data`) has packets up to `end`, and the sender is `done`
-//! once all of them are acknowledged (ns-2 `advance`, `finish`).
-//!
-//! - Sending (`send_much`): while `t_seqno <= highest_ack + win`, send
-//!   `t_seqno`, where `win = min(int(cwnd) + dupwnd, window)`.
-//! - New ACK: reset the duplicate count, leave fast recovery (`dupwnd = 0`),
-//!   take an RTT sample if the timed packet is covered, restart the
-//!   retransmission timer, open the window ([`CongestionControl::on_ack`]).
-//!   With the SYN modelled, the ACK of packet 0 sets cwnd to the initial
-//!   window (ns-2 `delay_growth_`).
-//! - Duplicate ACKs 1 and 2: limited transmit of one new packet each if
-//!   `t_seqno <= highest_ack + cwnd + dupacks` (ns-2 `singledup_`).
-//! - Third duplicate ACK: fast retransmit, unless a loss in the same window
-//!   was already handled (`highest_ack <= recover`, ns-2 `bug_fix_`); the
-//!   window closes, `recover = maxseq`, and fast recovery inflates the window
-//!   by one per further duplicate (`dupwnd`), starting from 3.
-//! - NewReno: an ACK that advances but stays below `recover` is partial: it
-//!   deflates the window, retransmits the next hole and keeps recovery going
-//!   (see `partial_ack`); only a full ACK ends it, and no second fast
-//!   retransmit happens before that.
-//! - Timeout: window closes to one packet, timer backs off, sending resumes
-//!   from `highest_ack + 1` (go-back-N), `recover = maxseq`.
-//!
-//! SACK and FACK recovery replace the duplicate-ACK and sending rules above
-//! (see [`sack`], [`fack`]); sequence numbers, timers, RTT sampling and
-//! pacing stay shared.
+//! A one-way TCP sender following ns-2 2.35's `TcpAgent` (tcp/tcp.cc) with
+//! its defaults: its shared state ([`SendState`], `tcp::state`) and its loss
+//! recovery ([`Recovery`]: Reno or NewReno, SACK, FACK), which decides what
+//! an ACK, a timeout and an open window do. A bulk application always has
+//! data; a finite one (a short-lived transfer, `with_data`) has packets up
+//! to `end`, and the sender is `done` once all of them are acknowledged
+//! (ns-2 `advance`, `finish`).
 
-mod fack;
-mod sack;
-
-use self::fack::FackState;
-use self::sack::SackState;
-use super::cc::{Congestion, CongestionControl, Window};
+use super::cc::CongestionControl;
 use super::pacing::HostPacer;
+use super::recovery::{LossRecovery, Recovery};
 use super::rtt::RttEstimator;
-use super::Recovery;
+pub use super::state::SenderStats;
+use super::state::{FirstSends, SendState};
 use crate::net::TcpOptions;
-use crate::sim::timer::Timer;
 use crate::sim::Time;
 
-/// Duplicate ACKs that trigger fast retransmit (ns-2 `numdupacks_`).
-const DUPACK_THRESHOLD: u32 = 3;
-
-/// What the sender did last to its window (ns-2 `last_cwnd_action_`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum CwndAction {
-    None,
-    DupAck,
-    Timeout,
-    /// A new ACK arrived after a fast retransmit.
-    Exited,
-}
-
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SenderStats {
-    pub data_sent: u64,
-    pub retransmits: u64,
-    pub fast_retransmits: u64,
-    /// NewReno partial ACKs (each retransmits one packet).
-    pub partial_acks: u64,
-    pub timeouts: u64,
-}
-
+/// A TCP sender: its shared state and its loss recovery.
 pub struct TcpSender {
-    cc: Box<dyn CongestionControl>,
+    pub state: SendState,
     recovery: Recovery,
-    /// NewReno: a partial ACK has restarted the timer in this recovery.
-    first_partial_seen: bool,
-    /// SACK: scoreboard, pipe and recovery state.
-    sack: SackState,
-    /// FACK: scoreboard, forward-most ACK and retransmissions in flight.
-    fack: FackState,
-    pub w: Window,
-    /// Receiver's advertised window, packets (ns-2 `window_`).
-    wnd: f64,
-    /// Window after the SYN is acknowledged (ns-2 `windowInit_`).
-    wnd_init: f64,
-    syn: bool,
-    /// Next sequence number to send.
-    t_seqno: i64,
-    /// One past the last sequence number the application has to send.
-    end: i64,
-    /// Highest sequence number sent.
-    maxseq: i64,
-    /// Highest cumulative ACK received.
-    highest_ack: i64,
-    dupacks: u32,
-    /// Fast-recovery window inflation, packets.
-    dupwnd: u32,
-    recover: i64,
-    last_action: CwndAction,
-    rtt: RttEstimator,
-    /// Whether a packet is being timed, which, and when it was sent.
-    rtt_active: bool,
-    rtt_seq: i64,
-    rtt_ts: Time,
-    /// Retransmission timer.
-    pub rtx: Timer,
-    /// When each unacknowledged sequence number was first sent, if asked (`with_first_sends`).
-    first_sends: Option<FirstSends>,
-    /// Host pacing, when this sender paces, and its release timer.
-    pacer: Option<HostPacer>,
-    pub pace: Timer,
-    pub stats: SenderStats,
 }
 
 impl TcpSender {
@@ -116,75 +29,41 @@ impl TcpSender {
         syn: bool,
         rtt: RttEstimator,
     ) -> Self {
-        let wnd = window as f64;
-        let wnd_init = initial_window as f64;
-        TcpSender {
-            cc,
-            recovery,
-            first_partial_seen: false,
-            sack: SackState::new(),
-            fack: FackState::new(matches!(recovery, Recovery::Fack { rampdown: true })),
-            w: Window { cwnd: if syn { 1.0 } else { wnd_init }, ssthresh: wnd },
-            wnd,
-            wnd_init,
-            syn,
-            t_seqno: 0,
-            end: i64::MAX,
-            maxseq: -1,
-            highest_ack: -1,
-            dupacks: 0,
-            dupwnd: 0,
-            recover: 0,
-            last_action: CwndAction::None,
-            rtt,
-            rtt_active: false,
-            rtt_seq: -1,
-            rtt_ts: 0,
-            rtx: Timer::default(),
-            first_sends: None,
-            pacer: None,
-            pace: Timer::default(),
-            stats: SenderStats::default(),
-        }
+        TcpSender { state: SendState::new(cc, window, initial_window, syn, rtt), recovery }
     }
 
     /// Pace new packets with `pacer` (see `tcp::pacing`).
     pub fn with_pacing(mut self, pacer: HostPacer) -> Self {
-        self.pacer = Some(pacer);
+        self.state.pacer = Some(pacer);
         self
     }
 
     /// Remember when each sequence number was first sent (see `first_sent`).
     pub fn with_first_sends(mut self) -> Self {
-        self.first_sends = Some(FirstSends::default());
+        self.state.first_sends = Some(FirstSends::default());
         self
     }
 
     /// When `seq`, sent by now and not yet acknowledged, was first sent (if remembered).
     pub fn first_sent(&self, seq: i64) -> Option<Time> {
-        self.first_sends.as_ref().and_then(|f| f.get(seq))
+        self.state.first_sends.as_ref().and_then(|f| f.get(seq))
     }
 
     /// Send only sequence numbers below `end` (a finite transfer).
     pub fn with_data(mut self, end: i64) -> Self {
-        self.end = end;
+        self.state.end = end;
         self
-    }
-
-    /// Whether the application has data at `seq`.
-    fn has_data(&self, seq: i64) -> bool {
-        seq < self.end
     }
 
     /// Whether every packet of a finite transfer is acknowledged.
     pub fn done(&self) -> bool {
-        self.highest_ack >= self.end - 1
+        self.state.highest_ack >= self.state.end - 1
     }
 
     /// The connection closes: no more timers.
     pub fn close(&mut self) {
-        self.rtx.cancel();
-        self.pace.cancel();
+        self.state.rtx.cancel();
+        self.state.pace.cancel();
     }
 
     /// Whether this sender needs SACK blocks from its sink.
@@ -193,285 +72,40 @@ impl TcpSender {
     }
 
     pub fn is_paced(&self) -> bool {
-        self.pacer.is_some()
+        self.state.pacer.is_some()
+    }
+
+    /// Highest cumulative ACK received.
+    pub fn highest_ack(&self) -> i64 {
+        self.state.highest_ack
+    }
+
+    /// The RTT estimator: smoothed RTT and retransmission timeout.
+    pub fn rtt(&self) -> &RttEstimator {
+        &self.state.rtt
     }
 
     /// The application starts: send the initial window. Sequence numbers to
     /// transmit are appended to `out`.
     pub fn start(&mut self, now: Time, out: &mut Vec<i64>) {
-        self.send_much(now, out);
-    }
-
-    /// The RTT estimator: smoothed RTT and retransmission timeout.
-    pub fn rtt(&self) -> &RttEstimator {
-        &self.rtt
-    }
-
-    /// Highest cumulative ACK received.
-    pub fn highest_ack(&self) -> i64 {
-        self.highest_ack
-    }
-
-    /// Usable window, packets (ns-2 `RenoTcpAgent::window`).
-    fn window(&self) -> i64 {
-        (self.w.cwnd as i64 + i64::from(self.dupwnd)).min(self.wnd as i64)
-    }
-
-    /// Window in use including fast-recovery inflation (ns-2 `windowd`).
-    fn flight(&self) -> f64 {
-        (self.w.cwnd + f64::from(self.dupwnd)).min(self.wnd)
-    }
-
-    fn send_much(&mut self, now: Time, out: &mut Vec<i64>) {
-        match self.recovery {
-            Recovery::Sack => return self.send_much_sack(now, out),
-            Recovery::Fack { .. } => return self.send_much_fack(now, out),
-            Recovery::Reno | Recovery::NewReno => {}
-        }
-        while self.t_seqno <= self.highest_ack + self.window() && self.has_data(self.t_seqno) {
-            if self.pacing_holds(now) {
-                return;
-            }
-            self.output(self.t_seqno, now, out);
-            self.t_seqno += 1;
-            self.paced(now);
-        }
-    }
-
-    /// Whether the host pacer holds the next packet (its timer then set).
-    fn pacing_holds(&mut self, now: Time) -> bool {
-        match self.pacer.as_ref().and_then(|p| p.hold_until(now)) {
-            Some(at) => {
-                self.pace.set(at);
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Tell the host pacer a packet left.
-    fn paced(&mut self, now: Time) {
-        if let Some(p) = &mut self.pacer {
-            p.sent(now, &self.w, (self.t_seqno - 1 - self.highest_ack) as f64);
-        }
+        self.recovery.send_much(&mut self.state, now, out);
     }
 
     /// The pacing timer expired: send what the window allows.
     pub fn on_pace(&mut self, now: Time, out: &mut Vec<i64>) {
-        self.send_much(now, out);
-    }
-
-    fn output(&mut self, seq: i64, now: Time, out: &mut Vec<i64>) {
-        let nothing_outstanding = self.highest_ack == self.maxseq;
-        if let Some(f) = &mut self.first_sends {
-            f.sent(seq, now, self.highest_ack);
-        }
-        out.push(seq);
-        self.stats.data_sent += 1;
-        if seq > self.maxseq {
-            self.maxseq = seq;
-            if !self.rtt_active {
-                self.rtt_active = true;
-                if seq > self.rtt_seq {
-                    self.rtt_seq = seq;
-                    self.rtt_ts = now;
-                }
-            }
-        } else {
-            self.stats.retransmits += 1;
-        }
-        if !self.rtx.is_pending() || nothing_outstanding {
-            self.restart_timer(now);
-        }
-    }
-
-    fn restart_timer(&mut self, now: Time) {
-        self.rtx.set(now + self.rtt.rto());
+        self.recovery.send_much(&mut self.state, now, out);
     }
 
     /// An ACK for cumulative sequence `ackno` arrived, with TCP `options`
     /// (read only by SACK and FACK).
+    #[inline]
     pub fn on_ack(&mut self, ackno: i64, options: &TcpOptions, now: Time, out: &mut Vec<i64>) {
-        match self.recovery {
-            Recovery::Sack => return self.on_ack_sack(ackno, options.sack.as_slice(), now, out),
-            Recovery::Fack { .. } => return self.on_ack_fack(ackno, options, now, out),
-            Recovery::Reno | Recovery::NewReno => {}
-        }
-        let in_recovery = self.last_action == CwndAction::DupAck;
-        if ackno > self.highest_ack
-            && self.recovery == Recovery::NewReno
-            && in_recovery
-            && ackno < self.recover
-        {
-            self.partial_ack(ackno, now, out);
-        } else if ackno > self.highest_ack {
-            // Reno leaves fast recovery on any new ACK; NewReno (here on a full
-            // ACK) only if the window was inflated.
-            if self.recovery == Recovery::Reno || self.dupwnd > 0 {
-                if in_recovery {
-                    self.last_action = CwndAction::Exited;
-                }
-                self.dupwnd = 0;
-            }
-            self.first_partial_seen = false;
-            if !in_recovery {
-                self.cc.on_acked((ackno - self.highest_ack) as u64);
-            }
-            self.new_ack(ackno, now);
-            self.cc.on_ack(&mut self.w, now);
-            if self.syn && self.highest_ack == 0 {
-                self.w.cwnd = self.wnd_init;
-            }
-        } else if ackno == self.highest_ack {
-            self.dupacks += 1;
-            if self.dupacks == DUPACK_THRESHOLD {
-                self.fast_retransmit(now, out);
-            } else if self.dupacks > DUPACK_THRESHOLD && self.last_action == CwndAction::DupAck {
-                self.dupwnd += 1;
-            } else if self.dupacks < DUPACK_THRESHOLD {
-                self.limited_transmit(now, out);
-            }
-        }
-        if self.dupacks == 0 || self.dupacks >= DUPACK_THRESHOLD {
-            self.send_much(now, out);
-        }
-    }
-
-    fn new_ack(&mut self, ackno: i64, now: Time) {
-        self.dupacks = 0;
-        self.highest_ack = ackno;
-        self.t_seqno = self.t_seqno.max(ackno + 1);
-        if self.rtt_active && ackno >= self.rtt_seq {
-            self.rtt_active = false;
-            self.rtt.sample(self.rtt_ts, now);
-            if let Some(p) = &mut self.pacer {
-                p.on_rtt_sample(now - self.rtt_ts);
-            }
-            self.cc.on_rtt(&mut self.w, now - self.rtt_ts, now);
-        }
-        self.newtimer(ackno, now);
-    }
-
-    /// Restart the timer while data is outstanding, else stop it (ns-2 `newtimer`).
-    fn newtimer(&mut self, ackno: i64, now: Time) {
-        if self.t_seqno > ackno || ackno < self.maxseq || self.w.cwnd < 1.0 {
-            self.restart_timer(now);
-        } else {
-            self.rtx.cancel();
-        }
-    }
-
-    /// NewReno: an ACK inside the window being recovered. Deflate the window
-    /// by what it acknowledged (less one), retransmit the next hole, and
-    /// restart the timer on the first such ACK only (ns-2 `partialnewack`).
-    fn partial_ack(&mut self, ackno: i64, now: Time, out: &mut Vec<i64>) {
-        if !self.first_partial_seen {
-            self.first_partial_seen = true;
-            self.newtimer(ackno, now);
-        }
-        let deflate = (ackno - self.highest_ack) as u32;
-        if self.dupwnd > deflate {
-            self.dupwnd -= deflate - 1;
-        } else {
-            self.w.cwnd -= f64::from(deflate - self.dupwnd);
-            self.dupwnd = 1;
-        }
-        self.w.cwnd = self.w.cwnd.max(1.0);
-        self.highest_ack = ackno;
-        self.t_seqno = self.t_seqno.max(ackno + 1);
-        if self.rtt_active && ackno >= self.rtt_seq {
-            self.rtt_active = false;
-            self.rtt.end_backoff();
-        }
-        self.stats.partial_acks += 1;
-        self.output(self.highest_ack + 1, now, out);
-    }
-
-    fn limited_transmit(&mut self, now: Time, out: &mut Vec<i64>) {
-        let next = self.t_seqno as f64;
-        let ack = self.highest_ack as f64;
-        let room = next <= ack + self.wnd && next <= ack + self.w.cwnd + f64::from(self.dupacks);
-        if room && self.has_data(self.t_seqno) {
-            self.output(self.t_seqno, now, out);
-            self.t_seqno += 1;
-        }
-    }
-
-    fn fast_retransmit(&mut self, now: Time, out: &mut Vec<i64>) {
-        let recovered = self.highest_ack > self.recover;
-        let first_packet_lost = self.highest_ack == 0;
-        // Reno may fast-retransmit again while still in recovery; NewReno not.
-        let again = self.recovery == Recovery::Reno && self.last_action == CwndAction::DupAck;
-        if !(recovered || again || first_packet_lost) {
-            return;
-        }
-        self.recover = self.maxseq;
-        self.last_action = CwndAction::DupAck;
-        let flight = self.flight();
-        self.cc.on_congestion(&mut self.w, flight, Congestion::FastRetransmit, now);
-        self.stats.fast_retransmits += 1;
-        self.restart_timer(now);
-        self.rtt_active = false;
-        self.output(self.highest_ack + 1, now, out);
-        self.dupwnd = DUPACK_THRESHOLD;
+        self.recovery.on_ack(&mut self.state, ackno, options, now, out);
     }
 
     /// The retransmission timer expired.
     pub fn on_timeout(&mut self, now: Time, out: &mut Vec<i64>) {
-        match self.recovery {
-            Recovery::Sack => self.sack_timeout(),
-            Recovery::Fack { .. } => return self.fack_timeout(now, out),
-            Recovery::Reno | Recovery::NewReno => {}
-        }
-        self.dupwnd = 0;
-        self.dupacks = 0;
-        self.recover = self.maxseq;
-        if self.highest_ack == -1 {
-            // The SYN (or first packet) was lost: no larger initial window.
-            self.wnd_init = 1.0;
-        }
-        let outstanding = self.highest_ack != self.maxseq;
-        if outstanding {
-            self.stats.timeouts += 1;
-            self.last_action = CwndAction::Timeout;
-            let flight = self.flight();
-            self.cc.on_congestion(&mut self.w, flight, Congestion::Timeout, now);
-            self.rtt.back_off();
-        } else {
-            self.w.cwnd = 1.0;
-        }
-        self.restart_timer(now);
-        self.t_seqno = self.highest_ack + 1;
-        self.rtt_active = false;
-        self.last_action = CwndAction::Timeout;
-        self.send_much(now, out);
-    }
-}
-
-/// First transmission times of the sequence numbers from `base` on: a
-/// queue trimmed as the cumulative ACK passes them.
-#[derive(Debug, Default)]
-struct FirstSends {
-    base: i64,
-    times: std::collections::VecDeque<Time>,
-}
-
-impl FirstSends {
-    /// `seq` goes out at `now`, everything up to `acked` acknowledged.
-    fn sent(&mut self, seq: i64, now: Time, acked: i64) {
-        while self.base <= acked && self.times.pop_front().is_some() {
-            self.base += 1;
-        }
-        if self.times.is_empty() {
-            self.base = self.base.max(acked + 1);
-        }
-        if seq == self.base + self.times.len() as i64 {
-            self.times.push_back(now);
-        }
-    }
-
-    fn get(&self, seq: i64) -> Option<Time> {
-        usize::try_from(seq - self.base).ok().and_then(|i| self.times.get(i).copied())
+        self.recovery.on_timeout(&mut self.state, now, out);
     }
 }
 
@@ -482,6 +116,7 @@ mod tests {
 
     use super::*;
     use crate::sim::EventQueue;
+    use crate::tcp::cc::Window;
     use crate::tcp::pacing::HostPacer;
     use crate::tcp::pacing::HostPacingMode;
     use crate::tcp::{reno::Reno, Recovery, TcpSink};
@@ -510,11 +145,11 @@ mod tests {
 
     impl Pipe {
         fn new(window: u64, lose: Vec<(i64, u32)>) -> Self {
-            Self::build(window, lose, None, Recovery::Reno)
+            Self::build(window, lose, None, Recovery::reno())
         }
 
         fn paced(window: u64, lose: Vec<(i64, u32)>, pacing: Option<HostPacingMode>) -> Self {
-            Self::build(window, lose, pacing, Recovery::Reno)
+            Self::build(window, lose, pacing, Recovery::reno())
         }
 
         /// RTT 100 ms.
@@ -539,15 +174,8 @@ mod tests {
             if let Some(mode) = pacing {
                 tx = tx.with_pacing(HostPacer::new(mode));
             }
-            let mut p = Pipe {
-                q: EventQueue::default(),
-                tx,
-                rx: TcpSink::new(None, recovery.uses_sack()),
-                one_way,
-                lose,
-                sent: vec![],
-                out: vec![],
-            };
+            let rx = TcpSink::new(None, tx.uses_sack());
+            let mut p = Pipe { q: EventQueue::default(), tx, rx, one_way, lose, sent: vec![], out: vec![] };
             p.tx.start(0, &mut p.out);
             p.flush(0);
             p
@@ -561,10 +189,10 @@ mod tests {
                     self.q.push(now + self.one_way, Ev::Data(seq, now));
                 }
             }
-            if let Some(at) = self.tx.rtx.needs_event() {
+            if let Some(at) = self.tx.state.rtx.needs_event() {
                 self.q.push(at, Ev::Rto);
             }
-            if let Some(at) = self.tx.pace.needs_event() {
+            if let Some(at) = self.tx.state.pace.needs_event() {
                 self.q.push(at, Ev::Pace);
             }
         }
@@ -579,12 +207,12 @@ mod tests {
                     }
                     Ev::Ack(a, options) => self.tx.on_ack(a, &options, now, &mut self.out),
                     Ev::Rto => {
-                        if self.tx.rtx.fires(now) {
+                        if self.tx.state.rtx.fires(now) {
                             self.tx.on_timeout(now, &mut self.out)
                         }
                     }
                     Ev::Pace => {
-                        if self.tx.pace.fires(now) {
+                        if self.tx.state.pace.fires(now) {
                             self.tx.on_pace(now, &mut self.out)
                         }
                     }
@@ -599,23 +227,6 @@ mod tests {
     }
 
     #[test]
-    fn first_sends_remember_the_first_transmission_until_acknowledged() {
-        let mut f = FirstSends::default();
-        for seq in 0..5 {
-            f.sent(seq, 10 * seq as Time, -1);
-        }
-        f.sent(2, 99, -1); // a retransmission keeps the first time
-        assert_eq!(
-            (0..6).map(|q| f.get(q)).collect::<Vec<_>>(),
-            vec![Some(0), Some(10), Some(20), Some(30), Some(40), None]
-        );
-        f.sent(5, 50, 2); // 0..=2 acknowledged
-        assert_eq!((f.get(2), f.get(3), f.get(5)), (None, Some(30), Some(50)));
-        f.sent(9, 90, 8); // all acknowledged, and a jump (go-back-N or a new connection's base)
-        assert_eq!((f.get(5), f.get(9)), (None, Some(90)));
-    }
-
-    #[test]
     fn slow_start_doubles_per_rtt_until_the_window_limit() {
         let mut p = Pipe::new(20, vec![]);
         // RTT 100 ms. SYN alone, then 2, 4, 8, 16 packets per round, then capped at 20.
@@ -626,8 +237,8 @@ mod tests {
         let per_round: Vec<usize> =
             (0..7).map(|r| p.sent.iter().filter(|s| s.0 / (100 * MS) == r).count()).collect();
         assert_eq!(per_round, vec![1, 2, 4, 8, 16, 20, 20]);
-        assert_eq!(p.tx.maxseq - p.tx.highest_ack(), 20, "window limit reached exactly");
-        assert_eq!(p.tx.stats.retransmits, 0);
+        assert_eq!(p.tx.state.maxseq - p.tx.highest_ack(), 20, "window limit reached exactly");
+        assert_eq!(p.tx.state.stats.retransmits, 0);
         assert_eq!(p.rx.delivered(), p.tx.highest_ack() + 1);
     }
 
@@ -640,19 +251,22 @@ mod tests {
         // retransmit with flight 41: ssthresh = floor(41/2) = 20, cwnd = 20.5.
         let mut p = Pipe::new(1000, vec![(40, 0)]);
         p.run_until(600 * MS - 1);
-        assert_eq!(p.tx.stats.fast_retransmits, 0);
-        assert_eq!(p.tx.w.cwnd, 32.0);
+        assert_eq!(p.tx.state.stats.fast_retransmits, 0);
+        assert_eq!(p.tx.state.w.cwnd, 32.0);
         p.run_until(600 * MS);
-        assert_eq!(p.tx.stats.fast_retransmits, 1);
-        assert_eq!(p.tx.w, Window { cwnd: 20.5, ssthresh: 20.0 });
+        assert_eq!(p.tx.state.stats.fast_retransmits, 1);
+        assert_eq!(p.tx.state.w, Window { cwnd: 20.5, ssthresh: 20.0 });
         assert_eq!(p.transmissions_of(40), vec![500 * MS, 600 * MS]);
         assert_eq!(p.transmissions_of(82), vec![600 * MS], "second limited transmit");
         // At 700 ms the retransmission's ACK covers everything: fast recovery
         // ends with one congestion-avoidance step from cwnd 20.5.
         p.run_until(700 * MS);
-        assert_eq!(p.tx.w.cwnd, 20.5 + 1.0 / 20.5);
+        assert_eq!(p.tx.state.w.cwnd, 20.5 + 1.0 / 20.5);
         p.run_until(2_000 * MS);
-        assert_eq!((p.tx.stats.fast_retransmits, p.tx.stats.timeouts, p.tx.stats.retransmits), (1, 0, 1));
+        assert_eq!(
+            (p.tx.state.stats.fast_retransmits, p.tx.state.stats.timeouts, p.tx.state.stats.retransmits),
+            (1, 0, 1)
+        );
         assert_eq!(p.rx.delivered(), p.tx.highest_ack() + 1);
     }
 
@@ -663,15 +277,15 @@ mod tests {
         p.run_until(30_000 * MS);
         let t = p.transmissions_of(5);
         assert_eq!(t.len(), 4, "{t:?}");
-        assert_eq!(p.tx.stats.fast_retransmits, 1);
-        assert_eq!(p.tx.stats.timeouts, 2);
+        assert_eq!(p.tx.state.stats.fast_retransmits, 1);
+        assert_eq!(p.tx.state.stats.timeouts, 2);
         // Timeouts fire RTO after the fast retransmit and then twice that.
         let (rto1, rto2) = (t[2] - t[1], t[3] - t[2]);
         assert_eq!(rto2, 2 * rto1);
         // RTO from samples of a 100 ms RTT (10 ticks): srtt 10, rttvar decays
         // from 5 toward 0, so RTO is above 200 ms (min_rto) and below 300 ms.
         assert!((200 * MS..=300 * MS).contains(&rto1), "{rto1}");
-        assert_eq!(p.tx.w.ssthresh, 2.0);
+        assert_eq!(p.tx.state.w.ssthresh, 2.0);
         assert_eq!(p.rx.delivered(), p.tx.highest_ack() + 1);
     }
 
@@ -705,10 +319,8 @@ mod tests {
         // cwnd 3) releases 3 at once and 4 after 100/3 ms; packet 5 waits
         // 100/3 ms more, and ACK 2 (250 ms, cwnd 4) has by then made the gap
         // after 5 100/4 ms. Every recovery paces alike (none is active).
-        for recovery in
-            [Recovery::Reno, Recovery::NewReno, Recovery::Sack, Recovery::Fack { rampdown: false }]
-        {
-            let mut p = Pipe::build(1000, vec![], Some(HostPacingMode::Original), recovery);
+        for recovery in [Recovery::reno(), Recovery::newreno(), Recovery::sack(), Recovery::fack(false)] {
+            let mut p = Pipe::build(1000, vec![], Some(HostPacingMode::Original), recovery.clone());
             p.run_until(295 * MS);
             let first: Vec<Time> = (1..=6).map(|q| p.transmissions_of(q)[0]).collect();
             let third = (100 * MS as u128 / 3) as Time; // 33_333_333 ns
@@ -741,16 +353,16 @@ mod tests {
         let lose = vec![(40, 0), (45, 0)];
         let mut reno = Pipe::new(1000, lose.clone());
         reno.run_until(5_000 * MS);
-        assert_eq!((reno.tx.stats.fast_retransmits, reno.tx.stats.timeouts), (1, 1));
+        assert_eq!((reno.tx.state.stats.fast_retransmits, reno.tx.state.stats.timeouts), (1, 1));
 
-        let mut nr = Pipe::build(1000, lose, None, Recovery::NewReno);
+        let mut nr = Pipe::build(1000, lose, None, Recovery::newreno());
         nr.run_until(800 * MS);
         assert_eq!(nr.transmissions_of(45), vec![500 * MS, 700 * MS]);
         let exit = 20.5 + 1.0 / 20.5;
-        assert_eq!(nr.tx.w.cwnd, exit + 1.0 / exit);
+        assert_eq!(nr.tx.state.w.cwnd, exit + 1.0 / exit);
         assert_eq!(nr.transmissions_of(101), vec![700 * MS]);
         nr.run_until(5_000 * MS);
-        let st = nr.tx.stats;
+        let st = nr.tx.state.stats;
         assert_eq!((st.fast_retransmits, st.partial_acks, st.timeouts, st.retransmits), (1, 1, 0, 2));
         assert_eq!(nr.rx.delivered(), nr.tx.highest_ack() + 1);
     }
@@ -785,42 +397,41 @@ mod tests {
             p.run_until(5_000 * MS);
             p
         };
-        let reno = run(Recovery::Reno);
-        assert!(reno.tx.stats.timeouts >= 1);
+        let reno = run(Recovery::reno());
+        assert!(reno.tx.state.stats.timeouts >= 1);
 
         let times = |p: &Pipe| [40, 45, 50].map(|q| p.transmissions_of(q)[1] / MS);
-        let nr = run(Recovery::NewReno);
+        let nr = run(Recovery::newreno());
         assert_eq!(times(&nr), [480, 560, 640]);
-        let st = nr.tx.stats;
+        let st = nr.tx.state.stats;
         assert_eq!((st.fast_retransmits, st.partial_acks, st.timeouts, st.retransmits), (1, 2, 0, 3));
 
-        let mut sack = Pipe::with_delay(1000, lose.clone(), None, Recovery::Sack, 40 * MS);
+        let mut sack = Pipe::with_delay(1000, lose.clone(), None, Recovery::sack(), 40 * MS);
         sack.run_until(560 * MS);
-        assert_eq!(sack.tx.w, Window { cwnd: 20.5, ssthresh: 20.0 });
+        assert_eq!(sack.tx.state.w, Window { cwnd: 20.5, ssthresh: 20.0 });
         assert_eq!(times(&sack), [480, 560, 560]);
         let at_50 = sack.sent.iter().position(|s| s.1 == 50 && s.0 == 560 * MS).unwrap();
         assert_eq!(sack.sent[at_50 + 1].1, 83, "then new data");
         sack.run_until(640 * MS);
-        assert!(!sack.tx.sack.fast_recovery);
+        assert!(matches!(&sack.tx.recovery, Recovery::Sack(r) if !r.fast_recovery));
         assert!(sack.tx.highest_ack() >= 82, "everything sent before the loss acknowledged");
         // No growth in recovery nor on the exit ACK: from 20.5, one
         // avoidance step per ACK of the new data sent at 560 ms after 50.
         let new_data = sack.sent.iter().filter(|s| s.0 == 560 * MS && s.1 > 82).count();
         let want = (0..new_data).fold(20.5, |w, _| w + 1.0 / w);
-        assert_eq!(sack.tx.w.cwnd, want, "{new_data} ACKs after the exit");
+        assert_eq!(sack.tx.state.w.cwnd, want, "{new_data} ACKs after the exit");
         sack.run_until(5_000 * MS);
-        let st = sack.tx.stats;
+        let st = sack.tx.state.stats;
         assert_eq!((st.fast_retransmits, st.timeouts, st.retransmits), (1, 0, 3));
 
-        let mut fack =
-            Pipe::with_delay(1000, lose.clone(), None, Recovery::Fack { rampdown: false }, 40 * MS);
+        let mut fack = Pipe::with_delay(1000, lose.clone(), None, Recovery::fack(false), 40 * MS);
         fack.run_until(480 * MS);
-        assert_eq!(fack.tx.w, Window { cwnd: 18.0, ssthresh: 20.0 });
+        assert_eq!(fack.tx.state.w, Window { cwnd: 18.0, ssthresh: 20.0 });
         fack.run_until(5_000 * MS);
         assert_eq!(times(&fack), [480, 560, 560]);
         let at_50 = fack.sent.iter().position(|s| s.1 == 50 && s.0 == 560 * MS).unwrap();
         assert_eq!(fack.sent[at_50 + 1].1, 81, "then new data");
-        let st = fack.tx.stats;
+        let st = fack.tx.state.stats;
         assert_eq!((st.fast_retransmits, st.timeouts, st.retransmits), (1, 0, 3));
 
         // FACK with rampdown: the trim starts at (81 - 43 - 1) / 2 = 18.5 and
@@ -828,10 +439,10 @@ mod tests {
         // the ACK of k (k - 43 - skipped ACKs into recovery, cwnd 1 + that)
         // the window reaches t_seqno = 81 near k = 58, still at 480 ms: the
         // holes go out one RTT earlier than without it.
-        let mut ramp = Pipe::with_delay(1000, lose, None, Recovery::Fack { rampdown: true }, 40 * MS);
+        let mut ramp = Pipe::with_delay(1000, lose, None, Recovery::fack(true), 40 * MS);
         ramp.run_until(5_000 * MS);
         assert_eq!(times(&ramp), [480, 480, 480]);
-        let st = ramp.tx.stats;
+        let st = ramp.tx.state.stats;
         assert_eq!((st.fast_retransmits, st.timeouts, st.retransmits), (1, 0, 3));
     }
 }

@@ -1,12 +1,45 @@
 //! TCP's parameters as a scenario gives them (`[tcp]`), with their checks.
+//!
+//! [`TcpVariant`] is a tagged union: each variant with only its own knobs
+//! (FACK's rampdown, FAST's alpha and gamma). On the wire (the scenario
+//! JSON the Python front sends, and the canonical form the results store
+//! hashes into its keys) `[tcp]` is one flat object with every variant's
+//! knobs at their defaults (`FlatTcp`): reading keeps the variant's own and
+//! rejects a knob set for a variant that has none (rampdown without FACK),
+//! so the wire form, and every stored run's key, stays as it was.
 
 use serde::{Deserialize, Serialize};
 
+use super::fast::FastSpec;
 use crate::spec::{bad, positive, InvalidField};
+
+/// The congestion control and loss recovery, with their knobs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TcpVariant {
+    Reno,
+    /// Reno window rules with NewReno recovery (RFC 6582; ns-2 `Agent/TCP/Newreno`).
+    Newreno,
+    /// Reno window rules with SACK recovery (RFC 2018; ns-2 `Agent/TCP/Sack1`
+    /// with `Agent/TCPSink/Sack1`).
+    Sack,
+    /// Reno window rules with forward-acknowledgment recovery (Mathis and
+    /// Mahdavi 1996; ns-2 `Agent/TCP/Fack` with `Agent/TCPSink/Sack1`), with
+    /// or without rampdown (Sec 4.3; ns-2 `rampdown_`, off by default: the
+    /// window falls smoothly to half during recovery).
+    Fack {
+        rampdown: bool,
+    },
+    /// BIC-TCP (Xu, Harfoush, Rhee 2004; Linux `tcp_bic.c`) with SACK recovery.
+    Bic,
+    /// CUBIC (RFC 9438) with SACK recovery.
+    Cubic,
+    /// FAST TCP (Jin, Wei, Low 2004) with SACK recovery.
+    Fast(FastSpec),
+}
 
 /// One-way TCP, parameters named as in ns-2 (`Agent/TCP`) with its defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "FlatTcp", into = "FlatTcp")]
 pub struct Tcp {
     pub variant: TcpVariant,
     /// Payload per data segment (ns-2 `packetSize_`), bytes.
@@ -32,19 +65,109 @@ pub struct Tcp {
     /// Delayed ACKs at the sink with this timer, ns (ns-2
     /// `Agent/TCPSink/DelAck`, `interval_` 100 ms); off when absent, as in
     /// the papers.
-    #[serde(default)]
     pub delayed_ack: Option<u64>,
-    /// FACK's rampdown (Mathis and Mahdavi Sec 4.3; ns-2 `rampdown_`, off
-    /// by default): the window falls smoothly to half during recovery.
+}
+
+/// A variant's name on the wire (`tcp.variant`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum VariantName {
+    Reno,
+    Newreno,
+    Sack,
+    Fack,
+    Bic,
+    Cubic,
+    Fast,
+}
+
+/// The wire form: the common parameters and every variant's knobs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FlatTcp {
+    variant: VariantName,
+    segment_size: u64,
+    header_size: u64,
+    ack_size: u64,
+    window: u64,
+    initial_window: u64,
+    syn: bool,
+    tick: u64,
+    min_rto: u64,
+    max_rto: u64,
+    initial_rto: u64,
     #[serde(default)]
-    pub rampdown: bool,
-    /// FAST's alpha: packets each flow keeps queued at equilibrium (FAST
-    /// paper's experiments: 200).
-    #[serde(default = "Tcp::default_fast_alpha")]
-    pub fast_alpha: f64,
-    /// FAST's gamma, the update's step in (0, 1] (FAST paper: 0.5).
-    #[serde(default = "Tcp::default_fast_gamma")]
-    pub fast_gamma: f64,
+    delayed_ack: Option<u64>,
+    #[serde(default)]
+    rampdown: bool,
+    #[serde(default = "FastSpec::default_alpha")]
+    fast_alpha: f64,
+    #[serde(default = "FastSpec::default_gamma")]
+    fast_gamma: f64,
+}
+
+impl TryFrom<FlatTcp> for Tcp {
+    type Error = InvalidField;
+
+    fn try_from(f: FlatTcp) -> Result<Self, InvalidField> {
+        if f.rampdown && f.variant != VariantName::Fack {
+            return Err(bad("tcp.rampdown", "only FACK ramps down (tcp.variant = \"fack\")"));
+        }
+        let variant = match f.variant {
+            VariantName::Reno => TcpVariant::Reno,
+            VariantName::Newreno => TcpVariant::Newreno,
+            VariantName::Sack => TcpVariant::Sack,
+            VariantName::Fack => TcpVariant::Fack { rampdown: f.rampdown },
+            VariantName::Bic => TcpVariant::Bic,
+            VariantName::Cubic => TcpVariant::Cubic,
+            VariantName::Fast => TcpVariant::Fast(FastSpec { alpha: f.fast_alpha, gamma: f.fast_gamma }),
+        };
+        Ok(Tcp {
+            variant,
+            segment_size: f.segment_size,
+            header_size: f.header_size,
+            ack_size: f.ack_size,
+            window: f.window,
+            initial_window: f.initial_window,
+            syn: f.syn,
+            tick: f.tick,
+            min_rto: f.min_rto,
+            max_rto: f.max_rto,
+            initial_rto: f.initial_rto,
+            delayed_ack: f.delayed_ack,
+        })
+    }
+}
+
+impl From<Tcp> for FlatTcp {
+    fn from(t: Tcp) -> Self {
+        let (variant, rampdown, fast) = match t.variant {
+            TcpVariant::Reno => (VariantName::Reno, false, None),
+            TcpVariant::Newreno => (VariantName::Newreno, false, None),
+            TcpVariant::Sack => (VariantName::Sack, false, None),
+            TcpVariant::Fack { rampdown } => (VariantName::Fack, rampdown, None),
+            TcpVariant::Bic => (VariantName::Bic, false, None),
+            TcpVariant::Cubic => (VariantName::Cubic, false, None),
+            TcpVariant::Fast(spec) => (VariantName::Fast, false, Some(spec)),
+        };
+        FlatTcp {
+            variant,
+            segment_size: t.segment_size,
+            header_size: t.header_size,
+            ack_size: t.ack_size,
+            window: t.window,
+            initial_window: t.initial_window,
+            syn: t.syn,
+            tick: t.tick,
+            min_rto: t.min_rto,
+            max_rto: t.max_rto,
+            initial_rto: t.initial_rto,
+            delayed_ack: t.delayed_ack,
+            rampdown,
+            fast_alpha: fast.map_or_else(FastSpec::default_alpha, |f| f.alpha),
+            fast_gamma: fast.map_or_else(FastSpec::default_gamma, |f| f.gamma),
+        }
+    }
 }
 
 impl Tcp {
@@ -66,45 +189,30 @@ impl Tcp {
         if let Some(d) = t.delayed_ack {
             positive("tcp.delayed_ack", d)?;
         }
-        if !(t.fast_alpha > 0.0 && t.fast_alpha.is_finite()) {
-            return Err(bad(
-                "tcp.fast_alpha",
-                format!("{} is not a positive number of packets", t.fast_alpha),
-            ));
-        }
-        if !(t.fast_gamma > 0.0 && t.fast_gamma <= 1.0) {
-            return Err(bad("tcp.fast_gamma", format!("{} is not in (0, 1]", t.fast_gamma)));
-        }
-        if t.rampdown && t.variant != TcpVariant::Fack {
-            return Err(bad("tcp.rampdown", "only FACK ramps down (tcp.variant = \"fack\")"));
+        if let TcpVariant::Fast(f) = t.variant {
+            f.validate()?;
         }
         Ok(())
     }
-
-    fn default_fast_alpha() -> f64 {
-        200.0
-    }
-    fn default_fast_gamma() -> f64 {
-        0.5
-    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TcpVariant {
-    Reno,
-    /// Reno window rules with NewReno recovery (RFC 6582; ns-2 `Agent/TCP/Newreno`).
-    Newreno,
-    /// Reno window rules with SACK recovery (RFC 2018; ns-2 `Agent/TCP/Sack1`
-    /// with `Agent/TCPSink/Sack1`).
-    Sack,
-    /// Reno window rules with forward-acknowledgment recovery (Mathis and
-    /// Mahdavi 1996; ns-2 `Agent/TCP/Fack` with `Agent/TCPSink/Sack1`).
-    Fack,
-    /// BIC-TCP (Xu, Harfoush, Rhee 2004; Linux `tcp_bic.c`) with SACK recovery.
-    Bic,
-    /// CUBIC (RFC 9438) with SACK recovery.
-    Cubic,
-    /// FAST TCP (Jin, Wei, Low 2004) with SACK recovery.
-    Fast,
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FLAT: &str = r#"{"variant":"fast","segment_size":1000,"header_size":40,"ack_size":40,"window":1000,"initial_window":2,"syn":true,"tick":10000000,"min_rto":200000000,"max_rto":60000000000,"initial_rto":3000000000,"delayed_ack":null,"rampdown":false,"fast_alpha":20.0,"fast_gamma":0.5}"#;
+
+    /// The wire form reads into the variant's knobs alone and writes back
+    /// as the same flat object (the store's keys hash that form).
+    #[test]
+    fn flat_wire_form_keeps_the_variants_knobs_and_round_trips() {
+        let t: Tcp = serde_json::from_str(FLAT).unwrap();
+        assert_eq!(t.variant, TcpVariant::Fast(FastSpec { alpha: 20.0, gamma: 0.5 }));
+        assert_eq!(serde_json::to_string(&t).unwrap(), FLAT);
+        let fack: Tcp =
+            serde_json::from_str(&FLAT.replace(r#""fast""#, r#""fack""#).replace("false", "true")).unwrap();
+        assert_eq!(fack.variant, TcpVariant::Fack { rampdown: true });
+        let err = serde_json::from_str::<Tcp>(&FLAT.replace("false", "true")).unwrap_err().to_string();
+        assert!(err.starts_with("tcp.rampdown: only FACK"), "{err}");
+    }
 }

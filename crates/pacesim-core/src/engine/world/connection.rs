@@ -12,9 +12,9 @@ impl World {
         let delivered = flow.delivered(first);
         let Some(user) = &mut flow.user else { return };
         let packets = user.begin(self.now, self.setup.tcp.segment_size) as i64;
-        let stats = flow.sender.stats;
+        let stats = flow.sender.state.stats;
         flow.sender = self.setup.sender(f as usize, flow.sender.is_paced()).with_data(first + packets);
-        flow.sender.stats = stats;
+        flow.sender.state.stats = stats;
         flow.sink = self.setup.sink(&flow.sender);
         flow.delivered_before = delivered;
         flow.conn += 1;

@@ -206,12 +206,12 @@ impl World {
         self.out = out;
         let flow = &mut self.flows[f as usize];
         if flow.active() {
-            flow.cwnd.set(self.now, Some(flow.sender.w.cwnd));
+            flow.cwnd.set(self.now, Some(flow.sender.state.w.cwnd));
         }
-        if let Some(at) = flow.sender.rtx.needs_event() {
+        if let Some(at) = flow.sender.state.rtx.needs_event() {
             self.schedule(at, Event::Rto(f));
         }
-        if let Some(at) = self.flows[f as usize].sender.pace.needs_event() {
+        if let Some(at) = self.flows[f as usize].sender.state.pace.needs_event() {
             self.schedule(at, Event::HostPace(f));
         }
         self.note_flow(f);

@@ -33,7 +33,7 @@ impl World {
         let first = self.setup.first_data();
         for f in &mut self.flows {
             f.delivered_at_warmup = f.delivered(first);
-            f.stats_at_warmup = f.sender.stats;
+            f.stats_at_warmup = f.sender.state.stats;
             f.cwnd.restart(self.now);
             f.delays = (0, 0);
         }

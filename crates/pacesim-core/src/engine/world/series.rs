@@ -33,7 +33,7 @@ pub struct Series {
 /// timeout (ms), in `FLOW_SERIES` order.
 fn tcp_state(s: &TcpSender) -> [f64; 4] {
     let ms = |t: Time| t as f64 / 1e6;
-    [s.w.cwnd, s.w.ssthresh, ms(s.rtt().srtt()), ms(s.rtt().rto())]
+    [s.state.w.cwnd, s.state.w.ssthresh, ms(s.rtt().srtt()), ms(s.rtt().rto())]
 }
 
 /// A pacer's packets waiting and current rate (Mb/s), in `PACER_SERIES` order.

@@ -28,10 +28,11 @@
 
 use std::collections::VecDeque;
 
-use super::{CwndAction, TcpSender, DUPACK_THRESHOLD};
+use super::LossRecovery;
 use crate::net::TcpOptions;
 use crate::sim::Time;
 use crate::tcp::cc::Congestion;
+use crate::tcp::state::{SendState, DUPACK_THRESHOLD};
 
 /// One packet above the cumulative ACK (ns-2 `ScoreBoardNode`).
 #[derive(Debug, Clone, Copy, Default)]
@@ -111,9 +112,9 @@ impl Board {
     }
 }
 
-/// FACK's state beside the common sender's.
+/// FACK's recovery state.
 #[derive(Debug, Clone, Default)]
-pub struct FackState {
+pub struct Fack {
     board: Board,
     pub fast_recovery: bool,
     /// Forward-most data held by the receiver (ns-2 `fack_`).
@@ -132,158 +133,143 @@ pub struct FackState {
 /// Rampdown keeps half of the flight (ns-2 `wintrimmult_` without `ss-div4_`).
 const WINTRIM_MULT: f64 = 0.5;
 
-impl FackState {
-    pub fn new(rampdown: bool) -> Self {
-        FackState { fack: -1, rampdown, ..Default::default() }
-    }
+/// The highest SACKed sequence number in `blocks` (ns-2 `maxsack`).
+fn max_sacked(blocks: &[(i64, i64)]) -> i64 {
+    blocks.iter().map(|b| b.1).max().unwrap_or(-1) - 1
 }
 
-impl TcpSender {
+impl Fack {
+    pub fn new(rampdown: bool) -> Self {
+        Fack { fack: -1, rampdown, ..Default::default() }
+    }
+
     /// FACK's usable window: `min(cwnd, wnd) + wintrim` (ns-2 `FackTcpAgent::window`).
-    fn fack_window(&self) -> i64 {
-        (self.w.cwnd.min(self.wnd) + self.fack.wintrim) as i64
+    fn window(&self, s: &SendState) -> i64 {
+        (s.w.cwnd.min(s.wnd) + self.wintrim) as i64
     }
 
     /// An ACK of `ackno` echoing send time `echo` that does not end loss
     /// recovery by itself (ns-2 `FackTcpAgent::oldack`): move the ACK point
     /// and the timer, sample the RTT, no window growth.
-    fn fack_oldack(&mut self, ackno: i64, echo: Time, now: Time) {
-        self.highest_ack = ackno;
-        self.fack.fack = self.fack.fack.max(ackno);
-        self.maxseq = self.maxseq.max(ackno);
-        self.t_seqno = self.t_seqno.max(ackno + 1);
-        self.newtimer(ackno, now);
-        if self.rtt_active && ackno >= self.rtt_seq {
-            self.rtt_active = false;
-            self.rtt.end_backoff();
-        }
-        self.rtt.update(echo, now);
+    fn oldack(&mut self, s: &mut SendState, ackno: i64, echo: Time, now: Time) {
+        s.advance_in_recovery(ackno);
+        self.fack = self.fack.max(ackno);
+        s.maxseq = s.maxseq.max(ackno);
+        s.newtimer(ackno, now);
+        s.end_timing(ackno);
+        s.rtt.update(echo, now);
     }
 
-    /// The highest SACKed sequence number in `blocks` (ns-2 `maxsack`).
-    fn max_sacked(blocks: &[(i64, i64)]) -> i64 {
-        blocks.iter().map(|b| b.1).max().unwrap_or(-1) - 1
+    fn leave_recovery(&mut self) {
+        self.fast_recovery = false;
+        self.stalled = false;
+        self.board.clear();
+        self.retran_data = 0;
+        self.wintrim = 0.0;
+        self.beyond = 0;
+    }
+
+    fn fast_retransmit(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
+        s.enter_recovery(s.t_seqno, s.flight(0), now);
+        s.w.cwnd = 1.0;
+        if self.rampdown {
+            self.wintrim = (s.t_seqno - self.fack - 1) as f64 * WINTRIM_MULT;
+        }
+        self.fast_recovery = true;
+        self.board.mark_retransmitted(s.highest_ack + 1, s.t_seqno);
+        self.retran_data += 1;
+        s.output(s.highest_ack + 1, now, out);
+    }
+}
+
+impl LossRecovery for Fack {
+    fn uses_sack(&self) -> bool {
+        true
     }
 
     /// FACK's ACK processing (ns-2 `FackTcpAgent::recv`).
-    pub(super) fn on_ack_fack(&mut self, ackno: i64, options: &TcpOptions, now: Time, out: &mut Vec<i64>) {
+    fn on_ack(&mut self, s: &mut SendState, ackno: i64, options: &TcpOptions, now: Time, out: &mut Vec<i64>) {
         let blocks = options.sack.as_slice();
-        if self.fack.fast_recovery {
-            self.fack_oldack(ackno, options.timestamp, now);
-            let ms = Self::max_sacked(blocks);
-            if ms > self.fack.fack {
-                if self.fack.rampdown {
-                    self.fack.wintrim =
-                        (self.fack.wintrim - (ms - self.fack.fack) as f64 * WINTRIM_MULT).max(0.0);
+        if self.fast_recovery {
+            self.oldack(s, ackno, options.timestamp, now);
+            let ms = max_sacked(blocks);
+            if ms > self.fack {
+                if self.rampdown {
+                    self.wintrim = (self.wintrim - (ms - self.fack) as f64 * WINTRIM_MULT).max(0.0);
                 }
-                self.fack.fack = ms;
+                self.fack = ms;
             }
-            self.t_seqno = self.t_seqno.max(self.fack.fack + 1);
-            self.fack.retran_data -= self.fack.board.update(self.highest_ack, blocks);
-            self.fack.stalled |= self.fack.board.retransmission_lost(blocks);
-            self.cc.on_ack(&mut self.w, now);
-            if blocks.is_empty() && self.highest_ack >= self.recover {
-                self.fack_leave_recovery();
+            s.t_seqno = s.t_seqno.max(self.fack + 1);
+            self.retran_data -= self.board.update(s.highest_ack, blocks);
+            self.stalled |= self.board.retransmission_lost(blocks);
+            s.cc.on_ack(&mut s.w, now);
+            if blocks.is_empty() && s.highest_ack >= s.recover {
+                self.leave_recovery();
             }
-            return self.send_much(now, out);
+            return self.send_much(s, now, out);
         }
-        if ackno > self.highest_ack && blocks.is_empty() {
-            self.cc.on_acked((ackno - self.highest_ack) as u64);
-            self.new_ack(ackno, now);
-            self.cc.on_ack(&mut self.w, now);
-            if self.syn && ackno == 0 {
-                self.w.cwnd = self.wnd_init;
-            }
-            self.fack.fack = ackno;
-            self.fack_leave_recovery();
-        } else if ackno >= self.highest_ack {
-            self.fack.retran_data -= self.fack.board.update(self.highest_ack, blocks);
-            self.fack_oldack(ackno, options.timestamp, now);
-            self.fack.fack = self.fack.fack.max(Self::max_sacked(blocks));
-            self.t_seqno = self.t_seqno.max(self.fack.fack + 1);
-            self.fack.beyond = self.fack.fack - self.highest_ack - 1;
-            if self.fack.beyond >= i64::from(DUPACK_THRESHOLD) {
-                self.fack_fast_retransmit(now, out);
+        if ackno > s.highest_ack && blocks.is_empty() {
+            s.open_window(ackno, now, true);
+            self.fack = ackno;
+            self.leave_recovery();
+        } else if ackno >= s.highest_ack {
+            self.retran_data -= self.board.update(s.highest_ack, blocks);
+            self.oldack(s, ackno, options.timestamp, now);
+            self.fack = self.fack.max(max_sacked(blocks));
+            s.t_seqno = s.t_seqno.max(self.fack + 1);
+            self.beyond = self.fack - s.highest_ack - 1;
+            if self.beyond >= i64::from(DUPACK_THRESHOLD) {
+                self.fast_retransmit(s, now, out);
             }
         }
-        if self.fack.beyond == 0 {
-            self.send_much(now, out);
+        if self.beyond == 0 {
+            self.send_much(s, now, out);
         }
-    }
-
-    fn fack_leave_recovery(&mut self) {
-        self.fack.fast_recovery = false;
-        self.fack.stalled = false;
-        self.fack.board.clear();
-        self.fack.retran_data = 0;
-        self.fack.wintrim = 0.0;
-        self.fack.beyond = 0;
-    }
-
-    fn fack_fast_retransmit(&mut self, now: Time, out: &mut Vec<i64>) {
-        self.recover = self.t_seqno;
-        self.last_action = CwndAction::DupAck;
-        let flight = self.flight();
-        self.cc.on_congestion(&mut self.w, flight, Congestion::FastRetransmit, now);
-        self.w.cwnd = 1.0;
-        if self.fack.rampdown {
-            self.fack.wintrim = (self.t_seqno - self.fack.fack - 1) as f64 * WINTRIM_MULT;
-        }
-        self.restart_timer(now);
-        self.rtt_active = false;
-        self.fack.fast_recovery = true;
-        self.stats.fast_retransmits += 1;
-        self.fack.board.mark_retransmitted(self.highest_ack + 1, self.t_seqno);
-        self.fack.retran_data += 1;
-        self.output(self.highest_ack + 1, now, out);
     }
 
     /// FACK's sending rule (ns-2 `FackTcpAgent::send_much`).
-    pub(super) fn send_much_fack(&mut self, now: Time, out: &mut Vec<i64>) {
-        let mut win = self.fack_window();
-        while self.t_seqno <= self.fack.fack + win - self.fack.retran_data && !self.fack.stalled {
-            if self.pacing_holds(now) {
+    fn send_much(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
+        let mut win = self.window(s);
+        while s.t_seqno <= self.fack + win - self.retran_data && !self.stalled {
+            if s.pacing_holds(now) {
                 return;
             }
-            let seq = match self.fack.board.next_hole() {
+            let seq = match self.board.next_hole() {
                 Some(hole) => {
-                    self.fack.board.mark_retransmitted(hole, self.t_seqno);
-                    self.fack.retran_data += 1;
-                    win = self.fack_window();
+                    self.board.mark_retransmitted(hole, s.t_seqno);
+                    self.retran_data += 1;
+                    win = self.window(s);
                     hole
                 }
-                None if self.fack.fast_recovery && self.t_seqno > self.highest_ack + self.wnd as i64 => {
-                    return
-                }
-                None if !self.has_data(self.t_seqno) => return,
-                None => self.t_seqno,
+                None if self.fast_recovery && s.t_seqno > s.highest_ack + s.wnd as i64 => return,
+                None if !s.has_data(s.t_seqno) => return,
+                None => s.t_seqno,
             };
-            self.output(seq, now, out);
-            self.t_seqno = self.t_seqno.max(seq + 1);
-            self.paced(now);
+            s.output(seq, now, out);
+            s.t_seqno = s.t_seqno.max(seq + 1);
+            s.paced(now);
         }
     }
 
     /// The retransmission timer expired (ns-2 `FackTcpAgent::timeout`):
     /// window to one, go back to the cumulative ACK; recovery is not left.
-    pub(super) fn fack_timeout(&mut self, now: Time, out: &mut Vec<i64>) {
-        self.fack.stalled = false;
-        self.fack.retran_data = 0;
-        self.last_action = CwndAction::Timeout;
-        if self.highest_ack == self.maxseq {
-            self.w.cwnd = 1.0;
+    fn on_timeout(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
+        self.stalled = false;
+        self.retran_data = 0;
+        if s.highest_ack == s.maxseq {
+            s.w.cwnd = 1.0;
         } else {
-            self.stats.timeouts += 1;
-            let flight = self.flight();
-            self.cc.on_congestion(&mut self.w, flight, Congestion::Timeout, now);
-            self.rtt.back_off();
+            s.stats.timeouts += 1;
+            let flight = s.flight(0);
+            s.cc.on_congestion(&mut s.w, flight, Congestion::Timeout, now);
+            s.rtt.back_off();
         }
-        self.fack.board.clear();
-        self.restart_timer(now);
-        self.rtt_active = false;
-        self.fack.fack = self.highest_ack;
-        self.t_seqno = self.highest_ack + 1;
-        self.send_much(now, out);
+        self.board.clear();
+        s.restart_timer(now);
+        s.rtt_active = false;
+        self.fack = s.highest_ack;
+        s.t_seqno = s.highest_ack + 1;
+        self.send_much(s, now, out);
     }
 }
 

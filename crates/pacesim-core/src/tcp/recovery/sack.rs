@@ -18,9 +18,10 @@
 //! - A timeout clears the scoreboard and ignores duplicate ACKs until the
 //!   next new ACK.
 
-use super::{CwndAction, TcpSender, DUPACK_THRESHOLD};
+use super::LossRecovery;
+use crate::net::TcpOptions;
 use crate::sim::Time;
-use crate::tcp::cc::Congestion;
+use crate::tcp::state::{SendState, DUPACK_THRESHOLD};
 
 /// What the SACK blocks have told the sender: the packets received above
 /// the cumulative ACK, and how far retransmission has gone (ns-2
@@ -105,10 +106,10 @@ impl Scoreboard {
     }
 }
 
-/// Sack1's recovery state beside the common sender's.
+/// Sack1's recovery state.
 #[derive(Debug, Clone, Default)]
-pub struct SackState {
-    pub board: Scoreboard,
+pub struct Sack {
+    board: Scoreboard,
     pub fast_recovery: bool,
     /// Estimate of packets in the network during fast recovery (ns-2 `pipe_`).
     pipe: i64,
@@ -119,129 +120,121 @@ pub struct SackState {
     timed_out: bool,
 }
 
-impl SackState {
+impl Sack {
     pub fn new() -> Self {
-        SackState { last_ack: -1, ..Default::default() }
-    }
-}
-
-impl TcpSender {
-    /// Sack1's ACK processing (ns-2 `Sack1TcpAgent::recv`).
-    pub(super) fn on_ack_sack(&mut self, ackno: i64, blocks: &[(i64, i64)], now: Time, out: &mut Vec<i64>) {
-        if !self.sack.fast_recovery {
-            if ackno > self.sack.last_ack {
-                self.cc.on_acked((ackno - self.highest_ack) as u64);
-                self.new_ack(ackno, now);
-                self.sack.last_ack = ackno;
-                self.cc.on_ack(&mut self.w, now);
-                self.sack.timed_out = false;
-                self.sack.board.clear();
-                if self.syn && ackno == 0 {
-                    self.w.cwnd = self.wnd_init;
-                }
-            } else if ackno == self.sack.last_ack
-                && !self.sack.timed_out
-                && self.sack.board.update(self.highest_ack, blocks)
-            {
-                self.dupacks += 1;
-                if self.dupacks == DUPACK_THRESHOLD {
-                    self.sack_fast_retransmit(now, out);
-                } else if self.dupacks < DUPACK_THRESHOLD {
-                    self.limited_transmit(now, out);
-                }
-            }
-            if self.dupacks == 0 {
-                self.send_much(now, out);
-            }
-            return;
-        }
-        self.sack.pipe -= 1;
-        if ackno >= self.recover {
-            // Full ACK: recovery is over, the window stays where it was cut.
-            self.recover = 0;
-            self.sack.fast_recovery = false;
-            self.new_ack(ackno, now);
-            self.sack.last_ack = ackno;
-            self.sack.timed_out = false;
-            self.sack.board.clear();
-        } else if ackno > self.highest_ack {
-            // Partial ACK (ns-2 with `partial_ack_ false`).
-            self.highest_ack = ackno;
-            self.sack.board.update(ackno, blocks);
-            self.sack.pipe -= 1;
-            self.newtimer(ackno, now);
-            self.rtt.end_backoff();
-            self.stats.partial_acks += 1;
-        } else if !self.sack.timed_out && self.sack.board.update(self.highest_ack, blocks) && self.dupacks > 0
-        {
-            self.dupacks += 1;
-        }
-        self.send_much(now, out);
+        Sack { last_ack: -1, ..Default::default() }
     }
 
     /// Third duplicate ACK (ns-2 `Sack1TcpAgent::dupack_action`).
-    fn sack_fast_retransmit(&mut self, now: Time, out: &mut Vec<i64>) {
-        let recovered = self.highest_ack > self.recover;
-        if !(recovered || self.highest_ack == 0) {
+    fn fast_retransmit(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
+        let recovered = s.highest_ack > s.recover;
+        if !(recovered || s.highest_ack == 0) {
             return;
         }
-        self.recover = self.maxseq;
-        self.sack.pipe = self.maxseq - self.highest_ack - i64::from(DUPACK_THRESHOLD);
-        self.restart_timer(now);
-        self.rtt_active = false;
-        self.sack.fast_recovery = true;
-        self.sack.board.mark_retransmitted(self.highest_ack + 1);
-        self.last_action = CwndAction::DupAck;
-        let flight = self.flight();
-        self.cc.on_congestion(&mut self.w, flight, Congestion::FastRetransmit, now);
-        self.stats.fast_retransmits += 1;
-        self.output(self.sack.last_ack + 1, now, out);
+        self.pipe = s.maxseq - s.highest_ack - i64::from(DUPACK_THRESHOLD);
+        self.fast_recovery = true;
+        self.board.mark_retransmitted(s.highest_ack + 1);
+        s.enter_recovery(s.maxseq, s.flight(0), now);
+        s.output(self.last_ack + 1, now, out);
+    }
+}
+
+impl LossRecovery for Sack {
+    fn uses_sack(&self) -> bool {
+        true
+    }
+
+    /// Sack1's ACK processing (ns-2 `Sack1TcpAgent::recv`).
+    fn on_ack(&mut self, s: &mut SendState, ackno: i64, options: &TcpOptions, now: Time, out: &mut Vec<i64>) {
+        let blocks = options.sack.as_slice();
+        if !self.fast_recovery {
+            if ackno > self.last_ack {
+                s.open_window(ackno, now, true);
+                self.last_ack = ackno;
+                self.timed_out = false;
+                self.board.clear();
+            } else if ackno == self.last_ack && !self.timed_out && self.board.update(s.highest_ack, blocks) {
+                s.dupacks += 1;
+                if s.dupacks == DUPACK_THRESHOLD {
+                    self.fast_retransmit(s, now, out);
+                } else if s.dupacks < DUPACK_THRESHOLD {
+                    s.limited_transmit(now, out);
+                }
+            }
+            if s.dupacks == 0 {
+                self.send_much(s, now, out);
+            }
+            return;
+        }
+        self.pipe -= 1;
+        if ackno >= s.recover {
+            // Full ACK: recovery is over, the window stays where it was cut.
+            s.recover = 0;
+            self.fast_recovery = false;
+            s.new_ack(ackno, now);
+            self.last_ack = ackno;
+            self.timed_out = false;
+            self.board.clear();
+        } else if ackno > s.highest_ack {
+            // Partial ACK (ns-2 with `partial_ack_ false`).
+            s.highest_ack = ackno;
+            self.board.update(ackno, blocks);
+            self.pipe -= 1;
+            s.newtimer(ackno, now);
+            s.rtt.end_backoff();
+            s.stats.partial_acks += 1;
+        } else if !self.timed_out && self.board.update(s.highest_ack, blocks) && s.dupacks > 0 {
+            s.dupacks += 1;
+        }
+        self.send_much(s, now, out);
     }
 
     /// Sack1's sending rule (ns-2 `Sack1TcpAgent::send_much`): outside
     /// recovery the window from `last_ack`, inside it `pipe < cwnd`; holes
     /// first, then new data up to the advertised window.
-    pub(super) fn send_much_sack(&mut self, now: Time, out: &mut Vec<i64>) {
-        let wnd = self.wnd as i64;
-        let mut win = self.window();
+    fn send_much(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
+        let wnd = s.wnd as i64;
+        let mut win = s.window(0);
         loop {
-            let open = if self.sack.fast_recovery {
-                self.sack.pipe < self.w.cwnd as i64
+            let open = if self.fast_recovery {
+                self.pipe < s.w.cwnd as i64
             } else {
-                self.t_seqno <= self.sack.last_ack + win
+                s.t_seqno <= self.last_ack + win
             };
-            if !open || self.pacing_holds(now) {
+            if !open || s.pacing_holds(now) {
                 return;
             }
-            let seq = match self.sack.board.next_hole() {
-                Some(hole) if self.recover > 0 && hole <= self.highest_ack + wnd => {
-                    self.sack.board.mark_retransmitted(hole);
-                    win = self.window();
+            let seq = match self.board.next_hole() {
+                Some(hole) if s.recover > 0 && hole <= s.highest_ack + wnd => {
+                    self.board.mark_retransmitted(hole);
+                    win = s.window(0);
                     hole
                 }
                 Some(_) => return,
                 None => {
-                    let limit = self.highest_ack + if self.sack.fast_recovery { wnd } else { win };
-                    if self.t_seqno > limit || !self.has_data(self.t_seqno) {
+                    let limit = s.highest_ack + if self.fast_recovery { wnd } else { win };
+                    if s.t_seqno > limit || !s.has_data(s.t_seqno) {
                         return;
                     }
-                    self.t_seqno
+                    s.t_seqno
                 }
             };
-            self.output(seq, now, out);
-            self.t_seqno = self.t_seqno.max(seq + 1);
-            self.sack.pipe += 1;
-            self.paced(now);
+            s.output(seq, now, out);
+            s.t_seqno = s.t_seqno.max(seq + 1);
+            self.pipe += 1;
+            s.paced(now);
         }
     }
 
-    /// Sack1's part of a timeout (ns-2 `Sack1TcpAgent::timeout`), before
-    /// the common one.
-    pub(super) fn sack_timeout(&mut self) {
-        self.sack.fast_recovery = false;
-        self.sack.timed_out = true;
-        self.sack.last_ack = self.sack.last_ack.max(self.highest_ack);
-        self.sack.board.clear();
+    /// Sack1's timeout (ns-2 `Sack1TcpAgent::timeout`): the scoreboard is
+    /// forgotten and duplicates ignored until a new ACK; then the common one.
+    fn on_timeout(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
+        self.fast_recovery = false;
+        self.timed_out = true;
+        self.last_ack = self.last_ack.max(s.highest_ack);
+        self.board.clear();
+        s.go_back_n(now);
+        self.send_much(s, now, out);
     }
 }
 

@@ -1,0 +1,100 @@
+//! Loss recovery: what a sender does with duplicate ACKs, partial ACKs and
+//! timeouts, and when it may send (the loss-recovery seam, as ns-3's
+//! `TcpRecoveryOps`). Each recovery is a file implementing [`LossRecovery`]
+//! over the sender's shared [`SendState`] and keeps only its own state:
+//! [`reno`] (Reno and NewReno), [`sack`] (SACK, Fall and Floyd's Sack1),
+//! [`fack`] (forward acknowledgment). [`Recovery`] is the registry.
+
+pub mod fack;
+pub mod reno;
+pub mod sack;
+
+use super::state::SendState;
+use crate::net::TcpOptions;
+use crate::sim::Time;
+
+pub use fack::Fack;
+pub use reno::RenoRecovery;
+pub use sack::Sack;
+
+/// What the sender asks of its loss recovery. Sequence numbers to
+/// transmit are appended to `out`.
+pub trait LossRecovery {
+    /// An ACK of cumulative sequence `ackno` with TCP `options` arrived at `now`.
+    fn on_ack(&mut self, s: &mut SendState, ackno: i64, options: &TcpOptions, now: Time, out: &mut Vec<i64>);
+
+    /// Send what the window allows (ns-2 `send_much`).
+    fn send_much(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>);
+
+    /// The retransmission timer expired.
+    fn on_timeout(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>);
+
+    /// Whether this recovery needs a sink that reports SACK blocks.
+    fn uses_sack(&self) -> bool {
+        false
+    }
+}
+
+/// The loss recoveries a sender may have: the seam's registry. A new one is
+/// a file beside this one implementing [`LossRecovery`], a variant here and
+/// an arm in `dispatch!` (and its choice in `tcp::variant`).
+#[derive(Debug, Clone)]
+pub enum Recovery {
+    Reno(RenoRecovery),
+    Sack(Sack),
+    Fack(Fack),
+}
+
+impl Recovery {
+    /// Fast recovery ends at the first new ACK (ns-2 `Agent/TCP/Reno`).
+    pub fn reno() -> Self {
+        Recovery::Reno(RenoRecovery::new(false))
+    }
+
+    /// Partial ACKs keep fast recovery going (ns-2 `Agent/TCP/Newreno`).
+    pub fn newreno() -> Self {
+        Recovery::Reno(RenoRecovery::new(true))
+    }
+
+    /// A SACK scoreboard and a pipe estimate (ns-2 `Agent/TCP/Sack1`).
+    pub fn sack() -> Self {
+        Recovery::Sack(Sack::new())
+    }
+
+    /// Forward acknowledgment, with or without rampdown (ns-2 `Agent/TCP/Fack`).
+    pub fn fack(rampdown: bool) -> Self {
+        Recovery::Fack(Fack::new(rampdown))
+    }
+}
+
+/// `$body` with `$r` bound to the recovery a [`Recovery`] holds: the one
+/// place a `Recovery` is matched (statically, so each call inlines).
+macro_rules! dispatch {
+    ($recovery:expr, $r:ident => $body:expr) => {
+        match $recovery {
+            Recovery::Reno($r) => $body,
+            Recovery::Sack($r) => $body,
+            Recovery::Fack($r) => $body,
+        }
+    };
+}
+
+impl LossRecovery for Recovery {
+    #[inline]
+    fn on_ack(&mut self, s: &mut SendState, ackno: i64, options: &TcpOptions, now: Time, out: &mut Vec<i64>) {
+        dispatch!(self, r => r.on_ack(s, ackno, options, now, out))
+    }
+
+    #[inline]
+    fn send_much(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
+        dispatch!(self, r => r.send_much(s, now, out))
+    }
+
+    fn on_timeout(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
+        dispatch!(self, r => r.on_timeout(s, now, out))
+    }
+
+    fn uses_sack(&self) -> bool {
+        dispatch!(self, r => r.uses_sack())
+    }
+}

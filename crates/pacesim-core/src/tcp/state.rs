@@ -1,0 +1,317 @@
+//! What every TCP sender has, whatever its loss recovery: sequence numbers
+//! (counting packets), the window and its congestion control, the
+//! retransmission timer and RTT sampling, host pacing, counters; and the
+//! rules the recoveries share (ns-2 2.35's `TcpAgent`, tcp/tcp.cc):
+//!
+//! - New ACK (`SendState::new_ack`): reset the duplicate count, take an RTT
+//!   sample if the timed packet is covered, restart the retransmission
+//!   timer. The window opens by [`CongestionControl::on_ack`]; with the SYN
+//!   modelled, the ACK of packet 0 sets cwnd to the initial window (ns-2
+//!   `delay_growth_`).
+//! - Duplicate ACKs 1 and 2: limited transmit of one new packet each if
+//!   `t_seqno <= highest_ack + cwnd + dupacks` (ns-2 `singledup_`).
+//! - Timeout (`SendState::go_back_n`): window closes to one packet, timer
+//!   backs off, sending resumes from `highest_ack + 1`, `recover = maxseq`.
+
+use super::cc::{Congestion, CongestionControl, Window};
+use super::pacing::HostPacer;
+use super::rtt::RttEstimator;
+use crate::sim::timer::Timer;
+use crate::sim::Time;
+
+/// Duplicate ACKs that trigger fast retransmit (ns-2 `numdupacks_`).
+pub(super) const DUPACK_THRESHOLD: u32 = 3;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SenderStats {
+    pub data_sent: u64,
+    pub retransmits: u64,
+    pub fast_retransmits: u64,
+    /// Partial ACKs in recovery (NewReno's each retransmit one packet).
+    pub partial_acks: u64,
+    pub timeouts: u64,
+}
+
+/// What every sender has, whatever its loss recovery.
+pub struct SendState {
+    pub(in crate::tcp) cc: Box<dyn CongestionControl>,
+    pub w: Window,
+    /// Receiver's advertised window, packets (ns-2 `window_`).
+    pub(in crate::tcp) wnd: f64,
+    /// Window after the SYN is acknowledged (ns-2 `windowInit_`).
+    pub(in crate::tcp) wnd_init: f64,
+    pub(in crate::tcp) syn: bool,
+    /// Next sequence number to send.
+    pub(in crate::tcp) t_seqno: i64,
+    /// One past the last sequence number the application has to send.
+    pub(in crate::tcp) end: i64,
+    /// Highest sequence number sent.
+    pub(in crate::tcp) maxseq: i64,
+    /// Highest cumulative ACK received.
+    pub(in crate::tcp) highest_ack: i64,
+    /// Duplicate ACKs since the last new ACK (ns-2 `dupacks_`).
+    pub(in crate::tcp) dupacks: u32,
+    /// Highest sequence number sent when the last recovery started (ns-2 `recover_`).
+    pub(in crate::tcp) recover: i64,
+    pub(in crate::tcp) rtt: RttEstimator,
+    /// Whether a packet is being timed, which, and when it was sent.
+    pub(in crate::tcp) rtt_active: bool,
+    pub(in crate::tcp) rtt_seq: i64,
+    pub(in crate::tcp) rtt_ts: Time,
+    /// Retransmission timer.
+    pub rtx: Timer,
+    /// When each unacknowledged sequence number was first sent, if asked (`with_first_sends`).
+    pub(in crate::tcp) first_sends: Option<FirstSends>,
+    /// Host pacing, when this sender paces, and its release timer.
+    pub(in crate::tcp) pacer: Option<HostPacer>,
+    pub pace: Timer,
+    pub stats: SenderStats,
+}
+
+impl SendState {
+    pub(in crate::tcp) fn new(
+        cc: Box<dyn CongestionControl>,
+        window: u64,
+        initial_window: u64,
+        syn: bool,
+        rtt: RttEstimator,
+    ) -> Self {
+        let wnd = window as f64;
+        let wnd_init = initial_window as f64;
+        SendState {
+            cc,
+            w: Window { cwnd: if syn { 1.0 } else { wnd_init }, ssthresh: wnd },
+            wnd,
+            wnd_init,
+            syn,
+            t_seqno: 0,
+            end: i64::MAX,
+            maxseq: -1,
+            highest_ack: -1,
+            dupacks: 0,
+            recover: 0,
+            rtt,
+            rtt_active: false,
+            rtt_seq: -1,
+            rtt_ts: 0,
+            rtx: Timer::default(),
+            first_sends: None,
+            pacer: None,
+            pace: Timer::default(),
+            stats: SenderStats::default(),
+        }
+    }
+
+    /// Whether the application has data at `seq`.
+    pub(in crate::tcp) fn has_data(&self, seq: i64) -> bool {
+        seq < self.end
+    }
+
+    /// Usable window with `inflation` packets of fast-recovery inflation,
+    /// packets (ns-2 `RenoTcpAgent::window`).
+    pub(in crate::tcp) fn window(&self, inflation: u32) -> i64 {
+        (self.w.cwnd as i64 + i64::from(inflation)).min(self.wnd as i64)
+    }
+
+    /// Window in use with `inflation` packets of fast-recovery inflation (ns-2 `windowd`).
+    pub(in crate::tcp) fn flight(&self, inflation: u32) -> f64 {
+        (self.w.cwnd + f64::from(inflation)).min(self.wnd)
+    }
+
+    /// Whether the host pacer holds the next packet (its timer then set).
+    pub(in crate::tcp) fn pacing_holds(&mut self, now: Time) -> bool {
+        match self.pacer.as_ref().and_then(|p| p.hold_until(now)) {
+            Some(at) => {
+                self.pace.set(at);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Tell the host pacer a packet left.
+    pub(in crate::tcp) fn paced(&mut self, now: Time) {
+        if let Some(p) = &mut self.pacer {
+            p.sent(now, &self.w, (self.t_seqno - 1 - self.highest_ack) as f64);
+        }
+    }
+
+    /// Transmit `seq` (appended to `out`), timing it if it is new and
+    /// nothing is being timed, and starting the timer if it is idle.
+    pub(in crate::tcp) fn output(&mut self, seq: i64, now: Time, out: &mut Vec<i64>) {
+        let nothing_outstanding = self.highest_ack == self.maxseq;
+        if let Some(f) = &mut self.first_sends {
+            f.sent(seq, now, self.highest_ack);
+        }
+        out.push(seq);
+        self.stats.data_sent += 1;
+        if seq > self.maxseq {
+            self.maxseq = seq;
+            if !self.rtt_active {
+                self.rtt_active = true;
+                if seq > self.rtt_seq {
+                    self.rtt_seq = seq;
+                    self.rtt_ts = now;
+                }
+            }
+        } else {
+            self.stats.retransmits += 1;
+        }
+        if !self.rtx.is_pending() || nothing_outstanding {
+            self.restart_timer(now);
+        }
+    }
+
+    pub(in crate::tcp) fn restart_timer(&mut self, now: Time) {
+        self.rtx.set(now + self.rtt.rto());
+    }
+
+    /// A new ACK of `ackno` opens the window: the congestion control hears
+    /// of the packets it acknowledged (if `count_acked`) and of the ACK, and
+    /// the ACK of the SYN sets the initial window.
+    pub(in crate::tcp) fn open_window(&mut self, ackno: i64, now: Time, count_acked: bool) {
+        if count_acked {
+            self.cc.on_acked((ackno - self.highest_ack) as u64);
+        }
+        self.new_ack(ackno, now);
+        self.cc.on_ack(&mut self.w, now);
+        if self.syn && ackno == 0 {
+            self.w.cwnd = self.wnd_init;
+        }
+    }
+
+    /// The cumulative ACK moves to `ackno`: RTT sample, timer (ns-2 `newack`).
+    pub(in crate::tcp) fn new_ack(&mut self, ackno: i64, now: Time) {
+        self.dupacks = 0;
+        self.highest_ack = ackno;
+        self.t_seqno = self.t_seqno.max(ackno + 1);
+        if self.rtt_active && ackno >= self.rtt_seq {
+            self.rtt_active = false;
+            self.rtt.sample(self.rtt_ts, now);
+            if let Some(p) = &mut self.pacer {
+                p.on_rtt_sample(now - self.rtt_ts);
+            }
+            self.cc.on_rtt(&mut self.w, now - self.rtt_ts, now);
+        }
+        self.newtimer(ackno, now);
+    }
+
+    /// An ACK of `ackno` in recovery moves the ACK point, and nothing sent
+    /// before it is sent again.
+    pub(in crate::tcp) fn advance_in_recovery(&mut self, ackno: i64) {
+        self.highest_ack = ackno;
+        self.t_seqno = self.t_seqno.max(ackno + 1);
+    }
+
+    /// The timed packet, if `ackno` covers it, ends the timer's backoff
+    /// without an RTT sample (ACKs in recovery).
+    pub(in crate::tcp) fn end_timing(&mut self, ackno: i64) {
+        if self.rtt_active && ackno >= self.rtt_seq {
+            self.rtt_active = false;
+            self.rtt.end_backoff();
+        }
+    }
+
+    /// Restart the timer while data is outstanding, else stop it (ns-2 `newtimer`).
+    pub(in crate::tcp) fn newtimer(&mut self, ackno: i64, now: Time) {
+        if self.t_seqno > ackno || ackno < self.maxseq || self.w.cwnd < 1.0 {
+            self.restart_timer(now);
+        } else {
+            self.rtx.cancel();
+        }
+    }
+
+    /// Duplicate ACK 1 or 2: one new packet if the window plus the
+    /// duplicates allow it (ns-2 `singledup_`).
+    pub(in crate::tcp) fn limited_transmit(&mut self, now: Time, out: &mut Vec<i64>) {
+        let next = self.t_seqno as f64;
+        let ack = self.highest_ack as f64;
+        let room = next <= ack + self.wnd && next <= ack + self.w.cwnd + f64::from(self.dupacks);
+        if room && self.has_data(self.t_seqno) {
+            self.output(self.t_seqno, now, out);
+            self.t_seqno += 1;
+        }
+    }
+
+    /// Start fast recovery up to `recover`: the congestion control cuts the
+    /// window in use (`flight`), the timer restarts and nothing is timed.
+    pub(in crate::tcp) fn enter_recovery(&mut self, recover: i64, flight: f64, now: Time) {
+        self.recover = recover;
+        self.cc.on_congestion(&mut self.w, flight, Congestion::FastRetransmit, now);
+        self.stats.fast_retransmits += 1;
+        self.restart_timer(now);
+        self.rtt_active = false;
+    }
+
+    /// The common timeout (ns-2 `TcpAgent::timeout` with `slowdown`): window
+    /// to one, ssthresh cut if data was outstanding, timer backed off, and
+    /// go-back-N from the cumulative ACK. The recovery sends afterwards.
+    pub(in crate::tcp) fn go_back_n(&mut self, now: Time) {
+        self.dupacks = 0;
+        self.recover = self.maxseq;
+        if self.highest_ack == -1 {
+            // The SYN (or first packet) was lost: no larger initial window.
+            self.wnd_init = 1.0;
+        }
+        if self.highest_ack != self.maxseq {
+            self.stats.timeouts += 1;
+            let flight = self.flight(0);
+            self.cc.on_congestion(&mut self.w, flight, Congestion::Timeout, now);
+            self.rtt.back_off();
+        } else {
+            self.w.cwnd = 1.0;
+        }
+        self.restart_timer(now);
+        self.t_seqno = self.highest_ack + 1;
+        self.rtt_active = false;
+    }
+}
+
+/// First transmission times of the sequence numbers from `base` on: a
+/// queue trimmed as the cumulative ACK passes them.
+#[derive(Debug, Default)]
+pub(in crate::tcp) struct FirstSends {
+    base: i64,
+    times: std::collections::VecDeque<Time>,
+}
+
+impl FirstSends {
+    /// `seq` goes out at `now`, everything up to `acked` acknowledged.
+    pub(in crate::tcp) fn sent(&mut self, seq: i64, now: Time, acked: i64) {
+        while self.base <= acked && self.times.pop_front().is_some() {
+            self.base += 1;
+        }
+        if self.times.is_empty() {
+            self.base = self.base.max(acked + 1);
+        }
+        if seq == self.base + self.times.len() as i64 {
+            self.times.push_back(now);
+        }
+    }
+
+    pub(in crate::tcp) fn get(&self, seq: i64) -> Option<Time> {
+        usize::try_from(seq - self.base).ok().and_then(|i| self.times.get(i).copied())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_sends_remember_the_first_transmission_until_acknowledged() {
+        let mut f = FirstSends::default();
+        for seq in 0..5 {
+            f.sent(seq, 10 * seq as Time, -1);
+        }
+        f.sent(2, 99, -1); // a retransmission keeps the first time
+        assert_eq!(
+            (0..6).map(|q| f.get(q)).collect::<Vec<_>>(),
+            vec![Some(0), Some(10), Some(20), Some(30), Some(40), None]
+        );
+        f.sent(5, 50, 2); // 0..=2 acknowledged
+        assert_eq!((f.get(2), f.get(3), f.get(5)), (None, Some(30), Some(50)));
+        f.sent(9, 90, 8); // all acknowledged, and a jump (go-back-N or a new connection's base)
+        assert_eq!((f.get(5), f.get(9)), (None, Some(90)));
+    }
+}
