@@ -117,7 +117,10 @@ def series_rows(series: Optional[dict]) -> pd.DataFrame:
         return pd.DataFrame({c: pd.Series([], dtype="category" if c in ("entity", "series") else float)
                              for c in SERIES_COLUMNS})
     track = np.asarray(series["track"], dtype=np.int64)
-    named = {key: pd.Categorical(np.asarray(series[key], dtype=object)[track]) for key in ("entity", "series")}
+    named = {}
+    for key in ("entity", "series"):  # each track's name, once per track: codes into the distinct names
+        names, codes = np.unique(np.asarray(series[key], dtype=object), return_inverse=True)
+        named[key] = pd.Categorical.from_codes(codes[track], categories=names)
     return pd.DataFrame({"time_s": np.asarray(series["t_s"], dtype=float), **named,
                          "value": np.asarray(series["value"], dtype=float)})
 

@@ -182,19 +182,34 @@ impl Track {
         }
     }
 
-    /// The track's points for a run ending at `end`: its changes before
-    /// `end`, or its samples up to and including `end`.
-    pub fn points(&self, end: Time) -> Vec<(Time, f64)> {
-        let mut done = self.clone();
-        if let Some(interval) = self.interval {
-            match self.kind {
-                Kind::Level => done.sample_before(end + 1, interval),
-                Kind::Count => done.sample_through(end, interval),
-            }
-        }
+    /// The track's points, in time order, for a run ending at `end`: its
+    /// changes before `end`, or its samples up to and including `end`.
+    pub fn points(&self, end: Time) -> impl Iterator<Item = (Time, f64)> + '_ {
         let sampled = self.interval.is_some();
-        done.points.retain(|&(t, _)| t < end || (sampled && t == end));
-        done.points
+        let kept = self.points.iter().copied().filter(move |&(t, _)| t < end || (sampled && t == end));
+        kept.chain(self.samples_due(end))
+    }
+
+    /// The samples not yet emitted that are due up to `end` (none when
+    /// every change is kept): a level's value, a count's increments since
+    /// its last sample and then nothing.
+    fn samples_due(&self, end: Time) -> Vec<(Time, f64)> {
+        let Some(interval) = self.interval else { return Vec::new() };
+        let (mut t, mut v) = (self.next, self.held);
+        let mut due = Vec::new();
+        while t <= end {
+            due.push((t, v));
+            if self.kind == Kind::Count {
+                v = 0.0;
+            }
+            t += interval;
+        }
+        due
+    }
+
+    /// How many points it holds so far.
+    pub fn recorded(&self) -> usize {
+        self.points.len()
     }
 }
 
@@ -248,8 +263,12 @@ mod tests {
         t.set(20, 4.0);
         t.set(20, 3.0); // back to the value before the instant: no change at 20
         t.set(30, 7.0);
-        assert_eq!(t.points(100), vec![(0, 1.0), (10, 3.0), (30, 7.0)]);
-        assert_eq!(t.points(30), vec![(0, 1.0), (10, 3.0)], "nothing at or after the end");
+        assert_eq!(t.points(100).collect::<Vec<_>>(), vec![(0, 1.0), (10, 3.0), (30, 7.0)]);
+        assert_eq!(
+            t.points(30).collect::<Vec<_>>(),
+            vec![(0, 1.0), (10, 3.0)],
+            "nothing at or after the end"
+        );
     }
 
     #[test]
@@ -258,7 +277,7 @@ mod tests {
         t.add(3, 1.0);
         t.add(3, 1.0);
         t.add(9, 1.0);
-        assert_eq!(t.points(100), vec![(3, 2.0), (9, 1.0)]);
+        assert_eq!(t.points(100).collect::<Vec<_>>(), vec![(3, 2.0), (9, 1.0)]);
     }
 
     #[test]
@@ -268,7 +287,7 @@ mod tests {
         t.set(10, 5.0); // at a sample time: counts for it
         t.set(15, 6.0);
         t.set(17, 2.0);
-        assert_eq!(t.points(30), vec![(0, 0.0), (10, 5.0), (20, 2.0), (30, 2.0)]);
+        assert_eq!(t.points(30).collect::<Vec<_>>(), vec![(0, 0.0), (10, 5.0), (20, 2.0), (30, 2.0)]);
     }
 
     #[test]
@@ -278,7 +297,7 @@ mod tests {
         t.add(9, 1.0);
         t.add(10, 1.0); // in [10, 20)
         t.add(25, 3.0);
-        assert_eq!(t.points(30), vec![(0, 0.0), (10, 2.0), (20, 1.0), (30, 3.0)]);
+        assert_eq!(t.points(30).collect::<Vec<_>>(), vec![(0, 0.0), (10, 2.0), (20, 1.0), (30, 3.0)]);
     }
 
     #[test]

@@ -4,6 +4,9 @@
 //! sender's accessors after every event that reaches the sender, and the
 //! chosen pacers' backlog and rate after every arrival and departure.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use super::World;
 use crate::metrics::series::{SeriesSpec, Track, FLOW_SERIES, LINK_SERIES, PACER_SERIES};
 use crate::metrics::QueueTracks;
@@ -108,9 +111,18 @@ impl Series {
 }
 
 impl World {
-    /// Note flow `f`'s TCP state now, if its series are recorded.
-    #[inline]
+    /// Note flow `f`'s TCP state now, if its series are recorded. (Only
+    /// the check is inlined into the per-packet code: a run without series
+    /// pays a load and a branch.)
+    #[inline(always)]
     pub(super) fn note_flow(&mut self, f: u32) {
+        if self.series.is_some() {
+            self.record_flow(f);
+        }
+    }
+
+    #[inline(never)]
+    fn record_flow(&mut self, f: u32) {
         let Some(s) = &mut self.series else { return };
         let k = s.flow_at[f as usize];
         if k != NONE {
@@ -121,9 +133,17 @@ impl World {
         }
     }
 
-    /// Note pacer `i`'s state at `t`, if its series are recorded.
-    #[inline]
+    /// Note pacer `i`'s state at `t`, if its series are recorded (as
+    /// `note_flow`, only the check inlined).
+    #[inline(always)]
     pub(super) fn note_pacer(&mut self, i: u32, t: Time) {
+        if self.series.is_some() {
+            self.record_pacer(i, t);
+        }
+    }
+
+    #[inline(never)]
+    fn record_pacer(&mut self, i: u32, t: Time) {
         let Some(s) = &mut self.series else { return };
         let k = s.pacer_at[i as usize];
         if k != NONE {
@@ -168,16 +188,27 @@ impl World {
             name(p.clone(), &PACER_SERIES);
             tracks.extend(k);
         }
-        let mut points: Vec<(Time, u32, f64)> = tracks
-            .iter()
-            .enumerate()
-            .flat_map(|(i, track)| track.points(end).into_iter().map(move |(t, v)| (t, i as u32, v)))
-            .collect();
-        points.sort_by_key(|&(t, i, _)| (t, i));
-        for (t, i, v) in points {
+        // Merge the tracks, each in time order, by (time, track).
+        let mut points: Vec<_> = tracks.iter().map(|t| t.points(end).peekable()).collect();
+        let mut next: BinaryHeap<Reverse<(Time, u32)>> = BinaryHeap::new();
+        for (i, p) in points.iter_mut().enumerate() {
+            if let Some(&(t, _)) = p.peek() {
+                next.push(Reverse((t, i as u32)));
+            }
+        }
+        let n = tracks.iter().map(|t| t.recorded()).sum();
+        table.t_s.reserve(n);
+        table.track.reserve(n);
+        table.value.reserve(n);
+        while let Some(Reverse((t, i))) = next.pop() {
+            let p = &mut points[i as usize];
+            let (_, v) = p.next().expect("peeked");
             table.t_s.push(secs(t));
             table.track.push(i);
             table.value.push(v);
+            if let Some(&(t, _)) = p.peek() {
+                next.push(Reverse((t, i)));
+            }
         }
         table
     }
