@@ -152,18 +152,21 @@ def test_the_cli_reports_errors_without_a_traceback(tmp_path):
 
 def test_small_ebase_against_ns2(tmp_path):
     """bench/ns2/TRACE_DIFF.md: pacesim's trace of trace_ebase.toml (10 ms tick) is the committed one, and
-    agrees with ns-2's own trace of the same network event for event (flags aside: ns-2 marks the first
-    packet after a window cut) for 6,125 core events, to the first retransmission timeout, which pacesim
-    fires 30 ms (3 ticks) earlier."""
+    agrees with ns-2's own trace of the same network in every field of the first 6,125 core events, to the
+    first retransmission timeout that the agents' tick phases move: pacesim's fires 30 ms (3 ticks) earlier."""
     pacesim.run(NS2 / "trace_ebase.toml", trace=tmp_path / "pacesim.tr")
     with gzip.open(TRACES / "pacesim-10ms.tr.gz", "rt") as f:
         assert lines(tmp_path / "pacesim.tr") == f.read().splitlines()
-    d = diff(TRACES / "ns2-10ms.tr.gz", tmp_path / "pacesim.tr", tolerance=1e-6, ignore=["flags"])
+    d = diff(TRACES / "ns2-10ms.tr.gz", tmp_path / "pacesim.tr", tolerance=1e-6)
     assert d.same == 6125
-    assert d.parting.fields == ["time", "flow", "src", "dst", "seq", "uid"]
+    assert d.parting.fields == ["time", "flags", "flow", "src", "dst", "seq", "uid"]
     assert (d.parting.a.time, d.parting.b.time, d.parting.b.flow, d.parting.b.seq) == (2.981083, 2.956402, 1, 123)
     ns2_rto = [l for l in read(TRACES / "ns2-10ms.tr.gz") if l.event == "+" and l.flow == 1 and l.seq == 123][-1]
-    assert ns2_rto.time == pytest.approx(2.956402 + 0.030, abs=1e-9) and ns2_rto.flags == "---A---"
+    assert ns2_rto.time == pytest.approx(2.956402 + 0.030, abs=1e-9) and ns2_rto.flags == d.parting.b.flags == "---A---"
+    # Before the parting both mark the same 9 packets (25 lines) as the first after a window cut.
+    marked = [l for l in read(TRACES / "ns2-10ms.tr.gz") if l.flags != "-------" and l.number <= 6125]
+    assert len(marked) == 25 and len({l.uid for l in marked}) == 9
+    assert all(l.flags == "---A---" and l.type == "tcp" for l in marked)
     assert d.counts[0]["+"] == d.counts[1]["+"] == 2916 and d.counts[0]["d"] == d.counts[1]["d"] == 88
 
 

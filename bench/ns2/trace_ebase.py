@@ -68,8 +68,7 @@ def main() -> int:
         for name, gz in names.items():
             gzip_to(tmp / f"{name}.tr", args.out / gz)
     return subprocess.run([sys.executable, "-c", "from pacesim.cli import app; app()", "trace", "diff",
-                           args.out / names["ns2"], args.out / names["pacesim"], "--time-tolerance", "1e-6",
-                           "--ignore", "flags"]).returncode
+                           args.out / names["ns2"], args.out / names["pacesim"], "--time-tolerance", "1e-6"]).returncode
 
 
 if __name__ == "__main__":

@@ -7,11 +7,15 @@
 //!
 //! event, time in seconds (rounded to the microsecond, `%.15g`), the
 //! link's from and to node, type (`tcp` data, `ack`, `cbr` for UDP), size
-//! on the wire in bytes, ns-2's seven flag characters (none set here), flow
-//! id, source and destination as `node.port` (one agent per host, port 0),
-//! sequence number (packets; an ACK's is the highest in-order sequence
+//! on the wire in bytes, ns-2's seven flag characters, flow id, source
+//! and destination as `node.port` (one agent per host, port 0), sequence
+//! number (packets; an ACK's is the highest in-order sequence
 //! received, as TCPSink sets it; UDP datagrams carry 0) and the packet's
 //! unique id (ns-2's `uid_`: packets numbered in creation order from 0).
+//! Of the flags only ns-2's TCP's "congestion action" `A` is set: on the
+//! first data packet a flow creates after each window cut (a fast
+//! retransmit or a timeout, ns-2's `slowdown` setting `cong_action_`, sent
+//! on retransmissions too as `SetCWRonRetransmit_` is true by default).
 //!
 //! A link knows a packet's whole passage when it admits it (see
 //! [`super::link`]): the `+` at the offer, then the `-` when its
@@ -19,8 +23,8 @@
 //! or a `d` at the offer. Lines are therefore recorded ahead of the clock
 //! and held until the simulation passes their time, then written in time
 //! order, equal times in the order they were recorded (ns-2 writes equal
-//! times in the order its events run; where that differs is in
-//! bench/ns2/TRACE_DIFF.md). Lines at or after the end of the run are not
+//! times in the order its events run; over the small E-base of
+//! bench/ns2/TRACE_DIFF.md the two orders agree). Lines at or after the end of the run are not
 //! written (ns-2 stops at `finish`, scheduled at the end).
 
 use std::cmp::Reverse;
@@ -79,6 +83,8 @@ struct Line {
     flow: u32,
     seq: i64,
     uid: u64,
+    /// ns-2's congestion action flag `A`.
+    cut: bool,
 }
 
 /// Where the ends of links and flows are, for the trace's node numbers:
@@ -95,8 +101,10 @@ pub struct TraceNodes {
 /// Records the traced links' events and writes them in time order.
 pub struct PacketTrace {
     nodes: TraceNodes,
-    /// Each live packet's unique id, by arena slot.
-    uids: Vec<u64>,
+    /// Each live packet's unique id and congestion action flag, by arena slot.
+    uids: Vec<(u64, bool)>,
+    /// Each TCP flow's window cuts when it last created a data packet.
+    cuts: Vec<u64>,
     pending: BinaryHeap<Reverse<Line>>,
     recorded: u64,
     out: BufWriter<File>,
@@ -115,6 +123,7 @@ impl PacketTrace {
         let out =
             File::create(file).map_err(|e| bad("trace.file", format!("cannot create {file:?}: {e}")))?;
         Ok(PacketTrace {
+            cuts: vec![0; nodes.flows.len()],
             nodes,
             uids: Vec::new(),
             pending: BinaryHeap::new(),
@@ -125,13 +134,20 @@ impl PacketTrace {
         })
     }
 
-    /// Packet `id` was created as the `uid`-th packet of the run (from 0).
-    pub fn created(&mut self, id: PacketId, uid: u64) {
+    /// Packet `id` was created as the `uid`-th packet of the run (from 0);
+    /// for a data packet, its flow had cut its window `cuts` times so far.
+    pub fn created(&mut self, id: PacketId, uid: u64, p: &Packet, cuts: u64) {
         let i = id as usize;
         if i >= self.uids.len() {
-            self.uids.resize(i + 1, 0);
+            self.uids.resize(i + 1, (0, false));
         }
-        self.uids[i] = uid;
+        let mut cut = false;
+        if p.kind == PacketKind::Data {
+            let seen = &mut self.cuts[p.flow as usize];
+            cut = cuts > *seen;
+            *seen = cuts;
+        }
+        self.uids[i] = (uid, cut);
     }
 
     /// Packet `id` (`p`) was offered to traced link `link` at `at`, with
@@ -147,20 +163,11 @@ impl PacketTrace {
         passage: Option<[Time; 2]>,
     ) {
         self.write_before(now);
-        let uid = self.uids[id as usize];
+        let (uid, cut) = self.uids[id as usize];
         let mut push = |at: Time, event: u8| {
             let kind = p.kind as u8;
-            let line = Line {
-                at,
-                order: self.recorded,
-                event,
-                link,
-                kind,
-                size: p.size,
-                flow: p.flow,
-                seq: p.seq,
-                uid,
-            };
+            let (size, flow, seq) = (p.size, p.flow, p.seq);
+            let line = Line { at, order: self.recorded, event, link, kind, size, flow, seq, uid, cut };
             self.recorded += 1;
             self.pending.push(Reverse(line));
         };
@@ -211,10 +218,11 @@ impl PacketTrace {
             _ => ("cbr", self.nodes.sources[flow]),
         };
         format!(
-            "{} {} {from} {to} {kind} {} ------- {} {src}.0 {dst}.0 {} {}",
+            "{} {} {from} {to} {kind} {} {} {} {src}.0 {dst}.0 {} {}",
             l.event as char,
             seconds(l.at),
             l.size,
+            if l.cut { "---A---" } else { "-------" },
             l.flow,
             l.seq,
             l.uid
@@ -275,23 +283,25 @@ mod tests {
         let nodes = TraceNodes { links: vec![(0, 1)], flows: vec![(2, 3)], sources: vec![] };
         let mut t = PacketTrace::create(&spec, nodes).unwrap();
         let p = |kind, seq| Packet { flow: 0, hop: 0, last_hop: 1, kind, conn: 0, size: 1040, seq };
-        t.created(0, 0);
-        t.created(1, 1);
+        t.created(0, 0, &p(PacketKind::Data, 1), 0);
+        t.created(1, 1, &p(PacketKind::Data, 2), 1);
+        t.created(2, 2, &p(PacketKind::Ack, 0), 0);
         // Two data packets at 0 on a 1040 B / 83.2 us link with 1 ms of
-        // delay: the second waits for the first; then an ACK at 50 us is dropped.
+        // delay: the second waits for the first (and is the first after a
+        // window cut); then an ACK at 50 us is dropped.
         t.offered(0, 0, 0, &p(PacketKind::Data, 1), 0, Some([0, 1_083_200]));
         t.offered(0, 0, 1, &p(PacketKind::Data, 2), 0, Some([83_200, 1_166_400]));
-        t.offered(50_000, 0, 1, &p(PacketKind::Ack, 0), 50_000, None);
+        t.offered(50_000, 0, 2, &p(PacketKind::Ack, 0), 50_000, None);
         t.finish(1_100_000).unwrap();
         let text = std::fs::read_to_string(&dir).unwrap();
         std::fs::remove_file(&dir).unwrap();
         let want = [
             "+ 0 0 1 tcp 1040 ------- 0 2.0 3.0 1 0",
             "- 0 0 1 tcp 1040 ------- 0 2.0 3.0 1 0",
-            "+ 0 0 1 tcp 1040 ------- 0 2.0 3.0 2 1",
-            "+ 0.00005 0 1 ack 1040 ------- 0 3.0 2.0 0 1",
-            "d 0.00005 0 1 ack 1040 ------- 0 3.0 2.0 0 1",
-            "- 0.000083 0 1 tcp 1040 ------- 0 2.0 3.0 2 1",
+            "+ 0 0 1 tcp 1040 ---A--- 0 2.0 3.0 2 1",
+            "+ 0.00005 0 1 ack 1040 ------- 0 3.0 2.0 0 2",
+            "d 0.00005 0 1 ack 1040 ------- 0 3.0 2.0 0 2",
+            "- 0.000083 0 1 tcp 1040 ---A--- 0 2.0 3.0 2 1",
             "r 0.001083 0 1 tcp 1040 ------- 0 2.0 3.0 1 0",
         ];
         assert_eq!(text.lines().collect::<Vec<_>>(), want);

@@ -3,7 +3,7 @@
 //! its endpoint, where the sink acknowledges data and the sender answers
 //! ACKs with what it may send next.
 
-use super::{Event, World, SACK_BLOCK_BYTES};
+use super::{traced, Event, World, SACK_BLOCK_BYTES};
 use crate::net::{Packet, PacketId, PacketKind, TcpOptions};
 use crate::pacing::LinkPacer;
 use crate::sim::Time;
@@ -64,17 +64,26 @@ impl World {
     /// last one (as if scheduled at `sent`), or hand it to the other half
     /// at the end of a cut link.
     #[inline]
-    pub(super) fn carry(&mut self, id: PacketId, mut at: Time, sent: Time) {
+    pub(super) fn carry(&mut self, id: PacketId, at: Time, sent: Time) {
+        if self.trace.is_some() {
+            self.carry_traced::<true>(id, at, sent)
+        } else {
+            self.carry_traced::<false>(id, at, sent)
+        }
+    }
+
+    /// [`World::carry`], recording the offers to traced links if `TRACING`
+    /// (a run without a trace runs the loop without the test).
+    #[inline]
+    fn carry_traced<const TRACING: bool>(&mut self, id: PacketId, mut at: Time, sent: Time) {
         let net = &mut self.net;
         let p = self.packets.get_mut(id);
         let crossed = loop {
             let hop = self.route_hops[p.hop as usize];
             let link = &mut net.links[hop.link()];
             let arrives = link.offer(at, p.size, p.kind);
-            if hop.has(Hop::TRACED) {
-                let passage = arrives.map(|t| [t - link.delay - link.tx_time(p.size), t]);
-                let trace = self.trace.as_deref_mut().expect("a traced hop has a trace");
-                trace.offered(self.now, hop.link() as u32, id, p, at, passage);
+            if TRACING && hop.has(Hop::TRACED) {
+                traced::offered(self.trace.as_deref_mut(), self.now, hop, link, id, p, at, arrives);
             }
             match arrives {
                 Some(t) => at = t,
@@ -113,10 +122,10 @@ impl World {
         conn: u32,
     ) -> PacketId {
         let span = self.net.routes[route as usize].clone();
-        let id =
-            self.packets.alloc(Packet { flow, hop: span.start, last_hop: span.end, kind, conn, size, seq });
-        if let Some(trace) = self.trace.as_deref_mut() {
-            trace.created(id, self.packets.created() - 1);
+        let p = Packet { flow, hop: span.start, last_hop: span.end, kind, conn, size, seq };
+        let id = self.packets.alloc(p);
+        if self.trace.is_some() {
+            self.trace_created(id, &p);
         }
         id
     }

@@ -1,12 +1,36 @@
 //! Packet traces (`[trace]`, see `net::packet_trace`): the traced links'
-//! hops carry `Hop::TRACED`, so a run without a trace pays one bit test per
-//! packet-hop and nothing else. A traced run is simulated on one thread
-//! (`engine::run`), so its packets are numbered in one creation order.
+//! hops carry `Hop::TRACED`, tested only when the run traces
+//! (`World::carry`), so a run without a trace pays one test per packet
+//! carried and one per packet created.
+//! A traced run is simulated on one thread (`engine::run`), so its packets
+//! are numbered in one creation order.
 
 use super::forward::Hop;
 use super::World;
 use crate::net::packet_trace::{PacketTrace, PacketTraceSpec, TraceNodes};
+use crate::net::{Link, Packet, PacketId, PacketKind};
+use crate::sim::Time;
 use crate::spec::InvalidField;
+
+/// Packet `id` (`p`) was offered at `at` to the traced link of `hop`,
+/// which answered `arrives` (`None`: dropped).
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn offered(
+    trace: Option<&mut PacketTrace>,
+    now: Time,
+    hop: Hop,
+    link: &Link,
+    id: PacketId,
+    p: &Packet,
+    at: Time,
+    arrives: Option<Time>,
+) {
+    let passage = arrives.map(|t| [t - link.delay - link.tx_time(p.size), t]);
+    let trace = trace.expect("a traced hop has a trace");
+    trace.offered(now, hop.link() as u32, id, p, at, passage);
+}
 
 impl World {
     /// Trace the links `spec` names to its file, from now on.
@@ -29,5 +53,20 @@ impl World {
             }
         }
         Ok(())
+    }
+
+    /// Packet `id` (`p`) was just created, the run's latest.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn trace_created(&mut self, id: PacketId, p: &Packet) {
+        let cuts = match p.kind {
+            PacketKind::Data => {
+                let s = &self.flows[p.flow as usize].sender.stats;
+                s.fast_retransmits + s.timeouts
+            }
+            _ => 0,
+        };
+        let trace = self.trace.as_deref_mut().expect("created only when tracing");
+        trace.created(id, self.packets.created() - 1, p, cuts);
     }
 }
