@@ -61,7 +61,7 @@ impl World {
     pub(super) fn trace_created(&mut self, id: PacketId, p: &Packet) {
         let cuts = match p.kind {
             PacketKind::Data => {
-                let s = &self.flows[p.flow as usize].sender.stats;
+                let s = &self.flows[p.flow as usize].sender.state.stats;
                 s.fast_retransmits + s.timeouts
             }
             _ => 0,
