@@ -83,7 +83,8 @@ OPTIONAL = ["burstiness.bin", "burstiness.scales", "burstiness.series", "burstin
             "delay.class", "traffic.short.mean_size", "traffic.short.shape", "traffic.short.mean_think",
             "traffic.short.fraction", "pacing.utilization", "pacing.max_delay", "pacing.links", "tcp.delayed_ack",
             "core.red.min_th", "core.red.max_th", "core.buffer_packets", "topology.udp.rate", "traffic.two_way",
-            "traffic.udp", "pacing.scheme", "core.queue"]
+            "traffic.udp", "pacing.scheme", "core.queue", "series.flows", "series.links", "series.pacers",
+            "series.interval"]
 
 
 def tiny(data: dict) -> dict:
