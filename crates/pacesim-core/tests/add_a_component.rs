@@ -76,6 +76,10 @@ impl LinkPacer for FixedRate {
         self.queue.len()
     }
 
+    fn rate_bps(&self) -> f64 {
+        self.rate as f64
+    }
+
     fn timer(&mut self) -> &mut Timer {
         &mut self.timer
     }
