@@ -288,3 +288,18 @@ def test_a_scale_past_what_the_engine_holds_is_a_failed_point(scale):
 def test_a_bad_fixed_override_of_a_sweep_says_it_is_in_set():
     with pytest.raises(SweepError, match=r"^set: 3\u00a7: an override is key=value"):
         Sweep(name="s", set=["duration=10s", "3\u00a7"])
+
+
+def test_sweep_errors_found_by_the_long_fuzz_run_name_their_key(tmp_path):
+    # Found by bench/fuzz/hostile.py on 2026-11-24 (seeds 205 and 217): a variant's override without "=" was
+    # named by its own text, and a scenario name past the file system's limit raised OSError.
+    from pacesim.sweep import SweepError, load_sweep
+
+    bad_variant = tmp_path / "v.toml"
+    bad_variant.write_text('name = "v"\nseeds = [1]\n[axes]\n[variants]\n"no pacing" = ["\\u0001garbage"]\n')
+    with pytest.raises(SweepError, match=r"variants.'no pacing'\[0\]: .* is not an override; an override is key=value"):
+        load_sweep(bad_variant)
+    long_name = tmp_path / "l.toml"
+    long_name.write_text(f'name = "l"\nscenario = "{"9" * 5000}"\nseeds = [1]\n[axes]\n')
+    with pytest.raises(SweepError, match=r"scenario: no file .*\(5000 characters\)"):
+        load_sweep(long_name)

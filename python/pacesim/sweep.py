@@ -156,6 +156,10 @@ class Sweep:
                 raise SweepError(f"axis {key!r} needs a non-empty list of values")
             _check_axis(fixed, key, values, self.variants)
         for name, overrides in self.variants.items():
+            for i, item in enumerate(overrides):
+                if not item.partition("=")[0].strip() or "=" not in item:
+                    raise SweepError(f"variants.{name!r}[{i}]: {item!r} is not an override; an override is "
+                                     "key=value, e.g. core.buffer=5KB")
             apply_overrides(self.base, self.set + overrides, self.root)
         unknown = set(self.quick or {}) - {"set", "scale", "seeds"}
         if unknown:
@@ -248,8 +252,13 @@ def load_sweep(path: Union[str, Path]) -> Sweep:
         where = ".".join(str(part) for part in e.errors()[0]["loc"])
         raise SweepError(f"{path}: {where}: {e.errors()[0]['msg']}") from None
     if isinstance(f.scenario, str):
-        if not (path.parent / f.scenario).is_file():
-            raise SweepError(f"{path}: scenario: no file {path.parent / f.scenario}")
+        try:
+            found = (path.parent / f.scenario).is_file()
+        except OSError:  # a name the file system refuses (too long, ...)
+            found = False
+        if not found:
+            shown = path.parent / f.scenario if len(f.scenario) <= 255 else f"{f.scenario[:80]}... ({len(f.scenario)} characters)"
+            raise SweepError(f"{path}: scenario: no file {shown}")
         scenario = load_scenario(path.parent / f.scenario)
     else:
         scenario = parse_scenario(f.scenario, path.parent)
