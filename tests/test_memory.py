@@ -110,3 +110,12 @@ def test_a_trace_without_rate_is_counted_at_its_files_rate(tmp_path):
     # Played at a rate that fits, it is not counted.
     slow = pacesim.apply_overrides(s, ['traffic.udp[0].rate="1Mbps"'])
     assert "traffic.udp[0].trace.file" not in memory.estimate(slow).parts
+
+
+def test_q_dumbbell_receivers_are_counted_so_2_31_of_them_are_refused_not_built():
+    # Found by bench/fuzz/hostile.py on 2026-11-24 (seeds 434 and 436): `receivers = 2147483648` hung the run
+    # building two billion hosts. Each receiver counts half a flow's bytes (a host and its link).
+    s = pacesim.apply_overrides(pacesim.load_scenario("q-dumbbell"), ["topology.receivers=2147483648"])
+    with pytest.raises(ScenarioError, match="topology.receivers: the run needs an estimated"):
+        pacesim.run(s, threads=1)
+    assert memory.estimate(s).parts["topology.receivers"] == 2**31 * memory.FLOW_BYTES // 2

@@ -6,7 +6,7 @@ unbounded queue without a word).
 The estimate is the sum of what grows with the scenario, each term named by
 the key that sets it: TCP flows (the topology's flow count, twice with
 `traffic.two_way`; per flow its hosts, links, sender and sink state and its
-report row), finished short transfers (one report row each), progress
+report row), q-dumbbell's receivers (a host and its link each), finished short transfers (one report row each), progress
 samples and burstiness bins (the engine keeps them as 8-byte values, the
 report holds them again as JSON text and Python lists), packets queued
 behind the first link of a UDP source sending faster than that link with no
@@ -31,6 +31,8 @@ BASE_BYTES = 64 * 2**20
 """The interpreter, the engine and a small network."""
 FLOW_BYTES = 8 * 2**10
 """One TCP flow with its hosts and links, its state and its report row."""
+HOST_BYTES = FLOW_BYTES // 2
+"""One host and its link alone (a receiver of q-dumbbell's that no flow's count covers): half a flow's."""
 ROW_BYTES = 32
 """One progress sample or burstiness bin: 8 B in the engine, its JSON text and its Python float."""
 MAX_ROWS = 2**24
@@ -74,6 +76,8 @@ def estimate(s) -> Estimate:
     flows = tcp_flows(s)
     if flows:
         e.parts[FLOW_KEYS[s.topology.kind]] = flows * FLOW_BYTES
+    if s.topology.kind == "q-dumbbell":  # its receivers are hosts of their own, however few the flows
+        e.parts["topology.receivers"] = s.topology.receivers * HOST_BYTES
     run_s = s.duration / 1e9
     if s.traffic.short is not None and flows:
         transfers = flows * s.traffic.short.fraction * run_s / (s.traffic.short.mean_think / 1e9)
