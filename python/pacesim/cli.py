@@ -105,11 +105,13 @@ def _goodput(r: Result) -> Table:
 
 
 def _transfers(r: Result) -> Table:
+    from .report_tables import goodput_kbps
+
     t = r.report["transfers"]
     return _quantiles(f"{len(t['fct_s'])} short transfers finished in the window", {
         "size, KB": [b / 1e3 for b in t["bytes"]],
         "completion, s": t["fct_s"],
-        "goodput, Kb/s": [b * 8 / s / 1e3 for b, s in zip(t["bytes"], t["fct_s"])],
+        "goodput, Kb/s": [goodput_kbps(b, s) for b, s in zip(t["bytes"], t["fct_s"])],
     })
 
 
