@@ -114,8 +114,8 @@ def hurst_from(burstiness: dict, scale_us: float) -> Optional[float]:
     """The Hurst parameter from beta(s) ~ s^(H-1): 1 + the least-squares slope of
     log beta on log s over the scales from `scale_us` on (paper A Fig. 7: where
     TCP's burstiness flattens, so the fit leaves out the packet-scale end the
-    engine's `hurst` includes); None with under 3 of them. The report's
-    `hurst_1ms` is this fit from 1 ms; this package fits nothing else."""
+    engine's `hurst` includes); None with under 3 of them. The stored
+    metric `hurst_1ms` is this fit from 1 ms; this package fits nothing else."""
     s = np.asarray(burstiness["scale_us"], dtype=float)
     beta = np.asarray(burstiness["beta"], dtype=float)
     keep = (s >= scale_us) & (beta > 0)
