@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 import pacesim
-from pacesim.store import series_rows
+from pacesim.report_tables import series_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 

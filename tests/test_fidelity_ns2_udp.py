@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 import pacesim
-from pacesim.store import metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = {r["tag"]: r for r in csv.DictReader((ROOT / "bench" / "ns2" / "results" / "causes-e.csv").open())}
@@ -30,7 +29,7 @@ def test_poisson_udp_agrees_with_ns2(tag):
     buffer, seed, duration, warmup = ns2["args"].split()[-5:-1]  # ebase.tcl's BUFFER SEED T W
     run = pacesim.run("e-base", set=UDP + [f"pacing.scheme={scheme}", f"core.buffer={buffer}B", f"seed={seed}",
                                            f"duration={duration}s", f"warmup={warmup}s"], threads=1)
-    m = metrics(run.report, 100_000_000)
+    m = run.metrics
     assert abs(m["tcp_throughput_mbps"] - float(ns2["tcp_mbps"])) <= 3.0
     assert abs(m["goodput_kbps_mean"] / float(ns2["goodput_kbps_mean"]) - 1) <= 0.05
     for ours, theirs in [(m["core_loss_rate"], float(ns2["core_loss"])), (m["core_udp_loss_rate"], float(ns2["udp_loss"]))]:

@@ -105,11 +105,13 @@ def _goodput(r: Result) -> Table:
 
 
 def _transfers(r: Result) -> Table:
+    from .report_tables import goodput_kbps
+
     t = r.report["transfers"]
     return _quantiles(f"{len(t['fct_s'])} short transfers finished in the window", {
         "size, KB": [b / 1e3 for b in t["bytes"]],
         "completion, s": t["fct_s"],
-        "goodput, Kb/s": [b * 8 / s / 1e3 for b, s in zip(t["bytes"], t["fct_s"])],
+        "goodput, Kb/s": [goodput_kbps(b, s) for b, s in zip(t["bytes"], t["fct_s"])],
     })
 
 
@@ -272,7 +274,7 @@ def topology_show(
 ) -> None:
     """Print a scenario's nodes, links and example routes, as the engine builds them."""
     from .scenario import ScenarioError, apply_overrides, load_scenario
-    from .topology import describe, draw
+    from .topology import describe
 
     err = Console(stderr=True)
     try:
@@ -299,7 +301,9 @@ def topology_show(
         out.print(f"flow {r['flow']} {escape(r['from'])} -> {escape(r['to'])}, base RTT {r['base_rtt_ms']:.1f} ms\n"
                   f"  data: {escape(' > '.join(r['data']))}\n  acks: {escape(' > '.join(r['acks']))}")
     if png is not None:
-        draw(d, png)
+        from .plot import DPI, network_figure
+
+        network_figure(d).savefig(png, dpi=DPI)
         out.print(f"wrote {escape(str(png))}")
 
 

@@ -1,8 +1,9 @@
 """Every figure pacesim draws: sweep points against an axis (`Panel`), CDFs and
 lines of run tables (`Cdf`, `Lines`) and the analytical models' curves
-(`Curves`), side by side under a title that names the paper's figure; and a
+(`Curves`), side by side under a title that names the paper's figure; a
 run's recorded time series (`[series]`) against time, one line per entity
-(`series_figure`).
+(`series_figure`); and a scenario's network as the engine builds it
+(`network_figure`).
 
 Sweep points are the mean over seeds with a 95 % confidence interval,
 Student t with n - 1 degrees of freedom (t_{0.975,n-1} s / sqrt(n)); one seed
@@ -91,6 +92,8 @@ COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
            "#882255"]  # Okabe-Ito, then two more: tells series apart for colour-blind readers too
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
 STYLES = ["-", "--", ":", "-."]
+DPI = 120
+"""Pixels per inch of every PNG."""
 
 
 def numeric(values: pd.Series) -> Tuple[Optional[pd.Series], str]:
@@ -547,6 +550,56 @@ def series_figure(rows: pd.DataFrame, series: Sequence[str], entities: Optional[
     return save(fig, stem)
 
 
+def network_figure(description: dict, title: str = "") -> Figure:
+    """A described network (`topology.describe`): routers as labelled boxes,
+    hosts as dots, the core link thick (vermillion), paced halves dashed (blue).
+    Hosts that hang off the same router (one link each) are drawn as one dot
+    labelled with their count, so E-base's 2000 hosts read as 20 groups."""
+    import networkx as nx
+
+    degree: Dict[str, int] = {}
+    for link in description["links"]:
+        degree[link["from"]] = degree.get(link["from"], 0) + 1
+    routers = set(description["routers"])
+    group: Dict[str, str] = {}  # host -> the node it is drawn as
+    members: Dict[str, int] = {}
+    for link in description["links"]:  # each host's half leading away from it
+        host, router = link["from"], link["to"]
+        if host not in routers and degree.get(host) == 1 and router in routers:
+            group[host] = f"{router}:hosts"
+            members[group[host]] = members.get(group[host], 0) + 1
+    g = nx.Graph()
+    for link in description["links"]:
+        a, b = group.get(link["from"], link["from"]), group.get(link["to"], link["to"])
+        if a != b and not g.has_edge(a, b):
+            g.add_edge(a, b, core=link["name"] == description["core"], paced=bool(link["pacer"]))
+        elif g.has_edge(a, b):
+            g.edges[a, b]["core"] |= link["name"] == description["core"]
+            g.edges[a, b]["paced"] |= bool(link["pacer"])
+    pos = nx.kamada_kawai_layout(g) if len(g) <= 400 else nx.spring_layout(g, seed=1)
+    fig = Figure(figsize=(9, 6), layout="constrained")
+    ax = fig.subplots()
+    # Grey, blue and vermillion of the palette: plain, paced and core halves.
+    for kind, style, width, colour in [("plain", "solid", 1.0, COLOURS[8]), ("paced", "dashed", 1.5, COLOURS[0]),
+                                       ("core", "solid", 3.5, COLOURS[1])]:
+        edges = [(a, b) for a, b, d in g.edges(data=True)
+                 if kind == ("core" if d["core"] else "paced" if d["paced"] else "plain")]
+        nx.draw_networkx_edges(g, pos, edgelist=edges, style=style, width=width, edge_color=colour, ax=ax)
+    shown_routers = [n for n in g if n in routers]
+    nx.draw_networkx_nodes(g, pos, nodelist=shown_routers, node_shape="s", node_color="white", edgecolors="black",
+                           node_size=500, ax=ax)
+    hosts = [n for n in g if n not in routers]
+    nx.draw_networkx_nodes(g, pos, nodelist=hosts, node_color=COLOURS[2],
+                           node_size=[40 + 8 * min(members.get(n, 1), 40) for n in hosts], ax=ax)
+    labels = {n: n for n in shown_routers}
+    labels.update({n: f"{members[n]} hosts" if n in members else n for n in hosts})
+    nx.draw_networkx_labels(g, pos, labels, font_size=7, ax=ax)
+    ax.set_title(title or f"{len(routers)} routers, {len(description['hosts'])} hosts, {description['flows']} flows "
+                 f"(thick: the core link; dashed: paced)")
+    ax.axis("off")
+    return fig
+
+
 def render(df: Optional[pd.DataFrame], panels: Sequence[Union[Panel, Cdf, Lines, Curves]], title: str = "",
            rows: Optional[Dict[str, pd.DataFrame]] = None, axes: Sequence[str] = ()) -> Figure:
     """`panels` on one figure (one row of up to three, else rows of two or
@@ -587,7 +640,7 @@ def save(fig: Figure, stem: Union[str, Path]) -> List[Path]:
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = [stem.parent / f"{stem.name}.png", stem.parent / f"{stem.name}.svg"]
     for path in paths:
-        fig.savefig(path, dpi=120)
+        fig.savefig(path, dpi=DPI)
     return paths
 
 

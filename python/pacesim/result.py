@@ -3,7 +3,9 @@
 Everything in the report is a pure function of the scenario (equal scenarios
 give identical reports) but its work counters (`work`), which also depend
 on whether the run was split over two threads (README, "Speed"); `wall_s`,
-measured around the engine call, is not either. Links and flows come as pandas DataFrames.
+measured around the engine call, is not either. Its tables come as pandas
+DataFrames, the same frames the results store loads back for the run
+(`report_tables`); its derived numbers are `metrics` (`pacesim.metrics`).
 """
 
 from __future__ import annotations
@@ -52,48 +54,56 @@ class Result:
         return self.report["work"]
 
     @cached_property
+    def human_scenario(self) -> dict:
+        """The scenario in human units, as written to JSON and the store."""
+        return self.scenario.model_dump(mode="json", exclude_none=True)
+
+    @cached_property
+    def metrics(self) -> dict:
+        """The numbers a sweep stores per run (`metrics.run_metrics`: the summary, TCP's share of the
+        core, goodput by group, loss rates, percentiles, hurst_1ms, ...)."""
+        from .metrics import data_packet_bytes, run_metrics
+
+        return run_metrics(self.report, self.scenario.core_values().rate, data_packet_bytes(self.human_scenario))
+
+    def rows(self, name: str) -> pd.DataFrame:
+        """Table `name` (one of `report_tables.TABLES`) in the engine's columns, as the store writes it."""
+        from .report_tables import rows
+
+        return rows(self.report, name)
+
+    @cached_property
     def links(self) -> pd.DataFrame:
         """One row per measured link (`core`, `core.rev`, `edge_in.3`, ...), over the
         window; arrivals, drops and loss rate per traffic class in columns
         `data_*`, `ack_*`, `udp_*`."""
-        import pandas as pd
+        from .report_tables import links
 
-        links = self.report["links"]
-        # One normalisation over all rows keeps the counters integer (a row at a time made them floats).
-        return pd.json_normalize(list(links.values()), sep="_").set_axis(pd.Index(list(links), name="link"))
+        return links(self.report)
 
     @cached_property
     def flows(self) -> pd.DataFrame:
         """One row per TCP flow, indexed by flow id, over the window (`short`:
         a closed-loop user; `mean_cwnd`: window averaged over open connections)."""
-        import pandas as pd
-
-        return pd.DataFrame(self.report["flows"]).set_index("flow")
+        return self._table("flows")
 
     @cached_property
     def transfers(self) -> pd.DataFrame:
         """Short-lived transfers that started in the window and finished by its
         end: flow, start_s, bytes, fct_s (completion time) and goodput_kbps."""
-        import pandas as pd
-
-        t = pd.DataFrame(self.report["transfers"])
-        return t.assign(goodput_kbps=t["bytes"] * 8 / t["fct_s"] / 1e3)
+        return self._table("transfers")
 
     @cached_property
     def progress(self) -> Optional[pd.DataFrame]:
         """Every flow's payload bytes delivered in order at each sample time
         (columns t_s, flow, bytes), when the scenario asked for `progress`."""
-        from .store import table_rows
-
-        return None if self.report.get("progress") is None else table_rows(self.report, "progress")
+        return self._table("progress")
 
     @cached_property
     def delay(self) -> Optional[pd.DataFrame]:
         """The CDF of one-way packet delays (columns delay_ms, fraction), when the
         scenario asked for `delay`; mean and quantiles are in `report["delay"]`."""
-        from .store import table_rows
-
-        return None if self.report.get("delay") is None else table_rows(self.report, "delay")
+        return self._table("delay")
 
     @cached_property
     def series(self) -> Optional[pd.DataFrame]:
@@ -103,40 +113,33 @@ class Result:
         `queue_bytes`, `queue_packets`, `drops`, `backlog_packets`, `rate_mbps`)
         and value; rows in the order of time. One quantity of one entity:
         `r.series.query("entity == 'flow.0' and series == 'cwnd'")`."""
-        from .store import series_rows
-
-        return None if self.report.get("series") is None else series_rows(self.report["series"])
+        return self._table("series")
 
     @cached_property
     def burstiness(self) -> Optional[pd.DataFrame]:
         """beta(s) against the time scale in us (index), when the scenario asked
         for it (its Hurst estimate is `report["burstiness"]["hurst"]`)."""
-        import pandas as pd
-
-        b = self.report.get("burstiness")
-        if b is None:
-            return None
-        return pd.DataFrame({"beta": b["beta"]}, index=pd.Index(b["scale_us"], name="scale_us"))
+        return self._table("burstiness")
 
     @cached_property
     def bin_series(self) -> Optional[pd.Series]:
         """Bytes arriving at the burstiness link per bin (`burstiness.bin`) over
         the window, indexed by the bin's start in seconds, when the scenario
         asked for it with `burstiness.series`."""
-        import pandas as pd
+        from .report_tables import bins
 
-        b = self.report.get("burstiness")
-        if b is None or b.get("series_bytes") is None:
-            return None
-        bins = b["series_bytes"]
-        start, width = self.report["window_s"][0], self.scenario.burstiness.bin / 1e9
-        index = pd.Index(start + width * pd.RangeIndex(len(bins)), name="time_s")
-        return pd.Series(bins, index=index, name="bytes", dtype="int64")
+        return bins(self.report, self.scenario.burstiness.bin) if self.scenario.burstiness else None
+
+    def _table(self, name: str) -> Optional[pd.DataFrame]:
+        """The view of table `name` (`report_tables.table`), the frame the store loads back for this run."""
+        from .report_tables import table
+
+        return table(self.report, name)
 
     def to_json(self, path: Union[str, Path]) -> None:
         """Write the report, with the scenario (human units) and wall time, as JSON."""
         out = {
-            "scenario": self.scenario.model_dump(mode="json", exclude_none=True),
+            "scenario": self.human_scenario,
             "wall_s": self.wall_s,
             **self.report,
         }

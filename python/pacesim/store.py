@@ -29,6 +29,10 @@ one row per finished short-lived transfer; `burstiness`, beta at each time
 scale, `progress`, every flow's bytes at each sample time, and `delay`, the
 CDF of one-way packet delays, when the run measured them; `series`, the
 time series in long form, only for runs that recorded them).
+
+The store only stores and loads: what it saves of a run is its `Result`'s
+(the tables' rows and the metrics, `report_tables` and `metrics`), and what it
+loads back is the same frames a live run's `Result` gives.
 """
 
 from __future__ import annotations
@@ -46,10 +50,15 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Union
 
-import numpy as np
 import pandas as pd
+
+from .metrics import tcp_metrics_of_old
+from .report_tables import TABLES, flat, links, view
+
+if TYPE_CHECKING:
+    from .result import Result
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -60,7 +69,7 @@ CREATE TABLE IF NOT EXISTS runs (
     seed           INTEGER NOT NULL,
     engine_version TEXT NOT NULL,
     code_version   TEXT NOT NULL,      -- package version + git commit of the code that ran it
-    metrics        TEXT,               -- JSON: see metrics()
+    metrics        TEXT,               -- JSON: Result.metrics (metrics.run_metrics)
     report         TEXT,               -- JSON: the engine report without its per-flow table
     wall_s         REAL,               -- engine wall time
     events         INTEGER,
@@ -90,41 +99,6 @@ CREATE TABLE IF NOT EXISTS run_tables (
 );
 """
 
-TABLES = ("flows", "transfers", "burstiness", "progress", "delay", "series")
-"""The report's per-row tables, each stored as one Parquet file per run (`series` only when recorded)."""
-
-SERIES_COLUMNS = ("time_s", "entity", "series", "value")
-"""The long form of a run's time series: at time_s (seconds), entity's quantity `series` was `value`."""
-
-
-def table_rows(report: dict, name: str) -> pd.DataFrame:
-    """Table `name` of a run's report as a frame (burstiness: scale_us, beta; empty if not measured)."""
-    if name == "burstiness":
-        b = report.get("burstiness")
-        return pd.DataFrame({"scale_us": b["scale_us"], "beta": b["beta"]} if b else {"scale_us": [], "beta": []})
-    if name == "delay":
-        d = report.get("delay")
-        return pd.DataFrame({"delay_ms": d["cdf_ms"], "fraction": d["cdf"]} if d else {"delay_ms": [], "fraction": []})
-    if name == "series":
-        return series_rows(report.get("series"))
-    return pd.DataFrame(report.get(name) or {})
-
-
-def series_rows(series: Optional[dict]) -> pd.DataFrame:
-    """The engine's series table (per track: entity and series; per point: t_s, track, value) in long form
-    (`SERIES_COLUMNS`), entity and series as categories; empty if none was recorded."""
-    if not series:
-        return pd.DataFrame({c: pd.Series([], dtype="category" if c in ("entity", "series") else float)
-                             for c in SERIES_COLUMNS})
-    track = np.asarray(series["track"], dtype=np.int64)
-    named = {}
-    for key in ("entity", "series"):  # each track's name, once per track: codes into the distinct names
-        names, codes = np.unique(np.asarray(series[key], dtype=object), return_inverse=True)
-        named[key] = pd.Categorical.from_codes(codes[track], categories=names)
-    return pd.DataFrame({"time_s": np.asarray(series["t_s"], dtype=float), **named,
-                         "value": np.asarray(series["value"], dtype=float)})
-
-
 def run_key(engine_scenario: dict, engine_version: str) -> str:
     """The hash identifying a run: normalised scenario (its seed included) and engine version."""
     text = json.dumps({"scenario": engine_scenario, "engine": engine_version}, sort_keys=True, separators=(",", ":"))
@@ -147,121 +121,6 @@ def code_version() -> str:
     except (OSError, subprocess.SubprocessError):
         return text
     return f"{text}+g{commit}{'.dirty' if dirty else ''}"
-
-
-def data_packet_bytes(scenario: dict) -> int:
-    """A TCP data packet's size on the wire, bytes (segment + header), from a scenario in human units."""
-    from .units import parse_size
-
-    tcp = scenario.get("tcp", {})
-    return parse_size(tcp.get("segment_size", "1000B")) + parse_size(tcp.get("header_size", "40B"))
-
-
-def tcp_core_mbps(report: dict, data_bytes: int) -> Optional[float]:
-    """TCP data leaving the core over the window, Mb/s on the wire (headers
-    included, as ns-2 counts a link's bytes; UDP and ACKs excluded): the
-    core's data packets admitted (arrivals less drops, each `data_bytes`
-    long: every TCP data packet, the SYN included, is a full segment). It
-    differs from the departures in the window by the queue's contents at its
-    two ends, at most one buffer. None when the report has no core link."""
-    core = report["links"].get("core")
-    if core is None:
-        return None
-    window = report["window_s"][1] - report["window_s"][0]
-    return (core["data"]["arrivals"] - core["data"]["drops"]) * data_bytes * 8 / window / 1e6
-
-
-def metrics(report: dict, core_rate_bps: int, data_bytes: int = 1040) -> dict:
-    """The numbers stored per run for plots and claims.
-
-    The engine summary (aggregate_mbps, goodput_kbps_mean, core_loss_rate,
-    core_empty_prob, core_udp_loss_rate), plus: core_utilisation (aggregate /
-    core rate), tcp_throughput_mbps and tcp_utilisation (TCP data alone on the
-    core, `tcp_core_mbps`, of data packets `data_bytes` long), tcp_goodput_mbps (all flows' goodput), mean
-    goodput of paced and of unpaced flows (paper E Fig. 17; None when a group
-    is empty), the slowest paced flow's, their retransmissions per packet sent
-    and loss events per round trip (paper W Table I), the packet-weighted mean pacer delay, the flow count, the
-    slowest and fastest flow's goodput (paper W's worst flow), the 5th,
-    50th and 95th percentiles over flows of the time-averaged cwnd (paper A
-    Fig. 4), the median transfer completion time of short flows, and the CoV
-    of bytes per bin at the burstiness link (its finest scale; paper Q Fig. 15)
-    with the Hurst parameter from beta's slope, over all scales and from 1 ms;
-    the one-way packet delay's mean, median, 99th percentile and maximum; the
-    ACK loss rate at the core's two queues, `core` and `core.rev` (paper A
-    Fig. 23: r0 and r1; None for a topology without a link of that name).
-    """
-    flows = pd.DataFrame(report["flows"])
-    is_paced = flows["paced"].astype(bool)  # an empty column (no TCP flows) is of object dtype
-    paced = flows[is_paced]["goodput_kbps"]
-    unpaced = flows[~is_paced]["goodput_kbps"]
-    pacers = list(report["pacers"].values())
-    window = report["window_s"][1] - report["window_s"][0]
-    packets = sum(p["packets"] for p in pacers)
-    out = dict(report["summary"])
-    tcp = tcp_core_mbps(report, data_bytes)
-    out.update(
-        core_utilisation=out["aggregate_mbps"] * 1e6 / core_rate_bps,
-        tcp_throughput_mbps=tcp,
-        tcp_utilisation=None if tcp is None else tcp * 1e6 / core_rate_bps,
-        tcp_goodput_mbps=float(flows["goodput_kbps"].sum()) / 1e3,
-        goodput_kbps_paced=float(paced.mean()) if len(paced) else None,
-        goodput_kbps_unpaced=float(unpaced.mean()) if len(unpaced) else None,
-        retransmit_rate_paced=_retransmit_rate(flows[is_paced]),
-        retransmit_rate_unpaced=_retransmit_rate(flows[~is_paced]),
-        loss_event_rate_paced=_loss_event_rate(flows[is_paced], window),
-        loss_event_rate_unpaced=_loss_event_rate(flows[~is_paced], window),
-        goodput_kbps_min_paced=float(paced.min()) if len(paced) else None,
-        pacer_delay_ms_mean=sum(p["mean_delay_ms"] * p["packets"] for p in pacers) / packets if packets else None,
-        pacer_delay_ms_max=max(p["max_delay_ms"] for p in pacers) if pacers else None,
-        # Little's law over the window: packets held per pacer, on average.
-        pacer_packets_mean=sum(p["mean_delay_ms"] / 1e3 * p["packets"] for p in pacers) / window / len(pacers)
-        if pacers else None,
-        flows=len(flows),
-        goodput_kbps_min=float(flows["goodput_kbps"].min()) if len(flows) else None,
-        goodput_kbps_max=float(flows["goodput_kbps"].max()) if len(flows) else None,
-        fct_s_median=float(pd.Series(report["transfers"]["fct_s"], dtype=float).median()) if out["transfers"] else None,
-    )
-    b = report.get("burstiness")
-    out["burstiness_cov"] = b["beta"][0] if b and b["beta"] else None
-    out["hurst"] = b["hurst"] if b else None
-    out["hurst_1ms"] = _hurst_from(b, 1000.0) if b else None
-    d = report.get("delay")
-    for key in ("mean_ms", "p50_ms", "p99_ms", "max_ms"):
-        out[f"delay_{key}"] = d[key] if d else None
-    links = report["links"]
-    for name, key in (("core", "core_ack_loss_rate"), ("core.rev", "core_rev_ack_loss_rate")):
-        out[key] = links[name]["ack"]["loss_rate"] if name in links else None
-    cwnd = pd.Series(flows["mean_cwnd"] if len(flows) else [], dtype=float).dropna()
-    for q in (5, 50, 95):
-        out[f"mean_cwnd_p{q:02d}"] = float(cwnd.quantile(q / 100)) if len(cwnd) else None
-    return out
-
-
-def _hurst_from(burstiness: dict, scale_us: float) -> Optional[float]:
-    """The Hurst parameter from beta(s) ~ s^(H-1) over the scales from `scale_us`
-    on (paper A Fig. 7: where TCP's burstiness flattens); None with under 3 of them."""
-    s = np.asarray(burstiness["scale_us"], dtype=float)
-    beta = np.asarray(burstiness["beta"], dtype=float)
-    keep = (s >= scale_us) & (beta > 0)
-    if keep.sum() < 3:
-        return None
-    return float(1 + np.polyfit(np.log(s[keep]), np.log(beta[keep]), 1)[0])
-
-
-def _retransmit_rate(flows: pd.DataFrame) -> Optional[float]:
-    """Retransmissions per data packet sent, over a group of flows (paper W
-    Table I's per-packet loss rate, as the sender sees it); None if it sent nothing."""
-    sent = flows["data_packets_sent"].sum() if len(flows) else 0
-    return float(flows["retransmits"].sum() / sent) if sent else None
-
-
-def _loss_event_rate(flows: pd.DataFrame, window_s: float) -> Optional[float]:
-    """Loss events (fast retransmits and timeouts: each a window cut) per round trip over a group of flows,
-    a round trip being the flow's base RTT (paper W Table I's loss-event rate); None without flows."""
-    if not len(flows):
-        return None
-    rtts = (window_s / (flows["base_rtt_ms"].astype(float) / 1e3)).sum()
-    return float((flows["fast_retransmits"] + flows["timeouts"]).sum() / rtts)
 
 
 def _now() -> str:
@@ -378,17 +237,18 @@ class Store:
             found.difference_update(key for key, path in rows if path is not None and not (self.root / path).is_file())
         return found
 
-    def save_ok(self, key: str, scenario: dict, seed: int, engine_version: str, report: dict,
-                core_rate_bps: int, wall_s: float, host: str) -> None:
-        """Store a successful run: its tables to Parquet, then its row, atomically."""
-        tables = {name: self._write_table(key, name, table_rows(report, name)) for name in TABLES
+    def save_ok(self, key: str, result: Result, host: str) -> None:
+        """Store a successful run: its tables' rows (`Result.rows`) to Parquet, then its row with its
+        metrics (`Result.metrics`) and the rest of its report, atomically."""
+        report = result.report
+        tables = {name: self._write_table(key, name, result.rows(name)) for name in TABLES
                   if name != "series" or report.get("series") is not None}
         rest = {k: v for k, v in report.items() if k not in TABLES}
         with self._transaction():
             self.db.execute(
                 "INSERT OR REPLACE INTO runs VALUES (?, 'ok', NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, json.dumps(scenario), seed, engine_version, code_version(),
-                 json.dumps(metrics(report, core_rate_bps, data_packet_bytes(scenario))), json.dumps(rest), wall_s,
+                (key, json.dumps(result.human_scenario), result.seed, result.engine_version, code_version(),
+                 json.dumps(result.metrics), json.dumps(rest), result.wall_s,
                  report["work"]["events"], report["work"]["packet_hops"], host, _now()),
             )
             self.db.executemany("INSERT OR REPLACE INTO run_tables VALUES (?, ?, ?, ?)",
@@ -475,7 +335,7 @@ class Store:
             point = json.loads(values)
             found = json.loads(mets) if mets else {}
             if found and "tcp_utilisation" not in found:
-                found.update(self._tcp_metrics(key, found))
+                found.update(tcp_metrics_of_old(self.report(key), found))
             rec = {a: point[a] for a in axes}
             rec.update(seed=seed, key=key, status=status, error=error)
             # An axis named like a metric (E-fig4's `flows`, scaled down in quick runs) keeps the value
@@ -493,13 +353,6 @@ class Store:
         return {name: sorted({r[i] for r in rows if r[i]}) for i, name in
                 enumerate(["engine_version", "code_version", "host"])}
 
-    def _tcp_metrics(self, key: str, found: dict) -> dict:
-        """tcp_throughput_mbps and tcp_utilisation of a run stored before `metrics` had them."""
-        stored = self.report(key)
-        tcp = tcp_core_mbps(stored, data_packet_bytes(stored["scenario"]))
-        util = found["core_utilisation"] / found["aggregate_mbps"] if found.get("aggregate_mbps") else None
-        return {"tcp_throughput_mbps": tcp, "tcp_utilisation": None if tcp is None or util is None else tcp * util}
-
     def report(self, key: str) -> dict:
         """A run's stored engine report (without its tables) and its scenario."""
         row = self.db.execute("SELECT scenario, report FROM runs WHERE key = ?", (key,)).fetchone()
@@ -508,11 +361,16 @@ class Store:
         return {"scenario": json.loads(row[0]), **(json.loads(row[1]) if row[1] else {})}
 
     def table(self, key: str, name: str = "flows") -> pd.DataFrame:
-        """One run's Parquet table (one of `TABLES`)."""
+        """One run's table (one of `TABLES`), the same frame as the run's `Result` gives
+        (`report_tables.view`; an unmeasured table is empty here, None there)."""
         row = self.db.execute("SELECT path FROM run_tables WHERE key = ? AND name = ?", (key, name)).fetchone()
         if row is None:
             raise KeyError(f"run {key} has no {name!r} table")
-        return pd.read_parquet(self.root / row[0])
+        return view(name, pd.read_parquet(self.root / row[0]))
+
+    def links(self, key: str) -> pd.DataFrame:
+        """One run's links, kept in its report (`Result.links`)."""
+        return links(self.report(key))
 
     def rows(self, sweep: str, name: str = "flows") -> pd.DataFrame:
         """Table `name` of every successful point of `sweep` (every flow, or
@@ -520,6 +378,6 @@ class Store:
         pts = self.points(sweep)
         ok = pts[pts["status"] == "ok"]
         axes = list(self.spec(sweep)["axes"])
-        frames = [self.table(row["key"], name).assign(**{a: row[a] for a in axes}, seed=row["seed"])
+        frames = [flat(name, self.table(row["key"], name)).assign(**{a: row[a] for a in axes}, seed=row["seed"])
                   for row in ok.to_dict("records")]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

@@ -51,6 +51,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from . import ENGINE_VERSION
+from .result import Result
 from .scenario import Scenario, ScenarioError, apply_overrides, check_key, load_scenario, parse_scenario, read_toml
 from .store import Store, run_key
 from .units import parse_rate
@@ -408,7 +409,6 @@ def _execute(name: str, points: List[Point], skipped: int, store: Store, pool: E
                 store.save_failed(p.key, human, p.seed, ENGINE_VERSION, out["error"], out["host"])
                 failed += 1
             else:
-                store.save_ok(p.key, human, p.seed, ENGINE_VERSION, out["report"],
-                              p.scenario.core_values().rate, out["wall_s"], out["host"])
+                store.save_ok(p.key, Result(out["report"], p.scenario, out["wall_s"]), out["host"])
             bar.update(task, advance=1, failed=failed)
     return failed

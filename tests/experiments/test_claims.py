@@ -11,7 +11,8 @@ import pytest
 from pacesim.reproduce import verdicts
 from pacesim.reproduce.claims import Points, about, beats, dips_then_rises, lowest_at, non_monotonic, up_to
 from pacesim.reproduce.figures import FIGURES
-from pacesim.store import Store, tcp_core_mbps
+from pacesim.metrics import tcp_core_mbps
+from pacesim.store import Store
 
 
 def points(rows, tables=None) -> Points:

@@ -16,7 +16,6 @@ from pacesim.reproduce.catalogue import CATALOGUE
 from pacesim.reproduce.claims import Points
 from pacesim.reproduce.figure import scenarios_dir
 from pacesim.reproduce.figures import FIGURES
-from pacesim.store import metrics
 from pacesim.sweep import load_sweep
 
 CATALOGUE_FILE = Path(__file__).resolve().parents[3] / "shared" / "EXPERIMENTS.md"
@@ -105,9 +104,8 @@ def test_every_figure_has_its_sweep_file_and_every_sweep_file_a_figure():
 def test_every_claim_finds_the_points_it_names():
     """Claims name axis values ("5KB", "BIC, paced"); on points with every metric
     set (random values), each must reach a verdict rather than miss a point."""
-    report = pacesim.run({"duration": "5s", "warmup": "1s", "topology": {"edges": 1, "hosts_per_edge": 2},
-                          "traffic": {"start": ["0s", "1s"]}}).report
-    names = list(metrics(report, 100_000_000))
+    names = list(pacesim.run({"duration": "5s", "warmup": "1s", "topology": {"edges": 1, "hosts_per_edge": 2},
+                              "traffic": {"start": ["0s", "1s"]}}).metrics)
     rng = np.random.default_rng(1)
     for fid, fig in FIGURES.items():
         rows = [{**dict(zip(names, rng.uniform(0.1, 1.0, len(names)))), **p.axes, "seed": p.seed, "status": "ok"}

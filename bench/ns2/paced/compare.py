@@ -29,7 +29,6 @@ from pathlib import Path
 import pandas as pd
 
 import pacesim
-from pacesim.store import metrics
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
@@ -72,7 +71,7 @@ def overrides(kind: str, p: dict) -> tuple[Path, list[str]]:
 def simulate(kind: str, p: dict) -> dict:
     """One pacesim run of an ns-2 row's scenario; the compared metrics."""
     path, sets = overrides(kind, p)
-    m = metrics(pacesim.run(pacesim.apply_overrides(pacesim.load_scenario(path), sets)).report, CORE_BPS)
+    m = pacesim.run(pacesim.apply_overrides(pacesim.load_scenario(path), sets)).metrics
     out = {**p, "aggregate_mbps": m["aggregate_mbps"], "goodput_kbps_mean": m["goodput_kbps_mean"],
            "core_loss": m["core_loss_rate"], "pacer_delay_ms_mean": m["pacer_delay_ms_mean"],
            "pacer_delay_ms_max": m["pacer_delay_ms_max"]}

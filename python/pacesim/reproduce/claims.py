@@ -71,7 +71,7 @@ class Points:
 
     Axis names may be short (`buffer`, `scheme`, `delay`, `fraction`, `flows`, `tcp` for the TCP variant).
     `throughput_pct` is all traffic leaving the core as a percentage of its rate (utilisation);
-    `tcp_throughput_pct` the TCP data alone (`tcp_utilisation`, see `pacesim.store.metrics`):
+    `tcp_throughput_pct` the TCP data alone (`tcp_utilisation`, see `pacesim.metrics.run_metrics`):
     Mb/s at a 100 Mb/s core whatever the scale of the run.
     """
 

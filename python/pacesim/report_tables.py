@@ -1,0 +1,115 @@
+"""The tables of one run's report as pandas frames: the one view of each that
+`Result` gives for a live run and the results store gives for a stored one.
+
+A table has two forms. Its *rows* (`rows`) are the engine's columns as the
+report holds them (crates/pacesim-core/src/report.rs), the form the store
+writes, one Parquet file per run and table (`TABLES`). Its *view* (`view`) is
+what a reader gets: the rows indexed by their key (`flows` by flow,
+`burstiness` by scale_us) and with their derived columns (a transfer's
+`goodput_kbps`). `Result.flows` is `view("flows", rows(report, "flows"))` and
+`Store.table(key, "flows")` is `view("flows", <its Parquet file>)`, so a run's
+live and stored tables are equal frames. The links are no Parquet table: the
+store keeps them in the run's report, and `links` reads them from either.
+
+pandas is imported on first use (`pacesim run` prints its transfers with
+`goodput_kbps` alone).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+TABLES = ("flows", "transfers", "burstiness", "progress", "delay", "series")
+"""The report's per-row tables, each stored as one Parquet file per run (`series` only when recorded)."""
+
+SERIES_COLUMNS = ("time_s", "entity", "series", "value")
+"""The long form of a run's time series: at time_s (seconds), entity's quantity `series` was `value`."""
+
+INDEX = {"flows": "flow", "burstiness": "scale_us"}
+"""The tables whose view is indexed, and by which column."""
+
+
+def goodput_kbps(nbytes, fct_s):
+    """A transfer's goodput, Kb/s: its payload bytes over its completion time in seconds (numbers or columns)."""
+    return nbytes * 8 / fct_s / 1e3
+
+
+def rows(report: dict, name: str) -> pd.DataFrame:
+    """Table `name` of a run's report in the engine's columns, as stored (burstiness: scale_us, beta;
+    delay: delay_ms, fraction; empty, with those columns, if the run did not measure it)."""
+    import pandas as pd
+
+    if name == "burstiness":
+        b = report.get("burstiness")
+        return pd.DataFrame({"scale_us": b["scale_us"], "beta": b["beta"]} if b else {"scale_us": [], "beta": []})
+    if name == "delay":
+        d = report.get("delay")
+        return pd.DataFrame({"delay_ms": d["cdf_ms"], "fraction": d["cdf"]} if d else {"delay_ms": [], "fraction": []})
+    if name == "series":
+        return series_rows(report.get("series"))
+    return pd.DataFrame(report.get(name) or {})
+
+
+def view(name: str, frame: pd.DataFrame) -> pd.DataFrame:
+    """Table `name`'s rows (`rows`, or as loaded from the store) as readers see them: indexed by `INDEX`,
+    transfers with their goodput_kbps."""
+    if name == "transfers":
+        frame = frame.assign(goodput_kbps=goodput_kbps(frame["bytes"], frame["fct_s"]))
+    return frame.set_index(INDEX[name]) if name in INDEX else frame
+
+
+def flat(name: str, frame: pd.DataFrame) -> pd.DataFrame:
+    """A view with its index back as the first column (to stack several runs' tables)."""
+    return frame.reset_index() if name in INDEX else frame
+
+
+def table(report: dict, name: str) -> Optional[pd.DataFrame]:
+    """The view of table `name` of a live run's report; None if the run did not measure it (`flows` and
+    `transfers` always are)."""
+    if name not in ("flows", "transfers") and report.get(name) is None:
+        return None
+    return view(name, rows(report, name))
+
+
+def series_rows(series: Optional[dict]) -> pd.DataFrame:
+    """The engine's series table (per track: entity and series; per point: t_s, track, value) in long form
+    (`SERIES_COLUMNS`), entity and series as categories; empty if none was recorded."""
+    import numpy as np
+    import pandas as pd
+
+    if not series:
+        return pd.DataFrame({c: pd.Series([], dtype="category" if c in ("entity", "series") else float)
+                             for c in SERIES_COLUMNS})
+    track = np.asarray(series["track"], dtype=np.int64)
+    named = {}
+    for key in ("entity", "series"):  # each track's name, once per track: codes into the distinct names
+        names, codes = np.unique(np.asarray(series[key], dtype=object), return_inverse=True)
+        named[key] = pd.Categorical.from_codes(codes[track], categories=names)
+    return pd.DataFrame({"time_s": np.asarray(series["t_s"], dtype=float), **named,
+                         "value": np.asarray(series["value"], dtype=float)})
+
+
+def links(report: dict) -> pd.DataFrame:
+    """One row per measured link (`core`, `core.rev`, `edge_in.3`, ...), over the window; arrivals, drops
+    and loss rate per traffic class in columns `data_*`, `ack_*`, `udp_*`."""
+    import pandas as pd
+
+    links = report["links"]
+    # One normalisation over all rows keeps the counters integer (a row at a time made them floats).
+    return pd.json_normalize(list(links.values()), sep="_").set_axis(pd.Index(list(links), name="link"))
+
+
+def bins(report: dict, bin_ns: int) -> Optional[pd.Series]:
+    """Bytes arriving at the burstiness link per bin of `bin_ns` (the scenario's `burstiness.bin`) over the
+    window, indexed by the bin's start in seconds; None unless the run recorded them (`burstiness.series`)."""
+    import pandas as pd
+
+    b = report.get("burstiness")
+    if b is None or b.get("series_bytes") is None:
+        return None
+    counts = b["series_bytes"]
+    index = pd.Index(report["window_s"][0] + bin_ns / 1e9 * pd.RangeIndex(len(counts)), name="time_s")
+    return pd.Series(counts, index=index, name="bytes", dtype="int64")
