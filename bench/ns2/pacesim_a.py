@@ -25,7 +25,6 @@ import csv
 from pathlib import Path
 
 import pacesim
-from pacesim.store import metrics
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -53,9 +52,7 @@ def overrides(args: list[str]) -> list[str]:
 def run(row: dict) -> dict:
     scenario = pacesim.apply_overrides(pacesim.load_scenario(ROOT / "scenarios" / "a-base.toml"),
                                        overrides(row["args"].split()))
-    result = pacesim.run(scenario)
-    core = scenario.core_values().rate
-    m = metrics(result.report, core)
+    m = pacesim.run(scenario).metrics
     out = {"tag": row["tag"], "claims": row["claims"]}
     for name, ours in (("hurst", m.get("hurst_1ms")), ("empty_prob", m.get("core_empty_prob")),
                        ("core_mbps", m.get("aggregate_mbps"))):
