@@ -275,11 +275,15 @@ fn drop_head(limit: u64) -> Queue {
 /// dropped and 3 joins (2, 3); 4 would make 2500 B: 2 is dropped (3, 4:
 /// 1500 B). 3 starts when 0 is done, at 8 ms (far end 26 ms), 4 at 16 ms
 /// (far end 16 + 4 + 10 = 30 ms). Drop-tail would have kept 1 and 2 and
-/// dropped 3 and 4.
+/// dropped 3 and 4. Waiting over [0, 100 ms): 2 packets (2000 B) to 1 ms,
+/// 2 (1500 B) to 8 ms, 1 (500 B) to 16 ms: a mean of 24 / 100 = 0.24
+/// packets and (2000 + 7 * 1500 + 8 * 500) / 100 = 165 B, empty 84 % of
+/// the time; the link sends over [0, 20 ms): idle 80 %.
 #[test]
 fn a_drop_head_queue_drops_the_oldest_waiting_packet() {
     let mut link = Link::new(1_000_000, 10 * MS, drop_head(2000));
     assert!(link.holds());
+    link.set_window(0, 100 * MS);
     let sizes = [1000, 1000, 1000, 1000, 500];
     let (mut delivered, mut dropped) = (vec![], vec![]);
     // Put on the wire what the queue lets go at `now`, with its far-end time.
@@ -305,6 +309,11 @@ fn a_drop_head_queue_drops_the_oldest_waiting_packet() {
     link.close_window(100 * MS);
     let stats = &link.output.stats;
     assert_eq!((stats.arrivals, stats.drops, stats.departures), (5, 2, 3));
+    let r = stats.report();
+    assert!((r.mean_queue_packets - 0.24).abs() < 1e-12, "{}", r.mean_queue_packets);
+    assert!((r.mean_queue_bytes - 165.0).abs() < 1e-9, "{}", r.mean_queue_bytes);
+    assert!((r.empty_prob - 0.84).abs() < 1e-12, "{}", r.empty_prob);
+    assert!((r.idle_prob - 0.8).abs() < 1e-12, "{}", r.idle_prob);
 }
 
 /// The two-node line, 1 Mb/s and 10 ms, a 2000-byte drop-head queue on the
@@ -357,4 +366,12 @@ fn a_drop_head_queue_runs_on_the_core_with_packets_conserved() {
     let one = run_with(&untraced, 1, &queues, &mut |_| {}).unwrap();
     let two = run_with(&untraced, 2, &queues, &mut |_| {}).unwrap();
     assert_eq!((one.links, one.udp, one.conservation), (two.links, two.udp, two.conservation));
+
+    // A pacer in front of a queue that holds its packets is refused, by name.
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["topology"]["links"][0]["forward"]["pace"] = true.into();
+    v["pacing"] = serde_json::json!({"scheme": "edge", "delay": 10_000_000, "fraction": 1.0});
+    let paced = Scenario::from_json(&v.to_string()).unwrap();
+    let e = run_with(&paced, 1, &queues, &mut |_| {}).unwrap_err().to_string();
+    assert!(e.contains("pacing") && e.contains("link core"), "{e}");
 }
