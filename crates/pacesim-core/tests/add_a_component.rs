@@ -20,7 +20,8 @@
 //! `net/queue.rs`, `net/droptail.rs`, `net/red.rs`, `net/link.rs`,
 //! `metrics/link_stats.rs`, `net/packet_trace.rs`, `engine/build.rs`,
 //! `engine/run.rs`, `engine/world.rs`, `engine/world/{event, forward, held,
-//! measure, split, traced}.rs`, `lib.rs`.
+//! measure, split, traced}.rs`, `lib.rs` (and a test's call in
+//! `engine/parallel.rs`); no Python.
 
 use pacesim_core::metrics::DelayStats;
 use pacesim_core::net::discipline::{Arrival, Discipline, Verdict};
