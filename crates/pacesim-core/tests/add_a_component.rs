@@ -8,11 +8,25 @@
 //! - a fixed-window congestion control (`tcp::CongestionControl`), driven
 //!   by the real sender with Reno recovery;
 //! - a two-node line topology (a builder to a `topology::Graph`), built into
-//!   a network and run as a scenario's written-out graph.
+//!   a network and run as a scenario's written-out graph;
+//! - a drop-head queue discipline (`net::discipline::Discipline`, in the
+//!   registry as `net::Queue::Other`), on a link and in a run of the
+//!   two-node line (`run_with`, which puts it on the core).
+//!
+//! Files each touched, beyond this one: none for the pacer, the congestion
+//! control and the topology; for the drop-head queue, the seam it needed
+//! (`Verdict::DropHead`, `Discipline::drops_queued`, `Queue::Other`,
+//! `Link::enqueue`/`next_held`, `run_with`): `net/discipline.rs`,
+//! `net/queue.rs`, `net/droptail.rs`, `net/red.rs`, `net/link.rs`,
+//! `metrics/link_stats.rs`, `net/packet_trace.rs`, `engine/build.rs`,
+//! `engine/run.rs`, `engine/world.rs`, `engine/world/{event, forward, held,
+//! measure, split, traced}.rs`, `lib.rs` (and a test's call in
+//! `engine/parallel.rs`); no Python.
 
 use pacesim_core::metrics::DelayStats;
+use pacesim_core::net::discipline::{Arrival, Discipline, Verdict};
 use pacesim_core::net::queue::{Core, QueueKind};
-use pacesim_core::net::{PacketId, TcpOptions};
+use pacesim_core::net::{Link, PacketId, PacketKind, Queue, TcpOptions};
 use pacesim_core::pacing::LinkPacer;
 use pacesim_core::sim::time::tx_time;
 use pacesim_core::sim::timer::Timer;
@@ -20,7 +34,7 @@ use pacesim_core::sim::Time;
 use pacesim_core::tcp::rtt::RttEstimator;
 use pacesim_core::tcp::{Congestion, CongestionControl, Recovery, TcpSender, Window};
 use pacesim_core::topology::graph::{FlowSpec, Graph, LinkSpec};
-use pacesim_core::{run, Scenario};
+use pacesim_core::{run, run_with, Scenario};
 use std::collections::VecDeque;
 
 const MS: Time = 1_000_000;
@@ -216,4 +230,149 @@ fn a_two_node_line_topology_builds_and_runs() {
     let want = 20.0 * 8320.0 / 40.864e-3 / 1e6;
     let mbps = r.summary.aggregate_mbps;
     assert!((mbps - want).abs() / want < 0.01, "{mbps} against {want}");
+}
+
+/// A drop-head queue in bytes: an arrival joins the queue while the bytes
+/// waiting, its own included, stay within `limit`; past it, the packet at
+/// the head of the queue (the oldest waiting) is dropped, and the arrival
+/// joins: one packet per arrival, as Linux's `pfifo_head_drop` does in
+/// packets. (So the limit binds only for packets of one size: a large
+/// arrival dropping a small head leaves more bytes than the limit.)
+#[derive(Debug, Clone)]
+struct DropHead {
+    limit: u64,
+}
+
+impl Discipline for DropHead {
+    fn verdict(&mut self, a: &Arrival) -> Verdict {
+        if a.queued_bytes + u64::from(a.size) <= self.limit {
+            Verdict::Admit
+        } else {
+            Verdict::DropHead
+        }
+    }
+
+    fn drops_queued(&self) -> bool {
+        true
+    }
+
+    fn limit_bytes(&self) -> Option<u64> {
+        None
+    }
+
+    fn limit_packets(&self) -> Option<u64> {
+        None
+    }
+}
+
+fn drop_head(limit: u64) -> Queue {
+    Queue::Other(Box::new(DropHead { limit }))
+}
+
+/// 1 Mb/s, 10 ms, a 2000-byte drop-head queue: 1000 B takes 8 ms, 500 B
+/// 4 ms. Packets 0 to 3 (1000 B) at 0, 4 (500 B) at 1 ms: 0 finds the link
+/// idle and starts at once (at the far end at 8 + 10 = 18 ms); 1 and 2
+/// wait (2000 B, within the limit); 3 would make 3000 B: 1, the head, is
+/// dropped and 3 joins (2, 3); 4 would make 2500 B: 2 is dropped (3, 4:
+/// 1500 B). 3 starts when 0 is done, at 8 ms (far end 26 ms), 4 at 16 ms
+/// (far end 16 + 4 + 10 = 30 ms). Drop-tail would have kept 1 and 2 and
+/// dropped 3 and 4. Waiting over [0, 100 ms): 2 packets (2000 B) to 1 ms,
+/// 2 (1500 B) to 8 ms, 1 (500 B) to 16 ms: a mean of 24 / 100 = 0.24
+/// packets and (2000 + 7 * 1500 + 8 * 500) / 100 = 165 B, empty 84 % of
+/// the time; the link sends over [0, 20 ms): idle 80 %.
+#[test]
+fn a_drop_head_queue_drops_the_oldest_waiting_packet() {
+    let mut link = Link::new(1_000_000, 10 * MS, drop_head(2000));
+    assert!(link.holds());
+    link.set_window(0, 100 * MS);
+    let sizes = [1000, 1000, 1000, 1000, 500];
+    let (mut delivered, mut dropped) = (vec![], vec![]);
+    // Put on the wire what the queue lets go at `now`, with its far-end time.
+    let mut let_go = |link: &mut Link, now: Time| {
+        while let Some(id) = link.next_held(now) {
+            let arrives = link.offer(now, sizes[id as usize], PacketKind::Data).expect("a held packet goes");
+            delivered.push((id, arrives));
+        }
+    };
+    for (id, at) in [(0, 0), (1, 0), (2, 0), (3, 0), (4, MS)] {
+        while let Some(t) = link.next_start().filter(|&t| t <= at) {
+            let_go(&mut link, t);
+        }
+        assert!(link.enqueue(at, id, sizes[id as usize], PacketKind::Data, &mut dropped));
+        let_go(&mut link, at);
+    }
+    assert_eq!(dropped, vec![1, 2]);
+    assert_eq!(link.next_start(), Some(8 * MS));
+    while let Some(t) = link.next_start() {
+        let_go(&mut link, t);
+    }
+    assert_eq!(delivered, vec![(0, 18 * MS), (3, 26 * MS), (4, 30 * MS)]);
+    link.close_window(100 * MS);
+    let stats = &link.output.stats;
+    assert_eq!((stats.arrivals, stats.drops, stats.departures), (5, 2, 3));
+    let r = stats.report();
+    assert!((r.mean_queue_packets - 0.24).abs() < 1e-12, "{}", r.mean_queue_packets);
+    assert!((r.mean_queue_bytes - 165.0).abs() < 1e-9, "{}", r.mean_queue_bytes);
+    assert!((r.empty_prob - 0.84).abs() < 1e-12, "{}", r.empty_prob);
+    assert!((r.idle_prob - 0.8).abs() < 1e-12, "{}", r.idle_prob);
+}
+
+/// The two-node line, 1 Mb/s and 10 ms, a 2000-byte drop-head queue on the
+/// core, and 1000-byte UDP packets every 4 ms (2 Mb/s) for 1 s: packet k
+/// arrives at 4k ms, and a start due at the instant of an arrival comes
+/// first (its event was scheduled earlier). 0 starts at 0, 1 at 8 ms;
+/// 2 (at 8 ms) and 3 wait; from then on the queue holds two packets and
+/// each odd arrival k + 2 (at 4k + 8 ms) drops the head, odd k, while
+/// even k (arrived at 4k ms) starts at 4k + 8 ms and reaches b 18 ms
+/// later. Over [0, 1 s): 250 packets; delivered 0 (18 ms), 1 (22 ms) and
+/// the even k from 2 to 242 (k = 242 at 4 * 242 + 26 = 994 ms): 123;
+/// dropped the odd k from 3 to 247 (247 when 249 arrives at 996 ms): 123;
+/// left: 244 and 246 on their way, 248 and 249 waiting. The core starts
+/// 0, 1 and the even k to 246 (at 992 ms): 125. The trace records each
+/// drop when the next odd packet arrives, after its `+`: the first `d`
+/// is packet 3 at 20 ms. Two threads report the same.
+#[test]
+fn a_drop_head_queue_runs_on_the_core_with_packets_conserved() {
+    let file = std::env::temp_dir().join(format!("pacesim-drophead-{}.tr", std::process::id()));
+    let json = format!(
+        r#"{{"seed":1,"duration":1000000000,"warmup":0,
+        "topology":{{"kind":"graph","nodes":[],"hosts":["a","b"],"links":[{{"from":"a","to":"b","core":true,"forward":{{"name":"core"}}}}],"flows":[]}},
+        "core":{{"rate":1000000,"delay":10000000,"buffer":2000,"queue":"droptail"}},
+        "tcp":{{"variant":"reno","segment_size":1000,"header_size":40,"ack_size":40,"window":20,"initial_window":2,"syn":true,"tick":10000000,"min_rto":200000000,"max_rto":60000000000,"initial_rto":3000000000}},
+        "traffic":{{"start":[0,0],"udp":[{{"kind":"cbr","rate":2000000,"size":{{"range":[1000,1000]}},"start":0,"from":"a","to":"b"}}]}},
+        "trace":{{"links":["core"],"file":{:?}}}}}"#,
+        file.to_str().unwrap()
+    );
+    let s = Scenario::from_json(&json).unwrap();
+    let queues = |name: &str| (name == "core").then(|| drop_head(2000));
+    let r = run_with(&s, 1, &queues, &mut |_| {}).unwrap();
+    let c = &r.conservation;
+    assert_eq!((c.created, c.delivered, c.dropped, c.in_flight), (250, 123, 123, 4));
+    let core = &r.links["core"];
+    assert_eq!((core.arrivals, core.drops, core.departures), (250, 123, 125));
+    assert_eq!((r.udp[0].sent, r.udp[0].received), (250, 123));
+
+    let trace = std::fs::read_to_string(&file).unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let lines: Vec<Vec<&str>> = trace.lines().map(|l| l.split(' ').collect()).collect();
+    let drops: Vec<_> = lines.iter().filter(|l| l[0] == "d").collect();
+    assert_eq!(drops.len(), 123);
+    assert_eq!((drops[0][1], drops[0][11]), ("0.02", "3"));
+    let queued = |uid: &str| lines.iter().position(|l| l[0] == "+" && l[11] == uid).unwrap();
+    let dropped = |uid: &str| lines.iter().position(|l| l[0] == "d" && l[11] == uid).unwrap();
+    assert!(queued("3") < dropped("3"));
+
+    let mut untraced = s.clone();
+    untraced.trace = None;
+    let one = run_with(&untraced, 1, &queues, &mut |_| {}).unwrap();
+    let two = run_with(&untraced, 2, &queues, &mut |_| {}).unwrap();
+    assert_eq!((one.links, one.udp, one.conservation), (two.links, two.udp, two.conservation));
+
+    // A pacer in front of a queue that holds its packets is refused, by name.
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["topology"]["links"][0]["forward"]["pace"] = true.into();
+    v["pacing"] = serde_json::json!({"scheme": "edge", "delay": 10_000_000, "fraction": 1.0});
+    let paced = Scenario::from_json(&v.to_string()).unwrap();
+    let e = run_with(&paced, 1, &queues, &mut |_| {}).unwrap_err().to_string();
+    assert!(e.contains("pacing") && e.contains("link core"), "{e}");
 }

@@ -5,6 +5,7 @@
 
 use super::world::{attach_links, Event, Flow, Series, Sizes, World};
 use crate::metrics::burstiness::Burstiness;
+use crate::net::Queue;
 use crate::pacing::Pacing;
 use crate::scenario::Scenario;
 use crate::spec::{evenly, DelayClass, InvalidField, MAX_TIME};
@@ -15,13 +16,29 @@ use crate::traffic::short::User;
 use crate::traffic::trace::Trace;
 use crate::traffic::udp::UdpSource;
 
+/// Queue disciplines in place of the scenario's on the links they name
+/// (`Some` for a link's name): how a discipline that a scenario cannot
+/// name, one written outside the crate (`net::Queue::Other`), takes a
+/// link in a run (`engine::run::run_with`).
+pub type Queues<'a> = &'a dyn Fn(&str) -> Option<Queue>;
+
 /// The network with its pacers and a route for each UDP source (returned
 /// in the sources' order), and its cut-through links marked.
 pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> {
+    build_network_with(s, &|_| None)
+}
+
+/// [`build_network`] with the disciplines `queues` names.
+pub fn build_network_with(s: &Scenario, queues: Queues) -> Result<(Network, Vec<u32>), InvalidField> {
     let mut net = s.topology.build(&s.core, s.seed, s.traffic.two_way)?;
     if let Some(l) = net.links.iter().position(|l| l.delay > MAX_TIME) {
         let message = format!("link {}'s delay is more than the engine allows ({MAX_TIME} ns)", net.names[l]);
         return Err(InvalidField { field: "topology".into(), message });
+    }
+    for (link, name) in net.links.iter_mut().zip(&net.names) {
+        if let Some(q) = queues(name) {
+            link.set_queue(q);
+        }
     }
     let udp_routes = s
         .traffic
@@ -39,6 +56,11 @@ pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> 
         })
         .collect::<Result<_, _>>()?;
     net.place_pacers(&s.pacing)?;
+    if let Some(&(l, _)) = net.pacers.iter().find(|&&(l, _)| net.links[l as usize].holds()) {
+        let message =
+            format!("a pacer in front of link {}, whose queue holds its packets", net.names[l as usize]);
+        return Err(InvalidField { field: "pacing".into(), message });
+    }
     if let Some(b) = &s.burstiness {
         let link = net.link_named(&b.link).ok_or_else(|| InvalidField {
             field: "burstiness.link".into(),
@@ -85,8 +107,8 @@ pub fn played_traces(
         .collect()
 }
 
-pub(crate) fn build_world(s: &Scenario) -> Result<World, InvalidField> {
-    let (net, udp_routes) = build_network(s)?;
+pub(crate) fn build_world(s: &Scenario, queues: Queues) -> Result<World, InvalidField> {
+    let (net, udp_routes) = build_network_with(s, queues)?;
     let traces = played_traces(s, &net, &udp_routes)?;
     let sources = (s.traffic.udp.iter().zip(udp_routes).zip(traces).enumerate())
         .map(|(i, ((u, route), played))| {

@@ -507,7 +507,7 @@ mod tests {
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             let s = scenario();
-            let mut worlds = [build_world(&s).unwrap(), build_world(&s).unwrap()];
+            let mut worlds = [build_world(&s, &|_| None).unwrap(), build_world(&s, &|_| None).unwrap()];
             let cut = Cut::of(&s, &worlds[0].net).expect("a dumbbell splits");
             for (half, w) in worlds.iter_mut().enumerate() {
                 w.cut = Some(cut.clone());

@@ -3,7 +3,7 @@
 //! ([`super::assemble`]).
 
 use super::assemble::report;
-use super::build::{build_world, start};
+use super::build::{build_world, start, Queues};
 pub use super::conservation::RunError;
 use super::conservation::Totals;
 use super::parallel::run_halves;
@@ -31,13 +31,24 @@ pub fn run_observed(s: &Scenario, progress: &mut dyn FnMut(f64)) -> Result<Repor
 /// (packets are numbered in one creation order), and its trace is written
 /// by the time this returns.
 pub fn run_threads(s: &Scenario, threads: usize, progress: &mut dyn FnMut(f64)) -> Result<Report, RunError> {
+    run_with(s, threads, &|_| None, progress)
+}
+
+/// [`run_threads`] with the queue disciplines `queues` names in place of
+/// the scenario's (see [`Queues`]).
+pub fn run_with(
+    s: &Scenario,
+    threads: usize,
+    queues: Queues,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Report, RunError> {
     s.validate()?;
     let end = s.duration as f64;
     let progress = &mut |t: Time| progress(t as f64 / end);
-    let mut w = build_world(s)?;
+    let mut w = build_world(s, queues)?;
     let totals = match Cut::of(s, &w.net) {
         Some(cut) if threads >= 2 && s.trace.is_none() => {
-            let mut b = build_world(s)?;
+            let mut b = build_world(s, queues)?;
             (w.cut, b.cut) = (Some(cut.clone()), Some(cut));
             w.split(0);
             b.split(1);

@@ -7,7 +7,8 @@
 //! The world's work is spread over files by concept: the events
 //! ([`event`]), a flow's two ends ([`flow`]), a packet's way along its
 //! route to its endpoint ([`forward`]), pacers putting packets on their
-//! links ([`pace`]), the connections of short-lived flows ([`connection`]),
+//! links ([`pace`]), queues that hold their packets letting them go
+//! ([`held`]), the connections of short-lived flows ([`connection`]),
 //! what the world measures ([`measure`]) and records over time ([`series`]),
 //! and the bookkeeping of a network
 //! split in two halves ([`split`]).
@@ -16,6 +17,7 @@ mod connection;
 pub mod event;
 pub mod flow;
 mod forward;
+mod held;
 mod measure;
 mod pace;
 mod series;
@@ -113,7 +115,9 @@ impl World {
             .iter()
             .map(|&l| {
                 assert!(l < Hop::TRACED, "link id {l} needs more than 28 bits");
-                Hop(l | if pacer_at[l as usize] == NO_PACER { 0 } else { Hop::PACED })
+                let (paced, holds) = (pacer_at[l as usize] != NO_PACER, net.links[l as usize].holds());
+                assert!(!(paced && holds), "link {l}: a pacer in front of a queue that holds its packets");
+                Hop(l | if paced || holds { Hop::HELD } else { 0 })
             })
             .collect();
         for span in &net.routes {
@@ -234,6 +238,10 @@ impl World {
                     self.open_window();
                 }
                 Event::Sample => self.sample(),
+                Event::Transmit(l) => {
+                    self.net.links[l as usize].transmit_popped(t);
+                    self.start_held(l);
+                }
                 Event::End => {
                     self.release_all_before(t);
                     return true;
@@ -295,6 +303,6 @@ pub(crate) mod testing {
 
     /// The world of [`line_scenario`], nothing started.
     pub fn line(buffer: u64) -> World {
-        build_world(&line_scenario(buffer)).expect("a network")
+        build_world(&line_scenario(buffer), &|_| None).expect("a network")
     }
 }

@@ -103,6 +103,13 @@ impl LinkStats {
         c.drops += dropped;
     }
 
+    /// A packet of `kind` that had joined the queue was dropped from it at `t`.
+    pub fn drop_queued(&mut self, t: Time, kind: PacketKind) {
+        let counts = u64::from(self.counts(t));
+        self.drops += counts;
+        self.by_class[kind as usize].drops += counts;
+    }
+
     pub fn since(&self) -> Time {
         self.since
     }

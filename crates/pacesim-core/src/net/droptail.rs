@@ -10,7 +10,7 @@
 //! (An arrival at an idle link is enqueued and dequeued at once in ns-2, but
 //! the check runs first, so it too is dropped if `size >= limit`.)
 
-use super::discipline::{Arrival, Discipline};
+use super::discipline::{Arrival, Discipline, Verdict};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DropTail {
@@ -42,8 +42,12 @@ impl DropTail {
 
 impl Discipline for DropTail {
     #[inline]
-    fn admits(&mut self, a: &Arrival) -> bool {
-        self.fits(a.queued_bytes, a.queued_packets, u64::from(a.size))
+    fn verdict(&mut self, a: &Arrival) -> Verdict {
+        if self.fits(a.queued_bytes, a.queued_packets, u64::from(a.size)) {
+            Verdict::Admit
+        } else {
+            Verdict::DropArrival
+        }
     }
 
     fn limit_bytes(&self) -> Option<u64> {

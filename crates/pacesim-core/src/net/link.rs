@@ -15,18 +15,29 @@
 //! length seen by the next arrival. The result is the same as ns-2's
 //! dequeue-on-transmission-end model, with one event per packet per hop
 //! instead of three.
+//!
+//! A discipline that may drop packets already queued (drop-head, see
+//! `net::discipline`) takes that certainty away: a packet behind the one
+//! dropped starts earlier than it would have. Such a link holds its
+//! waiting packets, by id, until the transmitter frees for them (ns-2's
+//! model): they reach it through [`Link::enqueue`], the caller lets the
+//! head go at the time [`Link::next_start`] tells ([`Link::next_held`])
+//! and offers it then, when its passage is known.
 
 use std::collections::VecDeque;
 
-use super::discipline::{Arrival, Discipline};
-use super::{DropTail, PacketKind, Queue};
+use super::discipline::{Arrival, Discipline, Verdict};
+use super::{DropTail, PacketId, PacketKind, Queue};
 use crate::metrics::{Burstiness, LinkStats, QueueTracks};
 use crate::sim::time::{tx_time, Time};
+use crate::sim::timer::Timer;
 
 pub type LinkId = u32;
 
 #[derive(Debug, Clone, Copy)]
 struct Waiting {
+    /// When its transmission starts; `Time::MAX` while a queue that
+    /// [`Link::holds`] holds it (not known yet).
     start: Time,
     size: u32,
 }
@@ -44,8 +55,11 @@ pub struct Link {
     /// The serialisation time of the last size offered, which on most
     /// links is every packet's (data one way, ACKs the other).
     last_tx: (u32, Time),
-    /// Neither reported nor able to drop (see [`Link::set_untracked`]).
-    untracked: bool,
+    /// [`Link::offer`] puts the packet on the transmitter without asking
+    /// the queue: the link neither is reported nor can drop (see
+    /// [`Link::set_untracked`]), or its queue holds the packets before
+    /// they are offered ([`Link::holds`]).
+    direct: bool,
     pub output: Box<Output>,
 }
 
@@ -65,18 +79,30 @@ pub struct Output {
     pub burstiness: Option<Box<Burstiness>>,
     /// The queue and drops over time, when this link's series are recorded.
     pub series: Option<Box<QueueTracks>>,
+    /// The packets waiting, when the queue [`Link::holds`] them.
+    held: Option<Box<Held>>,
+}
+
+/// What a queue that [`Link::holds`] its packets keeps besides their sizes
+/// (in `Output::waiting`).
+#[derive(Debug, Clone, Default)]
+struct Held {
+    /// The packets waiting, with their class, in order.
+    packets: VecDeque<(PacketId, PacketKind)>,
+    /// Due when the transmitter frees for the head.
+    transmit: Timer,
 }
 
 impl Link {
     pub fn new(rate_bps: u64, delay: Time, queue: impl Into<Queue>) -> Self {
-        Link {
+        let mut link = Link {
             busy_until: 0,
             rate_bps,
             delay,
             last_tx: (0, 0),
-            untracked: false,
+            direct: false,
             output: Box::new(Output {
-                queue: queue.into(),
+                queue: DropTail::unlimited().into(),
                 waiting: VecDeque::new(),
                 queued_bytes: 0,
                 idle_mark: 0,
@@ -84,8 +110,20 @@ impl Link {
                 stats: LinkStats::default(),
                 burstiness: None,
                 series: None,
+                held: None,
             }),
-        }
+        };
+        link.set_queue(queue);
+        link
+    }
+
+    /// Give the link the discipline `queue` in place of its own, before
+    /// it carries anything.
+    pub fn set_queue(&mut self, queue: impl Into<Queue>) {
+        let queue = queue.into();
+        self.direct = queue.drops_queued();
+        self.output.held = self.direct.then(Box::default);
+        self.output.queue = queue;
     }
 
     /// Serialisation time of a packet of `size` bytes on this link.
@@ -121,21 +159,83 @@ impl Link {
     /// links' state to a few cache-resident words.
     pub fn set_untracked(&mut self) {
         assert!(self.output.queue == DropTail::unlimited(), "a link that drops must keep its queue");
-        self.untracked = true;
+        self.direct = true;
     }
 
     /// A packet of `size` bytes and class `kind` arrives at the queue at
     /// `now`. Returns when its last bit reaches the far end, or `None` if
-    /// the queue drops it.
+    /// the queue drops it. On a link whose queue [`Link::holds`] its
+    /// packets, the packet is the one [`Link::next_held`] let go at `now`.
     #[inline]
     pub fn offer(&mut self, now: Time, size: u32, kind: PacketKind) -> Option<Time> {
-        let start = if self.untracked {
+        let start = if self.direct {
             self.busy_until.max(now)
         } else {
             self.output.admit(now, size, kind, self.busy_until)?
         };
         self.busy_until = start + self.serialise(size);
         Some(self.busy_until + self.delay)
+    }
+
+    /// Whether the queue holds its waiting packets until they start (its
+    /// discipline may drop queued packets): they reach the link through
+    /// [`Link::enqueue`], not [`Link::offer`].
+    pub fn holds(&self) -> bool {
+        self.output.held.is_some()
+    }
+
+    /// Packet `id` of `size` bytes and class `kind` arrives at `now` at a
+    /// queue that [`Link::holds`]: whether it joined the queue. The packets
+    /// the discipline dropped from the head (the arrival among them if
+    /// nothing else waited) are pushed on `dropped`.
+    pub fn enqueue(
+        &mut self,
+        now: Time,
+        id: PacketId,
+        size: u32,
+        kind: PacketKind,
+        dropped: &mut Vec<PacketId>,
+    ) -> bool {
+        self.output.enqueue(now, id, size, kind, self.busy_until, dropped)
+    }
+
+    /// When the transmitter frees for the next held packet, if one waits.
+    pub fn next_start(&self) -> Option<Time> {
+        let held = self.output.held.as_ref()?;
+        (!held.packets.is_empty()).then_some(self.busy_until)
+    }
+
+    /// The held packet at the head of the queue, if one waits and the
+    /// transmitter is free at `now`: it leaves the queue, to be offered at `now`.
+    pub fn next_held(&mut self, now: Time) -> Option<PacketId> {
+        if self.busy_until > now {
+            return None;
+        }
+        self.output.start_head(now, self.busy_until)
+    }
+
+    /// Set the transmit timer for [`Link::next_start`]; the time of the
+    /// event to schedule for it, if one is needed.
+    pub fn arm_transmit(&mut self) -> Option<Time> {
+        let next = self.next_start();
+        let timer = &mut self.output.held.as_mut()?.transmit;
+        match next {
+            Some(t) => timer.set(t),
+            None => timer.cancel(),
+        }
+        timer.needs_event()
+    }
+
+    /// The transmit timer's event popped at `now`.
+    pub fn transmit_popped(&mut self, now: Time) {
+        if let Some(held) = &mut self.output.held {
+            held.transmit.fires(now);
+        }
+    }
+
+    /// Packets held by a queue that [`Link::holds`] them.
+    pub fn held_packets(&self) -> usize {
+        self.output.held.as_ref().map_or(0, |h| h.packets.len())
     }
 
     /// Packets waiting (not counting the one on the wire); always 0 for an
@@ -159,21 +259,8 @@ impl Output {
     /// transmitter is busy until `busy_until`; when it takes it, the time
     /// its transmission starts.
     fn admit(&mut self, now: Time, size: u32, kind: PacketKind, busy_until: Time) -> Option<Time> {
-        self.open_window(now, busy_until);
-        self.settle(now);
-        if let Some(b) = &mut self.burstiness {
-            if now >= self.window[0] && now < self.window[1] {
-                b.arrive(now, size);
-            }
-        }
-        let arrival = Arrival {
-            now,
-            idle_since: (busy_until <= now).then_some(busy_until),
-            queued_bytes: self.queued_bytes,
-            queued_packets: self.waiting.len() as u64,
-            size,
-        };
-        let admitted = self.queue.admits(&arrival);
+        let arrival = self.arrival(now, size, busy_until);
+        let admitted = self.queue.verdict(&arrival) == Verdict::Admit;
         self.stats.arrival(now, kind, !admitted);
         if !admitted {
             if let Some(s) = &mut self.series {
@@ -196,6 +283,85 @@ impl Output {
             }
             Some(busy_until)
         }
+    }
+
+    /// Account the queue up to `now`, and what an arrival of `size` bytes
+    /// at `now` shows the discipline.
+    #[inline]
+    fn arrival(&mut self, now: Time, size: u32, busy_until: Time) -> Arrival {
+        self.open_window(now, busy_until);
+        self.settle(now);
+        if let Some(b) = &mut self.burstiness {
+            if now >= self.window[0] && now < self.window[1] {
+                b.arrive(now, size);
+            }
+        }
+        Arrival {
+            now,
+            idle_since: (busy_until <= now).then_some(busy_until),
+            queued_bytes: self.queued_bytes,
+            queued_packets: self.waiting.len() as u64,
+            size,
+        }
+    }
+
+    /// [`Link::enqueue`]: the verdict on packet `id`, held if it joins.
+    fn enqueue(
+        &mut self,
+        now: Time,
+        id: PacketId,
+        size: u32,
+        kind: PacketKind,
+        busy_until: Time,
+        dropped: &mut Vec<PacketId>,
+    ) -> bool {
+        let arrival = self.arrival(now, size, busy_until);
+        let verdict = self.queue.verdict(&arrival);
+        let joins = verdict != Verdict::DropArrival;
+        self.stats.arrival(now, kind, !joins);
+        let held = self.held.as_mut().expect("a queue that holds its packets");
+        if joins {
+            self.waiting.push_back(Waiting { start: Time::MAX, size });
+            held.packets.push_back((id, kind));
+            self.queued_bytes += u64::from(size);
+        }
+        if verdict == Verdict::DropHead {
+            let (head, class) = held.packets.pop_front().expect("the arrival at least waits");
+            let w = self.waiting.pop_front().expect("held packets wait");
+            self.queued_bytes -= u64::from(w.size);
+            self.stats.drop_queued(now, class);
+            dropped.push(head);
+        }
+        if let Some(s) = &mut self.series {
+            if verdict != Verdict::Admit {
+                s.dropped(now);
+            }
+            s.queue(now, self.waiting.len(), self.queued_bytes);
+        }
+        joins
+    }
+
+    /// The head of the held queue starts transmission at `now`, the
+    /// transmitter having been free since `busy_until`.
+    fn start_head(&mut self, now: Time, busy_until: Time) -> Option<PacketId> {
+        if self.held.as_ref()?.packets.is_empty() {
+            return None;
+        }
+        self.open_window(now, busy_until);
+        self.settle(now);
+        self.account_idle(now, busy_until);
+        let held = self.held.as_mut().expect("checked above");
+        let (id, _) = held.packets.pop_front().expect("checked above");
+        let w = self.waiting.pop_front().expect("held packets wait");
+        self.queued_bytes -= u64::from(w.size);
+        if let Some(s) = &mut self.series {
+            s.queue(now, self.waiting.len(), self.queued_bytes);
+        }
+        if self.stats.counts(now) {
+            self.stats.departures += 1;
+            self.stats.departed_bytes += u64::from(w.size);
+        }
+        Some(id)
     }
 
     /// Packets whose transmission began before `now` leave the queue. One
@@ -341,7 +507,7 @@ mod tests {
             Link::new(100_000_000, 0, Queue::Red(Red::new(config, crate::sim::rng::stream(1, "t", 0))));
         let avg = |l: &Link| match &l.output.queue {
             Queue::Red(r) => r.average(),
-            Queue::DropTail(_) => unreachable!(),
+            _ => unreachable!(),
         };
         let mut seen = vec![];
         for _ in 0..3 {

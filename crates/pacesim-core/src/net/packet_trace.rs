@@ -20,7 +20,10 @@
 //! A link knows a packet's whole passage when it admits it (see
 //! [`super::link`]): the `+` at the offer, then the `-` when its
 //! transmission starts and the `r` when its last bit reaches the far end,
-//! or a `d` at the offer. Lines are therefore recorded ahead of the clock
+//! or a `d` at the offer. A link whose queue holds its packets (a
+//! drop-head queue, `Link::holds`) knows less: its `+` and `d`s (of the
+//! arrival, or of the packet at the head) are recorded at the arrival, the
+//! `-` and `r` when the packet is let go. Lines are therefore recorded ahead of the clock
 //! and held until the simulation passes their time, then written in time
 //! order, equal times in the order they were recorded (ns-2 writes equal
 //! times in the order its events run; over the small E-base of
@@ -162,23 +165,26 @@ impl PacketTrace {
         at: Time,
         passage: Option<[Time; 2]>,
     ) {
-        self.write_before(now);
-        let (uid, cut) = self.uids[id as usize];
-        let mut push = |at: Time, event: u8| {
-            let kind = p.kind as u8;
-            let (size, flow, seq) = (p.size, p.flow, p.seq);
-            let line = Line { at, order: self.recorded, event, link, kind, size, flow, seq, uid, cut };
-            self.recorded += 1;
-            self.pending.push(Reverse(line));
-        };
-        push(at, b'+');
+        self.event(now, link, id, p, at, b'+');
         match passage {
-            None => push(at, b'd'),
+            None => self.event(now, link, id, p, at, b'd'),
             Some([start, arrives]) => {
-                push(start, b'-');
-                push(arrives, b'r');
+                self.event(now, link, id, p, start, b'-');
+                self.event(now, link, id, p, arrives, b'r');
             }
         }
+    }
+
+    /// Packet `id` (`p`) has the line `event` (`+`, `-`, `d` or `r`) at
+    /// traced link `link` at `at`, with the clock at `now` (<= `at`).
+    pub fn event(&mut self, now: Time, link: u32, id: PacketId, p: &Packet, at: Time, event: u8) {
+        self.write_before(now);
+        let (uid, cut) = self.uids[id as usize];
+        let kind = p.kind as u8;
+        let (size, flow, seq) = (p.size, p.flow, p.seq);
+        let line = Line { at, order: self.recorded, event, link, kind, size, flow, seq, uid, cut };
+        self.recorded += 1;
+        self.pending.push(Reverse(line));
     }
 
     /// Write the lines before `end` still held, and flush; the first write

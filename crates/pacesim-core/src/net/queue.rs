@@ -1,9 +1,10 @@
-//! A link's queue discipline: which arrivals it admits. Drop-tail everywhere
-//! by default; the core queue may be RED (paper E Fig. 9).
+//! A link's queue discipline: which arrivals it admits, and which packet
+//! it drops. Drop-tail everywhere by default; the core queue may be RED
+//! (paper E Fig. 9); a discipline from outside the crate goes in `Other`.
 
 use serde::{Deserialize, Serialize};
 
-use super::discipline::{Arrival, Discipline};
+use super::discipline::{Arrival, Discipline, OtherDiscipline, Verdict};
 use super::red::{RedConfig, RedParams};
 use super::{DropTail, Red};
 use crate::sim::rng::stream;
@@ -55,6 +56,8 @@ impl Core {
 pub enum Queue {
     DropTail(DropTail),
     Red(Red),
+    /// A discipline written outside the crate (called through a pointer).
+    Other(Box<dyn OtherDiscipline>),
 }
 
 impl From<DropTail> for Queue {
@@ -105,14 +108,19 @@ macro_rules! dispatch {
         match $queue {
             Queue::DropTail($q) => $body,
             Queue::Red($q) => $body,
+            Queue::Other($q) => $body,
         }
     };
 }
 
 impl Discipline for Queue {
     #[inline]
-    fn admits(&mut self, a: &Arrival) -> bool {
-        dispatch!(self, q => q.admits(a))
+    fn verdict(&mut self, a: &Arrival) -> Verdict {
+        dispatch!(self, q => q.verdict(a))
+    }
+
+    fn drops_queued(&self) -> bool {
+        dispatch!(self, q => q.drops_queued())
     }
 
     fn limit_bytes(&self) -> Option<u64> {

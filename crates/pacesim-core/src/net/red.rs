@@ -27,7 +27,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::discipline::{Arrival, Discipline};
+use super::discipline::{Arrival, Discipline, Verdict};
 use crate::sim::rng::Stream;
 use crate::spec::{bad, positive, InvalidField};
 
@@ -217,8 +217,8 @@ impl Red {
 }
 
 impl Discipline for Red {
-    /// Whether the arriving packet is admitted (ns-2 `REDQueue::enque`).
-    fn admits(&mut self, a: &Arrival) -> bool {
+    /// Whether the arriving packet is admitted or dropped (ns-2 `REDQueue::enque`).
+    fn verdict(&mut self, a: &Arrival) -> Verdict {
         let size = a.size;
         let q = if self.config.byte_mode { a.queued_bytes } else { a.queued_packets };
         let m = a.idle_since.map_or(0.0, |t| (self.ptc() * (a.now - t) as f64 * 1e-9).floor());
@@ -247,8 +247,9 @@ impl Discipline for Red {
         if drop {
             self.count = 0;
             self.count_bytes = 0;
+            return Verdict::DropArrival;
         }
-        !drop
+        Verdict::Admit
     }
 
     fn limit_bytes(&self) -> Option<u64> {
@@ -277,7 +278,8 @@ mod tests {
             packets: u64,
             size: u32,
         ) -> bool {
-            self.admits(&Arrival { now, idle_since, queued_bytes: bytes, queued_packets: packets, size })
+            let a = Arrival { now, idle_since, queued_bytes: bytes, queued_packets: packets, size };
+            self.verdict(&a) == Verdict::Admit
         }
     }
 

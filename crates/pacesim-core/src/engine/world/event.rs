@@ -24,6 +24,8 @@ pub enum Event {
     Sample,
     /// The run ends.
     End,
+    /// A link whose queue holds its packets may start the next.
+    Transmit(u32),
 }
 
 impl Event {
@@ -40,6 +42,7 @@ impl Event {
             Event::Warmup => (7, 0),
             Event::Sample => (8, 0),
             Event::End => (9, 0),
+            Event::Transmit(i) => (10, i),
         }
     }
 
@@ -81,7 +84,8 @@ impl From<Packed> for Event {
             6 => Event::Udp(index),
             7 => Event::Warmup,
             8 => Event::Sample,
-            _ => Event::End,
+            9 => Event::End,
+            _ => Event::Transmit(index),
         }
     }
 }

@@ -3,13 +3,15 @@
 //! its endpoint, where the sink acknowledges data and the sender answers
 //! ACKs with what it may send next.
 
-use super::{traced, Event, World, SACK_BLOCK_BYTES};
+use super::{traced, Event, World, NO_PACER, SACK_BLOCK_BYTES};
 use crate::net::{Packet, PacketId, PacketKind, TcpOptions};
 use crate::pacing::LinkPacer;
 use crate::sim::Time;
 
 /// A route hop: its link, and in the upper bits what the engine asks at
-/// every hop: whether a pacer sits in front of the link, whether the packet
+/// every hop: whether packets wait for the link outside its own decision
+/// (in a pacer in front of it, or in a queue that holds them, see
+/// `Link::holds`), whether the packet
 /// goes on at once across the route's next link (cut through, see
 /// `Network::mark_cut_through`), whether the link's far end is in the
 /// other half of a split run, and whether the link is traced. One word, next to the route's other hops,
@@ -19,7 +21,7 @@ use crate::sim::Time;
 pub(super) struct Hop(pub(super) u32);
 
 impl Hop {
-    pub(super) const PACED: u32 = 1 << 31;
+    pub(super) const HELD: u32 = 1 << 31;
     pub(super) const ONWARD: u32 = 1 << 30;
     pub(super) const CROSSES: u32 = 1 << 29;
     pub(super) const TRACED: u32 = 1 << 28;
@@ -35,14 +37,17 @@ impl Hop {
 
 impl World {
     /// Hand the packet to the link of its current hop, through the link's
-    /// pacer if it has one.
+    /// pacer if it has one, or to its queue if that holds its packets.
     #[inline]
     pub(super) fn forward(&mut self, id: PacketId) {
         let hop = self.route_hops[self.packets.get(id).hop as usize];
-        if !hop.has(Hop::PACED) {
+        if !hop.has(Hop::HELD) {
             return self.transmit_packet(id);
         }
         let i = self.pacer_at[hop.link()];
+        if i == NO_PACER {
+            return self.hold(hop, id);
+        }
         self.release(i);
         if !self.pacers[i as usize].arrive(self.now, id, self.packets.get(id).size) {
             self.packets.release(id);

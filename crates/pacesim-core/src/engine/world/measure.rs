@@ -46,10 +46,11 @@ impl World {
     }
 
     /// Packets the event queue carries (each live packet is on exactly one
-    /// link) plus those held by pacers.
+    /// link) plus those held by pacers and by queues that hold their packets.
     pub fn packets_in_queue(&self) -> u64 {
         let on_links = self.queue.iter().filter(|&&e| matches!(Event::from(e), Event::Arrive(_))).count();
         let pacing: usize = self.pacers.iter().map(|p| p.queued()).sum();
-        (on_links + pacing) as u64
+        let held: usize = self.net.links.iter().map(|l| l.held_packets()).sum();
+        (on_links + pacing + held) as u64
     }
 }

@@ -90,6 +90,7 @@ impl World {
             Event::Rto(f) | Event::HostPace(f) | Event::Start(f) => cut.side(net.sender_link(f as usize)),
             Event::DelAck(f) => cut.side(net.sink_link(f as usize)),
             Event::Pace(i) => cut.side(net.pacers[i as usize].0),
+            Event::Transmit(l) => cut.side(l),
             Event::Udp(i) => cut.side(net.route(self.sources[i as usize].route)[0]),
             Event::Warmup | Event::Sample | Event::End => 0,
         }

@@ -13,7 +13,9 @@ use crate::sim::Time;
 use crate::spec::InvalidField;
 
 /// Packet `id` (`p`) was offered at `at` to the traced link of `hop`,
-/// which answered `arrives` (`None`: dropped).
+/// which answered `arrives` (`None`: dropped). A link whose queue holds
+/// its packets recorded the `+` at the arrival (`World::hold`): this is
+/// the packet let go.
 #[cold]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
@@ -29,7 +31,14 @@ pub(super) fn offered(
 ) {
     let passage = arrives.map(|t| [t - link.delay - link.tx_time(p.size), t]);
     let trace = trace.expect("a traced hop has a trace");
-    trace.offered(now, hop.link() as u32, id, p, at, passage);
+    let l = hop.link() as u32;
+    match passage {
+        Some([start, arrives]) if link.holds() => {
+            trace.event(now, l, id, p, start, b'-');
+            trace.event(now, l, id, p, arrives, b'r');
+        }
+        _ => trace.offered(now, l, id, p, at, passage),
+    }
 }
 
 impl World {
