@@ -286,8 +286,9 @@ impl Output {
     }
 
     /// Account the queue up to `now`, and what an arrival of `size` bytes
-    /// at `now` shows the discipline.
-    #[inline]
+    /// at `now` shows the discipline. Inlined into both callers: drop-tail's
+    /// `admit` is every hop's path.
+    #[inline(always)]
     fn arrival(&mut self, now: Time, size: u32, busy_until: Time) -> Arrival {
         self.open_window(now, busy_until);
         self.settle(now);
