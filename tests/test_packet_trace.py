@@ -64,11 +64,31 @@ def test_a_cbr_source_is_traced_at_hand_computed_times(tmp_path):
     ({"links": ["a-b"]}, "trace.file", "required"),
     ({"links": ["a-b"], "file": "/no/such/dir/t.tr"}, "trace.file", "cannot create"),
     ({"links": ["a-b"], "colour": 1}, "trace.colour", "unknown key 'colour'"),
+    ({"links": ["a-b"], "max_bytes": "0B"}, "trace.max_bytes", ""),
+    ({"links": ["a-b"], "max_bytes": 100}, "trace.max_bytes", "no unit"),
 ])
 def test_trace_tables_are_checked_naming_the_field(trace, field, words):
     with pytest.raises(ScenarioError) as e:
         pacesim.run({**LINE, "trace": trace})
     assert e.value.field == field and words in e.value.message, str(e.value)
+
+
+def test_a_trace_stops_at_max_bytes_on_a_whole_line_and_warns_when(tmp_path):
+    pacesim.run(LINE, trace=tmp_path / "all.tr")
+    every = lines(tmp_path / "all.tr")
+    room = sum(len(l) + 1 for l in every[:5]) + 20  # five lines and part of the sixth, at 17.723 ms
+    capped = {**LINE, "trace": {**LINE["trace"], "max_bytes": f"{room}B"}}
+    with pytest.warns(pacesim.RecordingStopped, match=rf"stopped at 0.017723 s, at its cap of {room} B") as w:
+        r = pacesim.run(capped, trace=tmp_path / "cut.tr")
+    assert len(w) == 1 and r.report["warnings"] == [str(w[0].message)]
+    assert lines(tmp_path / "cut.tr") == every[:5]
+    assert (tmp_path / "cut.tr").stat().st_size <= room
+    full = {**LINE, "trace": {**LINE["trace"], "max_bytes": f"{sum(len(l) + 1 for l in every)}B"}}
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # exactly full: no warning
+        pacesim.run(full, trace=tmp_path / "full.tr")
+    assert lines(tmp_path / "full.tr") == every
 
 
 def test_a_traced_run_is_the_same_on_two_threads(tmp_path):

@@ -73,6 +73,30 @@ def test_a_run_without_series_keeps_its_store_key_and_has_no_series_table(tmp_pa
     assert out.exit_code == 2 and "recorded no series" in out.output
 
 
+def test_every_change_series_stop_at_their_share_of_max_points_with_a_warning():
+    whole = pacesim.run("e-base", set=TINY + SERIES, threads=1).series
+    with pytest.warns(pacesim.RecordingStopped) as w:
+        cut = pacesim.run("e-base", set=TINY + SERIES + ["series.max_points=1100"], threads=1)
+    share = 1100 // 11  # two flows' 4 tracks and the core's 3
+    stopped = 0
+    for (entity, series), g in whole.groupby(["entity", "series"], sort=False):
+        kept = cut.series[(cut.series["entity"] == entity) & (cut.series["series"] == series)]
+        assert kept["time_s"].tolist() == g["time_s"].tolist()[:share], (entity, series)
+        assert kept["value"].tolist() == g["value"].tolist()[:share]
+        if len(g) > share:
+            stopped += 1
+            said = f"series: {entity} {series} stopped recording at {g['time_s'].iloc[share]} s, after {share} points"
+            assert any(str(x.message).startswith(said) for x in w), said
+    assert stopped == len(w) == len(cut.report["warnings"]) > 0
+
+
+def test_the_cli_prints_a_stopped_series_as_a_warning():
+    result = CliRunner().invoke(app, ["run", "e-base", "--threads", "1"] + [
+        a for s in TINY + SERIES + ["series.max_points=1100"] for a in ("--set", s)])
+    assert result.exit_code == 0, result.output
+    assert "warning:" in result.output and "stopped recording at" in result.output
+
+
 @pytest.mark.parametrize("sets, field", [
     (["series.flows=[0, 0]"], "series.flows[1]"),
     (["series.interval=0s", "series.flows=[0]"], "series.interval"),
@@ -82,6 +106,10 @@ def test_a_run_without_series_keeps_its_store_key_and_has_no_series_table(tmp_pa
     (['series.links=["nowhere"]'], "series.links[0]"),
     (['series.pacers=["edge_in.0"]'], "series.pacers[0]"),  # nothing paces
     (["series.flows=[0]", "series.every=true"], "series.every"),
+    (["series.flows=[0]", "series.max_points=0"], "series.max_points"),
+    (["series.flows=[0]", f"series.max_points={2**26 + 1}"], "series.max_points"),
+    (["series.flows=[0]", "series.max_points=true"], "series.max_points"),
+    (["series.flows=[0]", "series.interval=1s", "series.max_points=20"], "series.interval"),  # 21 x 4 samples
 ])
 def test_bad_series_name_the_field(sets, field):
     with pytest.raises(ScenarioError) as e:

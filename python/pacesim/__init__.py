@@ -14,6 +14,7 @@ import importlib
 import json
 import os
 import time
+import warnings
 from typing import TYPE_CHECKING, Callable, Optional, Sequence, Union
 
 from . import _core
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENGINE_VERSION",
+    "RecordingStopped",
     "Result",
     "Scenario",
     "ScenarioError",
@@ -58,6 +60,10 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'pacesim' has no attribute {name!r}")
 
 
+class RecordingStopped(UserWarning):
+    """A series track or a packet trace stopped recording at its size cap; the message says which and when."""
+
+
 def run(
     scenario: Union[Scenario, dict, str, os.PathLike],
     set: Sequence[str] = (),
@@ -83,6 +89,11 @@ def run(
     `trace` writes a packet trace to that file (`[trace]`'s `file`; docs/trace.md):
     ns-2's text format, or pcap if it ends in `.pcap`; of the links `[trace]`
     names, or else the core link. A traced run runs on one thread.
+
+    A series track kept at every change, or a packet trace, that reaches its
+    size cap (`[series]`, `trace.max_bytes`) stops recording; the run goes on
+    and each such stop is issued as a `RecordingStopped` warning (and listed in
+    the report's `warnings`).
     """
     from . import memory
     from .result import Result
@@ -101,8 +112,8 @@ def run(
         scenario = apply_overrides(scenario, overrides)
     memory.check(scenario, max_memory)
     if trace is not None:
-        links = scenario.trace.links if scenario.trace is not None else ["core"]
-        scenario = scenario.model_copy(update={"trace": PacketTrace(links=links, file=os.fspath(trace))})
+        traced = scenario.trace or PacketTrace()
+        scenario = scenario.model_copy(update={"trace": traced.model_copy(update={"file": os.fspath(trace)})})
     engine = scenario
     pcap_out = scenario.trace.file if scenario.trace is not None and (scenario.trace.file or "").endswith(".pcap") else None
     if pcap_out is not None:  # the engine writes ns-2's text beside it, made pcap here
@@ -119,4 +130,7 @@ def run(
 
         pcap.write(engine.trace.file, pcap_out)
         os.remove(engine.trace.file)
-    return Result(json.loads(report), scenario, wall_s)
+    report = json.loads(report)
+    for note in report.get("warnings", []):  # a series track or the trace stopped at its size cap
+        warnings.warn(RecordingStopped(note), stacklevel=2)
+    return Result(report, scenario, wall_s)

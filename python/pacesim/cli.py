@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import statistics
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional
 
@@ -158,7 +159,7 @@ def run(
     """Run one scenario and print its summary, links and goodput distribution."""
     from rich.progress import Progress
 
-    from . import memory
+    from . import RecordingStopped, memory
     from . import run as run_scenario
     from .scenario import ScenarioError, apply_overrides, load_scenario
 
@@ -173,8 +174,12 @@ def run(
             err.print(f"[yellow]warning:[/] {escape(note)}", soft_wrap=True)
         with Progress(*Progress.get_default_columns(), transient=True, console=err) as bar:
             task = bar.add_task("simulating", total=1.0)
-            r = run_scenario(s, seed=seed, progress=lambda done: bar.update(task, completed=done), threads=threads,
-                             max_memory=limit, trace=trace)
+            with warnings.catch_warnings(record=True) as stopped:
+                warnings.simplefilter("always", RecordingStopped)
+                r = run_scenario(s, seed=seed, progress=lambda done: bar.update(task, completed=done),
+                                 threads=threads, max_memory=limit, trace=trace)
+        for w in stopped:
+            err.print(f"[yellow]warning:[/] {escape(str(w.message))}", soft_wrap=True)
     except ScenarioError as e:
         err.print(f"[red]error:[/] {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(2)

@@ -494,6 +494,28 @@ def draw_points(ax, panel: Curves, frame: pd.DataFrame, text: str, first: bool =
     return drawn
 
 
+def draw_references(ax, x: Sequence[float], y: Sequence[float], text: str) -> int:
+    """Draw a second implementation's points (x in the axis's drawn unit, y in the metric's) on axes `ax`
+    already drawn, as black crosses under one legend entry `text`. A logarithmic y axis is widened to hold
+    every positive point, and a zero sits on its floor, as `_floor_zeros` draws pacesim's (zeros drawn
+    before move down with the floor). The number of points drawn (every one of `x`)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    log = ax.get_yscale() == "log"
+    if log:
+        lo, hi = ax.get_ylim()
+        pos = y[y > 0]
+        floor = min(lo, pos.min() / 1.5) if len(pos) else lo
+        if floor < lo:
+            for line in ax.get_lines():  # zeros already on the floor: pacesim's triangles, earlier crosses
+                if line.get_marker() in ("v", "x"):
+                    line.set_ydata(np.where(np.asarray(line.get_ydata(), dtype=float) == lo, floor, line.get_ydata()))
+        ax.set_ylim(floor, max(hi, pos.max() * 1.5) if len(pos) else hi)
+        y = np.where(y > 0, y, floor)
+    ax.plot(x, y, "x", color="black", ms=7, mew=1.5, linestyle="none", label=text, clip_on=not log, zorder=3)
+    _finish(ax, "", ax.get_legend().get_title().get_text() or None if ax.get_legend() else None)
+    return len(x)
+
+
 TIME_SERIES = {
     "cwnd": "Congestion window (packets)",
     "ssthresh": "Slow-start threshold (packets)",

@@ -386,6 +386,10 @@ class Series(_Model):
     """Links by name (core, core.rev, edge_in.3, ...) whose queue and drops are recorded."""
     pacers: List[str] = Field(default_factory=list)
     """Pacers, by the name of the link they pace (edge_in.0, ...), whose backlog and rate are recorded."""
+    max_points: Optional[Annotated[int, Field(strict=True, ge=1, le=2**26)]] = None
+    """The most points kept in all (default and at most 2^26, 1 GiB in the engine). Sampled, a grid past it is
+    refused naming `series.interval`; every change, each track keeps its share (max_points over the number of
+    tracks) and stops at the first change past it, the run warning when (`RecordingStopped`)."""
 
     @model_validator(mode="after")
     def _something(self) -> Series:
@@ -408,6 +412,9 @@ class PacketTrace(_Model):
     """The traced links, by name (`pacesim topology show` lists them)."""
     file: Optional[str] = None
     """The trace file, from the current directory; `pacesim run --trace FILE` and `run(trace=FILE)` set it."""
+    max_bytes: Optional[PositiveSize] = None
+    """The most the trace may write (default 1 GiB, about 18 million lines): at it the trace stops on a whole
+    line and the run warns when (`RecordingStopped`); the run itself goes on."""
 
 
 class Scenario(_Model):
@@ -477,8 +484,12 @@ class Scenario(_Model):
             del data["traffic"]["two_way"]  # the engine's default: one-way runs keep the keys they had before it
         if self.series is None:
             del data["series"]  # as two_way: runs without series keep their keys (and their store keys)
+        elif self.series.max_points is None:
+            del data["series"]["max_points"]  # the engine's default cap: runs with series keep their keys
         if self.trace is None:
             del data["trace"]
+        elif self.trace.max_bytes is None:
+            del data["trace"]["max_bytes"]  # the engine's default cap: traced runs keep the keys they had
         return data
 
     def to_toml(self) -> str:

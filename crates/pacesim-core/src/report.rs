@@ -32,6 +32,10 @@ pub struct Report {
     pub series: Option<SeriesTable>,
     pub conservation: Conservation,
     pub work: Work,
+    /// What the run recorded only in part, in words: a series track or a
+    /// packet trace that reached its size bound and stopped (none: absent).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// The paper-E headline numbers.
@@ -179,6 +183,13 @@ pub struct SeriesTable {
     pub t_s: Vec<f64>,
     pub track: Vec<u32>,
     pub value: Vec<f64>,
+    /// Every-change tracks that reached their share of the points a run may
+    /// hold (`metrics::series`) and stopped recording: track `stopped_track[i]`
+    /// kept nothing from `stopped_s[i]` seconds on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stopped_track: Vec<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stopped_s: Vec<f64>,
 }
 
 /// Finished short-lived transfers, one row each: the flow, when its

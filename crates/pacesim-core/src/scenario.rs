@@ -134,6 +134,35 @@ pub struct Traffic {
     pub two_way: bool,
 }
 
+/// The parse error's message with a number shown as `text` has it: serde_json
+/// reads an integer past 2^64 as a float and would print
+/// 18446744073709551616 as `1.8446744073709552e+19`; such an integer becomes
+/// "invalid value: integer `18446744073709551616`, expected u64", as one
+/// within u64 but past the field's type is shown, and a fraction keeps its digits.
+fn as_written(text: &str, e: serde_json::Error) -> String {
+    let message = e.to_string();
+    let Some(shown) = message.split_once("floating point `").and_then(|(_, rest)| rest.split_once('`'))
+    else {
+        return message;
+    };
+    // The error's column is the value's last character (1-based).
+    let line = text.lines().nth(e.line().saturating_sub(1)).unwrap_or("");
+    let end = e.column().min(line.len());
+    let start =
+        line[..end].rfind(|c: char| !(c.is_ascii_digit() || "+-.eE".contains(c))).map_or(0, |i| i + 1);
+    let token = &line[start..end];
+    if token.is_empty() || token.parse::<f64>().ok() != shown.0.parse::<f64>().ok() {
+        return message; // not the number serde read: leave its own words
+    }
+    let integer = token.strip_prefix('-').unwrap_or(token).bytes().all(|b| b.is_ascii_digit());
+    let what = if integer {
+        format!("invalid value: integer `{token}`")
+    } else {
+        format!("invalid type: floating point `{token}`")
+    };
+    message.replacen(&format!("invalid type: floating point `{}`", shown.0), &what, 1)
+}
+
 impl Scenario {
     /// Parse from JSON, rejecting unknown keys.
     pub fn from_json(text: &str) -> Result<Self, InvalidField> {
@@ -141,7 +170,7 @@ impl Scenario {
         let s: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
             let field = if path == "." { "scenario".to_string() } else { path };
-            let message = e.into_inner().to_string();
+            let message = as_written(text, e.into_inner());
             // A spec read from its wire form names its own field (`tcp.rampdown: ...`).
             match message.split_once(": ") {
                 Some((inner, m)) if inner.starts_with(&format!("{field}.")) => bad(inner, m),
@@ -224,6 +253,9 @@ impl Scenario {
         ];
         for (field, v) in times {
             at_most(field, v.unwrap_or(0), MAX_TIME, "ns")?;
+        }
+        for (field, delay) in self.topology.delays() {
+            at_most(&field, delay, MAX_TIME, "ns")?;
         }
         for (i, u) in self.traffic.udp.iter().enumerate() {
             at_most(&format!("traffic.udp[{i}].on"), u.on.unwrap_or(0), MAX_TIME, "ns")?;

@@ -27,7 +27,7 @@ use crate::pacing::PacerSpec;
 use crate::pacing::{Pacing, PacingScheme};
 use crate::sim::Time;
 use crate::spec::tagged::{self, Tagged};
-use crate::spec::InvalidField;
+use crate::spec::{InvalidField, Range};
 
 /// The network a scenario describes: named, or a general graph.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -81,6 +81,35 @@ impl Topology {
             Topology::QDumbbell(t) => Owned(q_dumbbell::graph(t, seed)),
             Topology::WDumbbell(t) => Owned(w_dumbbell::graph(t, seed)),
             Topology::Graph(g) => Borrowed(g),
+        }
+    }
+
+    /// Every link delay the topology's spec gives, as (its field, its largest
+    /// value in ns), so that one past the engine's clock is refused naming
+    /// the field (`topology.links[3].delay`) before a link is built.
+    pub fn delays(&self) -> Vec<(String, u64)> {
+        let most = |field: &str, r: Range| (format!("topology.{field}"), r[0].max(r[1]));
+        match self {
+            Topology::EBase(t) => {
+                let mut out = vec![most("access_delay", t.access_delay), most("edge_delay", t.edge_delay)];
+                out.extend(t.udp.as_ref().map(|u| ("topology.udp.delay".to_string(), u.delay)));
+                out
+            }
+            Topology::ABase(t) => {
+                vec![most("access_delay", t.access_delay), most("udp_access_delay", t.udp_access_delay)]
+            }
+            Topology::QLine(t) => vec![most("access_delay", t.access_delay)],
+            Topology::QTandem(t) => vec![most("link_delay", t.link_delay)],
+            Topology::QDumbbell(t) => {
+                vec![most("host_delay", t.host_delay), most("access_delay", t.access_delay)]
+            }
+            Topology::WDumbbell(t) => vec![most("access_delay", t.access_delay)],
+            Topology::Graph(g) => g
+                .links
+                .iter()
+                .enumerate()
+                .filter_map(|(i, l)| l.delay.map(|d| most(&format!("links[{i}].delay"), d)))
+                .collect(),
         }
     }
 

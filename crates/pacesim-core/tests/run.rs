@@ -400,9 +400,8 @@ fn hostile_times_sizes_and_pacers_are_errors_naming_the_field() {
         let err = Scenario::from_json(&text).expect_err(field).to_string();
         assert!(err.starts_with(&format!("{field}:")), "error {err:?} should name {field}");
     }
-    // Found as the network is built: a link's delay, the pacers' rates.
+    // Found as the network is built: the pacers' rates.
     let built = [
-        (format!("\"edge_delay\":[{past},{past}]}}"), "topology"),
         ("\"edge_delay\":[5000000,15000000]},\"pacing\":{\"scheme\":\"qlbp\",\"delay\":0,\"fraction\":1.0,\"utilization\":1e-12,\"max_delay\":1000000000000000}".to_string(), "pacing.max_delay"),
         ("\"edge_delay\":[5000000,15000000]},\"pacing\":{\"scheme\":\"qlbp\",\"delay\":0,\"fraction\":1.0,\"q_max\":4294967295,\"q_lim\":4294967295}".to_string(), "pacing.q_max"),
     ];
@@ -622,4 +621,77 @@ fn one_way_delay_of_data_packets_starts_at_propagation_plus_serialisation() {
     lossy.delay = s.delay.clone();
     let d = run(&lossy).unwrap().delay.unwrap();
     assert!(d.max_ms > 200.0 + 111.0 && d.p50_ms < 200.0, "{d:?}");
+}
+
+/// A link delay past the engine's clock is refused naming the delay's whole
+/// field path with the value, in every topology kind (once `topology` and the
+/// link's name: issue 20).
+#[test]
+fn a_link_delay_past_the_clock_names_its_field_and_value() {
+    let max = pacesim_core::scenario::MAX_TIME;
+    let past = max + 1;
+    let topology = SMALL.find("\"topology\"").unwrap()..SMALL.find("\"core\"").unwrap();
+    let graph = SMALL.replace(&SMALL[topology], GRAPH);
+    let cases = [
+        (
+            graph.as_str(),
+            "\"delay\":[1000000,1000000]",
+            format!("\"delay\":[1000000,{past}]"),
+            "topology.links[0].delay",
+        ),
+        (
+            SMALL,
+            "\"edge_delay\":[5000000,15000000]",
+            format!("\"edge_delay\":[{past},{past}]"),
+            "topology.edge_delay",
+        ),
+        (
+            SMALL,
+            "\"access_delay\":[1000000,5000000]",
+            format!("\"access_delay\":[1000000,{past}]"),
+            "topology.access_delay",
+        ),
+    ];
+    for (base, from, to, field) in cases {
+        let text = base.replace(from, &to);
+        assert_ne!(text, base, "case {field} must change the scenario");
+        let err = Scenario::from_json(&text).expect_err(field).to_string();
+        assert_eq!(err, format!("{field}: {past} ns is more than the engine allows ({max} ns)"));
+    }
+    let at_max = graph.replace("\"delay\":[1000000,1000000]", &format!("\"delay\":[1000000,{max}]"));
+    Scenario::from_json(&at_max).expect("a delay of the clock's bound is valid");
+}
+
+/// An integer past u64 written in the engine's JSON is shown as written, not
+/// as the float serde_json reads it as (`1.8446744073709552e+19`: issue 20).
+#[test]
+fn an_integer_past_u64_is_shown_as_written() {
+    let cases = [
+        (
+            "\"edges\":2",
+            "\"edges\":18446744073709551616",
+            "topology.edges: invalid value: integer `18446744073709551616`, expected u32",
+        ),
+        (
+            "\"edges\":2",
+            "\"edges\":-99999999999999999999",
+            "topology.edges: invalid value: integer `-99999999999999999999`, expected u32",
+        ),
+        (
+            "\"delay\":100000000",
+            "\"delay\":184467440737095516160000",
+            "core.delay: invalid value: integer `184467440737095516160000`, expected u64",
+        ),
+        (
+            "\"edges\":2",
+            "\"edges\":2.50",
+            "topology.edges: invalid type: floating point `2.50`, expected u32",
+        ),
+    ];
+    for (from, to, start) in cases {
+        let text = SMALL.replace(from, to);
+        assert_ne!(text, SMALL);
+        let err = Scenario::from_json(&text).expect_err(to).to_string();
+        assert!(err.starts_with(start), "{err:?} should start {start:?}");
+    }
 }

@@ -199,3 +199,47 @@ fn a_series_of_something_that_is_not_there_names_the_field() {
         assert!(err.starts_with(field), "error {err:?} should name {field}");
     }
 }
+
+/// Every-change tracks past their share of `max_points` keep exactly the
+/// first points the uncapped run records, stop at the time of the next one,
+/// and the report warns of each; the same on one thread and two.
+#[test]
+fn every_change_tracks_stop_at_their_share_of_max_points_and_the_report_says_when() {
+    let spec = serde_json::json!({"flows": [0, 7], "links": ["core"]});
+    let free = scenario(EBASE, |v| v["series"] = spec.clone());
+    let capped = scenario(EBASE, |v| {
+        v["series"] = spec.clone();
+        v["series"]["max_points"] = serde_json::json!(1100);
+    });
+    let limit = 1100 / (2 * 4 + 3); // 11 tracks: 100 points each
+    let all = on(1, &free);
+    assert!(all.warnings.is_empty());
+    let (one, mut two) = (on(1, &capped), on(2, &capped));
+    two.work = one.work.clone();
+    assert_eq!(one, two, "a split run stops each track at the same point");
+    let (full, cut) = (all.series.as_ref().unwrap(), one.series.as_ref().unwrap());
+    let mut stopped = 0;
+    for (k, (entity, series)) in full.entity.iter().zip(&full.series).enumerate() {
+        let (whole, kept) = (track(full, entity, series), track(cut, entity, series));
+        let n = whole.len().min(limit);
+        assert_eq!(kept, whole[..n], "{entity} {series}: the first points, as recorded without the cap");
+        let at = cut.stopped_track.iter().position(|&i| i as usize == k);
+        assert_eq!(at.is_some(), whole.len() > limit, "{entity} {series} stops only past its share");
+        if let Some(i) = at {
+            stopped += 1;
+            assert_eq!(cut.stopped_s[i], whole[limit].0, "{entity} {series} stops at its next change");
+            let said = format!(
+                "series: {entity} {series} stopped recording at {} s, after {limit} points",
+                whole[limit].0
+            );
+            assert!(one.warnings.iter().any(|w| w.starts_with(&said)), "{said:?} in {:?}", one.warnings);
+        }
+    }
+    assert!(
+        stopped > 0 && one.warnings.len() == stopped,
+        "some tracks pass 100 changes in 30 s, each warned once"
+    );
+    let (mut a, mut b) = (all.clone(), one.clone());
+    (a.series, b.series, a.work, b.warnings) = (None, None, b.work.clone(), vec![]);
+    assert_eq!(a, b, "the cap changes no other number");
+}

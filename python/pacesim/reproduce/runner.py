@@ -16,10 +16,11 @@ from typing import List, Optional, Sequence
 import pandas as pd
 
 from .. import ENGINE_VERSION
-from ..plot import ROW_PANELS, figure, label, matches, paper_ref, summarise
+from ..plot import ROW_PANELS, draw_references, label, matches, paper_ref, render, save, summarise
 from ..store import Store, code_version
 from ..sweep import Sweep, SweepRun, run_sweep
 from ..topology import describe
+from . import ns2
 from .claims import RULES, Points
 from .figure import Figure
 from .figures import FIGURES
@@ -60,18 +61,35 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
     points.to_csv(csv, index=False)
-    plots = draw(fig, points, rows, out, quick, list(sweep.axes))
+    plots = draw(fig, points, rows, out, quick, list(sweep.axes), length_s(sweep))
     claims = judge_figure(fig, points, rows, quick)
     report = out / "report.md"
     report.write_text(_report(fig, quick, sweep, points, run, wall, claims, csv, plots), encoding="utf-8")
     return Reproduction(fig.id, csv, plots, report, claims, run)
 
 
-def draw(fig: Figure, points: pd.DataFrame, rows: dict, out: Path, quick: bool, axes: Sequence[str]) -> List[Path]:
+def _first(sweep: Sweep):
+    """The scenario of the sweep's first valid point (None when none is)."""
+    return next((p.scenario for p in sweep.points() if p.scenario is not None), None)
+
+
+def length_s(sweep: Sweep) -> Optional[float]:
+    """The run length of the sweep's points in seconds (None when no point is valid)."""
+    first = _first(sweep)
+    return None if first is None else first.duration / 1e9
+
+
+def draw(fig: Figure, points: pd.DataFrame, rows: dict, out: Path, quick: bool, axes: Sequence[str],
+         duration_s: Optional[float] = None) -> List[Path]:
     """Write `fig`'s panels as `<id>.png` and `<id>.svg` to `out`, titled with
-    the paper figures it stands for; `axes` are its sweep's (none averaged over)."""
+    the paper figures it stands for; `axes` are its sweep's (none averaged over).
+    Panels with ns-2 rows for this run (`ns2.beside`) get them as crosses, the
+    legend naming ns-2's run length when it differs from `duration_s`."""
     title = f"{paper_ref(fig.id, *fig.also)}: {fig.caption}{' (quick run: a demo)' if quick else ''}"
-    return figure(points, fig.panels, out / fig.id, title, rows, axes)
+    drawn = render(points, fig.panels, title, rows, axes)
+    for b in ns2.beside(fig, quick):
+        draw_references(drawn.axes[b.panel], b.rows["x"], b.rows["value"], ns2.legend(b, duration_s))
+    return save(drawn, out / fig.id)
 
 
 def _table(df: pd.DataFrame) -> str:
@@ -112,7 +130,7 @@ def _numbers(fig: Figure, points: pd.DataFrame) -> List[str]:
 
 def _size(quick: bool, sweep: Sweep) -> str:
     """What the runs were: topology, flows, length; and how the quick one was reduced."""
-    first = next((p.scenario for p in sweep.points() if p.scenario is not None), None)
+    first = _first(sweep)
     if first is None:
         return "no valid point"
     what = (f"{first.topology.kind}, {describe(first, 0)['flows']} flows, {first.duration / 1e9:g} s "

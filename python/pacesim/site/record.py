@@ -5,8 +5,9 @@ judged and its claims (from `reproduce.tables.judge_all`, so the site and
 the per-paper markdown tables cannot disagree), its ns-2 references
 (`references.toml`), and for each of its figures with a full-size sweep in
 the store a `Run`: points by status, seeds, engine time, the engine and code
-versions and hosts that ran them, and the files `pacesim reproduce` wrote
-under `<store>/reproduce/<figure id>/`.
+versions and hosts that ran them, the files `pacesim reproduce` wrote
+under `<store>/reproduce/<figure id>/`, and the ns-2 rows its figure draws
+(`reproduce.ns2`) each beside pacesim's mean at the same point.
 """
 
 from __future__ import annotations
@@ -21,7 +22,11 @@ from typing import Dict, List, Optional, Tuple
 import pandas as pd
 
 from .. import ENGINE_VERSION
+from ..plot import AXES, metric_label, words
+from ..reproduce import ns2
 from ..reproduce.catalogue import CATALOGUE, figures_of
+from ..reproduce.figures import FIGURES
+from ..reproduce.runner import length_s
 from ..reproduce.tables import judge_all, references
 from ..reproduce.verdicts import KINDS, NOT_EVALUATED, ORDER, QUICK_MISS, REPRODUCED, UNKNOWN, Judged, paper_of
 from ..store import Store
@@ -42,6 +47,15 @@ class RecordError(ValueError):
 
 
 @dataclass(frozen=True)
+class Ns2Table:
+    """The ns-2 rows drawn on one panel of a figure, each beside pacesim's mean at its point."""
+
+    title: str  # the panel, the metric and the pacesim curve
+    x: str  # the x axis, with its unit
+    rows: List[Tuple[str, int, str, str, str]]  # x, seed, ns-2's run (length, warm-up), ns-2's value, pacesim's
+
+
+@dataclass(frozen=True)
 class Run:
     """One figure's full-size sweep in the store and the files drawn from it."""
 
@@ -58,6 +72,8 @@ class Run:
     finished: Tuple[str, str]  # first and last point finished, UTC ISO 8601 ("" when none has)
     files: List[Path]  # under <store>/reproduce/<figure>/, in FIGURE_FILES order
     drawn_from: Optional[int]  # points in the figure's CSV: the store's count when it was drawn
+    length_s: Optional[float]  # pacesim's run length
+    ns2: List[Ns2Table]  # empty when the figure has no ns-2 rows, or the package ships none
 
 
 @dataclass(frozen=True)
@@ -91,6 +107,7 @@ class Record:
     entries: List[Entry]
     engine_version: str  # of the package that built the record (each run names its own in `Run`)
     built_at: str
+    ns2_shipped: bool  # whether this installation holds the ns-2 rows (`reproduce.ns2.POINTS`)
 
     def of(self, paper: str) -> List[Entry]:
         return [e for e in self.entries if e.paper == paper]
@@ -113,7 +130,29 @@ def _run(store: Store, results: Path, figure: str) -> Run:
                int(status.get("pending", 0)), sorted(int(s) for s in points["seed"].unique()),
                float(points["wall_s"].fillna(0).sum()), who["engine_version"], who["code_version"], who["host"],
                (done.iloc[0], done.iloc[-1]) if len(done) else ("", ""), files,
-               len(pd.read_csv(csv)) if csv.is_file() else None)
+               len(pd.read_csv(csv)) if csv.is_file() else None, length_s(FIGURES[figure].sweep(False)),
+               ns2_tables(figure, points))
+
+
+def _value(v: float) -> str:
+    return "-" if pd.isna(v) else f"{v:.4g}"
+
+
+def ns2_tables(figure: str, points: pd.DataFrame) -> List[Ns2Table]:
+    """The ns-2 rows of `figure`'s full-size run (`ns2.beside`), one table per panel and metric, with
+    pacesim's mean over the seeds of `points` at each row's point."""
+    fig, out = FIGURES[figure], []
+    for b in ns2.beside(fig, quick=False):
+        panel = fig.panels[b.panel]
+        ours = ns2.pacesim_means(points, panel, b).set_index("x")
+        curve = ", ".join(f"{k} = {v}" for k, v in b.series.items())
+        title = f"{panel.title or fig.id}: {metric_label(b.metric)}" + (f", beside {curve}" if curve else "")
+        rows = [(f"{r.x:g}", int(r.seed), f"{r.duration_s:g} s from {r.warmup_s:g} s", _value(r.value),
+                 _value(ours.at[r.x, "pacesim"]) + (f" (n={ours.at[r.x, 'n']})" if ours.at[r.x, "n"] else ""))
+                for r in b.rows.itertuples()]
+        name = panel.xlabel or AXES.get(panel.x, words(panel.x))
+        out.append(Ns2Table(title, f"{name} ({b.unit})" if b.unit else name, rows))
+    return out
 
 
 def collect(results: Path) -> Record:
@@ -148,5 +187,6 @@ def _collect(results: Path) -> Record:
         how, claims = judged[cid]
         entries.append(Entry(cid, what, [(f.id, f.setup) for f in direct], how, claims, [runs[f.id] for f in direct if f.id in runs],
                              refs.get(cid, []), home[shown[0].id] if shown and not direct else None))
-    return Record(results, entries, ENGINE_VERSION, datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+    return Record(results, entries, ENGINE_VERSION, datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                  ns2.POINTS.is_file())
 

@@ -8,9 +8,10 @@ use std::collections::BTreeMap;
 use super::conservation::Totals;
 use super::world::World;
 use crate::metrics::burstiness::hurst;
+use crate::metrics::series::SeriesSpec;
 use crate::report::{
-    BurstinessReport, Conservation, DelayReport, FlowTable, PacerReport, Report, Summary, TransferTable,
-    UdpReport, Work,
+    BurstinessReport, Conservation, DelayReport, FlowTable, PacerReport, Report, SeriesTable, Summary,
+    TransferTable, UdpReport, Work,
 };
 use crate::scenario::Scenario;
 use crate::sim::time::secs;
@@ -82,6 +83,9 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
         transfers: transfers.flow.len() as u64,
         transfer_goodput_kbps_mean: transfers.goodput_kbps_mean(),
     };
+    let series = s.series.as_ref().map(|spec| w.series_table(spec, s.duration));
+    let warnings =
+        s.series.as_ref().zip(series.as_ref()).map_or_else(Vec::new, |(spec, t)| series_warnings(t, spec));
     Report {
         engine_version: crate::ENGINE_VERSION.to_string(),
         window_s: [secs(s.warmup), secs(s.duration)],
@@ -105,7 +109,7 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
                 series_bytes: recorder.series(s.duration),
             }
         }),
-        series: s.series.as_ref().map(|spec| w.series_table(spec, s.duration)),
+        series,
         conservation: Conservation {
             created: totals.created,
             delivered: totals.delivered,
@@ -113,5 +117,25 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
             in_flight: totals.in_flight,
         },
         work: Work { events: totals.events, packet_hops: totals.hops },
+        warnings,
     }
+}
+
+/// In words, each series track that stopped at its share of the points a run may hold.
+fn series_warnings(table: &SeriesTable, spec: &SeriesSpec) -> Vec<String> {
+    table
+        .stopped_track
+        .iter()
+        .zip(&table.stopped_s)
+        .map(|(&i, t)| {
+            let (entity, series) = (&table.entity[i as usize], &table.series[i as usize]);
+            format!(
+                "series: {entity} {series} stopped recording at {t} s, after {} points (every change of \
+                 {} tracks is capped at {} points in all, series.max_points): set series.interval to sample",
+                spec.track_limit(),
+                spec.tracks(),
+                spec.most_points()
+            )
+        })
+        .collect()
 }

@@ -8,7 +8,7 @@ use crate::metrics::burstiness::Burstiness;
 use crate::net::Queue;
 use crate::pacing::Pacing;
 use crate::scenario::Scenario;
-use crate::spec::{evenly, DelayClass, InvalidField, MAX_TIME};
+use crate::spec::{evenly, DelayClass, InvalidField};
 use crate::tcp::TcpSetup;
 use crate::topology::Network;
 use crate::traffic::bulk_start;
@@ -30,11 +30,8 @@ pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> 
 
 /// [`build_network`] with the disciplines `queues` names.
 pub fn build_network_with(s: &Scenario, queues: Queues) -> Result<(Network, Vec<u32>), InvalidField> {
+    // Every link's delay is within the engine's clock: `Scenario::validate` checked each delay field.
     let mut net = s.topology.build(&s.core, s.seed, s.traffic.two_way)?;
-    if let Some(l) = net.links.iter().position(|l| l.delay > MAX_TIME) {
-        let message = format!("link {}'s delay is more than the engine allows ({MAX_TIME} ns)", net.names[l]);
-        return Err(InvalidField { field: "topology".into(), message });
-    }
     for (link, name) in net.links.iter_mut().zip(&net.names) {
         if let Some(q) = queues(name) {
             link.set_queue(q);

@@ -70,8 +70,11 @@ pub fn run_with(
         l.close_window(s.duration);
     }
     totals.check()?;
-    if let Some(trace) = w.trace.take() {
-        trace.finish(s.duration)?;
-    }
-    Ok(report(s, &w, &totals))
+    let stopped = match w.trace.take() {
+        Some(trace) => trace.finish(s.duration)?,
+        None => None,
+    };
+    let mut report = report(s, &w, &totals);
+    report.warnings.extend(stopped);
+    Ok(report)
 }

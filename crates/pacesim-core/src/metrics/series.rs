@@ -16,6 +16,16 @@
 //! A track's points depend only on its own changes, so a network split in
 //! two halves records each track in the half that simulates its entity and
 //! the join takes it from there: the same points as one world.
+//!
+//! Size: a run holds at most `max_points` points, by default and at most
+//! `SeriesSpec::MAX_SAMPLES` (16 B each in the engine, 2^26 of them 1 GiB).
+//! Sampled tracks are bounded up front: a spec whose grid would exceed it is
+//! refused naming `series.interval`. How often a quantity changes is known
+//! only by running, so every-change tracks are capped instead: each holds at
+//! most its share, `max_points` over the number of tracks, and stops
+//! recording at the first change past it (the report says which track
+//! stopped when). A per-track share keeps a track's
+//! points a function of its own changes, so a split run stops at the same point.
 
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +48,9 @@ pub struct SeriesSpec {
     /// Pacers (by the name of the link they sit in front of) whose backlog and rate are recorded.
     #[serde(default)]
     pub pacers: Vec<String>,
+    /// Most points the run keeps in all, at most (and by default) `MAX_SAMPLES`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_points: Option<u64>,
 }
 
 /// The quantities a flow, a link and a pacer record, in this order; their
@@ -57,6 +70,10 @@ impl SeriesSpec {
             positive("series.interval", interval)?;
             at_most("series.interval", interval, MAX_TIME, "ns")?;
         }
+        if let Some(most) = self.max_points {
+            positive("series.max_points", most)?;
+            at_most("series.max_points", most, Self::MAX_SAMPLES, "points")?;
+        }
         if self.flows.is_empty() && self.links.is_empty() && self.pacers.is_empty() {
             return Err(bad("series", "name at least one of flows, links or pacers to record"));
         }
@@ -65,15 +82,32 @@ impl SeriesSpec {
         twice("series.pacers", &self.pacers)
     }
 
-    /// Check that sampling stays within `MAX_SAMPLES` points over `duration`.
+    /// How many tracks the spec records.
+    pub fn tracks(&self) -> usize {
+        self.flows.len() * FLOW_SERIES.len()
+            + self.links.len() * LINK_SERIES.len()
+            + self.pacers.len() * PACER_SERIES.len()
+    }
+
+    /// The most points the run keeps in all: `max_points`, else `MAX_SAMPLES`.
+    pub fn most_points(&self) -> u64 {
+        self.max_points.unwrap_or(Self::MAX_SAMPLES)
+    }
+
+    /// The most points an every-change track keeps: its share of `most_points`.
+    pub fn track_limit(&self) -> usize {
+        (self.most_points() as usize / self.tracks().max(1)).max(1)
+    }
+
+    /// Check that sampling stays within `most_points` over `duration`.
     pub fn check_samples(&self, duration: Time) -> Result<(), InvalidField> {
         let Some(interval) = self.interval else { return Ok(()) };
-        let tracks = self.flows.len() * FLOW_SERIES.len()
-            + self.links.len() * LINK_SERIES.len()
-            + self.pacers.len() * PACER_SERIES.len();
-        let points = (duration / interval + 1).saturating_mul(tracks as u64);
-        if points > Self::MAX_SAMPLES {
-            let message = format!("{points} samples exceed {}: sample less often", Self::MAX_SAMPLES);
+        let points = (duration / interval + 1).saturating_mul(self.tracks() as u64);
+        if points > self.most_points() {
+            let message = format!(
+                "{points} samples exceed {} (series.max_points): sample less often",
+                self.most_points()
+            );
             return Err(bad("series.interval", message));
         }
         Ok(())
@@ -81,11 +115,11 @@ impl SeriesSpec {
 
     /// An empty track of a level starting at `value`, or of a count.
     pub fn level(&self, value: f64) -> Track {
-        Track::new(self.interval, Kind::Level, value)
+        Track::new(self.interval, Kind::Level, value, self.track_limit())
     }
 
     pub fn count(&self) -> Track {
-        Track::new(self.interval, Kind::Count, 0.0)
+        Track::new(self.interval, Kind::Count, 0.0, self.track_limit())
     }
 }
 
@@ -116,12 +150,28 @@ pub struct Track {
     held: f64,
     /// The next sample's time, when sampled.
     next: Time,
+    /// Most points kept when every change is (`SeriesSpec::track_limit`).
+    limit: usize,
+    /// When every change is kept: the time of the first change not kept, past `limit`.
+    stopped: Option<Time>,
 }
 
 impl Track {
-    fn new(interval: Option<Time>, kind: Kind, value: f64) -> Self {
+    fn new(interval: Option<Time>, kind: Kind, value: f64, limit: usize) -> Self {
         let points = if interval.is_none() && kind == Kind::Level { vec![(0, value)] } else { Vec::new() };
-        Track { kind, interval, points, held: value, next: 0 }
+        Track { kind, interval, points, held: value, next: 0, limit, stopped: None }
+    }
+
+    /// Whether an every-change track is full at `t`: it has stopped, or a new
+    /// point would pass its limit (then it stops at `t`).
+    #[inline]
+    fn full(&mut self, t: Time) -> bool {
+        let full = self.stopped.is_some()
+            || (self.points.len() >= self.limit && self.points.last().is_some_and(|last| last.0 != t));
+        if full {
+            self.stopped.get_or_insert(t);
+        }
+        full
     }
 
     /// A level's value is `value` from `t` on (t no earlier than the last change).
@@ -129,6 +179,10 @@ impl Track {
     pub fn set(&mut self, t: Time, value: f64) {
         debug_assert_eq!(self.kind, Kind::Level);
         if value == self.held {
+            return;
+        }
+        if self.interval.is_none() && self.full(t) {
+            self.held = value;
             return;
         }
         match self.interval {
@@ -152,6 +206,9 @@ impl Track {
     #[inline]
     pub fn add(&mut self, t: Time, n: f64) {
         debug_assert_eq!(self.kind, Kind::Count);
+        if self.interval.is_none() && self.full(t) {
+            return;
+        }
         match self.interval {
             Some(interval) => {
                 self.sample_through(t, interval);
@@ -211,6 +268,12 @@ impl Track {
     pub fn recorded(&self) -> usize {
         self.points.len()
     }
+
+    /// When an every-change track stopped recording (its first change past
+    /// its limit) if it did before `end`.
+    pub fn stopped(&self, end: Time) -> Option<Time> {
+        self.stopped.filter(|&t| t < end)
+    }
 }
 
 /// A link's queue, bytes and packets waiting (the packet on the wire not
@@ -251,7 +314,7 @@ mod tests {
     use super::*;
 
     fn spec(interval: Option<Time>) -> SeriesSpec {
-        SeriesSpec { interval, flows: vec![0], links: vec![], pacers: vec![] }
+        SeriesSpec { interval, flows: vec![0], links: vec![], pacers: vec![], max_points: None }
     }
 
     #[test]
@@ -301,6 +364,30 @@ mod tests {
     }
 
     #[test]
+    fn an_every_change_track_stops_at_its_limit_and_says_when() {
+        let spec = spec(None);
+        let mut level = Track { limit: 3, ..spec.level(0.0) };
+        level.set(10, 1.0);
+        level.set(20, 2.0); // the third point: the limit
+        level.set(20, 5.0); // the same instant: still kept, as the last value of 20
+        level.set(30, 3.0); // a fourth: stops here
+        level.set(40, 4.0);
+        assert_eq!(level.points(100).collect::<Vec<_>>(), vec![(0, 0.0), (10, 1.0), (20, 5.0)]);
+        assert_eq!((level.stopped(100), level.stopped(30)), (Some(30), None));
+        let mut count = Track { limit: 2, ..spec.count() };
+        for t in [1, 1, 2, 3, 4] {
+            count.add(t, 1.0);
+        }
+        assert_eq!(count.points(100).collect::<Vec<_>>(), vec![(1, 2.0), (2, 1.0)]);
+        assert_eq!(count.stopped(100), Some(3));
+        // Every track's share of the bound: 1000 flows, 4 tracks each.
+        let many = SeriesSpec { flows: (0..1000).collect(), ..spec };
+        assert_eq!(many.track_limit(), (SeriesSpec::MAX_SAMPLES / 4000) as usize);
+        assert!(many.track_limit() * many.tracks() <= SeriesSpec::MAX_SAMPLES as usize);
+        assert_eq!(SeriesSpec { max_points: Some(4001), ..many }.track_limit(), 1);
+    }
+
+    #[test]
     fn a_spec_names_what_is_wrong() {
         let err = |s: SeriesSpec| s.validate().unwrap_err().field;
         assert_eq!(err(SeriesSpec { flows: vec![], ..spec(None) }), "series");
@@ -311,5 +398,12 @@ mod tests {
         let many = SeriesSpec { flows: (0..1000).collect(), ..spec(Some(1_000_000)) };
         assert_eq!(many.check_samples(400_000_000_000).unwrap_err().field, "series.interval");
         assert!(many.check_samples(1_000_000_000).is_ok());
+        let fewer = SeriesSpec { max_points: Some(4000), ..many.clone() };
+        assert_eq!(fewer.check_samples(1_000_000_000).unwrap_err().field, "series.interval");
+        assert_eq!(err(SeriesSpec { max_points: Some(0), ..spec(None) }), "series.max_points");
+        assert_eq!(
+            err(SeriesSpec { max_points: Some(SeriesSpec::MAX_SAMPLES + 1), ..spec(None) }),
+            "series.max_points"
+        );
     }
 }

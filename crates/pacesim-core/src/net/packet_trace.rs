@@ -29,6 +29,13 @@
 //! times in the order its events run; over the small E-base of
 //! bench/ns2/TRACE_DIFF.md the two orders agree). Lines at or after the end of the run are not
 //! written (ns-2 stops at `finish`, scheduled at the end).
+//!
+//! Size: a trace is capped at `max_bytes` of lines (default
+//! [`DEFAULT_MAX_BYTES`], 1 GiB; a line is some 60 B, so about 18 million
+//! lines). A line that would pass the cap is not written, nor any after it:
+//! the file ends at a whole line, and the run's report warns of the time the
+//! trace stopped (`Report::warnings`). How many packets a run carries is
+//! known only by running it, so the cap is not checked up front.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -51,12 +58,21 @@ pub struct PacketTraceSpec {
     /// run, not to describe the network.
     #[serde(default)]
     pub file: Option<String>,
+    /// The most bytes of lines written (absent: `DEFAULT_MAX_BYTES`).
+    #[serde(default)]
+    pub max_bytes: Option<u64>,
 }
+
+/// A trace's size cap unless `[trace] max_bytes` sets one: 1 GiB.
+pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 
 impl PacketTraceSpec {
     /// The traced links by id, given each link name's id; an unknown or
     /// repeated name is an error naming `trace.links[i]`.
     pub fn link_ids(&self, id_of: impl Fn(&str) -> Option<u32>) -> Result<Vec<u32>, InvalidField> {
+        if self.max_bytes == Some(0) {
+            return Err(bad("trace.max_bytes", "must be greater than zero when given"));
+        }
         if self.links.is_empty() {
             return Err(bad("trace.links", "name at least one link to trace"));
         }
@@ -114,6 +130,11 @@ pub struct PacketTrace {
     file: String,
     /// The first write error; reported when the trace is finished.
     failed: Option<std::io::Error>,
+    /// Bytes written so far, and the most that may be.
+    written: u64,
+    max_bytes: u64,
+    /// The time of the first line not written, past `max_bytes`.
+    stopped: Option<Time>,
 }
 
 impl PacketTrace {
@@ -134,6 +155,9 @@ impl PacketTrace {
             out: BufWriter::new(out),
             file: file.to_string(),
             failed: None,
+            written: 0,
+            max_bytes: spec.max_bytes.unwrap_or(DEFAULT_MAX_BYTES),
+            stopped: None,
         })
     }
 
@@ -179,6 +203,9 @@ impl PacketTrace {
     /// traced link `link` at `at`, with the clock at `now` (<= `at`).
     pub fn event(&mut self, now: Time, link: u32, id: PacketId, p: &Packet, at: Time, event: u8) {
         self.write_before(now);
+        if self.stopped.is_some() {
+            return;
+        }
         let (uid, cut) = self.uids[id as usize];
         let kind = p.kind as u8;
         let (size, flow, seq) = (p.size, p.flow, p.seq);
@@ -188,16 +215,23 @@ impl PacketTrace {
     }
 
     /// Write the lines before `end` still held, and flush; the first write
-    /// error, if any, names `trace.file`.
-    pub fn finish(mut self, end: Time) -> Result<(), InvalidField> {
+    /// error, if any, names `trace.file`. A warning if the trace stopped at its cap.
+    pub fn finish(mut self, end: Time) -> Result<Option<String>, InvalidField> {
         self.write_before(end);
         if let Err(e) = self.out.flush() {
             self.failed.get_or_insert(e);
         }
-        match self.failed {
-            Some(e) => Err(bad("trace.file", format!("writing {:?} failed: {e}", self.file))),
-            None => Ok(()),
+        if let Some(e) = self.failed {
+            return Err(bad("trace.file", format!("writing {:?} failed: {e}", self.file)));
         }
+        Ok(self.stopped.map(|t| {
+            format!(
+                "trace: {:?} stopped at {} s, at its cap of {} B (trace.max_bytes): nothing after is written",
+                self.file,
+                seconds(t),
+                self.max_bytes
+            )
+        }))
     }
 
     fn write_before(&mut self, t: Time) {
@@ -207,8 +241,16 @@ impl PacketTrace {
             }
             let line = *line;
             self.pending.pop();
+            let text = self.format(&line);
+            let bytes = text.len() as u64 + 1;
+            if self.written + bytes > self.max_bytes {
+                self.stopped = Some(line.at);
+                self.pending.clear();
+                return;
+            }
+            self.written += bytes;
             if self.failed.is_none() {
-                if let Err(e) = writeln!(self.out, "{}", self.format(&line)) {
+                if let Err(e) = writeln!(self.out, "{text}") {
                     self.failed = Some(e);
                 }
             }
@@ -272,6 +314,7 @@ mod tests {
         let spec = |links: &[&str]| PacketTraceSpec {
             links: links.iter().map(|s| s.to_string()).collect(),
             file: None,
+            max_bytes: None,
         };
         let id = |n: &str| ["core", "edge_in.0"].iter().position(|&m| m == n).map(|i| i as u32);
         assert_eq!(spec(&["edge_in.0", "core"]).link_ids(id), Ok(vec![1, 0]));
@@ -280,36 +323,62 @@ mod tests {
         let e = spec(&["core", "core"]).link_ids(id).unwrap_err();
         assert_eq!(e.field, "trace.links[1]");
         assert_eq!(spec(&[]).link_ids(id).unwrap_err().field, "trace.links");
+        let zero = PacketTraceSpec { max_bytes: Some(0), ..spec(&["core"]) };
+        assert_eq!(zero.link_ids(id).unwrap_err().field, "trace.max_bytes");
     }
 
-    #[test]
-    fn lines_come_out_in_time_order_and_ties_as_recorded() {
-        let dir = std::env::temp_dir().join(format!("pacesim-trace-{}", std::process::id()));
-        let spec = PacketTraceSpec { links: vec!["l".into()], file: Some(dir.to_string_lossy().into()) };
+    /// Two data packets at 0 on a 1040 B / 83.2 us link with 1 ms of delay
+    /// (the second waits for the first, and is the first after a window
+    /// cut), then an ACK at 50 us dropped, traced with a cap of `max_bytes`:
+    /// the file's lines and the warning.
+    fn traced(max_bytes: Option<u64>) -> (Vec<String>, Option<String>) {
+        let dir = std::env::temp_dir().join(format!("pacesim-trace-{}-{max_bytes:?}", std::process::id()));
+        let file = Some(dir.to_string_lossy().into());
+        let spec = PacketTraceSpec { links: vec!["l".into()], file, max_bytes };
         let nodes = TraceNodes { links: vec![(0, 1)], flows: vec![(2, 3)], sources: vec![] };
         let mut t = PacketTrace::create(&spec, nodes).unwrap();
         let p = |kind, seq| Packet { flow: 0, hop: 0, last_hop: 1, kind, conn: 0, size: 1040, seq };
         t.created(0, 0, &p(PacketKind::Data, 1), 0);
         t.created(1, 1, &p(PacketKind::Data, 2), 1);
         t.created(2, 2, &p(PacketKind::Ack, 0), 0);
-        // Two data packets at 0 on a 1040 B / 83.2 us link with 1 ms of
-        // delay: the second waits for the first (and is the first after a
-        // window cut); then an ACK at 50 us is dropped.
         t.offered(0, 0, 0, &p(PacketKind::Data, 1), 0, Some([0, 1_083_200]));
         t.offered(0, 0, 1, &p(PacketKind::Data, 2), 0, Some([83_200, 1_166_400]));
         t.offered(50_000, 0, 2, &p(PacketKind::Ack, 0), 50_000, None);
-        t.finish(1_100_000).unwrap();
+        let warning = t.finish(1_100_000).unwrap();
         let text = std::fs::read_to_string(&dir).unwrap();
         std::fs::remove_file(&dir).unwrap();
-        let want = [
-            "+ 0 0 1 tcp 1040 ------- 0 2.0 3.0 1 0",
-            "- 0 0 1 tcp 1040 ------- 0 2.0 3.0 1 0",
-            "+ 0 0 1 tcp 1040 ---A--- 0 2.0 3.0 2 1",
-            "+ 0.00005 0 1 ack 1040 ------- 0 3.0 2.0 0 2",
-            "d 0.00005 0 1 ack 1040 ------- 0 3.0 2.0 0 2",
-            "- 0.000083 0 1 tcp 1040 ---A--- 0 2.0 3.0 2 1",
-            "r 0.001083 0 1 tcp 1040 ------- 0 2.0 3.0 1 0",
-        ];
-        assert_eq!(text.lines().collect::<Vec<_>>(), want);
+        (text.lines().map(String::from).collect(), warning)
+    }
+
+    const LINES: [&str; 7] = [
+        "+ 0 0 1 tcp 1040 ------- 0 2.0 3.0 1 0",
+        "- 0 0 1 tcp 1040 ------- 0 2.0 3.0 1 0",
+        "+ 0 0 1 tcp 1040 ---A--- 0 2.0 3.0 2 1",
+        "+ 0.00005 0 1 ack 1040 ------- 0 3.0 2.0 0 2",
+        "d 0.00005 0 1 ack 1040 ------- 0 3.0 2.0 0 2",
+        "- 0.000083 0 1 tcp 1040 ---A--- 0 2.0 3.0 2 1",
+        "r 0.001083 0 1 tcp 1040 ------- 0 2.0 3.0 1 0",
+    ];
+
+    #[test]
+    fn lines_come_out_in_time_order_and_ties_as_recorded() {
+        assert_eq!(traced(None), (LINES.map(String::from).to_vec(), None));
+    }
+
+    #[test]
+    fn a_trace_stops_at_its_cap_on_a_whole_line_and_says_when() {
+        // Room for the first three lines and part of the fourth (each line and its newline).
+        let three: u64 = LINES[..3].iter().map(|l| l.len() as u64 + 1).sum();
+        let (lines, warning) = traced(Some(three + 10));
+        assert_eq!(lines, LINES[..3].iter().map(|l| l.to_string()).collect::<Vec<_>>());
+        let warning = warning.expect("the trace stopped");
+        assert!(
+            warning.contains("stopped at 0.00005 s") && warning.contains(&format!("cap of {} B", three + 10))
+        );
+        assert_eq!(
+            traced(Some(LINES.iter().map(|l| l.len() as u64 + 1).sum())).1,
+            None,
+            "exactly full is whole"
+        );
     }
 }

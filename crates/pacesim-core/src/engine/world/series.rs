@@ -196,6 +196,12 @@ impl World {
                 next.push(Reverse((t, i as u32)));
             }
         }
+        for (i, t) in tracks.iter().enumerate() {
+            if let Some(at) = t.stopped(end) {
+                table.stopped_track.push(i as u32);
+                table.stopped_s.push(secs(at));
+            }
+        }
         let n = tracks.iter().map(|t| t.recorded()).sum();
         table.t_s.reserve(n);
         table.track.reserve(n);
