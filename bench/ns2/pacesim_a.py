@@ -8,14 +8,16 @@ Each point's abase.tcl arguments become overrides of scenarios/a-base.toml:
 run `duration` s measured from `warmup` s, seed 1; `short F,MEAN,SHAPE,THINK`
 makes that share closed-loop users (Pareto files, exp. think time); `hurst 1`
 asks for beta(s) of the core's arrivals (pacesim's `hurst_1ms`, the slope of
-ln beta over 1 ms-8.4 s, as abase.tcl's bins of 1.024 ms); `empty_gap`
+ln beta over 1 ms-8.4 s, as abase.tcl's bins of 1.024 ms; and the slope over
+1-65 ms alone, `hurst_65ms`, a reading of the paper's "flattens beyond ~1 ms");
+`empty_gap`
 compares P(core queue empty) (pacesim: its time average, ns-2: Poisson
 samples of it).
 
     python bench/ns2/pacesim_a.py [--only TAG ...]
 
 Output: results/causes-a-pacesim.csv, one row per point of causes-a.csv:
-tag, pacesim's hurst / empty_prob / core_mbps and ns-2's beside them.
+tag, pacesim's hurst / hurst_65ms / empty_prob / core_mbps and ns-2's beside them.
 """
 
 from __future__ import annotations
@@ -24,14 +26,24 @@ import argparse
 import csv
 from pathlib import Path
 
+import numpy as np
+
 import pacesim
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 NS2 = HERE / "results" / "causes-a.csv"
 OUT = HERE / "results" / "causes-a-pacesim.csv"
-COLUMNS = ["tag", "claims", "hurst_ns2", "hurst_pacesim", "empty_prob_ns2", "empty_prob_pacesim",
-           "core_mbps_ns2", "core_mbps_pacesim"]
+COLUMNS = ["tag", "claims", "hurst_ns2", "hurst_pacesim", "hurst_65ms_ns2", "hurst_65ms_pacesim", "empty_prob_ns2",
+           "empty_prob_pacesim", "core_mbps_ns2", "core_mbps_pacesim"]
+# Scales 2^k us, k = 10..16 (1.024-65.5 ms): both sides' bins, where the paper's "flattens beyond ~1 ms" is read.
+SHORT_SCALES = range(10, 17)
+
+
+def slope_hurst(betas: dict) -> float:
+    """1 + the least-squares slope of ln beta on ln s over `betas` (scale in us -> beta)."""
+    xs, ys = np.log(list(betas)), np.log(list(betas.values()))
+    return float(1 + np.polyfit(xs, ys, 1)[0])
 
 
 def overrides(args: list[str]) -> list[str]:
@@ -52,8 +64,14 @@ def overrides(args: list[str]) -> list[str]:
 def run(row: dict) -> dict:
     scenario = pacesim.apply_overrides(pacesim.load_scenario(ROOT / "scenarios" / "a-base.toml"),
                                        overrides(row["args"].split()))
-    m = pacesim.run(scenario).metrics
+    result = pacesim.run(scenario)
+    m = result.metrics
     out = {"tag": row["tag"], "claims": row["claims"]}
+    if result.burstiness is not None:
+        beta = result.burstiness["beta"]
+        ours = slope_hurst({float(2**k): beta.loc[float(2**k)] for k in SHORT_SCALES})
+        theirs = slope_hurst({float(2**k): float(row[f"beta_{k}"]) for k in SHORT_SCALES})
+        out.update(hurst_65ms_ns2=f"{theirs:.4f}", hurst_65ms_pacesim=f"{ours:.4f}")
     for name, ours in (("hurst", m.get("hurst_1ms")), ("empty_prob", m.get("core_empty_prob")),
                        ("core_mbps", m.get("aggregate_mbps"))):
         out[f"{name}_ns2"] = row.get(name, "")
