@@ -4,13 +4,14 @@
 
 pub mod tagged;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// A closed interval drawn uniformly per element; `[v, v]` is a fixed value.
 pub type Range = [u64; 2];
 
 /// Which packets a delay measurement follows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum DelayClass {
     /// TCP data segments.

@@ -8,6 +8,7 @@
 //! rejects a knob set for a variant that has none (rampdown without FACK),
 //! so the wire form, and every stored run's key, stays as it was.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::fast::FastSpec;
@@ -37,39 +38,27 @@ pub enum TcpVariant {
     Fast(FastSpec),
 }
 
-/// One-way TCP, parameters named as in ns-2 (`Agent/TCP`) with its defaults.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One-way TCP, parameters named as in ns-2 (`Agent/TCP`) with its defaults;
+/// each is documented on its wire form ([`FlatTcp`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(try_from = "FlatTcp", into = "FlatTcp")]
 pub struct Tcp {
     pub variant: TcpVariant,
-    /// Payload per data segment (ns-2 `packetSize_`), bytes.
     pub segment_size: u64,
-    /// TCP/IP header added on the wire (ns-2 `tcpip_base_hdr_size_`, with
-    /// `useHeaders_ true`): data packets are segment_size + header_size.
     pub header_size: u64,
-    /// ACK size on the wire (ns-2 `Agent/TCPSink packetSize_`).
     pub ack_size: u64,
-    /// Advertised window limit, packets (ns-2 `window_`).
     pub window: u64,
-    /// Initial window after the SYN is acknowledged (ns-2 `windowInit_`).
     pub initial_window: u64,
-    /// Model the SYN as a header-only first packet with cwnd 1 until it is
-    /// acknowledged (ns-2 `syn_ true`, `delay_growth_ true`).
     pub syn: bool,
-    /// Retransmission timer clock granularity (ns-2 `tcpTick_`), ns.
     pub tick: u64,
     pub min_rto: u64,
     pub max_rto: u64,
-    /// RTO before any RTT sample (ns-2 `rtxcur_init_`), ns.
     pub initial_rto: u64,
-    /// Delayed ACKs at the sink with this timer, ns (ns-2
-    /// `Agent/TCPSink/DelAck`, `interval_` 100 ms); off when absent, as in
-    /// the papers.
     pub delayed_ack: Option<u64>,
 }
 
 /// A variant's name on the wire (`tcp.variant`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 enum VariantName {
     Reno,
@@ -82,26 +71,55 @@ enum VariantName {
 }
 
 /// The wire form: the common parameters and every variant's knobs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct FlatTcp {
+    /// Congestion control and loss recovery (see [`TcpVariant`]).
     variant: VariantName,
+    /// Payload per data segment (ns-2 `packetSize_`), bytes.
+    #[schemars(extend("x-unit" = "bytes"))]
     segment_size: u64,
+    /// TCP/IP header added on the wire (ns-2 `tcpip_base_hdr_size_`, with
+    /// `useHeaders_ true`): data packets are segment_size + header_size.
+    #[schemars(extend("x-unit" = "bytes"))]
     header_size: u64,
+    /// ACK size on the wire (ns-2 `Agent/TCPSink packetSize_`).
+    #[schemars(extend("x-unit" = "bytes"))]
     ack_size: u64,
+    /// Advertised window limit, packets (ns-2 `window_`).
+    #[schemars(extend("x-unit" = "packets"))]
     window: u64,
+    /// Initial window after the SYN is acknowledged (ns-2 `windowInit_`).
+    #[schemars(extend("x-unit" = "packets"))]
     initial_window: u64,
+    /// Model the SYN as a header-only first packet with cwnd 1 until it is
+    /// acknowledged (ns-2 `syn_ true`, `delay_growth_ true`).
     syn: bool,
+    /// Retransmission timer clock granularity (ns-2 `tcpTick_`), ns.
+    #[schemars(extend("x-unit" = "ns"))]
     tick: u64,
+    /// Least retransmission timeout (ns-2 `minrto_`), ns.
+    #[schemars(extend("x-unit" = "ns"))]
     min_rto: u64,
+    /// Largest retransmission timeout, back-off included (ns-2 `maxrto_`), ns.
+    #[schemars(extend("x-unit" = "ns"))]
     max_rto: u64,
+    /// RTO before any RTT sample (ns-2 `rtxcur_init_`), ns.
+    #[schemars(extend("x-unit" = "ns"))]
     initial_rto: u64,
+    /// Delayed ACKs at the sink with this timer, ns (ns-2
+    /// `Agent/TCPSink/DelAck`, `interval_` 100 ms); off when absent, as in
+    /// the papers.
     #[serde(default)]
+    #[schemars(extend("x-unit" = "ns"))]
     delayed_ack: Option<u64>,
+    /// FACK's rampdown (Mathis and Mahdavi Sec 4.3; ns-2 `rampdown_`); FACK only.
     #[serde(default)]
     rampdown: bool,
+    /// FAST: packets each flow keeps queued in the network (Jin, Wei, Low 2004).
     #[serde(default = "FastSpec::default_alpha")]
     fast_alpha: f64,
+    /// FAST: the step of its window update, in (0, 1].
     #[serde(default = "FastSpec::default_gamma")]
     fast_gamma: f64,
 }

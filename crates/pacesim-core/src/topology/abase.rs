@@ -9,20 +9,25 @@
 //! no propagation delay and mirror their sender's rate. Rates and delays
 //! are drawn per host from the "topology.access" stream.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::graph::{FlowSpec, Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
 use crate::spec::Range;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ABase {
     /// Long-lived TCP flows, one per sender (paper A: 1000).
     pub tcp_hosts: u32,
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
+    #[schemars(extend("x-unit" = "ns"))]
     pub access_delay: Range,
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub udp_access_rate: Range,
+    #[schemars(extend("x-unit" = "ns"))]
     pub udp_access_delay: Range,
 }
 

@@ -12,6 +12,7 @@
 //! ("topology.access" by host, "topology.edge" by edge), so changing the
 //! number of hosts leaves every other element's draw unchanged.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::graph::{FlowSpec, Graph, LinkSpec};
@@ -21,14 +22,18 @@ use crate::spec::{ordered, positive, InvalidField, Range};
 /// Paper E Sec 3.1: `edges` ingress edge links into C0, each fed by
 /// `hosts_per_edge` access links with one sender each; mirrored on the
 /// right of the core link C0-C1, each sink link a twin of its sender's.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EBase {
     pub edges: u32,
     pub hosts_per_edge: u32,
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
+    #[schemars(extend("x-unit" = "ns"))]
     pub access_delay: Range,
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub edge_rate: Range,
+    #[schemars(extend("x-unit" = "ns"))]
     pub edge_delay: Range,
     /// An aggregate UDP sender `s-udp` on its own edge link into C0 and its
     /// receiver `d-udp` behind C1 (paper E Sec 5: UDP access/edge 100 Mb/s).
@@ -38,10 +43,12 @@ pub struct EBase {
 
 /// The UDP host's link `edge_in.udp` (s-udp -> C0, paced by default like
 /// the other ingress edges) and its twin `edge_out.udp` (C1 -> d-udp).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EBaseUdp {
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub rate: u64,
+    #[schemars(extend("x-unit" = "ns"))]
     pub delay: u64,
 }
 

@@ -6,25 +6,31 @@
 //! routers' queues hold 2000 packets and their links to `c0` carry the
 //! QLBP pacers by default.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::graph::{FlowSpec, Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
 use crate::spec::Range;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QDumbbell {
     pub access_routers: u32,
     pub senders_per_router: u32,
     pub receivers: u32,
     /// Links between hosts and routers, both sides.
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub host_rate: Range,
+    #[schemars(extend("x-unit" = "ns"))]
     pub host_delay: Range,
     /// Links `a<j> -> c0`.
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
+    #[schemars(extend("x-unit" = "ns"))]
     pub access_delay: Range,
     /// Queue limit of `a<j> -> c0`, packets.
+    #[schemars(extend("x-unit" = "packets"))]
     pub access_buffer_packets: u64,
 }
 

@@ -3,17 +3,20 @@
 //! QLBP pacer. Both links 15 Mb/s and 10 ms in the paper; the second is
 //! the core link (rate, delay and queue from `[core]`), paced by default.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::graph::{Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
 use crate::spec::Range;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QLine {
     /// The first link, `n0 -> n1`.
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
+    #[schemars(extend("x-unit" = "ns"))]
     pub access_delay: Range,
 }
 

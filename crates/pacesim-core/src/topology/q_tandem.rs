@@ -3,19 +3,22 @@
 //! its outgoing link. All links 10 Mb/s and 2 ms in the paper; the last
 //! one (`pK -> dst`, where the paper counts arriving bytes) is the core.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::graph::{Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
 use crate::spec::Range;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QTandem {
     /// Pacer nodes in the line (paper: 1, 2 or 3).
     pub pacers: u32,
     /// Every link but the core.
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub link_rate: Range,
+    #[schemars(extend("x-unit" = "ns"))]
     pub link_delay: Range,
 }
 

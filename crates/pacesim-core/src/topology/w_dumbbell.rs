@@ -4,19 +4,22 @@
 //! `x-dst` for the exponential on-off cross traffic. Access links are fast
 //! (1 Gb/s in the paper) with unlimited queues.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::graph::{FlowSpec, Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
 use crate::spec::Range;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WDumbbell {
     pub flows: u32,
     /// Every host's link, both sides; one draw serves all hosts so that
     /// every flow has the same RTT, as in the paper.
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
+    #[schemars(extend("x-unit" = "ns"))]
     pub access_delay: Range,
 }
 

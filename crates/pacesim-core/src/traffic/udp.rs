@@ -17,6 +17,7 @@
 //! nobody's draws.
 
 use rand_distr::{Distribution, Exp};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::fbm::{FbmSource, Fgn};
@@ -27,7 +28,7 @@ use crate::sim::rng::{stream, Stream};
 use crate::sim::Time;
 use crate::spec::InvalidField;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum UdpKind {
     Cbr,
@@ -51,23 +52,28 @@ const FBM_DT: Time = 1_000;
 const FBM_BLOCK: usize = 1 << 20;
 
 /// One source as a scenario describes it (`[[traffic.udp]]`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UdpSpec {
     pub kind: UdpKind,
     /// Mean rate in wire bits per second; a trace's, when given, scales its frames.
     #[serde(default)]
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub rate: Option<u64>,
+    #[schemars(extend("x-unit" = "bytes"))]
     pub size: Sizes,
     /// First packet, ns.
+    #[schemars(extend("x-unit" = "ns"))]
     pub start: u64,
     /// Hurst parameter of an fBm source, in [1/2, 1).
     #[serde(default)]
     pub hurst: Option<f64>,
     /// Mean ON and OFF durations of an ON-OFF source, ns.
     #[serde(default)]
+    #[schemars(extend("x-unit" = "ns"))]
     pub on: Option<u64>,
     #[serde(default)]
+    #[schemars(extend("x-unit" = "ns"))]
     pub off: Option<u64>,
     /// The trace of a trace source.
     #[serde(default)]
