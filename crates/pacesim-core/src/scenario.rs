@@ -171,8 +171,9 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), InvalidField> {
         positive("duration", self.duration)?;
         self.validate_limits()?;
+        let end = format!("the end of the run (duration {} ns)", self.duration);
         if self.warmup >= self.duration {
-            return Err(bad("warmup", "must be before the end of the run (duration)"));
+            return Err(bad("warmup", format!("{} ns must be before {end}", self.warmup)));
         }
         if let Topology::EBase(e) = &self.topology {
             e.validate()?;
@@ -206,13 +207,15 @@ impl Scenario {
             let field = format!("traffic.udp[{i}]");
             u.validate(&field)?;
             if u.start >= self.duration {
-                return Err(bad(&format!("{field}.start"), "must be before the end of the run"));
+                return Err(bad(&format!("{field}.start"), format!("must be before {end}")));
             }
         }
         self.pacing.validate()?;
 
         if self.traffic.start[1] >= self.duration {
-            return Err(bad("traffic.start", "flows must start before the end of the run"));
+            let latest = self.traffic.start[1];
+            let message = format!("flows must start before {end}, latest start is {latest} ns");
+            return Err(bad("traffic.start", message));
         }
         Ok(())
     }

@@ -6,7 +6,7 @@
 //! where it paces. On the wire (the scenario JSON the Python front sends,
 //! and the canonical form the results store hashes into its keys) it is
 //! one flat object carrying every scheme's knobs (`FlatPacing`): reading
-//! keeps the scheme's and drops the others, so the wire form, and with it
+//! keeps the scheme's and drops the others (after checking QLBP's), so the wire form, and with it
 //! every stored run's key, stays as it was.
 
 use schemars::JsonSchema;
@@ -36,7 +36,7 @@ pub enum PacingScheme {
 
 /// Each field is documented on the wire form ([`FlatPacing`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(from = "FlatPacing", into = "FlatPacing")]
+#[serde(try_from = "FlatPacing", into = "FlatPacing")]
 pub struct Pacing {
     pub scheme: PacingScheme,
     pub fraction: f64,
@@ -103,22 +103,29 @@ struct FlatPacing {
 /// The edge pacer's d when a scenario gives none (paper E: 10 ms), ns.
 const DEFAULT_DELAY: u64 = 10_000_000;
 
-impl From<FlatPacing> for Pacing {
-    fn from(f: FlatPacing) -> Self {
+/// Reading checks QLBP's knobs whatever the scheme, as a knob of another
+/// scheme is carried on the wire but not kept: a bad one is named rather
+/// than silently dropped.
+impl TryFrom<FlatPacing> for Pacing {
+    type Error = InvalidField;
+
+    fn try_from(f: FlatPacing) -> Result<Self, InvalidField> {
+        let qlbp = QlbpSpec {
+            mu_max: f.mu_max,
+            mu_min: f.mu_min,
+            q_max: f.q_max,
+            q_lim: f.q_lim,
+            utilization: f.utilization,
+            max_delay: f.max_delay,
+        };
+        qlbp.validate("pacing")?;
         let scheme = match f.scheme {
             SchemeName::None => PacingScheme::None,
             SchemeName::Host => PacingScheme::Host { mode: f.host_mode },
             SchemeName::Edge => PacingScheme::Edge { delay: f.delay },
-            SchemeName::Qlbp => PacingScheme::Qlbp(QlbpSpec {
-                mu_max: f.mu_max,
-                mu_min: f.mu_min,
-                q_max: f.q_max,
-                q_lim: f.q_lim,
-                utilization: f.utilization,
-                max_delay: f.max_delay,
-            }),
+            SchemeName::Qlbp => PacingScheme::Qlbp(qlbp),
         };
-        Pacing { scheme, fraction: f.fraction, links: f.links }
+        Ok(Pacing { scheme, fraction: f.fraction, links: f.links })
     }
 }
 

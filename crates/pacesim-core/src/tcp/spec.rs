@@ -201,7 +201,8 @@ impl Tcp {
         positive("tcp.initial_window", t.initial_window)?;
         positive("tcp.tick", t.tick)?;
         if t.min_rto > t.max_rto {
-            return Err(bad("tcp.min_rto", "must not exceed tcp.max_rto"));
+            let message = format!("{} ns must not exceed tcp.max_rto ({} ns)", t.min_rto, t.max_rto);
+            return Err(bad("tcp.min_rto", message));
         }
         positive("tcp.initial_rto", t.initial_rto)?;
         if let Some(d) = t.delayed_ack {

@@ -46,6 +46,16 @@ pub enum UdpKind {
     Trace,
 }
 
+impl UdpKind {
+    /// "an fbm source", as an error names a source of this kind.
+    fn source(self) -> String {
+        let name =
+            serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        let article = if matches!(self, UdpKind::Fbm | UdpKind::Onoff) { "an" } else { "a" };
+        format!("{article} {name} source")
+    }
+}
+
 /// fBm resolution (paper A Sec V-A: 1 us) and noise block length (2^20
 /// samples, about 1 s: correlation is exact below it, see `fbm`).
 const FBM_DT: Time = 1_000;
@@ -117,7 +127,9 @@ impl UdpSpec {
         let kind = self.kind;
         match self.rate {
             Some(0) => return Err(bad("rate", "must be greater than zero")),
-            None if kind != UdpKind::Trace => return Err(bad("rate", "required for this kind of source")),
+            None if kind != UdpKind::Trace => {
+                return Err(bad("rate", &format!("required for {}", kind.source())))
+            }
             _ => {}
         }
         self.size.validate(&format!("{field}.size"))?;
@@ -129,11 +141,11 @@ impl UdpSpec {
         ] {
             if given != (kind == wanted) {
                 let message = if given {
-                    "not a key of this kind of source"
+                    format!("only {} takes {key}", wanted.source())
                 } else {
-                    "required for this kind of source"
+                    format!("{} needs {key}", kind.source())
                 };
-                return Err(bad(key, message));
+                return Err(bad(key, &message));
             }
         }
         if self.from == self.to {
