@@ -61,7 +61,7 @@ class Core(_Model):
     """The core link (E-base's C0 -> C1; the bottleneck of every named
     topology; a graph's link with core = true) and its queue: drop-tail, or
     RED with `red`. A key left out takes the topology's default
-    (`topology.CORE`); see `Scenario.core_values()`."""
+    (`topology.core_defaults`); see `Scenario.core_values()`."""
 
     rate: Optional[Rate] = None
     """The core link's rate; absent: the topology's (E-base: 100 Mb/s, paper E Sec 3.1)."""

@@ -58,6 +58,10 @@ pub fn ordered(field: &str, r: Range) -> Result<(), InvalidField> {
 /// the engine's clock (u64 ns, 584 years).
 pub const MAX_TIME: u64 = 1_000_000 * crate::sim::time::NS_PER_SEC;
 
+/// A millisecond, ns, and a megabit per second, bit/s: for writing defaults.
+pub const MS: u64 = 1_000_000;
+pub const MBPS: u64 = 1_000_000;
+
 /// The largest packet a scenario may send or assume (an IP packet's).
 pub const MAX_PACKET: u64 = 65_535;
 
