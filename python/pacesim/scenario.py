@@ -79,31 +79,31 @@ class Core(_Model):
 
 
 class Tcp(_Model):
-    """One-way TCP as ns-2's `Agent/TCP`; names and defaults as ns-2 2.35's."""
+    """One-way TCP as ns-2's `Agent/TCP`; names and defaults as ns-2 2.35's (the engine's `FlatTcp`)."""
 
-    variant: Choice("tcp.variant") = "reno"
+    variant: Choice("tcp.variant") = default("tcp.variant")
     """Congestion control: ns-2's Reno, NewReno, Sack1, Fack; BIC and CUBIC (Linux, paper W), FAST (paper W)."""
-    segment_size: PositiveSize = "1000B"
+    segment_size: PositiveSize = default("tcp.segment_size")
     """Payload of a data packet (ns-2 packetSize_; paper E: 1000 B)."""
-    header_size: Size = "40B"
+    header_size: Size = default("tcp.header_size")
     """TCP/IP header added on the wire (ns-2 useHeaders_ true)."""
-    ack_size: PositiveSize = "40B"
+    ack_size: PositiveSize = default("tcp.ack_size")
     """An ACK's size on the wire."""
-    window: Count = 1000
+    window: Count = default("tcp.window")
     """Receiver's advertised window, packets (ns-2 window_; large so that it never binds)."""
-    initial_window: Count = 2
+    initial_window: Count = default("tcp.initial_window")
     """Congestion window once the SYN is acknowledged, packets (ns-2 windowInit_)."""
-    syn: StrictBool = True
+    syn: StrictBool = default("tcp.syn")
     """Open with a 40 B SYN and a window of 1 until it is acknowledged (ns-2 syn_, delay_growth_)."""
-    tick: PositiveTime = "10ms"
+    tick: PositiveTime = default("tcp.tick")
     """Granularity of the RTT estimator and the retransmission timer (ns-2 tcpTick_)."""
-    min_rto: Time = "200ms"
+    min_rto: Time = default("tcp.min_rto")
     """Least retransmission timeout (ns-2 minrto_)."""
-    max_rto: Time = "60s"
+    max_rto: Time = default("tcp.max_rto")
     """Largest retransmission timeout, back-off included (ns-2 maxrto_)."""
-    initial_rto: PositiveTime = "3s"
+    initial_rto: PositiveTime = default("tcp.initial_rto")
     """Retransmission timeout before the first RTT sample (ns-2 rtxcur_init_)."""
-    delayed_ack: Optional[PositiveTime] = None
+    delayed_ack: Optional[PositiveTime] = default("tcp.delayed_ack")
     """Delayed ACKs with this timeout (ns-2 Agent/TCPSink/DelAck, interval_ 100 ms); absent: off, as in the papers."""
     rampdown: StrictBool = default("tcp.rampdown")
     """FACK's rampdown (Mathis-Mahdavi Sec 4.3, ns-2 rampdown_); off as in ns-2."""

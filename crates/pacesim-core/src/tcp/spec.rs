@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::fast::FastSpec;
-use crate::spec::{bad, positive, InvalidField};
+use crate::spec::{bad, positive, InvalidField, MS};
 
 /// The congestion control and loss recovery, with their knobs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -70,9 +70,10 @@ enum VariantName {
     Fast,
 }
 
-/// The wire form: the common parameters and every variant's knobs.
+/// The wire form: the common parameters and every variant's knobs, a key
+/// left out taking ns-2 2.35's default (`FlatTcp::default`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 struct FlatTcp {
     /// Congestion control and loss recovery (see [`TcpVariant`]).
     variant: VariantName,
@@ -110,18 +111,37 @@ struct FlatTcp {
     /// Delayed ACKs at the sink with this timer, ns (ns-2
     /// `Agent/TCPSink/DelAck`, `interval_` 100 ms); off when absent, as in
     /// the papers.
-    #[serde(default)]
     #[schemars(extend("x-unit" = "ns"))]
     delayed_ack: Option<u64>,
     /// FACK's rampdown (Mathis and Mahdavi Sec 4.3; ns-2 `rampdown_`); FACK only.
-    #[serde(default)]
     rampdown: bool,
     /// FAST: packets each flow keeps queued in the network (Jin, Wei, Low 2004).
-    #[serde(default = "FastSpec::default_alpha")]
     fast_alpha: f64,
     /// FAST: the step of its window update, in (0, 1].
-    #[serde(default = "FastSpec::default_gamma")]
     fast_gamma: f64,
+}
+
+/// ns-2 2.35's `Agent/TCP` defaults (paper E's 1000 B segments), Reno.
+impl Default for FlatTcp {
+    fn default() -> Self {
+        FlatTcp {
+            variant: VariantName::Reno,
+            segment_size: 1000,
+            header_size: 40,
+            ack_size: 40,
+            window: 1000,
+            initial_window: 2,
+            syn: true,
+            tick: 10 * MS,
+            min_rto: 200 * MS,
+            max_rto: 60_000 * MS,
+            initial_rto: 3000 * MS,
+            delayed_ack: None,
+            rampdown: false,
+            fast_alpha: FastSpec::default_alpha(),
+            fast_gamma: FastSpec::default_gamma(),
+        }
+    }
 }
 
 impl TryFrom<FlatTcp> for Tcp {
