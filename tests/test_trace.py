@@ -98,7 +98,7 @@ def test_a_frame_its_link_cannot_send_in_the_run_is_refused_naming_its_line(tmp_
         pacesim.run(s)
     assert e.value.field == "traffic.udp[0].trace.file"
     assert e.value.message.startswith(f"{big}: line 1: a frame of ")
-    assert "more than link udp.up (100000000 bit/s) can send in the run" in e.value.message
+    assert "more than link udp.up (100Mbps) can send in the run" in e.value.message
 
 
 def test_scaling_needs_a_trace_sources_rate():

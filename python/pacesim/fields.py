@@ -23,9 +23,11 @@ class ScenarioError(ValueError):
     @classmethod
     def from_engine(cls, error: ValueError) -> ScenarioError:
         """The engine's "field: message" error, without the position in the JSON
-        it was handed (which is no file of the user's)."""
+        it was handed (which is no file of the user's), its quantities in human units."""
+        from .schema import humanize
+
         field, _, message = str(error).partition(": ")
-        return cls(field, re.sub(r" at line \d+ column \d+$", "", message))
+        return cls(field, humanize(re.sub(r" at line \d+ column \d+$", "", message)))
 
 
 def _positive(parse: Callable[[object], int]) -> Callable[[object], int]:

@@ -20,7 +20,9 @@ from typing import Annotated, Any, Iterable, List, Literal, Optional, Tuple, Uni
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, ValidationInfo, field_validator, model_validator
 
+from . import _core
 from .fields import Count, PositiveSize, PositiveTime, Rate, ScenarioError, Size, SizeRange, Time, TimeRange, _Model
+from .schema import Choice, default
 from .topology import KINDS, EBase, Topology, core_defaults
 from .units import format_rate, format_size, format_time
 
@@ -43,36 +45,23 @@ class Red(_Model):
     """Below this average queue nothing is dropped; absent: 40 % of the buffer (paper E Fig. 9)."""
     max_th: Optional[PositiveSize] = None
     """At this average queue the drop probability reaches max_p; absent: the buffer (paper E Fig. 9)."""
-    max_p: Probability = 0.1
+    max_p: Probability = default("core.red.max_p")
     """Drop probability at max_th (paper E Fig. 9)."""
-    w_q: Probability = 0.002
+    w_q: Probability = default("core.red.w_q")
     """Weight of the newest queue sample in the average (EWMA; paper E Fig. 9)."""
-    gentle: StrictBool = True
+    gentle: StrictBool = default("core.red.gentle")
     """Drop probability rises from max_p to 1 between max_th and twice it (ns-2 gentle_)."""
-    byte_mode: StrictBool = True
+    byte_mode: StrictBool = default("core.red.byte_mode")
     """Queue counted and drops scaled in bytes (ns-2 queue_in_bytes_ and bytes_)."""
-    mean_packet: PositiveSize = "1000B"
+    mean_packet: PositiveSize = default("core.red.mean_packet")
     """The packet size drop scaling, packet-mode limits and the idle-time correction assume (ns-2 mean_pktsize_)."""
-
-    def check(self, buffer: int, buffer_packets: Optional[int]) -> None:
-        """RED's constraints against the core queue's `buffer` (its hard limit)."""
-        if buffer_packets is not None:
-            raise ScenarioError("core.buffer_packets", "not used by RED, whose hard limit is core.buffer")
-        min_th = self.min_th if self.min_th is not None else buffer * 2 // 5
-        max_th = self.max_th if self.max_th is not None else buffer
-        if max_th == 0:
-            raise ScenarioError("core.red.max_th", "must be greater than zero (it defaults to core.buffer)")
-        if min_th >= max_th:
-            raise ScenarioError("core.red.min_th", f"{format_size(min_th)} must be below max_th ({format_size(max_th)})")
-        if not self.byte_mode and buffer < self.mean_packet:
-            raise ScenarioError("core.buffer", "RED in packet mode needs at least one mean_packet of buffer")
 
 
 class Core(_Model):
     """The core link (E-base's C0 -> C1; the bottleneck of every named
     topology; a graph's link with core = true) and its queue: drop-tail, or
     RED with `red`. A key left out takes the topology's default
-    (`topology.CORE`); see `Scenario.core_values()`."""
+    (`topology.core_defaults`); see `Scenario.core_values()`."""
 
     rate: Optional[Rate] = None
     """The core link's rate; absent: the topology's (E-base: 100 Mb/s, paper E Sec 3.1)."""
@@ -83,59 +72,48 @@ class Core(_Model):
     absent: the topology's (E-base: 10 KB)."""
     buffer_packets: Optional[Count] = None
     """Drop-tail limit in packets, alone or with `buffer` (paper Q counts its core buffer in packets)."""
-    queue: Literal["droptail", "red"] = "droptail"
+    queue: Choice("core.queue") = "droptail"
     """The core queue's discipline: drop-tail, or RED with `[core.red]` (paper E Fig. 9)."""
     red: Red = Field(default_factory=Red)
     """RED's parameters, used when queue = "red"."""
 
 
 class Tcp(_Model):
-    """One-way TCP as ns-2's `Agent/TCP`; names and defaults as ns-2 2.35's."""
+    """One-way TCP as ns-2's `Agent/TCP`; names and defaults as ns-2 2.35's (the engine's `FlatTcp`)."""
 
-    variant: Literal["reno", "newreno", "sack", "fack", "bic", "cubic", "fast"] = "reno"
+    variant: Choice("tcp.variant") = default("tcp.variant")
     """Congestion control: ns-2's Reno, NewReno, Sack1, Fack; BIC and CUBIC (Linux, paper W), FAST (paper W)."""
-    segment_size: PositiveSize = "1000B"
+    segment_size: PositiveSize = default("tcp.segment_size")
     """Payload of a data packet (ns-2 packetSize_; paper E: 1000 B)."""
-    header_size: Size = "40B"
+    header_size: Size = default("tcp.header_size")
     """TCP/IP header added on the wire (ns-2 useHeaders_ true)."""
-    ack_size: PositiveSize = "40B"
+    ack_size: PositiveSize = default("tcp.ack_size")
     """An ACK's size on the wire."""
-    window: Count = 1000
+    window: Count = default("tcp.window")
     """Receiver's advertised window, packets (ns-2 window_; large so that it never binds)."""
-    initial_window: Count = 2
+    initial_window: Count = default("tcp.initial_window")
     """Congestion window once the SYN is acknowledged, packets (ns-2 windowInit_)."""
-    syn: StrictBool = True
+    syn: StrictBool = default("tcp.syn")
     """Open with a 40 B SYN and a window of 1 until it is acknowledged (ns-2 syn_, delay_growth_)."""
-    tick: PositiveTime = "10ms"
+    tick: PositiveTime = default("tcp.tick")
     """Granularity of the RTT estimator and the retransmission timer (ns-2 tcpTick_)."""
-    min_rto: Time = "200ms"
+    min_rto: Time = default("tcp.min_rto")
     """Least retransmission timeout (ns-2 minrto_)."""
-    max_rto: Time = "60s"
+    max_rto: Time = default("tcp.max_rto")
     """Largest retransmission timeout, back-off included (ns-2 maxrto_)."""
-    initial_rto: PositiveTime = "3s"
+    initial_rto: PositiveTime = default("tcp.initial_rto")
     """Retransmission timeout before the first RTT sample (ns-2 rtxcur_init_)."""
-    delayed_ack: Optional[PositiveTime] = None
+    delayed_ack: Optional[PositiveTime] = default("tcp.delayed_ack")
     """Delayed ACKs with this timeout (ns-2 Agent/TCPSink/DelAck, interval_ 100 ms); absent: off, as in the papers."""
-    rampdown: StrictBool = False
+    rampdown: StrictBool = default("tcp.rampdown")
     """FACK's rampdown (Mathis-Mahdavi Sec 4.3, ns-2 rampdown_); off as in ns-2."""
-    fast_alpha: Annotated[float, Field(gt=0.0, allow_inf_nan=False)] = 200.0
+    fast_alpha: Annotated[float, Field(gt=0.0, allow_inf_nan=False)] = default("tcp.fast_alpha")
     """FAST (Jin-Wei-Low 2004): packets each flow keeps queued in the network."""
-    fast_gamma: Probability = 0.5
+    fast_gamma: Probability = default("tcp.fast_gamma")
     """FAST: the step of its window update."""
 
-    @model_validator(mode="after")
-    def _rto_bounds(self) -> Tcp:
-        if self.rampdown and self.variant != "fack":
-            raise ScenarioError("rampdown", 'only FACK ramps down (tcp.variant = "fack")')
-        if self.min_rto > self.max_rto:
-            raise ScenarioError(
-                "min_rto",
-                f"{format_time(self.min_rto)} must not exceed max_rto ({format_time(self.max_rto)})",
-            )
-        return self
 
-
-TraceColumn = Literal["frame", "type", "time_s", "time_ms", "bytes", "bits", "-"]
+TraceColumn = Choice("traffic.udp.trace.columns")
 
 
 class Trace(_Model):
@@ -155,7 +133,7 @@ class Trace(_Model):
     # A frame interval (1 / fps) from 1 ns to the engine's longest time, 10^6 s.
     fps: Optional[Annotated[float, Field(ge=1e-6, le=1e9, allow_inf_nan=False)]] = None
     """Frames a second, for a trace without a time column (10^-6 to 10^9)."""
-    send: Literal["spread", "burst"] = "spread"
+    send: Choice("traffic.udp.trace.send") = default("traffic.udp.trace.send")
     """spread: a frame's packets at its bit rate over its interval; burst: all at its time."""
 
     @field_validator("file")
@@ -203,7 +181,7 @@ class UdpSource(_Model):
 
     model_config = ConfigDict(serialize_by_alias=True)
 
-    kind: Literal["cbr", "poisson", "fbm", "onoff", "trace"]
+    kind: Choice("traffic.udp.kind")
     """The source's process (required)."""
     rate: Optional[Rate] = None
     """Mean wire rate (the peak for onoff); required but for a trace, which plays as recorded without it."""
@@ -228,16 +206,11 @@ class UdpSource(_Model):
 
     @model_validator(mode="after")
     def _one_size(self) -> UdpSource:
-        if self.rate is None and self.kind != "trace":
-            raise ScenarioError("rate", f"required for a {self.kind} source")
+        """The front's two keys for the engine's one `size` (the kinds' own keys are the engine's rules)."""
         if (self.size is None) == (self.sizes is None):
             raise ScenarioError("size", "give exactly one of size (a value or [low, high]) and sizes (a list)")
         if self.sizes == []:
             raise ScenarioError("sizes", "the list of sizes is empty")
-        for key, kind in [("hurst", "fbm"), ("on", "onoff"), ("off", "onoff"), ("trace", "trace")]:
-            if (self.kind == kind) != (getattr(self, key) is not None):
-                source = f"{'a' if kind == 'trace' else 'an'} {kind} source"
-                raise ScenarioError(key, f"{source} needs {key}" if self.kind == kind else f"only {source} takes {key}")
         return self
 
     def to_engine(self) -> dict:
@@ -293,21 +266,21 @@ class Pacing(_Model):
     share that paces (paper E Sec 6): the first edge nodes by index, or hosts
     spread evenly over the edges."""
 
-    scheme: Literal["none", "host", "edge", "qlbp"] = "none"
+    scheme: Choice("pacing.scheme") = default("pacing.scheme")
     """Who paces: nobody, the TCP senders (paper W), the edge pacer (paper E Sec 2.1) or QLBP (paper Q)."""
-    delay: Time = "10ms"
+    delay: Time = default("pacing.delay")
     """The edge pacer's delay bound d (paper E: 10 ms); 0: no pacer."""
-    fraction: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
+    fraction: Annotated[float, Field(ge=0.0, le=1.0)] = default("pacing.fraction")
     """Share of the edges or hosts that pace (paper E Sec 6)."""
-    host_mode: Literal["original", "modified", "rate"] = "original"
+    host_mode: Choice("pacing.host_mode") = default("pacing.host_mode")
     """Host pacing rule: RTT/cwnd, paper W eq. 7, or the Linux rate."""
-    mu_max: Rate = "100Mbps"
+    mu_max: Rate = default("pacing.mu_max")
     """QLBP's rate at Q_max packets queued (paper Q eq. 1; default from paper Q Sec V-B, Q-fig18)."""
-    mu_min: Rate = "1Mbps"
+    mu_min: Rate = default("pacing.mu_min")
     """QLBP's rate with an empty queue (paper Q eq. 1, Sec V-B)."""
-    q_max: Count = 40
+    q_max: Count = default("pacing.q_max")
     """QLBP: the queue length, packets, from which it sends at the link rate (paper Q Sec V-B)."""
-    q_lim: Count = 2000
+    q_lim: Count = default("pacing.q_lim")
     """QLBP: the pacer's own queue limit, packets (paper Q Sec V-B)."""
     utilization: Optional[Annotated[float, Field(gt=0.0, le=1.0)]] = None
     """QLBP's rule of thumb (paper Q Sec III-C): the link's utilisation rho; with max_delay it sets mu_max, mu_min, q_max."""
@@ -315,15 +288,6 @@ class Pacing(_Model):
     """QLBP's rule of thumb: the delay tolerance D_max."""
     links: Optional[list[str]] = None
     """Pace exactly these links by name (core, edge_in.0, access.17.up, ...) instead of the ingress edges."""
-
-    @model_validator(mode="after")
-    def _qlbp_rates(self) -> Pacing:
-        if self.mu_min > self.mu_max:
-            raise ScenarioError("mu_min", f"{format_rate(self.mu_min)} must not exceed mu_max ({format_rate(self.mu_max)})")
-        if (self.utilization is None) != (self.max_delay is None):
-            missing = "max_delay" if self.max_delay is None else "utilization"
-            raise ScenarioError(missing, "the QLBP rule of thumb needs both utilization and max_delay")
-        return self
 
 
 class Burstiness(_Model):
@@ -360,7 +324,7 @@ class Delay(_Model):
 
     model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
 
-    class_: Literal["data", "udp"] = Field("data", alias="class")
+    class_: Choice("delay.class") = Field(default("delay.class"), alias="class")
     """Which packets: TCP data (from a segment's first transmission) or UDP."""
 
 
@@ -391,16 +355,7 @@ class Series(_Model):
     refused naming `series.interval`; every change, each track keeps its share (max_points over the number of
     tracks) and stops at the first change past it, the run warning when (`RecordingStopped`)."""
 
-    @model_validator(mode="after")
-    def _something(self) -> Series:
-        if not (self.flows or self.links or self.pacers):
-            raise ScenarioError("", "name at least one of flows, links or pacers to record")
-        for key in ["flows", "links", "pacers"]:
-            items = getattr(self, key)
-            twice = next((i for i, x in enumerate(items) if x in items[:i]), None)
-            if twice is not None:
-                raise ScenarioError(f"{key}[{twice}]", f"{items[twice]!r} is listed twice")
-        return self
+
 class PacketTrace(_Model):
     """A packet trace in ns-2's format (`net::packet_trace`; docs/trace.md):
     every enqueue `+`, dequeue `-`, drop `d` and receive `r` at the links
@@ -454,20 +409,10 @@ class Scenario(_Model):
         for key in ["rate", "delay", "buffer"]:
             if getattr(core, key) is None:
                 raise ScenarioError(f"core.{key}", f"required: a {self.topology.kind} topology has no default")
-        if core.queue == "red":
-            core.red.check(core.buffer, core.buffer_packets)
-        end = format_time(self.duration)
-        if self.warmup >= self.duration:
-            raise ScenarioError("warmup", f"{format_time(self.warmup)} must be before the end of the run (duration {end})")
-        for i, u in enumerate(self.traffic.udp):
-            if u.start >= self.duration:
-                raise ScenarioError(f"traffic.udp[{i}].start", f"must be before the end of the run (duration {end})")
-        if self.traffic.start[1] >= self.duration:
-            raise ScenarioError(
-                "traffic.start",
-                f"flows must start before the end of the run (duration {end}), "
-                f"latest start is {format_time(self.traffic.start[1])}",
-            )
+        try:  # every other rule is the engine's own (`Scenario::validate`), named by the field it checks
+            _core.validate_json(json.dumps(self.to_engine()))
+        except ValueError as e:
+            raise ScenarioError.from_engine(e) from None
         return self
 
     def core_values(self) -> Core:

@@ -55,10 +55,15 @@ def _table_model(hint: Any) -> Optional[type]:
 
 def field_docs(model: type) -> dict:
     """Each field's docstring (the string literal on the line after its annotation), by field name, from
-    the source of `model` and of the models it inherits from (its own first)."""
-    docs: dict = {}
+    the source of `model` and of the models it inherits from (its own first); for a model generated from
+    the engine's schema (`topology.NAMED`), each field's description (the spec's doc comment)."""
+    docs: dict = {name: f.description for name, f in model.model_fields.items() if f.description}
     for cls in reversed([c for c in model.__mro__ if issubclass(c, BaseModel) and c is not BaseModel]):
-        body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
+        try:
+            source = inspect.getsource(cls)
+        except (OSError, TypeError):  # a model generated from the engine's schema: its descriptions
+            continue
+        body = ast.parse(textwrap.dedent(source)).body[0].body
         for stmt, after in zip(body, body[1:]):
             if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and isinstance(after, ast.Expr)
                     and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
@@ -147,7 +152,8 @@ def render() -> str:
                       [("rates", RATE_UNITS), ("sizes", SIZE_UNITS), ("times", TIME_UNITS)])
     lines = [
         "# Scenario reference", "",
-        "Generated from the scenario models (`python/pacesim/scenario.py`, `topology.py`) by "
+        "Generated from the scenario models (`python/pacesim/scenario.py`, `topology.py`; the named topologies' "
+        "tables, every choice and the engine's defaults from the engine's schema, `_core.scenario_schema()`) by "
         "`python -m pacesim.scenario_reference docs/reference/scenario.md`; do not edit. A test keeps it current.", "",
         "A scenario is a TOML file; every key may be left out (E-base's value then, paper E Sec 3.1, with ns-2 "
         "2.35's defaults where the paper is silent) unless marked required. Quantities are strings with a unit, "

@@ -4,9 +4,10 @@
 "q-line", "q-tandem", "q-dumbbell" (paper Q Secs IV-B, IV-C, IV-D),
 "w-dumbbell" (paper W Sec III), or "graph", written out in full. Each
 named kind is a short builder in the engine (crates/pacesim-core/src/
-topology/) producing a graph; its defaults are its paper's. The `[core]`
-section sets the bottleneck (core) link of every kind; keys it leaves out
-take the topology's `CORE` defaults. Routes follow shortest paths in hops
+topology/) producing a graph, whose spec is the one source of its keys and
+defaults (its paper's): its model here is generated from the engine's
+schema (`NAMED`). The `[core]` section sets the bottleneck (core) link of
+every kind; keys it leaves out take the topology's (its spec's `x-core`). Routes follow shortest paths in hops
 (ties broken by declaration order), computed once by the engine;
 `describe()` shows what was built.
 """
@@ -14,145 +15,76 @@ take the topology's `CORE` defaults. Routes follow shortest paths in hops
 from __future__ import annotations
 
 import json
-from typing import Annotated, ClassVar, Dict, List, Literal, Optional, Union
+from typing import Annotated, Any, Dict, List, Literal, Optional, Union
 
-from pydantic import ConfigDict, Discriminator, Field, StrictBool, Tag
+from pydantic import ConfigDict, Discriminator, Field, StrictBool, Tag, create_model
 
-from .fields import U32, Count, PositiveSize, Rate, RateRange, Size, Time, TimeRange, _Model
-
-
-class EBaseUdp(_Model):
-    """E-base's UDP host link: paper E Sec 5 gives 100 Mb/s; its delay, which
-    the paper leaves out, defaults to a mean access plus edge delay (3 + 10 ms)."""
-
-    rate: Rate = "100Mbps"
-    """The UDP host's link rate (paper E Sec 5)."""
-    delay: Time = "13ms"
-    """Its one-way delay (not in the paper: a mean access plus edge delay)."""
+from . import schema
+from .fields import U32, Count, Rate, RateRange, Size, SizeRange, Time, TimeRange, _Model
 
 
-class EBase(_Model):
-    """Paper E Sec 3.1 (Fig. 2): `edges` ingress edge links into the core node,
-    each fed by `hosts_per_edge` access links with one long-lived TCP sender
-    behind each, mirrored towards the sinks. Rates and delays are drawn per
-    link, uniformly over the given ranges."""
-
-    CORE: ClassVar[dict] = {"rate": "100Mbps", "delay": "100ms", "buffer": "10KB"}
-    kind: Literal["e-base"] = "e-base"
-    """Paper E's network (the default)."""
-    edges: Count = 10
-    """Ingress edge links into the core node (paper E Sec 3.1: 10)."""
-    hosts_per_edge: Count = 100
-    """TCP senders behind each edge (paper E: 100, so 1000 flows)."""
-    access_rate: RateRange = ["8Mbps", "12Mbps"]
-    """Each host's access link rate, drawn per link (paper E Sec 3.1; E-fig5 uses 100 Mb/s)."""
-    access_delay: TimeRange = ["1ms", "5ms"]
-    """Each access link's delay, drawn per link (paper E Sec 3.1)."""
-    edge_rate: RateRange = "100Mbps"
-    """Each edge link's rate (paper E Sec 3.1)."""
-    edge_delay: TimeRange = ["5ms", "15ms"]
-    """Each edge link's delay, drawn per link (paper E Sec 3.1)."""
-    udp: Optional[EBaseUdp] = None
-    """An aggregate UDP host (paper E Sec 5): "s-udp" on its own edge link `edge_in.udp` into the core node
-    (paced by default like the others), receiver "d-udp" behind the far end; absent: no UDP host."""
+RANGES = {"bit/s": RateRange, "ns": TimeRange, "bytes": SizeRange}
+VALUES = {"bit/s": Rate, "ns": Time, "bytes": Size}
+"""The front's types (human units in, SI integers held) for the engine's ranges and values of each unit."""
 
 
-class ABase(_Model):
-    """Paper A Sec II (Fig. 1): routers r0 -> r1 (the core, 50 ms); each of
-    `tcp_hosts` TCP senders on its own access link into r0, one aggregate UDP
-    sender (host "s-udp", receiver "d-udp") on its own. The paper gives
-    sender-side delays only and RTTs of 102-150 ms, so receivers' links have
-    no delay. Access rate 10 Mb/s as in A-fig11 (A-fig2 uses 1 Mb/s)."""
-
-    CORE: ClassVar[dict] = {"rate": "100Mbps", "delay": "50ms", "buffer": "10KB"}
-    kind: Literal["a-base"] = "a-base"
-    """Paper A's network."""
-    tcp_hosts: Annotated[int, Field(strict=True, ge=0, lt=U32)] = 1000
-    """TCP senders, one flow each (paper A Sec II: 1000); 0 leaves the UDP host alone on the core."""
-    access_rate: RateRange = "10Mbps"
-    """Each TCP host's access link rate (A-fig11: 10 Mb/s; A-fig2: 1 Mb/s)."""
-    access_delay: TimeRange = ["1ms", "25ms"]
-    """Each TCP host's access link delay, drawn per link (RTTs of 102-150 ms, paper A Sec II)."""
-    udp_access_rate: RateRange = "100Mbps"
-    """The UDP host's access link rate."""
-    udp_access_delay: TimeRange = "5ms"
-    """The UDP host's access link delay."""
+def _human(value: Any, unit: Optional[str]) -> Any:
+    """An engine value (SI) as the front writes it: "100Mbps", a range [lo, lo] as its one value."""
+    fmt = schema.HUMAN.get(unit or "")
+    if fmt is None or value is None:
+        return value
+    if isinstance(value, list):
+        return fmt(value[0]) if value[0] == value[1] else [fmt(v) for v in value]
+    return fmt(value)
 
 
-class QLine(_Model):
-    """Paper Q Sec IV-B (Fig. 8, Q-tab2): host n0 -> router n1 -> host n2, the
-    link n1 -> n2 the core, paced by default; 15 Mb/s and 10 ms each. No TCP
-    flows. The core queue is effectively unlimited (the pacer's q_lim
-    bounds the queue in the paper's experiment)."""
-
-    CORE: ClassVar[dict] = {"rate": "15Mbps", "delay": "10ms", "buffer": "10MB"}
-    kind: Literal["q-line"] = "q-line"
-    """Paper Q's line n0 -> n1 -> n2."""
-    access_rate: RateRange = "15Mbps"
-    """The n0 -> n1 link's rate (paper Q Sec IV-B: 15 Mb/s)."""
-    access_delay: TimeRange = "10ms"
-    """The n0 -> n1 link's delay (paper Q Sec IV-B: 10 ms)."""
+def _count(node: dict) -> Any:
+    """An integer key: the engine's bounds (`minimum`, its integer width or `maximum`)."""
+    below = node["maximum"] + 1 if "maximum" in node else U32 if node.get("format") == "uint32" else 2**64
+    if node.get("minimum") == 1 and below == U32:
+        return Count
+    return Annotated[int, Field(strict=True, ge=node.get("minimum", 0), lt=below)]
 
 
-class QTandem(_Model):
-    """Paper Q Sec IV-C (Fig. 13, Q-fig15): host src -> p1 .. pK -> host dst,
-    each pacer node pacing its outgoing link; all 10 Mb/s and 2 ms; the last
-    link (where the paper counts arriving bytes) is the core."""
-
-    CORE: ClassVar[dict] = {"rate": "10Mbps", "delay": "2ms", "buffer": "10MB"}
-    kind: Literal["q-tandem"] = "q-tandem"
-    """Paper Q's tandem of pacers."""
-    pacers: Annotated[int, Field(strict=True, ge=1, lt=U32)] = 1
-    """Pacer nodes in a row (paper Q Fig. 15: 1-3)."""
-    link_rate: RateRange = "10Mbps"
-    """Every link's rate but the core's (paper Q Sec IV-C: 10 Mb/s)."""
-    link_delay: TimeRange = "2ms"
-    """Every link's delay but the core's (paper Q Sec IV-C: 2 ms)."""
-
-
-class QDumbbell(_Model):
-    """Paper Q Sec IV-D (Fig. 17, Q-fig18): 4 access routers x 10 senders into
-    c0, core c0 -> c1, 10 receivers (sender i sends to receiver i mod 10);
-    all links 100 Mb/s, a -> c0 and the core 20 ms, host links U[1, 10] ms;
-    the access routers' queues hold 2000 packets and carry the pacers. The
-    core buffer is in packets (core.buffer_packets, 1-100 in the paper)."""
-
-    CORE: ClassVar[dict] = {"rate": "100Mbps", "delay": "20ms", "buffer": "100MB", "buffer_packets": 20}
-    kind: Literal["q-dumbbell"] = "q-dumbbell"
-    """Paper Q's dumbbell."""
-    access_routers: Count = 4
-    """Access routers feeding c0 (paper Q Sec IV-D: 4)."""
-    senders_per_router: Count = 10
-    """TCP senders behind each access router (paper Q: 10)."""
-    receivers: Count = 10
-    """Receivers behind c1; sender i sends to receiver i mod receivers (paper Q: 10)."""
-    host_rate: RateRange = "100Mbps"
-    """Every host link's rate (paper Q: 100 Mb/s)."""
-    host_delay: TimeRange = ["1ms", "10ms"]
-    """Every host link's delay, drawn per link (paper Q: U[1, 10] ms)."""
-    access_rate: RateRange = "100Mbps"
-    """Each access router's link into c0 (paper Q: 100 Mb/s)."""
-    access_delay: TimeRange = "20ms"
-    """Its delay (paper Q: 20 ms)."""
-    access_buffer_packets: Count = 2000
-    """The access routers' queue limit, packets; the pacers sit there (paper Q: 2000)."""
+def _field_type(node: dict) -> Any:
+    """The front's type of a key of the engine's schema: a quantity or range in human units by its
+    `x-unit`, a count within the engine's bounds, a table (generated the same way), or optional."""
+    optional = any(n.get("type") == "null" for n in node.get("anyOf", []))
+    inner, unit = schema.resolve(node), node.get("x-unit")
+    if inner.get("type") == "object":
+        typ = _model(node.get("$ref", next(n.get("$ref") for n in node.get("anyOf", [{}]) if "$ref" in n)).rsplit("/", 1)[1], inner)
+    elif inner.get("type") == "array":
+        typ = RANGES[unit]
+    elif unit in VALUES:
+        typ = VALUES[unit]
+    else:
+        typ = _count(inner)
+    return Optional[typ] if optional else typ
 
 
-class WDumbbell(_Model):
-    """Paper W Sec III: `flows` senders s<i> into r0, the core r0 -> r1,
-    receivers d<i> behind r1, all with one RTT (1 + 58 + 1 ms each way:
-    120 ms, W's WAN scenarios); a host pair x-src -> x-dst for cross traffic.
-    Core buffer = the bandwidth-delay product of 1 Gb/s x 120 ms."""
+def _model(name: str, node: dict) -> type:
+    """A front model of an engine table: each key with its type, engine default (in human units) and
+    doc comment; a tagged table's `kind` as its constant."""
+    fields: Dict[str, Any] = {}
+    for key, prop in node["properties"].items():
+        if key == "kind":
+            fields[key] = (Literal[prop["const"]], Field(prop["const"], description="The topology's kind."))
+        else:
+            default = _human(prop.get("default"), prop.get("x-unit"))
+            fields[key] = (_field_type(prop), Field(default, description=" ".join(prop.get("description", "").split())))
+    model = create_model(name, __base__=_Model, __module__=__name__, __doc__=" ".join(node.get("description", "").split()),
+                         **fields)
+    globals()[name] = model  # found by name, as pickle (a run's worker process) looks classes up
+    return model
 
-    CORE: ClassVar[dict] = {"rate": "1Gbps", "delay": "58ms", "buffer": "15MB"}
-    kind: Literal["w-dumbbell"] = "w-dumbbell"
-    """Paper W's dumbbell."""
-    flows: Count = 16
-    """Sender-receiver pairs, one TCP flow each."""
-    access_rate: RateRange = "1Gbps"
-    """Every host link's rate (paper W Sec III: 1 Gb/s)."""
-    access_delay: TimeRange = "1ms"
-    """Every host link's delay (paper W Sec III: 1 ms)."""
+
+NAMED: Dict[str, type] = {
+    each["properties"]["kind"]["const"]: _model("".join(p.capitalize() for p in each["properties"]["kind"]["const"].split("-")), each)
+    for each in schema.table("topology")["oneOf"] if each["properties"]["kind"]["const"] != "graph"
+}
+"""The named topologies' models, generated from the engine's specs (`topology/*.rs`): keys, types, units,
+defaults and descriptions are the engine's."""
+EBase = NAMED["e-base"]
 
 
 class Direction(_Model):
@@ -209,7 +141,6 @@ class Graph(_Model):
     """A network written out: routers (`nodes`), `hosts`, duplex `links`, TCP
     `flows`. The engine checks it and names the offender of a bad one."""
 
-    CORE: ClassVar[dict] = {}
     kind: Literal["graph"] = "graph"
     """A network written out in full."""
     nodes: List[str] = Field(default_factory=list)
@@ -222,7 +153,7 @@ class Graph(_Model):
     """Long-lived TCP flows, `flows = [{ from = ..., to = ... }]`."""
 
 
-KINDS: Dict[str, type] = {m.model_fields["kind"].default: m for m in [EBase, ABase, QLine, QTandem, QDumbbell, WDumbbell, Graph]}
+KINDS: Dict[str, type] = {**NAMED, "graph": Graph}
 
 def _kind(value) -> Optional[str]:
     """The topology kind of a table, e-base when it names none; None for what is not a table."""
@@ -238,8 +169,9 @@ Topology = Annotated[
 
 
 def core_defaults(kind: str) -> dict:
-    """The `[core]` values (human units) a topology kind uses for keys left out."""
-    return dict(KINDS[kind].CORE)
+    """The `[core]` values (human units) a topology kind uses for keys left out: its spec's `x-core`."""
+    core = schema.table("topology", kind).get("x-core", {})
+    return {key: _human(value, schema.unit(f"core.{key}")) for key, value in core.items()}
 
 
 def describe(scenario, examples: int = 3) -> dict:

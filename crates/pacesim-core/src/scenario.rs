@@ -11,6 +11,7 @@
 //! each topology in `topology`, traffic sources in `traffic`); this file
 //! holds the whole and the measurement requests, and checks what spans parts.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use crate::metrics::series::SeriesSpec;
@@ -24,14 +25,16 @@ pub use crate::tcp::pacing::HostPacingMode;
 pub use crate::tcp::spec::{Tcp, TcpVariant};
 pub use crate::topology::Topology;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Master seed; every random stream is derived from it by name.
     pub seed: u64,
     /// Simulated time, ns.
+    #[schemars(extend("x-unit" = "ns"))]
     pub duration: u64,
     /// Start of the measurement window, ns; the window is [warmup, duration].
+    #[schemars(extend("x-unit" = "ns"))]
     pub warmup: u64,
     pub topology: Topology,
     pub core: Core,
@@ -61,7 +64,7 @@ pub struct Scenario {
 /// from the first transmission of its sequence number, so a retransmission's
 /// delay includes the wait for it (paper Q Fig. 19: "long delays are caused
 /// by retransmissions").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DelaySpec {
     #[serde(default)]
@@ -70,10 +73,11 @@ pub struct DelaySpec {
 
 /// Every `interval` from time 0 to the end, the payload bytes each TCP flow
 /// has delivered in order: latency to a given amount, throughput over time.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProgressSpec {
     /// Sampling interval, ns.
+    #[schemars(extend("x-unit" = "ns"))]
     pub interval: u64,
 }
 
@@ -97,11 +101,12 @@ impl ProgressSpec {
 
 /// beta(s) of the bytes arriving at link `link` over the measurement
 /// window, for s = `bin` x 2^k, k < `scales` (see `metrics::burstiness`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BurstinessSpec {
     pub link: String,
     /// Finest interval, ns (paper A: 1 us).
+    #[schemars(extend("x-unit" = "ns"))]
     pub bin: u64,
     pub scales: u32,
     /// Also report the bytes of every finest bin over the window (at most
@@ -115,10 +120,11 @@ pub const MAX_SERIES_BINS: u64 = 1 << 24;
 
 /// One TCP flow per sender host, long-lived (bulk) or short-lived (closed-loop
 /// users, `[traffic.short]`), and open-loop UDP sources.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Traffic {
     /// Flow start times, drawn uniformly per flow, ns.
+    #[schemars(extend("x-unit" = "ns"))]
     pub start: Range,
     /// Real-time sources (`[[traffic.udp]]`), each from one host to another.
     #[serde(default)]
@@ -181,12 +187,22 @@ impl Scenario {
         Ok(s)
     }
 
+    /// The JSON Schema of the scenario as [`Scenario::from_json`] reads it
+    /// (the wire form, SI integers): each key's doc comment is its
+    /// `description`, a serde default its `default`, and a quantity's unit
+    /// its `x-unit` ("bytes", "bit/s", "ns", "packets"). The Python front
+    /// takes its choices, engine defaults and units from it.
+    pub fn schema() -> serde_json::Value {
+        schemars::SchemaGenerator::default().into_root_schema_for::<Scenario>().to_value()
+    }
+
     /// Check every cross-field constraint; the error names the field.
     pub fn validate(&self) -> Result<(), InvalidField> {
         positive("duration", self.duration)?;
         self.validate_limits()?;
+        let end = format!("the end of the run (duration {} ns)", self.duration);
         if self.warmup >= self.duration {
-            return Err(bad("warmup", "must be before the end of the run (duration)"));
+            return Err(bad("warmup", format!("{} ns must be before {end}", self.warmup)));
         }
         if let Topology::EBase(e) = &self.topology {
             e.validate()?;
@@ -220,13 +236,15 @@ impl Scenario {
             let field = format!("traffic.udp[{i}]");
             u.validate(&field)?;
             if u.start >= self.duration {
-                return Err(bad(&format!("{field}.start"), "must be before the end of the run"));
+                return Err(bad(&format!("{field}.start"), format!("must be before {end}")));
             }
         }
         self.pacing.validate()?;
 
         if self.traffic.start[1] >= self.duration {
-            return Err(bad("traffic.start", "flows must start before the end of the run"));
+            let latest = self.traffic.start[1];
+            let message = format!("flows must start before {end}, latest start is {latest} ns");
+            return Err(bad("traffic.start", message));
         }
         Ok(())
     }
@@ -277,6 +295,33 @@ impl Scenario {
 mod tests {
     use super::*;
     use crate::pacing::{PacerSpec, QlbpParams};
+    use crate::spec::tagged::Tagged;
+
+    /// The schema reads the wire form (flat `tcp` and `pacing`), carries the
+    /// serde defaults and the units, and tags the topology by `kind`.
+    #[test]
+    fn schema_is_the_wire_form_with_defaults_and_units() {
+        let s = Scenario::schema();
+        let defs = &s["$defs"];
+        let tcp = &defs["Tcp"]["properties"];
+        assert_eq!(tcp["min_rto"]["x-unit"], "ns");
+        assert_eq!(tcp["segment_size"]["x-unit"], "bytes");
+        assert_eq!(tcp["fast_alpha"]["default"], 200.0);
+        assert_eq!(defs["VariantName"]["enum"].as_array().unwrap().len(), 7);
+        let pacing = serde_json::to_value(Pacing::default()).unwrap();
+        assert_eq!(s["properties"]["pacing"]["default"], pacing);
+        assert_eq!(defs["Pacing"]["properties"]["mu_max"]["default"], 100_000_000);
+        let kinds: Vec<_> = defs["Topology"]["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| &k["properties"]["kind"]["const"])
+            .collect();
+        assert_eq!(kinds.len(), Topology::VARIANTS.len());
+        for (kind, name) in kinds.iter().zip(Topology::VARIANTS) {
+            assert_eq!(*kind, name);
+        }
+    }
 
     #[test]
     fn qlbp_rule_of_thumb_from_link_rate_and_utilisation() {

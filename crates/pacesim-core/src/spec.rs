@@ -4,13 +4,14 @@
 
 pub mod tagged;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// A closed interval drawn uniformly per element; `[v, v]` is a fixed value.
 pub type Range = [u64; 2];
 
 /// Which packets a delay measurement follows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum DelayClass {
     /// TCP data segments.
@@ -56,6 +57,10 @@ pub fn ordered(field: &str, r: Range) -> Result<(), InvalidField> {
 /// time plus a few others, and an RTO backed off 64-fold, stay far within
 /// the engine's clock (u64 ns, 584 years).
 pub const MAX_TIME: u64 = 1_000_000 * crate::sim::time::NS_PER_SEC;
+
+/// A millisecond, ns, and a megabit per second, bit/s: for writing defaults.
+pub const MS: u64 = 1_000_000;
+pub const MBPS: u64 = 1_000_000;
 
 /// The largest packet a scenario may send or assume (an IP packet's).
 pub const MAX_PACKET: u64 = 65_535;

@@ -17,6 +17,7 @@ pub mod q_tandem;
 pub mod route;
 pub mod w_dumbbell;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 
 pub use graph::Graph;
@@ -30,7 +31,7 @@ use crate::spec::tagged::{self, Tagged};
 use crate::spec::{InvalidField, Range};
 
 /// The network a scenario describes: named, or a general graph.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Topology {
     EBase(ebase::EBase),

@@ -76,10 +76,26 @@ fn describe_json(scenario: &str, examples: usize) -> PyResult<String> {
     serde_json::to_string(&d).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
+/// Read and check a scenario given as JSON (SI units) without running it:
+/// a `ValueError` naming the field (`tcp.min_rto: ...`) if the engine
+/// refuses it.
+#[pyfunction]
+fn validate_json(scenario: &str) -> PyResult<()> {
+    Scenario::from_json(scenario).map(|_| ()).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The JSON Schema of the scenario the engine reads (`Scenario::schema`).
+#[pyfunction]
+fn scenario_schema() -> String {
+    Scenario::schema().to_string()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(describe_json, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_json, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     m.add("ENGINE_VERSION", pacesim_core::ENGINE_VERSION)?;
     Ok(())
 }

@@ -27,17 +27,19 @@
 //! stopped when). A per-track share keeps a track's
 //! points a function of its own changes, so a split run stops at the same point.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::sim::Time;
 use crate::spec::{at_most, bad, positive, InvalidField, MAX_TIME};
 
 /// Which state to record, and how often.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SeriesSpec {
     /// Sampling interval, ns; absent: every change.
     #[serde(default)]
+    #[schemars(extend("x-unit" = "ns"))]
     pub interval: Option<Time>,
     /// TCP flows (by index) whose cwnd, ssthresh, srtt and RTO are recorded.
     #[serde(default)]

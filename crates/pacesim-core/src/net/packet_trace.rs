@@ -42,6 +42,7 @@ use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Packet, PacketId, PacketKind};
@@ -49,7 +50,7 @@ use crate::sim::Time;
 use crate::spec::{bad, InvalidField};
 
 /// `[trace]`: trace the links named in `links` to `file`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PacketTraceSpec {
     /// Link names (`core`, `edge_in.0`, ...), each at most once.

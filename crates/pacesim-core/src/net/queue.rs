@@ -2,6 +2,7 @@
 //! it drops. Drop-tail everywhere by default; the core queue may be RED
 //! (paper E Fig. 9); a discipline from outside the crate goes in `Other`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::discipline::{Arrival, Discipline, OtherDiscipline, Verdict};
@@ -12,15 +13,19 @@ use crate::spec::{bad, positive, InvalidField};
 
 /// The core link (E-base's C0 -> C1; the bottleneck of every named
 /// topology) and its queue.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Core {
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub rate: u64,
+    #[schemars(extend("x-unit" = "ns"))]
     pub delay: u64,
     /// Byte limit of the queue (ns-2 DropTail byte mode).
+    #[schemars(extend("x-unit" = "bytes"))]
     pub buffer: u64,
     /// Optional packet limit on top of the byte limit (drop-tail only).
     #[serde(default)]
+    #[schemars(extend("x-unit" = "packets"))]
     pub buffer_packets: Option<u64>,
     pub queue: QueueKind,
     /// RED's parameters, used when `queue` is `red`.
@@ -28,7 +33,7 @@ pub struct Core {
     pub red: RedParams,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum QueueKind {
     /// ns-2 `Queue/DropTail` in byte mode, limit `buffer`.

@@ -25,6 +25,7 @@
 //! ends the dropping phase. With `use_mark_p_` (ns-2's default) an average
 //! above `max_th` is no forced drop: it only drives `p_b` to 1.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::discipline::{Arrival, Discipline, Verdict};
@@ -35,14 +36,16 @@ use crate::spec::{bad, positive, InvalidField};
 /// defaults are paper E Fig. 9's: `max_th` = the buffer, `min_th` = 40 % of
 /// it, `max_p` 0.1, `w_q` 0.002, with ns-2 2.35's `gentle_ true` and byte
 /// mode (`queue_in_bytes_`, `bytes_`) with `mean_pktsize_` 1000 B.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RedParams {
     /// Average queue where early drops start, bytes (default 40 % of `core.buffer`).
     #[serde(default)]
+    #[schemars(extend("x-unit" = "bytes"))]
     pub min_th: Option<u64>,
     /// Average queue where the drop probability reaches `max_p`, bytes (default `core.buffer`).
     #[serde(default)]
+    #[schemars(extend("x-unit" = "bytes"))]
     pub max_th: Option<u64>,
     #[serde(default = "RedParams::default_max_p")]
     pub max_p: f64,
@@ -59,6 +62,7 @@ pub struct RedParams {
     pub byte_mode: bool,
     /// Packet size the idle-time correction (and packet mode) assume, bytes.
     #[serde(default = "RedParams::default_mean_packet")]
+    #[schemars(extend("x-unit" = "bytes"))]
     pub mean_packet: u64,
 }
 

@@ -63,7 +63,9 @@ impl QlbpSpec {
         positive(&format!("{at}.q_max"), u64::from(self.q_max))?;
         positive(&format!("{at}.q_lim"), u64::from(self.q_lim))?;
         if self.mu_min > self.mu_max {
-            return Err(bad(&format!("{at}.mu_min"), format!("must not exceed {at}.mu_max")));
+            let message =
+                format!("{} bit/s must not exceed {at}.mu_max ({} bit/s)", self.mu_min, self.mu_max);
+            return Err(bad(&format!("{at}.mu_min"), message));
         }
         match (self.utilization, self.max_delay) {
             (Some(rho), Some(_)) if !(rho > 0.0 && rho <= 1.0) => {

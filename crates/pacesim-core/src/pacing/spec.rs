@@ -6,9 +6,10 @@
 //! where it paces. On the wire (the scenario JSON the Python front sends,
 //! and the canonical form the results store hashes into its keys) it is
 //! one flat object carrying every scheme's knobs (`FlatPacing`): reading
-//! keeps the scheme's and drops the others, so the wire form, and with it
+//! keeps the scheme's and drops the others (after checking QLBP's), so the wire form, and with it
 //! every stored run's key, stays as it was.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::qlbp::QlbpSpec;
@@ -33,21 +34,17 @@ pub enum PacingScheme {
     Qlbp(QlbpSpec),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(from = "FlatPacing", into = "FlatPacing")]
+/// Each field is documented on the wire form ([`FlatPacing`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(try_from = "FlatPacing", into = "FlatPacing")]
 pub struct Pacing {
     pub scheme: PacingScheme,
-    /// Share of the edge nodes (edge scheme) or hosts (host scheme) that
-    /// pace, in [0, 1] (paper E Sec 6, Figs. 16-17): the first edges by
-    /// index; hosts spread evenly over the edges.
     pub fraction: f64,
-    /// Pace exactly these links (by name) instead of the first `fraction`
-    /// of the ingress edge links.
     pub links: Option<Vec<String>>,
 }
 
 /// A scheme's name on the wire (`pacing.scheme`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 enum SchemeName {
     None,
@@ -57,26 +54,48 @@ enum SchemeName {
 }
 
 /// The wire form: every scheme's knobs side by side, with their defaults.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct FlatPacing {
+    /// Who paces: nobody, the TCP senders (paper W), the edge pacer (paper E
+    /// Sec 2.1) or QLBP (paper Q).
     scheme: SchemeName,
+    /// The edge pacer's delay bound d, ns (paper E: 10 ms); 0 is no pacer.
+    #[schemars(extend("x-unit" = "ns"))]
     delay: u64,
+    /// Share of the edge nodes (edge scheme) or hosts (host scheme) that
+    /// pace, in [0, 1] (paper E Sec 6, Figs. 16-17): the first edges by
+    /// index; hosts spread evenly over the edges.
     fraction: f64,
+    /// How paced hosts space their packets (host scheme).
     #[serde(default)]
     host_mode: HostPacingMode,
+    /// QLBP: the rate at `q_max` packets queued (paper Q eq. 1).
     #[serde(default = "QlbpSpec::default_mu_max")]
+    #[schemars(extend("x-unit" = "bit/s"))]
     mu_max: u64,
+    /// QLBP: the rate with an empty queue (paper Q eq. 1); at most `mu_max`.
     #[serde(default = "QlbpSpec::default_mu_min")]
+    #[schemars(extend("x-unit" = "bit/s"))]
     mu_min: u64,
+    /// QLBP: the queue length from which it sends at `mu_max` (paper Q Sec V-B).
     #[serde(default = "QlbpSpec::default_q_max")]
+    #[schemars(extend("x-unit" = "packets"))]
     q_max: u32,
+    /// QLBP: the pacer's own queue limit (paper Q Sec V-B).
     #[serde(default = "QlbpSpec::default_q_lim")]
+    #[schemars(extend("x-unit" = "packets"))]
     q_lim: u32,
+    /// QLBP's rule of thumb (paper Q Sec III-C): the link's utilisation rho;
+    /// with `max_delay` it sets mu_max, mu_min and q_max.
     #[serde(default)]
     utilization: Option<f64>,
+    /// QLBP's rule of thumb: the delay tolerance D_max, ns.
     #[serde(default)]
+    #[schemars(extend("x-unit" = "ns"))]
     max_delay: Option<u64>,
+    /// Pace exactly these links (by name) instead of the first `fraction`
+    /// of the ingress edge links.
     #[serde(default)]
     links: Option<Vec<String>>,
 }
@@ -84,22 +103,29 @@ struct FlatPacing {
 /// The edge pacer's d when a scenario gives none (paper E: 10 ms), ns.
 const DEFAULT_DELAY: u64 = 10_000_000;
 
-impl From<FlatPacing> for Pacing {
-    fn from(f: FlatPacing) -> Self {
+/// Reading checks QLBP's knobs whatever the scheme, as a knob of another
+/// scheme is carried on the wire but not kept: a bad one is named rather
+/// than silently dropped.
+impl TryFrom<FlatPacing> for Pacing {
+    type Error = InvalidField;
+
+    fn try_from(f: FlatPacing) -> Result<Self, InvalidField> {
+        let qlbp = QlbpSpec {
+            mu_max: f.mu_max,
+            mu_min: f.mu_min,
+            q_max: f.q_max,
+            q_lim: f.q_lim,
+            utilization: f.utilization,
+            max_delay: f.max_delay,
+        };
+        qlbp.validate("pacing")?;
         let scheme = match f.scheme {
             SchemeName::None => PacingScheme::None,
             SchemeName::Host => PacingScheme::Host { mode: f.host_mode },
             SchemeName::Edge => PacingScheme::Edge { delay: f.delay },
-            SchemeName::Qlbp => PacingScheme::Qlbp(QlbpSpec {
-                mu_max: f.mu_max,
-                mu_min: f.mu_min,
-                q_max: f.q_max,
-                q_lim: f.q_lim,
-                utilization: f.utilization,
-                max_delay: f.max_delay,
-            }),
+            SchemeName::Qlbp => PacingScheme::Qlbp(qlbp),
         };
-        Pacing { scheme, fraction: f.fraction, links: f.links }
+        Ok(Pacing { scheme, fraction: f.fraction, links: f.links })
     }
 }
 

@@ -22,13 +22,14 @@
 //! tick-rounded srtt of the retransmission timer; until the first sample
 //! nothing is paced.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::cc::Window;
 use crate::sim::Time;
 
 /// Host pacing rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum HostPacingMode {
     /// RTT / cwnd (Wei's ns-2 patch, `pace_packet_ 1`).

@@ -8,10 +8,11 @@
 //! rejects a knob set for a variant that has none (rampdown without FACK),
 //! so the wire form, and every stored run's key, stays as it was.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::fast::FastSpec;
-use crate::spec::{bad, positive, InvalidField};
+use crate::spec::{bad, positive, InvalidField, MS};
 
 /// The congestion control and loss recovery, with their knobs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,39 +38,27 @@ pub enum TcpVariant {
     Fast(FastSpec),
 }
 
-/// One-way TCP, parameters named as in ns-2 (`Agent/TCP`) with its defaults.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One-way TCP, parameters named as in ns-2 (`Agent/TCP`) with its defaults;
+/// each is documented on its wire form ([`FlatTcp`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(try_from = "FlatTcp", into = "FlatTcp")]
 pub struct Tcp {
     pub variant: TcpVariant,
-    /// Payload per data segment (ns-2 `packetSize_`), bytes.
     pub segment_size: u64,
-    /// TCP/IP header added on the wire (ns-2 `tcpip_base_hdr_size_`, with
-    /// `useHeaders_ true`): data packets are segment_size + header_size.
     pub header_size: u64,
-    /// ACK size on the wire (ns-2 `Agent/TCPSink packetSize_`).
     pub ack_size: u64,
-    /// Advertised window limit, packets (ns-2 `window_`).
     pub window: u64,
-    /// Initial window after the SYN is acknowledged (ns-2 `windowInit_`).
     pub initial_window: u64,
-    /// Model the SYN as a header-only first packet with cwnd 1 until it is
-    /// acknowledged (ns-2 `syn_ true`, `delay_growth_ true`).
     pub syn: bool,
-    /// Retransmission timer clock granularity (ns-2 `tcpTick_`), ns.
     pub tick: u64,
     pub min_rto: u64,
     pub max_rto: u64,
-    /// RTO before any RTT sample (ns-2 `rtxcur_init_`), ns.
     pub initial_rto: u64,
-    /// Delayed ACKs at the sink with this timer, ns (ns-2
-    /// `Agent/TCPSink/DelAck`, `interval_` 100 ms); off when absent, as in
-    /// the papers.
     pub delayed_ack: Option<u64>,
 }
 
 /// A variant's name on the wire (`tcp.variant`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 enum VariantName {
     Reno,
@@ -81,29 +70,78 @@ enum VariantName {
     Fast,
 }
 
-/// The wire form: the common parameters and every variant's knobs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The wire form: the common parameters and every variant's knobs, a key
+/// left out taking ns-2 2.35's default (`FlatTcp::default`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
 struct FlatTcp {
+    /// Congestion control and loss recovery (see [`TcpVariant`]).
     variant: VariantName,
+    /// Payload per data segment (ns-2 `packetSize_`), bytes.
+    #[schemars(extend("x-unit" = "bytes"))]
     segment_size: u64,
+    /// TCP/IP header added on the wire (ns-2 `tcpip_base_hdr_size_`, with
+    /// `useHeaders_ true`): data packets are segment_size + header_size.
+    #[schemars(extend("x-unit" = "bytes"))]
     header_size: u64,
+    /// ACK size on the wire (ns-2 `Agent/TCPSink packetSize_`).
+    #[schemars(extend("x-unit" = "bytes"))]
     ack_size: u64,
+    /// Advertised window limit, packets (ns-2 `window_`).
+    #[schemars(extend("x-unit" = "packets"))]
     window: u64,
+    /// Initial window after the SYN is acknowledged (ns-2 `windowInit_`).
+    #[schemars(extend("x-unit" = "packets"))]
     initial_window: u64,
+    /// Model the SYN as a header-only first packet with cwnd 1 until it is
+    /// acknowledged (ns-2 `syn_ true`, `delay_growth_ true`).
     syn: bool,
+    /// Retransmission timer clock granularity (ns-2 `tcpTick_`), ns.
+    #[schemars(extend("x-unit" = "ns"))]
     tick: u64,
+    /// Least retransmission timeout (ns-2 `minrto_`), ns.
+    #[schemars(extend("x-unit" = "ns"))]
     min_rto: u64,
+    /// Largest retransmission timeout, back-off included (ns-2 `maxrto_`), ns.
+    #[schemars(extend("x-unit" = "ns"))]
     max_rto: u64,
+    /// RTO before any RTT sample (ns-2 `rtxcur_init_`), ns.
+    #[schemars(extend("x-unit" = "ns"))]
     initial_rto: u64,
-    #[serde(default)]
+    /// Delayed ACKs at the sink with this timer, ns (ns-2
+    /// `Agent/TCPSink/DelAck`, `interval_` 100 ms); off when absent, as in
+    /// the papers.
+    #[schemars(extend("x-unit" = "ns"))]
     delayed_ack: Option<u64>,
-    #[serde(default)]
+    /// FACK's rampdown (Mathis and Mahdavi Sec 4.3; ns-2 `rampdown_`); FACK only.
     rampdown: bool,
-    #[serde(default = "FastSpec::default_alpha")]
+    /// FAST: packets each flow keeps queued in the network (Jin, Wei, Low 2004).
     fast_alpha: f64,
-    #[serde(default = "FastSpec::default_gamma")]
+    /// FAST: the step of its window update, in (0, 1].
     fast_gamma: f64,
+}
+
+/// ns-2 2.35's `Agent/TCP` defaults (paper E's 1000 B segments), Reno.
+impl Default for FlatTcp {
+    fn default() -> Self {
+        FlatTcp {
+            variant: VariantName::Reno,
+            segment_size: 1000,
+            header_size: 40,
+            ack_size: 40,
+            window: 1000,
+            initial_window: 2,
+            syn: true,
+            tick: 10 * MS,
+            min_rto: 200 * MS,
+            max_rto: 60_000 * MS,
+            initial_rto: 3000 * MS,
+            delayed_ack: None,
+            rampdown: false,
+            fast_alpha: FastSpec::default_alpha(),
+            fast_gamma: FastSpec::default_gamma(),
+        }
+    }
 }
 
 impl TryFrom<FlatTcp> for Tcp {
@@ -183,7 +221,8 @@ impl Tcp {
         positive("tcp.initial_window", t.initial_window)?;
         positive("tcp.tick", t.tick)?;
         if t.min_rto > t.max_rto {
-            return Err(bad("tcp.min_rto", "must not exceed tcp.max_rto"));
+            let message = format!("{} ns must not exceed tcp.max_rto ({} ns)", t.min_rto, t.max_rto);
+            return Err(bad("tcp.min_rto", message));
         }
         positive("tcp.initial_rto", t.initial_rto)?;
         if let Some(d) = t.delayed_ack {

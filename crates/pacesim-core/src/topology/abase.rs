@@ -9,21 +9,48 @@
 //! no propagation delay and mirror their sender's rate. Rates and delays
 //! are drawn per host from the "topology.access" stream.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::graph::{FlowSpec, Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
-use crate::spec::Range;
+use crate::spec::{Range, MBPS, MS};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Paper A Sec II (Fig. 1): routers r0 -> r1 (the core, 50 ms); each of
+/// `tcp_hosts` TCP senders on its own access link into r0, one aggregate
+/// UDP sender (host "s-udp", receiver "d-udp") on its own. The paper gives
+/// sender-side delays only and RTTs of 102-150 ms, so receivers' links have
+/// no delay. Access rate 10 Mb/s as in A-fig11 (A-fig2 uses 1 Mb/s).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+#[schemars(extend("x-core" = {"rate": 100 * MBPS, "delay": 50 * MS, "buffer": 10_000}))]
 pub struct ABase {
-    /// Long-lived TCP flows, one per sender (paper A: 1000).
+    /// TCP senders, one flow each (paper A Sec II: 1000); 0 leaves the UDP host alone on the core.
     pub tcp_hosts: u32,
+    /// Each TCP host's access link rate (A-fig11: 10 Mb/s; A-fig2: 1 Mb/s).
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
+    /// Each TCP host's access link delay, drawn per link (RTTs of 102-150 ms, paper A Sec II).
+    #[schemars(extend("x-unit" = "ns"))]
     pub access_delay: Range,
+    /// The UDP host's access link rate.
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub udp_access_rate: Range,
+    /// The UDP host's access link delay.
+    #[schemars(extend("x-unit" = "ns"))]
     pub udp_access_delay: Range,
+}
+
+impl Default for ABase {
+    fn default() -> Self {
+        ABase {
+            tcp_hosts: 1000,
+            access_rate: [10 * MBPS; 2],
+            access_delay: [MS, 25 * MS],
+            udp_access_rate: [100 * MBPS; 2],
+            udp_access_delay: [5 * MS; 2],
+        }
+    }
 }
 
 /// Links: `core`/`core.rev`, `access.I.up`/`.down`, `sink.I.in`/`.out`,

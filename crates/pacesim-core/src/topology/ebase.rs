@@ -12,37 +12,76 @@
 //! ("topology.access" by host, "topology.edge" by edge), so changing the
 //! number of hosts leaves every other element's draw unchanged.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::graph::{FlowSpec, Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
-use crate::spec::{ordered, positive, InvalidField, Range};
+use crate::spec::{ordered, positive, InvalidField, Range, MBPS, MS};
 
-/// Paper E Sec 3.1: `edges` ingress edge links into C0, each fed by
-/// `hosts_per_edge` access links with one sender each; mirrored on the
-/// right of the core link C0-C1, each sink link a twin of its sender's.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Paper E Sec 3.1 (Fig. 2): `edges` ingress edge links into the core
+/// node, each fed by `hosts_per_edge` access links with one long-lived TCP
+/// sender behind each, mirrored towards the sinks. Rates and delays are
+/// drawn per link, uniformly over the given ranges.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+#[schemars(extend("x-core" = {"rate": 100 * MBPS, "delay": 100 * MS, "buffer": 10_000}))]
 pub struct EBase {
+    /// Ingress edge links into the core node (paper E Sec 3.1: 10).
+    #[schemars(range(min = 1))]
     pub edges: u32,
+    /// TCP senders behind each edge (paper E: 100, so 1000 flows).
+    #[schemars(range(min = 1))]
     pub hosts_per_edge: u32,
+    /// Each host's access link rate, drawn per link (paper E Sec 3.1; E-fig5 uses 100 Mb/s).
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
+    /// Each access link's delay, drawn per link (paper E Sec 3.1).
+    #[schemars(extend("x-unit" = "ns"))]
     pub access_delay: Range,
+    /// Each edge link's rate (paper E Sec 3.1).
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub edge_rate: Range,
+    /// Each edge link's delay, drawn per link (paper E Sec 3.1).
+    #[schemars(extend("x-unit" = "ns"))]
     pub edge_delay: Range,
-    /// An aggregate UDP sender `s-udp` on its own edge link into C0 and its
-    /// receiver `d-udp` behind C1 (paper E Sec 5: UDP access/edge 100 Mb/s).
-    #[serde(default)]
+    /// An aggregate UDP host (paper E Sec 5): "s-udp" on its own edge link
+    /// `edge_in.udp` into the core node (paced by default like the others),
+    /// receiver "d-udp" behind the far end; absent: no UDP host.
     pub udp: Option<EBaseUdp>,
+}
+
+impl Default for EBase {
+    fn default() -> Self {
+        EBase {
+            edges: 10,
+            hosts_per_edge: 100,
+            access_rate: [8 * MBPS, 12 * MBPS],
+            access_delay: [MS, 5 * MS],
+            edge_rate: [100 * MBPS; 2],
+            edge_delay: [5 * MS, 15 * MS],
+            udp: None,
+        }
+    }
 }
 
 /// The UDP host's link `edge_in.udp` (s-udp -> C0, paced by default like
 /// the other ingress edges) and its twin `edge_out.udp` (C1 -> d-udp).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
 pub struct EBaseUdp {
+    /// The UDP host's link rate (paper E Sec 5: 100 Mb/s).
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub rate: u64,
+    /// Its one-way delay (not in the paper: a mean access plus edge delay, 3 + 10 ms).
+    #[schemars(extend("x-unit" = "ns"))]
     pub delay: u64,
+}
+
+impl Default for EBaseUdp {
+    fn default() -> Self {
+        EBaseUdp { rate: 100 * MBPS, delay: 13 * MS }
+    }
 }
 
 impl EBase {

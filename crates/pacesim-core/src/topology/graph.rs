@@ -25,6 +25,7 @@
 
 use std::collections::HashMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::route::Router;
@@ -34,7 +35,7 @@ use crate::net::{DropTail, Link, LinkId, Queue};
 use crate::sim::rng::{stream, uniform};
 use crate::spec::{InvalidField, Range};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Graph {
     /// Routers: nodes that forward but neither send nor receive.
@@ -47,7 +48,7 @@ pub struct Graph {
     pub flows: Vec<FlowSpec>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
     pub from: String,
@@ -57,9 +58,11 @@ pub struct LinkSpec {
     pub core: bool,
     /// bit/s; required unless `core`.
     #[serde(default)]
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub rate: Option<Range>,
     /// ns; required unless `core`.
     #[serde(default)]
+    #[schemars(extend("x-unit" = "ns"))]
     pub delay: Option<Range>,
     /// The `from -> to` half.
     #[serde(default)]
@@ -99,7 +102,7 @@ impl LinkSpec {
 }
 
 /// One half of a duplex link: its output queue and what the run does with it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Direction {
     /// Defaults to `from-to` (forward) or `to-from` (reverse).
@@ -107,9 +110,11 @@ pub struct Direction {
     pub name: Option<String>,
     /// Drop-tail byte limit; absent never drops on bytes.
     #[serde(default)]
+    #[schemars(extend("x-unit" = "bytes"))]
     pub buffer: Option<u64>,
     /// Drop-tail packet limit; absent never drops on packets.
     #[serde(default)]
+    #[schemars(extend("x-unit" = "packets"))]
     pub buffer_packets: Option<u64>,
     /// Report this half's counters.
     #[serde(default)]
@@ -120,7 +125,7 @@ pub struct Direction {
     pub pace: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowSpec {
     pub from: String,

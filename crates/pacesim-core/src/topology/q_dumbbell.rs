@@ -6,26 +6,61 @@
 //! routers' queues hold 2000 packets and their links to `c0` carry the
 //! QLBP pacers by default.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::graph::{FlowSpec, Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
-use crate::spec::Range;
+use crate::spec::{Range, MBPS, MS};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Paper Q Sec IV-D (Fig. 17, Q-fig18): 4 access routers x 10 senders into
+/// c0, core c0 -> c1, 10 receivers (sender i sends to receiver i mod 10);
+/// all links 100 Mb/s, a -> c0 and the core 20 ms, host links U[1, 10] ms;
+/// the access routers' queues hold 2000 packets and carry the pacers. The
+/// core buffer is in packets (core.buffer_packets, 1-100 in the paper).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+#[schemars(extend("x-core" = {"rate": 100 * MBPS, "delay": 20 * MS, "buffer": 100_000_000, "buffer_packets": 20}))]
 pub struct QDumbbell {
+    /// Access routers feeding c0 (paper Q Sec IV-D: 4).
+    #[schemars(range(min = 1))]
     pub access_routers: u32,
+    /// TCP senders behind each access router (paper Q: 10).
+    #[schemars(range(min = 1))]
     pub senders_per_router: u32,
+    /// Receivers behind c1; sender i sends to receiver i mod receivers (paper Q: 10).
+    #[schemars(range(min = 1))]
     pub receivers: u32,
-    /// Links between hosts and routers, both sides.
+    /// Every host link's rate (paper Q: 100 Mb/s).
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub host_rate: Range,
+    /// Every host link's delay, drawn per link (paper Q: U[1, 10] ms).
+    #[schemars(extend("x-unit" = "ns"))]
     pub host_delay: Range,
-    /// Links `a<j> -> c0`.
+    /// Each access router's link into c0 (paper Q: 100 Mb/s).
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
+    /// Its delay (paper Q: 20 ms).
+    #[schemars(extend("x-unit" = "ns"))]
     pub access_delay: Range,
-    /// Queue limit of `a<j> -> c0`, packets.
+    /// The access routers' queue limit; the pacers sit there (paper Q: 2000).
+    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = 4_294_967_295u64))]
     pub access_buffer_packets: u64,
+}
+
+impl Default for QDumbbell {
+    fn default() -> Self {
+        QDumbbell {
+            access_routers: 4,
+            senders_per_router: 10,
+            receivers: 10,
+            host_rate: [100 * MBPS; 2],
+            host_delay: [MS, 10 * MS],
+            access_rate: [100 * MBPS; 2],
+            access_delay: [20 * MS; 2],
+            access_buffer_packets: 2000,
+        }
+    }
 }
 
 /// Links `core`, `access.J` (`a<j> -> c0`), `host.I` (`s<i> -> a<j>`) and

@@ -3,18 +3,33 @@
 //! QLBP pacer. Both links 15 Mb/s and 10 ms in the paper; the second is
 //! the core link (rate, delay and queue from `[core]`), paced by default.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::graph::{Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
-use crate::spec::Range;
+use crate::spec::{Range, MBPS, MS};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Paper Q Sec IV-B (Fig. 8, Q-tab2): host n0 -> router n1 -> host n2, the
+/// link n1 -> n2 the core, paced by default; 15 Mb/s and 10 ms each. No TCP
+/// flows. The core queue is effectively unlimited (the pacer's q_lim
+/// bounds the queue in the paper's experiment).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+#[schemars(extend("x-core" = {"rate": 15 * MBPS, "delay": 10 * MS, "buffer": 10_000_000}))]
 pub struct QLine {
-    /// The first link, `n0 -> n1`.
+    /// The n0 -> n1 link's rate (paper Q Sec IV-B: 15 Mb/s).
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
+    /// The n0 -> n1 link's delay (paper Q Sec IV-B: 10 ms).
+    #[schemars(extend("x-unit" = "ns"))]
     pub access_delay: Range,
+}
+
+impl Default for QLine {
+    fn default() -> Self {
+        QLine { access_rate: [15 * MBPS; 2], access_delay: [10 * MS; 2] }
+    }
 }
 
 /// Links `in`/`in.rev` and `core`/`core.rev`; no TCP flows (the traffic

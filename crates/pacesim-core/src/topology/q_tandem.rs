@@ -3,20 +3,35 @@
 //! its outgoing link. All links 10 Mb/s and 2 ms in the paper; the last
 //! one (`pK -> dst`, where the paper counts arriving bytes) is the core.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::graph::{Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
-use crate::spec::Range;
+use crate::spec::{Range, MBPS, MS};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Paper Q Sec IV-C (Fig. 13, Q-fig15): host src -> p1 .. pK -> host dst,
+/// each pacer node pacing its outgoing link; all 10 Mb/s and 2 ms; the last
+/// link (where the paper counts arriving bytes) is the core.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+#[schemars(extend("x-core" = {"rate": 10 * MBPS, "delay": 2 * MS, "buffer": 10_000_000}))]
 pub struct QTandem {
-    /// Pacer nodes in the line (paper: 1, 2 or 3).
+    /// Pacer nodes in a row (paper Q Fig. 15: 1-3).
+    #[schemars(range(min = 1))]
     pub pacers: u32,
-    /// Every link but the core.
+    /// Every link's rate but the core's (paper Q Sec IV-C: 10 Mb/s).
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub link_rate: Range,
+    /// Every link's delay but the core's (paper Q Sec IV-C: 2 ms).
+    #[schemars(extend("x-unit" = "ns"))]
     pub link_delay: Range,
+}
+
+impl Default for QTandem {
+    fn default() -> Self {
+        QTandem { pacers: 1, link_rate: [10 * MBPS; 2], link_delay: [2 * MS; 2] }
+    }
 }
 
 /// Links `hop.0` (`src -> p1`), `hop.J` (`pJ -> pJ+1`), and `core`

@@ -4,20 +4,37 @@
 //! `x-dst` for the exponential on-off cross traffic. Access links are fast
 //! (1 Gb/s in the paper) with unlimited queues.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::graph::{FlowSpec, Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
-use crate::spec::Range;
+use crate::spec::{Range, MBPS, MS};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Paper W Sec III: `flows` senders s<i> into r0, the core r0 -> r1,
+/// receivers d<i> behind r1, all with one RTT (1 + 58 + 1 ms each way:
+/// 120 ms, W's WAN scenarios); a host pair x-src -> x-dst for cross traffic.
+/// Core buffer = the bandwidth-delay product of 1 Gb/s x 120 ms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+#[schemars(extend("x-core" = {"rate": 1000 * MBPS, "delay": 58 * MS, "buffer": 15_000_000}))]
 pub struct WDumbbell {
+    /// Sender-receiver pairs, one TCP flow each.
+    #[schemars(range(min = 1))]
     pub flows: u32,
-    /// Every host's link, both sides; one draw serves all hosts so that
-    /// every flow has the same RTT, as in the paper.
+    /// Every host link's rate (paper W Sec III: 1 Gb/s); one draw serves
+    /// all hosts so that every flow has the same RTT, as in the paper.
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
+    /// Every host link's delay (paper W Sec III: 1 ms).
+    #[schemars(extend("x-unit" = "ns"))]
     pub access_delay: Range,
+}
+
+impl Default for WDumbbell {
+    fn default() -> Self {
+        WDumbbell { flows: 16, access_rate: [1000 * MBPS; 2], access_delay: [MS; 2] }
+    }
 }
 
 /// Links `core`, `access.I`/`sink.I` and `cross`/`cross.sink`, each with a

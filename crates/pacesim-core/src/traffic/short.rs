@@ -18,6 +18,7 @@
 //! ACK of its last packet.
 
 use rand_distr::{Distribution, Exp, Pareto};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::report::TransferTable;
@@ -27,7 +28,7 @@ use crate::sim::Time;
 use crate::spec::InvalidField;
 
 /// `[traffic.short]`: which flows are closed-loop users, and their files.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ShortSpec {
     /// Share of the TCP flows run by users rather than as long-lived bulk
@@ -35,10 +36,12 @@ pub struct ShortSpec {
     /// floor((i+1) f) > floor(i f)); 1 makes every flow a user.
     pub fraction: f64,
     /// Mean file size, bytes.
+    #[schemars(extend("x-unit" = "bytes"))]
     pub mean_size: u64,
     /// Pareto shape (tail index) alpha, above 1 so that the mean exists.
     pub shape: f64,
     /// Mean think time between a transfer's end and the next one's start, ns.
+    #[schemars(extend("x-unit" = "ns"))]
     pub mean_think: u64,
 }
 

@@ -2,13 +2,14 @@
 //! from a list, from the source's "udp.size" stream.
 
 use rand::Rng;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::sim::rng::{uniform, Stream};
 use crate::spec::InvalidField;
 
 /// Packet sizes on the wire, bytes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Sizes {
     /// Uniform over the closed range (`[s, s]`: always s).

@@ -23,13 +23,14 @@
 //! trace `(t_{n-1} - t_0) n / (n - 1)`: its last frame lasts the mean frame
 //! interval.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::sim::Time;
 use crate::spec::InvalidField;
 
 /// What one field of a trace line holds (see the module notes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Column {
     Frame,
@@ -57,7 +58,7 @@ impl Column {
 }
 
 /// When a frame's packets leave (see `video`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Spacing {
     /// At the frame's own bit rate over its interval.
@@ -68,7 +69,7 @@ pub enum Spacing {
 }
 
 /// A trace source's `trace` table.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TraceSpec {
     /// The trace file. The Python front makes a relative path absolute,

@@ -17,6 +17,7 @@
 //! nobody's draws.
 
 use rand_distr::{Distribution, Exp};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::fbm::{FbmSource, Fgn};
@@ -27,7 +28,7 @@ use crate::sim::rng::{stream, Stream};
 use crate::sim::Time;
 use crate::spec::InvalidField;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum UdpKind {
     Cbr,
@@ -45,29 +46,44 @@ pub enum UdpKind {
     Trace,
 }
 
+impl UdpKind {
+    /// "an fbm source", as an error names a source of this kind.
+    fn source(self) -> String {
+        let name =
+            serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        let article = if matches!(self, UdpKind::Fbm | UdpKind::Onoff) { "an" } else { "a" };
+        format!("{article} {name} source")
+    }
+}
+
 /// fBm resolution (paper A Sec V-A: 1 us) and noise block length (2^20
 /// samples, about 1 s: correlation is exact below it, see `fbm`).
 const FBM_DT: Time = 1_000;
 const FBM_BLOCK: usize = 1 << 20;
 
 /// One source as a scenario describes it (`[[traffic.udp]]`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UdpSpec {
     pub kind: UdpKind,
     /// Mean rate in wire bits per second; a trace's, when given, scales its frames.
     #[serde(default)]
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub rate: Option<u64>,
+    #[schemars(extend("x-unit" = "bytes"))]
     pub size: Sizes,
     /// First packet, ns.
+    #[schemars(extend("x-unit" = "ns"))]
     pub start: u64,
     /// Hurst parameter of an fBm source, in [1/2, 1).
     #[serde(default)]
     pub hurst: Option<f64>,
     /// Mean ON and OFF durations of an ON-OFF source, ns.
     #[serde(default)]
+    #[schemars(extend("x-unit" = "ns"))]
     pub on: Option<u64>,
     #[serde(default)]
+    #[schemars(extend("x-unit" = "ns"))]
     pub off: Option<u64>,
     /// The trace of a trace source.
     #[serde(default)]
@@ -111,7 +127,9 @@ impl UdpSpec {
         let kind = self.kind;
         match self.rate {
             Some(0) => return Err(bad("rate", "must be greater than zero")),
-            None if kind != UdpKind::Trace => return Err(bad("rate", "required for this kind of source")),
+            None if kind != UdpKind::Trace => {
+                return Err(bad("rate", &format!("required for {}", kind.source())))
+            }
             _ => {}
         }
         self.size.validate(&format!("{field}.size"))?;
@@ -123,11 +141,11 @@ impl UdpSpec {
         ] {
             if given != (kind == wanted) {
                 let message = if given {
-                    "not a key of this kind of source"
+                    format!("only {} takes {key}", wanted.source())
                 } else {
-                    "required for this kind of source"
+                    format!("{} needs {key}", kind.source())
                 };
-                return Err(bad(key, message));
+                return Err(bad(key, &message));
             }
         }
         if self.from == self.to {

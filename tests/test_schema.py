@@ -1,0 +1,146 @@
+"""The Python front against the engine's scenario schema (`_core.scenario_schema()`, derived from the Rust
+specs): every key of every table on both sides, with the same choices, unit and (where the engine has one)
+default. A key added to a Rust spec that the front does not know fails `test_front_and_engine_agree`."""
+
+from __future__ import annotations
+
+import copy
+import typing
+from typing import Any, List, Literal, Optional
+
+import pytest
+from pydantic import BaseModel, TypeAdapter
+
+from pacesim import fields, schema
+from pacesim.scenario import Scenario, _keys, _table
+from pacesim.topology import KINDS
+
+UNITS = {fields.Rate: "bit/s", fields.RateRange: "bit/s", fields.Size: "bytes", fields.PositiveSize: "bytes",
+         fields.SizeRange: "bytes", fields.Time: "ns", fields.PositiveTime: "ns", fields.TimeRange: "ns"}
+"""The front's quantity types (human units in, SI integers held) and the engine unit each stands for."""
+
+FRONT_ONLY = {"traffic.udp.sizes": "the front's list form of the engine's size (size = {list = [...]})"}
+"""Keys the front has and the engine's wire form has not, and why."""
+
+
+def _inner(hint: Any) -> Any:
+    """The type inside Optional[...] and List[...]."""
+    while typing.get_origin(hint) in (typing.Union, list, List):
+        hint = next(a for a in typing.get_args(hint) if a is not type(None))
+    return hint
+
+
+def _choices(node: dict) -> Optional[set]:
+    node = schema.resolve(node)
+    if node.get("type") == "array":
+        node = schema.resolve(node["items"])
+    try:
+        return set(schema._values(node))
+    except KeyError:
+        return None
+
+
+def _front_default(model: type[BaseModel], name: str, hint: Any) -> Any:
+    """A front key's default as the engine would get it (SI integers, ranges as [lo, hi])."""
+    field = model.model_fields[name]
+    value = field.get_default(call_default_factory=True)
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="python", by_alias=True)
+    if value is None or isinstance(value, (bool, float)) or (isinstance(value, list) and not value):
+        return value
+    held = TypeAdapter(hint).validate_python(value)
+    return list(held) if isinstance(held, tuple) else held
+
+
+def _engine_default(node: dict, parent_default: Any, key: str) -> Any:
+    if "default" in node:
+        return node["default"]
+    if isinstance(parent_default, dict) and key in parent_default:
+        return parent_default[key]
+    return KeyError
+
+
+def drift(engine: dict, model: type[BaseModel] = Scenario, path: str = "", kind: Optional[str] = None,
+          table_default: Any = None) -> List[str]:
+    """Every disagreement between the engine's table `engine` (a schema object) and the front's `model`."""
+    problems = []
+    props = engine["properties"]
+    front = {k for k in _keys(model) if f"{path}.{k}".lstrip(".") not in FRONT_ONLY}
+    for key in sorted(set(props) ^ front):
+        side = "the engine's" if key in props else "the front's"
+        problems.append(f"{path}.{key}".lstrip(".") + f": only in {side} schema")
+    hints = typing.get_type_hints(model, include_extras=True)
+    names = {f.alias or n: n for n, f in model.model_fields.items()}
+    for key in sorted(set(props) & front):
+        where, node, name = f"{path}.{key}".lstrip("."), props[key], names[key]
+        hint = hints[name]
+        front_unit = UNITS.get(_inner(hint))
+        engine_unit = node.get("x-unit") if node.get("x-unit") != "packets" else None
+        if front_unit != engine_unit:
+            problems.append(f"{where}: unit {front_unit} in the front, {engine_unit} in the engine")
+        # The front's Literal as built at import (re-reading the annotation would call Choice anew).
+        engine_choices, front_type = _choices(node), _inner(model.model_fields[name].annotation)
+        if engine_choices is not None:
+            front_choices = set(typing.get_args(front_type)) if typing.get_origin(front_type) is Literal else None
+            if front_choices != engine_choices:
+                problems.append(f"{where}: choices {front_choices} in the front, {engine_choices} in the engine")
+        wanted = _engine_default(node, table_default, key)
+        if wanted is not KeyError and key != "kind":
+            given = _front_default(model, name, hint)
+            if given != wanted:
+                problems.append(f"{where}: default {given!r} in the front, {wanted!r} in the engine")
+        if model is Scenario and key == "topology":
+            for each in schema.resolve(node)["oneOf"]:
+                name_of = each["properties"]["kind"]["const"]
+                if name_of not in KINDS:
+                    problems.append(f"topology: kind {name_of!r} only in the engine's schema")
+                    continue
+                problems += drift(each, KINDS[name_of], "topology", name_of)
+            problems += [f"topology: kind {k!r} only in the front" for k in KINDS if k not in schema.kinds()]
+            continue
+        inner = _table(model, key, kind)
+        if inner is not None:
+            default = wanted if wanted is not KeyError else None
+            problems += drift(schema.table(where, kind), inner, where, kind, default)
+    return problems
+
+
+def test_front_and_engine_agree():
+    assert drift(schema.SCHEMA) == []
+
+
+def test_a_key_added_in_the_engine_alone_is_drift():
+    engine = copy.deepcopy(schema.SCHEMA)
+    engine["$defs"]["Tcp"]["properties"]["pacing_gain"] = {"type": "number", "default": 2.0}
+    engine["$defs"]["Pacing"]["properties"]["mu_max"]["default"] = 50_000_000
+    engine["$defs"]["VariantName"]["enum"].append("vegas")
+    saved = schema.SCHEMA
+    schema.SCHEMA = engine  # `schema.table` and `resolve` read the module's schema
+    try:
+        problems = drift(engine)
+    finally:
+        schema.SCHEMA = saved
+    assert "tcp.pacing_gain: only in the engine's schema" in problems
+    assert any(p.startswith("pacing.mu_max: default 100000000 in the front, 50000000") for p in problems), problems
+    assert any(p.startswith("tcp.variant: choices") for p in problems), problems
+
+
+def test_engine_defaults_reach_the_front_in_human_units():
+    assert schema.default("core.red.mean_packet") == "1KB"
+    assert schema.default("pacing.mu_max") == "100Mbps"
+    assert schema.default("pacing.delay") == "10ms"  # from the engine's Pacing::default()
+    assert schema.unit("tcp.min_rto") == "ns" and schema.unit("topology.edges", "e-base") is None
+    assert schema.humanize("12000 B must be below max_th (10000 B), 2000000000 ns") == \
+        "12KB must be below max_th (10KB), 2s"
+
+
+@pytest.mark.parametrize("data, field, says", [
+    ({"tcp": {"min_rto": "2s", "max_rto": "1s"}}, "tcp.min_rto", "2s must not exceed tcp.max_rto (1s)"),
+    ({"pacing": {"mu_min": "200Mbps"}}, "pacing.mu_min", "200Mbps must not exceed pacing.mu_max (100Mbps)"),
+    ({"warmup": "500s"}, "warmup", "500s must be before the end of the run (duration 400s)"),
+])
+def test_the_engines_rules_name_the_field_in_human_units(data, field, says):
+    from pacesim.scenario import ScenarioError, parse_scenario
+
+    e = pytest.raises(ScenarioError, parse_scenario, data).value
+    assert (e.field, e.message) == (field, says)
