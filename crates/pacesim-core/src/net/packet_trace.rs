@@ -61,6 +61,7 @@ pub struct PacketTraceSpec {
     pub file: Option<String>,
     /// The most bytes of lines written (absent: `DEFAULT_MAX_BYTES`).
     #[serde(default)]
+    #[schemars(extend("x-unit" = "bytes"))]
     pub max_bytes: Option<u64>,
 }
 
