@@ -1,12 +1,14 @@
 """pacesim agrees with ns-2 2.35 on paper A's burstiness points (A-fig7, A-fig8): the Hurst parameter of
-the bytes arriving at the core, and the core's throughput.
+the bytes arriving at the core, and the core's throughput; and on A-fig17's P(core queue empty).
 
 The reference is the committed output of bench/ns2/causes_e.py --paper a (bench/ns2/results/causes-a.csv):
 bench/ns2/abase.tcl with stock ns-2, paper A's 200 Mb/s core, long-lived flows, seed 1, 60 s over
 [15, 60] s; Hurst = 1 + the slope of ln beta(s) on ln s over s = 1 ms-8.4 s (abase.tcl's bins of
 1.024 ms; pacesim's `hurst_1ms`). Two points: 100 flows at 50 KB (the burstiest, H 0.69 in ns-2) and 2000
 flows at 6250 KB (A-fig7's large buffer, H 0.49 in ns-2, where the paper reads 0.8). Tolerances as the
-E-base ones: throughput within 3 % of the core rate, the rest (Hurst) within 5 %.
+E-base ones: throughput within 3 % of the core rate, the rest (Hurst) within 5 %. A-fig17: 2000 long-lived
+flows at 8 KB, 60 s over [20, 60] s, ns-2 sampling the queue at exponential gaps of mean 0.2 ms (P(empty)
+0.058), pacesim its time average; a probability, within 20 % as the E-base loss rates.
 """
 
 import csv
@@ -31,3 +33,14 @@ def test_burstiness_agrees_with_ns2(tag):
     m = run.metrics
     assert abs(m["aggregate_mbps"] - float(ns2["core_mbps"])) <= 0.03 * 200, (m["aggregate_mbps"], ns2["core_mbps"])
     assert abs(m["hurst_1ms"] / float(ns2["hurst"]) - 1) <= 0.05, (m["hurst_1ms"], ns2["hurst"])
+
+
+def test_empty_buffer_agrees_with_ns2():
+    ns2 = ROWS["afig17-long-8"]
+    opt = dict(zip(ns2["args"].split()[::2], ns2["args"].split()[1::2]))
+    run = pacesim.run("a-base", set=[
+        f"topology.tcp_hosts={opt['hosts']}", "core.rate=200Mbps", f"core.buffer={opt['buffer']}B",
+        f"seed={opt['seed']}", f"duration={opt['duration']}s", f"warmup={opt['warmup']}s"])
+    m = run.metrics
+    assert abs(m["aggregate_mbps"] - float(ns2["core_mbps"])) <= 0.03 * 200, (m["aggregate_mbps"], ns2["core_mbps"])
+    assert abs(m["core_empty_prob"] / float(ns2["empty_prob"]) - 1) <= 0.20, (m["core_empty_prob"], ns2["empty_prob"])
