@@ -317,9 +317,12 @@ def executor(workers: Optional[int] = None, scheduler: Optional[str] = None, das
             yield pool
         except BaseException:  # Ctrl-C or an error: abandon the points in flight
             workers = list((pool._processes or {}).values())  # no public handle before Python 3.14
-            pool.shutdown(wait=False, cancel_futures=True)
             for worker in workers:
                 worker.kill()
+            # Then join the pool's manager thread, which sees the workers gone and ends (a first
+            # shutdown without waiting would let go of it unjoined, and the interpreter's exit
+            # would wake it through a pipe already closed: an ignored OSError's traceback).
+            pool.shutdown(wait=True, cancel_futures=True)
             raise
         pool.shutdown()
 

@@ -23,7 +23,7 @@ CLI = [sys.executable, "-c", "from pacesim.cli import app; app()"]
 
 # Points of a few seconds each: E-base cut to 50 flows, 60 s.
 SWEEP = """name = "interrupted"
-seeds = [1, 2, 3, 4, 5, 6, 7, 8]
+seeds = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
 set = ["topology.edges=5", "topology.hosts_per_edge=10", "duration=60s", "warmup=10s"]
 [axes]
 "pacing.scheme" = ["none", "edge"]
@@ -131,11 +131,19 @@ def test_ctrl_c_ends_a_sweep_keeping_finished_points(tmp_path, pool, signal_to):
     assert "interrupted" in stderr and "Traceback" not in stderr, stderr
     assert stopped_after < 5, stopped_after
     kept = _ok_keys(results / "pacesim.sqlite")
-    assert 1 <= len(kept) < 16
+    assert 1 <= len(kept) < 40
     assert not list(results.rglob("*.tmp"))
     with Store(results) as store:
         again = run_sweep(load_sweep(tmp_path / "s.toml"), store, pool, progress=False)
-    assert again.skipped == len(kept) and again.ran == 16 - len(kept) and again.failed == 0
+    assert again.skipped == len(kept) and again.ran == 40 - len(kept) and again.failed == 0
+
+
+def _cpu_s(p: psutil.Process) -> float:
+    """User + system CPU seconds of `p`, 0 if it has ended (a short-lived child of the sweep)."""
+    try:
+        return sum(p.cpu_times()[:2])
+    except psutil.NoSuchProcess:
+        return 0.0
 
 
 def test_kill_9_leaves_no_worker_behind(tmp_path):
@@ -144,7 +152,7 @@ def test_kill_9_leaves_no_worker_behind(tmp_path):
                    "--quiet"])
     try:
         parent = psutil.Process(proc.pid)
-        _wait_for(lambda: any(sum(c.cpu_times()[:2]) > 1 for c in parent.children()), 120, proc)
+        _wait_for(lambda: any(_cpu_s(c) > 1 for c in parent.children()), 120, proc)
         workers = [c.pid for c in parent.children(recursive=True)]
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
