@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from .fields import ScenarioError
 from .units import format_rate
@@ -70,14 +70,22 @@ def tcp_flows(s) -> int:
     return flows * (2 if s.traffic.two_way else 1)
 
 
-def estimate(s) -> Estimate:
-    """The memory scenario `s` needs (see the module docstring)."""
+def network(s) -> Estimate:
+    """The part of `estimate` the network takes, hosts, links and flows, all
+    that `topology.describe` builds."""
     e = Estimate()
     flows = tcp_flows(s)
     if flows:
         e.parts[FLOW_KEYS[s.topology.kind]] = flows * FLOW_BYTES
     if s.topology.kind == "q-dumbbell":  # its receivers are hosts of their own, however few the flows
         e.parts["topology.receivers"] = s.topology.receivers * HOST_BYTES
+    return e
+
+
+def estimate(s) -> Estimate:
+    """The memory scenario `s` needs (see the module docstring)."""
+    e = network(s)
+    flows = tcp_flows(s)
     run_s = s.duration / 1e9
     if s.traffic.short is not None and flows:
         transfers = flows * s.traffic.short.fraction * run_s / (s.traffic.short.mean_think / 1e9)
@@ -172,10 +180,11 @@ def available_bytes() -> int:
     return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
-def check(s, limit: Optional[int] = None) -> Estimate:
-    """The estimate for `s`; a ScenarioError naming the key of its largest part
-    when it exceeds `limit` bytes (default: the machine's available memory)."""
-    e = estimate(s)
+def check(s, limit: Optional[int] = None, of: Callable = estimate) -> Estimate:
+    """The estimate for `s` (`of`: `estimate`, or `network` alone); a ScenarioError
+    naming the key of its largest part when it exceeds `limit` bytes (default: the
+    machine's available memory)."""
+    e = of(s)
     bound = available_bytes() if limit is None else limit
     if e.total > bound:
         key = max(e.parts, key=e.parts.get)
