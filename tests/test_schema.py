@@ -1,6 +1,10 @@
 """The Python front against the engine's scenario schema (`_core.scenario_schema()`, derived from the Rust
-specs): every key of every table on both sides, with the same choices, unit and (where the engine has one)
-default. A key added to a Rust spec that the front does not know fails `test_front_and_engine_agree`."""
+specs). The front's models are generated from that schema (`pacesim.models`), so this checks what the
+front adds: every key of every table is on both sides (but the front keys in `FRONT_ONLY`), with the same
+choices, unit and default; where the engine has no default the front has none either (a key is required,
+a table takes its table's defaults, an optional key is absent) but in `FRONT_DEFAULTS`; and the front's
+hooks (`scenario.FRONTS`) carry no key of their own. A key or default written in Python and not in the
+schema, or added to a Rust spec and not reaching the front, fails `test_front_and_engine_agree`."""
 
 from __future__ import annotations
 
@@ -11,8 +15,10 @@ from typing import Any, List, Literal, Optional
 import pytest
 from pydantic import BaseModel, TypeAdapter
 
+from pydantic_core import PydanticUndefined
+
 from pacesim import fields, schema
-from pacesim.scenario import Scenario, _keys, _table
+from pacesim.scenario import FRONTS, Pacing, Red, Scenario, Series, Traffic, _keys, _table
 from pacesim.topology import KINDS
 
 UNITS = {fields.Rate: "bit/s", fields.RateRange: "bit/s", fields.Size: "bytes", fields.PositiveSize: "bytes",
@@ -21,6 +27,15 @@ UNITS = {fields.Rate: "bit/s", fields.RateRange: "bit/s", fields.Size: "bytes", 
 
 FRONT_ONLY = {"traffic.udp.sizes": "the front's list form of the engine's size (size = {list = [...]})"}
 """Keys the front has and the engine's wire form has not, and why."""
+
+FRONT_DEFAULTS = {
+    "core.rate": "left out: the topology's (Scenario.core_values)",
+    "core.delay": "left out: the topology's",
+    "core.buffer": "left out: the topology's",
+    "topology": "E-base, the front's union of topology kinds (topology.KINDS)",
+    "traffic.udp.size": "left out: sizes given instead",
+}
+"""Keys the engine requires and the front lets a scenario leave out, and why."""
 
 
 def _inner(hint: Any) -> Any:
@@ -35,7 +50,7 @@ def _choices(node: dict) -> Optional[set]:
     if node.get("type") == "array":
         node = schema.resolve(node["items"])
     try:
-        return set(schema._values(node))
+        return set(schema.values(node))
     except KeyError:
         return None
 
@@ -89,6 +104,14 @@ def drift(engine: dict, model: type[BaseModel] = Scenario, path: str = "", kind:
             given = _front_default(model, name, hint)
             if given != wanted:
                 problems.append(f"{where}: default {given!r} in the front, {wanted!r} in the engine")
+        elif wanted is KeyError and key != "kind" and where not in FRONT_DEFAULTS:  # a tag's default is itself
+            field = model.model_fields[name]
+            nullable = "null" in node.get("type", []) or any(n.get("type") == "null" for n in node.get("anyOf", []))
+            table = isinstance(field.default_factory, type) and issubclass(field.default_factory, BaseModel)
+            if not (field.default is PydanticUndefined and field.default_factory is None or table
+                    or nullable and field.default is None):
+                given = _front_default(model, name, hint)
+                problems.append(f"{where}: default {given!r} only in the front")
         if model is Scenario and key == "topology":
             for each in schema.resolve(node)["oneOf"]:
                 name_of = each["properties"]["kind"]["const"]
@@ -125,10 +148,32 @@ def test_a_key_added_in_the_engine_alone_is_drift():
     assert any(p.startswith("tcp.variant: choices") for p in problems), problems
 
 
+def test_a_key_or_default_in_the_front_alone_is_drift():
+    engine = copy.deepcopy(schema.SCHEMA)
+    del engine["$defs"]["Tcp"]["properties"]["rampdown"]
+    del engine["$defs"]["BurstinessSpec"]["properties"]["scales"]["default"]
+    del engine["$defs"]["Traffic"]["properties"]["start"]["default"]
+    saved = schema.SCHEMA
+    schema.SCHEMA = engine
+    try:
+        problems = drift(engine)
+    finally:
+        schema.SCHEMA = saved
+    assert "tcp.rampdown: only in the front's schema" in problems
+    assert "burstiness.scales: default 20 only in the front" in problems
+    assert "traffic.start: default [0, 10000000000] only in the front" in problems
+
+
+def test_the_fronts_hooks_add_no_keys():
+    """Every key of a model comes from the schema or from its `Front.replace`: the hooks hold none."""
+    for front in FRONTS.values():
+        assert front.base.model_fields == {}, front.name
+
+
 def test_engine_defaults_reach_the_front_in_human_units():
-    assert schema.default("core.red.mean_packet") == "1KB"
-    assert schema.default("pacing.mu_max") == "100Mbps"
-    assert schema.default("pacing.delay") == "10ms"  # from the engine's Pacing::default()
+    assert Red.model_fields["mean_packet"].default == "1KB"
+    assert Pacing.model_fields["mu_max"].default == "100Mbps" and Pacing.model_fields["delay"].default == "10ms"
+    assert Traffic.model_fields["start"].default == ["0s", "10s"] and Series.model_fields["flows"].default == []
     assert schema.unit("tcp.min_rto") == "ns" and schema.unit("topology.edges", "e-base") is None
     assert schema.humanize("12000 B must be below max_th (10000 B), 2000000000 ns") == \
         "12KB must be below max_th (10KB), 2s"

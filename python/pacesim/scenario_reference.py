@@ -21,7 +21,8 @@ from pydantic import BaseModel, StrictBool
 from pydantic_core import PydanticUndefined
 
 from . import fields
-from .scenario import Probability, Scenario
+from .models import Probability
+from .scenario import Scenario
 from .topology import KINDS
 from .units import RATE_UNITS, SIZE_UNITS, TIME_UNITS
 
@@ -152,9 +153,10 @@ def render() -> str:
                       [("rates", RATE_UNITS), ("sizes", SIZE_UNITS), ("times", TIME_UNITS)])
     lines = [
         "# Scenario reference", "",
-        "Generated from the scenario models (`python/pacesim/scenario.py`, `topology.py`; the named topologies' "
-        "tables, every choice and the engine's defaults from the engine's schema, `_core.scenario_schema()`) by "
-        "`python -m pacesim.scenario_reference docs/reference/scenario.md`; do not edit. A test keeps it current.", "",
+        "Generated from the scenario models, themselves generated from the engine's schema "
+        "(`_core.scenario_schema()`: the Rust specs' keys, types, bounds, defaults and doc comments; "
+        "`python/pacesim/models.py`), by `python -m pacesim.scenario_reference docs/reference/scenario.md`; "
+        "do not edit. A test keeps it current.", "",
         "A scenario is a TOML file; every key may be left out (E-base's value then, paper E Sec 3.1, with ns-2 "
         "2.35's defaults where the paper is silent) unless marked required. Quantities are strings with a unit, "
         f"parsed strictly ({units}; `KB` is 1000 B, `KiB` 1024 B); a bare number is refused. An unknown key or a "
