@@ -9,6 +9,7 @@ schema, or added to a Rust spec and not reaching the front, fails `test_front_an
 from __future__ import annotations
 
 import copy
+import math
 import typing
 from typing import Any, List, Literal, Optional
 
@@ -189,3 +190,49 @@ def test_the_engines_rules_name_the_field_in_human_units(data, field, says):
 
     e = pytest.raises(ScenarioError, parse_scenario, data).value
     assert (e.field, e.message) == (field, says)
+
+
+def _outside(node: dict) -> List[Any]:
+    """Values just past a numeric key's bounds in the engine's schema (and inf, nan for a number; zero in
+    human units for a quantity that must be positive)."""
+    node = schema.resolve(node)
+    kind = [t for t in ([node.get("type")] if isinstance(node.get("type"), str) else node.get("type", [])) if t != "null"]
+    if kind == ["number"]:
+        out = [float("nan"), float("inf"), float("-inf")]
+        out += [math.nextafter(node["minimum"], -math.inf)] if "minimum" in node else []
+        out += [math.nextafter(node["maximum"], math.inf)] if "maximum" in node else []
+        out += [node[k] for k in ("exclusiveMinimum", "exclusiveMaximum") if k in node]
+        return out
+    zero = {"bytes": "0B", "ns": "0s", "bit/s": "0bps"}
+    if kind == ["integer"] and node.get("x-unit") in zero:
+        return [zero[node["x-unit"]]] if node["minimum"] >= 1 else []
+    if kind == ["integer"]:
+        return [node["minimum"] - 1] + ([node["maximum"] + 1] if "maximum" in node else [])
+    return []
+
+
+def _bounded_keys():
+    """(dotted path, value past its bound) for every bounded number of the tables below the top level."""
+    for path in ["", "core", "core.red", "tcp", "traffic", "traffic.short", "traffic.udp", "traffic.udp.trace",
+                 "pacing", "burstiness", "progress", "series", "trace"]:
+        for key, node in schema.table(path)["properties"].items():
+            for value in _outside(node):
+                yield ".".join(filter(None, [path, key])), value
+
+
+@pytest.mark.parametrize("path, value", list(_bounded_keys()))
+def test_every_bound_of_the_engines_schema_is_the_fronts(path, value):
+    """A number past its bound in the schema (or inf, nan) is refused naming its key: the generated types
+    carry every bound (the engine's own check comes after, on what passes)."""
+    from pacesim.scenario import ScenarioError, parse_scenario
+
+    data: dict = {"traffic": {"udp": [{"kind": "fbm", "rate": "1Mbps", "size": "100B", "hurst": 0.8}]}}
+    table, parts = data, path.split(".")
+    for part in parts[:-1]:
+        table = table.setdefault(part, {})
+        table = table[0] if isinstance(table, list) else table
+    table[parts[-1]] = value
+    if path.startswith("traffic.udp.trace"):
+        table.update(file=__file__, columns=["bytes"])
+    e = pytest.raises(ScenarioError, parse_scenario, data).value
+    assert e.field == path.replace("traffic.udp", "traffic.udp[0]"), e
