@@ -28,8 +28,8 @@ VALUES = {"bit/s": (Rate, Rate), "ns": (Time, PositiveTime), "bytes": (Size, Pos
 """The front's types (human units in, SI integers held) for the engine's ranges and values of each unit:
 a value's as (any, greater than zero), picked by the key's `minimum`; a rate is never zero."""
 
-Probability = Annotated[float, Field(gt=0.0, le=1.0)]
-"""A number in (0, 1]: its bounds reject inf and nan."""
+Probability = Annotated[float, Field(gt=0.0, le=1.0, allow_inf_nan=False)]
+"""A number in (0, 1]."""
 
 _BOUNDS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt", "exclusiveMaximum": "lt"}
 """JSON Schema's numeric bounds and pydantic's names for them."""
@@ -78,12 +78,22 @@ def _count(node: dict) -> Any:
 
 
 def _number(node: dict) -> Any:
-    """A float key within the engine's bounds; one without an upper bound refuses inf and nan."""
+    """A float key within the engine's bounds, finite (inf and nan are refused as such)."""
     bounds = {name: node[key] for key, name in _BOUNDS.items() if key in node}
     if bounds == {"gt": 0.0, "le": 1.0}:
         return Probability
-    finite = {} if "le" in bounds or "lt" in bounds else {"allow_inf_nan": False}
-    return Annotated[float, Field(**bounds, **finite)]
+    return Annotated[float, Field(**bounds, allow_inf_nan=False)]
+
+
+def _types(node: dict) -> List[str]:
+    """A schema node's JSON types, `null` left out."""
+    given = node.get("type", [])
+    return [t for t in ([given] if isinstance(given, str) else given) if t != "null"]
+
+
+def _nullable(node: dict) -> bool:
+    """Whether a key of schema `node` may be null (`Option` in the engine): absent in the front."""
+    return "null" in node.get("type", []) or any(n.get("type") == "null" for n in node.get("anyOf", []))
 
 
 def _ref(node: dict) -> Optional[str]:
@@ -120,16 +130,14 @@ class Models:
 
     def field(self, key: str, prop: dict, optional: bool = False) -> Tuple[Any, Any]:
         """(type, FieldInfo) of engine key `key` of schema `prop`: its type, default and description."""
-        typ = self.type(prop)
-        nullable = optional or "null" in prop.get("type", []) or any(n.get("type") == "null" for n in prop.get("anyOf", []))
+        typ, nullable = self.type(prop), optional or _nullable(prop)
         options: Dict[str, Any] = {"description": describe(prop.get("description"))}
         if keyword.iskeyword(key):
             options["alias"] = key
         default = prop.get("default", PydanticUndefined)
         if optional or (nullable and default is PydanticUndefined):
             default = None
-        inner = schema.resolve(prop)
-        if isinstance(default, dict) or (default is PydanticUndefined and inner.get("type") == "object"):
+        if isinstance(default, dict) or (default is PydanticUndefined and _types(schema.resolve(prop)) == ["object"]):
             options["default_factory"] = typ  # its table's defaults (tests/test_schema.py: the engine's)
         else:
             options["default"] = human(default, prop.get("x-unit"))
@@ -138,8 +146,8 @@ class Models:
     def type(self, prop: dict) -> Any:
         """The front's type of a key of schema `prop`, optional or not."""
         unit, inner = prop.get("x-unit"), schema.resolve(prop)
-        kind = [t for t in ([inner["type"]] if isinstance(inner.get("type"), str) else inner.get("type", [])) if t != "null"]
-        if inner.get("type") == "object":
+        kind = _types(inner)
+        if kind == ["object"]:
             return self.model(_ref(prop), inner)
         if kind == ["array"]:
             if unit in RANGES:
@@ -155,4 +163,6 @@ class Models:
             return StrictBool
         if kind == ["string"] and "enum" not in inner and "const" not in inner:
             return str
+        if not all(_types(n) in ([], ["string"]) for n in inner.get("oneOf", [inner])):
+            raise TypeError(f"{prop}: a key of several forms needs the front's own keys for it (`Front.replace`)")
         return Literal[schema.values(inner)]  # type: ignore[valid-type]
