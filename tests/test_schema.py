@@ -236,3 +236,52 @@ def test_every_bound_of_the_engines_schema_is_the_fronts(path, value):
         table.update(file=__file__, columns=["bytes"])
     e = pytest.raises(ScenarioError, parse_scenario, data).value
     assert e.field == path.replace("traffic.udp", "traffic.udp[0]"), e
+
+
+def _marked(node: dict, path: str = "") -> List[str]:
+    """The dotted paths of the keys the schema marks `x-omit-default`."""
+    found = []
+    for key, prop in schema.resolve(node).get("properties", {}).items():
+        where = ".".join(filter(None, [path, key]))
+        found += [where] if prop.get("x-omit-default") else []
+        inner = schema.resolve(prop)
+        found += _marked(inner, where) if inner.get("type") == "object" and key != "topology" else []
+    return found
+
+
+def _has(table: dict, path: str) -> bool:
+    """Whether the engine's JSON `table` has the key at dotted `path`."""
+    for part in path.split("."):
+        if not isinstance(table, dict) or part not in table:
+            return False
+        table = table[part]
+    return True
+
+
+OMITTED = [
+    ("traffic.two_way", {}, {"traffic": {"two_way": True}}),
+    ("series", {}, {"series": {"links": ["core"]}}),
+    ("series.max_points", {"series": {"links": ["core"]}}, {"series": {"links": ["core"], "max_points": 5}}),
+    ("trace", {}, {"trace": {"links": ["core"]}}),
+    ("trace.max_bytes", {"trace": {"links": ["core"]}}, {"trace": {"links": ["core"], "max_bytes": "1MB"}}),
+]
+"""Keys the schema marks `x-omit-default`: a scenario holding its default, and one setting it."""
+
+
+@pytest.mark.parametrize("path, at_default, given", OMITTED)
+def test_keys_added_since_runs_were_stored_are_left_out_at_their_defaults(path, at_default, given):
+    """The engine's JSON (which stored runs' keys hash) has a marked key only when it is set."""
+    from pacesim.scenario import parse_scenario
+
+    assert path in _marked(schema.SCHEMA)
+    assert not _has(parse_scenario(at_default).to_engine(), path) and _has(parse_scenario(given).to_engine(), path)
+
+
+def test_no_marked_key_is_in_the_engines_json_at_its_default():
+    """Every key the schema marks, a new one too: absent from a scenario that leaves it out (its table given)."""
+    from pacesim.scenario import parse_scenario
+
+    measured = {"series": {"links": ["core"]}, "trace": {"links": ["core"]}}
+    for path in _marked(schema.SCHEMA):
+        data = {} if path in measured else measured
+        assert not _has(parse_scenario(data).to_engine(), path), path

@@ -101,21 +101,12 @@ class _Scenario(_Model):
         return type(self.core).model_validate({**core_defaults(self.topology.kind), **given})
 
     def to_engine(self) -> dict:
-        """The engine's JSON scenario: same keys, SI integers, ranges as [lo, hi]."""
+        """The engine's JSON scenario: same keys, SI integers, ranges as [lo, hi]; a key the schema marks
+        `x-omit-default` (`two_way`, `series`, ...) is left out at its default (`models.engine_form`)."""
         data = self.model_dump(mode="python", by_alias=True)
         data["core"] = self.core_values().model_dump(mode="python")
         data["traffic"]["udp"] = [u.to_engine() for u in self.traffic.udp]
-        if not self.traffic.two_way:
-            del data["traffic"]["two_way"]  # the engine's default: one-way runs keep the keys they had before it
-        if self.series is None:
-            del data["series"]  # as two_way: runs without series keep their keys (and their store keys)
-        elif self.series.max_points is None:
-            del data["series"]["max_points"]  # the engine's default cap: runs with series keep their keys
-        if self.trace is None:
-            del data["trace"]
-        elif self.trace.max_bytes is None:
-            del data["trace"]["max_bytes"]  # the engine's default cap: traced runs keep the keys they had
-        return data
+        return models.engine_form(self, data)  # keys added since runs were stored left out at their defaults
 
     def to_toml(self) -> str:
         """The scenario as a TOML file in human units; `load_scenario` reads it back."""

@@ -69,9 +69,11 @@ pub struct Scenario {
     pub delay: Option<DelaySpec>,
     /// Record flows', links' and pacers' state over time, `[series]`; absent: not recorded.
     #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
     pub series: Option<SeriesSpec>,
     /// Write a packet trace of some links, `[trace]` (`net::packet_trace`); absent: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-omit-default" = true))]
     pub trace: Option<PacketTraceSpec>,
 }
 
@@ -188,6 +190,7 @@ pub struct Traffic {
     /// Fig. 23); the core's reverse half, now a bottleneck for the twins'
     /// data, takes `[core]`'s queue too (see `topology::graph`).
     #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
     pub two_way: bool,
 }
 
@@ -261,8 +264,12 @@ impl Scenario {
     /// The JSON Schema of the scenario as [`Scenario::from_json`] reads it
     /// (the wire form, SI integers): each key's doc comment is its
     /// `description`, a serde default its `default`, and a quantity's unit
-    /// its `x-unit` ("bytes", "bit/s", "ns", "packets"). The Python front
-    /// takes its choices, engine defaults and units from it.
+    /// its `x-unit` ("bytes", "bit/s", "ns", "packets"), a number's bounds
+    /// as `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`. A
+    /// key added after runs were stored carries `x-omit-default`: the wire
+    /// form leaves it out at its default, so the stored runs' keys (hashes
+    /// of that form) stay as they were. The Python front generates its
+    /// models from it (python/pacesim/models.py).
     pub fn schema() -> serde_json::Value {
         schemars::SchemaGenerator::default().into_root_schema_for::<Scenario>().to_value()
     }

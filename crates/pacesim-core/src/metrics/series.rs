@@ -70,7 +70,7 @@ pub struct SeriesSpec {
     /// (max_points over the number of tracks) and stops at the first change
     /// past it, the run warning when (`RecordingStopped`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = 67_108_864u64))]
+    #[schemars(range(min = 1, max = 67_108_864u64), extend("x-omit-default" = true))]
     pub max_points: Option<u64>,
 }
 

@@ -71,7 +71,7 @@ pub struct PacketTraceSpec {
     /// stops on a whole line and the run warns when (`RecordingStopped`);
     /// the run itself goes on.
     #[serde(default)]
-    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
+    #[schemars(extend("x-unit" = "bytes", "x-omit-default" = true), range(min = 1))]
     pub max_bytes: Option<u64>,
 }
 
