@@ -26,7 +26,7 @@ from .fields import U32, Count, PositiveSize, PositiveTime, Rate, RateRange, Siz
 RANGES = {"bit/s": RateRange, "ns": TimeRange, "bytes": SizeRange}
 VALUES = {"bit/s": (Rate, Rate), "ns": (Time, PositiveTime), "bytes": (Size, PositiveSize)}
 """The front's types (human units in, SI integers held) for the engine's ranges and values of each unit:
-a value's as (any, greater than zero), picked by the key's `minimum`; a rate is never zero."""
+a value's as (any, greater than zero), picked by the key's `minimum` (every rate's is 1: none is zero)."""
 
 OMIT = "x-omit-default"
 """The schema's mark of a key the engine's JSON leaves out at its default (`engine_form`)."""
