@@ -1,18 +1,25 @@
 """The Python front against the engine's scenario schema (`_core.scenario_schema()`, derived from the Rust
-specs): every key of every table on both sides, with the same choices, unit and (where the engine has one)
-default. A key added to a Rust spec that the front does not know fails `test_front_and_engine_agree`."""
+specs). The front's models are generated from that schema (`pacesim.models`), so this checks what the
+front adds: every key of every table is on both sides (but the front keys in `FRONT_ONLY`), with the same
+choices, unit and default; where the engine has no default the front has none either (a key is required,
+a table takes its table's defaults, an optional key is absent) but in `FRONT_DEFAULTS`; and the front's
+hooks (`scenario.FRONTS`) carry no key of their own. A key or default written in Python and not in the
+schema, or added to a Rust spec and not reaching the front, fails `test_front_and_engine_agree`."""
 
 from __future__ import annotations
 
 import copy
+import math
 import typing
 from typing import Any, List, Literal, Optional
 
 import pytest
 from pydantic import BaseModel, TypeAdapter
 
+from pydantic_core import PydanticUndefined
+
 from pacesim import fields, schema
-from pacesim.scenario import Scenario, _keys, _table
+from pacesim.scenario import FRONTS, Pacing, Red, Scenario, Series, Traffic, _keys, _table
 from pacesim.topology import KINDS
 
 UNITS = {fields.Rate: "bit/s", fields.RateRange: "bit/s", fields.Size: "bytes", fields.PositiveSize: "bytes",
@@ -21,6 +28,15 @@ UNITS = {fields.Rate: "bit/s", fields.RateRange: "bit/s", fields.Size: "bytes", 
 
 FRONT_ONLY = {"traffic.udp.sizes": "the front's list form of the engine's size (size = {list = [...]})"}
 """Keys the front has and the engine's wire form has not, and why."""
+
+FRONT_DEFAULTS = {
+    "core.rate": "left out: the topology's (Scenario.core_values)",
+    "core.delay": "left out: the topology's",
+    "core.buffer": "left out: the topology's",
+    "topology": "E-base, the front's union of topology kinds (topology.KINDS)",
+    "traffic.udp.size": "left out: sizes given instead",
+}
+"""Keys the engine requires and the front lets a scenario leave out, and why."""
 
 
 def _inner(hint: Any) -> Any:
@@ -35,7 +51,7 @@ def _choices(node: dict) -> Optional[set]:
     if node.get("type") == "array":
         node = schema.resolve(node["items"])
     try:
-        return set(schema._values(node))
+        return set(schema.values(node))
     except KeyError:
         return None
 
@@ -89,6 +105,14 @@ def drift(engine: dict, model: type[BaseModel] = Scenario, path: str = "", kind:
             given = _front_default(model, name, hint)
             if given != wanted:
                 problems.append(f"{where}: default {given!r} in the front, {wanted!r} in the engine")
+        elif wanted is KeyError and key != "kind" and where not in FRONT_DEFAULTS:  # a tag's default is itself
+            field = model.model_fields[name]
+            nullable = "null" in node.get("type", []) or any(n.get("type") == "null" for n in node.get("anyOf", []))
+            table = isinstance(field.default_factory, type) and issubclass(field.default_factory, BaseModel)
+            if not (field.default is PydanticUndefined and field.default_factory is None or table
+                    or nullable and field.default is None):
+                given = _front_default(model, name, hint)
+                problems.append(f"{where}: default {given!r} only in the front")
         if model is Scenario and key == "topology":
             for each in schema.resolve(node)["oneOf"]:
                 name_of = each["properties"]["kind"]["const"]
@@ -125,10 +149,32 @@ def test_a_key_added_in_the_engine_alone_is_drift():
     assert any(p.startswith("tcp.variant: choices") for p in problems), problems
 
 
+def test_a_key_or_default_in_the_front_alone_is_drift():
+    engine = copy.deepcopy(schema.SCHEMA)
+    del engine["$defs"]["Tcp"]["properties"]["rampdown"]
+    del engine["$defs"]["BurstinessSpec"]["properties"]["scales"]["default"]
+    del engine["$defs"]["Traffic"]["properties"]["start"]["default"]
+    saved = schema.SCHEMA
+    schema.SCHEMA = engine
+    try:
+        problems = drift(engine)
+    finally:
+        schema.SCHEMA = saved
+    assert "tcp.rampdown: only in the front's schema" in problems
+    assert "burstiness.scales: default 20 only in the front" in problems
+    assert "traffic.start: default [0, 10000000000] only in the front" in problems
+
+
+def test_the_fronts_hooks_add_no_keys():
+    """Every key of a model comes from the schema or from its `Front.replace`: the hooks hold none."""
+    for front in FRONTS.values():
+        assert front.base.model_fields == {}, front.name
+
+
 def test_engine_defaults_reach_the_front_in_human_units():
-    assert schema.default("core.red.mean_packet") == "1KB"
-    assert schema.default("pacing.mu_max") == "100Mbps"
-    assert schema.default("pacing.delay") == "10ms"  # from the engine's Pacing::default()
+    assert Red.model_fields["mean_packet"].default == "1KB"
+    assert Pacing.model_fields["mu_max"].default == "100Mbps" and Pacing.model_fields["delay"].default == "10ms"
+    assert Traffic.model_fields["start"].default == ["0s", "10s"] and Series.model_fields["flows"].default == []
     assert schema.unit("tcp.min_rto") == "ns" and schema.unit("topology.edges", "e-base") is None
     assert schema.humanize("12000 B must be below max_th (10000 B), 2000000000 ns") == \
         "12KB must be below max_th (10KB), 2s"
@@ -144,3 +190,98 @@ def test_the_engines_rules_name_the_field_in_human_units(data, field, says):
 
     e = pytest.raises(ScenarioError, parse_scenario, data).value
     assert (e.field, e.message) == (field, says)
+
+
+def _outside(node: dict) -> List[Any]:
+    """Values just past a numeric key's bounds in the engine's schema (and inf, nan for a number; zero in
+    human units for a quantity that must be positive)."""
+    node = schema.resolve(node)
+    kind = [t for t in ([node.get("type")] if isinstance(node.get("type"), str) else node.get("type", [])) if t != "null"]
+    if kind == ["number"]:
+        out = [float("nan"), float("inf"), float("-inf")]
+        out += [math.nextafter(node["minimum"], -math.inf)] if "minimum" in node else []
+        out += [math.nextafter(node["maximum"], math.inf)] if "maximum" in node else []
+        out += [node[k] for k in ("exclusiveMinimum", "exclusiveMaximum") if k in node]
+        return out
+    zero = {"bytes": "0B", "ns": "0s", "bit/s": "0bps"}
+    if kind == ["integer"] and node.get("x-unit") in zero:
+        return [zero[node["x-unit"]]] if node["minimum"] >= 1 else []
+    if kind == ["integer"]:
+        return [node["minimum"] - 1] + ([node["maximum"] + 1] if "maximum" in node else [])
+    return []
+
+
+def _bounded_keys():
+    """(dotted path, value past its bound) for every bounded number of the tables below the top level."""
+    for path in ["", "core", "core.red", "tcp", "traffic", "traffic.short", "traffic.udp", "traffic.udp.trace",
+                 "pacing", "burstiness", "progress", "series", "trace"]:
+        for key, node in schema.table(path)["properties"].items():
+            for value in _outside(node):
+                yield ".".join(filter(None, [path, key])), value
+
+
+@pytest.mark.parametrize("path, value", list(_bounded_keys()))
+def test_every_bound_of_the_engines_schema_is_the_fronts(path, value):
+    """A number past its bound in the schema (or inf, nan) is refused naming its key: the generated types
+    carry every bound (the engine's own check comes after, on what passes)."""
+    from pacesim.scenario import ScenarioError, parse_scenario
+
+    data: dict = {"traffic": {"udp": [{"kind": "fbm", "rate": "1Mbps", "size": "100B", "hurst": 0.8}]}}
+    table, parts = data, path.split(".")
+    for part in parts[:-1]:
+        table = table.setdefault(part, {})
+        table = table[0] if isinstance(table, list) else table
+    table[parts[-1]] = value
+    if path.startswith("traffic.udp.trace"):
+        table.update(file=__file__, columns=["bytes"])
+    e = pytest.raises(ScenarioError, parse_scenario, data).value
+    assert e.field == path.replace("traffic.udp", "traffic.udp[0]"), e
+
+
+def _marked(node: dict, path: str = "") -> List[str]:
+    """The dotted paths of the keys the schema marks `x-omit-default`."""
+    found = []
+    for key, prop in schema.resolve(node).get("properties", {}).items():
+        where = ".".join(filter(None, [path, key]))
+        found += [where] if prop.get("x-omit-default") else []
+        inner = schema.resolve(prop)
+        found += _marked(inner, where) if inner.get("type") == "object" and key != "topology" else []
+    return found
+
+
+def _has(table: dict, path: str) -> bool:
+    """Whether the engine's JSON `table` has the key at dotted `path`."""
+    for part in path.split("."):
+        if not isinstance(table, dict) or part not in table:
+            return False
+        table = table[part]
+    return True
+
+
+OMITTED = [
+    ("traffic.two_way", {}, {"traffic": {"two_way": True}}),
+    ("series", {}, {"series": {"links": ["core"]}}),
+    ("series.max_points", {"series": {"links": ["core"]}}, {"series": {"links": ["core"], "max_points": 5}}),
+    ("trace", {}, {"trace": {"links": ["core"]}}),
+    ("trace.max_bytes", {"trace": {"links": ["core"]}}, {"trace": {"links": ["core"], "max_bytes": "1MB"}}),
+]
+"""Keys the schema marks `x-omit-default`: a scenario holding its default, and one setting it."""
+
+
+@pytest.mark.parametrize("path, at_default, given", OMITTED)
+def test_keys_added_since_runs_were_stored_are_left_out_at_their_defaults(path, at_default, given):
+    """The engine's JSON (which stored runs' keys hash) has a marked key only when it is set."""
+    from pacesim.scenario import parse_scenario
+
+    assert path in _marked(schema.SCHEMA)
+    assert not _has(parse_scenario(at_default).to_engine(), path) and _has(parse_scenario(given).to_engine(), path)
+
+
+def test_no_marked_key_is_in_the_engines_json_at_its_default():
+    """Every key the schema marks, a new one too: absent from a scenario that leaves it out (its table given)."""
+    from pacesim.scenario import parse_scenario
+
+    measured = {"series": {"links": ["core"]}, "trace": {"links": ["core"]}}
+    for path in _marked(schema.SCHEMA):
+        data = {} if path in measured else measured
+        assert not _has(parse_scenario(data).to_engine(), path), path

@@ -87,9 +87,8 @@ Count = Annotated[int, Field(strict=True, gt=0, lt=U32)]
 class _Model(BaseModel):
     # Strict: no boolean or string is taken for a number (`w_q = true`, "0.5");
     # an assignment (`s.core.buffer = "5KB"`) is parsed and checked as a file's value is.
-    # Each field's docstring (the line below it) is its description, read by the scenario reference
-    # (`scenario_reference.field_docs`), not at import: every run would pay for parsing the classes' source.
     # Validators are built on first use (`defer_build`): a run validates one Scenario, whose validator
     # holds its tables' own, so the tables' separate validators need not be built at import.
+    # A key that is a Python keyword (`from`, `class`) is a field with `_` appended, read and written by its alias.
     model_config = ConfigDict(extra="forbid", validate_default=True, strict=True, validate_assignment=True,
-                              defer_build=True)
+                              defer_build=True, serialize_by_alias=True)

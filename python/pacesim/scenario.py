@@ -1,12 +1,16 @@
 """Scenarios: what a run simulates, written in human units and checked here.
 
-The models mirror the engine's `Scenario` (crates/pacesim-core/src/scenario.rs)
-key for key, so an error names the same dotted path in a TOML file, in a
-`--set` override and in the engine. Fields hold human strings on the way in
-("10KB", ["8Mbps", "12Mbps"]) and SI integers once validated (bytes, bit/s,
-ns); `Scenario.to_engine()` hands those integers over, `Scenario.to_toml()`
-writes the human form back. Every default is paper E's E-base (Sec 3.1),
-with ns-2 2.35's defaults for the TCP details the paper leaves out.
+Every table's model is generated from the engine's schema (`models.Models` over `schema.SCHEMA`,
+emitted from the Rust specs of crates/pacesim-core): its keys in the engine's order, their types and
+bounds, defaults and descriptions are the engine's, so an error names the same dotted path in a TOML
+file, in a `--set` override and in the engine, and adding a knob to a Rust spec adds it here. Fields
+hold human strings on the way in ("10KB", ["8Mbps", "12Mbps"]) and SI integers once validated (bytes,
+bit/s, ns). This module keeps only the front end (`FRONTS`): UdpSource's two keys `size`/`sizes` for the
+engine's one `size`, a trace file made absolute from the scenario file's directory, the core's keys left
+out to follow the topology (`Scenario.core_values`), `Scenario.to_engine()` (the integers handed over)
+and `Scenario.to_toml()` (the human form written back); every rule is the engine's
+(`_core.validate_json`). Every default is paper E's E-base (Sec 3.1), with ns-2 2.35's defaults for the
+TCP details the paper leaves out.
 """
 
 from __future__ import annotations
@@ -15,16 +19,14 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Iterable, List, Literal, Optional, Tuple, Union, get_args, get_origin
+from typing import Annotated, Any, Iterable, List, Optional, Tuple, Union, get_args, get_origin
 
 import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
-from . import _core
-from .fields import Count, PositiveSize, PositiveTime, Rate, ScenarioError, Size, SizeRange, Time, TimeRange, _Model
-from .schema import Choice, default
+from . import _core, models, schema
+from .fields import PositiveSize, ScenarioError, SizeRange, _Model
 from .topology import KINDS, EBase, Topology, core_defaults
-from .units import format_rate, format_size, format_time
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -32,113 +34,14 @@ else:
     import tomli as tomllib
 
 
-Probability = Annotated[float, Field(gt=0.0, le=1.0)]
+class _Trace(_Model):
+    """The front's hook on a trace: its file, made absolute."""
 
-
-class Red(_Model):
-    """RED's parameters (Floyd and Jacobson 1993; ns-2 Queue/RED), used when
-    `core.queue = "red"`. Defaults are paper E Fig. 9's: `max_th` the buffer,
-    `min_th` 40 % of it (both left out to follow the buffer), `max_p` 0.1,
-    `w_q` 0.002; `gentle` and byte mode (`mean_packet` 1000 B) as ns-2 2.35."""
-
-    min_th: Optional[Size] = None
-    """Below this average queue nothing is dropped; absent: 40 % of the buffer (paper E Fig. 9)."""
-    max_th: Optional[PositiveSize] = None
-    """At this average queue the drop probability reaches max_p; absent: the buffer (paper E Fig. 9)."""
-    max_p: Probability = default("core.red.max_p")
-    """Drop probability at max_th (paper E Fig. 9)."""
-    w_q: Probability = default("core.red.w_q")
-    """Weight of the newest queue sample in the average (EWMA; paper E Fig. 9)."""
-    gentle: StrictBool = default("core.red.gentle")
-    """Drop probability rises from max_p to 1 between max_th and twice it (ns-2 gentle_)."""
-    byte_mode: StrictBool = default("core.red.byte_mode")
-    """Queue counted and drops scaled in bytes (ns-2 queue_in_bytes_ and bytes_)."""
-    mean_packet: PositiveSize = default("core.red.mean_packet")
-    """The packet size drop scaling, packet-mode limits and the idle-time correction assume (ns-2 mean_pktsize_)."""
-
-
-class Core(_Model):
-    """The core link (E-base's C0 -> C1; the bottleneck of every named
-    topology; a graph's link with core = true) and its queue: drop-tail, or
-    RED with `red`. A key left out takes the topology's default
-    (`topology.core_defaults`); see `Scenario.core_values()`."""
-
-    rate: Optional[Rate] = None
-    """The core link's rate; absent: the topology's (E-base: 100 Mb/s, paper E Sec 3.1)."""
-    delay: Optional[Time] = None
-    """The core link's one-way propagation delay; absent: the topology's (E-base: 100 ms)."""
-    buffer: Optional[Size] = None
-    """Drop-tail limit in bytes (a packet is dropped when bytes waiting + its size >= it; ns-2's rule);
-    absent: the topology's (E-base: 10 KB)."""
-    buffer_packets: Optional[Count] = None
-    """Drop-tail limit in packets, alone or with `buffer` (paper Q counts its core buffer in packets)."""
-    queue: Choice("core.queue") = "droptail"
-    """The core queue's discipline: drop-tail, or RED with `[core.red]` (paper E Fig. 9)."""
-    red: Red = Field(default_factory=Red)
-    """RED's parameters, used when queue = "red"."""
-
-
-class Tcp(_Model):
-    """One-way TCP as ns-2's `Agent/TCP`; names and defaults as ns-2 2.35's (the engine's `FlatTcp`)."""
-
-    variant: Choice("tcp.variant") = default("tcp.variant")
-    """Congestion control: ns-2's Reno, NewReno, Sack1, Fack; BIC and CUBIC (Linux, paper W), FAST (paper W)."""
-    segment_size: PositiveSize = default("tcp.segment_size")
-    """Payload of a data packet (ns-2 packetSize_; paper E: 1000 B)."""
-    header_size: Size = default("tcp.header_size")
-    """TCP/IP header added on the wire (ns-2 useHeaders_ true)."""
-    ack_size: PositiveSize = default("tcp.ack_size")
-    """An ACK's size on the wire."""
-    window: Count = default("tcp.window")
-    """Receiver's advertised window, packets (ns-2 window_; large so that it never binds)."""
-    initial_window: Count = default("tcp.initial_window")
-    """Congestion window once the SYN is acknowledged, packets (ns-2 windowInit_)."""
-    syn: StrictBool = default("tcp.syn")
-    """Open with a 40 B SYN and a window of 1 until it is acknowledged (ns-2 syn_, delay_growth_)."""
-    tick: PositiveTime = default("tcp.tick")
-    """Granularity of the RTT estimator and the retransmission timer (ns-2 tcpTick_)."""
-    min_rto: Time = default("tcp.min_rto")
-    """Least retransmission timeout (ns-2 minrto_)."""
-    max_rto: Time = default("tcp.max_rto")
-    """Largest retransmission timeout, back-off included (ns-2 maxrto_)."""
-    initial_rto: PositiveTime = default("tcp.initial_rto")
-    """Retransmission timeout before the first RTT sample (ns-2 rtxcur_init_)."""
-    delayed_ack: Optional[PositiveTime] = default("tcp.delayed_ack")
-    """Delayed ACKs with this timeout (ns-2 Agent/TCPSink/DelAck, interval_ 100 ms); absent: off, as in the papers."""
-    rampdown: StrictBool = default("tcp.rampdown")
-    """FACK's rampdown (Mathis-Mahdavi Sec 4.3, ns-2 rampdown_); off as in ns-2."""
-    fast_alpha: Annotated[float, Field(gt=0.0, allow_inf_nan=False)] = default("tcp.fast_alpha")
-    """FAST (Jin-Wei-Low 2004): packets each flow keeps queued in the network."""
-    fast_gamma: Probability = default("tcp.fast_gamma")
-    """FAST: the step of its window update."""
-
-
-TraceColumn = Choice("traffic.udp.trace.columns")
-
-
-class Trace(_Model):
-    """A video frame-size trace (paper A Sec II): `file`, one frame per line,
-    its fields named in order by `columns` ("frame", "type", "time_s" or
-    "time_ms", "bytes" or "bits", "-" to skip; later fields are ignored, `#`
-    starts a comment). Frames are sent at their times, or `fps` frames a
-    second when there is no time column, and the trace loops. `send`:
-    "spread" a frame's packets over its interval at the frame's bit rate, or
-    "burst" them all at its time. A relative `file` is from the scenario
-    file's directory (the working directory for a dict or a --set)."""
-
-    file: str
-    """The trace file, one frame per line; relative to the scenario file's directory."""
-    columns: List[TraceColumn]
-    """What each field of a line holds, in order (frame, type, time_s or time_ms, bytes or bits, - to skip)."""
-    # A frame interval (1 / fps) from 1 ns to the engine's longest time, 10^6 s.
-    fps: Optional[Annotated[float, Field(ge=1e-6, le=1e9, allow_inf_nan=False)]] = None
-    """Frames a second, for a trace without a time column (10^-6 to 10^9)."""
-    send: Choice("traffic.udp.trace.send") = default("traffic.udp.trace.send")
-    """spread: a frame's packets at its bit rate over its interval; burst: all at its time."""
-
-    @field_validator("file")
+    @field_validator("file", check_fields=False)
     @classmethod
     def _resolve(cls, file: str, info: ValidationInfo) -> str:
+        """A relative `file` is from the scenario file's directory (the working directory for a dict or
+        a --set); the engine reads it from the working directory."""
         path = Path(file).expanduser()
         if not path.is_absolute():
             path = Path((info.context or {}).get("base", ".")) / path
@@ -147,65 +50,12 @@ class Trace(_Model):
             raise ValueError(f"no trace file {path}")
         return str(path)
 
-    @model_validator(mode="after")
-    def _columns(self) -> Trace:
-        named = [c for c in self.columns if c != "-"]
-        twice = next((c for i, c in enumerate(named) if c in named[:i]), None)
-        if twice is not None:
-            raise ScenarioError("columns", f"{twice} is named twice")
-        if sum(c in ("bytes", "bits") for c in named) != 1:
-            raise ScenarioError("columns", "name exactly one size column, bytes or bits")
-        timed = sum(c in ("time_s", "time_ms") for c in named)
-        if timed > 1:
-            raise ScenarioError("columns", "name at most one time column, time_s or time_ms")
-        if timed and self.fps is not None:
-            raise ScenarioError("fps", "the time column sets the frame times; fps is for a trace without one")
-        if not timed and self.fps is None:
-            raise ScenarioError("fps", "required: columns has no time column (time_s or time_ms)")
-        return self
 
-
-class UdpSource(_Model):
-    """An open-loop UDP source (papers A Sec V-A, E Sec 5): "cbr", "poisson"
-    (exponential gaps), "fbm" (paper A's truncated fractional Brownian
-    motion at 1 us resolution with Hurst parameter `hurst`, each packet
-    sent when the motion's bytes complete it) at mean `rate` in wire bits, "onoff" (paper Q: CBR at peak
-    `rate` during exponential ON periods of mean `on`, silent for
-    exponential OFF periods of mean `off`), or "trace" (paper A Sec II: the
-    video frames of `trace` cut into packets, played as recorded or scaled
-    to mean `rate`), from host `from` to host `to` (A-base and E-base with
-    `topology.udp` name them "s-udp" and "d-udp"), first packet at `start`.
-    Packet sizes on the wire: `size`, one value or a [low, high] range drawn
-    uniformly, or `sizes`, a list drawn from with equal weights (a trace
-    frame's last packet carries what is left of it)."""
-
-    model_config = ConfigDict(serialize_by_alias=True)
-
-    kind: Choice("traffic.udp.kind")
-    """The source's process (required)."""
-    rate: Optional[Rate] = None
-    """Mean wire rate (the peak for onoff); required but for a trace, which plays as recorded without it."""
-    size: Optional[SizeRange] = None
-    """Packet size on the wire, or a [low, high] range drawn uniformly; this or `sizes`."""
-    sizes: Optional[List[PositiveSize]] = None
-    """Packet sizes drawn with equal weights; this or `size`."""
-    start: Time = "0s"
-    """Time of the first packet."""
-    hurst: Optional[Annotated[float, Field(ge=0.5, lt=1.0)]] = None
-    """fbm: the Hurst parameter (paper A Sec V-A uses 0.85)."""
-    on: Optional[PositiveTime] = None
-    """onoff: mean of the exponential ON periods (paper Q: 100 ms)."""
-    off: Optional[PositiveTime] = None
-    """onoff: mean of the exponential OFF periods (paper Q: 200 ms)."""
-    trace: Optional[Trace] = None
-    """trace: the video frame trace, `[traffic.udp.trace]`."""
-    from_: str = Field("s-udp", alias="from")
-    """The sending host."""
-    to: str = "d-udp"
-    """The receiving host."""
+class _UdpSource(_Model):
+    """The front's hooks on a UDP source: its two keys `size` and `sizes` for the engine's one `size`."""
 
     @model_validator(mode="after")
-    def _one_size(self) -> UdpSource:
+    def _one_size(self) -> _UdpSource:
         """The front's two keys for the engine's one `size` (the kinds' own keys are the engine's rules)."""
         if (self.size is None) == (self.sizes is None):
             raise ScenarioError("size", "give exactly one of size (a value or [low, high]) and sizes (a list)")
@@ -214,197 +64,27 @@ class UdpSource(_Model):
         return self
 
     def to_engine(self) -> dict:
-        size = {"range": list(self.size)} if self.size is not None else {"list": list(self.sizes)}
-        trace = self.trace.model_dump(mode="python") if self.trace is not None else None
-        return {"kind": self.kind, "rate": self.rate, "size": size, "start": self.start, "hurst": self.hurst, "on": self.on, "off": self.off,
-                "trace": trace, "from": self.from_, "to": self.to}
+        """The engine's source: `size` as `{range = [lo, hi]}` or `{list = [...]}`."""
+        data = self.model_dump(mode="python", exclude={"sizes"})
+        data["size"] = {"range": list(self.size)} if self.size is not None else {"list": list(self.sizes)}
+        return data
 
 
-class ShortFlows(_Model):
-    """Closed-loop users of short-lived TCP transfers (paper E Sec 3.4,
-    paper A Sec VI): each transfers a file of Pareto size (`mean_size`,
-    `shape`), thinks for an exponential time of mean `mean_think`, then opens
-    a new connection (slow start again) for the next file. `fraction` of the
-    flows, spread evenly, are users; the rest stay long-lived."""
-
-    fraction: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
-    """Share of the TCP flows that are users, spread evenly (0.5: every second flow)."""
-    mean_size: PositiveSize = "100KB"
-    """Mean of the Pareto file size (paper E Sec 3.4: 100 KB)."""
-    shape: Annotated[float, Field(gt=1.0, allow_inf_nan=False)] = 1.2
-    """Pareto shape (paper E: 1.2; paper A: 1.5)."""
-    mean_think: PositiveTime = "1s"
-    """Mean of the exponential think time between files."""
+_SIZE = {
+    "size": (Optional[SizeRange], Field(None, description="Packet size on the wire, or a [low, high] range drawn "
+                                                          "uniformly; this or `sizes`.")),
+    "sizes": (Optional[List[PositiveSize]], Field(None, description="Packet sizes drawn with equal weights; this or "
+                                                                    "`size`.")),
+}
+"""UdpSource's two keys for the engine's one `size` (`Sizes`: `{range = [lo, hi]}` or `{list = [...]}`)."""
 
 
-class Traffic(_Model):
-    """One TCP flow per sender host, started uniformly over `start`:
-    long-lived bulk transfers (ns-2 FTP), or short-lived closed-loop users
-    (`[traffic.short]`); and UDP sources (`[[traffic.udp]]`). With `two_way`
-    (paper A Sec VII, Fig. 23) every flow has a twin from its receiver back
-    to its sender, so data and ACKs of both directions share the core, whose
-    reverse half then takes `[core]`'s queue too."""
-
-    start: TimeRange = ["0s", "10s"]
-    """TCP flows start at times drawn uniformly over this range."""
-    udp: List[UdpSource] = Field(default_factory=list)
-    """UDP sources, `[[traffic.udp]]` tables."""
-    short: Optional[ShortFlows] = None
-    """Closed-loop short-lived users, `[traffic.short]`; absent: every flow long-lived."""
-    two_way: StrictBool = False
-    """Every flow gets a twin in the other direction (paper A Sec VII)."""
-
-
-class Pacing(_Model):
-    """Where traffic is paced (paper E): nowhere, by TCP at the hosts
-    (`host_mode`: "original" RTT/cwnd, "modified" paper W eq. 7, or the
-    Linux "rate"), by the optimal delay-bounded edge pacer (delay bound
-    `delay`, paper E uses 10 ms; 0 is no pacer) on the ingress edge links,
-    or by QLBP there (paper Q: `mu_max`, `mu_min`, `q_max`, `q_lim` in
-    packets, or `utilization` and `max_delay` for its rule of thumb).
-    `links` puts the pacers on the named links instead. `fraction` is the
-    share that paces (paper E Sec 6): the first edge nodes by index, or hosts
-    spread evenly over the edges."""
-
-    scheme: Choice("pacing.scheme") = default("pacing.scheme")
-    """Who paces: nobody, the TCP senders (paper W), the edge pacer (paper E Sec 2.1) or QLBP (paper Q)."""
-    delay: Time = default("pacing.delay")
-    """The edge pacer's delay bound d (paper E: 10 ms); 0: no pacer."""
-    fraction: Annotated[float, Field(ge=0.0, le=1.0)] = default("pacing.fraction")
-    """Share of the edges or hosts that pace (paper E Sec 6)."""
-    host_mode: Choice("pacing.host_mode") = default("pacing.host_mode")
-    """Host pacing rule: RTT/cwnd, paper W eq. 7, or the Linux rate."""
-    mu_max: Rate = default("pacing.mu_max")
-    """QLBP's rate at Q_max packets queued (paper Q eq. 1; default from paper Q Sec V-B, Q-fig18)."""
-    mu_min: Rate = default("pacing.mu_min")
-    """QLBP's rate with an empty queue (paper Q eq. 1, Sec V-B)."""
-    q_max: Count = default("pacing.q_max")
-    """QLBP: the queue length, packets, from which it sends at the link rate (paper Q Sec V-B)."""
-    q_lim: Count = default("pacing.q_lim")
-    """QLBP: the pacer's own queue limit, packets (paper Q Sec V-B)."""
-    utilization: Optional[Annotated[float, Field(gt=0.0, le=1.0)]] = None
-    """QLBP's rule of thumb (paper Q Sec III-C): the link's utilisation rho; with max_delay it sets mu_max, mu_min, q_max."""
-    max_delay: Optional[PositiveTime] = None
-    """QLBP's rule of thumb: the delay tolerance D_max."""
-    links: Optional[list[str]] = None
-    """Pace exactly these links by name (core, edge_in.0, access.17.up, ...) instead of the ingress edges."""
-
-
-class Burstiness(_Model):
-    """Burstiness at time scales (paper A Sec III-B): the report's
-    `burstiness` gives beta(s), the CoV of bytes arriving at link `link` per
-    interval s = bin x 2^k for k < `scales`, over the measurement window, and
-    the Hurst parameter from its slope (beta ~ s^(H-1)). With `series` it also
-    gives the bytes of every bin over the window (`Result.bin_series`; at most
-    2^24 bins), e.g. for the rate's auto-covariance (paper Q Theorem 2)."""
-
-    link: str = "core"
-    """The link whose arrivals are binned, by name."""
-    bin: PositiveTime = "1us"
-    """The smallest time scale (paper A: 1 us)."""
-    scales: Annotated[int, Field(strict=True, ge=1, le=40)] = 20
-    """Number of time scales, bin x 1, 2, 4, ..."""
-    series: bool = False
-    """Also return the bytes of every bin (at most 2^24 bins)."""
-
-
-class Progress(_Model):
-    """Every `interval` from time 0 to the end, each TCP flow's payload bytes
-    delivered in order (`Result.progress`; at most 2^24 samples): the time to
-    transfer a given amount, throughput over time (paper W Figs. 2-5)."""
-
-    interval: PositiveTime = "100ms"
-    """Time between samples of every flow's in-order bytes."""
-
-
-class Delay(_Model):
-    """The one-way delay (first bit sent to last bit received) of every
-    delivered packet of `class` ("data": TCP segments; "udp") over the window:
-    the summary's mean and quantiles, and its CDF (`Result.delay`)."""
-
-    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
-
-    class_: Choice("delay.class") = Field(default("delay.class"), alias="class")
-    """Which packets: TCP data (from a segment's first transmission) or UDP."""
-
-
-class Series(_Model):
-    """Time series of chosen state (`Result.series`, the store's `series`
-    table; long form: time_s, entity, series, value): each flow of `flows`
-    records its congestion window `cwnd` and `ssthresh` (packets), smoothed
-    RTT `srtt_ms` and retransmission timeout `rto_ms`; each link of `links`
-    its queue `queue_bytes` and `queue_packets` (waiting, the packet on the
-    wire not counted) and its `drops`; each pacer of `pacers` (named by the
-    link it sits in front of) its `backlog_packets` and `rate_mbps`. Without
-    `interval`, every change: a value from the instant it changes (the last
-    value of an instant), drops counted per instant. With `interval`,
-    samples at 0, interval, 2 interval, ... up to the end: the value then,
-    and the drops of the interval before each sample. A link with series is
-    also reported in `Result.links`."""
-
-    interval: Optional[PositiveTime] = None
-    """Sample at this interval from time 0 (at most 2^26 samples in all); absent: record every change."""
-    flows: List[Annotated[int, Field(strict=True, ge=0, lt=2**32)]] = Field(default_factory=list)
-    """TCP flows by index (0 is the first) whose cwnd, ssthresh, srtt and RTO are recorded."""
-    links: List[str] = Field(default_factory=list)
-    """Links by name (core, core.rev, edge_in.3, ...) whose queue and drops are recorded."""
-    pacers: List[str] = Field(default_factory=list)
-    """Pacers, by the name of the link they pace (edge_in.0, ...), whose backlog and rate are recorded."""
-    max_points: Optional[Annotated[int, Field(strict=True, ge=1, le=2**26)]] = None
-    """The most points kept in all (default and at most 2^26, 1 GiB in the engine). Sampled, a grid past it is
-    refused naming `series.interval`; every change, each track keeps its share (max_points over the number of
-    tracks) and stops at the first change past it, the run warning when (`RecordingStopped`)."""
-
-
-class PacketTrace(_Model):
-    """A packet trace in ns-2's format (`net::packet_trace`; docs/trace.md):
-    every enqueue `+`, dequeue `-`, drop `d` and receive `r` at the links
-    `links`, written to `file`, or to `file` as pcap (the packets leaving those
-    links, with synthesised IPv4 and TCP/UDP headers) when it ends in `.pcap`.
-    A traced run runs on one thread."""
-
-    links: List[str] = ["core"]
-    """The traced links, by name (`pacesim topology show` lists them)."""
-    file: Optional[str] = None
-    """The trace file, from the current directory; `pacesim run --trace FILE` and `run(trace=FILE)` set it."""
-    max_bytes: Optional[PositiveSize] = None
-    """The most the trace may write (default 1 GiB, about 18 million lines): at it the trace stops on a whole
-    line and the run warns when (`RecordingStopped`); the run itself goes on."""
-
-
-class Scenario(_Model):
-    """A whole run: the network, its TCP, its traffic, and the measurement
-    window [warmup, duration] over which the report's numbers are taken."""
-
-    seed: Annotated[int, Field(strict=True, ge=0, lt=2**64)] = 1
-    """Seed of every random stream: same scenario and seed, same results."""
-    duration: PositiveTime = "400s"
-    """Simulated time; the measurement window ends here (paper E Sec 3.1: 400 s)."""
-    warmup: Time = "100s"
-    """The measurement window opens here (paper E: after 100 s)."""
-    topology: Topology = Field(default_factory=EBase)
-    """The network, `[topology]`: a named kind or a graph."""
-    core: Core = Field(default_factory=Core)
-    """The core (bottleneck) link and its queue, `[core]`."""
-    tcp: Tcp = Field(default_factory=Tcp)
-    """Every TCP flow's variant and parameters, `[tcp]`."""
-    traffic: Traffic = Field(default_factory=Traffic)
-    """Flow starts, short-lived users and UDP sources, `[traffic]`."""
-    pacing: Pacing = Field(default_factory=Pacing)
-    """Where traffic is paced, `[pacing]`."""
-    burstiness: Optional[Burstiness] = None
-    """Measure burstiness at time scales, `[burstiness]`; absent: not measured."""
-    progress: Optional[Progress] = None
-    """Sample every flow's progress, `[progress]`; absent: not sampled."""
-    delay: Optional[Delay] = None
-    """Measure one-way packet delays, `[delay]`; absent: not measured."""
-    series: Optional[Series] = None
-    """Record flows', links' and pacers' state over time, `[series]`; absent: not recorded."""
-    trace: Optional[PacketTrace] = None
-    """Write a packet trace of some links, `[trace]`; absent: none."""
+class _Scenario(_Model):
+    """The front's hooks on a whole scenario: the core's keys left out, the engine's rules, the engine's
+    and the TOML forms."""
 
     @model_validator(mode="after")
-    def _timeline(self) -> Scenario:
+    def _timeline(self) -> _Scenario:
         core = self.core_values()
         for key in ["rate", "delay", "buffer"]:
             if getattr(core, key) is None:
@@ -415,31 +95,44 @@ class Scenario(_Model):
             raise ScenarioError.from_engine(e) from None
         return self
 
-    def core_values(self) -> Core:
+    def core_values(self) -> _Model:
         """`core` with every key left out taken from the topology's defaults."""
         given = self.core.model_dump(mode="json", exclude_none=True)
-        return Core.model_validate({**core_defaults(self.topology.kind), **given})
+        return type(self.core).model_validate({**core_defaults(self.topology.kind), **given})
 
     def to_engine(self) -> dict:
-        """The engine's JSON scenario: same keys, SI integers, ranges as [lo, hi]."""
+        """The engine's JSON scenario: same keys, SI integers, ranges as [lo, hi]; a key the schema marks
+        `x-omit-default` (`two_way`, `series`, ...) is left out at its default (`models.engine_form`)."""
         data = self.model_dump(mode="python", by_alias=True)
         data["core"] = self.core_values().model_dump(mode="python")
         data["traffic"]["udp"] = [u.to_engine() for u in self.traffic.udp]
-        if not self.traffic.two_way:
-            del data["traffic"]["two_way"]  # the engine's default: one-way runs keep the keys they had before it
-        if self.series is None:
-            del data["series"]  # as two_way: runs without series keep their keys (and their store keys)
-        elif self.series.max_points is None:
-            del data["series"]["max_points"]  # the engine's default cap: runs with series keep their keys
-        if self.trace is None:
-            del data["trace"]
-        elif self.trace.max_bytes is None:
-            del data["trace"]["max_bytes"]  # the engine's default cap: traced runs keep the keys they had
-        return data
+        return models.engine_form(self, data)  # keys added since runs were stored left out at their defaults
 
     def to_toml(self) -> str:
         """The scenario as a TOML file in human units; `load_scenario` reads it back."""
         return tomli_w.dumps(self.model_dump(mode="json", exclude_none=True, by_alias=True))
+
+
+FRONTS = {
+    "": models.Front("Scenario", _Scenario, replace={"topology": {"topology": (Topology, Field(
+        default_factory=EBase, description=models.describe(schema.key("topology").get("description"))))}}),
+    "Core": models.Front("Core", optional=("rate", "delay", "buffer")),
+    "UdpSpec": models.Front("UdpSource", _UdpSource, replace={"size": _SIZE}),
+    "TraceSpec": models.Front("Trace", _Trace),
+    "ShortSpec": models.Front("ShortFlows"),
+}
+"""What the front adds to the engine's tables (the others are generated as they are, named for their spec
+without `Spec`/`Params`): the whole scenario's hooks and its topology (the union of `topology.KINDS`), the
+core's keys left out to follow the topology (`Scenario.core_values`), UdpSource's two size keys and
+Trace's file resolution; two tables keep the front's older names."""
+
+MODELS = models.Models(__name__, globals(), FRONTS)
+Scenario = MODELS.model("", schema.SCHEMA)
+Red, Core, Tcp, Traffic, UdpSource, Trace, ShortFlows, Pacing, Burstiness, Progress, Delay, Series, PacketTrace = (
+    MODELS.made[ref] for ref in ["RedParams", "Core", "Tcp", "Traffic", "UdpSpec", "TraceSpec", "ShortSpec", "Pacing",
+                                 "BurstinessSpec", "ProgressSpec", "DelaySpec", "SeriesSpec", "PacketTraceSpec"])
+"""Every table's model, generated from the engine's schema (`models.Models`), under the names the front
+has always had."""
 
 
 def _keys(model: type[BaseModel]) -> List[str]:

@@ -1,5 +1,6 @@
 """The scenario reference, generated from the scenario models: every table and key, its type and unit, its
-default and what it means (each model's docstring, with the paper section, and each field's docstring).
+default and what it means (each model's docstring and each field's description, with the paper section:
+the doc comments of the engine's specs, from which the models are generated).
 
 `render()` walks `scenario.Scenario` depth first (each topology kind as its own table) and returns markdown;
 `python -m pacesim.scenario_reference PATH` writes it (docs/reference/scenario.md in the repository, which a
@@ -8,10 +9,8 @@ test keeps equal to `render()`).
 
 from __future__ import annotations
 
-import ast
 import inspect
 import sys
-import textwrap
 import typing
 from pathlib import Path
 from typing import Any, Iterator, List, Literal, Optional, Tuple, Union
@@ -21,7 +20,8 @@ from pydantic import BaseModel, StrictBool
 from pydantic_core import PydanticUndefined
 
 from . import fields
-from .scenario import Probability, Scenario
+from .models import Probability
+from .scenario import Scenario
 from .topology import KINDS
 from .units import RATE_UNITS, SIZE_UNITS, TIME_UNITS
 
@@ -54,21 +54,9 @@ def _table_model(hint: Any) -> Optional[type]:
 
 
 def field_docs(model: type) -> dict:
-    """Each field's docstring (the string literal on the line after its annotation), by field name, from
-    the source of `model` and of the models it inherits from (its own first); for a model generated from
-    the engine's schema (`topology.NAMED`), each field's description (the spec's doc comment)."""
-    docs: dict = {name: f.description for name, f in model.model_fields.items() if f.description}
-    for cls in reversed([c for c in model.__mro__ if issubclass(c, BaseModel) and c is not BaseModel]):
-        try:
-            source = inspect.getsource(cls)
-        except (OSError, TypeError):  # a model generated from the engine's schema: its descriptions
-            continue
-        body = ast.parse(textwrap.dedent(source)).body[0].body
-        for stmt, after in zip(body, body[1:]):
-            if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and isinstance(after, ast.Expr)
-                    and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
-                docs[stmt.target.id] = inspect.cleandoc(after.value.value)
-    return docs
+    """Each field's description, by field name: the doc comment of its key in the engine's spec (the
+    models are generated from the engine's schema, `models.Models`), or the front's own for a key it adds."""
+    return {name: f.description for name, f in model.model_fields.items() if f.description}
 
 
 def type_text(hint: Any) -> str:
@@ -152,9 +140,10 @@ def render() -> str:
                       [("rates", RATE_UNITS), ("sizes", SIZE_UNITS), ("times", TIME_UNITS)])
     lines = [
         "# Scenario reference", "",
-        "Generated from the scenario models (`python/pacesim/scenario.py`, `topology.py`; the named topologies' "
-        "tables, every choice and the engine's defaults from the engine's schema, `_core.scenario_schema()`) by "
-        "`python -m pacesim.scenario_reference docs/reference/scenario.md`; do not edit. A test keeps it current.", "",
+        "Generated from the scenario models, themselves generated from the engine's schema "
+        "(`_core.scenario_schema()`: the Rust specs' keys, types, bounds, defaults and doc comments; "
+        "`python/pacesim/models.py`), by `python -m pacesim.scenario_reference docs/reference/scenario.md`; "
+        "do not edit. A test keeps it current.", "",
         "A scenario is a TOML file; every key may be left out (E-base's value then, paper E Sec 3.1, with ns-2 "
         "2.35's defaults where the paper is silent) unless marked required. Quantities are strings with a unit, "
         f"parsed strictly ({units}; `KB` is 1000 B, `KiB` 1024 B); a bare number is refused. An unknown key or a "

@@ -1,18 +1,19 @@
-"""The engine's scenario schema: the one source of the scenario's keys, choices, engine defaults and units.
+"""The engine's scenario schema: the one source of the scenario's keys, types, bounds, defaults and units.
 
 The engine derives it from its specs (`Scenario::schema` in crates/pacesim-core/src/scenario.rs, with
 schemars): the wire form in SI integers, each key's doc comment as its `description`, a serde default as
-its `default`, a quantity's unit as `x-unit` ("bytes", "bit/s", "ns", "packets"). The front takes from
-it what the engine already says (the choices of every enumeration, the engine's defaults in human units)
-and presents the engine's errors in human units (`humanize`); the engine's own validation
-(`_core.validate_json`) checks the rules. tests/test_schema.py fails when the front and this schema drift.
+its `default`, a quantity's unit as `x-unit` ("bytes", "bit/s", "ns", "packets"), a number's bounds as
+`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`. The front's models are generated from it
+(`models`); this module reads it and presents the engine's errors in human units (`humanize`); the
+engine's own validation (`_core.validate_json`) checks the rules. tests/test_schema.py fails when the
+front and this schema drift.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal, Optional, Tuple
+from typing import Optional, Tuple
 
 from . import _core
 from .units import format_rate, format_size, format_time
@@ -60,44 +61,18 @@ def key(path: str, kind: Optional[str] = None) -> dict:
     return table(parent, kind)["properties"][name]
 
 
-def choices(path: str) -> Tuple[str, ...]:
-    """The values the engine takes for the key at `path` (of a list's items for a list)."""
-    node = resolve(key(path))
-    if node.get("type") == "array":
-        node = resolve(node["items"])
-    return _values(node)
-
-
-def _values(node: dict) -> Tuple[str, ...]:
+def values(node: dict) -> Tuple[str, ...]:
     """An enumeration's values: `enum`, or `oneOf` of consts (variants with doc comments) and enums."""
     if "enum" in node:
         return tuple(node["enum"])
     if "const" in node:
         return (node["const"],)
-    return tuple(v for n in node["oneOf"] for v in _values(n))
-
-
-def Choice(path: str) -> Any:
-    """`Literal[...]` of the engine's choices for the key at `path`."""
-    return Literal[choices(path)]  # type: ignore[valid-type]
+    return tuple(v for n in node["oneOf"] for v in values(n))
 
 
 def unit(path: str, kind: Optional[str] = None) -> Optional[str]:
     """The key's unit ("bytes", "bit/s", "ns", "packets"), None for what has none."""
     return key(path, kind).get("x-unit")
-
-
-def default(path: str) -> Any:
-    """The engine's default for the key at `path`, in human units ("1000B"): the key's own serde default,
-    else its value in its table's default (`pacing`'s is the engine's `Pacing::default()`)."""
-    parent, _, name = path.rpartition(".")
-    node = key(path)
-    if "default" in node:
-        value = node["default"]
-    else:
-        value = key(parent)["default"][name]
-    fmt = HUMAN.get(node.get("x-unit", ""))
-    return fmt(value) if fmt is not None and isinstance(value, int) else value
 
 
 def humanize(message: str) -> str:

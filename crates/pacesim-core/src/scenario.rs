@@ -19,69 +19,95 @@ pub use crate::net::packet_trace::PacketTraceSpec;
 pub use crate::net::queue::{Core, QueueKind};
 pub use crate::net::red::RedParams;
 pub use crate::pacing::spec::{Pacing, PacingScheme};
-use crate::spec::{at_most, bad, ordered, positive};
+use crate::spec::{at_most, bad, ordered, positive, MS};
 pub use crate::spec::{DelayClass, InvalidField, Range, MAX_PACKET, MAX_TIME};
 pub use crate::tcp::pacing::HostPacingMode;
 pub use crate::tcp::spec::{Tcp, TcpVariant};
 pub use crate::topology::Topology;
 
+/// A whole run: the network, its TCP, its traffic, and the measurement
+/// window [warmup, duration] over which the report's numbers are taken.
+/// Every default is paper E's E-base (Sec 3.1), with ns-2 2.35's defaults
+/// for the TCP details the paper leaves out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    /// Master seed; every random stream is derived from it by name.
+    /// Seed of every random stream, each derived from it by name: same
+    /// scenario and seed, same results.
+    #[serde(default = "Scenario::default_seed")]
     pub seed: u64,
-    /// Simulated time, ns.
-    #[schemars(extend("x-unit" = "ns"))]
+    /// Simulated time, ns; the measurement window ends here (paper E Sec 3.1: 400 s).
+    #[serde(default = "Scenario::default_duration")]
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub duration: u64,
-    /// Start of the measurement window, ns; the window is [warmup, duration].
+    /// The measurement window [warmup, duration] opens here, ns (paper E: after 100 s).
+    #[serde(default = "Scenario::default_warmup")]
     #[schemars(extend("x-unit" = "ns"))]
     pub warmup: u64,
+    /// The network, `[topology]`: a named kind or a graph.
     pub topology: Topology,
+    /// The core (bottleneck) link and its queue, `[core]`.
     pub core: Core,
+    /// Every TCP flow's variant and parameters, `[tcp]`.
     pub tcp: Tcp,
+    /// Flow starts, short-lived users and UDP sources, `[traffic]`.
     pub traffic: Traffic,
+    /// Where traffic is paced, `[pacing]`.
     #[serde(default)]
     pub pacing: Pacing,
-    /// Measure burstiness at time scales at one link (paper A Sec III-B).
+    /// Measure burstiness at time scales at one link, `[burstiness]` (paper A
+    /// Sec III-B); absent: not measured.
     #[serde(default)]
     pub burstiness: Option<BurstinessSpec>,
-    /// Sample every flow's progress over the whole run (paper W Figs. 2-5).
+    /// Sample every flow's progress over the whole run, `[progress]` (paper W
+    /// Figs. 2-5); absent: not sampled.
     #[serde(default)]
     pub progress: Option<ProgressSpec>,
-    /// Measure the one-way delay of delivered packets (paper Q Table III, Fig. 19).
+    /// Measure one-way packet delays, `[delay]` (paper Q Table III, Fig. 19);
+    /// absent: not measured.
     #[serde(default)]
     pub delay: Option<DelaySpec>,
-    /// Record chosen flows', links' and pacers' state over time.
+    /// Record flows', links' and pacers' state over time, `[series]`; absent: not recorded.
     #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
     pub series: Option<SeriesSpec>,
-    /// Write an ns-2 packet trace of some links (`net::packet_trace`).
+    /// Write a packet trace of some links, `[trace]` (`net::packet_trace`); absent: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-omit-default" = true))]
     pub trace: Option<PacketTraceSpec>,
 }
 
-/// The one-way delay of every packet of class `class` delivered in the
-/// measurement window, first bit sent to last bit received; for TCP data
-/// from the first transmission of its sequence number, so a retransmission's
-/// delay includes the wait for it (paper Q Fig. 19: "long delays are caused
-/// by retransmissions").
+/// The one-way delay (first bit sent to last bit received) of every packet
+/// of `class` ("data": TCP segments; "udp") delivered in the measurement
+/// window: the summary's mean and quantiles, and its CDF (`Result.delay`).
+/// For TCP data it runs from the first transmission of its sequence number,
+/// so a retransmission's delay includes the wait for it (paper Q Fig. 19:
+/// "long delays are caused by retransmissions").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DelaySpec {
+    /// Which packets: TCP data (from a segment's first transmission) or UDP.
     #[serde(default)]
     pub class: DelayClass,
 }
 
-/// Every `interval` from time 0 to the end, the payload bytes each TCP flow
-/// has delivered in order: latency to a given amount, throughput over time.
+/// Every `interval` from time 0 to the end, each TCP flow's payload bytes
+/// delivered in order (`Result.progress`; at most 2^24 samples): the time to
+/// transfer a given amount, throughput over time (paper W Figs. 2-5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProgressSpec {
-    /// Sampling interval, ns.
-    #[schemars(extend("x-unit" = "ns"))]
+    /// Time between samples of every flow's in-order bytes, ns.
+    #[serde(default = "ProgressSpec::default_interval")]
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub interval: u64,
 }
 
 impl ProgressSpec {
+    fn default_interval() -> u64 {
+        100 * MS
+    }
+
     /// Most rows a progress table may have (samples x flows).
     pub const MAX_ROWS: u64 = 1 << 24;
 
@@ -99,45 +125,93 @@ impl ProgressSpec {
     }
 }
 
-/// beta(s) of the bytes arriving at link `link` over the measurement
-/// window, for s = `bin` x 2^k, k < `scales` (see `metrics::burstiness`).
+/// Burstiness at time scales (paper A Sec III-B, `metrics::burstiness`):
+/// the report's `burstiness` gives beta(s), the CoV of bytes arriving at
+/// link `link` per interval s = bin x 2^k for k < `scales`, over the
+/// measurement window, and the Hurst parameter from its slope
+/// (beta ~ s^(H-1)). With `series` it also gives the bytes of every bin over
+/// the window (`Result.bin_series`; at most 2^24 bins), e.g. for the rate's
+/// auto-covariance (paper Q Theorem 2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BurstinessSpec {
+    /// The link whose arrivals are binned, by name.
+    #[serde(default = "BurstinessSpec::default_link")]
     pub link: String,
-    /// Finest interval, ns (paper A: 1 us).
-    #[schemars(extend("x-unit" = "ns"))]
+    /// The smallest time scale, ns (paper A: 1 us).
+    #[serde(default = "BurstinessSpec::default_bin")]
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub bin: u64,
+    /// Number of time scales, bin x 1, 2, 4, ...
+    #[serde(default = "BurstinessSpec::default_scales")]
+    #[schemars(range(min = 1, max = 40))]
     pub scales: u32,
-    /// Also report the bytes of every finest bin over the window (at most
-    /// `MAX_SERIES_BINS` of them), e.g. for the rate's auto-covariance.
+    /// Also report the bytes of every bin over the window (at most
+    /// `MAX_SERIES_BINS`, 2^24, of them).
     #[serde(default)]
     pub series: bool,
+}
+
+impl BurstinessSpec {
+    fn default_link() -> String {
+        "core".into()
+    }
+    fn default_bin() -> u64 {
+        1_000
+    }
+    fn default_scales() -> u32 {
+        20
+    }
 }
 
 /// The longest bin series a run may ask for (8 bytes a bin in the engine).
 pub const MAX_SERIES_BINS: u64 = 1 << 24;
 
-/// One TCP flow per sender host, long-lived (bulk) or short-lived (closed-loop
-/// users, `[traffic.short]`), and open-loop UDP sources.
+/// One TCP flow per sender host, started uniformly over `start`:
+/// long-lived bulk transfers (ns-2 FTP), or short-lived closed-loop users
+/// (`[traffic.short]`); and UDP sources (`[[traffic.udp]]`). With `two_way`
+/// (paper A Sec VII, Fig. 23) every flow has a twin from its receiver back
+/// to its sender, so data and ACKs of both directions share the core, whose
+/// reverse half then takes `[core]`'s queue too.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Traffic {
-    /// Flow start times, drawn uniformly per flow, ns.
+    /// TCP flows start at times drawn uniformly over this range, ns.
+    #[serde(default = "Traffic::default_start")]
     #[schemars(extend("x-unit" = "ns"))]
     pub start: Range,
-    /// Real-time sources (`[[traffic.udp]]`), each from one host to another.
+    /// UDP sources, `[[traffic.udp]]` tables, each from one host to another.
     #[serde(default)]
     pub udp: Vec<crate::traffic::udp::UdpSpec>,
-    /// Which flows are short-lived users, and their files (none: all bulk).
+    /// Closed-loop short-lived users, `[traffic.short]`; absent: every flow long-lived.
     #[serde(default)]
     pub short: Option<crate::traffic::short::ShortSpec>,
-    /// Two-way TCP (paper A Sec VII, Fig. 23): every flow of the topology
-    /// has a twin from its receiver back to its sender, and the core's
-    /// reverse half, now a bottleneck for the twins' data, takes `[core]`'s
-    /// queue too (see `topology::graph`).
+    /// Every flow gets a twin in the other direction (paper A Sec VII,
+    /// Fig. 23); the core's reverse half, now a bottleneck for the twins'
+    /// data, takes `[core]`'s queue too (see `topology::graph`).
     #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
     pub two_way: bool,
+}
+
+impl Traffic {
+    /// Paper E Sec 3.1: flows start uniformly over the first 10 s.
+    fn default_start() -> Range {
+        [0, 10_000 * MS]
+    }
+}
+
+impl Scenario {
+    fn default_seed() -> u64 {
+        1
+    }
+    /// Paper E Sec 3.1: 400 s runs measured after 100 s.
+    fn default_duration() -> u64 {
+        400_000 * MS
+    }
+    fn default_warmup() -> u64 {
+        100_000 * MS
+    }
 }
 
 /// The parse error's message with a number shown as `text` has it: serde_json
@@ -190,8 +264,12 @@ impl Scenario {
     /// The JSON Schema of the scenario as [`Scenario::from_json`] reads it
     /// (the wire form, SI integers): each key's doc comment is its
     /// `description`, a serde default its `default`, and a quantity's unit
-    /// its `x-unit` ("bytes", "bit/s", "ns", "packets"). The Python front
-    /// takes its choices, engine defaults and units from it.
+    /// its `x-unit` ("bytes", "bit/s", "ns", "packets"), a number's bounds
+    /// as `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`. A
+    /// key added after runs were stored carries `x-omit-default`: the wire
+    /// form leaves it out at its default, so the stored runs' keys (hashes
+    /// of that form) stay as they were. The Python front generates its
+    /// models from it (python/pacesim/models.py).
     pub fn schema() -> serde_json::Value {
         schemars::SchemaGenerator::default().into_root_schema_for::<Scenario>().to_value()
     }
@@ -298,7 +376,7 @@ mod tests {
     use crate::spec::tagged::Tagged;
 
     /// The schema reads the wire form (flat `tcp` and `pacing`), carries the
-    /// serde defaults and the units, and tags the topology by `kind`.
+    /// serde defaults, the units and the bounds, and tags the topology by `kind`.
     #[test]
     fn schema_is_the_wire_form_with_defaults_and_units() {
         let s = Scenario::schema();
@@ -311,6 +389,16 @@ mod tests {
         let pacing = serde_json::to_value(Pacing::default()).unwrap();
         assert_eq!(s["properties"]["pacing"]["default"], pacing);
         assert_eq!(defs["Pacing"]["properties"]["mu_max"]["default"], 100_000_000);
+        // Bounds and defaults the front generates its types from (python/pacesim/models.py).
+        let red = &defs["RedParams"]["properties"];
+        assert_eq!((&red["max_p"]["exclusiveMinimum"], &red["max_p"]["maximum"]), (&0.0.into(), &1.0.into()));
+        assert_eq!(s["properties"]["duration"]["minimum"], 1);
+        assert_eq!(s["properties"]["duration"]["default"], 400_000_000_000u64);
+        assert_eq!(defs["BurstinessSpec"]["properties"]["scales"]["maximum"], 40);
+        assert_eq!(
+            defs["Traffic"]["properties"]["start"]["default"],
+            serde_json::json!([0, 10_000_000_000u64])
+        );
         let kinds: Vec<_> = defs["Topology"]["oneOf"]
             .as_array()
             .unwrap()

@@ -33,25 +33,44 @@ use serde::{Deserialize, Serialize};
 use crate::sim::Time;
 use crate::spec::{at_most, bad, positive, InvalidField, MAX_TIME};
 
-/// Which state to record, and how often.
+/// Time series of chosen state (`Result.series`, the store's `series`
+/// table; long form: time_s, entity, series, value): each flow of `flows`
+/// records its congestion window `cwnd` and `ssthresh` (packets), smoothed
+/// RTT `srtt_ms` and retransmission timeout `rto_ms`; each link of `links`
+/// its queue `queue_bytes` and `queue_packets` (waiting, the packet on the
+/// wire not counted) and its `drops`; each pacer of `pacers` (named by the
+/// link it sits in front of) its `backlog_packets` and `rate_mbps`. Without
+/// `interval`, every change: a value from the instant it changes (the last
+/// value of an instant), drops counted per instant. With `interval`,
+/// samples at 0, interval, 2 interval, ... up to the end: the value then,
+/// and the drops of the interval before each sample. A link with series is
+/// also reported in `Result.links`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SeriesSpec {
-    /// Sampling interval, ns; absent: every change.
+    /// Sample at this interval from time 0, ns (at most 2^26 samples in all);
+    /// absent: record every change.
     #[serde(default)]
-    #[schemars(extend("x-unit" = "ns"))]
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub interval: Option<Time>,
-    /// TCP flows (by index) whose cwnd, ssthresh, srtt and RTO are recorded.
+    /// TCP flows by index (0 is the first) whose cwnd, ssthresh, srtt and RTO are recorded.
     #[serde(default)]
     pub flows: Vec<u32>,
-    /// Links (by name) whose queue in bytes and packets and drops are recorded.
+    /// Links by name (core, core.rev, edge_in.3, ...) whose queue in bytes
+    /// and packets and drops are recorded.
     #[serde(default)]
     pub links: Vec<String>,
-    /// Pacers (by the name of the link they sit in front of) whose backlog and rate are recorded.
+    /// Pacers, by the name of the link they sit in front of (edge_in.0,
+    /// ...), whose backlog and rate are recorded.
     #[serde(default)]
     pub pacers: Vec<String>,
-    /// Most points the run keeps in all, at most (and by default) `MAX_SAMPLES`.
+    /// The most points kept in all (default and at most `MAX_SAMPLES`, 2^26,
+    /// 1 GiB in the engine). Sampled, a grid past it is refused naming
+    /// `series.interval`; every change, each track keeps its share
+    /// (max_points over the number of tracks) and stops at the first change
+    /// past it, the run warning when (`RecordingStopped`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 67_108_864u64), extend("x-omit-default" = true))]
     pub max_points: Option<u64>,
 }
 

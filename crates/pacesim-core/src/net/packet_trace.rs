@@ -49,19 +49,29 @@ use super::{Packet, PacketId, PacketKind};
 use crate::sim::Time;
 use crate::spec::{bad, InvalidField};
 
-/// `[trace]`: trace the links named in `links` to `file`.
+/// A packet trace in ns-2's format (docs/trace.md), `[trace]`: every
+/// enqueue `+`, dequeue `-`, drop `d` and receive `r` at the links `links`,
+/// written to `file`, or to `file` as pcap (the packets leaving those links,
+/// with synthesised IPv4 and TCP/UDP headers) when it ends in `.pcap`. A
+/// traced run runs on one thread.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PacketTraceSpec {
-    /// Link names (`core`, `edge_in.0`, ...), each at most once.
+    /// The traced links, by name (`core`, `edge_in.0`, ...; `pacesim
+    /// topology show` lists them), each at most once.
+    #[serde(default = "PacketTraceSpec::default_links")]
     pub links: Vec<String>,
-    /// Where the ns-2 trace is written (created or truncated); required to
+    /// The trace file (created or truncated), from the current directory;
+    /// `pacesim run --trace FILE` and `run(trace=FILE)` set it. Required to
     /// run, not to describe the network.
     #[serde(default)]
     pub file: Option<String>,
-    /// The most bytes of lines written (absent: `DEFAULT_MAX_BYTES`).
+    /// The most bytes of lines the trace may write (absent:
+    /// `DEFAULT_MAX_BYTES`, 1 GiB, about 18 million lines): at it the trace
+    /// stops on a whole line and the run warns when (`RecordingStopped`);
+    /// the run itself goes on.
     #[serde(default)]
-    #[schemars(extend("x-unit" = "bytes"))]
+    #[schemars(extend("x-unit" = "bytes", "x-omit-default" = true), range(min = 1))]
     pub max_bytes: Option<u64>,
 }
 
@@ -69,6 +79,11 @@ pub struct PacketTraceSpec {
 pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 
 impl PacketTraceSpec {
+    /// The core link alone.
+    fn default_links() -> Vec<String> {
+        vec!["core".into()]
+    }
+
     /// The traced links by id, given each link name's id; an unknown or
     /// repeated name is an error naming `trace.links[i]`.
     pub fn link_ids(&self, id_of: impl Fn(&str) -> Option<u32>) -> Result<Vec<u32>, InvalidField> {

@@ -32,37 +32,45 @@ use super::discipline::{Arrival, Discipline, Verdict};
 use crate::sim::rng::Stream;
 use crate::spec::{bad, positive, InvalidField};
 
-/// RED parameters (Floyd and Jacobson 1993, Sec 4; ns-2 `Queue/RED`). The
-/// defaults are paper E Fig. 9's: `max_th` = the buffer, `min_th` = 40 % of
-/// it, `max_p` 0.1, `w_q` 0.002, with ns-2 2.35's `gentle_ true` and byte
-/// mode (`queue_in_bytes_`, `bytes_`) with `mean_pktsize_` 1000 B.
+/// RED's parameters (Floyd and Jacobson 1993, Sec 4; ns-2 `Queue/RED`), used
+/// when `core.queue = "red"`. The defaults are paper E Fig. 9's: `max_th`
+/// the buffer, `min_th` 40 % of it (both left out to follow the buffer),
+/// `max_p` 0.1, `w_q` 0.002; `gentle` and byte mode (`mean_packet` 1000 B)
+/// as ns-2 2.35 (`gentle_ true`, `queue_in_bytes_`, `bytes_`, `mean_pktsize_`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RedParams {
-    /// Average queue where early drops start, bytes (default 40 % of `core.buffer`).
+    /// Below this average queue nothing is dropped, bytes; absent: 40 % of
+    /// `core.buffer` (paper E Fig. 9).
     #[serde(default)]
     #[schemars(extend("x-unit" = "bytes"))]
     pub min_th: Option<u64>,
-    /// Average queue where the drop probability reaches `max_p`, bytes (default `core.buffer`).
+    /// At this average queue the drop probability reaches `max_p`, bytes;
+    /// absent: `core.buffer` (paper E Fig. 9).
     #[serde(default)]
-    #[schemars(extend("x-unit" = "bytes"))]
+    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
     pub max_th: Option<u64>,
+    /// Drop probability at `max_th`, in (0, 1] (paper E Fig. 9).
     #[serde(default = "RedParams::default_max_p")]
+    #[schemars(extend("exclusiveMinimum" = 0.0), range(max = 1.0))]
     pub max_p: f64,
-    /// EWMA weight of the average queue.
+    /// Weight of the newest queue sample in the average (EWMA), in (0, 1]
+    /// (paper E Fig. 9).
     #[serde(default = "RedParams::default_w_q")]
+    #[schemars(extend("exclusiveMinimum" = 0.0), range(max = 1.0))]
     pub w_q: f64,
     /// Drop probability rising from `max_p` to 1 over [max_th, 2 max_th]
-    /// instead of jumping to 1 at `max_th`.
+    /// instead of jumping to 1 at `max_th` (ns-2 `gentle_`).
     #[serde(default = "RedParams::default_true")]
     pub gentle: bool,
-    /// Queue measured in bytes and drop probability scaled by packet size;
-    /// else in packets of `mean_packet` bytes.
+    /// Queue counted and drops scaled in bytes (ns-2 `queue_in_bytes_` and
+    /// `bytes_`); else in packets of `mean_packet` bytes.
     #[serde(default = "RedParams::default_true")]
     pub byte_mode: bool,
-    /// Packet size the idle-time correction (and packet mode) assume, bytes.
+    /// The packet size drop scaling, packet-mode limits and the idle-time
+    /// correction assume, bytes (ns-2 `mean_pktsize_`).
     #[serde(default = "RedParams::default_mean_packet")]
-    #[schemars(extend("x-unit" = "bytes"))]
+    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
     pub mean_packet: u64,
 }
 

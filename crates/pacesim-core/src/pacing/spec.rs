@@ -34,7 +34,16 @@ pub enum PacingScheme {
     Qlbp(QlbpSpec),
 }
 
-/// Each field is documented on the wire form ([`FlatPacing`]).
+/// Where traffic is paced (paper E): nowhere, by TCP at the hosts
+/// (`host_mode`: "original" RTT/cwnd, "modified" paper W eq. 7, or the
+/// Linux "rate"), by the optimal delay-bounded edge pacer (delay bound
+/// `delay`, paper E uses 10 ms; 0 is no pacer) on the ingress edge links,
+/// or by QLBP there (paper Q: `mu_max`, `mu_min`, `q_max`, `q_lim` in
+/// packets, or `utilization` and `max_delay` for its rule of thumb).
+/// `links` puts the pacers on the named links instead. `fraction` is the
+/// share that paces (paper E Sec 6): the first edge nodes by index, or hosts
+/// spread evenly over the edges.
+// Each field is documented on the wire form (`FlatPacing`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(try_from = "FlatPacing", into = "FlatPacing")]
 pub struct Pacing {
@@ -44,9 +53,10 @@ pub struct Pacing {
 }
 
 /// A scheme's name on the wire (`pacing.scheme`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 enum SchemeName {
+    #[default]
     None,
     Host,
     Edge,
@@ -59,49 +69,67 @@ enum SchemeName {
 struct FlatPacing {
     /// Who paces: nobody, the TCP senders (paper W), the edge pacer (paper E
     /// Sec 2.1) or QLBP (paper Q).
+    #[serde(default)]
     scheme: SchemeName,
     /// The edge pacer's delay bound d, ns (paper E: 10 ms); 0 is no pacer.
+    #[serde(default = "FlatPacing::default_delay")]
     #[schemars(extend("x-unit" = "ns"))]
     delay: u64,
     /// Share of the edge nodes (edge scheme) or hosts (host scheme) that
     /// pace, in [0, 1] (paper E Sec 6, Figs. 16-17): the first edges by
     /// index; hosts spread evenly over the edges.
+    #[serde(default = "FlatPacing::default_fraction")]
+    #[schemars(range(min = 0.0, max = 1.0))]
     fraction: f64,
-    /// How paced hosts space their packets (host scheme).
+    /// How paced hosts space their packets (host scheme): RTT/cwnd, paper W
+    /// eq. 7, or the Linux rate.
     #[serde(default)]
     host_mode: HostPacingMode,
-    /// QLBP: the rate at `q_max` packets queued (paper Q eq. 1).
+    /// QLBP: the rate at `q_max` packets queued (paper Q eq. 1; default from
+    /// paper Q Sec V-B, Q-fig18).
     #[serde(default = "QlbpSpec::default_mu_max")]
-    #[schemars(extend("x-unit" = "bit/s"))]
+    #[schemars(extend("x-unit" = "bit/s"), range(min = 1))]
     mu_max: u64,
-    /// QLBP: the rate with an empty queue (paper Q eq. 1); at most `mu_max`.
+    /// QLBP: the rate with an empty queue (paper Q eq. 1, Sec V-B); at most `mu_max`.
     #[serde(default = "QlbpSpec::default_mu_min")]
-    #[schemars(extend("x-unit" = "bit/s"))]
+    #[schemars(extend("x-unit" = "bit/s"), range(min = 1))]
     mu_min: u64,
-    /// QLBP: the queue length from which it sends at `mu_max` (paper Q Sec V-B).
+    /// QLBP: the queue length, packets, from which it sends at the link rate
+    /// (paper Q Sec V-B).
     #[serde(default = "QlbpSpec::default_q_max")]
-    #[schemars(extend("x-unit" = "packets"))]
+    #[schemars(extend("x-unit" = "packets"), range(min = 1))]
     q_max: u32,
-    /// QLBP: the pacer's own queue limit (paper Q Sec V-B).
+    /// QLBP: the pacer's own queue limit, packets (paper Q Sec V-B).
     #[serde(default = "QlbpSpec::default_q_lim")]
-    #[schemars(extend("x-unit" = "packets"))]
+    #[schemars(extend("x-unit" = "packets"), range(min = 1))]
     q_lim: u32,
-    /// QLBP's rule of thumb (paper Q Sec III-C): the link's utilisation rho;
-    /// with `max_delay` it sets mu_max, mu_min and q_max.
+    /// QLBP's rule of thumb (paper Q Sec III-C): the link's utilisation rho,
+    /// in (0, 1]; with `max_delay` it sets mu_max, mu_min and q_max.
     #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0.0), range(max = 1.0))]
     utilization: Option<f64>,
     /// QLBP's rule of thumb: the delay tolerance D_max, ns.
     #[serde(default)]
-    #[schemars(extend("x-unit" = "ns"))]
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     max_delay: Option<u64>,
-    /// Pace exactly these links (by name) instead of the first `fraction`
-    /// of the ingress edge links.
+    /// Pace exactly these links by name (core, edge_in.0, access.17.up, ...)
+    /// instead of the first `fraction` of the ingress edge links.
     #[serde(default)]
     links: Option<Vec<String>>,
 }
 
 /// The edge pacer's d when a scenario gives none (paper E: 10 ms), ns.
 const DEFAULT_DELAY: u64 = 10_000_000;
+
+impl FlatPacing {
+    fn default_delay() -> u64 {
+        DEFAULT_DELAY
+    }
+    /// Every edge (or host) paces.
+    fn default_fraction() -> f64 {
+        1.0
+    }
+}
 
 /// Reading checks QLBP's knobs whatever the scheme, as a knob of another
 /// scheme is carried on the wire but not kept: a bad one is named rather

@@ -38,8 +38,9 @@ pub enum TcpVariant {
     Fast(FastSpec),
 }
 
-/// One-way TCP, parameters named as in ns-2 (`Agent/TCP`) with its defaults;
-/// each is documented on its wire form ([`FlatTcp`]).
+/// One-way TCP as ns-2's `Agent/TCP`: names and defaults as ns-2 2.35's
+/// (paper E's 1000 B segments).
+// Each parameter is documented on its wire form (`FlatTcp`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(try_from = "FlatTcp", into = "FlatTcp")]
 pub struct Tcp {
@@ -75,29 +76,31 @@ enum VariantName {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 struct FlatTcp {
-    /// Congestion control and loss recovery (see [`TcpVariant`]).
+    /// Congestion control and loss recovery (see [`TcpVariant`]): ns-2's
+    /// Reno, NewReno, Sack1, Fack; BIC and CUBIC (Linux, paper W), FAST (paper W).
     variant: VariantName,
-    /// Payload per data segment (ns-2 `packetSize_`), bytes.
-    #[schemars(extend("x-unit" = "bytes"))]
+    /// Payload per data segment (ns-2 `packetSize_`; paper E: 1000 B), bytes.
+    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
     segment_size: u64,
     /// TCP/IP header added on the wire (ns-2 `tcpip_base_hdr_size_`, with
     /// `useHeaders_ true`): data packets are segment_size + header_size.
     #[schemars(extend("x-unit" = "bytes"))]
     header_size: u64,
     /// ACK size on the wire (ns-2 `Agent/TCPSink packetSize_`).
-    #[schemars(extend("x-unit" = "bytes"))]
+    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
     ack_size: u64,
-    /// Advertised window limit, packets (ns-2 `window_`).
-    #[schemars(extend("x-unit" = "packets"))]
+    /// Receiver's advertised window limit, packets (ns-2 `window_`; large so
+    /// that it never binds).
+    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = 4_294_967_295u64))]
     window: u64,
-    /// Initial window after the SYN is acknowledged (ns-2 `windowInit_`).
-    #[schemars(extend("x-unit" = "packets"))]
+    /// Congestion window once the SYN is acknowledged, packets (ns-2 `windowInit_`).
+    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = 4_294_967_295u64))]
     initial_window: u64,
     /// Model the SYN as a header-only first packet with cwnd 1 until it is
     /// acknowledged (ns-2 `syn_ true`, `delay_growth_ true`).
     syn: bool,
-    /// Retransmission timer clock granularity (ns-2 `tcpTick_`), ns.
-    #[schemars(extend("x-unit" = "ns"))]
+    /// Granularity of the RTT estimator and the retransmission timer (ns-2 `tcpTick_`), ns.
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     tick: u64,
     /// Least retransmission timeout (ns-2 `minrto_`), ns.
     #[schemars(extend("x-unit" = "ns"))]
@@ -105,19 +108,21 @@ struct FlatTcp {
     /// Largest retransmission timeout, back-off included (ns-2 `maxrto_`), ns.
     #[schemars(extend("x-unit" = "ns"))]
     max_rto: u64,
-    /// RTO before any RTT sample (ns-2 `rtxcur_init_`), ns.
-    #[schemars(extend("x-unit" = "ns"))]
+    /// Retransmission timeout before the first RTT sample (ns-2 `rtxcur_init_`), ns.
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     initial_rto: u64,
     /// Delayed ACKs at the sink with this timer, ns (ns-2
     /// `Agent/TCPSink/DelAck`, `interval_` 100 ms); off when absent, as in
     /// the papers.
-    #[schemars(extend("x-unit" = "ns"))]
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     delayed_ack: Option<u64>,
     /// FACK's rampdown (Mathis and Mahdavi Sec 4.3; ns-2 `rampdown_`); FACK only.
     rampdown: bool,
     /// FAST: packets each flow keeps queued in the network (Jin, Wei, Low 2004).
+    #[schemars(extend("exclusiveMinimum" = 0.0))]
     fast_alpha: f64,
     /// FAST: the step of its window update, in (0, 1].
+    #[schemars(extend("exclusiveMinimum" = 0.0), range(max = 1.0))]
     fast_gamma: f64,
 }
 

@@ -71,7 +71,7 @@ impl Default for EBase {
 #[serde(deny_unknown_fields, default)]
 pub struct EBaseUdp {
     /// The UDP host's link rate (paper E Sec 5: 100 Mb/s).
-    #[schemars(extend("x-unit" = "bit/s"))]
+    #[schemars(extend("x-unit" = "bit/s"), range(min = 1))]
     pub rate: u64,
     /// Its one-way delay (not in the paper: a mean access plus edge delay, 3 + 10 ms).
     #[schemars(extend("x-unit" = "ns"))]

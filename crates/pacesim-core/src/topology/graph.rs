@@ -35,36 +35,46 @@ use crate::net::{DropTail, Link, LinkId, Queue};
 use crate::sim::rng::{stream, uniform};
 use crate::spec::{InvalidField, Range};
 
+/// A network written out: routers (`nodes`), `hosts`, duplex `links`, TCP
+/// `flows`. The engine checks it and names the offender of a bad one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Graph {
-    /// Routers: nodes that forward but neither send nor receive.
+    /// Router names: nodes that forward but neither send nor receive.
+    #[serde(default)]
     pub nodes: Vec<String>,
-    /// Hosts: the ends of flows.
+    /// Host names: flows and UDP sources start and end at hosts.
+    #[serde(default)]
     pub hosts: Vec<String>,
+    /// Duplex links, `links = [{ from = ..., to = ..., ... }]`.
+    #[serde(default)]
     pub links: Vec<LinkSpec>,
-    /// Long-lived TCP flows, one sender and one receiver each.
+    /// Long-lived TCP flows, one sender and one receiver each, `flows = [{ from = ..., to = ... }]`.
     #[serde(default)]
     pub flows: Vec<FlowSpec>,
 }
 
+/// A duplex link between two nodes; `core = true` for the one link whose
+/// rate, delay and forward queue come from `[core]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
+    /// One end, a node or host (required).
     pub from: String,
+    /// The other end (required).
     pub to: String,
-    /// The core link: rate, delay and forward queue come from `[core]`.
+    /// This is the core link: rate, delay and forward queue come from `[core]`.
     #[serde(default)]
     pub core: bool,
-    /// bit/s; required unless `core`.
+    /// The link's rate, bit/s; required unless `core` (which takes `[core]`'s).
     #[serde(default)]
     #[schemars(extend("x-unit" = "bit/s"))]
     pub rate: Option<Range>,
-    /// ns; required unless `core`.
+    /// The link's one-way delay, ns; required unless `core` (which takes `[core]`'s).
     #[serde(default)]
     #[schemars(extend("x-unit" = "ns"))]
     pub delay: Option<Range>,
-    /// The `from -> to` half.
+    /// The `from -> to` half: name, queue, measured, paced.
     #[serde(default)]
     pub forward: Direction,
     /// The `to -> from` half.
@@ -101,11 +111,14 @@ impl LinkSpec {
     }
 }
 
-/// One half of a duplex link: its output queue and what the run does with it.
+/// One half of a duplex link: its name (default "from-to"), its output
+/// queue's drop-tail limits (absent: never drops), whether the run reports
+/// it and whether a pacing scheme paces it by default.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Direction {
-    /// Defaults to `from-to` (forward) or `to-from` (reverse).
+    /// The half's name in reports and `pacing.links`; absent: `from-to`
+    /// (forward) or `to-from` (reverse).
     #[serde(default)]
     pub name: Option<String>,
     /// Drop-tail byte limit; absent never drops on bytes.
@@ -114,9 +127,9 @@ pub struct Direction {
     pub buffer: Option<u64>,
     /// Drop-tail packet limit; absent never drops on packets.
     #[serde(default)]
-    #[schemars(extend("x-unit" = "packets"))]
+    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = 4_294_967_295u64))]
     pub buffer_packets: Option<u64>,
-    /// Report this half's counters.
+    /// Report this half's counters (`Result.links`).
     #[serde(default)]
     pub measure: bool,
     /// A pacing scheme puts its pacer in front of this half (unless
@@ -125,10 +138,13 @@ pub struct Direction {
     pub pace: bool,
 }
 
+/// A long-lived TCP flow from host `from` to host `to`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowSpec {
+    /// The sending host (required).
     pub from: String,
+    /// The receiving host (required).
     pub to: String,
 }
 

@@ -23,29 +23,55 @@ use serde::{Deserialize, Serialize};
 
 use crate::report::TransferTable;
 use crate::sim::rng::{stream, Stream};
-use crate::sim::time::secs;
+use crate::sim::time::{secs, NS_PER_SEC};
 use crate::sim::Time;
 use crate::spec::InvalidField;
 
-/// `[traffic.short]`: which flows are closed-loop users, and their files.
+/// Closed-loop users of short-lived TCP transfers, `[traffic.short]`
+/// (paper E Sec 3.4, paper A Sec VI): each transfers a file of Pareto size
+/// (`mean_size`, `shape`), thinks for an exponential time of mean
+/// `mean_think`, then opens a new connection (slow start again) for the
+/// next file. `fraction` of the flows, spread evenly, are users; the rest
+/// stay long-lived. The defaults are paper E's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ShortSpec {
     /// Share of the TCP flows run by users rather than as long-lived bulk
     /// transfers, spread evenly over the flows (flow i is a user when
-    /// floor((i+1) f) > floor(i f)); 1 makes every flow a user.
+    /// floor((i+1) f) > floor(i f); 0.5: every second flow); 1 makes every flow a user.
+    #[serde(default = "ShortSpec::default_fraction")]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub fraction: f64,
-    /// Mean file size, bytes.
-    #[schemars(extend("x-unit" = "bytes"))]
+    /// Mean of the Pareto file size, bytes (paper E Sec 3.4: 100 KB).
+    #[serde(default = "ShortSpec::default_mean_size")]
+    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
     pub mean_size: u64,
-    /// Pareto shape (tail index) alpha, above 1 so that the mean exists.
+    /// Pareto shape (tail index) alpha, above 1 so that the mean exists
+    /// (paper E: 1.2; paper A: 1.5).
+    #[serde(default = "ShortSpec::default_shape")]
+    #[schemars(extend("exclusiveMinimum" = 1.0))]
     pub shape: f64,
-    /// Mean think time between a transfer's end and the next one's start, ns.
-    #[schemars(extend("x-unit" = "ns"))]
+    /// Mean of the exponential think time between a transfer's end and the
+    /// next one's start, ns (papers E and A: 1 s).
+    #[serde(default = "ShortSpec::default_mean_think")]
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub mean_think: u64,
 }
 
 impl ShortSpec {
+    fn default_fraction() -> f64 {
+        1.0
+    }
+    fn default_mean_size() -> u64 {
+        100_000
+    }
+    fn default_shape() -> f64 {
+        1.2
+    }
+    fn default_mean_think() -> u64 {
+        NS_PER_SEC
+    }
+
     pub fn validate(&self, field: &str) -> Result<(), InvalidField> {
         let bad = |key: &str, message: &str| InvalidField {
             field: format!("{field}.{key}"),

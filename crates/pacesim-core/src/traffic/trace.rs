@@ -68,17 +68,29 @@ pub enum Spacing {
     Burst,
 }
 
-/// A trace source's `trace` table.
+/// A video frame-size trace (paper A Sec II), a trace source's `trace`
+/// table: `file`, one frame per line, its fields named in order by
+/// `columns` ("frame", "type", "time_s" or "time_ms", "bytes" or "bits",
+/// "-" to skip; later fields are ignored, `#` starts a comment). Frames are
+/// sent at their times, or `fps` frames a second when there is no time
+/// column, and the trace loops. `send`: "spread" a frame's packets over its
+/// interval at the frame's bit rate, or "burst" them all at its time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TraceSpec {
-    /// The trace file. The Python front makes a relative path absolute,
-    /// from the scenario file's directory; here it is from the working one.
+    /// The trace file, one frame per line. The Python front makes a relative
+    /// path absolute, from the scenario file's directory (the working
+    /// directory for a dict or a --set); here it is from the working one.
     pub file: String,
+    /// What each field of a line holds, in order (frame, type, time_s or
+    /// time_ms, bytes or bits, - to skip).
     pub columns: Vec<Column>,
-    /// Frames per second, for a trace without a time column.
+    /// Frames a second, for a trace without a time column: a frame interval
+    /// from 1 ns to the engine's longest time, 10^6 s.
     #[serde(default)]
+    #[schemars(range(min = 1e-6, max = 1e9))]
     pub fps: Option<f64>,
+    /// spread: a frame's packets at its bit rate over its interval; burst: all at its time.
     #[serde(default)]
     pub send: Spacing,
 }

@@ -61,39 +61,68 @@ impl UdpKind {
 const FBM_DT: Time = 1_000;
 const FBM_BLOCK: usize = 1 << 20;
 
-/// One source as a scenario describes it (`[[traffic.udp]]`).
+/// An open-loop UDP source (papers A Sec V-A, E Sec 5), `[[traffic.udp]]`:
+/// "cbr", "poisson" (exponential gaps), "fbm" (paper A's truncated
+/// fractional Brownian motion at 1 us resolution with Hurst parameter
+/// `hurst`, each packet sent when the motion's bytes complete it) at mean
+/// `rate` in wire bits, "onoff" (paper Q: CBR at peak `rate` during
+/// exponential ON periods of mean `on`, silent for exponential OFF periods
+/// of mean `off`), or "trace" (paper A Sec II: the video frames of `trace`
+/// cut into packets, played as recorded or scaled to mean `rate`), from host
+/// `from` to host `to` (A-base and E-base with `topology.udp` name them
+/// "s-udp" and "d-udp"), first packet at `start`. Packet sizes on the wire:
+/// `size`, one value or a [low, high] range drawn uniformly, or a list drawn
+/// from with equal weights (a scenario file's `sizes`); a trace frame's last
+/// packet carries what is left of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UdpSpec {
+    /// The source's process (required).
     pub kind: UdpKind,
-    /// Mean rate in wire bits per second; a trace's, when given, scales its frames.
+    /// Mean wire rate in bits per second (the peak for onoff); required but
+    /// for a trace, which plays as recorded without it and is scaled to it with it.
     #[serde(default)]
-    #[schemars(extend("x-unit" = "bit/s"))]
+    #[schemars(extend("x-unit" = "bit/s"), range(min = 1))]
     pub rate: Option<u64>,
+    /// Packet sizes on the wire, bytes.
     #[schemars(extend("x-unit" = "bytes"))]
     pub size: Sizes,
-    /// First packet, ns.
+    /// Time of the first packet, ns.
+    #[serde(default)]
     #[schemars(extend("x-unit" = "ns"))]
     pub start: u64,
-    /// Hurst parameter of an fBm source, in [1/2, 1).
+    /// fbm: the Hurst parameter, in [1/2, 1) (paper A Sec V-A uses 0.85).
     #[serde(default)]
+    #[schemars(range(min = 0.5), extend("exclusiveMaximum" = 1.0))]
     pub hurst: Option<f64>,
-    /// Mean ON and OFF durations of an ON-OFF source, ns.
+    /// onoff: mean of the exponential ON periods, ns (paper Q: 100 ms).
     #[serde(default)]
-    #[schemars(extend("x-unit" = "ns"))]
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub on: Option<u64>,
+    /// onoff: mean of the exponential OFF periods, ns (paper Q: 200 ms).
     #[serde(default)]
-    #[schemars(extend("x-unit" = "ns"))]
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub off: Option<u64>,
-    /// The trace of a trace source.
+    /// trace: the video frame trace, `[traffic.udp.trace]`.
     #[serde(default)]
     pub trace: Option<TraceSpec>,
-    /// Sending and receiving hosts, by name (A-base: `s-udp`, `d-udp`).
+    /// The sending host, by name.
+    #[serde(default = "UdpSpec::default_from")]
     pub from: String,
+    /// The receiving host, by name.
+    #[serde(default = "UdpSpec::default_to")]
     pub to: String,
 }
 
 impl UdpSpec {
+    /// The UDP hosts of A-base, and of E-base with `topology.udp`.
+    fn default_from() -> String {
+        "s-udp".into()
+    }
+    fn default_to() -> String {
+        "d-udp".into()
+    }
+
     /// The trace a trace source plays: its file's, scaled to `rate` if given
     /// (None for the other kinds); an error on `{field}.trace.file` or `{field}.rate`.
     pub fn played_trace(&self, field: &str) -> Result<Option<Trace>, InvalidField> {
