@@ -3,6 +3,7 @@ the mkdocs site builds with --strict (no broken link, no missing page, no docstr
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import typing
@@ -17,6 +18,14 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_committed_scenario_reference_is_current():
     committed = (ROOT / "docs" / "reference" / "scenario.md").read_text(encoding="utf-8")
     assert committed == render(), "run: python -m pacesim.scenario_reference docs/reference/scenario.md"
+
+
+def test_the_reference_speaks_in_the_scenarios_words():
+    """The descriptions come from the engine's doc comments: no Rust path (`net::red`), type (`TcpVariant`)
+    or constant (`MAX_SAMPLES`) of the engine's may leak into the user's reference."""
+    text = (ROOT / "docs" / "reference" / "scenario.md").read_text(encoding="utf-8")
+    leaks = re.findall(r"`[A-Za-z_]+::[A-Za-z_:]+`|`[A-Z][a-z]+(?:[A-Z][a-z]+)+`|`[A-Z][A-Z]+_[A-Z_]+`", text)
+    assert leaks == [], leaks
 
 
 def test_every_scenario_key_has_a_description_and_a_type():

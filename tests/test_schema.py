@@ -9,8 +9,10 @@ schema, or added to a Rust spec and not reaching the front, fails `test_front_an
 from __future__ import annotations
 
 import copy
+import json
 import math
 import typing
+from pathlib import Path
 from typing import Any, List, Literal, Optional
 
 import pytest
@@ -18,7 +20,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from pydantic_core import PydanticUndefined
 
-from pacesim import fields, schema
+from pacesim import _core, fields, schema
 from pacesim.scenario import FRONTS, Pacing, Red, Scenario, Series, Traffic, _keys, _table
 from pacesim.topology import KINDS
 
@@ -236,6 +238,62 @@ def test_every_bound_of_the_engines_schema_is_the_fronts(path, value):
         table.update(file=__file__, columns=["bytes"])
     e = pytest.raises(ScenarioError, parse_scenario, data).value
     assert e.field == path.replace("traffic.udp", "traffic.udp[0]"), e
+
+
+def _non_finite(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+def _topology_bounds():
+    """(kind, key, value past its bound) for every bounded number of every named topology kind."""
+    for kind in schema.kinds():
+        for key, node in schema.table("topology", kind)["properties"].items():
+            for value in _outside(node):
+                yield kind, key, value
+
+
+def _engine_refuses(engine: dict, field: str) -> None:
+    with pytest.raises(ValueError) as e:
+        _core.validate_json(json.dumps(engine, allow_nan=False))
+    assert str(e.value).startswith(f"{field}: "), e.value
+
+
+def _engine_value(value: Any) -> Any:
+    """`_outside`'s value in the engine's wire form (a zero in human units is 0)."""
+    return 0 if isinstance(value, str) else value
+
+
+@pytest.mark.parametrize("path, value", [(p, v) for p, v in _bounded_keys() if not _non_finite(v)])
+def test_every_bound_of_the_schema_is_the_engines_own(path, value):
+    """The engine, read straight from JSON, refuses the same values as the front, naming the key: a bound
+    is declared once (the Rust spec) and held on both sides, a variant's unused knob too (RED's `max_p`
+    under drop-tail, FAST's `fast_alpha` under Reno)."""
+    from pacesim.scenario import parse_scenario
+
+    engine = parse_scenario({"traffic": {"udp": [{"kind": "fbm", "rate": "1Mbps", "size": "100B",
+                                                  "hurst": 0.8}]}}).to_engine()
+    table, parts = engine, path.split(".")
+    for part in parts[:-1]:
+        if table.get(part) is None:
+            table[part] = {}
+        table = table[part]
+        table = table[0] if isinstance(table, list) else table
+    if path.startswith("traffic.udp.trace"):
+        table.update(file="trace.csv", columns=["bytes"])
+    table[parts[-1]] = _engine_value(value)
+    _engine_refuses(engine, path.replace("traffic.udp", "traffic.udp[0]"))
+
+
+@pytest.mark.parametrize("kind, key, value", [t for t in _topology_bounds() if not _non_finite(t[2])])
+def test_every_topologys_bounds_are_the_engines_own(kind, key, value):
+    from pacesim import load_scenario
+    from pacesim.scenario import parse_scenario
+
+    graph = Path(__file__).resolve().parents[1] / "scenarios" / "graph-square.toml"
+    front = load_scenario(graph) if kind == "graph" else parse_scenario({"topology": {"kind": kind}})
+    engine = front.to_engine()
+    engine["topology"][key] = _engine_value(value)
+    _engine_refuses(engine, f"topology.{key}")
 
 
 def _marked(node: dict, path: str = "") -> List[str]:

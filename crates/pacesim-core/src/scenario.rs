@@ -11,6 +11,8 @@
 //! each topology in `topology`, traffic sources in `traffic`); this file
 //! holds the whole and the measurement requests, and checks what spans parts.
 
+use std::sync::OnceLock;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -19,7 +21,7 @@ pub use crate::net::packet_trace::PacketTraceSpec;
 pub use crate::net::queue::{Core, QueueKind};
 pub use crate::net::red::RedParams;
 pub use crate::pacing::spec::{Pacing, PacingScheme};
-use crate::spec::{at_most, bad, ordered, positive, MS};
+use crate::spec::{at_most, bad, bounds, ordered, MS};
 pub use crate::spec::{DelayClass, InvalidField, Range, MAX_PACKET, MAX_TIME};
 pub use crate::tcp::pacing::HostPacingMode;
 pub use crate::tcp::spec::{Tcp, TcpVariant};
@@ -71,7 +73,7 @@ pub struct Scenario {
     #[serde(default)]
     #[schemars(extend("x-omit-default" = true))]
     pub series: Option<SeriesSpec>,
-    /// Write a packet trace of some links, `[trace]` (`net::packet_trace`); absent: none.
+    /// Write a packet trace of some links, `[trace]`; absent: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-omit-default" = true))]
     pub trace: Option<PacketTraceSpec>,
@@ -125,7 +127,7 @@ impl ProgressSpec {
     }
 }
 
-/// Burstiness at time scales (paper A Sec III-B, `metrics::burstiness`):
+/// Burstiness at time scales (paper A Sec III-B):
 /// the report's `burstiness` gives beta(s), the CoV of bytes arriving at
 /// link `link` per interval s = bin x 2^k for k < `scales`, over the
 /// measurement window, and the Hurst parameter from its slope
@@ -147,7 +149,7 @@ pub struct BurstinessSpec {
     #[schemars(range(min = 1, max = 40))]
     pub scales: u32,
     /// Also report the bytes of every bin over the window (at most
-    /// `MAX_SERIES_BINS`, 2^24, of them).
+    /// 2^24 of them).
     #[serde(default)]
     pub series: bool,
 }
@@ -188,7 +190,7 @@ pub struct Traffic {
     pub short: Option<crate::traffic::short::ShortSpec>,
     /// Every flow gets a twin in the other direction (paper A Sec VII,
     /// Fig. 23); the core's reverse half, now a bottleneck for the twins'
-    /// data, takes `[core]`'s queue too (see `topology::graph`).
+    /// data, takes `[core]`'s queue too.
     #[serde(default)]
     #[schemars(extend("x-omit-default" = true))]
     pub two_way: bool,
@@ -246,6 +248,12 @@ fn as_written(text: &str, e: serde_json::Error) -> String {
 impl Scenario {
     /// Parse from JSON, rejecting unknown keys.
     pub fn from_json(text: &str) -> Result<Self, InvalidField> {
+        // Each key as given (a variant's unused knobs too) within its bounds,
+        // before the rules that span keys, as the front checks them; JSON
+        // that does not parse is named below.
+        if let Ok(wire) = serde_json::from_str(text) {
+            bounds::check(&wire, Self::schema())?;
+        }
         let de = &mut serde_json::Deserializer::from_str(text);
         let s: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
@@ -269,14 +277,20 @@ impl Scenario {
     /// key added after runs were stored carries `x-omit-default`: the wire
     /// form leaves it out at its default, so the stored runs' keys (hashes
     /// of that form) stay as they were. The Python front generates its
-    /// models from it (python/pacesim/models.py).
-    pub fn schema() -> serde_json::Value {
-        schemars::SchemaGenerator::default().into_root_schema_for::<Scenario>().to_value()
+    /// models from it (python/pacesim/models.py), and both hold a scenario
+    /// to its bounds (`spec::bounds`).
+    pub fn schema() -> &'static serde_json::Value {
+        static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
+        SCHEMA.get_or_init(|| {
+            schemars::SchemaGenerator::default().into_root_schema_for::<Scenario>().to_value()
+        })
     }
 
-    /// Check every cross-field constraint; the error names the field.
+    /// Check every key's bounds in the schema and every cross-field
+    /// constraint; the error names the field.
     pub fn validate(&self) -> Result<(), InvalidField> {
-        positive("duration", self.duration)?;
+        let wire = serde_json::to_value(self).map_err(|e| bad("scenario", e.to_string()))?;
+        bounds::check(&wire, Self::schema())?;
         self.validate_limits()?;
         let end = format!("the end of the run (duration {} ns)", self.duration);
         if self.warmup >= self.duration {
@@ -288,14 +302,7 @@ impl Scenario {
         self.core.validate()?;
         self.tcp.validate()?;
         ordered("traffic.start", self.traffic.start)?;
-        if let Some(p) = &self.progress {
-            positive("progress.interval", p.interval)?;
-        }
         if let Some(b) = &self.burstiness {
-            positive("burstiness.bin", b.bin)?;
-            if !(1..=40).contains(&b.scales) {
-                return Err(bad("burstiness.scales", "must be in [1, 40]"));
-            }
             let bins = self.duration.saturating_sub(self.warmup) / b.bin;
             if b.series && bins > MAX_SERIES_BINS {
                 let message =

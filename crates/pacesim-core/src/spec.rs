@@ -2,6 +2,7 @@
 //! the engine's limits on times and sizes, and the error naming a bad
 //! field. It imports nothing of the engine, so any component may use it.
 
+pub mod bounds;
 pub mod tagged;
 
 use schemars::JsonSchema;

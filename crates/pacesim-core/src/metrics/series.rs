@@ -31,7 +31,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::sim::Time;
-use crate::spec::{at_most, bad, positive, InvalidField, MAX_TIME};
+use crate::spec::{at_most, bad, InvalidField, MAX_TIME};
 
 /// Time series of chosen state (`Result.series`, the store's `series`
 /// table; long form: time_s, entity, series, value): each flow of `flows`
@@ -64,11 +64,11 @@ pub struct SeriesSpec {
     /// ...), whose backlog and rate are recorded.
     #[serde(default)]
     pub pacers: Vec<String>,
-    /// The most points kept in all (default and at most `MAX_SAMPLES`, 2^26,
-    /// 1 GiB in the engine). Sampled, a grid past it is refused naming
+    /// The most points kept in all (default and at most 2^26, 1 GiB in
+    /// memory). Sampled, a grid past it is refused naming
     /// `series.interval`; every change, each track keeps its share
     /// (max_points over the number of tracks) and stops at the first change
-    /// past it, the run warning when (`RecordingStopped`).
+    /// past it, the run's report warning when.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 67_108_864u64), extend("x-omit-default" = true))]
     pub max_points: Option<u64>,
@@ -84,16 +84,11 @@ impl SeriesSpec {
     /// Most points a sampled run may record (samples x tracks).
     pub const MAX_SAMPLES: u64 = 1 << 26;
 
-    /// Check what needs no network: an interval within (0, MAX_TIME], at
-    /// least one entity, none named twice.
+    /// Check what needs no network past the schema's bounds (`spec::bounds`):
+    /// an interval within MAX_TIME, at least one entity, none named twice.
     pub fn validate(&self) -> Result<(), InvalidField> {
         if let Some(interval) = self.interval {
-            positive("series.interval", interval)?;
             at_most("series.interval", interval, MAX_TIME, "ns")?;
-        }
-        if let Some(most) = self.max_points {
-            positive("series.max_points", most)?;
-            at_most("series.max_points", most, Self::MAX_SAMPLES, "points")?;
         }
         if self.flows.is_empty() && self.links.is_empty() && self.pacers.is_empty() {
             return Err(bad("series", "name at least one of flows, links or pacers to record"));
@@ -333,6 +328,7 @@ impl QueueTracks {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::bounds;
 
     fn spec(interval: Option<Time>) -> SeriesSpec {
         SeriesSpec { interval, flows: vec![0], links: vec![], pacers: vec![], max_points: None }
@@ -411,8 +407,12 @@ mod tests {
     #[test]
     fn a_spec_names_what_is_wrong() {
         let err = |s: SeriesSpec| s.validate().unwrap_err().field;
+        // Bounds are the schema's (`spec::bounds`), the table's keys named from it.
+        let schema = schemars::schema_for!(SeriesSpec).to_value();
+        let bound =
+            |s: SeriesSpec| bounds::check(&serde_json::to_value(s).unwrap(), &schema).unwrap_err().field;
         assert_eq!(err(SeriesSpec { flows: vec![], ..spec(None) }), "series");
-        assert_eq!(err(spec(Some(0))), "series.interval");
+        assert_eq!(bound(spec(Some(0))), "interval");
         assert_eq!(err(SeriesSpec { flows: vec![3, 1, 3], ..spec(None) }), "series.flows[2]");
         let links = vec!["core".to_string(), "core".to_string()];
         assert_eq!(err(SeriesSpec { links, ..spec(None) }), "series.links[1]");
@@ -421,10 +421,11 @@ mod tests {
         assert!(many.check_samples(1_000_000_000).is_ok());
         let fewer = SeriesSpec { max_points: Some(4000), ..many.clone() };
         assert_eq!(fewer.check_samples(1_000_000_000).unwrap_err().field, "series.interval");
-        assert_eq!(err(SeriesSpec { max_points: Some(0), ..spec(None) }), "series.max_points");
+        assert_eq!(bound(SeriesSpec { max_points: Some(0), ..spec(None) }), "max_points");
         assert_eq!(
-            err(SeriesSpec { max_points: Some(SeriesSpec::MAX_SAMPLES + 1), ..spec(None) }),
-            "series.max_points"
+            bound(SeriesSpec { max_points: Some(SeriesSpec::MAX_SAMPLES + 1), ..spec(None) }),
+            "max_points"
         );
+        assert!(bounds::check(&serde_json::to_value(&many).unwrap(), &schema).is_ok());
     }
 }

@@ -66,10 +66,9 @@ pub struct PacketTraceSpec {
     /// run, not to describe the network.
     #[serde(default)]
     pub file: Option<String>,
-    /// The most bytes of lines the trace may write (absent:
-    /// `DEFAULT_MAX_BYTES`, 1 GiB, about 18 million lines): at it the trace
-    /// stops on a whole line and the run warns when (`RecordingStopped`);
-    /// the run itself goes on.
+    /// The most bytes of lines the trace may write (absent: 1 GiB, about 18
+    /// million lines): at it the trace stops on a
+    /// whole line and the run's report warns when; the run itself goes on.
     #[serde(default)]
     #[schemars(extend("x-unit" = "bytes", "x-omit-default" = true), range(min = 1))]
     pub max_bytes: Option<u64>,

@@ -9,7 +9,7 @@ use super::discipline::{Arrival, Discipline, OtherDiscipline, Verdict};
 use super::red::{RedConfig, RedParams};
 use super::{DropTail, Red};
 use crate::sim::rng::stream;
-use crate::spec::{bad, positive, InvalidField};
+use crate::spec::InvalidField;
 
 /// The core link (E-base's C0 -> C1; the bottleneck of every named
 /// topology; a graph's link with core = true) and its queue: drop-tail, or
@@ -54,10 +54,6 @@ pub enum QueueKind {
 impl Core {
     /// Check the core link and its queue; the error names the field.
     pub fn validate(&self) -> Result<(), InvalidField> {
-        positive("core.rate", self.rate)?;
-        if self.buffer_packets == Some(0) {
-            return Err(bad("core.buffer_packets", "must be greater than zero when given"));
-        }
         if self.queue == QueueKind::Red {
             self.red.validate(self.buffer, self.buffer_packets)?;
         }

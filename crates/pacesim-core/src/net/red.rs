@@ -95,7 +95,6 @@ impl RedParams {
         if buffer_packets.is_some() {
             return Err(bad("core.buffer_packets", "not used by RED, whose hard limit is core.buffer"));
         }
-        positive("core.red.mean_packet", r.mean_packet)?;
         if !(r.max_p > 0.0 && r.max_p <= 1.0) {
             return Err(bad("core.red.max_p", format!("{} is not a probability in (0, 1]", r.max_p)));
         }

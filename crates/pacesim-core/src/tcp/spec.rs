@@ -76,8 +76,8 @@ enum VariantName {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 struct FlatTcp {
-    /// Congestion control and loss recovery (see [`TcpVariant`]): ns-2's
-    /// Reno, NewReno, Sack1, Fack; BIC and CUBIC (Linux, paper W), FAST (paper W).
+    /// Congestion control and loss recovery: ns-2's Reno, NewReno, Sack1,
+    /// Fack; BIC and CUBIC (Linux, paper W), FAST (paper W).
     variant: VariantName,
     /// Payload per data segment (ns-2 `packetSize_`; paper E: 1000 B), bytes.
     #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
@@ -217,21 +217,12 @@ impl Tcp {
     /// Check the TCP parameters; the error names the field.
     pub fn validate(&self) -> Result<(), InvalidField> {
         let t = self;
-        positive("tcp.segment_size", t.segment_size)?;
-        positive("tcp.ack_size", t.ack_size)?;
         if t.syn {
             positive("tcp.header_size", t.header_size)?;
         }
-        positive("tcp.window", t.window)?;
-        positive("tcp.initial_window", t.initial_window)?;
-        positive("tcp.tick", t.tick)?;
         if t.min_rto > t.max_rto {
             let message = format!("{} ns must not exceed tcp.max_rto ({} ns)", t.min_rto, t.max_rto);
             return Err(bad("tcp.min_rto", message));
-        }
-        positive("tcp.initial_rto", t.initial_rto)?;
-        if let Some(d) = t.delayed_ack {
-            positive("tcp.delayed_ack", d)?;
         }
         if let TcpVariant::Fast(f) = t.variant {
             f.validate()?;

@@ -1,0 +1,205 @@
+//! The numeric bounds of the scenario schema, held on a scenario's wire form.
+//!
+//! Each spec declares its keys' bounds once, as schemars attributes
+//! (`range(min = 1)`, `exclusiveMinimum`), in the schema the Python front
+//! generates its types from (python/pacesim/models.py). [`check`] holds a
+//! wire form (JSON) to those same bounds, so the engine and the front refuse
+//! the same values and cannot part: a key past its bound is refused naming
+//! its path (`core.red.max_p`), whether or not the run would read it (RED's
+//! knobs under a drop-tail queue, FAST's under Reno).
+//!
+//! It reads only the schema keywords the specs produce: `$ref` into
+//! `$defs`, an optional's `anyOf` with `null`, a table's `properties`, a
+//! list's `items`, a tagged table's `oneOf` (the branch whose keys and
+//! consts the value matches), and `minimum`, `maximum`, `exclusiveMinimum`,
+//! `exclusiveMaximum`. Types, required keys and choices are serde's to check
+//! (a negative or fractional integer is left to it, to be named by its
+//! type); a full JSON Schema validator would name a tagged table's bad key
+//! only as "valid under none of oneOf". A component's `validate` checks
+//! only what these bounds cannot say (rules across keys, NaN in a spec
+//! built in Rust, which its wire form writes as null).
+
+use serde_json::{Number, Value};
+
+use super::{bad, InvalidField};
+
+/// Every number in `value` within the bounds `schema` (a root schema, with
+/// its `$defs`) gives it; the error names the first one past them.
+pub fn check(value: &Value, schema: &Value) -> Result<(), InvalidField> {
+    walk(value, schema, &schema["$defs"], "")
+}
+
+fn walk(value: &Value, node: &Value, defs: &Value, path: &str) -> Result<(), InvalidField> {
+    let node = resolve(node, defs);
+    if let Some(branches) = node.get("oneOf").and_then(Value::as_array) {
+        // A value no branch matches was refused by serde before this.
+        return match branches.iter().map(|b| resolve(b, defs)).find(|b| matches(value, b)) {
+            Some(branch) => walk(value, branch, defs, path),
+            None => Ok(()),
+        };
+    }
+    match value {
+        Value::Object(table) => {
+            let Some(keys) = node.get("properties") else { return Ok(()) };
+            for (key, inner) in table {
+                if let Some(n) = keys.get(key) {
+                    let at = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+                    walk(inner, n, defs, &at)?;
+                }
+            }
+            Ok(())
+        }
+        Value::Array(items) => match node.get("items") {
+            Some(n) => {
+                items.iter().enumerate().try_for_each(|(i, v)| walk(v, n, defs, &format!("{path}[{i}]")))
+            }
+            None => Ok(()),
+        },
+        // A negative or fractional integer is serde's to name, by its type.
+        Value::Number(n) if n.is_u64() || !integer(node) => within(n, node, path),
+        _ => Ok(()),
+    }
+}
+
+/// `node` with its `$ref` followed and an optional's `null` alternative dropped.
+fn resolve<'a>(mut node: &'a Value, defs: &'a Value) -> &'a Value {
+    loop {
+        if let Some(name) = node.get("$ref").and_then(Value::as_str) {
+            node = &defs[name.rsplit('/').next().unwrap_or(name)];
+        } else if let Some(any) = node.get("anyOf").and_then(Value::as_array) {
+            match any.iter().find(|n| n.get("type").and_then(Value::as_str) != Some("null")) {
+                Some(n) => node = n,
+                None => return node,
+            }
+        } else {
+            return node;
+        }
+    }
+}
+
+/// Whether the table `value` is of the tagged branch `branch`: every key
+/// one of its keys, every const key (the tag) as the branch has it.
+fn matches(value: &Value, branch: &Value) -> bool {
+    let (Some(table), Some(keys)) = (value.as_object(), branch.get("properties").and_then(Value::as_object))
+    else {
+        return false;
+    };
+    table.keys().all(|k| keys.contains_key(k))
+        && keys.iter().all(|(k, n)| n.get("const").is_none_or(|c| table.get(k).is_none_or(|v| v == c)))
+}
+
+/// Whether the key is an integer (every integer of the scenario is unsigned).
+fn integer(node: &Value) -> bool {
+    match &node["type"] {
+        Value::String(t) => t == "integer",
+        Value::Array(ts) => ts.iter().any(|t| t == "integer"),
+        _ => false,
+    }
+}
+
+/// The number `n` within `node`'s bounds, in its unit (`x-unit`).
+fn within(n: &Number, node: &Value, path: &str) -> Result<(), InvalidField> {
+    let unit = match node.get("x-unit").and_then(Value::as_str) {
+        Some("bytes") => " B",
+        Some("ns") => " ns",
+        Some("bit/s") => " bit/s",
+        Some("packets") => " packets",
+        _ => "",
+    };
+    let rules: [(&str, fn(&Number, &Number) -> bool, &str); 4] = [
+        ("minimum", |v, b| !below(v, b), "at least"),
+        ("maximum", |v, b| !below(b, v), "at most"),
+        ("exclusiveMinimum", |v, b| below(b, v), "greater than"),
+        ("exclusiveMaximum", |v, b| below(v, b), "less than"),
+    ];
+    for (keyword, holds, says) in rules {
+        if let Some(Value::Number(b)) = node.get(keyword) {
+            if !holds(n, b) {
+                return Err(bad(path, format!("{n}{unit} must be {says} {b}{unit}")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `a < b`, exactly for integers (a u64 past 2^53 is not a float's).
+fn below(a: &Number, b: &Number) -> bool {
+    match (a.as_u64(), b.as_u64()) {
+        (Some(x), Some(y)) => x < y,
+        _ => a.as_f64().unwrap_or(f64::NAN) < b.as_f64().unwrap_or(f64::NAN),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema() -> Value {
+        json!({
+            "properties": {
+                "buffer": {"type": "integer", "format": "uint64", "minimum": 1, "maximum": 4_294_967_295u64, "x-unit": "bytes"},
+                "red": {"anyOf": [{"$ref": "#/$defs/Red"}, {"type": "null"}]},
+                "links": {"type": "array", "items": {"$ref": "#/$defs/Link"}},
+                "topology": {"oneOf": [
+                    {"properties": {"kind": {"const": "a"}, "n": {"minimum": 1}}},
+                    {"properties": {"kind": {"const": "b"}, "n": {"minimum": 5}}},
+                ]},
+            },
+            "$defs": {
+                "Red": {"properties": {"max_p": {"exclusiveMinimum": 0.0, "maximum": 1.0}}},
+                "Link": {"properties": {"delay": {"minimum": 1, "x-unit": "ns"}}},
+            },
+        })
+    }
+
+    fn refused(value: Value) -> Option<String> {
+        check(&value, &schema()).err().map(|e| e.to_string())
+    }
+
+    /// Each bound, at and just past it, with the key's path and unit.
+    #[test]
+    fn a_number_past_its_bound_is_refused_naming_its_path() {
+        assert_eq!(refused(json!({"buffer": 1, "red": {"max_p": 1.0}})), None);
+        assert_eq!(refused(json!({"buffer": 0})).unwrap(), "buffer: 0 B must be at least 1 B");
+        assert_eq!(
+            refused(json!({"buffer": 4_294_967_296u64})).unwrap(),
+            "buffer: 4294967296 B must be at most 4294967295 B"
+        );
+        assert_eq!(
+            refused(json!({"red": {"max_p": 0.0}})).unwrap(),
+            "red.max_p: 0.0 must be greater than 0.0"
+        );
+        assert!(refused(json!({"red": {"max_p": 1.0000000000000002}})).unwrap().starts_with("red.max_p: "));
+        assert_eq!(refused(json!({"red": null})), None);
+        // Not an unsigned integer: serde names the type.
+        assert_eq!(refused(json!({"buffer": -1})), None);
+        assert_eq!(
+            refused(json!({"links": [{"delay": 3}, {"delay": 0}]})).unwrap(),
+            "links[1].delay: 0 ns must be at least 1 ns"
+        );
+    }
+
+    /// A tagged table is held to its own branch's bounds: n = 3 is a fine
+    /// `a`, not a `b`.
+    #[test]
+    fn a_tagged_table_takes_its_branchs_bounds() {
+        assert_eq!(refused(json!({"topology": {"kind": "a", "n": 3}})), None);
+        assert_eq!(
+            refused(json!({"topology": {"kind": "b", "n": 3}})).unwrap(),
+            "topology.n: 3 must be at least 5"
+        );
+        assert_eq!(
+            refused(json!({"topology": {"kind": "a", "n": 0}})).unwrap(),
+            "topology.n: 0 must be at least 1"
+        );
+    }
+
+    /// Integers compare exactly past 2^53, where floats would call them equal.
+    #[test]
+    fn large_integers_compare_exactly() {
+        let max = json!({"properties": {"x": {"maximum": 9_007_199_254_740_992u64}}});
+        assert!(check(&json!({"x": 9_007_199_254_740_992u64}), &max).is_ok());
+        assert!(check(&json!({"x": 9_007_199_254_740_993u64}), &max).is_err());
+    }
+}
