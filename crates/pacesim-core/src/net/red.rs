@@ -38,56 +38,36 @@ use crate::spec::{bad, positive, InvalidField};
 /// `max_p` 0.1, `w_q` 0.002; `gentle` and byte mode (`mean_packet` 1000 B)
 /// as ns-2 2.35 (`gentle_ true`, `queue_in_bytes_`, `bytes_`, `mean_pktsize_`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct RedParams {
     /// Below this average queue nothing is dropped, bytes; absent: 40 % of
     /// `core.buffer` (paper E Fig. 9).
-    #[serde(default)]
     #[schemars(extend("x-unit" = "bytes"))]
     pub min_th: Option<u64>,
     /// At this average queue the drop probability reaches `max_p`, bytes;
     /// absent: `core.buffer` (paper E Fig. 9).
-    #[serde(default)]
     #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
     pub max_th: Option<u64>,
     /// Drop probability at `max_th`, in (0, 1] (paper E Fig. 9).
-    #[serde(default = "RedParams::default_max_p")]
     #[schemars(extend("exclusiveMinimum" = 0.0), range(max = 1.0))]
     pub max_p: f64,
     /// Weight of the newest queue sample in the average (EWMA), in (0, 1]
     /// (paper E Fig. 9).
-    #[serde(default = "RedParams::default_w_q")]
     #[schemars(extend("exclusiveMinimum" = 0.0), range(max = 1.0))]
     pub w_q: f64,
     /// Drop probability rising from `max_p` to 1 over [max_th, 2 max_th]
     /// instead of jumping to 1 at `max_th` (ns-2 `gentle_`).
-    #[serde(default = "RedParams::default_true")]
     pub gentle: bool,
     /// Queue counted and drops scaled in bytes (ns-2 `queue_in_bytes_` and
     /// `bytes_`); else in packets of `mean_packet` bytes.
-    #[serde(default = "RedParams::default_true")]
     pub byte_mode: bool,
     /// The packet size drop scaling, packet-mode limits and the idle-time
     /// correction assume, bytes (ns-2 `mean_pktsize_`).
-    #[serde(default = "RedParams::default_mean_packet")]
     #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
     pub mean_packet: u64,
 }
 
 impl RedParams {
-    fn default_max_p() -> f64 {
-        0.1
-    }
-    fn default_w_q() -> f64 {
-        0.002
-    }
-    fn default_true() -> bool {
-        true
-    }
-    fn default_mean_packet() -> u64 {
-        1000
-    }
-
     /// Check RED's parameters for a queue of `buffer` bytes (and, if
     /// given, `buffer_packets`, which RED does not use); the error names the field.
     pub fn validate(&self, buffer: u64, buffer_packets: Option<u64>) -> Result<(), InvalidField> {
@@ -123,16 +103,17 @@ impl RedParams {
     }
 }
 
+/// Paper E Fig. 9's parameters, ns-2 2.35's for the rest (see above).
 impl Default for RedParams {
     fn default() -> Self {
         RedParams {
             min_th: None,
             max_th: None,
-            max_p: Self::default_max_p(),
-            w_q: Self::default_w_q(),
+            max_p: 0.1,
+            w_q: 0.002,
             gentle: true,
             byte_mode: true,
-            mean_packet: Self::default_mean_packet(),
+            mean_packet: 1000,
         }
     }
 }

@@ -34,44 +34,37 @@ use crate::spec::InvalidField;
 /// next file. `fraction` of the flows, spread evenly, are users; the rest
 /// stay long-lived. The defaults are paper E's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct ShortSpec {
     /// Share of the TCP flows run by users rather than as long-lived bulk
     /// transfers, spread evenly over the flows (flow i is a user when
     /// floor((i+1) f) > floor(i f); 0.5: every second flow); 1 makes every flow a user.
-    #[serde(default = "ShortSpec::default_fraction")]
     #[schemars(range(min = 0.0, max = 1.0))]
     pub fraction: f64,
     /// Mean of the Pareto file size, bytes (paper E Sec 3.4: 100 KB).
-    #[serde(default = "ShortSpec::default_mean_size")]
     #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
     pub mean_size: u64,
     /// Pareto shape (tail index) alpha, above 1 so that the mean exists
     /// (paper E: 1.2; paper A: 1.5).
-    #[serde(default = "ShortSpec::default_shape")]
     #[schemars(extend("exclusiveMinimum" = 1.0))]
     pub shape: f64,
     /// Mean of the exponential think time between a transfer's end and the
     /// next one's start, ns (papers E and A: 1 s).
-    #[serde(default = "ShortSpec::default_mean_think")]
     #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub mean_think: u64,
 }
 
-impl ShortSpec {
-    fn default_fraction() -> f64 {
-        1.0
+/// Paper E's users (Sec 3.4): every flow, 100 KB files of shape 1.2, 1 s
+/// of thought.
+impl Default for ShortSpec {
+    fn default() -> Self {
+        ShortSpec { fraction: 1.0, mean_size: 100_000, shape: 1.2, mean_think: NS_PER_SEC }
     }
-    fn default_mean_size() -> u64 {
-        100_000
-    }
-    fn default_shape() -> f64 {
-        1.2
-    }
-    fn default_mean_think() -> u64 {
-        NS_PER_SEC
-    }
+}
 
+impl ShortSpec {
+    /// What the schema's bounds cannot say of a spec built in Rust: a
+    /// fraction or shape that is NaN or infinite.
     pub fn validate(&self, field: &str) -> Result<(), InvalidField> {
         let bad = |key: &str, message: &str| InvalidField {
             field: format!("{field}.{key}"),
@@ -80,14 +73,8 @@ impl ShortSpec {
         if !(0.0..=1.0).contains(&self.fraction) {
             return Err(bad("fraction", "must be in [0, 1]"));
         }
-        if self.mean_size == 0 {
-            return Err(bad("mean_size", "must be greater than zero"));
-        }
         if !(self.shape > 1.0 && self.shape.is_finite()) {
             return Err(bad("shape", "must be greater than 1 (the mean is infinite otherwise)"));
-        }
-        if self.mean_think == 0 {
-            return Err(bad("mean_think", "must be greater than zero"));
         }
         Ok(())
     }
@@ -172,6 +159,7 @@ impl TransferTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::bounds;
 
     fn spec(shape: f64) -> ShortSpec {
         ShortSpec { fraction: 1.0, mean_size: 100_000, shape, mean_think: 1_000_000_000 }
@@ -252,7 +240,13 @@ mod tests {
         let err = |s: ShortSpec| s.validate("traffic.short").unwrap_err().field;
         assert_eq!(err(ShortSpec { shape: 1.0, ..spec(1.2) }), "traffic.short.shape");
         assert_eq!(err(ShortSpec { fraction: 1.5, ..spec(1.2) }), "traffic.short.fraction");
-        assert_eq!(err(ShortSpec { mean_size: 0, ..spec(1.2) }), "traffic.short.mean_size");
-        assert_eq!(err(ShortSpec { mean_think: 0, ..spec(1.2) }), "traffic.short.mean_think");
+        assert_eq!(err(ShortSpec { shape: f64::NAN, ..spec(1.2) }), "traffic.short.shape");
+        // Zero sizes and think times are past the schema's bounds (`spec::bounds`).
+        let schema = schemars::schema_for!(ShortSpec).to_value();
+        let bound =
+            |s: ShortSpec| bounds::check(&serde_json::to_value(s).unwrap(), &schema).unwrap_err().field;
+        assert_eq!(bound(ShortSpec { mean_size: 0, ..spec(1.2) }), "mean_size");
+        assert_eq!(bound(ShortSpec { mean_think: 0, ..spec(1.2) }), "mean_think");
+        assert_eq!(ShortSpec::default(), spec(1.2));
     }
 }
