@@ -67,27 +67,17 @@ impl World {
     /// on across any cut-through links after it (see
     /// `Network::mark_cut_through`); schedule its arrival at the end of the
     /// last one (as if scheduled at `sent`), or hand it to the other half
-    /// at the end of a cut link.
+    /// at the end of a cut link. An offer to a traced link is recorded
+    /// (only a run with a trace marks a hop `Hop::TRACED`).
     #[inline]
-    pub(super) fn carry(&mut self, id: PacketId, at: Time, sent: Time) {
-        if self.trace.is_some() {
-            self.carry_traced::<true>(id, at, sent)
-        } else {
-            self.carry_traced::<false>(id, at, sent)
-        }
-    }
-
-    /// [`World::carry`], recording the offers to traced links if `TRACING`
-    /// (a run without a trace runs the loop without the test).
-    #[inline]
-    fn carry_traced<const TRACING: bool>(&mut self, id: PacketId, mut at: Time, sent: Time) {
+    pub(super) fn carry(&mut self, id: PacketId, mut at: Time, sent: Time) {
         let net = &mut self.net;
         let p = self.packets.get_mut(id);
         let crossed = loop {
             let hop = self.route_hops[p.hop as usize];
             let link = &mut net.links[hop.link()];
             let arrives = link.offer(at, p.size, p.kind);
-            if TRACING && hop.has(Hop::TRACED) {
+            if hop.has(Hop::TRACED) {
                 traced::offered(self.trace.as_deref_mut(), self.now, hop, link, id, p, at, arrives);
             }
             match arrives {

@@ -1,7 +1,7 @@
 //! Packet traces (`[trace]`, see `net::packet_trace`): the traced links'
-//! hops carry `Hop::TRACED`, tested only when the run traces
-//! (`World::carry`), so a run without a trace pays one test per packet
-//! carried and one per packet created.
+//! hops carry `Hop::TRACED`, a bit of the hop `World::carry` reads anyway,
+//! so a run without a trace pays one test of it per hop carried and one
+//! test per packet created.
 //! A traced run is simulated on one thread (`engine::run`), so its packets
 //! are numbered in one creation order.
 
