@@ -67,8 +67,8 @@ pub struct PacketTraceSpec {
     #[serde(default)]
     pub file: Option<String>,
     /// The most bytes of lines the trace may write (absent: 1 GiB, about 18
-    /// million lines): at it the trace stops on a
-    /// whole line and the run's report warns when; the run itself goes on.
+    /// million lines): at it the trace stops on a whole line and the run's
+    /// report warns when; the run itself goes on.
     #[serde(default)]
     #[schemars(extend("x-unit" = "bytes", "x-omit-default" = true), range(min = 1))]
     pub max_bytes: Option<u64>,

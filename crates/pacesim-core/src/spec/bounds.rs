@@ -122,6 +122,14 @@ fn within(n: &Number, node: &Value, path: &str) -> Result<(), InvalidField> {
     Ok(())
 }
 
+/// The first key of a component's `spec` past the bounds of its own schema
+/// (for its tests: a spec built in Rust, named from its table).
+#[cfg(test)]
+pub fn past_bound<T: serde::Serialize + schemars::JsonSchema>(spec: &T) -> Option<String> {
+    let schema = schemars::schema_for!(T).to_value();
+    check(&serde_json::to_value(spec).ok()?, &schema).err().map(|e| e.field)
+}
+
 /// `a < b`, exactly for integers (a u64 past 2^53 is not a float's).
 fn below(a: &Number, b: &Number) -> bool {
     match (a.as_u64(), b.as_u64()) {
