@@ -31,7 +31,7 @@ pub struct Core {
     /// Drop-tail limit in packets, alone or with `buffer` (paper Q counts its
     /// core buffer in packets); drop-tail only.
     #[serde(default)]
-    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = 4_294_967_295u64))]
+    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
     pub buffer_packets: Option<u64>,
     /// The core queue's discipline: drop-tail, or RED with `[core.red]` (paper E Fig. 9).
     #[serde(default)]

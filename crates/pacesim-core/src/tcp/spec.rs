@@ -91,10 +91,10 @@ struct FlatTcp {
     ack_size: u64,
     /// Receiver's advertised window limit, packets (ns-2 `window_`; large so
     /// that it never binds).
-    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = 4_294_967_295u64))]
+    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
     window: u64,
     /// Congestion window once the SYN is acknowledged, packets (ns-2 `windowInit_`).
-    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = 4_294_967_295u64))]
+    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
     initial_window: u64,
     /// Model the SYN as a header-only first packet with cwnd 1 until it is
     /// acknowledged (ns-2 `syn_ true`, `delay_growth_ true`).

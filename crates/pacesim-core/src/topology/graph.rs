@@ -127,7 +127,7 @@ pub struct Direction {
     pub buffer: Option<u64>,
     /// Drop-tail packet limit; absent never drops on packets.
     #[serde(default)]
-    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = 4_294_967_295u64))]
+    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
     pub buffer_packets: Option<u64>,
     /// Report this half's counters (`Result.links`).
     #[serde(default)]

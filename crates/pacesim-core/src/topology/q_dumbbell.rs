@@ -44,7 +44,7 @@ pub struct QDumbbell {
     #[schemars(extend("x-unit" = "ns"))]
     pub access_delay: Range,
     /// The access routers' queue limit; the pacers sit there (paper Q: 2000).
-    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = 4_294_967_295u64))]
+    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
     pub access_buffer_packets: u64,
 }
 
