@@ -16,6 +16,22 @@ pub fn tx_time(bytes: u64, rate_bps: u64) -> Time {
     (bytes * 8 * NS_PER_SEC + rate_bps / 2) / rate_bps
 }
 
+/// `x` ns to the nearest nanosecond, halves away from zero, saturated to
+/// [0, `Time::MAX`] and NaN to 0: exactly `x.round() as Time`, without the
+/// call to libm's `round` that baseline x86-64 makes for it (host pacing
+/// does this once per packet sent).
+#[inline]
+pub fn round_ns(x: f64) -> Time {
+    // Toward zero, saturated. x - whole is then x's fraction, exactly:
+    // whole is x's integer part below 2^53, and x is an integer above.
+    let whole = x as Time;
+    if x - whole as f64 >= 0.5 {
+        whole.saturating_add(1)
+    } else {
+        whole
+    }
+}
+
 pub fn secs(t: Time) -> f64 {
     t as f64 / NS_PER_SEC as f64
 }
@@ -30,5 +46,29 @@ mod tests {
         assert_eq!(tx_time(40, 10_000_000), 32_000);
         // 1000 B at 9 Mb/s = 888.888.. us, rounded to the nearest ns.
         assert_eq!(tx_time(1000, 9_000_000), 888_889);
+    }
+
+    #[test]
+    fn round_ns_is_round_then_cast() {
+        let half_below = 0.5 - f64::EPSILON / 4.0; // 0.49999999999999994
+        let halves = [0.5, 1.5, 2.5, -0.5, half_below, 2f64.powi(52) + 0.5];
+        let large = [2f64.powi(53) + 1.0, 2f64.powi(64), 1e300, f64::INFINITY];
+        let odd = [0.0, -0.0, -0.7, -f64::INFINITY, f64::NAN];
+        for x in halves.into_iter().chain(large).chain(odd) {
+            assert_eq!(round_ns(x), x.round() as Time, "{x}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn round_ns_matches_round_on_any_bits(bits: u64) {
+            let x = f64::from_bits(bits);
+            proptest::prop_assert_eq!(round_ns(x), x.round() as Time);
+        }
+
+        #[test]
+        fn round_ns_matches_round_on_gaps(x in 0.0..1e10f64) {
+            proptest::prop_assert_eq!(round_ns(x), x.round() as Time);
+        }
     }
 }

@@ -26,6 +26,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::cc::Window;
+use crate::sim::time::round_ns;
 use crate::sim::Time;
 
 /// Host pacing rule.
@@ -80,7 +81,7 @@ impl HostPacer {
     /// A new packet left at `now` with the window `w` and `in_flight` packets outstanding.
     pub fn sent(&mut self, now: Time, w: &Window, in_flight: f64) {
         if let Some(rtt) = self.srtt {
-            self.next = now + (rtt / self.packets_per_rtt(w, in_flight)).round() as Time;
+            self.next = now + round_ns(rtt / self.packets_per_rtt(w, in_flight));
         }
     }
 }

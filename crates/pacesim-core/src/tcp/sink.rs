@@ -111,7 +111,10 @@ impl TcpSink {
         let fills_gap = seq < self.max_seen;
         let duplicate = received(self.next, &self.seen, seq);
         self.max_seen = self.max_seen.max(seq);
-        if seq >= self.next {
+        if seq == self.next && self.seen.is_empty() {
+            // In order with nothing held above it: the common case.
+            self.next += 1;
+        } else if seq >= self.next {
             let k = (seq - self.next) as usize;
             if self.seen.len() <= k {
                 self.seen.resize(k + 1, false);
