@@ -27,7 +27,8 @@ use crate::sim::Time;
 pub struct TcpSink {
     /// Next sequence number expected in order.
     next: i64,
-    /// `seen[k]`: whether `next + k` has arrived (out of order).
+    /// `seen[k]`: whether `next + 1 + k` has arrived (out of order; `next`
+    /// itself never has, so an in-order packet touches no entry of its own).
     seen: VecDeque<bool>,
     /// Highest sequence number received.
     max_seen: i64,
@@ -111,19 +112,18 @@ impl TcpSink {
         let fills_gap = seq < self.max_seen;
         let duplicate = received(self.next, &self.seen, seq);
         self.max_seen = self.max_seen.max(seq);
-        if seq == self.next && self.seen.is_empty() {
-            // In order with nothing held above it: the common case.
+        if seq == self.next {
+            // Each step of `next` shifts the map by one entry.
             self.next += 1;
-        } else if seq >= self.next {
-            let k = (seq - self.next) as usize;
+            while self.seen.pop_front() == Some(true) {
+                self.next += 1;
+            }
+        } else if seq > self.next {
+            let k = (seq - self.next - 1) as usize;
             if self.seen.len() <= k {
                 self.seen.resize(k + 1, false);
             }
             self.seen[k] = true;
-            while self.seen.front() == Some(&true) {
-                self.seen.pop_front();
-                self.next += 1;
-            }
         }
         self.build_sack(seq, duplicate);
         if let Some(interval) = self.delay {
@@ -156,7 +156,7 @@ impl TcpSink {
 /// Whether `seq` has arrived, given the next expected in order and which
 /// packets after it have arrived.
 fn received(next: i64, seen: &VecDeque<bool>, seq: i64) -> bool {
-    seq < next || seen.get((seq - next) as usize) == Some(&true)
+    seq < next || (seq > next && seen.get((seq - next - 1) as usize) == Some(&true))
 }
 
 #[cfg(test)]
