@@ -40,6 +40,23 @@ def test_the_install_environment_hides_rust_and_source_trees(tmp_path, monkeypat
     assert not {"PYTHONPATH", "CARGO_HOME"} & set(env)
 
 
+def test_a_reused_venv_made_from_a_venv_sees_that_venvs_packages(tmp_path):
+    """Run from an activated venv, `--reuse-deps` must reach the venv's packages, not only the base
+    interpreter's (issue 34: `PackageNotFoundError: typer` inside a venv)."""
+    outer = tmp_path / "outer"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", outer], check=True)
+    outer_site = subprocess.run([outer / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+    (Path(outer_site) / "only_in_the_outer_venv.py").write_text("WHERE = 'outer'\n")
+    make = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); import fresh_venv; "
+            "fresh_venv.make_venv(Path(sys.argv[2]), True, Path(sys.argv[3]), fresh_venv.rustless_env())")
+    subprocess.run([outer / "bin" / "python", "-c", make, SCRIPT.parent, tmp_path / "inner", tmp_path], check=True,
+                   capture_output=True)
+    seen = subprocess.run([tmp_path / "inner" / "bin" / "python", "-c", "import only_in_the_outer_venv as m; print(m.WHERE)"],
+                          capture_output=True, text=True)
+    assert seen.stdout.strip() == "outer", seen.stderr
+
+
 @pytest.mark.skipif(not os.environ.get("PACESIM_WHEEL"), reason="set PACESIM_WHEEL to a built wheel")
 def test_the_wheel_installs_and_runs_without_rust(tmp_path):
     done = subprocess.run([sys.executable, SCRIPT, "--wheel", os.environ["PACESIM_WHEEL"], "--venv", tmp_path / "venv",

@@ -17,8 +17,9 @@ Building a release wheel from scratch costs minutes of CPU: bench/README.md
 records one run.
 
 `--reuse-deps` (what tests/test_wheel.py uses in CI) makes the venv with
-`--system-site-packages`, so its dependencies are the ones this Python has
-installed and nothing is downloaded: pip installs only the wheel itself (no
+`--system-site-packages` and, when this Python is itself a venv, a `.pth` file
+reaching this venv's site-packages (see `make_venv`), so its dependencies are the
+ones this Python has installed and nothing is downloaded: pip installs only the wheel itself (no
 index, the venv's copy ahead of any installed pacesim), and every requirement
 the wheel declares must be met by the installed versions.
 
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
+import site
 import subprocess
 import sys
 import tempfile
@@ -60,6 +61,23 @@ def rustless_env() -> dict:
             if d and not any(os.access(os.path.join(d, t), os.X_OK) for t in RUST_TOOLS)]
     env["PATH"] = os.pathsep.join(dirs)
     return env
+
+
+def make_venv(venv: Path, reuse_deps: bool, cwd: Path, env: dict) -> None:
+    """A fresh venv at `venv`; with `reuse_deps`, one that sees this Python's packages after its own.
+
+    `--system-site-packages` reaches only the base interpreter's site-packages. When this script runs
+    inside a venv, the dependencies live in that venv's site-packages instead, so a `.pth` file in the
+    new venv appends this interpreter's own site-packages directories (the new venv's come first, so
+    the wheel installed there is the pacesim imported).
+    """
+    shared = ["--system-site-packages"] if reuse_deps else []
+    step("python -m venv", [sys.executable, "-m", "venv", "--clear", *shared, venv], cwd, env)
+    if reuse_deps:
+        purelib = subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                                 env=env, capture_output=True, text=True, check=True).stdout.strip()
+        outer = [p for p in (*site.getsitepackages(), site.getusersitepackages()) if os.path.isdir(p)]
+        (Path(purelib) / "pacesim_outer_site.pth").write_text("".join(f"{p}\n" for p in outer))
 
 
 def step(title: str, argv: list, cwd: Path, env: dict, tail: int = 6) -> float:
@@ -93,8 +111,7 @@ def main() -> None:
     env = rustless_env()
     print(f"wheel {wheel.resolve()}\nPATH without Rust: {env['PATH']}")
     venv = args.venv or work / "venv"
-    shared = ["--system-site-packages"] if args.reuse_deps else []
-    step("python -m venv", [sys.executable, "-m", "venv", "--clear", *shared, venv], work, env)
+    make_venv(venv, args.reuse_deps, work, env)
     bin_ = venv / "bin"
     env = {**env, "PATH": f"{bin_}{os.pathsep}{env['PATH']}", "VIRTUAL_ENV": str(venv)}
     only = ["--no-index", "--no-deps", "--force-reinstall"] if args.reuse_deps else []
