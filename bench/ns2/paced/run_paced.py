@@ -184,6 +184,17 @@ def done(path, key):
         return {tuple(r[k] for k in key) for r in csv.DictReader(f)}
 
 
+def run_rows(ns, name, keyed, path, columns, key, run):
+    """Run each (row, key) of grid `name` whose key is not yet in the CSV at
+    `path` with `run(ns, row)`, appending each result as it comes."""
+    have = done(path, key)
+    todo = [r for r, k in keyed if tuple(map(str, k)) not in have]
+    for i, r in enumerate(todo, 1):
+        out = run(ns, r)
+        append(path, out, columns)
+        print(f"[{name} {i}/{len(todo)}] {out}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("grids", nargs="+", choices=["efig3", "efig17", "ebase-ci", "ws5", "ws1", "ws3"])
@@ -212,12 +223,8 @@ def main():
             path, columns, key, run = RESULTS / "ws5.csv", WS5_COLUMNS, WS5_KEY, run_ws5
             seed_of = lambda r: r[2]
             keyed = [(r, (r[0], r[1], r[2], 40, 57, 48, 712000, 1500, r[3], r[4])) for r in rows]
-        have = done(path, key)
-        todo = [r for r, k in keyed if tuple(map(str, k)) not in have and (not args.seed or seed_of(r) in args.seed)]
-        for i, r in enumerate(todo, 1):
-            out = run(ns, r)
-            append(path, out, columns)
-            print(f"[{name} {i}/{len(todo)}] {out}", flush=True)
+        run_rows(ns, name, [(r, k) for r, k in keyed if not args.seed or seed_of(r) in args.seed],
+                 path, columns, key, run)
     return 0
 
 

@@ -1,0 +1,123 @@
+#!/bin/sh
+# Unpack ns-2 2.35 from Debian's source into DIR/ns-2.35 and configure it
+# with every fix gcc 12 / Debian 12 needs; or, with `make`, build its `ns`.
+# Shared by bench/ns2/paced/build.sh and bench/ns2/wei/build.sh. For a
+# Debian 12 (bookworm) machine, run as root.
+#
+#   bench/ns2/debian_tree.sh DIR          # unpack, fix, configure (once)
+#   bench/ns2/debian_tree.sh DIR make     # make -j2 ns; DIR/make.log
+#
+# A tree already configured (DIR/ns-2.35/Makefile exists) is left as is.
+#
+# Steps, and every fix (see bench/ns2/paced/README.md):
+#  1. deb-src: a deb-src twin of each Debian deb entry (same URIs, suites,
+#     components), so that `apt-get source ns2` finds the source package.
+#  2. `apt-get source --download-only ns2`: the orig tarball arrives; the
+#     packaging tarball ns2_2.35+dfsg-5.debian.tar.xz is gone from the
+#     mirror (404). If it does arrive, its quilt patches are applied.
+#     Debian builds with cmake from its packaging, which we lack, so we use
+#     the upstream autoconf build.
+#  3. Build dependencies from Debian: tcl-dev tk-dev libotcl1-dev
+#     libtclcl1-dev tclcl libx11-dev libxext-dev libxt-dev libpcap0.8-dev.
+#  4. configure fixes (its search lists for --with-X=/usr miss Debian's
+#     layout): Tcl/Tk script libraries in /usr/share/tcltk/tcl8.6 and tk8.6;
+#     libraries in /usr/lib/<multiarch>; tclInt.h in
+#     /usr/include/tcl8.6/tcl-private/generic; tk.h in /usr/include/tcl8.6;
+#     tclcl.h in /usr/include/tclcl.
+#  5. Compiler fixes (gcc 12, C++17 by default):
+#     - -DUSE_INTERP_RESULT: Tcl 8.6 hides Tcl_Interp::result, which
+#       tclcl.h reads;
+#     - tcp-fack.cc, tcp-linux.cc, tcp-fs.cc: max(maxseq_, highest_ack_) on
+#       two TracedInts no longer matches std::max; compare their ints;
+#     - webcache/pagepool.cc: Tcl_GetHashKey's void* needs a cast to char*;
+#     - mdart/mdart_adp.cc: hash(...) is ambiguous with std::hash; ::hash;
+#     - pushback/ident-tree.h: the same Tcl_GetHashKey cast;
+#     - linkstate/ls.h: erase(...) in a class template needs baseMap::erase
+#       (two-phase lookup);
+#     - only the `ns` target is built (nse, nstk and indep-utils need more
+#       fixes and are not used).
+#     HAVE_INT64 off (4b below): Debian's libtclcl lacks the 64-bit bind;
+#     so packmime/packmime_OL.h's int64_t maxpkts_ (bound) becomes an int.
+#     -O2 (configure sets no optimisation level).
+set -eu
+
+DIR=$1
+NS=$DIR/ns-2.35
+
+if [ "${2:-}" = make ]; then
+    cd "$NS"
+    make -j2 ns CCOPT="-O2 -Wall -Wno-write-strings -DUSE_INTERP_RESULT" > "$DIR/make.log" 2>&1 \
+        || { grep -E 'error|Error' "$DIR/make.log" | head -n 30; exit 1; }
+    exit 0
+fi
+
+MULTIARCH=$(gcc -print-multiarch)
+export DEBIAN_FRONTEND=noninteractive
+mkdir -p "$DIR"
+
+if [ ! -f "$NS/Makefile" ]; then
+    # 1. deb-src entries mirroring the Debian deb ones.
+    if ! apt-get source --print-uris ns2 >/dev/null 2>&1; then
+        for f in /etc/apt/sources.list.d/*.sources; do
+            [ -f "$f" ] || continue
+            # deb822 stanzas whose Types has "deb" and whose URIs are Debian's.
+            awk 'BEGIN { RS = ""; ORS = "\n\n" }
+                 /Types:[^\n]*deb/ && /URIs:[^\n]*debian/ && !/Types:[^\n]*deb-src/ {
+                     sub(/Types:[^\n]*/, "Types: deb-src"); print }' "$f"
+        done > /etc/apt/sources.list.d/ns2-deb-src.sources
+        if [ -f /etc/apt/sources.list ]; then
+            sed -n 's/^deb \(.*debian.*\)$/deb-src \1/p' /etc/apt/sources.list \
+                > /etc/apt/sources.list.d/ns2-deb-src.list
+        fi
+        apt-get update
+    fi
+    # 3. Build dependencies.
+    apt-get install -y --no-install-recommends build-essential tcl-dev tk-dev libotcl1-dev \
+        libtclcl1-dev tclcl libx11-dev libxext-dev libxt-dev libpcap0.8-dev xz-utils patch
+    # 2. Source: the orig tarball, and Debian's patches if they come too.
+    mkdir -p "$DIR/src"
+    (cd "$DIR/src" && apt-get source --download-only ns2 || true)
+    orig=$(ls "$DIR"/src/ns2_2.35*.orig.tar.* | head -n 1)
+    tar xf "$orig" -C "$DIR"
+    deb=$(ls "$DIR"/src/ns2_2.35*.debian.tar.* 2>/dev/null | head -n 1 || true)
+    if [ -n "$deb" ]; then
+        tar xf "$deb" -C "$NS"
+        if [ -f "$NS/debian/patches/series" ]; then
+            grep -v '^#' "$NS/debian/patches/series" | while read -r p _; do
+                [ -n "$p" ] && patch -d "$NS" -p1 -N < "$NS/debian/patches/$p"
+            done
+        fi
+    fi
+    cd "$NS"
+    # 4. configure's search lists, extended with Debian's places.
+    perl -0pi -e '
+        s|^(TCL_TCL_PLACES_D=")\$d |$1\$d \$d/share/tcltk/tcl\$TCL_HI_VERS |m;
+        s|^(TK_TCL_PLACES_D=")\$d |$1\$d \$d/share/tcltk/tk\$TK_HI_VERS |m;
+        s|^((?:TCL\|TK\|OTCL)_LIB_PLACES_D=")\$d |$1\$d \$d/lib/'"$MULTIARCH"' |mg;
+        s|^(TCLCL_LIB_PLACES_D=")\\|$1\$d/lib/'"$MULTIARCH"' \\|m;
+        s|^(TCL_H_PLACES_D=")\$d/generic |$1\$d/generic \$d/include/tcl\$TCL_HI_VERS \$d/include/tcl\$TCL_HI_VERS/tcl-private/generic |m;
+        s|^(TK_H_PLACES_D=")\$d |$1\$d \$d/include/tcl\$TK_HI_VERS |m;
+        s|^(TCLCL_H_PLACES_D=")\$d |$1\$d \$d/include/tclcl |m;
+    ' configure
+    # 5. Sources that gcc 12 rejects.
+    sed -i 's/maxseq_ = max(maxseq_, highest_ack_);/maxseq_ = max(int(maxseq_), int(highest_ack_));/' \
+        tcp/tcp-fack.cc tcp/tcp-linux.cc tcp/tcp-fs.cc
+    sed -i 's/char\* retVal = Tcl_GetHashKey(namemap_, he);/char* retVal = (char*)Tcl_GetHashKey(namemap_, he);/' \
+        webcache/pagepool.cc
+    sed -i 's/= hash(reqId);/= ::hash(reqId);/; s/= hash(mdart_->id_);/= ::hash(mdart_->id_);/' mdart/mdart_adp.cc
+    sed -i 's/char \* key = Tcl_GetHashKey(hashTable_, he);/char * key = (char *)Tcl_GetHashKey(hashTable_, he);/' \
+        pushback/ident-tree.h
+    sed -i 's/void eraseAll() { erase(baseMap::begin(), baseMap::end()); }/void eraseAll() { baseMap::erase(baseMap::begin(), baseMap::end()); }/' \
+        linkstate/ls.h
+    ./configure --with-tcl=/usr --with-tcl-ver=8.6 --with-tk=/usr --with-tk-ver=8.6 \
+        --with-otcl=/usr --with-tclcl=/usr > "$DIR/configure.log" 2>&1 \
+        || { tail -n 20 "$DIR/configure.log"; exit 1; }
+    # 4b. Debian's libtclcl is built without HAVE_INT64 (it has no
+    # TclObject::bind(const char*, int64_t*)), so ns-2 must not use it
+    # either: 32-bit QueueMonitor counters and event ids, as in Debian's ns.
+    sed -i 's|^#define HAVE_INT64 1$|/* #undef HAVE_INT64 (as Debian libtclcl) */|' autoconf.h
+    grep -q 'undef HAVE_INT64 (as Debian' autoconf.h
+    # ... and PackMimeOpenLoop binds an int64_t regardless: an int then.
+    sed -i 's/^\tint64_t maxpkts_;/\tint maxpkts_;/' packmime/packmime_OL.h
+    grep -q '^.int maxpkts_;' packmime/packmime_OL.h
+fi

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Run the host-paced ns-2 references on ns-2 2.35 with Wei's pacing patch
+(build.sh) and append their results to results/*.csv.
+
+    python3 bench/ns2/wei/run_wei.py GRID... [--ns PATH] [--seed N]...
+
+The scenarios, their measurement and their CSV columns are bench/ns2/paced's
+(run_paced.py, ebase_host.tcl, ws5.tcl, ws1.tcl), run through shim.tcl,
+which maps those scripts' Agent/TCP/VARIANT/Paced and pace_mode_ onto the
+patched binary's own agents and pace_packet_ (1 original, 2 modified).
+Grids (a row already in its CSV is skipped, so a stopped run resumes):
+
+- ws1:    W-s1, 16 SACK flows, 1 Gb/s LAN, none / original, seeds 1-10, 10 s
+          (results/ws1.csv; per flow results/flows/ws1_*);
+- ws5:    W-s5, 20 paced + 20 unpaced, 57 Mb/s, RTT 100 ms, 712 KB, 1500 B,
+          Reno / Newreno / Sack1 x original / modified, seeds 1-2, 200 s over
+          [20, 200] s (results/ws5.csv; per flow results/flows/ws5_*);
+- ws6:    W-s6, 5 Reno flows, 1 Gb/s, RTT 12 ms, 30 KB, on-off cross traffic
+          100 Mb/s while on, every second flow paced (none / modified /
+          original), seeds 1-2, 200 s (results/ws6.csv, ws6.csv's columns);
+- ws3:    W-s3, 5 unpaced Reno flows, 1 Gb/s, RTT 12 ms, 1 / 3 / 15 MB, cross
+          traffic, seeds 1-2, 200 s (results/ws3.csv);
+- ebase:  E-base, 1000 flows, 3 / 5 / 10 / 20 KB, unpaced (mode none) and
+          every host paced (original, modified), seeds 1-2, 200 s over
+          [50, 200] s (results/ebase-host.csv);
+- efig17: E-base with 30 % of the hosts paced (original), 5 and 10 KB,
+          seeds 1-2 (results/ebase-host.csv).
+
+The binary is --ns, or the path build.sh wrote to /work/ns2-wei/READY.
+Standard library only; runs go one at a time (start two runners on
+different grids or seeds for two at once).
+"""
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "paced"))
+import run_paced  # noqa: E402  (the scenarios' runners and CSV layouts)
+from run_paced import read_flows, run_rows  # noqa: E402
+
+SHIM = HERE / "shim.tcl"
+RESULTS = HERE / "results"
+run_paced.FLOWS = RESULTS / "flows"
+_run_ns = run_paced.run_ns
+# Every run through the shim: `ns shim.tcl SCRIPT ARGS...`.
+run_paced.run_ns = lambda ns, args: _run_ns(ns, [SHIM, *args])
+
+WS6_COLUMNS = ["variant", "mode", "fraction", "seed", "flows", "rate_mbps", "core_delay_ms", "buffer_bytes",
+               "packet_bytes", "duration_s", "warmup_s", "cross_mbps", "core_loss", "goodput_kbps_min",
+               "goodput_kbps_min_paced", "goodput_mbps_sum", "wall_s"]
+WS6_KEY = WS6_COLUMNS[:12]
+
+
+def run_ws6(ns, row):
+    """W-s6 as bench/ns2/paced/README.md runs it by hand (ws5.tcl with FRACTION 0.5)."""
+    mode, seed = row
+    scenario = {"variant": "Reno", "mode": mode, "fraction": 0.5, "seed": seed, "flows": 5, "rate_mbps": 1000,
+                "core_delay_ms": 4, "buffer_bytes": 30_000, "packet_bytes": 1500, "duration_s": 200, "warmup_s": 0,
+                "cross_mbps": 100}
+    with tempfile.NamedTemporaryFile("r", suffix=".csv") as tf:
+        m, wall = run_paced.run_ns(ns, [HERE.parent / "paced" / "ws5.tcl", 5, 1000, 4, 30_000, 1500, seed, 200, 0,
+                                        tf.name, "Reno", mode, 0.12, 100, 0.5])
+        flows = read_flows(tf.name)
+    goodputs = [float(f["goodput_kbps"]) for f in flows]
+    paced = [float(f["goodput_kbps"]) for f in flows if f["paced"] == "1"]
+    return {**scenario, "core_loss": m["core_loss"], "goodput_kbps_min": min(goodputs),
+            "goodput_kbps_min_paced": min(paced) if paced else "", "goodput_mbps_sum": sum(goodputs) / 1000,
+            "wall_s": f"{wall:.1f}"}
+
+
+def grid(name):
+    """(rows, CSV path, columns, key columns, runner, key of a row, seed of a row) of a grid."""
+    seeds = (1, 2)
+    if name in ("ebase", "efig17"):
+        if name == "ebase":
+            rows = [(10, 100, kb, s, 200, 50, m, f) for s in seeds for kb in (3, 5, 10, 20)
+                    for m, f in (("none", 0.0), ("original", 1.0), ("modified", 1.0))]
+        else:
+            rows = [(10, 100, kb, s, 200, 50, "original", 0.3) for s in seeds for kb in (5, 10)]
+        return (rows, RESULTS / "ebase-host.csv", run_paced.EBASE_COLUMNS, run_paced.EBASE_KEY, run_paced.run_ebase,
+                lambda r: (r[0] * r[1], r[0], r[1], r[2] * 1000, *r[3:]), lambda r: r[3])
+    if name == "ws1":
+        rows = [(m, s, 10) for s in range(1, 11) for m in ("none", "original")]
+        return (rows, RESULTS / "ws1.csv", run_paced.WS1_COLUMNS, run_paced.WS1_KEY, run_paced.run_ws1,
+                lambda r: r, lambda r: r[1])
+    if name == "ws5":
+        rows = [(v, m, s, 200, 20) for s in seeds for v in ("Reno", "Newreno", "Sack1")
+                for m in ("original", "modified")]
+        return (rows, RESULTS / "ws5.csv", run_paced.WS5_COLUMNS, run_paced.WS5_KEY, run_paced.run_ws5,
+                lambda r: (r[0], r[1], r[2], 40, 57, 48, 712000, 1500, r[3], r[4]), lambda r: r[2])
+    if name == "ws6":
+        rows = [(m, s) for s in seeds for m in ("none", "modified", "original")]
+        return (rows, RESULTS / "ws6.csv", WS6_COLUMNS, WS6_KEY, run_ws6,
+                lambda r: ("Reno", r[0], 0.5, r[1], 5, 1000, 4, 30000, 1500, 200, 0, 100), lambda r: r[1])
+    rows = [(b, s) for s in seeds for b in (15_000_000, 1_000_000, 3_000_000)]
+    return (rows, RESULTS / "ws3.csv", run_paced.WS3_COLUMNS, run_paced.WS3_KEY, run_paced.run_ws3,
+            lambda r: ("Reno", "none", r[1], 5, 1000, 4, r[0], 1500, 200, 0, 100), lambda r: r[1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws6", "ws3", "ebase", "efig17"])
+    ap.add_argument("--ns", help="the ns binary (default: the path in /work/ns2-wei/READY)")
+    ap.add_argument("--seed", type=int, action="append", help="only these seeds (repeatable)")
+    ap.add_argument("--buffer-kb", type=int, action="append", help="E-base: only these buffers (repeatable)")
+    args = ap.parse_args()
+    ns = args.ns or Path("/work/ns2-wei/READY").read_text().strip()
+    RESULTS.mkdir(exist_ok=True)
+    for name in args.grids:
+        rows, path, columns, key, run, key_of, seed_of = grid(name)
+        rows = [r for r in rows if (not args.seed or seed_of(r) in args.seed)
+                and (not args.buffer_kb or name not in ("ebase", "efig17") or r[2] in args.buffer_kb)]
+        run_rows(ns, name, [(r, key_of(r)) for r in rows], path, columns, key, run)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
