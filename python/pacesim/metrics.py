@@ -53,7 +53,8 @@ def run_metrics(report: dict, core_rate_bps: int, data_bytes: int) -> dict:
     core, `tcp_core_mbps`, of data packets `data_bytes` long), tcp_goodput_mbps (all flows' goodput), mean
     goodput of paced and of unpaced flows (paper E Fig. 17; None when a group
     is empty), the slowest paced flow's, their retransmissions per packet sent
-    and loss events per round trip (paper W Table I), the packet-weighted mean pacer delay, the flow count, the
+    and loss events per round trip (paper W Table I, footnote 10: per RTT of the
+    flow's, measured with `[delay]`), the packet-weighted mean pacer delay, the flow count, the
     slowest and fastest flow's goodput (paper W's worst flow), the 5th,
     50th and 95th percentiles over flows of the time-averaged cwnd (paper A
     Fig. 4), the median transfer completion time of short flows, and the CoV
@@ -132,12 +133,18 @@ def _retransmit_rate(flows: pd.DataFrame) -> Optional[float]:
 
 
 def _loss_event_rate(flows: pd.DataFrame, window_s: float) -> Optional[float]:
-    """Loss events (fast retransmits and timeouts: each a window cut) per round trip over a group of flows,
-    a round trip being the flow's base RTT (paper W Table I's loss-event rate); None without flows."""
-    if not len(flows):
+    """Paper W Table I's loss-event rate over a group of flows, as its footnote 10 defines it: "the number of RTTs
+    experiencing loss over the number of RTTs in the life of a flow". Loss events (fast retransmits and timeouts,
+    each a window cut: a round trip with loss) over the round trips of the flows' time in the window, a round trip
+    being the flow's mean RTT: its data's mean one-way delay (measured with `[delay]`) and its ACKs' way back, half
+    its base RTT (no queue on the way back; the serialisation of data and ACK differs by under 0.3 ms on paper W's
+    links). None without flows, or without a measured delay (no `[delay]`, or nothing delivered)."""
+    delay = pd.to_numeric(flows["mean_delay_ms"], errors="coerce") if len(flows) else pd.Series(dtype=float)
+    timed = flows[delay.notna()]
+    if not len(timed):
         return None
-    rtts = (window_s / (flows["base_rtt_ms"].astype(float) / 1e3)).sum()
-    return float((flows["fast_retransmits"] + flows["timeouts"]).sum() / rtts)
+    rtt_s = (delay[delay.notna()] + timed["base_rtt_ms"].astype(float) / 2) / 1e3
+    return float((timed["fast_retransmits"] + timed["timeouts"]).sum() / (window_s / rtt_s).sum())
 
 
 def tcp_metrics_of_old(report: dict, found: dict) -> dict:

@@ -1,7 +1,9 @@
 """Paper W's packet-level figures (TCP pacing revisited): panels and claims.
 
 The sweeps (`scenarios/W-*.toml`) run on w-dumbbell: flows with one RTT on
-a 1 Gb/s core, host pacing original or modified (paper W eq. 7).
+a 1 Gb/s core, host pacing original or modified (paper W eq. 7). The rules
+that read the papers' words are `claims.py`'s; each claim quotes the
+paper's sentence it reads.
 """
 
 from __future__ import annotations
@@ -12,13 +14,16 @@ import numpy as np
 import pandas as pd
 
 from ..plot import Cdf, Lines, Panel
-from ..units import parse_size
-from .claims import Claim, Points, Verdict, about, about_check, beats
+from .claims import Claim, Points, Verdict, about, about_check, beats, slightly_beats
 from .figure import TCP_THROUGHPUT, Figure
 
 # --- Paper W: worst flow and aggregate throughput on its 1 Gb/s dumbbell ---
 
 W_BUFFERS = ["30KB", "100KB", "300KB", "1MB", "3MB", "15MB"]
+# Reno's own grid in W-s3 (scenarios/W-s3.toml): BIC's scaled by Reno's RTT, 12 of 120 ms, so that it ends at Reno's
+# bandwidth-delay product (1 Gb/s x 12 ms = 1.5 MB) as BIC's ends at its own (15 MB): paper W Sec II-B scenario 3
+# is "the same scenario as in Scenario 2" (buffer one BDP) "with the change of bottleneck buffer sizes".
+W_RENO_BUFFERS = ["3KB", "10KB", "30KB", "100KB", "300KB", "1.5MB"]
 # Paper W Sec III-B: Reno at RTT 12 ms, BIC and FAST at 120 ms (the variants "Reno, paced", ...).
 W_TCP = ["Reno", "BIC", "FAST"]
 # Paced: original pacing (scenarios 1-4 precede the modified one); half paced: modified (Sec IV, scenario 6).
@@ -44,24 +49,38 @@ def _bic_worst_doubles(p: Points) -> Verdict:
         f"{b} x{r:.2f}" for b, r in ratios.items())
 
 
+FAIR = 0.95
+"""Paper W Sec II-B's convergence to fairness: a flow within 95 % of its fair share ("the time it takes for the
+i-th flow to converge to 95% of its fair share")."""
+
+
 def _reno_fair(p: Points) -> Verdict:
-    fair = {b: _w("goodput_kbps_min", "Reno", "unpaced", b, p) / _w("goodput_kbps_max", "Reno", "unpaced", b, p)
-            for b in W_BUFFERS}
-    big = [b for b in W_BUFFERS if parse_size(b) >= 300_000]
-    return all(fair[b] >= 0.8 for b in big), "unpaced Reno worst / best flow: " + ", ".join(
-        f"{b} {r:.2f}" for b, r in fair.items())
+    """Unpaced Reno's worst flow at least `FAIR` of the flows' mean (their fair share) at every buffer of Reno's
+    grid but its two smallest, 2 and 7 packets: "extremely small", the same shares of the BDP as the two that
+    W-s4's "very small" names on BIC's grid."""
+    fair = {b: _w("goodput_kbps_min", "Reno", "unpaced", b, p) / _w("goodput_kbps_mean", "Reno", "unpaced", b, p)
+            for b in W_RENO_BUFFERS}
+    return all(fair[b] >= FAIR for b in W_RENO_BUFFERS[2:]), "unpaced Reno worst flow / fair share (the mean): " + \
+        ", ".join(f"{b} {r:.3f}" for b, r in fair.items()) + f" (at least {FAIR:g} from {W_RENO_BUFFERS[2]})"
 
 
 WS3 = Figure(
     id="W-s3",
     caption="Worst-flow throughput among 5 Reno and 5 BIC-TCP flows against the buffer",
-    setup=W_SETUP,
-    panels=[Panel("core.buffer", "goodput_kbps_min", ["variant"], where={"variant": [f"{t}, unpaced", f"{t}, paced"]},
-                  title=f"({c}) {t}") for c, t in zip("ab", ["Reno", "BIC"])],
+    setup=W_SETUP + "; Reno on its own grid, 3 KB to 1.5 MB (its BDP at 12 ms)",
+    panels=[Panel("core.buffer", "goodput_kbps_min", ["variant"],
+                  where={"variant": [f"{t}, unpaced", f"{t}, paced"], "core.buffer": grid}, title=f"({c}) {t}")
+            for c, t, grid in zip("ab", ["Reno", "BIC"], [W_RENO_BUFFERS, W_BUFFERS])],
     claims=[Claim("Reno converges to fairness (but at tiny buffers)",
-                  "unpaced Reno's worst flow at least 0.8 of its best at 300 KB and above", _reno_fair),
+                  f"on Reno's own grid (to its BDP, 1.5 MB), unpaced Reno's worst flow at least {FAIR:g} of the "
+                  f"flows' mean (paper W's convergence) from {W_RENO_BUFFERS[2]} up", _reno_fair,
+                  sentence='Paper W Sec II-B: "We can see that Reno converges to fairness after 200 seconds, except '
+                           'when the buffer size is extremely small."'),
             Claim("pacing roughly doubles BIC's worst flow", "paced / unpaced BIC worst flow about 2 at most buffers",
-                  _bic_worst_doubles)],
+                  _bic_worst_doubles,
+                  sentence='Paper W Sec II-B: "BIC-TCP does not converge to fairness even after 200 seconds. And the '
+                           'unfairness persists with different bottleneck buffer sizes. With pacing, BIC-TCP can double '
+                           'its worst-flow throughput in most cases."')],
 )
 
 
@@ -72,17 +91,34 @@ def _paced_better_tiny(p: Points) -> Verdict:
         f"{t} {b} {a:.0f} vs {u:.0f}" for (t, b), (a, u) in pairs.items())
 
 
+CAPACITY_MBPS = 1000.0
+"""Paper W's bottleneck, 1 Gb/s."""
+
+
 def _better_and_better(p: Points) -> Verdict:
-    gain = {t: sum(_w(TCP_THROUGHPUT, t, "paced", b, p) / _w(TCP_THROUGHPUT, t, "unpaced", b, p) for b in W_BUFFERS)
-            / len(W_BUFFERS) for t in W_TCP}
-    values = list(gain.values())
-    return all(beats(b, a) for a, b in zip(values, values[1:])), "paced / unpaced TCP throughput averaged over the " \
-        "buffers: " + " < ".join(f"{t} {g:.3f}" for t, g in gain.items())
+    """Paced flows' throughput loss (1 - TCP throughput / capacity: Fig. 8's quantity), averaged over the buffers:
+    Reno's beats BIC's, BIC's beats FAST's (each more by the ordering rule)."""
+    loss = {t: sum(1 - _w(TCP_THROUGHPUT, t, "paced", b, p) / CAPACITY_MBPS for b in W_BUFFERS) / len(W_BUFFERS)
+            for t in W_TCP}
+    values = list(loss.values())
+    return all(beats(a, b) for a, b in zip(values, values[1:])), "paced flows' throughput loss (of the 1 Gb/s), " \
+        "averaged over the buffers: " + " > ".join(f"{t} {100 * x:.2f} %" for t, x in loss.items())
 
 
 def _bic_at_bdp(p: Points) -> Verdict:
     a, u = _w(TCP_THROUGHPUT, "BIC", "paced", "15MB", p), _w(TCP_THROUGHPUT, "BIC", "unpaced", "15MB", p)
     return beats(a, u), f"BIC at 15 MB (one BDP): paced {a:.0f} vs unpaced {u:.0f} Mb/s"
+
+
+def _reno_slightly_loses(p: Points) -> Verdict:
+    """Unpaced Reno beats paced Reno at most buffers, slightly (`claims.slightly_beats`: by less than 10 %) at each
+    of them, and by 10 % or more at none."""
+    pairs = {b: (_w(TCP_THROUGHPUT, "Reno", "unpaced", b, p), _w(TCP_THROUGHPUT, "Reno", "paced", b, p)) for b in W_BUFFERS}
+    loses = [b for b, (u, a) in pairs.items() if beats(u, a)]
+    slight = all(slightly_beats(*pairs[b]) for b in loses)
+    return 2 * len(loses) > len(pairs) and slight, "Reno TCP throughput, unpaced vs paced (Mb/s): " + ", ".join(
+        f"{b} {u:.0f} vs {a:.0f} ({100 * (a / u - 1):+.1f} %)" for b, (u, a) in pairs.items()) + \
+        f"; paced loses at {len(loses)} of {len(pairs)}"
 
 
 def _reno_within_bound(p: Points) -> Verdict:
@@ -91,6 +127,9 @@ def _reno_within_bound(p: Points) -> Verdict:
         f"{b} {v:.0f}" for b, v in thr.items())
 
 
+W2C_RENO = ('Paper W Sec II-C: "Although paced Reno slightly loses to non-paced Reno due to synchronization, the '
+            'performance loss is within the upper bound of 25% in our prediction."')
+
 WS4 = Figure(
     id="W-s4",
     caption="Aggregate throughput of 5 paced and unpaced Reno, BIC and FAST flows against the buffer",
@@ -98,24 +137,39 @@ WS4 = Figure(
     panels=[Panel("core.buffer", TCP_THROUGHPUT, ["variant"], where={"variant": [f"{t}, unpaced", f"{t}, paced"]},
                   title=f"({c}) {t}", ylabel="Aggregate TCP throughput (Mb/s)") for c, t in zip("abc", W_TCP)],
     claims=[Claim("paced better at tiny buffers", "paced TCP throughput beats unpaced at 30 and 100 KB for each TCP",
-                  _paced_better_tiny),
-            Claim("from Reno to BIC to FAST paced gets better and better", "paced / unpaced TCP throughput averaged "
-                  "over the buffers: BIC's beats Reno's, FAST's beats BIC's", _better_and_better),
-            Claim("paced BIC better even at buffer = BDP", "paced BIC beats unpaced at 15 MB", _bic_at_bdp),
+                  _paced_better_tiny,
+                  sentence='Paper W Sec II-C: "Our results show that paced TCP flows has better performance than '
+                           'non-paced flows when buffer size is very small, due to its advantages in lower level '
+                           'control."'),
+            Claim("from Reno to BIC to FAST paced gets better and better", "paced flows' throughput loss (of the "
+                  "capacity, Fig. 8's quantity) averaged over the buffers: Reno's beats BIC's, BIC's beats FAST's",
+                  _better_and_better,
+                  sentence='Paper W Sec II-C: "From Reno to BIC-TCP to FAST, the throughput of paced TCP becomes better '
+                           'and better, as predicted by our calculation."'),
+            Claim("paced BIC better even at buffer = BDP", "paced BIC beats unpaced at 15 MB", _bic_at_bdp,
+                  sentence='Paper W Sec II-C: "One interesting phenomenon is that pacing can improve the performance of '
+                           'BIC-TCP even when the buffer size is equal to bandwidth delay product."'),
             Claim("paced Reno's TCP throughput loss within the 25% bound", "paced Reno's TCP throughput (no cross "
-                  "traffic) at least 75 % of the capacity at every buffer", _reno_within_bound)],
+                  "traffic) at least 75 % of the capacity at every buffer", _reno_within_bound, sentence=W2C_RENO),
+            Claim("paced Reno slightly loses to unpaced Reno", "unpaced Reno beats paced Reno in TCP throughput at most "
+                  "buffers, by less than 10 % wherever it does", _reno_slightly_loses, sentence=W2C_RENO)],
 )
 
 
-def _mix_beats_unpaced(metric: str, unpaced_metric: str, what: str):
-    """In most (TCP, buffer) cases the half-paced run's `metric` beats the all-unpaced run's `unpaced_metric`."""
-    def check(p: Points) -> Verdict:
-        wins = {(t, b): beats(_w(metric, t, "half paced", b, p), _w(unpaced_metric, t, "unpaced", b, p))
-                for t in W_TCP for b in W_BUFFERS}
-        n = sum(wins.values())
-        return n * 2 > len(wins), f"{what}: the mix beats all-unpaced at {n} of {len(wins)} (TCP, buffer) points; " \
-            "not at " + (", ".join(f"{t} {b}" for (t, b), w in wins.items() if not w) or "none")
-    return check
+W6_TCP = ["Reno", "BIC"]
+"""Scenario 6's TCPs: its Figs. 15 and 16 are Reno's and BIC's; footnote 11 sets FAST aside ("Again, FAST has very
+similar worst-flow throughput when it is paced or non-paced"), so FAST's points cannot show a paced flow winning."""
+
+
+def _mix_beats_unpaced(p: Points) -> Verdict:
+    """In most (TCP, buffer) cases of Reno and BIC, the slowest paced flow of the half-paced run beats the slowest
+    flow of the all-unpaced run."""
+    wins = {(t, b): beats(_w("goodput_kbps_min_paced", t, "half paced", b, p), _w("goodput_kbps_min", t, "unpaced", b, p))
+            for t in W6_TCP for b in W_BUFFERS}
+    n = sum(wins.values())
+    return n * 2 > len(wins), f"worst flow: the mix's paced beats all-unpaced at {n} of {len(wins)} (TCP, buffer) " \
+        "points (Reno and BIC; FAST set aside by footnote 11); not at " + (
+            ", ".join(f"{t} {b}" for (t, b), w in wins.items() if not w) or "none")
 
 
 WS6 = Figure(
@@ -128,10 +182,11 @@ WS6 = Figure(
     also=("W-s7",),
     claims=[Claim("W-s6: worst-flow throughput of paced flows in the mix beats the worst flow of all-unpaced in most "
                   "cases", "the slowest paced flow of the half-paced run beats the slowest flow of the all-unpaced run "
-                  "at most (TCP, buffer) points",
-                  _mix_beats_unpaced("goodput_kbps_min_paced", "goodput_kbps_min", "worst flow")),
-            Claim("W-s7: the same for aggregate throughput", "the half-paced run's TCP throughput beats the all-unpaced "
-                  "run's at most (TCP, buffer) points", _mix_beats_unpaced(TCP_THROUGHPUT, TCP_THROUGHPUT, "aggregate"))],
+                  "at most (TCP, buffer) points of Reno and BIC (footnote 11 sets FAST aside)",
+                  _mix_beats_unpaced,
+                  sentence='Paper W Sec III-C: "In most of the cases, paced flows in mixed environment are still '
+                           'performing better than non-paced flows in isolation." and its footnote 11: "Again, FAST has '
+                           'very similar worst-flow throughput when it is paced or non-paced."')],
 )
 
 W_MIX = [f"{t}, {m}" for t in ["Reno", "SACK"] for m in ["original", "modified"]]
@@ -175,6 +230,10 @@ def _w5_sack(p: Points) -> Verdict:
         f"pacing, {100 * modified:.1f} % less with modified (at most half of it: 'by much less')"
 
 
+W3B_TABLE = ('Paper W Sec III-B: "We measure the average per-packet loss rate and average loss event rate of the flows '
+             'in Table I." (Table I: per-packet loss rate 0.6469% paced, 0.8663% non-paced; loss event rate 6.75% and '
+             '8.75%)')
+
 WS5 = Figure(
     id="W-s5",
     caption="Paced vs non-paced flows competing: 20 of each on 57 Mb/s",
@@ -186,18 +245,29 @@ WS5 = Figure(
             Panel("variant", ["retransmit_rate_paced", "retransmit_rate_unpaced"], title="Retransmissions per packet",
                   ylabel="Retransmissions / packets sent"),
             Panel("variant", ["loss_event_rate_paced", "loss_event_rate_unpaced"], title="Loss events per round trip",
-                  ylabel="Loss events / base RTT")],
+                  ylabel="Loss events / RTT (each flow's mean)")],
     claims=[Claim("original pacing loses", "Reno, original: unpaced flows beat paced in goodput",
-                  _w5_unpaced_win("Reno, original")),
-            Claim("modified pacing ≈ equal", "Reno, modified: paced / unpaced goodput about 1", _w5_equal),
+                  _w5_unpaced_win("Reno, original"),
+                  sentence='Paper W Sec III-B: "If we use the original pacing in Reno, we observe the same phenomenon '
+                           'that paced flows loss out to non-paced flows, as shown by the blue curves in Figure 13."'),
+            Claim("modified pacing ≈ equal", "Reno, modified: paced / unpaced goodput about 1", _w5_equal,
+                  sentence='Paper W Sec III-B: "With the modified pacing algorithm, paced flows have the same aggregate '
+                           'throughput as the non-paced flows, as shown by the red curves in Figure 13."'),
             Claim("loss per packet 0.65% paced vs 0.87% unpaced", "Reno, original: retransmissions per packet sent "
                   "(the sender's per-packet loss) about 0.65 % paced and 0.87 % unpaced",
-                  _w5_rates("retransmit_rate", (0.6469, 0.8663), "per-packet loss")),
-            Claim("loss-event rate 6.75% vs 8.75%", "Reno, original: loss events (fast retransmits and timeouts) per "
-                  "base RTT about 6.75 % paced and 8.75 % unpaced",
-                  _w5_rates("loss_event_rate", (6.75, 8.75), "loss-event rate")),
+                  _w5_rates("retransmit_rate", (0.6469, 0.8663), "per-packet loss"), sentence=W3B_TABLE),
+            Claim("loss-event rate 6.75% vs 8.75%", "Reno, original: loss events (fast retransmits and timeouts: a round "
+                  "trip with loss each) per round trip of the flow's life, a round trip its mean RTT (footnote 10), "
+                  "about 6.75 % paced and 8.75 % unpaced",
+                  _w5_rates("loss_event_rate", (6.75, 8.75), "loss-event rate"),
+                  sentence=W3B_TABLE + ' and its footnote 10: "Loss event rate is calculated as the number of RTTs '
+                                       'experiencing loss over the number of RTTs in the life of a flow. The average '
+                                       'is taken over all the paced flows or non-paced flows"'),
             Claim("with SACK, modified-paced flows still lose, by much less than original", "SACK, modified: unpaced "
-                  "beat paced, by at most half the original pacing's deficit", _w5_sack)],
+                  "beat paced, by at most half the original pacing's deficit", _w5_sack,
+                  sentence='Paper W Sec III-B: "However, when working with SACK, the modified paced flows still lose out '
+                           'to non-paced flows, though the difference is much smaller than the one with the original '
+                           'pacing."')],
 )
 
 # --- W-s1 and W-s2: each flow's progress over time ---

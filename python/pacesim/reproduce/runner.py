@@ -42,7 +42,7 @@ class Reproduction:
 def judge_figure(fig: Figure, points: pd.DataFrame, rows: dict, quick: bool) -> List[Judged]:
     """Every claim of `fig` judged on a sweep's points and run tables (derived ones included)."""
     p = Points(points, rows)
-    return [judge(cid, c.expect, c.test, *c.evaluate(p), quick=quick)
+    return [judge(cid, c.expect, c.test, *c.evaluate(p), quick=quick, sentence=c.sentence)
             for cid, c in zip(claim_ids(fig.id, fig.claims), fig.claims)]
 
 
@@ -157,9 +157,9 @@ def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: S
         f"Rules (python/pacesim/reproduce/claims.py): {RULES}. Causes of misses: "
         f"python/pacesim/reproduce/causes/paper_{fig.id[0].lower()}.toml.", "",
         counts(claims) + ".", "",
-        "| id | expect | test | numbers | verdict |", "|---|---|---|---|---|",
+        "| id | expect | the paper's words | test | numbers | verdict |", "|---|---|---|---|---|---|",
     ]
-    lines += [f"| {j.id} | {j.expect} | {j.test} | {j.numbers} | **{j.verdict}** |" for j in claims]
+    lines += [f"| {j.id} | {j.expect} | {j.sentence or '-'} | {j.test} | {j.numbers} | **{j.verdict}** |" for j in claims]
     lines += causes_markdown(claims, "### Causes of the misses")
     lines += ["", "## Numbers (mean over seeds ± 95 % confidence interval, Student t)", ""] + _numbers(fig, points)
     if len(failed):

@@ -45,7 +45,8 @@ def judge_all(results: Path) -> Dict[str, Tuple[str, List[Judged]]]:
                     if fig.id not in swept:
                         how.append(f"{fig.id}: no full-size run in the store")
                         judged += [Judged(i, c.expect, c.test, "not evaluated", "no full-size run in the store",
-                                          NOT_EVALUATED) for i, c in zip(claim_ids(fig.id, fig.claims), fig.claims)]
+                                          NOT_EVALUATED, sentence=c.sentence)
+                                   for i, c in zip(claim_ids(fig.id, fig.claims), fig.claims)]
                         continue
                     points = store.points(fig.id)
                     rows = fig.with_derived({t: store.rows(fig.id, t) for t in fig.table_names()})
@@ -89,9 +90,11 @@ def render(paper: str, judged: Dict[str, Tuple[str, List[Judged]]], results: Pat
     refs = references()
     lines += [f"| {cid} | {_cell(how)} | {counts(js) if js else '-'} | {'; '.join(map(_cell, refs.get(cid, []))) or '-'} |"
               for cid, (how, js) in mine.items()]
-    lines += ["", "## Claims", "", "| claim | expect | numbers | verdict |", "|---|---|---|---|"]
+    lines += ["", "## Claims", "", "| claim | expect | the paper's words | test | numbers | verdict |",
+              "|---|---|---|---|---|---|"]
     for _, js in mine.values():
-        lines += [f"| {j.id} | {_cell(j.expect)} | {_cell(j.numbers)} | **{j.verdict}** |" for j in js]
+        lines += [f"| {j.id} | {_cell(j.expect)} | {_cell(j.sentence) or '-'} | {_cell(j.test)} | {_cell(j.numbers)} | "
+                  f"**{j.verdict}** |" for j in js]
     lines += causes_markdown(every, "## Causes of the misses")
     return "\n".join(lines) + "\n"
 

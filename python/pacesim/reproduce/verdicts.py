@@ -60,7 +60,8 @@ class Cause:
 
 @dataclass(frozen=True)
 class Judged:
-    """One claim judged: its id and words, the test, the numbers, the verdict and (for a miss) its cause."""
+    """One claim judged: its id and words, the test, the numbers, the verdict, (for a miss) its cause, and the
+    paper's sentence the test reads."""
 
     id: str
     expect: str
@@ -70,6 +71,7 @@ class Judged:
     verdict: str
     cause: str = ""
     evidence: Tuple[str, ...] = ()
+    sentence: str = ""
 
 
 def paper_of(catalogue_id: str) -> str:
@@ -119,18 +121,19 @@ def check_causes(paper: str, known: Dict[str, str], directory: Path = CAUSES_DIR
 
 
 def judge(cid: str, expect: str, test: str, outcome: str, numbers: str, quick: bool = False,
-          directory: Path = CAUSES_DIR) -> Judged:
+          directory: Path = CAUSES_DIR, sentence: str = "") -> Judged:
     """The verdict of claim `cid` from its outcome and, for a miss at the paper's size, its recorded cause."""
     if outcome != "not reproduced":
-        return Judged(cid, expect, test, outcome, numbers, REPRODUCED if outcome == "reproduced" else NOT_EVALUATED)
+        return Judged(cid, expect, test, outcome, numbers, REPRODUCED if outcome == "reproduced" else NOT_EVALUATED,
+                      sentence=sentence)
     if quick:
-        return Judged(cid, expect, test, outcome, numbers, QUICK_MISS)
+        return Judged(cid, expect, test, outcome, numbers, QUICK_MISS, sentence=sentence)
     cause = causes(paper_of(cid), directory).get(cid)
     if cause is None:
-        return Judged(cid, expect, test, outcome, numbers, UNKNOWN)
+        return Judged(cid, expect, test, outcome, numbers, UNKNOWN, sentence=sentence)
     if cause.claim != expect:
         raise CauseError(f"paper_{paper_of(cid)}.toml: [{cid!r}] quotes {cause.claim!r}, but the claim is {expect!r}")
-    return Judged(cid, expect, test, outcome, numbers, KINDS[cause.kind], cause.cause, cause.evidence)
+    return Judged(cid, expect, test, outcome, numbers, KINDS[cause.kind], cause.cause, cause.evidence, sentence)
 
 
 def counts(judged: Sequence[Judged]) -> str:
