@@ -26,6 +26,11 @@ Grids (a row already in its CSV is skipped, so a stopped run resumes):
 - efig17: E-base with 30 % of the hosts paced (original), 5 and 10 KB,
           seeds 1-2 (results/ebase-host.csv).
 
+With --sack1-paced, the runs are on `build.sh --sack1-paced`'s binary (our
+completion: Sack1 gated by the pacer as the other agents are; default
+/work/ns2-wei-sack1/READY), only the grids' SACK rows (ws1, ws5), into
+results/sack1-paced/.
+
 The binary is --ns, or the path build.sh wrote to /work/ns2-wei/READY.
 Standard library only; runs go one at a time (start two runners on
 different grids or seeds for two at once).
@@ -71,6 +76,13 @@ def run_ws6(ns, row):
             "wall_s": f"{wall:.1f}"}
 
 
+def use_results(root):
+    """Send every CSV (and run_paced's per-flow files) under `root`."""
+    global RESULTS
+    RESULTS = root
+    run_paced.FLOWS = root / "flows"
+
+
 def grid(name):
     """(rows, CSV path, columns, key columns, runner, key of a row, seed of a row) of a grid."""
     seeds = (1, 2)
@@ -106,12 +118,20 @@ def main():
     ap.add_argument("--ns", help="the ns binary (default: the path in /work/ns2-wei/READY)")
     ap.add_argument("--seed", type=int, action="append", help="only these seeds (repeatable)")
     ap.add_argument("--buffer-kb", type=int, action="append", help="E-base: only these buffers (repeatable)")
+    ap.add_argument("--sack1-paced", action="store_true",
+                    help="build.sh --sack1-paced's binary, SACK rows only, into results/sack1-paced/")
     args = ap.parse_args()
-    ns = args.ns or Path("/work/ns2-wei/READY").read_text().strip()
-    RESULTS.mkdir(exist_ok=True)
+    build = "/work/ns2-wei-sack1" if args.sack1_paced else "/work/ns2-wei"
+    ns = args.ns or Path(build, "READY").read_text().strip()
+    if args.sack1_paced:
+        use_results(RESULTS / "sack1-paced")
+    RESULTS.mkdir(parents=True, exist_ok=True)
     for name in args.grids:
+        if args.sack1_paced and name not in ("ws1", "ws5"):
+            raise SystemExit(f"--sack1-paced: {name} has no SACK rows")
         rows, path, columns, key, run, key_of, seed_of = grid(name)
-        rows = [r for r in rows if (not args.seed or seed_of(r) in args.seed)
+        rows = [r for r in rows if (not args.sack1_paced or name == "ws1" or r[0] == "Sack1")
+                and (not args.seed or seed_of(r) in args.seed)
                 and (not args.buffer_kb or name not in ("ebase", "efig17") or r[2] in args.buffer_kb)]
         run_rows(ns, name, [(r, key_of(r)) for r in rows], path, columns, key, run)
     return 0
