@@ -130,6 +130,15 @@ class Points:
             raise Missing(f"no {table!r} rows at {where}")
         return rows
 
+    def seeds(self) -> list:
+        """The seeds of the successful points, in order."""
+        return sorted(self.df["seed"].unique()) if "seed" in self.df else []
+
+    def of_seed(self, seed) -> "Points":
+        """These points and run tables restricted to one seed (a table without a seed column stays whole)."""
+        return Points(self.df[self.df["seed"] == seed],
+                      {name: t[t["seed"] == seed] if "seed" in t else t for name, t in self.tables.items()})
+
     def at(self, metric: str, **where) -> float:
         """Mean of `metric` over seeds at the given axis values."""
         rows = _select(self.df, where)
@@ -159,6 +168,10 @@ class Claim:
         except Missing as e:
             return "not evaluated", str(e)
         return ("reproduced" if ok else "not reproduced"), numbers
+
+    def by_seed(self, points: Points) -> Dict[int, str]:
+        """The outcome on each seed's points alone (the seed-to-seed spread of the claim's verdict)."""
+        return {int(s): self.evaluate(points.of_seed(s))[0] for s in points.seeds()}
 
 
 # --- the rules ---

@@ -21,6 +21,7 @@ from ..scenario import PACKAGED
 from ..sweep import Sweep, load_sweep
 from ..units import parse_time
 from .claims import Claim, kb  # noqa: F401  (kb: the paper modules' buffers in KB)
+from .verdicts import MIN_SEEDS
 
 THROUGHPUT = "aggregate_mbps"
 TCP_THROUGHPUT = "tcp_throughput_mbps"
@@ -52,6 +53,8 @@ class Figure:
     tables: Tuple[str, ...] = ()
     # Tables computed from the run tables, by name, for panels and claims.
     derived: Dict[str, Callable[[Dict[str, pd.DataFrame]], pd.DataFrame]] = field(default_factory=dict)
+    # Seeds a verdict needs (`verdicts.settle`): the runs the paper averaged where it says, else `MIN_SEEDS`.
+    seeds: int = MIN_SEEDS
 
     def table_names(self) -> Set[str]:
         """Every stored run table the panels draw, the claims read or the derived tables need."""

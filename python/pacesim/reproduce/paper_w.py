@@ -334,6 +334,7 @@ WS1 = Figure(
           "traffic at 1 %; host pacing (original) or none; 10 s, 3 seeds; progress sampled every 1 ms",
     tables=("progress",),
     derived={"latency": latency_to(725 * SEGMENT), "extremes": extremes(0.1)},
+    seeds=3,  # paper W Sec II-B scenario 1: "We ran the simulations three times"
     panels=[Cdf("latency", "latency_s", ["pacing.scheme"], "Time to the first 1 MB (s)", title="Latency per flow"),
             Lines("extremes", "t_s", "throughput_mbps", ["pacing.scheme", "which"], "time (s)",
                   "Throughput over 100 ms (Mb/s)", title="Slowest and fastest flow", logx=False, logy=False)],

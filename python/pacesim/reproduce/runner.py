@@ -2,7 +2,11 @@
 
 The figure's sweep goes through the results store like any other (named
 after the id, `-quick` for the reduced one), so a second `reproduce` reuses
-every finished point and an interrupted one resumes.
+every finished point and an interrupted one resumes. With `settle` a
+full-size run adds seeds until every claim's verdict holds over them
+(`verdicts.settle`): first the paper's count (else 3), then two at a time
+while some claim's seeds split, up to 10; seeds already in the store are
+reused.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from . import ns2
 from .claims import RULES, Points
 from .figure import Figure
 from .figures import FIGURES
-from .verdicts import Judged, causes_markdown, claim_ids, counts, judge
+from .verdicts import MAX_SEEDS, MORE_SEEDS, Judged, causes_markdown, claim_ids, counts, judge
 
 
 @dataclass(frozen=True)
@@ -40,16 +44,29 @@ class Reproduction:
 
 
 def judge_figure(fig: Figure, points: pd.DataFrame, rows: dict, quick: bool) -> List[Judged]:
-    """Every claim of `fig` judged on a sweep's points and run tables (derived ones included)."""
+    """Every claim of `fig` judged on a sweep's points and run tables (derived ones included): on the mean over
+    the seeds, settled by each seed's own outcome (`verdicts.settle`)."""
     p = Points(points, rows)
-    return [judge(cid, c.expect, c.test, *c.evaluate(p), quick=quick, sentence=c.sentence)
+    return [judge(cid, c.expect, c.test, *c.evaluate(p), quick=quick, sentence=c.sentence, by_seed=c.by_seed(p),
+                  needed=fig.seeds)
             for cid, c in zip(claim_ids(fig.id, fig.claims), fig.claims)]
 
 
+def more_seeds(have: Sequence[int], judged: Sequence[Judged], needed: int) -> List[int]:
+    """The seeds to add so that the claims `judged` on seeds `have` settle: up to `needed` first; then, while some
+    claim wants more (`verdicts.MORE_SEEDS`: its seeds split), two more, up to `MAX_SEEDS`; none when every claim is
+    decided or inconclusive."""
+    if not any(j.settled == MORE_SEEDS for j in judged) or len(have) >= MAX_SEEDS:
+        return []
+    target = needed if len(have) < needed else min(MAX_SEEDS, len(have) + 2)
+    return list(range(max(have) + 1, max(have) + 1 + target - len(have)))
+
+
 def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds: Optional[Sequence[int]] = None,
-              pool: Optional[Executor] = None, progress: bool = True) -> Reproduction:
+              pool: Optional[Executor] = None, progress: bool = True, settle: bool = False) -> Reproduction:
     """Run figure `fig_id` (full size, or reduced with `quick`) into the store at
-    `results` and write `<id>.csv`, `<id>.png`, `<id>.svg` and `report.md` to `out`."""
+    `results` and write `<id>.csv`, `<id>.png`, `<id>.svg` and `report.md` to `out`;
+    with `settle` (full size only), adding seeds until its verdicts hold (`more_seeds`)."""
     fig = FIGURES[fig_id]
     sweep = fig.sweep(quick, seeds)
     t0 = time.perf_counter()
@@ -57,6 +74,14 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
         run = run_sweep(sweep, store, pool, progress)
         points = store.points(sweep.name)
         rows = fig.with_derived({t: store.rows(sweep.name, t) for t in fig.table_names()})
+        while settle and not quick and (added := more_seeds(sweep.seeds, judge_figure(fig, points, rows, quick),
+                                                            fig.seeds)):
+            sweep.seeds = list(sweep.seeds) + added
+            more = run_sweep(sweep, store, pool, progress)
+            run = SweepRun(run.name, more.points, more.points - run.ran - more.ran, run.ran + more.ran,
+                           run.failed + more.failed, run.wall_s + more.wall_s)
+            points = store.points(sweep.name)
+            rows = fig.with_derived({t: store.rows(sweep.name, t) for t in fig.table_names()})
     wall = time.perf_counter() - t0
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
@@ -159,7 +184,8 @@ def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: S
         counts(claims) + ".", "",
         "| id | expect | the paper's words | test | numbers | verdict |", "|---|---|---|---|---|---|",
     ]
-    lines += [f"| {j.id} | {j.expect} | {j.sentence or '-'} | {j.test} | {j.numbers} | **{j.verdict}** |" for j in claims]
+    lines += [f"| {j.id} | {j.expect} | {j.sentence or '-'} | {j.test} | {j.numbers}"
+              + (f" Seeds: {j.seeds}." if j.seeds else "") + f" | **{j.verdict}** |" for j in claims]
     lines += causes_markdown(claims, "### Causes of the misses")
     lines += ["", "## Numbers (mean over seeds ± 95 % confidence interval, Student t)", ""] + _numbers(fig, points)
     if len(failed):

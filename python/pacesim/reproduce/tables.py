@@ -93,8 +93,8 @@ def render(paper: str, judged: Dict[str, Tuple[str, List[Judged]]], results: Pat
     lines += ["", "## Claims", "", "| claim | expect | the paper's words | test | numbers | verdict |",
               "|---|---|---|---|---|---|"]
     for _, js in mine.values():
-        lines += [f"| {j.id} | {_cell(j.expect)} | {_cell(j.sentence) or '-'} | {_cell(j.test)} | {_cell(j.numbers)} | "
-                  f"**{j.verdict}** |" for j in js]
+        lines += [f"| {j.id} | {_cell(j.expect)} | {_cell(j.sentence) or '-'} | {_cell(j.test)} | {_cell(j.numbers)}"
+                  + (f" Seeds: {_cell(j.seeds)}." if j.seeds else "") + f" | **{j.verdict}** |" for j in js]
     lines += causes_markdown(every, "## Causes of the misses")
     return "\n".join(lines) + "\n"
 

@@ -21,14 +21,23 @@ reference rows under bench/ns2/, sensitivity runs, with their numbers):
     evidence = ["bench/ns2/results/ebase.csv: none, 5 KB: 88.1 Kb/s", "..."]
 
 Quick runs are demos: their misses say so and carry no cause.
+
+A verdict holds over seeds (issue 31): the claim is judged on the mean over
+the seeds and on each seed alone (`settle`). It is *decided* when at least
+the seeds the paper ran (else `MIN_SEEDS` = 3) are judged and every seed's
+own outcome is the mean's: the margin lies outside the seed-to-seed spread.
+When a seed disagrees the margin lies inside the spread: the claim wants
+more seeds (`runner.reproduce(settle=True)` adds them) up to `MAX_SEEDS` =
+10, and then, still split, its verdict is *inconclusive*, never the mean's
+coin flip.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Sequence, Tuple
+from typing import Dict, Optional, Sequence, Tuple
 
 from ..scenario import tomllib  # tomllib, or tomli before Python 3.11
 
@@ -39,7 +48,14 @@ KINDS = {"ns2-agrees": "not reproduced, ns-2 agrees with pacesim",
 UNKNOWN = "not reproduced, cause not yet found"
 QUICK_MISS = "not reproduced (quick demo: verdicts are given at the paper's size)"
 NOT_EVALUATED = "not evaluated"
-ORDER = [REPRODUCED, *KINDS.values(), UNKNOWN, QUICK_MISS, NOT_EVALUATED]
+INCONCLUSIVE = "inconclusive: the seeds disagree"
+ORDER = [REPRODUCED, *KINDS.values(), UNKNOWN, INCONCLUSIVE, QUICK_MISS, NOT_EVALUATED]
+
+MIN_SEEDS = 3
+"""Seeds a verdict needs where the paper gives no count of its own (`Figure.seeds`)."""
+MAX_SEEDS = 10
+"""Seeds after which a claim the seeds still split on is inconclusive."""
+DECIDED, MORE_SEEDS = "decided", "more seeds"
 
 CAUSES_DIR = Path(__file__).resolve().parent / "causes"
 
@@ -72,6 +88,8 @@ class Judged:
     cause: str = ""
     evidence: Tuple[str, ...] = ()
     sentence: str = ""
+    seeds: str = ""  # the outcome on each seed alone, and whether that settles the verdict
+    settled: str = DECIDED  # DECIDED | MORE_SEEDS | INCONCLUSIVE
 
 
 def paper_of(catalogue_id: str) -> str:
@@ -120,9 +138,35 @@ def check_causes(paper: str, known: Dict[str, str], directory: Path = CAUSES_DIR
             raise CauseError(f"paper_{paper}.toml: [{cid!r}] quotes {cause.claim!r}, but the claim is {known[cid]!r}")
 
 
+def settle(outcome: str, by_seed: Dict[int, str], needed: int = MIN_SEEDS) -> Tuple[str, str]:
+    """(DECIDED, MORE_SEEDS or INCONCLUSIVE; the spread in words) for a claim whose outcome on the mean over seeds
+    is `outcome` and on each seed alone `by_seed`: decided when at least `needed` seeds are judged and each agrees
+    with the mean; inconclusive when `MAX_SEEDS` are judged and some do not; else more seeds are wanted."""
+    judged = {s: o for s, o in by_seed.items() if o != NOT_EVALUATED}
+    if outcome == NOT_EVALUATED or not judged:
+        return DECIDED, ""
+    agree = [s for s, o in judged.items() if o == outcome]
+    spread = f"{outcome} on {len(agree)} of {len(judged)} seeds ({', '.join(map(str, judged))})"
+    if len(agree) == len(judged):
+        return (DECIDED, spread) if len(judged) >= needed else (MORE_SEEDS, f"{spread}; {needed} needed")
+    return (INCONCLUSIVE, spread) if len(judged) >= MAX_SEEDS else (MORE_SEEDS, f"{spread}; split, up to {MAX_SEEDS}")
+
+
 def judge(cid: str, expect: str, test: str, outcome: str, numbers: str, quick: bool = False,
-          directory: Path = CAUSES_DIR, sentence: str = "") -> Judged:
-    """The verdict of claim `cid` from its outcome and, for a miss at the paper's size, its recorded cause."""
+          directory: Path = CAUSES_DIR, sentence: str = "", by_seed: Optional[Dict[int, str]] = None,
+          needed: int = MIN_SEEDS) -> Judged:
+    """The verdict of claim `cid` from its outcome (on the mean over seeds; with `by_seed`, each seed's, settled by
+    `settle`) and, for a miss at the paper's size, its recorded cause."""
+    settled, spread = settle(outcome, by_seed or {}, needed) if by_seed and not quick else (DECIDED, "")
+    if settled == INCONCLUSIVE:
+        return Judged(cid, expect, test, outcome, numbers, INCONCLUSIVE, sentence=sentence, seeds=spread,
+                      settled=settled)
+    j = _judge(cid, expect, test, outcome, numbers, quick, directory, sentence)
+    return replace(j, seeds=spread, settled=settled)
+
+
+def _judge(cid: str, expect: str, test: str, outcome: str, numbers: str, quick: bool, directory: Path,
+           sentence: str) -> Judged:
     if outcome != "not reproduced":
         return Judged(cid, expect, test, outcome, numbers, REPRODUCED if outcome == "reproduced" else NOT_EVALUATED,
                       sentence=sentence)

@@ -28,13 +28,14 @@ from ..reproduce.catalogue import CATALOGUE, figures_of
 from ..reproduce.figures import FIGURES
 from ..reproduce.runner import length_s
 from ..reproduce.tables import judge_all, references
-from ..reproduce.verdicts import KINDS, NOT_EVALUATED, ORDER, QUICK_MISS, REPRODUCED, UNKNOWN, Judged, paper_of
+from ..reproduce.verdicts import (INCONCLUSIVE, KINDS, NOT_EVALUATED, ORDER, QUICK_MISS, REPRODUCED, UNKNOWN, Judged,
+                                  paper_of)
 from ..store import Store
 
 VERDICTS = [v for v in ORDER if v != QUICK_MISS]
 """The verdicts a full-size record can hold, in `ORDER` (quick demos are never judged here)."""
 
-CSS_CLASS = {REPRODUCED: "reproduced", UNKNOWN: "unknown", NOT_EVALUATED: "not-evaluated",
+CSS_CLASS = {REPRODUCED: "reproduced", UNKNOWN: "unknown", NOT_EVALUATED: "not-evaluated", INCONCLUSIVE: "inconclusive",
              **{words: kind for kind, words in KINDS.items()}}
 """Verdict -> the CSS class that colours it."""
 
