@@ -6,8 +6,19 @@
 #
 #   bench/ns2/debian_tree.sh DIR          # unpack, fix, configure (once)
 #   bench/ns2/debian_tree.sh DIR make     # make -j2 ns; DIR/make.log
+#   NS2_SRC=TREE bench/ns2/debian_tree.sh DIR   # another ns-2 source tree
 #
-# A tree already configured (DIR/ns-2.35/Makefile exists) is left as is.
+# A tree already configured (DIR/ns-2.*/Makefile exists) is left as is.
+# NS2_SRC: an unpacked ns-2 source directory (its VERSION file names it; 2.35
+# and 2.28 are known) copied to DIR/ns-VERSION instead of Debian's 2.35
+# (bench/ns2/wei/build228.sh: ns-2.28 from a public mirror). 2.28 needs, on
+# top of steps 3, 4 and 4b: configure looks for tcl2c++ in $d only (add
+# $d/bin); forward declarations gcc 12 no longer infers from friend
+# declarations (queue/cbq.cc CBQueue, tora/tora_neighbor.h toraAgent,
+# diffusion3/filter_core/filter_core.hh DiffRoutingAgent, and the transmit-
+# failure callbacks of dsr/dsragent.cc, diffusion/diffusion.cc and
+# diffusion/omni_mcast.cc); the max(maxseq_, highest_ack_) fix of step 5;
+# and C++98 with -fpermissive -w (its code predates C++11).
 #
 # Steps, and every fix (see bench/ns2/paced/README.md):
 #  1. deb-src: a deb-src twin of each Debian deb entry (same URIs, suites,
@@ -42,11 +53,25 @@
 set -eu
 
 DIR=$1
-NS=$DIR/ns-2.35
+if [ -n "${NS2_SRC:-}" ]; then
+    VER=$(cat "$NS2_SRC/VERSION")
+else
+    # The version of the tree already in DIR, else Debian's 2.35.
+    VER=2.35
+    for d in "$DIR"/ns-2.*; do
+        [ -d "$d" ] && VER=${d##*/ns-}
+    done
+fi
+NS=$DIR/ns-$VER
+case $VER in
+    2.35) CCOPT="-O2 -Wall -Wno-write-strings -DUSE_INTERP_RESULT" ;;
+    2.28) CCOPT="-O2 -std=gnu++98 -fpermissive -w -DUSE_INTERP_RESULT" ;;
+    *) echo "ns-$VER: no known fixes" >&2; exit 2 ;;
+esac
 
 if [ "${2:-}" = make ]; then
     cd "$NS"
-    make -j2 ns CCOPT="-O2 -Wall -Wno-write-strings -DUSE_INTERP_RESULT" > "$DIR/make.log" 2>&1 \
+    make -j2 ns CCOPT="$CCOPT" > "$DIR/make.log" 2>&1 \
         || { grep -E 'error|Error' "$DIR/make.log" | head -n 30; exit 1; }
     exit 0
 fi
@@ -74,6 +99,10 @@ if [ ! -f "$NS/Makefile" ]; then
     # 3. Build dependencies.
     apt-get install -y --no-install-recommends build-essential tcl-dev tk-dev libotcl1-dev \
         libtclcl1-dev tclcl libx11-dev libxext-dev libxt-dev libpcap0.8-dev xz-utils patch
+    if [ -n "${NS2_SRC:-}" ]; then
+        cp -a "$NS2_SRC" "$NS"
+        chmod +x "$NS/configure" "$NS/config.guess" "$NS/config.sub" "$NS/install-sh"
+    else
     # 2. Source: the orig tarball, and Debian's patches if they come too.
     mkdir -p "$DIR/src"
     (cd "$DIR/src" && apt-get source --download-only ns2 || true)
@@ -88,6 +117,7 @@ if [ ! -f "$NS/Makefile" ]; then
             done
         fi
     fi
+    fi
     cd "$NS"
     # 4. configure's search lists, extended with Debian's places.
     perl -0pi -e '
@@ -98,10 +128,30 @@ if [ ! -f "$NS/Makefile" ]; then
         s|^(TCL_H_PLACES_D=")\$d/generic |$1\$d/generic \$d/include/tcl\$TCL_HI_VERS \$d/include/tcl\$TCL_HI_VERS/tcl-private/generic |m;
         s|^(TK_H_PLACES_D=")\$d |$1\$d \$d/include/tcl\$TK_HI_VERS |m;
         s|^(TCLCL_H_PLACES_D=")\$d |$1\$d \$d/include/tclcl |m;
+        s|^TCLCL_PROG_PLACES_D="\$d"$|TCLCL_PROG_PLACES_D="\$d \$d/bin"|m;
     ' configure
     # 5. Sources that gcc 12 rejects.
     sed -i 's/maxseq_ = max(maxseq_, highest_ack_);/maxseq_ = max(int(maxseq_), int(highest_ack_));/' \
-        tcp/tcp-fack.cc tcp/tcp-linux.cc tcp/tcp-fs.cc
+        tcp/tcp-fack.cc tcp/tcp-fs.cc
+    if [ "$VER" = 2.28 ]; then
+        # Forward declarations (see above), each checked.
+        perl -0pi -e 's/\nclass CBQClass /\nclass CBQueue;\nclass CBQClass /' queue/cbq.cc
+        perl -0pi -e 's/\nclass (\w+)/\nclass toraAgent;\nclass $1/' tora/tora_neighbor.h
+        perl -0pi -e 's/\nclass DiffusionCoreAgent/\nclass DiffRoutingAgent;\nclass DiffusionCoreAgent/' \
+            diffusion3/filter_core/filter_core.hh
+        for f in dsr/dsragent.cc:XmitFailureCallback,XmitFlowFailureCallback \
+                 diffusion/diffusion.cc:XmitFailedCallback diffusion/omni_mcast.cc:OmniMcastXmitFailedCallback; do
+            for fn in $(echo "${f#*:}" | tr , ' '); do
+                perl -0pi -e 's/^(#include[^\n]*\n)(?!.*^#include)/$1void '"$fn"'(Packet *pkt, void *data);\n/ms' "${f%%:*}"
+                grep -q "^void $fn(Packet \*pkt, void \*data);" "${f%%:*}"
+            done
+        done
+        grep -q '^class CBQueue;' queue/cbq.cc
+        grep -q '^class toraAgent;' tora/tora_neighbor.h
+        grep -q '^class DiffRoutingAgent;' diffusion3/filter_core/filter_core.hh
+    else
+    sed -i 's/maxseq_ = max(maxseq_, highest_ack_);/maxseq_ = max(int(maxseq_), int(highest_ack_));/' \
+        tcp/tcp-linux.cc
     sed -i 's/char\* retVal = Tcl_GetHashKey(namemap_, he);/char* retVal = (char*)Tcl_GetHashKey(namemap_, he);/' \
         webcache/pagepool.cc
     sed -i 's/= hash(reqId);/= ::hash(reqId);/; s/= hash(mdart_->id_);/= ::hash(mdart_->id_);/' mdart/mdart_adp.cc
@@ -109,6 +159,7 @@ if [ ! -f "$NS/Makefile" ]; then
         pushback/ident-tree.h
     sed -i 's/void eraseAll() { erase(baseMap::begin(), baseMap::end()); }/void eraseAll() { baseMap::erase(baseMap::begin(), baseMap::end()); }/' \
         linkstate/ls.h
+    fi
     ./configure --with-tcl=/usr --with-tcl-ver=8.6 --with-tk=/usr --with-tk-ver=8.6 \
         --with-otcl=/usr --with-tclcl=/usr > "$DIR/configure.log" 2>&1 \
         || { tail -n 20 "$DIR/configure.log"; exit 1; }
@@ -117,7 +168,9 @@ if [ ! -f "$NS/Makefile" ]; then
     # either: 32-bit QueueMonitor counters and event ids, as in Debian's ns.
     sed -i 's|^#define HAVE_INT64 1$|/* #undef HAVE_INT64 (as Debian libtclcl) */|' autoconf.h
     grep -q 'undef HAVE_INT64 (as Debian' autoconf.h
-    # ... and PackMimeOpenLoop binds an int64_t regardless: an int then.
-    sed -i 's/^\tint64_t maxpkts_;/\tint maxpkts_;/' packmime/packmime_OL.h
-    grep -q '^.int maxpkts_;' packmime/packmime_OL.h
+    # ... and 2.35's PackMimeOpenLoop binds an int64_t regardless: an int then.
+    if [ "$VER" = 2.35 ]; then
+        sed -i 's/^\tint64_t maxpkts_;/\tint maxpkts_;/' packmime/packmime_OL.h
+        grep -q '^.int maxpkts_;' packmime/packmime_OL.h
+    fi
 fi

@@ -24,7 +24,10 @@ Grids (a row already in its CSV is skipped, so a stopped run resumes):
           every host paced (original, modified), seeds 1-2, 200 s over
           [50, 200] s (results/ebase-host.csv);
 - efig17: E-base with 30 % of the hosts paced (original), 5 and 10 KB,
-          seeds 1-2 (results/ebase-host.csv).
+          seeds 1-2 (results/ebase-host.csv);
+- ebase-ci: E-base with 100 flows (10 x 10), 5 and 10 KB, unpaced, every
+          host paced (original, modified) and 30 % paced (original), seeds
+          1-2 (results/ebase-host.csv): the cheap points, for CI.
 
 With --sack1-paced, the runs are on `build.sh --sack1-paced`'s binary (our
 completion: Sack1 gated by the pacer as the other agents are; default
@@ -86,10 +89,13 @@ def use_results(root):
 def grid(name):
     """(rows, CSV path, columns, key columns, runner, key of a row, seed of a row) of a grid."""
     seeds = (1, 2)
-    if name in ("ebase", "efig17"):
+    if name in ("ebase", "efig17", "ebase-ci"):
+        shares = (("none", 0.0), ("original", 1.0), ("modified", 1.0))
         if name == "ebase":
-            rows = [(10, 100, kb, s, 200, 50, m, f) for s in seeds for kb in (3, 5, 10, 20)
-                    for m, f in (("none", 0.0), ("original", 1.0), ("modified", 1.0))]
+            rows = [(10, 100, kb, s, 200, 50, m, f) for s in seeds for kb in (3, 5, 10, 20) for m, f in shares]
+        elif name == "ebase-ci":
+            rows = [(10, 10, kb, s, 200, 50, m, f) for s in seeds for kb in (5, 10)
+                    for m, f in (*shares, ("original", 0.3))]
         else:
             rows = [(10, 100, kb, s, 200, 50, "original", 0.3) for s in seeds for kb in (5, 10)]
         return (rows, RESULTS / "ebase-host.csv", run_paced.EBASE_COLUMNS, run_paced.EBASE_KEY, run_paced.run_ebase,
@@ -114,7 +120,7 @@ def grid(name):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws6", "ws3", "ebase", "efig17"])
+    ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws6", "ws3", "ebase", "efig17", "ebase-ci"])
     ap.add_argument("--ns", help="the ns binary (default: the path in /work/ns2-wei/READY)")
     ap.add_argument("--seed", type=int, action="append", help="only these seeds (repeatable)")
     ap.add_argument("--buffer-kb", type=int, action="append", help="E-base: only these buffers (repeatable)")
@@ -132,7 +138,7 @@ def main():
         rows, path, columns, key, run, key_of, seed_of = grid(name)
         rows = [r for r in rows if (not args.sack1_paced or name == "ws1" or r[0] == "Sack1")
                 and (not args.seed or seed_of(r) in args.seed)
-                and (not args.buffer_kb or name not in ("ebase", "efig17") or r[2] in args.buffer_kb)]
+                and (not args.buffer_kb or not name.startswith("e") or r[2] in args.buffer_kb)]
         run_rows(ns, name, [(r, key_of(r)) for r in rows], path, columns, key, run)
     return 0
 
