@@ -395,3 +395,51 @@ def test_w_s5_loss_event_rate_is_per_rtt_of_the_flows_life():
     assert _loss_event_rate(flows, 180.0) == 162 / 2400  # 6.75 %; per base RTT it was 162 / 3600 = 4.5 %
     assert _loss_event_rate(flows.assign(mean_delay_ms=[None, None]), 180.0) is None  # no [delay]: no RTT
     assert _loss_event_rate(flows.iloc[0:0], 180.0) is None
+
+
+# --- the same rules where other checks read the same words ---
+
+def test_a_fig13_inflection_about_9_kb_is_a_grid_location():
+    from pacesim.reproduce.paper_a import A13_BUFFERS, A13_SHARES
+
+    def run(low: str):
+        i0 = A13_BUFFERS.index(low)
+        return points([{"variant": s, "core.buffer": b, "core_udp_loss_rate": 1e-3 * (1 + abs(i - i0))}
+                       for s in A13_SHARES for i, b in enumerate(A13_BUFFERS)])
+    assert outcome("A-fig13.1", run("9KB")) == "reproduced"
+    assert outcome("A-fig13.1", run("11KB")) == "reproduced"  # the old "about 9" (8.55 to 9.45) refused it
+    assert outcome("A-fig13.1", run("6KB")) == "not reproduced"  # 3 KB from 9, the step there 1 KB
+
+
+def test_a_fig15_falls_monotonically_with_a_total_fall():
+    from pacesim.reproduce.paper_a import A15_BUFFERS, A15_VARIANTS
+
+    def run(curve):
+        return points([{"variant": v, "core.buffer": b, "core_udp_loss_rate": y} for v in A15_VARIANTS
+                       for b, y in zip(A15_BUFFERS, curve)])
+    assert outcome("A-fig15.1", run([0.30 - 0.02 * i for i in range(10)])) == "reproduced"
+    assert outcome("A-fig15.1", run([0.300, 0.299, 0.298, 0.298, 0.297, 0.2975, 0.297, 0.2975, 0.297, 0.2975])) \
+        == "not reproduced"  # flat: no step up beats, but no fall either (the old check took it)
+
+
+def test_e_fig15_tcp_falls_monotonically_at_50_kb():
+    from pacesim.reproduce.paper_e import E15_DELAYS
+
+    def run(at_50):
+        return points([{"core.buffer": b, "pacing.delay": d, "tcp_utilisation": y / 100, "core_udp_loss_rate": 1e-3}
+                       for b, curve in (("5KB", [84 + i for i in range(13)]), ("50KB", at_50))
+                       for d, y in zip(E15_DELAYS, curve)])
+    assert outcome("E-fig15.3", run([94.56, 94.56, 94.55, 94.56, 94.55, 94.56, 94.57, 94.56, 94.54, 94.52, 94.47,
+                                     93.71, 93.11])) == "reproduced"  # the stored curve: -1.5 % in all
+    assert outcome("E-fig15.3", run([94.56] * 11 + [94.0, 94.0])) == "not reproduced"  # -0.6 %: no fall
+    assert outcome("E-fig15.1", run([94.56] * 13)) == "reproduced"  # 5 KB rises 84 -> 96
+
+
+def test_e_fig7_edge_above_host_where_throughput_is_saturated():
+    def run(at_15: float):
+        return points([{"tcp.variant": v, "core.buffer": b, "pacing.scheme": s,
+                        "tcp_utilisation": (at_15 if s == "edge" else 99.2) / 100 if b == "15KB" else (0.95 if s == "edge" else 0.9),
+                        "goodput_kbps_mean": 90 if s == "edge" else 85}
+                       for v in ("newreno", "sack", "fack") for b in MID for s in ("host", "edge")])
+    assert outcome("E-fig7.1", run(99.4)) == "reproduced"  # +0.2 % at 15 KB: 99.2 % has no 1 % of room
+    assert outcome("E-fig7.1", run(98.0)) == "not reproduced"
