@@ -17,10 +17,13 @@
 # x-dst (1 Gb/s, 1 ms) with exponential on-off UDP, CROSS_MBPS while on,
 # mean on and off 0.5 s, 210 B packets (pacesim's `onoff` cross traffic).
 #
-# Over [WARMUP, DURATION]: core departures, arrivals and drops, and per
+# Over [WARMUP, DURATION]: core departures, arrivals and drops and the mean
+# core queueing delay (queue bytes averaged over time / core rate), and per
 # flow goodput (growth of ack_), data packets sent (ndatapack_),
-# retransmitted packets (nrexmitpack_), timeouts (nrexmit_) and fast
-# retransmits (fast_cuts_), written to FLOWS_CSV; one "RESULT ..." line.
+# retransmitted packets (nrexmitpack_), timeouts (nrexmit_), fast
+# retransmits (fast_cuts_) and its packets dropped at the core (a flow
+# monitor by fid: flow i has fid i + 1, the cross traffic 0), written to
+# FLOWS_CSV; one "RESULT ..." line.
 
 lassign $argv flows rate delay buffer pktbytes seed duration warmup flows_csv variant mode start cross fraction
 if {$start eq ""} { set start 0.1 }
@@ -48,7 +51,10 @@ set q [[$ns link $r0 $r1] queue]
 $q set queue_in_bytes_ true
 $q set mean_pktsize_ 1
 $q set limit_ $buffer
-set qmon [$ns monitor-queue $r0 $r1 0]
+set qmon [$ns makeflowmon Fid]
+$ns attach-fmon [$ns link $r0 $r1] $qmon
+set qbytes [new Integrator]
+$qmon set-bytes-integrator $qbytes
 
 for {set i 0} {$i < $flows} {incr i} {
     set s [$ns node]
@@ -56,6 +62,7 @@ for {set i 0} {$i < $flows} {incr i} {
     $ns duplex-link $s $r0 1Gb 1ms DropTail
     $ns duplex-link $r1 $d 1Gb 1ms DropTail
     set tcp($i) [new Agent/TCP/$variant/Paced]
+    $tcp($i) set fid_ [expr {$i + 1}]
     set sink [new $sinkclass]
     $ns attach-agent $s $tcp($i)
     $ns attach-agent $d $sink
@@ -71,33 +78,49 @@ if {$cross > 0} {
 
 set counters {ack_ ndatapack_ nrexmitpack_ nrexmit_ fast_cuts_}
 
+# Each flow's core drops so far, by fid - 1 (0 before its first packet).
+proc core_drops {} {
+    global qmon flows
+    for {set i 0} {$i < $flows} {incr i} { set out($i) 0 }
+    foreach fl [$qmon flows] {
+        set i [expr {[$fl set flowid_] - 1}]
+        if {$i >= 0} { set out($i) [$fl set pdrops_] }
+    }
+    return [array get out]
+}
+
 proc snapshot {} {
-    global qmon tcp flows counters arr0 dep0 drop0 c0
+    global qmon qbytes tcp flows counters arr0 dep0 drop0 c0 cdrop0 qsum0
     set arr0 [$qmon set parrivals_]
     set dep0 [$qmon set pdepartures_]
     set drop0 [$qmon set pdrops_]
+    set qsum0 [$qbytes set sum_]
+    array set cdrop0 [core_drops]
     for {set i 0} {$i < $flows} {incr i} {
         foreach c $counters { set c0($i,$c) [$tcp($i) set $c] }
     }
 }
 
 proc finish {} {
-    global qmon tcp flows counters arr0 dep0 drop0 c0 duration warmup flows_csv payload pktbytes
+    global qmon qbytes tcp flows counters arr0 dep0 drop0 c0 cdrop0 qsum0 duration warmup flows_csv payload pktbytes rate
     set span [expr {$duration - $warmup}]
     set arr [expr {[$qmon set parrivals_] - $arr0}]
     set dep [expr {[$qmon set pdepartures_] - $dep0}]
     set drop [expr {[$qmon set pdrops_] - $drop0}]
     set f [open $flows_csv w]
-    puts $f "flow,paced,goodput_kbps,data_packets_sent,retransmits,timeouts,fast_retransmits"
+    array set cdrop [core_drops]
+    puts $f "flow,paced,goodput_kbps,data_packets_sent,retransmits,timeouts,fast_retransmits,core_drops"
     for {set i 0} {$i < $flows} {incr i} {
         foreach c $counters { set d($c) [expr {[$tcp($i) set $c] - $c0($i,$c)}] }
         set paced [expr {[$tcp($i) set pace_mode_] != 0}]
         set g [expr {$d(ack_) * $payload * 8.0 / $span / 1000.0}]
-        puts $f "$i,$paced,$g,$d(ndatapack_),$d(nrexmitpack_),$d(nrexmit_),$d(fast_cuts_)"
+        puts $f "$i,$paced,$g,$d(ndatapack_),$d(nrexmitpack_),$d(nrexmit_),$d(fast_cuts_),[expr {$cdrop($i) - $cdrop0($i)}]"
     }
     close $f
-    puts [format "RESULT aggregate_mbps=%.4f core_loss=%.6f core_arrivals=%d core_drops=%d core_departures=%d" \
-        [expr {$dep * $pktbytes * 8.0 / $span / 1e6}] [expr {$arr > 0 ? double($drop) / $arr : 0.0}] $arr $drop $dep]
+    set qdelay [expr {([$qbytes set sum_] - $qsum0) / $span * 8.0 / ($rate * 1e6)}]
+    puts [format "RESULT aggregate_mbps=%.4f core_loss=%.6f core_arrivals=%d core_drops=%d core_departures=%d core_qdelay_ms=%.4f" \
+        [expr {$dep * $pktbytes * 8.0 / $span / 1e6}] [expr {$arr > 0 ? double($drop) / $arr : 0.0}] $arr $drop $dep \
+        [expr {1e3 * $qdelay}]]
     exit 0
 }
 

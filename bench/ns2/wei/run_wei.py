@@ -14,7 +14,8 @@ Grids (a row already in its CSV is skipped, so a stopped run resumes):
           (results/ws1.csv; per flow results/flows/ws1_*);
 - ws5:    W-s5, 20 paced + 20 unpaced, 57 Mb/s, RTT 100 ms, 712 KB, 1500 B,
           Reno / Newreno / Sack1 x original / modified, seeds 1-2, 200 s over
-          [20, 200] s (results/ws5.csv; per flow results/flows/ws5_*);
+          [20, 200] s (results/ws5.csv; per flow results/flows/ws5_*), with
+          paper W Table I's two rates besides run_paced's columns (ws5_table1);
 - ws6:    W-s6, 5 Reno flows, 1 Gb/s, RTT 12 ms, 30 KB, on-off cross traffic
           100 Mb/s while on, every second flow paced (none / modified /
           original), seeds 1-2, 200 s (results/ws6.csv, ws6.csv's columns);
@@ -27,7 +28,11 @@ Grids (a row already in its CSV is skipped, so a stopped run resumes):
           seeds 1-2 (results/ebase-host.csv);
 - ebase-ci: E-base with 100 flows (10 x 10), 5 and 10 KB, unpaced, every
           host paced (original, modified) and 30 % paced (original), seeds
-          1-2 (results/ebase-host.csv): the cheap points, for CI.
+          1-2 (results/ebase-host.csv): the cheap points, for CI;
+- ns228:  E-base, 100 flows, 5 and 10 KB, seed 1, on stock ns-2.28
+          (build228.sh, /work/ns2-228/READY), Debian's 2.35 (/usr/bin/ns),
+          2.35 with 2.28's TCP defaults (defaults228.tcl), and this build
+          with 2.28's defaults, unpaced and paced (original) (results/ns228.csv).
 
 With --sack1-paced, the runs are on `build.sh --sack1-paced`'s binary (our
 completion: Sack1 gated by the pacer as the other agents are; default
@@ -53,8 +58,46 @@ SHIM = HERE / "shim.tcl"
 RESULTS = HERE / "results"
 run_paced.FLOWS = RESULTS / "flows"
 _run_ns = run_paced.run_ns
-# Every run through the shim: `ns shim.tcl SCRIPT ARGS...`.
-run_paced.run_ns = lambda ns, args: _run_ns(ns, [SHIM, *args])
+last_result = {}  # the RESULT line of the latest run
+
+
+def run_ns_shim(ns, args):
+    """Every run through the shim: `ns shim.tcl SCRIPT ARGS...`."""
+    m, wall = _run_ns(ns, [SHIM, *args])
+    last_result.clear()
+    last_result.update(m)
+    return m, wall
+
+
+run_paced.run_ns = run_ns_shim
+
+WS5_COLUMNS = [*run_paced.WS5_COLUMNS[:-1], "core_qdelay_ms", "loss_per_packet_paced", "loss_per_packet_unpaced",
+               "loss_event_rate_paced", "loss_event_rate_unpaced", "wall_s"]
+# W-s5's propagation RTT, 2 x (1 + 48 + 1) ms.
+WS5_BASE_RTT_S = 0.1
+
+
+def ws5_table1(ns, row):
+    """run_paced.run_ws5's row plus paper W Table I's rates per half: packets
+    of the half dropped at the core per data packet it sent (its per-packet
+    loss rate), and loss events (fast retransmits + timeouts, one per RTT
+    with a loss) per RTT of each flow's life (its loss-event rate, footnote
+    10), the RTT taken as the propagation RTT plus the mean core queueing
+    delay over the window (the same for every flow: one path)."""
+    out = run_paced.run_ws5(ns, row)
+    variant, mode, seed, duration, warmup = row
+    flows = read_flows(run_paced.FLOWS / f"ws5_{variant.lower()}_{mode}_s{seed}_t{duration}.csv")
+    qdelay_ms = float(last_result["core_qdelay_ms"])
+    rtts = (duration - warmup) / (WS5_BASE_RTT_S + qdelay_ms / 1e3)
+    out["core_qdelay_ms"] = last_result["core_qdelay_ms"]
+    for name, flag in (("paced", "1"), ("unpaced", "0")):
+        g = [f for f in flows if f["paced"] == flag]
+        out[f"loss_per_packet_{name}"] = (sum(int(f["core_drops"]) for f in g)
+                                          / sum(int(f["data_packets_sent"]) for f in g))
+        events = sum(int(f["fast_retransmits"]) + int(f["timeouts"]) for f in g)
+        out[f"loss_event_rate_{name}"] = events / (len(g) * rtts)
+    out["wall_s"] = out.pop("wall_s")
+    return out
 
 WS6_COLUMNS = ["variant", "mode", "fraction", "seed", "flows", "rate_mbps", "core_delay_ms", "buffer_bytes",
                "packet_bytes", "duration_s", "warmup_s", "cross_mbps", "core_loss", "goodput_kbps_min",
@@ -86,6 +129,31 @@ def use_results(root):
     run_paced.FLOWS = root / "flows"
 
 
+NS228_COLUMNS = ["build", "flows", "buffer_bytes", "seed", "duration_s", "warmup_s", "mode", "aggregate_mbps",
+                 "goodput_kbps_mean", "core_loss", "core_arrivals", "core_drops", "wall_s"]
+NS228_KEY = NS228_COLUMNS[:7]
+NS228_BUILDS = ("2.28", "2.35", "2.35, 2.28 defaults", "Wei, 2.28 defaults")
+
+
+def run_ns228(ns, row):
+    """One E-base point (10 x 10 flows, 200 s over [50, 200] s) on one of NS228_BUILDS."""
+    build, kb, seed, mode = row
+    with tempfile.NamedTemporaryFile("r", suffix=".csv") as tf:
+        ebase = [10, 10, kb * 1000, seed, 200, 50, tf.name]
+        if build == "2.28":
+            cmd = [Path("/work/ns2-228/READY").read_text().strip(), HERE.parent / "ebase.tcl", *ebase]
+        elif build == "2.35":
+            cmd = ["/usr/bin/ns", HERE.parent / "ebase.tcl", *ebase]
+        elif build == "2.35, 2.28 defaults":
+            cmd = ["/usr/bin/ns", HERE / "defaults228.tcl", HERE.parent / "ebase.tcl", *ebase]
+        else:
+            cmd = [ns, HERE / "defaults228.tcl", SHIM, HERE.parent / "paced" / "ebase_host.tcl", mode,
+                   1.0 if mode != "none" else 0.0, *ebase]
+        m, wall = _run_ns(cmd[0], cmd[1:])
+    return {"build": build, "flows": 100, "buffer_bytes": kb * 1000, "seed": seed, "duration_s": 200,
+            "warmup_s": 50, "mode": mode, **{k: m[k] for k in NS228_COLUMNS[7:12]}, "wall_s": f"{wall:.1f}"}
+
+
 def grid(name):
     """(rows, CSV path, columns, key columns, runner, key of a row, seed of a row) of a grid."""
     seeds = (1, 2)
@@ -100,6 +168,11 @@ def grid(name):
             rows = [(10, 100, kb, s, 200, 50, "original", 0.3) for s in seeds for kb in (5, 10)]
         return (rows, RESULTS / "ebase-host.csv", run_paced.EBASE_COLUMNS, run_paced.EBASE_KEY, run_paced.run_ebase,
                 lambda r: (r[0] * r[1], r[0], r[1], r[2] * 1000, *r[3:]), lambda r: r[3])
+    if name == "ns228":
+        rows = [(b, kb, 1, "none") for kb in (5, 10) for b in NS228_BUILDS]
+        rows += [("Wei, 2.28 defaults", kb, 1, "original") for kb in (5, 10)]
+        return (rows, RESULTS / "ns228.csv", NS228_COLUMNS, NS228_KEY, run_ns228,
+                lambda r: (r[0], 100, r[1] * 1000, r[2], 200, 50, r[3]), lambda r: r[2])
     if name == "ws1":
         rows = [(m, s, 10) for s in range(1, 11) for m in ("none", "original")]
         return (rows, RESULTS / "ws1.csv", run_paced.WS1_COLUMNS, run_paced.WS1_KEY, run_paced.run_ws1,
@@ -107,7 +180,7 @@ def grid(name):
     if name == "ws5":
         rows = [(v, m, s, 200, 20) for s in seeds for v in ("Reno", "Newreno", "Sack1")
                 for m in ("original", "modified")]
-        return (rows, RESULTS / "ws5.csv", run_paced.WS5_COLUMNS, run_paced.WS5_KEY, run_paced.run_ws5,
+        return (rows, RESULTS / "ws5.csv", WS5_COLUMNS, run_paced.WS5_KEY, ws5_table1,
                 lambda r: (r[0], r[1], r[2], 40, 57, 48, 712000, 1500, r[3], r[4]), lambda r: r[2])
     if name == "ws6":
         rows = [(m, s) for s in seeds for m in ("none", "modified", "original")]
@@ -120,7 +193,7 @@ def grid(name):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws6", "ws3", "ebase", "efig17", "ebase-ci"])
+    ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws6", "ws3", "ebase", "efig17", "ebase-ci", "ns228"])
     ap.add_argument("--ns", help="the ns binary (default: the path in /work/ns2-wei/READY)")
     ap.add_argument("--seed", type=int, action="append", help="only these seeds (repeatable)")
     ap.add_argument("--buffer-kb", type=int, action="append", help="E-base: only these buffers (repeatable)")

@@ -43,8 +43,10 @@ def fmt(x, scale=1.0, digits=1):
 def ws5():
     cols = ["goodput_kbps_paced", "goodput_kbps_unpaced", "retransmit_rate_paced", "retransmit_rate_unpaced",
             "loss_events_per_rtt_paced", "loss_events_per_rtt_unpaced", "core_loss"]
-    wei = means(rows(HERE / "results" / "ws5.csv"), ["variant", "mode"], cols)
-    gated = means(rows(HERE / "results" / "sack1-paced" / "ws5.csv"), ["variant", "mode"], cols)
+    table1 = ["loss_per_packet_paced", "loss_per_packet_unpaced", "loss_event_rate_paced", "loss_event_rate_unpaced",
+              "core_qdelay_ms"]
+    wei = means(rows(HERE / "results" / "ws5.csv"), ["variant", "mode"], cols + table1)
+    gated = means(rows(HERE / "results" / "sack1-paced" / "ws5.csv"), ["variant", "mode"], cols + table1)
     stock = means(rows(PACED / "results" / "ws5.csv"), ["variant", "mode"], cols)
     print("| TCP, pacing | build | seeds | goodput paced / unpaced (Kb/s) | retransmitted per packet, paced / "
           "unpaced (%) | loss events per flow per 100 ms, paced / unpaced (%) | core loss (%) |")
@@ -58,6 +60,16 @@ def ws5():
                   f"| {fmt(x['retransmit_rate_paced'], 100, 2)} / {fmt(x['retransmit_rate_unpaced'], 100, 2)} "
                   f"| {fmt(x['loss_events_per_rtt_paced'], 100, 2)} / {fmt(x['loss_events_per_rtt_unpaced'], 100, 2)} "
                   f"| {fmt(x['core_loss'], 100, 3)} |")
+    print("\nPaper W Table I's rates (Reno, original: per-packet loss 0.6469 / 0.8663 %, loss-event rate "
+          "6.75 / 8.75 %):\n")
+    print("| TCP, pacing | build | per-packet loss, paced / unpaced (%) | loss-event rate, paced / unpaced (%) "
+          "| mean core queueing delay (ms) |")
+    print("|---|---|---|---|---|")
+    for build, table in (("Wei", wei), ("Wei, Sack1 gated", gated)):
+        for (v, m), (x, n) in sorted(table.items()):
+            print(f"| {v}, {m} | {build} | {fmt(x['loss_per_packet_paced'], 100, 3)} / "
+                  f"{fmt(x['loss_per_packet_unpaced'], 100, 3)} | {fmt(x['loss_event_rate_paced'], 100, 2)} / "
+                  f"{fmt(x['loss_event_rate_unpaced'], 100, 2)} | {fmt(x['core_qdelay_ms'])} |")
 
 
 def ws1():
