@@ -325,6 +325,10 @@ impl Scenario {
             }
         }
         self.pacing.validate()?;
+        if self.pacing.host().is_some_and(|h| h.wei.ack_counting) && !self.tcp.reno_window() {
+            let message = "counts Reno's window rounds (tcp.variant reno, newreno, sack or fack)";
+            return Err(bad("pacing.wei.ack_counting", message));
+        }
 
         if self.traffic.start[1] >= self.duration {
             let latest = self.traffic.start[1];
@@ -350,6 +354,7 @@ impl Scenario {
             ("tcp.delayed_ack", t.delayed_ack),
             ("pacing.delay", if let PacingScheme::Edge { delay } = p.scheme { Some(delay) } else { None }),
             ("pacing.max_delay", if let PacingScheme::Qlbp(q) = &p.scheme { q.max_delay } else { None }),
+            ("pacing.wei.overhead", p.host().map(|h| h.wei.overhead)),
             ("progress.interval", self.progress.as_ref().map(|p| p.interval)),
             ("burstiness.bin", self.burstiness.as_ref().map(|b| b.bin)),
             ("traffic.short.mean_think", short),

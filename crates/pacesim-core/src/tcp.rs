@@ -28,7 +28,7 @@ pub use sink::TcpSink;
 
 use crate::sim::rng::{stream, uniform};
 use crate::sim::Time;
-use pacing::{HostPacer, HostPacingMode};
+use pacing::{HostPacer, HostPacing};
 use rtt::RttEstimator;
 pub use spec::{Tcp, TcpVariant};
 
@@ -39,28 +39,36 @@ pub use spec::{Tcp, TcpVariant};
 pub struct TcpSetup {
     pub tcp: Tcp,
     seed: u64,
-    host_mode: HostPacingMode,
+    /// How paced senders pace.
+    host: HostPacing,
+    /// Every sender cuts its window from the packets in flight (`tcp.window_cut`).
+    cut_from_flight: bool,
     /// Senders remember first transmission times (for data packets' one-way delays).
     pub first_sends: bool,
 }
 
 impl TcpSetup {
-    pub fn new(tcp: &Tcp, seed: u64, host_mode: HostPacingMode) -> Self {
-        TcpSetup { tcp: tcp.clone(), seed, host_mode, first_sends: false }
+    /// Senders as `tcp` says, paced ones as `host` says; `host_paced_run`:
+    /// whether the run's hosts pace (`tcp.window_cut` may depend on it).
+    pub fn new(tcp: &Tcp, seed: u64, host: HostPacing, host_paced_run: bool) -> Self {
+        let cut_from_flight = tcp.window_cut.from_flight(host_paced_run);
+        TcpSetup { tcp: tcp.clone(), seed, host, cut_from_flight, first_sends: false }
     }
 
     /// A sender for `flow`, pacing if `paced`. Its TCP clock has the
-    /// flow's phase (ns-2 `boot_time_`), drawn from the "tcp.boot" stream.
+    /// flow's phase (ns-2 `boot_time_`), drawn from the "tcp.boot" stream;
+    /// Wei's pacing jitter draws from the "tcp.pace" stream.
     pub fn sender(&self, flow: usize, paced: bool) -> TcpSender {
         let t = &self.tcp;
         let boot: Time = uniform(&mut stream(self.seed, "tcp.boot", flow as u64), [0, t.tick - 1]);
         let rtt = RttEstimator::new(t.tick, boot, t.min_rto, t.max_rto, t.initial_rto);
-        let mut sender = TcpSender::new(variant(t), t.window, t.initial_window, t.syn, rtt);
+        let mut sender = TcpSender::new(variant(t), t.window, t.initial_window, t.syn, rtt)
+            .with_cuts_from_flight(self.cut_from_flight);
         if self.first_sends {
             sender = sender.with_first_sends();
         }
         if paced {
-            sender.with_pacing(HostPacer::new(self.host_mode))
+            sender.with_pacing(HostPacer::new(&self.host, || stream(self.seed, "tcp.pace", flow as u64)))
         } else {
             sender
         }

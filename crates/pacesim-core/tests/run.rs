@@ -436,7 +436,7 @@ fn every_variant_and_queue_runs_and_repeats() {
             .replace("\"reno\"", &format!("\"{variant}\""))
             .replace("\"droptail\"", &format!("\"{queue}\""));
         let mut s = Scenario::from_json(&json).unwrap();
-        for scheme in [PacingScheme::None, PacingScheme::Host { mode: Default::default() }] {
+        for scheme in [PacingScheme::None, PacingScheme::Host(Default::default())] {
             s.pacing.scheme = scheme.clone();
             let a = run(&s).unwrap();
             assert_eq!(a, run(&s).unwrap(), "{variant} {queue} {scheme:?}");

@@ -113,7 +113,8 @@ pub(crate) fn build_world(s: &Scenario, queues: Queues) -> Result<World, Invalid
         })
         .collect::<Result<_, _>>()?;
     let t = &s.tcp;
-    let mut setup = TcpSetup::new(t, s.seed, s.pacing.host_mode().unwrap_or_default());
+    let host = s.pacing.host();
+    let mut setup = TcpSetup::new(t, s.seed, host.cloned().unwrap_or_default(), host.is_some());
     setup.first_sends = s.delay.as_ref().is_some_and(|d| d.class == DelayClass::Data);
     let flows = (0..net.flows.len())
         .map(|i| {

@@ -15,16 +15,14 @@ use serde::{Deserialize, Serialize};
 use super::qlbp::QlbpSpec;
 use super::PacerSpec;
 use crate::spec::{bad, InvalidField};
-use crate::tcp::pacing::HostPacingMode;
+use crate::tcp::pacing::{HostPacerKind, HostPacing, HostPacingMode, WeiSpec};
 
 /// Where traffic is paced (paper E), with the scheme's knobs.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PacingScheme {
     None,
-    /// TCP pacing at the hosts (paper W), spacing packets by `mode`.
-    Host {
-        mode: HostPacingMode,
-    },
+    /// TCP pacing at the hosts (paper W): the pacer, its rule and options.
+    Host(HostPacing),
     /// The edge pacer on the ingress edge links, with delay bound `delay`,
     /// ns (paper E: 10 ms); d = 0 is no pacer at all.
     Edge {
@@ -35,8 +33,9 @@ pub enum PacingScheme {
 }
 
 /// Where traffic is paced (paper E): nowhere, by TCP at the hosts
-/// (`host_mode`: "original" RTT/cwnd, "modified" paper W eq. 7, or the
-/// Linux "rate"), by the optimal delay-bounded edge pacer (delay bound
+/// (`host_pacer`: Wei's ns-2 patch or paper W's prose; `host_mode`:
+/// "original" RTT/cwnd, "modified" paper W eq. 7, or the Linux "rate";
+/// Wei's options in `[pacing.wei]`), by the optimal delay-bounded edge pacer (delay bound
 /// `delay`, paper E uses 10 ms; 0 is no pacer) on the ingress edge links,
 /// or by QLBP there (paper Q: `mu_max`, `mu_min`, `q_max`, `q_lim` in
 /// packets, or `utilization` and `max_delay` for its rule of thumb).
@@ -82,9 +81,19 @@ struct FlatPacing {
     #[schemars(range(min = 0.0, max = 1.0))]
     fraction: f64,
     /// How paced hosts space their packets (host scheme): RTT/cwnd, paper W
-    /// eq. 7, or the Linux rate.
+    /// eq. 7, or the Linux rate (the paper-w pacer only).
     #[serde(default)]
     host_mode: HostPacingMode,
+    /// Which host pacer (host scheme): Wei's ns-2 pacing patch, which papers
+    /// E and W ran (paper E Sec 3.1, its [21]), or paper W's prose as
+    /// pacesim first read it (Sec IV; the default, which stored runs used).
+    #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
+    host_pacer: HostPacerKind,
+    /// Options of Wei's pacer (host scheme, `host_pacer = "wei"`).
+    #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
+    wei: WeiSpec,
     /// QLBP: the rate at `q_max` packets queued (paper Q eq. 1; default from
     /// paper Q Sec V-B, Q-fig18).
     #[serde(default = "QlbpSpec::default_mu_max")]
@@ -147,9 +156,14 @@ impl TryFrom<FlatPacing> for Pacing {
             max_delay: f.max_delay,
         };
         qlbp.validate("pacing")?;
+        f.wei.validate("pacing.wei")?;
         let scheme = match f.scheme {
             SchemeName::None => PacingScheme::None,
-            SchemeName::Host => PacingScheme::Host { mode: f.host_mode },
+            SchemeName::Host => {
+                let host = HostPacing { pacer: f.host_pacer, mode: f.host_mode, wei: f.wei };
+                host.validate("pacing")?;
+                PacingScheme::Host(host)
+            }
             SchemeName::Edge => PacingScheme::Edge { delay: f.delay },
             SchemeName::Qlbp => PacingScheme::Qlbp(qlbp),
         };
@@ -159,21 +173,23 @@ impl TryFrom<FlatPacing> for Pacing {
 
 impl From<Pacing> for FlatPacing {
     fn from(p: Pacing) -> Self {
-        let (name, delay, host_mode, q) = match p.scheme {
+        let (name, delay, host, q) = match p.scheme {
             PacingScheme::None => {
-                (SchemeName::None, DEFAULT_DELAY, HostPacingMode::default(), QlbpSpec::default())
+                (SchemeName::None, DEFAULT_DELAY, HostPacing::default(), QlbpSpec::default())
             }
-            PacingScheme::Host { mode } => (SchemeName::Host, DEFAULT_DELAY, mode, QlbpSpec::default()),
+            PacingScheme::Host(host) => (SchemeName::Host, DEFAULT_DELAY, host, QlbpSpec::default()),
             PacingScheme::Edge { delay } => {
-                (SchemeName::Edge, delay, HostPacingMode::default(), QlbpSpec::default())
+                (SchemeName::Edge, delay, HostPacing::default(), QlbpSpec::default())
             }
-            PacingScheme::Qlbp(q) => (SchemeName::Qlbp, DEFAULT_DELAY, HostPacingMode::default(), q),
+            PacingScheme::Qlbp(q) => (SchemeName::Qlbp, DEFAULT_DELAY, HostPacing::default(), q),
         };
         FlatPacing {
             scheme: name,
             delay,
             fraction: p.fraction,
-            host_mode,
+            host_mode: host.mode,
+            host_pacer: host.pacer,
+            wei: host.wei,
             mu_max: q.mu_max,
             mu_min: q.mu_min,
             q_max: q.q_max,
@@ -193,14 +209,20 @@ impl Pacing {
         }
         match &self.scheme {
             PacingScheme::Qlbp(q) => q.validate("pacing"),
-            PacingScheme::None | PacingScheme::Host { .. } | PacingScheme::Edge { .. } => Ok(()),
+            PacingScheme::Host(host) => host.validate("pacing"),
+            PacingScheme::None | PacingScheme::Edge { .. } => Ok(()),
         }
     }
 
     /// How paced hosts space their packets, if hosts pace.
     pub fn host_mode(&self) -> Option<HostPacingMode> {
-        match self.scheme {
-            PacingScheme::Host { mode } => Some(mode),
+        self.host().map(|h| h.mode)
+    }
+
+    /// How paced hosts pace, if hosts pace.
+    pub fn host(&self) -> Option<&HostPacing> {
+        match &self.scheme {
+            PacingScheme::Host(host) => Some(host),
             _ => None,
         }
     }
@@ -211,7 +233,7 @@ impl Pacing {
         match &self.scheme {
             PacingScheme::Edge { delay } if *delay > 0 => Some(PacerSpec::Edge { d: *delay }),
             PacingScheme::Qlbp(q) => Some(PacerSpec::Qlbp(q.params(link_rate))),
-            PacingScheme::Edge { .. } | PacingScheme::None | PacingScheme::Host { .. } => None,
+            PacingScheme::Edge { .. } | PacingScheme::None | PacingScheme::Host(_) => None,
         }
     }
 }
@@ -230,13 +252,36 @@ mod tests {
     /// as the same flat object (the store's keys hash that form).
     #[test]
     fn flat_wire_form_keeps_the_schemes_knobs_and_round_trips() {
-        let flat = r#"{"scheme":"edge","delay":5000000,"fraction":0.5,"host_mode":"original","mu_max":100000000,"mu_min":1000000,"q_max":40,"q_lim":2000,"utilization":null,"max_delay":null,"links":null}"#;
+        let flat = r#"{"scheme":"edge","delay":5000000,"fraction":0.5,"host_mode":"original","host_pacer":"paper-w","wei":{"ack_counting":false,"loss_filter":0,"inflation_ratio":0,"pure_rate_control":false,"overhead":0,"random_pace":false},"mu_max":100000000,"mu_min":1000000,"q_max":40,"q_lim":2000,"utilization":null,"max_delay":null,"links":null}"#;
         let p: Pacing = serde_json::from_str(flat).unwrap();
         assert_eq!(p, Pacing { scheme: PacingScheme::Edge { delay: 5_000_000 }, fraction: 0.5, links: None });
         assert_eq!(serde_json::to_string(&p).unwrap(), flat);
         let host: Pacing =
             serde_json::from_str(r#"{"scheme":"host","delay":0,"fraction":1.0,"host_mode":"rate"}"#).unwrap();
-        assert_eq!(host.scheme, PacingScheme::Host { mode: HostPacingMode::Rate });
+        let rate = HostPacing { mode: HostPacingMode::Rate, ..Default::default() };
+        assert_eq!(host.scheme, PacingScheme::Host(rate));
         assert_eq!(host.link_pacer(1), None);
+    }
+
+    /// Wei's pacer and its options: read into the host scheme (the front
+    /// leaves them out of the wire form at their defaults, `x-omit-default`,
+    /// so stored runs' keys stay), refused where they do not apply.
+    #[test]
+    fn weis_pacer_and_options_are_read_and_checked() {
+        let wire = r#"{"scheme":"host","delay":10000000,"fraction":1.0,"host_mode":"modified","host_pacer":"wei","wei":{"ack_counting":false,"loss_filter":-2,"inflation_ratio":0,"pure_rate_control":false,"overhead":1000,"random_pace":true},"mu_max":100000000,"mu_min":1000000,"q_max":40,"q_lim":2000,"utilization":null,"max_delay":null,"links":null}"#;
+        let p: Pacing = serde_json::from_str(wire).unwrap();
+        let wei = WeiSpec { loss_filter: -2, overhead: 1000, random_pace: true, ..Default::default() };
+        let host = HostPacing { pacer: HostPacerKind::Wei, mode: HostPacingMode::Modified, wei };
+        assert_eq!(p.host(), Some(&host));
+        assert_eq!(serde_json::to_string(&p).unwrap(), wire);
+        let err = |json: &str| serde_json::from_str::<Pacing>(json).unwrap_err().to_string();
+        let rate = err(r#"{"scheme":"host","host_mode":"rate","host_pacer":"wei"}"#);
+        assert!(rate.starts_with("pacing.host_mode: \"rate\" is the paper-w pacer's"), "{rate}");
+        let paper_w = err(r#"{"scheme":"host","wei":{"inflation_ratio":3}}"#);
+        assert!(paper_w.starts_with("pacing.wei.inflation_ratio: an option of Wei's pacer"), "{paper_w}");
+        let jitter = err(r#"{"scheme":"none","wei":{"random_pace":true}}"#);
+        assert!(jitter.starts_with("pacing.wei.random_pace: jitters only with"), "{jitter}");
+        let edge: Pacing = serde_json::from_str(r#"{"scheme":"edge","host_pacer":"wei"}"#).unwrap();
+        assert_eq!(edge.host(), None, "another scheme's knob is dropped");
     }
 }

@@ -1,33 +1,31 @@
 //! Host (TCP) pacing: the sender spaces its transmissions instead of
 //! sending a window's worth back to back (paper W Sec IV; paper E Sec 3).
 //!
-//! After a packet leaves at t, the next new packet may leave at t + gap,
-//! with the congestion window as it stands at t:
+//! Two pacers, chosen by `pacing.host_pacer`:
 //!
-//! - original (Wei's ns-2 `pace_packet_`): gap = RTT / cwnd;
-//! - modified (paper W eq. 7): gap = RTT / max(cwnd + 1, min(2 cwnd, ssthresh)),
-//!   pacing with the window expected in the next RTT so that slow start is
-//!   not slowed down;
-//! - rate (Linux `sk_pacing_rate`, as ns-3 offers it): rate = f max(cwnd,
-//!   in flight) / RTT with f = 2 while cwnd < ssthresh / 2, else 1.2, so
-//!   gap = RTT / (f max(cwnd, in flight)).
+//! - [`wei`]: David X. Wei's ns-2 pacing patch ("A TCP Pacing
+//!   Implementation for NS2", 2006), which papers E and W ran (paper E Sec
+//!   3.1: "The patch for end-host TCP pacing was obtained from [21]");
+//! - [`paper_w`]: paper W's prose (Sec IV), pacesim's first reading, the
+//!   default, which the stored runs were made with.
 //!
-//! The window still limits what may be sent; pacing only delays it.
-//! The fast retransmission, NewReno's partial-ACK retransmission and
-//! limited transmit go at once, without moving the pacing clock; whatever
-//! the sender's `send_much` sends is paced, including the resend after a
-//! timeout and SACK's hole retransmissions (as bench/ns2/paced/tcp-paced.cc
-//! does in ns-2). RTT is an exact exponentially weighted
-//! mean (gain 1/8, RFC 6298) of the sender's RTT samples, not the
-//! tick-rounded srtt of the retransmission timer; until the first sample
-//! nothing is paced.
+//! A sender asks its pacer at four points of its `send_much` (see
+//! `tcp::state`): before it (`begin`: may it send now, and how many
+//! packets), before each packet (`holds`), after each new packet and after
+//! the loop (`end`: re-arm the timer). Each pacer answers the questions its
+//! reading has and lets the others pass.
+
+pub mod paper_w;
+pub mod wei;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::cc::Window;
-use crate::sim::time::round_ns;
-use crate::sim::Time;
+pub use paper_w::PaperW;
+pub use wei::{Wei, WeiSpec};
+
+use crate::sim::rng::Stream;
+use crate::spec::{bad, InvalidField};
 
 /// Host pacing rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
@@ -36,87 +34,74 @@ pub enum HostPacingMode {
     /// RTT / cwnd (Wei's ns-2 patch, `pace_packet_ 1`).
     #[default]
     Original,
-    /// RTT / max(cwnd + 1, min(2 cwnd, ssthresh)) (paper W eq. 7).
+    /// Pace with the window of the next RTT (paper W eq. 7; Wei's `pace_packet_ 2`).
     Modified,
-    /// Linux / ns-3 pacing rate: 2 or 1.2 times max(cwnd, in flight) per RTT.
+    /// Linux / ns-3 pacing rate: 2 or 1.2 times max(cwnd, in flight) per RTT
+    /// (the paper-w pacer only).
     Rate,
 }
 
+/// Which host pacer paces (`pacing.host_pacer`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum HostPacerKind {
+    /// Paper W's prose (Sec IV) as pacesim first read it: the gap fixed as a
+    /// packet leaves, RTT a 1/8-gain mean; the runs stored before Wei's
+    /// patch was modelled.
+    #[default]
+    PaperW,
+    /// Wei's ns-2 pacing patch, which papers E and W ran: its own RTT mean,
+    /// the least RTT in recovery, the gap re-evaluated on every ACK, one
+    /// packet per send (see `[pacing.wei]` for its options).
+    Wei,
+}
+
+/// How paced hosts pace: the pacer, its rule and Wei's options.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HostPacing {
+    pub pacer: HostPacerKind,
+    pub mode: HostPacingMode,
+    pub wei: WeiSpec,
+}
+
+impl HostPacing {
+    /// Check that the rule and options are the pacer's; the error names the
+    /// field under `prefix` (`pacing`).
+    pub fn validate(&self, prefix: &str) -> Result<(), InvalidField> {
+        match self.pacer {
+            HostPacerKind::Wei if self.mode == HostPacingMode::Rate => Err(bad(
+                &format!("{prefix}.host_mode"),
+                "\"rate\" is the paper-w pacer's; Wei's patch paces \"original\" or \"modified\"",
+            )),
+            HostPacerKind::PaperW => match self.wei.first_set() {
+                Some(option) => Err(bad(
+                    &format!("{prefix}.wei.{option}"),
+                    format!("an option of Wei's pacer: set {prefix}.host_pacer = \"wei\""),
+                )),
+                None => Ok(()),
+            },
+            HostPacerKind::Wei => self.wei.validate(&format!("{prefix}.wei")),
+        }
+    }
+}
+
+/// A paced sender's pacer.
 #[derive(Debug, Clone)]
-pub struct HostPacer {
-    mode: HostPacingMode,
-    /// Smoothed RTT, ns.
-    srtt: Option<f64>,
-    /// Earliest time the next new packet may leave.
-    next: Time,
+pub enum HostPacer {
+    PaperW(PaperW),
+    Wei(Wei),
 }
 
 impl HostPacer {
-    pub fn new(mode: HostPacingMode) -> Self {
-        HostPacer { mode, srtt: None, next: 0 }
-    }
-
-    pub fn on_rtt_sample(&mut self, rtt: Time) {
-        let r = rtt as f64;
-        self.srtt = Some(self.srtt.map_or(r, |s| s + (r - s) / 8.0));
-    }
-
-    /// Whether a new packet may leave at `now`; if not, when it may.
-    pub fn hold_until(&self, now: Time) -> Option<Time> {
-        (self.next > now).then_some(self.next)
-    }
-
-    /// Packets per RTT the current mode paces at.
-    fn packets_per_rtt(&self, w: &Window, in_flight: f64) -> f64 {
-        match self.mode {
-            HostPacingMode::Original => w.cwnd,
-            HostPacingMode::Modified => (w.cwnd + 1.0).max((2.0 * w.cwnd).min(w.ssthresh)),
-            HostPacingMode::Rate => {
-                let factor = if w.cwnd < w.ssthresh / 2.0 { 2.0 } else { 1.2 };
-                factor * w.cwnd.max(in_flight)
+    /// The pacer `spec` describes; `rng` is the sender's stream for
+    /// Wei's jitter (`pacing.wei.overhead`), drawn from only if it is on.
+    pub fn new(spec: &HostPacing, rng: impl FnOnce() -> Stream) -> Self {
+        match spec.pacer {
+            HostPacerKind::PaperW => HostPacer::PaperW(PaperW::new(spec.mode)),
+            HostPacerKind::Wei => {
+                let rng = (spec.wei.overhead > 0).then(rng);
+                HostPacer::Wei(Wei::new(spec.mode == HostPacingMode::Modified, &spec.wei, rng))
             }
         }
-    }
-
-    /// A new packet left at `now` with the window `w` and `in_flight` packets outstanding.
-    pub fn sent(&mut self, now: Time, w: &Window, in_flight: f64) {
-        if let Some(rtt) = self.srtt {
-            self.next = now + round_ns(rtt / self.packets_per_rtt(w, in_flight));
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn gaps_follow_each_mode_to_the_nanosecond() {
-        let w = Window { cwnd: 8.0, ssthresh: 12.0 };
-        let gap = |mode, in_flight| {
-            let mut p = HostPacer::new(mode);
-            p.on_rtt_sample(240_000_000);
-            p.sent(1_000, &w, in_flight);
-            p.hold_until(1_000).unwrap() - 1_000
-        };
-        assert_eq!(gap(HostPacingMode::Original, 8.0), 30_000_000); // 240 ms / 8
-        assert_eq!(gap(HostPacingMode::Modified, 8.0), 20_000_000); // 240 ms / min(16, 12)
-        assert_eq!(gap(HostPacingMode::Rate, 10.0), 20_000_000); // 240 ms / (1.2 * 10)
-        let slow_start = Window { cwnd: 4.0, ssthresh: 100.0 };
-        let mut p = HostPacer::new(HostPacingMode::Rate);
-        p.on_rtt_sample(240_000_000);
-        p.sent(0, &slow_start, 4.0);
-        assert_eq!(p.hold_until(0), Some(30_000_000)); // 240 ms / (2 * 4)
-    }
-
-    #[test]
-    fn nothing_is_held_before_an_rtt_sample_and_the_mean_is_smoothed() {
-        let mut p = HostPacer::new(HostPacingMode::Original);
-        p.sent(0, &Window { cwnd: 2.0, ssthresh: 10.0 }, 2.0);
-        assert_eq!(p.hold_until(0), None);
-        p.on_rtt_sample(80);
-        p.on_rtt_sample(160); // 80 + (160 - 80) / 8 = 90
-        p.sent(0, &Window { cwnd: 1.0, ssthresh: 10.0 }, 1.0);
-        assert_eq!(p.hold_until(0), Some(90));
     }
 }

@@ -29,6 +29,10 @@ pub trait LossRecovery {
     /// The retransmission timer expired.
     fn on_timeout(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>);
 
+    /// Packets in flight as Wei's ns-2 patch counts them (its
+    /// `packet_in_flight`, from which it cuts the window, `tcp.window_cut`).
+    fn in_flight(&self, s: &SendState) -> i64;
+
     /// Whether this recovery needs a sink that reports SACK blocks.
     fn uses_sack(&self) -> bool {
         false
@@ -92,6 +96,10 @@ impl LossRecovery for Recovery {
 
     fn on_timeout(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
         dispatch!(self, r => r.on_timeout(s, now, out))
+    }
+
+    fn in_flight(&self, s: &SendState) -> i64 {
+        dispatch!(self, r => r.in_flight(s))
     }
 
     fn uses_sack(&self) -> bool {

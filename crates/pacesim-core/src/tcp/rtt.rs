@@ -37,6 +37,8 @@ pub struct RttEstimator {
     /// srtt + 4 rttvar, ns.
     rtxcur: Time,
     backoff: u64,
+    /// The last sample, whole ticks, ns (ns-2 `t_rtt_ * tcp_tick_`; 0 before one).
+    last: Time,
 }
 
 impl RttEstimator {
@@ -50,6 +52,7 @@ impl RttEstimator {
             rttvar: ((RTTVAR_INIT_NS / tick) as i64) << RTTVAR_BITS,
             rtxcur: initial_rto,
             backoff: 1,
+            last: 0,
         }
     }
 
@@ -64,6 +67,7 @@ impl RttEstimator {
     /// `now`, leaving the back-off alone (ns-2 `rtt_update`).
     pub fn update(&mut self, sent: Time, now: Time) {
         let ticks = ((now + self.boot) / self.tick - (sent + self.boot) / self.tick).max(1) as i64;
+        self.last = ticks as Time * self.tick;
         if self.srtt != 0 {
             let mut delta = ticks - (self.srtt >> SRTT_BITS);
             self.srtt += delta;
@@ -110,6 +114,11 @@ impl RttEstimator {
         self.backoff
     }
 
+    /// The last sample in whole ticks, ns (0 before the first sample).
+    pub fn last(&self) -> Time {
+        self.last
+    }
+
     /// Smoothed RTT, ns (0 before the first sample).
     pub fn srtt(&self) -> Time {
         (self.srtt >> SRTT_BITS) as Time * self.tick
@@ -149,7 +158,7 @@ mod tests {
         let mut r = RttEstimator::new(10 * MS, 3 * MS, 200 * MS, 60_000 * MS, 3_000 * MS);
         // Sent at 6 ms (phase 9 ms), acked at 8 ms (phase 11 ms): one boundary crossed.
         r.sample(6 * MS, 8 * MS);
-        assert_eq!(r.srtt(), 10 * MS);
+        assert_eq!((r.srtt(), r.last()), (10 * MS, 10 * MS));
         // Less than a tick without crossing still counts as one tick.
         let mut r = ns2();
         r.sample(MS, 2 * MS);

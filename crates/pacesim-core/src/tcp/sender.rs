@@ -38,6 +38,13 @@ impl TcpSender {
         self
     }
 
+    /// Cut the window from the packets in flight (`tcp.window_cut`, ns-2
+    /// built with Wei's pacing patch) rather than from the window in use.
+    pub fn with_cuts_from_flight(mut self, from_flight: bool) -> Self {
+        self.state.cut_from_flight = from_flight;
+        self
+    }
+
     /// Remember when each sequence number was first sent (see `first_sent`).
     pub fn with_first_sends(mut self) -> Self {
         self.state.first_sends = Some(FirstSends::default());
@@ -93,6 +100,7 @@ impl TcpSender {
 
     /// The pacing timer expired: send what the window allows.
     pub fn on_pace(&mut self, now: Time, out: &mut Vec<i64>) {
+        self.state.pace_fired();
         self.recovery.send_much(&mut self.state, now, out);
     }
 
@@ -100,6 +108,7 @@ impl TcpSender {
     /// (read only by SACK and FACK).
     #[inline]
     pub fn on_ack(&mut self, ackno: i64, options: &TcpOptions, now: Time, out: &mut Vec<i64>) {
+        self.state.ack_arrived();
         self.recovery.on_ack(&mut self.state, ackno, options, now, out);
     }
 
@@ -117,11 +126,22 @@ mod tests {
     use super::*;
     use crate::sim::EventQueue;
     use crate::tcp::cc::Window;
-    use crate::tcp::pacing::HostPacer;
     use crate::tcp::pacing::HostPacingMode;
+    use crate::tcp::pacing::{HostPacer, PaperW, Wei, WeiSpec};
     use crate::tcp::{reno::Reno, Recovery, TcpSink};
 
     const MS: Time = 1_000_000;
+
+    /// A Reno-window sender with `recovery`, initial window 2 after the SYN,
+    /// ns-2's timer defaults, pacing with `pacer` if any.
+    fn sender(window: u64, recovery: Recovery, pacer: Option<HostPacer>) -> TcpSender {
+        let rtt = RttEstimator::new(10 * MS, 0, 200 * MS, 60_000 * MS, 3_000 * MS);
+        let tx = TcpSender::new((Box::new(Reno), recovery), window, 2, true, rtt);
+        match pacer {
+            Some(p) => tx.with_pacing(p),
+            None => tx,
+        }
+    }
 
     #[derive(Clone, Copy)]
     enum Ev {
@@ -169,11 +189,11 @@ mod tests {
             recovery: Recovery,
             one_way: Time,
         ) -> Self {
-            let rtt = RttEstimator::new(10 * MS, 0, 200 * MS, 60_000 * MS, 3_000 * MS);
-            let mut tx = TcpSender::new((Box::new(Reno), recovery), window, 2, true, rtt);
-            if let Some(mode) = pacing {
-                tx = tx.with_pacing(HostPacer::new(mode));
-            }
+            let pacer = pacing.map(|mode| HostPacer::PaperW(PaperW::new(mode)));
+            Self::from_sender(sender(window, recovery, pacer), lose, one_way)
+        }
+
+        fn from_sender(tx: TcpSender, lose: Vec<(i64, u32)>, one_way: Time) -> Self {
             let rx = TcpSink::new(None, tx.uses_sack());
             let mut p = Pipe { q: EventQueue::default(), tx, rx, one_way, lose, sent: vec![], out: vec![] };
             p.tx.start(0, &mut p.out);
@@ -337,6 +357,92 @@ mod tests {
                 "{recovery:?}"
             );
         }
+    }
+
+    fn wei(modified: bool) -> HostPacer {
+        HostPacer::Wei(Wei::new(modified, &WeiSpec::default(), None))
+    }
+
+    /// Wei's pacer, RTT 100 ms (every sample exactly that, so the pacing
+    /// RTT stays 100 ms). The SYN's ACK (100 ms, cwnd 2) sends packet 1 and
+    /// sets the timer 100/2 ms on: packet 2 at 150 ms, and the window is
+    /// full, so no timer. ACK 1 (200 ms, cwnd 3): 3 at once, timer 100/3 ms
+    /// on (4 at 233.3 ms, window full again). ACK 2 (250 ms, cwnd 4) finds no
+    /// timer pending: 5 at once, though only 16.7 ms after 4 (the paper-w
+    /// reading holds it to 266.7 ms); 6 at 275. ACK 3 (300 ms, cwnd 5): 7,
+    /// 8 at 320 ms. ACK 4 (333.3 ms, cwnd 6): 9, timer at 350 ms. ACK 5 comes
+    /// at 350 ms before the timer's event: cwnd 7, 16.7 ms >= 100/7 since 9
+    /// left, so 10 goes, 11 at 364.3 ms and the timer at 378.6. ACK 6 (375
+    /// ms, cwnd 8): only 10.7 ms since 11 left, less than 100/8: nothing
+    /// goes and the timer is pulled in to 364.3 + 12.5 = 376.8 ms, when 12
+    /// leaves.
+    #[test]
+    fn wei_pacing_re_evaluates_the_gap_on_every_ack_and_pulls_the_timer_in() {
+        let mut p = Pipe::from_sender(sender(1000, Recovery::reno(), Some(wei(false))), vec![], 50 * MS);
+        p.run_until(376 * MS);
+        assert_eq!(p.tx.state.pace.deadline(), Some(376_785_714), "pulled in from 378_571_428");
+        p.run_until(377 * MS);
+        let first: Vec<Time> = (1..=12).map(|q| p.transmissions_of(q)[0]).collect();
+        // 100, 150, 200, 200 + 100/3, 250, 275, 300, 320, 300 + 100/3, + 100/6,
+        // 350 + 100/7 and + 12.5 ms (each gap rounded to the nanosecond).
+        let want = [100, 150, 200, 233, 250, 275, 300, 320, 333, 350, 364, 376].map(|ms| ms * MS);
+        let fractions = [0, 0, 0, 333_333, 0, 0, 0, 0, 333_333, 0, 285_714, 785_714];
+        assert_eq!(first, want.iter().zip(fractions).map(|(t, f)| t + f).collect::<Vec<_>>());
+    }
+
+    /// Modified pacing (`pace_packet_ 2`) in slow start paces at 2 cwnd per
+    /// RTT: after the SYN's ACK (cwnd 2) packet 2 follows packet 1 by
+    /// 100 / 4 ms, and ACK 1 (cwnd 3) spaces 3 and 4 by 100 / 6 ms.
+    #[test]
+    fn wei_modified_pacing_uses_twice_the_window_in_slow_start() {
+        let mut p = Pipe::from_sender(sender(1000, Recovery::reno(), Some(wei(true))), vec![], 50 * MS);
+        p.run_until(230 * MS);
+        let first: Vec<Time> = (1..=4).map(|q| p.transmissions_of(q)[0]).collect();
+        assert_eq!(first, vec![100 * MS, 125 * MS, 200 * MS, 200 * MS + 16_666_667]);
+    }
+
+    /// With `tcp.window_cut = "flight"` (Wei's patched ns-2) the fast
+    /// retransmit of `one_loss_gives_one_fast_retransmit_and_half_the_window`
+    /// halves the packets in flight: t_seqno 83 (two limited transmits after
+    /// 80) less highest_ack 39 = 44, so ssthresh = cwnd = 22, not 20 from
+    /// cwnd 41. SACK halves its pipe, 82 - 39 - 3 = 40: 20 and 20, not 20.5.
+    #[test]
+    fn cuts_from_flight_halve_the_packets_in_flight() {
+        let run = |recovery: Recovery, flight: bool| {
+            let tx = sender(1000, recovery, None).with_cuts_from_flight(flight);
+            let mut p = Pipe::from_sender(tx, vec![(40, 0)], 50 * MS);
+            p.run_until(600 * MS);
+            assert_eq!(p.tx.state.stats.fast_retransmits, 1);
+            p.tx.state.w
+        };
+        assert_eq!(run(Recovery::reno(), true), Window { cwnd: 22.0, ssthresh: 22.0 });
+        assert_eq!(run(Recovery::reno(), false), Window { cwnd: 20.5, ssthresh: 20.0 });
+        assert_eq!(run(Recovery::newreno(), true), Window { cwnd: 22.0, ssthresh: 22.0 });
+        assert_eq!(run(Recovery::sack(), true), Window { cwnd: 20.0, ssthresh: 20.0 });
+        assert_eq!(run(Recovery::sack(), false), Window { cwnd: 20.5, ssthresh: 20.0 });
+    }
+
+    /// A timeout with cuts from flight halves t_seqno - highest_ack as it
+    /// stands when the timer fires. Advertised window 9: from the ACKs at
+    /// 400 ms on it alone limits sending, and 15..=23 leave then, a whole
+    /// window, all lost: no ACK comes. The timer (200 ms, the samples of
+    /// 100 ms having brought srtt + 4 rttvar below it) fires at 600 ms with
+    /// t_seqno 24 and highest_ack 14: ssthresh floor(10 / 2) = 5, where the
+    /// window in use, min(cwnd 16, 9), gives 4.
+    #[test]
+    fn a_timeout_cuts_from_the_packets_in_flight() {
+        let run = |flight: bool| {
+            let tx = sender(9, Recovery::reno(), None).with_cuts_from_flight(flight);
+            let lose = (15..=23).map(|q| (q, 0)).collect();
+            let mut p = Pipe::from_sender(tx, lose, 50 * MS);
+            p.run_until(599 * MS);
+            assert_eq!(p.tx.state.stats.timeouts, 0);
+            p.run_until(600 * MS);
+            assert_eq!((p.tx.state.stats.timeouts, p.tx.state.t_seqno), (1, 16), "go-back-N from 15");
+            p.tx.state.w
+        };
+        assert_eq!(run(true), Window { cwnd: 1.0, ssthresh: 5.0 });
+        assert_eq!(run(false), Window { cwnd: 1.0, ssthresh: 4.0 });
     }
 
     /// Two losses in one window (packets 40 and 45, both sent at 500 ms).

@@ -56,6 +56,39 @@ pub struct Tcp {
     pub max_rto: u64,
     pub initial_rto: u64,
     pub delayed_ack: Option<u64>,
+    pub window_cut: WindowCut,
+}
+
+/// What a window cut (ns-2 `slowdown`: fast retransmit, timeout) halves
+/// (`tcp.window_cut`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum WindowCut {
+    /// The window in use, cwnd (stock ns-2).
+    #[default]
+    Cwnd,
+    /// The packets in flight, as ns-2 built with Wei's pacing patch does for
+    /// every agent, paced or not (Reno, NewReno: `t_seqno - highest_ack`;
+    /// SACK: `pipe` in recovery, which it then also fills to the window,
+    /// `pipe <= window`, not `pipe < cwnd`; FACK: `t_seqno - fack +
+    /// retran_data`).
+    Flight,
+    /// "flight" in a run whose hosts pace (`pacing.scheme = "host"`: the
+    /// patched build), "cwnd" otherwise (paper E Sec 3.1: its host pacing ran
+    /// in ns-2.28 with Wei's patch, its edge pacer in ns-2.33).
+    FlightIfHostPaced,
+}
+
+impl WindowCut {
+    /// Whether cuts come from the packets in flight, in a run whose hosts
+    /// pace (`host_paced_run`) or not.
+    pub fn from_flight(self, host_paced_run: bool) -> bool {
+        match self {
+            WindowCut::Cwnd => false,
+            WindowCut::Flight => true,
+            WindowCut::FlightIfHostPaced => host_paced_run,
+        }
+    }
 }
 
 /// A variant's name on the wire (`tcp.variant`).
@@ -116,6 +149,12 @@ struct FlatTcp {
     /// the papers.
     #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     delayed_ack: Option<u64>,
+    /// What window cuts (fast retransmit, timeout) halve: the window in use
+    /// (stock ns-2), the packets in flight (ns-2 built with Wei's pacing
+    /// patch, every agent paced or not), or the packets in flight only in
+    /// runs whose hosts pace (paper E's two builds).
+    #[schemars(extend("x-omit-default" = true))]
+    window_cut: WindowCut,
     /// FACK's rampdown (Mathis and Mahdavi Sec 4.3; ns-2 `rampdown_`); FACK only.
     rampdown: bool,
     /// FAST: packets each flow keeps queued in the network (Jin, Wei, Low 2004).
@@ -142,6 +181,7 @@ impl Default for FlatTcp {
             max_rto: 60_000 * MS,
             initial_rto: 3000 * MS,
             delayed_ack: None,
+            window_cut: WindowCut::Cwnd,
             rampdown: false,
             fast_alpha: FastSpec::default_alpha(),
             fast_gamma: FastSpec::default_gamma(),
@@ -178,6 +218,7 @@ impl TryFrom<FlatTcp> for Tcp {
             max_rto: f.max_rto,
             initial_rto: f.initial_rto,
             delayed_ack: f.delayed_ack,
+            window_cut: f.window_cut,
         })
     }
 }
@@ -206,6 +247,7 @@ impl From<Tcp> for FlatTcp {
             max_rto: t.max_rto,
             initial_rto: t.initial_rto,
             delayed_ack: t.delayed_ack,
+            window_cut: t.window_cut,
             rampdown,
             fast_alpha: fast.map_or_else(FastSpec::default_alpha, |f| f.alpha),
             fast_gamma: fast.map_or_else(FastSpec::default_gamma, |f| f.gamma),
@@ -214,6 +256,14 @@ impl From<Tcp> for FlatTcp {
 }
 
 impl Tcp {
+    /// Whether the window grows by Reno's rules (Reno, NewReno, SACK, FACK).
+    pub fn reno_window(&self) -> bool {
+        matches!(
+            self.variant,
+            TcpVariant::Reno | TcpVariant::Newreno | TcpVariant::Sack | TcpVariant::Fack { .. }
+        )
+    }
+
     /// Check the TCP parameters; the error names the field.
     pub fn validate(&self) -> Result<(), InvalidField> {
         let t = self;
@@ -235,7 +285,7 @@ impl Tcp {
 mod tests {
     use super::*;
 
-    const FLAT: &str = r#"{"variant":"fast","segment_size":1000,"header_size":40,"ack_size":40,"window":1000,"initial_window":2,"syn":true,"tick":10000000,"min_rto":200000000,"max_rto":60000000000,"initial_rto":3000000000,"delayed_ack":null,"rampdown":false,"fast_alpha":20.0,"fast_gamma":0.5}"#;
+    const FLAT: &str = r#"{"variant":"fast","segment_size":1000,"header_size":40,"ack_size":40,"window":1000,"initial_window":2,"syn":true,"tick":10000000,"min_rto":200000000,"max_rto":60000000000,"initial_rto":3000000000,"delayed_ack":null,"window_cut":"cwnd","rampdown":false,"fast_alpha":20.0,"fast_gamma":0.5}"#;
 
     /// The wire form reads into the variant's knobs alone and writes back
     /// as the same flat object (the store's keys hash that form).

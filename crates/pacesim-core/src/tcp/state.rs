@@ -12,9 +12,15 @@
 //!   `t_seqno <= highest_ack + cwnd + dupacks` (ns-2 `singledup_`).
 //! - Timeout (`SendState::go_back_n`): window closes to one packet, timer
 //!   backs off, sending resumes from `highest_ack + 1`, `recover = maxseq`.
+//! - Window cuts (`SendState::cut_window`, ns-2 `slowdown`) take the window
+//!   in use (stock ns-2) or, with `tcp.window_cut = "flight"` (ns-2 built
+//!   with Wei's pacing patch, every agent), the packets in flight as the
+//!   recovery counts them ([`LossRecovery::in_flight`](super::LossRecovery)).
+//! - Host pacing (`tcp::pacing`) is asked before, during and after each
+//!   `send_much` (`pace_begin`, `pacing_holds`, `paced`, `pace_end`).
 
 use super::cc::{Congestion, CongestionControl, Window};
-use super::pacing::HostPacer;
+use super::pacing::{HostPacer, Wei};
 use super::rtt::RttEstimator;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
@@ -65,6 +71,9 @@ pub struct SendState {
     /// Host pacing, when this sender paces, and its release timer.
     pub(in crate::tcp) pacer: Option<HostPacer>,
     pub pace: Timer,
+    /// Window cuts from the packets in flight, not the window in use
+    /// (`tcp.window_cut`: ns-2 built with Wei's pacing patch).
+    pub(in crate::tcp) cut_from_flight: bool,
     pub stats: SenderStats,
 }
 
@@ -98,6 +107,7 @@ impl SendState {
             first_sends: None,
             pacer: None,
             pace: Timer::default(),
+            cut_from_flight: false,
             stats: SenderStats::default(),
         }
     }
@@ -107,32 +117,127 @@ impl SendState {
         seq < self.end
     }
 
-    /// Usable window with `inflation` packets of fast-recovery inflation,
-    /// packets (ns-2 `RenoTcpAgent::window`).
-    pub(in crate::tcp) fn window(&self, inflation: u32) -> i64 {
-        (self.w.cwnd as i64 + i64::from(inflation)).min(self.wnd as i64)
+    /// Wei's pacer, if this sender paces with it.
+    fn wei(&self) -> Option<&Wei> {
+        match &self.pacer {
+            Some(HostPacer::Wei(p)) => Some(p),
+            _ => None,
+        }
     }
 
-    /// Window in use with `inflation` packets of fast-recovery inflation (ns-2 `windowd`).
+    fn wei_mut(&mut self) -> Option<&mut Wei> {
+        match &mut self.pacer {
+            Some(HostPacer::Wei(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Usable window with `inflation` packets of fast-recovery inflation,
+    /// packets (ns-2 `RenoTcpAgent::window`), with Wei's pacing inflation,
+    /// or the advertised window alone under its pure rate control.
+    pub(in crate::tcp) fn window(&self, inflation: u32) -> i64 {
+        let paced = match self.wei() {
+            Some(p) if p.pure_rate() => return self.wnd as i64,
+            Some(p) => p.inflation(),
+            None => 0,
+        };
+        (self.w.cwnd as i64 + i64::from(inflation) + i64::from(paced)).min(self.wnd as i64)
+    }
+
+    /// Window in use with `inflation` packets of fast-recovery inflation
+    /// (ns-2 `RenoTcpAgent::windowd`).
     pub(in crate::tcp) fn flight(&self, inflation: u32) -> f64 {
         (self.w.cwnd + f64::from(inflation)).min(self.wnd)
     }
 
+    /// Window in use (ns-2 `TcpAgent::windowd`, with Wei's pacing
+    /// inflation, or the advertised window under its pure rate control).
+    pub(in crate::tcp) fn windowd(&self) -> f64 {
+        match self.wei() {
+            Some(p) if p.pure_rate() => self.wnd,
+            Some(p) => self.flight(p.inflation()),
+            None => self.flight(0),
+        }
+    }
+
+    /// In loss recovery as Wei's pacer sees it: the ACK point at or below
+    /// `recover` (ns-2 `recover_ >= highest_ack_`).
+    fn in_recovery(&self) -> bool {
+        self.recover >= self.highest_ack
+    }
+
+    /// Before `send_much` sends: None if the pacer lets nothing go now, else
+    /// at most how many packets. `congested(c)`: whether the packets in
+    /// flight fill a window of c packets (ns-2 `is_congestion`).
+    pub(in crate::tcp) fn pace_begin(&mut self, now: Time, congested: impl Fn(f64) -> bool) -> Option<usize> {
+        let in_recovery = self.in_recovery();
+        match &mut self.pacer {
+            Some(HostPacer::Wei(p)) => p.begin(now, &mut self.pace, &self.w, in_recovery, congested),
+            _ => Some(usize::MAX),
+        }
+    }
+
     /// Whether the host pacer holds the next packet (its timer then set).
     pub(in crate::tcp) fn pacing_holds(&mut self, now: Time) -> bool {
-        match self.pacer.as_ref().and_then(|p| p.hold_until(now)) {
-            Some(at) => {
-                self.pace.set(at);
-                true
-            }
+        match &mut self.pacer {
+            Some(HostPacer::PaperW(p)) => match p.hold_until(now) {
+                Some(at) => {
+                    self.pace.set(at);
+                    true
+                }
+                None => false,
+            },
+            Some(HostPacer::Wei(p)) => p.holds(now, &mut self.pace),
             None => false,
         }
     }
 
-    /// Tell the host pacer a packet left.
+    /// Tell the host pacer a new packet of `send_much` left.
     pub(in crate::tcp) fn paced(&mut self, now: Time) {
-        if let Some(p) = &mut self.pacer {
+        if let Some(HostPacer::PaperW(p)) = &mut self.pacer {
             p.sent(now, &self.w, (self.t_seqno - 1 - self.highest_ack) as f64);
+        }
+    }
+
+    /// After `send_much`'s loop: whether the window would let another
+    /// packet go (`more`), for Wei's pacer to set its timer.
+    pub(in crate::tcp) fn pace_end(&mut self, now: Time, more: bool) {
+        let in_recovery = self.in_recovery();
+        if let Some(HostPacer::Wei(p)) = &mut self.pacer {
+            p.end(now, &mut self.pace, &self.w, in_recovery, more);
+        }
+    }
+
+    /// The pacing timer expired: the `send_much` that follows is its.
+    pub(in crate::tcp) fn pace_fired(&mut self) {
+        if let Some(p) = self.wei_mut() {
+            p.fired();
+        }
+    }
+
+    /// An ACK arrived (Wei's ack counting counts them).
+    pub(in crate::tcp) fn ack_arrived(&mut self) {
+        if let Some(p) = self.wei_mut() {
+            p.ack();
+        }
+    }
+
+    /// An RTT sample of `rtt` from an echoed send time (FACK's, on every
+    /// ACK with SACK blocks): Wei's pacer takes it (ns-2 `rtt_update`); the
+    /// paper-w reading takes only the timed packet's.
+    pub(in crate::tcp) fn echo_rtt_sample(&mut self, rtt: Time) {
+        let cwnd = self.w.cwnd;
+        if let Some(p) = self.wei_mut() {
+            p.on_rtt_sample(rtt, cwnd);
+        }
+    }
+
+    /// An RTT sample of `rtt` for the host pacer (not the timer's).
+    fn pacer_rtt_sample(&mut self, rtt: Time) {
+        match &mut self.pacer {
+            Some(HostPacer::PaperW(p)) => p.on_rtt_sample(rtt),
+            Some(HostPacer::Wei(p)) => p.on_rtt_sample(rtt, self.w.cwnd),
+            None => {}
         }
     }
 
@@ -145,6 +250,9 @@ impl SendState {
         }
         out.push(seq);
         self.stats.data_sent += 1;
+        if let Some(p) = self.wei_mut() {
+            p.sent(now);
+        }
         if seq > self.maxseq {
             self.maxseq = seq;
             if !self.rtt_active {
@@ -167,16 +275,54 @@ impl SendState {
     }
 
     /// A new ACK of `ackno` opens the window: the congestion control hears
-    /// of the packets it acknowledged (if `count_acked`) and of the ACK, and
-    /// the ACK of the SYN sets the initial window.
-    pub(in crate::tcp) fn open_window(&mut self, ackno: i64, now: Time, count_acked: bool) {
+    /// of the packets it acknowledged (if `count_acked`) and of the ACK (see
+    /// `open_cwnd`, `in_flight` as there), and the ACK of the SYN sets the
+    /// initial window.
+    pub(in crate::tcp) fn open_window(
+        &mut self,
+        ackno: i64,
+        now: Time,
+        count_acked: bool,
+        in_flight: impl FnOnce(&Self) -> i64,
+    ) {
         if count_acked {
             self.cc.on_acked((ackno - self.highest_ack) as u64);
         }
         self.new_ack(ackno, now);
-        self.cc.on_ack(&mut self.w, now);
+        let flight = in_flight(self);
+        self.open_cwnd(now, flight);
         if self.syn && ackno == 0 {
             self.w.cwnd = self.wnd_init;
+        }
+    }
+
+    /// Open the window on an ACK (ns-2 `opencwnd`): the congestion control,
+    /// or Wei's ack counting with `in_flight` packets in flight.
+    pub(in crate::tcp) fn open_cwnd(&mut self, now: Time, in_flight: i64) {
+        let w = &mut self.w;
+        let counted = match &mut self.pacer {
+            Some(HostPacer::Wei(p)) => p.open(w, now, in_flight),
+            _ => false,
+        };
+        if !counted {
+            self.cc.on_ack(w, now);
+        }
+    }
+
+    /// Cut the window on `event` (ns-2 `slowdown`): the congestion control
+    /// cuts from the window in use, `windowd` (stock ns-2), or from the
+    /// `in_flight` packets (`tcp.window_cut`); Wei's loss filter may stop
+    /// or soften the cut.
+    pub(in crate::tcp) fn cut_window(&mut self, windowd: f64, in_flight: i64, event: Congestion, now: Time) {
+        let rtt = self.rtt.last();
+        if self.wei_mut().is_some_and(|p| p.filters_cut(now, rtt)) {
+            return;
+        }
+        let flight = if self.cut_from_flight { in_flight as f64 } else { windowd };
+        let before = self.w.cwnd;
+        self.cc.on_congestion(&mut self.w, flight, event, now);
+        if let Some(p) = self.wei() {
+            self.w.cwnd = p.softened(before, self.w.cwnd);
         }
     }
 
@@ -188,9 +334,7 @@ impl SendState {
         if self.rtt_active && ackno >= self.rtt_seq {
             self.rtt_active = false;
             self.rtt.sample(self.rtt_ts, now);
-            if let Some(p) = &mut self.pacer {
-                p.on_rtt_sample(now - self.rtt_ts);
-            }
+            self.pacer_rtt_sample(now - self.rtt_ts);
             self.cc.on_rtt(&mut self.w, now - self.rtt_ts, now);
         }
         self.newtimer(ackno, now);
@@ -233,20 +377,21 @@ impl SendState {
         }
     }
 
-    /// Start fast recovery up to `recover`: the congestion control cuts the
-    /// window in use (`flight`), the timer restarts and nothing is timed.
-    pub(in crate::tcp) fn enter_recovery(&mut self, recover: i64, flight: f64, now: Time) {
+    /// Start fast recovery up to `recover`: the window is cut (`cut_window`:
+    /// from `windowd` or `in_flight`), the timer restarts and nothing is timed.
+    pub(in crate::tcp) fn enter_recovery(&mut self, recover: i64, windowd: f64, in_flight: i64, now: Time) {
         self.recover = recover;
-        self.cc.on_congestion(&mut self.w, flight, Congestion::FastRetransmit, now);
+        self.cut_window(windowd, in_flight, Congestion::FastRetransmit, now);
         self.stats.fast_retransmits += 1;
         self.restart_timer(now);
         self.rtt_active = false;
     }
 
     /// The common timeout (ns-2 `TcpAgent::timeout` with `slowdown`): window
-    /// to one, ssthresh cut if data was outstanding, timer backed off, and
-    /// go-back-N from the cumulative ACK. The recovery sends afterwards.
-    pub(in crate::tcp) fn go_back_n(&mut self, now: Time) {
+    /// to one, ssthresh cut (from `windowd` or `in_flight`, `cut_window`) if
+    /// data was outstanding, timer backed off, and go-back-N from the
+    /// cumulative ACK. The recovery sends afterwards.
+    pub(in crate::tcp) fn go_back_n(&mut self, now: Time, windowd: f64, in_flight: i64) {
         self.dupacks = 0;
         self.recover = self.maxseq;
         if self.highest_ack == -1 {
@@ -255,8 +400,7 @@ impl SendState {
         }
         if self.highest_ack != self.maxseq {
             self.stats.timeouts += 1;
-            let flight = self.flight(0);
-            self.cc.on_congestion(&mut self.w, flight, Congestion::Timeout, now);
+            self.cut_window(windowd, in_flight, Congestion::Timeout, now);
             self.rtt.back_off();
         } else {
             self.w.cwnd = 1.0;

@@ -158,6 +158,7 @@ impl Fack {
         s.newtimer(ackno, now);
         s.end_timing(ackno);
         s.rtt.update(echo, now);
+        s.echo_rtt_sample(now - echo);
     }
 
     fn leave_recovery(&mut self) {
@@ -170,7 +171,7 @@ impl Fack {
     }
 
     fn fast_retransmit(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
-        s.enter_recovery(s.t_seqno, s.flight(0), now);
+        s.enter_recovery(s.t_seqno, s.windowd(), self.in_flight(s), now);
         s.w.cwnd = 1.0;
         if self.rampdown {
             self.wintrim = (s.t_seqno - self.fack - 1) as f64 * WINTRIM_MULT;
@@ -202,14 +203,14 @@ impl LossRecovery for Fack {
             s.t_seqno = s.t_seqno.max(self.fack + 1);
             self.retran_data -= self.board.update(s.highest_ack, blocks);
             self.stalled |= self.board.retransmission_lost(blocks);
-            s.cc.on_ack(&mut s.w, now);
+            s.open_cwnd(now, self.in_flight(s));
             if blocks.is_empty() && s.highest_ack >= s.recover {
                 self.leave_recovery();
             }
             return self.send_much(s, now, out);
         }
         if ackno > s.highest_ack && blocks.is_empty() {
-            s.open_window(ackno, now, true);
+            s.open_window(ackno, now, true, |s| self.in_flight(s));
             self.fack = ackno;
             self.leave_recovery();
         } else if ackno >= s.highest_ack {
@@ -227,10 +228,16 @@ impl LossRecovery for Fack {
         }
     }
 
-    /// FACK's sending rule (ns-2 `FackTcpAgent::send_much`).
+    /// FACK's sending rule (ns-2 `FackTcpAgent::send_much`). Wei's pacer
+    /// re-arms its timer after every one (as the patch's FACK does).
     fn send_much(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
+        let (flight, stalled) = (self.in_flight(s) as f64, self.stalled);
+        let Some(most) = s.pace_begin(now, |cwnd| !stalled && flight > cwnd) else {
+            return;
+        };
         let mut win = self.window(s);
-        while s.t_seqno <= self.fack + win - self.retran_data && !self.stalled {
+        let mut sent = 0;
+        while sent < most && s.t_seqno <= self.fack + win - self.retran_data && !self.stalled {
             if s.pacing_holds(now) {
                 return;
             }
@@ -241,14 +248,16 @@ impl LossRecovery for Fack {
                     win = self.window(s);
                     hole
                 }
-                None if self.fast_recovery && s.t_seqno > s.highest_ack + s.wnd as i64 => return,
+                None if self.fast_recovery && s.t_seqno > s.highest_ack + s.wnd as i64 => break,
                 None if !s.has_data(s.t_seqno) => return,
                 None => s.t_seqno,
             };
             s.output(seq, now, out);
             s.t_seqno = s.t_seqno.max(seq + 1);
             s.paced(now);
+            sent += 1;
         }
+        s.pace_end(now, true);
     }
 
     /// The retransmission timer expired (ns-2 `FackTcpAgent::timeout`):
@@ -260,8 +269,7 @@ impl LossRecovery for Fack {
             s.w.cwnd = 1.0;
         } else {
             s.stats.timeouts += 1;
-            let flight = s.flight(0);
-            s.cc.on_congestion(&mut s.w, flight, Congestion::Timeout, now);
+            s.cut_window(s.windowd(), self.in_flight(s), Congestion::Timeout, now);
             s.rtt.back_off();
         }
         self.board.clear();
@@ -270,6 +278,11 @@ impl LossRecovery for Fack {
         self.fack = s.highest_ack;
         s.t_seqno = s.highest_ack + 1;
         self.send_much(s, now, out);
+    }
+
+    /// `t_seqno - fack + retran_data` (the patch's `FackTcpAgent::packet_in_flight`).
+    fn in_flight(&self, s: &SendState) -> i64 {
+        s.t_seqno - self.fack + self.retran_data
     }
 }
 

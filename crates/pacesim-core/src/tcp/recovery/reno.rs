@@ -77,7 +77,7 @@ impl RenoRecovery {
             return;
         }
         self.last_action = CwndAction::DupAck;
-        s.enter_recovery(s.maxseq, s.flight(self.dupwnd), now);
+        s.enter_recovery(s.maxseq, s.flight(self.dupwnd), self.in_flight(s), now);
         s.output(s.highest_ack + 1, now, out);
         self.dupwnd = DUPACK_THRESHOLD;
     }
@@ -98,7 +98,7 @@ impl LossRecovery for RenoRecovery {
                 self.dupwnd = 0;
             }
             self.first_partial_seen = false;
-            s.open_window(ackno, now, !in_recovery);
+            s.open_window(ackno, now, !in_recovery, |s| self.in_flight(s));
         } else if ackno == s.highest_ack {
             s.dupacks += 1;
             if s.dupacks == DUPACK_THRESHOLD {
@@ -115,20 +115,34 @@ impl LossRecovery for RenoRecovery {
     }
 
     fn send_much(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
-        while s.t_seqno <= s.highest_ack + s.window(self.dupwnd) && s.has_data(s.t_seqno) {
+        let flight = self.in_flight(s) as f64;
+        let Some(most) = s.pace_begin(now, |cwnd| flight >= cwnd) else {
+            return;
+        };
+        let open =
+            |s: &SendState| s.t_seqno <= s.highest_ack + s.window(self.dupwnd) && s.has_data(s.t_seqno);
+        let mut sent = 0;
+        while sent < most && open(s) {
             if s.pacing_holds(now) {
                 return;
             }
             s.output(s.t_seqno, now, out);
             s.t_seqno += 1;
             s.paced(now);
+            sent += 1;
         }
+        s.pace_end(now, open(s));
     }
 
     fn on_timeout(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
         self.dupwnd = 0;
-        s.go_back_n(now);
+        s.go_back_n(now, s.flight(0), self.in_flight(s));
         self.last_action = CwndAction::Timeout;
         self.send_much(s, now, out);
+    }
+
+    /// `t_seqno - highest_ack`, at least 0 (ns-2 `TcpAgent::packet_in_flight`).
+    fn in_flight(&self, s: &SendState) -> i64 {
+        (s.t_seqno - s.highest_ack).max(0)
     }
 }

@@ -125,6 +125,28 @@ impl Sack {
         Sack { last_ack: -1, ..Default::default() }
     }
 
+    /// Whether the window `win` lets another packet go: outside recovery
+    /// from `last_ack`; in it while `pipe < cwnd`, or, `by_flight` (Wei's
+    /// patched build), while `pipe <= win`.
+    fn open(&self, s: &SendState, win: i64, by_flight: bool) -> bool {
+        if !self.fast_recovery {
+            s.t_seqno <= self.last_ack + win
+        } else if by_flight {
+            self.pipe <= win
+        } else {
+            self.pipe < s.w.cwnd as i64
+        }
+    }
+
+    /// Packets in flight with the ACK point outside recovery at `last_ack`.
+    fn in_flight_from(&self, s: &SendState, last_ack: i64) -> i64 {
+        if self.fast_recovery {
+            self.pipe
+        } else {
+            s.t_seqno - last_ack
+        }
+    }
+
     /// Third duplicate ACK (ns-2 `Sack1TcpAgent::dupack_action`).
     fn fast_retransmit(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
         let recovered = s.highest_ack > s.recover;
@@ -134,7 +156,7 @@ impl Sack {
         self.pipe = s.maxseq - s.highest_ack - i64::from(DUPACK_THRESHOLD);
         self.fast_recovery = true;
         self.board.mark_retransmitted(s.highest_ack + 1);
-        s.enter_recovery(s.maxseq, s.flight(0), now);
+        s.enter_recovery(s.maxseq, s.windowd(), self.in_flight(s), now);
         s.output(self.last_ack + 1, now, out);
     }
 }
@@ -149,7 +171,7 @@ impl LossRecovery for Sack {
         let blocks = options.sack.as_slice();
         if !self.fast_recovery {
             if ackno > self.last_ack {
-                s.open_window(ackno, now, true);
+                s.open_window(ackno, now, true, |s| self.in_flight_from(s, ackno));
                 self.last_ack = ackno;
                 self.timed_out = false;
                 self.board.clear();
@@ -190,18 +212,20 @@ impl LossRecovery for Sack {
     }
 
     /// Sack1's sending rule (ns-2 `Sack1TcpAgent::send_much`): outside
-    /// recovery the window from `last_ack`, inside it `pipe < cwnd`; holes
-    /// first, then new data up to the advertised window.
+    /// recovery the window from `last_ack`, inside it `pipe < cwnd` (with
+    /// `tcp.window_cut = "flight"`, Wei's patched build: `pipe <= window`);
+    /// holes first, then new data up to the advertised window.
     fn send_much(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
+        let flight = self.in_flight(s) as f64;
+        let Some(most) = s.pace_begin(now, |cwnd| flight >= cwnd) else {
+            return;
+        };
         let wnd = s.wnd as i64;
         let mut win = s.window(0);
-        loop {
-            let open = if self.fast_recovery {
-                self.pipe < s.w.cwnd as i64
-            } else {
-                s.t_seqno <= self.last_ack + win
-            };
-            if !open || s.pacing_holds(now) {
+        let mut sent = 0;
+        let mut found = true;
+        while sent < most && self.open(s, win, s.cut_from_flight) {
+            if s.pacing_holds(now) {
                 return;
             }
             let seq = match self.board.next_hole() {
@@ -210,11 +234,15 @@ impl LossRecovery for Sack {
                     win = s.window(0);
                     hole
                 }
-                Some(_) => return,
+                Some(_) => {
+                    found = false;
+                    break;
+                }
                 None => {
                     let limit = s.highest_ack + if self.fast_recovery { wnd } else { win };
                     if s.t_seqno > limit || !s.has_data(s.t_seqno) {
-                        return;
+                        found = false;
+                        break;
                     }
                     s.t_seqno
                 }
@@ -223,7 +251,10 @@ impl LossRecovery for Sack {
             s.t_seqno = s.t_seqno.max(seq + 1);
             self.pipe += 1;
             s.paced(now);
+            sent += 1;
         }
+        // Wei's timer, if the stock rule would send again (the patch's test).
+        s.pace_end(now, found && self.open(s, win, false) && s.has_data(s.t_seqno));
     }
 
     /// Sack1's timeout (ns-2 `Sack1TcpAgent::timeout`): the scoreboard is
@@ -233,14 +264,43 @@ impl LossRecovery for Sack {
         self.timed_out = true;
         self.last_ack = self.last_ack.max(s.highest_ack);
         self.board.clear();
-        s.go_back_n(now);
+        s.go_back_n(now, s.windowd(), self.in_flight(s));
         self.send_much(s, now, out);
+    }
+
+    /// `pipe` in fast recovery, else `t_seqno - last_ack` (ns-2
+    /// `Sack1TcpAgent::packet_in_flight`).
+    fn in_flight(&self, s: &SendState) -> i64 {
+        self.in_flight_from(s, self.last_ack)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tcp::reno::Reno;
+    use crate::tcp::rtt::RttEstimator;
+
+    /// In recovery the stock rule sends while pipe < cwnd; Wei's patched
+    /// build while pipe <= the window (its `packet_in_flight() <= win`),
+    /// one packet more; outside recovery both send up to last_ack + window.
+    #[test]
+    fn the_patched_build_fills_the_pipe_to_the_window() {
+        let rtt = RttEstimator::new(10_000_000, 0, 0, 1, 1);
+        let mut s = SendState::new(Box::new(Reno), 1000, 2, false, rtt);
+        s.w.cwnd = 20.5;
+        let mut sack = Sack { fast_recovery: true, pipe: 20, ..Sack::new() };
+        assert!(!sack.open(&s, 20, false) && sack.open(&s, 20, true));
+        sack.pipe = 19;
+        assert!(sack.open(&s, 20, false));
+        sack.pipe = 21;
+        assert!(!sack.open(&s, 20, true));
+        let after = Sack { last_ack: 9, ..Sack::new() };
+        s.t_seqno = 29;
+        assert!(after.open(&s, 20, false) && after.open(&s, 20, true));
+        s.t_seqno = 30;
+        assert!(!after.open(&s, 20, false) && !after.open(&s, 20, true));
+    }
 
     #[test]
     fn scoreboard_finds_holes_below_sacked_blocks_once_each() {
