@@ -66,7 +66,7 @@ def test_error_bars_drawn_are_the_intervals_and_absent_for_one_seed():
 def test_legend_gives_n_once_when_every_series_has_it_and_says_no_ci_for_one_seed():
     three = _frame({(s, b): [1.0, 2.0, 4.0] for s in ["none", "edge"] for b in ["5KB", "10KB"]})
     ax = render(three, [Panel("core.buffer", "goodput_kbps_mean", ["pacing.scheme"])]).axes[0]
-    assert ax.get_legend().get_title().get_text() == "n=3 seeds, 95% CI"
+    assert ax.get_legend().get_title().get_text() == "Pacing (n=3 seeds, 95% CI)"  # the series variable, then n
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["none", "edge"]
     one = _frame({("edge", "5KB"): [1.0], ("edge", "10KB"): [2.0]})
     ax = render(one, [Panel("core.buffer", "goodput_kbps_mean", [])]).axes[0]
@@ -109,6 +109,29 @@ def test_loss_axis_is_log_in_percent_with_readable_ticks_and_zero_on_the_floor()
     floor = ax.get_ylim()[0]
     zeros = [line for line in ax.get_lines() if line.get_marker() == "v" and len(line.get_xdata()) == 1]
     assert [(line.get_xdata()[0], line.get_ydata()[0]) for line in zeros] == [(2.0, floor)]
+
+
+@pytest.mark.parametrize("lo, hi", [(0.05, 0.2), (0.055, 0.14), (0.055, 0.06), (0.003, 0.02), (1e-4, 0.02),
+                                    (1e-7, 0.5), (0.2, 0.9)])
+def test_a_loss_axis_labels_at_least_three_ticks_over_any_range(lo, hi):
+    """Issue 34: a loss axis over 5-20 % showed one label. Every range gets three to ten labels inside it."""
+    df = _frame({("edge", b): [v, v] for b, v in [("5KB", lo), ("10KB", hi)]}, metric="core_loss_rate")
+    fig = render(df, [Panel("core.buffer", "core_loss_rate", ["pacing.scheme"])])
+    FigureCanvasAgg(fig).draw()
+    ax = fig.axes[0]
+    bottom, top = ax.get_ylim()
+    inside = [t for t in ax.yaxis.get_major_ticks() if bottom <= t.get_loc() <= top and t.label1.get_text()]
+    assert 3 <= len(inside) <= 10, [t.label1.get_text() for t in inside]
+    assert all(t.label1.get_text().endswith("%") for t in inside)
+
+
+def test_a_legend_names_each_series_variable():
+    df = pd.DataFrame([{"pacing.scheme": s, "core.buffer": b, "pacing.delay": d, "seed": 1, "status": "ok",
+                        "goodput_kbps_mean": 1.0} for s in ["none", "edge"] for b in ["5KB", "10KB"]
+                       for d in ["1ms", "10ms"]])
+    ax = render(df, [Panel("core.buffer", "goodput_kbps_mean", ["pacing.scheme", "pacing.delay"])]).axes[0]
+    assert ax.get_legend().get_title().get_text() == "Pacing, Pacer delay d (n=1 seed, no CI)"
+    assert [t.get_text() for t in ax.get_legend().get_texts()][:2] == ["none, d=1ms", "none, d=10ms"]
 
 
 def test_each_series_has_its_own_colour_and_marker():

@@ -3,6 +3,7 @@ one thread for a traced run, pcap read back with dpkt, `pacesim trace diff`, and
 ns-2's own trace of it (bench/ns2/TRACE_DIFF.md)."""
 
 import gzip
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -117,16 +118,57 @@ def test_pcap_holds_the_departures_with_their_headers(tmp_path):
         assert (ip.data.sport, ip.data.dport, ip.data.ulen) == (1024, 1024, 1020)
 
 
-def test_tcp_in_pcap_carries_sequence_and_ack_numbers(tmp_path):
-    small = ["topology.edges=1", "topology.hosts_per_edge=1", "duration=2s", "warmup=1s", "traffic.start=['0s','0s']"]
+def test_tcp_in_pcap_numbers_bytes_from_a_syn(tmp_path):
+    """ns-2 numbers segments (SYN 0, data 1, 2, ...) and ACKs by the last segment in order; pcap numbers bytes
+    as a stack does (issue 34: `seq 1:1001` then `2:1002`, no SYN flag)."""
+    small = ["topology.edges=1", "topology.hosts_per_edge=1", "duration=2s", "warmup=1s", "traffic.start=['0s','0s']",
+             "trace.links=['core', 'core.rev']"]
     pacesim.run("e-base", set=small, trace=tmp_path / "t.pcap")
     pacesim.run("e-base", set=small, trace=tmp_path / "t.tr")
     with open(tmp_path / "t.pcap", "rb") as f:
         ips = [dpkt.ip.IP(buf) for _, buf in dpkt.pcap.Reader(f)]
     departures = [l for l in read(tmp_path / "t.tr") if l.event == "-"]
     assert len(ips) == len(departures) > 10
-    for ip, l in zip(ips, departures):
-        assert ip.p == 6 and ip.len == l.size and ip.data.seq == l.seq and not ip.data.flags & dpkt.tcp.TH_ACK
+    syn, synack = ips[0].data, next(ip.data for ip in ips if ip.data.flags & dpkt.tcp.TH_SYN and ip.data.flags & dpkt.tcp.TH_ACK)
+    assert (syn.flags, syn.seq) == (dpkt.tcp.TH_SYN, 0) and (synack.seq, synack.ack) == (0, 1)
+    assert dict(dpkt.tcp.parse_opts(syn.opts)) == {dpkt.tcp.TCP_OPT_MSS: b"\x03\xe8", dpkt.tcp.TCP_OPT_NOP: b"",
+                                                   dpkt.tcp.TCP_OPT_WSCALE: b"\x0e"}
+    data = [(ip, l) for ip, l in zip(ips, departures) if l.type == "tcp" and l.size > 40]
+    acks = [(ip, l) for ip, l in zip(ips, departures) if l.type == "ack" and l.seq > 0]
+    assert len(data) > 10 and len(acks) > 10
+    for ip, l in data:  # segment n (from 1): bytes 1 + (n - 1) * 1000 to n * 1000
+        assert ip.len == l.size == 1040 and ip.data.seq == 1 + (l.seq - 1) * 1000 and len(ip.data.data) == 1000
+        assert ip.data.flags == dpkt.tcp.TH_ACK | dpkt.tcp.TH_PUSH and ip.data.ack == 1
+    for ip, l in acks:  # an ACK of segment n asks for the byte after it
+        assert (ip.data.seq, ip.data.ack, ip.data.flags) == (1, 1 + l.seq * 1000, dpkt.tcp.TH_ACK)
+
+
+def test_a_packet_crossing_two_traced_links_is_one_packet(tmp_path):
+    small = ["topology.edges=1", "topology.hosts_per_edge=1", "duration=2s", "warmup=1s", "traffic.start=['0s','0s']",
+             "trace.links=['core', 'edge_out.0']"]
+    pacesim.run("e-base", set=small, trace=tmp_path / "t.tr")
+    pacesim.run("e-base", set=small, trace=tmp_path / "t.pcap")
+    departures = [l.uid for l in read(tmp_path / "t.tr") if l.event == "-"]
+    with open(tmp_path / "t.pcap", "rb") as f:
+        ids = [dpkt.ip.IP(buf).id for _, buf in dpkt.pcap.Reader(f)]
+    assert len(departures) > 1.5 * len(set(departures)) and ids == list(dict.fromkeys(departures))
+
+
+@pytest.mark.skipif(shutil.which("tshark") is None, reason="tshark (Debian's `tshark`) is not installed")
+def test_tshark_finds_nothing_wrong_in_a_lossless_run(tmp_path):
+    """Wireshark's TCP analysis (retransmissions, out of order, unseen segments, window full, ...) on the
+    pcap of a short run without a drop, both directions traced: nothing to flag (issue 34)."""
+    small = ["topology.edges=2", "topology.hosts_per_edge=2", "duration=3s", "warmup=1s",
+             "traffic.start=['0s','0.5s']", "trace.links=['core', 'core.rev']"]
+    r = pacesim.run("e-base", set=small, trace=tmp_path / "t.pcap")
+    assert r.links["drops"].sum() == 0 and r.report["conservation"]["dropped"] == 0
+    shark = ["tshark", "-r", str(tmp_path / "t.pcap"), "-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE"]
+    every = subprocess.run(shark + ["-T", "fields", "-e", "frame.number"], capture_output=True, text=True, check=True)
+    flagged = subprocess.run(shark + ["-Y", "tcp.analysis.flags || tcp.checksum.status == 0 || ip.checksum.status == 0"],
+                             capture_output=True, text=True, check=True)
+    experts = subprocess.run(shark + ["-q", "-z", "expert,warn"], capture_output=True, text=True, check=True)
+    assert len(every.stdout.split()) > 1000
+    assert flagged.stdout == "" and "Warns" not in experts.stdout and "Errors" not in experts.stdout, experts.stdout
 
 
 def write(path: Path, text: str) -> Path:

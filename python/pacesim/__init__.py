@@ -128,7 +128,7 @@ def run(
     if pcap_out is not None:
         from . import pcap
 
-        pcap.write(engine.trace.file, pcap_out)
+        pcap.write(engine.trace.file, pcap_out, segment_size=scenario.tcp.segment_size)
         os.remove(engine.trace.file)
     report = json.loads(report)
     for note in report.get("warnings", []):  # a series track or the trace stopped at its size cap

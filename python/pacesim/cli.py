@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import os
 import statistics
+import sys
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
+from . import terminal
+from .terminal import command, fail, plain, readable, shown, warn
 from .units import format_rate, format_size, parse_size
 
 if TYPE_CHECKING:
@@ -64,7 +66,7 @@ def _links(r: Result) -> Table:
         t.add_column(name, justify="right")
     for name, l in r.report["links"].items():
         t.add_row(
-            name,
+            plain(name),
             f"{l['throughput_mbps']:.2f}",
             f"{100 * l['loss_rate']:.3f}",
             f"{l['drops']:,}",
@@ -80,7 +82,7 @@ def _pacers(r: Result) -> Table:
     for name in ["in front of", "bound ms", "packets", "drops", "mean delay ms", "p99 ms", "max ms"]:
         t.add_column(name, justify="right")
     for link, p in r.report["pacers"].items():
-        t.add_row(link, f"{p['delay_bound_ms']:.2f}", f"{p['packets']:,}", f"{p['drops']:,}",
+        t.add_row(plain(link), f"{p['delay_bound_ms']:.2f}", f"{p['packets']:,}", f"{p['drops']:,}",
                   f"{p['mean_delay_ms']:.3f}", f"{p['p99_delay_ms']:.3f}", f"{p['max_delay_ms']:.3f}")
     return t
 
@@ -137,14 +139,35 @@ def _unwritable(path: Path) -> Optional[str]:
     return None
 
 
+def _written(path: Path, text: str, option: str) -> None:
+    """Write `text` to `path`; an OSError (a full disk) is an error naming `option` and the file, and leaves
+    no partial file behind."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        if path.is_file():
+            path.unlink()
+        fail(f"{option} {path}: {e.strerror or e}", 1)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether `a` and `b` name one file (symbolic links followed)."""
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
 @app.command()
+@command
 def run(
     scenario: str = typer.Argument(..., help="Scenario TOML file, or a packaged scenario's name (e-base, a-base, ...)."),
     set_: List[str] = typer.Option([], "--set", metavar="KEY=VALUE", help="Override a key, e.g. core.buffer=5KB (repeatable)."),
     seed: Optional[int] = typer.Option(None, help="Replace the scenario's seed."),
-    json_out: Optional[Path] = typer.Option(None, "--json", help="Write the full report to this JSON file."),
+    json_out: Optional[str] = typer.Option(
+        None, "--json", metavar="FILE",
+        help="Write the full report to this JSON file; - writes it to standard output (the tables then go to "
+             "standard error).",
+    ),
     threads: int = typer.Option(
-        min(2, os.cpu_count() or 1), min=1,
+        min(2, os.cpu_count() or 1), min=1, max=2,
         help="Threads: 2 runs a network that splits at its core link as two halves in parallel (same result).",
     ),
     max_memory: Optional[str] = typer.Option(
@@ -163,33 +186,43 @@ def run(
     from . import run as run_scenario
     from .scenario import ScenarioError, apply_overrides, load_scenario
 
-    err = Console(stderr=True)
-    if json_out is not None and _unwritable(json_out):
-        err.print(f"[red]error:[/] --json {escape(str(json_out))}: {_unwritable(json_out)}", soft_wrap=True)
-        raise typer.Exit(2)
+    json_path = None if json_out in (None, "-") else Path(json_out)
+    if json_path is not None and _unwritable(json_path):
+        fail(f"--json {json_path}: {_unwritable(json_path)}")
     try:
         s = apply_overrides(load_scenario(scenario), set_)
+    except ScenarioError as e:
+        fail(str(e))
+    traced = trace if trace is not None else Path(s.trace.file) if s.trace is not None and s.trace.file else None
+    if json_path is not None and traced is not None and _same_file(json_path, traced):
+        fail(f"--json {json_path}: the packet trace is written to the same file; name another")
+    try:
         limit = _size_option("--max-memory", max_memory)
         for note in memory.check(s, limit).notes:
-            err.print(f"[yellow]warning:[/] {escape(note)}", soft_wrap=True)
-        with Progress(*Progress.get_default_columns(), transient=True, console=err) as bar:
+            warn(note)
+        with Progress(*Progress.get_default_columns(), transient=True, console=terminal.err) as bar:
             task = bar.add_task("simulating", total=1.0)
             with warnings.catch_warnings(record=True) as stopped:
                 warnings.simplefilter("always", RecordingStopped)
                 r = run_scenario(s, seed=seed, progress=lambda done: bar.update(task, completed=done),
                                  threads=threads, max_memory=limit, trace=trace)
         for w in stopped:
-            err.print(f"[yellow]warning:[/] {escape(str(w.message))}", soft_wrap=True)
+            warn(str(w.message))
     except ScenarioError as e:
-        err.print(f"[red]error:[/] {escape(str(e))}", soft_wrap=True)
-        raise typer.Exit(2)
+        fail(str(e))
     except RuntimeError as e:
-        err.print(f"[red]engine failure:[/] {escape(str(e))}", soft_wrap=True)
+        terminal.err.print(Text.assemble(("engine failure:", "red"), " ", shown(e)), soft_wrap=True)
         raise typer.Exit(1)
     except KeyboardInterrupt:
-        err.print("[red]interrupted[/]")
+        terminal.err.print(Text("interrupted", "red"))
         raise typer.Exit(130)
-    out = Console()
+    # The files first: a reader that closes standard output early (`| head`) stops the printing only.
+    if json_path is not None:
+        _written(json_path, r.json_text(), "--json")
+    elif json_out == "-":
+        sys.stdout.write(r.json_text())
+        sys.stdout.flush()
+    out = terminal.err if json_out == "-" else terminal.out()
     tables = [_summary(r), _links(r)] + ([_pacers(r)] if r.report["pacers"] else []) + [_goodput(r)]
     tables += [_transfers(r)] if r.summary["transfers"] else []
     for table in tables:
@@ -199,14 +232,24 @@ def run(
         f"wall {r.wall_s:.2f} s, {w['events']:,} events ({w['events'] / r.wall_s / 1e6:.2f} M/s), "
         f"{w['packet_hops']:,} packet-hops, engine {r.engine_version}"
     )
-    if json_out is not None:
-        r.to_json(json_out)
-        out.print(f"report written to {escape(str(json_out))}")
+    if json_path is not None:
+        out.print(plain(f"report written to {json_path}"), soft_wrap=True)
     if r.scenario.trace is not None and r.scenario.trace.file is not None:
-        out.print(f"trace written to {escape(r.scenario.trace.file)}")
+        out.print(plain(f"trace written to {r.scenario.trace.file}"), soft_wrap=True)
+
+
+def _output_dir(option: str, path: Path) -> None:
+    """Refuse an output directory that is a file or cannot be made (an error naming `option`)."""
+    if path.exists() and not path.is_dir():
+        fail(f"{option} {path}: is a file, not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"{option} {path}: cannot make the directory: {e.strerror or e}")
 
 
 @app.command()
+@command
 def model(
     model_id: Optional[str] = typer.Argument(None, metavar="ID", help="Experiment id, e.g. a-fig10 (see --list)."),
     list_: bool = typer.Option(False, "--list", help="List the model ids and exit."),
@@ -220,49 +263,54 @@ def model(
     simulate: bool = typer.Option(False, "--simulate", help="Run the model's packet-level check and overlay it (q-thm2)."),
 ) -> None:
     """Compute one of the papers' analytical models; write its CSV, PNG and SVG."""
-    from .analysis.models import MODELS, render
+    from .analysis.models import MODELS, parse_overrides, render
 
-    err = Console(stderr=True)
     if list_:
         t = Table(title="Analytical models (pacesim model ID)")
         for name in ["id", "what", "paper"]:
             t.add_column(name)
         for m in MODELS.values():
             t.add_row(m.id, m.title, m.source)
-        Console().print(t)
+        terminal.out().print(t)
         return
     if model_id is None:
-        err.print("[red]error:[/] give a model ID or --list")
-        raise typer.Exit(2)
+        fail("give a model ID or --list")
     key = model_id.lower()
     if key not in MODELS:
-        err.print(f"[red]error:[/] unknown model {escape(model_id)!r}; known: {', '.join(MODELS)}", soft_wrap=True)
-        raise typer.Exit(2)
+        fail(f"unknown model {model_id!r}; known: {', '.join(MODELS)}")
+    if overlay is not None:
+        readable(overlay, "--overlay")
+    try:
+        parse_overrides(MODELS[key], set_)
+    except ValueError as e:
+        fail(f"--set: {e}")
     target = out if out is not None else Path("results") / "models" / key
+    _output_dir("--out", target)
     try:
         written, facts, out_model = render(key, target, set_, overlay, simulate)
     except ValueError as e:
-        err.print(f"[red]error:[/] {escape(str(e))}", soft_wrap=True)
-        raise typer.Exit(2)
-    con = Console()
+        fail(str(e))
+    except OSError as e:
+        fail(f"--out {target}: {e.strerror or e}", 1)
+    con = terminal.out()
     t = Table(title=f"{key}: {MODELS[key].title}")
     t.add_column("quantity")
     t.add_column("value")
     for k, v in facts.items():
-        t.add_row(escape(k), escape(v))
+        t.add_row(plain(k), plain(v))
     con.print(t)
     from .analysis.model_claims import judge_model
 
     judged = judge_model(key, out_model)
     if judged:
-        c = Table(title=f"{key}: claims (../shared/EXPERIMENTS.md)")
+        c = Table(title=f"{key}: claims (docs/experiments.md)")
         for col in ["claim", "verdict", "numbers"]:
             c.add_column(col)
         for j in judged:
-            c.add_row(escape(f"{j.id} {j.expect}"), escape(j.verdict), escape(j.numbers))
+            c.add_row(plain(f"{j.id} {j.expect}"), plain(j.verdict), plain(j.numbers))
         con.print(c)
     for path in written:
-        con.print(f"wrote {escape(str(path))}")
+        terminal.say(f"wrote {path}")
 
 
 topology_app = typer.Typer(no_args_is_help=True, help="Look at a scenario's network.")
@@ -270,46 +318,57 @@ app.add_typer(topology_app, name="topology")
 
 
 @topology_app.command("show")
+@command
 def topology_show(
     scenario: str = typer.Argument(..., help="Scenario TOML file, or a packaged scenario's name (e-base, a-base, ...)."),
     set_: List[str] = typer.Option([], "--set", metavar="KEY=VALUE", help="Override a key (repeatable)."),
-    routes: int = typer.Option(3, "--routes", min=0, help="Example flows whose routes to print."),
+    routes: int = typer.Option(3, "--routes", min=0, max=10_000, help="Example flows whose routes to print."),
     links: int = typer.Option(12, "--links", min=0, help="Link halves to list (the core and measured ones first)."),
-    png: Optional[Path] = typer.Option(None, "--png", help="Also draw the graph to this PNG (or .svg) file."),
+    png: Optional[Path] = typer.Option(None, "--png", help="Also draw the graph to this file: PNG, or SVG or PDF by its "
+                                                           "suffix."),
 ) -> None:
     """Print a scenario's nodes, links and example routes, as the engine builds them."""
+    from .plot import check_image_path
     from .scenario import ScenarioError, apply_overrides, load_scenario
     from .topology import describe
 
-    err = Console(stderr=True)
+    if png is not None:
+        try:
+            check_image_path(png)
+        except ValueError as e:
+            fail(f"--png {e}")
+        if _unwritable(png):
+            fail(f"--png {png}: {_unwritable(png)}")
     try:
         s = apply_overrides(load_scenario(scenario), set_)
         d = describe(s, routes)
     except ScenarioError as e:
-        err.print(f"[red]error:[/] {escape(str(e))}", soft_wrap=True)
-        raise typer.Exit(2)
-    out = Console()
-    out.print(f"[bold]{s.topology.kind}[/]: {len(d['routers'])} routers, {len(d['hosts'])} hosts, "
-              f"{len(d['links'])} link halves, {d['flows']} flows; core link {escape(d['core'])}")
-    shown = sorted(d["links"], key=lambda l: (l["name"] != d["core"], not l["measured"], not l["pacer"]))[:links]
-    t = Table(title=f"Links ({len(shown)} of {len(d['links'])}: core, measured and paced first)")
+        fail(str(e))
+    out = terminal.out()
+    out.print(Text.assemble((s.topology.kind, "bold"), f": {len(d['routers'])} routers, {len(d['hosts'])} hosts, "
+                            f"{len(d['links'])} link halves, {d['flows']} flows; core link {shown(d['core'])}"))
+    listed = sorted(d["links"], key=lambda l: (l["name"] != d["core"], not l["measured"], not l["pacer"]))[:links]
+    t = Table(title=f"Links ({len(listed)} of {len(d['links'])}: core, measured and paced first)")
     for col in ["name", "from", "to", "rate", "delay", "buffer", "measured", "pacer"]:
         t.add_column(col, justify="left" if col in ("name", "from", "to", "pacer") else "right")
-    for l in shown:
+    for l in listed:
         limits = [format_size(l["buffer_bytes"])] if l["buffer_bytes"] is not None else []
         limits += [f"{l['buffer_packets']} pkts"] if l["buffer_packets"] is not None else []
-        t.add_row(escape(l["name"]), escape(l["from"]), escape(l["to"]), format_rate(l["rate_bps"]),
+        t.add_row(plain(l["name"]), plain(l["from"]), plain(l["to"]), format_rate(l["rate_bps"]),
                   f"{l['delay_ns'] / 1e6:.3g} ms", " + ".join(limits) or "unlimited", "yes" if l["measured"] else "",
                   l["pacer"] or "")
     out.print(t)
     for r in d["routes"]:
-        out.print(f"flow {r['flow']} {escape(r['from'])} -> {escape(r['to'])}, base RTT {r['base_rtt_ms']:.1f} ms\n"
-                  f"  data: {escape(' > '.join(r['data']))}\n  acks: {escape(' > '.join(r['acks']))}")
+        out.print(plain(f"flow {r['flow']} {r['from']} -> {r['to']}, base RTT {r['base_rtt_ms']:.1f} ms\n"
+                        f"  data: {' > '.join(r['data'])}\n  acks: {' > '.join(r['acks'])}"))
     if png is not None:
         from .plot import DPI, network_figure
 
-        network_figure(d).savefig(png, dpi=DPI)
-        out.print(f"wrote {escape(str(png))}")
+        try:
+            network_figure(d).savefig(png, dpi=DPI)
+        except OSError as e:
+            fail(f"--png {png}: {e.strerror or e}", 1)
+        out.print(plain(f"wrote {png}"), soft_wrap=True)
 
 
 from .experiment_commands import register  # noqa: E402  (sweep, results, plot, reproduce, report)
@@ -319,3 +378,7 @@ register(app)
 from .trace_commands import register as register_trace  # noqa: E402
 
 register_trace(app)
+
+
+if __name__ == "__main__":  # python -m pacesim.cli
+    app(prog_name="pacesim")

@@ -12,21 +12,17 @@ from pathlib import Path
 from typing import Iterator, List, Optional
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
+
+from . import terminal
+from .terminal import command, fail, plain, readable
 
 RESULTS = typer.Option(Path("results"), "--results", help="Results directory (database and Parquet tables).")
 WORKERS = typer.Option(None, "--workers", min=1, help="Worker processes [default: one per core].")
 SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler.")
 DASK = typer.Option(False, "--dask", help="Run on a Dask LocalCluster (--workers processes).")
 
-err = Console(stderr=True)
-
-
-def _fail(message: str, code: int = 2) -> None:
-    err.print(f"[red]error:[/] {escape(message)}", soft_wrap=True)
-    raise typer.Exit(code)
 
 
 @contextmanager
@@ -36,17 +32,17 @@ def _interruptible(results: Path) -> Iterator[None]:
     try:
         yield
     except KeyboardInterrupt:
-        err.print(f"[red]interrupted:[/] finished points are kept in {escape(str(results))}; "
-                  "run again to go on", soft_wrap=True)
+        terminal.err.print(Text.assemble(("interrupted:", "red"), f" finished points are kept in {terminal.shown(results)}; "
+                                         "run again to go on"), soft_wrap=True)
         raise typer.Exit(130) from None
 
 
 def _print_whole(table: Table) -> None:
     """Print `table` to stdout; into a file or a pipe at its full width (rich's default there is 80 columns,
     which cuts headers), to a terminal at the terminal's."""
-    con = Console()
+    con = terminal.out()
     need = con.measure(table, options=con.options.update_width(10_000)).maximum
-    (con if con.is_terminal or need <= con.width else Console(width=need)).print(table)
+    (con if con.is_terminal or need <= con.width else terminal.out(width=need)).print(table)
 
 
 def sweep(
@@ -63,21 +59,22 @@ def sweep(
     from .store import Store
     from .sweep import SweepError, executor, load_sweep, run_sweep
 
+    readable(file, "sweep file")
     try:
         sw = load_sweep(file)
         sw = sw.reduced() if quick else sw
     except (SweepError, ScenarioError) as e:
-        _fail(str(e))
+        fail(str(e))
     try:
         with _interruptible(results), Store(results) as store, executor(workers, scheduler, dask) as pool:
             run = run_sweep(sw, store, pool, progress=not quiet)
             failed = store.points(sw.name).query("status == 'failed'")
     except SweepError as e:  # a point invalid (found before any runs) or the scheduler unreachable
-        _fail(str(e))
-    Console().print(f"{run.name}: {run.points} points, {run.skipped} already done, {run.ran} run, "
-                    f"{run.failed} failed, {run.wall_s:.1f} s; stored in {escape(str(results))}")
+        fail(str(e))
+    terminal.say(f"{run.name}: {run.points} points, {run.skipped} already done, {run.ran} run, "
+                               f"{run.failed} failed, {run.wall_s:.1f} s; stored in {results}")
     for e in failed["error"].head(5):
-        err.print(f"[red]failed:[/] {escape(str(e))}", soft_wrap=True)
+        terminal.err.print(Text.assemble(("failed:", "red"), " ", terminal.shown(e)), soft_wrap=True)
     if len(failed):
         raise typer.Exit(1)
 
@@ -91,15 +88,15 @@ def results(
     from .store import Store
 
     if not (results / "pacesim.sqlite").exists():
-        _fail(f"no results store in {results}")
+        fail(f"no results store in {results}")
     with Store(results, read_only=True) as store:
         if name is None:
             df = store.sweeps()
-            t = Table(title=f"Sweeps in {escape(str(results))}")
+            t = Table(title=plain(f"Sweeps in {results}"))
             for col in ["sweep", "points", "ok", "failed", "pending", "engine s", "updated (UTC)"]:
                 t.add_column(col, justify="left" if col in ("sweep", "updated (UTC)") else "right")
             for r in df.itertuples(index=False):
-                t.add_row(escape(r.sweep), str(r.points), str(r.ok), str(r.failed), str(r.pending),
+                t.add_row(plain(r.sweep), str(r.points), str(r.ok), str(r.failed), str(r.pending),
                           f"{r.engine_s:.1f}", r.updated_at[:19])
             _print_whole(t)
             return
@@ -107,21 +104,71 @@ def results(
             df = store.points(name)
             axes = list(store.spec(name)["axes"])
         except KeyError as e:
-            _fail(str(e.args[0]))
+            fail(str(e.args[0]))
     if csv is not None:
-        df.to_csv(csv, index=False)
+        try:
+            df.to_csv(csv, index=False)
+        except OSError as e:
+            fail(f"--csv {csv}: {e.strerror or e}", 1)
     metrics = [m for m in ["aggregate_mbps", "goodput_kbps_mean", "core_loss_rate"] if m in df]
-    t = Table(title=f"{escape(name)}: {len(df)} points")
+    t = Table(title=plain(f"{name}: {len(df)} points"))
     for col in axes + ["seed", "status"] + metrics + ["wall s"]:
-        t.add_column(escape(col), justify="right")
+        t.add_column(plain(col), justify="right")
     for r in df.to_dict("records"):
         values = [str(r[a]) for a in axes] + [str(r["seed"]), r["status"]]
         values += ["" if r[m] != r[m] else f"{r[m]:.4g}" for m in metrics]
         values.append("" if r["wall_s"] != r["wall_s"] or r["wall_s"] is None else f"{r['wall_s']:.2f}")
-        t.add_row(*(escape(v) for v in values))
+        t.add_row(*(plain(v) for v in values))
     _print_whole(t)
     if csv is not None:
-        Console().print(f"wrote {escape(str(csv))}")
+        _written([csv])
+
+
+def _file_name(text: str) -> str:
+    """`text` as one file name: characters other than letters, digits and `._,=+-` as `_`, no leading dot,
+    at most 200 characters (a longer one ends in a hash of the whole), so that it stays in its directory."""
+    import hashlib
+    import re
+
+    name = re.sub(r"[^A-Za-z0-9._,=+-]", "_", text).lstrip(".") or "_"
+    return name if len(name) <= 200 else f"{name[:183]}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+
+
+def _figure_options(formats: List[str], size: str) -> List[str]:
+    """The formats to write (png and svg unless given), each one matplotlib writes; `size` a known size."""
+    from .plot import FORMATS, SIZES, check_image_path
+
+    if size not in SIZES:
+        fail(f"--size {size!r}: sizes are {', '.join(SIZES)}")
+    for f in formats:
+        try:
+            check_image_path(f"figure.{f.lower()}")
+        except ValueError as e:
+            fail(f"--format {f!r}: {str(e).partition(': ')[2]}")
+    return list(dict.fromkeys(f.lower() for f in formats)) or list(FORMATS)
+
+
+def _filters(df, name: str, axes: List[str], where: List[str]) -> dict:
+    """--where's AXIS=V1,V2 items as {axis: [values]}; an error naming the item when its axis is no axis of
+    sweep `name` or none of its values is one of the axis's (nothing would be drawn)."""
+    from .plot import matches
+
+    filters = {}
+    for item in where:
+        key, sep, values = item.partition("=")
+        if not sep or key not in axes:
+            fail(f"--where takes AXIS=V1,V2 with an axis of {name} ({', '.join(axes)}), got {item!r}")
+        wanted = values.split(",")
+        if not matches(df[key], wanted).any():
+            have = ", ".join(map(str, dict.fromkeys(df[key])))
+            fail(f"--where {item}: no point of {name} has {key} = {' or '.join(wanted)}; its values: {have}")
+        filters[key] = wanted
+    return filters
+
+
+def _written(paths) -> None:
+    for path in paths:
+        terminal.say(f"wrote {path}")
 
 
 def plot(
@@ -131,7 +178,8 @@ def plot(
     by: List[str] = typer.Option([], "--by", help="Axis: one series per value (repeatable) [default: every other "
                                                   "axis with several values, so none is averaged over]."),
     where: List[str] = typer.Option([], "--where", metavar="AXIS=V1,V2", help="Keep only these values of an axis (repeatable)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Output path without suffix [default: RESULTS/plots/NAME-Y-vs-X]."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Output path without suffix [default: RESULTS/plots/NAME-Y-vs-X, "
+                                                           "then -by-AXIS and -AXIS=VALUES for --by and --where]."),
     logy: bool = typer.Option(False, "--logy", help="Logarithmic y axis (loss rates always are, in percent)."),
     series: List[str] = typer.Option([], "--series", help="Instead: draw this time series of one run against time "
                                      "(cwnd, ssthresh, srtt, rto, queue, queue_packets, drops, backlog, rate; "
@@ -139,77 +187,122 @@ def plot(
     flows: Optional[str] = typer.Option(None, "--flows", metavar="I,J", help="With --series: these flows only."),
     links: Optional[str] = typer.Option(None, "--links", metavar="A,B", help="With --series: these links or pacers only."),
     seed: Optional[int] = typer.Option(None, "--seed", help="With --series: the point of this seed."),
+    window: Optional[str] = typer.Option(None, "--window", metavar="START:END",
+                                         help="With --series: only these seconds of the run, e.g. 10:12 (either "
+                                              "end may be left out)."),
+    title: Optional[str] = typer.Option(None, "--title", help="The figure's title; \"\" for none [default: the "
+                                                              "paper figure, or the sweep's name]."),
+    size: str = typer.Option("screen", "--size", help="screen, or a paper's one-column or two-column width "
+                                                      "(3.5 or 7.16 inches, 8-point text)."),
+    formats: List[str] = typer.Option([], "--format", metavar="FORMAT", help="png, svg, pdf, ... (repeatable) "
+                                                                             "[default: png and svg]."),
     results: Path = RESULTS,
 ) -> None:
     """Draw a metric against an axis, one series per value of --by, 95 % confidence intervals over seeds (PNG and
     SVG); or, with --series, one run's recorded time series (`[series]`) against time."""
-    from .plot import Panel, figure, paper_ref, unaveraged
+    from .plot import Panel, _where, figure, paper_ref, unaveraged
     from .reproduce.figures import FIGURES
     from .store import Store
 
+    kinds = _figure_options(formats, size)
     if not (results / "pacesim.sqlite").exists():
-        _fail(f"no results store in {results}")
+        fail(f"no results store in {results}")
     with Store(results, read_only=True) as store:
         try:
             df = store.points(name)
             axes = list(store.spec(name)["axes"])
         except KeyError as e:
-            _fail(str(e.args[0]))
+            fail(str(e.args[0]))
         if series:
-            return _plot_series(store, name, df, axes, series, flows, links, seed, where, out, results)
+            return _plot_series(store, name, df, axes, series, flows, links, seed, where, window, out, results,
+                                title, size, kinds)
+    if window is not None:
+        fail("--window is for --series: a sweep's points are not drawn against time")
     for key in [x, *by]:
         if key not in axes:
-            _fail(f"{key!r} is not an axis of {name}; axes: {', '.join(axes)}")
-    if y not in df or df[y].dropna().empty:
-        skip = set(axes) | {"seed", "key", "status", "error", "wall_s", "code_version", "finished_at"}
-        metrics = [c for c in df.columns if c not in skip and df[c].notna().any()]
-        _fail(f"no values of metric {y!r} in {name}; metrics with values: {', '.join(metrics) or 'none'}")
-    filters = {}
-    for item in where:
-        key, sep, values = item.partition("=")
-        if not sep or key not in axes:
-            _fail(f"--where takes AXIS=V1,V2 with an axis of {name} ({', '.join(axes)}), got {item!r}")
-        filters[key] = values.split(",")
-    panel = Panel(x, y, list(by), filters, logy=logy)
+            fail(f"{key!r} is not an axis of {name}; axes: {', '.join(axes)}")
+    if x in by:
+        fail(f"--by {x}: it is the x axis (--x); --by takes another axis, one series per value")
+    by = list(dict.fromkeys(by))
+    skip = set(axes) | {"seed", "key", "status", "error", "wall_s", "code_version", "finished_at"}
+    metrics = [c for c in df.columns if c not in skip and pd_numeric(df[c]) and df[c].notna().any()]
+    if y not in metrics:
+        what = "no numeric metric" if y in df else "no metric"
+        fail(f"{what} {y!r} in {name}; metrics with values: {', '.join(metrics) or 'none'}")
+    filters = _filters(df, name, axes, where)
+    panel = Panel(x, y, by, filters, logy=logy)
     if not by:
         panel = Panel(x, y, list(unaveraged(df, axes, panel)), filters, logy=logy)
     left = unaveraged(df, axes, panel)
     if left:
-        _fail("; ".join(f"axis {a!r} has values {', '.join(map(str, v))}: add --by {a} or --where {a}=VALUE, "
+        fail("; ".join(f"axis {a!r} has values {', '.join(map(str, v))}: add --by {a} or --where {a}=VALUE, "
                         f"else they are averaged together" for a, v in left.items()))
+    ok = _where(df[df["status"] == "ok"], filters)
+    if ok[y].dropna().empty:
+        fail(f"no finished point of {name} with a value of {y} is left by --where {' --where '.join(where)}")
     figure_id = name.removesuffix("-quick")
-    title = f"{paper_ref(figure_id)}: {FIGURES[figure_id].caption}" if figure_id in FIGURES else name
-    stem = out if out is not None else results / "plots" / f"{name}-{y}-vs-{x}"
-    for path in figure(df, [panel], stem, title, axes=axes):
-        Console().print(f"wrote {escape(str(path))}")
+    if title is None:
+        title = f"{paper_ref(figure_id)}: {FIGURES[figure_id].caption}" if figure_id in FIGURES else name
+    named = f"{name}-{y}-vs-{x}" + "".join(f"-by-{b}" for b in panel.by)
+    named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items())
+    stem = out if out is not None else results / "plots" / _file_name(named)
+    try:
+        _written(figure(df, [panel], stem, title, axes=axes, size=size, formats=kinds))
+    except OSError as e:
+        fail(f"--out {stem}: {e.strerror or e}", 1)
+
+
+def pd_numeric(column) -> bool:
+    """Whether a points column holds numbers (a metric), not text (status, an axis of unit strings)."""
+    import pandas as pd
+
+    return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
+
+
+def _window(text: Optional[str]) -> tuple:
+    """--window START:END in seconds as (start, end), either None when left out; an error naming it."""
+    import math
+
+    if text is None:
+        return None, None
+    a, sep, b = text.partition(":")
+    try:
+        start, end = (float(a) if a.strip() else None), (float(b) if b.strip() else None)
+    except ValueError:
+        start = end = math.nan
+    if not sep or any(v is not None and not (math.isfinite(v) and v >= 0) for v in (start, end)):
+        fail(f"--window {text!r}: give START:END in seconds (>= 0), e.g. 10:12, 10: or :5")
+    if start is not None and end is not None and not start < end:
+        fail(f"--window {text!r}: its start must come before its end")
+    return start, end
 
 
 def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows: Optional[str],
-                 links: Optional[str], seed: Optional[int], where: List[str], out: Optional[Path], results: Path) -> None:
-    """`pacesim plot NAME --series ...`: the series of the one point of sweep NAME that --where and --seed leave."""
-    from .plot import matches, series_figure, series_name
+                 links: Optional[str], seed: Optional[int], where: List[str], window: Optional[str],
+                 out: Optional[Path], results: Path, title: Optional[str], size: str, formats: List[str]) -> None:
+    """`pacesim plot NAME --series ...`: the series of the one point of sweep NAME that --where and --seed leave,
+    titled and named by that point's axis values, seed and run."""
+    from .plot import in_window, matches, series_figure, series_name
 
     try:
         names = [series_name(s) for s in series]
     except ValueError as e:
-        _fail(str(e))
-    for item in where:
-        key, sep, values = item.partition("=")
-        if not sep or key not in axes:
-            _fail(f"--where takes AXIS=V1,V2 with an axis of {name} ({', '.join(axes)}), got {item!r}")
-        df = df[matches(df[key], values.split(","))]
+        fail(str(e))
+    start, end = _window(window)
+    for key, wanted in _filters(df, name, axes, where).items():
+        df = df[matches(df[key], wanted)]
     if seed is not None:
         df = df[df["seed"] == seed]
     df = df[df["status"] == "ok"]
     if len(df) != 1:
         shown = "; ".join(", ".join(f"{a}={r[a]}" for a in axes) + f" seed={r['seed']}" for r in df.to_dict("records")[:6])
-        _fail(f"--series draws one run: {len(df)} finished points of {name} match"
+        fail(f"--series draws one run: {len(df)} finished points of {name} match"
               + (f" ({shown}); choose one with --where AXIS=VALUE or --seed N" if len(df) else ""))
     point = df.iloc[0]
     try:
         rows = store.table(point["key"], "series")
     except KeyError:
-        _fail(f"the run of {name} recorded no series: add a [series] table to its scenario")
+        fail(f"the run of {name} recorded no series: add a [series] table to its scenario")
     entities = None
     if flows is not None or links is not None:
         entities = [f"flow.{f.strip()}" for f in (flows or "").split(",") if f.strip()]
@@ -218,10 +311,22 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
         have = set(rows.loc[rows["series"] == s, "entity"])
         if not have or (entities is not None and not have & set(entities)):
             recorded = ", ".join(f"{e} {q}" for e, q in rows[["entity", "series"]].drop_duplicates().itertuples(index=False))
-            _fail(f"the run recorded no {s} of {', '.join(entities or []) or 'anything'}; it recorded: {recorded or 'nothing'}")
-    stem = out if out is not None else results / "plots" / f"{name}-{'-'.join(names)}"
-    for path in series_figure(rows, names, entities, stem, name):
-        Console().print(f"wrote {escape(str(path))}")
+            fail(f"the run recorded no {s} of {', '.join(entities or []) or 'anything'}; it recorded: {recorded or 'nothing'}")
+    times = rows["time_s"]
+    if times[(times >= (start or 0)) & (times <= (end if end is not None else float("inf")))].empty:
+        fail(f"--window {window}: the run recorded nothing in it (its series run from {times.min():g} to "
+             f"{times.max():g} s)")
+    rows = in_window(rows, start, end)
+    at = ", ".join(f"{a}={point[a]}" for a in axes) + f", seed {point['seed']}"
+    span = "" if window is None else f"-t{'' if start is None else f'{start:g}'}-{'' if end is None else f'{end:g}'}s"
+    if title is None:
+        title = f"{name}: {at} (run {str(point['key'])[:12]})"
+    named = f"{name}-" + "-".join(f"{a}={point[a]}" for a in axes) + f"-seed{point['seed']}{span}-{'-'.join(names)}"
+    stem = out if out is not None else results / "plots" / _file_name(named)
+    try:
+        _written(series_figure(rows, names, entities, stem, title, size, formats))
+    except OSError as e:
+        fail(f"--out {stem}: {e.strerror or e}", 1)
 
 
 def reproduce(
@@ -230,9 +335,11 @@ def reproduce(
     all_: bool = typer.Option(False, "--all", help="Run every runnable id at the papers' sizes (resumable), then "
                                                   "write the per-paper tables (--tables)."),
     table: bool = typer.Option(False, "--table", help="Only write the per-paper tables from the store's full-size runs."),
-    tables: Path = typer.Option(Path("docs/reproduction"), "--tables", help="Where --all and --table write paper_<x>.md."),
-    quick: bool = typer.Option(False, "--quick", help="Reduced version (a demo, not a verdict): flows and link rates "
-                                                      "x0.1, 100 s runs, seeds 1-3."),
+    tables: Optional[Path] = typer.Option(None, "--tables", help="Where --all and --table write paper_<x>.md "
+                                                                 "[default: RESULTS/reproduction]; a checkout's "
+                                                                 "committed record is docs/reproduction."),
+    quick: bool = typer.Option(False, "--quick", help="Reduced version, a demo that carries no verdict: flows and "
+                                                      "link rates x0.1, 100 s runs, seeds 1-3."),
     seeds: Optional[int] = typer.Option(None, "--seeds", min=1, help="Run seeds 1..N [default: 1, quick 3]."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output directory [default: RESULTS/reproduce/ID[-quick]]."),
     results: Path = RESULTS,
@@ -250,41 +357,54 @@ def reproduce(
         return
     if all_ or table:
         if fig_id is not None or quick or seeds:
-            _fail("--all and --table take no ID, --quick or --seeds: they are the papers' sizes and seeds")
+            fail("--all and --table take no ID, --quick or --seeds: they are the papers' sizes and seeds")
+        tables = results / "reproduction" if tables is None else tables
+        if tables.exists() and not tables.is_dir():
+            fail(f"--tables {tables}: is a file, not a directory")
         try:
-            _reproduce_all(results, tables, run=all_, workers=workers, scheduler=scheduler, dask=dask)
+            _reproduce_all(results, tables, run=all_,
+                           workers=workers, scheduler=scheduler, dask=dask)
         except SweepError as e:
-            _fail(str(e))
+            fail(str(e))
         return
     if fig_id is None:
-        _fail("give a catalogue ID, --all, --table or --list")
+        fail("give a catalogue ID, --all, --table or --list")
     known = {k.lower(): k for k in FIGURES}
     if fig_id.lower() not in known:
-        _fail(f"{fig_id!r} cannot run yet; runnable: {', '.join(f.id for f in _runnable())} (see --list)")
+        fail(f"{fig_id!r} cannot run yet; runnable: {', '.join(f.id for f in _runnable())} (see --list)")
     fid = known[fig_id.lower()]
     target = out if out is not None else results / "reproduce" / (fid + ("-quick" if quick else ""))
     try:
         with _interruptible(results), executor(workers, scheduler, dask) as pool:
             r = run_figure(fid, results, target, quick, list(range(1, seeds + 1)) if seeds else None, pool)
     except SweepError as e:
-        _fail(str(e))
-    con = Console()
-    t = Table(title=f"{fid}{' (quick)' if quick else ''}: claims")
-    for col in ["claim", "verdict", "numbers"]:
-        t.add_column(col)
-    colour = {"reproduced": "green", "not reproduced": "red", "not evaluated": "yellow"}
-    for j in r.claims:
-        t.add_row(escape(f"{j.id} {j.expect}"), f"[{colour[j.outcome]}]{escape(j.verdict)}[/]", escape(j.numbers))
-    con.print(t)
+        fail(str(e))
+    con = terminal.out()
+    con.print(_claims_table(fid, r.claims, quick))
+    if quick:
+        con.print(f"quick run: a demo at a tenth of the paper's size, which carries no verdict; claims are judged "
+                  f"at the paper's size (pacesim reproduce {fid})")
     con.print(f"{r.run.ran} points run, {r.run.skipped} reused, {r.run.failed} failed, {r.run.wall_s:.1f} s")
-    for path in [r.csv, *r.plots, r.report]:
-        con.print(f"wrote {escape(str(path))}")
+    _written([r.csv, *r.plots, r.report])
     if r.run.failed:
         raise typer.Exit(1)
 
 
+def _claims_table(fid: str, claims: list, quick: bool) -> Table:
+    """The claims of figure `fid` with their numbers, and their verdicts but for a quick run (which has none:
+    the papers' claims are about their sizes)."""
+    t = Table(title=f"{fid}{' (quick)' if quick else ''}: claims")
+    for col in ["claim", "numbers"] if quick else ["claim", "verdict", "numbers"]:
+        t.add_column(col)
+    colour = {"reproduced": "green", "not reproduced": "red", "not evaluated": "yellow"}
+    for j in claims:
+        verdict = [] if quick else [Text(terminal.shown(j.verdict), colour[j.outcome])]
+        t.add_row(plain(f"{j.id} {j.expect}"), *verdict, plain(j.numbers))
+    return t
+
+
 def _runnable() -> list:
-    """The runnable figures in catalogue order (../shared/EXPERIMENTS.md), as `--all` runs them."""
+    """The runnable figures in catalogue order (docs/experiments.md), as `--all` runs them."""
     from .reproduce.catalogue import CATALOGUE, ids_of
     from .reproduce.figures import FIGURES
 
@@ -301,7 +421,7 @@ def _list_catalogue(results: Path) -> None:
     from .store import Store
 
     store = Store(results, read_only=True) if (results / "pacesim.sqlite").exists() else None
-    t = Table(title="Experiment catalogue (../shared/EXPERIMENTS.md)")
+    t = Table(title="Experiment catalogue (docs/experiments.md)")
     for col in ["id", "what", "status", "points", "est. time (1 worker)"]:
         t.add_column(col, justify="right" if col in ("points", "est. time (1 worker)") else "left")
     for cid, what, how in status():
@@ -314,7 +434,7 @@ def _list_catalogue(results: Path) -> None:
         est = "unknown" if not walls else f"{_duration(sum(walls) + (points - len(walls)) * sum(walls) / len(walls))}"
         if walls and len(walls) < points:
             est += f" ({len(walls)} of {points} timed)"
-        t.add_row(escape(cid), escape(what), escape(how), str(points) if points else "", est if points else "")
+        t.add_row(plain(cid), plain(what), plain(how), str(points) if points else "", est if points else "")
     if store is not None:
         store.close()
     _print_whole(t)
@@ -345,20 +465,19 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
     from .reproduce.tables import write_tables
     from .sweep import executor
 
-    con = Console()
+    con = terminal.out()
     if run:
         order = _runnable()
         t0 = time.perf_counter()
         with executor(workers, scheduler, dask) as pool:
             for k, fig in enumerate(order, 1):
                 # Each figure's sweep draws its own progress bar (points done, failed, ETA).
-                con.print(f"[bold][{k}/{len(order)}] {fig.id}[/] ({time.perf_counter() - t0:.0f} s so far)")
+                con.print(Text.assemble((f"[{k}/{len(order)}] {fig.id}", "bold"), f" ({time.perf_counter() - t0:.0f} s so far)"))
                 r = run_figure(fig.id, results, results / "reproduce" / fig.id, False, None, pool, progress=True)
                 con.print(f"{fig.id}: {r.run.ran} points run, {r.run.skipped} reused, {r.run.failed} failed; "
                           f"{sum(j.verdict == 'reproduced' for j in r.claims)} of {len(r.claims)} reproduced")
         con.print(f"--all: {len(order)} figures in {time.perf_counter() - t0:.0f} s wall")
-    for path in write_tables(results, tables):
-        con.print(f"wrote {escape(str(path))}")
+    _written(write_tables(results, tables))
 
 
 def report(
@@ -372,18 +491,18 @@ def report(
 
     out = results / "site" if out is None else out
     if out.exists() and not out.is_dir():
-        _fail(f"--out: {out} is a file, not a directory")
+        fail(f"--out: {out} is a file, not a directory")
     try:
         record = collect(results)
     except RecordError as e:
-        _fail(f"--results: {e}")
+        fail(f"--results: {e}")
     pages = write_site(record, out)
     done = record.tally_of(record.entries)
-    Console().print(f"{done['reproduced']} of {sum(done.values())} claims reproduced; "
-                    f"wrote {len(pages)} pages to {escape(str(out))} (open {escape(str(pages[0]))})")
+    terminal.say(f"{done['reproduced']} of {sum(done.values())} claims reproduced; "
+                               f"wrote {len(pages)} pages to {out} (open {pages[0]})")
 
 
 def register(app: typer.Typer) -> None:
     """Add sweep, results, plot, reproduce and report to the `pacesim` command line."""
-    for command in [sweep, results, plot, reproduce, report]:
-        app.command()(command)
+    for fn in [sweep, results, plot, reproduce, report]:
+        app.command()(command(fn))

@@ -87,18 +87,40 @@ def parse(path, n: int, text: str) -> TraceLine:
     )
 
 
-def read(path: Union[str, Path]) -> Iterator[TraceLine]:
-    """The events of trace file `path` (gzip-compressed if it ends in `.gz`) in order, blank lines skipped; a
-    TraceError for a missing or unreadable file or a garbled line."""
+MAX_LINE = 1000
+"""The longest line read, in characters (ns-2's are under 100): a longer one, or a file with no line end (a
+device), is an error rather than a read without end."""
+
+
+def lines(path: Union[str, Path]) -> Iterator[Tuple[int, str]]:
+    """The non-blank lines of trace file `path` (gzip-compressed if it ends in `.gz`) with their numbers
+    (from 1), stripped; a TraceError for a missing or unreadable file, one that is not ASCII text, or a line
+    longer than `MAX_LINE`."""
     try:
         f = gzip.open(path, "rt", encoding="ascii") if str(path).endswith(".gz") else open(path, encoding="ascii")
     except OSError as e:
         raise TraceError(path, 0, "file", e.strerror or str(e)) from None
     with f:
         try:
-            for n, text in enumerate(f, 1):
-                text = text.strip()
-                if text:
-                    yield parse(path, n, text)
+            n, rest = 0, ""
+            for block in iter(lambda: f.read(1 << 20), ""):
+                *whole, rest = (rest + block).split("\n")
+                for text in whole:
+                    n += 1
+                    if len(text) > MAX_LINE:
+                        raise TraceError(path, n, "line", f"longer than {MAX_LINE} characters: not a trace line")
+                    text = text.strip()
+                    if text:
+                        yield n, text
+                if len(rest) > MAX_LINE:
+                    raise TraceError(path, n + 1, "line", f"longer than {MAX_LINE} characters: not a trace line")
+            if rest.strip():
+                yield n + 1, rest.strip()
         except (UnicodeDecodeError, OSError, EOFError) as e:
             raise TraceError(path, 0, "file", f"not a text trace ({getattr(e, 'reason', e)})") from None
+
+
+def read(path: Union[str, Path]) -> Iterator[TraceLine]:
+    """The events of trace file `path` (as `lines` reads it) in order; a TraceError for a garbled line."""
+    for n, text in lines(path):
+        yield parse(path, n, text)

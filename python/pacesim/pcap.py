@@ -1,23 +1,37 @@
-"""A packet trace as pcap for Wireshark (docs/trace.md): every dequeue (`-`, the packet going on a traced
-link's wire) of an ns-2 trace as one raw IPv4 packet (link type 101), its headers synthesised with dpkt from
-the line's fields and its payload zeros, so that each packet has its size on the wire.
+"""A packet trace as pcap for Wireshark (docs/trace.md): each packet leaving a traced link (a `-` event of
+an ns-2 trace) as one raw IPv4 packet (link type 101), the first time it leaves one (a packet crossing
+several traced links is one packet on the wire, not a retransmission), its headers made from the line's
+fields and its payload zeros, so that it has its size on the wire.
 
 - addresses: node n is 10.(n >> 16).(n >> 8 & 255).(n & 255);
-- IP: total length the line's size, identification its unique id (mod 2^16), protocol TCP (`tcp`, `ack`)
-  or UDP (anything else);
-- ports: 1024 + flow id mod 64512 at both ends (ns-2's ports are all 0);
-- TCP: data carry SEQ, ACKs the flag ACK and acknowledgment number SEQ + 1, both counted in packets as ns-2
-  counts them (not bytes), with a window of 65535.
+- IP: total length the line's size (at most 65,535 B, an IPv4 packet's largest), identification its uid
+  (mod 2^16), TTL 64, protocol TCP (`tcp`, `ack`) or UDP (anything else), checksummed;
+- ports: 1024 + flow id mod 64512 at both ends (ns-2's are all 0);
+- TCP, numbered in bytes as a real stack counts them, from initial sequence numbers 0 at both ends:
+  ns-2 numbers a flow's segments 0, 1, 2, ... (1, 2, ... after a SYN, which takes number 0) and its
+  ACKs by the highest segment received in order. A TCP packet no bigger than its headers (40 B) opens the
+  flow: a SYN, sequence 0; the first ACK back before any data (ACK of segment 0) is the SYN-ACK. Segment n
+  carries sequence 1 + (n - first) * MSS, `first` the flow's first data segment's number (1 after a SYN,
+  else 0), and acknowledgment 1; an ACK of segment n, sequence 1 and acknowledgment 1 + (n - first + 1) *
+  MSS. MSS is the flow's data payload (its first data packet's size less 40 B), or `segment_size` for a
+  flow whose data the trace does not hold. Both SYNs carry that MSS (`segment_size` for the SYN, whose
+  flow's data is yet to come) and a window scale of 2^14, so that the window of 65,535 every packet
+  advertises is 1 GiB: pacesim's windows are counted in packets, and a receiver's window never limits a
+  sender. The SYNs are 8 bytes longer than the trace's 40 (the options).
+- UDP: length the packet's size less its IP header.
+
+Only the departure lines are read beyond their first character (a garbled one is an error naming its line
+and field); the headers are packed with `struct`, which writes a run's trace at about the speed the engine
+writes its text.
 """
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
-from typing import Union
+from typing import Dict, Tuple, Union
 
-import dpkt
-
-from .ns2trace import TraceLine, read
+from .ns2trace import FIELDS, TraceError, lines, parse
 
 LINKTYPE_RAW = 101
 """pcap's link type for packets that begin with their IP header."""
@@ -25,6 +39,23 @@ LINKTYPE_RAW = 101
 IP_HEADER = 20
 TCP_HEADER = 20
 UDP_HEADER = 8
+MAX_IP = 65535
+"""The largest IPv4 packet, bytes (its total length is 16 bits)."""
+
+SYN, PSH, ACK = 0x02, 0x08, 0x10
+
+
+def syn_options(mss: int) -> Tuple[int, ...]:
+    """The SYNs' options as 16-bit words: the maximum segment size (kind 2, length 4) and, after a no-op, the
+    window scale (kind 3, length 3), shift 14."""
+    return (0x0204, min(mss, 65535), 0x0103, 0x030E)
+
+
+_PCAP = struct.Struct("<IHHiIII")  # magic, version 2.4, zone, accuracy, snap length, link type
+_RECORD = struct.Struct("<IIII")  # seconds, microseconds, bytes written, bytes on the wire
+_IP = struct.Struct("!HHHHHH4s4s")  # version and header length, total length, id, fragment, TTL and protocol
+_TCP = struct.Struct("!HHHHHHHHHH")  # ports, sequence, acknowledgment, offset and flags, window, check, urgent
+_UDP = struct.Struct("!HHHH")
 
 
 def address(node: int) -> bytes:
@@ -34,33 +65,120 @@ def address(node: int) -> bytes:
     return bytes([10, node >> 16 & 255, node >> 8 & 255, node & 255])
 
 
-def packet(line: TraceLine) -> bytes:
-    """The IPv4 packet of trace line `line`, `line.size` bytes long."""
-    port = 1024 + line.flow % 64512
-    tcp = line.type in ("tcp", "ack")
-    header = TCP_HEADER if tcp else UDP_HEADER
-    payload = b"\0" * max(0, line.size - IP_HEADER - header)
-    if tcp:
-        ack = line.type == "ack"
-        seg = dpkt.tcp.TCP(sport=port, dport=port, win=65535, data=payload,
-                           seq=0 if ack else line.seq % (1 << 32), ack=(line.seq + 1) % (1 << 32) if ack else 0,
-                           flags=dpkt.tcp.TH_ACK if ack else dpkt.tcp.TH_PUSH)
-    else:
-        seg = dpkt.udp.UDP(sport=port, dport=port, data=payload)
-        seg.ulen = len(seg)
-    ip = dpkt.ip.IP(src=address(line.src[0]), dst=address(line.dst[0]), ttl=64, id=line.uid % (1 << 16),
-                    p=dpkt.ip.IP_PROTO_TCP if tcp else dpkt.ip.IP_PROTO_UDP, data=seg)
-    ip.len = len(ip)
-    return bytes(ip)
+def _check(total: int) -> int:
+    """The Internet checksum of a sum of 16-bit words: folded to 16 bits and complemented."""
+    while total >> 16:
+        total = (total & 0xFFFF) + (total >> 16)
+    return ~total & 0xFFFF
 
 
-def write(trace: Union[str, Path], out: Union[str, Path]) -> int:
-    """Write the dequeues of ns-2 trace `trace` to pcap file `out`; how many packets."""
-    n = 0
+class _Flow:
+    """What numbering a flow's segments in bytes needs: its MSS and first data segment's number, and whether
+    its SYN, data and an ACK past the SYN's have gone by."""
+
+    def __init__(self, mss: int):
+        self.mss, self.first, self.syn, self.data, self.acked = mss, 0, False, False, False
+
+
+class _Packets:
+    """Packs one trace's departures into IPv4 packets (the module's rules), flow by flow. Checksums are
+    sums of the headers' 16-bit words, taken from the fields (a payload of zeros adds nothing)."""
+
+    def __init__(self, path, segment_size: int):
+        self.path, self.segment_size = path, segment_size
+        self.flows: Dict[int, _Flow] = {}
+        self.nodes: Dict[int, Tuple[bytes, int]] = {}  # node -> its address and the sum of its two words
+        self.zeros = bytes(MAX_IP)
+
+    def node(self, n: int, field: str, node: int) -> Tuple[bytes, int]:
+        known = self.nodes.get(node)
+        if known is None:
+            if not 0 <= node < 1 << 24:
+                raise TraceError(self.path, n, field, f"node {node}: no IPv4 address in 10.0.0.0/8")
+            a = address(node)
+            known = self.nodes[node] = (a, (a[0] << 8 | a[1]) + (a[2] << 8 | a[3]))
+        return known
+
+    def tcp(self, n: int, kind: str, size: int, flow: int, seq: int) -> Tuple[int, int, int, Tuple[int, ...]]:
+        """(sequence, acknowledgment, flags, option words) of a TCP line."""
+        f = self.flows.get(flow)
+        if f is None:
+            f = self.flows[flow] = _Flow(self.segment_size)
+        if kind == "tcp" and size <= IP_HEADER + TCP_HEADER:
+            f.syn, f.first = True, 1
+            return 0, 0, SYN, syn_options(f.mss)
+        if kind == "tcp":
+            if not f.data:
+                f.data, f.mss = True, size - IP_HEADER - TCP_HEADER
+            if seq < f.first:
+                raise TraceError(self.path, n, "seq", f"segment {seq} comes before the flow's first, {f.first}")
+            return (1 + (seq - f.first) * f.mss) % (1 << 32), 1, ACK | PSH, ()
+        if f.syn and seq < f.first and not (f.data or f.acked):
+            return 0, 1, SYN | ACK, syn_options(f.mss)
+        f.acked = True
+        return 1, (1 + (seq - f.first + 1) * f.mss) % (1 << 32), ACK, ()
+
+    def packet(self, n: int, text: str, fields: list) -> Tuple[int, bytes, int]:
+        """(time in microseconds, the packet's headers, its payload's length) of departure line `n`, split
+        into its `fields`."""
+        try:
+            _, time, _, _, kind, size, _, flow, src, dst, seq, uid = fields
+            t, size, flow, seq, uid = float(time), int(size), int(flow), int(seq), int(uid)
+            a, b = int(src.partition(".")[0]), int(dst.partition(".")[0])
+        except ValueError:
+            parse(self.path, n, text)  # raises the TraceError naming the field
+            raise
+        if not (0 <= t < 2**32 and flow >= 0 and uid >= 0):
+            for field, bad, why in [("time", not 0 <= t < 2**32, "a pcap time stamp is 0 to 2^32 s"),
+                                    ("flow", flow < 0, "a flow id is >= 0"), ("uid", uid < 0, "a packet id is >= 0")]:
+                if bad:
+                    raise TraceError(self.path, n, field, f"{fields[FIELDS.index(field)]}: {why}")
+        (a, a_sum), (b, b_sum) = self.node(n, "src", a), self.node(n, "dst", b)
+        tcp = kind in ("tcp", "ack")
+        header = IP_HEADER + (TCP_HEADER if tcp else UDP_HEADER)
+        if not header <= size <= MAX_IP:
+            raise TraceError(self.path, n, "size", f"{size} B: an IPv4 {'TCP' if tcp else 'UDP'} packet holds "
+                                                   f"{header} to {MAX_IP:,} B")
+        port = 1024 + flow % 64512
+        if tcp:
+            number, acked, flags, options = self.tcp(n, kind, size, flow, seq)
+            length = size + 2 * len(options)
+            words = (port, port, number >> 16, number & 0xFFFF, acked >> 16, acked & 0xFFFF,
+                     (TCP_HEADER // 4 + len(options) // 2) << 12 | flags, 65535)
+            # the pseudo-header (addresses, protocol, segment length), the header and its options
+            check = _check(a_sum + b_sum + 6 + length - IP_HEADER + sum(words) + sum(options))
+            segment = _TCP.pack(*words, check, 0)
+            if options:
+                segment += struct.pack(f"!{len(options)}H", *options)
+            proto = 6
+        else:
+            length, proto = size, 17
+            check = _check(a_sum + b_sum + 17 + 2 * (size - IP_HEADER) + 2 * port) or 0xFFFF
+            segment = _UDP.pack(port, port, size - IP_HEADER, check)
+        ident = uid & 0xFFFF
+        ip = _IP.pack(0x4500, length, ident, 0, 64 << 8 | proto,
+                      _check(0x4500 + length + ident + (64 << 8 | proto) + a_sum + b_sum), a, b)
+        return round(t * 1e6), ip + segment, length - IP_HEADER - len(segment)
+
+
+def write(trace: Union[str, Path], out: Union[str, Path], segment_size: int = 1000) -> int:
+    """Write the departures of ns-2 trace `trace` to pcap file `out` (the module's rules; `segment_size`, in
+    bytes, numbers a flow whose data the trace does not hold); how many packets. A TraceError names a line
+    that cannot be a packet."""
+    packets = _Packets(trace, segment_size)
+    seen = set()
     with open(out, "wb") as f:
-        w = dpkt.pcap.Writer(f, snaplen=65535, linktype=LINKTYPE_RAW)
-        for line in read(trace):
-            if line.event == "-":
-                w.writepkt(packet(line), ts=line.time)
-                n += 1
-    return n
+        f.write(_PCAP.pack(0xA1B2C3D4, 2, 4, 0, 0, MAX_IP, LINKTYPE_RAW))
+        for n, text in lines(trace):
+            if text[0] != "-":
+                continue
+            fields = text.split()
+            uid = fields[-1]
+            if uid in seen:
+                continue
+            seen.add(uid)
+            micro, headers, payload = packets.packet(n, text, fields)
+            whole = len(headers) + payload
+            f.write(b"".join((_RECORD.pack(micro // 1_000_000, micro % 1_000_000, whole, whole), headers,
+                              packets.zeros[:payload])))
+    return len(seen)

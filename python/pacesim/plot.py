@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 from scipy import stats
 
 from .units import parse_rate, parse_size, parse_time
@@ -94,6 +95,49 @@ MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
 STYLES = ["-", "--", ":", "-."]
 DPI = 120
 """Pixels per inch of every PNG."""
+
+
+@dataclass(frozen=True)
+class Size:
+    """A figure's size for a paper's page: `width` inches, `row` inches per row of panels, text in `font`
+    points, at most `columns` panels side by side."""
+
+    width: float
+    row: float
+    font: float
+    columns: int
+
+
+SIZES: Dict[str, Optional[Size]] = {
+    "screen": None,
+    "one-column": Size(3.5, 2.6, 8.0, 1),
+    "two-column": Size(7.16, 2.8, 8.0, 3),
+}
+"""Figure sizes: `screen` (5 x 4 inches a panel, 10-point text), and a paper's one column and two columns
+(IEEE's 3.5 and 7.16 inches: 8-point text, the size it is printed at)."""
+
+FORMATS = ("png", "svg")
+"""The formats a figure is written in unless asked for others (`save`)."""
+
+VECTOR_TEXT = {"pdf.fonttype": 42, "ps.fonttype": 42}
+"""PDF and PostScript embed their fonts whole (TrueType), so that text stays text when a page is scaled or
+edited, as publishers ask (matplotlib's default, Type 3, draws glyphs as procedures)."""
+
+
+def _text(size: Optional[Size]) -> dict:
+    """matplotlib settings for the text of a figure of `size` (none: matplotlib's own)."""
+    if size is None:
+        return {}
+    return {"font.size": size.font, "axes.titlesize": size.font, "axes.labelsize": size.font,
+            "xtick.labelsize": size.font - 1, "ytick.labelsize": size.font - 1, "legend.fontsize": size.font - 1,
+            "legend.title_fontsize": size.font - 1, "figure.titlesize": size.font + 1, "lines.markersize": 4}
+
+
+def size_of(name: str) -> Optional[Size]:
+    """The size named `name` (a key of `SIZES`); a ValueError listing them otherwise."""
+    if name not in SIZES:
+        raise ValueError(f"no figure size {name!r}; sizes: {', '.join(SIZES)}")
+    return SIZES[name]
 
 
 def numeric(values: pd.Series) -> Tuple[Optional[pd.Series], str]:
@@ -335,14 +379,19 @@ def _plain(v: float, _pos=None) -> str:
 
 
 def _log_axis(ax, which: str, percent: bool) -> None:
-    """A logarithmic `which` axis ("x" or "y") with plain ticks, in percent for
-    fractions: 1, 2 and 5 per decade when it spans less than three decades (y)
-    or two (x, whose tick labels are wider)."""
+    """A logarithmic `which` axis ("x" or "y") with plain ticks, in percent for fractions: 1, 2 and 5 per
+    decade when it spans less than three decades (y) or two (x, whose tick labels are wider), else 1; an
+    axis narrower than a decade (5-14 %), or whose decades would label fewer than three ticks (y; two for x),
+    gets evenly spaced ones (6, 8, 10, 12, 14 %)."""
     axis = ax.yaxis if which == "y" else ax.xaxis
     (ax.set_yscale if which == "y" else ax.set_xscale)("log")
     lo, hi = (ax.get_ylim() if which == "y" else ax.get_xlim())
+    decades = 10.0 ** np.arange(np.floor(np.log10(lo)), np.ceil(np.log10(hi)) + 1)
     subs = (1.0, 2.0, 5.0) if hi / lo < (1000 if which == "y" else 100) else (1.0,)
-    axis.set_major_locator(LogLocator(base=10, subs=subs))
+    ticks = np.outer(decades, subs).ravel()
+    labelled = np.sum((ticks >= lo * (1 - 1e-9)) & (ticks <= hi * (1 + 1e-9)))
+    even = hi / lo < 10 or labelled < (3 if which == "y" else 2)
+    axis.set_major_locator(MaxNLocator(nbins=5) if even else LogLocator(base=10, subs=subs))
     axis.set_major_formatter(FuncFormatter(_percent if percent else _plain))
     axis.set_minor_formatter(NullFormatter())
 
@@ -362,7 +411,7 @@ def _floor_zeros(ax, zeros: List[Tuple[float, str]]) -> None:
 def _finish(ax, title: str, legend_title: Optional[str] = None) -> None:
     """Title, grid and a legend if any line is labelled."""
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize="medium")
     ax.grid(True, which="major", alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize="small", title=legend_title, title_fontsize="small")
@@ -382,6 +431,8 @@ def draw(ax, df: pd.DataFrame, panel: Panel, style: Optional[Styles] = None) -> 
     style, zeros = style or Styles(), []
     notes = [seeds_note(g["count"]) for _, _, g in series]
     shared = notes[0] if len(set(notes)) == 1 and (panel.by or len(metrics) > 1) else None  # once, as legend title
+    variable = ", ".join(AXES.get(k, words(k)) for k in panel.by)  # what the series are values of
+    legend_title = " ".join(filter(None, [variable, f"({shared})" if variable and shared else shared])) or None
     for i, (metric, values, g) in enumerate(series):
         values = values if isinstance(values, tuple) else (values,)
         names = [label(k, v) for k, v in zip(panel.by, values)]
@@ -417,7 +468,7 @@ def draw(ax, df: pd.DataFrame, panel: Panel, style: Optional[Styles] = None) -> 
     if log:
         _log_axis(ax, "y", percent=loss)
         _floor_zeros(ax, zeros)
-    _finish(ax, panel.title, shared)
+    _finish(ax, panel.title, legend_title)
 
 
 def draw_cdf(ax, rows: pd.DataFrame, panel: Cdf, style: Optional[Styles] = None) -> None:
@@ -542,6 +593,19 @@ def series_name(name: str) -> str:
     return name
 
 
+def in_window(rows: pd.DataFrame, start: Optional[float], end: Optional[float]) -> pd.DataFrame:
+    """The rows of a series table from `start` to `end` seconds (None: its first or last); a level's value at
+    `start` (its last change before it, moved to `start`) kept, drops before it left out."""
+    start = -np.inf if start is None else start
+    end = np.inf if end is None else end
+    inside = rows[(rows["time_s"] >= start) & (rows["time_s"] <= end)]
+    before = rows[(rows["time_s"] < start) & (rows["series"] != "drops")]
+    if not np.isfinite(start) or before.empty:
+        return inside
+    last = before.groupby(["entity", "series"], observed=True, sort=False).tail(1).assign(time_s=start)
+    return pd.concat([last, inside], ignore_index=True)
+
+
 def draw_series(ax, rows: pd.DataFrame, series: str, entities: Optional[Sequence[str]] = None) -> None:
     """Draw quantity `series` of a series table (time_s, entity, series, value) against time on `ax`, one
     step line per entity (those of `entities` that have it, in that order, or every entity that has it), each
@@ -560,16 +624,20 @@ def draw_series(ax, rows: pd.DataFrame, series: str, entities: Optional[Sequence
 
 
 def series_figure(rows: pd.DataFrame, series: Sequence[str], entities: Optional[Sequence[str]],
-                  stem: Union[str, Path], title: str = "") -> List[Path]:
-    """Draw each quantity of `series` in a panel of its own, one above the other (see `draw_series`), and
-    `save` them at `stem`."""
-    fig = Figure(figsize=(8, 2.8 * len(series) + 0.4), layout="constrained")
-    axes = fig.subplots(len(series), 1, squeeze=False, sharex=True)
-    for ax, name in zip(axes[:, 0], series):
-        draw_series(ax, rows, name, entities)
-    if title:
-        fig.suptitle(title, fontsize=12)
-    return save(fig, stem)
+                  stem: Union[str, Path], title: str = "", size: str = "screen",
+                  formats: Sequence[str] = FORMATS) -> List[Path]:
+    """Draw each quantity of `series` in a panel of its own, one above the other (see `draw_series`), at
+    `size` (a key of `SIZES`), and `save` them at `stem` in `formats`."""
+    page = size_of(size)
+    with matplotlib.rc_context(_text(page)):
+        width, row = (page.width, page.row) if page else (8.0, 2.8)
+        fig = Figure(figsize=(width, row * len(series) + (0.4 if title else 0.0)), layout="constrained")
+        axes = fig.subplots(len(series), 1, squeeze=False, sharex=True)
+        for ax, name in zip(axes[:, 0], series):
+            draw_series(ax, rows, name, entities)
+        if title:
+            _suptitle(fig, title, width, page)
+    return save(fig, stem, formats)
 
 
 def network_figure(description: dict, title: str = "") -> Figure:
@@ -623,9 +691,10 @@ def network_figure(description: dict, title: str = "") -> Figure:
 
 
 def render(df: Optional[pd.DataFrame], panels: Sequence[Union[Panel, Cdf, Lines, Curves]], title: str = "",
-           rows: Optional[Dict[str, pd.DataFrame]] = None, axes: Sequence[str] = ()) -> Figure:
+           rows: Optional[Dict[str, pd.DataFrame]] = None, axes: Sequence[str] = (), size: str = "screen") -> Figure:
     """`panels` on one figure (one row of up to three, else rows of two or
-    three) under `title`, wrapped to the figure's width. `Panel`s draw from
+    three; for a paper's column, one above the other) under `title`, wrapped
+    to the figure's width, at `size` (a key of `SIZES`). `Panel`s draw from
     the points `df`, and may leave none of the sweep's `axes` to be averaged
     over (ValueError naming it); `Cdf`, `Lines` and `Curves` from `rows`, the
     tables by name."""
@@ -634,39 +703,65 @@ def render(df: Optional[pd.DataFrame], panels: Sequence[Union[Panel, Cdf, Lines,
             left = unaveraged(df, axes, panel)
             raise ValueError("; ".join(f"axis {a!r} has values {', '.join(map(str, v))}: plot one line each (by) "
                                        f"or keep one (where), else they are averaged together" for a, v in left.items()))
+    page = size_of(size)
     n = len(panels)
     cols = n if n <= 3 else 2 if n == 4 else 3
+    cols = min(cols, page.columns) if page else cols
     nrows = -(-n // cols)
-    fig = Figure(figsize=(5.0 * cols, 4.0 * nrows + 0.6), layout="constrained")
-    grid = fig.subplots(nrows, cols, squeeze=False)
-    style = Styles()
-    for ax, panel in zip(grid.flat, panels):
-        if isinstance(panel, Cdf):
-            draw_cdf(ax, rows[panel.table], panel, style)
-        elif isinstance(panel, Lines):
-            draw_lines(ax, rows[panel.table], panel, style)
-        elif isinstance(panel, Curves):
-            draw_curves(ax, rows[panel.table], panel)
-        else:
-            draw(ax, df, panel, style)
-    for ax in list(grid.flat)[n:]:
-        ax.set_visible(False)
-    if title:
-        fig.suptitle("\n".join(textwrap.fill(line, int(10 * 5.0 * cols)) for line in title.split("\n")), fontsize=12)
+    with matplotlib.rc_context(_text(page)):
+        width, row = (page.width, page.row) if page else (5.0 * cols, 4.0)
+        fig = Figure(figsize=(width, row * nrows + (0.6 if page is None else 0.45 if title else 0.0)),
+                     layout="constrained")
+        grid = fig.subplots(nrows, cols, squeeze=False)
+        style = Styles()
+        for ax, panel in zip(grid.flat, panels):
+            if isinstance(panel, Cdf):
+                draw_cdf(ax, rows[panel.table], panel, style)
+            elif isinstance(panel, Lines):
+                draw_lines(ax, rows[panel.table], panel, style)
+            elif isinstance(panel, Curves):
+                draw_curves(ax, rows[panel.table], panel)
+            else:
+                draw(ax, df, panel, style)
+        for ax in list(grid.flat)[n:]:
+            ax.set_visible(False)
+        if title:
+            _suptitle(fig, title, width, page)
     return fig
 
 
-def save(fig: Figure, stem: Union[str, Path]) -> List[Path]:
-    """Write `fig` as `stem`.png and `stem`.svg (the stem's own dots kept); the paths written."""
+def _suptitle(fig: Figure, title: str, width: float, page: Optional[Size]) -> None:
+    """`title` over the figure, each line wrapped to its `width` inches (about 10 characters an inch at 12
+    points)."""
+    chars = int(width * 10 * 12 / (page.font + 1 if page else 12))
+    fig.suptitle("\n".join(textwrap.fill(line, chars) for line in title.split("\n")), fontsize="large")
+
+
+def check_image_path(path: Union[str, Path]) -> None:
+    """A ValueError naming `path` unless its suffix is an image format matplotlib writes (png, svg, pdf, ...)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in formats:
+        what = f"{'.' + suffix!r} is not an image format matplotlib writes" if suffix else "no suffix to name its format"
+        raise ValueError(f"{path}: {what}; formats: {', '.join(sorted(formats))}")
+
+
+def save(fig: Figure, stem: Union[str, Path], formats: Sequence[str] = FORMATS) -> List[Path]:
+    """Write `fig` as `stem`.png and `stem`.svg, or in `formats` (the stem's own dots kept; PDF with its
+    fonts embedded whole, `VECTOR_TEXT`); the paths written."""
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
-    paths = [stem.parent / f"{stem.name}.png", stem.parent / f"{stem.name}.svg"]
-    for path in paths:
-        fig.savefig(path, dpi=DPI)
+    paths = [stem.parent / f"{stem.name}.{f}" for f in formats]
+    with matplotlib.rc_context(VECTOR_TEXT):
+        for path in paths:
+            fig.savefig(path, dpi=DPI)
     return paths
 
 
 def figure(df: pd.DataFrame, panels: Sequence[Union[Panel, Cdf, Lines, Curves]], stem: Union[str, Path],
-           title: str = "", rows: Optional[Dict[str, pd.DataFrame]] = None, axes: Sequence[str] = ()) -> List[Path]:
-    """`render` the panels and `save` them at `stem`."""
-    return save(render(df, panels, title, rows, axes), stem)
+           title: str = "", rows: Optional[Dict[str, pd.DataFrame]] = None, axes: Sequence[str] = (),
+           size: str = "screen", formats: Sequence[str] = FORMATS) -> List[Path]:
+    """`render` the panels at `size` and `save` them at `stem` in `formats`."""
+    return save(render(df, panels, title, rows, axes, size), stem, formats)

@@ -137,13 +137,12 @@ class Result:
         return table(self.report, name)
 
     def to_json(self, path: Union[str, Path]) -> None:
-        """Write the report, with the scenario (human units) and wall time, as JSON."""
-        out = {
-            "scenario": self.human_scenario,
-            "wall_s": self.wall_s,
-            **self.report,
-        }
-        Path(path).write_text(json.dumps(out) + "\n", encoding="utf-8")
+        """Write the report, with the scenario (human units) and wall time, as JSON (`json_text`)."""
+        Path(path).write_text(self.json_text(), encoding="utf-8")
+
+    def json_text(self) -> str:
+        """The report, with the scenario (human units) and wall time, as one line of JSON."""
+        return json.dumps({"scenario": self.human_scenario, "wall_s": self.wall_s, **self.report}) + "\n"
 
     def __repr__(self) -> str:
         s = self.summary

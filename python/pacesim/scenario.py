@@ -231,8 +231,11 @@ def scenario_file(name: Union[str, Path]) -> Path:
     """A scenario file: `name` as a path if it exists, else a packaged scenario
     of that name (`e-base` or `e-base.toml`), else a ScenarioError naming both."""
     path = Path(name)
-    if path.is_file():
-        return path
+    try:
+        if path.is_file():
+            return path
+    except OSError as e:  # a name too long for the file system
+        raise ScenarioError(str(name), f"cannot be a file: {e.strerror}") from None
     packaged = PACKAGED / (path.name if path.suffix == ".toml" else f"{path.name}.toml")
     if path.parent == Path(".") and packaged.is_file():
         return packaged

@@ -7,19 +7,16 @@ from pathlib import Path
 from typing import List
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+
+from . import terminal
+from .terminal import command, fail, plain
 
 trace_app = typer.Typer(no_args_is_help=True, help="Packet traces in ns-2's format: diff two, make pcap of one.")
 
 
-def _fail(message: str) -> None:
-    Console(stderr=True).print(f"[red]error:[/] {escape(message)}", soft_wrap=True)
-    raise typer.Exit(2)
-
-
 @trace_app.command("diff")
+@command
 def trace_diff(
     a: Path = typer.Argument(..., help="A trace in ns-2's format (.gz read as gzip)."),
     b: Path = typer.Argument(..., help="The trace to compare it with."),
@@ -34,17 +31,19 @@ def trace_diff(
     from .ns2trace import TraceError
     from .trace_diff import diff
 
+    if not 0 <= time_tolerance < float("inf"):
+        fail(f"--time-tolerance {time_tolerance}: give seconds >= 0, e.g. 1e-6")
     try:
         d = diff(a, b, time_tolerance, ignore)
     except (TraceError, ValueError) as e:
-        _fail(str(e))
-    out = Console(highlight=False)
+        fail(str(e))
+    out = terminal.out(highlight=False)
     t = Table(title="Events by type")
     t.add_column("trace", justify="left")
     for event in "+-dr":
         t.add_column(event, justify="right")
     for path, counts in zip((a, b), d.counts):
-        t.add_row(escape(str(path)), *(f"{counts[e]:,}" for e in "+-dr"))
+        t.add_row(plain(path), *(f"{counts[e]:,}" for e in "+-dr"))
     out.print(t)
     p = d.parting
     if p is None:
@@ -52,28 +51,44 @@ def trace_diff(
         return
     if p.a is None or p.b is None:
         short, long_, line = (a, b, p.b) if p.a is None else (b, a, p.a)
-        out.print(f"identical for {d.same:,} events; then {escape(str(short))} ends and {escape(str(long_))} "
-                  f"goes on at line {line.number}:\n  {escape(line.text)}")
+        out.print(plain(f"identical for {d.same:,} events; then {short} ends and {long_} "
+                        f"goes on at line {line.number}:\n  {line.text}"))
     else:
-        out.print(f"identical for {d.same:,} events; they part at line {p.a.number} of A and {p.b.number} of B, "
-                  f"in {', '.join(p.fields)}:\n  A: {escape(p.a.text)}\n  B: {escape(p.b.text)}")
+        out.print(plain(f"identical for {d.same:,} events; they part at line {p.a.number} of A and {p.b.number} of B, "
+                        f"in {', '.join(p.fields)}:\n  A: {p.a.text}\n  B: {p.b.text}"))
     raise typer.Exit(1)
 
 
 @trace_app.command("pcap")
+@command
 def trace_pcap(
     trace: Path = typer.Argument(..., help="A trace in ns-2's format (.gz read as gzip)."),
     out: Path = typer.Argument(..., help="The pcap file to write."),
+    segment_size: str = typer.Option("1000B", "--segment-size", metavar="SIZE",
+                                     help="TCP payload of a flow whose data packets the trace does not hold, for "
+                                          "numbering its ACKs in bytes (pacesim's and ns-2's default)."),
 ) -> None:
     """Write the packets leaving the traced links (`-` events) as pcap, headers synthesised (docs/trace.md)."""
     from . import pcap
     from .ns2trace import TraceError
+    from .units import parse_size
 
     try:
-        n = pcap.write(trace, out)
+        mss = parse_size(segment_size)
+    except ValueError as e:
+        fail(f"--segment-size: {e}")
+    if not 1 <= mss <= pcap.MAX_IP - pcap.IP_HEADER - pcap.TCP_HEADER:
+        fail(f"--segment-size {segment_size}: a TCP payload in IPv4 is 1 to "
+             f"{pcap.MAX_IP - pcap.IP_HEADER - pcap.TCP_HEADER:,} B")
+    if out.exists() and out.resolve() == trace.resolve():
+        fail(f"{out}: is the trace itself; name another file for the pcap")
+    try:
+        n = pcap.write(trace, out, mss)
     except (TraceError, ValueError, OSError) as e:
-        _fail(str(e))
-    Console().print(f"wrote {n:,} packets to {escape(str(out))}")
+        if out.is_file():
+            out.unlink()  # no half-written pcap left behind
+        fail(f"{out}: {e.strerror}" if isinstance(e, OSError) and e.strerror else str(e), 1 if isinstance(e, OSError) else 2)
+    terminal.say(f"wrote {n:,} packet{'' if n == 1 else 's'} to {out}")
 
 
 def register(app: typer.Typer) -> None:

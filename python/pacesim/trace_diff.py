@@ -53,8 +53,8 @@ def diff(path_a: Union[str, Path], path_b: Union[str, Path], tolerance: float = 
     unknown = [f for f in ignore if f not in FIELDS]
     if unknown:
         raise ValueError(f"ignore: {unknown[0]!r} is not a field; fields: {', '.join(FIELDS)}")
-    if tolerance < 0:
-        raise ValueError(f"tolerance: {tolerance} must be >= 0")
+    if not 0 <= tolerance < float("inf"):
+        raise ValueError(f"tolerance: {tolerance} must be a number of seconds >= 0")
     counts: List[Counter] = [Counter(), Counter()]
     parting, same = None, 0
     for a, b in zip_longest(read(path_a), read(path_b)):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from math import gcd
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -57,7 +58,20 @@ def _model(id: str, title: str, source: str, **defaults):
     return register
 
 
-def _grid(lo: float, hi: float, step: float) -> np.ndarray:
+MAX_POINTS = 10_000
+"""The most points a model's grid may have (the papers' grids have at most 401): past it a parameter asks for
+work no figure needs."""
+
+
+def _grid(lo: float, hi: float, step: float, names: str = "") -> np.ndarray:
+    """lo, lo + step, ..., hi (rounded to 10 decimals); a ValueError naming `names`, the parameters that set
+    the grid (none for a fixed grid), when it has fewer than two points or more than `MAX_POINTS`."""
+    n = (hi - lo) / step + 1
+    if not n >= 2:
+        raise ValueError(f"{names}: the grid would end at {hi:g}, less than a step ({step:g}) past its start {lo:g}")
+    if n > MAX_POINTS:
+        raise ValueError(f"{names}: {n:,.0f} grid points from {lo:g} to {hi:g} in steps of {step:g}; "
+                         f"at most {MAX_POINTS:,}")
     return np.round(np.arange(lo, hi + step / 2, step), 10)
 
 
@@ -116,7 +130,7 @@ def _e_model(p: Params) -> Output:
     else:
         facts["B*"] = f"{bstar:.4g} KB, ρ(5 KB) = {float(pacer.load_from_buffer(5.0, bstar)):.4g}"
     slot, rtt0 = float(p["slot_ms"]), float(p["rtt0_ms"])
-    d = _grid(0.0, float(p["d_max_ms"]), 0.5)
+    d = _grid(0.0, float(p["d_max_ms"]), 0.5, "d_max_ms")
     dpos = d[1:]
     pace = pd.DataFrame({"d_ms": dpos})
     for lam in p["loads"]:
@@ -165,7 +179,7 @@ def _e_model(p: Params) -> Output:
 def _e_fig10(p: Params) -> Output:
     """E-fig10: eq. 4 at the loads E Sec. 4 quotes for 5 KB (ρ ≈ 0.9) and 50 KB
     (ρ ≈ 0.999) buffers, d and RTT0 in ms (see `pacer` on the units)."""
-    d = _grid(0.0, float(p["d_max_ms"]), 0.5)
+    d = _grid(0.0, float(p["d_max_ms"]), 0.5, "d_max_ms")
     rtt0, slot = float(p["rtt0_ms"]), float(p["slot_ms"])
     table = pd.DataFrame({"d_ms": d})
     facts = {}
@@ -214,7 +228,7 @@ def _region_fact(f: float, bstar: float) -> str:
 @_model("a-fig6", "Effective buffers for UDP", "A Sec. III, eq. (2), Fig. 6", f=0.05, bstar_kb=7.0, max_kb=50.0)
 def _a_fig6(p: Params) -> Output:
     f, bstar = float(p["f"]), float(p["bstar_kb"])
-    t = _effective(f, bstar, _grid(0.0, float(p["max_kb"]), 0.1))
+    t = _effective(f, bstar, _grid(0.0, float(p["max_kb"]), 0.1, "max_kb"))
     facts = {
         "time share peak": f"at B = B* = {bstar:g} KB",
         "anomalous region": _region_fact(f, bstar),
@@ -226,7 +240,7 @@ def _a_fig6(p: Params) -> Output:
         fractions=(0.1, 0.8), bstar_kb=7.0, max_kb=50.0)
 def _a_fig16(p: Params) -> Output:
     bstar = float(p["bstar_kb"])
-    b = _grid(0.0, float(p["max_kb"]), 0.1)
+    b = _grid(0.0, float(p["max_kb"]), 0.1, "max_kb")
     tables, panels, facts = {}, [], {}
     for i, f in enumerate(p["fractions"]):
         name = f"f{_tag(f)}"
@@ -254,7 +268,7 @@ def _chain_table(buffers: np.ndarray, bstar: float, udp_size: int, tcp_size: int
         "A Sec. IV, eqs. (3)-(9), Fig. 10", bstar_kb=7.0, udp_size=200, tcp_size=1000,
         lam_udp=bulk_chain.LAMBDA_UDP, max_kb=50.0, step_kb=1.0)
 def _a_fig10(p: Params) -> Output:
-    b = _grid(1.0, float(p["max_kb"]), float(p["step_kb"]))
+    b = _grid(1.0, float(p["max_kb"]), float(p["step_kb"]), "max_kb, step_kb")
     t = _chain_table(b, float(p["bstar_kb"]), int(p["udp_size"]), int(p["tcp_size"]), float(p["lam_udp"]))
     facts = {
         "UDP loss": _minimum_then_peak(b, t["udp_loss"].to_numpy(), (1.0, 30.0)),
@@ -271,7 +285,7 @@ def _a_fig10(p: Params) -> Output:
 
 
 def _bstar_sweep(p: Params) -> pd.DataFrame:
-    b = _grid(1.0, float(p["max_kb"]), float(p["step_kb"]))
+    b = _grid(1.0, float(p["max_kb"]), float(p["step_kb"]), "max_kb, step_kb")
     t = pd.DataFrame({"buffer_kb": b})
     for bs in p["bstars_kb"]:
         c = _chain_table(b, bs, 200, 1000, bulk_chain.LAMBDA_UDP)
@@ -313,7 +327,7 @@ def _a_fig19(p: Params) -> Output:
 @_model("a-fig22", "M/M/1/B with bulk size = TCP/UDP packet size ratio", "A Sec. VII, Fig. 22",
         ratios=(25, 10, 5, 2, 1), tcp_size=1000, bstar_kb=7.0, max_kb=50.0)
 def _a_fig22(p: Params) -> Output:
-    b = _grid(1.0, float(p["max_kb"]), 1.0)
+    b = _grid(1.0, float(p["max_kb"]), 1.0, "max_kb")
     t = pd.DataFrame({"buffer_kb": b})
     facts = {}
     tcp = int(p["tcp_size"])
@@ -331,7 +345,7 @@ def _a_fig22(p: Params) -> Output:
 @_model("a-md1", "M/D/1/B with bimodal packet sizes (1000 B TCP, 200 B UDP)", "A Sec. IV-A (derived here)",
         bstar_kb=7.0, udp_size=200, tcp_size=1000, max_kb=40.0, step_kb=1.0, grid=32, erlang_phases=(1, 4))
 def _a_md1(p: Params) -> Output:
-    b = _grid(1.0, float(p["max_kb"]), float(p["step_kb"]))
+    b = _grid(1.0, float(p["max_kb"]), float(p["step_kb"]), "max_kb, step_kb")
     udp, tcp, bstar = int(p["udp_size"]), int(p["tcp_size"]), float(p["bstar_kb"])
     res = md1.sweep(b, bstar, udp, tcp, grid=int(p["grid"]))
     t = pd.DataFrame({
@@ -367,7 +381,7 @@ def _q_thm1(p: Params) -> Output:
     pkt_mb = int(p["packet_bytes"]) * 8e-6
     mu_max, mu_min, link = float(p["mu_max_mbps"]), float(p["mu_min_mbps"]), float(p["link_mbps"])
     q_max = float(p["q_max_pkts"]) * pkt_mb
-    lam = _grid(0.0, float(p["max_rate_mbps"]), 0.05)
+    lam = _grid(0.0, float(p["max_rate_mbps"]), 0.05, "max_rate_mbps")
     queue = qlbp.steady_queue(lam, mu_max, mu_min, q_max, link) / pkt_mb
     t = pd.DataFrame({
         "rate_mbps": lam,
@@ -411,7 +425,7 @@ def _q_thm2(p: Params) -> Output:
     def alpha(q: float) -> float:
         return qlbp.response_constant(mu_max, mu_min, q * pkt_mb)
 
-    tau = _grid(0.0, float(p["max_lag_s"]), 0.002)
+    tau = _grid(0.0, float(p["max_lag_s"]), 0.002, "max_lag_s")
     cov = pd.DataFrame({"lag_s": tau, "cov_input": qlbp.onoff_autocov(tau, h, r1, r2)})
     series = [Series("cov_input", r"input $C_{\lambda\lambda}(\tau)$")]
     curves = _q_thm2_curves(p)
@@ -422,6 +436,9 @@ def _q_thm2(p: Params) -> Output:
                              ":" if q == critical_q else "-"))
     width = float(p["bin_ms"]) / 1000.0
     var_in = qlbp.binned_variance(lambda s: qlbp.onoff_autocov(s, h, r1, r2), width)
+    if not var_in > 0:  # ON and OFF periods so short against the bin that its integral underflows
+        raise ValueError(f"q-thm2: peak_mbps, on_ms, off_ms, bin_ms: the input's variance over {p['bin_ms']:g} ms bins is 0 to "
+                         f"double precision; take longer ON/OFF periods or shorter bins")
 
     def cov_ratio(q: float) -> float:
         return float(np.sqrt(qlbp.binned_variance(lambda s: qlbp.paced_autocov(s, h, r1, r2, alpha(q)), width) / var_in))
@@ -502,8 +519,108 @@ def _w_conv(p: Params) -> Output:
 # ---------------------------------------------------------------- parameters and output
 
 
+@dataclass(frozen=True)
+class Domain:
+    """Where a parameter's value (each element, for a list) may lie: from `lo` to `hi`, either end left out
+    when open; `whole` for counts."""
+
+    lo: float
+    hi: float
+    open_lo: bool = False
+    open_hi: bool = False
+    whole: bool = False
+
+    def refuses(self, v: float) -> Optional[str]:
+        """Why `v` is outside the domain ("must be > 0"), or None."""
+        if not np.isfinite(v):
+            return "must be a finite number"
+        if self.whole and v != int(v):
+            return "must be a whole number"
+        if v < self.lo or (self.open_lo and v == self.lo):
+            return f"must be {'>' if self.open_lo else '>='} {self.lo:g}"
+        if v > self.hi or (self.open_hi and v == self.hi):
+            return f"must be {'<' if self.open_hi else '<='} {self.hi:g}"
+        return None
+
+
+def _positive(hi: float) -> Domain:
+    return Domain(0.0, hi, open_lo=True)
+
+
+def _count(lo: int, hi: float) -> Domain:
+    return Domain(lo, hi, whole=True)
+
+
+LOAD = Domain(0.0, 1.0, open_lo=True)
+FRACTION = Domain(0.0, 1.0, open_lo=True, open_hi=True)
+DOMAINS: Dict[str, Domain] = {
+    "bdp_pkts": Domain(1.0, 1e7), "bin_ms": Domain(1e-3, 1e6), "bstar_kb": _positive(1e4),
+    "bstars_kb": _positive(1e4), "buffer_pkts": Domain(0.0, 1e7), "buffers_kb": _positive(1e4),
+    "capacity_mbps": _positive(1e6), "d_max_ms": _positive(1e6), "early": FRACTION, "erlang_phases": _count(1, 16),
+    "f": FRACTION, "fractions": FRACTION, "grid": _count(2, 1024), "heavy_load": LOAD, "light_load": LOAD,
+    "loads": LOAD, "lam_udp": Domain(0.0, 100.0), "link_mbps": _positive(1e6), "max_kb": _positive(1e6),
+    "max_lag_s": _positive(1e6), "max_rate_mbps": _positive(1e6), "mu_max_mbps": _positive(1e6),
+    "mu_min_mbps": _positive(1e6), "off_ms": Domain(1e-3, 1e9), "on_ms": Domain(1e-3, 1e9),
+    "packet_bytes": _count(1, 1e6), "peak_mbps": Domain(1e-6, 1e6), "points": _count(1, MAX_POINTS),
+    "q_max_pkts": Domain(1e-3, 1e7), "ratios": _count(1, 1e6), "rtt0_ms": _positive(1e6), "rtt_ms": _positive(1e6),
+    "sim_lag_step_ms": _positive(1e6), "sim_packet_bytes": _count(1, 65535), "sim_seconds": _positive(1e6),
+    "sim_seed": _count(0, 2**63 - 1), "slot_ms": _positive(1e6), "step_kb": _positive(1e6),
+    "tcp_size": _count(1, 1e6), "udp_size": _count(1, 1e6),
+}
+"""Every numeric parameter's domain, by name (a name means the same in every model): each bound the
+models' formulas need (a load in (0, 1], a rate, time or size above 0), and upper bounds far past any
+paper's values that keep a model's work small (a chain of at most `MAX_STATES` states)."""
+
+MAX_STATES = 500_000
+"""The most chain states a model solves, summed over its buffers (each state of M/D/1's workload grid
+counts as one): A-fig10's default 6,375, A-md1's 151,700 (2 s here), 125,000 took 3 s."""
+
+
+MAX_ROUNDS = 10_000_000
+"""The most round trips W-fig8 follows, buffers times the BDP in packets (W's 41 x 10,440: 428,040; 4.3
+million took 9 s here)."""
+
+
+def _states(lo: float, hi: float, step: float, per_kb: float) -> float:
+    """States summed over the buffers lo, lo + step, ..., hi KB, `per_kb` states per KB of buffer."""
+    n = np.floor((hi - lo) / step + 0.5) + 1
+    return per_kb * (n * lo + step * n * (n - 1) / 2)
+
+
+def _across(model_id: str, p: Params) -> Optional[Tuple[str, str]]:
+    """The first rule across parameters of model `model_id` that `p` breaks, as (parameters, why), or None."""
+    if "mu_min_mbps" in p and not p["mu_min_mbps"] < p["mu_max_mbps"]:
+        return "mu_min_mbps", f"{p['mu_min_mbps']:g} must be below mu_max_mbps ({p['mu_max_mbps']:g})"
+    states = None
+    if model_id == "a-fig10":  # the bulk chain: a TCP packet is a bulk of UDP packets (bulk_chain.solve)
+        if p["tcp_size"] % p["udp_size"]:
+            return "udp_size", f"{p['udp_size']} B must divide tcp_size ({p['tcp_size']} B): a TCP packet is a bulk of UDP packets"
+        names, states = "max_kb, step_kb, udp_size", _states(1.0, p["max_kb"], p["step_kb"], 1000 / p["udp_size"])
+    if model_id == "a-fig22":
+        for k in p["ratios"]:
+            if p["tcp_size"] % k:
+                return "ratios", f"{k:g} must divide tcp_size ({p['tcp_size']} B): the UDP size is tcp_size / ratio"
+        names, states = "max_kb, ratios", sum(_states(1.0, p["max_kb"], 1.0, 1000 / (p["tcp_size"] // k)) for k in p["ratios"])
+    if model_id in ("a-fig18", "a-fig19"):  # A's 200 B UDP and 1000 B TCP packets, a chain for each B*
+        names = "max_kb, step_kb, bstars_kb"
+        states = len(p["bstars_kb"]) * _states(1.0, p["max_kb"], p["step_kb"], 1000 / 200)
+    if model_id == "w-fig8" and p["points"] * p["bdp_pkts"] > MAX_ROUNDS:
+        return "points, bdp_pkts", (f"{p['points']} buffers of a {p['bdp_pkts']:g}-packet BDP are about "
+                                    f"{p['points'] * p['bdp_pkts']:,.0f} rounds to follow; at most {MAX_ROUNDS:,}")
+    if model_id == "a-md1" and p["grid"] % 2:
+        return "grid", f"{p['grid']} must be even (Simpson's rule on each unit of work)"
+    if model_id == "a-md1":  # units of gcd(UDP, TCP) bytes: the workload grid's points and the Erlang chains' phases
+        per_kb = 1000 / gcd(p["udp_size"], p["tcp_size"]) * (p["grid"] + sum(p["erlang_phases"]))
+        names, states = "max_kb, step_kb, udp_size, tcp_size, grid, erlang_phases", _states(1.0, p["max_kb"], p["step_kb"], per_kb)
+    if states is not None and states > MAX_STATES:
+        return names, f"{states:,.0f} chain states over the buffers; at most {MAX_STATES:,}"
+    return None
+
+
 def parse_overrides(model: Model, pairs: Sequence[str]) -> Params:
-    """`key=value` strings to a full parameter set, typed after the defaults."""
+    """`key=value` strings to a full parameter set, typed after the defaults (lists as comma-separated
+    numbers, at least one) and each within its `DOMAINS` and the rules across parameters; a ValueError
+    naming the model and the parameter."""
     params = dict(model.defaults)
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -515,8 +632,8 @@ def parse_overrides(model: Model, pairs: Sequence[str]) -> Params:
         try:
             if isinstance(default, tuple):
                 params[key] = tuple(float(v) for v in value.split(",") if v.strip())
-            elif isinstance(default, bool):
-                params[key] = value.strip().lower() in ("1", "true", "yes")
+                if not params[key]:
+                    raise ValueError
             elif isinstance(default, int):
                 params[key] = int(value)
             elif isinstance(default, float):
@@ -524,7 +641,19 @@ def parse_overrides(model: Model, pairs: Sequence[str]) -> Params:
             else:
                 params[key] = value
         except ValueError:
-            raise ValueError(f"{model.id}: {key}={value!r} is not a {type(default).__name__}") from None
+            kind = "list of numbers" if isinstance(default, tuple) else type(default).__name__
+            raise ValueError(f"{model.id}: {key}={value!r} is not a {kind}") from None
+    for key, value in params.items():
+        domain = DOMAINS.get(key)
+        for v in (value if isinstance(value, tuple) else (value,)) if domain else ():
+            why = domain.refuses(float(v))
+            if why:
+                raise ValueError(f"{model.id}: {key}={v:g} {why}")
+    broken = _across(model.id, params)
+    if broken:
+        raise ValueError(f"{model.id}: {broken[0]}: {broken[1]}")
+    if params.get("empty_csv") and not Path(str(params["empty_csv"])).is_file():
+        raise ValueError(f"{model.id}: empty_csv={params['empty_csv']!r}: no such file")
     return params
 
 

@@ -95,7 +95,12 @@ def load_regimes(rtt0: float, d_max: float, slot: float = 1.0) -> LoadRegimes:
     """Solve λ - 1 - ln λ = slot/RTT0 and = slot/(RTT0 + d_max) on (0, 1)."""
 
     def load_for(c: float) -> float:
-        return brentq(lambda x: x - 1.0 - np.log(x) - c, 1e-300, 1.0 - 1e-15, xtol=1e-15)
+        f = lambda x: x - 1.0 - np.log(x) - c  # noqa: E731  (falls from +inf at 0 to 0 at 1)
+        # Past f's values at the ends of the bracket (c > 689.8: RTT0 under 1/690 slot; c < 5e-31) the root
+        # lies outside it: 0 or 1 to double precision.
+        if f(1e-300) <= 0:
+            return 0.0
+        return 1.0 if f(1.0 - 1e-15) >= 0 else brentq(f, 1e-300, 1.0 - 1e-15, xtol=1e-15)
 
     return LoadRegimes(load_for(slot / rtt0), load_for(slot / (rtt0 + d_max)))
 

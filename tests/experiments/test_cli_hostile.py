@@ -1,0 +1,269 @@
+"""Every subcommand on hostile arguments (issue 33): never a traceback; exit status 2 for bad input or 1 for
+work that failed, with `error:` and a message naming the argument, option, file or parameter at fault;
+a user's words printed with their control characters written out. bench/fuzz/cli_args.py generates such
+arguments at random; these are the issue's cases and the classes it found."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import pacesim
+from pacesim.cli import app
+
+from .conftest import TINY
+
+runner = CliRunner()
+RUN = ["e-base", "--threads", "1"] + [a for kv in TINY + ["traffic.start=['0s','1s']"] for a in ("--set", kv)]
+ESC = "\x1b]0;pwned\x07\x1b[31m"
+
+
+def pacesim_process(*args: str) -> list:
+    """The command line of `pacesim ARGS` in a fresh interpreter that imports this pacesim, from any directory."""
+    return [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(Path(pacesim.__file__).parents[1])!r}); "
+            "from pacesim.cli import app; app(prog_name='pacesim')", *args]
+
+
+def invoke(args, **kw):
+    out = runner.invoke(app, [str(a) for a in args], **kw)
+    assert out.exception is None or isinstance(out.exception, SystemExit), (
+        f"pacesim {' '.join(map(str, args))} raised {out.exception!r}")
+    assert "Traceback" not in out.output
+    return out
+
+
+def refused(args, names: str, code: int = 2, **kw):
+    """`pacesim ARGS` ends with status `code` and an error naming `names`."""
+    out = invoke(args, **kw)
+    assert out.exit_code == code, out.output
+    assert names in out.output, out.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def store(tiny_store):
+    return str(tiny_store[0].root)
+
+
+# ------------------------------------------------------------------ run
+
+
+@pytest.mark.parametrize("args, names", [
+    (["--threads", "99999999999999999999"], "--threads"),
+    (["--threads", "0"], "--threads"),
+    (["--threads", "-1"], "--threads"),
+    (["--seed", "99999999999999999999999"], "seed"),
+    (["--max-memory", "lots"], "--max-memory"),
+    (["--json", "/nonexistent/dir/x.json"], "--json /nonexistent/dir/x.json"),
+    (["--set", "core.buffer=-5KB"], "core.buffer"),
+    (["--set", "nonsense"], "nonsense"),
+])
+def test_run_refuses_bad_options(args, names):
+    refused(["run", *RUN, *args], names)
+
+
+def test_run_refuses_a_scenario_name_no_file_system_holds():
+    refused(["run", "x" * 300], "x" * 300)
+
+
+def test_a_full_disk_under_json_is_an_error_and_no_success():
+    out = refused(["run", *RUN, "--json", "/dev/full"], "--json /dev/full: No space left on device", code=1)
+    assert "report written" not in out.output
+
+
+def test_json_and_trace_to_one_file_are_refused_before_the_run(tmp_path):
+    same = tmp_path / "x.json"
+    refused(["run", *RUN, "--json", same, "--trace", same], "--json")
+    assert not same.exists()
+
+
+def test_json_dash_writes_the_report_to_stdout_and_the_tables_elsewhere(tmp_path):
+    done = subprocess.run(pacesim_process("run", *RUN, "--json", "-"), capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    import json
+
+    report = json.loads(done.stdout)
+    assert report["summary"]["aggregate_mbps"] > 0 and "Summary over" in done.stderr
+    assert not (tmp_path / "-").exists()
+
+
+def test_a_reader_closing_stdout_early_leaves_the_report_written(tmp_path):
+    """`pacesim run ... --json f.json | head -1`: the file is written before anything is printed; the
+    command stops printing quietly, status 141 (128 + SIGPIPE) and one line on stderr."""
+    cmd = pacesim_process("run", *RUN, "--json", str(tmp_path / "f.json"))
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    p.stdout.readline()
+    p.stdout.close()  # as head does after its line
+    err = p.stderr.read().decode()
+    assert p.wait() == 141, err
+    assert "Traceback" not in err and "standard output closed" in err
+    assert (tmp_path / "f.json").stat().st_size > 1000
+
+
+def test_a_40000_character_key_is_named_in_well_under_its_old_26_seconds():
+    t0 = time.perf_counter()
+    refused(["run", *RUN, "--set", "a" * 40_000 + "=1"], "a" * 1000)
+    assert time.perf_counter() - t0 < 5
+
+
+@pytest.mark.parametrize("command", [["run"], ["topology", "show"], ["model"]])
+def test_terminal_escapes_in_a_name_are_written_out(command):
+    out = invoke([*command, f"a{ESC}b"])
+    assert out.exit_code == 2 and "\x1b" not in out.output and "\x07" not in out.output
+    assert r"a\x1b]0;pwned\x07\x1b[31mb" in out.output
+
+
+# ------------------------------------------------------------------ model
+
+
+@pytest.mark.parametrize("model, setting, names", [
+    ("a-fig10", "step_kb=0", "step_kb"),
+    ("a-fig10", "max_kb=1e9", "max_kb"),
+    ("a-fig10", "udp_size=0", "udp_size"),
+    ("a-fig10", "udp_size=300", "udp_size"),  # 1000 B TCP packets are no whole bulk of 300 B
+    ("a-fig10", "step_kb=0.0001", "max_kb, step_kb"),  # 490,001 points, each a chain
+    ("a-md1", "grid=7", "grid"),
+    ("q-thm2", "on_ms=0", "on_ms"),
+    ("q-thm2", "off_ms=-1", "off_ms"),
+    ("w-fig8", "points=0", "points"),
+    ("w-fig8", "points=10000", "points, bdp_pkts"),
+    ("e-model", "bstar_kb=nan", "bstar_kb"),
+    ("e-model", "loads=", "loads"),
+    ("e-model", "loads=0.5,1.5", "loads"),
+    ("w-conv", "rtt_ms=0", "rtt_ms"),
+    ("q-thm1", "mu_min_mbps=20", "mu_min_mbps"),
+    ("q-thm2", "mu_min_mbps=10", "mu_min_mbps"),
+    ("a-fig6", "f=inf", "f"),
+    ("a-fig6", "nosuch=1", "nosuch"),
+])
+def test_model_parameters_outside_their_domain_are_refused_by_name(tmp_path, model, setting, names):
+    out = refused(["model", model, "--set", setting, "--out", tmp_path / "m"], names)
+    assert "--set" in out.output and not (tmp_path / "m").exists()  # nothing written, not even the directory
+
+
+def test_model_out_at_a_file_is_refused(tmp_path):
+    (tmp_path / "f").write_text("keep")
+    refused(["model", "a-fig6", "--out", tmp_path / "f"], "--out")
+    assert (tmp_path / "f").read_text() == "keep"
+
+
+def test_model_overlay_of_a_device_is_refused():
+    refused(["model", "a-fig10", "--overlay", "/dev/zero"], "--overlay /dev/zero")
+
+
+# ------------------------------------------------------------------ topology, trace
+
+
+@pytest.mark.parametrize("png", ["x.bmp", "x", "/nonexistent/dir/x.png"])
+def test_topology_png_of_no_format_or_place_is_refused_before_drawing(png):
+    out = refused(["topology", "show", "e-base", "--png", png], "--png")
+    assert "Links" not in out.output  # refused before the description
+
+
+def test_topology_routes_past_its_bound_are_refused():
+    refused(["topology", "show", "e-base", "--routes", "99999999999999999999"], "--routes")
+
+
+def test_trace_pcap_refuses_a_packet_no_ipv4_packet_can_be(tmp_path):
+    (tmp_path / "t.tr").write_text("- 1.0 0 1 tcp 99999999999 ------- 0 0.0 1.0 1 1\n")
+    refused(["trace", "pcap", tmp_path / "t.tr", tmp_path / "t.pcap"], "t.tr:1: size: 99999999999 B")
+    assert not (tmp_path / "t.pcap").exists()
+
+
+@pytest.mark.parametrize("line, field", [
+    ("- inf 0 1 tcp 1040 ------- 0 0.0 1.0 1 1", "time"),
+    ("- 1 0 1 tcp 1040 ------- -1 0.0 1.0 1 1", "flow"),
+    ("- 1 0 1 tcp 1040 ------- 0 99999999.0 1.0 1 1", "src"),
+    ("- 1 0 1 tcp 20 ------- 0 0.0 1.0 1 1", "size"),
+])
+def test_trace_pcap_names_the_field_no_pcap_can_hold(tmp_path, line, field):
+    (tmp_path / "t.tr").write_text(line + "\n")
+    refused(["trace", "pcap", tmp_path / "t.tr", tmp_path / "t.pcap"], f"t.tr:1: {field}:")
+
+
+def test_trace_pcap_to_a_full_disk_is_an_error(tmp_path):
+    (tmp_path / "t.tr").write_text("- 1.0 0 1 tcp 1040 ------- 0 0.0 1.0 1 1\n")
+    refused(["trace", "pcap", tmp_path / "t.tr", "/dev/full"], "/dev/full: No space left on device", code=1)
+
+
+def test_trace_diff_of_a_file_without_line_ends_stops_at_once(tmp_path):
+    (tmp_path / "t.tr").write_text("- 1.0 0 1 tcp 1040 ------- 0 0.0 1.0 1 1\n")
+    refused(["trace", "diff", "/dev/zero", tmp_path / "t.tr"], "/dev/zero:1: line: longer than")
+    refused(["trace", "diff", tmp_path / "t.tr", tmp_path / "t.tr", "--time-tolerance", "nan"], "--time-tolerance")
+
+
+# ------------------------------------------------------------------ sweep, results, plot, reproduce, report
+
+
+def test_sweep_of_a_device_is_refused_without_reading_it():
+    refused(["sweep", "/dev/zero"], "/dev/zero: not a regular file")
+
+
+def test_results_csv_to_a_full_disk_is_an_error(store):
+    refused(["results", "tiny", "--results", store, "--csv", "/dev/full"], "--csv /dev/full", code=1)
+
+
+@pytest.mark.parametrize("args, names", [
+    (["--y", "status"], "'status'"),
+    (["--y", "core.buffer"], "'core.buffer'"),
+    (["--by", "pacing.scheme", "--where", "pacing.scheme=edgy"], "--where pacing.scheme=edgy"),
+    (["--by", "core.buffer"], "--by core.buffer"),  # the x axis
+    (["--by", "pacing.scheme", "--size", "poster"], "--size"),
+    (["--by", "pacing.scheme", "--format", "bmp"], "--format"),
+    (["--by", "pacing.scheme", "--window", "1:2"], "--window"),
+    (["--series", "cwnd", "--where", "pacing.scheme=none", "--where", "core.buffer=3KB", "--seed", "1",
+      "--window", "5:1"], "--window"),
+    (["--series", "cwnd", "--where", "pacing.scheme=none", "--where", "core.buffer=3KB", "--seed", "1",
+      "--window", "nan:"], "--window"),
+])
+def test_plot_refuses_what_would_draw_nothing_or_nonsense(store, tmp_path, args, names):
+    refused(["plot", "tiny", "--results", store, "--out", tmp_path / "p", *args], names)
+    assert not list(tmp_path.iterdir())  # no figure written, none overwritten
+
+
+def test_plot_where_matching_nothing_keeps_the_good_figure(store, tmp_path):
+    good = ["plot", "tiny", "--results", store, "--by", "pacing.scheme", "--out", tmp_path / "p"]
+    assert invoke(good).exit_code == 0
+    before = (tmp_path / "p.png").read_bytes()
+    refused(good + ["--where", "pacing.scheme=edgy"], "edgy")
+    assert (tmp_path / "p.png").read_bytes() == before
+
+
+def test_plot_of_a_name_with_escapes_or_a_path_stays_put(store):
+    out = refused(["plot", f"../../a{ESC}", "--results", store], "no sweep")
+    assert "\x1b" not in out.output
+
+
+@pytest.mark.parametrize("args, names", [
+    (["E-fig99"], "'E-fig99'"),
+    (["Q-tab2", "--seeds", "0"], "--seeds"),
+    (["--table", "--tables", "/etc/hostname"], "--tables /etc/hostname"),
+    (["--table", "Q-tab2"], "--all and --table take no ID"),
+])
+def test_reproduce_refuses_bad_arguments(tmp_path, args, names):
+    refused(["reproduce", *args, "--results", tmp_path / "r"], names)
+
+
+def test_report_out_at_a_file_is_refused(store, tmp_path):
+    (tmp_path / "f").write_text("")
+    refused(["report", "--results", store, "--out", tmp_path / "f"], "--out")
+
+
+def test_every_subcommand_is_covered():
+    """A subcommand added later gets its hostile cases here (and in bench/fuzz/cli_args.py)."""
+    import typer.main
+
+    group = typer.main.get_command(app)
+    names = {(n, s) for n, c in group.commands.items() for s in (getattr(c, "commands", None) or {None: 0})}
+    covered = {("run", None), ("model", None), ("topology", "show"), ("trace", "pcap"), ("trace", "diff"),
+               ("sweep", None), ("results", None), ("plot", None), ("reproduce", None), ("report", None)}
+    assert names == covered
+    source = Path(__file__).read_text()
+    for name, sub in names:
+        assert re.search(rf'\["{name}"' + (rf', "{sub}"' if sub else ""), source), (name, sub)

@@ -1,0 +1,116 @@
+"""What `pacesim plot` and `reproduce --table` write, and where (issue 34): names that carry --by and
+--where, so that two filters never overwrite each other; series plots named and titled by their point and
+run, with a time window; figures for a paper (PDF with its fonts embedded, a column's width, a title of
+one's own); the per-paper tables under the results directory, never the checkout's record unless asked."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from typer.testing import CliRunner
+
+from pacesim.cli import app
+from pacesim.store import Store
+from pacesim.sweep import Sweep, run_sweep
+
+from .conftest import TINY
+
+runner = CliRunner()
+
+
+def ok(args) -> list:
+    """Run `pacesim ARGS`; the files it says it wrote."""
+    out = runner.invoke(app, [str(a) for a in args])
+    assert out.exit_code == 0, out.output
+    return re.findall(r"^wrote (.+)$", out.output, flags=re.M)
+
+
+def test_where_and_by_are_in_the_figures_name(tiny_store):
+    root = tiny_store[0].root
+    base = ["plot", "tiny", "--results", root, "--format", "svg"]
+    none = ok(base + ["--where", "pacing.scheme=none"])
+    edge = ok(base + ["--where", "pacing.scheme=edge"])
+    both = ok(base + ["--by", "pacing.scheme"])
+    assert none == [f"{root}/plots/tiny-goodput_kbps_mean-vs-core.buffer-pacing.scheme=none.svg"]
+    assert edge == [f"{root}/plots/tiny-goodput_kbps_mean-vs-core.buffer-pacing.scheme=edge.svg"]
+    assert both == [f"{root}/plots/tiny-goodput_kbps_mean-vs-core.buffer-by-pacing.scheme.svg"]
+    # without --by the series come from every axis left with several values, and the name says so
+    assert ok(base) == both
+
+
+def test_a_pdf_at_one_column_embeds_its_fonts_and_is_a_column_wide(tiny_store, tmp_path):
+    (pdf,) = ok(["plot", "tiny", "--results", tiny_store[0].root, "--by", "pacing.scheme", "--size", "one-column",
+                 "--format", "pdf", "--out", tmp_path / "f"])
+    data = open(pdf, "rb").read()
+    assert data.startswith(b"%PDF")
+    assert b"/FontFile2" in data and b"/Type3" not in data  # TrueType embedded whole, not Type 3 procedures
+    width = float(re.search(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)", data).group(1))
+    assert width == pytest.approx(3.5 * 72)
+
+
+def test_a_title_of_ones_own_or_none(tiny_store, tmp_path):
+    root = tiny_store[0].root
+    (svg,) = ok(["plot", "tiny", "--results", root, "--by", "pacing.scheme", "--format", "svg", "--title",
+                 "Goodput at small buffers", "--out", tmp_path / "a"])
+    assert "Goodput at small buffers" in open(svg).read()
+    (svg,) = ok(["plot", "tiny", "--results", root, "--by", "pacing.scheme", "--format", "svg", "--title", "",
+                 "--out", tmp_path / "b"])
+    assert ">tiny<" not in open(svg).read() and "tiny" not in _texts(svg)
+
+
+def _texts(svg: str) -> str:
+    """The words an SVG's text elements carry as comments (matplotlib writes each text as paths)."""
+    return " ".join(c for c in re.findall(r"<!-- (.*?) -->", open(svg).read()))
+
+
+@pytest.fixture(scope="module")
+def series_store(tmp_path_factory, pool):
+    """One tiny sweep whose runs record flow 0's window and the core's queue every 100 ms."""
+    root = tmp_path_factory.mktemp("series")
+    sweep = Sweep(name="ser", axes={"pacing.scheme": ["none", "edge"]}, seeds=[1],
+                  set=TINY + ["series.flows=[0]", "series.links=['core']", "series.interval=100ms"])
+    with Store(root) as store:
+        run_sweep(sweep, store, pool, progress=False)
+        key = store.points("ser").set_index("pacing.scheme").loc["edge", "key"]
+    return root, key
+
+
+def test_a_series_plot_names_its_point_and_run(series_store):
+    root, key = series_store
+    (svg,) = ok(["plot", "ser", "--results", root, "--series", "cwnd", "--where", "pacing.scheme=edge",
+                 "--format", "svg"])
+    assert svg == f"{root}/plots/ser-pacing.scheme=edge-seed1-cwnd.svg"
+    assert f"ser: pacing.scheme=edge, seed 1 (run {key[:12]})" in _texts(svg)
+
+
+def test_a_series_window_draws_only_those_seconds(series_store, tmp_path):
+    root, _ = series_store
+    from pacesim.plot import in_window
+    import pandas as pd
+
+    rows = pd.DataFrame({"time_s": [0.0, 1.0, 2.0, 3.0, 0.5, 2.5], "entity": ["q"] * 4 + ["core"] * 2,
+                         "series": ["queue_bytes"] * 4 + ["drops"] * 2, "value": [1.0, 2.0, 3.0, 4.0, 1.0, 1.0]})
+    kept = in_window(rows, 1.5, 3.0)
+    # the queue's level at 1.5 s is its value since 1 s; drops before the window are not carried in
+    assert kept.sort_values(["entity", "time_s"]).values.tolist() == [
+        [2.5, "core", "drops", 1.0], [1.5, "q", "queue_bytes", 2.0], [2.0, "q", "queue_bytes", 3.0],
+        [3.0, "q", "queue_bytes", 4.0]]
+    (svg,) = ok(["plot", "ser", "--results", root, "--series", "queue", "--where", "pacing.scheme=none",
+                 "--window", "10:12", "--format", "svg", "--out", tmp_path / "w"])
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    assert ET.parse(svg).getroot().find(".//svg:g", ns) is not None
+    out = runner.invoke(app, ["plot", "ser", "--results", str(root), "--series", "queue", "--where",
+                              "pacing.scheme=none", "--window", "100:200"])
+    assert out.exit_code == 2 and "recorded nothing" in out.output
+
+
+def test_reproduce_table_writes_under_the_results_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs" / "reproduction").mkdir(parents=True)
+    written = ok(["reproduce", "--table", "--results", tmp_path / "r"])
+    assert written == [f"{tmp_path / 'r'}/reproduction/paper_{p}.md" for p in "eaqw"]
+    assert not list((tmp_path / "docs" / "reproduction").iterdir())  # the checkout's record is left alone
+    assert ok(["reproduce", "--table", "--results", tmp_path / "r", "--tables", "docs/reproduction"]) == [
+        f"docs/reproduction/paper_{p}.md" for p in "eaqw"]  # written there when asked
