@@ -89,17 +89,21 @@ def ebase():
     key = ["flows", "buffer_bytes", "mode", "fraction"]
     wei = means(rows(HERE / "results" / "ebase-host.csv"), key, cols)
     stock = means(rows(PACED / "results" / "ebase-host.csv"), key, cols)
-    print("| buffer | pacing (share) | build | seeds | core Mb/s | mean goodput Kb/s | paced / unpaced Kb/s "
+    # Debian's own ns (no pacing code), seeds 1-2 of the 200 s runs: the unpaced rows' reference.
+    debian = means([{**r, "mode": "none", "fraction": "0.0", "goodput_kbps_paced": "", "goodput_kbps_unpaced": ""}
+                    for r in rows(HERE.parent / "results" / "ebase.csv")
+                    if r["seed"] in ("1", "2") and r["duration_s"] == "200"], key, cols)
+    print("| flows | buffer | pacing (share) | build | seeds | core Mb/s | mean goodput Kb/s | paced / unpaced Kb/s "
           "| core loss (%) |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for k in sorted(wei, key=lambda k: (int(k[0]), int(k[1]), k[2], k[3])):
-        for build, table in (("Wei", wei), ("tcp-paced.cc", stock)):
+        for build, table in (("Wei", wei), ("tcp-paced.cc", stock), ("Debian 2.35", debian)):
             if k not in table:
                 continue
             x, n = table[k]
             split = (f"{fmt(x['goodput_kbps_paced'])} / {fmt(x['goodput_kbps_unpaced'])}"
                      if k[3] not in ("0.0", "1.0") else "")
-            print(f"| {int(k[1]) // 1000} KB | {k[2]} ({k[3]}) | {build} | {n} | {fmt(x['aggregate_mbps'], 1, 2)} "
+            print(f"| {k[0]} | {int(k[1]) // 1000} KB | {k[2]} ({k[3]}) | {build} | {n} | {fmt(x['aggregate_mbps'], 1, 2)} "
                   f"| {fmt(x['goodput_kbps_mean'])} | {split} | {fmt(x['core_loss'], 100, 3)} |")
 
 
@@ -113,6 +117,14 @@ def wlan(name, key, cols):
             print(f"| {' | '.join(r[k] for k in key)} | {build} | {' | '.join(r.get(c, '') for c in cols)} |")
 
 
+def ns228():
+    print("| binary | buffer | pacing | core Mb/s | mean goodput Kb/s | core loss (%) |")
+    print("|---|---|---|---|---|---|")
+    for r in rows(HERE / "results" / "ns228.csv"):
+        print(f"| {r['build']} | {int(r['buffer_bytes']) // 1000} KB | {r['mode']} | {float(r['aggregate_mbps']):.2f} "
+              f"| {float(r['goodput_kbps_mean']):.1f} | {100 * float(r['core_loss']):.3f} |")
+
+
 def main():
     print("## W-s5\n")
     ws5()
@@ -124,6 +136,8 @@ def main():
     wlan("ws3", ["buffer_bytes", "seed"], ["core_loss", "goodput_kbps_min", "goodput_kbps_max"])
     print("\n## E-base\n")
     ebase()
+    print("\n## ns-2.28 against 2.35 (E-base, 100 flows, seed 1)\n")
+    ns228()
 
 
 if __name__ == "__main__":
