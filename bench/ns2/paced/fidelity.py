@@ -28,6 +28,7 @@ import importlib.util
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -59,26 +60,28 @@ def _groups(flows: pd.DataFrame) -> dict:
             "goodput_kbps_unpaced": unpaced.mean() if len(unpaced) else None}
 
 
-def simulate_ebase(p: dict) -> dict:
+def simulate_ebase(p: dict, extra: tuple = ()) -> dict:
+    """E-base at row `p` (mode "none": unpaced), with the overrides `extra` on top."""
+    pacing = (["pacing.scheme=none"] if p["mode"] == "none" else
+              ["pacing.scheme=host", f"pacing.fraction={p['fraction']}", f"pacing.host_mode={p['mode']}"])
     s = pacesim.apply_overrides(pacesim.load_scenario(EBASE), [
         f"topology.edges={p['edges']}", f"topology.hosts_per_edge={p['hosts_per_edge']}",
         f"core.buffer={p['buffer_bytes']}B", f"duration={p['duration_s']}s", f"warmup={p['warmup_s']}s",
-        f"seed={p['seed']}", "pacing.scheme=host", f"pacing.fraction={p['fraction']}",
-        f"pacing.host_mode={p['mode']}"])
+        f"seed={p['seed']}", *pacing, *extra])
     r = pacesim.run(s)
     m = r.summary
     return {**p, "aggregate_mbps": m["aggregate_mbps"], "goodput_kbps_mean": m["goodput_kbps_mean"],
             "core_loss": m["core_loss_rate"], **_groups(r.flows)}
 
 
-def simulate_ws5(p: dict) -> dict:
-    """W-s5 as scenarios/W-s5.toml sets it, at ns-2's packet size."""
+def simulate_ws5(p: dict, extra: tuple = ()) -> dict:
+    """W-s5 as scenarios/W-s5.toml sets it, at ns-2's packet size, with the overrides `extra` on top."""
     s = pacesim.apply_overrides(pacesim.load_scenario(W_DUMBBELL), [
         f"topology.flows={p['flows']}", f"core.rate={p['rate_mbps']}Mbps", f"core.delay={p['core_delay_ms']}ms",
         f"core.buffer={p['buffer_bytes']}B", f"tcp.segment_size={p['packet_bytes'] - 40}B", "tcp.window=100000",
         "pacing.scheme=host", "pacing.fraction=0.5", f"pacing.host_mode={p['mode']}",
         f"tcp.variant={VARIANTS[p['variant']]}", f"duration={p['duration_s']}s", f"warmup={p['warmup_s']}s",
-        'traffic.start=["0s", "100ms"]', f"seed={p['seed']}"])
+        'traffic.start=["0s", "100ms"]', f"seed={p['seed']}", *extra])
     r = pacesim.run(s)
     f = r.flows
     out = {**p, "aggregate_mbps": r.summary["aggregate_mbps"], "core_loss": r.summary["core_loss_rate"], **_groups(f)}
@@ -126,14 +129,16 @@ WS5_RATES = ["core_loss", "retransmit_rate_paced", "retransmit_rate_unpaced", "l
 WS5_GOODPUTS = ["goodput_kbps_paced", "goodput_kbps_unpaced"]
 
 
-def compare_ebase(ns2: pd.DataFrame, workers: int | None = None) -> pd.DataFrame:
-    ours = _run_all(simulate_ebase, ns2[EBASE_KEY + ["seed"]].to_dict("records"), workers)
+def compare_ebase(ns2: pd.DataFrame, workers: int | None = None, extra: tuple = ()) -> pd.DataFrame:
+    """ns-2's E-base rows against pacesim's, run with the overrides `extra`."""
+    ours = _run_all(partial(simulate_ebase, extra=extra), ns2[EBASE_KEY + ["seed"]].to_dict("records"), workers)
     metrics = ["aggregate_mbps", *EBASE_RATES, *EBASE_GOODPUTS]
     return _agree(_side_by_side(ns2, ours, EBASE_KEY, metrics), base.CORE_MBPS, EBASE_RATES, EBASE_GOODPUTS)
 
 
-def compare_ws5(ns2: pd.DataFrame, workers: int | None = None) -> pd.DataFrame:
-    ours = _run_all(simulate_ws5, ns2[WS5_KEY + ["seed"]].to_dict("records"), workers)
+def compare_ws5(ns2: pd.DataFrame, workers: int | None = None, extra: tuple = ()) -> pd.DataFrame:
+    """ns-2's W-s5 rows against pacesim's, run with the overrides `extra`."""
+    ours = _run_all(partial(simulate_ws5, extra=extra), ns2[WS5_KEY + ["seed"]].to_dict("records"), workers)
     metrics = ["aggregate_mbps", *WS5_RATES, *WS5_GOODPUTS]
     t = _side_by_side(ns2, ours, WS5_KEY, metrics)
     return _agree(t, t.rate_mbps, WS5_RATES, WS5_GOODPUTS)

@@ -1,0 +1,42 @@
+"""pacesim's Wei pacer (`pacing.host_pacer = "wei"`, with `tcp.window_cut = "flight"`) agrees with ns-2
+2.35 built with Wei's pacing patch (bench/ns2/wei/build.sh), the host pacing papers E and W ran.
+
+The reference is the committed output of bench/ns2/wei/run_wei.py (results/ebase-host.csv, results/ws5.csv,
+and for SACK results/sack1-paced/ws5.csv: the build whose Sack1 the pacer gates, as pacesim's is); this test
+reruns pacesim through bench/ns2/wei/compare_pacesim.py and holds it to E-base's tolerances: aggregate
+throughput within 3 % of the link rate, loss-like rates within 20 % where ns-2's exceeds 0.5 %, mean goodput
+within 5 % (all flows, and the paced and unpaced flows separately). The cheap points: E-base with 100 flows
+(5 and 10 KB; unpaced, every host paced with original or modified pacing, 30 % paced) and paper W's
+scenario 5 (20 paced against 20 unpaced flows, 200 s) with Reno and SACK; the bench script runs the rest.
+"""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("compare_pacesim_wei", ROOT / "bench" / "ns2" / "wei" / "compare_pacesim.py")
+compare = importlib.util.module_from_spec(spec)
+sys.modules["compare_pacesim_wei"] = compare  # so pool workers can unpickle its functions
+spec.loader.exec_module(compare)
+fidelity = compare.fidelity
+
+
+def test_ebase_with_100_flows_agrees_with_the_patched_ns2():
+    ns2 = compare.load("ebase-host.csv")
+    ns2 = ns2[ns2.flows == 100]
+    assert set(ns2["mode"]) == {"none", "original", "modified"} and set(ns2.buffer_bytes) == {5000, 10_000}
+    assert set(ns2.fraction) == {0.0, 0.3, 1.0}
+    t = fidelity.compare_ebase(ns2, workers=2, extra=compare.WEI)
+    assert t.ok.all(), "\n" + t[~t.ok].to_string()
+
+
+def test_paper_w_scenario_5_reno_and_sack_agree_with_the_patched_ns2():
+    reno = compare.load("ws5.csv").query("variant == 'Reno'")
+    sack = compare.load("sack1-paced/ws5.csv").query("mode == 'original'")
+    ns2 = pd.concat([reno, sack], ignore_index=True)
+    assert len(ns2) == 6 and set(ns2.seed) == {1, 2}
+    t = fidelity.compare_ws5(ns2, workers=2, extra=compare.WEI)
+    assert t.ok.all(), "\n" + t[~t.ok].to_string()
