@@ -79,7 +79,8 @@ def run(
     fraction of simulated time done. With `threads=2` (the default where the
     machine has two cores) a network that splits at its core link (the
     papers' dumbbells) runs as two halves in parallel; the report is
-    byte-identical but for its work counters (`work.events`, `work.packet_hops`).
+    byte-identical but for its work counters (`work.events`, `work.packet_hops`);
+    more threads run as two (a network splits in two halves at most).
 
     Raises ScenarioError (naming the field) for an invalid scenario and
     RuntimeError when the engine itself fails (e.g. a conservation check).
@@ -96,6 +97,7 @@ def run(
     the report's `warnings`).
     """
     from . import memory
+    from .messages import shown
     from .result import Result
     from .scenario import PacketTrace, Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
 
@@ -107,6 +109,10 @@ def run(
         raise TypeError(f"expected a Scenario, a dict or a TOML path, got {type(scenario).__name__}")
     if isinstance(set, str):
         raise TypeError('set takes a list of "key=value" strings, e.g. set=["core.buffer=5KB"]')
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ScenarioError("threads", f"{shown(threads)} is not a number of threads: 1, or 2 to run a network that "
+                                       "splits at its core link as two halves")
+    threads = min(threads, 2)
     overrides = list(set) + ([f"seed={seed}"] if seed is not None else [])
     if overrides:
         scenario = apply_overrides(scenario, overrides)

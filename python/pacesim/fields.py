@@ -4,30 +4,57 @@ element, and the strict base model that rejects unknown keys."""
 
 from __future__ import annotations
 
+import copy
+import os
 import re
+import stat
+from pathlib import Path
 from typing import Annotated, Any, Callable, Tuple, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, SerializationInfo
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, SerializationInfo, model_validator
 
+from .messages import printable
 from .units import format_rate, format_size, format_time, parse_rate, parse_size, parse_time
 
 
 class ScenarioError(ValueError):
-    """An invalid scenario; `field` is the dotted path of the (first) bad field."""
+    """An invalid scenario; `field` is the dotted path of the (first) bad field. Its text (`str`) is
+    safe to print (`messages.printable`: control characters escaped, very long names cut)."""
 
     def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
+        super().__init__(printable(f"{field}: {message}"))
         self.field = field
         self.message = message
 
     @classmethod
     def from_engine(cls, error: ValueError) -> ScenarioError:
         """The engine's "field: message" error, without the position in the JSON
-        it was handed (which is no file of the user's), its quantities in human units."""
+        it was handed (which is no file of the user's), its quantities in human units.
+        An error in a trace file does not quote the file's text: any readable file can
+        be named as one, and its first field would be shown (issue 33)."""
         from .schema import humanize
 
         field, _, message = str(error).partition(": ")
-        return cls(field, humanize(re.sub(r" at line \d+ column \d+$", "", message)))
+        message = re.sub(r" at line \d+ column \d+$", "", message)
+        if field.endswith(".trace.file"):
+            message = re.sub(r' "(?:[^"\\]|\\.)*"', "", message)
+        return cls(field, humanize(message))
+
+
+def read_bounded(path: Path, limit: int, what: str) -> bytes:
+    """The bytes of file `path`, a `what` ("a sweep file"); a ScenarioError naming the file if it holds
+    more than `limit` bytes (found from its size, or for a device or pipe such as /dev/zero after
+    reading `limit` + 1 bytes, never more) or cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size if stat.S_ISREG(os.fstat(f.fileno()).st_mode) else 0
+            data = f.read(limit + 1) if size <= limit else b""
+    except OSError as e:
+        raise ScenarioError(str(path), f"cannot be read: {e.strerror or e}") from None
+    if size > limit or len(data) > limit:
+        held = f"{size:,} bytes" if size > limit else f"more than {limit:,} bytes"
+        raise ScenarioError(str(path), f"holds {held}; {what} is at most {format_size(limit)}")
+    return data
 
 
 def _positive(parse: Callable[[object], int]) -> Callable[[object], int]:
@@ -84,6 +111,28 @@ U32 = 2**32
 Count = Annotated[int, Field(strict=True, gt=0, lt=U32)]
 
 
+class FrozenList(list):
+    """A scenario's list (`traffic.udp`, `pacing.links`, ...): read as any list, but changed only by
+    assigning a new one, which is validated as a file's value is (`s.traffic.udp = [*s.traffic.udp,
+    source]`); changed in place (`append`, `x[0] = ...`), it would reach the engine unchecked."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("a scenario's list is not changed in place, which would skip its validation: assign a "
+                        "new list instead, which is checked (s.traffic.udp = [*s.traffic.udp, source])")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+    def __reduce__(self) -> Tuple[type, Tuple[list]]:
+        return FrozenList, (list(self),)
+
+    def __copy__(self) -> FrozenList:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> FrozenList:
+        return FrozenList(copy.deepcopy(list(self), memo))
+
+
 class _Model(BaseModel):
     # Strict: no boolean or string is taken for a number (`w_q = true`, "0.5");
     # an assignment (`s.core.buffer = "5KB"`) is parsed and checked as a file's value is.
@@ -92,3 +141,11 @@ class _Model(BaseModel):
     # A key that is a Python keyword (`from`, `class`) is a field with `_` appended, read and written by its alias.
     model_config = ConfigDict(extra="forbid", validate_default=True, strict=True, validate_assignment=True,
                               defer_build=True, serialize_by_alias=True)
+
+    @model_validator(mode="after")
+    def _frozen_lists(self) -> _Model:
+        """Each list a table holds as a `FrozenList` (again after an assignment, which is validated)."""
+        for name, value in self.__dict__.items():
+            if type(value) is list:
+                self.__dict__[name] = FrozenList(value)
+        return self

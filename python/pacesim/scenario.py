@@ -25,7 +25,8 @@ import tomli_w
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from . import _core, models, schema
-from .fields import PositiveSize, ScenarioError, SizeRange, _Model
+from .fields import PositiveSize, ScenarioError, SizeRange, _Model, read_bounded
+from .messages import shown as _shown
 from .topology import KINDS, EBase, Topology, core_defaults
 
 if sys.version_info >= (3, 11):
@@ -48,6 +49,9 @@ class _Trace(_Model):
         path = path.resolve()
         if not path.is_file():
             raise ValueError(f"no trace file {path}")
+        if path.stat().st_size > MAX_TRACE_BYTES:
+            raise ValueError(f"{path} holds {path.stat().st_size:,} bytes; a trace file is at most "
+                             f"{MAX_TRACE_BYTES // 10**6} MB")
         return str(path)
 
 
@@ -179,15 +183,6 @@ def _path(loc: Iterable[Union[str, int]]) -> str:
     return out
 
 
-def _shown(value: Any) -> str:
-    """`value` as an error message shows it: its repr, cut at 80 characters."""
-    try:
-        text = repr(value)
-    except ValueError:  # an int past Python's 4300-digit limit for printing
-        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
 def _describe(error: dict) -> Tuple[str, str]:
     """(dotted field path, message) for one pydantic error."""
     loc = list(error["loc"])
@@ -251,16 +246,22 @@ def load_scenario(path: Union[str, Path]) -> Scenario:
     return parse_scenario(read_toml(path), path.parent)
 
 
+MAX_TOML_BYTES = 16 * 10**6
+"""The largest scenario or sweep file read (the largest shipped is 5 KB; a written-out graph of 10,000
+links is about 1.5 MB): a bigger one, or a device such as /dev/zero, is refused, not read until memory
+runs out."""
+MAX_TRACE_BYTES = 256 * 10**6
+"""The largest UDP trace file a scenario may name (the engine reads it whole; video traces are a few MB)."""
+
+
 def read_toml(path: Path) -> dict:
-    """A TOML file's contents; a ScenarioError naming the file when it is not
-    UTF-8, not TOML, nested past what the reader can follow, or holds a number
-    longer than Python reads (4300 digits)."""
+    """A TOML file's contents; a ScenarioError naming the file when it is
+    larger than `MAX_TOML_BYTES`, not UTF-8, not TOML, nested past what the
+    reader can follow, or holds a number longer than Python reads (4300 digits)."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_bounded(path, MAX_TOML_BYTES, "a scenario or sweep file").decode("utf-8")
     except UnicodeDecodeError as e:
         raise ScenarioError(str(path), f"not UTF-8 text: byte 0x{e.object[e.start]:02x} at offset {e.start}") from None
-    except OSError as e:
-        raise ScenarioError(str(path), f"cannot be read: {e.strerror}") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

@@ -11,6 +11,7 @@ the command line overrides them (lists as comma-separated numbers).
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass, field
 from math import gcd
@@ -21,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .. import plot
+from ..fields import read_bounded
 from ..plot import Curves, Series, draw_points
 from . import bulk_chain, effective_buffer, md1, overlays, pacer, qlbp, sync_loss
 
@@ -123,7 +125,7 @@ def _e_model(p: Params) -> Output:
     facts: Dict[str, str] = {}
     bstar = float(p["bstar_kb"])
     if p["empty_csv"]:
-        sim = pd.read_csv(str(p["empty_csv"]))
+        sim = read_csv(Path(str(p["empty_csv"])), "empty_csv")
         fit = pacer.fit_bstar(sim["buffer_kb"], sim["empty_prob"])
         bstar = fit.bstar
         facts["B* fit"] = f"{fit.bstar:.3g} KB from {p['empty_csv']} (intercept {fit.intercept:.3g}, R² {fit.r_squared:.4f})"
@@ -663,11 +665,21 @@ SIMULATIONS: Dict[str, Callable[[Params], overlays.Overlay]] = {
 }
 
 
+MAX_CSV_BYTES = 64 * 10**6
+"""The largest CSV of simulated points read (a reproduction's points CSV is a few hundred KB)."""
+
+
+def read_csv(path: Path, what: str) -> pd.DataFrame:
+    """A CSV file the user names (`what`: an overlay, empty_csv), read only if at most `MAX_CSV_BYTES`
+    (a ScenarioError naming the file otherwise, /dev/zero included)."""
+    return pd.read_csv(io.BytesIO(read_bounded(path, MAX_CSV_BYTES, f"{what} CSV")))
+
+
 def load_overlay(model_id: str, path: Path, params: Params, xs: Sequence[str]) -> overlays.Overlay:
     """A CSV of simulated points: taken as it is when it has one of the model's
     x columns `xs`, else converted from a reproduction's points CSV where the
     model has a converter (`overlays.FROM_POINTS`)."""
-    sim = pd.read_csv(path)
+    sim = read_csv(path, "an overlay")
     if model_id in overlays.FROM_POINTS and not set(xs) & set(sim.columns):
         return overlays.FROM_POINTS[model_id](sim, params)
     return overlays.Overlay([sim], "simulated")

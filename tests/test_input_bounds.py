@@ -1,0 +1,101 @@
+"""The Python API and the front's messages and files held to what they can mean and what fits (issue 33):
+a number of threads that is none is refused, a scenario's lists change only by validated assignment,
+errors show names safely and briefly, user-named files are read within a bound, and an error in a
+trace file does not show the file's text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import pacesim
+from pacesim import ScenarioError
+from pacesim.analysis.models import read_csv
+from pacesim.fields import FrozenList
+from pacesim.messages import printable
+from pacesim.sweep import load_sweep
+
+TINY = ["topology.edges=2", "topology.hosts_per_edge=2", "duration=2s", "warmup=1s", 'traffic.start=["0s", "0.5s"]']
+
+
+@pytest.mark.parametrize("threads", [0, -1, -(2**70), True, 1.0, "2"])
+def test_the_api_refuses_a_number_of_threads_that_is_none(threads):
+    # threads=0 once ran; -1 raised a raw OverflowError.
+    with pytest.raises(ScenarioError, match="^threads: .* is not a number of threads") as e:
+        pacesim.run("e-base", set=TINY, threads=threads)
+    assert e.value.field == "threads"
+
+
+def test_more_threads_run_as_two():
+    two, many = (pacesim.run("e-base", set=TINY, threads=t).report for t in (2, 2**70))  # once an OverflowError
+    for r in (two, many):
+        r.pop("work")
+    assert two == many
+
+
+def test_a_scenarios_lists_change_only_by_validated_assignment():
+    s = pacesim.load_scenario("a-video")
+    source = s.traffic.udp[0]
+    for change in (lambda: s.traffic.udp.append(source), lambda: s.traffic.udp.extend([source]),
+                   lambda: s.traffic.udp.insert(0, source), lambda: s.traffic.udp.__setitem__(0, source),
+                   lambda: s.traffic.udp.__delitem__(0), lambda: s.traffic.udp.clear(), lambda: s.traffic.udp.pop()):
+        with pytest.raises(TypeError, match="is not changed in place, which would skip its validation"):
+            change()
+    with pytest.raises(TypeError):
+        s.traffic.udp += [source]
+    assert len(s.traffic.udp) == 1 and isinstance(s.pacing.links or FrozenList(), list)
+    s.traffic.udp = [*s.traffic.udp, source]  # validated, and frozen again
+    assert isinstance(s.traffic.udp, FrozenList) and len(s.traffic.udp) == 2
+    with pytest.raises(ValueError, match="kind"):
+        s.traffic.udp = [{"kind": "none of them"}]
+    engine = json.loads(json.dumps(s.to_engine()))
+    assert engine["traffic"]["udp"][1] == engine["traffic"]["udp"][0]
+
+
+def test_an_error_prints_a_long_or_escaping_key_safely():
+    # A 40,000-character key once took 23 s to print (rich wraps a long run of characters in quadratic
+    # time); an escape sequence in a key reached the terminal.
+    key = "a" * 40_000
+    with pytest.raises(ScenarioError) as e:
+        pacesim.apply_overrides(pacesim.Scenario(), [f"{key}=1"])
+    assert e.value.field == key and len(str(e.value)) < 600 and "a... (40,001 characters) unknown key" in str(e.value)
+    with pytest.raises(ScenarioError) as e:
+        pacesim.apply_overrides(pacesim.Scenario(), ["core.\x1b[2J\x1b]0;x\x07\rbuffer\u202e=1"])
+    assert str(e.value).startswith(r"core.\x1b[2J\x1b]0;x\x07\rbuffer\u202e: ")
+    assert not any(c in str(e.value) for c in "\x1b\x07\r\u202e")
+    assert printable("tab\tand\nnewline stay") == "tab\tand\nnewline stay"
+
+
+def test_files_past_their_bound_are_refused_naming_them(tmp_path):
+    # /dev/zero as a sweep file once read until memory ran out.
+    with pytest.raises(ScenarioError, match="^/dev/zero: holds more than 16,000,000 bytes; a scenario or sweep file"):
+        load_sweep("/dev/zero")
+    big = tmp_path / "big.toml"
+    with open(big, "wb") as f:
+        f.truncate(10**9)  # sparse: a gigabyte of zeros that takes no disk
+    with pytest.raises(ScenarioError, match=f"^{big}: holds 1,000,000,000 bytes; a scenario or sweep file is at most 16MB"):
+        pacesim.load_scenario(big)
+    trace = tmp_path / "big.txt"
+    with open(trace, "wb") as f:
+        f.truncate(257 * 10**6)
+    with pytest.raises(ScenarioError, match=r"traffic.udp\[0\].trace.file: .*holds 257,000,000 bytes; a trace file is "
+                                            r"at most 256 MB") as e:
+        pacesim.apply_overrides(pacesim.load_scenario("a-video"), [f'traffic.udp[0].trace.file="{trace}"'])
+    assert e.value.field == "traffic.udp[0].trace.file"
+    with pytest.raises(ScenarioError, match="^/dev/zero: holds more than 64,000,000 bytes; an overlay CSV"):
+        read_csv(Path("/dev/zero"), "an overlay")
+
+
+def test_a_trace_file_error_does_not_show_the_files_text(tmp_path):
+    # Any readable file named as a trace once had its first field shown in the error.
+    secret = tmp_path / "secret"
+    secret.write_text("1 0.0 I hunter2-secret\n")
+    base = pacesim.load_scenario("a-video")
+    s = pacesim.apply_overrides(base, [f'traffic.udp[0].trace.file="{secret}"', "duration=1s", "warmup=0s",
+                                       'traffic.start=["0s", "0s"]', "topology.tcp_hosts=1"])
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run(s, threads=1)
+    assert e.value.field == "traffic.udp[0].trace.file"
+    assert "hunter2" not in str(e.value) and str(e.value).endswith("line 1: frame size is not a whole number")
