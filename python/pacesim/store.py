@@ -18,8 +18,14 @@ different sweeps share one run and a rerun skips it. A run's Parquet files
 are written first (to `<key>.parquet.<pid>.tmp`, then renamed) and its row
 committed after: a kill before the commit leaves a file no row points at,
 which the point's rerun overwrites (and removes the dead writer's temporary
-file); never a row pointing at nothing. A run whose table file was deleted
-later counts as not finished, so a rerun of its sweep runs it again. Several sweeps may write one store at
+file); never a row pointing at nothing. The SHA-256 of a run's row
+(`runs.sha256`, over its `ROW` values) and of each of its table files
+(`run_tables.sha256`) are committed with them: a run whose row or file was
+later changed by a single bit, cut short or deleted counts as not finished
+(`Store.check` names what), so a rerun of its sweep runs it again, and
+reading it raises a StoreError naming it. (A store written before checksums
+were kept has none for its old runs: each is read through once and, if
+whole, its checksums recorded then.) Several sweeps may write one store at
 once: each writes its own temporary files, and waits its turn for the
 database, retrying while another holds the lock. A reader (`read_only`)
 writes nothing, so a store it may not write is still readable (with its
@@ -30,6 +36,11 @@ scale, `progress`, every flow's bytes at each sample time, and `delay`, the
 CDF of one-way packet delays, when the run measured them; `series`, the
 time series in long form, only for runs that recorded them).
 
+Every failure of the store itself (a directory that is a file, a database
+that is not one or is damaged, a disk full or read-only while a sweep
+writes) raises a `StoreError` naming the file, and what was committed
+before it is kept.
+
 The store only stores and loads: what it saves of a run is its `Result`'s
 (the tables' rows and the metrics, `report_tables` and `metrics`), and what it
 loads back is the same frames a live run's `Result` gives.
@@ -37,9 +48,13 @@ loads back is the same frames a live run's `Result` gives.
 
 from __future__ import annotations
 
+import errno
+import functools
 import hashlib
+import io
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -50,10 +65,13 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
+from .messages import printable, shown
 from .metrics import tcp_metrics_of_old
 from .report_tables import TABLES, flat, links, view
 
@@ -75,7 +93,8 @@ CREATE TABLE IF NOT EXISTS runs (
     events         INTEGER,
     packet_hops    INTEGER,
     host           TEXT,               -- machine that ran it
-    finished_at    TEXT NOT NULL       -- UTC, ISO 8601
+    finished_at    TEXT NOT NULL,      -- UTC, ISO 8601
+    sha256         TEXT                -- of the row as committed (`ROW`; NULL: written before checksums were kept)
 );
 CREATE TABLE IF NOT EXISTS sweeps (
     name       TEXT PRIMARY KEY,
@@ -95,9 +114,110 @@ CREATE TABLE IF NOT EXISTS run_tables (
     name TEXT NOT NULL,                -- one of TABLES
     path TEXT NOT NULL,                -- relative to the results directory
     rows INTEGER NOT NULL,
+    sha256 TEXT,                       -- of the file as committed (NULL: written before checksums were kept)
     PRIMARY KEY (key, name)
 );
 """
+
+MAX_SEED = 2**63 - 1
+"""The largest seed a store holds (SQLite's INTEGER is signed 64-bit; the engine's seed is u64)."""
+
+
+class StoreError(ValueError):
+    """The results store cannot be opened, read or written; the message names the file and why."""
+
+    def __init__(self, message: str):
+        super().__init__(printable(message))
+
+
+class DamagedRun(UserWarning):
+    """A stored run whose row or table file is missing or no longer the one committed: it runs again."""
+
+
+NAME = re.compile(r"\w[\w.+-]*")
+NAME_BYTES = 120
+"""A sweep's name is a plain file name (it names files under the results directory, `plots/NAME-...`):
+letters, digits, `_`, `.`, `+` and `-`, not starting with `.` or `-`, at most this many bytes in UTF-8."""
+
+
+def plain_name(name: object) -> Optional[str]:
+    """Why `name` is not a plain sweep name (`NAME`), or None if it is."""
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        return (f"{shown(name)} is not a plain name: letters, digits, '_', '.', '+' and '-' only, not starting "
+                "with '.' or '-' (it names files under the results directory)")
+    if len(name.encode()) > NAME_BYTES:
+        return f"{shown(name)} is longer than {NAME_BYTES} bytes (it names files under the results directory)"
+    return None
+
+
+def _failure(e: BaseException, what: Path) -> StoreError:
+    """A StoreError for an OSError or SQLite error met reading or writing `what`, saying which of the
+    usual causes it is (a full disk, a file system this process may not write, a damaged database)."""
+    text = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+    errno_ = getattr(e, "errno", None)
+    if errno_ in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text or "No space left" in text:
+        why = "the disk is full"
+    elif errno_ in (errno.EROFS, errno.EACCES, errno.EPERM) or "readonly" in text or "unable to open" in text:
+        why = "it cannot be written here (a read-only file system, or no permission)"
+    elif isinstance(e, sqlite3.DatabaseError) and not isinstance(e, sqlite3.OperationalError):
+        why = "the file is not a results store's database, or is damaged"
+    else:
+        why = "it failed"
+    return StoreError(f"{what}: {why} ({text})")
+
+
+def _guarded(method):
+    """`method` of a Store with the file system's and SQLite's errors made a StoreError naming the file."""
+    @functools.wraps(method)
+    def guarded(self: Store, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except (OSError, sqlite3.Error) as e:
+            where = Path(e.filename) if isinstance(e, OSError) and e.filename else self.root / "pacesim.sqlite"
+            raise _failure(e, where) from None
+
+    return guarded
+
+
+def _json(text: str, what: str) -> Any:
+    """JSON `text` read back from the database; a StoreError naming `what` if it is no longer JSON."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        raise StoreError(f"{what} cannot be read (its JSON is cut or changed)") from None
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+ROW = ("key", "status", "error", "scenario", "seed", "engine_version", "code_version", "metrics", "report", "wall_s",
+       "events", "packet_hops", "host", "finished_at")
+"""A run's columns, in the order its checksum (`_row_sum`) takes them."""
+
+
+def _row_sum(row: Iterable) -> str:
+    """The SHA-256 of a run's row, its `ROW` values in order."""
+    return hashlib.sha256(json.dumps(list(row)).encode()).hexdigest()
+
+
+def _row_damage(row: list, digest: Optional[str]) -> Optional[str]:
+    """What is wrong with a run's row, its `ROW` values (None: nothing; "": nothing, but it has no checksum
+    yet, and its JSON reads)."""
+    if digest is not None:
+        return None if _row_sum(row) == digest else "is not the one committed (its checksum differs)"
+    try:
+        for text in (row[ROW.index("scenario")], row[ROW.index("metrics")], row[ROW.index("report")]):
+            if text is not None:
+                json.loads(text)
+    except (TypeError, ValueError):
+        return "cannot be read (its JSON is cut or changed)"
+    return ""
+
 
 def run_key(engine_scenario: dict, engine_version: str) -> str:
     """The hash identifying a run: normalised scenario (its seed included) and engine version."""
@@ -163,9 +283,27 @@ class Store:
 
     def __init__(self, root: Union[str, Path], read_only: bool = False):
         self.root = Path(root)
+        self.read_only = read_only
         self._copy: Optional[tempfile.TemporaryDirectory] = None  # a read-only store's database, copied with its WAL
         path = self.root / "pacesim.sqlite"
-        if read_only:
+        if self.root.exists() and not self.root.is_dir():
+            raise StoreError(f"{self.root}: is a file, not a results directory")
+        try:
+            self._open(path)
+            self._summed = {}  # table -> whether it has its checksum column (a store from before has not)
+            for table in ("runs", "run_tables"):
+                self._summed[table] = "sha256" in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+                if not read_only and not self._summed[table]:  # its rows so far have none
+                    _when_unlocked(lambda: self.db.execute(f"ALTER TABLE {table} ADD COLUMN sha256 TEXT"))
+                    self._summed[table] = True
+        except (OSError, sqlite3.Error) as e:
+            self.close()
+            if isinstance(e, FileNotFoundError) and read_only:  # no store there: the caller's to say
+                raise
+            raise _failure(e, path if path.exists() else self.root) from None
+
+    def _open(self, path: Path) -> None:
+        if self.read_only:
             if not path.exists():
                 raise FileNotFoundError(f"no results store in {self.root}")
             self.db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=LOCK_WAIT_S,
@@ -187,6 +325,7 @@ class Store:
                 else:
                     self.db = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True,
                                               isolation_level=None)
+                self.db.execute("SELECT 1 FROM runs LIMIT 1").fetchall()
             return
         self.root.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(path, timeout=LOCK_WAIT_S, isolation_level=None)
@@ -195,9 +334,11 @@ class Store:
         _when_unlocked(lambda: self.db.executescript(SCHEMA))
 
     def close(self) -> None:
-        self.db.close()
+        if hasattr(self, "db"):
+            self.db.close()
         if self._copy is not None:
             self._copy.cleanup()
+            self._copy = None
 
     def __enter__(self) -> Store:
         return self
@@ -207,8 +348,21 @@ class Store:
 
     # --- writing (one process: the one running the sweep) ---
 
+    @_guarded
     def register_sweep(self, name: str, spec: dict, points: Iterable[tuple[dict, int, str]]) -> None:
-        """Record (or redefine) sweep `name` with its points as (axes, seed, run key)."""
+        """Record (or redefine) sweep `name` with its points as (axes, seed, run key); `points` may be a
+        generator (a sweep's points are written as they are made, never held all at once)."""
+        why = plain_name(name)
+        if why:
+            raise StoreError(f"sweep name {why}")
+
+        def rows() -> Iterator[tuple]:
+            for axes, seed, key in points:
+                if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+                    raise StoreError(f"sweep {name}: seed {shown(seed)} is not a whole number from 0 to 2^63 - 1, "
+                                     "the seeds a store holds")
+                yield name, json.dumps(axes, sort_keys=True), seed, key
+
         now = _now()
         with self._transaction():
             self.db.execute(
@@ -217,45 +371,100 @@ class Store:
                 (name, json.dumps(spec), now, now),
             )
             self.db.execute("DELETE FROM sweep_points WHERE sweep = ?", (name,))
-            self.db.executemany(
-                "INSERT OR REPLACE INTO sweep_points VALUES (?, ?, ?, ?)",
-                [(name, json.dumps(axes, sort_keys=True), seed, key) for axes, seed, key in points],
-            )
+            self.db.executemany("INSERT OR REPLACE INTO sweep_points VALUES (?, ?, ?, ?)", rows())
 
     def finished(self, keys: Iterable[str]) -> set[str]:
-        """Those of `keys` that already have a successful run whose every table
-        file is still there (a point whose Parquet file was deleted is run again)."""
-        keys = list(keys)
-        found: set[str] = set()
-        for i in range(0, len(keys), 500):
-            chunk = keys[i:i + 500]
-            rows = self.db.execute(
-                f"SELECT r.key, t.path FROM runs r LEFT JOIN run_tables t ON t.key = r.key "
-                f"WHERE r.status = 'ok' AND r.key IN ({','.join('?' * len(chunk))})", chunk
-            ).fetchall()
-            found.update(key for key, _ in rows)
-            found.difference_update(key for key, path in rows if path is not None and not (self.root / path).is_file())
-        return found
+        """Those of `keys` that already have a successful run whose every table file is whole (`check`)."""
+        return self.check(keys)[0]
 
+    @_guarded
+    def check(self, keys: Iterable[str]) -> tuple[set[str], dict[str, str]]:
+        """(finished, damaged) of `keys`: those that have a successful run whose row is the one committed
+        and whose every table file is there and is the file committed (each as its SHA-256 recorded),
+        and, for the others that have a successful run, why not (its row changed, a file missing, cut
+        short or changed: "tables/flows/ab/ab12...parquet is ..."). A damaged run counts as not finished,
+        so its sweep runs it again. A row or table written before checksums were kept is read through
+        instead, and its checksum recorded if it reads whole."""
+        found: set[str] = set()
+        damaged: dict[str, str] = {}
+        batch: list[str] = []
+
+        def settle() -> None:
+            marks = ",".join("?" * len(batch))
+            runs = self.db.execute(f"SELECT {', '.join(ROW)}, {self._sum('runs')} FROM runs "
+                                   f"WHERE status = 'ok' AND key IN ({marks})", batch).fetchall()
+            rows_adopted = []
+            for *row, digest in runs:
+                why = _row_damage(row, digest)
+                if why == "":
+                    rows_adopted.append((_row_sum(row), row[0]))
+                elif why:
+                    damaged[row[0]] = f"its row in pacesim.sqlite {why}"
+                found.add(row[0])
+            tables = self.db.execute(f"SELECT key, name, path, {self._sum('run_tables')} FROM run_tables "
+                                     f"WHERE key IN ({marks})", batch).fetchall()
+            adopted = []
+            for key, name, rel, digest in tables:
+                if key not in found or key in damaged:
+                    continue
+                why = self._damage(rel, digest)
+                if why == "":  # whole, from before checksums: keep its checksum from now on
+                    adopted.append((_sha256(self.root / rel), key, name))
+                elif why:
+                    damaged[key] = f"{rel} {why}"
+            found.difference_update(damaged)
+            if (adopted or rows_adopted) and not self.read_only:
+                with self._transaction():
+                    self.db.executemany("UPDATE run_tables SET sha256 = ? WHERE key = ? AND name = ?", adopted)
+                    self.db.executemany("UPDATE runs SET sha256 = ? WHERE key = ?", rows_adopted)
+            batch.clear()
+
+        for key in keys:
+            batch.append(key)
+            if len(batch) == 500:
+                settle()
+        if batch:
+            settle()
+        return found, damaged
+
+    def _sum(self, table: str, alias: str = "") -> str:
+        """The SQL for `table`'s checksum column (`alias.sha256`): NULL in a store from before checksums read
+        only, which has none."""
+        if not self._summed[table]:
+            return "NULL"
+        return f"{alias}.sha256" if alias else "sha256"
+
+    def _damage(self, rel: str, digest: Optional[str]) -> Optional[str]:
+        """What is wrong with table file `rel` (None: nothing; "": nothing, but it has no checksum yet)."""
+        path = self.root / rel
+        if not path.is_file():
+            return "is missing"
+        if digest is not None:
+            return None if _sha256(path) == digest else "is not the file committed (its checksum differs)"
+        try:
+            pq.read_table(path)
+        except (OSError, ValueError, pa.ArrowException) as e:
+            return f"cannot be read ({printable(str(e))[:200]})"
+        return ""
+
+    @_guarded
     def save_ok(self, key: str, result: Result, host: str) -> None:
         """Store a successful run: its tables' rows (`Result.rows`) to Parquet, then its row with its
-        metrics (`Result.metrics`) and the rest of its report, atomically."""
+        metrics (`Result.metrics`), the rest of its report and each table's checksum, atomically."""
         report = result.report
         tables = {name: self._write_table(key, name, result.rows(name)) for name in TABLES
                   if name != "series" or report.get("series") is not None}
         rest = {k: v for k, v in report.items() if k not in TABLES}
         with self._transaction():
-            self.db.execute(
-                "INSERT OR REPLACE INTO runs VALUES (?, 'ok', NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, json.dumps(result.human_scenario), result.seed, result.engine_version, code_version(),
-                 json.dumps(result.metrics), json.dumps(rest), result.wall_s,
-                 report["work"]["events"], report["work"]["packet_hops"], host, _now()),
-            )
-            self.db.executemany("INSERT OR REPLACE INTO run_tables VALUES (?, ?, ?, ?)",
-                                [(key, name, str(rel), rows) for name, (rel, rows) in tables.items()])
+            self._insert_run((key, "ok", None, json.dumps(result.human_scenario), result.seed, result.engine_version,
+                              code_version(), json.dumps(result.metrics), json.dumps(rest), result.wall_s,
+                              report["work"]["events"], report["work"]["packet_hops"], host, _now()))
+            self.db.executemany("INSERT OR REPLACE INTO run_tables (key, name, path, rows, sha256) "
+                                "VALUES (?, ?, ?, ?, ?)",
+                                [(key, name, str(rel), rows, digest) for name, (rel, rows, digest) in tables.items()])
 
-    def _write_table(self, key: str, name: str, frame: pd.DataFrame) -> tuple[Path, int]:
-        """Write one table durably; its path relative to the root, and its rows."""
+    def _write_table(self, key: str, name: str, frame: pd.DataFrame) -> tuple[Path, int, str]:
+        """Write one table durably; its path relative to the root, its rows and its file's SHA-256."""
         rel = Path("tables") / name / key[:2] / f"{key}.parquet"
         path = self.root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -264,7 +473,8 @@ class Store:
             frame.to_parquet(tmp, index=False)
             with open(tmp, "rb") as f:
                 os.fsync(f.fileno())
-        except BaseException:  # Ctrl-C or an error: nothing half-written stays
+            digest = _sha256(tmp)  # of the bytes on disk, read back
+        except BaseException:  # Ctrl-C or an error (a full disk): nothing half-written stays
             tmp.unlink(missing_ok=True)
             raise
         os.replace(tmp, path)
@@ -272,17 +482,20 @@ class Store:
             pid = left.name.split(".")[-2]
             if pid.isdigit() and not _alive(int(pid)):
                 left.unlink(missing_ok=True)
-        return rel, len(frame)
+        return rel, len(frame), digest
 
+    @_guarded
     def save_failed(self, key: str, scenario: dict, seed: int, engine_version: str, error: str,
                     host: Optional[str] = None) -> None:
         """Store a failed run with its error; a later successful run replaces it."""
         with self._transaction():
-            self.db.execute(
-                "INSERT OR REPLACE INTO runs (key, status, error, scenario, seed, engine_version, code_version, "
-                "host, finished_at) VALUES (?, 'failed', ?, ?, ?, ?, ?, ?, ?)",
-                (key, error, json.dumps(scenario), seed, engine_version, code_version(), host, _now()),
-            )
+            self._insert_run((key, "failed", error, json.dumps(scenario), seed, engine_version, code_version(), None,
+                              None, None, None, None, host, _now()))
+
+    def _insert_run(self, row: tuple) -> None:
+        """Insert (or replace) a run's row, its `ROW` values in order, with its checksum."""
+        marks = ", ".join("?" * len(ROW))
+        self.db.execute(f"INSERT OR REPLACE INTO runs ({', '.join(ROW)}, sha256) VALUES ({marks}, ?)", (*row, _row_sum(row)))
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -298,6 +511,7 @@ class Store:
 
     # --- reading ---
 
+    @_guarded
     def sweeps(self) -> pd.DataFrame:
         """One row per sweep: points, ok, failed, pending, total engine seconds, last update."""
         return pd.read_sql_query(
@@ -313,38 +527,52 @@ class Store:
             self.db,
         )
 
+    @_guarded
     def spec(self, sweep: str) -> dict:
         row = self.db.execute("SELECT spec FROM sweeps WHERE name = ?", (sweep,)).fetchone()
         if row is None:
             raise KeyError(f"no sweep named {sweep!r} in {self.root}")
-        return json.loads(row[0])
+        return _json(row[0], f"sweep {sweep}: its definition in {self.root / 'pacesim.sqlite'}")
 
+    @_guarded
     def points(self, sweep: str) -> pd.DataFrame:
         """One row per point of `sweep`: its axes (one column each, values as written in
         the sweep), seed, key, status ('ok', 'failed' or 'pending'), error, every metric,
-        wall time and code version."""
+        wall time and code version. A StoreError names a run whose row is not the one committed."""
         axes = list(self.spec(sweep)["axes"])
         rows = self.db.execute(
-            """SELECT p.key, p.axes, p.seed, COALESCE(r.status, 'pending'), r.error, r.metrics, r.wall_s,
-                      r.code_version, r.finished_at
-               FROM sweep_points p LEFT JOIN runs r ON r.key = p.key WHERE p.sweep = ? ORDER BY p.rowid""",
+            f"""SELECT p.key, p.axes, p.seed, {', '.join(f'r.{c}' for c in ROW)}, {self._sum('runs', 'r')}
+                FROM sweep_points p LEFT JOIN runs r ON r.key = p.key WHERE p.sweep = ? ORDER BY p.rowid""",
             (sweep,),
         ).fetchall()
         records = []
-        for key, values, seed, status, error, mets, wall_s, code, finished in rows:
-            point = json.loads(values)
-            found = json.loads(mets) if mets else {}
+        for key, values, seed, *row, digest in rows:
+            run = dict(zip(ROW, row))
+            if run["key"] is not None:
+                self._whole(row, digest, f"sweep {sweep}")
+            point = _json(values, f"sweep {sweep}: a point's axes in {self.root / 'pacesim.sqlite'}")
+            if not isinstance(point, dict):
+                raise StoreError(f"sweep {sweep}: a point's axes in {self.root / 'pacesim.sqlite'} are not a table")
+            found = json.loads(run["metrics"]) if run["metrics"] else {}
             if found and "tcp_utilisation" not in found:
                 found.update(tcp_metrics_of_old(self.report(key), found))
-            rec = {a: point[a] for a in axes}
-            rec.update(seed=seed, key=key, status=status, error=error)
+            rec = {a: point.get(a) for a in axes}
+            rec.update(seed=seed, key=key, status=run["status"] or "pending", error=run["error"])
             # An axis named like a metric (E-fig4's `flows`, scaled down in quick runs) keeps the value
             # the sweep wrote.
             rec.update({k: v for k, v in found.items() if k not in rec})
-            rec.update(wall_s=wall_s, code_version=code, finished_at=finished)
+            rec.update(wall_s=run["wall_s"], code_version=run["code_version"], finished_at=run["finished_at"])
             records.append(rec)
         return pd.DataFrame.from_records(records)
 
+    def _whole(self, row: list, digest: Optional[str], whose: str) -> None:
+        """A StoreError unless run row `row` (its `ROW` values) is the one committed."""
+        why = _row_damage(row, digest)
+        if why:
+            raise StoreError(f"{whose}: the row of run {row[0]} in {self.root / 'pacesim.sqlite'} {why}; run the "
+                             "sweep again to run the point again")
+
+    @_guarded
     def provenance(self, sweep: str) -> dict:
         """What ran `sweep`'s finished points: the distinct engine versions, code versions and hosts, each sorted."""
         rows = self.db.execute(
@@ -353,25 +581,46 @@ class Store:
         return {name: sorted({r[i] for r in rows if r[i]}) for i, name in
                 enumerate(["engine_version", "code_version", "host"])}
 
+    @_guarded
     def report(self, key: str) -> dict:
         """A run's stored engine report (without its tables) and its scenario."""
-        row = self.db.execute("SELECT scenario, report FROM runs WHERE key = ?", (key,)).fetchone()
-        if row is None:
+        found = self.db.execute(f"SELECT {', '.join(ROW)}, {self._sum('runs')} FROM runs WHERE key = ?",
+                                (key,)).fetchone()
+        if found is None:
             raise KeyError(f"no run {key}")
-        return {"scenario": json.loads(row[0]), **(json.loads(row[1]) if row[1] else {})}
+        *row, digest = found
+        self._whole(row, digest, f"run {key}")
+        run = dict(zip(ROW, row))
+        return {"scenario": json.loads(run["scenario"]), **(json.loads(run["report"]) if run["report"] else {})}
 
+    @_guarded
     def table(self, key: str, name: str = "flows") -> pd.DataFrame:
         """One run's table (one of `TABLES`), the same frame as the run's `Result` gives
-        (`report_tables.view`; an unmeasured table is empty here, None there)."""
-        row = self.db.execute("SELECT path FROM run_tables WHERE key = ? AND name = ?", (key, name)).fetchone()
+        (`report_tables.view`; an unmeasured table is empty here, None there). A StoreError names
+        its file if that is missing or not the file committed (its sweep's rerun runs the point again)."""
+        row = self.db.execute(f"SELECT path, {self._sum('run_tables')} FROM run_tables "
+                              "WHERE key = ? AND name = ?", (key, name)).fetchone()
         if row is None:
             raise KeyError(f"run {key} has no {name!r} table")
-        return view(name, pd.read_parquet(self.root / row[0]))
+        rel, digest = row
+        rerun = "run its sweep again to run the point again"
+        try:
+            data = (self.root / rel).read_bytes()
+        except FileNotFoundError:
+            raise StoreError(f"{self.root / rel} is missing; {rerun}") from None
+        if digest is not None and hashlib.sha256(data).hexdigest() != digest:
+            raise StoreError(f"{self.root / rel} is not the file committed (its checksum differs); {rerun}")
+        try:
+            frame = pd.read_parquet(io.BytesIO(data))
+        except (OSError, ValueError, pa.ArrowException) as e:
+            raise StoreError(f"{self.root / rel} cannot be read ({e}); {rerun}") from None
+        return view(name, frame)
 
     def links(self, key: str) -> pd.DataFrame:
         """One run's links, kept in its report (`Result.links`)."""
         return links(self.report(key))
 
+    @_guarded
     def rows(self, sweep: str, name: str = "flows") -> pd.DataFrame:
         """Table `name` of every successful point of `sweep` (every flow, or
         every transfer), with the point's axes and seed."""

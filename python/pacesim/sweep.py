@@ -22,38 +22,44 @@ A sweep file (TOML):
 Points run through any `concurrent.futures.Executor`: a local process pool
 by default, or a Dask cluster's executor (`executor()` makes either). Each
 finished point is written to the `Store` as it arrives, so a rerun, or a run
-after a crash, skips what is done. Every point is validated before any runs:
-an invalid one (a bad axis value, an invalid combination) stops the sweep
-with a SweepError naming its axis values; a point that fails while running
-(engine error, lost worker) is stored with its error and the sweep goes on.
-Ctrl-C abandons the points in flight and kills the pool's workers; a worker
-whose parent dies (kill -9) exits by itself.
+after a crash, skips what is done (and reruns a stored point found damaged).
+Every point is validated before any runs: an invalid one (a bad axis value,
+an invalid combination) stops the sweep with a SweepError naming its axis
+values; a point that fails while running (engine error, lost worker) is
+stored with its error and the sweep goes on. Points are made one at a time,
+never all held (a sweep has at most `MAX_POINTS`), and handed to the executor
+`IN_FLIGHT` at a time. A sweep sets neither the seed (its `seeds` do) nor a
+packet trace, and its name is a plain file name (`store.plain_name`).
+Ctrl-C abandons the points in flight and kills the pool's workers (a Dask
+cluster's too); a worker whose parent dies (kill -9) exits by itself.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
+import logging
 import math
 import os
 import signal
 import socket
 import threading
 import time
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+import warnings
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Dict, Iterator, List, Optional, Union
+from typing import Annotated, Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from . import ENGINE_VERSION
+from .messages import printable, shown
 from .result import Result
 from .scenario import Scenario, ScenarioError, apply_overrides, check_key, load_scenario, parse_scenario, read_toml
-from .store import Store, run_key
+from .store import MAX_SEED, DamagedRun, Store, StoreError, plain_name, run_key
 from .units import parse_rate
 
 FLOWS = "flows"
@@ -62,8 +68,38 @@ VARIANT = "variant"
 """An axis that is not a scenario key: names of override sets (`variants`)."""
 
 
+MAX_POINTS = 10**6
+"""The most points a sweep may have. Its points are made, checked and run one at a time, but the store
+lists every one (a row each) and the sweep keeps each point's key (16 B) while it runs; checking a point
+takes 0.3 to 3 ms, so a sweep this size may be checked for an hour before its first point runs."""
+
+SEEDS = ("a sweep's seeds are its `seeds` list (seeds = [1, 2]), which sets every point's seed; "
+         "a seed set otherwise would be replaced")
+NO_TRACE = ("a sweep writes no packet traces (its points would share one file); trace one point with "
+            "`pacesim run --trace FILE`")
+
+
 class SweepError(ValueError):
     """A sweep definition that cannot be run at all (as opposed to one failing point)."""
+
+    def __init__(self, message: str):
+        super().__init__(printable(message))
+
+
+def _traces(key: str) -> bool:
+    """Whether override key `key` sets the packet trace (`trace`, `trace.file`, ...)."""
+    return key.strip().split(".")[0].strip() == "trace"
+
+
+def _check_overrides(where: str, overrides: List[str]) -> None:
+    """A SweepError if one of `overrides` (in `where`: `set`, a variant) sets what a sweep may not: the seed
+    (each point's comes from `seeds`) or the packet trace."""
+    for i, item in enumerate(overrides):
+        key = item.partition("=")[0].strip()
+        if key == "seed":
+            raise SweepError(f"{where}[{i}]: {shown(item)}: {SEEDS}")
+        if _traces(key):
+            raise SweepError(f"{where}[{i}]: {shown(item)}: {NO_TRACE}")
 
 
 def _check_axis(base: Scenario, key: str, values: list, variants: dict) -> None:
@@ -137,12 +173,19 @@ class Sweep:
     quick: Optional[Dict[str, Any]] = None
     # Where relative file names in overrides are from (the sweep file's directory).
     root: Optional[Path] = None
+    # The last combination of axis values made (`_combination`): its index and its points.
+    _made: Optional[Tuple[int, List[Point]]] = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not self.name:
-            raise SweepError("a sweep needs a name")
-        if not self.seeds:
-            raise SweepError("a sweep needs at least one seed")
+        why = plain_name(self.name)
+        if why:
+            raise SweepError(f"name: {why}")
+        if not isinstance(self.seeds, list) or not self.seeds:
+            raise SweepError("seeds: a sweep needs a list of at least one seed")
+        for i, seed in enumerate(self.seeds):
+            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+                raise SweepError(f"seeds[{i}]: {shown(seed)} is not a whole number from 0 to 2^63 - 1 "
+                                 "(the seeds a results store holds)")
         if isinstance(self.scale, bool) or not isinstance(self.scale, (int, float)) or not 0 < self.scale < math.inf:
             raise SweepError(f"scale {self.scale!r}: expected a finite number above zero")
         try:
@@ -150,21 +193,37 @@ class Sweep:
         except ScenarioError as e:
             raise SweepError(f"set: {e}") from None
         if fixed.trace is not None:
-            raise SweepError("trace: a sweep writes no packet traces (its points would share one file); "
-                             "trace one point with `pacesim run --trace FILE`")
+            raise SweepError(f"trace: {NO_TRACE}")
+        _check_overrides("set", self.set)
         for key, values in self.axes.items():
             if not isinstance(values, list) or not values:
-                raise SweepError(f"axis {key!r} needs a non-empty list of values")
+                raise SweepError(f"axis {shown(key)} needs a non-empty list of values")
+            if key.strip() == "seed":
+                raise SweepError(f"axis 'seed': {SEEDS}")
+            if _traces(key):
+                raise SweepError(f"axis {shown(key)}: {NO_TRACE}")
             _check_axis(fixed, key, values, self.variants)
         for name, overrides in self.variants.items():
             for i, item in enumerate(overrides):
                 if not item.partition("=")[0].strip() or "=" not in item:
                     raise SweepError(f"variants.{name!r}[{i}]: {item!r} is not an override; an override is "
                                      "key=value, e.g. core.buffer=5KB")
-            apply_overrides(self.base, self.set + overrides, self.root)
+            _check_overrides(f"variants.{name!r}", overrides)
+            if apply_overrides(self.base, self.set + overrides, self.root).trace is not None:
+                raise SweepError(f"variants.{name!r}: {NO_TRACE}")
         unknown = set(self.quick or {}) - {"set", "scale", "seeds"}
         if unknown:
             raise SweepError(f"[quick] has unknown keys {sorted(unknown)}; it takes set, scale, seeds")
+        if self.size > MAX_POINTS:
+            sizes = " x ".join([f"{len(v):,} values of {shown(k)}" for k, v in self.axes.items()]
+                               + [f"{len(self.seeds):,} seeds"])
+            raise SweepError(f"{self.name}: {self.size:,} points ({sizes}), more than the {MAX_POINTS:,} a sweep "
+                             "may have; split it into several sweeps")
+
+    @property
+    def size(self) -> int:
+        """How many points the sweep has: every combination of axis values, times the seeds."""
+        return math.prod(len(v) for v in self.axes.values()) * len(self.seeds)
 
     def reduced(self) -> Sweep:
         """The quick version this sweep defines, named `<name>-quick`."""
@@ -180,32 +239,58 @@ class Sweep:
                 "axes": self.axes, "seeds": self.seeds, "scale": self.scale, "variants": self.variants}
 
     def points(self) -> List[Point]:
-        """Every (axes, seed) combination, axes varying slowest first, seeds fastest."""
-        out = []
-        keys = list(self.axes)
-        for values in itertools.product(*self.axes.values()):
-            axes = dict(zip(keys, values))
-            for seed in self.seeds:
-                out.append(self._point(axes, seed))
-        return out
+        """Every (axes, seed) combination, axes varying slowest first, seeds fastest (`iter_points`, held)."""
+        return list(self.iter_points())
 
-    def _point(self, axes: dict, seed: int) -> Point:
+    def iter_points(self) -> Iterator[Point]:
+        """`points` one at a time: each combination of axis values is made and checked once, its seeds
+        are copies of it (a point's validity does not depend on its seed)."""
+        for c in range(self.size // len(self.seeds)):
+            yield from self._combination(c)
+
+    def axes_at(self, i: int) -> Tuple[dict, int]:
+        """Point `i`'s axis values and seed (its place in `points`), without making its scenario."""
+        c, seed = divmod(i, len(self.seeds))
+        axes = {}
+        for key, values in reversed(list(self.axes.items())):  # the last axis varies fastest
+            c, at = divmod(c, len(values))
+            axes[key] = values[at]
+        return {k: axes[k] for k in self.axes}, self.seeds[seed]
+
+    def point(self, i: int) -> Point:
+        """Point `i` of `points`."""
+        return self._combination(i // len(self.seeds))[i % len(self.seeds)]
+
+    def _combination(self, c: int) -> List[Point]:
+        """The points of combination `c` of axis values, one per seed (the last one made is kept)."""
+        if self._made is not None and self._made[0] == c:
+            return self._made[1]
+        axes, _ = self.axes_at(c * len(self.seeds))
         overrides = list(self.set)
         for k, v in axes.items():
             if k == VARIANT:
                 overrides += self.variants[v]
             elif k != FLOWS:
                 overrides.append(f"{k}={json.dumps(v)}")
-        overrides.append(f"seed={seed}")
+        points = []
         try:
-            s = apply_overrides(self.base, overrides, self.root)
+            s = apply_overrides(self.base, overrides + [f"seed={self.seeds[0]}"], self.root)
             if FLOWS in axes:
                 s = _with_flows(s, axes[FLOWS])
             s = scaled(s, self.scale)
+            if s.trace is not None:
+                raise ScenarioError("trace", NO_TRACE)
         except ScenarioError as e:
-            invalid = {"base": self.base.to_engine(), "overrides": overrides, "axes": axes, "scale": self.scale}
-            return Point(axes, seed, run_key(invalid, ENGINE_VERSION), error=f"ScenarioError: {e}")
-        return Point(axes, seed, run_key(s.to_engine(), ENGINE_VERSION), scenario=s)
+            for seed in self.seeds:
+                invalid = {"base": self.base.to_engine(), "overrides": overrides + [f"seed={seed}"], "axes": axes,
+                           "scale": self.scale}
+                points.append(Point(axes, seed, run_key(invalid, ENGINE_VERSION), error=f"ScenarioError: {e}"))
+        else:
+            for seed in self.seeds:
+                each = s if seed == s.seed else s.model_copy(update={"seed": seed}, deep=True)
+                points.append(Point(axes, seed, run_key(each.to_engine(), ENGINE_VERSION), scenario=each))
+        self._made = (c, points)
+        return points
 
 
 def _with_flows(s: Scenario, flows: Any) -> Scenario:
@@ -218,7 +303,7 @@ def _with_flows(s: Scenario, flows: Any) -> Scenario:
 
 
 Scale = Annotated[float, Field(gt=0.0, allow_inf_nan=False)]
-Seed = Annotated[int, Field(ge=0, lt=2**64)]
+Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
 
 
 class _Quick(BaseModel):
@@ -250,16 +335,17 @@ def load_sweep(path: Union[str, Path]) -> Sweep:
     try:
         f = _SweepFile.model_validate(read_toml(path))
     except ValidationError as e:
-        where = ".".join(str(part) for part in e.errors()[0]["loc"])
-        raise SweepError(f"{path}: {where}: {e.errors()[0]['msg']}") from None
+        error = e.errors()[0]
+        where = ".".join(str(part) for part in error["loc"])
+        raise SweepError(f"{path}: {where}: {error['msg']} (got {shown(error['input'])})") from None
     if isinstance(f.scenario, str):
         try:
             found = (path.parent / f.scenario).is_file()
         except OSError:  # a name the file system refuses (too long, ...)
             found = False
         if not found:
-            shown = path.parent / f.scenario if len(f.scenario) <= 255 else f"{f.scenario[:80]}... ({len(f.scenario)} characters)"
-            raise SweepError(f"{path}: scenario: no file {shown}")
+            named = path.parent / f.scenario if len(f.scenario) <= 255 else f"{f.scenario[:80]}... ({len(f.scenario)} characters)"
+            raise SweepError(f"{path}: scenario: no file {named}")
         scenario = load_scenario(path.parent / f.scenario)
     else:
         scenario = parse_scenario(f.scenario, path.parent)
@@ -293,24 +379,31 @@ def executor(workers: Optional[int] = None, scheduler: Optional[str] = None, das
     core), the Dask scheduler at `scheduler` (tcp://host:port), or with `dask`
     a Dask LocalCluster of `workers` single-threaded worker processes."""
     if scheduler or dask:
+        import dask as dask_config
         from distributed import Client, LocalCluster
 
-        if scheduler:
-            try:
-                client = Client(scheduler, timeout=SCHEDULER_TIMEOUT_S)
-            except (OSError, TimeoutError, ValueError, TypeError) as e:  # unreachable, or no address
-                raise SweepError(f"--scheduler {scheduler}: cannot connect ({e})") from None
-            cluster = None
-        else:
-            cluster = LocalCluster(n_workers=workers or os.cpu_count(), threads_per_worker=1,
-                                   processes=True, dashboard_address=None)
-            client = Client(cluster)
+        client = cluster = None
         try:
-            yield client.get_executor(pure=False)
+            if scheduler:
+                try:
+                    client = Client(scheduler, timeout=SCHEDULER_TIMEOUT_S)
+                except (OSError, TimeoutError, ValueError, TypeError) as e:  # unreachable, or no address
+                    raise SweepError(f"--scheduler {scheduler}: cannot connect ({e})") from None
+                yield client.get_executor(pure=False)
+                return
+            with dask_config.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+                _quiet_forkserver()
+                with _interrupts_deferred():  # never a cluster half started
+                    cluster = LocalCluster(n_workers=workers or os.cpu_count(), threads_per_worker=1,
+                                           processes=True, dashboard_address=None, silence_logs=logging.CRITICAL)
+                    client = Client(cluster)
+                yield client.get_executor(pure=False)
         finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+            with _interrupts_deferred():  # nor half closed
+                if client is not None:
+                    client.close()
+                if cluster is not None:
+                    cluster.close()
     else:
         pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count(), initializer=_pool_worker)
         try:
@@ -325,6 +418,45 @@ def executor(workers: Optional[int] = None, scheduler: Optional[str] = None, das
             pool.shutdown(wait=True, cancel_futures=True)
             raise
         pool.shutdown()
+
+
+def _quiet_forkserver() -> None:
+    """Start multiprocessing's fork server (with Dask's preloads) with Ctrl-C ignored, so that it and the
+    Dask workers forked from it keep ignoring it (an ignored SIGINT stays ignored through exec, and the
+    fork server gives its children the disposition it started with): Ctrl-C at a terminal, which goes
+    to every process of its group, then reaches only this process, which closes the cluster. (Spawned
+    workers would take it too, with a KeyboardInterrupt traceback each while they start.) In the main
+    thread only; a Ctrl-C in the few milliseconds this takes is lost."""
+    import multiprocessing.forkserver
+
+    from distributed.utils import get_mp_context
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    get_mp_context()  # sets the fork server's preloads
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, handler)
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """A Ctrl-C (SIGINT) while the body runs is held, and raised as KeyboardInterrupt once it is done:
+    a Dask cluster half started or half closed fails in Dask with a traceback. In the main thread only
+    (elsewhere the body just runs)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: List[int] = []
+    handler = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+    if caught:
+        raise KeyboardInterrupt
 
 
 PARENT_POLL_S = 0.2
@@ -348,7 +480,8 @@ def _pool_worker() -> None:
 
 @dataclass(frozen=True)
 class SweepRun:
-    """What one call of `run_sweep` did."""
+    """What one call of `run_sweep` did; `damaged`: the stored runs found damaged (and run again), each
+    with its file and what is wrong with it."""
 
     name: str
     points: int
@@ -356,50 +489,111 @@ class SweepRun:
     ran: int
     failed: int
     wall_s: float
+    damaged: Tuple[str, ...] = ()
+
+
+IN_FLIGHT = 256
+"""The most points handed to the executor at once (beyond its workers): enough to keep a cluster busy,
+few enough that a sweep's memory does not grow with its size."""
 
 
 def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progress: bool = True) -> SweepRun:
     """Run every point of `sweep` not yet finished in `store`, on `pool` (default: a
-    local process pool), storing each as it completes. Failed points are retried."""
+    local process pool), storing each as it completes. Failed points are retried, and so
+    are finished ones whose stored tables are damaged (each named in a `DamagedRun` warning).
+
+    The points are made one at a time, never all held: every one is checked first (a
+    progress bar counts them), then the sweep is registered, then the points to run are
+    made again as the executor takes them. A store that fails while the sweep writes (a
+    full or read-only disk) raises a SweepError; every point stored before is kept."""
     t0 = time.perf_counter()
-    points = sweep.points()
-    invalid = {json.dumps(p.axes): p for p in points if p.error}  # one per combination of axis values
-    if invalid:
-        shown = [f"{', '.join(f'{k}={v!r}' for k, v in p.axes.items())}: {p.error.removeprefix('ScenarioError: ')}"
-                 for p in invalid.values()]
-        raise SweepError(f"{sweep.name}: {len(invalid)} combination(s) of axis values are invalid, nothing was run; "
-                         + "; ".join(shown[:3]) + ("; ..." if len(shown) > 3 else ""))
-    store.register_sweep(sweep.name, sweep.spec(), [(p.axes, p.seed, p.key) for p in points])
-    done = store.finished(p.key for p in points)
-    todo: dict[str, Point] = {}
-    for p in points:
-        if p.key not in done:
-            todo.setdefault(p.key, p)
-    failed = 0
-    runnable = list(todo.values())
-    if runnable:
-        if pool is None:
-            with executor() as own:
-                failed += _execute(sweep.name, runnable, len(points) - len(todo), store, own, progress)
+    with _bar(progress) as bar:
+        keys = _checked(sweep, bar)
+        n = sweep.size
+        key = lambda i: keys[16 * i:16 * i + 16].hex()  # noqa: E731
+        try:
+            store.register_sweep(sweep.name, sweep.spec(), ((*sweep.axes_at(i), key(i)) for i in range(n)))
+            done, damaged = store.check(key(i) for i in range(n))
+        except StoreError as e:
+            raise SweepError(f"{sweep.name}: {e}") from None
+        todo: Dict[bytes, int] = {}  # each run to do, by its first point
+        for i in range(n):
+            k = bytes(keys[16 * i:16 * i + 16])
+            if k not in todo and k.hex() not in done:
+                todo[k] = i
+        del done
+        for k, why in damaged.items():
+            axes, seed = sweep.axes_at(todo[bytes.fromhex(k)])
+            where = ", ".join(f"{a}={v!r}" for a, v in axes.items())
+            warnings.warn(DamagedRun(printable(f"{sweep.name}: the stored run of point {where}{', ' if where else ''}"
+                                               f"seed {seed}: {why}; running it again")), stacklevel=2)
+        failed = 0
+        if todo:
+            runnable = list(todo.values())
+            del todo
+            if pool is None:
+                with executor() as own:
+                    failed = _execute(sweep, runnable, n - len(runnable), store, own, bar)
+            else:
+                failed = _execute(sweep, runnable, n - len(runnable), store, pool, bar)
+            ran = len(runnable)
         else:
-            failed += _execute(sweep.name, runnable, len(points) - len(todo), store, pool, progress)
-    return SweepRun(sweep.name, len(points), len(points) - len(todo), len(todo), failed, time.perf_counter() - t0)
+            ran = 0
+    return SweepRun(sweep.name, n, n - ran, ran, failed, time.perf_counter() - t0, tuple(damaged.values()))
 
 
-def _execute(name: str, points: List[Point], skipped: int, store: Store, pool: Executor, progress: bool) -> int:
-    """Submit `points`, store each result as it completes; the number that failed."""
-    futures: dict[Future, Point] = {pool.submit(simulate, p.scenario.model_dump(mode="json", exclude_none=True)): p
-                                    for p in points}
-    failed = 0
-    bar = Progress(
+def _bar(progress: bool) -> Progress:
+    return Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("[red]{task.fields[failed]} failed"), TextColumn("elapsed"), TimeElapsedColumn(),
+        TextColumn("[red]{task.fields[failed]}"), TextColumn("elapsed"), TimeElapsedColumn(),
         TextColumn("ETA"), TimeRemainingColumn(), disable=not progress,
     )
-    with bar:
-        task = bar.add_task(f"{name} ({skipped} done before)", total=len(points), failed=0)
-        for fut in as_completed(futures):
-            p = futures[fut]
+
+
+def _checked(sweep: Sweep, bar: Progress) -> bytearray:
+    """Every point of `sweep` made and checked, one at a time; their run keys, 16 bytes each in point order.
+    A SweepError naming the invalid combinations of axis values (the first three) if there are any."""
+    keys = bytearray()
+    invalid: List[str] = []
+    count = 0
+    task = bar.add_task(f"{sweep.name}: checking points", total=sweep.size, failed="")
+    for i, p in enumerate(sweep.iter_points()):
+        keys += bytes.fromhex(p.key)
+        if p.error and i % len(sweep.seeds) == 0:  # once per combination (its seeds share its error)
+            count += 1
+            if len(invalid) < 3:
+                invalid.append(f"{', '.join(f'{k}={v!r}' for k, v in p.axes.items())}: "
+                               f"{p.error.removeprefix('ScenarioError: ')}")
+        if i % 1000 == 999:
+            bar.update(task, completed=i + 1)
+    bar.update(task, completed=sweep.size)
+    if count:
+        raise SweepError(f"{sweep.name}: {count} combination(s) of axis values are invalid, nothing was run; "
+                         + "; ".join(invalid) + ("; ..." if count > 3 else ""))
+    return keys
+
+
+def _execute(sweep: Sweep, points: List[int], skipped: int, store: Store, pool: Executor, bar: Progress) -> int:
+    """Make each of the points of `sweep` at indices `points`, submit it (at most `IN_FLIGHT` at once) and
+    store each result as it completes; the number that failed."""
+    failed = 0
+    task = bar.add_task(f"{sweep.name} ({skipped} done before)", total=len(points), failed="0 failed")
+    waiting = iter(points)
+    running: Dict[Future, Point] = {}
+    stored = 0
+
+    def submit() -> None:
+        for i in waiting:
+            p = sweep.point(i)
+            running[pool.submit(simulate, p.scenario.model_dump(mode="json", exclude_none=True))] = p
+            if len(running) >= IN_FLIGHT:
+                return
+
+    submit()
+    while running:
+        finished, _ = wait(running, return_when=FIRST_COMPLETED)
+        for fut in finished:
+            p = running.pop(fut)
             human = p.scenario.model_dump(mode="json", exclude_none=True)
             try:
                 out = fut.result()
@@ -408,10 +602,16 @@ def _execute(name: str, points: List[Point], skipped: int, store: Store, pool: E
             if "report" in out and out["report"]["engine_version"] != ENGINE_VERSION:
                 out = {"error": f"worker engine {out['report']['engine_version']} is not this engine "
                                 f"{ENGINE_VERSION}", "host": out["host"]}
-            if "error" in out:
-                store.save_failed(p.key, human, p.seed, ENGINE_VERSION, out["error"], out["host"])
-                failed += 1
-            else:
-                store.save_ok(p.key, Result(out["report"], p.scenario, out["wall_s"]), out["host"])
-            bar.update(task, advance=1, failed=failed)
+            try:
+                if "error" in out:
+                    store.save_failed(p.key, human, p.seed, ENGINE_VERSION, out["error"], out["host"])
+                    failed += 1
+                else:
+                    store.save_ok(p.key, Result(out["report"], p.scenario, out["wall_s"]), out["host"])
+            except StoreError as e:
+                raise SweepError(f"{sweep.name}: {e}; the {stored:,} points this run stored before are kept, "
+                                 "and a rerun goes on from them") from None
+            stored += 1
+            bar.update(task, advance=1, failed=f"{failed} failed")
+        submit()
     return failed

@@ -160,3 +160,46 @@ def test_kill_9_leaves_no_worker_behind(tmp_path):
         assert _gone(workers, 5) == [], "orphaned workers"
     finally:
         _cleanup(proc)
+
+
+def _session(sid: int) -> list[int]:
+    """The processes of session `sid` (a sweep, its cluster's processes and theirs), zombies left out."""
+    out = []
+    for pid in psutil.pids():
+        try:
+            if os.getsid(pid) == sid and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                out.append(pid)
+        except (OSError, psutil.NoSuchProcess):
+            pass
+    return out
+
+
+@pytest.mark.parametrize("signal_to", ["group", "parent"])
+@pytest.mark.parametrize("when", ["starting", "running"])
+def test_ctrl_c_ends_a_dask_sweep_without_a_traceback(tmp_path, when, signal_to):
+    # Once: Dask's own AssertionError while its cluster started, KeyboardInterrupt tracebacks from its
+    # workers (a terminal's Ctrl-C reaches them too), CommClosedError tracebacks as they lost the scheduler.
+    (tmp_path / "s.toml").write_text(SWEEP)
+    results = tmp_path / "results"
+    proc = _start(["sweep", str(tmp_path / "s.toml"), "--results", str(results), "--dask", "--workers", "2",
+                   "--quiet"])
+    try:
+        parent = psutil.Process(proc.pid)
+        if when == "starting":  # its first worker process is there: the cluster is starting
+            _wait_for(lambda: len(parent.children(recursive=True)) >= 3, 120, proc)
+        else:
+            _wait_for(lambda: any(_cpu_s(c) > 1 for c in parent.children(recursive=True)), 300, proc)
+        if signal_to == "group":
+            os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the cluster's processes too
+        else:
+            os.kill(proc.pid, signal.SIGINT)
+        _, stderr = proc.communicate(timeout=60)
+        deadline = time.monotonic() + 10
+        while _session(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = _session(proc.pid)
+    finally:
+        _cleanup(proc)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr and "Traceback" not in stderr and "Error" not in stderr, stderr
+    assert left == [], "processes outlived the interrupted sweep"

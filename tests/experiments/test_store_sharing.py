@@ -3,13 +3,12 @@ written by two sweeps at once (real processes)."""
 
 from __future__ import annotations
 
-import sqlite3
 import subprocess
 import sys
 
 import pytest
 
-from pacesim.store import Store
+from pacesim.store import Store, StoreError
 from pacesim.sweep import run_sweep
 
 from .conftest import tiny_sweep
@@ -37,7 +36,7 @@ def test_a_reader_writes_nothing(tmp_path, pool):
         points = store.points("read")
         assert len(points) == 8 and (points["status"] == "ok").all()
         assert len(store.table(points["key"][0])) == 10
-        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        with pytest.raises(StoreError, match="cannot be written .* readonly"):
             store.save_failed("k", {}, 1, "v", "no")
     assert _files(tmp_path) == before
     with pytest.raises(FileNotFoundError):
@@ -104,3 +103,18 @@ def test_two_sweeps_write_one_store_at_once(tmp_path):
             points = store.points(name)
             assert len(points) == 12 and (points["status"] == "ok").all()
     assert not list(results.rglob("*.tmp"))
+
+
+def test_a_sweep_on_a_read_only_file_system_is_a_store_error_naming_it(tmp_path, pool):
+    # Once an sqlite3.OperationalError traceback ("unable to open database file").
+    with Store(tmp_path) as store:
+        run_sweep(tiny_sweep("ro"), store, pool, progress=False)
+    before = _files(tmp_path)
+    code = ("from pacesim.store import Store, StoreError\n"
+            "try:\n    Store(%r)\nexcept StoreError as e:\n    print(e)\n" % str(tmp_path))
+    out = subprocess.run(_read_only_mount(tmp_path) + [sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0 and not out.stderr, out.stderr
+    assert out.stdout.startswith(f"{tmp_path}/pacesim.sqlite: it cannot be written here (a read-only file system, "
+                                 "or no permission)"), out.stdout
+    assert _files(tmp_path) == before

@@ -9,7 +9,7 @@ import pytest
 
 import pacesim
 from pacesim.scenario import ScenarioError
-from pacesim.store import Store
+from pacesim.store import DamagedRun, Store
 from pacesim.sweep import Sweep, SweepError, load_sweep, run_sweep
 
 from .conftest import TINY, tiny_sweep
@@ -111,7 +111,8 @@ def test_a_point_whose_table_file_was_deleted_is_run_again(tmp_path, pool):
         (tmp_path / store.db.execute("SELECT path FROM run_tables WHERE key = ? AND name = 'flows'",
                                      (key,)).fetchone()[0]).unlink()
         assert key not in store.finished(store.points("deleted")["key"])
-        again = run_sweep(sweep, store, pool, progress=False)
+        with pytest.warns(DamagedRun, match=f"seed 2: tables/flows/{key[:2]}/{key}.parquet is missing; running it again"):
+            again = run_sweep(sweep, store, pool, progress=False)
         assert (again.skipped, again.ran, again.failed) == (3, 1, 0)
         pd.testing.assert_frame_equal(store.table(key), before)
         assert run_sweep(sweep, store, pool, progress=False).ran == 0

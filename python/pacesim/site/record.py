@@ -30,7 +30,7 @@ from ..reproduce.runner import length_s
 from ..reproduce.tables import judge_all, references
 from ..reproduce.verdicts import (INCONCLUSIVE, KINDS, NOT_EVALUATED, ORDER, QUICK_MISS, REPRODUCED, UNKNOWN, Judged,
                                   paper_of)
-from ..store import Store
+from ..store import Store, StoreError
 
 VERDICTS = [v for v in ORDER if v != QUICK_MISS]
 """The verdicts a full-size record can hold, in `ORDER` (quick demos are never judged here)."""
@@ -165,7 +165,9 @@ def collect(results: Path) -> Record:
         raise RecordError(f"no results store in {results} (no pacesim.sqlite there)")
     try:
         return _collect(results)
-    except sqlite3.DatabaseError as e:  # not SQLite, or not a store's tables
+    except StoreError as e:  # not SQLite, damaged, or a table file damaged
+        raise RecordError(str(e)) from None
+    except sqlite3.DatabaseError as e:  # SQLite, but not a store's tables
         raise RecordError(f"{results / 'pacesim.sqlite'} is not a results store ({e})") from None
 
 

@@ -1,0 +1,201 @@
+"""A results store damaged or unusable (issue 33): a table file bit-flipped, cut short or deleted is
+found by the checksum recorded at its commit, named, and its point run again; a store that is a file,
+not a database, damaged, full or read-only is a StoreError naming the file, never a traceback, and
+nothing committed before is lost."""
+
+from __future__ import annotations
+
+import errno
+import sqlite3
+
+import pandas as pd
+import pytest
+
+from pacesim.store import MAX_SEED, ROW, DamagedRun, Store, StoreError
+from pacesim.report_tables import TABLES
+from pacesim.sweep import Sweep, SweepError, executor, load_sweep, run_sweep
+
+TINY = ["topology.edges=2", "topology.hosts_per_edge=2", "duration=2s", "warmup=1s", 'traffic.start=["0s", "0.5s"]']
+
+
+def tiny(name: str = "tiny") -> Sweep:
+    """Two buffers x two seeds: four points of about 0.1 s each."""
+    return Sweep(name=name, axes={"core.buffer": ["5KB", "10KB"]}, seeds=[1, 2], set=TINY)
+
+
+@pytest.fixture(scope="module")
+def pool():
+    with executor(workers=1) as ex:
+        yield ex
+
+
+def _file(store: Store, key: str, table: str):
+    return store.root / store.db.execute("SELECT path FROM run_tables WHERE key = ? AND name = ?",
+                                         (key, table)).fetchone()[0]
+
+
+def _flip(path, at: float = 0.5) -> None:
+    data = bytearray(path.read_bytes())
+    data[int(len(data) * at)] ^= 0x10
+    path.write_bytes(bytes(data))
+
+
+def test_a_table_bit_flipped_or_cut_short_is_named_and_run_again(tmp_path, pool):
+    # Once counted as done ("4 already done"), never rerun, and Store.rows() failed from then on.
+    with Store(tmp_path) as store:
+        assert run_sweep(tiny(), store, pool, progress=False).ran == 4
+        keys = list(store.points("tiny")["key"])
+        whole = store.rows("tiny")
+        flows = _file(store, keys[1], "flows")
+        _flip(flows)  # one bit, in the middle of a Parquet file: still a Parquet file's size and footer
+        cut = _file(store, keys[2], "progress")
+        cut.write_bytes(cut.read_bytes()[:100])
+        with pytest.raises(StoreError, match=f"{flows}.* is not the file committed .*checksum"):
+            store.rows("tiny")
+        done, damaged = store.check(keys)
+        assert done == {keys[0], keys[3]}
+        assert damaged == {keys[1]: f"tables/flows/{keys[1][:2]}/{keys[1]}.parquet is not the file committed "
+                                    "(its checksum differs)",
+                           keys[2]: f"tables/progress/{keys[2][:2]}/{keys[2]}.parquet is not the file committed "
+                                    "(its checksum differs)"}
+        with pytest.warns(DamagedRun) as warned:
+            again = run_sweep(tiny(), store, pool, progress=False)
+        assert (again.points, again.skipped, again.ran, again.failed) == (4, 2, 2, 0)
+        shown = sorted(str(w.message) for w in warned)
+        assert shown == sorted([
+            f"tiny: the stored run of point core.buffer='5KB', seed 2: {damaged[keys[1]]}; running it again",
+            f"tiny: the stored run of point core.buffer='10KB', seed 1: {damaged[keys[2]]}; running it again"])
+        pd.testing.assert_frame_equal(store.rows("tiny"), whole)  # the same run again, the same rows
+        assert run_sweep(tiny(), store, pool, progress=False).ran == 0
+
+
+def test_tables_stored_before_checksums_are_read_through_once_then_checked(tmp_path, pool):
+    with Store(tmp_path) as store:
+        run_sweep(tiny(), store, pool, progress=False)
+        keys = list(store.points("tiny")["key"])
+        whole = store.table(keys[0])
+        # The store as written before checksums: its tables without their checksum columns.
+        store.db.execute("ALTER TABLE run_tables DROP COLUMN sha256")
+        store.db.execute(f"CREATE TABLE before AS SELECT {', '.join(ROW)} FROM runs")
+        store.db.execute("DROP TABLE runs")
+        store.db.execute("ALTER TABLE before RENAME TO runs")
+        cut = _file(store, keys[3], "flows")
+    cut.write_bytes(cut.read_bytes()[:-20])  # its footer gone: no Parquet file
+    with Store(tmp_path, read_only=True) as old:
+        pd.testing.assert_frame_equal(old.table(keys[0]), whole)
+        done, damaged = old.check(keys)
+        assert done == set(keys[:3]) and list(damaged) == [keys[3]] and "cannot be read" in damaged[keys[3]]
+        with pytest.raises(StoreError, match="cannot be read"):
+            old.table(keys[3])
+    with Store(tmp_path) as store:  # a writer adds the column, and records each whole file's checksum once read
+        assert store.check(keys)[0] == set(keys[:3])
+        sums = dict(store.db.execute("SELECT key, sha256 FROM run_tables WHERE name = 'flows'").fetchall())
+        assert all(len(sums[k]) == 64 for k in keys[:3]) and sums[keys[3]] is None
+        rows = dict(store.db.execute("SELECT key, sha256 FROM runs").fetchall())
+        assert all(len(rows[k]) == 64 for k in keys)
+        _flip(_file(store, keys[0], "flows"))
+        assert keys[0] in store.check(keys)[1]  # from now on a flipped bit is found
+        with pytest.warns(DamagedRun):
+            assert run_sweep(tiny(), store, pool, progress=False).ran == 2
+        pd.testing.assert_frame_equal(store.table(keys[0]), whole)
+
+
+def test_a_run_row_changed_in_the_database_is_named_and_run_again(tmp_path, pool):
+    # SQLite keeps no checksum of its own: a changed digit of a metric would be read back as the result.
+    with Store(tmp_path) as store:
+        run_sweep(tiny(), store, pool, progress=False)
+        points = store.points("tiny")
+        key = points["key"][2]
+        text = store.db.execute("SELECT metrics FROM runs WHERE key = ?", (key,)).fetchone()[0]
+        store.db.execute("UPDATE runs SET metrics = ? WHERE key = ?", (text.replace("1", "7", 1), key))
+        assert store.check(points["key"])[1] == {key: "its row in pacesim.sqlite is not the one committed "
+                                                      "(its checksum differs)"}
+        with pytest.raises(StoreError, match=f"sweep tiny: the row of run {key} in .*pacesim.sqlite is not the one "
+                                             "committed .*run the sweep again"):
+            store.points("tiny")
+        with pytest.raises(StoreError, match=f"run {key}: the row of run {key}"):
+            store.report(key)
+        with pytest.warns(DamagedRun, match="core.buffer='10KB', seed 1: its row in pacesim.sqlite"):
+            assert run_sweep(tiny(), store, pool, progress=False).ran == 1
+        pd.testing.assert_frame_equal(store.points("tiny").drop(columns=["wall_s", "finished_at"]),
+                                      points.drop(columns=["wall_s", "finished_at"]))
+
+
+def test_a_results_path_that_is_no_store_is_named(tmp_path, pool):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(StoreError, match="file: is a file, not a results directory"):
+        Store(tmp_path / "file")
+    (tmp_path / "garbage").mkdir()
+    (tmp_path / "garbage" / "pacesim.sqlite").write_bytes(bytes(range(256)) * 20)
+    for read_only in (False, True):
+        with pytest.raises(StoreError, match=r"garbage/pacesim.sqlite: the file is not a results store's database, "
+                                             r"or is damaged \(file is not a database\)"):
+            Store(tmp_path / "garbage", read_only=read_only)
+    with Store(tmp_path / "whole") as store:  # a store cut short: SQLite finds it malformed
+        run_sweep(tiny(), store, pool, progress=False)
+    data = (tmp_path / "whole" / "pacesim.sqlite").read_bytes()
+    (tmp_path / "cut").mkdir()
+    (tmp_path / "cut" / "pacesim.sqlite").write_bytes(data[:len(data) // 3])
+    with pytest.raises(StoreError, match="cut/pacesim.sqlite: the file is not a results store's database, or is damaged"):
+        with Store(tmp_path / "cut", read_only=True) as cut:
+            cut.points("tiny")
+
+
+def test_seeds_past_what_the_store_holds_are_refused_naming_the_field(tmp_path):
+    # Once accepted, then an OverflowError in the store (SQLite's INTEGER is signed 64-bit).
+    for seed in (2**63, 2**64 - 1):
+        with pytest.raises(SweepError, match=r"seeds\[1\]: \d+ is not a whole number from 0 to 2\^63 - 1"):
+            Sweep(name="big", seeds=[1, seed], set=TINY)
+        (tmp_path / "s.toml").write_text(f"seeds = [{seed}]\n[quick]\nseeds = [1]\n")
+        with pytest.raises(SweepError, match=f"s.toml: seeds.0: Input should be less than or equal to {MAX_SEED} "
+                                             f"\\(got {seed}\\)"):
+            load_sweep(tmp_path / "s.toml")
+        (tmp_path / "s.toml").write_text(f"[quick]\nseeds = [{seed}]\n")
+        with pytest.raises(SweepError, match="quick.seeds.0: Input should be less than or equal"):
+            load_sweep(tmp_path / "s.toml")
+    assert Sweep(name="top", seeds=[MAX_SEED], set=TINY).points()[0].scenario.seed == MAX_SEED
+    with Store(tmp_path / "r") as store, pytest.raises(StoreError, match="seed 9223372036854775808 is not"):
+        store.register_sweep("direct", {}, [({}, 2**63, "k")])
+
+
+def _full_disk_after(monkeypatch, writes: int) -> None:
+    """Parquet writes fail with ENOSPC after `writes` of them, as on a full disk."""
+    done = []
+    real = pd.DataFrame.to_parquet
+
+    def to_parquet(self, path, *args, **kwargs):
+        if len(done) >= writes:
+            with open(path, "wb") as f:
+                f.write(b"PAR1")  # a partial file, as a real full disk leaves one
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        done.append(path)
+        return real(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", to_parquet)
+
+
+def test_a_full_disk_mid_sweep_is_an_error_and_keeps_what_was_stored(tmp_path, pool, monkeypatch):
+    tables = len(TABLES) - 1  # written per run: all but `series`, which these runs do not record
+    _full_disk_after(monkeypatch, writes=2 * tables + 3)  # two points stored, the third's fourth table fails
+    with Store(tmp_path / "r") as store:
+        with pytest.raises(SweepError, match=r"tiny: .*: the disk is full \(No space left on device\); the 2 points "
+                                             r"this run stored before are kept, and a rerun goes on from them"):
+            run_sweep(tiny(), store, pool, progress=False)
+        assert (store.points("tiny")["status"] == "ok").sum() == 2
+        assert not list((tmp_path / "r").rglob("*.tmp"))  # no half-written file left behind
+        monkeypatch.undo()
+        again = run_sweep(tiny(), store, pool, progress=False)
+        assert (again.skipped, again.ran, again.failed) == (2, 2, 0)
+        with Store(tmp_path / "clean") as clean:
+            run_sweep(tiny(), clean, pool, progress=False)
+            pd.testing.assert_frame_equal(store.rows("tiny"), clean.rows("tiny"))
+
+
+def test_sqlite_errors_while_writing_are_store_errors(tmp_path):
+    with Store(tmp_path) as store:
+        store.db.close()
+        store.db = sqlite3.connect(f"{(tmp_path / 'pacesim.sqlite').as_uri()}?mode=ro", uri=True, isolation_level=None)
+        with pytest.raises(StoreError, match="cannot be written .*readonly"):
+            store.save_failed("k", {}, 1, "v", "no")
+        with pytest.raises(StoreError, match="cannot be written .*readonly"):
+            store.register_sweep("s", {}, [({}, 1, "k")])

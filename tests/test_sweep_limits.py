@@ -1,0 +1,116 @@
+"""Sweeps held to what they can mean and what fits (issue 33): a seed or a packet trace set per point is
+refused rather than silently replaced or shared, a sweep's name is a plain file name, and a sweep too
+large is refused at once while one that fits is made, and handed to its executor, a few points at a
+time."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import Executor, Future
+
+import pytest
+from typer.testing import CliRunner
+
+import pacesim
+from pacesim import scenario as scenario_module
+from pacesim.cli import app
+from pacesim.store import Store, run_key
+from pacesim.sweep import IN_FLIGHT, MAX_POINTS, Sweep, SweepError, run_sweep
+
+TINY = ["topology.edges=2", "topology.hosts_per_edge=2", "duration=2s", "warmup=1s", 'traffic.start=["0s", "0.5s"]']
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("axes, set_, variants, match", [
+    ({"seed": [1, 2]}, [], {}, r"axis 'seed': a sweep's seeds are its `seeds` list"),
+    ({}, ["seed=5"], {}, r"set\[5\]: 'seed=5': a sweep's seeds are its `seeds` list"),
+    ({"variant": ["a"]}, [], {"a": [" seed = 3"]}, r"variants.'a'\[0\]: ' seed = 3': a sweep's seeds"),
+    ({"trace.file": ["/tmp/a.tr", "/tmp/b.tr"]}, [], {}, r"axis 'trace.file': a sweep writes no packet traces"),
+    ({"trace": [{"file": "/tmp/a.tr"}]}, [], {}, r"axis 'trace': a sweep writes no packet traces"),
+    ({"variant": ["t"]}, [], {"t": ['trace.file="/tmp/a.tr"']}, r"variants.'t'\[0\]: .*writes no packet traces"),
+])
+def test_a_seed_or_a_trace_set_per_point_is_refused(axes, set_, variants, match):
+    # An axis `seed = [1, 2]` once ran seed 1 twice (each point's seed replaced it); an axis `trace.file`
+    # slipped past "a sweep writes no packet traces".
+    with pytest.raises(SweepError, match=match):
+        Sweep(name="s", axes=axes, set=TINY + set_, variants=variants)
+
+
+@pytest.mark.parametrize("name", ["../../x", "/tmp/x", "a/b", ".hidden", "-x", "x\x1b]0;owned\x07", "a b", "",
+                                  "x" * 121, "\u00e9" * 61])
+def test_a_sweep_name_is_a_plain_file_name(name, tmp_path):
+    # `../../x` or an absolute name once put plot's output outside --results.
+    with pytest.raises(SweepError, match="^name: .* (is not a plain name|is longer than 120 bytes)") as e:
+        Sweep(name=name, set=TINY)
+    assert "\x1b" not in str(e.value) and "\x07" not in str(e.value)
+    (tmp_path / "s.toml").write_text(f"name = {json.dumps(name)}\nset = {json.dumps(TINY)}\n")
+    out = runner.invoke(app, ["sweep", str(tmp_path / "s.toml"), "--results", str(tmp_path / "r"), "--quiet"])
+    assert out.exit_code == 2 and "name: " in out.output and "\x1b" not in out.output, out.output
+    assert not (tmp_path / "r").exists()
+    with Store(tmp_path / "store") as store, pytest.raises(Exception, match="is not a plain name|is longer than"):
+        store.register_sweep(name, {}, [])
+    for good in ["E-fig3-quick", "buffers_2.5KB+red", "d\u00e9bit"]:
+        assert Sweep(name=good, set=TINY).name == good
+
+
+def test_a_sweep_too_large_is_refused_at_once_naming_its_axes():
+    axes = {"core.buffer": [f"{i}KB" for i in range(1, 1001)], "pacing.fraction": [i / 1000 for i in range(1, 1001)]}
+    with pytest.raises(SweepError, match=r"^s: 3,000,000 points \(1,000 values of 'core.buffer' x 1,000 values of "
+                                         r"'pacing.fraction' x 3 seeds\), more than the 1,000,000 a sweep may have"):
+        Sweep(name="s", axes=axes, seeds=[1, 2, 3], set=TINY)
+    assert Sweep(name="s", axes=axes, seeds=[1], set=TINY).size == MAX_POINTS
+
+
+def test_points_are_made_one_combination_at_a_time(monkeypatch):
+    # A 10^6-point sweep once made every point (2.5 GB) before the first ran. Its points are made lazily,
+    # each combination of axis values validated once for all its seeds, with the same keys as made alone.
+    axes = {"core.buffer": [f"{i}KB" for i in range(1, 1001)], "pacing.fraction": [i / 1000 for i in range(1, 1001)]}
+    big = Sweep(name="big", axes=axes, seeds=[1], set=TINY)
+    made = []
+    real = scenario_module.apply_overrides
+    monkeypatch.setattr("pacesim.sweep.apply_overrides", lambda *a, **k: made.append(1) or real(*a, **k))
+    points = big.iter_points()
+    first, second = next(points), next(points)
+    assert len(made) == 2 and (first.axes, second.axes) == ({"core.buffer": "1KB", "pacing.fraction": 0.001},
+                                                             {"core.buffer": "1KB", "pacing.fraction": 0.002})
+    assert big.axes_at(MAX_POINTS - 1) == ({"core.buffer": "1000KB", "pacing.fraction": 1.0}, 1)
+    seeded = Sweep(name="seeded", axes={"core.buffer": ["5KB", "10KB"]}, seeds=[3, 1, 2**63 - 1], set=TINY)
+    made.clear()
+    points = seeded.points()
+    assert len(made) == 2 and len(points) == 6
+    for p in points:
+        alone = real(pacesim.Scenario(), TINY + [f"core.buffer={json.dumps(p.axes['core.buffer'])}", f"seed={p.seed}"])
+        assert p.key == run_key(alone.to_engine(), pacesim.ENGINE_VERSION) and p.scenario.seed == p.seed
+    assert [seeded.point(i).key for i in range(6)] == [p.key for p in points]
+
+
+class Counting(Executor):
+    """Fails each point at once without running it, and records how many points were handed over and not
+    yet taken back (`Future.result`) at most."""
+
+    def __init__(self) -> None:
+        self.held, self.most = 0, 0
+
+    def submit(self, fn, *args, **kwargs) -> Future:
+        pool = self
+
+        class Taken(Future):
+            def result(self, timeout=None):
+                pool.held -= 1
+                return super().result(timeout)
+
+        self.held += 1
+        self.most = max(self.most, self.held)
+        f = Taken()
+        f.set_result({"error": "not run here", "host": None})
+        return f
+
+
+def test_a_sweep_hands_its_points_over_a_window_at_a_time(tmp_path):
+    sweep = Sweep(name="many", axes={"core.buffer": [f"{i}KB" for i in range(1, 601)]}, set=TINY)
+    pool = Counting()
+    with Store(tmp_path) as store:
+        run = run_sweep(sweep, store, pool, progress=False)
+        assert (run.points, run.ran, run.failed) == (600, 600, 600)
+        assert len(store.points("many")) == 600
+    assert pool.most <= IN_FLIGHT
