@@ -5,13 +5,15 @@ glance: every id, its run, claims reproduced of total and the count of each
 verdict), `paper_<e|a|q|w>.html` (per id: its figures, every claim with its
 test, numbers, verdict, cause and evidence, the ns-2 references and the
 runs' metadata) and `style.css`, and copies each figure's files to
-`figures/<figure id>/`. Plain HTML and CSS: nothing runs in the browser.
+`figures/<figure id>/` (`published`: an SVG without scripts, event handlers or outside links). Plain HTML
+and CSS: nothing runs in the browser.
 """
 
 from __future__ import annotations
 
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import List
 
@@ -20,6 +22,7 @@ from markupsafe import Markup, escape
 
 from ..reproduce.claims import RULES
 from ..reproduce.tables import PAPERS
+from .published import publish
 from .record import CSS_CLASS, VERDICTS, Record
 
 STATIC = Path(__file__).resolve().parent / "templates" / "style.css"
@@ -39,15 +42,20 @@ def _environment() -> Environment:
 
 
 def write_site(record: Record, out: Path) -> List[Path]:
-    """Write the site for `record` under `out` (made if missing); the pages written, index first."""
+    """Write the site for `record` under `out` (made if missing); the pages written, index first. A
+    figure's files are published as `published.publish` allows (an SVG rewritten without anything that
+    runs); the pages link only those published."""
     out.mkdir(parents=True, exist_ok=True)
     env = _environment()
+    entries = []
     for entry in record.entries:
+        runs = []
         for run in entry.runs:
             target = out / "figures" / run.figure
             target.mkdir(parents=True, exist_ok=True)
-            for f in run.files:
-                shutil.copyfile(f, target / f.name)
+            runs.append(replace(run, files=[f for f in run.files if publish(f, target / f.name)]))
+        entries.append(replace(entry, runs=runs))
+    record = replace(record, entries=entries)
     shutil.copyfile(STATIC, out / STATIC.name)
     pages = [out / "index.html"]
     pages[0].write_text(env.get_template("index.html").render(record=record), encoding="utf-8")
