@@ -114,3 +114,13 @@ def test_a_sweep_hands_its_points_over_a_window_at_a_time(tmp_path):
         assert (run.points, run.ran, run.failed) == (600, 600, 600)
         assert len(store.points("many")) == 600
     assert pool.most <= IN_FLIGHT
+
+
+def test_points_follow_seeds_added_to_a_sweep():
+    # `reproduce` adds seeds to a sweep until its verdicts hold: the combination made last is not reused.
+    sweep = Sweep(name="s", axes={"core.buffer": ["5KB", "10KB"]}, seeds=[1], set=TINY)
+    assert [p.seed for p in sweep.points()] == [1, 1]
+    sweep.seeds = sweep.seeds + [2, 3]
+    assert [(p.axes["core.buffer"], p.seed) for p in sweep.points()] == [("5KB", s) for s in (1, 2, 3)] + [
+        ("10KB", s) for s in (1, 2, 3)]
+    assert [sweep.point(i).scenario.seed for i in range(6)] == [1, 2, 3, 1, 2, 3]

@@ -173,8 +173,9 @@ class Sweep:
     quick: Optional[Dict[str, Any]] = None
     # Where relative file names in overrides are from (the sweep file's directory).
     root: Optional[Path] = None
-    # The last combination of axis values made (`_combination`): its index and its points.
-    _made: Optional[Tuple[int, List[Point]]] = field(default=None, init=False, repr=False, compare=False)
+    # The last combination of axis values made (`_combination`): its index, the seeds then, and its points.
+    _made: Optional[Tuple[int, Tuple[int, ...], List[Point]]] = field(default=None, init=False, repr=False,
+                                                                      compare=False)
 
     def __post_init__(self) -> None:
         why = plain_name(self.name)
@@ -262,9 +263,10 @@ class Sweep:
         return self._combination(i // len(self.seeds))[i % len(self.seeds)]
 
     def _combination(self, c: int) -> List[Point]:
-        """The points of combination `c` of axis values, one per seed (the last one made is kept)."""
-        if self._made is not None and self._made[0] == c:
-            return self._made[1]
+        """The points of combination `c` of axis values, one per seed (the last one made is kept, while the
+        seeds are the same: `reproduce` adds seeds to a sweep)."""
+        if self._made is not None and self._made[:2] == (c, tuple(self.seeds)):
+            return self._made[2]
         axes, _ = self.axes_at(c * len(self.seeds))
         overrides = list(self.set)
         for k, v in axes.items():
@@ -289,7 +291,7 @@ class Sweep:
             for seed in self.seeds:
                 each = s if seed == s.seed else s.model_copy(update={"seed": seed}, deep=True)
                 points.append(Point(axes, seed, run_key(each.to_engine(), ENGINE_VERSION), scenario=each))
-        self._made = (c, points)
+        self._made = (c, tuple(self.seeds), points)
         return points
 
 
