@@ -60,7 +60,7 @@ def test_an_error_prints_a_long_or_escaping_key_safely():
     key = "a" * 40_000
     with pytest.raises(ScenarioError) as e:
         pacesim.apply_overrides(pacesim.Scenario(), [f"{key}=1"])
-    assert e.value.field == key and len(str(e.value)) < 600 and "a... (40,001 characters) unknown key" in str(e.value)
+    assert e.value.field == key and len(str(e.value)) < 3000 and "a... (40,001 characters) unknown key" in str(e.value)
     with pytest.raises(ScenarioError) as e:
         pacesim.apply_overrides(pacesim.Scenario(), ["core.\x1b[2J\x1b]0;x\x07\rbuffer\u202e=1"])
     assert str(e.value).startswith(r"core.\x1b[2J\x1b]0;x\x07\rbuffer\u202e: ")

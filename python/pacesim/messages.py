@@ -3,8 +3,8 @@
 A name, key or file name echoed in an error goes to a terminal: an escape sequence in it (ESC [ ...,
 a carriage return, a bidirectional override) would act on the terminal rather than be read, so control
 characters are written as Python escapes (`\\x1b`). A run of tens of thousands of characters without a
-space is cut: rich, which prints the CLI's errors, wraps such a run in time quadratic in its length (a
-40,000-character key took 23 s to print; issue 33).
+space is cut, to keep a message readable (rich, which prints the CLI's errors, once took 23 s to print a
+40,000-character key; issue 33); a path of up to `LONG_RUN` characters is shown whole.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 """C0 and C1 control characters but tab and newline, DEL, and the bidirectional marks and overrides."""
-LONG_RUN = 200
-"""The most characters without a space a message shows in one piece."""
-SHOWN = 80
+LONG_RUN = 4096
+"""The most characters without a space a message shows in one piece (PATH_MAX: a path is shown whole)."""
+SHOWN = 1000
 """How many characters of a longer run it shows, before saying how long the run is."""
 _LONG = re.compile(r"\S{%d,}" % (LONG_RUN + 1))
 
