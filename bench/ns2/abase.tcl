@@ -12,7 +12,8 @@
 # other queue is huge. The core's monitor is a flow monitor by fid (TCP 0,
 # UDP 1), so the RESULT line also has tcp_mbps, udp_loss (measure.tcl).
 #
-# TCP: Agent/TCP/Reno + Agent/TCPSink, packetSize_ 1000, window_ 1000, other
+# TCP: Agent/TCP/Reno + Agent/TCPSink, packetSize_ 1000, window_ WINDOW
+# (`window`, 1000 unless given; ns-2's own default, paper A's reading, is 20), other
 # ns-2 defaults (1040 B data packets, 40 B ACKs); FTPs start U[0, 10] s.
 # `short FRACTION,MEAN_BYTES,SHAPE,THINK_S` makes that share of the flows
 # closed-loop users (users.tcl), starting at the same U[0, 10] s.
@@ -44,6 +45,7 @@ array set opt {
     hosts 1000 access 10e6 core 100e6 udp_access 100e6 buffer 10000 seed 1
     duration 200 warmup 50 flows_csv /dev/null variant Reno sink ""
     udp none udp_rate 5e6 udp_size 200 trace "" short "" twoway 0 cwnd_csv "" empty_gap 0 hurst 0
+    window 1000
 }
 array set opt $argv
 foreach var {seed duration warmup flows_csv variant} { set $var $opt($var) }
@@ -52,7 +54,7 @@ source [file join [file dirname [info script]] flows.tcl]
 simulator $opt(sink)
 
 Agent/TCP set packetSize_ 1000
-Agent/TCP set window_ 1000
+Agent/TCP set window_ $opt(window)
 Queue set limit_ 10000000
 
 

@@ -30,8 +30,9 @@
 # Only the c0->c1 queue can drop: DropTail in byte mode with a limit of
 # exactly BUFFER_BYTES (mean_pktsize_ 1, limit_ = bytes; drop-tail.cc drops
 # when bytes queued + packet size >= the limit). Every other queue is huge.
-# TCP: Agent/TCP/Reno + Agent/TCPSink, packetSize_ 1000, window_ 1000, all
-# other ns-2 defaults (so data packets are 1040 B on the wire, ACKs 40 B).
+# TCP: Agent/TCP/Reno + Agent/TCPSink, packetSize_ 1000, window_ 1000 (a
+# wrapper may set `window`: bench/ns2/setvars.tcl; ns-2's own default, paper
+# E's reading, is 20), all other ns-2 defaults (so data packets are 1040 B on the wire, ACKs 40 B).
 # Flows start U[0,10] s. Counters only, no trace files:
 #   aggregate = c0->c1 departures over [W,T] x 1040 B (packet counters: the
 #               QueueMonitor byte counters are 32-bit and wrap);
@@ -44,7 +45,7 @@ if {$variant eq ""} { set variant Reno }
 if {$qtype eq ""} { set qtype DropTail }
 if {$scale eq ""} { set scale 1 }
 # Mb/s after scaling.
-foreach {var default} {core_rate 100 edge_rate 100 access_lo 8 access_hi 12} {
+foreach {var default} {core_rate 100 edge_rate 100 access_lo 8 access_hi 12 window 1000} {
     if {![info exists $var]} { set $var $default }
 }
 proc mbps {rate} {
@@ -66,7 +67,7 @@ proc uniform {lo hi} {
 }
 
 Agent/TCP set packetSize_ 1000
-Agent/TCP set window_ 1000
+Agent/TCP set window_ $window
 Queue set limit_ 10000000
 
 source [file join [file dirname [info script]] flows.tcl]

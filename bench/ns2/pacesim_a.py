@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 import pacesim
+from refs import slope_hurst  # noqa: E402  (bench/ns2 is the script's directory)
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -38,12 +39,6 @@ COLUMNS = ["tag", "claims", "hurst_ns2", "hurst_pacesim", "hurst_65ms_ns2", "hur
            "empty_prob_pacesim", "core_mbps_ns2", "core_mbps_pacesim"]
 # Scales 2^k us, k = 10..16 (1.024-65.5 ms): both sides' bins, where the paper's "flattens beyond ~1 ms" is read.
 SHORT_SCALES = range(10, 17)
-
-
-def slope_hurst(betas: dict) -> float:
-    """1 + the least-squares slope of ln beta on ln s over `betas` (scale in us -> beta)."""
-    xs, ys = np.log(list(betas)), np.log(list(betas.values()))
-    return float(1 + np.polyfit(xs, ys, 1)[0])
 
 
 def overrides(args: list[str]) -> list[str]:

@@ -10,6 +10,7 @@ into ns-2's metric names. Standard library only at import time, so that
 the ns-2 runner needs neither pacesim nor numpy.
 """
 
+import functools
 import struct
 from pathlib import Path
 
@@ -35,7 +36,21 @@ SETUPS = {
     "twoway": ("A-base two-way TCP (A-fig23)", "abase.tcl", "a-base.toml",
                ["core_mbps", "core_loss", "data_loss", "ack_loss", "rev_mbps", "rev_data_loss", "rev_ack_loss",
                 "goodput_kbps_mean"]),
+    # The claims' own setups (issue 31 Sec 4, bench/ns2/claim_refs.py), each with the advertised window as a
+    # parameter (papers A and E state none: ns-2's default, window_ 20, is their reading).
+    "abase-size": ("A-fig21: A-base + 5 Mb/s Poisson UDP of UDP_SIZE-byte packets", "abase.tcl", "a-base.toml",
+                   ["tcp_mbps", "udp_loss", "core_loss", "goodput_kbps_mean"]),
+    "abase-fbm-rate": ("A-fig13, A-fig15: A-base + fBm UDP at UDP_RATE_MBPS on a CORE_RATE_MBPS core", "abase.tcl",
+                       "a-base.toml", ["tcp_mbps", "udp_loss", "core_loss", "goodput_kbps_mean"]),
+    "ebase-access": ("E-fig5: E-base with 100 Mb/s access links, unpaced", "ebase.tcl", "e-base.toml",
+                     ["aggregate_mbps", "core_loss", "goodput_kbps_mean"]),
+    "ebase-short-paced": ("E-fig6: E-base, closed-loop users, by pacing scheme", "ebase.tcl", "e-base.toml",
+                          ["core_mbps", "core_loss", "transfers", "transfer_goodput_kbps_mean"]),
+    "abase-hurst": ("A-fig8: A-base on a 200 Mb/s core, no UDP, Hurst of the core's arrivals", "abase.tcl",
+                    "a-base.toml", ["core_mbps", "hurst", "hurst_65ms"]),
 }
+CLAIM_SETUPS = ("abase-size", "abase-fbm-rate", "ebase-access", "ebase-short-paced", "abase-hurst")
+"""Setups run only at the points of bench/ns2/claim_refs.py (no grid of their own here)."""
 
 # Shown beside the others but outside the pass rule: how many transfers
 # finish in the window is where pacesim and ns-2 disagree (REFERENCES.md).
@@ -51,7 +66,14 @@ PARAMS = {
     "qdumbbell": ["buffer_packets"],
     "wdumbbell": ["variant", "buffer_bytes"],
     "twoway": ["scale", "buffer_bytes"],
+    "abase-size": ["scale", "window", "udp_size", "buffer_bytes"],
+    "abase-fbm-rate": ["scale", "window", "core_rate_mbps", "udp_rate_mbps", "udp_access_mbps", "buffer_bytes"],
+    "ebase-access": ["scale", "window", "buffer_bytes"],
+    "ebase-short-paced": ["scale", "window", "scheme", "buffer_bytes"],
+    "abase-hurst": ["scale", "window", "hosts", "buffer_bytes"],
 }
+HURST_SCALES = range(10, 24)  # beta(s) at s = 2^k us: 1.024 ms to 8.4 s (abase.tcl's `hurst 1`)
+HURST_SHORT = range(10, 17)  # 1.024-65.5 ms: the reading of "flattens beyond ~1 ms" (bench/ns2/pacesim_a.py)
 
 UDP_SIZE = 200  # bytes, paper A's UDP packets
 HURST = 0.85  # paper A's fBm
@@ -65,6 +87,8 @@ def points(setup, small):
         return [{"setup": setup, **fixed, name: v, "seed": s, "duration_s": duration, "warmup_s": warmup}
                 for s in seeds for v in values]
 
+    if setup in CLAIM_SETUPS:
+        return []
     kb = lambda *b: [k * 1000 for k in b]
     if setup in ("abase-poisson", "abase-cbr", "abase-fbm"):
         if small:
@@ -112,13 +136,22 @@ def core_rate(point):
         return 100e6
     if s == "wdumbbell":
         return 57e6
-    if s == "abase-short":
+    if s in ("abase-short", "abase-hurst"):
         return 200e6 * point["scale"]
+    if s == "abase-fbm-rate":
+        return point["core_rate_mbps"] * 1e6 * point["scale"]
     return 100e6 * point["scale"]
 
 
 def udp_rate(point):
+    if point.get("setup") == "abase-fbm-rate":
+        return point["udp_rate_mbps"] * 1e6 * point["scale"]
     return 5e6 * point["scale"]
+
+
+def udp_size(point):
+    """The point's UDP packet size, bytes (paper A's 200 B unless the setup varies it)."""
+    return point.get("udp_size", UDP_SIZE)
 
 
 def poisson_trace(path, point, rate=None, sizes=(UDP_SIZE, UDP_SIZE)):
@@ -147,14 +180,10 @@ def fbm_trace(path, point, rate=None, sizes=(UDP_SIZE, UDP_SIZE)):
     exact fGn by circulant embedding, looped by ns-2 from a random record."""
     import numpy as np
 
-    n = 1 << 22
-    k = np.arange(n + 1, dtype=float)
-    h2 = 2 * HURST
-    gamma = 0.5 * ((k + 1) ** h2 - 2 * k ** h2 + np.abs(k - 1) ** h2)
-    lam = np.fft.fft(np.concatenate([gamma, gamma[-2:0:-1]])).real
+    x, state = _fgn_block(point["seed"])
+    n = len(x)
     rng = np.random.default_rng(point["seed"])
-    z = rng.standard_normal(2 * n) + 1j * rng.standard_normal(2 * n)
-    x = np.fft.fft(np.sqrt(np.maximum(lam, 0) / (2 * n)) * z).real[:n]
+    rng.bit_generator.state = state
     y = np.maximum(0.0, 1 + x)
     # a = the mean bytes per us over E[max(0, 1 + x)] = Phi(1) + phi(1) in
     # pacesim; here over the block's own mean, as the looped block is the
@@ -166,6 +195,24 @@ def fbm_trace(path, point, rate=None, sizes=(UDP_SIZE, UDP_SIZE)):
     ends = np.searchsorted(cum, np.cumsum(size)) + 1
     gaps = np.diff(ends, append=n + ends[0])
     write_trace(path, gaps, size)
+
+
+@functools.lru_cache(maxsize=2)
+def _fgn_block(seed):
+    """One 2^22-sample block of exact normalised fGn (Hurst HURST) by circulant embedding, drawn from
+    default_rng(seed), and that generator's state after the draw (a seed's traces at several rates share it)."""
+    import numpy as np
+
+    n = 1 << 22
+    k = np.arange(n + 1, dtype=float)
+    h2 = 2 * HURST
+    gamma = 0.5 * ((k + 1) ** h2 - 2 * k ** h2 + np.abs(k - 1) ** h2)
+    lam = np.fft.fft(np.concatenate([gamma, gamma[-2:0:-1]])).real
+    rng = np.random.default_rng(seed)
+    z = rng.standard_normal(2 * n) + 1j * rng.standard_normal(2 * n)
+    x = np.fft.fft(np.sqrt(np.maximum(lam, 0) / (2 * n)) * z).real[:n]
+    x.setflags(write=False)
+    return x, rng.bit_generator.state
 
 
 def _sizes(rng, sizes, n):
@@ -193,6 +240,33 @@ def ns2_args(point, tmp):
         return [HERE / "abase.tcl", *abase, *common, "udp", "trace", "trace", trace]
     if s == "abase-cbr":
         return [HERE / "abase.tcl", *abase, *common, "udp", "cbr", "udp_rate", udp_rate(point), "udp_size", UDP_SIZE]
+    if s in ("abase-size", "abase-fbm-rate"):
+        trace = tmp / "udp.bin"
+        if s == "abase-size":
+            poisson_trace(trace, point, sizes=(udp_size(point),) * 2)
+        else:
+            abase[5] = core_rate(point)
+            abase[7] = point["udp_access_mbps"] * 1e6 * k
+            fbm_trace(trace, point)
+        return [HERE / "abase.tcl", *abase, *common, "window", point["window"], "udp", "trace", "trace", trace]
+    if s == "abase-hurst":
+        return [HERE / "abase.tcl", "hosts", point["hosts"], "access", 10e6 * k, "core", core_rate(point),
+                "udp_access", 100e6 * k, *common, "window", point["window"], "hurst", 1]
+    if s == "ebase-access":
+        # Routes installed by hand (ebase_manual.tcl's manual_routes: the same network and RESULT, without the
+        # all-pairs route computation that is most of a 1000-flow run's cost).
+        return [HERE / "setvars.tcl", f"window={point['window']}", "access_lo=100", "access_hi=100",
+                "manual_routes=1", "ebase.tcl", 10,
+                round(100 * k), point["buffer_bytes"], point["seed"], point["duration_s"], point["warmup_s"],
+                tmp / "flows.csv", "Reno", "", "DropTail", k]
+    if s == "ebase-short-paced":
+        # The paced build's scripts (bench/ns2/paced): host pacing (tcp-paced.cc, original) on every host, or
+        # the edge pacer (d = 10 ms) on all ten ingress edges.
+        pacer = {"none": ["ebase.tcl"], "host": ["paced/ebase_host.tcl", "original", "1"],
+                 "edge": ["paced/ebase_edge.tcl", "10", "10"]}[point["scheme"]]
+        return [HERE / "setvars.tcl", f"window={point['window']}", *pacer, 10, round(100 * k), point["buffer_bytes"],
+                point["seed"], point["duration_s"], point["warmup_s"], tmp / "flows.csv", "Reno", "", "DropTail", k,
+                "1,100000,1.2,1"]
     if s == "abase-short":
         # A-fig17: 2000 hosts, 200 Mb/s core, Pareto shape 1.5.
         return [HERE / "abase.tcl", "hosts", round(2000 * k), "access", 10e6 * k, "core", 200e6 * k,
@@ -223,7 +297,27 @@ def overrides(point):
     abase = [f"topology.tcp_hosts={round(1000 * k)}", f"core.rate={bps(100e6 * k)}",
              f"topology.access_rate={bps(10e6 * k)}", f"topology.udp_access_rate={bps(100e6 * k)}"]
     udp = lambda kind, extra="": (f'traffic.udp=[{{kind = "{kind}", rate = "{bps(udp_rate(point))}", '
-                                  f'size = "{UDP_SIZE}B"{extra}}}]')
+                                  f'size = "{udp_size(point)}B"{extra}}}]')
+    if "window" in point:
+        run.append(f"tcp.window={point['window']}")
+    if s == "abase-size":
+        return run + abase + [udp("poisson")]
+    if s == "abase-fbm-rate":
+        return run + abase[:1] + [f"core.rate={bps(core_rate(point))}", abase[2],
+                                  f"topology.udp_access_rate={bps(point['udp_access_mbps'] * 1e6 * k)}",
+                                  udp("fbm", f", hurst = {HURST}")]
+    if s == "abase-hurst":
+        return run + [f"topology.tcp_hosts={point['hosts']}", f"core.rate={bps(core_rate(point))}",
+                      f"topology.access_rate={bps(10e6 * k)}", 'burstiness={link = "core", bin = "1us", scales = 24}']
+    if s == "ebase-access":
+        return run + [f"topology.hosts_per_edge={round(100 * k)}", f"core.rate={bps(100e6 * k)}",
+                      f"topology.access_rate={bps(100e6 * k)}",
+                      f'topology.edge_rate=["{bps(100e6 * k)}", "{bps(100e6 * k)}"]', "pacing.scheme=none"]
+    if s == "ebase-short-paced":
+        return run + [f"topology.hosts_per_edge={round(100 * k)}", f"core.rate={bps(100e6 * k)}",
+                      f'topology.access_rate=["{bps(8e6 * k)}", "{bps(12e6 * k)}"]',
+                      f'topology.edge_rate=["{bps(100e6 * k)}", "{bps(100e6 * k)}"]', "traffic.short.fraction=1",
+                      f"pacing.scheme={point['scheme']}"]
     if s == "abase-poisson":
         return run + abase + [udp("poisson")]
     if s == "abase-cbr":
@@ -254,17 +348,30 @@ def measure(result, point):
     m = result.summary
     span = point["duration_s"] - point["warmup_s"]
     core = result.links.loc["core"]
-    out = {"core_mbps": m["aggregate_mbps"], "goodput_kbps_mean": m["goodput_kbps_mean"],
+    out = {"core_mbps": m["aggregate_mbps"], "aggregate_mbps": m["aggregate_mbps"],
+           "goodput_kbps_mean": m["goodput_kbps_mean"],
            "core_loss": m["core_loss_rate"], "udp_loss": m["core_udp_loss_rate"], "transfers": m["transfers"],
            "transfer_goodput_kbps_mean": m["transfer_goodput_kbps_mean"]}
     # TCP's wire bytes leaving the core: all less the UDP packets that left (all 200 B).
-    udp_bytes = (core.udp_arrivals - core.udp_drops) * UDP_SIZE
+    udp_bytes = (core.udp_arrivals - core.udp_drops) * udp_size(point)
     out["tcp_mbps"] = (core.departed_bytes - udp_bytes) * 8 / span / 1e6
+    if result.burstiness is not None:
+        beta = result.burstiness["beta"]
+        out["hurst"] = result.metrics["hurst_1ms"]
+        out["hurst_65ms"] = slope_hurst({2.0 ** k: beta.loc[float(2 ** k)] for k in HURST_SHORT})
     if point["setup"] == "twoway":
         rev = result.links.loc["core.rev"]
         out.update(data_loss=core.data_loss_rate, ack_loss=core.ack_loss_rate, rev_mbps=rev.throughput_mbps,
                    rev_data_loss=rev.data_loss_rate, rev_ack_loss=rev.ack_loss_rate)
     return out
+
+
+def slope_hurst(betas):
+    """1 + the least-squares slope of ln beta on ln s over `betas` (scale in us -> beta): beta(s) ~ s^(H-1)."""
+    import numpy as np
+
+    xs, ys = np.log(list(betas)), np.log([float(b) for b in betas.values()])
+    return float(1 + np.polyfit(xs, ys, 1)[0])
 
 
 def tolerance(metric):

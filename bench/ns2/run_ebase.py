@@ -70,10 +70,11 @@ def run_ns(args, tag):
     return {k: m[k] for k in COLUMNS[7:]}
 
 
-def run_ns_all(args, tag):
-    """Run `ns ARGS...` under `time -v`; every key=value of its RESULT line, wall_s and peak_rss_mb."""
+def run_ns_all(args, tag, binary="ns"):
+    """Run `BINARY ARGS...` (Debian's ns unless given) under `time -v`; every key=value of its RESULT line,
+    wall_s and peak_rss_mb."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
-        cmd = ["/usr/bin/time", "-v", "-o", tf.name, "ns", *map(str, args)]
+        cmd = ["/usr/bin/time", "-v", "-o", tf.name, binary, *map(str, args)]
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
         tv = tf.read()
     timedir = HERE / "results" / "time"  # full `time -v` report: user/sys CPU time, not only wall

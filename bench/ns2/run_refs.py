@@ -27,6 +27,7 @@ import refs  # noqa: E402
 from run_ebase import append, run_ns_all  # noqa: E402
 
 RESULTS = refs.HERE / "results" / "refs"
+CLAIMS_MARKER = "## At the claims' own setups"  # claim_refs.py's section of REFERENCES.md
 NS2_ONLY: set = set()  # setups pacesim cannot run (none since two-way TCP)
 
 
@@ -53,9 +54,19 @@ def load(setup):
     for r in rows:
         r["setup"] = setup
         for k, v in r.items():
-            if k not in ("setup", "variant"):
-                r[k] = float(v) if "." in v or "e" in v else int(v)
+            if k != "setup":
+                r[k] = _number(v)
     return rows
+
+
+def _number(v):
+    """A CSV cell as an int or a float where it is one, else the string (a variant or scheme name)."""
+    for kind in (int, float):
+        try:
+            return kind(v)
+        except ValueError:
+            pass
+    return v
 
 
 def run_ns2(setup, small, large):
@@ -82,13 +93,16 @@ def simulate(point):
     return {**point, **refs.measure(pacesim.run(s), point)}
 
 
-def compare(rows, workers=None):
-    """Both simulators' seed means per point, with an agreement flag per metric."""
+def compare(rows, workers=None, ours=None):
+    """Both simulators' seed means per point, with an agreement flag per metric; `ours`: pacesim's rows for
+    `rows` when already run (else run here)."""
     import pandas as pd
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(workers) as pool:
-        ours = pd.DataFrame(list(pool.map(simulate, rows)))
+    if ours is None:
+        with ProcessPoolExecutor(workers) as pool:
+            ours = list(pool.map(simulate, rows))
+    ours = pd.DataFrame(ours)
     ns2 = pd.DataFrame(rows)
     out = []
     for setup, g in ns2.groupby("setup"):
@@ -174,7 +188,7 @@ def main():
     ap.add_argument("--workers", type=int, default=os.cpu_count())
     ap.add_argument("--markdown", type=Path, help="write the tables here")
     args = ap.parse_args()
-    setups = args.setup or list(refs.SETUPS)
+    setups = args.setup or [s for s in refs.SETUPS if s not in refs.CLAIM_SETUPS]  # those: claim_refs.py
     if args.ns2:
         for s in setups:
             run_ns2(s, args.small, args.large)
@@ -185,8 +199,10 @@ def main():
     t = compare(rows, args.workers)
     text = PREAMBLE + tables(t) + "\n" + "\n".join(ns2_only_tables(s) for s in setups if s in NS2_ONLY)
     print(text)
-    if args.markdown:
-        args.markdown.write_text(text)
+    if args.markdown:  # claim_refs.py's section, at the end, is kept
+        old = args.markdown.read_text() if args.markdown.exists() else ""
+        tail = old[old.index(CLAIMS_MARKER):] if CLAIMS_MARKER in old else ""
+        args.markdown.write_text(text.rstrip("\n") + "\n" + ("\n" + tail if tail else ""))
     ok = passed(t)
     print(f"{int(ok.sum())}/{len(t)} points agree")
     return 0 if ok.all() else 1

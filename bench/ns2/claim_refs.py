@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""ns-2 at each claim's own setup (issue 31 Sec 4): the references that the
+"ns-2 agrees" causes of python/pacesim/reproduce/causes/paper_{a,e}.toml
+cite, run on the setup and at the size the claim names, two seeds or more,
+under the papers' reading of ns-2's defaults (the advertised window
+`window_` 20, ns-2's own default: papers A and E state none).
+
+    python3 bench/ns2/claim_refs.py --ns2 [--claim C ...] [--jobs 2]   # ns-2 rows missing from results/refs/<setup>.csv
+    python bench/ns2/claim_refs.py --compare [--claim C ...] [--markdown bench/ns2/REFERENCES.md]
+    python3 bench/ns2/claim_refs.py --list
+
+`CLAIMS` holds each claim's points (setups in refs.py: `abase-size`,
+`abase-fbm-rate`, `ebase-access`, `ebase-short-paced`). `--ns2` runs up to
+JOBS ns-2 processes at once, niced, and resumes (rows already in the CSV
+are skipped); `ebase-short-paced`'s host and edge points need ns-2 built
+with bench/ns2/paced (`--paced BINARY`). `--compare` runs pacesim on every
+committed row (refs.overrides: the same window) and writes, per claim, the
+side-by-side table under the E-base tolerances into REFERENCES.md's last
+section (run_refs.py keeps it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from itertools import product
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import refs  # noqa: E402
+import run_refs  # noqa: E402
+from run_ebase import append, run_ns_all  # noqa: E402
+
+WINDOW = 20  # ns-2's default window_: papers A's and E's reading
+MARKER = run_refs.CLAIMS_MARKER
+
+
+def grid(setup, seeds, duration, warmup, **axes):
+    """Every combination of the list-valued axes (the others fixed), at each seed."""
+    names = list(axes)
+    values = [v if isinstance(v, list) else [v] for v in axes.values()]
+    return [{"setup": setup, **dict(zip(names, combo)), "seed": s, "duration_s": duration, "warmup_s": warmup}
+            for s in seeds for combo in product(*values)]
+
+
+kb = lambda *b: [k * 1000 for k in b]  # noqa: E731
+A_BUFFERS = kb(1, 2, 4, 6, 8, 11, 15, 20, 30, 40, 50)  # scenarios/A-fig21.toml
+# The figures' grids (scenarios/A-fig13.toml, A-fig15.toml) thinned to the points that place a minimum and a rise.
+A13_BUFFERS = kb(1, 2, 4, 6, 8, 11, 20, 50)
+A15_BUFFERS = kb(1, 2, 4, 8, 11, 20, 50)
+A15 = [(100, 80, 100), (100, 90, 100), (200, 180, 200)]  # core, UDP, UDP access Mb/s (scenarios/A-fig15.toml)
+
+
+def afig15(scale, seeds, duration, warmup):
+    return [p for core, udp, access in A15 for p in grid(
+        "abase-fbm-rate", seeds, duration, warmup, scale=scale, window=WINDOW, core_rate_mbps=core,
+        udp_rate_mbps=udp, udp_access_mbps=access, buffer_bytes=A15_BUFFERS)]
+
+
+# claim -> (what the points are, the points). A tenth of the size (x0.1: a tenth of the flows and of every rate,
+# each flow keeping its share of the core) where ns-2 cannot run the paper's size on this machine in time.
+CLAIMS = {
+    "A-fig21.2": ("A-fig21's setup: 1000 flows on 100 Mb/s (x0.1: 100 on 10), 5 Mb/s Poisson UDP of 40 and 1000 B "
+                  "packets, the figure's buffer grid",
+                  grid("abase-size", [1, 2], 100, 30, scale=0.1, window=WINDOW, udp_size=[40, 1000],
+                       buffer_bytes=A_BUFFERS)),
+    "A-fig15.1": ("A-fig15's three variants: fBm UDP (H 0.85, 200 B) at 80 and 90 of 100 Mb/s and 180 of 200 Mb/s, "
+                  "1000 flows (x0.1: 100), UDP access at 100 Mb/s (200 for 180), the figure's buffer grid",
+                  afig15(0.1, [1, 2], 100, 30)),
+    "A-fig13.2": ("A-fig13's setup: 1000 flows on a 200 Mb/s core (x0.1: 100 on 20), fBm UDP (H 0.85, 200 B) at 5, "
+                  "10, 15, 20 % of the core from a 100 Mb/s access link, the figure's buffer grid",
+                  grid("abase-fbm-rate", [1, 2], 100, 30, scale=0.1, window=WINDOW, core_rate_mbps=200,
+                       udp_rate_mbps=[10, 20, 30, 40], udp_access_mbps=100, buffer_bytes=A13_BUFFERS)),
+    "A-fig8.1": ("A-fig8's setup: 100, 500 and 1000 long-lived flows on the 200 Mb/s core, 50 KB, 151 s measured "
+                 "from 15 s (the 2000-flow point, A-fig7's, is out of this machine's reach)",
+                 grid("abase-hurst", [1, 2], 151, 15, scale=1, window=WINDOW, hosts=[100, 500, 1000],
+                      buffer_bytes=kb(50))),
+    "E-fig5.4": ("E-fig5's setup: E-base, 1000 flows, 100 Mb/s access links, unpaced, around 20 KB",
+                 grid("ebase-access", [1, 2], 200, 50, scale=1, window=WINDOW, buffer_bytes=kb(20, 30))),
+    "E-fig6": ("E-fig6's setup: 1000 closed-loop users (x0.1: 100), Pareto files mean 100 KB shape 1.2, think "
+               "1 s; none, host (tcp-paced.cc, original) and edge (d = 10 ms) at 10 KB",
+               grid("ebase-short-paced", [1, 2], 100, 30, scale=0.1, window=WINDOW, scheme=["none", "host", "edge"],
+                    buffer_bytes=kb(10))
+               + grid("ebase-short-paced", [1, 2], 100, 30, scale=0.1, window=WINDOW, scheme="edge",
+                      buffer_bytes=kb(5, 20))
+               # The paper's size, one seed: 1000 users, 200 s over [50, 200] s.
+               + grid("ebase-short-paced", [1], 200, 50, scale=1, window=WINDOW, scheme=["edge", "host"],
+                      buffer_bytes=kb(10))),
+}
+
+
+def rows_of(claim):
+    """The committed ns-2 rows of a claim's points."""
+    want = {(p["setup"], refs.key(p)) for p in CLAIMS[claim][1]}
+    setups = {p["setup"] for p in CLAIMS[claim][1]}
+    return [r for s in setups for r in run_refs.load(s) if (s, refs.key(r)) in want]
+
+
+_lock = threading.Lock()
+
+
+def run_point(p, paced):
+    stock = p["setup"] != "ebase-short-paced" or p["scheme"] == "none"
+    with tempfile.TemporaryDirectory() as tmp:
+        args = refs.ns2_args(p, Path(tmp))
+        tag = f"{p['setup']}_" + "_".join(refs.key(p))
+        m = run_ns_all(["-n", "5", "ns" if stock else paced, *args], tag, binary="nice")
+    if "beta_10" in m:  # abase-hurst: the slope over 1-65 ms too, as refs.measure takes pacesim's
+        m["hurst_65ms"] = f"{refs.slope_hurst({2.0 ** k: m[f'beta_{k}'] for k in refs.HURST_SHORT}):.4f}"
+    row = {k: p[k] for k in refs.PARAMS[p["setup"]] + ["seed", "duration_s", "warmup_s"]} | m
+    with _lock:  # one writer at a time; a row may bring columns the file lacks: keep the file's own header
+        path = run_refs.RESULTS / f"{p['setup']}.csv"
+        cols = list(row)
+        if path.exists():
+            with path.open() as f:
+                cols = f.readline().strip().split(",")
+        append(path, {k: row.get(k, "") for k in cols}, cols)
+    print(f"{tag}: " + " ".join(f"{k}={m[k]}" for k in list(m)[:12]), flush=True)
+
+
+def run_ns2(claims, jobs, paced):
+    run_refs.RESULTS.mkdir(parents=True, exist_ok=True)
+    done = {(s, refs.key(r)) for s in refs.SETUPS for r in run_refs.load(s)}
+    todo = [p for c in claims for p in CLAIMS[c][1] if (p["setup"], refs.key(p)) not in done]
+    seen, unique = set(), []
+    for p in todo:  # claims may share points
+        k = (p["setup"], refs.key(p))
+        if k not in seen:
+            seen.add(k)
+            unique.append(p)
+    # Two queues, one process each: the x0.1 points, and the long ones (full size, paced builds) beside them,
+    # each in the order the claims are given, a claim's cheapest points first.
+    order = {c: i for i, c in enumerate(claims)}
+    owner = {(p["setup"], refs.key(p)): order[c] for c in reversed(claims) for p in CLAIMS[c][1]}
+    unique.sort(key=lambda p: (owner[p["setup"], refs.key(p)], p.get("scale", 1), p["duration_s"]))
+    light = [p for p in unique if p.get("scale", 1) < 1 and p["setup"] != "ebase-short-paced"]  # seconds each
+    queues = [light, [p for p in unique if p not in light]] if jobs > 1 else [unique]
+    with ThreadPoolExecutor(len(queues)) as pool:
+        for f in [pool.submit(lambda q: [run_logged(p, paced) for p in q], q) for q in queues]:
+            f.result()
+
+
+LOCKS = Path(tempfile.gettempdir()) / "claim_refs.locks"
+
+
+def run_logged(p, paced):
+    """run_point unless another runner has taken the point (a lock file per point: runners started one after
+    another share the work); a failure reported instead of stopping its queue."""
+    LOCKS.mkdir(exist_ok=True)
+    try:
+        (LOCKS / (f"{p['setup']}_" + "_".join(refs.key(p)))).open("x").close()
+    except FileExistsError:
+        return
+    try:
+        run_point(p, paced)
+    except Exception as e:  # noqa: BLE001
+        print(f"FAILED {p}: {e}", flush=True)
+
+
+PACESIM = run_refs.RESULTS / "claims-pacesim.csv"
+"""pacesim's output at the ns-2 rows' points (written by --compare; --fresh reruns them all)."""
+
+
+def pacesim_rows(rows, workers, fresh=False):
+    """pacesim at each ns-2 row's point (run_refs.simulate), from PACESIM where it has the point."""
+    import csv
+    from concurrent.futures import ProcessPoolExecutor
+
+    have = {}
+    if PACESIM.exists() and not fresh:
+        with PACESIM.open() as f:
+            have = {(r["setup"], r["key"]): r for r in csv.DictReader(f)}
+    ident = lambda r: (r["setup"], "_".join(refs.key(r)))  # noqa: E731
+    todo = [r for r in rows if ident(r) not in have]
+    with ProcessPoolExecutor(workers) as pool:
+        for r, ours in zip(todo, pool.map(run_refs.simulate, todo)):
+            have[ident(r)] = {"setup": r["setup"], "key": ident(r)[1],
+                              **{m: ours[m] for m in refs.SETUPS[r["setup"]][3]}}
+    cols = ["setup", "key"] + sorted({m for s in refs.CLAIM_SETUPS for m in refs.SETUPS[s][3]})
+    with PACESIM.open("w", newline="") as f:
+        w = csv.DictWriter(f, cols, restval="")
+        w.writeheader()
+        w.writerows(sorted(have.values(), key=lambda r: (r["setup"], r["key"])))
+    return [{**r, **{m: float(have[ident(r)][m]) for m in refs.SETUPS[r["setup"]][3]}} for r in rows]
+
+
+def tables(claims, workers, fresh=False):
+    lines = [MARKER, "", "Generated by `python bench/ns2/claim_refs.py --compare --markdown bench/ns2/REFERENCES.md`",
+             "from the committed ns-2 rows of the points in `claim_refs.py`, each on the setup its claim names, under",
+             f"ns-2's default advertised window (`window_` {WINDOW}, papers A's and E's reading), pacesim with the same",
+             "`tcp.window`. Same tolerances as above. x0.1: a tenth of the flows and of every rate (each flow keeps",
+             "its share of the core), where the paper's size does not fit this machine's time.", ""]
+    for c in claims:
+        rows = rows_of(c)
+        lines += [f"### {c}: {CLAIMS[c][0]}", ""]
+        if not rows:
+            lines += ["No ns-2 row yet.", ""]
+            continue
+        t = run_refs.compare(rows, ours=pacesim_rows(rows, workers, fresh))
+        lines.append(run_refs.tables(t).replace("### ", "#### "))
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ns2", action="store_true")
+    ap.add_argument("--compare", action="store_true")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--claim", action="append", choices=list(CLAIMS))
+    ap.add_argument("--jobs", type=int, default=2, help="ns-2 processes at once (default 2)")
+    ap.add_argument("--paced", default="/work/ns2-edge/ns-2.35/ns", help="ns-2 built by bench/ns2/paced/build.sh")
+    ap.add_argument("--workers", type=int, default=os.cpu_count())
+    ap.add_argument("--markdown", type=Path)
+    ap.add_argument("--fresh", action="store_true", help="rerun pacesim on every point (ignore claims-pacesim.csv)")
+    a = ap.parse_args()
+    claims = a.claim or list(CLAIMS)
+    if a.list:
+        for c in claims:
+            print(c, CLAIMS[c][0], len(CLAIMS[c][1]), "points")
+            for p in CLAIMS[c][1]:
+                print("   ", refs.key(p))
+    if a.ns2:
+        run_ns2(claims, a.jobs, a.paced)
+    if a.compare:
+        text = tables(claims, a.workers, a.fresh)
+        print(text)
+        if a.markdown:
+            old = a.markdown.read_text() if a.markdown.exists() else ""
+            head = old.split(MARKER)[0].rstrip("\n")
+            a.markdown.write_text(head + "\n\n" + text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
