@@ -132,10 +132,13 @@ def fmt(metric, x):
         return f"{100 * x:.2f}"
     if metric == "transfers":
         return f"{x:.0f}"
+    if metric.startswith("hurst"):
+        return f"{x:.3f}"
     return f"{x:.2f}" if x < 100 else f"{x:.1f}"
 
 
-UNITS = {"_mbps": "Mb/s", "_loss": "%", "_kbps_mean": "Kb/s", "transfers": "count"}
+UNITS = {"_mbps": "Mb/s", "_loss": "%", "_kbps_mean": "Kb/s", "transfers": "count", "hurst": "H (Hurst)",
+         "hurst_65ms": "H (Hurst)"}
 
 
 def tables(t):
