@@ -144,7 +144,7 @@ def test_bad_stores_are_errors_naming_the_option(tmp_path):
     assert missing.exit_code == 2 and "--results" in missing.output and "no results store" in missing.output
     Store(tmp_path / "empty").close()
     empty = runner.invoke(app, ["report", "--results", str(tmp_path / "empty"), "--out", str(tmp_path / "s")])
-    assert empty.exit_code == 2 and "--results" in empty.output and "no full-size run" in empty.output
+    assert empty.exit_code == 2 and "--results" in empty.output and "holds no sweep" in empty.output
     (tmp_path / "garbage").mkdir()
     (tmp_path / "garbage" / "pacesim.sqlite").write_text("not a database")
     garbage = runner.invoke(app, ["report", "--results", str(tmp_path / "garbage"), "--out", str(tmp_path / "s")])
@@ -153,3 +153,25 @@ def test_bad_stores_are_errors_naming_the_option(tmp_path):
     into_file = runner.invoke(app, ["report", "--results", str(tmp_path / "empty"), "--out", str(tmp_path / "file")])
     assert into_file.exit_code == 2 and "--out" in into_file.output
     assert not any(r.exception and not isinstance(r.exception, SystemExit) for r in (missing, empty, garbage, into_file))
+
+
+def test_a_store_of_ones_own_sweeps_gets_a_site_listing_them(tmp_path):
+    """Issue 34: `pacesim report` refused a store holding only the user's sweeps. Now the catalogue shows
+    nothing run, and the sweeps are listed with their points, axes and the PNGs `pacesim plot` drew."""
+    from pacesim.sweep import Sweep, run_sweep
+
+    sweep = Sweep(name="mine", axes={"core.buffer": ["3KB", "10KB"]}, seeds=[1, 2],
+                  set=["topology.edges=2", "topology.hosts_per_edge=2", "duration=5s", "warmup=1s",
+                       "traffic.start=['0s', '1s']"])
+    with Store(tmp_path / "r") as store:
+        run_sweep(sweep, store, None, progress=False)
+    drawn = runner.invoke(app, ["plot", "mine", "--results", str(tmp_path / "r"), "--format", "png"])
+    assert drawn.exit_code == 0, drawn.output
+    out = runner.invoke(app, ["report", "--results", str(tmp_path / "r"), "--out", str(tmp_path / "s")])
+    assert out.exit_code == 0, out.output
+    index = (tmp_path / "s" / "index.html").read_text()
+    row = index[index.index('<tr data-sweep="mine">'):].split("</tr>")[0]
+    assert "<code>core.buffer</code>: 3KB, 10KB" in row and ">4<" in row and ">1, 2<" in row
+    (png,) = (tmp_path / "s" / "sweeps" / "0").iterdir()
+    assert png.name == "mine-goodput_kbps_mean-vs-core.buffer.png" and f'src="sweeps/0/{png.name}"' in index
+    assert png.read_bytes() == (tmp_path / "r" / "plots" / png.name).read_bytes()

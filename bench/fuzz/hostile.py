@@ -584,18 +584,28 @@ def fuzz(harness: Harness, cases: int, seed: Optional[int] = None) -> None:
     (hypothesis_seed(seed)(each) if seed is not None else each)()
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cases", type=int, default=10_000)
+def arguments(doc: str, cases: int) -> argparse.Namespace:
+    """A harness's command line: --cases, --seed, --out, --total (this one's and cli_args.py's)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--cases", type=int, default=cases)
     ap.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: derandomized)")
     ap.add_argument("--out", type=Path, default=None, help="append one JSON line of counts per run here")
     ap.add_argument("--total", type=Path, default=None, help="only print the counts summed over the runs in this file")
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def print_total(path: Path, classes: List[str]) -> None:
+    """Print the counts per class summed over the runs recorded in JSON-lines file `path`."""
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    total = {c: sum(r["counts"][c] for r in records) for c in classes}
+    print(json.dumps({"runs": len(records), "seeds": [r["seed"] for r in records], "cases": sum(total.values()),
+                      "wall_s": round(sum(r["wall_s"] for r in records)), "counts": total}, indent=1))
+
+
+def main() -> None:
+    args = arguments(__doc__, 10_000)
     if args.total is not None:
-        records = [json.loads(line) for line in args.total.read_text().splitlines() if line.strip()]
-        total = {c: sum(r["counts"][c] for r in records) for c in CLASSES}
-        print(json.dumps({"runs": len(records), "seeds": [r["seed"] for r in records], "cases": sum(total.values()),
-                          "wall_s": round(sum(r["wall_s"] for r in records)), "counts": total}, indent=1))
+        print_total(args.total, CLASSES)
         return
     t0 = time.perf_counter()
     shm = Path("/dev/shm")  # cases are written and read back thousands of times: memory, not a busy disk
@@ -609,9 +619,14 @@ def main() -> None:
     record = {"cases": sum(h.counts.values()), "seed": args.seed, "wall_s": round(wall, 1),
               "counts": {c: h.counts[c] for c in CLASSES}, "by_kind": {k: dict(v) for k, v in h.by_kind.items()},
               "examples": h.examples}
+    print_record(record, args.out)
+
+
+def print_record(record: dict, out: Optional[Path]) -> None:
+    """Print one run's record, and append it as a JSON line to `out` when given."""
     print(json.dumps(record, indent=1, ensure_ascii=False))
-    if args.out is not None:
-        with open(args.out, "a") as f:
+    if out is not None:
+        with open(out, "a") as f:
             f.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 

@@ -130,12 +130,15 @@ def _size_option(name: str, text: Optional[str]) -> Optional[int]:
 
 def _unwritable(path: Path) -> Optional[str]:
     """Why a report could not be written to `path` (checked before a run, not after it), or None."""
-    if path.is_dir():
-        return "is a directory"
-    if not path.parent.is_dir():
-        return f"no directory {path.parent}"
-    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        return "not writable"
+    try:
+        if path.is_dir():
+            return "is a directory"
+        if not path.parent.is_dir():
+            return f"no directory {path.parent}"
+        if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+            return "not writable"
+    except (OSError, ValueError) as e:  # a name too long for the file system, a NUL
+        return getattr(e, "strerror", None) or str(e)
     return None
 
 
@@ -148,6 +151,16 @@ def _written(path: Path, text: str, option: str) -> None:
         if path.is_file():
             path.unlink()
         fail(f"{option} {path}: {e.strerror or e}", 1)
+
+
+def _scenario(name: str, overrides: List[str]):
+    """The scenario named by argument SCENARIO (a file, or a packaged scenario's name) with `overrides`; a
+    ScenarioError naming what is wrong."""
+    from .scenario import ScenarioError, apply_overrides, load_scenario
+
+    if not name.strip():
+        raise ScenarioError("SCENARIO", "empty: give a scenario file or a packaged scenario's name")
+    return apply_overrides(load_scenario(name), overrides)
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -184,13 +197,13 @@ def run(
 
     from . import RecordingStopped, memory
     from . import run as run_scenario
-    from .scenario import ScenarioError, apply_overrides, load_scenario
+    from .scenario import ScenarioError
 
     json_path = None if json_out in (None, "-") else Path(json_out)
     if json_path is not None and _unwritable(json_path):
         fail(f"--json {json_path}: {_unwritable(json_path)}")
     try:
-        s = apply_overrides(load_scenario(scenario), set_)
+        s = _scenario(scenario, set_)
     except ScenarioError as e:
         fail(str(e))
     traced = trace if trace is not None else Path(s.trace.file) if s.trace is not None and s.trace.file else None
@@ -274,7 +287,7 @@ def model(
         terminal.out().print(t)
         return
     if model_id is None:
-        fail("give a model ID or --list")
+        fail("ID: give a model ID (or --list)")
     key = model_id.lower()
     if key not in MODELS:
         fail(f"unknown model {model_id!r}; known: {', '.join(MODELS)}")
@@ -329,7 +342,7 @@ def topology_show(
 ) -> None:
     """Print a scenario's nodes, links and example routes, as the engine builds them."""
     from .plot import check_image_path
-    from .scenario import ScenarioError, apply_overrides, load_scenario
+    from .scenario import ScenarioError
     from .topology import describe
 
     if png is not None:
@@ -340,7 +353,7 @@ def topology_show(
         if _unwritable(png):
             fail(f"--png {png}: {_unwritable(png)}")
     try:
-        s = apply_overrides(load_scenario(scenario), set_)
+        s = _scenario(scenario, set_)
         d = describe(s, routes)
     except ScenarioError as e:
         fail(str(e))

@@ -124,16 +124,6 @@ def results(
         _written([csv])
 
 
-def _file_name(text: str) -> str:
-    """`text` as one file name: characters other than letters, digits and `._,=+-` as `_`, no leading dot,
-    at most 200 characters (a longer one ends in a hash of the whole), so that it stays in its directory."""
-    import hashlib
-    import re
-
-    name = re.sub(r"[^A-Za-z0-9._,=+-]", "_", text).lstrip(".") or "_"
-    return name if len(name) <= 200 else f"{name[:183]}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-
-
 def _figure_options(formats: List[str], size: str) -> List[str]:
     """The formats to write (png and svg unless given), each one matplotlib writes; `size` a known size."""
     from .plot import FORMATS, SIZES, check_image_path
@@ -200,7 +190,7 @@ def plot(
 ) -> None:
     """Draw a metric against an axis, one series per value of --by, 95 % confidence intervals over seeds (PNG and
     SVG); or, with --series, one run's recorded time series (`[series]`) against time."""
-    from .plot import Panel, _where, figure, paper_ref, unaveraged
+    from .plot import Panel, _where, figure, file_name, paper_ref, unaveraged
     from .reproduce.figures import FIGURES
     from .store import Store
 
@@ -245,7 +235,7 @@ def plot(
         title = f"{paper_ref(figure_id)}: {FIGURES[figure_id].caption}" if figure_id in FIGURES else name
     named = f"{name}-{y}-vs-{x}" + "".join(f"-by-{b}" for b in panel.by)
     named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items())
-    stem = out if out is not None else results / "plots" / _file_name(named)
+    stem = out if out is not None else results / "plots" / file_name(named)
     try:
         _written(figure(df, [panel], stem, title, axes=axes, size=size, formats=kinds))
     except OSError as e:
@@ -282,7 +272,7 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
                  out: Optional[Path], results: Path, title: Optional[str], size: str, formats: List[str]) -> None:
     """`pacesim plot NAME --series ...`: the series of the one point of sweep NAME that --where and --seed leave,
     titled and named by that point's axis values, seed and run."""
-    from .plot import in_window, matches, series_figure, series_name
+    from .plot import file_name, in_window, matches, series_figure, series_name
 
     try:
         names = [series_name(s) for s in series]
@@ -322,7 +312,7 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
     if title is None:
         title = f"{name}: {at} (run {str(point['key'])[:12]})"
     named = f"{name}-" + "-".join(f"{a}={point[a]}" for a in axes) + f"-seed{point['seed']}{span}-{'-'.join(names)}"
-    stem = out if out is not None else results / "plots" / _file_name(named)
+    stem = out if out is not None else results / "plots" / file_name(named)
     try:
         _written(series_figure(rows, names, entities, stem, title, size, formats))
     except OSError as e:
@@ -368,7 +358,7 @@ def reproduce(
             fail(str(e))
         return
     if fig_id is None:
-        fail("give a catalogue ID, --all, --table or --list")
+        fail("ID: give a catalogue ID (or --all, --table or --list)")
     known = {k.lower(): k for k in FIGURES}
     if fig_id.lower() not in known:
         fail(f"{fig_id!r} cannot run yet; runnable: {', '.join(f.id for f in _runnable())} (see --list)")

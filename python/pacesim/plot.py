@@ -737,6 +737,15 @@ def _suptitle(fig: Figure, title: str, width: float, page: Optional[Size]) -> No
     fig.suptitle("\n".join(textwrap.fill(line, chars) for line in title.split("\n")), fontsize="large")
 
 
+def file_name(text: str) -> str:
+    """`text` as one file name: characters other than letters, digits and `._,=+-` as `_`, no leading dot,
+    at most 200 characters (a longer one ends in a hash of the whole), so that it stays in its directory."""
+    import hashlib
+
+    name = re.sub(r"[^A-Za-z0-9._,=+-]", "_", text).lstrip(".") or "_"
+    return name if len(name) <= 200 else f"{name[:183]}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+
+
 def check_image_path(path: Union[str, Path]) -> None:
     """A ValueError naming `path` unless its suffix is an image format matplotlib writes (png, svg, pdf, ...)."""
     from matplotlib.backend_bases import FigureCanvasBase

@@ -16,12 +16,14 @@ traceback.
 
 from __future__ import annotations
 
+import errno
 import functools
+import inspect
 import os
 import re
 import sys
 from pathlib import Path
-from typing import Callable, NoReturn, TypeVar
+from typing import Callable, List, NoReturn, Tuple, TypeVar
 
 import typer
 from rich.console import Console
@@ -99,11 +101,41 @@ def warn(message: str) -> None:
     err.print(Text.assemble(("warning:", "yellow"), " ", shown(message)), soft_wrap=True)
 
 
+def _paths(fn: Callable) -> List[Tuple[str, str]]:
+    """(parameter, its name on the command line) of each path argument or option of command `fn`."""
+    out = []
+    for p in inspect.signature(fn).parameters.values():
+        if "Path" in str(p.annotation):
+            decls = [d for d in getattr(p.default, "param_decls", None) or [] if d.startswith("-")]
+            out.append((p.name, decls[0] if decls else p.name.upper()))
+    return out
+
+
+def _looked_up(paths: List[Tuple[str, str]], values: dict) -> None:
+    """Refuse, naming its option, a path the file system cannot even look up (a name longer than it holds,
+    a NUL, a loop of links); one that does not exist is the command's to judge."""
+    for name, shown_as in paths:
+        given = values.get(name)
+        for value in given if isinstance(given, (list, tuple)) else [given]:
+            try:
+                if value is not None:
+                    os.stat(value)
+            except OSError as e:
+                if e.errno not in (errno.ENOENT, errno.ENOTDIR):
+                    fail(f"{shown_as} {value}: {e.strerror or e}")
+            except ValueError as e:  # a NUL in the name
+                fail(f"{shown_as} {value!r}: {e}")
+
+
 def command(fn: F) -> F:
-    """`fn` as a command that survives its standard output being closed (see the module's docstring)."""
+    """`fn` as a command that refuses a path the file system cannot look up (`_looked_up`) and survives its
+    standard output being closed (see the module's docstring)."""
+
+    paths = _paths(fn)
 
     @functools.wraps(fn)
     def guarded(*args, **kwargs):
+        _looked_up(paths, kwargs)
         try:
             done = fn(*args, **kwargs)
             sys.stdout.flush()  # a pipe's buffer is written here, not at the interpreter's exit

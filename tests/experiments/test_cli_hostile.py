@@ -119,6 +119,16 @@ def test_terminal_escapes_in_a_name_are_written_out(command):
     assert r"a\x1b]0;pwned\x07\x1b[31mb" in out.output
 
 
+@pytest.mark.parametrize("command, names", [
+    (["run", *RUN, "--json"], "--json"), (["run", *RUN, "--trace"], "--trace"), (["report", "--out"], "--out"),
+    (["model", "a-fig6", "--out"], "--out"), (["trace", "pcap", "/dev/null"], "OUT"),
+    (["topology", "show", "e-base", "--png"], "--png"), (["results", "--results"], "--results"),
+    (["plot", "tiny", "--results"], "--results"),
+])
+def test_a_path_no_file_system_holds_is_refused_naming_its_option(command, names):
+    refused([*command, "x" * 300], f"{names} {'x' * 300}: File name too long")
+
+
 # ------------------------------------------------------------------ model
 
 

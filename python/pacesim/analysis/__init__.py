@@ -1,4 +1,4 @@
-"""The papers' closed forms and Markov models (see ../shared/papers).
+"""The papers' closed forms and Markov models (docs/papers.md).
 
 One module per model family:
 

@@ -1,6 +1,6 @@
 """The catalogue's claims on the analytical models, beside the models (`models.MODELS`).
 
-Each claim quotes ../shared/EXPERIMENTS.md for a model id and checks the
+Each claim quotes docs/experiments.md for a model id and checks the
 model's own numbers (its tables at the papers' parameters) by the rules of
 `pacesim.reproduce.claims` ("about", orderings, "linear"). `pacesim model
 ID` prints them; the per-paper reproduction tables take them from here, so

@@ -1,4 +1,4 @@
-"""Every analytical model of the papers, by experiment id (../shared/EXPERIMENTS.md).
+"""Every analytical model of the papers, by experiment id (docs/experiments.md).
 
 `MODELS[id].build(params)` computes the numbers (pandas tables), the curves
 to draw (`plot.Curves`) and a few headline facts; `render` writes them as `<id>.csv` (one
@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .. import plot
-from ..fields import read_bounded
+from ..fields import ScenarioError, read_bounded
 from ..plot import Curves, Series, draw_points
 from . import bulk_chain, effective_buffer, md1, overlays, pacer, qlbp, sync_loss
 
@@ -679,9 +679,17 @@ def load_overlay(model_id: str, path: Path, params: Params, xs: Sequence[str]) -
     """A CSV of simulated points: taken as it is when it has one of the model's
     x columns `xs`, else converted from a reproduction's points CSV where the
     model has a converter (`overlays.FROM_POINTS`)."""
-    sim = read_csv(path, "an overlay")
+    try:
+        sim = read_csv(path, "an overlay")
+    except ScenarioError:
+        raise
+    except (ValueError, OSError) as e:  # empty, not CSV, not text (pandas' errors are ValueErrors)
+        raise ValueError(f"--overlay {path}: not a CSV of points ({e})") from None
     if model_id in overlays.FROM_POINTS and not set(xs) & set(sim.columns):
-        return overlays.FROM_POINTS[model_id](sim, params)
+        try:
+            return overlays.FROM_POINTS[model_id](sim, params)
+        except ValueError as e:
+            raise ValueError(f"--overlay {path}: {e}") from None
     return overlays.Overlay([sim], "simulated")
 
 

@@ -2,7 +2,8 @@
 
 `write_site(record, out)` writes `index.html` (the whole catalogue at a
 glance: every id, its run, claims reproduced of total and the count of each
-verdict), `paper_<e|a|q|w>.html` (per id: its figures, every claim with its
+verdict; then the store's other sweeps, with their points and the PNG
+figures `pacesim plot` drew of them, copied to `sweeps/<its place in the list>/`), `paper_<e|a|q|w>.html` (per id: its figures, every claim with its
 test, numbers, verdict, cause and evidence, the ns-2 references and the
 runs' metadata) and `style.css`, and copies each figure's files to
 `figures/<figure id>/` (`published`: an SVG without scripts, event handlers or outside links). Plain HTML
@@ -56,6 +57,12 @@ def write_site(record: Record, out: Path) -> List[Path]:
             runs.append(replace(run, files=[f for f in run.files if publish(f, target / f.name)]))
         entries.append(replace(entry, runs=runs))
     record = replace(record, entries=entries)
+    sweeps = []
+    for i, sweep in enumerate(record.sweeps):  # copied by position, never by a name the user chose
+        target = out / "sweeps" / str(i)
+        target.mkdir(parents=True, exist_ok=True)
+        sweeps.append(replace(sweep, plots=[f for f in sweep.plots if publish(f, target / f.name)]))
+    record = replace(record, sweeps=sweeps)
     shutil.copyfile(STATIC, out / STATIC.name)
     pages = [out / "index.html"]
     pages[0].write_text(env.get_template("index.html").render(record=record), encoding="utf-8")

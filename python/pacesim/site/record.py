@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Tuple
 import pandas as pd
 
 from .. import ENGINE_VERSION
-from ..plot import AXES, metric_label, words
+from ..plot import AXES, file_name, metric_label, words
 from ..reproduce import ns2
 from ..reproduce.catalogue import CATALOGUE, figures_of
 from ..reproduce.figures import FIGURES
@@ -101,14 +101,33 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class OwnSweep:
+    """A sweep of the store that is no full-size catalogue figure: the user's own, or a quick demo (which
+    carries no verdict). Its points by status, its axes with their values, and the PNG figures `pacesim
+    plot` drew of it (`<store>/plots/<name>-*.png`)."""
+
+    name: str
+    points: int
+    ok: int
+    failed: int
+    pending: int
+    engine_s: float
+    updated: str
+    axes: List[Tuple[str, str]]  # (axis, its values written out)
+    seeds: str
+    plots: List[Path]
+
+
+@dataclass(frozen=True)
 class Record:
-    """The whole catalogue as one store holds it."""
+    """The whole catalogue as one store holds it, and the store's other sweeps."""
 
     results: Path
     entries: List[Entry]
     engine_version: str  # of the package that built the record (each run names its own in `Run`)
     built_at: str
     ns2_shipped: bool  # whether this installation holds the ns-2 rows (`reproduce.ns2.POINTS`)
+    sweeps: List[OwnSweep] = field(default_factory=list)
 
     def of(self, paper: str) -> List[Entry]:
         return [e for e in self.entries if e.paper == paper]
@@ -156,11 +175,19 @@ def ns2_tables(figure: str, points: pd.DataFrame) -> List[Ns2Table]:
     return out
 
 
+def _own(store: Store, results: Path, name: str, row) -> OwnSweep:
+    spec = store.spec(name)
+    plots = sorted(p for p in (results / "plots").glob("*.png") if p.name.startswith(f"{file_name(name)}-"))
+    return OwnSweep(name, int(row.points), int(row.ok), int(row.failed), int(row.pending), float(row.engine_s),
+                    str(row.updated_at)[:19], [(a, ", ".join(map(str, v))) for a, v in spec["axes"].items()],
+                    ", ".join(map(str, spec.get("seeds", []))), plots)
+
+
 def collect(results: Path) -> Record:
-    """The record of every catalogue id in the store at `results` (read only).
+    """The record of every catalogue id in the store at `results` (read only), and its other sweeps.
 
     Raises RecordError when there is no store there, the file there is not one, or
-    it holds no full-size run of any catalogue figure (quick runs are demos and carry no verdict)."""
+    it holds no sweep at all."""
     if not (results / "pacesim.sqlite").is_file():
         raise RecordError(f"no results store in {results} (no pacesim.sqlite there)")
     try:
@@ -173,14 +200,14 @@ def collect(results: Path) -> Record:
 
 def _collect(results: Path) -> Record:
     with Store(results, read_only=True) as store:
-        sweeps = set(store.sweeps()["sweep"])
+        table = store.sweeps()
+        sweeps = set(table["sweep"])
         figures = {f.id for cid, _, _ in CATALOGUE for f in figures_of(cid)[0]}
-        if not sweeps & figures:
-            quick = sorted(s for s in sweeps if s.endswith("-quick"))
-            raise RecordError(
-                f"{results} holds no full-size run of a catalogue figure (`pacesim reproduce ID` or `--all` "
-                "makes one)" + (f"; its quick runs ({', '.join(quick)}) are demos without verdicts" if quick else ""))
+        if not sweeps:
+            raise RecordError(f"{results} holds no sweep: no full-size run of a catalogue figure, nor one of your "
+                              "own (`pacesim reproduce ID` or `pacesim sweep FILE` makes one)")
         runs = {f: _run(store, results, f) for f in sorted(sweeps & figures)}
+        own = [_own(store, results, r.sweep, r) for r in table.itertuples(index=False) if r.sweep not in figures]
     judged = judge_all(results)
     refs = references()
     home = {f.id: cid for cid, _, _ in CATALOGUE for f in figures_of(cid)[0]}  # figure -> its catalogue id
@@ -191,5 +218,5 @@ def _collect(results: Path) -> Record:
         entries.append(Entry(cid, what, [(f.id, f.setup) for f in direct], how, claims, [runs[f.id] for f in direct if f.id in runs],
                              refs.get(cid, []), home[shown[0].id] if shown and not direct else None))
     return Record(results, entries, ENGINE_VERSION, datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                  ns2.POINTS.is_file())
+                  ns2.POINTS.is_file(), own)
 

@@ -1,0 +1,50 @@
+"""A fixed budget of the command-line fuzzer (bench/fuzz/cli_args.py, issue 33): 200 generated command lines
+over every subcommand, the same every time (hypothesis derandomized), must meet only successes and errors
+that name what they refuse: no traceback, no error naming nothing, no control character printed raw, no
+hang; and the fuzzer's classes are checked on answers made to order."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench" / "fuzz"))
+spec = importlib.util.spec_from_file_location("cli_args", ROOT / "bench" / "fuzz" / "cli_args.py")
+cli_args = sys.modules["cli_args"] = importlib.util.module_from_spec(spec)  # its dataclasses look themselves up
+spec.loader.exec_module(cli_args)
+
+CASES = 200
+
+
+def test_hostile_command_lines_meet_successes_and_named_refusals_only(tmp_path):
+    cli_args.prepare(tmp_path)
+    worker, tally = cli_args.Worker(tmp_path), cli_args.Tally()
+    try:
+        cli_args.fuzz(worker, tally, CASES)
+    finally:
+        worker.close()
+    assert sum(tally.counts.values()) == CASES
+    defects = {c: tally.counts[c] for c in cli_args.DEFECTS if tally.counts[c]}
+    assert not defects, json.dumps(tally.examples, indent=1, ensure_ascii=False)
+    assert {c.split()[0] for c in tally.by_command} == {"run", "model", "topology", "trace", "plot", "sweep",
+                                                         "results", "reproduce", "report"}
+
+
+@pytest.mark.parametrize("argv, answer, cls", [
+    (["run", "x"], (2, "error: x: no such file", ""), "refused, naming it"),
+    (["run", "x"], (2, "error: something went wrong", ""), "error naming nothing"),
+    (["run", "--threads", "9"], (2, "Error: Invalid value for '--threads'", ""), "refused, naming it"),
+    (["run", "a\x1b[31mb"], (2, "error: a\x1b[31mb: no such file", ""), "control characters"),
+    (["run", "a\x1b[31mb"], (2, "error: a\\x1b[31mb: no such file", ""), "refused, naming it"),
+    (["model"], (1, "", "Traceback (most recent call last):\n  ZeroDivisionError"), "traceback"),
+    (["plot", "tiny"], (0, "wrote x.png", ""), "ok"),
+    (["run", "tiny.toml"], (2, "error: tcp.window: must be >= 1", ""), "refused, naming it"),  # a key of the file
+    (["plot"], ("hang", "no answer in 60 s"), "hang"),
+])
+def test_the_classes(argv, answer, cls):
+    assert cli_args.classify(cli_args.Case(argv), answer)[0] == cls
