@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import terminal
-from .terminal import command, fail, plain, readable, shown, warn
+from .terminal import command, fail, plain, shown, warn
 from .units import format_rate, format_size, parse_size
 
 if TYPE_CHECKING:
@@ -291,8 +291,6 @@ def model(
     key = model_id.lower()
     if key not in MODELS:
         fail(f"unknown model {model_id!r}; known: {', '.join(MODELS)}")
-    if overlay is not None:
-        readable(overlay, "--overlay")
     try:
         parse_overrides(MODELS[key], set_)
     except ValueError as e:

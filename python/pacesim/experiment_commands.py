@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import terminal
-from .terminal import command, fail, plain, readable
+from .terminal import command, fail, plain
 
 RESULTS = typer.Option(Path("results"), "--results", help="Results directory (database and Parquet tables).")
 WORKERS = typer.Option(None, "--workers", min=1, help="Worker processes [default: one per core].")
@@ -59,7 +59,6 @@ def sweep(
     from .store import Store
     from .sweep import SweepError, executor, load_sweep, run_sweep
 
-    readable(file, "sweep file")
     try:
         sw = load_sweep(file)
         sw = sw.reduced() if quick else sw

@@ -2,16 +2,17 @@
 
 Names, paths and values a user gave come back in errors and tables. Each is
 printed as text, never as rich markup, and with its control characters made
-visible (`shown`: ESC as `\\x1b`), so that a name cannot move the cursor,
+visible (`shown`, with `messages.printable`: ESC as `\\x1b`), so that a name cannot move the cursor,
 retitle the terminal or hide what follows. Errors are printed without rich's
 highlighter, whose regular expressions take time quadratic in the message's
 length (a 40,000-character key took 26 s to print).
 
 A command's standard output may be a pipe that its reader closes early
 (`pacesim run ... | head`). The commands write their files before they print,
-and `command` makes each stop printing then and end with status 141 (128 + SIGPIPE, as a shell
-reports a writer stopped by the pipe) and a line on standard error, never a
-traceback.
+and `command` makes each stop printing then and end with status 141 (128 +
+SIGPIPE, as a shell reports a writer stopped by the pipe) and a line on
+standard error, never a traceback. It also refuses, naming its option, a path
+the file system cannot even look up (a name longer than it holds).
 """
 
 from __future__ import annotations
@@ -20,15 +21,14 @@ import errno
 import functools
 import inspect
 import os
-import re
 import sys
-from pathlib import Path
 from typing import Callable, List, NoReturn, Tuple, TypeVar
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
+from .messages import printable
 
 
 class _Console(Console):
@@ -48,10 +48,6 @@ def out(**options) -> Console:
     return _Console(**options)
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""C0 and C1 control characters but newline and tab, DEL, and the bidirectional overrides (which reorder
-what a terminal shows after them)."""
-
 PIPE_CLOSED = 141
 """Exit status when standard output's reader went away: 128 + SIGPIPE (13)."""
 
@@ -59,8 +55,8 @@ F = TypeVar("F", bound=Callable)
 
 
 def shown(text: object) -> str:
-    """`text` as a string whose control characters are written out: "a\\x1b[31mb" prints as `a\\x1b[31mb`."""
-    return _CONTROL.sub(lambda m: repr(m[0])[1:-1] if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", str(text))
+    """`text` as a string safe on a terminal (`messages.printable`): "a\\x1b[31mb" prints as `a\\x1b[31mb`."""
+    return printable(str(text))
 
 
 def plain(text: object) -> Text:
@@ -78,22 +74,6 @@ def fail(message: str, code: int = 2) -> NoReturn:
     1: the work failed)."""
     err.print(Text.assemble(("error:", "red"), " ", shown(message)), soft_wrap=True)
     raise typer.Exit(code)
-
-
-MAX_INPUT = 64 << 20
-"""The largest input file a command reads whole (a sweep, an overlay): 64 MiB, far past any real one."""
-
-
-def readable(path: Path, what: str) -> None:
-    """Refuse (an error naming `what`) an input that is no regular file (a device such as /dev/zero, a pipe)
-    or is larger than `MAX_INPUT`: read whole, it could fill the memory."""
-    try:
-        if not path.is_file():
-            fail(f"{what} {path}: not a regular file")
-        if path.stat().st_size > MAX_INPUT:
-            fail(f"{what} {path}: {path.stat().st_size:,} bytes, more than the {MAX_INPUT >> 20} MiB read whole")
-    except OSError as e:
-        fail(f"{what} {path}: {e.strerror or e}")
 
 
 def warn(message: str) -> None:
