@@ -80,3 +80,26 @@ def test_the_hurst_fit_by_hand():
     b = {"scale_us": [1, 10, 100] + scales, "beta": [9.0, 5.0, 2.0] + [s ** -0.2 for s in scales]}
     assert hurst_from(b, 1000.0) == pytest.approx(0.8, abs=1e-12)
     assert hurst_from(b, 8000.0) is None  # two scales only
+
+
+def test_axes_written_in_units_get_numeric_columns_that_sort_as_numbers():
+    """Issue 34: axis values are stored as written, so pandas sorted 10KB, 20KB, 3KB."""
+    import pandas as pd
+
+    from pacesim.report_tables import axis_numbers
+
+    points = pd.DataFrame({"core.buffer": ["10KB", "20KB", "3KB", "64KiB"], "pacing.delay": ["1ms", "10ms", "2s", "0s"],
+                           "topology.access_rate": ["8Mbps", "1Gbps", "100Kbps", "10Mbps"],
+                           "pacing.scheme": ["none", "edge", "host", "qlbp"], "topology.tcp_hosts": [10, 20, 3, 1],
+                           "mixed": ["5KB", "1ms", "x", "2s"], "seed": [1, 1, 1, 1]})
+    assert list(points.sort_values("core.buffer")["core.buffer"]) == ["10KB", "20KB", "3KB", "64KiB"]  # as text
+    f = axis_numbers(points, ["core.buffer", "pacing.delay", "topology.access_rate", "pacing.scheme",
+                              "topology.tcp_hosts", "mixed"])
+    assert list(f.sort_values("core.buffer_bytes")["core.buffer"]) == ["3KB", "10KB", "20KB", "64KiB"]
+    assert list(f["core.buffer_bytes"]) == [10_000, 20_000, 3_000, 65_536]
+    assert list(f["pacing.delay_s"]) == [0.001, 0.01, 2.0, 0.0]
+    assert list(f["topology.access_rate_bps"]) == [8e6, 1e9, 1e5, 1e7]
+    assert f.attrs["units"] == {"core.buffer_bytes": "B", "pacing.delay_s": "s", "topology.access_rate_bps": "bit/s"}
+    assert list(f.columns) == ["core.buffer", "core.buffer_bytes", "pacing.delay", "pacing.delay_s",
+                               "topology.access_rate", "topology.access_rate_bps", "pacing.scheme",
+                               "topology.tcp_hosts", "mixed", "seed"]  # each beside its axis; none for the rest

@@ -81,7 +81,9 @@ def sweep(
 def results(
     name: Optional[str] = typer.Argument(None, help="A sweep: list its points instead of the sweeps."),
     results: Path = RESULTS,
-    csv: Optional[Path] = typer.Option(None, "--csv", help="Write the sweep's points (all columns) to this CSV."),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="Write the sweep's points (all columns, and each axis "
+                                                           "written in units as a number too: core.buffer_bytes) "
+                                                           "to this CSV."),
 ) -> None:
     """List the sweeps in the results store, or one sweep's points."""
     from .store import Store
@@ -105,8 +107,10 @@ def results(
         except KeyError as e:
             fail(str(e.args[0]))
     if csv is not None:
+        from .report_tables import axis_numbers
+
         try:
-            df.to_csv(csv, index=False)
+            axis_numbers(df, axes).to_csv(csv, index=False)
         except OSError as e:
             fail(f"--csv {csv}: {e.strerror or e}", 1)
     metrics = [m for m in ["aggregate_mbps", "goodput_kbps_mean", "core_loss_rate"] if m in df]

@@ -17,7 +17,7 @@ pandas is imported on first use (`pacesim run` prints its transfers with
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Sequence
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -90,6 +90,36 @@ def series_rows(series: Optional[dict]) -> pd.DataFrame:
         named[key] = pd.Categorical.from_codes(codes[track], categories=names)
     return pd.DataFrame({"time_s": np.asarray(series["t_s"], dtype=float), **named,
                          "value": np.asarray(series["value"], dtype=float)})
+
+
+QUANTITIES = (("bytes", "B", "parse_size", 1.0), ("s", "s", "parse_time", 1e-9), ("bps", "bit/s", "parse_rate", 1.0))
+"""The quantities an axis may be written in: column suffix, unit, the `units` parser, its value's scale to the
+unit (times parse to ns)."""
+
+
+def axis_numbers(points: pd.DataFrame, axes: Sequence[str]) -> pd.DataFrame:
+    """A sweep's points (`Store.points`) with a numeric column beside each axis written in units ("3KB",
+    "10ms", "8Mbps"): `<axis>_bytes`, `<axis>_s` or `<axis>_bps`, so that it sorts and computes as numbers
+    (the written values sort as text: "10KB" before "3KB"). Each such column's unit is in
+    `frame.attrs["units"]` ({"core.buffer_bytes": "B"}). An axis of plain numbers is numeric already; one
+    of categories (schemes, variants) or lists gets no column, nor one whose values do not all parse as
+    one quantity."""
+    from . import units
+
+    frame, named = points.copy(), {}
+    for axis in axes:
+        if axis not in frame or frame[axis].map(lambda v: isinstance(v, str)).eq(False).any():
+            continue
+        for suffix, unit, parser, scale in QUANTITIES:
+            try:
+                values = frame[axis].map(lambda v, parse=getattr(units, parser): parse(v) * scale)
+            except ValueError:
+                continue
+            frame.insert(frame.columns.get_loc(axis) + 1, f"{axis}_{suffix}", values.astype(float))
+            named[f"{axis}_{suffix}"] = unit
+            break
+    frame.attrs["units"] = {**points.attrs.get("units", {}), **named}
+    return frame
 
 
 def links(report: dict) -> pd.DataFrame:

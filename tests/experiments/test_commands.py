@@ -31,6 +31,7 @@ def test_results_lists_sweeps_and_points(tiny_store, tmp_path):
     assert out.exit_code == 0, out.output
     df = pd.read_csv(tmp_path / "t.csv")
     assert len(df) == 8 and {"core.buffer", "pacing.scheme", "seed", "goodput_kbps_mean"} <= set(df.columns)
+    assert list(df.sort_values(["core.buffer_bytes", "seed"])["core.buffer"]) == ["3KB"] * 4 + ["10KB"] * 4
 
 
 def test_plot_writes_png_and_svg(tiny_store, tmp_path):
