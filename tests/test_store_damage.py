@@ -121,6 +121,26 @@ def test_a_run_row_changed_in_the_database_is_named_and_run_again(tmp_path, pool
                                       points.drop(columns=["wall_s", "finished_at"]))
 
 
+def test_a_sweeps_points_or_a_runs_table_list_changed_in_the_database_is_named(tmp_path, pool):
+    # An axis value or a point's key changed in sweep_points would be shown as the sweep's; a table's row
+    # renamed would leave the run "finished" with a table no read finds.
+    with Store(tmp_path) as store:
+        run_sweep(tiny(), store, pool, progress=False)
+        points = store.points("tiny")
+        store.db.execute("UPDATE sweep_points SET axes = replace(axes, '10KB', '10KC') WHERE sweep = 'tiny'")
+        with pytest.raises(StoreError, match="sweep tiny: its definition in .*pacesim.sqlite is not the one committed"):
+            store.points("tiny")
+        key = points["key"][3]
+        store.db.execute("UPDATE run_tables SET name = 'flowz' WHERE key = ? AND name = 'flows'", (key,))
+        assert store.check(points["key"])[1] == {key: "its row in pacesim.sqlite is not the one committed "
+                                                      "(its checksum differs)"}
+        with pytest.warns(DamagedRun, match="core.buffer='10KB', seed 2: its row in pacesim.sqlite"):
+            assert run_sweep(tiny(), store, pool, progress=False).ran == 1
+        pd.testing.assert_frame_equal(store.points("tiny").drop(columns=["wall_s", "finished_at"]),
+                                      points.drop(columns=["wall_s", "finished_at"]))
+        assert len(store.table(key)) == 4
+
+
 def test_a_results_path_that_is_no_store_is_named(tmp_path, pool):
     (tmp_path / "file").write_text("")
     with pytest.raises(StoreError, match="file: is a file, not a results directory"):

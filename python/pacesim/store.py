@@ -18,14 +18,16 @@ different sweeps share one run and a rerun skips it. A run's Parquet files
 are written first (to `<key>.parquet.<pid>.tmp`, then renamed) and its row
 committed after: a kill before the commit leaves a file no row points at,
 which the point's rerun overwrites (and removes the dead writer's temporary
-file); never a row pointing at nothing. The SHA-256 of a run's row
-(`runs.sha256`, over its `ROW` values) and of each of its table files
-(`run_tables.sha256`) are committed with them: a run whose row or file was
-later changed by a single bit, cut short or deleted counts as not finished
-(`Store.check` names what), so a rerun of its sweep runs it again, and
-reading it raises a StoreError naming it. (A store written before checksums
-were kept has none for its old runs: each is read through once and, if
-whole, its checksums recorded then.) Several sweeps may write one store at
+file); never a row pointing at nothing. SQLite keeps no checksum of a row,
+nor Parquet of a file, so the store keeps its own, committed with what they
+cover: a run's (`runs.sha256`: its row and its tables' rows), each table
+file's (`run_tables.sha256`) and a sweep's (`sweeps.sha256`: its name, spec
+and points). A run whose row or file was later changed by a single bit,
+cut short or deleted counts as not finished (`Store.check` names what), so
+a rerun of its sweep runs it again; reading it, or a sweep changed so,
+raises a StoreError naming it. (A store written before checksums were kept
+has none for its old runs: each is read through once and, if whole, its
+checksums recorded then; its sweeps get theirs when run again.) Several sweeps may write one store at
 once: each writes its own temporary files, and waits its turn for the
 database, retrying while another holds the lock. A reader (`read_only`)
 writes nothing, so a store it may not write is still readable (with its
@@ -94,13 +96,14 @@ CREATE TABLE IF NOT EXISTS runs (
     packet_hops    INTEGER,
     host           TEXT,               -- machine that ran it
     finished_at    TEXT NOT NULL,      -- UTC, ISO 8601
-    sha256         TEXT                -- of the row as committed (`ROW`; NULL: written before checksums were kept)
+    sha256         TEXT                -- of the row and its tables' rows as committed (`_run_sum`; NULL: before)
 );
 CREATE TABLE IF NOT EXISTS sweeps (
     name       TEXT PRIMARY KEY,
     spec       TEXT NOT NULL,          -- JSON: base scenario, axes, seeds, fixed overrides
     created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL
+    updated_at TEXT NOT NULL,
+    sha256     TEXT                    -- of its name, spec and points as committed (`_sweep_sum`)
 );
 CREATE TABLE IF NOT EXISTS sweep_points (
     sweep TEXT NOT NULL REFERENCES sweeps(name),
@@ -197,19 +200,20 @@ def _sha256(path: Path) -> str:
 
 ROW = ("key", "status", "error", "scenario", "seed", "engine_version", "code_version", "metrics", "report", "wall_s",
        "events", "packet_hops", "host", "finished_at")
-"""A run's columns, in the order its checksum (`_row_sum`) takes them."""
+"""A run's columns, in the order its checksum (`_run_sum`) takes them."""
 
 
-def _row_sum(row: Iterable) -> str:
-    """The SHA-256 of a run's row, its `ROW` values in order."""
-    return hashlib.sha256(json.dumps(list(row)).encode()).hexdigest()
+def _run_sum(row: Iterable, tables: Iterable[tuple]) -> str:
+    """The SHA-256 of a run as stored: its row's `ROW` values in order and its tables' (name, path, rows),
+    sorted (each table file has its own checksum)."""
+    return hashlib.sha256(json.dumps([list(row), sorted(list(t) for t in tables)]).encode()).hexdigest()
 
 
-def _row_damage(row: list, digest: Optional[str]) -> Optional[str]:
-    """What is wrong with a run's row, its `ROW` values (None: nothing; "": nothing, but it has no checksum
-    yet, and its JSON reads)."""
+def _run_damage(row: list, tables: list, digest: Optional[str]) -> Optional[str]:
+    """What is wrong with a run as stored, its `ROW` values and its tables' (name, path, rows) (None:
+    nothing; "": nothing, but it has no checksum yet, and its JSON reads)."""
     if digest is not None:
-        return None if _row_sum(row) == digest else "is not the one committed (its checksum differs)"
+        return None if _run_sum(row, tables) == digest else "is not the one committed (its checksum differs)"
     try:
         for text in (row[ROW.index("scenario")], row[ROW.index("metrics")], row[ROW.index("report")]):
             if text is not None:
@@ -217,6 +221,15 @@ def _row_damage(row: list, digest: Optional[str]) -> Optional[str]:
     except (TypeError, ValueError):
         return "cannot be read (its JSON is cut or changed)"
     return ""
+
+
+def _sweep_sum(name: str, spec: str, points: Iterable[tuple]) -> str:
+    """The SHA-256 of a sweep as stored: its name, its spec's JSON text and its points' (axes, seed, run
+    key), in the order they were written."""
+    h = hashlib.sha256(json.dumps([name, spec]).encode())
+    for point in points:
+        h.update(json.dumps(list(point)).encode())
+    return h.hexdigest()
 
 
 def run_key(engine_scenario: dict, engine_version: str) -> str:
@@ -291,7 +304,7 @@ class Store:
         try:
             self._open(path)
             self._summed = {}  # table -> whether it has its checksum column (a store from before has not)
-            for table in ("runs", "run_tables"):
+            for table in ("runs", "run_tables", "sweeps"):
                 self._summed[table] = "sha256" in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
                 if not read_only and not self._summed[table]:  # its rows so far have none
                     _when_unlocked(lambda: self.db.execute(f"ALTER TABLE {table} ADD COLUMN sha256 TEXT"))
@@ -363,15 +376,17 @@ class Store:
                                      "the seeds a store holds")
                 yield name, json.dumps(axes, sort_keys=True), seed, key
 
-        now = _now()
+        now, text = _now(), json.dumps(spec)
         with self._transaction():
             self.db.execute(
-                "INSERT INTO sweeps VALUES (?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET spec = excluded.spec, "
-                "updated_at = excluded.updated_at",
-                (name, json.dumps(spec), now, now),
+                "INSERT INTO sweeps (name, spec, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(name) "
+                "DO UPDATE SET spec = excluded.spec, updated_at = excluded.updated_at",
+                (name, text, now, now),
             )
             self.db.execute("DELETE FROM sweep_points WHERE sweep = ?", (name,))
             self.db.executemany("INSERT OR REPLACE INTO sweep_points VALUES (?, ?, ?, ?)", rows())
+            stored = self.db.execute("SELECT axes, seed, key FROM sweep_points WHERE sweep = ? ORDER BY rowid", (name,))
+            self.db.execute("UPDATE sweeps SET sha256 = ? WHERE name = ?", (_sweep_sum(name, text, stored), name))
 
     def finished(self, keys: Iterable[str]) -> set[str]:
         """Those of `keys` that already have a successful run whose every table file is whole (`check`)."""
@@ -393,30 +408,28 @@ class Store:
             marks = ",".join("?" * len(batch))
             runs = self.db.execute(f"SELECT {', '.join(ROW)}, {self._sum('runs')} FROM runs "
                                    f"WHERE status = 'ok' AND key IN ({marks})", batch).fetchall()
-            rows_adopted = []
+            tables = self._tables(batch)
+            runs_adopted, adopted = [], []
             for *row, digest in runs:
-                why = _row_damage(row, digest)
-                if why == "":
-                    rows_adopted.append((_row_sum(row), row[0]))
-                elif why:
-                    damaged[row[0]] = f"its row in pacesim.sqlite {why}"
-                found.add(row[0])
-            tables = self.db.execute(f"SELECT key, name, path, {self._sum('run_tables')} FROM run_tables "
-                                     f"WHERE key IN ({marks})", batch).fetchall()
-            adopted = []
-            for key, name, rel, digest in tables:
-                if key not in found or key in damaged:
+                key = row[0]
+                found.add(key)
+                why = _run_damage(row, [t[:3] for t in tables.get(key, [])], digest)
+                if why:
+                    damaged[key] = f"its row in pacesim.sqlite {why}"
                     continue
-                why = self._damage(rel, digest)
                 if why == "":  # whole, from before checksums: keep its checksum from now on
-                    adopted.append((_sha256(self.root / rel), key, name))
-                elif why:
-                    damaged[key] = f"{rel} {why}"
+                    runs_adopted.append((_run_sum(row, [t[:3] for t in tables.get(key, [])]), key))
+                for name, rel, _, file_sum in tables.get(key, []):
+                    trouble = self._damage(rel, file_sum)
+                    if trouble == "":
+                        adopted.append((_sha256(self.root / rel), key, name))
+                    elif trouble:
+                        damaged[key] = f"{rel} {trouble}"
             found.difference_update(damaged)
-            if (adopted or rows_adopted) and not self.read_only:
+            if (adopted or runs_adopted) and not self.read_only:
                 with self._transaction():
                     self.db.executemany("UPDATE run_tables SET sha256 = ? WHERE key = ? AND name = ?", adopted)
-                    self.db.executemany("UPDATE runs SET sha256 = ? WHERE key = ?", rows_adopted)
+                    self.db.executemany("UPDATE runs SET sha256 = ? WHERE key = ?", runs_adopted)
             batch.clear()
 
         for key in keys:
@@ -426,6 +439,16 @@ class Store:
         if batch:
             settle()
         return found, damaged
+
+    def _tables(self, keys: list) -> dict[str, list[tuple]]:
+        """The rows of `keys`' tables, (name, path, rows, file checksum) by run key."""
+        out: dict[str, list[tuple]] = {}
+        for i in range(0, len(keys), 500):  # SQLite takes a bounded number of parameters
+            chunk = keys[i:i + 500]
+            for key, *table in self.db.execute(f"SELECT key, name, path, rows, {self._sum('run_tables')} FROM "
+                                               f"run_tables WHERE key IN ({','.join('?' * len(chunk))})", chunk):
+                out.setdefault(key, []).append(tuple(table))
+        return out
 
     def _sum(self, table: str, alias: str = "") -> str:
         """The SQL for `table`'s checksum column (`alias.sha256`): NULL in a store from before checksums read
@@ -458,10 +481,8 @@ class Store:
         with self._transaction():
             self._insert_run((key, "ok", None, json.dumps(result.human_scenario), result.seed, result.engine_version,
                               code_version(), json.dumps(result.metrics), json.dumps(rest), result.wall_s,
-                              report["work"]["events"], report["work"]["packet_hops"], host, _now()))
-            self.db.executemany("INSERT OR REPLACE INTO run_tables (key, name, path, rows, sha256) "
-                                "VALUES (?, ?, ?, ?, ?)",
-                                [(key, name, str(rel), rows, digest) for name, (rel, rows, digest) in tables.items()])
+                              report["work"]["events"], report["work"]["packet_hops"], host, _now()),
+                             [(name, str(rel), rows, digest) for name, (rel, rows, digest) in tables.items()])
 
     def _write_table(self, key: str, name: str, frame: pd.DataFrame) -> tuple[Path, int, str]:
         """Write one table durably; its path relative to the root, its rows and its file's SHA-256."""
@@ -487,15 +508,20 @@ class Store:
     @_guarded
     def save_failed(self, key: str, scenario: dict, seed: int, engine_version: str, error: str,
                     host: Optional[str] = None) -> None:
-        """Store a failed run with its error; a later successful run replaces it."""
+        """Store a failed run with its error (and no tables); a later successful run replaces it."""
         with self._transaction():
             self._insert_run((key, "failed", error, json.dumps(scenario), seed, engine_version, code_version(), None,
-                              None, None, None, None, host, _now()))
+                              None, None, None, None, host, _now()), [])
 
-    def _insert_run(self, row: tuple) -> None:
-        """Insert (or replace) a run's row, its `ROW` values in order, with its checksum."""
+    def _insert_run(self, row: tuple, tables: list[tuple]) -> None:
+        """Insert (or replace) a run's row, its `ROW` values in order, and its tables' rows (name, path, rows,
+        file checksum), with the run's checksum."""
         marks = ", ".join("?" * len(ROW))
-        self.db.execute(f"INSERT OR REPLACE INTO runs ({', '.join(ROW)}, sha256) VALUES ({marks}, ?)", (*row, _row_sum(row)))
+        self.db.execute(f"INSERT OR REPLACE INTO runs ({', '.join(ROW)}, sha256) VALUES ({marks}, ?)",
+                        (*row, _run_sum(row, [t[:3] for t in tables])))
+        self.db.execute("DELETE FROM run_tables WHERE key = ?", (row[0],))
+        self.db.executemany("INSERT INTO run_tables (key, name, path, rows, sha256) VALUES (?, ?, ?, ?, ?)",
+                            [(row[0], *t) for t in tables])
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -538,36 +564,48 @@ class Store:
     def points(self, sweep: str) -> pd.DataFrame:
         """One row per point of `sweep`: its axes (one column each, values as written in
         the sweep), seed, key, status ('ok', 'failed' or 'pending'), error, every metric,
-        wall time and code version. A StoreError names a run whose row is not the one committed."""
-        axes = list(self.spec(sweep)["axes"])
+        wall time and code version. A StoreError names the sweep, or a run of it, if its
+        rows in the database are not the ones committed (its rerun writes them again)."""
+        found = self.db.execute(f"SELECT spec, {self._sum('sweeps')} FROM sweeps WHERE name = ?", (sweep,)).fetchone()
+        if found is None:
+            raise KeyError(f"no sweep named {sweep!r} in {self.root}")
+        text, digest = found
+        where = f"sweep {sweep}: its definition in {self.root / 'pacesim.sqlite'}"
+        spec = _json(text, where)
         rows = self.db.execute(
-            f"""SELECT p.key, p.axes, p.seed, {', '.join(f'r.{c}' for c in ROW)}, {self._sum('runs', 'r')}
+            f"""SELECT p.axes, p.seed, p.key, {', '.join(f'r.{c}' for c in ROW)}, {self._sum('runs', 'r')}
                 FROM sweep_points p LEFT JOIN runs r ON r.key = p.key WHERE p.sweep = ? ORDER BY p.rowid""",
             (sweep,),
         ).fetchall()
+        changed = digest is not None and _sweep_sum(sweep, text, (r[:3] for r in rows)) != digest
+        if changed or not isinstance(spec, dict):
+            raise StoreError(f"{where} is not the one committed (its checksum differs); run the sweep again to "
+                             "write it again")
+        axes = list(spec.get("axes", {}))
+        tables = self._tables(sorted({r[2] for r in rows if r[3] is not None}))
         records = []
-        for key, values, seed, *row, digest in rows:
+        for values, seed, key, *row, run_sum in rows:
             run = dict(zip(ROW, row))
             if run["key"] is not None:
-                self._whole(row, digest, f"sweep {sweep}")
+                self._whole(row, tables.get(key, []), run_sum, f"sweep {sweep}")
             point = _json(values, f"sweep {sweep}: a point's axes in {self.root / 'pacesim.sqlite'}")
             if not isinstance(point, dict):
                 raise StoreError(f"sweep {sweep}: a point's axes in {self.root / 'pacesim.sqlite'} are not a table")
-            found = json.loads(run["metrics"]) if run["metrics"] else {}
-            if found and "tcp_utilisation" not in found:
-                found.update(tcp_metrics_of_old(self.report(key), found))
+            metrics = json.loads(run["metrics"]) if run["metrics"] else {}
+            if metrics and "tcp_utilisation" not in metrics:
+                metrics.update(tcp_metrics_of_old(self.report(key), metrics))
             rec = {a: point.get(a) for a in axes}
             rec.update(seed=seed, key=key, status=run["status"] or "pending", error=run["error"])
             # An axis named like a metric (E-fig4's `flows`, scaled down in quick runs) keeps the value
             # the sweep wrote.
-            rec.update({k: v for k, v in found.items() if k not in rec})
+            rec.update({k: v for k, v in metrics.items() if k not in rec})
             rec.update(wall_s=run["wall_s"], code_version=run["code_version"], finished_at=run["finished_at"])
             records.append(rec)
         return pd.DataFrame.from_records(records)
 
-    def _whole(self, row: list, digest: Optional[str], whose: str) -> None:
-        """A StoreError unless run row `row` (its `ROW` values) is the one committed."""
-        why = _row_damage(row, digest)
+    def _whole(self, row: list, tables: list, digest: Optional[str], whose: str) -> None:
+        """A StoreError unless the run of row `row` (its `ROW` values) and `tables` (their rows) is as committed."""
+        why = _run_damage(row, [t[:3] for t in tables], digest)
         if why:
             raise StoreError(f"{whose}: the row of run {row[0]} in {self.root / 'pacesim.sqlite'} {why}; run the "
                              "sweep again to run the point again")
@@ -589,7 +627,7 @@ class Store:
         if found is None:
             raise KeyError(f"no run {key}")
         *row, digest = found
-        self._whole(row, digest, f"run {key}")
+        self._whole(row, self._tables([key]).get(key, []), digest, f"run {key}")
         run = dict(zip(ROW, row))
         return {"scenario": json.loads(run["scenario"]), **(json.loads(run["report"]) if run["report"] else {})}
 
