@@ -1,0 +1,63 @@
+"""A fixed-budget run of the store and sweep harness (bench/fuzz/hostile_store.py, issue 33): damaged stores,
+full and read-only disks and absurd sweep files, the same every time (hypothesis derandomized), must meet
+only errors naming what is wrong, stores repaired by their rerun, damage that changed nothing, or sound
+sweeps; and the harness's classes are checked on outcomes made to order."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("hostile_store", ROOT / "bench" / "fuzz" / "hostile_store.py")
+hostile_store = sys.modules["hostile_store"] = importlib.util.module_from_spec(spec)  # its dataclasses look it up
+spec.loader.exec_module(hostile_store)
+
+CASES = 100
+
+
+@pytest.fixture(scope="module")
+def harness(tmp_path_factory):
+    h = hostile_store.Harness(tmp_path_factory.mktemp("store-fuzz"))
+    yield h
+    h.worker.close()
+
+
+def test_hostile_stores_and_sweeps_meet_clean_errors_and_repairs_only(harness):
+    hostile_store.fuzz(harness, CASES)
+    assert sum(harness.counts.values()) == CASES
+    defects = {c: harness.counts[c] for c in hostile_store.DEFECTS if harness.counts[c]}
+    assert not defects, json.dumps(harness.examples, indent=1, ensure_ascii=False)
+    assert set(harness.by_kind) == {"damage", "disk", "sweep"}
+    assert harness.counts["repaired"] >= CASES // 10  # damage is done, found and repaired, not only refused
+
+
+def _damage(harness, tmp_path, *edits) -> tuple:
+    case = hostile_store.Case("damage", edits=list(edits))
+    return hostile_store.damage_outcome(case, harness.pristine, tmp_path)
+
+
+def test_the_classes_are_told_apart(harness, tmp_path, monkeypatch):
+    assert _damage(harness, tmp_path / "a", ("flip", "table", 3, 0.5, 1))[0] == "repaired"
+    assert _damage(harness, tmp_path / "b", ("delete", "db", 0, 0.0, 1))[0] == "repaired"  # a new store, all rerun
+    assert _damage(harness, tmp_path / "c", ("cut", "db", 0, 0.5, 1))[0] == "error names it"
+    sweep = hostile_store.Case("sweep", sweep={"name": "../x", "set": hostile_store.TINY[:5]})
+    (tmp_path / "d").mkdir()
+    assert hostile_store.sweep_outcome(sweep, tmp_path / "d")[0] == "error names it"
+    # With the checks the fixes added taken away, the harness sees what they prevent.
+    monkeypatch.setattr("pacesim.sweep.plain_name", lambda name: None)
+    assert hostile_store.sweep_outcome(sweep, tmp_path / "d")[0] == "nonsense"
+    monkeypatch.setattr("pacesim.store._run_damage", lambda row, tables, digest: None)
+    cls, detail = _damage(harness, tmp_path / "e", ("sql", "table", 0, 0.5, 1))  # a digit of a run's metrics
+    assert cls == "silent damage" and "reads" in detail, detail
+
+
+def test_a_disk_that_fills_mid_sweep_is_an_error_then_repaired(harness, tmp_path):
+    (tmp_path / "f").mkdir()
+    cls, detail = hostile_store.disk_outcome(hostile_store.Case("disk", disk=("full", 1)), harness.pristine,
+                                             tmp_path / "f", can_mount=False)  # the mocked disk: after one run
+    assert cls == "repaired" and "the disk is full" in detail, detail
