@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import terminal
-from .terminal import command, fail, plain, shown, warn
+from .terminal import command, fail, output_dir, plain, shown, warn
 from .units import format_rate, format_size, parse_size
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ def _unwritable(path: Path) -> Optional[str]:
     return None
 
 
-def _written(path: Path, text: str, option: str) -> None:
+def _write_report(path: Path, text: str, option: str) -> None:
     """Write `text` to `path`; an OSError (a full disk) is an error naming `option` and the file, and leaves
     no partial file behind."""
     try:
@@ -231,7 +231,7 @@ def run(
         raise typer.Exit(130)
     # The files first: a reader that closes standard output early (`| head`) stops the printing only.
     if json_path is not None:
-        _written(json_path, r.json_text(), "--json")
+        _write_report(json_path, r.json_text(), "--json")
     elif json_out == "-":
         sys.stdout.write(r.json_text())
         sys.stdout.flush()
@@ -249,16 +249,6 @@ def run(
         out.print(plain(f"report written to {json_path}"), soft_wrap=True)
     if r.scenario.trace is not None and r.scenario.trace.file is not None:
         out.print(plain(f"trace written to {r.scenario.trace.file}"), soft_wrap=True)
-
-
-def _output_dir(option: str, path: Path) -> None:
-    """Refuse an output directory that is a file or cannot be made (an error naming `option`)."""
-    if path.exists() and not path.is_dir():
-        fail(f"{option} {path}: is a file, not a directory")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        fail(f"{option} {path}: cannot make the directory: {e.strerror or e}")
 
 
 @app.command()
@@ -296,7 +286,7 @@ def model(
     except ValueError as e:
         fail(f"--set: {e}")
     target = out if out is not None else Path("results") / "models" / key
-    _output_dir("--out", target)
+    output_dir("--out", target)
     try:
         written, facts, out_model = render(key, target, set_, overlay, simulate)
     except ValueError as e:

@@ -6,6 +6,7 @@ in sweep.py, store.py, plot.py, reproduce/ and site/.
 
 from __future__ import annotations
 
+import os
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,10 +17,11 @@ from rich.table import Table
 from rich.text import Text
 
 from . import terminal
-from .terminal import command, fail, plain
+from .terminal import command, fail, output_dir, plain
 
 RESULTS = typer.Option(Path("results"), "--results", help="Results directory (database and Parquet tables).")
-WORKERS = typer.Option(None, "--workers", min=1, help="Worker processes [default: one per core].")
+WORKERS = typer.Option(None, "--workers", min=1, max=max(64, 4 * (os.cpu_count() or 1)),
+                       help="Worker processes [default: one per core].")
 SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler.")
 DASK = typer.Option(False, "--dask", help="Run on a Dask LocalCluster (--workers processes).")
 
@@ -89,7 +91,7 @@ def results(
     from .store import Store
 
     if not (results / "pacesim.sqlite").exists():
-        fail(f"no results store in {results}")
+        fail(f"--results {results}: no results store there (no pacesim.sqlite)")
     with Store(results, read_only=True) as store:
         if name is None:
             df = store.sweeps()
@@ -199,7 +201,7 @@ def plot(
 
     kinds = _figure_options(formats, size)
     if not (results / "pacesim.sqlite").exists():
-        fail(f"no results store in {results}")
+        fail(f"--results {results}: no results store there (no pacesim.sqlite)")
     with Store(results, read_only=True) as store:
         try:
             df = store.points(name)
@@ -484,12 +486,16 @@ def report(
 
     out = results / "site" if out is None else out
     if out.exists() and not out.is_dir():
-        fail(f"--out: {out} is a file, not a directory")
+        fail(f"--out {out}: is a file, not a directory")
     try:
         record = collect(results)
     except RecordError as e:
         fail(f"--results: {e}")
-    pages = write_site(record, out)
+    output_dir("--out", out)
+    try:
+        pages = write_site(record, out)
+    except OSError as e:
+        fail(f"--out {out}: {e.strerror or e}", 1)
     done = record.tally_of(record.entries)
     terminal.say(f"{done['reproduced']} of {sum(done.values())} claims reproduced; "
                                f"wrote {len(pages)} pages to {out} (open {pages[0]})")

@@ -35,6 +35,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 from scipy import stats
 
+from .messages import printable
 from .units import parse_rate, parse_size, parse_time
 
 METRICS = {
@@ -181,10 +182,10 @@ def words(name: str) -> str:
 def label(key: str, value) -> str:
     """A legend entry for one value of an axis: "edge", "100 flows", "d=10ms"."""
     if key in ("pacing.scheme", "variant", "tcp.variant", "which"):
-        return str(value)
+        return printable(str(value))
     if key in ("flows", "topology.tcp_hosts"):
         return f"{value} flows"
-    return f"{SHORT.get(key, words(key.rsplit('.', 1)[-1]))}={value}"
+    return printable(f"{SHORT.get(key, words(key.rsplit('.', 1)[-1]))}={value}")
 
 
 def metric_label(metric: str) -> str:
@@ -460,7 +461,7 @@ def draw(ax, df: pd.DataFrame, panel: Panel, style: Optional[Styles] = None) -> 
     ax.set_ylabel(f"{ylabel} (%)" if loss and "%" not in ylabel else ylabel)
     if categories:
         crowded = sum(len(str(c)) for c in categories) > 40  # slant the names rather than overlap them
-        ax.set_xticks(range(len(categories)), [str(c) for c in categories], rotation=30 if crowded else 0,
+        ax.set_xticks(range(len(categories)), [printable(str(c)) for c in categories], rotation=30 if crowded else 0,
                       ha="right" if crowded else "center")
         ax.set_xlim(-0.5, len(categories) - 0.5)
     elif xs_all is not None and xs_all.min() > 0 and xs_all.max() / xs_all.min() >= 100:
@@ -734,7 +735,8 @@ def _suptitle(fig: Figure, title: str, width: float, page: Optional[Size]) -> No
     """`title` over the figure, each line wrapped to its `width` inches (about 10 characters an inch at 12
     points)."""
     chars = int(width * 10 * 12 / (page.font + 1 if page else 12))
-    fig.suptitle("\n".join(textwrap.fill(line, chars) for line in title.split("\n")), fontsize="large")
+    lines = (textwrap.fill(printable(line), chars) for line in title.split("\n"))  # no control character drawn
+    fig.suptitle("\n".join(lines), fontsize="large")
 
 
 def file_name(text: str) -> str:

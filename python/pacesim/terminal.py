@@ -76,6 +76,16 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+def output_dir(option: str, path) -> None:
+    """Make output directory `path` (an error naming `option` if it is a file or cannot be made)."""
+    if path.exists() and not path.is_dir():
+        fail(f"{option} {path}: is a file, not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"{option} {path}: cannot make the directory: {e.strerror or e}")
+
+
 def warn(message: str) -> None:
     """Print `warning: MESSAGE` on standard error."""
     err.print(Text.assemble(("warning:", "yellow"), " ", shown(message)), soft_wrap=True)

@@ -260,6 +260,22 @@ def test_reproduce_refuses_bad_arguments(tmp_path, args, names):
     refused(["reproduce", *args, "--results", tmp_path / "r"], names)
 
 
+def test_plot_draws_no_control_character_of_a_title(store, tmp_path):
+    out = invoke(["plot", "tiny", "--results", store, "--by", "pacing.scheme", "--title", f"a{ESC}b", "--format",
+                  "svg", "--out", tmp_path / "p"])
+    assert out.exit_code == 0 and "\x1b" not in out.output and "Glyph" not in out.output  # no font warning either
+    assert r"a\x1b]0;pwned\x07\x1b[31mb" in (tmp_path / "p.svg").read_text()
+
+
+@pytest.mark.parametrize("args, names", [
+    (["--out", "/proc/self/nope"], "--out /proc/self/nope: cannot make the directory"),
+    (["--workers", "40946"], "--workers"),
+])
+def test_report_and_reproduce_refuse_what_they_cannot_make(store, args, names):
+    refused(["report" if "--out" in args else "reproduce", *(["Q-tab2"] if "--workers" in args else []),
+             "--results", store, *args], names)
+
+
 def test_report_out_at_a_file_is_refused(store, tmp_path):
     (tmp_path / "f").write_text("")
     refused(["report", "--results", store, "--out", tmp_path / "f"], "--out")
