@@ -83,6 +83,7 @@ def simulate(point: dict) -> dict:
             f"duration={point['duration_s']}s",
             f"warmup={point['warmup_s']}s",
             f"seed={point['seed']}",
+            "tcp.window=1000",  # ebase.tcl's window_ (paper E's reading, ns-2's 20, is not the reference's)
             *(WAN if point["config"].startswith("wan-") else []),
             *CONFIGS[point["config"]],
         ],

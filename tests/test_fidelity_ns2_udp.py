@@ -19,7 +19,8 @@ import pacesim
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = {r["tag"]: r for r in csv.DictReader((ROOT / "bench" / "ns2" / "results" / "causes-e.csv").open())}
-UDP = ['topology.udp={}', 'traffic.udp=[{kind = "poisson", rate = "5.5Mbps", size = ["100B", "300B"]}]']
+# ebase.tcl's window_ 1000 (not paper E's reading, ns-2's default 20) with the UDP source.
+UDP = ["tcp.window=1000", 'topology.udp={}', 'traffic.udp=[{kind = "poisson", rate = "5.5Mbps", size = ["100B", "300B"]}]']
 
 
 @pytest.mark.parametrize("tag", ["udp-poisson-edge-10", "udp-poisson-none-6-t100"])

@@ -16,7 +16,8 @@ from pacesim.scenario import ScenarioError
 from pacesim.store import Store, run_key
 from pacesim.sweep import Sweep, executor, run_sweep
 
-TINY = ["topology.edges=2", "topology.hosts_per_edge=5", "duration=20s", "warmup=5s", "core.buffer=5KB"]
+# An advertised window that never binds (not paper E's 20), so that 10 flows fill the 5 KB core and it drops.
+TINY = ["topology.edges=2", "topology.hosts_per_edge=5", "duration=20s", "warmup=5s", "core.buffer=5KB", "tcp.window=1000"]
 SERIES = ["series.flows=[0, 7]", 'series.links=["core"]']
 
 

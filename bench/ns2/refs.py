@@ -288,6 +288,8 @@ def overrides(point):
     """pacesim overrides of the setup's base scenario for a point."""
     s, k = point["setup"], point.get("scale", 1)
     run = [f"seed={point['seed']}", f"duration={point['duration_s']}s", f"warmup={point['warmup_s']}s"]
+    if s.startswith(("abase", "ebase", "twoway")):
+        run.append("tcp.window=1000")  # abase.tcl's and ebase.tcl's window_ 1000, not the papers' reading (20)
     if "buffer_bytes" in point:
         run.append(f"core.buffer={point['buffer_bytes']}B")
 

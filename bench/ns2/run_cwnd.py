@@ -67,7 +67,7 @@ def compare():
             ns2 = [float(r["mean_cwnd"]) for r in csv.DictReader(f)]
         s = pacesim.apply_overrides(base, [
             f"topology.tcp_hosts={flows}", "core.rate=200Mbps", f"core.buffer={kb}KB", f"seed={SEED}",
-            f"duration={DURATION}s", f"warmup={WARMUP}s",
+            f"duration={DURATION}s", f"warmup={WARMUP}s", "tcp.window=1000",  # abase.tcl's window_
             'traffic.udp=[{kind = "poisson", rate = "10Mbps", size = "200B"}]'])
         ours = [c for c in pacesim.run(s).report["flows"]["mean_cwnd"] if c is not None]
         fmt = lambda q: " / ".join(f"{x:.2f}" for x in q)  # noqa: E731

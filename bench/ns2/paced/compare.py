@@ -59,7 +59,8 @@ def overrides(kind: str, p: dict) -> tuple[Path, list[str]]:
     """The pacesim scenario file and overrides of one ns-2 row."""
     common = [f"duration={p['duration_s']}s", f"warmup={p['warmup_s']}s", f"seed={p['seed']}"]
     if kind == "edge":
-        return ROOT / "scenarios" / "e-base.toml", common + [
+        # ebase_edge.tcl's window_ 1000, not paper E's reading (ns-2's default 20).
+        return ROOT / "scenarios" / "e-base.toml", common + ["tcp.window=1000",
             f"topology.edges={p['edges']}", f"topology.hosts_per_edge={p['hosts_per_edge']}",
             f"core.buffer={p['buffer_bytes']}B", "pacing.scheme=edge", f"pacing.delay={p['delay_ms']}ms",
             f"pacing.fraction={p['paced_edges'] / p['edges']}"]

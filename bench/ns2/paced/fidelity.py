@@ -67,7 +67,7 @@ def simulate_ebase(p: dict, extra: tuple = ()) -> dict:
     s = pacesim.apply_overrides(pacesim.load_scenario(EBASE), [
         f"topology.edges={p['edges']}", f"topology.hosts_per_edge={p['hosts_per_edge']}",
         f"core.buffer={p['buffer_bytes']}B", f"duration={p['duration_s']}s", f"warmup={p['warmup_s']}s",
-        f"seed={p['seed']}", *pacing, *extra])
+        f"seed={p['seed']}", "tcp.window=1000", *pacing, *extra])  # ebase_host.tcl's window_ 1000
     r = pacesim.run(s)
     m = r.summary
     return {**p, "aggregate_mbps": m["aggregate_mbps"], "goodput_kbps_mean": m["goodput_kbps_mean"],

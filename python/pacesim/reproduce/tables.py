@@ -65,6 +65,23 @@ def judge_all(results: Path) -> Dict[str, Tuple[str, List[Judged]]]:
 
 
 REFERENCES = Path(__file__).resolve().parent / "references.toml"
+READINGS = Path(__file__).resolve().parent / "readings.toml"
+
+
+def readings() -> Dict[str, dict]:
+    """Paper -> its reading (`readings.toml`): the simulator it ran, what of it is not modelled, its settings."""
+    return tomllib.loads(READINGS.read_text(encoding="utf-8"))
+
+
+def reading_markdown(paper: str) -> List[str]:
+    """The reading every figure of `paper` runs under, each setting with the line it comes from."""
+    r = readings()[paper]
+    lines = ["## Reading", "", "One reading of what the paper leaves open, applied to every figure of it: where "
+             f"the paper is silent, the defaults of the ns-2 it ran. Simulator: {r['simulator']}. Not modelled: "
+             f"{r['departures']}.", "", "| setting | value | scenario key | from |", "|---|---|---|---|"]
+    lines += [f"| {_cell(s['what'])} | {_cell(s['value'])} | {f'`{k}`' if (k := s.get('key')) else '-'} | "
+              f"{_cell(s['from'])} |" for s in r["set"]]
+    return lines + [""]
 
 
 def references() -> Dict[str, List[str]]:
@@ -85,6 +102,7 @@ def render(paper: str, judged: Dict[str, Tuple[str, List[Judged]]], results: Pat
              f"`{results}`; do not edit. Claims: ../shared/EXPERIMENTS.md, checked by "
              f"python/pacesim/reproduce/ (rules in claims.py: {RULES}); causes of misses: "
              f"python/pacesim/reproduce/causes/paper_{paper}.toml.", "",
+             *reading_markdown(paper),
              f"**{counts(every)}.**", "",
              "| id | run | claims | ns-2 reference |", "|---|---|---|---|"]
     refs = references()

@@ -1,0 +1,79 @@
+"""Each paper's reading (python/pacesim/reproduce/readings.toml) is what its sweeps run.
+
+A reading is one set of values for what a paper leaves open, applied to every
+figure of the paper. Every setting with a scenario key must hold at every
+point (full size and quick) of every sweep file of that paper: setting the
+key to the reading's value changes no point's engine scenario. The table's
+reading section shows each setting with the line it comes from.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from pacesim.reproduce.figure import scenarios_dir
+from pacesim.reproduce.tables import reading_markdown, readings
+from pacesim.scenario import apply_overrides
+from pacesim.sweep import load_sweep
+
+READINGS = readings()
+
+
+def _points(paper: str):
+    skip = set(READINGS[paper].get("except", []))
+    for path in sorted(scenarios_dir().glob(f"{paper.upper()}-*.toml")):
+        if path.stem in skip:
+            continue
+        sweep = load_sweep(path)
+        for s in [sweep] + ([sweep.reduced()] if sweep.quick else []):
+            yield from ((s.name, p) for p in s.points() if p.scenario is not None)
+
+
+def _departures(paper: str, points) -> list:
+    """(sweep, axes, key) of every point whose engine scenario does not hold a keyed setting's value."""
+    keyed = [s for s in READINGS[paper]["set"] if "key" in s]
+    out, wanted = [], None
+    for name, point in points:
+        engine = point.scenario.to_engine()
+        if wanted is None:  # each key's engine value, from the reading's value set on one point
+            wanted = {s["key"]: _at(apply_overrides(point.scenario, [f"{s['key']}={s['value']}"]).to_engine(),
+                                    s["key"]) for s in keyed}
+        out += [(name, point.axes, k) for k, v in wanted.items() if _at(engine, k) != v]
+    return out
+
+
+def _at(engine: dict, key: str):
+    for part in key.split("."):
+        engine = engine[part]
+    return engine
+
+
+@pytest.mark.parametrize("paper", sorted(READINGS))
+def test_every_sweep_of_a_paper_runs_its_reading(paper):
+    points = list(_points(paper))
+    assert len(points) > 100 and any("key" in s for s in READINGS[paper]["set"])
+    assert _departures(paper, points) == []
+
+
+def test_papers_e_and_a_read_ns2s_advertised_window():
+    # ns-2's window_ 20 (2.30 for paper A, 2.33 for paper E) where the papers state none.
+    for paper in "ea":
+        (window,) = [s for s in READINGS[paper]["set"] if s.get("key") == "tcp.window"]
+        assert window["value"] == "20" and "window_ 20" in window["from"]
+
+
+def test_every_paper_has_a_reading_with_sources():
+    assert set(READINGS) == {"e", "a", "q", "w"}
+    for paper, r in READINGS.items():
+        assert r["simulator"] and r["departures"]
+        assert all(s["what"] and s["value"] and s["from"] for s in r["set"])
+        text = "\n".join(reading_markdown(paper))
+        assert text.startswith("## Reading") and r["simulator"] in text
+        assert all(s["from"].replace("|", "\\|") in text for s in r["set"])
+
+
+def test_a_point_off_the_reading_is_found():
+    points = list(_points("e"))[:3]
+    name, p = points[1]
+    points[1] = (name, type(p)(p.axes, p.seed, p.key, scenario=apply_overrides(p.scenario, ["tcp.window=1000"])))
+    assert _departures("e", points) == [(name, p.axes, "tcp.window")]
