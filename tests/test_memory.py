@@ -74,7 +74,7 @@ def test_the_cli_warns_refuses_and_takes_max_memory():
 
 
 def _trace_source(rate: str, fps: str, size: str) -> list[str]:
-    trace = f'{{file="{pacesim.scenario.PACKAGED / "traces" / "synthetic-video.txt"}", columns=["-", "-", "-", "bytes"], fps={fps}, send="burst"}}'
+    trace = f'{{file="{pacesim.scenario.PACKAGED / "traces" / "synthetic-star-wars.txt"}", columns=["-", "-", "-", "bytes"], fps={fps}, send="burst"}}'
     return UDP + [f'traffic.udp=[{{kind="trace", rate="{rate}", size="{size}", trace={trace}}}]']
 
 

@@ -12,7 +12,7 @@ from pacesim.scenario import parse_scenario
 from pacesim.sweep import scaled
 
 SCENARIOS = (Path(__file__).resolve().parent.parent / "scenarios").resolve()  # scenarios/ links into the package
-TRACE = SCENARIOS / "traces" / "synthetic-video.txt"
+TRACE = SCENARIOS / "traces" / "synthetic-star-wars.txt"
 TIMED = {"file": str(TRACE), "columns": ["frame", "time_s", "type", "bytes"]}
 FPS = 25
 

@@ -127,7 +127,7 @@ VIDEO_BUFFERS = ["1KB", "2KB", "4KB", "6KB", "8KB", "12KB", "16KB", "20KB", "24K
 VIDEO_PANELS = [Panel("core.buffer", UDP_LOSS, [], title="UDP packet loss", logy=True),
                 Panel("core.buffer", TCP_THROUGHPUT, [], title="TCP throughput")]
 SYNTHETIC = ("; the paper's trace cannot be downloaded here, so the project's synthetic trace "
-             "(scenarios/traces/synthetic-video.txt) stands in")
+             "(scenarios/traces/synthetic-star-wars.txt) stands in")
 
 A2_STARWARS = ('Paper A Sec II: "We see that TCP quickly ramps up to nearly 9.6 Mb/s with only about 8 kB of buffering, '
                'reaching close to its saturation throughput. Simultaneously, UDP packet loss falls rapidly as well. Up '
