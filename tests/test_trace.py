@@ -65,7 +65,7 @@ def test_trace_files_are_found_from_the_scenario_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     demo = load_scenario(SCENARIOS / "a-video.toml")
     assert demo.traffic.udp[0].trace.file == str(TRACE)
-    assert demo.to_engine()["traffic"]["udp"][0]["trace"] == {**TIMED, "fps": None, "send": "spread"}
+    assert demo.to_engine()["traffic"]["udp"][0]["trace"] == {**TIMED, "fps": None, "send": "burst"}
     # A dict (or --set) is read from the working directory; the TOML form keeps the full path.
     (tmp_path / "mine.txt").write_text("100\n")
     s = parse_scenario(scenario({"file": "mine.txt", "columns": ["bytes"], "fps": 25}))

@@ -139,7 +139,7 @@ AFIG2 = Figure(
     id="A-fig2",
     caption="Star Wars video trace: UDP packet loss and TCP throughput",
     setup="a-video: a-base with a 10 Mb/s core, 1000 TCP flows on 1 Mb/s access links, the video (374.4 kb/s, 200 B "
-          "packets, frames spread over their interval) on its own 100 Mb/s link; core buffer 1-50 KB" + SYNTHETIC,
+          "packets, each frame one burst as ns-2's Agent/UDP sends it) on its own 100 Mb/s link; core buffer 1-50 KB" + SYNTHETIC,
     panels=VIDEO_PANELS,
     claims=[Claim("TCP ≈9.6 Mb/s by 8 KB", "TCP throughput on the core at 8 KB nearly 96 % of its 10 Mb/s",
                   _tcp_nearly("8KB", 96, "% of 10 Mb/s"), sentence=A2_STARWARS),
