@@ -46,7 +46,8 @@ def overrides(args: list[str]) -> list[str]:
     opt = dict(zip(args[::2], args[1::2]))
     out = ["topology.kind=a-base", f"topology.tcp_hosts={opt['hosts']}", f"core.rate={float(opt['core']):.0f}bps",
            f"core.buffer={opt['buffer']}B", f"seed={opt['seed']}", f"duration={opt['duration']}s",
-           f"warmup={opt['warmup']}s", "tcp.window=1000"]  # abase.tcl's window_ 1000
+           f"warmup={opt['warmup']}s",
+           f"tcp.window={opt.get('window', 1000)}"]  # abase.tcl's window_, 1000 unless given
     if "short" in opt:
         fraction, mean, shape, think = opt["short"].split(",")
         out += [f"traffic.short.fraction={fraction}", f"traffic.short.mean_size={mean}B",
