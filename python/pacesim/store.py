@@ -175,9 +175,10 @@ def _guarded(method):
     def guarded(self: Store, *args, **kwargs):
         try:
             return method(self, *args, **kwargs)
-        except (OSError, sqlite3.Error) as e:
-            where = Path(e.filename) if isinstance(e, OSError) and e.filename else self.root / "pacesim.sqlite"
-            raise _failure(e, where) from None
+        except OSError as e:  # a file's (a Parquet write names none: the results directory then)
+            raise _failure(e, Path(e.filename) if e.filename else self.root) from None
+        except sqlite3.Error as e:
+            raise _failure(e, self.root / "pacesim.sqlite") from None
 
     return guarded
 

@@ -414,9 +414,15 @@ def executor(workers: Optional[int] = None, scheduler: Optional[str] = None, das
             workers = list((pool._processes or {}).values())  # no public handle before Python 3.14
             for worker in workers:
                 worker.kill()
-            # Then join the pool's manager thread, which sees the workers gone and ends (a first
-            # shutdown without waiting would let go of it unjoined, and the interpreter's exit
-            # would wake it through a pipe already closed: an ignored OSError's traceback).
+            for worker in workers:
+                worker.join()
+            # A worker killed while it wrote its result leaves part of a message in the result pipe, and
+            # the pool's manager thread waits for the rest as long as a writer is open: this process's end
+            # closed (the workers' are gone with them), it reads the pipe's end instead and stops.
+            pool._result_queue._writer.close()
+            # Then join the manager thread, which sees the workers gone and ends (a first shutdown
+            # without waiting would let go of it unjoined, and the interpreter's exit would wake it
+            # through a pipe already closed: an ignored OSError's traceback).
             pool.shutdown(wait=True, cancel_futures=True)
             raise
         pool.shutdown()
