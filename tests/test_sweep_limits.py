@@ -151,3 +151,13 @@ def test_a_pool_ends_when_a_worker_died_writing_its_result():
     t.start()
     t.join(60)
     assert ended == [True], "the pool's shutdown waits for ever"
+
+
+@pytest.mark.parametrize("seeds, axes, match", [
+    ([1, 2, 1], {}, r"^seeds\[2\]: 1 is given twice \(also at \[0\]\)"),
+    ([1], {"core.buffer": ["5KB", "10KB", "5KB"]}, r"^axis 'core.buffer'\[2\]: '5KB' is given twice"),
+])
+def test_a_point_given_twice_is_refused(seeds, axes, match, tmp_path):
+    # Found by bench/fuzz/hostile_store.py: seeds = [1, 1] made a sweep of 2 points that the store listed once.
+    with pytest.raises(SweepError, match=match):
+        Sweep(name="s", axes=axes, seeds=seeds, set=TINY)

@@ -91,6 +91,17 @@ def _traces(key: str) -> bool:
     return key.strip().split(".")[0].strip() == "trace"
 
 
+def _once(where: str, values: list) -> None:
+    """A SweepError if a value is given twice in `values` (`where`: the seeds, an axis): the sweep would
+    hold that point twice, and the store, which knows a point by its axis values and seed, once."""
+    seen: Dict[str, int] = {}
+    for i, value in enumerate(values):
+        text = json.dumps(value, sort_keys=True, default=repr)
+        if text in seen:
+            raise SweepError(f"{where}[{i}]: {shown(value)} is given twice (also at [{seen[text]}])")
+        seen[text] = i
+
+
 def _check_overrides(where: str, overrides: List[str]) -> None:
     """A SweepError if one of `overrides` (in `where`: `set`, a variant) sets what a sweep may not: the seed
     (each point's comes from `seeds`) or the packet trace."""
@@ -187,6 +198,7 @@ class Sweep:
             if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
                 raise SweepError(f"seeds[{i}]: {shown(seed)} is not a whole number from 0 to 2^63 - 1 "
                                  "(the seeds a results store holds)")
+        _once("seeds", self.seeds)
         if isinstance(self.scale, bool) or not isinstance(self.scale, (int, float)) or not 0 < self.scale < math.inf:
             raise SweepError(f"scale {self.scale!r}: expected a finite number above zero")
         try:
@@ -199,6 +211,7 @@ class Sweep:
         for key, values in self.axes.items():
             if not isinstance(values, list) or not values:
                 raise SweepError(f"axis {shown(key)} needs a non-empty list of values")
+            _once(f"axis {shown(key)}", values)
             if key.strip() == "seed":
                 raise SweepError(f"axis 'seed': {SEEDS}")
             if _traces(key):
