@@ -71,14 +71,23 @@ WORDS = st.one_of(st.text(max_size=30), st.sampled_from(ESCAPES).map(lambda e: f
 NAMED = st.one_of(WORDS, st.sampled_from(["", "-", "--", "../../x", "/", ".", "a/b", "-x", "--help"]))
 
 
+def _inside(path: str) -> str:
+    """`path` made relative and kept inside the scratch directory (the harness runs as whoever runs it: a
+    write to /nonexistent/dir or ../../x would land outside it)."""
+    return path.lstrip("/").replace("..", "__")
+
+
 def _path(kind: str) -> st.SearchStrategy:
-    """A path argument: `in` (to read), `out` (a file to write), `dir` (a directory to make or use)."""
-    common = ["/dev/zero", "/dev/full", "/dev/null", "/nonexistent/dir/x", "adir", "afile", "afile/below", "", "-",
-              "x" * 300, "a\x1b[31mb", "../../escaped", "/proc/self/nope"]
-    own = {"in": ["t.tr", "overlay.csv", "binary.bin", "empty", "sweep.toml", "tiny.toml"],
+    """A path argument: `in` (to read), `out` (a file to write), `dir` (a directory to make or use). Paths to
+    write are inside the scratch directory, or ones no one can write (/dev/full, /proc/...)."""
+    unwritable = ["/dev/full", "/dev/null", "/proc/self/nope", "/proc/nope/dir/x"]
+    common = ["afile", "afile/below", "missing/dir/x", "", "-", "x" * 300, "a\x1b[31mb", "adir"]
+    own = {"in": ["t.tr", "overlay.csv", "binary.bin", "empty", "sweep.toml", "tiny.toml", "/dev/zero", "/",
+                  "../../escaped", "/etc/hostname"],
            "out": ["new.json", "new.png", "new.pdf", "new.bmp", "new", "new.svg", "t.tr"],
            "dir": ["newdir", "results", "results/site"]}[kind]
-    return st.one_of(st.sampled_from(own), st.sampled_from(own), st.sampled_from(common), NAMED)
+    return st.one_of(st.sampled_from(own), st.sampled_from(own), st.sampled_from(common + unwritable),
+                     WORDS.map(_inside) if kind != "in" else NAMED)
 
 
 TRACE_EVENTS = ["+", "-", "r", "d", "x", ""]
@@ -203,9 +212,9 @@ def plot_case(draw) -> Case:
 
 
 @st.composite
-def store_case(draw) -> Case:
-    """sweep, results, reproduce and report: what they are given, not what a sweep file holds (hostile.py)."""
-    which = draw(st.sampled_from(["sweep", "results", "reproduce", "report"]))
+def store_case(draw, which: str) -> Case:
+    """sweep, results, reproduce or report (`which`): what they are given, not what a sweep file holds
+    (hostile.py)."""
     if which == "sweep":
         spec = {"--results": RESULTS, "--workers": INT, "--quiet": None, "--quick": None,
                 "--scheduler": st.sampled_from(["tcp://127.0.0.1:1", "nonsense", "tcp://[::1", ""])}
@@ -224,7 +233,8 @@ def store_case(draw) -> Case:
     return Case(["report", *draw(_options({"--results": RESULTS, "--out": _path("dir")}))])
 
 
-CASES = st.one_of(run_case(), model_case(), topology_case(), trace_case(), plot_case(), store_case())
+CASES = st.one_of(run_case(), model_case(), topology_case(), trace_case(), plot_case(),
+                  *(store_case(which) for which in ("sweep", "results", "reproduce", "report")))
 
 
 # --- the scratch directory and the worker ---

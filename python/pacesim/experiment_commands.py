@@ -6,6 +6,7 @@ in sweep.py, store.py, plot.py, reproduce/ and site/.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from contextlib import contextmanager
@@ -369,6 +370,7 @@ def reproduce(
         fail(f"{fig_id!r} cannot run yet; runnable: {', '.join(f.id for f in _runnable())} (see --list)")
     fid = known[fig_id.lower()]
     target = out if out is not None else results / "reproduce" / (fid + ("-quick" if quick else ""))
+    output_dir("--out", target)
     try:
         with _interruptible(results), executor(workers, scheduler, dask) as pool:
             r = run_figure(fid, results, target, quick, list(range(1, seeds + 1)) if seeds else None, pool)
@@ -501,7 +503,22 @@ def report(
                                f"wrote {len(pages)} pages to {out} (open {pages[0]})")
 
 
+def _store_errors(fn):
+    """`fn` with a results store that cannot be opened, read or written (`store.StoreError`: a path that is
+    no store, a full disk, a damaged database) ending it with status 1 and the error, which names the file."""
+    @functools.wraps(fn)
+    def guarded(*args, **kwargs):
+        from .store import StoreError
+
+        try:
+            return fn(*args, **kwargs)
+        except StoreError as e:
+            fail(f"--results: {e}", 1)
+
+    return guarded
+
+
 def register(app: typer.Typer) -> None:
     """Add sweep, results, plot, reproduce and report to the `pacesim` command line."""
     for fn in [sweep, results, plot, reproduce, report]:
-        app.command()(command(fn))
+        app.command()(command(_store_errors(fn)))

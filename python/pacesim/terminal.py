@@ -55,8 +55,9 @@ F = TypeVar("F", bound=Callable)
 
 
 def shown(text: object) -> str:
-    """`text` as a string safe on a terminal (`messages.printable`): "a\\x1b[31mb" prints as `a\\x1b[31mb`."""
-    return printable(str(text))
+    """`text` as a string safe on a terminal (`messages.printable`): "a\\x1b[31mb" prints as `a\\x1b[31mb`; a tab
+    as `\\t` too (rich would print it as spaces, so that a name with one would not read as given)."""
+    return printable(str(text)).replace("\t", "\\t")
 
 
 def plain(text: object) -> Text:

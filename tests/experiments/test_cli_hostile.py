@@ -215,6 +215,12 @@ def test_sweep_of_a_device_is_refused_without_reading_it_whole():
     refused(["sweep", "/dev/zero"], "/dev/zero: holds more than")
 
 
+def test_a_store_that_cannot_be_made_is_an_error_naming_it(tmp_path):
+    (tmp_path / "s.toml").write_text('name = "s"\nset = ' + repr(TINY).replace("'", '"') + '\n[axes]\n"core.buffer" = ["5KB"]\n')
+    refused(["sweep", tmp_path / "s.toml", "--results", "/proc/self/nope", "--quiet"], "--results: /proc/self/nope:",
+            code=1)
+
+
 def test_results_csv_to_a_full_disk_is_an_error(store):
     refused(["results", "tiny", "--results", store, "--csv", "/dev/full"], "--csv /dev/full", code=1)
 
@@ -267,13 +273,17 @@ def test_plot_draws_no_control_character_of_a_title(store, tmp_path):
     assert r"a\x1b]0;pwned\x07\x1b[31mb" in (tmp_path / "p.svg").read_text()
 
 
-@pytest.mark.parametrize("args, names", [
-    (["--out", "/proc/self/nope"], "--out /proc/self/nope: cannot make the directory"),
-    (["--workers", "40946"], "--workers"),
+@pytest.mark.parametrize("command, names", [
+    (["report", "--out", "/proc/self/nope"], "--out /proc/self/nope: cannot make the directory"),
+    (["reproduce", "Q-tab2", "--workers", "40946"], "--workers"),
+    (["reproduce", "Q-tab2", "--quick", "--out", "/dev/zero"], "--out /dev/zero: is a file, not a directory"),
 ])
-def test_report_and_reproduce_refuse_what_they_cannot_make(store, args, names):
-    refused(["report" if "--out" in args else "reproduce", *(["Q-tab2"] if "--workers" in args else []),
-             "--results", store, *args], names)
+def test_report_and_reproduce_refuse_what_they_cannot_make(store, command, names):
+    refused([*command, "--results", store], names)
+
+
+def test_a_tab_in_a_name_is_written_out_not_printed_as_spaces():
+    refused(["run", "a\tb"], r"a\tb: no such file")
 
 
 def test_report_out_at_a_file_is_refused(store, tmp_path):
