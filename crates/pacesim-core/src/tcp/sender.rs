@@ -62,6 +62,12 @@ impl TcpSender {
         self
     }
 
+    /// A finite transfer's application gives `packets` more (ns-2
+    /// `advanceby` on an agent whose data is all acknowledged).
+    pub fn send_more(&mut self, packets: i64) {
+        self.state.end += packets;
+    }
+
     /// Whether every packet of a finite transfer is acknowledged.
     pub fn done(&self) -> bool {
         self.state.highest_ack >= self.state.end - 1

@@ -6,6 +6,8 @@
 //! connection for the next file: fresh TCP state (initial window, slow
 //! start, RTT estimator and timers as at the first start). Paper E uses mean
 //! 100 KB and shape 1.2, paper A shape 1.5; both think for 1 s on average.
+//! A persistent user (issue 31's reading of paper E's users) keeps its first
+//! connection instead, and its state, for every later file.
 //!
 //! Sizes come from the "short.size" stream and think times from
 //! "short.think", both indexed by flow, so a user's sequence of files does
@@ -52,13 +54,20 @@ pub struct ShortSpec {
     /// next one's start, ns (papers E and A: 1 s).
     #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub mean_think: u64,
+    /// Keep one connection for all of a user's files, as one ns-2 agent fed
+    /// file after file (`advanceby`): no SYN after the first file, and each
+    /// file starts with the window, ssthresh and RTT estimate the last one
+    /// left (ns-2 cancels the idle connection's timer, so no slow-start
+    /// restart). Off (paper E Sec 3.4): a new connection per file.
+    #[schemars(extend("x-omit-default" = true))]
+    pub persistent: bool,
 }
 
 /// Paper E's users (Sec 3.4): every flow, 100 KB files of shape 1.2, 1 s
 /// of thought.
 impl Default for ShortSpec {
     fn default() -> Self {
-        ShortSpec { fraction: 1.0, mean_size: 100_000, shape: 1.2, mean_think: NS_PER_SEC }
+        ShortSpec { fraction: 1.0, mean_size: 100_000, shape: 1.2, mean_think: NS_PER_SEC, persistent: false }
     }
 }
 
@@ -107,6 +116,8 @@ pub struct User {
     think_rng: Stream,
     /// The current file: when its connection opened, and its size in bytes.
     current: Option<(Time, u64)>,
+    /// One connection for every file (`ShortSpec::persistent`).
+    pub persistent: bool,
 }
 
 impl User {
@@ -117,6 +128,7 @@ impl User {
             size_rng: stream(seed, "short.size", flow),
             think_rng: stream(seed, "short.think", flow),
             current: None,
+            persistent: spec.persistent,
         }
     }
 
@@ -162,7 +174,7 @@ mod tests {
     use crate::spec::bounds::past_bound;
 
     fn spec(shape: f64) -> ShortSpec {
-        ShortSpec { fraction: 1.0, mean_size: 100_000, shape, mean_think: 1_000_000_000 }
+        ShortSpec { fraction: 1.0, mean_size: 100_000, shape, mean_think: 1_000_000_000, persistent: false }
     }
 
     /// Shape 2.5 has a finite variance, x_m^2 alpha / ((alpha-1)^2 (alpha-2))

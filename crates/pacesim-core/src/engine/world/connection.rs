@@ -1,17 +1,25 @@
 //! The connections of a short-lived flow: each transfer of its user opens
-//! one (a new sender and sink), and its full acknowledgment closes it.
+//! one (a new sender and sink), and its full acknowledgment closes it; or,
+//! for a persistent user, every file after the first goes on the one
+//! connection its first file opened.
 
 use super::{Event, World};
 
 impl World {
     /// A short-lived flow opens the connection for its user's next file:
-    /// a new sender and sink, exactly like the flow's first ones.
+    /// a new sender and sink, exactly like the flow's first ones; a
+    /// persistent user's sender, after the first file, is given the next
+    /// file's packets instead.
     pub(super) fn open_connection(&mut self, f: u32) {
         let first = self.setup.first_data();
         let flow = &mut self.flows[f as usize];
         let delivered = flow.delivered(first);
         let Some(user) = &mut flow.user else { return };
         let packets = user.begin(self.now, self.setup.tcp.segment_size) as i64;
+        if user.persistent && flow.conn > 0 {
+            flow.sender.send_more(packets);
+            return;
+        }
         let stats = flow.sender.state.stats;
         flow.sender = self.setup.sender(f as usize, flow.sender.is_paced()).with_data(first + packets);
         flow.sender.state.stats = stats;
