@@ -57,6 +57,10 @@ WS6_KEY = ["variant", "mode", "fraction", "flows", "rate_mbps", "core_delay_ms",
            "duration_s", "warmup_s", "cross_mbps"]
 
 
+NO_ROWS = pd.DataFrame({"ok": []})
+"""The table of a grid ns-2 has not run yet."""
+
+
 def load(name: str) -> pd.DataFrame:
     path = RESULTS / name
     return pd.read_csv(path) if path.exists() else pd.DataFrame()
@@ -110,6 +114,8 @@ def _agree_relative(t: pd.DataFrame, goodputs: list[str], rates: list[str]) -> p
 
 def compare_w_dumbbell(ns2: pd.DataFrame, workers: int | None) -> pd.DataFrame:
     """W-s6 or W-s3 rows: goodputs within 5 %, the sum within 3 % of the link, core loss."""
+    if ns2.empty:
+        return NO_ROWS
     key = [k for k in WS6_KEY if k in ns2.columns]
     ours = fidelity._run_all(simulate_w_dumbbell, ns2[key + ["seed"]].to_dict("records"), workers)
     goodputs = [c for c in ("goodput_kbps_min", "goodput_kbps_max", "goodput_kbps_min_paced") if c in ns2.columns]
@@ -126,6 +132,8 @@ WS1_LATENCIES = ["latency_min_s", "latency_median_s", "latency_max_s"]
 def compare_ws1(ns2: pd.DataFrame, workers: int | None) -> pd.DataFrame:
     """W-s1 rows: the fastest, median and slowest flow's latency within 5 % (means over the seeds), core
     loss; and a last row with the slowest-flow ratio unpaced / paced (the claim W-s1.1)."""
+    if ns2.empty:
+        return NO_ROWS
     key = ["mode", "duration_s"]
     ours = fidelity._run_all(simulate_ws1, ns2[key + ["seed"]].to_dict("records"), workers)
     t = fidelity._side_by_side(ns2, ours, key, [*WS1_LATENCIES, "core_loss"])
@@ -207,17 +215,20 @@ def grids(workers: int | None) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("grids", nargs="*", choices=["ebase", "ws5", "ws6", "ws3", "ws1"])
+    ap.add_argument("grids", nargs="*", metavar="GRID", help="ebase, ws5, ws6, ws3 or ws1 (default: all)")
     ap.add_argument("--workers", type=int, default=os.cpu_count())
     ap.add_argument("--markdown", type=Path, help="write the tables here")
     args = ap.parse_args()
     every = grids(args.workers)
+    unknown = set(args.grids) - set(every)
+    if unknown:
+        ap.error(f"no grid {', '.join(sorted(unknown))}: choose from {', '.join(every)}")
     text, ok, n = [], 0, 0
     for name in args.grids or list(every):
         title, table, markdown = every[name]
         t = table()
         ok, n = ok + int(t.ok.sum()), n + len(t)
-        text.append(f"{title}\n\n{markdown(t)}\n")
+        text.append(f"{title}\n\n{markdown(t) if len(t) else '(no ns-2 rows yet)'}\n")
         print(text[-1], flush=True)
     text.append(f"{ok}/{n} points agree (throughput ±{base.TOL_THROUGHPUT:.0%} of the link rate, loss-like rates "
                 f"±{base.TOL_LOSS:.0%} where ns-2's > {base.LOSS_FLOOR:.1%}, goodputs and latencies "
