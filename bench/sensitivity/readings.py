@@ -7,9 +7,10 @@ readings.toml) with axes narrowed or overrides added; points are run into a
 results store (reused when rerun) and their numbers written to
 results/readings-<name>.csv; readings.md is generated from those files.
 
-- `window-ebase`, `window-afig4` (Sec 1): the advertised window of ns-2's
-  default (window_ 20, the reading of papers E and A) against pacesim's
-  former 1000, on E-base (none / host / edge) and on A-fig4's cwnd ranges.
+- `window-ebase`, `window-efig8`, `window-afig4` (Sec 1): the advertised
+  window of ns-2's default (window_ 20, the reading of papers E and A)
+  against pacesim's former 1000, on E-base and E-fig8 (none / host / edge)
+  and on A-fig4's cwnd ranges.
 - `rto6-host` (Sec 1): paper E's host pacing ran on ns-2 2.28, whose
   rtxcur_init_ is 6 s (2.33: 3 s).
 - `kib-wire1000` (Sec 5, paper A): buffers of B KiB (1 KB = 1024 B) with
@@ -102,6 +103,10 @@ EXPERIMENTS = [
     Experiment("window-ebase", "E-fig3", {"core.buffer": ["3KB", "5KB", "10KB", "20KB"],
                                           "pacing.scheme": ["none", "host", "edge"], "tcp.window": [1000, 20]},
                "E-base (1000 flows, 400 s over [100, 400] s, seed 1): window 1000 against ns-2's 20", metrics=TCP),
+    Experiment("window-efig8", "E-fig8", {"core.buffer": ["5KB", "8KB", "10KB", "20KB"],
+                                          "pacing.scheme": ["none", "host", "edge"], "tcp.window": [1000, 20]},
+               "E-fig8 (100 flows on 1-2 Mb/s access links, 200 Mb/s core, 400 s over [100, 400] s, seed 1): "
+               "window 1000 against ns-2's 20", metrics=["core_loss_rate", "tcp_utilisation", "goodput_kbps_mean"]),
     Experiment("window-afig4", "A-fig4", {"core.buffer": ["2KB", "20KB"], "variant": ["1000 flows", "200 flows"],
                                           "tcp.window": [1000, 20]},
                "A-fig4 (200 Mb/s core, 5 % Poisson UDP, 800 s over [200, 800] s, seed 1): each flow's mean cwnd, "
