@@ -2,9 +2,9 @@
 """Bit-identical reports before and after an engine change.
 
 Runs a fixed set of scenarios (E-base with every pacing scheme and host
-mode, every TCP variant, RED, delayed ACKs, UDP sources with burstiness,
-and the other topologies) through the engine alone
-(`examples/run_json.rs`) and stores each full JSON report, less its work
+mode, Wei's host pacer with its jitter too, every TCP variant, RED,
+delayed ACKs, UDP sources with burstiness, and the other topologies)
+through the engine alone (`examples/run_json.rs`) and stores each full JSON report, less its work
 counters (`work`: events and packet-hops, which an engine change may
 change), under DIR. `--check DIR` runs them again and reports every
 scenario whose report differs in any byte.
@@ -53,6 +53,9 @@ CASES = {
     "reno-host-modified-half": ("e-base.toml", [*SHORT, "pacing.scheme=host", "pacing.host_mode=modified",
                                                 "pacing.fraction=0.5"]),
     "reno-host-rate": ("e-base.toml", [*SHORT, "pacing.scheme=host", "pacing.host_mode=rate"]),
+    "sack-host-wei-jitter": ("e-base.toml", [*SHORT, "tcp.variant=sack", "tcp.window_cut=flight", "pacing.scheme=host",
+                                             "pacing.host_pacer=wei", "pacing.host_mode=modified", "pacing.fraction=0.5",
+                                             "pacing.wei.overhead=1ms", "pacing.wei.random_pace=true"]),
     "reno-edge-3KB": ("e-base.toml", [*SHORT, "pacing.scheme=edge", "core.buffer=3KB"]),
     "reno-qlbp": ("e-base.toml", [*SHORT, "pacing.scheme=qlbp"]),
     "newreno-edge": ("e-base.toml", [*SHORT, "tcp.variant=newreno", "pacing.scheme=edge"]),
