@@ -18,10 +18,14 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("fidelity_ns2_paced", ROOT / "bench" / "ns2" / "paced" / "fidelity.py")
-fidelity = importlib.util.module_from_spec(spec)
-sys.modules["fidelity_ns2_paced"] = fidelity  # so pool workers can unpickle its functions
-spec.loader.exec_module(fidelity)
+# One module object under one name (bench/ns2/wei/compare_pacesim.py shares it), so pool workers can
+# unpickle its functions.
+fidelity = sys.modules.get("fidelity_ns2_paced")
+if fidelity is None:
+    spec = importlib.util.spec_from_file_location("fidelity_ns2_paced", ROOT / "bench" / "ns2" / "paced" / "fidelity.py")
+    fidelity = importlib.util.module_from_spec(spec)
+    sys.modules["fidelity_ns2_paced"] = fidelity
+    spec.loader.exec_module(fidelity)
 
 
 def test_host_paced_ebase_agrees_with_ns2():

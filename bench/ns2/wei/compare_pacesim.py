@@ -42,10 +42,14 @@ import pacesim
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 RESULTS = HERE / "results"
-_spec = importlib.util.spec_from_file_location("fidelity_ns2_paced", ROOT / "bench" / "ns2" / "paced" / "fidelity.py")
-fidelity = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("fidelity_ns2_paced", fidelity)  # so pool workers can unpickle its functions
-_spec.loader.exec_module(fidelity)
+# One module object under one name, shared with any test that loaded it first, so pool workers can
+# unpickle its functions (pickle checks that the name resolves to the very same function).
+fidelity = sys.modules.get("fidelity_ns2_paced")
+if fidelity is None:
+    _spec = importlib.util.spec_from_file_location("fidelity_ns2_paced", ROOT / "bench" / "ns2" / "paced" / "fidelity.py")
+    fidelity = importlib.util.module_from_spec(_spec)
+    sys.modules["fidelity_ns2_paced"] = fidelity
+    _spec.loader.exec_module(fidelity)
 base = fidelity.base
 
 WEI = ("pacing.host_pacer=wei", "tcp.window_cut=flight")
