@@ -336,7 +336,9 @@ def reproduce(
                                                                  "committed record is docs/reproduction."),
     quick: bool = typer.Option(False, "--quick", help="Reduced version, a demo that carries no verdict: flows and "
                                                       "link rates x0.1, 100 s runs, seeds 1-3."),
-    seeds: Optional[int] = typer.Option(None, "--seeds", min=1, help="Run seeds 1..N [default: 1, quick 3]."),
+    seeds: Optional[int] = typer.Option(None, "--seeds", min=1, help="Start from seeds 1..N [default: the sweep "
+                                        "file's, quick 3]; at the paper's size seeds are then added until every "
+                                        "verdict holds over them (up to 10)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output directory [default: RESULTS/reproduce/ID[-quick]]."),
     results: Path = RESULTS,
     workers: Optional[int] = WORKERS,
@@ -371,13 +373,16 @@ def reproduce(
     fid = known[fig_id.lower()]
     target = out if out is not None else results / "reproduce" / (fid + ("-quick" if quick else ""))
     output_dir("--out", target)
+    con = terminal.out()
     try:
         with _interruptible(results), executor(workers, scheduler, dask) as pool:
-            r = run_figure(fid, results, target, quick, list(range(1, seeds + 1)) if seeds else None, pool)
+            r = run_figure(fid, results, target, quick, list(range(1, seeds + 1)) if seeds else None, pool,
+                           settle=not quick, on_more=lambda added, judged: _more_seeds(fid, added, judged))
     except SweepError as e:
         fail(str(e))
-    con = terminal.out()
     con.print(_claims_table(fid, r.claims, quick))
+    if not quick:
+        _print_spread(r.claims)
     if quick:
         con.print(f"quick run: a demo at a tenth of the paper's size, which carries no verdict; claims are judged "
                   f"at the paper's size (pacesim reproduce {fid})")
@@ -388,16 +393,43 @@ def reproduce(
 
 
 def _claims_table(fid: str, claims: list, quick: bool) -> Table:
-    """The claims of figure `fid` with their numbers, and their verdicts but for a quick run (which has none:
-    the papers' claims are about their sizes)."""
+    """The claims of figure `fid` with their numbers (on the mean over seeds), and but for a quick run (which
+    has none: the papers' claims are about their sizes) their verdicts and how the seeds split on them."""
+    from .reproduce.verdicts import INCONCLUSIVE
+
     t = Table(title=f"{fid}{' (quick)' if quick else ''}: claims")
-    for col in ["claim", "numbers"] if quick else ["claim", "verdict", "numbers"]:
+    for col in ["claim", "numbers"] if quick else ["claim", "verdict", "seeds", "numbers (mean over seeds)"]:
         t.add_column(col)
     colour = {"reproduced": "green", "not reproduced": "red", "not evaluated": "yellow"}
     for j in claims:
-        verdict = [] if quick else [Text(terminal.shown(j.verdict), colour[j.outcome])]
+        shade = "yellow" if j.verdict == INCONCLUSIVE else colour[j.outcome]
+        verdict = [] if quick else [Text(terminal.shown(j.verdict), shade), plain(j.seeds or "-")]
         t.add_row(plain(f"{j.id} {j.expect}"), *verdict, plain(j.numbers))
     return t
+
+
+def _split(j) -> bool:
+    """Whether some seed's own outcome of claim `j` differs from the mean's: its margin lies inside the spread."""
+    return any(o != j.outcome for _, o, _ in j.by_seed if o != "not evaluated")
+
+
+def _more_seeds(fid: str, added: List[int], judged: list) -> None:
+    """Say which claims of `fid` want the seeds `added`: too few seeds yet, or seeds that split."""
+    from .reproduce.verdicts import MORE_SEEDS
+
+    wanting = [j for j in judged if j.settled == MORE_SEEDS]
+    split = [j.id for j in wanting if _split(j)]
+    why = f"split on {', '.join(split)}" if split else f"{len(wanting)} claim(s) judged on too few seeds"
+    terminal.out().print(plain(f"{fid}: seeds {', '.join(map(str, added))} added ({why})"))
+
+
+def _print_spread(claims: list) -> None:
+    """Each claim whose seeds split, with its numbers on each seed alone (the margin inside the spread)."""
+    for j in claims:
+        if _split(j):
+            terminal.out().print(plain(f"{j.id} seed by seed ({j.verdict}):"))
+            for s, o, n in j.by_seed:
+                terminal.out().print(plain(f"  seed {s}: {o}; {n}"))
 
 
 def _runnable() -> list:
@@ -470,7 +502,8 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
             for k, fig in enumerate(order, 1):
                 # Each figure's sweep draws its own progress bar (points done, failed, ETA).
                 con.print(Text.assemble((f"[{k}/{len(order)}] {fig.id}", "bold"), f" ({time.perf_counter() - t0:.0f} s so far)"))
-                r = run_figure(fig.id, results, results / "reproduce" / fig.id, False, None, pool, progress=True)
+                r = run_figure(fig.id, results, results / "reproduce" / fig.id, False, None, pool, progress=True,
+                               settle=True, on_more=lambda added, judged, i=fig.id: _more_seeds(i, added, judged))
                 con.print(f"{fig.id}: {r.run.ran} points run, {r.run.skipped} reused, {r.run.failed} failed; "
                           f"{sum(j.verdict == 'reproduced' for j in r.claims)} of {len(r.claims)} reproduced")
         con.print(f"--all: {len(order)} figures in {time.perf_counter() - t0:.0f} s wall")

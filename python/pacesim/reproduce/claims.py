@@ -169,9 +169,14 @@ class Claim:
             return "not evaluated", str(e)
         return ("reproduced" if ok else "not reproduced"), numbers
 
+    def per_seed(self, points: Points) -> Dict[int, Tuple[str, str]]:
+        """The outcome and the numbers on each seed's points alone: the seed-to-seed spread of the claim's
+        margin (its numbers beside the paper's) and of its verdict."""
+        return {int(s): self.evaluate(points.of_seed(s)) for s in points.seeds()}
+
     def by_seed(self, points: Points) -> Dict[int, str]:
         """The outcome on each seed's points alone (the seed-to-seed spread of the claim's verdict)."""
-        return {int(s): self.evaluate(points.of_seed(s))[0] for s in points.seeds()}
+        return {s: outcome for s, (outcome, _) in self.per_seed(points).items()}
 
 
 # --- the rules ---

@@ -15,7 +15,7 @@ import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import Callable, List, Optional, Sequence
 
 import pandas as pd
 
@@ -28,7 +28,7 @@ from . import ns2
 from .claims import RULES, Points
 from .figure import Figure
 from .figures import FIGURES
-from .verdicts import MAX_SEEDS, MORE_SEEDS, Judged, causes_markdown, claim_ids, counts, judge
+from .verdicts import MAX_SEEDS, MORE_SEEDS, Judged, causes_markdown, claim_ids, counts, judge, seeds_markdown
 
 
 @dataclass(frozen=True)
@@ -47,9 +47,13 @@ def judge_figure(fig: Figure, points: pd.DataFrame, rows: dict, quick: bool) -> 
     """Every claim of `fig` judged on a sweep's points and run tables (derived ones included): on the mean over
     the seeds, settled by each seed's own outcome (`verdicts.settle`)."""
     p = Points(points, rows)
-    return [judge(cid, c.expect, c.test, *c.evaluate(p), quick=quick, sentence=c.sentence, by_seed=c.by_seed(p),
-                  needed=fig.seeds)
-            for cid, c in zip(claim_ids(fig.id, fig.claims), fig.claims)]
+    judged = []
+    for cid, c in zip(claim_ids(fig.id, fig.claims), fig.claims):
+        each = c.per_seed(p)
+        judged.append(judge(cid, c.expect, c.test, *c.evaluate(p), quick=quick, sentence=c.sentence,
+                            by_seed={s: o for s, (o, _) in each.items()}, needed=fig.seeds,
+                            seed_numbers={s: n for s, (_, n) in each.items()}))
+    return judged
 
 
 def more_seeds(have: Sequence[int], judged: Sequence[Judged], needed: int) -> List[int]:
@@ -63,10 +67,12 @@ def more_seeds(have: Sequence[int], judged: Sequence[Judged], needed: int) -> Li
 
 
 def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds: Optional[Sequence[int]] = None,
-              pool: Optional[Executor] = None, progress: bool = True, settle: bool = False) -> Reproduction:
+              pool: Optional[Executor] = None, progress: bool = True, settle: bool = False,
+              on_more: Optional[Callable[[List[int], List[Judged]], None]] = None) -> Reproduction:
     """Run figure `fig_id` (full size, or reduced with `quick`) into the store at
     `results` and write `<id>.csv`, `<id>.png`, `<id>.svg` and `report.md` to `out`;
-    with `settle` (full size only), adding seeds until its verdicts hold (`more_seeds`)."""
+    with `settle` (full size only), adding seeds until its verdicts hold (`more_seeds`),
+    each time calling `on_more` with the seeds added and the claims judged before."""
     fig = FIGURES[fig_id]
     sweep = fig.sweep(quick, seeds)
     t0 = time.perf_counter()
@@ -74,8 +80,10 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
         run = run_sweep(sweep, store, pool, progress)
         points = store.points(sweep.name)
         rows = fig.with_derived({t: store.rows(sweep.name, t) for t in fig.table_names()})
-        while settle and not quick and (added := more_seeds(sweep.seeds, judge_figure(fig, points, rows, quick),
-                                                            fig.seeds)):
+        while settle and not quick and (added := more_seeds(sweep.seeds, judged := judge_figure(fig, points, rows,
+                                                                                               quick), fig.seeds)):
+            if on_more is not None:
+                on_more(added, judged)
             sweep.seeds = list(sweep.seeds) + added
             more = run_sweep(sweep, store, pool, progress)
             run = SweepRun(run.name, more.points, more.points - run.ran - more.ran, run.ran + more.ran,
@@ -193,6 +201,7 @@ def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: S
     lines += [f"| {j.id} | {j.expect} | {j.sentence or '-'} | {j.test} | {j.numbers}"
               + (f" Seeds: {j.seeds}." if j.seeds else "") + (" |" if quick else f" | **{j.verdict}** |") for j in claims]
     lines += causes_markdown(claims, "### Causes of the misses")
+    lines += seeds_markdown(claims, "### Seed by seed")
     lines += ["", "## Numbers (mean over seeds ± 95 % confidence interval, Student t)", ""] + _numbers(fig, points)
     if len(failed):
         lines += ["## Failed points", ""] + [f"- {r['key']}: {r['error']}" for _, r in failed.iterrows()] + [""]

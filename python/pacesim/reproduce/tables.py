@@ -20,7 +20,7 @@ from .claims import RULES
 from .catalogue import CATALOGUE, figures_of, ids_of
 from .figures import FIGURES
 from .runner import judge_figure
-from .verdicts import NOT_EVALUATED, Judged, causes_markdown, check_causes, claim_ids, counts, paper_of
+from .verdicts import NOT_EVALUATED, Judged, causes_markdown, check_causes, claim_ids, counts, paper_of, seeds_markdown
 
 PAPERS = {"e": "Paper E: edge vs host pacing", "a": "Paper A: anomalous loss", "q": "Paper Q: QLBP",
           "w": "Paper W: TCP pacing revisited"}
@@ -114,6 +114,7 @@ def render(paper: str, judged: Dict[str, Tuple[str, List[Judged]]], results: Pat
         lines += [f"| {j.id} | {_cell(j.expect)} | {_cell(j.sentence) or '-'} | {_cell(j.test)} | {_cell(j.numbers)}"
                   + (f" Seeds: {_cell(j.seeds)}." if j.seeds else "") + f" | **{j.verdict}** |" for j in js]
     lines += causes_markdown(every, "## Causes of the misses")
+    lines += seeds_markdown(every, "## Seed by seed")
     return "\n".join(lines) + "\n"
 
 

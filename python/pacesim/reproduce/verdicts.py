@@ -90,6 +90,8 @@ class Judged:
     sentence: str = ""
     seeds: str = ""  # the outcome on each seed alone, and whether that settles the verdict
     settled: str = DECIDED  # DECIDED | MORE_SEEDS | INCONCLUSIVE
+    # (seed, outcome, numbers) on each seed alone: the claim's margin (its numbers against the paper's) seed by seed
+    by_seed: Tuple[Tuple[int, str, str], ...] = ()
 
 
 def paper_of(catalogue_id: str) -> str:
@@ -154,15 +156,16 @@ def settle(outcome: str, by_seed: Dict[int, str], needed: int = MIN_SEEDS) -> Tu
 
 def judge(cid: str, expect: str, test: str, outcome: str, numbers: str, quick: bool = False,
           directory: Path = CAUSES_DIR, sentence: str = "", by_seed: Optional[Dict[int, str]] = None,
-          needed: int = MIN_SEEDS) -> Judged:
+          needed: int = MIN_SEEDS, seed_numbers: Optional[Dict[int, str]] = None) -> Judged:
     """The verdict of claim `cid` from its outcome (on the mean over seeds; with `by_seed`, each seed's, settled by
-    `settle`) and, for a miss at the paper's size, its recorded cause."""
+    `settle`, and `seed_numbers` each seed's numbers) and, for a miss at the paper's size, its recorded cause."""
     settled, spread = settle(outcome, by_seed or {}, needed) if by_seed and not quick else (DECIDED, "")
+    each = () if quick else tuple((s, o, (seed_numbers or {}).get(s, "")) for s, o in sorted((by_seed or {}).items()))
     if settled == INCONCLUSIVE:
         return Judged(cid, expect, test, outcome, numbers, INCONCLUSIVE, sentence=sentence, seeds=spread,
-                      settled=settled)
+                      settled=settled, by_seed=each)
     j = _judge(cid, expect, test, outcome, numbers, quick, directory, sentence)
-    return replace(j, seeds=spread, settled=settled)
+    return replace(j, seeds=spread, settled=settled, by_seed=each)
 
 
 def _judge(cid: str, expect: str, test: str, outcome: str, numbers: str, quick: bool, directory: Path,
@@ -185,6 +188,20 @@ def counts(judged: Sequence[Judged]) -> str:
     parts = [f"{sum(j.verdict == REPRODUCED for j in judged)} of {len(judged)} reproduced"]
     parts += [f"{n} {v}" for v in ORDER[1:] if (n := sum(j.verdict == v for j in judged))]
     return "; ".join(parts)
+
+
+def seeds_markdown(judged: Sequence[Judged], heading: str) -> list:
+    """Markdown lines giving every claim judged on more than one seed its numbers on each seed alone: the margin
+    against the paper's words seed by seed, whose spread decides whether the verdict holds (none: no lines)."""
+    several = [j for j in judged if len(j.by_seed) > 1]
+    if not several:
+        return []
+    lines = ["", heading, "", "The numbers above are on the mean over seeds; here each claim's on each seed alone "
+             "(a seed whose outcome differs from the mean's puts the margin inside the seed-to-seed spread).", ""]
+    for j in several:
+        lines += [f"- **{j.id}** ({j.seeds}):"]
+        lines += [f"  - seed {s}: {o}; {' '.join(n.split())}" for s, o, n in j.by_seed]
+    return lines
 
 
 def causes_markdown(judged: Sequence[Judged], heading: str) -> list:
