@@ -28,11 +28,13 @@ def test_the_series_table_is_long_and_agrees_with_the_links_counters():
     assert s["time_s"].is_monotonic_increasing
     tracks = set(s[["entity", "series"]].drop_duplicates().itertuples(index=False, name=None))
     assert tracks == {(f"flow.{f}", q) for f in (0, 7) for q in ("cwnd", "ssthresh", "srtt_ms", "rto_ms")} | {
-        ("core", q) for q in ("queue_bytes", "queue_packets", "drops")}
+        ("core", q) for q in ("queue_bytes", "queue_packets", "drops", "arrivals")}
     # Drops in the window sum to the core's drop counter; cwnd starts at 1 (the SYN's window).
     start, end = r.report["window_s"]
     drops = s[(s["series"] == "drops") & (s["time_s"] >= start) & (s["time_s"] < end)]["value"].sum()
     assert drops == r.links.loc["core", "drops"] > 0
+    arrivals = s[(s["series"] == "arrivals") & (s["time_s"] >= start) & (s["time_s"] < end)]["value"].sum()
+    assert arrivals == r.links.loc["core", "arrivals"] > drops
     cwnd = s[(s["entity"] == "flow.0") & (s["series"] == "cwnd")]
     assert cwnd["value"].iloc[0] == 1.0 and cwnd["value"].max() > 2
     # The same on two threads; absent, no series at all and the engine scenario has no key for it.
@@ -77,8 +79,8 @@ def test_a_run_without_series_keeps_its_store_key_and_has_no_series_table(tmp_pa
 def test_every_change_series_stop_at_their_share_of_max_points_with_a_warning():
     whole = pacesim.run("e-base", set=TINY + SERIES, threads=1).series
     with pytest.warns(pacesim.RecordingStopped) as w:
-        cut = pacesim.run("e-base", set=TINY + SERIES + ["series.max_points=1100"], threads=1)
-    share = 1100 // 11  # two flows' 4 tracks and the core's 3
+        cut = pacesim.run("e-base", set=TINY + SERIES + ["series.max_points=1200"], threads=1)
+    share = 1200 // 12  # two flows' 4 tracks and the core's 4
     stopped = 0
     for (entity, series), g in whole.groupby(["entity", "series"], sort=False):
         kept = cut.series[(cut.series["entity"] == entity) & (cut.series["series"] == series)]

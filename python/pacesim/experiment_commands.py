@@ -178,7 +178,7 @@ def plot(
                                                            "then -by-AXIS and -AXIS=VALUES for --by and --where]."),
     logy: bool = typer.Option(False, "--logy", help="Logarithmic y axis (loss rates always are, in percent)."),
     series: List[str] = typer.Option([], "--series", help="Instead: draw this time series of one run against time "
-                                     "(cwnd, ssthresh, srtt, rto, queue, queue_packets, drops, backlog, rate; "
+                                     "(cwnd, ssthresh, srtt, rto, queue, queue_packets, drops, arrivals, backlog, rate; "
                                      "repeatable, one panel each)."),
     flows: Optional[str] = typer.Option(None, "--flows", metavar="I,J", help="With --series: these flows only."),
     links: Optional[str] = typer.Option(None, "--links", metavar="A,B", help="With --series: these links or pacers only."),

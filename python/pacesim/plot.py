@@ -576,6 +576,7 @@ TIME_SERIES = {
     "queue_bytes": "Queue (bytes)",
     "queue_packets": "Queue (packets)",
     "drops": "Drops (cumulative)",
+    "arrivals": "Arrivals (cumulative)",
     "backlog_packets": "Pacer backlog (packets)",
     "rate_mbps": "Pacer rate (Mb/s)",
 }
@@ -610,13 +611,13 @@ def in_window(rows: pd.DataFrame, start: Optional[float], end: Optional[float]) 
 def draw_series(ax, rows: pd.DataFrame, series: str, entities: Optional[Sequence[str]] = None) -> None:
     """Draw quantity `series` of a series table (time_s, entity, series, value) against time on `ax`, one
     step line per entity (those of `entities` that have it, in that order, or every entity that has it), each
-    its own colour and line style; drops as their running total."""
+    its own colour and line style; drops and arrivals as their running totals."""
     rows = rows[rows["series"] == series]
     present = list(dict.fromkeys(rows["entity"]))
     names = present if entities is None else [e for e in entities if e in present]
     for i, entity in enumerate(names):
         g = rows[rows["entity"] == entity]
-        values = g["value"].cumsum() if series == "drops" else g["value"]
+        values = g["value"].cumsum() if series in ("drops", "arrivals") else g["value"]
         ax.step(g["time_s"], values, where="post", label=entity, lw=0.8, color=COLOURS[i % len(COLOURS)],
                 linestyle=STYLES[i % len(STYLES)])
     ax.set_xlabel("Time (s)")

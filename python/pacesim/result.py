@@ -110,7 +110,7 @@ class Result:
         """The recorded time series in long form, when the scenario asked for
         `[series]`: columns time_s, entity (`flow.5`, a link's name, a pacer's
         link's name), series (`cwnd`, `ssthresh`, `srtt_ms`, `rto_ms`,
-        `queue_bytes`, `queue_packets`, `drops`, `backlog_packets`, `rate_mbps`)
+        `queue_bytes`, `queue_packets`, `drops`, `arrivals`, `backlog_packets`, `rate_mbps`)
         and value; rows in the order of time. One quantity of one entity:
         `r.series.query("entity == 'flow.0' and series == 'cwnd'")`."""
         return self._table("series")

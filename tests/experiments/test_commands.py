@@ -123,6 +123,10 @@ def test_every_claim_finds_the_points_it_names():
             tables["flows"] = pd.DataFrame([{**p.axes, "seed": p.seed, "flow": f, "mean_delay_ms": rng.uniform(40, 80),
                                              "base_rtt_ms": rng.uniform(60, 120)}
                                             for p in fig.sweep(False).points() for f in range(4)])
+        if "series" in fig.table_names():  # every recorded link's arrivals, a packet every 10 ms for 30 s
+            tables["series"] = pd.DataFrame([
+                {**p.axes, "seed": p.seed, "time_s": t / 100, "entity": link, "series": "arrivals", "value": 1.0}
+                for p in fig.sweep(False).points() for link in ("in", "core") for t in range(3000)])
         points = Points(pd.DataFrame(rows), fig.with_derived(tables))
         for claim in fig.claims:
             verdict, numbers = claim.evaluate(points)

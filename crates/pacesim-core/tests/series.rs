@@ -117,6 +117,12 @@ fn the_queue_series_integrates_to_the_links_time_averages_and_its_drops_sum_to_t
     let drops = track(table, "core", "drops");
     let in_window: f64 = drops.iter().filter(|&&(t, _)| t >= a && t < b).map(|p| p.1).sum();
     assert_eq!(in_window, core.drops as f64);
+    // Arrivals, one per packet offered (dropped or not), sum to the link's
+    // own count over the window, which is its data, ACKs and UDP.
+    let arrivals = track(table, "core", "arrivals");
+    let in_window: f64 = arrivals.iter().filter(|&&(t, _)| t >= a && t < b).map(|p| p.1).sum();
+    assert_eq!(in_window, core.arrivals as f64);
+    assert_eq!(core.arrivals, core.data.arrivals + core.ack.arrivals + core.udp.arrivals);
 
     // Sampled every 100 ms: each sample of the queue is the step
     // function's value at its time, and the drops of the samples in
@@ -136,6 +142,9 @@ fn the_queue_series_integrates_to_the_links_time_averages_and_its_drops_sum_to_t
     let drops = track(table, "core", "drops");
     let in_window: f64 = drops.iter().filter(|&&(t, _)| t > a + 1e-9).map(|p| p.1).sum();
     assert_eq!(in_window, core.drops as f64);
+    let arrivals = track(table, "core", "arrivals");
+    let in_window: f64 = arrivals.iter().filter(|&&(t, _)| t > a + 1e-9).map(|p| p.1).sum();
+    assert_eq!(in_window, core.arrivals as f64);
 }
 
 #[test]
@@ -209,9 +218,9 @@ fn every_change_tracks_stop_at_their_share_of_max_points_and_the_report_says_whe
     let free = scenario(EBASE, |v| v["series"] = spec.clone());
     let capped = scenario(EBASE, |v| {
         v["series"] = spec.clone();
-        v["series"]["max_points"] = serde_json::json!(1100);
+        v["series"]["max_points"] = serde_json::json!(1200);
     });
-    let limit = 1100 / (2 * 4 + 3); // 11 tracks: 100 points each
+    let limit = 1200 / (2 * 4 + 4); // 12 tracks: 100 points each
     let all = on(1, &free);
     assert!(all.warnings.is_empty());
     let (one, mut two) = (on(1, &capped), on(2, &capped));

@@ -7,9 +7,12 @@ rounding, `claims.printed`); each claim quotes the paper's sentence it reads.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Dict, List, Sequence, Tuple
 
-from ..plot import Cdf, Panel
+import numpy as np
+import pandas as pd
+
+from ..plot import Cdf, Lines, Panel
 from .claims import MARGIN, Claim, Missing, Points, Verdict, about, beats, gain_check, printed, slightly_beats
 from .figure import THROUGHPUT, Figure
 
@@ -319,4 +322,177 @@ QTAB3 = Figure(
             Claim("QLBP(160): better throughput at the cost of a slightly larger delay", "at Table III's buffer QLBP 160 "
                   "beats no pacing in utilisation, and its mean delay is slightly larger (by more than 1 %, less than "
                   "10 %)", _qlbp160_slightly_later, sentence=Q4E_BOTH)],
+)
+
+# --- Q-fig9/10 and Q-fig11/12: one flow through the prototype's QLBP pacer (Sec IV-A) ---
+
+RTT_S = 0.100
+"""Paper Q Sec IV-A: "The round-trip time (RTT) from the sender and the receiver is always 100ms"."""
+HEAD_S = RTT_S / 5
+"""The "very beginning" of an RTT: a fifth of it, 20 ms (evenly spread departures put 20 % there)."""
+SHOWN_S = 0.5
+"""The figures draw the first half second (five RTTs) of the steady state, packet by packet."""
+PLACES = {"in": "arrival", "core": "departure"}
+"""q-prototype's links whose arrivals are the pacer's: a packet entering `in` reaches the pacer (8.32 us later,
+one 1040 B transmission at 1 Gb/s) and enters `core` as it leaves the pacer (at once without pacing)."""
+
+
+def times_panel(where: dict, title: str) -> Lines:
+    """Arrivals and departures of the runs at `where`, packet by packet (`shown`)."""
+    return Lines("shown", "time_ms", "packet", ["place"], "Time from the steady state's start (ms)", "Packet",
+                 where=where, title=title, logx=False, logy=False)
+
+
+def steady_s() -> float:
+    """The start of the steady state, s: q-prototype's warmup, which the Q-fig9 and Q-fig11 sweeps keep."""
+    from ..scenario import load_scenario
+
+    return load_scenario("q-prototype").warmup / 1e9
+
+
+def packet_times(rows: Dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Every packet's arrival at the pacer and departure from it over the steady state: one row per packet with
+    its time_s, `place` ("arrival" or "departure"), `packet` (its number among its run's arrivals or departures
+    from the steady state's start, from 1), and the run's axes and seed. From the `arrivals` series of links `in`
+    and `core` (a count per instant: several packets of one instant are one point)."""
+    s = rows["series"]
+    s = s[(s["series"] == "arrivals") & s["entity"].isin(list(PLACES)) & (s["time_s"] >= steady_s())]
+    s = s.iloc[np.repeat(np.arange(len(s)), s["value"].astype(int))]
+    out = s.assign(place=s["entity"].astype(str).map(PLACES)).drop(columns=["entity", "series", "value"])
+    keys = [c for c in out.columns if c != "time_s"]
+    out = out.sort_values(keys + ["time_s"], kind="stable")
+    return out.assign(packet=out.groupby(keys, sort=False).cumcount() + 1).reset_index(drop=True)
+
+
+def shown(rows: Dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """`packet_times` of the first seed's runs over the first `SHOWN_S` of the steady state, time in ms from its
+    start (packet by packet: the other seeds' runs differ only in their phase)."""
+    t = packet_times(rows)
+    t = t[(t["time_s"] < steady_s() + SHOWN_S) & (t["seed"] == t["seed"].min())]
+    return t.assign(time_ms=1e3 * (t["time_s"] - steady_s()))
+
+
+def densest_share(times: np.ndarray, start: float, end: float) -> List[float]:
+    """Departure times (s, sorted) cut into RTTs from `start` (the last one, cut by `end`, left out): for each RTT
+    with departures, the largest share of them within `HEAD_S` of each other, the RTT read as a circle (so a burst
+    that straddles two RTTs counts as one): where an RTT's departures are densest, its "beginning"; evenly
+    spread departures give 20 %, one burst of at most 20 ms 100 %."""
+    out = []
+    for a in np.arange(start, end - RTT_S + 1e-9, RTT_S):
+        x = times[(times >= a) & (times < a + RTT_S)] - a
+        if len(x):
+            circle = np.concatenate([x, x + RTT_S])
+            out.append(max(int(np.searchsorted(circle, t + HEAD_S, side="left")) - i for i, t in enumerate(x)) / len(x))
+    return out
+
+
+def head_share(p: Points, scheme: str) -> Tuple[float, int]:
+    """The mean over the steady state's RTTs (of every seed's run) of `densest_share`, and the RTTs counted."""
+    t = p.rows("times", scheme=scheme)
+    shares = []
+    for _, run in t[t["place"] == "departure"].groupby("seed"):
+        times = np.sort(run["time_s"].to_numpy(dtype=float))
+        shares += densest_share(times, steady_s(), float(times.max()))
+    if not shares:
+        raise Missing(f"no whole RTT of departures with pacing {scheme}")
+    return float(np.mean(shares)), len(shares)
+
+
+BURST = 0.5
+"""Paper Q Sec IV-A: "a bunch of packets depart at the very beginning of each RTT period": most (more than half)
+of an RTT's departures within a fifth of it (2.5 times an even spread's share)."""
+
+
+def _burst_at_start(p: Points) -> Verdict:
+    share, n = head_share(p, "none")
+    return share > BURST, f"no pacing: {100 * share:.1f} % of an RTT's departures within its densest " \
+                          f"{1e3 * HEAD_S:g} ms (mean of {n} RTTs; a bunch: more than {100 * BURST:g} %)"
+
+
+def _much_smoother(p: Points) -> Verdict:
+    unpaced, _ = head_share(p, "none")
+    paced, n = head_share(p, "qlbp")
+    return paced <= unpaced / 2, f"share of an RTT's departures within its densest {1e3 * HEAD_S:g} ms: QLBP " \
+                                 f"{100 * paced:.1f} % ({n} RTTs), no pacing {100 * unpaced:.1f} % (much " \
+                                 f"smoother: at most half; evenly spread: 20 %)"
+
+
+def _prototype_figure(**fields) -> Figure:
+    """A figure of the prototype's packet times (Figs. 9-12): arrivals at the pacer and departures from it."""
+    return Figure(tables=("series",), derived={"times": packet_times, "shown": shown}, **fields)
+
+
+QFIG9 = _prototype_figure(
+    id="Q-fig9",
+    also=("Q-fig10",),
+    caption="Arrival and departure times of one TCP flow at the QLBP pacer",
+    setup="q-prototype (paper Q Sec IV-A, Fig. 7): one TCP Reno flow (window 20, 1000 B) through router r1 "
+          "(QLBP at its ingress: mu_max 200 Mb/s, mu_min 1.2 Mb/s, Q_max 100 packets) and a 10 Mb/s egress "
+          "with a 16-packet buffer, RTT 100 ms; without pacing (Fig. 9) and with QLBP (Fig. 10); every packet's "
+          "arrival at the pacer and departure from it over the steady state (after 10 s); with QLBP the two "
+          "coincide there, the ACK clock having taken up the pacer's spacing",
+    panels=[times_panel({"pacing.scheme": "none"}, "Fig. 9: no pacing"),
+            times_panel({"pacing.scheme": "qlbp"}, "Fig. 10: QLBP")],
+    claims=[
+        Claim("unpaced: each RTT's packets leave as a burst at its start",
+              f"no pacing: on average more than {100 * BURST:g} % of an RTT's departures from the pacer's place "
+              f"leave within {1e3 * HEAD_S:g} ms (a fifth of the RTT) of each other; the steady state cut into "
+              "RTTs of 100 ms, each read as a circle", _burst_at_start,
+              sentence='Paper Q Sec IV-A: "When using a TCP connection, Figure 9 shows that without pacing the packets '
+                       'within one RTT window are sent as a burst, e.g., a bunch of packets depart at the very '
+                       'beginning of each RTT period."'),
+        Claim("QLBP: departures spread smoothly over the RTT",
+              "the paper's words, \"much smoother\": QLBP's share of an RTT's departures within its densest "
+              f"{1e3 * HEAD_S:g} ms at most half of no pacing's", _much_smoother,
+              sentence='Paper Q Sec IV-A: "Whereas, Figure 10 indicates that the QLBP pacing plugin creates a packet '
+                       'departure sequence that is much smoother."'),
+    ],
+)
+
+SECOND_S = 1.0
+"""The CBR rates are compared second by second over the steady state."""
+
+
+Q4A_CBR = ('Paper Q Sec IV-A: "Figure 11 uses CBR traffic with a lower data rate of 200Kbps (< μmin) and Figure 12 '
+           'uses a higher data rate of 3Mbps (> μmin). These figures show that QLBP pacing does not affect the data '
+           'rate of CBR traffic in steady state."')
+
+
+def _rate_kept(rate: str):
+    """`Q4A_CBR`: in every second of the steady state, the packets leaving the pacer about (`about`, 5 %) the
+    packets arriving at it."""
+    def check(p: Points) -> Verdict:
+        ok, parts = True, []
+        for seed, t in p.rows("times", variant=rate).groupby("seed"):
+            edges = np.arange(steady_s(), float(t["time_s"].max()) + 1e-9, SECOND_S)  # seconds [e_i, e_i+1)
+            count = {w: np.diff(np.searchsorted(np.sort(t[t["place"] == w]["time_s"].to_numpy()), edges))
+                     for w in ("arrival", "departure")}
+            ratios = count["departure"] / count["arrival"]
+            worst = int(np.argmax(np.abs(ratios - 1)))
+            ok &= all(about(d, a) for d, a in zip(count["departure"], count["arrival"]))
+            parts.append(f"seed {seed}: over {len(ratios)} s, {count['arrival'].sum()} packets arrived and "
+                         f"{count['departure'].sum()} left, departures / arrivals per second {ratios.min():.3f} to "
+                         f"{ratios.max():.3f} (worst at {edges[worst]:g} s: {count['departure'][worst]} / "
+                         f"{count['arrival'][worst]})")
+        return ok, f"{rate}: " + "; ".join(parts)
+    return check
+
+
+def _rate_claim(rate: str, what: str) -> Claim:
+    return Claim(f"departure rate equals arrival rate in steady state ({what})",
+                 f"in every {SECOND_S:g} s of the steady state, packets leaving the pacer about (within 5 %) those "
+                 "arriving", _rate_kept(rate), sentence=Q4A_CBR)
+
+
+QFIG11 = _prototype_figure(
+    id="Q-fig11",
+    also=("Q-fig12",),
+    caption="Arrival and departure times of CBR traffic at the QLBP pacer",
+    setup="q-prototype (paper Q Sec IV-A, Fig. 7) without the TCP flow: CBR of 1000 B packets at 200 kb/s (below "
+          "mu_min, Fig. 11) and 3 Mb/s (above, Fig. 12) through QLBP (mu_max 200 Mb/s, mu_min 1.2 Mb/s, Q_max 100 "
+          "packets) in front of the 10 Mb/s egress; every packet's arrival at the pacer and departure from it over "
+          "the steady state (after 10 s)",
+    panels=[times_panel({"variant": "200kbps"}, "Fig. 11: 200 kb/s"),
+            times_panel({"variant": "3Mbps"}, "Fig. 12: 3 Mb/s")],
+    claims=[_rate_claim("200kbps", "200 kb/s, below mu_min"), _rate_claim("3Mbps", "3 Mb/s, above mu_min")],
 )

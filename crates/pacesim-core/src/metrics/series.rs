@@ -38,12 +38,13 @@ use crate::spec::{at_most, bad, InvalidField, MAX_TIME};
 /// records its congestion window `cwnd` and `ssthresh` (packets), smoothed
 /// RTT `srtt_ms` and retransmission timeout `rto_ms`; each link of `links`
 /// its queue `queue_bytes` and `queue_packets` (waiting, the packet on the
-/// wire not counted) and its `drops`; each pacer of `pacers` (named by the
+/// wire not counted), its `drops` and its `arrivals` (packets offered to
+/// its queue, dropped ones included); each pacer of `pacers` (named by the
 /// link it sits in front of) its `backlog_packets` and `rate_mbps`. Without
 /// `interval`, every change: a value from the instant it changes (the last
 /// value of an instant), drops counted per instant. With `interval`,
 /// samples at 0, interval, 2 interval, ... up to the end: the value then,
-/// and the drops of the interval before each sample. A link with series is
+/// and the drops and arrivals of the interval before each sample. A link with series is
 /// also reported in `Result.links`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -77,7 +78,7 @@ pub struct SeriesSpec {
 /// The quantities a flow, a link and a pacer record, in this order; their
 /// names in the report (units in the name where there is one).
 pub const FLOW_SERIES: [&str; 4] = ["cwnd", "ssthresh", "srtt_ms", "rto_ms"];
-pub const LINK_SERIES: [&str; 3] = ["queue_bytes", "queue_packets", "drops"];
+pub const LINK_SERIES: [&str; 4] = ["queue_bytes", "queue_packets", "drops", "arrivals"];
 pub const PACER_SERIES: [&str; 2] = ["backlog_packets", "rate_mbps"];
 
 impl SeriesSpec {
@@ -299,11 +300,17 @@ pub struct QueueTracks {
     pub bytes: Track,
     pub packets: Track,
     pub drops: Track,
+    pub arrivals: Track,
 }
 
 impl QueueTracks {
     pub fn new(spec: &SeriesSpec) -> Self {
-        QueueTracks { bytes: spec.level(0.0), packets: spec.level(0.0), drops: spec.count() }
+        QueueTracks {
+            bytes: spec.level(0.0),
+            packets: spec.level(0.0),
+            drops: spec.count(),
+            arrivals: spec.count(),
+        }
     }
 
     /// From `t` on, `packets` packets of `bytes` in all wait.
@@ -319,9 +326,15 @@ impl QueueTracks {
         self.drops.add(t, 1.0);
     }
 
-    /// The three tracks in `LINK_SERIES` order.
-    pub fn tracks(&self) -> [&Track; 3] {
-        [&self.bytes, &self.packets, &self.drops]
+    /// A packet arrives at the queue at `t` (admitted or not).
+    #[inline]
+    pub fn arrived(&mut self, t: Time) {
+        self.arrivals.add(t, 1.0);
+    }
+
+    /// The four tracks in `LINK_SERIES` order.
+    pub fn tracks(&self) -> [&Track; 4] {
+        [&self.bytes, &self.packets, &self.drops, &self.arrivals]
     }
 }
 

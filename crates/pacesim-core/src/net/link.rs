@@ -297,6 +297,9 @@ impl Output {
                 b.arrive(now, size);
             }
         }
+        if let Some(s) = &mut self.series {
+            s.arrived(now);
+        }
         Arrival {
             now,
             idle_since: (busy_until <= now).then_some(busy_until),
