@@ -3,7 +3,7 @@
 uses which, its circles, and the arrows that run up the layers.
 
 A file's arrows are the `crate::` and `super::` paths it names outside its
-`#[cfg(test)]` items, each resolved to the file that defines the item
+`#[cfg(test)]` items, inline or in `use` trees of any shape (`super::{a, b::{c, d}}`), each resolved to the file that defines the item
 (through `pub use` re-exports). Layers, bottom to top, are the top-level
 modules in `LAYERS`; an arrow from a lower layer to a higher one runs up.
 The kernel (`sim/`) may use nothing but itself.
@@ -39,7 +39,8 @@ LAYERS = [
 ]
 LAYER = {m: i for i, ms in enumerate(LAYERS) for m in ms}
 
-PATH = re.compile(r"\b(crate|super)((?:::\w+)+)(?:::\{([^{}]*)\})?")
+USE = re.compile(r"\buse\s+((?:crate|super)\b[^;]*);")
+PATH = re.compile(r"\b(crate|super)((?:::\w+)+)")
 PUB_USE = re.compile(r"pub use ((?:crate|super|self|\w+)(?:::\w+)*)(?:::\{([^{}]*)\})?;")
 
 
@@ -107,15 +108,40 @@ def graph(src: Path = SRC) -> dict[tuple[str, ...], set[tuple[str, ...]]]:
 
     edges: dict[tuple[str, ...], set[tuple[str, ...]]] = {m: set() for m in files}
     for module, text in files.items():
-        for m in PATH.finditer(text):
-            base = absolute(module, [m.group(1), *m.group(2).strip(":").split("::")])
-            names = [n.strip() for n in m.group(3).split(",") if n.strip()] if m.group(3) else [""]
-            for name in names:
-                first = re.split(r"::|\s", name)[0] if name else ""
-                target = resolve(base + ((first,) if first and first != "self" else ()))
-                if target != module and target != ():
-                    edges[module].add(target)
+        paths = [p for m in USE.finditer(text) for p in use_paths(m.group(1))]
+        rest = USE.sub("", text)  # paths written inline, outside `use` items
+        paths += [[m.group(1), *m.group(2).strip(":").split("::")] for m in PATH.finditer(rest)]
+        for segs in paths:
+            target = resolve(absolute(module, [s for s in segs if s != "self"] or segs))
+            if target != module and target != ():
+                edges[module].add(target)
     return edges
+
+
+def use_paths(tree: str) -> list[list[str]]:
+    """Every path a `use` tree names, its `{...}` groups (nested or not) expanded:
+    `super::{a, b::{c, d as e}}` gives `super::a`, `super::b::c`, `super::b::d`."""
+    tree = re.sub(r"\s+as\s+\w+", "", tree)  # a rename does not change what is imported
+    tree = re.sub(r"\s+", "", tree)
+    out: list[list[str]] = []
+
+    def walk(prefix: list[str], t: str) -> None:
+        items, depth, start = [], 0, 0
+        for i, c in enumerate(t):
+            depth += (c == "{") - (c == "}")
+            if c == "," and depth == 0:
+                items.append(t[start:i])
+                start = i + 1
+        items.append(t[start:])
+        for item in filter(None, items):
+            if "{" in item:
+                head, group = item.split("{", 1)
+                walk(prefix + [s for s in head.split("::") if s], group[: group.rindex("}")])
+            else:
+                out.append(prefix + [s for s in item.split("::") if s and s != "*"])
+
+    walk([], tree)
+    return out
 
 
 def circles(edges: dict) -> list[list[tuple[str, ...]]]:

@@ -24,17 +24,46 @@ def test_the_kernel_imports_nothing_above_it_and_the_graph_has_no_circle():
     assert m.upward(edges) == []
 
 
+def tree(root: Path, files: dict[str, str]) -> Path:
+    """A crate's `src/` holding `files` (path: text)."""
+    for path, text in files.items():
+        (root / "src" / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / "src" / path).write_text(text)
+    return root / "src"
+
+
 def test_the_check_sees_an_upward_arrow_and_a_circle(tmp_path):
     m = imports()
-    src = tmp_path / "src"
-    (src / "sim").mkdir(parents=True)
-    (src / "sim.rs").write_text("pub mod time;\n")
-    (src / "sim" / "time.rs").write_text("use crate::net::Link;\n#[cfg(test)]\nmod tests { use crate::engine::X; }\n")
-    (src / "net.rs").write_text("pub use link::Link;\npub mod link;\n")
-    (src / "net").mkdir()
-    (src / "net" / "link.rs").write_text("use super::queue::Q;\n")
-    (src / "net" / "queue.rs").write_text("use crate::net::Link;\n")
+    src = tree(
+        tmp_path,
+        {
+            "sim.rs": "pub mod time;\n",
+            "sim/time.rs": "use crate::net::Link;\n#[cfg(test)]\nmod tests { use crate::engine::X; }\n",
+            "net.rs": "pub use link::Link;\npub mod link;\n",
+            "net/link.rs": "use super::queue::Q;\n",
+            "net/queue.rs": "use crate::net::Link;\n",
+        },
+    )
     edges = m.graph(src)
     assert edges[("sim", "time")] == {("net", "link")}, "test items are left out, re-exports followed"
     assert m.upward(edges) == [(("sim", "time"), ("net", "link"))]
     assert m.circles(edges) == [[("net", "link"), ("net", "queue")]]
+
+
+def test_the_check_sees_grouped_and_nested_use_trees(tmp_path):
+    # `use super::{a, b}` was invisible to the check and hid a circle in the engine
+    # (engine/world/forward.rs <-> traced.rs); nested groups and renames name their files too.
+    m = imports()
+    src = tree(
+        tmp_path,
+        {
+            "net.rs": "pub mod link;\npub mod queue;\npub mod red;\n",
+            "net/link.rs": "use super::{queue, red::{Red as R, Gentle}};\npub struct Link;\n",
+            "net/queue.rs": "use super::{link::Link};\n",
+            "net/red.rs": "pub struct Red;\npub struct Gentle;\n",
+        },
+    )
+    edges = m.graph(src)
+    assert edges[("net", "link")] == {("net", "queue"), ("net", "red")}
+    assert m.circles(edges) == [[("net", "link"), ("net", "queue")]]
+    assert m.use_paths("super::{a, b::{c, d as e}}") == [["super", "a"], ["super", "b", "c"], ["super", "b", "d"]]

@@ -18,6 +18,7 @@ pub mod event;
 pub mod flow;
 mod forward;
 mod held;
+mod hop;
 mod measure;
 mod pace;
 mod series;
@@ -27,7 +28,7 @@ mod traced;
 use crate::pacing::LinkPacer;
 pub use event::{Event, Packed};
 pub use flow::{Flow, Sizes, SACK_BLOCK_BYTES};
-use forward::Hop;
+use hop::Hop;
 pub use series::{attach_links, Series};
 
 use crate::engine::partition::{Cut, Outbox};

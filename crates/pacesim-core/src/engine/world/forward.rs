@@ -3,37 +3,11 @@
 //! its endpoint, where the sink acknowledges data and the sender answers
 //! ACKs with what it may send next.
 
+use super::hop::Hop;
 use super::{traced, Event, World, NO_PACER, SACK_BLOCK_BYTES};
 use crate::net::{Packet, PacketId, PacketKind, TcpOptions};
 use crate::pacing::LinkPacer;
 use crate::sim::Time;
-
-/// A route hop: its link, and in the upper bits what the engine asks at
-/// every hop: whether packets wait for the link outside its own decision
-/// (in a pacer in front of it, or in a queue that holds them, see
-/// `Link::holds`), whether the packet
-/// goes on at once across the route's next link (cut through, see
-/// `Network::mark_cut_through`), whether the link's far end is in the
-/// other half of a split run, and whether the link is traced. One word, next to the route's other hops,
-/// instead of a table by link for each question: at 100,000 flows every
-/// such table is megabytes and every lookup a cache miss of its own.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Hop(pub(super) u32);
-
-impl Hop {
-    pub(super) const HELD: u32 = 1 << 31;
-    pub(super) const ONWARD: u32 = 1 << 30;
-    pub(super) const CROSSES: u32 = 1 << 29;
-    pub(super) const TRACED: u32 = 1 << 28;
-
-    pub(super) fn link(self) -> usize {
-        (self.0 & (Hop::TRACED - 1)) as usize
-    }
-
-    pub(super) fn has(self, flag: u32) -> bool {
-        self.0 & flag != 0
-    }
-}
 
 impl World {
     /// Hand the packet to the link of its current hop, through the link's

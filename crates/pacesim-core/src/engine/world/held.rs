@@ -4,7 +4,7 @@
 //! packet at the head, and the head goes on the link when the
 //! transmitter frees, by a `Transmit` event at that time.
 
-use super::forward::Hop;
+use super::hop::Hop;
 use super::{Event, World};
 use crate::net::PacketId;
 

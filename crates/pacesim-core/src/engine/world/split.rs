@@ -2,7 +2,7 @@
 //! which half owns what, the packets taken in from the other half, and the
 //! join of the two halves' results.
 
-use super::forward::Hop;
+use super::hop::Hop;
 use super::{Event, World};
 use crate::engine::partition::{Cut, Outbox};
 use crate::net::LinkId;

@@ -5,7 +5,7 @@
 //! A traced run is simulated on one thread (`engine::run`), so its packets
 //! are numbered in one creation order.
 
-use super::forward::Hop;
+use super::hop::Hop;
 use super::World;
 use crate::net::packet_trace::{PacketTrace, PacketTraceSpec, TraceNodes};
 use crate::net::{Link, Packet, PacketId, PacketKind};
