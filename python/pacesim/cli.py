@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 # memory (bench/cli_cost.py). The scenario models (pydantic) are imported by the commands that read a scenario.
 
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,  # --install-completion for bash, zsh, fish and PowerShell
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # help texts are plain: "[default: 1]" and "[quick]" are words, not markup

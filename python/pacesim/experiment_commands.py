@@ -23,8 +23,8 @@ from .terminal import command, fail, output_dir, plain
 RESULTS = typer.Option(Path("results"), "--results", help="Results directory (database and Parquet tables).")
 WORKERS = typer.Option(None, "--workers", min=1, max=max(64, 4 * (os.cpu_count() or 1)),
                        help="Worker processes [default: one per core].")
-SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler.")
-DASK = typer.Option(False, "--dask", help="Run on a Dask LocalCluster (--workers processes).")
+SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler (extra: pacesim[dask]).")
+DASK = typer.Option(False, "--dask", help="Run on a Dask LocalCluster (--workers processes; extra: pacesim[dask]).")
 
 
 
@@ -325,8 +325,15 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
         fail(f"--out {stem}: {e.strerror or e}", 1)
 
 
+def _catalogue_ids(incomplete: str) -> List[str]:
+    """The ids `reproduce` runs that begin with `incomplete` (any case), in catalogue order: shell
+    completion of `reproduce ID`."""
+    return [f.id for f in _runnable() if f.id.lower().startswith(incomplete.lower())]
+
+
 def reproduce(
-    fig_id: Optional[str] = typer.Argument(None, metavar="ID", help="Catalogue id, e.g. E-fig3 (see --list)."),
+    fig_id: Optional[str] = typer.Argument(None, metavar="ID", help="Catalogue id, e.g. E-fig3 (see --list).",
+                                           autocompletion=lambda incomplete: _catalogue_ids(incomplete)),
     list_: bool = typer.Option(False, "--list", help="List every catalogue id and whether it runs yet."),
     all_: bool = typer.Option(False, "--all", help="Run every runnable id at the papers' sizes (resumable), then "
                                                   "write the per-paper tables (--tables)."),

@@ -394,8 +394,12 @@ def executor(workers: Optional[int] = None, scheduler: Optional[str] = None, das
     core), the Dask scheduler at `scheduler` (tcp://host:port), or with `dask`
     a Dask LocalCluster of `workers` single-threaded worker processes."""
     if scheduler or dask:
-        import dask as dask_config
-        from distributed import Client, LocalCluster
+        try:
+            import dask as dask_config
+            from distributed import Client, LocalCluster
+        except ImportError:
+            flag = "--scheduler" if scheduler else "--dask"
+            raise SweepError(f"{flag} needs Dask, an optional extra: pip install 'pacesim[dask]'") from None
 
         client = cluster = None
         try:

@@ -24,3 +24,18 @@ def test_dask_local_cluster_equals_local_pool(tiny_store, tmp_path):
             pd.testing.assert_frame_equal(store.table(key), local.table(key))
             a, b = store.report(key), local.report(key)
             assert a["links"] == b["links"] and a["pacers"] == b["pacers"] and a["conservation"] == b["conservation"]
+
+
+def test_without_dask_the_flags_name_the_extra(monkeypatch):
+    # Dask is an extra (pacesim[dask]): without it, --dask and --scheduler are a SweepError naming it.
+    import sys
+
+    import pytest
+
+    from pacesim.sweep import SweepError
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # an import of it raises ImportError
+    for kwargs, flag in (({"dask": True}, "--dask"), ({"scheduler": "tcp://127.0.0.1:1"}, "--scheduler")):
+        with pytest.raises(SweepError, match=rf"{flag} needs Dask.*pacesim\[dask\]"):
+            with executor(workers=1, **kwargs):
+                pass
