@@ -78,6 +78,8 @@ from .metrics import tcp_metrics_of_old
 from .report_tables import TABLES, flat, links, view
 
 if TYPE_CHECKING:
+    import xarray
+
     from .result import Result
 
 SCHEMA = """
@@ -669,3 +671,40 @@ class Store:
         frames = [flat(name, self.table(row["key"], name)).assign(**{a: row[a] for a in axes}, seed=row["seed"])
                   for row in ok.to_dict("records")]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    def to_xarray(self, sweep: str, metrics: Optional[Iterable[str]] = None) -> "xarray.Dataset":
+        """`sweep`'s metrics as an xarray Dataset (needs the extra `pacesim[xarray]`): one dimension per axis
+        and one for the seed, one variable per numeric metric (`metrics`, default all), NaN where a point
+        failed or is pending. An axis written in units ("3KB", "10ms", "8Mbps") is its numeric value in
+        the unit its `units` attribute names (bytes, seconds, bit/s; `report_tables.axis_numbers`), with
+        the written values kept as the coordinate `<axis>_written`; any other axis keeps its values."""
+        try:
+            import xarray  # noqa: F401  (pandas' to_xarray needs it)
+        except ImportError:
+            raise ImportError("Store.to_xarray needs xarray, an optional extra: pip install 'pacesim[xarray]'") from None
+        from .report_tables import axis_numbers
+
+        axes = list(self.spec(sweep)["axes"])
+        pts = axis_numbers(self.points(sweep), axes)
+        units = pts.attrs["units"]
+        numeric = {a: next((c for c in units if c.startswith(f"{a}_") and c in pts), None) for a in axes}
+        skip = {"seed", "key", "status", "error", "code_version", "finished_at", *axes, *units}
+        names = [m for m in (metrics if metrics is not None else pts.columns)
+                 if m in pts and m not in skip and pd.api.types.is_numeric_dtype(pts[m])]
+        unknown = sorted(set(metrics or ()) - set(names))
+        if unknown:
+            raise KeyError(f"sweep {sweep}: no numeric metric {', '.join(map(repr, unknown))}")
+        frame = pts[pts["status"] == "ok"].copy()
+        dims = []
+        for a in axes:
+            if numeric[a]:
+                frame[f"{a}_written"], frame[a] = frame[a], frame[numeric[a]]
+            dims.append(a)
+        data = frame.set_index([*dims, "seed"])[names].to_xarray()
+        for a in axes:
+            if numeric[a]:
+                written = frame.drop_duplicates(a).set_index(a)[f"{a}_written"]
+                data = data.assign_coords({f"{a}_written": (a, [written.get(v) for v in data[a].values])})
+                data[a].attrs["units"] = units[numeric[a]]
+        data.attrs.update(sweep=sweep)
+        return data
