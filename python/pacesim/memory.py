@@ -20,9 +20,10 @@ over a 2 s run and 7 KB over 100 s on two threads (bench/results/scale.csv),
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
+
+import psutil
 
 from .fields import ScenarioError
 from .units import format_rate
@@ -169,15 +170,9 @@ def _about(nbytes: float) -> str:
 
 
 def available_bytes() -> int:
-    """Memory the machine has free for a run now (MemAvailable), or its total memory."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    """Memory the machine has free for a run now (psutil's `available`: Linux's MemAvailable, and its
+    counterpart on macOS and Windows)."""
+    return psutil.virtual_memory().available
 
 
 def check(s, limit: Optional[int] = None, of: Callable = estimate) -> Estimate:

@@ -269,7 +269,9 @@ LOCK_WAIT_S = 60
 
 def _when_unlocked(step):
     """`step()`, retried with growing pauses while SQLite reports the database
-    locked or busy (another writer), for up to `LOCK_WAIT_S`."""
+    locked or busy (another writer), for up to `LOCK_WAIT_S`: for the statements that fail at once instead
+    of waiting through SQLite's busy timeout (measured: switching the journal to WAL while another
+    connection writes fails in 0.0 s; BEGIN IMMEDIATE waits the timeout)."""
     deadline = time.monotonic() + LOCK_WAIT_S
     pause = 0.01
     while True:
@@ -528,9 +530,9 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        """BEGIN IMMEDIATE (once no other writer holds the database) ... COMMIT,
-        or ROLLBACK if the body raises."""
-        _when_unlocked(lambda: self.db.execute("BEGIN IMMEDIATE"))
+        """BEGIN IMMEDIATE (once no other writer holds the database: SQLite's busy timeout, `LOCK_WAIT_S`,
+        waits for it) ... COMMIT, or ROLLBACK if the body raises."""
+        self.db.execute("BEGIN IMMEDIATE")
         try:
             yield
         except BaseException:
