@@ -27,7 +27,7 @@ pub mod topology;
 pub mod traffic;
 
 pub use engine::describe::{describe, Description};
-pub use engine::run::{run, run_observed, run_threads, run_with, RunError};
+pub use engine::run::{run, run_observed, run_split, run_threads, run_with, RunError};
 pub use report::Report;
 pub use scenario::Scenario;
 

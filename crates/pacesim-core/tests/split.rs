@@ -3,7 +3,8 @@
 
 use pacesim_core::engine::partition::Cut;
 use pacesim_core::topology::Network;
-use pacesim_core::{run_threads, Report, Scenario};
+use pacesim_core::{run_split, run_threads, Report, Scenario};
+use serde_json::json;
 
 const SMALL: &str = r#"{"seed":3,"duration":30000000000,"warmup":10000000000,
  "topology":{"kind":"e-base","edges":2,"hosts_per_edge":6,"access_rate":[8000000,12000000],"access_delay":[1000000,5000000],"edge_rate":[100000000,100000000],"edge_delay":[5000000,15000000],"udp":{"rate":100000000,"delay":10000000}},
@@ -106,22 +107,108 @@ fn short_flows_and_a_core_with_a_way_around_it_do_not_split() {
 /// Two halves report exactly what one world does, work counters aside:
 /// the split run handles the start and end of the measurement window (and
 /// progress samples) in each half, and nothing else more.
+/// The same on two threads and with both halves in turn on one.
 fn same_split_as_whole(s: &Scenario) {
-    let (whole, split) = (on(1, s), on(2, s));
-    let extra = split.work.events - whole.work.events;
-    // Samples at 0, interval, ... before the end (`End` pops first at the end).
-    let samples = s.progress.as_ref().map_or(0, |p| s.duration.div_ceil(p.interval));
-    assert_eq!(extra, 2 + samples, "events: whole {} split {}", whole.work.events, split.work.events);
-    // Packets due across the cut after the end are not taken in.
-    assert!(split.work.packet_hops <= whole.work.packet_hops);
-    let strip = |r: &Report| {
-        let mut r = r.clone();
-        r.work = pacesim_core::report::Work { events: 0, packet_hops: 0 };
-        serde_json::to_string(&r).unwrap()
-    };
-    assert_eq!(strip(&split), strip(&whole));
-    let c = &split.conservation;
-    assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
+    let whole = on(1, s);
+    for threads in [2, 1] {
+        let split = run_split(s, threads, &mut |_| {}).unwrap();
+        let extra = split.work.events - whole.work.events;
+        // Samples at 0, interval, ... before the end (`End` pops first at the end).
+        let samples = s.progress.as_ref().map_or(0, |p| s.duration.div_ceil(p.interval));
+        assert_eq!(extra, 2 + samples, "events: whole {} split {}", whole.work.events, split.work.events);
+        // Packets due across the cut after the end are not taken in.
+        assert!(split.work.packet_hops <= whole.work.packet_hops);
+        let strip = |r: &Report| {
+            let mut r = r.clone();
+            r.work = pacesim_core::report::Work { events: 0, packet_hops: 0 };
+            serde_json::to_string(&r).unwrap()
+        };
+        assert_eq!(strip(&split), strip(&whole), "on {threads} thread(s)");
+        let c = &split.conservation;
+        assert_eq!(c.created, c.delivered + c.dropped + c.in_flight);
+    }
+}
+
+/// A graph of `links` (`[from, to, delay in ms]`, 10 Mb/s, unlimited
+/// queues, but for the core `a -> b` of [`SMALL`]'s core rate and
+/// buffer with a delay of `core_ms`), TCP `flows` and UDP sources `udp`,
+/// 3 s long, then `edit`ed.
+fn graph(
+    links: &[(&str, &str, f64)],
+    core_ms: f64,
+    flows: &[(&str, &str)],
+    udp: serde_json::Value,
+    edit: impl FnOnce(&mut serde_json::Value),
+) -> Scenario {
+    let ns = |ms: f64| (ms * 1e6) as u64;
+    let mut all: Vec<_> = links
+        .iter()
+        .map(|&(from, to, ms)| {
+            serde_json::json!({"from": from, "to": to, "rate": [10_000_000, 10_000_000], "delay": [ns(ms), ns(ms)]})
+        })
+        .collect();
+    all.push(serde_json::json!({"from": "a", "to": "b", "core": true}));
+    let hosts: std::collections::BTreeSet<&str> =
+        links.iter().flat_map(|l| [l.0, l.1]).filter(|n| n.starts_with('h')).collect();
+    let flows: Vec<_> = flows.iter().map(|(from, to)| serde_json::json!({"from": from, "to": to})).collect();
+    scenario(|v| {
+        v["duration"] = 3_000_000_000u64.into();
+        v["warmup"] = 0.into();
+        v["traffic"] = serde_json::json!({"start": [0, 0], "udp": udp});
+        v["core"]["delay"] = ns(core_ms).into();
+        v["topology"] = serde_json::json!({"kind": "graph", "nodes": ["a", "b"], "hosts": hosts, "links": all, "flows": flows});
+        edit(v);
+    })
+}
+
+/// Issue 33: a flow between two hosts on the same side of the core. The
+/// cut falls around the core's near end a (3 ms links), so h1 -> h2
+/// crosses into a's half and straight back: h1 -> a is a -> h2's only
+/// way in, so a -> h2 is cut through, and a packet taken in at a goes on
+/// across it at once, into the other half's outbox. A half that took such
+/// a packet in while it waited posted its next clock without it: the other
+/// ran past its arrival and then had it scheduled in the past (panicked).
+#[test]
+fn a_route_back_across_the_cut_at_once_is_posted_with_the_clock() {
+    let links = [("h1", "a", 3.0), ("h2", "a", 3.0), ("b", "h3", 3.0)];
+    let s = graph(&links, 20.0, &[("h1", "h2"), ("h1", "h3")], json!([]), |_| {});
+    let cut = Cut::of(&s, &network(&s)).expect("the graph splits");
+    assert_eq!(cut.into, [3_000_000, 3_000_000], "around a: the host links are cut");
+    same_split_as_whole(&s);
+}
+
+/// Issue 33 ("a measured link's arrivals 975 against 974"): the core's
+/// 1 us leads into b -> h2, measured, cut through, 2 ms, so half 1 may run
+/// 2.001 ms ahead of half 0's clock and ends while half 0 still sends.
+/// What crosses the core in those last 2 ms reaches b before the end, and
+/// b -> h2 counts it in one world; the half that had ended took it in no
+/// more (it was counted as not received).
+#[test]
+fn what_crosses_before_the_end_is_counted_after_the_half_ended() {
+    let s = graph(&[("h1", "a", 1.0), ("b", "h2", 2.0)], 0.001, &[("h1", "h2")], json!([]), |v| {
+        v["topology"]["links"][1]["forward"] = json!({"measure": true});
+    });
+    let cut = Cut::of(&s, &network(&s)).expect("the graph splits");
+    assert_eq!(cut.into[1], 2_001_000, "the core and b -> h2 carried across at once");
+    same_split_as_whole(&s);
+}
+
+/// Issue 33 ("neither half of a split run can move"): an edge pacer in
+/// front of h3 -> a, a cut link of 30 ms, lets its packets onto the link
+/// by a timer 15 ms after they leave; the lookahead is 2 ms both ways.
+/// A half posting the departure as its clock waited for the other, which
+/// could run no further than 2 ms past it: both clocks stood still.
+#[test]
+fn a_pacer_slower_than_the_lookahead_does_not_hold_both_halves() {
+    let udp = json!([{"kind": "cbr", "rate": 100_000, "size": {"range": [1000, 1000]}, "start": 0, "from": "h3", "to": "h2"}]);
+    let links = [("h1", "a", 2.0), ("h3", "a", 30.0), ("b", "h2", 1.0)];
+    let s = graph(&links, 5.0, &[("h1", "h2")], udp, |v| {
+        v["topology"]["links"][1]["forward"] = json!({"pace": true});
+        v["pacing"] = json!({"scheme": "edge", "delay": 10_000_000, "fraction": 1.0});
+    });
+    let cut = Cut::of(&s, &network(&s)).expect("the graph splits");
+    assert_eq!(cut.into, [2_000_000, 2_000_000]);
+    same_split_as_whole(&s);
 }
 
 #[test]

@@ -16,19 +16,29 @@ use pyo3::prelude::*;
 /// link as two halves in parallel (the report is the same but for its work
 /// counters) if the machine
 /// has a core to spare as the run starts, else as one world on one thread.
+/// `force_split` runs a network that splits as two halves whatever the
+/// machine's load, on two threads or, with `threads` 1, in turn on one
+/// (tests of the split against one world).
 ///
 /// At each progress point the run also takes Python's pending signals: an
 /// error from them or from `progress` (Ctrl-C's `KeyboardInterrupt`) stops
 /// the run, both halves of a split one, and is raised here. An engine panic
 /// becomes a `RuntimeError` with its message.
 #[pyfunction]
-#[pyo3(signature = (scenario, progress=None, threads=1))]
-fn run_json(py: Python<'_>, scenario: &str, progress: Option<PyObject>, threads: usize) -> PyResult<String> {
+#[pyo3(signature = (scenario, progress=None, threads=1, force_split=false))]
+fn run_json(
+    py: Python<'_>,
+    scenario: &str,
+    progress: Option<PyObject>,
+    threads: usize,
+    force_split: bool,
+) -> PyResult<String> {
     let scenario = Scenario::from_json(scenario).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let threads = if threads >= 2 && !spare_core() { 1 } else { threads };
+    let threads = if threads >= 2 && !force_split && !spare_core() { 1 } else { threads };
     let ran = py.allow_threads(|| {
         panic::catch_unwind(AssertUnwindSafe(|| {
-            pacesim_core::run_threads(&scenario, threads, &mut |done| {
+            let run = if force_split { pacesim_core::run_split } else { pacesim_core::run_threads };
+            run(&scenario, threads, &mut |done| {
                 let heard = Python::with_gil(|py| match &progress {
                     Some(f) => f.call1(py, (done,)).map(|_| ()),
                     None => py.check_signals(),

@@ -55,17 +55,22 @@ const POSTS_PER_LOOKAHEAD: u64 = 4;
 
 /// Run the two halves of a split network (`a` simulates half 0, `b` half
 /// 1, both with their first events scheduled) to the end at `end`, half 0
-/// on this thread and half 1 on another while it is not lent to this one;
-/// `progress` hears half 0's simulated time. Packets due across the cut at
-/// or after the end are not taken in: the halves count them
-/// (`World::unreceived`).
-pub fn run_halves(a: &mut World, b: &mut World, end: Time, progress: &mut dyn FnMut(Time)) {
+/// on this thread and, given two `threads`, half 1 on another while it is
+/// not lent to this one (given one, it is lent from the start); `progress`
+/// hears half 0's simulated time. Packets due across the cut at or after
+/// the end are not taken in: the halves count them (`World::unreceived`).
+pub fn run_halves(a: &mut World, b: &mut World, end: Time, threads: usize, progress: &mut dyn FnMut(Time)) {
     let into = a.cut.as_ref().expect("a split world").into;
     let (to_a, to_b) = (Channel::default(), Channel::default());
     let shared = Shared { abandoned: AtomicBool::new(false), ..Default::default() };
     let (ended_a, ended_b) = std::thread::scope(|scope| {
         let h0 = Half::new(a, &to_b, &to_a, into[0], end);
         let h1 = Half::new(b, &to_a, &to_b, into[1], end);
+        if threads < 2 {
+            let kept = shared.hand(|s| matches!(s, Slot::Own), Slot::Lent, h1);
+            debug_assert!(kept.is_none(), "half 1 starts on its own");
+            return (shared.guarded(MAIN, || borrow(h0, &shared, progress)), Ok(()));
+        }
         let lender = scope.spawn(|| shared.guarded(HELPER, || lend(h1, &shared)));
         let mine = shared.guarded(MAIN, || borrow(h0, &shared, progress));
         (mine, lender.join().expect("a half catches its own panic"))
@@ -73,14 +78,32 @@ pub fn run_halves(a: &mut World, b: &mut World, end: Time, progress: &mut dyn Fn
     if let Err(payload) = ended_a.and(ended_b) {
         panic::resume_unwind(payload);
     }
-    for (w, channel) in [(a, to_a), (b, to_b)] {
-        w.unreceived += channel.mail.into_inner().expect("not poisoned").len() as u64;
+    let mail = [to_a, to_b].map(|c| c.mail.into_inner().expect("not poisoned"));
+    take_in_the_rest(a, b, mail, end);
+}
+
+/// Take in what crossed the cut before `end` but came after the half it
+/// went to had ended: a half runs its `End` once no packet can make an
+/// event there before the end, but a packet reaching the far end of a
+/// cut link before the end still crosses the cut-through links after it
+/// then (`World::receive`), and they count it, as they do in one world.
+/// Its events fall after the end; one carried straight back across the cut
+/// goes round again.
+fn take_in_the_rest(a: &mut World, b: &mut World, mut mail: [Outbox; 2], end: Time) {
+    loop {
+        a.receive(&mut mail[0], end);
+        b.receive(&mut mail[1], end);
+        if a.outbox.is_empty() && b.outbox.is_empty() {
+            return;
+        }
+        mail[1].append(&mut a.outbox);
+        mail[0].append(&mut b.outbox);
     }
 }
 
 /// One direction across the cut: the packets sent and not yet taken, and
-/// the sender's clock: every packet it sends from now on is sent at or
-/// after that time, so is due a lookahead later still.
+/// the sender's clock: every packet it sends from now on makes its first
+/// event in the reader's half a lookahead after that time or later.
 #[derive(Default)]
 struct Channel {
     mail: Mutex<Outbox>,
@@ -394,9 +417,11 @@ impl<'a> Half<'a> {
     /// The clock a half posts is the earliest time it may still send from:
     /// its next event, but no later than the other's clock plus the
     /// lookahead, the earliest a packet it has not yet taken in can arrive
-    /// (and make it send), nor than a departure that a pacer in front of a
-    /// cut link has not yet put on it (`World::sends_from`). Posting that
-    /// even while waiting lets both move on when neither has anything to do.
+    /// (and make it send), nor than what a pacer in front of a cut link has
+    /// not yet put on it allows (`World::sends_from`). Posting that even
+    /// while waiting lets both move on when neither has anything to do.
+    /// Every packet sent before it is in the mail by then, those that
+    /// taking in the other's mail sent straight back across included.
     fn turn(&mut self, progress: &mut dyn FnMut(Time), shared: &Shared, reader: Option<usize>) -> Turn {
         if self.done {
             self.moved = false;
@@ -414,6 +439,11 @@ impl<'a> Half<'a> {
         let next = self.w.queue.peek_time().unwrap_or(Time::MAX);
         if next >= safe {
             let mine = self.w.sends_from(safe);
+            // Taking the mail in may have sent packets straight back across
+            // (a route that leaves this half again across a cut-through
+            // link): they go with the clock, which says all sent before it
+            // is in the mail.
+            self.out.mail.lock().expect("not poisoned").append(&mut self.w.outbox);
             self.moved = mine > self.posted;
             if self.moved {
                 self.posted = mine;
@@ -516,7 +546,8 @@ mod tests {
             }
             worlds[broken].schedule(7_000_000_000, Event::Rto(1 << 20));
             let [a, b] = &mut worlds;
-            let ended = panic::catch_unwind(AssertUnwindSafe(|| run_halves(a, b, s.duration, &mut |_| {})));
+            let ended =
+                panic::catch_unwind(AssertUnwindSafe(|| run_halves(a, b, s.duration, 2, &mut |_| {})));
             let payload = ended.expect_err("the broken half panics");
             let message = payload.downcast_ref::<String>().cloned().unwrap_or_default();
             tx.send(message).unwrap();

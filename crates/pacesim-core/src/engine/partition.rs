@@ -23,7 +23,8 @@
 //! the same nanosecond and scheduled at the same nanosecond in different
 //! halves pop half 0's first, in one world as in two (`World::origin`), so
 //! a run's report does not depend on whether it was split, nor on how the
-//! threads were scheduled (tests/split.rs; bench/identical.py).
+//! threads were scheduled (tests/split.rs; bench/identical.py; on random
+//! graphs, bench/fuzz/split_graphs.py and tests/test_split_graphs.py).
 //!
 //! Runs with short-lived flows are not split: closing a connection at the
 //! sender discards its packets at the sink at the same instant, an effect
@@ -51,6 +52,10 @@ pub struct Cut {
     /// at once (E-base: ACKs cross the edge links, 5.25 ms, and then an
     /// access link, 1 ms or more, before they reach a sender).
     pub into: [Time; 2],
+    /// Per link into the other half, the least time from a packet's
+    /// crossing on it to its first event there (`into` is their least by
+    /// half); `Time::MAX` for a link no route crosses the cut on.
+    pub across: Vec<Time>,
 }
 
 impl Cut {
@@ -107,7 +112,7 @@ impl Cut {
             })
             .collect();
         let crosses = |l: LinkId| ends[l as usize][0] != ends[l as usize][1];
-        let mut into = [Time::MAX; 2];
+        let mut across = vec![Time::MAX; net.links.len()];
         for r in 0..net.routes.len() as u32 {
             let route = net.route(r);
             for (i, &l) in route.iter().enumerate().filter(|&(_, &l)| crosses(l)) {
@@ -115,11 +120,15 @@ impl Cut {
                     route[i + 1..].iter().take_while(|&&n| net.cut_through[n as usize] && !crosses(n));
                 let first_event =
                     net.links[l as usize].delay + carried.map(|&n| net.links[n as usize].delay).sum::<Time>();
-                let far = &mut into[ends[l as usize][1] as usize];
-                *far = (*far).min(first_event);
+                across[l as usize] = across[l as usize].min(first_event);
             }
         }
-        let cut = Cut { ends, into };
+        let mut into = [Time::MAX; 2];
+        for (l, &t) in across.iter().enumerate() {
+            let far = &mut into[ends[l][1] as usize];
+            *far = (*far).min(t);
+        }
+        let cut = Cut { ends, into, across };
         (cut.lookahead() > 0 && cut.lookahead() < Time::MAX && half.contains(&0)).then_some(cut)
     }
 

@@ -34,6 +34,14 @@ pub fn run_threads(s: &Scenario, threads: usize, progress: &mut dyn FnMut(f64)) 
     run_with(s, threads, &|_| None, progress)
 }
 
+/// Run a scenario as two halves wherever its network splits, untraced, on
+/// `threads` threads: two, or both halves in turn on one (whatever the
+/// machine's load; for tests of the split against one world, as
+/// tests/split.rs and bench/fuzz/split_graphs.py make).
+pub fn run_split(s: &Scenario, threads: usize, progress: &mut dyn FnMut(f64)) -> Result<Report, RunError> {
+    run_inner(s, threads, true, &|_| None, progress)
+}
+
 /// [`run_threads`] with the queue disciplines `queues` names in place of
 /// the scenario's (see [`Queues`]).
 pub fn run_with(
@@ -42,19 +50,31 @@ pub fn run_with(
     queues: Queues,
     progress: &mut dyn FnMut(f64),
 ) -> Result<Report, RunError> {
+    run_inner(s, threads, false, queues, progress)
+}
+
+/// Run `s` on `threads` threads, as two halves if its network splits and
+/// it has two threads, or whenever it splits if `split`.
+fn run_inner(
+    s: &Scenario,
+    threads: usize,
+    split: bool,
+    queues: Queues,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Report, RunError> {
     s.validate()?;
     let end = s.duration as f64;
     let progress = &mut |t: Time| progress(t as f64 / end);
     let mut w = build_world(s, queues)?;
     let totals = match Cut::of(s, &w.net) {
-        Some(cut) if threads >= 2 && s.trace.is_none() => {
+        Some(cut) if (threads >= 2 || split) && s.trace.is_none() => {
             let mut b = build_world(s, queues)?;
             (w.cut, b.cut) = (Some(cut.clone()), Some(cut));
             w.split(0);
             b.split(1);
             start(&mut w, s)?;
             start(&mut b, s)?;
-            run_halves(&mut w, &mut b, s.duration, progress);
+            run_halves(&mut w, &mut b, s.duration, threads.min(2), progress);
             let totals = Totals::of(&w).and(&Totals::of(&b));
             w.join(&mut b);
             totals
