@@ -62,6 +62,30 @@ def test_a_udp_source_faster_than_its_unlimited_link_is_noted_and_counted():
     assert err.value.field == "traffic.udp[0].rate"
 
 
+def test_sources_sharing_a_link_are_counted_together_at_their_offered_rate():
+    # Issue 33: two 60 Mb/s CBR sources into the 100 Mb/s UDP access link, each under it alone: 20 Mb/s more
+    # than it sends for 21 s, 52,500 packets of 1000 B (once not counted: each source was weighed alone).
+    two = _scenario(UDP + ['traffic.udp=[{kind="cbr", rate="60Mbps", size="1000B"}, '
+                           '{kind="cbr", rate="60Mbps", size="1000B"}]'])
+    e = memory.estimate(two)
+    assert sum(e.parts.values()) == 52_500 * memory.QUEUED_PACKET_BYTES and len(e.notes) == 1
+    assert "traffic.udp[0, 1] send 120Mbps into link udp.up" in e.notes[0], e.notes
+    # An ON-OFF source offers ns-2's closed form (never above its peak): ON and OFF of 1 ns at a 1 Mb/s peak
+    # of 125 B packets is one packet per burst, each 1 ms + 1 ns after the last: 10^6 / (1 + 10^-6) b/s (it
+    # once sent a packet every 2 ns and grew to 20 GB in two minutes, unseen by the guard).
+    tiny = _scenario(UDP + ["duration=2s", 'traffic.udp=[{kind="onoff", rate="1Mbps", size="125B", on="1ns", '
+                            'off="1ns"}]'])
+    assert pacesim.topology.describe(tiny, 0)["udp"][0]["mean_rate_bps"] == pytest.approx(1e6 / (1 + 1e-6))
+    assert 1995 <= pacesim.run(tiny).report["udp"][0]["sent"] <= 2000
+    # At a 10 Gb/s peak of 40 B packets it offers 320 bits per 33 ns, 9.70 Gb/s, and a long run is refused.
+    huge = _scenario(UDP[:1] + ["duration=100000s", 'traffic.udp=[{kind="onoff", rate="10Gbps", size="40B", '
+                                'on="1ns", off="1ns"}]'])
+    assert pacesim.topology.describe(huge, 0)["udp"][0]["mean_rate_bps"] == pytest.approx(320 / 33e-9)
+    with pytest.raises(ScenarioError) as err:
+        pacesim.run(huge)
+    assert err.value.field == "traffic.udp[0].rate"
+
+
 def test_the_cli_warns_refuses_and_takes_max_memory():
     udp = UDP + ["duration=3s", 'traffic.udp=[{kind="cbr", rate="200Mbps", size="1000B"}]']  # 37,500 packets queued
     sets = [a for o in udp for a in ("--set", o)]

@@ -9,12 +9,13 @@ the key that sets it: TCP flows (the topology's flow count, twice with
 report row), q-dumbbell's receivers (a host and its link each), finished short transfers (one report row each), progress
 samples and burstiness bins (the engine keeps them as 8-byte values, the
 report holds them again as JSON text and Python lists), packets queued
-behind the first link of a UDP source sending faster than that link with no
-queue limit (that queue grows for the whole run; a trace source's rate, if
-not given, is its file's, which the engine reads), and the packets of one
-frame of a trace source that sends its frames as bursts. The constants are
-measured (bench/fuzz/README.md): 37 MB for ten flows, 3.8 KB more per flow
-over a 2 s run and 7 KB over 100 s on two threads (bench/results/scale.csv),
+behind a link with no queue limit that the UDP sources entering it (it is
+their first link) outpace together, each at its mean offered rate (that
+queue grows for the whole run; a trace source's rate, if not given, is its
+file's, which the engine reads; an ON-OFF source offers ns-2's closed form,
+never above its peak), and the packets of one frame of a trace source that
+sends its frames as bursts. The constants are measured (bench/fuzz/README.md):
+37 MB for ten flows, 3.8 KB more per flow over a 2 s run and 7 KB over 100 s on two threads (bench/results/scale.csv),
 56 B per queued packet; the estimate takes the larger figures.
 """
 
@@ -98,9 +99,9 @@ def estimate(s) -> Estimate:
         e.parts["burstiness.bin"] = min((s.duration - s.warmup) // s.burstiness.bin, MAX_ROWS) * ROW_BYTES
     for i, u in enumerate(s.traffic.udp):
         _burst_frames(i, u, e)
-    fastest = max((u.rate or 0 for u in s.traffic.udp), default=0)
+    offered = sum(u.rate or 0 for u in s.traffic.udp)  # each source's peak, at least its mean
     unknown = any(u.kind == "trace" and u.rate is None for u in s.traffic.udp)  # its rate is its file's
-    if (fastest > _slowest_rate(s) or unknown) and e.total < 2**30:  # the engine finds each source's first link
+    if (offered > _slowest_rate(s) or unknown) and e.total < 2**30:  # the engine finds each source's first link
         _udp_queues(s, e)
     return e
 
@@ -136,26 +137,37 @@ def _burst_frames(i: int, u, e: Estimate) -> None:
 
 
 def _udp_queues(s, e: Estimate) -> None:
-    """Add the packets queued behind each UDP source that outpaces its unlimited first link (its mean rate
-    from the engine: a trace source's is its file's, as played)."""
+    """Add the packets queued behind each unlimited link that the UDP sources entering it (it is their first
+    link) outpace together, each at its mean rate from the engine (a trace source's is its file's, as played;
+    an ON-OFF source's ns-2's closed form, never above its peak): the sources' bits offered from their starts
+    less what the link sends from the first start, counted against the source offering most."""
     from .topology import describe
 
     d = describe(s, 0)
     links = {l["name"]: l for l in d["links"]}
-    for i, (u, source) in enumerate(zip(s.traffic.udp, d["udp"])):
-        first = links[source["first_link"]]
+    entering: Dict[str, List[int]] = {}
+    for i, source in enumerate(d["udp"]):
+        entering.setdefault(source["first_link"], []).append(i)
+    for name, sources in entering.items():
+        first = links[name]
         if first["buffer_bytes"] is not None or first["buffer_packets"] is not None:
             continue
-        mean_rate = source["mean_rate_bps"]
+        rates = {i: d["udp"][i]["mean_rate_bps"] for i in sources}
+        mean_rate = sum(rates.values())
         excess = mean_rate - first["rate_bps"]
         if excess <= 0:
             continue
-        size = _mean_size(u)
-        packets = int(excess / 8 * max(0, s.duration - u.start) / 1e9 / size)
+        run = {i: max(0, s.duration - s.traffic.udp[i].start) / 1e9 for i in sources}
+        bits = sum(rates[i] * run[i] for i in sources) - first["rate_bps"] * max(run.values())
+        size = sum(rates[i] * _mean_size(s.traffic.udp[i]) for i in sources) / mean_rate  # bytes, rate-weighted
+        packets = int(max(0.0, bits) / 8 / size)
+        i = max(sources, key=lambda i: rates[i] * run[i])
+        u = s.traffic.udp[i]
         key = "trace.file" if u.kind == "trace" and u.rate is None else "rate"
         e.parts[f"traffic.udp[{i}].{key}"] = packets * QUEUED_PACKET_BYTES
+        who = f"traffic.udp[{i}]" if len(sources) == 1 else "traffic.udp[" + ", ".join(map(str, sources)) + "]"
         e.notes.append(
-            f"traffic.udp[{i}] sends {format_rate(int(mean_rate))} into link {first['name']} of "
+            f"{who} {'sends' if len(sources) == 1 else 'send'} {format_rate(int(mean_rate))} into link {name} of "
             f"{format_rate(first['rate_bps'])} with no queue limit: its queue grows by {format_rate(int(excess))} "
             f"for the whole run, to about {packets:,} packets ({_about(packets * size)})"
         )

@@ -1,5 +1,5 @@
 //! Open-loop UDP sources: constant bit rate, Poisson (exponential gaps),
-//! Markov ON-OFF, paper A's truncated fBm, with fixed, uniform or listed
+//! ns-2's exponential ON-OFF, paper A's truncated fBm, with fixed, uniform or listed
 //! packet sizes; and video frame traces cut into packets ([`super::video`]).
 //!
 //! As in papers A (Sec V-A) and E (Sec 5), all real-time traffic is one
@@ -8,7 +8,8 @@
 //! U[100, 300] B; paper A-fig11: 5 Mb/s Poisson, 200 B; A-fig2 and A-fig3:
 //! movie traces.
 //!
-//! Every kind but a trace holds the configured mean rate in wire bytes. CBR
+//! Every kind but a trace and ON-OFF (whose `rate` is its peak) holds the
+//! configured mean rate in wire bytes. CBR
 //! sends packet n + 1 when the bits of packets 0..=n have left at exactly
 //! `rate` (so variable sizes keep the rate, and integer rounding never
 //! drifts); Poisson draws each gap from an exponential of mean
@@ -36,10 +37,14 @@ pub enum UdpKind {
     /// Paper A's truncated fBm at 1 us resolution (see [`super::fbm`]); needs
     /// `hurst`. Paper E Sec 5 draws its sizes U[100, 300] B.
     Fbm,
-    /// Markov ON-OFF (paper Q Sec IV-C; paper W's cross traffic): CBR at the
-    /// peak `rate` during ON periods, silent during OFF, both exponential
-    /// with means `on` and `off`, starting ON. Mean rate h on / (on + off),
-    /// i.e. h r1 / (r1 + r2) with r1 = 1/off, r2 = 1/on.
+    /// Exponential ON-OFF as ns-2 2.35's `Application/Traffic/Exponential`
+    /// (paper Q Sec IV-C; paper W's cross traffic): bursts at the peak `rate`
+    /// of N packets, N the nearest integer to an exponential draw of mean
+    /// m = `on` / I packets and at least 1 (I = 8 E[size] / rate, a mean
+    /// packet's time at the peak), each burst after an exponential OFF time
+    /// of mean `off`; it starts OFF (the first packet I + OFF after `start`).
+    /// See [`UdpSpec::mean_rate`] for its mean rate, which only for m >> 1
+    /// approaches the Markov chain's h on / (on + off).
     Onoff,
     /// A video frame trace (paper A Sec II; see [`super::video`]); needs
     /// `trace`, and `rate` is optional.
@@ -65,9 +70,9 @@ const FBM_BLOCK: usize = 1 << 20;
 /// "cbr", "poisson" (exponential gaps), "fbm" (paper A's truncated
 /// fractional Brownian motion at 1 us resolution with Hurst parameter
 /// `hurst`, each packet sent when the motion's bytes complete it) at mean
-/// `rate` in wire bits, "onoff" (paper Q: CBR at peak `rate` during
-/// exponential ON periods of mean `on`, silent for exponential OFF periods
-/// of mean `off`), or "trace" (paper A Sec II: the video frames of `trace`
+/// `rate` in wire bits, "onoff" (paper Q; ns-2's exponential source: bursts
+/// at peak `rate` lasting `on` on average, in whole packets, after silent
+/// exponential OFF periods of mean `off`, starting OFF), or "trace" (paper A Sec II: the video frames of `trace`
 /// cut into packets, played as recorded or scaled to mean `rate`), from host
 /// `from` to host `to` (A-base and E-base with `topology.udp` name them
 /// "s-udp" and "d-udp"), first packet at `start`. Packet sizes on the wire:
@@ -95,11 +100,13 @@ pub struct UdpSpec {
     #[serde(default)]
     #[schemars(range(min = 0.5), extend("exclusiveMaximum" = 1.0))]
     pub hurst: Option<f64>,
-    /// onoff: mean of the exponential ON periods, ns (paper Q: 100 ms).
+    /// onoff: mean length of a burst at the peak rate, ns (ns-2's
+    /// `burst_time_`; paper Q: 100 ms), drawn in whole packets, at least one.
     #[serde(default)]
     #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub on: Option<u64>,
-    /// onoff: mean of the exponential OFF periods, ns (paper Q: 200 ms).
+    /// onoff: mean of the exponential OFF periods, ns (ns-2's `idle_time_`;
+    /// paper Q: 200 ms).
     #[serde(default)]
     #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub off: Option<u64>,
@@ -137,13 +144,28 @@ impl UdpSpec {
         }
     }
 
-    /// Mean wire rate, bit/s: `rate`, an ON-OFF source's over its ON share,
-    /// a trace source's that of `played` (its [`UdpSpec::played_trace`]).
+    /// Mean wire rate, bit/s: `rate`, a trace source's that of `played` (its
+    /// [`UdpSpec::played_trace`]), and an ON-OFF source's from ns-2's
+    /// renewal cycle: a burst of N packets takes N I, then OFF follows, so
+    ///
+    ///   mean = 8 E[size] E[N] / (E[N] I + off),  I = 8 E[size] / rate,
+    ///   E[N] = sum_{k >= 1} P(N >= k) = 1 + sum_{k >= 2} P(X >= k - 1/2)
+    ///        = 1 + exp(-3 / (2m)) / (1 - exp(-1 / m)),  m = on / I,
+    ///
+    /// X the exponential burst length (N = max(1, floor(X + 1/2))). Never
+    /// above the peak; m = 1 (ON as long as a packet) gives E[N] = 1.353 and
+    /// 0.575 of the peak at on = off, where the Markov chain's on / (on + off)
+    /// is 0.5; paper Q's m = 25 gives 0.66699 Mb/s for 2/3.
     pub fn mean_rate(&self, played: Option<&Trace>) -> f64 {
         let rate = self.rate.unwrap_or(0) as f64;
         match (self.kind, played, self.on, self.off) {
             (UdpKind::Trace, Some(t), ..) => t.mean_rate(),
-            (UdpKind::Onoff, _, Some(on), Some(off)) => rate * on as f64 / (on as f64 + off as f64),
+            (UdpKind::Onoff, _, Some(on), Some(off)) => {
+                let bits = 8.0 * self.size.mean();
+                let interval = bits * 1e9 / rate;
+                let n = burst_mean(on as f64 / interval);
+                bits * n / ((n * interval + off as f64) / 1e9)
+            }
             _ => rate,
         }
     }
@@ -193,14 +215,22 @@ impl UdpSpec {
     }
 }
 
+/// E[N] of an ON-OFF burst, N = max(1, floor(X + 1/2)) packets with X
+/// exponential of mean `m` (see [`UdpSpec::mean_rate`]).
+fn burst_mean(m: f64) -> f64 {
+    1.0 + (-1.5 / m).exp() / -(-1.0 / m).exp_m1()
+}
+
 /// How a source spaces packets whose sizes it draws one by one.
 enum Gaps {
     /// Wire bits sent so far.
     Cbr { rate: u64, start: Time, bits: u128 },
     /// The next departure in exact (unrounded) ns.
     Poisson { clock: f64, gap: Exp<f64>, rng: Stream },
-    /// The next departure in exact ns, and when the current ON period ends.
-    OnOff { rate: u64, clock: f64, on_end: f64, on: Exp<f64>, off: Exp<f64>, rng: Stream },
+    /// ns-2's exponential ON-OFF: the next departure in exact ns, the
+    /// packets of the current burst still to send after it, the burst length
+    /// X (packets) and OFF time (ns) to draw.
+    OnOff { rate: u64, clock: f64, left: u64, burst: Exp<f64>, off: Exp<f64>, rng: Stream },
     /// Paper A's fBm: the end of the noise interval whose bytes cover the
     /// packet just sent.
     Fbm(Box<FbmSource>),
@@ -218,17 +248,26 @@ impl Gaps {
                 *clock += gap.sample(rng);
                 *clock as Time
             }
-            Gaps::OnOff { rate, clock, on_end, on, off, rng } => {
+            Gaps::OnOff { rate, clock, left, burst, off, rng } => {
+                // The packet's own time at the peak, then the next of the
+                // burst or, the burst done, an OFF time and a new burst.
                 *clock += f64::from(size) * 8e9 / *rate as f64;
-                if *clock >= *on_end {
-                    *clock = *on_end + off.sample(rng);
-                    *on_end = *clock + on.sample(rng);
+                if *left == 0 {
+                    *left = burst_length(burst, rng) - 1;
+                    *clock += off.sample(rng);
+                } else {
+                    *left -= 1;
                 }
                 *clock as Time
             }
             Gaps::Fbm(source) => source.next_departure(size),
         }
     }
+}
+
+/// Packets in an ON-OFF burst: ns-2's `int(X + .5)`, at least 1.
+fn burst_length(burst: &Exp<f64>, rng: &mut Stream) -> u64 {
+    ((burst.sample(rng) + 0.5) as u64).max(1)
 }
 
 /// How a source makes its packets.
@@ -242,7 +281,8 @@ enum Pattern {
 /// A running source: when its next packet is due and how big it is.
 pub struct UdpSource {
     pattern: Pattern,
-    start: Time,
+    /// When the first packet is due.
+    first: Time,
     /// The route its packets take (an index into `Network::routes`).
     pub route: u32,
     pub sent: u64,
@@ -272,11 +312,17 @@ impl UdpSource {
                 drawn(Gaps::Poisson { clock: spec.start as f64, gap, rng: rng("udp.gap") })
             }
             UdpKind::Onoff => {
-                let exp =
-                    |mean: Option<u64>| Exp::new(1.0 / mean.unwrap_or(0) as f64).expect("validated positive");
-                let (on, off, mut rng) = (exp(spec.on), exp(spec.off), rng("udp.onoff"));
-                let on_end = spec.start as f64 + on.sample(&mut rng);
-                drawn(Gaps::OnOff { rate: rate(), clock: spec.start as f64, on_end, on, off, rng })
+                // ns-2 (`EXPOO_Traffic`): the burst length's mean in packets
+                // is `on` over a (mean) packet's time at the peak, and the
+                // source starts with an OFF time: the first packet is due
+                // that time plus a packet's time after `start`.
+                let interval = spec.size.mean() * 8e9 / rate() as f64;
+                let exp = |mean: f64| Exp::new(1.0 / mean).expect("validated positive");
+                let (on, off) = (spec.on.unwrap_or(0) as f64, spec.off.unwrap_or(0) as f64);
+                let (burst, off, mut rng) = (exp(on / interval), exp(off), rng("udp.onoff"));
+                let left = burst_length(&burst, &mut rng) - 1;
+                let clock = spec.start as f64 + interval + off.sample(&mut rng);
+                drawn(Gaps::OnOff { rate: rate(), clock, left, burst, off, rng })
             }
             UdpKind::Fbm => {
                 let h = spec.hurst.unwrap_or(f64::NAN);
@@ -291,15 +337,17 @@ impl UdpSource {
                 Pattern::Video(Box::new(video))
             }
         };
-        Ok(UdpSource { pattern, start: spec.start, route, sent: 0, received: 0 })
+        let first = match &pattern {
+            Pattern::Video(v) => v.first(),
+            Pattern::Drawn { gaps: Gaps::OnOff { clock, .. }, .. } => *clock as Time,
+            Pattern::Drawn { .. } => spec.start,
+        };
+        Ok(UdpSource { pattern, first, route, sent: 0, received: 0 })
     }
 
     /// When the first packet is due.
     pub fn first(&self) -> Time {
-        match &self.pattern {
-            Pattern::Video(v) => v.first(),
-            _ => self.start,
-        }
+        self.first
     }
 
     /// The packet due now: its size, and when the next one is due.
@@ -381,7 +429,7 @@ mod tests {
         assert_eq!(pin(cbr), (1_006_913, 4_031_905_376_000, 1_611_061_800));
         let poisson = spec(UdpKind::Poisson, 5_000_000, Sizes::List(vec![40, 200, 1000]));
         assert_eq!(pin(poisson), (2_071_200, 8_376_928_461_718, 3_306_035_986));
-        assert_eq!(pin(onoff), (1_006_913, 33_512_050_107_217, 12_780_598_506));
+        assert_eq!(pin(onoff), (1_006_913, 34_621_130_600_332, 13_188_122_265));
         assert_eq!(pin(fbm), (1_000_000, 4_089_165_053_000, 1_586_497_000));
     }
 
@@ -523,33 +571,114 @@ mod tests {
         assert_eq!(e.field, "traffic.udp[1].trace.file");
     }
 
+    /// The ON-OFF source at peak `rate` of `size`-byte packets, `on` and `off` in ns.
+    fn onoff(rate: u64, size: u64, on: u64, off: u64) -> UdpSpec {
+        UdpSpec { on: Some(on), off: Some(off), ..spec(UdpKind::Onoff, rate, Sizes::Range([size, size])) }
+    }
+
+    /// Packets and wire bytes of `s` (seed `seed`) sent before `t` ns after the first.
+    fn sent_within(s: &UdpSpec, seed: u64, t: Time) -> (u64, u64) {
+        let mut src = source(s, seed, 0, 0);
+        let (mut packets, mut bytes, mut next) = (0, 0, src.first());
+        while next < src.first() + t {
+            let (size, n) = src.emit();
+            (packets, bytes, next) = (packets + 1, bytes + u64::from(size), n);
+        }
+        (packets, bytes)
+    }
+
     #[test]
-    fn onoff_mean_rate_is_peak_times_on_share() {
-        // Paper Q-fig15: peak 2 Mb/s, ON 100 ms, OFF 200 ms: mean 2/3 Mb/s.
-        // The ON time of a two-state Markov chain (rates a = 1/off, b = 1/on)
-        // over T has variance 2ab/(a+b)^3 T: over T = 2000 s the ON share
-        // 1/3 has relative sd sqrt(2 * 50 / 3375 * 2000) / 666.7 = 1.15 %; 4 sd.
-        let s = UdpSpec {
-            on: Some(100_000_000),
-            off: Some(200_000_000),
-            ..spec(UdpKind::Onoff, 2_000_000, Sizes::Range([1000, 1000]))
-        };
+    fn onoff_bursts_are_ns2s_whole_packets_after_an_off_time() {
+        // ns-2 2.35 `EXPOO_Traffic`: 1000 B at 2 Mb/s, I = 4 ms; bursts of
+        // max(1, round(Exp(25))) packets I apart, each after I + OFF.
+        let s = onoff(2_000_000, 1000, 100_000_000, 200_000_000);
         let mut src = source(&s, 7, 0, 0);
-        let mut bytes = 0u64;
+        // It starts OFF: the first packet a packet's time and an OFF time after start.
+        assert!(src.first() > 1_000 + 4_000_000, "{}", src.first());
         let mut t = src.first();
-        while t < 2_000_000_000_000 {
-            let (size, next) = src.emit();
-            bytes += u64::from(size);
+        let (mut bursts, mut packets, mut ones, mut off_sum) = (0u64, 1u64, 0u64, 0.0);
+        let mut burst = 1;
+        while bursts < 20_000 {
+            let next = src.emit().1;
+            if next - t == 4_000_000 {
+                burst += 1;
+            } else {
+                // A gap is I or I + OFF (OFF > 0 with probability 1).
+                assert!(next - t > 4_000_000);
+                off_sum += (next - t - 4_000_000) as f64;
+                (bursts, ones, burst) = (bursts + 1, ones + u64::from(burst == 1), 1);
+            }
+            packets += 1;
             t = next;
         }
-        let rate = bytes as f64 * 8.0 / 2000.0;
-        assert!((rate / (2e6 / 3.0) - 1.0).abs() < 4.0 * 0.0115, "{rate}");
-        // During ON the packets are 4 ms apart (1000 B at 2 Mb/s).
-        let mut src = source(&s, 7, 0, 0);
-        let gaps: Vec<Time> =
-            (0..1000).map(|_| src.emit().1).collect::<Vec<_>>().windows(2).map(|w| w[1] - w[0]).collect();
-        assert!(
-            gaps.iter().all(|&g| g >= 4_000_000) && gaps.iter().filter(|&&g| g == 4_000_000).count() > 900
-        );
+        packets -= burst; // the burst under way
+                          // E[N] = 1 + e^(-1.5/25) / (1 - e^(-1/25)) = 25.0181; sd of N about 25,
+                          // so of the mean over 20,000 bursts 0.177 (4 sd: 0.71).
+        let mean_n = packets as f64 / bursts as f64;
+        assert!((mean_n - burst_mean(25.0)).abs() < 0.71, "{mean_n}");
+        assert!((burst_mean(25.0) - 25.0181).abs() < 1e-4);
+        // P(N = 1) = P(X < 1.5) = 1 - e^(-0.06) = 0.0582: binomial sd 0.00166.
+        let p1 = ones as f64 / bursts as f64;
+        assert!((p1 - (1.0 - (-0.06f64).exp())).abs() < 4.0 * 0.00166, "{p1}");
+        // OFF times: exponential of mean 200 ms, sd of the mean 200 / sqrt(20,000) ms.
+        let off_mean = off_sum / bursts as f64;
+        assert!((off_mean / 200e6 - 1.0).abs() < 4.0 / (bursts as f64).sqrt(), "{off_mean}");
+    }
+
+    #[test]
+    fn onoff_mean_rate_is_ns2s_closed_form() {
+        // The closed form (UdpSpec::mean_rate) and its renewal-reward
+        // sampling error: a cycle of N packets and an OFF time carries
+        // B = 8 L N bits in C = N I + OFF, so over n cycles the estimate
+        // r = E[B] / E[C] has sd sqrt(Var(B - r C) / n) / E[C], with
+        // Var(B - r C) = (8 L - r I)^2 Var(N) + r^2 off^2 (N, OFF independent),
+        // Var(N) from N's distribution. Checked where it is far from the
+        // Markov chain's peak * on / (on + off): peak 1 Mb/s, 125 B (I = 1 ms),
+        // on = off = 1 ms: 0.5750 Mb/s, not 0.5 (ns-2 2.35 itself, seed 1,
+        // 1000 s: 575,261 packets, 575,008 expected); and at paper Q's
+        // settings (0.66699 Mb/s).
+        let nth = |m: f64, k: f64| {
+            // P(N = k): N = max(1, floor(X + 1/2)), X ~ Exp(mean m).
+            let tail = |x: f64| (-x / m).exp();
+            if k == 1.0 {
+                1.0 - tail(1.5)
+            } else {
+                tail(k - 0.5) - tail(k + 0.5)
+            }
+        };
+        for (rate, size, on, off, t_s, want) in [
+            (1_000_000u64, 125u64, 1_000_000u64, 1_000_000u64, 200.0, 575_008.2),
+            (2_000_000, 1000, 100_000_000, 200_000_000, 20_000.0, 666_989.0),
+        ] {
+            let s = onoff(rate, size, on, off);
+            let mean = s.mean_rate(None);
+            assert!((mean / want - 1.0).abs() < 1e-6, "{mean} against {want}");
+            assert!(mean < rate as f64);
+            let (bits, interval) = (8.0 * size as f64, 8.0 * size as f64 / rate as f64);
+            let m = on as f64 * 1e-9 / interval;
+            let (mut en, mut en2) = (0.0, 0.0);
+            for k in 1..(50.0 * m + 50.0) as u64 {
+                let (k, p) = (k as f64, nth(m, k as f64));
+                (en, en2) = (en + k * p, en2 + k * k * p);
+            }
+            assert!((en - burst_mean(m)).abs() < 1e-9 * en, "{en}");
+            let cycle = en * interval + off as f64 * 1e-9;
+            let var = (bits - mean * interval).powi(2) * (en2 - en * en) + (mean * off as f64 * 1e-9).powi(2);
+            let sd = (var / (t_s / cycle)).sqrt() / cycle;
+            let (_, bytes) = sent_within(&s, 11, (t_s * 1e9) as Time);
+            let measured = bytes as f64 * 8.0 / t_s;
+            assert!((measured - mean).abs() < 4.0 * sd, "{measured} against {mean}, 4 sd {}", 4.0 * sd);
+        }
+    }
+
+    #[test]
+    fn onoff_never_sends_above_its_peak() {
+        // ON and OFF of 1 ns at 1 Mb/s of 125 B (issue 33: once one packet per
+        // 2 ns ON-OFF cycle, 20 GB in two minutes): every burst is one packet
+        // and the next comes I + OFF later, so at most one packet per 1 ms.
+        let s = onoff(1_000_000, 125, 1, 1);
+        let (packets, _) = sent_within(&s, 3, 1_000_000_000);
+        assert!((990..=1000).contains(&packets), "{packets}");
+        assert!((s.mean_rate(None) / 1e6 - 1.0 / (1.0 + 1e-6)).abs() < 1e-9);
     }
 }
