@@ -449,10 +449,9 @@ def _runnable() -> list:
 
 def _list_catalogue(results: Path) -> None:
     """Every catalogue id, how it runs, and for a runnable one its full-size points and an estimate of its
-    time on one worker: the store's recorded wall time of each point already run (in `results`), their
-    mean for the others; unknown before any has run."""
-    import math
-
+    time on one worker: the store's recorded wall time of each point already run (in `results`), the cost
+    model's (`reproduce/cost.py`) for the others."""
+    from .reproduce import cost
     from .reproduce.catalogue import figures_of, status
     from .store import Store
 
@@ -462,29 +461,35 @@ def _list_catalogue(results: Path) -> None:
         t.add_column(col, justify="right" if col in ("points", "est. time (1 worker)") else "left")
     for cid, what, how in status():
         direct, shown = figures_of(cid)
-        points, known, walls = 0, 0, []
+        points, timed, total = 0, 0, 0.0
         for fig in direct or shown[:1]:
             sweep = fig.sweep(False)
-            points += math.prod(len(v) for v in sweep.axes.values()) * len(sweep.seeds)
-            walls += _recorded_walls(store, sweep.name)
-        est = "unknown" if not walls else f"{_duration(sum(walls) + (points - len(walls)) * sum(walls) / len(walls))}"
-        if walls and len(walls) < points:
-            est += f" ({len(walls)} of {points} timed)"
+            walls = _recorded_walls(store, sweep.name)
+            for point in sweep.iter_points():
+                points += 1
+                if point.key in walls:
+                    timed += 1
+                    total += walls[point.key]
+                elif point.scenario is not None:
+                    total += cost.seconds(point.scenario)
+        est = _duration(total) + (" (model)" if not timed else f" ({timed} of {points} timed)" if timed < points else "")
         t.add_row(plain(cid), plain(what), plain(how), str(points) if points else "", est if points else "")
     if store is not None:
         store.close()
     _print_whole(t)
 
 
-def _recorded_walls(store, sweep: str) -> list:
-    """Wall seconds the store recorded for the finished points of `sweep` (none without a store or the sweep)."""
+def _recorded_walls(store, sweep: str) -> dict:
+    """Run key -> wall seconds the store recorded for the finished points of `sweep` (none without a store or
+    the sweep)."""
     if store is None:
-        return []
+        return {}
     try:
         df = store.points(sweep)
     except KeyError:
-        return []
-    return df.loc[df["status"] == "ok", "wall_s"].dropna().tolist()
+        return {}
+    ok = df[(df["status"] == "ok") & df["wall_s"].notna()]
+    return dict(zip(ok["key"], ok["wall_s"]))
 
 
 def _duration(seconds: float) -> str:
