@@ -204,14 +204,18 @@ def main() -> int:
     ap.add_argument("--src", type=Path, default=SRC, help="another checkout's crates/pacesim-core/src")
     args = ap.parse_args()
     edges = graph(args.src)
+    return report(edges, circles(edges), upward(edges), name, "files", args.check)
+
+
+def report(edges: dict, circ: list, up: list, name, units: str, check: bool, extra: str = "") -> int:
+    """Print the counts, each circle and each upward arrow (nodes named by `name`); 1 with `check` if any."""
     arrows = sum(len(b) for b in edges.values())
-    up, circ = upward(edges), circles(edges)
-    print(f"{len(edges)} files, {arrows} import arrows, {len(up)} upward, {len(circ)} circles")
+    print(f"{len(edges)} {units}, {arrows} import arrows, {len(up)} upward, {len(circ)} circles{extra}")
     for c in circ:
         print("circle:", " <-> ".join(name(m) for m in c))
     for a, b in up:
         print(f"upward: {name(a)} -> {name(b)}")
-    return 1 if args.check and (up or circ) else 0
+    return 1 if check and (up or circ) else 0
 
 
 if __name__ == "__main__":

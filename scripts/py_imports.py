@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""The Python front's import graph: which module of `python/pacesim` imports which, its circles, the arrows
+that run up its floors, and the imports hidden inside functions.
+
+Every `import` and `from ... import` of a pacesim module counts, at module level or inside a function (one
+inside a function is still a dependency; it only moves the import to the first call). `from . import x`
+names the module `x` when there is one. Floors, bottom to top, are the prefixes in `FLOORS`; an arrow from a
+lower floor to a higher one runs up. The package's `__init__` (the API's `run`) is the engine binding's floor.
+
+    python scripts/py_imports.py            # counts, circles, upward arrows
+    python scripts/py_imports.py --check    # exit 1 on a circle or an upward arrow
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from imports import circles, report  # noqa: E402  (the engine's check's circles (Tarjan) and printout)
+
+SRC = Path(__file__).resolve().parents[1] / "python" / "pacesim"
+
+# Module prefixes (dotted, below `pacesim`), bottom to top; prefixes on one line share a floor. A module
+# takes the floor of its longest listed prefix.
+FLOORS = [
+    ["", "_core", "units", "fields", "messages", "terminal", "scenario", "scenario_reference", "schema",
+     "topology", "memory", "models"],  # the engine binding and the scenario
+    ["result", "report_tables", "metrics", "store", "ns2trace", "pcap", "trace_diff"],  # results, the store
+    ["reproduce.claims", "reproduce.verdicts"],  # claims and their rules
+    ["sweep", "plot", "analysis", "reproduce"],  # experiments: sweeps, figures, models
+    ["reproduce.paper_a", "reproduce.paper_e", "reproduce.paper_q", "reproduce.paper_w"],  # the papers
+    ["cli", "experiment_commands", "trace_commands", "site"],  # the command line and the site
+]
+FLOOR = {m: i for i, ms in enumerate(FLOORS) for m in ms}
+
+
+def modules(src: Path = SRC) -> dict[str, Path]:
+    """Dotted name below `pacesim` ('' for the package itself) -> its file."""
+    out = {}
+    for f in sorted(src.rglob("*.py")):
+        parts = f.relative_to(src).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = f
+    return out
+
+
+def graph(src: Path = SRC) -> tuple[dict[str, set[str]], dict[str, int]]:
+    """Module -> the pacesim modules it imports, and module -> how many of its imports sit in a function."""
+    mods = modules(src)
+    edges: dict[str, set[str]] = {m: set() for m in mods}
+    hidden = {m: 0 for m in mods}
+    for name, path in mods.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        tree = ast.parse(path.read_text(), str(path))
+        in_function = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                in_function.update(id(n) for n in ast.walk(node) if n is not node)
+        for node in ast.walk(tree):
+            targets = _targets(node, package, mods)
+            if targets and _runtime(node, tree):
+                edges[name].update(t for t in targets if t != name)
+                hidden[name] += id(node) in in_function
+    return edges, hidden
+
+
+def _targets(node: ast.AST, package: str, mods: dict) -> list[str]:
+    """The pacesim modules an import statement names."""
+    if isinstance(node, ast.Import):
+        names = [a.name for a in node.names if a.name == "pacesim" or a.name.startswith("pacesim.")]
+        return [_known(n.partition(".")[2], mods) for n in names]
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    if node.level:
+        base = package.split(".") if package else []
+        base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
+        stem = ".".join([*base, *([node.module] if node.module else [])])
+    elif node.module and (node.module == "pacesim" or node.module.startswith("pacesim.")):
+        stem = node.module.partition(".")[2]
+    else:
+        return []
+    out = []
+    for a in node.names:
+        child = f"{stem}.{a.name}" if stem else a.name
+        out.append(child if child in mods else _known(stem, mods))
+    return out
+
+
+def _known(name: str, mods: dict) -> str:
+    """`name`, or its longest prefix that is a module."""
+    while name and name not in mods:
+        name = name.rpartition(".")[0]
+    return name
+
+
+def _runtime(node: ast.AST, tree: ast.Module) -> bool:
+    """False for an import under `if TYPE_CHECKING:` (a name for annotations, not a dependency at run time)."""
+    for parent in ast.walk(tree):
+        if isinstance(parent, ast.If) and getattr(parent.test, "id", None) == "TYPE_CHECKING":
+            if any(n is node for n in ast.walk(parent)):
+                return False
+    return True
+
+
+def floor(module: str) -> int:
+    parts = module.split(".") if module else []
+    for n in range(len(parts), -1, -1):
+        if ".".join(parts[:n]) in FLOOR:
+            return FLOOR[".".join(parts[:n])]
+    return len(FLOORS)
+
+
+def upward(edges: dict) -> list[tuple[str, str]]:
+    return sorted((a, b) for a, bs in edges.items() for b in bs if floor(b) > floor(a))
+
+
+def name(m: str) -> str:
+    return f"pacesim.{m}" if m else "pacesim"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true", help="exit 1 on a circle or an upward arrow")
+    args = ap.parse_args()
+    edges, hidden = graph()
+    return report(edges, circles(edges), upward(edges), name, "modules", args.check,
+                  f", {sum(hidden.values())} imports inside functions")
+
+if __name__ == "__main__":
+    sys.exit(main())
