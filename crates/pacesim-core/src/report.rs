@@ -63,7 +63,8 @@ pub struct Summary {
 pub struct LinkReport {
     pub arrivals: u64,
     pub drops: u64,
-    /// Packets that started transmission.
+    /// Packets sent whole in the window: begun in it and their last bit
+    /// sent by its end.
     pub departures: u64,
     pub departed_bytes: u64,
     pub throughput_mbps: f64,

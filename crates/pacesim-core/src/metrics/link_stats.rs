@@ -65,6 +65,19 @@ impl LinkStats {
         t < self.end
     }
 
+    /// A packet of `size` bytes began transmission and sends its last bit at
+    /// `finish`: it departs in the window if it is sent whole by the window's
+    /// end (one begun before the window was counted before it opened, and
+    /// the opening's restart forgot it). So the bytes departed never exceed
+    /// what the link can send in the window; counted when they began, a
+    /// 1 Mb/s link reported up to a packet per window more (1.00256 Mb/s).
+    #[inline]
+    pub fn departure(&mut self, finish: Time, size: u32) {
+        let counts = u64::from(finish <= self.end);
+        self.departures += counts;
+        self.departed_bytes += counts * u64::from(size);
+    }
+
     /// Accumulate the queue state held over [mark, t), up to the window's end.
     #[inline]
     pub fn hold(&mut self, t: Time, queued_packets: u64, queued_bytes: u64) {

@@ -75,6 +75,9 @@ pub struct Output {
     /// The measurement window [start, end), see [`Link::set_window`].
     window: [Time; 2],
     pub stats: LinkStats,
+    /// The transmitter's rate, bit/s (the link's), to time the end of a
+    /// packet's transmission: a departure counts when its last bit is sent.
+    rate_bps: u64,
     /// Bytes arriving per time scale, when this link's burstiness is measured.
     pub burstiness: Option<Box<Burstiness>>,
     /// The queue and drops over time, when this link's series are recorded.
@@ -108,6 +111,7 @@ impl Link {
                 idle_mark: 0,
                 window: [0, Time::MAX],
                 stats: LinkStats::default(),
+                rate_bps,
                 burstiness: None,
                 series: None,
                 held: None,
@@ -168,12 +172,13 @@ impl Link {
     /// packets, the packet is the one [`Link::next_held`] let go at `now`.
     #[inline]
     pub fn offer(&mut self, now: Time, size: u32, kind: PacketKind) -> Option<Time> {
+        let tx = self.serialise(size);
         let start = if self.direct {
             self.busy_until.max(now)
         } else {
-            self.output.admit(now, size, kind, self.busy_until)?
+            self.output.admit(now, size, tx, kind, self.busy_until)?
         };
-        self.busy_until = start + self.serialise(size);
+        self.busy_until = start + tx;
         Some(self.busy_until + self.delay)
     }
 
@@ -255,10 +260,10 @@ impl Link {
 }
 
 impl Output {
-    /// The queue takes or drops a packet arriving at `now` while the
-    /// transmitter is busy until `busy_until`; when it takes it, the time
-    /// its transmission starts.
-    fn admit(&mut self, now: Time, size: u32, kind: PacketKind, busy_until: Time) -> Option<Time> {
+    /// The queue takes or drops a packet arriving at `now` (`tx` on the
+    /// wire) while the transmitter is busy until `busy_until`; when it takes
+    /// it, the time its transmission starts.
+    fn admit(&mut self, now: Time, size: u32, tx: Time, kind: PacketKind, busy_until: Time) -> Option<Time> {
         let arrival = self.arrival(now, size, busy_until);
         let admitted = self.queue.verdict(&arrival) == Verdict::Admit;
         self.stats.arrival(now, kind, !admitted);
@@ -270,10 +275,7 @@ impl Output {
         }
         if busy_until <= now {
             self.account_idle(now, busy_until);
-            if self.stats.counts(now) {
-                self.stats.departures += 1;
-                self.stats.departed_bytes += u64::from(size);
-            }
+            self.stats.departure(now + tx, size);
             Some(now)
         } else {
             self.waiting.push_back(Waiting { start: busy_until, size });
@@ -361,10 +363,7 @@ impl Output {
         if let Some(s) = &mut self.series {
             s.queue(now, self.waiting.len(), self.queued_bytes);
         }
-        if self.stats.counts(now) {
-            self.stats.departures += 1;
-            self.stats.departed_bytes += u64::from(w.size);
-        }
+        self.stats.departure(self.finish(now, w.size), w.size);
         Some(id)
     }
 
@@ -387,12 +386,14 @@ impl Output {
             if let Some(s) = &mut self.series {
                 s.queue(w.start, self.waiting.len(), self.queued_bytes);
             }
-            if self.stats.counts(w.start) {
-                self.stats.departures += 1;
-                self.stats.departed_bytes += u64::from(w.size);
-            }
+            self.stats.departure(self.finish(w.start, w.size), w.size);
         }
         self.stats.hold(now, self.waiting.len() as u64, self.queued_bytes);
+    }
+
+    /// When a packet of `size` bytes starting transmission at `start` has sent its last bit.
+    fn finish(&self, start: Time, size: u32) -> Time {
+        start + tx_time(u64::from(size), self.rate_bps)
     }
 
     fn account_idle(&mut self, now: Time, busy_until: Time) {
@@ -467,6 +468,31 @@ mod tests {
         for (t, size) in arrivals {
             assert_eq!(tracked.offer(t, size, PacketKind::Data), untracked.offer(t, size, PacketKind::Data));
         }
+    }
+
+    #[test]
+    fn a_departure_counts_once_sent_whole_in_the_window() {
+        // Eleven 125 B packets at t = 0 on a 1 Mb/s link: on the wire over
+        // [k, k + 1) ms. Window [0, 10.5 ms]: ten are sent whole (the 11th,
+        // begun at 10 ms, is not), 1250 B, 0.952 Mb/s; counted when begun they
+        // were 11, 1.048 Mb/s, more than the link can send.
+        let window = |start: Time, end: Time| {
+            let mut l = Link::new(1_000_000, 0, DropTail::unlimited());
+            l.set_window(start, end);
+            for _ in 0..11 {
+                l.offer(0, 125, PacketKind::Data);
+            }
+            l.close_window(end);
+            let r = l.output.stats.report();
+            assert!(r.throughput_mbps <= 1.0, "{}", r.throughput_mbps);
+            (r.departures, r.departed_bytes)
+        };
+        assert_eq!(window(0, 10_500_000), (10, 1250));
+        // One ending exactly at the end is sent whole: [0, 10 ms] holds ten.
+        assert_eq!(window(0, 10 * MS), (10, 1250));
+        // [2.5, 10.5] ms: those begun at 3..=9 ms (the one on the wire at
+        // 2.5 ms began before the window), 7 of the 8 packets' time.
+        assert_eq!(window(2_500_000, 10_500_000), (7, 875));
     }
 
     #[test]

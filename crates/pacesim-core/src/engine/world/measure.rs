@@ -21,7 +21,7 @@ impl World {
         for (i, f) in self.flows.iter().enumerate().filter(|&(i, _)| sampled[i]) {
             table.t_s.push(crate::sim::time::secs(self.now));
             table.flow.push(i as u32);
-            table.bytes.push(f.data_delivered(first) as u64 * segment);
+            table.bytes.push(f.delivered(first) as u64 * segment);
         }
         let next = self.now + *interval;
         self.schedule(next, Event::Sample);
