@@ -1,5 +1,6 @@
 //! The network: packets, links and the queues in front of them.
 
+pub mod core_link;
 pub mod discipline;
 pub mod droptail;
 pub mod link;

@@ -17,8 +17,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use crate::metrics::series::SeriesSpec;
+pub use crate::net::core_link::{Core, QueueKind};
 pub use crate::net::packet_trace::PacketTraceSpec;
-pub use crate::net::queue::{Core, QueueKind};
 pub use crate::net::red::RedParams;
 pub use crate::pacing::spec::{Pacing, PacingScheme};
 use crate::spec::{at_most, bad, bounds, ordered, MS};

@@ -22,7 +22,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 pub use graph::Graph;
 
-use crate::net::queue::Core;
+use crate::net::core_link::Core;
 use crate::net::{Link, LinkId};
 use crate::pacing::PacerSpec;
 use crate::pacing::{Pacing, PacingScheme};
@@ -320,7 +320,7 @@ impl Network {
 #[cfg(test)]
 pub(crate) mod testing {
     use super::Network;
-    use crate::net::queue::{Core, QueueKind};
+    use crate::net::core_link::{Core, QueueKind};
 
     pub fn core(rate: u64, delay: u64, buffer: u64) -> Core {
         Core {

@@ -24,8 +24,8 @@
 //! `engine/parallel.rs`); no Python.
 
 use pacesim_core::metrics::DelayStats;
+use pacesim_core::net::core_link::{Core, QueueKind};
 use pacesim_core::net::discipline::{Arrival, Discipline, Verdict};
-use pacesim_core::net::queue::{Core, QueueKind};
 use pacesim_core::net::{Link, PacketId, PacketKind, Queue, TcpOptions};
 use pacesim_core::pacing::LinkPacer;
 use pacesim_core::sim::time::tx_time;

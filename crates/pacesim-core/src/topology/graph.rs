@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use super::route::Router;
 use super::{FlowPath, Network};
-use crate::net::queue::Core;
+use crate::net::core_link::Core;
 use crate::net::{DropTail, Link, LinkId, Queue};
 use crate::sim::rng::{stream, uniform};
 use crate::spec::{InvalidField, Range};
