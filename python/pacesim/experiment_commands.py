@@ -358,11 +358,16 @@ def reproduce(
     from .sweep import SweepError, executor
 
     if list_:
+        if fig_id is not None or quick or seeds or all_ or table:
+            fail("--list takes no ID, --quick, --seeds, --all or --table: it lists the papers' sizes")
         _list_catalogue(results)
         return
     if all_ or table:
         if fig_id is not None or quick or seeds:
             fail("--all and --table take no ID, --quick or --seeds: they are the papers' sizes and seeds")
+        if table and not (results / "pacesim.sqlite").exists():
+            fail(f"--results {results}: no results store there (no pacesim.sqlite): --table writes the tables "
+                 "from a store's runs")
         tables = results / "reproduction" if tables is None else tables
         if tables.exists() and not tables.is_dir():
             fail(f"--tables {tables}: is a file, not a directory")
@@ -376,6 +381,11 @@ def reproduce(
         fail("ID: give a catalogue ID (or --all, --table or --list)")
     known = {k.lower(): k for k in FIGURES}
     if fig_id.lower() not in known:
+        from .reproduce.catalogue import status
+
+        how = next((h for cid, _, h in status() if cid.lower() == fig_id.lower()), "")
+        if how.startswith("model: "):
+            fail(f"{fig_id} is an analytical model, not a simulation: {how.removeprefix('model: ')}")
         fail(f"{fig_id!r} cannot run yet; runnable: {', '.join(f.id for f in _runnable())} (see --list)")
     fid = known[fig_id.lower()]
     target = out if out is not None else results / "reproduce" / (fid + ("-quick" if quick else ""))

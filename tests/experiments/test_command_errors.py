@@ -103,3 +103,18 @@ def test_results_prints_whole_headers_into_a_file(tiny_store):
     cells = [c.strip() for c in header.split("┃")[1:-1]]
     assert cells == ["core.buffer", "pacing.scheme", "seed", "status", "aggregate_mbps", "goodput_kbps_mean",
                      "core_loss_rate", "wall s"]
+
+
+def test_table_refuses_a_results_directory_without_a_store(tmp_path):
+    # A typo in --results made a new, empty store and rewrote the record's tables as "no full-size run".
+    tables = tmp_path / "tables"
+    out = runner.invoke(app, ["reproduce", "--table", "--results", str(tmp_path / "typo"), "--tables", str(tables)])
+    assert out.exit_code == 2 and "no results store there" in out.output, out.output
+    assert not (tmp_path / "typo").exists() and not tables.exists()
+
+
+def test_list_takes_no_run_options_and_a_model_id_points_at_its_command(tmp_path):
+    out = runner.invoke(app, ["reproduce", "--list", "--quick", "--results", str(tmp_path)])
+    assert out.exit_code == 2 and "--list takes no" in out.output, out.output
+    out = runner.invoke(app, ["reproduce", "E-fig10", "--results", str(tmp_path)])
+    assert out.exit_code == 2 and "analytical model" in out.output and "pacesim model e-fig10" in out.output, out.output
