@@ -458,22 +458,30 @@ def _runnable() -> list:
 
 
 def _list_catalogue(results: Path) -> None:
-    """Every catalogue id, how it runs, and for a runnable one its full-size points and an estimate of its
-    time on one worker: the store's recorded wall time of each point already run (in `results`), the cost
-    model's (`reproduce/cost.py`) for the others."""
+    """Every catalogue id, how it runs, and for a runnable one its full-size points (on the seeds its claims
+    are judged on at least: the paper's count, else `verdicts.MIN_SEEDS`) and an estimate of their time on
+    one worker: the store's recorded wall time of each point already run (in `results`), the cost model's
+    (`reproduce/cost.py`) for the others."""
     from .reproduce import cost
     from .reproduce.catalogue import figures_of, status
+    from .reproduce.verdicts import MAX_SEEDS, MIN_SEEDS
     from .store import Store
 
     store = Store(results, read_only=True) if (results / "pacesim.sqlite").exists() else None
-    t = Table(title="Experiment catalogue (docs/experiments.md)")
+    t = Table(title="Experiment catalogue (docs/experiments.md)",
+              caption=f"Points: on the seeds each claim is judged on, the paper's count or {MIN_SEEDS}; a claim whose "
+                      f"seeds split takes more, up to {MAX_SEEDS}. Time: as the store recorded it, else \"(model)\": "
+                      "packet-hops at a cost per hop measured on a 2-core machine under load 10-12 (idle, "
+                      "E-base runs about 6x faster); \"uncalibrated\": a topology kind the model has not timed.")
     for col in ["id", "what", "status", "points", "est. time (1 worker)"]:
         t.add_column(col, justify="right" if col in ("points", "est. time (1 worker)") else "left")
     for cid, what, how in status():
         direct, shown = figures_of(cid)
-        points, timed, total = 0, 0, 0.0
+        points, timed, total, guessed = 0, 0, 0.0, False
         for fig in direct or shown[:1]:
-            sweep = fig.sweep(False)
+            seeds = list(fig.sweep(False).seeds)  # then, as `reproduce` does, the next ones up to fig.seeds
+            seeds += range(max(seeds) + 1, max(seeds) + 1 + fig.seeds - len(seeds))
+            sweep = fig.sweep(False, seeds)
             walls = _recorded_walls(store, sweep.name)
             for point in sweep.iter_points():
                 points += 1
@@ -482,7 +490,10 @@ def _list_catalogue(results: Path) -> None:
                     total += walls[point.key]
                 elif point.scenario is not None:
                     total += cost.seconds(point.scenario)
-        est = _duration(total) + (" (model)" if not timed else f" ({timed} of {points} timed)" if timed < points else "")
+                    guessed |= not cost.calibrated(point.scenario)
+        est = _duration(total)
+        if timed < points:
+            est += " (model, uncalibrated)" if guessed else " (model)" if not timed else f" ({timed} of {points} timed)"
         t.add_row(plain(cid), plain(what), plain(how), str(points) if points else "", est if points else "")
     if store is not None:
         store.close()
