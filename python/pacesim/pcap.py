@@ -6,7 +6,10 @@ fields and its payload zeros, so that it has its size on the wire.
 - addresses: node n is 10.(n >> 16).(n >> 8 & 255).(n & 255);
 - IP: total length the line's size (at most 65,535 B, an IPv4 packet's largest), identification its uid
   (mod 2^16), TTL 64, protocol TCP (`tcp`, `ack`) or UDP (anything else), checksummed;
-- ports: 1024 + flow id mod 64512 at both ends (ns-2's are all 0);
+- ports: 1024 + flow id mod 64512 at both ends (ns-2's are all 0); a flow that opens a new connection (a
+  short-flow user's next transfer: a SYN after data or an ACK of it) numbers it k = 1, 2, ...: the
+  connection's sender port is 1024 + (flow id + k) mod 64512, so that each transfer is a TCP stream of its
+  own (its sequence numbers start again; Wireshark would take the second for retransmissions);
 - TCP, numbered in bytes as a real stack counts them, from initial sequence numbers 0 at both ends:
   ns-2 numbers a flow's segments 0, 1, 2, ... (1, 2, ... after a SYN, which takes number 0) and its
   ACKs by the highest segment received in order. A TCP packet no bigger than its headers (40 B) opens the
@@ -76,8 +79,9 @@ class _Flow:
     """What numbering a flow's segments in bytes needs: its MSS and first data segment's number, and whether
     its SYN, data and an ACK past the SYN's have gone by."""
 
-    def __init__(self, mss: int):
+    def __init__(self, mss: int, connection: int = 0):
         self.mss, self.first, self.syn, self.data, self.acked = mss, 0, False, False, False
+        self.connection = connection  # how many connections the flow opened before this one
 
 
 class _Packets:
@@ -105,6 +109,8 @@ class _Packets:
         if f is None:
             f = self.flows[flow] = _Flow(self.segment_size)
         if kind == "tcp" and size <= IP_HEADER + TCP_HEADER:
+            if f.data or f.acked:  # a new connection (a SYN sent again before either is the same one's)
+                f = self.flows[flow] = _Flow(self.segment_size, f.connection + 1)
             f.syn, f.first = True, 1
             return 0, 0, SYN, syn_options(f.mss)
         if kind == "tcp":
@@ -142,8 +148,10 @@ class _Packets:
         port = 1024 + flow % 64512
         if tcp:
             number, acked, flags, options = self.tcp(n, kind, size, flow, seq)
+            sender = 1024 + (flow + self.flows[flow].connection) % 64512
+            ports = (sender, port) if kind == "tcp" else (port, sender)
             length = size + 2 * len(options)
-            words = (port, port, number >> 16, number & 0xFFFF, acked >> 16, acked & 0xFFFF,
+            words = (*ports, number >> 16, number & 0xFFFF, acked >> 16, acked & 0xFFFF,
                      (TCP_HEADER // 4 + len(options) // 2) << 12 | flags, 65535)
             # the pseudo-header (addresses, protocol, segment length), the header and its options
             check = _check(a_sum + b_sum + 6 + length - IP_HEADER + sum(words) + sum(options))
