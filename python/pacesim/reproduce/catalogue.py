@@ -1,4 +1,4 @@
-"""Every id of the experiment catalogue (../shared/EXPERIMENTS.md) and what it can run.
+"""Every id of the experiment catalogue (docs/experiments.md) and what it can run.
 
 An id runs here (`pacesim reproduce ID`) when a figure is defined for it
 (`scenarios/ID.toml` and a paper module's panels and claims), is an analytical model when `pacesim model` knows it, and

@@ -1,6 +1,6 @@
 """Claims: the catalogue's "expect" statements as predicates on a run's points.
 
-Each claim quotes the catalogue (../shared/EXPERIMENTS.md) and, beside its
+Each claim quotes the catalogue (docs/experiments.md) and, beside its
 check, the paper's own sentence (`Claim.sentence`); it states the test
 applied and returns whether the numbers reproduce it, with those numbers. A
 claim whose points are missing (failed runs) is "not evaluated". One rule per

@@ -4,7 +4,7 @@ What a figure runs lives in `scenarios/<id>.toml`, a sweep file (see
 `pacesim.sweep`) with a `[quick]` version; how it is drawn and which of the
 catalogue's "expect" statements it must show live in one module per paper
 (`paper_e`, `paper_a`, `paper_q`, `paper_w`). Claims quote
-../shared/EXPERIMENTS.md and name axis values of the sweep file.
+docs/experiments.md and name axis values of the sweep file.
 """
 
 from __future__ import annotations
