@@ -200,6 +200,9 @@ def run(
     from .scenario import ScenarioError
 
     json_path = None if json_out in (None, "-") else Path(json_out)
+    if trace is not None and str(trace) == "-":
+        fail("--trace -: a packet trace goes to a file (its format is the file's ending: .tr or .pcap), "
+             "not standard output")
     if json_path is not None and _unwritable(json_path):
         fail(f"--json {json_path}: {_unwritable(json_path)}")
     try:
@@ -233,8 +236,13 @@ def run(
     if json_path is not None:
         _write_report(json_path, r.json_text(), "--json")
     elif json_out == "-":
-        sys.stdout.write(r.json_text())
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(r.json_text())
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:  # a full disk behind a redirection, say
+            fail(f"--json -: standard output: {e.strerror or e}", 1)
     out = terminal.err if json_out == "-" else terminal.out()
     tables = [_summary(r), _links(r)] + ([_pacers(r)] if r.report["pacers"] else []) + [_goodput(r)]
     tables += [_transfers(r)] if r.summary["transfers"] else []

@@ -86,7 +86,7 @@ def results(
     results: Path = RESULTS,
     csv: Optional[Path] = typer.Option(None, "--csv", help="Write the sweep's points (all columns, and each axis "
                                                            "written in units as a number too: core.buffer_bytes) "
-                                                           "to this CSV."),
+                                                           "to this CSV; - for standard output."),
 ) -> None:
     """List the sweeps in the results store, or one sweep's points."""
     from .store import Store
@@ -109,11 +109,18 @@ def results(
             axes = list(store.spec(name)["axes"])
         except KeyError as e:
             fail(str(e.args[0]))
+    to_stdout = csv is not None and str(csv) == "-"
     if csv is not None:
+        import sys
+
         from .report_tables import axis_numbers
 
         try:
-            axis_numbers(df, axes).to_csv(csv, index=False)
+            axis_numbers(df, axes).to_csv(sys.stdout if to_stdout else csv, index=False)
+            if to_stdout:
+                sys.stdout.flush()
+        except BrokenPipeError:
+            raise
         except OSError as e:
             fail(f"--csv {csv}: {e.strerror or e}", 1)
     metrics = [m for m in ["aggregate_mbps", "goodput_kbps_mean", "core_loss_rate"] if m in df]
@@ -125,6 +132,9 @@ def results(
         values += ["" if r[m] != r[m] else f"{r[m]:.4g}" for m in metrics]
         values.append("" if r["wall_s"] != r["wall_s"] or r["wall_s"] is None else f"{r['wall_s']:.2f}")
         t.add_row(*(plain(v) for v in values))
+    if to_stdout:  # the CSV is standard output: the table goes to standard error
+        terminal.err.print(t)
+        return
     _print_whole(t)
     if csv is not None:
         _written([csv])

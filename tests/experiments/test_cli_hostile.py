@@ -93,6 +93,21 @@ def test_json_dash_writes_the_report_to_stdout_and_the_tables_elsewhere(tmp_path
     assert not (tmp_path / "-").exists()
 
 
+def test_dash_is_standard_output_or_refused_never_a_file_named_dash(tmp_path, store):
+    # --json - onto a full disk: an error naming it, no traceback (was OSError 28 from sys.stdout.write).
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(pacesim_process("run", *RUN, "--json", "-"), stdout=full, stderr=subprocess.PIPE,
+                              text=True, cwd=tmp_path)
+    assert done.returncode == 1 and "--json -: standard output: No space left on device" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    refused(["run", *RUN, "--trace", "-"], "--trace -: a packet trace goes to a file")
+    done = subprocess.run(pacesim_process("results", "tiny", "--results", store, "--csv", "-"), capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith("core.buffer,core.buffer_bytes,") and len(done.stdout.splitlines()) == 9
+    assert "tiny: 8 points" in done.stderr and not (tmp_path / "-").exists()
+
+
 def test_a_reader_closing_stdout_early_leaves_the_report_written(tmp_path):
     """`pacesim run ... --json f.json | head -1`: the file is written before anything is printed; the
     command stops printing quietly, status 141 (128 + SIGPIPE) and one line on stderr."""
