@@ -297,13 +297,16 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
     start, end = _window(window)
     for key, wanted in _filters(df, name, axes, where).items():
         df = df[matches(df[key], wanted)]
+    seeds = sorted(set(df.loc[df["status"] == "ok", "seed"]))
     if seed is not None:
         df = df[df["seed"] == seed]
     df = df[df["status"] == "ok"]
     if len(df) != 1:
         shown = "; ".join(", ".join(f"{a}={r[a]}" for a in axes) + f" seed={r['seed']}" for r in df.to_dict("records")[:6])
         fail(f"--series draws one run: {len(df)} finished points of {name} match"
-              + (f" ({shown}); choose one with --where AXIS=VALUE or --seed N" if len(df) else ""))
+              + (f" ({shown}); choose one with --where AXIS=VALUE or --seed N" if len(df) else
+                 f" (--seed {seed}; their finished seeds: {', '.join(map(str, seeds)) or 'none'})"
+                 if seed is not None else ""))
     point = df.iloc[0]
     try:
         rows = store.table(point["key"], "series")
@@ -327,7 +330,8 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
     span = "" if window is None else f"-t{'' if start is None else f'{start:g}'}-{'' if end is None else f'{end:g}'}s"
     if title is None:
         title = f"{name}: {at} (run {str(point['key'])[:12]})"
-    named = f"{name}-" + "-".join(f"{a}={point[a]}" for a in axes) + f"-seed{point['seed']}{span}-{'-'.join(names)}"
+    of = "" if entities is None else "-of-" + "-".join(entities)  # --flows and --links name their own file
+    named = f"{name}-" + "-".join(f"{a}={point[a]}" for a in axes) + f"-seed{point['seed']}{span}-{'-'.join(names)}{of}"
     stem = out if out is not None else results / "plots" / file_name(named)
     try:
         _written(series_figure(rows, names, entities, stem, title, size, formats))

@@ -85,6 +85,17 @@ def test_a_series_plot_names_its_point_and_run(series_store):
     assert f"ser: pacing.scheme=edge, seed 1 (run {key[:12]})" in _texts(svg)
 
 
+def test_series_plots_of_other_flows_or_links_keep_their_own_files(series_store):
+    root, _ = series_store
+    common = ["plot", "ser", "--results", root, "--where", "pacing.scheme=edge", "--format", "svg"]
+    (flow,) = ok(common + ["--series", "cwnd", "--flows", "0"])
+    (link,) = ok(common + ["--series", "queue", "--links", "core"])
+    assert flow == f"{root}/plots/ser-pacing.scheme=edge-seed1-cwnd-of-flow.0.svg"
+    assert link == f"{root}/plots/ser-pacing.scheme=edge-seed1-queue_bytes-of-core.svg"
+    out = runner.invoke(app, common + ["--series", "cwnd", "--seed", "7"])
+    assert out.exit_code == 2 and "--seed 7; their finished seeds: 1" in out.output, out.output
+
+
 def test_a_series_window_draws_only_those_seconds(series_store, tmp_path):
     root, _ = series_store
     from pacesim.plot import in_window
