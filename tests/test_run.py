@@ -180,8 +180,8 @@ def test_two_way_doubles_the_flows_and_a_queue_given_for_the_core_reverse_half_i
                                      ["traffic.two_way=true", "duration=5s", "warmup=1s"])
     r = pacesim.run(square)
     assert len(r.flows) == 4 and (r.flows["goodput_kbps"] > 0).all()
-    # The core's reverse half (c -> b) carries the twins' data and is measured.
-    assert r.links.loc["c-b", "data_arrivals"] > 0 and r.links.loc["b-c", "ack_arrivals"] > 0
+    # The core's reverse half (c -> b, "core.rev") carries the twins' data and is measured.
+    assert r.links.loc["core.rev", "data_arrivals"] > 0 and r.links.loc["core", "ack_arrivals"] > 0
     bad = pacesim.apply_overrides(square, ["topology.links[2].reverse.buffer=9KB"])
     with pytest.raises(ScenarioError) as e:
         pacesim.run(bad)

@@ -86,8 +86,8 @@ SQUARE = [link("h1", "a"), link("a", "b"), {"from": "b", "to": "c", "core": True
 def test_routes_take_shortest_paths_and_ties_go_to_the_first_declared_link():
     d = describe(parse_scenario(graph_scenario(SQUARE, [{"from": "h1", "to": "h2"}])), examples=1)
     (r,) = d["routes"]
-    assert r["data"] == ["h1-a", "a-b", "b-c", "c-h2"]
-    assert r["acks"] == ["h2-c", "c-b", "b-a", "a-h1"]
+    assert r["data"] == ["h1-a", "a-b", "core", "c-h2"]
+    assert r["acks"] == ["h2-c", "core.rev", "b-a", "a-h1"]
     # Declare a-d first and the tie goes the other way (off the core).
     flipped = [SQUARE[0], SQUARE[3], SQUARE[4], SQUARE[1], SQUARE[2], SQUARE[5]]
     d = describe(parse_scenario(graph_scenario(flipped, [{"from": "h1", "to": "h2"}])), examples=1)
@@ -111,6 +111,16 @@ def test_routes_take_shortest_paths_and_ties_go_to_the_first_declared_link():
         (lambda s: s["topology"]["links"][2].update(core=False), "topology.links", "exactly one link"),
         (lambda s: s["topology"]["links"][2].update(rate="1Mbps"), "topology.links[2].rate", "from [core]"),
         (lambda s: s["topology"]["links"][1].pop("rate"), "topology.links[1].rate", "required"),
+        # Issue 33: the core's halves are "core" and "core.rev", the names [burstiness], --trace and the summary
+        # read; another link so named was measured as if it were the core.
+        (lambda s: s["topology"]["links"][2].update(forward={"name": "bc"}), "topology.links[2].forward.name",
+         'named "core"'),
+        (lambda s: s["topology"]["links"][2].update(reverse={"name": "cb"}), "topology.links[2].reverse.name",
+         'named "core.rev"'),
+        (lambda s: s["topology"]["links"][1].update(forward={"name": "core"}), "topology.links[1].forward.name",
+         "core = true"),
+        (lambda s: s["topology"]["links"][4].update(reverse={"name": "core.rev"}), "topology.links[4].reverse.name",
+         "core = true"),
         (lambda s: s["topology"]["flows"].append({"from": "h1", "to": "a"}), "topology.flows[1].to", "router"),
         (lambda s: (s["topology"]["hosts"].append("h3"), s["topology"]["flows"].append({"from": "h1", "to": "h3"})),
          "topology.flows[1]", 'no route from "h1" to "h3"'),
@@ -125,6 +135,17 @@ def test_bad_graphs_name_the_offender(change, field, words):
     with pytest.raises(ScenarioError) as run_error:
         pacesim.run(parse_scenario(s))
     assert run_error.value.field == field
+
+
+def test_the_defaults_that_read_the_core_by_name_find_a_graphs_core(tmp_path):
+    # Issue 33: [burstiness] and --trace default to the link "core"; a graph's core was named "b-c", so both
+    # failed, and the summary's core was not the link named "core".
+    s = graph_scenario(SQUARE, [{"from": "h1", "to": "h2"}], buffer="100KB")
+    s["burstiness"] = {}
+    r = pacesim.run(parse_scenario(s), trace=tmp_path / "core.tr").report
+    assert r["burstiness"]["link"] == "core" and r["links"]["core"]["departures"] > 100
+    assert r["summary"]["aggregate_mbps"] == r["links"]["core"]["throughput_mbps"]
+    assert (tmp_path / "core.tr").read_text().count("\n") > 100
 
 
 def test_a_graph_needs_its_core_values_and_a_topology_without_default_pacers_needs_links():

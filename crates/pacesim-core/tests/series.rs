@@ -19,7 +19,7 @@ const LINE: &str = r#"{"seed": 1, "duration": 1000000000, "warmup": 500000000,
    "initial_window": 2, "syn": true, "tick": 10000000, "min_rto": 200000000,
    "max_rto": 60000000000, "initial_rto": 3000000000},
  "traffic": {"start": [0, 0]},
- "series": {"flows": [0], "links": ["a-b"]}}"#;
+ "series": {"flows": [0], "links": ["core"]}}"#;
 
 /// Paper E's E-base at a tenth of a tenth: 2 edges of 6 hosts, a 10 Mb/s
 /// core with a 5 KB buffer, 30 s measured over [10, 30] s.
@@ -83,7 +83,7 @@ fn a_lone_reno_flow_doubles_its_window_every_round_trip_in_slow_start() {
     // ssthresh stays at the advertised window; the RTO starts at 3 s.
     assert_eq!(track(table, "flow.0", "ssthresh"), vec![(0.0, 1000.0)]);
     assert_eq!(track(table, "flow.0", "rto_ms")[0], (0.0, 3000.0));
-    assert!(track(table, "a-b", "drops").is_empty(), "1 MB of buffer drops nothing");
+    assert!(track(table, "core", "drops").is_empty(), "1 MB of buffer drops nothing");
 }
 
 /// The integral over [a, b) of the step function through `points`.

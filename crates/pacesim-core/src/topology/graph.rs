@@ -10,6 +10,10 @@
 //! Exactly one link is the core (`core = true`): its forward half takes
 //! rate, delay and queue from the scenario's `[core]`, so `core.buffer`
 //! sweeps work on every topology, and it is the link the summary reports.
+//! Its halves are named `core` and `core.rev`, as in every named topology,
+//! so what reads the core by name (`[burstiness]`, `--trace`, the series)
+//! finds it: another name for them, or either name on another link, is an
+//! error naming the field.
 //!
 //! Routes follow shortest paths in hops, found once by [`Router`]: a flow's
 //! data takes the path from its sender to its receiver, its ACKs the path
@@ -111,14 +115,16 @@ impl LinkSpec {
     }
 }
 
-/// One half of a duplex link: its name (default "from-to"), its output
+/// One half of a duplex link: its name (default "from-to"; the core link's
+/// halves are "core" and "core.rev"), its output
 /// queue's drop-tail limits (absent: never drops), whether the run reports
 /// it and whether a pacing scheme paces it by default.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Direction {
     /// The half's name in reports and `pacing.links`; absent: `from-to`
-    /// (forward) or `to-from` (reverse).
+    /// (forward) or `to-from` (reverse), and `core` and `core.rev` for the
+    /// core link's, the only names they may have.
     #[serde(default)]
     pub name: Option<String>,
     /// Drop-tail byte limit; absent never drops on bytes.
@@ -146,6 +152,26 @@ pub struct FlowSpec {
     pub from: String,
     /// The receiving host (required).
     pub to: String,
+}
+
+/// The name of a link's `half` ("forward" or "reverse") from `x` to `y`:
+/// `given`, or `x-y`; the core link's halves are `core` and `core.rev`,
+/// names no other half may take (else what reads the core by name would
+/// read it). An error says why a given name is refused.
+fn half_name(core: bool, half: &str, given: Option<&str>, (x, y): (&str, &str)) -> Result<String, String> {
+    let reserved = if half == "forward" { "core" } else { "core.rev" };
+    match given {
+        None if core => Ok(reserved.to_string()),
+        None => Ok(format!("{x}-{y}")),
+        Some(n) if core && n != reserved => Err(format!(
+            "the core link's {half} half is named {reserved:?} ([burstiness], --trace and the summary read it by \
+             that name), not {n:?}"
+        )),
+        Some(n) if !core && (n == "core" || n == "core.rev") => Err(format!(
+            "{n:?} names a half of the core link (core = true), which this link is not"
+        )),
+        Some(n) => Ok(n.to_string()),
+    }
 }
 
 fn bad(field: String, message: impl Into<String>) -> InvalidField {
@@ -242,7 +268,8 @@ impl Graph {
                         }
                     }
                 }
-                let name = dir.name.clone().unwrap_or_else(|| format!("{x}-{y}"));
+                let name = half_name(l.core, half, dir.name.as_deref(), (x, y))
+                    .map_err(|message| bad(field(&format!("{half}.name")), message))?;
                 if names.insert(name.clone(), i).is_some() {
                     return Err(bad(field(&format!("{half}.name")), format!("duplicate link name {name:?}")));
                 }
