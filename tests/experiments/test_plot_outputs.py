@@ -120,6 +120,8 @@ def test_a_series_window_draws_only_those_seconds(series_store, tmp_path):
 def test_reproduce_table_writes_under_the_results_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "docs" / "reproduction").mkdir(parents=True)
+    with Store(tmp_path / "r"):  # a store (empty: every table says it has no full-size run)
+        pass
     written = ok(["reproduce", "--table", "--results", tmp_path / "r"])
     assert written == [f"{tmp_path / 'r'}/reproduction/paper_{p}.md" for p in "eaqw"]
     assert not list((tmp_path / "docs" / "reproduction").iterdir())  # the checkout's record is left alone
