@@ -379,12 +379,12 @@ def reproduce(
     if all_ or table:
         if fig_id is not None or quick or seeds:
             fail("--all and --table take no ID, --quick or --seeds: they are the papers' sizes and seeds")
-        if table and not (results / "pacesim.sqlite").exists():
-            fail(f"--results {results}: no results store there (no pacesim.sqlite): --table writes the tables "
-                 "from a store's runs")
         tables = results / "reproduction" if tables is None else tables
         if tables.exists() and not tables.is_dir():
             fail(f"--tables {tables}: is a file, not a directory")
+        if table and not (results / "pacesim.sqlite").exists():
+            fail(f"--results {results}: no results store there (no pacesim.sqlite): --table writes the tables "
+                 "from a store's runs")
         try:
             _reproduce_all(results, tables, run=all_,
                            workers=workers, scheduler=scheduler, dask=dask)
