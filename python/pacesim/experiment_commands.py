@@ -156,7 +156,8 @@ def _figure_options(formats: List[str], size: str) -> List[str]:
 
 def _filters(df, name: str, axes: List[str], where: List[str]) -> dict:
     """--where's AXIS=V1,V2 items as {axis: [values]}; an error naming the item when its axis is no axis of
-    sweep `name` or none of its values is one of the axis's (nothing would be drawn)."""
+    sweep `name`, is given twice, or one of its values is none of the axis's (it would draw nothing, or
+    quietly less than asked)."""
     from .plot import matches
 
     filters = {}
@@ -164,10 +165,13 @@ def _filters(df, name: str, axes: List[str], where: List[str]) -> dict:
         key, sep, values = item.partition("=")
         if not sep or key not in axes:
             fail(f"--where takes AXIS=V1,V2 with an axis of {name} ({', '.join(axes)}), got {item!r}")
+        if key in filters:
+            fail(f"--where {item}: {key} is given twice; give its values once, as {key}=V1,V2")
         wanted = values.split(",")
-        if not matches(df[key], wanted).any():
+        missing = [v for v in wanted if not matches(df[key], [v]).any()]
+        if missing:
             have = ", ".join(map(str, dict.fromkeys(df[key])))
-            fail(f"--where {item}: no point of {name} has {key} = {' or '.join(wanted)}; its values: {have}")
+            fail(f"--where {item}: no point of {name} has {key} = {' or '.join(missing)}; its values: {have}")
         filters[key] = wanted
     return filters
 

@@ -244,6 +244,8 @@ def test_results_csv_to_a_full_disk_is_an_error(store):
     (["--y", "status"], "'status'"),
     (["--y", "core.buffer"], "'core.buffer'"),
     (["--by", "pacing.scheme", "--where", "pacing.scheme=edgy"], "--where pacing.scheme=edgy"),
+    (["--by", "pacing.scheme", "--where", "pacing.scheme=edge,edgy"], "pacing.scheme = edgy;"),  # one of two
+    (["--by", "pacing.scheme", "--where", "pacing.scheme=none", "--where", "pacing.scheme=edge"], "given twice"),
     (["--by", "core.buffer"], "--by core.buffer"),  # the x axis
     (["--by", "pacing.scheme", "--size", "poster"], "--size"),
     (["--by", "pacing.scheme", "--format", "bmp"], "--format"),
