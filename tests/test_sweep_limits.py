@@ -156,6 +156,9 @@ def test_a_pool_ends_when_a_worker_died_writing_its_result():
 @pytest.mark.parametrize("seeds, axes, match", [
     ([1, 2, 1], {}, r"^seeds\[2\]: 1 is given twice \(also at \[0\]\)"),
     ([1], {"core.buffer": ["5KB", "10KB", "5KB"]}, r"^axis 'core.buffer'\[2\]: '5KB' is given twice"),
+    # written differently, meaning one buffer (found by the outside review: 3 points, run once, stored once)
+    ([1], {"core.buffer": ["3KB", "10KB", "3000B"]}, r"^axis 'core.buffer'\[2\]: '3000B' means what \[0\] '3KB'"),
+    ([1], {"duration": ["20s", "20000ms"]}, r"^axis 'duration'\[1\]: '20000ms' means what \[0\] '20s'"),
 ])
 def test_a_point_given_twice_is_refused(seeds, axes, match, tmp_path):
     # Found by bench/fuzz/hostile_store.py: seeds = [1, 1] made a sweep of 2 points that the store listed once.

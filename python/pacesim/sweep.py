@@ -113,7 +113,10 @@ def _check_overrides(where: str, overrides: List[str]) -> None:
             raise SweepError(f"{where}[{i}]: {shown(item)}: {NO_TRACE}")
 
 
-def _check_axis(base: Scenario, key: str, values: list, variants: dict) -> None:
+def _check_axis(base: Scenario, key: str, values: list, variants: dict, root: Optional[Path] = None) -> None:
+    """A SweepError naming axis `key` if it is no scenario key (nor the flows or variant axis), names an
+    unknown variant, or holds two values that mean one thing ("3KB" and "3000B": one point run twice, and
+    stored once)."""
     if key == FLOWS:
         return
     if key == VARIANT:
@@ -125,6 +128,17 @@ def _check_axis(base: Scenario, key: str, values: list, variants: dict) -> None:
         check_key(base, key)
     except ScenarioError as e:
         raise SweepError(f"axis {key!r} is not a scenario key (nor {FLOWS!r}): {e.message}") from None
+    meant: Dict[str, int] = {}
+    for i, value in enumerate(values):
+        try:
+            engine = json.dumps(apply_overrides(base, [f"{key}={json.dumps(value)}"], root).to_engine(), sort_keys=True)
+        except ScenarioError:
+            continue  # an invalid value: its points say so when they are made
+        if engine in meant:
+            j = meant[engine]
+            raise SweepError(f"axis {shown(key)}[{i}]: {shown(value)} means what [{j}] {shown(values[j])} means; "
+                             "the sweep would run that point twice")
+        meant[engine] = i
 
 
 def scaled(scenario: Scenario, k: float) -> Scenario:
@@ -216,7 +230,7 @@ class Sweep:
                 raise SweepError(f"axis 'seed': {SEEDS}")
             if _traces(key):
                 raise SweepError(f"axis {shown(key)}: {NO_TRACE}")
-            _check_axis(fixed, key, values, self.variants)
+            _check_axis(fixed, key, values, self.variants, self.root)
         for name, overrides in self.variants.items():
             for i, item in enumerate(overrides):
                 if not item.partition("=")[0].strip() or "=" not in item:
