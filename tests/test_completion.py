@@ -27,4 +27,9 @@ def test_commands_complete():
 def test_reproduce_completes_the_ids_it_runs():
     offered = completions("pacesim reproduce E-fig1")
     assert {"E-fig12", "E-fig13", "E-fig17"} <= set(offered), offered
-    assert all(i.startswith("E-fig1") and i in FIGURES for i in offered)
+    assert offered == sorted(i for i in FIGURES if i.startswith("E-fig1"))
+    assert sorted(completions("pacesim reproduce ")) == sorted(FIGURES)  # every id, each a sweep file
+
+
+def test_run_completes_the_packaged_scenarios():
+    assert completions("pacesim run e-b") == ["e-base", "e-base-quick"]

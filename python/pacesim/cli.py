@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import os
 import statistics
 import sys
@@ -30,6 +31,22 @@ app = typer.Typer(
     rich_markup_mode=None,  # help texts are plain: "[default: 1]" and "[quick]" are words, not markup
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+PACKAGED = Path(__file__).resolve().parent / "scenarios"
+"""The packaged scenarios (lower-case names) and sweep files (catalogue ids); `scenario.PACKAGED`, named here
+so that shell completion need not load the scenario models."""
+
+
+def _scenario_names(incomplete: str) -> List[str]:
+    """Shell completion of a scenario: the packaged scenarios' names, and TOML files, that begin with it."""
+    names = sorted(f.stem for f in PACKAGED.glob("[a-z]*.toml") if f.stem.startswith(incomplete))
+    files = sorted(str(f) for f in Path().glob(f"{glob.escape(incomplete)}*") if f.suffix == ".toml" or f.is_dir())
+    return names + files
+
+
+SCENARIO = typer.Argument(..., help="Scenario TOML file, or a packaged scenario's name (e-base, a-base, ...).",
+                          autocompletion=_scenario_names)
 
 
 def _version(value: bool) -> None:
@@ -171,7 +188,7 @@ def _same_file(a: Path, b: Path) -> bool:
 @app.command()
 @command
 def run(
-    scenario: str = typer.Argument(..., help="Scenario TOML file, or a packaged scenario's name (e-base, a-base, ...)."),
+    scenario: str = SCENARIO,
     set_: List[str] = typer.Option([], "--set", metavar="KEY=VALUE", help="Override a key, e.g. core.buffer=5KB (repeatable)."),
     seed: Optional[int] = typer.Option(None, help="Replace the scenario's seed."),
     json_out: Optional[str] = typer.Option(
@@ -329,7 +346,7 @@ app.add_typer(topology_app, name="topology")
 @topology_app.command("show")
 @command
 def topology_show(
-    scenario: str = typer.Argument(..., help="Scenario TOML file, or a packaged scenario's name (e-base, a-base, ...)."),
+    scenario: str = SCENARIO,
     set_: List[str] = typer.Option([], "--set", metavar="KEY=VALUE", help="Override a key (repeatable)."),
     routes: int = typer.Option(3, "--routes", min=0, max=10_000, help="Example flows whose routes to print."),
     links: int = typer.Option(12, "--links", min=0, help="Link halves to list (the core and measured ones first)."),
