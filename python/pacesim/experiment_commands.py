@@ -362,8 +362,9 @@ def reproduce(
     tables: Optional[Path] = typer.Option(None, "--tables", help="Where --all and --table write paper_<x>.md "
                                                                  "[default: RESULTS/reproduction]; a checkout's "
                                                                  "committed record is docs/reproduction."),
-    quick: bool = typer.Option(False, "--quick", help="Reduced version, a demo that carries no verdict: flows and "
-                                                      "link rates x0.1, 100 s runs, seeds 1-3."),
+    quick: bool = typer.Option(False, "--quick", help="The sweep file's [quick] version, a demo that carries no "
+                                                      "verdict: E-base and A-base figures x0.1 in flows and rates "
+                                                      "with 100 s runs, others shorter runs; seeds 1-3."),
     seeds: Optional[int] = typer.Option(None, "--seeds", min=1, help="Start from seeds 1..N [default: the sweep "
                                         "file's, quick 3]; at the paper's size seeds are then added until every "
                                         "verdict holds over them (up to 10)."),
@@ -422,8 +423,8 @@ def reproduce(
     if not quick:
         _print_spread(r.claims)
     if quick:
-        con.print(f"quick run: a demo at a tenth of the paper's size, which carries no verdict; claims are judged "
-                  f"at the paper's size (pacesim reproduce {fid})")
+        con.print(f"quick run: a demo smaller than the paper's (report.md says how), which carries no verdict; "
+                  f"claims are judged at the paper's size (pacesim reproduce {fid})")
     con.print(f"{r.run.ran} points run, {r.run.skipped} reused, {r.run.failed} failed, {r.run.wall_s:.1f} s")
     _written([r.csv, *r.plots, r.report])
     if r.run.failed:

@@ -171,7 +171,7 @@ def _size(quick: bool, sweep: Sweep) -> str:
     if not quick:
         return f"full size: {what}"
     scaled = f"flows and every link rate x{sweep.scale:g} (each flow keeps its share of the core), " if sweep.scale != 1 else ""
-    return f"quick: {scaled}{what}; a demo, checked against claims made for the full size"
+    return f"quick: {scaled}{what}; a demo: its numbers beside the full size's claims, no verdict"
 
 
 QUICK_RULE = ("A quick run is a demo at a reduced size and carries no verdict, hit or miss: the papers' claims are "
