@@ -66,6 +66,8 @@ def test_reproduce_quick_writes_csv_plots_and_report(tmp_path, fig_id):
     assert out.exit_code == 0, out.output
     df = pd.read_csv(out_dir / f"{fig_id}.csv")
     assert len(df) == 2 * 11 * 2 and (df["status"] == "ok").all()
+    # each axis written in units has its number beside it (issue 34: "10KB" sorted before "3KB")
+    assert sorted(set(df["core.buffer_bytes"])) == [5000.0, 50000.0] and df["core.buffer_bytes"].dtype == float
     assert (out_dir / f"{fig_id}.png").stat().st_size > 10_000 and (out_dir / f"{fig_id}.svg").exists()
     report = (out_dir / "report.md").read_text()
     assert report.startswith(f"# {fig_id}:")

@@ -21,6 +21,7 @@ import pandas as pd
 
 from .. import ENGINE_VERSION
 from ..plot import ROW_PANELS, draw_references, label, matches, paper_ref, render, save, summarise
+from ..report_tables import axis_numbers
 from ..store import Store, code_version
 from ..sweep import Sweep, SweepRun, run_sweep
 from ..topology import describe
@@ -93,7 +94,7 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     wall = time.perf_counter() - t0
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
-    points.to_csv(csv, index=False)
+    axis_numbers(points, list(sweep.axes)).to_csv(csv, index=False)  # a number beside each axis in units
     plots = draw(fig, points, rows, out, quick, list(sweep.axes), length_s(sweep))
     claims = judge_figure(fig, points, rows, quick)
     report = out / "report.md"
