@@ -140,18 +140,29 @@ def results(
         _written([csv])
 
 
-def _figure_options(formats: List[str], size: str) -> List[str]:
-    """The formats to write (png and svg unless given), each one matplotlib writes; `size` a known size."""
+def _figure_options(formats: List[str], size: str, out: Optional[Path]) -> List[str]:
+    """The formats to write (png and svg unless given; "pdf" or ".pdf"), each one matplotlib writes; `size` a
+    known size; `out` a path without an image format's ending (the endings come from the formats: `--out
+    fig.png --format pdf` would write fig.png.pdf)."""
     from .plot import FORMATS, SIZES, check_image_path
 
     if size not in SIZES:
         fail(f"--size {size!r}: sizes are {', '.join(SIZES)}")
-    for f in formats:
+    kinds = [f.lower().removeprefix(".") for f in formats]
+    for f, kind in zip(formats, kinds):
         try:
-            check_image_path(f"figure.{f.lower()}")
+            check_image_path(f"figure.{kind}")
         except ValueError as e:
             fail(f"--format {f!r}: {str(e).partition(': ')[2]}")
-    return list(dict.fromkeys(f.lower() for f in formats)) or list(FORMATS)
+    if out is not None and out.suffix:
+        try:
+            check_image_path(out)
+        except ValueError:
+            pass  # not an image's ending: a dot of the name ("ser-core.buffer=3KB")
+        else:
+            fail(f"--out {out}: give the path without its ending ({out.with_suffix('')}); the figure's formats "
+                 f"come from --format (now {', '.join(kinds or FORMATS)})")
+    return list(dict.fromkeys(kinds)) or list(FORMATS)
 
 
 def _filters(df, name: str, axes: List[str], where: List[str]) -> dict:
@@ -214,7 +225,7 @@ def plot(
     from .reproduce.figures import FIGURES
     from .store import Store
 
-    kinds = _figure_options(formats, size)
+    kinds = _figure_options(formats, size, out)
     if not (results / "pacesim.sqlite").exists():
         fail(f"--results {results}: no results store there (no pacesim.sqlite)")
     with Store(results, read_only=True) as store:

@@ -260,6 +260,15 @@ def test_plot_refuses_what_would_draw_nothing_or_nonsense(store, tmp_path, args,
     assert not list(tmp_path.iterdir())  # no figure written, none overwritten
 
 
+def test_plot_formats_come_from_format_not_from_out(store, tmp_path):
+    refused(["plot", "tiny", "--results", store, "--by", "pacing.scheme", "--out", tmp_path / "fig.png", "--format",
+             "pdf"], f"--out {tmp_path / 'fig.png'}: give the path without its ending")
+    assert not list(tmp_path.iterdir())  # no fig.png.pdf
+    out = invoke(["plot", "tiny", "--results", store, "--by", "pacing.scheme", "--out", tmp_path / "fig", "--format",
+                  ".pdf"])
+    assert out.exit_code == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["fig.pdf"], out.output
+
+
 def test_plot_where_matching_nothing_keeps_the_good_figure(store, tmp_path):
     good = ["plot", "tiny", "--results", store, "--by", "pacing.scheme", "--out", tmp_path / "p"]
     assert invoke(good).exit_code == 0
