@@ -504,13 +504,13 @@ def _list_catalogue(results: Path) -> None:
     t = Table(title="Experiment catalogue (docs/experiments.md)",
               caption=f"Points: on the seeds each claim is judged on, the paper's count or {MIN_SEEDS}; a claim whose "
                       f"seeds split takes more, up to {MAX_SEEDS}. Time: as the store recorded it, else \"(model)\": "
-                      "packet-hops at a cost per hop measured on a 2-core machine under load 10-12 (idle, "
-                      "E-base runs about 6x faster); \"uncalibrated\": a topology kind the model has not timed.")
+                      "packet-hops at the CPU time of one engine thread per hop measured for the catalogue "
+                      "(bench/record/COST.md), a point's wall time on an idle machine.")
     for col in ["id", "what", "status", "points", "est. time (1 worker)"]:
         t.add_column(col, justify="right" if col in ("points", "est. time (1 worker)") else "left")
     for cid, what, how in status():
         direct, shown = figures_of(cid)
-        points, timed, total, guessed = 0, 0, 0.0, False
+        points, timed, total = 0, 0, 0.0
         for fig in direct or shown[:1]:
             seeds = list(fig.sweep(False).seeds)  # then, as `reproduce` does, the next ones up to fig.seeds
             seeds += range(max(seeds) + 1, max(seeds) + 1 + fig.seeds - len(seeds))
@@ -523,10 +523,9 @@ def _list_catalogue(results: Path) -> None:
                     total += walls[point.key]
                 elif point.scenario is not None:
                     total += cost.seconds(point.scenario)
-                    guessed |= not cost.calibrated(point.scenario)
         est = _duration(total)
         if timed < points:
-            est += " (model, uncalibrated)" if guessed else " (model)" if not timed else f" ({timed} of {points} timed)"
+            est += " (model)" if not timed else f" ({timed} of {points} timed)"
         t.add_row(plain(cid), plain(what), plain(how), str(points) if points else "", est if points else "")
     if store is not None:
         store.close()

@@ -12,26 +12,28 @@ For E-base (100 Mb/s, 400 s, 1000 + 40 B, 5 + 5 hops) that is 48.1 million; the 
 at 5 KB. A core that is not saturated (short flows, light UDP) does less; a core carrying smaller packets
 (ACKs of two-way traffic, small UDP datagrams) does more (Q-tab2: 72,100 estimated, 75,000 counted).
 
-The cost of a packet-hop depends on the topology kind (paper A's scenarios draw UDP sizes and gaps per
-packet, paper E's do not): `NS_PER_HOP`, measured. Points the store has run are timed by their recorded wall
-time instead (`pacesim reproduce --list`).
+A packet-hop costs about the same in every topology; what changes it is fractional Gaussian noise: a
+scenario with an fBm UDP source (paper A's self-similar traffic) synthesises its arrivals and costs about six
+times as much per hop. Both costs are CPU time of one engine thread, which is a point's wall time on an idle
+machine (one worker per core). Points the store has run are timed by their recorded wall time instead
+(`pacesim reproduce --list`).
 """
 
 from __future__ import annotations
 
 import json
 
-NS_PER_HOP = {"e-base": 176, "a-base": 1250, "w-dumbbell": 393, "q-line": 105, "q-dumbbell": 528}
-"""ns of wall time per packet-hop by topology kind, one point per worker: the medians of 24, 76, 135, 24 and
-19 paper-size runs on this project's 2-core machine on 2026-12-04 with the load average at 10-12 (two
-workers among other jobs; idle, E-base runs at about 30 ns on two threads)."""
+NS_PER_HOP = 67
+"""CPU ns per packet-hop: the median of the 31 points without fBm in bench/record/cost.jsonl (one full-size
+point per figure, one engine thread, 4 December 2026; 39-125 ns over E-base, A-base, paper Q's and W's
+topologies; Q-tab2's point too short to time)."""
 
-DEFAULT_NS_PER_HOP = 393
-"""For a kind `NS_PER_HOP` has not timed: the median kind above."""
+FBM_NS_PER_HOP = 375
+"""CPU ns per packet-hop with an fBm UDP source: the median of E-fig14, A-fig13 and A-fig12 there (340-538)."""
 
 
 def packet_hops(scenario) -> float:
-    """The upper estimate of the packet-hops of `scenario` (a `Scenario`), by the formula above."""
+    """The estimated packet-hops of `scenario` (a `Scenario`), by the formula above."""
     engine = scenario.to_engine()
     network = json.dumps([engine["topology"], engine.get("core")], sort_keys=True)
     if network not in _NETWORKS:
@@ -55,12 +57,7 @@ def _core_and_hops(scenario) -> tuple:
     return rate, len(route["data"]) + len(route["acks"])
 
 
-def calibrated(scenario) -> bool:
-    """Whether `NS_PER_HOP` has timed the topology kind of `scenario`."""
-    return scenario.to_engine()["topology"]["kind"] in NS_PER_HOP
-
-
 def seconds(scenario) -> float:
-    """The estimated wall seconds of one run of `scenario` on one worker."""
-    kind = scenario.to_engine()["topology"]["kind"]
-    return packet_hops(scenario) * NS_PER_HOP.get(kind, DEFAULT_NS_PER_HOP) / 1e9
+    """The estimated CPU seconds of one run of `scenario` on one engine thread (its wall time when idle)."""
+    fbm = any(u.get("kind") == "fbm" for u in scenario.to_engine()["traffic"].get("udp") or ())
+    return packet_hops(scenario) * (FBM_NS_PER_HOP if fbm else NS_PER_HOP) / 1e9
