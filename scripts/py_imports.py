@@ -32,7 +32,7 @@ FLOORS = [
     ["reproduce.claims", "reproduce.verdicts"],  # claims and their rules
     ["sweep", "plot", "analysis", "reproduce"],  # experiments: sweeps, figures, models
     ["reproduce.paper_a", "reproduce.paper_e", "reproduce.paper_q", "reproduce.paper_w"],  # the papers
-    ["cli", "experiment_commands", "trace_commands", "site"],  # the command line and the site
+    ["cli", "experiment_commands", "trace_commands", "completion", "site"],  # the command line and the site
 ]
 FLOOR = {m: i for i, ms in enumerate(FLOORS) for m in ms}
 

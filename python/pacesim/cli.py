@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import glob
 import os
 import statistics
 import sys
@@ -14,7 +13,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from . import terminal
+from . import completion, terminal
 from .terminal import command, fail, output_dir, plain, shown, warn
 from .units import format_rate, format_size, parse_size
 
@@ -33,20 +32,8 @@ app = typer.Typer(
 )
 
 
-PACKAGED = Path(__file__).resolve().parent / "scenarios"
-"""The packaged scenarios (lower-case names) and sweep files (catalogue ids); `scenario.PACKAGED`, named here
-so that shell completion need not load the scenario models."""
-
-
-def _scenario_names(incomplete: str) -> List[str]:
-    """Shell completion of a scenario: the packaged scenarios' names, and TOML files, that begin with it."""
-    names = sorted(f.stem for f in PACKAGED.glob("[a-z]*.toml") if f.stem.startswith(incomplete))
-    files = sorted(str(f) for f in Path().glob(f"{glob.escape(incomplete)}*") if f.suffix == ".toml" or f.is_dir())
-    return names + files
-
-
 SCENARIO = typer.Argument(..., help="Scenario TOML file, or a packaged scenario's name (e-base, a-base, ...).",
-                          autocompletion=_scenario_names)
+                          autocompletion=completion.scenarios)
 
 
 def _version(value: bool) -> None:

@@ -17,7 +17,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from . import terminal
+from . import completion, terminal
 from .terminal import command, fail, output_dir, plain
 
 RESULTS = typer.Option(Path("results"), "--results", help="Results directory (database and Parquet tables).")
@@ -354,18 +354,9 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
         fail(f"--out {stem}: {e.strerror or e}", 1)
 
 
-def _catalogue_ids(incomplete: str) -> List[str]:
-    """The ids `reproduce` runs that begin with `incomplete` (any case): shell completion of `reproduce ID`,
-    read from the names of their sweep files (a packaged file per id) rather than by loading the papers'
-    figures (matplotlib and all: 3 s)."""
-    from .cli import PACKAGED
-
-    return sorted(f.stem for f in PACKAGED.glob("[A-Z]-*.toml") if f.stem.lower().startswith(incomplete.lower()))
-
-
 def reproduce(
     fig_id: Optional[str] = typer.Argument(None, metavar="ID", help="Catalogue id, e.g. E-fig3 (see --list).",
-                                           autocompletion=lambda incomplete: _catalogue_ids(incomplete)),
+                                           autocompletion=completion.catalogue_ids),
     list_: bool = typer.Option(False, "--list", help="List every catalogue id and whether it runs yet."),
     all_: bool = typer.Option(False, "--all", help="Run every runnable id at the papers' sizes (resumable), then "
                                                   "write the per-paper tables (--tables)."),
