@@ -392,6 +392,9 @@ from .trace_commands import register as register_trace  # noqa: E402
 
 register_trace(app)
 
+from .tmix_commands import register as register_tmix  # noqa: E402
+
+register_tmix(app)
 
 if __name__ == "__main__":  # python -m pacesim.cli
     app(prog_name="pacesim")

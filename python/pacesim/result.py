@@ -116,6 +116,14 @@ class Result:
         return self._table("series")
 
     @cached_property
+    def tmix(self) -> Optional[pd.DataFrame]:
+        """Every Tmix connection, when the scenario has `[[traffic.tmix]]` clouds, in the order they started:
+        cloud, id (its vector's), start_s, receipts (ADUs either end received), last_s (the last receipt),
+        done_s (its data complete: NaN if not by the end), init_bytes and acc_bytes (the ADU bytes each end
+        sends). The report keeps it (not a stored table: `Store.report(key)["tmix"]`)."""
+        return self._table("tmix")
+
+    @cached_property
     def burstiness(self) -> Optional[pd.DataFrame]:
         """beta(s) against the time scale in us (index), when the scenario asked
         for it (its Hurst estimate is `report["burstiness"]["hurst"]`)."""

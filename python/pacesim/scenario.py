@@ -6,7 +6,8 @@ bounds, defaults and descriptions are the engine's, so an error names the same d
 file, in a `--set` override and in the engine, and adding a knob to a Rust spec adds it here. Fields
 hold human strings on the way in ("10KB", ["8Mbps", "12Mbps"]) and SI integers once validated (bytes,
 bit/s, ns). This module keeps only the front end (`FRONTS`): UdpSource's two keys `size`/`sizes` for the
-engine's one `size`, a trace file made absolute from the scenario file's directory, the core's keys left
+engine's one `size`, a trace file made absolute from the scenario file's directory, a Tmix cloud's vectors
+file found (`tmix.vectors_path`), the core's keys left
 out to follow the topology (`Scenario.core_values`), `Scenario.to_engine()` (the integers handed over)
 and `Scenario.to_toml()` (the human form written back); every rule is the engine's
 (`_core.validate_json`). Every default is paper E's E-base (Sec 3.1), with ns-2 2.35's defaults for the
@@ -27,6 +28,7 @@ from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_va
 from . import _core, models, schema
 from .fields import PositiveSize, ScenarioError, SizeRange, _Model, read_bounded
 from .messages import shown as _shown
+from .tmix import vectors_path
 from .topology import KINDS, EBase, Topology, core_defaults
 
 if sys.version_info >= (3, 11):
@@ -53,6 +55,18 @@ class _Trace(_Model):
             raise ValueError(f"{path} holds {path.stat().st_size:,} bytes; a trace file is at most "
                              f"{MAX_TRACE_BYTES // 10**6} MB")
         return str(path)
+
+
+class _TmixCloud(_Model):
+    """The front's hook on a Tmix cloud: its vectors file, found and made plain text (`tmix.vectors_path`)."""
+
+    @field_validator("vectors", check_fields=False)
+    @classmethod
+    def _resolve(cls, file: str, info: ValidationInfo) -> str:
+        """A relative `vectors` is from the scenario file's directory (the working directory for a dict or a
+        --set), else among Debian's Tmix samples; a .gz one is read decompressed (from the user's cache); a
+        file found nowhere is the engine's error when the scenario runs."""
+        return vectors_path(file, (info.context or {}).get("base", "."))
 
 
 class _UdpSource(_Model):
@@ -123,12 +137,13 @@ FRONTS = {
     "Core": models.Front("Core", optional=("rate", "delay", "buffer")),
     "UdpSpec": models.Front("UdpSource", _UdpSource, replace={"size": _SIZE}),
     "TraceSpec": models.Front("Trace", _Trace),
+    "TmixSpec": models.Front("TmixCloud", _TmixCloud),
     "ShortSpec": models.Front("ShortFlows"),
 }
 """What the front adds to the engine's tables (the others are generated as they are, named for their spec
 without `Spec`/`Params`): the whole scenario's hooks and its topology (the union of `topology.KINDS`), the
-core's keys left out to follow the topology (`Scenario.core_values`), UdpSource's two size keys and
-Trace's file resolution; two tables keep the front's older names."""
+core's keys left out to follow the topology (`Scenario.core_values`), UdpSource's two size keys, Trace's
+file resolution and a Tmix cloud's vectors; two tables keep the front's older names."""
 
 MODELS = models.Models(__name__, globals(), FRONTS)
 Scenario = MODELS.model("", schema.SCHEMA)

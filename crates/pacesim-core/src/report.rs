@@ -30,6 +30,9 @@ pub struct Report {
     /// Time series of chosen state, when the scenario asks for them (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub series: Option<SeriesTable>,
+    /// Every Tmix connection, when the run replays connection vectors.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tmix: Option<TmixTable>,
     pub conservation: Conservation,
     pub work: Work,
     /// What the run recorded only in part, in words: a series track or a
@@ -142,6 +145,24 @@ pub struct DelayReport {
     pub max_ms: f64,
     pub cdf_ms: Vec<f64>,
     pub cdf: Vec<f64>,
+}
+
+/// Every connection of the run's Tmix clouds (`traffic::tmix`), one row
+/// each in the order they started: its cloud and vector id, its start, how
+/// many times one of its ends received an ADU and when last, when its data
+/// completed (neither end with data to send nor expecting more; none if not
+/// by the end), and the ADU bytes its initiator and its acceptor send
+/// (FINs excluded).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TmixTable {
+    pub cloud: Vec<u32>,
+    pub id: Vec<u64>,
+    pub start_s: Vec<f64>,
+    pub receipts: Vec<u32>,
+    pub last_s: Vec<Option<f64>>,
+    pub done_s: Vec<Option<f64>>,
+    pub init_bytes: Vec<u64>,
+    pub acc_bytes: Vec<u64>,
 }
 
 /// Samples of every TCP flow's progress: at `t_s`, flow `flow` had delivered

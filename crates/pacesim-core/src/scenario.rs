@@ -194,6 +194,11 @@ pub struct Traffic {
     #[serde(default)]
     #[schemars(extend("x-omit-default" = true))]
     pub two_way: bool,
+    /// Tmix clouds, `[[traffic.tmix]]`: TCP connections replayed from
+    /// connection vectors (paper Q Sec IV-C2), each between two hosts.
+    #[serde(default)]
+    #[schemars(extend("x-omit-default" = true))]
+    pub tmix: Vec<crate::traffic::tmix::TmixSpec>,
 }
 
 impl Traffic {
@@ -316,6 +321,13 @@ impl Scenario {
         if let Some(series) = &self.series {
             series.validate()?;
             series.check_samples(self.duration)?;
+        }
+        if self.trace.is_some() && !self.traffic.tmix.is_empty() {
+            return Err(bad("trace", "a packet trace of a run with Tmix clouds is not supported"));
+        }
+        for (i, t) in self.traffic.tmix.iter().enumerate() {
+            t.validate(&format!("traffic.tmix[{i}]"))?;
+            at_most(&format!("traffic.tmix[{i}].fin_time"), t.fin_time, MAX_TIME, "ns")?;
         }
         for (i, u) in self.traffic.udp.iter().enumerate() {
             let field = format!("traffic.udp[{i}]");

@@ -1,7 +1,8 @@
 //! Applications driving the network: long-lived bulk transfers behind the
 //! TCP senders (ns-2 FTP: always data to send), each starting at a time
 //! drawn from the "flow.start" stream of its flow; closed-loop users of
-//! short-lived transfers ([`short`]), starting alike; and open-loop
+//! short-lived transfers ([`short`]), starting alike; TCP connections
+//! replayed from Tmix connection vectors ([`tmix`]); and open-loop
 //! real-time sources ([`udp`]) injecting datagrams on their own routes,
 //! among them video frame traces ([`trace`] reads them, [`video`] cuts them
 //! into packets).
@@ -9,6 +10,7 @@
 pub mod fbm;
 pub mod short;
 pub mod sizes;
+pub mod tmix;
 pub mod trace;
 pub mod udp;
 pub mod video;

@@ -51,7 +51,8 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
     let data = (s.tcp.segment_size + s.tcp.header_size) as u32;
     let first = w.setup.first_data();
     let mut flows = FlowTable::default();
-    for (i, f) in w.flows.iter().enumerate() {
+    // The topology's flows: a Tmix cloud's are in its own table.
+    for (i, f) in w.flows.iter().enumerate().take(net.flows.len().min(w.tmix_flows_from())) {
         let st = f.sender.state.stats;
         let st0 = f.stats_at_warmup;
         let unique = (f.delivered(first) - f.delivered_at_warmup) as f64 * s.tcp.segment_size as f64;
@@ -110,6 +111,7 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
             }
         }),
         series,
+        tmix: w.tmix_table(),
         conservation: Conservation {
             created: totals.created,
             delivered: totals.delivered,

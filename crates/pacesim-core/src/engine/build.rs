@@ -1,9 +1,9 @@
 //! How a scenario becomes a world: the network with its pacers, measured
-//! links and UDP routes, a sender and sink for every flow (paced or not,
-//! long-lived or a short-lived user's), the UDP sources, and the first
-//! events.
+//! links and UDP and Tmix routes, a sender and sink for every flow (paced
+//! or not, long-lived or a short-lived user's), the UDP sources, the Tmix
+//! clouds, and the first events.
 
-use super::world::{attach_links, Event, Flow, Series, Sizes, World};
+use super::world::{attach_links, connect_tmix, Event, Flow, Series, Sizes, Tmix, World};
 use crate::metrics::burstiness::Burstiness;
 use crate::net::Queue;
 use crate::pacing::Pacing;
@@ -25,11 +25,15 @@ pub type Queues<'a> = &'a dyn Fn(&str) -> Option<Queue>;
 /// The network with its pacers and a route for each UDP source (returned
 /// in the sources' order), and its cut-through links marked.
 pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> {
-    build_network_with(s, &|_| None)
+    build_network_with(s, &|_| None).map(|(net, udp, _)| (net, udp))
 }
 
-/// [`build_network`] with the disciplines `queues` names.
-pub fn build_network_with(s: &Scenario, queues: Queues) -> Result<(Network, Vec<u32>), InvalidField> {
+/// [`build_network`] with the disciplines `queues` names; also the routes
+/// between each Tmix cloud's hosts (initiator's and acceptor's).
+pub fn build_network_with(
+    s: &Scenario,
+    queues: Queues,
+) -> Result<(Network, Vec<u32>, Vec<[u32; 2]>), InvalidField> {
     // Every link's delay is within the engine's clock: `Scenario::validate` checked each delay field.
     let mut net = s.topology.build(&s.core, s.seed, s.traffic.two_way)?;
     for (link, name) in net.links.iter_mut().zip(&net.names) {
@@ -52,6 +56,7 @@ pub fn build_network_with(s: &Scenario, queues: Queues) -> Result<(Network, Vec<
             })
         })
         .collect::<Result<_, _>>()?;
+    let tmix_routes = connect_tmix(s, &mut net)?;
     net.place_pacers(&s.pacing)?;
     if let Some(&(l, _)) = net.pacers.iter().find(|&&(l, _)| net.links[l as usize].holds()) {
         let message =
@@ -75,7 +80,7 @@ pub fn build_network_with(s: &Scenario, queues: Queues) -> Result<(Network, Vec<
         attach_links(&mut net, spec)?;
     }
     net.mark_cut_through();
-    Ok((net, udp_routes))
+    Ok((net, udp_routes, tmix_routes))
 }
 
 /// Whether host `i` paces: a share `fraction` of hosts, spread evenly.
@@ -105,7 +110,7 @@ pub fn played_traces(
 }
 
 pub(crate) fn build_world(s: &Scenario, queues: Queues) -> Result<World, InvalidField> {
-    let (net, udp_routes) = build_network_with(s, queues)?;
+    let (net, udp_routes, tmix_routes) = build_network_with(s, queues)?;
     let traces = played_traces(s, &net, &udp_routes)?;
     let sources = (s.traffic.udp.iter().zip(udp_routes).zip(traces).enumerate())
         .map(|(i, ((u, route), played))| {
@@ -133,6 +138,9 @@ pub(crate) fn build_world(s: &Scenario, queues: Queues) -> Result<World, Invalid
         ack: t.ack_size as u32,
     };
     let mut world = World::new(net, flows, sources, setup, sizes);
+    if !s.traffic.tmix.is_empty() {
+        world.set_tmix(Tmix::new(s, &tmix_routes, world.flows.len())?);
+    }
     if let Some(spec) = &s.series {
         world.series = Some(Box::new(Series::new(spec, &world)?));
     }
@@ -155,6 +163,7 @@ pub(crate) fn start(w: &mut World, s: &Scenario) -> Result<(), InvalidField> {
             w.schedule(w.sources[i].first(), Event::Udp(i as u32));
         }
     }
+    w.start_tmix(s)?;
     w.schedule(s.warmup, Event::Warmup);
     w.schedule(s.duration, Event::End);
     if let Some(d) = &s.delay {

@@ -60,7 +60,7 @@ pub struct Cut {
 
 impl Cut {
     /// Where `s`'s network splits, if it does and the run has no
-    /// short-lived flows: around the core link's near end if the links cut
+    /// short-lived flows nor Tmix clouds: around the core link's near end if the links cut
     /// there leave a lookahead of at least [`MIN_LOOKAHEAD`], else at the
     /// core link.
     ///
@@ -71,7 +71,7 @@ impl Cut {
     /// the heaviest work, and this split balances it best (bench/README.md
     /// compares it with the split at the core link).
     pub fn of(s: &Scenario, net: &Network) -> Option<Cut> {
-        if s.traffic.short.is_some() {
+        if s.traffic.short.is_some() || !s.traffic.tmix.is_empty() {
             return None;
         }
         let core = net.core;

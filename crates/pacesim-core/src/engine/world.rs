@@ -2,13 +2,16 @@
 //! events to them. One `match` handles every kind: a packet reaching the far
 //! end of a link, a retransmission timer, a pacer releasing packets, a paced
 //! sender or a delayed ACK becoming due, a flow starting (or a short-lived
-//! one opening its next connection), and the edges of the measurement window.
+//! one opening its next connection), a Tmix connection starting, one of its
+//! applications' timers or a packet leaving its DelayBox, and the edges of
+//! the measurement window.
 //!
 //! The world's work is spread over files by concept: the events
 //! ([`event`]), a flow's two ends ([`flow`]), a packet's way along its
 //! route to its endpoint ([`forward`]), pacers putting packets on their
 //! links ([`pace`]), queues that hold their packets letting them go
 //! ([`held`]), the connections of short-lived flows ([`connection`]),
+//! Tmix clouds ([`tmix`]),
 //! what the world measures ([`measure`]) and records over time ([`series`]),
 //! and the bookkeeping of a network
 //! split in two halves ([`split`]).
@@ -23,6 +26,7 @@ mod measure;
 mod pace;
 mod series;
 mod split;
+mod tmix;
 mod traced;
 
 use crate::pacing::LinkPacer;
@@ -30,6 +34,7 @@ pub use event::{Event, Packed};
 pub use flow::{Flow, Sizes, SACK_BLOCK_BYTES};
 use hop::Hop;
 pub use series::{attach_links, Series};
+pub(crate) use tmix::{connect as connect_tmix, Tmix};
 
 use crate::engine::partition::{Cut, Outbox};
 use crate::metrics::DelayStats;
@@ -65,6 +70,11 @@ pub struct World {
     pub series: Option<Box<Series>>,
     /// The packet trace of some links, when asked for (see [`traced`]).
     pub trace: Option<Box<PacketTrace>>,
+    /// The Tmix clouds, when the scenario has any (see [`tmix`]), and the
+    /// first flow that is a Tmix end (`u32::MAX` without: every per-packet
+    /// check is one comparison).
+    pub tmix: Option<Box<Tmix>>,
+    tmix_from: u32,
     /// Where the network splits in two, if it does (`engine::partition`), and
     /// the half this world simulates if it simulates only one.
     pub cut: Option<Cut>,
@@ -115,7 +125,7 @@ impl World {
             .hops
             .iter()
             .map(|&l| {
-                assert!(l < Hop::TRACED, "link id {l} needs more than 28 bits");
+                assert!(l < Hop::DELAYED, "link id {l} needs more than 27 bits");
                 let (paced, holds) = (pacer_at[l as usize] != NO_PACER, net.links[l as usize].holds());
                 assert!(!(paced && holds), "link {l}: a pacer in front of a queue that holds its packets");
                 Hop(l | if paced || holds { Hop::HELD } else { 0 })
@@ -143,6 +153,8 @@ impl World {
             delay: None,
             series: None,
             trace: None,
+            tmix: None,
+            tmix_from: u32::MAX,
             cut: None,
             side: None,
             origin: 0,
@@ -246,6 +258,12 @@ impl World {
                 Event::End => {
                     self.release_all_before(t);
                     return true;
+                }
+                Event::TmixStart(c) => self.tmix_start(c),
+                Event::TmixApp(f) => self.tmix_timer(f),
+                Event::Delayed(id) => {
+                    let hop = self.route_hops[self.packets.get(id).hop as usize];
+                    self.forward_held(id, hop);
                 }
             }
         }

@@ -68,6 +68,22 @@ impl TcpSender {
         self.state.end += packets;
     }
 
+    /// A receive window of `window` packets set after the sender was made
+    /// (ns-2 `window_` set on an agent after its `reset`, as Tmix sets a
+    /// connection's): the slow-start threshold keeps its value.
+    pub fn with_window(mut self, window: u64) -> Self {
+        self.state.wnd = window as f64;
+        self
+    }
+
+    /// The application has `packets` more packets to send (ns-2
+    /// `sendmsg`/`advanceby`), after the SYN if it is modelled and not yet
+    /// counted: send what the window allows now.
+    pub fn advance(&mut self, packets: i64, now: Time, out: &mut Vec<i64>) {
+        self.state.end = self.state.end.max(i64::from(self.state.syn)) + packets;
+        self.recovery.send_much(&mut self.state, now, out);
+    }
+
     /// Whether every packet of a finite transfer is acknowledged.
     pub fn done(&self) -> bool {
         self.state.highest_ack >= self.state.end - 1

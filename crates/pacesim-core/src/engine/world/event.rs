@@ -26,6 +26,12 @@ pub enum Event {
     End,
     /// A link whose queue holds its packets may start the next.
     Transmit(u32),
+    /// A Tmix cloud's next connection starts.
+    TmixStart(u32),
+    /// The timer of the Tmix application sending on a flow may fire.
+    TmixApp(u32),
+    /// The packet leaves a Tmix DelayBox.
+    Delayed(PacketId),
 }
 
 impl Event {
@@ -43,6 +49,9 @@ impl Event {
             Event::Sample => (8, 0),
             Event::End => (9, 0),
             Event::Transmit(i) => (10, i),
+            Event::TmixStart(i) => (11, i),
+            Event::TmixApp(i) => (12, i),
+            Event::Delayed(i) => (13, i),
         }
     }
 
@@ -85,7 +94,10 @@ impl From<Packed> for Event {
             7 => Event::Warmup,
             8 => Event::Sample,
             9 => Event::End,
-            _ => Event::Transmit(index),
+            10 => Event::Transmit(index),
+            11 => Event::TmixStart(index),
+            12 => Event::TmixApp(index),
+            _ => Event::Delayed(index),
         }
     }
 }

@@ -18,8 +18,21 @@ impl World {
         if !hop.has(Hop::HELD) {
             return self.transmit_packet(id);
         }
+        if hop.has(Hop::DELAYED) && self.delay_box(id) {
+            return;
+        }
+        self.forward_held(id, hop)
+    }
+
+    /// Hand the packet to the link of its current hop `hop`, which holds
+    /// it: through the link's pacer, or to its queue if that holds its
+    /// packets; or, past a DelayBox, onto the link.
+    pub(super) fn forward_held(&mut self, id: PacketId, hop: Hop) {
         let i = self.pacer_at[hop.link()];
         if i == NO_PACER {
+            if !self.net.links[hop.link()].holds() {
+                return self.transmit_packet(id);
+            }
             return self.hold(hop, id);
         }
         self.release(i);
@@ -137,11 +150,19 @@ impl World {
         match p.kind {
             PacketKind::Data | PacketKind::Ack if !self.flows[p.flow as usize].accepts(p.conn) => {}
             PacketKind::Data => {
+                let tmix = p.flow >= self.tmix_base();
                 let flow = &mut self.flows[p.flow as usize];
+                let before = if tmix { flow.sink.delivered() } else { 0 };
                 if let Some(ackno) = flow.sink.on_data(p.seq, options.timestamp, self.now) {
                     self.inject_ack(p.flow, ackno);
                 }
                 self.arm_sink(p.flow);
+                if tmix {
+                    let after = self.flows[p.flow as usize].sink.delivered();
+                    if after > before {
+                        self.tmix_delivered(p.flow, before, after);
+                    }
+                }
             }
             PacketKind::Ack => {
                 let flow = &mut self.flows[p.flow as usize];
@@ -150,6 +171,9 @@ impl World {
                     self.finish_transfer(p.flow);
                 }
                 self.transmit(p.flow);
+                if p.flow >= self.tmix_base() {
+                    self.tmix_acked(p.flow);
+                }
             }
             PacketKind::Udp => self.sources[p.flow as usize].received += 1,
         }

@@ -7,7 +7,7 @@
 /// `Link::holds`), whether the packet
 /// goes on at once across the route's next link (cut through, see
 /// `Network::mark_cut_through`), whether the link's far end is in the
-/// other half of a split run, and whether the link is traced. One word, next to the route's other hops,
+/// other half of a split run, whether the link is traced, and whether it leaves a Tmix DelayBox. One word, next to the route's other hops,
 /// instead of a table by link for each question: at 100,000 flows every
 /// such table is megabytes and every lookup a cache miss of its own.
 #[derive(Debug, Clone, Copy)]
@@ -18,9 +18,11 @@ impl Hop {
     pub(super) const ONWARD: u32 = 1 << 30;
     pub(super) const CROSSES: u32 = 1 << 29;
     pub(super) const TRACED: u32 = 1 << 28;
+    /// The link leaves a Tmix DelayBox router (see `tmix`); also `HELD`.
+    pub(super) const DELAYED: u32 = 1 << 27;
 
     pub(super) fn link(self) -> usize {
-        (self.0 & (Hop::TRACED - 1)) as usize
+        (self.0 & (Hop::DELAYED - 1)) as usize
     }
 
     pub(super) fn has(self, flag: u32) -> bool {

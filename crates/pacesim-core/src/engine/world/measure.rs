@@ -16,9 +16,11 @@ impl World {
         let first = self.setup.first_data();
         let segment = self.setup.tcp.segment_size;
         // A split run samples each flow in the half that has its sink.
-        let sampled: Vec<bool> = (0..self.flows.len()).map(|f| self.owns_sink(f)).collect();
+        // The topology's flows (not Tmix ends).
+        let flows = self.flows.len().min(self.tmix_base() as usize);
+        let sampled: Vec<bool> = (0..flows).map(|f| self.owns_sink(f)).collect();
         let Some((interval, table)) = &mut self.progress else { return };
-        for (i, f) in self.flows.iter().enumerate().filter(|&(i, _)| sampled[i]) {
+        for (i, f) in self.flows[..flows].iter().enumerate().filter(|&(i, _)| sampled[i]) {
             table.t_s.push(crate::sim::time::secs(self.now));
             table.flow.push(i as u32);
             table.bytes.push(f.delivered(first) as u64 * segment);
@@ -46,9 +48,14 @@ impl World {
     }
 
     /// Packets the event queue carries (each live packet is on exactly one
-    /// link) plus those held by pacers and by queues that hold their packets.
+    /// link or in a DelayBox) plus those held by pacers and by queues that
+    /// hold their packets.
     pub fn packets_in_queue(&self) -> u64 {
-        let on_links = self.queue.iter().filter(|&&e| matches!(Event::from(e), Event::Arrive(_))).count();
+        let on_links = self
+            .queue
+            .iter()
+            .filter(|&&e| matches!(Event::from(e), Event::Arrive(_) | Event::Delayed(_)))
+            .count();
         let pacing: usize = self.pacers.iter().map(|p| p.queued()).sum();
         let held: usize = self.net.links.iter().map(|l| l.held_packets()).sum();
         (on_links + pacing + held) as u64

@@ -124,7 +124,7 @@ impl World {
     #[inline(never)]
     fn record_flow(&mut self, f: u32) {
         let Some(s) = &mut self.series else { return };
-        let k = s.flow_at[f as usize];
+        let k = s.flow_at.get(f as usize).copied().unwrap_or(NONE); // Tmix ends come later: none recorded
         if k != NONE {
             let state = tcp_state(&self.flows[f as usize].sender);
             for (track, v) in s.flows[k as usize].iter_mut().zip(state) {

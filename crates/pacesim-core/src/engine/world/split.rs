@@ -109,6 +109,8 @@ impl World {
             Event::Transmit(l) => cut.side(l),
             Event::Udp(i) => cut.side(net.route(self.sources[i as usize].route)[0]),
             Event::Warmup | Event::Sample | Event::End => 0,
+            // A Tmix run is never split (`Cut::of`).
+            Event::TmixStart(_) | Event::TmixApp(_) | Event::Delayed(_) => 0,
         }
     }
 

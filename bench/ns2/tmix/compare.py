@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""ns-2's Tmix against pacesim's, on the same vectors and topology (`tmix.tcl`: ns-2's Tmix test-suite
+dumbbell, two clouds replaying one vectors file through their DelayBoxes, one-way TCP).
+
+    python bench/ns2/tmix/compare.py            # pacesim against the committed ns-2 outputs
+    python bench/ns2/tmix/compare.py --ns2      # run ns-2 first (Debian's /usr/bin/ns) and write them
+
+The vectors are Tmix's samples from Debian's `ns2-examples` (`pacesim.tmix.SAMPLES`); their licence forbids
+redistribution, so only outputs are committed, and connections are named by their place in the file
+(`vector`, from 0), not by the file's ids. Per case, `results/<case>-ns2.csv` holds ns-2's connections
+(cloud, vector, receipts: the ADUs its ends received, last_s: when the last arrived, from Tmix's debug
+output) and `results/<case>-ns2-links.csv` the bytes each way across r1 - r2 over [0, END]; `results/
+<case>.csv` sets pacesim's beside them and `results/README.md` sums the comparison up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+ROOT = HERE.parents[2]
+sys.path.insert(0, str(ROOT / "python"))
+
+import pacesim  # noqa: E402
+from pacesim.tmix import vectors_path  # noqa: E402
+
+END, SEED = 60.0, 9999
+CASES = {  # name: (sample file, lossless)
+    "lossless-alt": ("sample-alt.cvec.gz", True),
+    "lossless-orig": ("sample-orig.cvec.gz", True),
+    "lossy-alt": ("sample-alt.cvec.gz", False),
+}
+LINK_MBPS = 100.0
+NODE_CLOUD = {0: 0, 4: 0, 5: 1, 1: 1}
+"""ns-2's node ids (created s1, s2, r1, r2, k1, k2) of each cloud's ends: cloud 0 at s1 and k1, cloud 1 at k2
+and s2."""
+RECV = re.compile(r"^(\S+) App \( \S+ / \d+ / (\d+) / (\d+)\.\d+ \)> recv ADU")
+
+
+def ids(cvec: str) -> dict:
+    """Each vector's id -> its place in the file (from 0)."""
+    heads = [line.split() for line in Path(cvec).read_text().splitlines() if re.match(r"^(S|C|SEQ|CONC) ", line)]
+    return {int(h[-1]): i for i, h in enumerate(heads)}
+
+
+def run_ns2(case: str) -> None:
+    """Run ns-2 on `case` and write its connections and link bytes."""
+    sample, lossless = CASES[case]
+    cvec = vectors_path(sample)
+    out = subprocess.run(["ns", str(HERE / "tmix.tcl"), cvec, str(END), "0", str(int(lossless)), str(SEED)],
+                         capture_output=True, text=True, check=True)
+    place = ids(cvec)
+    rows = {}
+    for line in out.stderr.splitlines():
+        m = RECV.match(line)
+        if m:
+            key = (NODE_CLOUD[int(m.group(3))], place[int(m.group(2))])
+            n, _ = rows.get(key, (0, 0.0))
+            rows[key] = (n + 1, float(m.group(1)))
+    conns = pd.DataFrame([(c, v, n, t) for (c, v), (n, t) in sorted(rows.items())],
+                         columns=["cloud", "vector", "receipts", "last_s"])
+    conns.to_csv(RESULTS / f"{case}-ns2.csv", index=False)
+    links = [line.split()[1:] for line in out.stdout.splitlines() if line.startswith("LINK ")]
+    pd.DataFrame(links, columns=["link", "bytes"]).to_csv(RESULTS / f"{case}-ns2-links.csv", index=False)
+
+
+def scenario(case: str) -> dict:
+    """pacesim's form of `tmix.tcl`: every link 100 Mb/s, 1 ms, 50 packets of queue each way."""
+    sample, lossless = CASES[case]
+    half = {"buffer_packets": 50}
+    link = lambda a, b: {"from": a, "to": b, "rate": "100Mbps", "delay": "1ms", "forward": half, "reverse": half}  # noqa: E731
+    cloud = lambda i, a, box: {"vectors": sample, "initiator": i, "acceptor": a, "delaybox": box,  # noqa: E731
+                               "lossless": lossless}
+    return {
+        "seed": SEED, "duration": f"{END}s", "warmup": "0s",
+        "topology": {"kind": "graph", "nodes": ["r1", "r2"], "hosts": ["s1", "s2", "k1", "k2"],
+                     "links": [link("s1", "r1"), link("s2", "r1"),
+                               {"from": "r1", "to": "r2", "core": True, "forward": {"name": "core"},
+                                "reverse": {"name": "core.rev", "measure": True, "buffer_packets": 50}},
+                               link("k1", "r2"), link("k2", "r2")]},
+        "core": {"rate": "100Mbps", "delay": "1ms", "buffer": "1GB", "buffer_packets": 50},
+        "tcp": {"variant": "newreno", "segment_size": "1460B", "window": 20},
+        "traffic": {"tmix": [cloud("s1", "k1", "r1"), cloud("k2", "s2", "r2")]},
+    }
+
+
+def compare(case: str, write: bool = False) -> dict:
+    """pacesim on `case` beside ns-2's committed outputs: the numbers; with `write`, the per-connection table
+    written to results/<case>.csv."""
+    sample, _ = CASES[case]
+    r = pacesim.run(pacesim.parse_scenario(scenario(case)), threads=1)
+    place = ids(vectors_path(sample))
+    t = r.tmix.assign(vector=lambda d: d["id"].map(place))
+    ours = t[["cloud", "vector", "start_s", "receipts", "last_s", "done_s"]]
+    ns2 = pd.read_csv(RESULTS / f"{case}-ns2.csv")
+    both = ours.merge(ns2, on=["cloud", "vector"], how="outer", suffixes=("_pacesim", "_ns2"))
+    both["receipts_ns2"] = both["receipts_ns2"].fillna(0).astype(int)  # ns-2 prints nothing for none
+    if write:  # the vectors' own fields (start times, ids) stay out of what is committed
+        both.drop(columns="start_s").to_csv(RESULTS / f"{case}.csv", index=False, float_format="%.6f")
+    links = pd.read_csv(RESULTS / f"{case}-ns2-links.csv").set_index("link")["bytes"]
+    mbps = {"r1-r2": r.links.loc["core", "throughput_mbps"], "r2-r1": r.links.loc["core.rev", "throughput_mbps"]}
+    same = both[(both["receipts_pacesim"] == both["receipts_ns2"]) & (both["receipts_ns2"] > 0)]
+    fct = {w: (same[f"last_s_{w}"] - same["start_s"]) for w in ("pacesim", "ns2")}
+    rel = (fct["pacesim"] - fct["ns2"]).abs() / fct["ns2"]
+    out = {"case": case, "connections": len(both),
+           "receipts_equal": int((both["receipts_pacesim"] == both["receipts_ns2"]).sum()), "compared": len(same), "receipts_pacesim": int(both["receipts_pacesim"].sum()),
+           "receipts_ns2": int(both["receipts_ns2"].sum())}
+    for link, m in mbps.items():
+        ns2_mbps = links[link] * 8 / END / 1e6
+        out[f"{link}_mbps_ns2"], out[f"{link}_mbps_pacesim"] = ns2_mbps, m
+        out[f"{link}_diff_pct_of_link"] = 100 * (m - ns2_mbps) / LINK_MBPS
+        out[f"{link}_diff_pct"] = 100 * (m / ns2_mbps - 1)
+    for w in ("pacesim", "ns2"):
+        out[f"mean_completion_s_{w}"] = float(fct[w].mean())
+        out[f"median_completion_s_{w}"] = float(fct[w].median())
+    out["mean_completion_diff_pct"] = 100 * (out["mean_completion_s_pacesim"] / out["mean_completion_s_ns2"] - 1)
+    gap = (fct["pacesim"] - fct["ns2"]).abs()
+    out["connections_within_5pct"] = float((rel <= 0.05).mean())
+    out["connections_within_1ms"] = float((gap <= 1e-3).mean())
+    out["largest_gap_ms"] = float(1e3 * gap.max())
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ns2", action="store_true", help="Run ns-2 first and write its outputs.")
+    parser.add_argument("--cases", nargs="*", default=list(CASES), choices=list(CASES))
+    args = parser.parse_args()
+    RESULTS.mkdir(exist_ok=True)
+    rows = []
+    for case in args.cases:
+        if args.ns2:
+            run_ns2(case)
+        rows.append(compare(case, write=True))
+        print(rows[-1])
+    pd.DataFrame(rows).to_csv(RESULTS / "summary.csv", index=False, float_format="%.6g")
+
+
+if __name__ == "__main__":
+    main()

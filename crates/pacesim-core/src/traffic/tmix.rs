@@ -1,0 +1,270 @@
+//! Tmix: TCP connections replayed from connection vectors (Weigle et al.,
+//! CCR 36(3) 2006; paper Q Sec IV-C2 replays a campus trace with it), as
+//! ns-2 2.35 runs them with one-way TCP agents (`Tmix set-agent-type
+//! one-way`): every vector ([`cvec`]) becomes a connection between the
+//! cloud's initiator and acceptor hosts, started at the vector's start
+//! time, its two ends sending their ADUs as [`app`] says, each over a TCP
+//! sender and sink of its own with the vector's window; and a Tmix
+//! DelayBox router on the way delays each connection's packets by half its
+//! vector's round trip each way and drops them at its loss rates (ns-2
+//! `Tmix_DelayBox`).
+//!
+//! ns-2's DelayBox, as it reads the vectors (`tmix/tmix_delaybox.cc`), keeps
+//! a connection only when its vector has an `l` line, and takes the round
+//! trip of the last `r` line read so far (which may be an earlier
+//! vector's); a connection without an entry crosses it without delay. So
+//! does ours. Its draws come from the "tmix.loss" stream of the cloud.
+//!
+//! Every connection uses the run's TCP (`[tcp]`: variant, segment size as
+//! ns-2's `set-pkt-size`, initial window; the initial slow-start threshold
+//! is `tcp.window`, as ns-2 gives a new agent `window_`'s default 20 before
+//! Tmix sets its window), with the vector's window (`w`, bytes, in whole
+//! segments, at least one: ns-2 would leave a window below one segment
+//! unable to send) or else `tcp.window`. Per-connection segment sizes (`m`
+//! lines) are refused.
+
+pub mod app;
+pub mod cvec;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::sim::time::NS_PER_SEC;
+use crate::sim::Time;
+use crate::spec::{bad, InvalidField};
+pub use app::{Action, Connection, End, ACC, INIT};
+pub use cvec::ConnVector;
+
+/// A Tmix cloud, `[[traffic.tmix]]` (the ns-2 manual's Tmix chapter):
+/// connections replayed from the connection vectors of file `vectors`,
+/// each between host `initiator` and host `acceptor`, through the Tmix
+/// DelayBox router `delaybox` if given. Connections start at the
+/// vectors' times multiplied by `scale`; or, with `rate`, the vectors are
+/// played over and over,
+/// their start times scaled so that their ADUs (both directions, in whole
+/// segments with their headers) average `rate`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TmixSpec {
+    /// The connection vectors, a text file in either Tmix format (a
+    /// scenario file's relative name is from its directory; a `.gz` file
+    /// is read decompressed) (required).
+    pub vectors: String,
+    /// The host every connection's initiator runs on (required).
+    pub initiator: String,
+    /// The host every connection's acceptor runs on (required).
+    pub acceptor: String,
+    /// A router on the way that delays each connection's packets by half
+    /// its vector's round trip `r` each way and drops them at its loss
+    /// rates `l` (ns-2 `Tmix_DelayBox`); absent: none.
+    #[serde(default)]
+    pub delaybox: Option<String>,
+    /// The DelayBox drops nothing (ns-2 `set-lossless`).
+    #[serde(default)]
+    pub lossless: bool,
+    /// Multiply the vectors' start times (ns-2 `set-scale`).
+    #[serde(default = "TmixSpec::default_scale")]
+    #[schemars(extend("exclusiveMinimum" = 0.0))]
+    pub scale: f64,
+    /// Play the vectors over and over, their start times scaled so that
+    /// their ADUs average this rate, bit/s; instead of `scale`.
+    #[serde(default)]
+    #[schemars(extend("x-unit" = "bit/s"), range(min = 1))]
+    pub rate: Option<u64>,
+    /// The wait before the FIN added to a vector that ends without one, ns
+    /// (ns-2 `set-fin-time`: 1 s).
+    #[serde(default = "TmixSpec::default_fin_time")]
+    #[schemars(extend("x-unit" = "ns"))]
+    pub fin_time: Time,
+}
+
+impl TmixSpec {
+    fn default_scale() -> f64 {
+        1.0
+    }
+
+    fn default_fin_time() -> Time {
+        NS_PER_SEC
+    }
+
+    /// What the schema's bounds cannot say: a finite scale, and not both
+    /// a scale and a rate.
+    pub fn validate(&self, at: &str) -> Result<(), InvalidField> {
+        if !(self.scale > 0.0 && self.scale.is_finite()) {
+            return Err(bad(&format!("{at}.scale"), format!("{} is not a positive number", self.scale)));
+        }
+        if self.rate.is_some() && self.scale != 1.0 {
+            return Err(bad(&format!("{at}.rate"), "give a rate or a scale, not both"));
+        }
+        Ok(())
+    }
+
+    /// Read the vectors and make the cloud's schedule for segments of `mss`
+    /// bytes under `header`-byte headers; errors name `{at}.vectors` (and
+    /// the file's line) or `{at}.rate`.
+    pub fn load(&self, at: &str, mss: u64, header: u64) -> Result<Cloud, InvalidField> {
+        let field = format!("{at}.vectors");
+        let vectors = cvec::read(std::path::Path::new(&self.vectors), self.fin_time / 1_000)
+            .map_err(|e| bad(&field, e.to_string()))?;
+        if let Some(cv) = vectors.iter().find(|cv| cv.mss.is_some()) {
+            return Err(bad(&field, format!(
+                "{}:{}: per-connection segment sizes (\"m\") are not supported: every connection sends tcp.segment_size",
+                self.vectors, cv.line
+            )));
+        }
+        let delays = delaybox_entries(&vectors);
+        let (first, last) = (vectors[0].start, vectors[vectors.len() - 1].start);
+        let n = vectors.len() as f64;
+        let (scale, period) = match self.rate {
+            None => (self.scale, None),
+            Some(rate) => {
+                if last == first {
+                    return Err(bad(&format!("{at}.rate"), "needs vectors that start at different times"));
+                }
+                let bits: f64 = vectors.iter().map(|cv| adu_wire_bytes(cv, mss, header) as f64 * 8.0).sum();
+                // One loop spans the vectors' starts plus one mean gap between them.
+                let span_s = (last - first) as f64 * 1e-6 * n / (n - 1.0);
+                let scale = bits / rate as f64 / span_s;
+                (scale, Some((span_s * scale * 1e9).round() as Time))
+            }
+        };
+        Ok(Cloud { vectors, delays, scale, period })
+    }
+}
+
+/// The wire bytes of a vector's ADUs, both ends, each ADU in whole
+/// segments of `mss` with their `header`.
+fn adu_wire_bytes(cv: &ConnVector, mss: u64, header: u64) -> u64 {
+    cv.init.iter().chain(&cv.acc).map(|a| a.bytes.div_ceil(mss) * (mss + header)).sum()
+}
+
+/// Each vector's DelayBox entry as ns-2 builds its table: for a vector with
+/// an `l` line, the one-way delay (half the last round trip read so far,
+/// ns) and the loss rates; none for a vector without.
+fn delaybox_entries(vectors: &[ConnVector]) -> Vec<Option<(Time, (f64, f64))>> {
+    let mut rtt = 0;
+    vectors
+        .iter()
+        .map(|cv| {
+            rtt = cv.rtt.unwrap_or(rtt);
+            cv.loss.map(|loss| (rtt * 1_000 / 2, loss))
+        })
+        .collect()
+}
+
+/// A cloud's vectors and when each connection starts.
+#[derive(Debug, Clone)]
+pub struct Cloud {
+    pub vectors: Vec<ConnVector>,
+    /// Per vector, its DelayBox delay (ns, each way) and loss rates (initiator to acceptor, back).
+    pub delays: Vec<Option<(Time, (f64, f64))>>,
+    pub scale: f64,
+    /// With a rate: the time between one play of the vectors and the next.
+    pub period: Option<Time>,
+}
+
+impl Cloud {
+    /// The `k`-th connection (counting every play): its vector and start time, ns;
+    /// none past the vectors when they are not replayed.
+    pub fn connection(&self, k: u64) -> Option<(usize, Time)> {
+        let n = self.vectors.len() as u64;
+        let (play, j) = (k / n, (k % n) as usize);
+        if play > 0 && self.period.is_none() {
+            return None;
+        }
+        let start = (self.vectors[j].start as f64 * 1_000.0 * self.scale).round() as Time;
+        Some((j, start.saturating_add(play.saturating_mul(self.period.unwrap_or(0)))))
+    }
+
+    /// Vector `j`'s receive windows (initiator, acceptor) in segments of
+    /// `mss`, at least one; `default` packets where it gives none.
+    pub fn windows(&self, j: usize, mss: u64, default: u64) -> (u64, u64) {
+        match self.vectors[j].window {
+            Some((a, b)) => ((a / mss).max(1), (b / mss).max(1)),
+            None => (default, default),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cloud(text: &str, spec: TmixSpec) -> Cloud {
+        let dir = std::env::temp_dir().join(format!("pacesim-tmix-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{}.cvec", text.len()));
+        std::fs::write(&path, text).unwrap();
+        TmixSpec { vectors: path.display().to_string(), ..spec }.load("traffic.tmix[0]", 1460, 40).unwrap()
+    }
+
+    fn spec() -> TmixSpec {
+        TmixSpec {
+            vectors: String::new(),
+            initiator: "a".into(),
+            acceptor: "b".into(),
+            delaybox: None,
+            lossless: false,
+            scale: 1.0,
+            rate: None,
+            fin_time: NS_PER_SEC,
+        }
+    }
+
+    const TWO: &str =
+        "S 1000 1 2 7\nr 20000\nl 0.1 0.2\nI 0 0 1460\nA 0 5 2921\nC 3000 1 1 0 8\nl 0 0\nI 0 0 1\n";
+
+    #[test]
+    fn starts_are_scaled_and_a_rate_replays_the_vectors() {
+        let c = cloud(TWO, TmixSpec { scale: 2.0, ..spec() });
+        assert_eq!(c.connection(0), Some((0, 2_000_000)));
+        assert_eq!(c.connection(1), Some((1, 6_000_000)));
+        assert_eq!(c.connection(2), None, "played once");
+        // ADUs: 1460 B is 1 segment, 2921 B 3, 1 B 1: 5 x 1500 B = 60,000 bits a play. Starts 2 ms apart, two
+        // vectors: a play spans 4 ms at scale 1; at 7.5 Mb/s it must last 8 ms, so scale 2.
+        let c = cloud(TWO, TmixSpec { rate: Some(7_500_000), ..spec() });
+        assert!((c.scale - 2.0).abs() < 1e-12, "{}", c.scale);
+        assert_eq!(c.period, Some(8_000_000));
+        assert_eq!(c.connection(2), Some((0, 2_000_000 + 8_000_000)));
+        assert_eq!(c.connection(5), Some((1, 6_000_000 + 16_000_000)));
+    }
+
+    #[test]
+    fn the_delaybox_takes_half_the_last_round_trip_of_vectors_with_a_loss_line() {
+        // The second vector has no "r": ns-2 keeps the first's 20 ms.
+        let c = cloud(TWO, spec());
+        assert_eq!(c.delays, vec![Some((10_000_000, (0.1, 0.2))), Some((10_000_000, (0.0, 0.0)))]);
+        let c = cloud("S 0 1 2 3\nr 4000\nI 0 0 5\n", spec());
+        assert_eq!(c.delays, vec![None], "no l line: no entry");
+        assert_eq!(c.windows(0, 1460, 20), (20, 20));
+        let c = cloud("S 0 1 2 3\nw 64800 1000\nI 0 0 5\n", spec());
+        assert_eq!(c.windows(0, 1460, 20), (44, 1), "whole segments, at least one");
+    }
+
+    #[test]
+    fn bad_specs_and_files_name_their_field() {
+        let err = |text: &str, s: TmixSpec| {
+            let dir = std::env::temp_dir().join(format!("pacesim-tmix-bad-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let path = dir.join("v.cvec");
+            std::fs::write(&path, text).unwrap();
+            let s = TmixSpec { vectors: path.display().to_string(), ..s };
+            s.validate("traffic.tmix[0]")
+                .and_then(|_| s.load("traffic.tmix[0]", 1460, 40).map(|_| ()))
+                .unwrap_err()
+        };
+        let e = err("S 0 1 2 3\nI 0 0 x\n", spec());
+        assert_eq!(e.field, "traffic.tmix[0].vectors");
+        assert!(e
+            .message
+            .ends_with("v.cvec:2: \"I\": \"x\" is not send wait us, receive wait us, bytes: whole numbers"));
+        let e = err("S 0 1 2 3\nm 536 1460\nI 0 0 5\n", spec());
+        assert!(e.message.contains("v.cvec:1: per-connection segment sizes"), "{}", e.message);
+        assert_eq!(err(TWO, TmixSpec { scale: 2.0, rate: Some(1), ..spec() }).field, "traffic.tmix[0].rate");
+        assert_eq!(err(TWO, TmixSpec { scale: f64::NAN, ..spec() }).field, "traffic.tmix[0].scale");
+        assert_eq!(
+            err("S 5 1 2 3\nI 0 0 5\n", TmixSpec { rate: Some(1), ..spec() }).field,
+            "traffic.tmix[0].rate"
+        );
+    }
+}

@@ -1,0 +1,37 @@
+"""`pacesim tmix`: Tmix connection vectors on the command line. `tmix generate OUT` writes vectors of
+pacesim's own (`tmix.generate`, its distributions in `tmix.Mix`); scenarios replay them with
+`[[traffic.tmix]]`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+tmix_app = typer.Typer(no_args_is_help=True, help="Tmix connection vectors: write a set of pacesim's own.")
+
+
+@tmix_app.command("generate")
+def tmix_generate(
+    out: Path = typer.Argument(..., help="The vectors file to write (Tmix's alternate format)."),
+    connections: int = typer.Option(500, "--connections", min=1, help="How many connection vectors."),
+    rate: float = typer.Option(50.0, "--rate", min=1e-6, help="Connections starting per second (Poisson)."),
+    seed: int = typer.Option(1, "--seed", min=0, help="The draws' seed: the same seed writes the same file."),
+) -> None:
+    """Write connection vectors drawn from pacesim's stated distributions (heavy-tailed ADU sizes and think
+    times; see `pacesim.tmix.Mix`)."""
+    from .tmix import Mix, generate
+
+    try:
+        path = generate(out, connections, seed, Mix(rate=rate))
+    except OSError as e:
+        Console(stderr=True).print(f"[red]error:[/] {escape(f'{out}: {e.strerror or e}')}", soft_wrap=True)
+        raise typer.Exit(2)
+    Console(highlight=False).print(f"wrote {escape(str(path))}: {connections} connections, seed {seed}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add `tmix` to the `pacesim` command line."""
+    app.add_typer(tmix_app, name="tmix")
