@@ -327,6 +327,30 @@ def test_q_fig18_nearly_doubles_is_a_gain_about_100_percent():
     assert outcome("Q-fig18.1", run(0.236 * 1.83)) == "not reproduced"  # +83 %: not "nearly 100 %"
 
 
+def test_q_fig16_reads_cv_ratios_by_the_rules():
+    """Q-fig16 on CV tables made by hand: CV(s) without pacing 1 at every scale, a variant's CV its ratio to it."""
+    from pacesim.reproduce.paper_q import BIN_US, Q16_MAX
+
+    def run(ratio):  # ratio(q, scale in 5 ms bins) -> CV paced / unpaced
+        variants = {"no pacing": lambda s: 1.0, **{f"QLBP {q}": (lambda s, q=q: ratio(q, s)) for q in Q16_MAX}}
+        cv = pd.DataFrame([{"variant": v, "seed": 1, "scale_us": BIN_US * 2 ** k, "beta": f(2 ** k)}
+                           for v, f in variants.items() for k in range(11)])
+        return points([{"variant": v} for v in variants], {"burstiness": cv})
+
+    # The paper's picture: small Q_max halves CV at 5 ms and fades; large Q_max reaches the largest scales.
+    paper = run(lambda q, s: 0.51 if q <= 10 and s == 1 else (0.8 if s <= q else (1.0 if q <= 10 else 0.9)))
+    assert [outcome(f"Q-fig16.{n}", paper) for n in (1, 2, 3, 4)] == ["reproduced"] * 4
+    assert outcome("Q-fig16.1", run(lambda q, s: 0.45 if s == 1 else 1.0)) == "not reproduced"  # 55 %: past "nearly"
+    assert outcome("Q-fig16.1", run(lambda q, s: 0.73 if s == 1 else 1.0)) == "not reproduced"  # 27 %
+    assert outcome("Q-fig16.2", run(lambda q, s: 0.94)) == "not reproduced"  # 6 % below at 5.12 s: not "about"
+    # "2.5 s or 5 s": a significant cut at either scale is enough, at neither is a miss.
+    assert outcome("Q-fig16.4", run(lambda q, s: 0.9 if s == 512 else 0.97)) == "reproduced"
+    assert outcome("Q-fig16.4", run(lambda q, s: 0.96)) == "not reproduced"
+    # The range of scales narrowing from Q_max 5 to 10 is a miss.
+    assert outcome("Q-fig16.3", run(lambda q, s: 0.8 if s <= (4 if q == 5 else 2 if q == 10 else q) else 1.0)) == \
+        "not reproduced"
+
+
 def _q_tab3_points(utilisation, delay_rows=None):
     """Q-tab3 points: utilisation(variant, buffer), flows 5 ms of queueing (QLBP 40) or 9 ms (others)."""
     from pacesim.reproduce.paper_q import Q_PACKETS, Q_TAB3

@@ -129,6 +129,10 @@ def test_every_claim_finds_the_points_it_names():
             tables["series"] = pd.DataFrame([
                 {**p.axes, "seed": p.seed, "time_s": t / 100, "entity": link, "series": "arrivals", "value": 1.0}
                 for p in fig.sweep(False).points() for link in ("in", "core") for t in range(3000)])
+        if "burstiness" in fig.table_names():  # CV at 5 ms x 2^k
+            tables["burstiness"] = pd.DataFrame([{**p.axes, "seed": p.seed, "scale_us": 5000 * 2 ** k,
+                                                  "beta": rng.uniform(0.1, 1.0)}
+                                                 for p in fig.sweep(False).points() for k in range(11)])
         points = Points(pd.DataFrame(rows), fig.with_derived(tables))
         for claim in fig.claims:
             verdict, numbers = claim.evaluate(points)

@@ -55,7 +55,7 @@ CATALOGUE: List[Tuple[str, str, str]] = [
     ("Q-fig11/12", "CBR through QLBP (prototype)", ""),
     ("Q-tab2", "pacing delay vs CBR rate", "a reproduction definition (CBR sources and q-line exist)"),
     ("Q-fig15", "CoV after 1-3 tandem pacers", "a reproduction definition (ON-OFF sources, q-tandem, CoV of bins exist)"),
-    ("Q-fig16", "QLBP on self-similar traffic (Tmix)", "Tmix connection-vector replay and Delaybox (issue 35)"),
+    ("Q-fig16", "QLBP on self-similar traffic (Tmix)", ""),
     ("Q-fig18", "utilisation vs core buffer", ""),
     ("Q-tab3", "utilisation and delay", "per-packet delay (Q-fig18 gives the utilisation)"),
     ("Q-fig19", "delay distribution", "per-packet delay distributions"),

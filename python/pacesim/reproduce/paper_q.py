@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from ..plot import Cdf, Lines, Panel
-from .claims import MARGIN, Claim, Missing, Points, Verdict, about, beats, gain_check, printed, slightly_beats
+from .claims import (MARGIN, Claim, Missing, Points, Verdict, about, beats, gain_check, nearly, printed,
+                     slightly_beats)
 from .figure import THROUGHPUT, Figure
 
 # --- Q-fig18: QLBP at the access routers of paper Q's dumbbell ---
@@ -495,4 +496,110 @@ QFIG11 = _prototype_figure(
     panels=[times_panel({"variant": "200kbps"}, "Fig. 11: 200 kb/s"),
             times_panel({"variant": "3Mbps"}, "Fig. 12: 3 Mb/s")],
     claims=[_rate_claim("200kbps", "200 kb/s, below mu_min"), _rate_claim("3Mbps", "3 Mb/s, above mu_min")],
+)
+
+# --- Q-fig16: QLBP on self-similar traffic replayed by Tmix ---
+
+Q16_MAX = [5, 10, 20, 40, 80, 160, 320]
+BIN_US = 5000
+"""Paper Q Sec IV-C2: "The basic time resolution is 5ms"; CV(s) at s = 5 ms x 2^k, k = 0..10 (5.12 s)."""
+SIGNIFICANT = 0.95
+"""A "significant" reduction of CV: below 95 % of no pacing's, past the 5 % within which two values are "about"
+the same (`claims.ABOUT`)."""
+NOT_THE_PAPERS = ("on Tmix's sample vectors looped at 16 Mb/s: the paper's own, Weigle's vectors of the UNC trace, "
+                  "were not available")
+Q4C2 = 'Paper Q Sec IV-C2: '
+
+
+def _cv(p: Points, variant: str) -> Dict[int, float]:
+    """CV(s) of `variant`, mean over seeds, by the time scale in bins of 5 ms (1, 2, 4, ... 1024)."""
+    rows = p.rows("burstiness", variant=variant)
+    cv = rows.groupby("scale_us")["beta"].mean()
+    return {int(round(us / BIN_US)): float(b) for us, b in cv.items()}
+
+
+def _ratio(p: Points, q: int) -> Dict[int, float]:
+    """CV(s) with QLBP of Q_max `q` over CV(s) without pacing, by scale."""
+    paced, unpaced = _cv(p, f"QLBP {q}"), _cv(p, "no pacing")
+    return {s: paced[s] / unpaced[s] for s in unpaced}
+
+
+def _cut_at_5ms(p: Points) -> Verdict:
+    cuts = {q: 1 - _ratio(p, q)[1] for q in (5, 10)}
+    return all(nearly(c, 0.5) for c in cuts.values()), \
+        "CV reduction at 5 ms: " + ", ".join(f"Q_max {q} {100 * c:.1f} %" for q, c in cuts.items()) + \
+        f" (nearly 50 %: 47.5 to 50 %), {NOT_THE_PAPERS}"
+
+
+def _fades(p: Points) -> Verdict:
+    ratios = {q: _ratio(p, q) for q in (5, 10)}
+    top = max(ratios[5])
+    return all(about(r[top], 1) for r in ratios.values()), \
+        f"CV paced / unpaced at {top * BIN_US / 1e6:g} s: " + ", ".join(f"Q_max {q} {r[top]:.3f}" for q, r in
+                                                                       ratios.items()) + f" (about 1), {NOT_THE_PAPERS}"
+
+
+def _reach(p: Points, q: int) -> int:
+    """The largest scale (bins of 5 ms) at which QLBP of Q_max `q` cuts CV significantly; 0 if none."""
+    return max([s for s, r in _ratio(p, q).items() if r < SIGNIFICANT], default=0)
+
+
+def _wider(p: Points) -> Verdict:
+    reach = [_reach(p, q) for q in Q16_MAX]
+    ok = all(a <= b for a, b in zip(reach, reach[1:])) and reach[-1] > reach[0]
+    return ok, "largest time scale with CV below 95 % of no pacing's, by Q_max " + \
+        ", ".join(f"{q}: {s * BIN_US / 1e3:g} ms" if s else f"{q}: none" for q, s in zip(Q16_MAX, reach)) + \
+        f" (never narrower, wider at 320 than at 5), {NOT_THE_PAPERS}"
+
+
+def _large_scales(p: Points) -> Verdict:
+    """The paper's "at large time scales (e.g., 2.5s (s = 512) or 5s (s = 1024))": each of Q_max 160 and 320 cuts
+    CV significantly at 2.56 s or at 5.12 s (either)."""
+    ratios = {q: _ratio(p, q) for q in (160, 320)}
+    ok = all(any(r[s] < SIGNIFICANT for s in (512, 1024)) for r in ratios.values())
+    return ok, "CV paced / unpaced at 2.56 s and 5.12 s: " + "; ".join(
+        f"Q_max {q} {r[512]:.3f}, {r[1024]:.3f}" for q, r in ratios.items()) + \
+        f" (significant: below {SIGNIFICANT:g} at either), {NOT_THE_PAPERS}"
+
+
+def log2_cv(rows: Dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The `burstiness` rows on Fig. 16's axes: k = log2(s / 5 ms) and log2 CV(s)."""
+    b = rows["burstiness"]
+    return b.assign(k=np.log2(b["scale_us"] / BIN_US).round().astype(int), log2_cv=np.log2(b["beta"]))
+
+
+QFIG16 = Figure(
+    id="Q-fig16",
+    caption="Coefficient of variation of the inbound traffic after a QLBP node against the time scale, Tmix replay",
+    setup="q-tmix (paper Q Sec IV-C2, Fig. 14: the ns-2 manual's Tmix script, a QLBP node PN between its two "
+          "DelayBox routers, all links 1 Gb/s): the paper's vectors (Weigle's, of the UNC trace) are not available; "
+          "both clouds replay Tmix's sample vectors (ns-2's sample-alt.cvec.gz, 340 connections, 477 Mb of ADUs in "
+          "1500 B packets starting over 2.09 s) looped: start times stretched x14.3 into a 29.8 s loop, repeated, so "
+          "that each direction carries the paper's inbound mean of 16 Mb/s; one-way TCP NewReno, 1460 B; QLBP at PN "
+          "(mu_min 11 Mb/s, mu_max 35 Mb/s, Q_max 5-320 packets) or none; CV of the bytes leaving PN per bin of "
+          "s = 5 ms x 2^k over [100, 3700] s, drawn as the paper's: log2 CV(s) against log2(s / 5 ms)",
+    tables=("burstiness",),
+    derived={"fig16": log2_cv},
+    panels=[Lines("fig16", "k", "log2_cv", ["variant"], "log2(s / 5 ms)", "log2 CV(s)",
+                  title="CV(s) of the inbound traffic after PN", logx=False, logy=False)],
+    claims=[
+        Claim("Q_max 5-10: CV cut by nearly 50 % at 5 ms", "Q_max 5 and 10 each cut CV at 5 ms by nearly 50 % (47.5 "
+              f"to 50 %), {NOT_THE_PAPERS}", _cut_at_5ms,
+              sentence=Q4C2 + '"Comparing the plots of log2(CV(s)) with no pacing, Qmax of 5pkts and 10pkts, we see '
+                              'that QLBP with Qmax of 5pkts or 10pkts reduces the coefficient of variation by nearly '
+                              '50% at time scale 5ms (s = 0)."'),
+        Claim("Q_max 5-10: converging to unpaced at large s", "Q_max 5 and 10: CV at the largest scale (5.12 s) about "
+              f"no pacing's (within 5 %), {NOT_THE_PAPERS}", _fades,
+              sentence=Q4C2 + '"As s goes up, log2(CV(s)) with Qmax of 5 or 10 packets converts to that with no '
+                              'pacing, indicating the fading impact of pacing."'),
+        Claim("larger Q_max: wider range of time scales", "the largest scale at which QLBP cuts CV below 95 % of no "
+              f"pacing's never shrinks as Q_max grows from 5 to 320, and is wider at 320 than at 5, {NOT_THE_PAPERS}",
+              _wider,
+              sentence=Q4C2 + '"Second, the larger Qmax, the wider the range of time scale in which QLBP has a '
+                              'significant impact on burstiness."'),
+        Claim("Q_max 160-320 reduce CV at 2.5-5 s", "Q_max 160 and 320 each cut CV below 95 % of no pacing's at 2.56 s "
+              f"or at 5.12 s, {NOT_THE_PAPERS}", _large_scales,
+              sentence=Q4C2 + '"A larger Qmax (e.g., 160pkts or 320pkts) results in a significant reduction at large '
+                              'time scales (e.g., 2.5s (s = 512) or 5s (s = 1024))."'),
+    ],
 )
