@@ -40,3 +40,28 @@ def test_paper_w_scenario_5_reno_and_sack_agree_with_the_patched_ns2():
     assert len(ns2) == 6 and set(ns2.seed) == {1, 2}
     t = fidelity.compare_ws5(ns2, workers=2, extra=compare.WEI)
     assert t.ok.all(), "\n" + t[~t.ok].to_string()
+
+
+def test_ties_at_a_router_fall_as_in_the_patched_ns2(tmp_path):
+    """W-s6's network without cross traffic (bench/ns2/wei/trace_wdumbbell.py, PACESIM.md "Event by event"):
+    with every link at 1 Gb/s, packets of different flows reach r0 at the same nanosecond all the time, and
+    ns-2 runs equal-time events first in, first out, each arrival scheduled when its transmission on the
+    host's link started (a packet that waited there, by its queue's resume): pacesim's core trace of the
+    first 0.4 s is ns-2's, arrival for arrival and drop for drop (20,247 events; 841 drops, 410 of them flow
+    4's). Before, pacesim ordered such ties by when the packet was handed to its host's link, and the runs
+    parted at the first drop (0.123997 s: ns-2 dropped flow 0's packet 705, pacesim flow 1's 49)."""
+    spec = importlib.util.spec_from_file_location("trace_wdumbbell", ROOT / "bench" / "ns2" / "wei" / "trace_wdumbbell.py")
+    tw = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tw)
+    import pacesim
+    from pacesim.ns2trace import read
+
+    pacesim.run(tw.scenario("none", 5, 0.4, "10ms", 30_000), trace=tmp_path / "pacesim.tr")
+
+    def arrivals_and_drops(path):
+        return [(l.event, round(l.time, 6), l.flow, l.seq) for l in read(path) if l.event in "+d"]
+
+    ns2 = arrivals_and_drops(ROOT / "bench" / "ns2" / "wei" / "results" / "trace" / "ns2-none.tr.gz")
+    assert len(ns2) == 20_247 and sum(e == "d" for e, *_ in ns2) == 841
+    assert sum(e == "d" and f == 4 for e, _, f, _ in ns2) == 410
+    assert arrivals_and_drops(tmp_path / "pacesim.tr") == ns2

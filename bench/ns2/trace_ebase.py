@@ -52,23 +52,31 @@ def gzip_to(src: Path, dst: Path) -> None:
         shutil.copyfileobj(f, z)
 
 
+def trace_both(scenario, params_of, ns: list, out: Path, tag: str) -> int:
+    """Trace `scenario` in pacesim, then in ns-2 (`ns` + [PARAMS, TRACE], PARAMS written by `params_of(start
+    times)`), into OUT/pacesim-TAG.tr.gz and OUT/ns2-TAG.tr.gz; print `pacesim trace diff` of the two and
+    return its status."""
+    out.mkdir(parents=True, exist_ok=True)
+    names = {name: f"{name}-{tag}.tr.gz" for name in ("pacesim", "ns2")}
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        r = pacesim.run(scenario, trace=tmp / "pacesim.tr")
+        (tmp / "params.tcl").write_text(params_of(r.report["flows"]["start_s"]))
+        subprocess.run([*ns, tmp / "params.tcl", tmp / "ns2.tr"], check=True)
+        for name, gz in names.items():
+            gzip_to(tmp / f"{name}.tr", out / gz)
+    return subprocess.run([sys.executable, "-c", "from pacesim.cli import app; app()", "trace", "diff",
+                           out / names["ns2"], out / names["pacesim"], "--time-tolerance", "1e-6"]).returncode
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=HERE / "results" / "trace")
     ap.add_argument("--tick", default="10ms", help="TCP's clock tick (tcp.tick), e.g. 10ms or 1us")
     args = ap.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
     scenario = apply_overrides(load_scenario(SCENARIO), [f"tcp.tick={args.tick}"])
-    names = {name: f"{name}-{args.tick}.tr.gz" for name in ("pacesim", "ns2")}
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
-        r = pacesim.run(scenario, trace=tmp / "pacesim.tr")
-        (tmp / "params.tcl").write_text(params(scenario, r.report["flows"]["start_s"]))
-        subprocess.run(["ns", HERE / "trace_ebase.tcl", tmp / "params.tcl", tmp / "ns2.tr"], check=True)
-        for name, gz in names.items():
-            gzip_to(tmp / f"{name}.tr", args.out / gz)
-    return subprocess.run([sys.executable, "-c", "from pacesim.cli import app; app()", "trace", "diff",
-                           args.out / names["ns2"], args.out / names["pacesim"], "--time-tolerance", "1e-6"]).returncode
+    return trace_both(scenario, lambda starts: params(scenario, starts), ["ns", HERE / "trace_ebase.tcl"],
+                      args.out, args.tick)
 
 
 if __name__ == "__main__":

@@ -155,8 +155,9 @@ impl Cut {
 }
 
 /// A packet handed to the other half: it reaches the far end of the cut
-/// link it is on (`packet.hop`) at `at`; it entered the links that led it
-/// there at `sent`, in half `origin`.
+/// link it is on (`packet.hop`) at `at`; its transmission on that link
+/// started at `sent`, `place` packets into the link's train
+/// (`Link::last_start`), in half `origin`.
 #[derive(Debug, Clone, Copy)]
 pub struct Crossing {
     pub at: Time,
@@ -164,6 +165,7 @@ pub struct Crossing {
     pub packet: Packet,
     /// Index of its TCP options in the outbox, or `NO_OPTIONS`.
     options: u32,
+    pub place: u16,
     pub origin: u8,
 }
 
@@ -179,7 +181,14 @@ pub struct Outbox {
 }
 
 impl Outbox {
-    pub fn push(&mut self, at: Time, sent: Time, origin: u8, packet: Packet, options: Option<TcpOptions>) {
+    pub fn push(
+        &mut self,
+        at: Time,
+        (sent, place): (Time, u16),
+        origin: u8,
+        packet: Packet,
+        options: Option<TcpOptions>,
+    ) {
         let options = match options {
             Some(o) => {
                 self.options.push(o);
@@ -187,7 +196,7 @@ impl Outbox {
             }
             None => NO_OPTIONS,
         };
-        self.crossings.push(Crossing { at, sent, packet, options, origin });
+        self.crossings.push(Crossing { at, sent, packet, options, place, origin });
     }
 
     pub fn len(&self) -> usize {

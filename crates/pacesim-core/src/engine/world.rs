@@ -273,22 +273,22 @@ impl World {
     /// Put `event` in the queue, due at `at`.
     #[inline]
     pub fn schedule(&mut self, at: Time, event: Event) {
-        self.schedule_as(at, self.now, event);
+        self.schedule_as(at, (self.now, 0), event);
     }
 
     /// Put `event` in the queue, due at `at`, ordered among its ties as if
-    /// scheduled at `scheduled` (<= now; earlier for a packet from the
-    /// other half of a split run) in the current event's half.
+    /// scheduled at `scheduled.0`, `scheduled.1` resumes into a train of
+    /// packets (see `EventQueue::push_from`), in the current event's half.
     #[inline]
-    fn schedule_as(&mut self, at: Time, scheduled: Time, event: Event) {
+    fn schedule_as(&mut self, at: Time, scheduled: (Time, u16), event: Event) {
         self.schedule_from(at, scheduled, self.origin, event);
     }
 
     #[inline]
-    fn schedule_from(&mut self, at: Time, scheduled: Time, origin: u8, event: Event) {
+    fn schedule_from(&mut self, at: Time, (scheduled, place): (Time, u16), origin: u8, event: Event) {
         #[cfg(feature = "trace")]
         crate::sim::event::trace::push(at, event.tag());
-        self.queue.push_from(at, scheduled, origin, event.into());
+        self.queue.push_from(at, scheduled, place, origin, event.into());
     }
 }
 

@@ -60,6 +60,11 @@ pub struct Link {
     /// [`Link::set_untracked`]), or its queue holds the packets before
     /// they are offered ([`Link::holds`]).
     direct: bool,
+    /// How many packets the transmitter carried back to back before the
+    /// last one admitted since it was last idle (at most `u16::MAX`): in
+    /// ns-2 the number of queue resumes between the event that started the
+    /// train and the last packet's start (see `sim::event`).
+    train: u16,
     pub output: Box<Output>,
 }
 
@@ -104,6 +109,7 @@ impl Link {
             delay,
             last_tx: (0, 0),
             direct: false,
+            train: 0,
             output: Box::new(Output {
                 queue: DropTail::unlimited().into(),
                 waiting: VecDeque::new(),
@@ -178,8 +184,19 @@ impl Link {
         } else {
             self.output.admit(now, size, tx, kind, self.busy_until)?
         };
+        // A transmitter freeing at `now` is busy: the arrival goes first
+        // (see `Output::settle`), and the packet starts behind the one before.
+        self.train =
+            if self.busy_until >= now && self.busy_until > 0 { self.train.saturating_add(1) } else { 0 };
         self.busy_until = start + tx;
         Some(self.busy_until + self.delay)
+    }
+
+    /// When the last packet admitted starts its transmission, and how many
+    /// packets went back to back before it since the transmitter was idle.
+    #[inline]
+    pub fn last_start(&self) -> (Time, u16) {
+        (self.busy_until - self.last_tx.1, self.train)
     }
 
     /// Whether the queue holds its waiting packets until they start (its

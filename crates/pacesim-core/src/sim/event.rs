@@ -9,10 +9,25 @@
 //! current run. Events beyond the window wait in a heap ordered by (time,
 //! tie, insertion number) and are moved into their slot at the moment it
 //! enters the window, before anything else can be pushed into it; so every
-//! slot is in insertion order. The tie is when the event was scheduled
-//! (and in which half of a split run, [`EventQueue::push_from`]): in one
-//! world that is insertion order again, so equal-time events pop in the
-//! order they were scheduled and a run is a pure function of its inputs.
+//! slot is in insertion order. The tie is when the event was scheduled,
+//! then its place in a train of packets (below), then in which half of a
+//! split run ([`EventQueue::push_from`]): in one world the first is
+//! insertion order again, so equal-time events pop in the order they were
+//! scheduled and a run is a pure function of its inputs.
+//!
+//! This is ns-2's order. Its scheduler (`common/scheduler.cc`,
+//! `CalendarScheduler::insert`) puts an event after every event of the
+//! same time already queued: equal times run first in, first out. ns-2
+//! schedules a packet's arrival at a link's far end when its transmission
+//! starts (`LinkDelay::recv`); a packet that waited starts in the queue's
+//! resume event, which the previous packet's start scheduled. So among
+//! arrivals at one instant, one that was scheduled earlier goes first, and
+//! at one scheduling instant the packet that started its link's busy
+//! period goes first (its start ran in the event that sent it, scheduled
+//! earlier than any resume), then the packets behind it by their place in
+//! the train, fewest resumes first. pacesim has no resume events; the
+//! engine gives an arrival its start time and its place (`place` of
+//! [`EventQueue::push_from`]).
 //! Nothing is ever removed from the middle: a component that wants to
 //! cancel an event keeps its own deadline and ignores stale events when
 //! they pop.
@@ -39,23 +54,26 @@ pub const SLOTS: usize = 1 << 10;
 #[derive(Debug, Clone, Copy)]
 struct Entry<E> {
     at: Time,
-    tie: u32,
+    tie: u64,
     event: E,
 }
 
+/// The bits of a time below its slot number.
+const IN_SLOT: Time = (1 << SLOT_BITS) - 1;
+
 impl<E> Entry<E> {
-    /// (time, tie) as one 96-bit number, compared in one go.
+    /// (time, tie) as one 128-bit number, compared in one go.
     #[inline]
     fn key(&self) -> u128 {
-        u128::from(self.at) << 32 | u128::from(self.tie)
+        u128::from(self.at) << 64 | u128::from(self.tie)
     }
 
     /// [`Entry::key`] for events of one slot, which share every bit of
-    /// their time from [`SLOT_BITS`] up: its low 64 bits, (time mod 2^32,
-    /// tie), order them alike.
+    /// their time from [`SLOT_BITS`] up: (time mod 2^SLOT_BITS, tie), in
+    /// the low 82 bits, orders them alike.
     #[inline]
-    fn slot_key(&self) -> u64 {
-        self.at << 32 | u64::from(self.tie)
+    fn slot_key(&self) -> u128 {
+        u128::from(self.at & IN_SLOT) << 64 | u128::from(self.tie)
     }
 }
 
@@ -106,7 +124,7 @@ pub struct EventQueue<E> {
     run: Vec<Entry<E>>,
     next: usize,
     /// Scratch space for sorting a large slot.
-    keys: Vec<u64>,
+    keys: Vec<u128>,
     spare: Vec<Entry<E>>,
     /// Each slot's events in insertion order, by slot number modulo SLOTS.
     /// A slot taken into the run is given the run's emptied buffer, so
@@ -143,11 +161,11 @@ impl<E> Default for EventQueue<E> {
 }
 
 /// Bits of a large slot's sort key that number its events (see [`sort_slot`]).
-const PLACE_BITS: u32 = 64 - SLOT_BITS - 32;
+const INDEX_BITS: u32 = 128 - SLOT_BITS - 64;
 
 /// Sort a slot's events by (time, tie), equal keys kept in insertion
 /// order. E-base's slots hold about 19 events in one world (10 in a half),
-/// in no particular order: up to 32 are sorted by insertion on one 64-bit
+/// in no particular order: up to 32 are sorted by insertion on one 128-bit
 /// key ([`Entry::slot_key`]) rather than by the library's stable sort,
 /// which compares the fields in turn (bench/README.md has the measurements
 /// behind both choices). Dense networks put hundreds or thousands in a
@@ -156,19 +174,16 @@ const PLACE_BITS: u32 = 64 - SLOT_BITS - 32;
 /// which makes every key distinct, so that an unstable sort of the bare
 /// keys (in `keys`) orders the events as a stable one would, and the
 /// events are then gathered in that order (through `spare`).
-fn sort_slot<E: Copy>(run: &mut Vec<Entry<E>>, keys: &mut Vec<u64>, spare: &mut Vec<Entry<E>>) {
-    if run.len() > 32 && run.len() < 1 << PLACE_BITS {
-        let place = |i: usize, e: &Entry<E>| e.slot_key() << PLACE_BITS | i as u64;
+fn sort_slot<E: Copy>(run: &mut Vec<Entry<E>>, keys: &mut Vec<u128>, spare: &mut Vec<Entry<E>>) {
+    if run.len() > 32 {
+        // (A slot cannot hold 2^INDEX_BITS events: they would fill memory.)
+        let indexed = |i: usize, e: &Entry<E>| e.slot_key() << INDEX_BITS | i as u128;
         keys.clear();
-        keys.extend(run.iter().enumerate().map(|(i, e)| place(i, e)));
+        keys.extend(run.iter().enumerate().map(|(i, e)| indexed(i, e)));
         keys.sort_unstable();
         spare.clear();
-        spare.extend(keys.iter().map(|k| run[(k & ((1 << PLACE_BITS) - 1)) as usize]));
+        spare.extend(keys.iter().map(|k| run[(k & ((1 << INDEX_BITS) - 1)) as usize]));
         std::mem::swap(run, spare);
-        return;
-    }
-    if run.len() > 32 {
-        run.sort_by_key(Entry::slot_key);
         return;
     }
     for i in 1..run.len() {
@@ -189,22 +204,26 @@ impl<E: Copy> EventQueue<E> {
     /// before it.
     #[inline]
     pub fn push(&mut self, at: Time, event: E) {
-        self.push_from(at, self.last, 0, event);
+        self.push_from(at, self.last, 0, 0, event);
     }
 
     /// Schedule `event` at `at` as if it had been scheduled at `scheduled`
-    /// (not after the last popped event) in half `half` (0 or 1) of a split
-    /// network (`engine::partition`). Events due at the same time pop in the
-    /// order they were scheduled; those scheduled at the same instant,
-    /// half 0's first, then in insertion order. One world running both
-    /// halves therefore orders ties exactly as the two halves do, although
-    /// each half queues the packets from the other late.
+    /// (at most `at`), `place` resume events after the event that
+    /// scheduled the first of a train of packets (0 for any event but a
+    /// packet's arrival, see the module's notes), in half `half` (0 or 1) of
+    /// a split network (`engine::partition`). Events due at the same time
+    /// pop in the order they were scheduled; those scheduled at the same
+    /// instant, lower place first, then half 0's first, then in insertion
+    /// order. One world running both halves therefore orders ties exactly
+    /// as the two halves do, although each half queues the packets from the
+    /// other late.
     #[inline(always)]
-    pub fn push_from(&mut self, at: Time, scheduled: Time, half: u8, event: E) {
+    pub fn push_from(&mut self, at: Time, scheduled: Time, place: u16, half: u8, event: E) {
         assert!(at >= self.last, "event scheduled in the past: {at} < {}", self.last);
         debug_assert!(scheduled <= at && half < 2);
         self.len += 1;
-        let tie = ((LAG_CAP - (at - scheduled).min(LAG_CAP)) << 1) as u32 | u32::from(half);
+        let lag = (at - scheduled).min(LAG_CAP);
+        let tie = (LAG_CAP - lag) << 33 | u64::from(place) << 1 | u64::from(half);
         let e = Entry { at, tie, event };
         let slot = at >> SLOT_BITS;
         if slot > self.current && slot < self.current + SLOTS as u64 {
@@ -463,38 +482,56 @@ mod tests {
         q.push(0, 'x');
         q.pop();
         // Now 0. Scheduled now, in half 1 then half 0: half 0's pops first.
-        q.push_from(100, 0, 1, 'b');
-        q.push_from(100, 0, 0, 'a');
-        q.push_from(100, 0, 0, 'c');
+        q.push_from(100, 0, 0, 1, 'b');
+        q.push_from(100, 0, 0, 0, 'a');
+        q.push_from(100, 0, 0, 0, 'c');
         // Queued later but scheduled earlier (a packet from the other half
         // of a split run, taken in late): first of all.
         q.push(50, 'y');
         q.pop();
         q.push(100, 'e');
-        q.push_from(100, 20, 1, 'd');
-        q.push_from(100, 10, 1, 'z');
+        q.push_from(100, 20, 0, 1, 'd');
+        q.push_from(100, 10, 0, 1, 'z');
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
         assert_eq!(order, vec!['a', 'c', 'b', 'z', 'd', 'e']);
     }
 
-    /// Slots of every size (insertion sort, keys with places, the library's
-    /// sort beyond 2^PLACE_BITS events) pop by time, then tie, then
-    /// insertion: events at a few times in one slot, each scheduled at
-    /// one of a few earlier times, in a scrambled order.
+    /// ns-2's order of two packets reaching a router at one instant, both
+    /// started at one instant on their links (1 Gb/s, 1 ms, 1500 B: 12 us
+    /// on the wire): `q` sent at once by the event then (an ACK), `p` after
+    /// two packets of a train, by two queue resumes (scheduled 12 us
+    /// earlier each, the first by the event that started the train): `q`'s
+    /// start was scheduled first, so `q` arrives first; `r`, the second of
+    /// a train, before `p`, the third. Half 1 does not go before place 0.
+    #[test]
+    fn a_packet_that_waited_on_its_link_arrives_after_one_sent_at_once() {
+        let mut q = EventQueue::default();
+        let (start, at) = (10_000_000, 11_012_000);
+        q.push_from(at, start, 2, 0, 'p');
+        q.push_from(at, start, 0, 1, 'q');
+        q.push_from(at, start, 1, 0, 'r');
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
+        assert_eq!(order, vec!['q', 'r', 'p']);
+    }
+
+    /// Slots of every size (insertion sort, keys with places) pop by time,
+    /// then tie, then insertion: events at a few times in one slot, each
+    /// scheduled at one of a few earlier times, in a scrambled order.
     #[test]
     fn large_slots_pop_as_a_stable_sort_orders_them() {
-        for n in [20, 500, (1 << PLACE_BITS) + 100] {
+        for n in [20, 500, 20_000] {
             let mut q = EventQueue::default();
             let mut want = vec![];
             for i in 0..n {
                 let at = (5 << SLOT_BITS) + (i * 7919 % 13) as Time;
                 let scheduled = (i * 104_729 % 5) as Time;
-                q.push_from(at, scheduled, (i % 2) as u8, i);
-                want.push(((at, LAG_CAP - (at - scheduled)), i % 2, i));
+                let place = (i * 31 % 3) as u16;
+                q.push_from(at, scheduled, place, (i % 2) as u8, i);
+                want.push(((at, LAG_CAP - (at - scheduled)), place, i % 2, i));
             }
             want.sort();
             let got: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
-            assert_eq!(got, want.iter().map(|w| w.2).collect::<Vec<_>>(), "{n} events in a slot");
+            assert_eq!(got, want.iter().map(|w| w.3).collect::<Vec<_>>(), "{n} events in a slot");
         }
     }
 

@@ -47,19 +47,22 @@ impl World {
     /// Put the packet on the link of its current hop now.
     #[inline]
     pub(super) fn transmit_packet(&mut self, id: PacketId) {
-        self.carry(id, self.now, self.now);
+        self.carry(id, self.now);
     }
 
     /// Offer the packet to the link of its current hop at `at`, and straight
     /// on across any cut-through links after it (see
     /// `Network::mark_cut_through`); schedule its arrival at the end of the
-    /// last one (as if scheduled at `sent`), or hand it to the other half
-    /// at the end of a cut link. An offer to a traced link is recorded
-    /// (only a run with a trace marks a hop `Hop::TRACED`).
+    /// last one, or hand it to the other half at the end of a cut link. The
+    /// arrival is ordered among its ties as ns-2 orders it (`sim::event`):
+    /// as if scheduled when its transmission on that link started, at its
+    /// place in the link's train (`Link::last_start`). An offer to a traced
+    /// link is recorded (only a run with a trace marks a hop `Hop::TRACED`).
     #[inline]
-    pub(super) fn carry(&mut self, id: PacketId, mut at: Time, sent: Time) {
+    pub(super) fn carry(&mut self, id: PacketId, mut at: Time) {
         let net = &mut self.net;
         let p = self.packets.get_mut(id);
+        let mut started: (Time, u16);
         let crossed = loop {
             let hop = self.route_hops[p.hop as usize];
             let link = &mut net.links[hop.link()];
@@ -68,7 +71,10 @@ impl World {
                 traced::offered(self.trace.as_deref_mut(), self.now, hop, link, id, p, at, arrives);
             }
             match arrives {
-                Some(t) => at = t,
+                Some(t) => {
+                    at = t;
+                    started = link.last_start();
+                }
                 None => {
                     self.packets.release(id);
                     self.dropped += 1;
@@ -86,10 +92,10 @@ impl World {
         };
         if crossed {
             let options = self.packets.attached_options(id);
-            self.outbox.push(at, sent, self.origin, *self.packets.get(id), options);
+            self.outbox.push(at, started, self.origin, *self.packets.get(id), options);
             self.packets.release(id);
         } else {
-            self.schedule_as(at, sent, Event::Arrive(id));
+            self.schedule_as(at, started, Event::Arrive(id));
         }
     }
 

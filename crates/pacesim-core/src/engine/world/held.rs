@@ -36,7 +36,7 @@ impl World {
     /// and arm its `Transmit` event for the next.
     pub(super) fn start_held(&mut self, l: u32) {
         while let Some(id) = self.net.links[l as usize].next_held(self.now) {
-            self.carry(id, self.now, self.now);
+            self.carry(id, self.now);
         }
         if let Some(at) = self.net.links[l as usize].arm_transmit() {
             self.schedule(at, Event::Transmit(l));

@@ -37,7 +37,7 @@ impl World {
         self.pacers[i as usize].advance(t, &mut released);
         self.note_pacer(i, t);
         for id in released.drain(..) {
-            self.carry(id, t, t);
+            self.carry(id, t);
         }
         self.released = released;
     }

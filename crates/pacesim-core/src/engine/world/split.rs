@@ -128,7 +128,7 @@ impl World {
     /// `at` (later than anything this half has simulated) and goes on
     /// exactly as it would have in one world: across the cut-through links
     /// after the cut at once, or by an arrival event, ordered as if
-    /// scheduled when the packet was sent across.
+    /// scheduled when the packet started across the cut link.
     pub fn receive(&mut self, inbox: &mut Outbox, end: Time) {
         inbox.drain(|c, options| {
             if c.at >= end {
@@ -143,10 +143,10 @@ impl World {
             if self.route_hops[p.hop as usize].has(Hop::ONWARD) {
                 p.hop += 1;
                 let origin = std::mem::replace(&mut self.origin, c.origin);
-                self.carry(id, c.at, c.sent);
+                self.carry(id, c.at);
                 self.origin = origin;
             } else {
-                self.schedule_from(c.at, c.sent, c.origin, Event::Arrive(id));
+                self.schedule_from(c.at, (c.sent, c.place), c.origin, Event::Arrive(id));
             }
         });
     }
@@ -198,7 +198,7 @@ mod tests {
         let mut inbox = Outbox::default();
         a.outbox.drain(|c, options| {
             crossed.push(c.at);
-            inbox.push(c.at, c.sent, c.origin, c.packet, options);
+            inbox.push(c.at, (c.sent, c.place), c.origin, c.packet, options);
         });
         assert_eq!(crossed, vec![21_915_200, 22_747_200, 23_579_200]);
         assert_eq!(a.delivered, 0);
