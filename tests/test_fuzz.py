@@ -37,7 +37,7 @@ def test_hostile_input_meets_clean_errors_and_good_runs_only(harness):
     assert sum(harness.counts.values()) == CASES
     defects = {c: harness.counts[c] for c in hostile.DEFECTS if harness.counts[c]}
     assert not defects, json.dumps(harness.examples, indent=1, ensure_ascii=False)
-    assert set(harness.by_kind) == {"scenario", "sweep", "set", "trace"}
+    assert set(harness.by_kind) == {"scenario", "sweep", "set", "trace", "offered"}
     assert harness.counts["ran ok"] >= CASES // 50  # the engine is reached, not only the parser
 
 

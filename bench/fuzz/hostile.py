@@ -49,6 +49,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 import pacesim
+from pacesim import memory
 from pacesim.memory import tcp_flows
 from pacesim.scenario import Scenario, ScenarioError, apply_overrides, load_scenario, tomllib
 from pacesim.sweep import SweepError, load_sweep
@@ -60,7 +61,8 @@ SCENARIO_FILES = sorted(p for p in SCENARIOS.glob("[a-z]*.toml"))
 SWEEP_FILES = sorted(p for p in SCENARIOS.glob("[A-Z]*.toml"))
 
 CLASSES = ["error names field", "ran ok", "valid, too large to run here",
-           "error without field", "traceback", "panic", "engine failure", "crash", "hang", "nonsense"]
+           "error without field", "traceback", "panic", "engine failure", "crash", "hang", "nonsense",
+           "memory unguarded"]
 DEFECTS = CLASSES[3:]
 """Outcomes issue 20 allows none of."""
 
@@ -235,7 +237,7 @@ def _garbled(draw, text: bytes) -> bytes:
 
 @dataclass
 class Case:
-    kind: str  # scenario, sweep, set, trace
+    kind: str  # scenario, sweep, set, trace, offered
     name: str  # the file it started from
     content: bytes = b""
     overrides: List[str] = field(default_factory=list)
@@ -353,7 +355,66 @@ def trace_case(draw) -> Case:
     return Case("trace", "a-video", _dumps(data), trace=body, threads=draw(st.sampled_from([1, 2])))
 
 
-CASES = st.one_of(scenario_case(), sweep_case(), set_case(), trace_case())
+OFFERED_LIMIT = 2**30
+"""The memory an `offered` case may take: the guard must refuse a run whose UDP queue would grow past it."""
+
+
+@st.composite
+def offered_case(draw) -> Case:
+    """A-base's UDP host alone sending one to three sources of absurd offered load into its 100 Mb/s access
+    link (no queue limit): any kind, rates from 1 b/s to 2^64 - 1, ON and OFF from 1 ns, packets of 1 B up,
+    runs of 1 s to a day (issue 33: ON = OFF = 1 ns grew to 20 GB unseen by the memory guard)."""
+    def source(kind: str) -> Dict[str, Any]:
+        u: Dict[str, Any] = {"kind": kind, "size": draw(st.sampled_from(["1B", "40B", "200B", "1500B", "65535B"])),
+                             "rate": draw(st.sampled_from(["1bps", "1Mbps", "60Mbps", "99Mbps", "300Mbps", "10Gbps",
+                                                           "18446744073709551615bps"])),
+                             "start": draw(st.sampled_from(["0s", "1ns", "0.5s"]))}
+        if kind == "onoff":
+            for key in ("on", "off"):
+                u[key] = draw(st.sampled_from(["1ns", "1us", "1ms", "100ms", "1s", "100000s"]))
+        if kind == "fbm":
+            u["hurst"] = 0.85
+        return u
+
+    data = _base(SCENARIOS / "a-base.toml")
+    data["topology"]["tcp_hosts"] = 0
+    data["duration"] = draw(st.sampled_from(["1s", "20s", "1000s", "86400s"]))
+    data["warmup"] = "0s"
+    data.pop("burstiness", None)
+    kinds = draw(st.lists(st.sampled_from(["cbr", "poisson", "onoff", "fbm"]), min_size=1, max_size=3))
+    data["traffic"]["udp"] = [source(k) for k in kinds]
+    return Case("offered", "a-base", _dumps(data), threads=draw(st.sampled_from([1, 2])))
+
+
+def offered_bps(u) -> float:
+    """A UDP source's mean offered rate, bit/s, computed here from its spec (independent of the engine): its
+    rate, or for an ON-OFF source ns-2's renewal cycle, E[N] packets of 8 L bits per E[N] I + off,
+    I = 8 L / peak, E[N] = 1 + e^(-3/(2m)) / (1 - e^(-1/m)), m = on / I."""
+    if u.kind != "onoff":
+        return float(u.rate)
+    bits = 8 * memory._mean_size(u)
+    interval = bits / u.rate
+    m = u.on / 1e9 / interval
+    n = 1 + math.exp(-1.5 / m) / -math.expm1(-1 / m)
+    return bits * n / (n * interval + u.off / 1e9)
+
+
+def unguarded(s: Scenario) -> Optional[str]:
+    """What the memory guard let through of an `offered` case whose UDP queue, by this harness's own count
+    (the sources' offered bits less the 100 Mb/s link's, in the offered stream's mean packets, 64 B each
+    queued), grows
+    past `OFFERED_LIMIT` (None if nothing)."""
+    run = s.duration / 1e9
+    offered = [offered_bps(u) * max(0.0, run - u.start / 1e9) for u in s.traffic.udp]  # bits
+    packets = sum(b / 8 / memory._mean_size(u) for b, u in zip(offered, s.traffic.udp))
+    if packets == 0:
+        return None
+    size = sum(offered) / 8 / packets  # the offered stream's mean packet
+    queued = (sum(offered) - 100e6 * run) / 8 / size * 64
+    return f"the guard let through a UDP queue of about {queued:.3g} B" if queued > 2 * OFFERED_LIMIT else None
+
+
+CASES = st.one_of(scenario_case(), sweep_case(), set_case(), trace_case(), offered_case())
 
 
 # --- outcomes ---
@@ -518,6 +579,11 @@ class Harness:
         self.examples: Dict[str, List[str]] = {}
 
     def _run(self, s: Scenario, case: Case) -> Outcome:
+        if case.kind == "offered":  # the guard refuses it (a ScenarioError naming the source) or it is bounded
+            memory.check(s, OFFERED_LIMIT)
+            blind = unguarded(s)
+            if blind:
+                return Outcome("memory unguarded", blind)
         packets, flows = cost(s)
         if packets > COST_CAP or flows > FLOW_CAP:
             return Outcome("valid, too large to run here", f"{packets:.3g} packets, {flows} flows")

@@ -159,7 +159,8 @@ def _udp_queues(s, e: Estimate) -> None:
             continue
         run = {i: max(0, s.duration - s.traffic.udp[i].start) / 1e9 for i in sources}
         bits = sum(rates[i] * run[i] for i in sources) - first["rate_bps"] * max(run.values())
-        size = sum(rates[i] * _mean_size(s.traffic.udp[i]) for i in sources) / mean_rate  # bytes, rate-weighted
+        # The queue holds each source's packets as they come: the offered stream's mean packet (packet-weighted).
+        size = mean_rate / sum(rates[i] / _mean_size(s.traffic.udp[i]) for i in sources)
         packets = int(max(0.0, bits) / 8 / size)
         i = max(sources, key=lambda i: rates[i] * run[i])
         u = s.traffic.udp[i]

@@ -114,7 +114,7 @@ pub(crate) fn build_world(s: &Scenario, queues: Queues) -> Result<World, Invalid
     let traces = played_traces(s, &net, &udp_routes)?;
     let sources = (s.traffic.udp.iter().zip(udp_routes).zip(traces).enumerate())
         .map(|(i, ((u, route), played))| {
-            UdpSource::new(u, played, s.seed, i as u64, route, &format!("traffic.udp[{i}]"))
+            UdpSource::new(u, played, s.seed, i as u64, route, s.duration, &format!("traffic.udp[{i}]"))
         })
         .collect::<Result<_, _>>()?;
     let t = &s.tcp;

@@ -138,20 +138,27 @@ pub struct FbmSource {
     /// Bytes generated but not yet sent, and the end of the last interval drawn.
     backlog: f64,
     clock: Time,
+    /// The run's end: no noise is drawn past it (at 1 b/s a 40 B packet
+    /// would take 320 s of it, 320 blocks of 2^20 samples in a 1 s run).
+    end: Time,
 }
 
 impl FbmSource {
-    /// Mean `rate` bit/s from `start`, fGn of Hurst `h` per `dt` ns.
-    pub fn new(noise: Fgn, rate: u64, dt: Time, start: Time) -> Self {
+    /// Mean `rate` bit/s from `start` to the run's `end`, fGn of Hurst `h` per `dt` ns.
+    pub fn new(noise: Fgn, rate: u64, dt: Time, start: Time, end: Time) -> Self {
         let mean_bytes = rate as f64 / 8.0 * dt as f64 * 1e-9;
-        FbmSource { noise, dt, a: mean_bytes / MEAN_TRUNCATED, backlog: 0.0, clock: start }
+        FbmSource { noise, dt, a: mean_bytes / MEAN_TRUNCATED, backlog: 0.0, clock: start, end }
     }
 
     /// When the packet after one of `size` bytes is due: the end of the
-    /// interval whose bytes cover those `size` bytes.
+    /// interval whose bytes cover those `size` bytes; never (`Time::MAX`)
+    /// if that is past the run's end.
     pub fn next_departure(&mut self, size: u32) -> Time {
         let size = f64::from(size);
         while self.backlog < size {
+            if self.clock >= self.end {
+                return Time::MAX;
+            }
             self.backlog += self.a * (1.0 + self.noise.sample()).max(0.0);
             self.clock += self.dt;
         }
@@ -235,13 +242,25 @@ mod tests {
     }
 
     #[test]
+    fn a_packet_due_past_the_runs_end_draws_no_noise_past_it() {
+        // 1 b/s of 40 B packets: the first is due after about 320 s of noise
+        // (320 blocks of 2^20 samples, a hang of the fuzz run, issue 33); in a
+        // run ending at 1 s it is never due, after at most 1 s of noise (the
+        // one block drawn when built).
+        let noise = Fgn::new(0.85, 1 << 20, stream(1, "test.fgn", 0)).unwrap();
+        let mut s = FbmSource::new(noise, 1, 1_000, 0, 1_000_000_000);
+        assert_eq!(s.next_departure(40), Time::MAX);
+        assert_eq!(s.clock, 1_000_000_000);
+    }
+
+    #[test]
     fn truncated_source_holds_its_mean_rate() {
         // 5 Mb/s of 200 B packets at 1 us, H = 0.85: 10 s is 31250 packets.
         // The rate is exact in expectation; the mean of N = 1e7 LRD samples
         // has relative sd about (sd_y / mean_y) N^(H-1) = 0.8 (1e7)^-0.15 =
         // 7.1 % (sd_y / mean_y = 0.8 for max(0, 1 + x)); 4 sd = 28 %.
         let noise = Fgn::new(0.85, 1 << 16, stream(3, "test.fgn", 0)).unwrap();
-        let mut s = FbmSource::new(noise, 5_000_000, 1_000, 0);
+        let mut s = FbmSource::new(noise, 5_000_000, 1_000, 0, Time::MAX);
         let mut packets = 0;
         while s.next_departure(200) <= 10_000_000_000 {
             packets += 1;

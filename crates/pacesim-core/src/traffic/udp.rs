@@ -290,8 +290,9 @@ pub struct UdpSource {
 }
 
 impl UdpSource {
-    /// Source `index` of a run with master seed `seed`, sending on `route`,
-    /// a trace source playing `played` (its [`UdpSpec::played_trace`]); an
+    /// Source `index` of a run with master seed `seed` ending at `end`,
+    /// sending on `route`, a trace source playing `played` (its
+    /// [`UdpSpec::played_trace`]); an
     /// fBm source whose noise cannot be generated is an error on `field`.
     pub fn new(
         spec: &UdpSpec,
@@ -299,6 +300,7 @@ impl UdpSource {
         seed: u64,
         index: u64,
         route: u32,
+        end: Time,
         field: &str,
     ) -> Result<Self, InvalidField> {
         let rng = |purpose| stream(seed, purpose, index);
@@ -328,7 +330,7 @@ impl UdpSource {
                 let h = spec.hurst.unwrap_or(f64::NAN);
                 let noise = Fgn::new(h, FBM_BLOCK, rng("udp.fgn"))
                     .map_err(|e| InvalidField { field: format!("{field}.hurst"), message: e.to_string() })?;
-                drawn(Gaps::Fbm(Box::new(FbmSource::new(noise, rate(), FBM_DT, spec.start))))
+                drawn(Gaps::Fbm(Box::new(FbmSource::new(noise, rate(), FBM_DT, spec.start, end))))
             }
             UdpKind::Trace => {
                 let (t, trace) =
@@ -390,7 +392,7 @@ mod tests {
     }
 
     fn source(spec: &UdpSpec, seed: u64, index: u64, route: u32) -> UdpSource {
-        UdpSource::new(spec, spec.played_trace("udp").unwrap(), seed, index, route, "udp").unwrap()
+        UdpSource::new(spec, spec.played_trace("udp").unwrap(), seed, index, route, Time::MAX, "udp").unwrap()
     }
 
     /// Run a source for `n` packets: (bytes, time of the n-th departure after start).
