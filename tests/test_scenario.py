@@ -90,7 +90,8 @@ def test_e_base_file_writes_out_every_key():
     written = {k for k, v in data.items() if not isinstance(v, dict)}
     written |= {f"{t}.{k}" for t, v in data.items() if isinstance(v, dict) for k in v}
     optional = {"core.buffer_packets", "tcp.delayed_ack", "pacing.utilization", "pacing.max_delay", "pacing.links",
-                "topology.udp", "traffic.udp", "traffic.short", "burstiness", "progress", "delay", "series", "trace"}
+                "topology.udp", "traffic.udp", "traffic.short", "traffic.tmix", "burstiness", "progress", "delay", "transit",
+                "series", "trace"}
     expected = {f"topology.{k}" for k in EBase.model_fields}
     for name, field in Scenario.model_fields.items():
         sub = getattr(field.annotation, "model_fields", None)

@@ -82,7 +82,7 @@ def drift(engine: dict, model: type[BaseModel] = Scenario, path: str = "", kind:
           table_default: Any = None) -> List[str]:
     """Every disagreement between the engine's table `engine` (a schema object) and the front's `model`."""
     problems = []
-    props = engine["properties"]
+    props = engine.get("properties", {})
     front = {k for k in _keys(model) if f"{path}.{k}".lstrip(".") not in FRONT_ONLY}
     for key in sorted(set(props) ^ front):
         side = "the engine's" if key in props else "the front's"

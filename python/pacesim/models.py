@@ -138,7 +138,7 @@ class Models:
             node = node if node is not None else schema.resolve({"$ref": f"#/$defs/{ref}"})
             front = self.fronts.get(ref, Front(re.sub(r"(Spec|Params)$", "", ref)))
             fields: Dict[str, Any] = {}
-            for key, prop in node["properties"].items():
+            for key, prop in node.get("properties", {}).items():
                 if key in front.replace:
                     fields.update(front.replace[key])
                 elif key == "kind" and "const" in prop:  # a tagged table's tag

@@ -84,7 +84,31 @@ class Result:
     @cached_property
     def flows(self) -> pd.DataFrame:
         """One row per TCP flow, indexed by flow id, over the window (`short`:
-        a closed-loop user; `mean_cwnd`: window averaged over open connections)."""
+        a closed-loop user; `mean_cwnd`: window averaged over open connections).
+
+        Per-flow statistics as ns-3's FlowMonitor gives them (its `FlowStats`
+        of the flow's data packets, taken over the window, not the whole run;
+        the flow's ACKs are not counted):
+
+        - `throughput_kbps`: wire bytes (headers included) of the data packets
+          sent, retransmissions and SYNs included, x 8 / window, Kb/s
+          (FlowMonitor's `txBytes`); `data_packets_sent` (`txPackets`).
+        - `goodput_kbps`: unique payload bytes delivered in order, x 8 / window.
+        - `lost_packets`: its data packets dropped anywhere on its route (a
+          queue, a pacer), counted at the drop (`lostPackets`, drops only);
+          `loss_rate` = lost_packets / data_packets_sent (None if it sent none).
+        - With `[transit]` in the scenario (`--set transit={}`): `transit_mean_ms`,
+          `transit_p50_ms`, `transit_p95_ms`, `transit_p99_ms`, the one-way delay
+          of each data packet delivered, from the transmission of that very
+          packet to its last bit received (FlowMonitor's `delaySum / rxPackets`
+          and `delayHistogram`); the percentiles are nearest ranks, at most
+          2.1 % above the true value and never below (log-spaced bins); and
+          `jitter_ms`, the mean of |d_i - d_(i-1)| over consecutive deliveries
+          (`jitterSum / (rxPackets - 1)`). None for a flow that delivered
+          nothing (jitter: fewer than two).
+        - `mean_delay_ms` (with `[delay]`, class "data") differs from
+          `transit_mean_ms`: it runs from a sequence number's first
+          transmission, so a retransmission's includes the wait for it."""
         return self._table("flows")
 
     @cached_property

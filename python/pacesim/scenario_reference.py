@@ -159,8 +159,11 @@ def render() -> str:
         described[model] = heading
         hints = typing.get_type_hints(model, include_extras=True)
         docs = field_docs(model)
-        lines += [" ".join(inspect.cleandoc(model.__doc__ or "").split()), "",
-                  "| key | type | default | meaning |", "|---|---|---|---|"]
+        lines += [" ".join(inspect.cleandoc(model.__doc__ or "").split()), ""]
+        if not model.model_fields:
+            lines += [f"No keys: the table alone asks for it (`--set {heading.strip('`[]')}={{}}`).", ""]
+            continue
+        lines += ["| key | type | default | meaning |", "|---|---|---|---|"]
         for name, field in model.model_fields.items():
             lines.append(f"| `{field.alias or name}` | {_cell(type_text(hints[name]))} | {_cell(default_text(field))} | "
                          f"{_cell(docs.get(name, ''))} |")

@@ -108,7 +108,15 @@ pub struct PacerReport {
     pub max_delay_ms: f64,
 }
 
-/// Per-flow measurements, one column per metric (a DataFrame in Python).
+/// Per-flow measurements over the measurement window, one column per
+/// metric (a DataFrame in Python). With ns-3's FlowMonitor (src/flow-monitor,
+/// `FlowStats`) on the flow's data packets: `throughput_kbps` is its
+/// `txBytes`, `data_packets_sent` its `txPackets`, `lost_packets` its
+/// `lostPackets` (drops only: a packet still on its way at the end is not
+/// lost), the `transit_*` columns and `jitter_ms` its `delaySum`,
+/// `delayHistogram` and `jitterSum`, each over the window instead of the
+/// whole run; `goodput_kbps` counts unique payload, which FlowMonitor does
+/// not. The flow's ACKs (FlowMonitor's reverse flow) are not counted.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct FlowTable {
     pub flow: Vec<u32>,
@@ -117,8 +125,21 @@ pub struct FlowTable {
     pub paced: Vec<bool>,
     /// Round-trip propagation plus serialisation of one data packet and its ACK, ms.
     pub base_rtt_ms: Vec<f64>,
+    /// Unique payload bytes delivered in order, x 8 / window, Kb/s.
     pub goodput_kbps: Vec<f64>,
+    /// Wire bytes (headers included) of its data packets sent, retransmissions
+    /// and SYNs included, x 8 / window, Kb/s.
+    pub throughput_kbps: Vec<f64>,
+    /// Data packets sent, retransmissions and SYNs included.
     pub data_packets_sent: Vec<u64>,
+    /// Its data packets dropped, counted at the drop, wherever on its route
+    /// (any queue, pacer or link).
+    pub lost_packets: Vec<u64>,
+    /// lost_packets / data_packets_sent; None if it sent none. (Both are
+    /// counted in the window, the loss at the drop and the packet when
+    /// sent, so one sent just before the window and dropped in it counts
+    /// in the first only.)
+    pub loss_rate: Vec<Option<f64>>,
     pub retransmits: Vec<u64>,
     pub fast_retransmits: Vec<u64>,
     pub timeouts: Vec<u64>,
@@ -131,6 +152,25 @@ pub struct FlowTable {
     /// Mean one-way delay of its data packets delivered in the window, ms,
     /// when data delays are measured (`[delay]`) and it delivered any.
     pub mean_delay_ms: Vec<Option<f64>>,
+    /// Transit delay of its data packets delivered in the window, ms, each
+    /// from the transmission of that very packet (`[transit]`; empty when
+    /// not measured, None for a flow that delivered nothing): the mean, and
+    /// the 50th, 95th and 99th percentiles as nearest ranks (the least delay
+    /// with at least that share at or below it), each at most 2.1 % above
+    /// the true one (the histogram's log-spaced bins) and never below.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transit_mean_ms: Vec<Option<f64>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transit_p50_ms: Vec<Option<f64>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transit_p95_ms: Vec<Option<f64>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transit_p99_ms: Vec<Option<f64>>,
+    /// Mean jitter, ms: |d_i - d_(i-1)| over consecutive deliveries in the
+    /// window, i = 2..n, averaged over the n - 1 pairs (`[transit]`; None
+    /// below two deliveries).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub jitter_ms: Vec<Option<f64>>,
 }
 
 /// One-way delays of the delivered packets of one class over the window, ms;

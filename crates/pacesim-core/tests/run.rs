@@ -1,6 +1,6 @@
 //! Whole runs: determinism, conservation, and input errors naming the field.
 
-use pacesim_core::{run, Scenario};
+use pacesim_core::{run, Report, Scenario};
 
 const SMALL: &str = r#"{"seed":1,"duration":30000000000,"warmup":10000000000,
  "topology":{"kind":"e-base","edges":2,"hosts_per_edge":5,"access_rate":[8000000,12000000],"access_delay":[1000000,5000000],"edge_rate":[100000000,100000000],"edge_delay":[5000000,15000000]},
@@ -584,6 +584,32 @@ fn progress_is_sampled_for_every_flow_at_every_interval() {
     assert!(err.contains("progress.interval"), "{err}");
 }
 
+/// `SMALL` with one flow on fixed rates and delays: access 10 Mb/s and
+/// 1 ms, edge 100 Mb/s and 5 ms, core 10 Mb/s and 100 ms, a buffer that
+/// never fills, window 20.
+fn one_idle_flow() -> String {
+    SMALL
+        .replace("\"edges\":2,\"hosts_per_edge\":5", "\"edges\":1,\"hosts_per_edge\":1")
+        .replace("[8000000,12000000]", "[10000000,10000000]")
+        .replace("[1000000,5000000]", "[1000000,1000000]")
+        .replace("[5000000,15000000]", "[5000000,5000000]")
+        .replace("\"buffer\":5000", "\"buffer\":1000000")
+        .replace("\"window\":1000", "\"window\":20")
+}
+
+/// The least one-way delay of a data packet on `one_idle_flow`'s path, ms:
+/// propagation (1 + 5 + 100 + 5 + 1 ms) plus store-and-forward
+/// serialisation of 1040 B at 10, 100, 10, 100, 10 Mb/s.
+const IDLE_FLOOR_MS: f64 = 112.0 + 3.0 * 0.832 + 2.0 * 0.0832;
+
+/// `one_idle_flow` run with `measure` applied to its scenario, and without.
+fn idle_flow_measured(measure: impl FnOnce(&mut Scenario)) -> (Report, Report) {
+    let text = one_idle_flow();
+    let mut s = Scenario::from_json(&text).unwrap();
+    measure(&mut s);
+    (run(&s).unwrap(), run(&Scenario::from_json(&text).unwrap()).unwrap())
+}
+
 /// One-way delay of data packets on one idle path with fixed delays: never
 /// below propagation (1 + 5 + 100 + 5 + 1 ms) plus store-and-forward
 /// serialisation of 1040 B at 10, 100, 10, 100, 10 Mb/s (3 x 0.832 + 2 x
@@ -592,18 +618,9 @@ fn progress_is_sampled_for_every_flow_at_every_interval() {
 /// them), so after slow start nothing queues and every delay is that floor.
 #[test]
 fn one_way_delay_of_data_packets_starts_at_propagation_plus_serialisation() {
-    let text = SMALL
-        .replace("\"edges\":2,\"hosts_per_edge\":5", "\"edges\":1,\"hosts_per_edge\":1")
-        .replace("[8000000,12000000]", "[10000000,10000000]")
-        .replace("[1000000,5000000]", "[1000000,1000000]")
-        .replace("[5000000,15000000]", "[5000000,5000000]")
-        .replace("\"buffer\":5000", "\"buffer\":1000000")
-        .replace("\"window\":1000", "\"window\":20");
-    let mut s = Scenario::from_json(&text).unwrap();
-    s.delay = Some(serde_json::from_str("{}").unwrap());
-    let r = run(&s).unwrap();
+    let (r, plain) = idle_flow_measured(|s| s.delay = Some(serde_json::from_str("{}").unwrap()));
     let d = r.delay.as_ref().expect("asked for");
-    let floor = 112.0 + 3.0 * 0.832 + 2.0 * 0.0832;
+    let floor = IDLE_FLOOR_MS;
     assert!(d.cdf_ms[0] >= floor && d.cdf_ms[0] <= floor * 1.021, "{} vs {floor}", d.cdf_ms[0]);
     assert!(d.max_ms >= floor && d.max_ms <= floor * 1.001, "{} vs {floor}", d.max_ms);
     // Delivered in the window: what crossed the core in it, give or take a window in flight.
@@ -611,16 +628,122 @@ fn one_way_delay_of_data_packets_starts_at_propagation_plus_serialisation() {
     assert!(d.packets > 1000 && (d.cdf.last().unwrap() - 1.0).abs() < 1e-12);
     // The flow's mean is the floor itself: every delay in the window is it.
     assert!((r.flows.mean_delay_ms[0].unwrap() - floor).abs() < 1e-9);
-    let plain = run(&Scenario::from_json(&text).unwrap()).unwrap();
     let mut flows = r.flows.clone();
     flows.mean_delay_ms = vec![None];
     assert_eq!((&flows, &r.summary), (&plain.flows, &plain.summary), "measuring changes nothing else");
     // With losses, a retransmitted packet's delay runs from its first
     // transmission: the tail reaches past a 200 ms minimum RTO.
     let mut lossy = small();
-    lossy.delay = s.delay.clone();
+    lossy.delay = Some(serde_json::from_str("{}").unwrap());
     let d = run(&lossy).unwrap().delay.unwrap();
     assert!(d.max_ms > 200.0 + 111.0 && d.p50_ms < 200.0, "{d:?}");
+}
+
+/// ns-3 FlowMonitor's statistics of the lone flow of `one_idle_flow`: every
+/// packet's transit is the floor of the test above, 114.6576 ms, so the
+/// mean and every percentile are it (the percentiles capped at the
+/// maximum) and the jitter is 0 (the ACK clock spaces the packets at the
+/// core's rate); nothing is lost. It sends what the core carries (the
+/// core's throughput, to a window of 20 packets in flight, 8.32 Kb/s over
+/// the 20 s window), its goodput that without headers (1000 of 1040 B).
+/// Measuring transit changes nothing else.
+#[test]
+fn a_lone_flow_on_an_idle_path_has_its_transit_at_the_floor_no_jitter_and_no_loss() {
+    let (r, plain) = idle_flow_measured(|s| s.transit = Some(serde_json::from_str("{}").unwrap()));
+    let f = &r.flows;
+    let floor = IDLE_FLOOR_MS;
+    for column in [&f.transit_mean_ms, &f.transit_p50_ms, &f.transit_p95_ms, &f.transit_p99_ms] {
+        assert!((column[0].unwrap() - floor).abs() < 1e-9, "{column:?} vs {floor}");
+    }
+    assert_eq!(f.jitter_ms, vec![Some(0.0)]);
+    assert_eq!((f.lost_packets[0], f.loss_rate[0]), (0, Some(0.0)));
+    let in_flight = 20.0 * 1040.0 * 8.0 / 20.0 / 1e3;
+    let core = r.links["core"].throughput_mbps * 1e3;
+    assert!((f.throughput_kbps[0] - core).abs() <= in_flight, "{} vs {core}", f.throughput_kbps[0]);
+    assert!(core > 700.0, "window 20 over a 229 ms RTT: about 726 Kb/s, {core}");
+    let payload = f.throughput_kbps[0] * 1000.0 / 1040.0;
+    assert!((f.goodput_kbps[0] - payload).abs() <= in_flight, "{} vs {payload}", f.goodput_kbps[0]);
+    let mut flows = r.flows.clone();
+    for column in [
+        &mut flows.transit_mean_ms,
+        &mut flows.transit_p50_ms,
+        &mut flows.transit_p95_ms,
+        &mut flows.transit_p99_ms,
+        &mut flows.jitter_ms,
+    ] {
+        column.clear();
+    }
+    assert_eq!((&flows, &r.links), (&plain.flows, &plain.links), "measuring transit changes nothing else");
+}
+
+/// Two flows into a 10 Mb/s core with a buffer neither fills (window 20):
+/// flow 0 behind a 1 Mb/s access link that queues one packet (1500 B),
+/// flow 1 behind 100 Mb/s. Only flow 0 loses packets, exactly those its
+/// access link dropped; flow 1 loses none.
+#[test]
+fn a_flow_loses_the_packets_dropped_on_its_route_and_no_other_flow_does() {
+    let link = |from: &str, to: &str, rate: u64, buffer: &str| {
+        format!(
+            r#"{{"from": "{from}", "to": "{to}", "rate": [{rate}, {rate}], "delay": [1000000, 1000000],
+                "forward": {{"measure": true{buffer}}}}}"#
+        )
+    };
+    let links = [
+        link("h1", "a", 1_000_000, r#", "buffer": 1500"#),
+        link("h3", "a", 100_000_000, ""),
+        r#"{"from": "a", "to": "b", "core": true}"#.to_string(),
+        link("b", "h2", 100_000_000, ""),
+        link("b", "h4", 100_000_000, ""),
+    ];
+    let tcp = SMALL.split("\"tcp\":").nth(1).unwrap().split(",\n \"traffic\"").next().unwrap();
+    let text = format!(
+        r#"{{"seed": 1, "duration": 30000000000, "warmup": 10000000000,
+        "topology": {{"kind": "graph", "nodes": ["a", "b"], "hosts": ["h1", "h2", "h3", "h4"],
+          "links": [{}], "flows": [{{"from": "h1", "to": "h2"}}, {{"from": "h3", "to": "h4"}}]}},
+        "core": {{"rate": 10000000, "delay": 20000000, "buffer": 1000000, "queue": "droptail"}},
+        "tcp": {}, "traffic": {{"start": [0, 0]}}}}"#,
+        links.join(","),
+        tcp.replace("\"window\":1000", "\"window\":20")
+    );
+    let r = run(&Scenario::from_json(&text).unwrap()).unwrap();
+    let f = &r.flows;
+    let dropped = r.links["h1-a"].data.drops;
+    assert!(dropped > 10, "flow 0 overflows its access queue: {dropped}");
+    assert_eq!((f.lost_packets[0], f.lost_packets[1]), (dropped, 0));
+    assert_eq!(r.links.values().map(|l| l.drops).sum::<u64>(), dropped);
+    assert_eq!(f.loss_rate[0], Some(dropped as f64 / f.data_packets_sent[0] as f64));
+    assert_eq!(f.loss_rate[1], Some(0.0));
+}
+
+/// On a lossy E-base, each flow's losses over the whole run (warmup 0) sum
+/// to the data drops at every measured link, and those with the ACKs'
+/// drops to every packet the run dropped (conservation's count): no drop
+/// escapes the flows' counts. Two halves on two threads give the same
+/// flows, transit delays included.
+#[test]
+fn flows_lose_every_data_packet_the_run_drops_on_one_thread_and_two() {
+    let mut s = small();
+    s.warmup = 0;
+    s.transit = Some(serde_json::from_str("{}").unwrap());
+    let r = run(&s).unwrap();
+    let lost: u64 = r.flows.lost_packets.iter().sum();
+    let data: u64 = r.links.values().map(|l| l.data.drops).sum();
+    let acks: u64 = r.links.values().map(|l| l.ack.drops).sum();
+    assert!(lost > 100, "{lost}");
+    assert_eq!((lost, lost + acks), (data, r.conservation.dropped));
+    for i in 0..r.flows.flow.len() {
+        let sent = r.flows.data_packets_sent[i];
+        assert_eq!(r.flows.loss_rate[i], Some(r.flows.lost_packets[i] as f64 / sent as f64));
+        let (mean, p50, p99) = (
+            r.flows.transit_mean_ms[i].unwrap(),
+            r.flows.transit_p50_ms[i].unwrap(),
+            r.flows.transit_p99_ms[i].unwrap(),
+        );
+        assert!(p50 <= r.flows.transit_p95_ms[i].unwrap() && r.flows.transit_p95_ms[i].unwrap() <= p99);
+        assert!(mean > 100.0 && p50 > 100.0 && r.flows.jitter_ms[i].unwrap() > 0.0, "{mean} {p50}");
+    }
+    let split = pacesim_core::run_split(&s, 2, &mut |_| {}).unwrap();
+    assert_eq!(split.flows, r.flows);
 }
 
 /// A link delay past the engine's clock is refused naming the delay's whole

@@ -63,7 +63,13 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
             .push(f.sender.is_paced() || w.net.route(f.path.fwd).iter().any(|l| paced_links.contains(l)));
         flows.base_rtt_ms.push(w.net.base_rtt(i, data, s.tcp.ack_size as u32) as f64 / 1e6);
         flows.goodput_kbps.push(unique * 8.0 / window / 1e3);
-        flows.data_packets_sent.push(st.data_sent - st0.data_sent);
+        let sent = st.data_sent - st0.data_sent;
+        let syn = w.sizes.syn.map_or(0, u64::from);
+        let wire = (sent - f.syns_sent) * u64::from(w.sizes.data) + f.syns_sent * syn;
+        flows.throughput_kbps.push(wire as f64 * 8.0 / window / 1e3);
+        flows.data_packets_sent.push(sent);
+        flows.lost_packets.push(f.lost);
+        flows.loss_rate.push((sent > 0).then(|| f.lost as f64 / sent as f64));
         flows.retransmits.push(st.retransmits - st0.retransmits);
         flows.fast_retransmits.push(st.fast_retransmits - st0.fast_retransmits);
         flows.timeouts.push(st.timeouts - st0.timeouts);
@@ -72,6 +78,18 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
         flows.short.push(f.user.is_some());
         let (n, sum) = f.delays;
         flows.mean_delay_ms.push((n > 0).then(|| sum as f64 / n as f64 / 1e6));
+        if let Some(t) = &f.transit {
+            let ms = |ns: f64| ns / 1e6;
+            flows.transit_mean_ms.push(t.mean().map(ms));
+            for (column, q) in [
+                (&mut flows.transit_p50_ms, 0.5),
+                (&mut flows.transit_p95_ms, 0.95),
+                (&mut flows.transit_p99_ms, 0.99),
+            ] {
+                column.push(t.quantile(q).map(|ns| ms(ns as f64)));
+            }
+            flows.jitter_ms.push(t.jitter().map(ms));
+        }
     }
     let transfers = TransferTable::window(&w.transfers, s.warmup);
     let core = &links[&net.names[net.core as usize]];

@@ -141,6 +141,12 @@ pub(crate) fn build_world(s: &Scenario, queues: Queues) -> Result<World, Invalid
     if !s.traffic.tmix.is_empty() {
         world.set_tmix(Tmix::new(s, &tmix_routes, world.flows.len())?);
     }
+    if s.transit.is_some() {
+        world.measures_transit = true;
+        for f in &mut world.flows {
+            f.transit = Some(Box::default());
+        }
+    }
     if let Some(spec) = &s.series {
         world.series = Some(Box::new(Series::new(spec, &world)?));
     }

@@ -66,6 +66,9 @@ pub struct World {
     pub progress: Option<(Time, ProgressTable)>,
     /// One-way delays of the delivered packets of one class, when measured.
     pub delay: Option<(PacketKind, DelayStats)>,
+    /// Whether each flow's transit delays are measured (`Flow::transit`;
+    /// its data packets are then stamped when sent).
+    pub measures_transit: bool,
     /// The flows' and pacers' time series, when recorded.
     pub series: Option<Box<Series>>,
     /// The packet trace of some links, when asked for (see [`traced`]).
@@ -94,7 +97,8 @@ pub struct World {
     pacer_at: Vec<u32>,
     /// The pacers in front of a cut link.
     pacing_across: Vec<u32>,
-    sizes: Sizes,
+    /// Wire sizes of the packets TCP sends.
+    pub sizes: Sizes,
     /// Scratch buffers: sequence numbers a sender emits, packets a pacer releases.
     out: Vec<i64>,
     released: Vec<PacketId>,
@@ -151,6 +155,7 @@ impl World {
             transfers: Vec::new(),
             progress: None,
             delay: None,
+            measures_transit: false,
             series: None,
             trace: None,
             tmix: None,

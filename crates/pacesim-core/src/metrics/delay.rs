@@ -20,7 +20,7 @@ const BINS: usize = 1000;
 const DECADES: f64 = 9.0;
 
 /// Upper edge of bin `i`, ns.
-fn upper(i: usize) -> f64 {
+pub(super) fn upper(i: usize) -> f64 {
     1e3 * 10f64.powf((i + 1) as f64 * DECADES / BINS as f64)
 }
 
@@ -83,7 +83,7 @@ fn tables() -> &'static Tables {
 /// edge-paced run, bench/README.md): the bin of its sub-octave's least
 /// delay, or the next one up.
 #[inline]
-fn bin(ns: Time) -> usize {
+pub(super) fn bin(ns: Time) -> usize {
     let t = tables();
     let ns = ns.max(1);
     let octave = 63 - ns.leading_zeros();
@@ -93,6 +93,23 @@ fn bin(ns: Time) -> usize {
         b += 1;
     }
     b
+}
+
+/// The q-quantile (0 < q <= 1) of `count` delays at most `max` ns, counted
+/// in `bins` (bin index, delays in it) in rising order: the nearest rank,
+/// the least delay with at least ceil(q count) delays at or below it, read
+/// as the upper edge of its bin (at most 2.1 % above it, never below) or the
+/// maximum if that is less.
+pub(super) fn quantile(bins: impl Iterator<Item = (usize, u64)>, count: u64, max: Time, q: f64) -> Time {
+    let target = ((count as f64 * q).ceil() as u64).max(1);
+    let mut seen = 0;
+    for (i, n) in bins {
+        seen += n;
+        if n > 0 && seen >= target {
+            return (upper(i) as Time).min(max);
+        }
+    }
+    max
 }
 
 impl Default for DelayStats {
@@ -132,15 +149,7 @@ impl DelayStats {
 
     /// The q-quantile (0 < q <= 1), to within 2 % (and never above the maximum).
     pub fn quantile(&self, q: f64) -> Time {
-        let target = ((self.count as f64 * q).ceil() as u64).max(1);
-        let mut seen = 0;
-        for (i, &n) in self.bins.iter().enumerate() {
-            seen += n;
-            if n > 0 && seen >= target {
-                return (upper(i) as Time).min(self.max);
-            }
-        }
-        self.max
+        quantile(self.bins.iter().copied().enumerate(), self.count, self.max, q)
     }
 
     /// 99th percentile, to within 2 %.

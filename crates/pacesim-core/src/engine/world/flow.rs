@@ -1,7 +1,7 @@
 //! A TCP flow as the world holds it: its sender and sink, its route, the
 //! user behind a short-lived flow, and what is measured of it.
 
-use crate::metrics::TimeAverage;
+use crate::metrics::{TimeAverage, Transit};
 use crate::sim::Time;
 use crate::tcp::sender::SenderStats;
 use crate::tcp::{TcpSender, TcpSink};
@@ -24,6 +24,14 @@ pub struct Flow {
     pub cwnd: TimeAverage,
     /// One-way delays of its data packets delivered in the window (count, sum ns), when measured.
     pub delays: (u64, u128),
+    /// Transit delays of its data packets delivered in the window, when
+    /// measured (`[transit]`).
+    pub transit: Option<Box<Transit>>,
+    /// Its data packets (SYNs included) dropped in the window, wherever on its route.
+    pub lost: u64,
+    /// SYNs it sent in the window (packet 0 of each connection, when
+    /// modelled: shorter than the data packets `SenderStats::data_sent` counts).
+    pub syns_sent: u64,
     /// Progress and sender counters when the window opened.
     pub delivered_at_warmup: i64,
     pub stats_at_warmup: SenderStats,
@@ -41,6 +49,9 @@ impl Flow {
             delivered_before: 0,
             cwnd: TimeAverage::default(),
             delays: (0, 0),
+            transit: None,
+            lost: 0,
+            syns_sent: 0,
             delivered_at_warmup: 0,
             stats_at_warmup: SenderStats::default(),
         }
@@ -60,12 +71,14 @@ impl Flow {
         std::mem::swap(&mut self.sender, &mut other.sender);
         std::mem::swap(&mut self.cwnd, &mut other.cwnd);
         self.stats_at_warmup = other.stats_at_warmup;
+        self.syns_sent = other.syns_sent;
     }
 
     /// Take over `other`'s sink half (the sink and what it measured).
     pub fn take_sink_half(&mut self, other: &mut Flow) {
         std::mem::swap(&mut self.sink, &mut other.sink);
         self.delays = other.delays;
+        std::mem::swap(&mut self.transit, &mut other.transit);
         self.delivered_at_warmup = other.delivered_at_warmup;
         self.delivered_before = other.delivered_before;
     }

@@ -25,8 +25,7 @@ impl World {
             }
         }
         for d in dropped.drain(..) {
-            self.packets.release(d);
-            self.dropped += 1;
+            self.lose(d);
         }
         self.released = dropped;
         self.start_held(l as u32);

@@ -1,7 +1,9 @@
 //! What the world measures beyond the links: the window's opening, flows'
-//! progress samples, one-way delays, and the packets it holds.
+//! progress samples, one-way delays, and the packets it holds. (A flow's
+//! losses are counted where packets are dropped, `World::lose`.)
 
 use super::{Event, World};
+use crate::metrics::Transit;
 use crate::net::PacketKind;
 use crate::pacing::LinkPacer;
 
@@ -38,6 +40,11 @@ impl World {
             f.stats_at_warmup = f.sender.state.stats;
             f.cwnd.restart(self.now);
             f.delays = (0, 0);
+            f.lost = 0;
+            f.syns_sent = 0;
+            if let Some(t) = &mut f.transit {
+                **t = Transit::default();
+            }
         }
         for p in &mut self.pacers {
             p.restart_stats();

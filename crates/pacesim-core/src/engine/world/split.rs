@@ -27,7 +27,7 @@ impl World {
 
     /// Fold half 1's results (`other`) into this world, half 0's, which then
     /// reports for both: each link, pacer, flow end and source from the half
-    /// that simulated it.
+    /// that simulated it, a flow's losses summed over both.
     pub fn join(&mut self, other: &mut World) {
         let (a, b) = (self, other);
         let cut = a.cut.clone().expect("a split world");
@@ -40,6 +40,7 @@ impl World {
             }
         }
         for f in 0..a.flows.len() {
+            a.flows[f].lost += b.flows[f].lost;
             if b.owns_sender(f) {
                 a.flows[f].take_sender_half(&mut b.flows[f]);
             }

@@ -369,8 +369,7 @@ impl World {
         // Initiator to acceptor: the initiator's data and the acceptor's ACKs.
         let loss = if (end == INIT) == (p.kind == PacketKind::Data) { fwd } else { rev };
         if !cloud.lossless && loss > 0.0 && cloud.loss.gen::<f64>() < loss {
-            self.packets.release(id);
-            self.dropped += 1;
+            self.lose(id);
             true
         } else if delay == 0 {
             false

@@ -1,0 +1,62 @@
+"""Per-flow statistics as ns-3's FlowMonitor gives them, through the front: the flows table's
+throughput, losses and loss rate in every run, its transit delays and jitter with the scenario's
+`[transit]`, and the results store keeping them. (Hand-worked cases of each definition are the
+engine's: crates/pacesim-core/tests/run.rs and engine/world/forward.rs.)"""
+
+import pandas as pd
+import pytest
+
+import pacesim
+from pacesim.store import Store
+
+TINY = {"duration": "20s", "warmup": "5s", "topology": {"edges": 2, "hosts_per_edge": 5},
+        "core": {"buffer": "3KB"}}
+TRANSIT = ["transit_mean_ms", "transit_p50_ms", "transit_p95_ms", "transit_p99_ms", "jitter_ms"]
+
+
+@pytest.fixture(scope="module")
+def runs():
+    return pacesim.run(TINY, threads=1), pacesim.run({**TINY, "transit": {}}, threads=1)
+
+
+def test_every_run_counts_each_flows_sends_and_losses(runs):
+    plain, _ = runs
+    f = plain.flows
+    assert f["lost_packets"].sum() > 0, "a 3 KB core buffer drops"
+    # Every drop of a data packet in the window is some flow's loss: the links' data drops.
+    assert f["lost_packets"].sum() == plain.links["data_drops"].sum()
+    assert (f["loss_rate"] == f["lost_packets"] / f["data_packets_sent"]).all()
+    # Wire bytes sent over the 15 s window: 1040 B a data packet, 40 B a SYN (one at most per
+    # long-lived flow, which all start in the first 10 s).
+    kbps = lambda packets: packets * 8 / 15 / 1e3
+    sent = f["data_packets_sent"]
+    assert (f["throughput_kbps"] <= kbps(sent * 1040) + 1e-9).all()
+    assert (f["throughput_kbps"] >= kbps(sent * 1040 - 1000) - 1e-9).all()
+    assert not set(TRANSIT) & set(f.columns), "transit is measured only when asked for"
+
+
+def test_transit_adds_its_columns_and_changes_nothing_else(runs):
+    plain, measured = runs
+    f = measured.flows
+    assert f[TRANSIT].notna().all().all()
+    assert ((f["transit_p50_ms"] <= f["transit_p95_ms"]) & (f["transit_p95_ms"] <= f["transit_p99_ms"])).all()
+    # No data packet crosses faster than its path's propagation and its own serialisation at
+    # each hop: more than half the base RTT (the same links both ways, an ACK of 40 B back).
+    assert (f["transit_p50_ms"] > f["base_rtt_ms"] / 2).all()
+    pd.testing.assert_frame_equal(f.drop(columns=TRANSIT), plain.flows)
+    assert measured.summary == plain.summary
+
+
+def test_the_store_keeps_the_flow_statistics(runs, tmp_path):
+    _, measured = runs
+    store = Store(tmp_path / "results")
+    store.save_ok("k", measured, "here")
+    pd.testing.assert_frame_equal(store.table("k", "flows"), measured.flows)
+
+
+def test_transit_is_a_scenario_key_of_the_toml_file(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(pacesim.parse_scenario({**TINY, "transit": {}}).to_toml())
+    assert "[transit]" in path.read_text()
+    with pytest.raises(pacesim.ScenarioError, match="transit"):
+        pacesim.parse_scenario({**TINY, "transit": {"quantiles": [0.5]}})
