@@ -317,6 +317,18 @@ def test_report_out_at_a_file_is_refused(store, tmp_path):
     refused(["report", "--results", store, "--out", tmp_path / "f"], "--out")
 
 
+@pytest.mark.parametrize("args, names", [
+    (["/dev/full"], "/dev/full: No space left on device"),
+    (["/proc/self/nope/x.cvec"], "No such file or directory"),
+    (["x.cvec", "--connections", "1000000000000"], "--connections"),  # would build a terabyte in memory
+    (["x.cvec", "--rate", "inf"], "--rate"),
+    (["x.cvec", "--rate", "nan"], "--rate"),
+])
+def test_tmix_generate_refuses_what_it_cannot_write(tmp_path, args, names):
+    out = runner.invoke(app, ["tmix", "generate", *[str(a) for a in args]], catch_exceptions=False)
+    assert out.exit_code == 2 and names in out.output and "Traceback" not in out.output, out.output
+
+
 def test_every_subcommand_is_covered():
     """A subcommand added later gets its hostile cases here (and in bench/fuzz/cli_args.py)."""
     import typer.main
@@ -324,7 +336,8 @@ def test_every_subcommand_is_covered():
     group = typer.main.get_command(app)
     names = {(n, s) for n, c in group.commands.items() for s in (getattr(c, "commands", None) or {None: 0})}
     covered = {("run", None), ("model", None), ("topology", "show"), ("trace", "pcap"), ("trace", "diff"),
-               ("sweep", None), ("results", None), ("plot", None), ("reproduce", None), ("report", None)}
+               ("sweep", None), ("results", None), ("plot", None), ("reproduce", None), ("report", None),
+               ("tmix", "generate")}
     assert names == covered
     source = Path(__file__).read_text()
     for name, sub in names:
