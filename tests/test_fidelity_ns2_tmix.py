@@ -8,6 +8,7 @@ to the usual tolerances: throughput within 3 % of the link's rate, the mean per-
 (start to last receipt) within 5 %, and without loss every connection's receipts the same (with the vectors'
 loss rates the DelayBoxes draw from different random streams, so the two tolerances alone)."""
 
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -16,8 +17,12 @@ import pytest
 from pacesim.tmix import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench" / "ns2" / "tmix"))
-import compare  # noqa: E402
+# Loaded by path under its own name, sys.path left alone (a directory put first on it is inherited by every
+# process started later, such as a Dask cluster's workers).
+spec = importlib.util.spec_from_file_location("compare_tmix_ns2", ROOT / "bench" / "ns2" / "tmix" / "compare.py")
+compare = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = compare
+spec.loader.exec_module(compare)
 
 
 @pytest.mark.skipif(not (SAMPLES / "sample-alt.cvec.gz").is_file(), reason="Debian's ns2-examples not installed")

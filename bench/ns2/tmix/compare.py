@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -27,8 +26,10 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 ROOT = HERE.parents[2]
-sys.path.insert(0, str(ROOT / "python"))
 
+# The installed pacesim (pip install . or maturin develop), never the checkout's python/ put first on sys.path:
+# processes started later (a Dask cluster's workers) inherit the path and would import a pacesim without its
+# engine, and hang the sweep that waits for them.
 import pacesim  # noqa: E402
 from pacesim.tmix import vectors_path  # noqa: E402
 
