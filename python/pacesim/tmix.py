@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Union
 
-import numpy as np
 
 SAMPLES = Path("/usr/share/doc/ns2/examples/tcl/ex/tmix")
 """Where Debian's ns2-examples installs Tmix's sample vectors (`apt-get install ns2-examples`)."""
@@ -92,7 +91,7 @@ class Mix:
     max_wait: float = 60.0
 
 
-def _pareto(rng: np.random.Generator, mean: float, shape: float, cap: float) -> float:
+def _pareto(rng: "np.random.Generator", mean: float, shape: float, cap: float) -> float:
     """One Pareto draw of the given mean and shape (scale mean (shape - 1) / shape), capped at `cap`."""
     return min(mean * (shape - 1) / shape * (1 + rng.pareto(shape)), cap)
 
@@ -103,6 +102,8 @@ def generate(path: Union[str, Path], connections: int, seed: int = 1, mix: Optio
     if connections < 1:
         raise ValueError("connections must be at least 1")
     mix = mix or Mix()
+    import numpy as np  # here: a scenario naming vectors reads this module, and `pacesim run` loads no numpy
+
     rng = np.random.default_rng(seed)
     us = lambda seconds: max(1, int(round(seconds * 1e6)))  # noqa: E731  (waits of at least 1 us, as Tmix reads 0)
     size = lambda mean, shape: max(1, int(np.ceil(_pareto(rng, mean, shape, mix.max_bytes))))  # noqa: E731
