@@ -56,7 +56,7 @@ def test_ties_at_a_router_fall_as_in_the_patched_ns2(tmp_path):
     import pacesim
     from pacesim.ns2trace import read
 
-    pacesim.run(tw.scenario("none", 5, 0.4, "10ms", 30_000), trace=tmp_path / "pacesim.tr")
+    pacesim.run(tw.scenario("ws6", "none", 5, 0.4, "10ms", 30_000), trace=tmp_path / "pacesim.tr")
 
     def arrivals_and_drops(path):
         return [(l.event, round(l.time, 6), l.flow, l.seq) for l in read(path) if l.event in "+d"]
