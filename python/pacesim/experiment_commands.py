@@ -369,7 +369,8 @@ def reproduce(
                                                       "with 100 s runs, others shorter runs; seeds 1-3."),
     seeds: Optional[int] = typer.Option(None, "--seeds", min=1, help="Start from seeds 1..N [default: the sweep "
                                         "file's, quick 3]; at the paper's size seeds are then added until every "
-                                        "verdict holds over them (up to 10)."),
+                                        "verdict holds over them (up to 10, the most a verdict is judged on; "
+                                        "more is refused)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output directory [default: RESULTS/reproduce/ID[-quick]]."),
     results: Path = RESULTS,
     workers: Optional[int] = WORKERS,
@@ -379,6 +380,7 @@ def reproduce(
     """Reproduce a paper figure: its CSV, plots and a report checking the catalogue's claims."""
     from .reproduce.figures import FIGURES
     from .reproduce.runner import reproduce as run_figure
+    from .reproduce.verdicts import MAX_SEEDS
     from .sweep import SweepError, executor
 
     if list_:
@@ -403,6 +405,9 @@ def reproduce(
         return
     if fig_id is None:
         fail("ID: give a catalogue ID (or --all, --table or --list)")
+    if seeds is not None and seeds > MAX_SEEDS:  # 338,248 seeds registered millions of points and hung
+        fail(f"--seeds {seeds}: at most {MAX_SEEDS}, the most seeds a claim is judged on (a claim still split at "
+             f"{MAX_SEEDS} is inconclusive); run more seeds of a figure with `pacesim sweep` on its sweep file")
     known = {k.lower(): k for k in FIGURES}
     if fig_id.lower() not in known:
         from .reproduce.catalogue import status

@@ -285,6 +285,8 @@ def test_plot_of_a_name_with_escapes_or_a_path_stays_put(store):
 @pytest.mark.parametrize("args, names", [
     (["E-fig99"], "'E-fig99'"),
     (["Q-tab2", "--seeds", "0"], "--seeds"),
+    (["Q-tab2", "--seeds", "338248"], "--seeds 338248: at most 10"),  # cli_args.py: it hung registering 8 M points
+    (["Q-tab2", "--quick", "--seeds", "11"], "--seeds 11: at most 10"),
     (["--table", "--tables", "/etc/hostname"], "--tables /etc/hostname"),
     (["--table", "Q-tab2"], "--all and --table take no ID"),
 ])
