@@ -34,6 +34,19 @@ def _file(store: Store, key: str, table: str):
                                          (key, table)).fetchone()[0]
 
 
+def _one_rerun_mends(store: Store, pool, points: pd.DataFrame, damaged: str) -> None:
+    """Running `tiny` again into `store` warns of a damaged run matching `damaged`, runs one point, and the
+    sweep then reads as `points` did (but for its runs' own wall times and finish times)."""
+    with pytest.warns(DamagedRun, match=damaged):
+        assert run_sweep(tiny(), store, pool, progress=False).ran == 1
+    _reads_as(store, points)
+
+
+def _reads_as(store: Store, points: pd.DataFrame) -> None:
+    own = ["wall_s", "finished_at"]
+    pd.testing.assert_frame_equal(store.points("tiny").drop(columns=own), points.drop(columns=own))
+
+
 def _flip(path, at: float = 0.5) -> None:
     data = bytearray(path.read_bytes())
     data[int(len(data) * at)] ^= 0x10
@@ -115,10 +128,7 @@ def test_a_run_row_changed_in_the_database_is_named_and_run_again(tmp_path, pool
             store.points("tiny")
         with pytest.raises(StoreError, match=f"run {key}: the row of run {key}"):
             store.report(key)
-        with pytest.warns(DamagedRun, match="core.buffer='10KB', seed 1: its row in pacesim.sqlite"):
-            assert run_sweep(tiny(), store, pool, progress=False).ran == 1
-        pd.testing.assert_frame_equal(store.points("tiny").drop(columns=["wall_s", "finished_at"]),
-                                      points.drop(columns=["wall_s", "finished_at"]))
+        _one_rerun_mends(store, pool, points, "core.buffer='10KB', seed 1: its row in pacesim.sqlite")
 
 
 def test_a_sweeps_points_or_a_runs_table_list_changed_in_the_database_is_named(tmp_path, pool):
@@ -134,11 +144,51 @@ def test_a_sweeps_points_or_a_runs_table_list_changed_in_the_database_is_named(t
         store.db.execute("UPDATE run_tables SET name = 'flowz' WHERE key = ? AND name = 'flows'", (key,))
         assert store.check(points["key"])[1] == {key: "its row in pacesim.sqlite is not the one committed "
                                                       "(its checksum differs)"}
-        with pytest.warns(DamagedRun, match="core.buffer='10KB', seed 2: its row in pacesim.sqlite"):
-            assert run_sweep(tiny(), store, pool, progress=False).ran == 1
-        pd.testing.assert_frame_equal(store.points("tiny").drop(columns=["wall_s", "finished_at"]),
-                                      points.drop(columns=["wall_s", "finished_at"]))
+        _one_rerun_mends(store, pool, points, "core.buffer='10KB', seed 2: its row in pacesim.sqlite")
         assert len(store.table(key)) == 4
+
+
+def test_text_flipped_into_a_blob_is_a_changed_row_not_a_type_error(tmp_path, pool):
+    # bench/fuzz/hostile_store.py, seed 1304: a bit flipped in a record's header makes SQLite return a text
+    # value as bytes, and Store.check raised TypeError ('<' between bytes and str) sorting the run's tables.
+    with Store(tmp_path) as store:
+        run_sweep(tiny(), store, pool, progress=False)
+        points = store.points("tiny")
+        key = points["key"][1]
+        store.db.execute("UPDATE run_tables SET path = CAST(path AS BLOB) WHERE key = ? AND name = 'delay'", (key,))
+        assert store.check(points["key"])[1] == {key: "its row in pacesim.sqlite is not the one committed (a value "
+                                                      "of it is no longer of its type)"}
+        with pytest.raises(StoreError, match=f"run {key}: the row of its delay table in .* is not the one committed"):
+            store.table(key, "delay")
+        store.db.execute("UPDATE sweep_points SET axes = CAST(axes AS BLOB) WHERE key = ?", (key,))
+        with pytest.raises(StoreError, match="sweep tiny: its definition .* is not the one committed"):
+            store.points("tiny")
+        _one_rerun_mends(store, pool, points, "core.buffer='5KB', seed 2: its row")
+
+
+def test_a_key_flipped_where_no_index_finds_it_is_rebuilt_named_and_run_again(tmp_path, pool):
+    # bench/fuzz/hostile_store.py, seed 1303: a bit flipped in a run's key in its row, not in the index SQLite
+    # looks it up by: the point read as pending, ran again, and read as pending still (its index entry, whose
+    # row holds another key, hid the new row).
+    with Store(tmp_path) as store:
+        run_sweep(tiny(), store, pool, progress=False)
+        points = store.points("tiny")
+    key = points["key"][2]
+    db = tmp_path / "pacesim.sqlite"
+    data = bytearray(db.read_bytes())
+    at = data.index(key.encode() + b"ok")  # the row: its key, then its status (the index holds key and rowid)
+    data[at + 31] ^= 0x01
+    db.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match=r"pacesim.sqlite: the database is damaged \(SQLite's integrity check: row \d+ "
+                                         r"missing from index sqlite_autoindex_runs_1.*a sweep run into it"):
+        Store(tmp_path, read_only=True)
+    changed = key[:31] + chr(ord(key[31]) ^ 0x01)
+    with pytest.warns(DamagedRun, match=f"indexes no longer matched its rows .* rebuilt from the rows; the rows of run "
+                                        f"'{changed}' are not the ones committed"):
+        store = Store(tmp_path)
+    with store:  # the run whose key changed is not found: its point runs again
+        assert run_sweep(tiny(), store, pool, progress=False).ran == 1
+        _reads_as(store, points)
 
 
 def test_a_results_path_that_is_no_store_is_named(tmp_path, pool):

@@ -25,7 +25,10 @@ file's (`run_tables.sha256`) and a sweep's (`sweeps.sha256`: its name, spec
 and points). A run whose row or file was later changed by a single bit,
 cut short or deleted counts as not finished (`Store.check` names what), so
 a rerun of its sweep runs it again; reading it, or a sweep changed so,
-raises a StoreError naming it. (A store written before checksums were kept
+raises a StoreError naming it. SQLite's integrity check runs at each open: a
+key changed in its row but not in its index (a lookup then misses the run) has
+the indexes rebuilt by a writer, with a warning, and is a StoreError for a
+reader. (A store written before checksums were kept
 has none for its old runs: each is read through once and, if whole, its
 checksums recorded then; its sweeps get theirs when run again.) Several sweeps may write one store at
 once: each writes its own temporary files, and waits its turn for the
@@ -62,6 +65,7 @@ import sqlite3
 import subprocess
 import tempfile
 import time
+import warnings
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -212,9 +216,21 @@ def _run_sum(row: Iterable, tables: Iterable[tuple]) -> str:
     return hashlib.sha256(json.dumps([list(row), sorted(list(t) for t in tables)]).encode()).hexdigest()
 
 
+def _typed(row: list, tables: list) -> bool:
+    """Whether a run's values are of the types it was stored with: text, numbers or NULL in its row, and
+    (text, text, integer) for each table. A bit flipped in a record's header turns text into a blob, which
+    SQLite returns as bytes."""
+    def plain(v: object) -> bool:
+        return v is None or type(v) in (str, int, float)
+
+    return all(map(plain, row)) and all([type(v) for v in t] == [str, str, int] for t in tables)
+
+
 def _run_damage(row: list, tables: list, digest: Optional[str]) -> Optional[str]:
     """What is wrong with a run as stored, its `ROW` values and its tables' (name, path, rows) (None:
     nothing; "": nothing, but it has no checksum yet, and its JSON reads)."""
+    if not _typed(row, tables):
+        return "is not the one committed (a value of it is no longer of its type)"
     if digest is not None:
         return None if _run_sum(row, tables) == digest else "is not the one committed (its checksum differs)"
     try:
@@ -229,9 +245,9 @@ def _run_damage(row: list, tables: list, digest: Optional[str]) -> Optional[str]
 def _sweep_sum(name: str, spec: str, points: Iterable[tuple]) -> str:
     """The SHA-256 of a sweep as stored: its name, its spec's JSON text and its points' (axes, seed, run
     key), in the order they were written."""
-    h = hashlib.sha256(json.dumps([name, spec]).encode())
-    for point in points:
-        h.update(json.dumps(list(point)).encode())
+    h = hashlib.sha256(json.dumps([name, spec], default=repr).encode())
+    for point in points:  # a value SQLite returns as bytes (text flipped into a blob) sums as its repr
+        h.update(json.dumps(list(point), default=repr).encode())
     return h.hexdigest()
 
 
@@ -314,6 +330,7 @@ class Store:
                 if not read_only and not self._summed[table]:  # its rows so far have none
                     _when_unlocked(lambda: self.db.execute(f"ALTER TABLE {table} ADD COLUMN sha256 TEXT"))
                     self._summed[table] = True
+            self._verify(path)
         except (OSError, sqlite3.Error) as e:
             self.close()
             if isinstance(e, FileNotFoundError) and read_only:  # no store there: the caller's to say
@@ -350,6 +367,42 @@ class Store:
         _when_unlocked(lambda: self.db.execute("PRAGMA journal_mode=WAL"))
         self.db.execute("PRAGMA synchronous=FULL")
         _when_unlocked(lambda: self.db.executescript(SCHEMA))
+
+    def _verify(self, path: Path) -> None:
+        """SQLite's integrity check of the database (0.6 s for 20,000 runs, bench/fuzz/README.md): a bit
+        flipped in a key leaves its row where no index finds it, so a lookup misses a finished run (its
+        point stays pending) while the row stays. A writer rebuilds the indexes from the rows, whose
+        checksums then name what changed (a DamagedRun warning; their points run again when their sweeps
+        do); a reader, or damage no rebuild mends, gets a StoreError naming the file and SQLite's finding."""
+        found = [row[0] for row in self.db.execute("PRAGMA integrity_check(5)")]
+        if found == ["ok"]:
+            return
+        why = "; ".join(map(printable, found))[:400]
+        if not self.read_only:
+            try:
+                _when_unlocked(lambda: self.db.execute("REINDEX"))
+                mended = [row[0] for row in self.db.execute("PRAGMA integrity_check(1)")] == ["ok"]
+            except sqlite3.IntegrityError:  # a changed key now equals another's
+                mended = False
+            if mended:
+                warnings.warn(DamagedRun(f"{path}: its indexes no longer matched its rows ({why}): rebuilt from "
+                                         f"the rows{self._changed_runs()}"), stacklevel=3)
+                return
+        fix = ("restore it from a copy, or move it away and run the sweeps again" if not self.read_only else
+               "a sweep run into it (pacesim sweep, reproduce) rebuilds what it can and runs again what changed")
+        raise StoreError(f"{path}: the database is damaged (SQLite's integrity check: {why}); {fix}")
+
+    def _changed_runs(self) -> str:
+        """The runs whose rows are no longer the ones committed, for the warning after a rebuild."""
+        rows = self.db.execute(f"SELECT {', '.join(ROW)}, {self._sum('runs')} FROM runs").fetchall()
+        tables = self._tables([r[0] for r in rows])
+        changed = [shown(row[0]) for *row, digest in rows
+                   if _run_damage(row, [t[:3] for t in tables.get(row[0], [])], digest)]
+        if not changed:
+            return ""
+        return (f"; the rows of run{'s' if len(changed) > 1 else ''} {', '.join(changed[:5])}"
+                f"{f' and {len(changed) - 5} more' if len(changed) > 5 else ''} are not the ones committed (their "
+                "checksums differ): their points run again")
 
     def close(self) -> None:
         if hasattr(self, "db"):
@@ -647,6 +700,9 @@ class Store:
             raise KeyError(f"run {key} has no {name!r} table")
         rel, digest = row
         rerun = "run its sweep again to run the point again"
+        if type(rel) is not str:  # text flipped into a blob
+            raise StoreError(f"run {key}: the row of its {name} table in {self.root / 'pacesim.sqlite'} is not the one "
+                             f"committed; {rerun}")
         try:
             data = (self.root / rel).read_bytes()
         except FileNotFoundError:
