@@ -14,7 +14,7 @@ import pacesim
 from pacesim.cli import _quantiles
 
 CLI = "import sys; from pacesim.cli import app; sys.argv[0] = 'pacesim'\ntry: app()\nfinally: print(sorted(m for m in ('pandas', 'pydantic', 'numpy') if m in sys.modules))"
-TINY = ["--set", "topology.edges=2", "--set", "topology.hosts_per_edge=5", "--set", "duration=20s",
+TINY = ["--set", "topology.edges=2", "--set", "topology.hosts_per_edge=6", "--set", "duration=20s",
         "--set", "warmup=5s", "--threads", "1"]
 
 
@@ -33,11 +33,13 @@ def test_version_reads_no_scenario_models():
 def test_run_prints_the_dataframes_numbers_without_pandas():
     out = cli("run", "e-base", *TINY)
     assert out[-1] == "['pydantic']"
-    # The same run through the API, its quantiles from pandas (linear interpolation).
+    # The same run through the API, its quantiles across the 12 flows from pandas (linear interpolation).
     r = pacesim.run("e-base", set=TINY[1:-2:2], threads=1)
-    q = r.flows["goodput_kbps"].quantile([0, 0.1, 0.5, 0.9, 1])
-    row = next(line for line in out if line.startswith("│ goodput"))
-    assert [c.strip() for c in row.split("│")[2:-1]] == [f"{v:.3g}" for v in q]
+    for column, label in [("goodput_kbps", "goodput, Kb/s"), ("throughput_kbps", "throughput, Kb/s"),
+                          ("lost_packets", "lost packets")]:
+        q = r.flows[column].quantile([0, 0.1, 0.5, 0.9, 1])
+        row = next(line for line in out if line.startswith("│") and line.split("│")[1].strip() == label)
+        assert [c.strip() for c in row.split("│")[2:-1]] == [f"{v:.3g}" for v in q]
     core = next(line for line in out if line.startswith("│") and line.split("│")[1].strip() == "core")
     assert f"{r.links.loc['core', 'drops']:,}" in core and f"{100 * r.links.loc['core', 'loss_rate']:.3f}" in core
     assert f"{len(r.flows)} flows" in "\n".join(out)

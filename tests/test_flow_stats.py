@@ -60,3 +60,36 @@ def test_transit_is_a_scenario_key_of_the_toml_file(tmp_path):
     assert "[transit]" in path.read_text()
     with pytest.raises(pacesim.ScenarioError, match="transit"):
         pacesim.parse_scenario({**TINY, "transit": {"quantiles": [0.5]}})
+
+
+def _printed(tmp_path, scenario: dict) -> str:
+    from typer.testing import CliRunner
+
+    from pacesim.cli import app
+
+    path = tmp_path / "s.toml"
+    path.write_text(pacesim.parse_scenario(scenario).to_toml())
+    out = CliRunner().invoke(app, ["run", str(path), "--threads", "1"], env={"COLUMNS": "80"})
+    assert out.exit_code == 0, out.output
+    return out.output
+
+
+def test_pacesim_run_prints_each_flows_row_up_to_ten_flows_then_their_spread(runs, tmp_path):
+    # Issue 34: the run printed goodput alone. Ten flows: one row each, as Result.flows holds them, 80
+    # columns wide; the values to three figures (loss in %).
+    _, measured = runs
+    text = _printed(tmp_path, {**TINY, "transit": {}})
+    rows = [line.split("│") for line in text.splitlines() if line.count("│") == 9]
+    assert [cells[0].strip() for cells in rows] == ["flow", *map(str, range(10))]
+    f = measured.flows
+    for flow, cells in enumerate(rows[1:]):
+        want = [f.loc[flow, c] * (100 if c == "loss_rate" else 1) for c in
+                ["goodput_kbps", "throughput_kbps", "lost_packets", "loss_rate", *TRANSIT]]
+        assert [float(c.replace(",", "")) for c in cells[1:]] == [float(v) if i == 2 else float(f"{v:.3g}")
+                                                                   for i, v in enumerate(want)]  # lost: whole
+    # Eleven or more: each statistic's spread across the flows, never a row per flow.
+    many = _printed(tmp_path, {**TINY, "topology": {"edges": 2, "hosts_per_edge": 6}})
+    assert "Per-flow statistics across 12 flows" in many and "median" in many
+    for label in ["goodput, Kb/s", "throughput, Kb/s", "lost packets", "loss %"]:
+        assert label in many
+    assert "transit" not in many and "│ flow" not in many

@@ -110,7 +110,7 @@ def test_cli_run_prints_tables_and_writes_json(tiny_toml, tmp_path):
     out = tmp_path / "out.json"
     r = CliRunner().invoke(app, ["run", str(tiny_toml), "--seed", "3", "--json", str(out)])
     assert r.exit_code == 0, r.output
-    for text in ["aggregate throughput", "core loss", "edge_in.1", "median", "events"]:
+    for text in ["aggregate throughput", "core loss", "edge_in.1", "throughput │ lost", "events"]:
         assert text in r.output
     data = json.loads(out.read_text())
     assert set(data["summary"]) == {"aggregate_mbps", "goodput_kbps_mean", "core_loss_rate", "core_empty_prob",

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional
 
 import typer
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -107,8 +108,36 @@ def _quantiles(title: str, rows: dict) -> Table:
     return t
 
 
-def _goodput(r: Result) -> Table:
-    return _quantiles("Per-flow goodput, Kb/s", {"goodput": r.report["flows"]["goodput_kbps"]})
+FLOW_ROWS = 10
+"""`pacesim run` prints one row per flow up to this many flows, and beyond it each per-flow statistic's
+distribution across the flows (a 1000-flow run's rows are in --json and Result.flows)."""
+
+FLOW_STATS = [("goodput_kbps", "goodput, Kb/s", "goodput", 1), ("throughput_kbps", "throughput, Kb/s", "throughput", 1),
+              ("lost_packets", "lost packets", "lost", 1), ("loss_rate", "loss %", "loss %", 100),
+              ("transit_mean_ms", "transit mean, ms", "mean", 1), ("transit_p50_ms", "transit p50, ms", "p50", 1),
+              ("transit_p95_ms", "transit p95, ms", "p95", 1), ("transit_p99_ms", "transit p99, ms", "p99", 1),
+              ("jitter_ms", "jitter, ms", "jitter", 1)]
+"""The flows table's columns `pacesim run` prints (ns-3 FlowMonitor's; transit and jitter with [transit]):
+each one's row label across flows, its column header for one row per flow, and the factor to its unit."""
+
+
+def _flows(r: Result) -> Table:
+    """The window's per-flow statistics (`FLOW_STATS`): one row per flow up to `FLOW_ROWS` flows, else their
+    distribution across the flows (a flow without a value, none delivered or sent, left out of its row)."""
+    flows = r.report["flows"]
+    stats = [(flows[c], label, header, k) for c, label, header, k in FLOW_STATS if c in flows]
+    n = len(flows["flow"])
+    if n > FLOW_ROWS:
+        return _quantiles(f"Per-flow statistics across {n} flows (each flow's row: --json)",
+                          {label: [v * k for v in values if v is not None] for values, label, _, k in stats})
+    timed = "; transit delay (mean, percentiles) and jitter, ms" if "transit_mean_ms" in flows else ""
+    t = Table(title=f"Flows (window): rates in Kb/s{timed}", box=box.MINIMAL, pad_edge=False)  # 80 columns wide
+    for name in ["flow", *(header for _, _, header, _ in stats)]:
+        t.add_column(name, justify="right")
+    for i, flow in enumerate(flows["flow"]):
+        cells = [values[i] if values[i] is None else values[i] * k for values, _, _, k in stats]
+        t.add_row(str(flow), *("-" if v is None else f"{v:,}" if isinstance(v, int) else f"{v:.3g}" for v in cells))
+    return t
 
 
 def _transfers(r: Result) -> Table:
@@ -196,7 +225,8 @@ def run(
         help="Write a packet trace of [trace]'s links (default: the core) in ns-2's format, or pcap for FILE.pcap.",
     ),
 ) -> None:
-    """Run one scenario and print its summary, links and goodput distribution."""
+    """Run one scenario and print its summary, links and per-flow statistics (one row per flow up to 10 flows,
+    else their distribution)."""
     from rich.progress import Progress
 
     from . import RecordingStopped, memory
@@ -248,7 +278,7 @@ def run(
         except OSError as e:  # a full disk behind a redirection, say
             fail(f"--json -: standard output: {e.strerror or e}", 1)
     out = terminal.err if json_out == "-" else terminal.out()
-    tables = [_summary(r), _links(r)] + ([_pacers(r)] if r.report["pacers"] else []) + [_goodput(r)]
+    tables = [_summary(r), _links(r)] + ([_pacers(r)] if r.report["pacers"] else []) + [_flows(r)]
     tables += [_transfers(r)] if r.summary["transfers"] else []
     for table in tables:
         out.print(table)
