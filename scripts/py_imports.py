@@ -24,14 +24,16 @@ from imports import circles, report  # noqa: E402  (the engine's check's circles
 SRC = Path(__file__).resolve().parents[1] / "python" / "pacesim"
 
 # Module prefixes (dotted, below `pacesim`), bottom to top; prefixes on one line share a floor. A module
-# takes the floor of its longest listed prefix.
+# takes the floor of its longest listed prefix; `papers.*` is every module below `papers` (each paper's
+# package, found by discovery: no paper is named here), `papers` the discovery itself.
 FLOORS = [
     ["", "_core", "units", "fields", "messages", "terminal", "scenario", "scenario_reference", "schema",
      "topology", "memory", "models"],  # the engine binding and the scenario
     ["result", "report_tables", "metrics", "store", "ns2trace", "pcap", "trace_diff"],  # results, the store
     ["reproduce.claims", "reproduce.verdicts"],  # claims and their rules
-    ["sweep", "plot", "analysis", "reproduce"],  # experiments: sweeps, figures, models
-    ["reproduce.paper_a", "reproduce.paper_e", "reproduce.paper_q", "reproduce.paper_w"],  # the papers
+    ["sweep", "plot", "analysis", "reproduce"],  # experiments: sweeps, figures, the models' frame
+    ["papers.*"],  # the papers, one package each
+    ["papers", "reproduce.catalogue", "reproduce.runner", "reproduce.tables"],  # every paper: the catalogue
     ["cli", "experiment_commands", "trace_commands", "completion", "site"],  # the command line and the site
 ]
 FLOOR = {m: i for i, ms in enumerate(FLOORS) for m in ms}
@@ -109,8 +111,11 @@ def _runtime(node: ast.AST, tree: ast.Module) -> bool:
 def floor(module: str) -> int:
     parts = module.split(".") if module else []
     for n in range(len(parts), -1, -1):
-        if ".".join(parts[:n]) in FLOOR:
-            return FLOOR[".".join(parts[:n])]
+        prefix = ".".join(parts[:n])
+        if n < len(parts) and prefix + ".*" in FLOOR:  # below `prefix`: a wildcard's floor first
+            return FLOOR[prefix + ".*"]
+        if prefix in FLOOR:
+            return FLOOR[prefix]
     return len(FLOORS)
 
 

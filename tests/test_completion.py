@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from pacesim.reproduce.figures import FIGURES
+from pacesim.papers import FIGURES
 
 PROGRAM = "import sys; from pacesim.cli import app; app(prog_name='pacesim')"
 

@@ -16,9 +16,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
 from matplotlib.text import Text
 
-from pacesim.analysis.models import MODELS, model_ref
+from pacesim.analysis.models import model_ref
 from pacesim.plot import Panel, figure, numeric, paper_ref, render, summarise, unaveraged
-from pacesim.reproduce.figures import FIGURES
+from pacesim.papers import FIGURES, MODELS
 
 # t_{0.975,k} from a printed Student t table (k = 1, 2, 3, 9)
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 9: 2.262}
@@ -202,7 +202,7 @@ def test_every_reproduce_figure_on_its_sweep_axes(fig_id):
     drawn = render(pd.DataFrame(rows), panels, f"{paper_ref(fig.id, *fig.also)}: {fig.caption}", axes=list(sweep.axes))
     texts = _texts(drawn)
     assert not [t for t in texts if "_" in t], f"raw underscores in {fig_id}"
-    assert re.match(r"Paper [EAQW], (Figs?\.|Tables?|scenarios?) ", drawn.get_suptitle())
+    assert re.match(r"Paper [A-Z], (Figs?\.|Tables?|scenarios?) ", drawn.get_suptitle())
     for ax, panel in zip(drawn.axes, panels):
         assert "n=2 seeds, 95% CI" in _legend_text(ax)
         pairs = [(to_hex(line.get_color()), line.get_marker()) for line in _series_lines(ax)]
@@ -219,7 +219,7 @@ def test_every_model_figure(model_id):
     model = MODELS[model_id]
     out = model.build(dict(model.defaults))
     drawn = render(None, out.panels, f"{model_ref(model)}: {model.title}", out.tables)
-    assert re.match(r"Paper [EAQW], (Fig\. \d+|Theorem \d|Sec\. )", drawn.get_suptitle())
+    assert re.match(r"Paper [A-Z], (Fig\. \d+|Theorem \d|Sec\. )", drawn.get_suptitle())
     assert not [t for t in _texts(drawn) if "_" in t], f"raw underscores in {model_id}"
     for ax, panel in zip(drawn.axes, out.panels):
         pairs = [(to_hex(line.get_color()), line.get_marker()) for line in ax.get_lines() if line.get_label()[:1] != "_"

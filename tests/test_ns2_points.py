@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from pacesim.reproduce import ns2, runner
-from pacesim.reproduce.figures import FIGURES
+from pacesim.papers import FIGURES
 from pacesim.site.record import ns2_tables
 
 RESULTS = Path(__file__).resolve().parents[1] / "bench" / "ns2" / "results"

@@ -1,4 +1,4 @@
-"""Each paper's reading (python/pacesim/reproduce/readings.toml) is what its sweeps run.
+"""Each paper's reading (python/pacesim/papers/<x>/reading.toml) is what its sweeps run.
 
 A reading is one set of values for what a paper leaves open, applied to every
 figure of the paper. Every setting with a scenario key must hold at every

@@ -21,10 +21,10 @@ from selenium.webdriver.common.by import By
 from typer.testing import CliRunner
 
 from pacesim.cli import app
-from pacesim.reproduce.catalogue import CATALOGUE, figures_of
-from pacesim.reproduce.figures import FIGURES
+from pacesim.papers import CATALOGUE, papers
+from pacesim.reproduce.catalogue import figures_of
+from pacesim.papers import FIGURES
 from pacesim.reproduce.runner import reproduce
-from pacesim.reproduce.tables import PAPERS
 from pacesim.reproduce.verdicts import NOT_EVALUATED, REPRODUCED, paper_of
 from pacesim.store import Store
 from pacesim.sweep import executor
@@ -82,7 +82,7 @@ def _crawl(browser, index: Path) -> dict:
 def test_every_page_loads_and_every_image_and_link_resolves(site, browser):
     _, out, _ = site
     pages = _crawl(browser, out / "index.html")
-    assert set(pages) == {(out / n).resolve() for n in ["index.html"] + [f"paper_{p}.html" for p in PAPERS]}
+    assert set(pages) == {(out / n).resolve() for n in ["index.html"] + [f"paper_{p}.html" for p in papers()]}
     images = [(page, src, ok) for page, found in pages.items() for src, ok in found["images"]]
     assert len(images) == len(RAN), "one figure per run figure"
     for page, src, ok in images:
@@ -111,7 +111,7 @@ def test_the_counts_match_the_store_and_the_judged_claims(site, browser):
     root, out, judged = site
     browser.get((out / "index.html").resolve().as_uri())
     rows = {cid: (text, counts) for cid, text, counts in browser.execute_script(CATALOGUE_ROWS)}
-    assert list(rows) == [cid for cid, _, _ in CATALOGUE]
+    assert list(rows) == [cid for cid, _ in CATALOGUE]
     with Store(root, read_only=True) as store:
         for fid in RAN:
             text, counts = rows[fid]
@@ -120,7 +120,7 @@ def test_the_counts_match_the_store_and_the_judged_claims(site, browser):
             assert sum(v for k, v in counts.items() if k != "total") == counts["total"]
             n = len(store.points(fid))
             assert f"{n} of {n} points" in text
-    for cid, _, _ in CATALOGUE:  # every other figure has no run in this store: all its claims not evaluated
+    for cid, _ in CATALOGUE:  # every other figure has no run in this store: all its claims not evaluated
         direct, _ = figures_of(cid)
         if direct and not {f.id for f in direct} & set(RAN):
             counts = rows[cid][1]

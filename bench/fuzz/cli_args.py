@@ -121,7 +121,7 @@ MODEL_IDS = ["e-model", "e-fig10", "a-fig6", "a-fig16", "a-fig10", "a-fig18", "a
 
 
 def _model_set(draw, model: str) -> str:
-    from pacesim.analysis.models import MODELS
+    from pacesim.papers import MODELS
 
     params = sorted(MODELS[model].defaults) if model in MODELS else ["x"]
     key = draw(st.one_of(st.sampled_from([p for p in params if not p.startswith("sim_")] or ["x"]), WORDS))

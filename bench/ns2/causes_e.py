@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """ns-2 points that decide paper E's missed claims (issue 17 Sec 3), and with
-`--paper a` paper A's: the causes in python/pacesim/reproduce/causes/paper_e.toml
+`--paper a` paper A's: the causes in python/pacesim/papers/e/causes.toml
 (paper_a.toml) cite the rows this writes.
 
 Each point runs one of bench/ns2's E-base scripts on the paper's stated setup

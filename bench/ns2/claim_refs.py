@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """ns-2 at each claim's own setup (issue 31 Sec 4): the references that the
-"ns-2 agrees" causes of python/pacesim/reproduce/causes/paper_{a,e}.toml
+"ns-2 agrees" causes of python/pacesim/papers/{a,e}/causes.toml
 cite, run on the setup and at the size the claim names, two seeds or more,
 under the papers' reading of ns-2's defaults (the advertised window
 `window_` 20, ns-2's own default: papers A and E state none).

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pacesim on the setups of paper A's ns-2 points (causes_e.py --paper a),
 beside ns-2's rows: the comparison the causes of A-fig7.1, A-fig8.1 and
-A-fig17.2 in python/pacesim/reproduce/causes/paper_a.toml cite.
+A-fig17.2 in python/pacesim/papers/a/causes.toml cite.
 
 Each point's abase.tcl arguments become overrides of scenarios/a-base.toml:
 `hosts` TCP flows on a `core` b/s core with a `buffer` B drop-tail limit,

@@ -37,7 +37,7 @@ def _timed_point(sweep):
 
 def measure(ids) -> None:
     import pacesim
-    from pacesim.reproduce.figures import FIGURES
+    from pacesim.papers import FIGURES
 
     for fid in ids:
         sweep = FIGURES[fid].sweep(False)
@@ -54,7 +54,7 @@ def measure(ids) -> None:
 
 
 def estimate() -> None:
-    from pacesim.reproduce.figures import FIGURES
+    from pacesim.papers import FIGURES
     from pacesim.reproduce.verdicts import MAX_SEEDS
 
     rows = {}

@@ -4,7 +4,7 @@
 run.py does this for paper E; this driver uses its readings and sweep
 machinery on the other papers' figures. Each experiment reruns a figure's
 own sweep (paper size, its seeds) with a reading's overrides and judges the
-figure's claims with their own checks (python/pacesim/reproduce/paper_*.py),
+figure's claims with their own checks (python/pacesim/papers/*/figures.py),
 run tables included. Readings: run.py's `wire1000` and `delack` where the
 paper leaves the header and ACK policy open, and the readings below.
 Outputs: results/others-claims.csv (claim, reading, outcome, numbers) and
@@ -23,7 +23,7 @@ from typing import Dict, Sequence, Tuple
 
 import pandas as pd
 
-from pacesim.reproduce.figures import FIGURES
+from pacesim.papers import FIGURES
 from pacesim.reproduce.runner import judge_figure
 from pacesim.reproduce.figure import kb, scenarios_dir
 from pacesim.store import Store

@@ -38,8 +38,8 @@ __all__ = [
 ENGINE_VERSION: str = _core.ENGINE_VERSION
 
 SUBMODULES = (
-    "analysis", "cli", "memory", "metrics", "plot", "report_tables", "reproduce", "result", "scenario", "store", "sweep",
-    "topology", "units",
+    "analysis", "cli", "memory", "metrics", "papers", "plot", "report_tables", "reproduce", "result", "scenario", "store",
+    "sweep", "topology", "units",
 )
 """Imported on first attribute access (PEP 562): pandas and matplotlib only when asked for."""
 

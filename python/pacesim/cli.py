@@ -308,7 +308,8 @@ def model(
     simulate: bool = typer.Option(False, "--simulate", help="Run the model's packet-level check and overlay it (q-thm2)."),
 ) -> None:
     """Compute one of the papers' analytical models; write its CSV, PNG and SVG."""
-    from .analysis.models import MODELS, parse_overrides, render
+    from .analysis.models import parse_overrides, render
+    from .papers import MODELS
 
     if list_:
         t = Table(title="Analytical models (pacesim model ID)")
@@ -330,7 +331,7 @@ def model(
     target = out if out is not None else Path("results") / "models" / key
     output_dir("--out", target)
     try:
-        written, facts, out_model = render(key, target, set_, overlay, simulate)
+        written, facts, out_model = render(MODELS[key], target, set_, overlay, simulate)
     except ValueError as e:
         fail(str(e))
     except OSError as e:
@@ -344,7 +345,7 @@ def model(
     con.print(t)
     from .analysis.model_claims import judge_model
 
-    judged = judge_model(key, out_model)
+    judged = judge_model(MODELS[key], out_model)
     if judged:
         c = Table(title=f"{key}: claims (docs/experiments.md)")
         for col in ["claim", "verdict", "numbers"]:

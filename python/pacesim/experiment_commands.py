@@ -222,7 +222,7 @@ def plot(
     """Draw a metric against an axis, one series per value of --by, 95 % confidence intervals over seeds (PNG and
     SVG); or, with --series, one run's recorded time series (`[series]`) against time."""
     from .plot import Panel, _where, figure, file_name, paper_ref, unaveraged
-    from .reproduce.figures import FIGURES
+    from .papers import FIGURES
     from .store import Store
 
     kinds = _figure_options(formats, size, out)
@@ -378,7 +378,7 @@ def reproduce(
     dask: bool = DASK,
 ) -> None:
     """Reproduce a paper figure: its CSV, plots and a report checking the catalogue's claims."""
-    from .reproduce.figures import FIGURES
+    from .papers import FIGURES
     from .reproduce.runner import reproduce as run_figure
     from .reproduce.verdicts import MAX_SEEDS
     from .sweep import SweepError, executor
@@ -480,10 +480,10 @@ def _print_spread(claims: list) -> None:
 
 def _runnable() -> list:
     """The runnable figures in catalogue order (docs/experiments.md), as `--all` runs them."""
-    from .reproduce.catalogue import CATALOGUE, ids_of
-    from .reproduce.figures import FIGURES
+    from .papers import CATALOGUE, FIGURES
+    from .reproduce.catalogue import ids_of
 
-    return [f for cid, _, _ in CATALOGUE for i in ids_of(cid) for f in FIGURES.values() if f.id == i]
+    return [f for cid, _ in CATALOGUE for i in ids_of(cid) for f in FIGURES.values() if f.id == i]
 
 
 def _list_catalogue(results: Path) -> None:

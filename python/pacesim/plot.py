@@ -194,7 +194,7 @@ def metric_label(metric: str) -> str:
     return f"{text} (%)" if metric in LOSS else text
 
 
-_REF = re.compile(r"^([EAQW])-(fig|tab|s|thm)(\d+)$", re.I)
+_REF = re.compile(r"^([A-Z])-(fig|tab|s|thm)(\d+)$", re.I)
 _ROMAN = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from pacesim.analysis import bulk_chain as bc
+from pacesim.papers.a import bulk_chain as bc
 
 
 def _mm1k(rho, k):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from pacesim.analysis import effective_buffer as eb
+from pacesim.papers.a import effective_buffer as eb
 
 
 def test_hand_value_and_components():

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.stats import poisson
 
-from pacesim.analysis import bulk_chain, md1
+from pacesim.papers.a import bulk_chain, md1
 
 
 def _md1k_loss(rho, k):

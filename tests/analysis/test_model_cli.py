@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from pacesim.analysis import effective_buffer
-from pacesim.analysis.models import MODELS
+from pacesim.papers.a import effective_buffer
+from pacesim.papers import MODELS
 from pacesim.cli import app
 
 IDS = ["e-model", "e-fig10", "a-fig6", "a-fig16", "a-fig10", "a-fig18", "a-fig19", "a-fig22", "a-md1",

@@ -7,13 +7,16 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from pacesim.analysis import models, overlays
+from pacesim.analysis import models
+from pacesim.papers import MODELS
+from pacesim.papers.a.overlays import a_fig10, a_fig22
+from pacesim.papers.e.overlays import e_fig10
 from pacesim.cli import app
 from pacesim.plot import Curves, Series
 
 runner = CliRunner()
-A10 = dict(models.MODELS["a-fig10"].defaults)
-E10 = dict(models.MODELS["e-fig10"].defaults)
+A10 = dict(MODELS["a-fig10"].defaults)
+E10 = dict(MODELS["e-fig10"].defaults)
 
 
 def _a_fig11_points() -> pd.DataFrame:
@@ -32,7 +35,7 @@ def _a_fig11_points() -> pd.DataFrame:
 
 
 def test_a_fig10_from_a_fig11_points():
-    o = overlays.a_fig10(_a_fig11_points(), A10)
+    o = a_fig10(_a_fig11_points(), A10)
     (t,) = o.tables
     assert list(t["buffer_kb"]) == [2.0, 4.0, 8.0]
     loss = np.array([0.04, 0.08, 0.16])  # mean of 0.01 b and 0.03 b
@@ -47,19 +50,19 @@ def test_e_fig10_from_e_fig11_points():
              "core_empty_prob": e}
             for b, e, gs in (("5KB", 0.25, (80.0, 88.0, 84.0)), ("50KB", 0.004, (90.0, 90.0, 81.0)))
             for d, g in zip(("0ms", "10ms", "100ms"), gs)]
-    o = overlays.e_fig10(pd.DataFrame(rows), E10)
+    o = e_fig10(pd.DataFrame(rows), E10)
     (t,) = o.tables
     assert list(t["d_ms"]) == [0.0, 10.0, 100.0]
     assert t["T_light"].to_numpy() == pytest.approx([1.0, 1.1, 1.05])
     assert t["T_heavy"].to_numpy() == pytest.approx([1.0, 1.0, 0.9])
     assert "1 - P(empty) = 0.750" in o.facts["simulated light load (5 KB)"]
     with pytest.raises(ValueError, match="no d = 0"):
-        overlays.e_fig10(pd.DataFrame(rows[1:]), E10)
+        e_fig10(pd.DataFrame(rows[1:]), E10)
 
 
 def test_a_points_csv_of_another_figure_is_refused():
     with pytest.raises(ValueError, match="no column pacing.delay"):
-        overlays.e_fig10(_a_fig11_points(), E10)
+        e_fig10(_a_fig11_points(), E10)
 
 
 def test_agreement_is_a_ratio_on_log_axes_and_a_difference_otherwise():
@@ -100,9 +103,9 @@ def test_a_fig22_from_a_fig21_points():
     rows = [{"core.buffer": f"{b}KB", "traffic.udp[0].size": size, "seed": seed, "status": "ok",
              "core_udp_loss_rate": b * k * seed / 1000}
             for b in (2, 8) for size, k in (("40B", 25), ("200B", 5), ("1000B", 1)) for seed in (1, 2)]
-    (t,) = overlays.a_fig22(pd.DataFrame(rows), dict(models.MODELS["a-fig22"].defaults)).tables
+    (t,) = a_fig22(pd.DataFrame(rows), dict(MODELS["a-fig22"].defaults)).tables
     assert list(t["buffer_kb"]) == [2.0, 8.0]
     for k in (25, 5, 1):
         assert t[f"udp_loss_ratio{k}"].to_numpy() == pytest.approx(np.array([2, 8]) * k * 1.5 / 1000)
     with pytest.raises(ValueError, match="A-fig21"):
-        overlays.a_fig22(_a_fig11_points(), dict(models.MODELS["a-fig22"].defaults))
+        a_fig22(_a_fig11_points(), dict(MODELS["a-fig22"].defaults))

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from pacesim import Scenario
-from pacesim.analysis import paced_onoff, qlbp
+from pacesim.papers.q import paced_onoff, qlbp
 
 LAGS = [0.005, 0.01, 0.02, 0.05, 0.1, 0.2]
 BASE = paced_onoff.PacedOnOff()  # Q-fig15's source and pacer, Qmax 3330 x 25 B: α = 15/s = r1 + r2

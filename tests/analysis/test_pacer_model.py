@@ -5,7 +5,7 @@ import pytest
 from scipy.optimize import minimize_scalar
 from scipy.stats import poisson
 
-from pacesim.analysis import pacer
+from pacesim.papers.e import pacer
 
 
 def test_burstiness_hand_values():

@@ -7,7 +7,7 @@ closed form."""
 import numpy as np
 import pytest
 
-from pacesim.analysis import qlbp
+from pacesim.papers.q import qlbp
 
 # Q-tab2: links 15 Mb/s, μmax 10 Mb/s, μmin 2 Mb/s, Qmax 10 packets of 1000 B.
 PKT_MB = 8e-3

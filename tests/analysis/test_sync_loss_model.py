@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from pacesim.analysis import sync_loss as sl
+from pacesim.papers.w import sync_loss as sl
 
 CD = float(sl.FIG8_BDP_PACKETS)
 

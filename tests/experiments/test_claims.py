@@ -10,7 +10,7 @@ import pytest
 
 from pacesim.reproduce import verdicts
 from pacesim.reproduce.claims import Points
-from pacesim.reproduce.figures import FIGURES
+from pacesim.papers import FIGURES
 from pacesim.metrics import tcp_core_mbps
 from pacesim.store import Store
 
@@ -87,7 +87,7 @@ def test_without_tcp_udp_loss_falls_is_claimed_on_the_video_runs_of_sec_ii():
     """Paper A Sec II's sentence closes its video paragraph (Figs. 2 and 3): the claim is A-fig2's and A-fig3's,
     on the video alone; A-fig11 and A-fig12 (Sec V-A), where the UDP source alone cannot queue, no longer carry
     it."""
-    from pacesim.reproduce.paper_a import A2_ALONE
+    from pacesim.papers.a.figures import A2_ALONE
 
     assert "in the absence of TCP traffic, UDP loss was observed to drop monotonically" in A2_ALONE
     for cid in ("A-fig2.4", "A-fig3.2"):
@@ -126,7 +126,7 @@ def cwnd(p05: float, p95: float):
 
 
 def test_a_fig13_without_an_inner_minimum_says_so_not_nan():
-    from pacesim.reproduce.paper_a import A13_BUFFERS, A13_SHARES
+    from pacesim.papers.a.figures import A13_BUFFERS, A13_SHARES
     rising = {b: 0.001 * i for i, b in enumerate(A13_BUFFERS)}  # zero at the first buffer, then up
     p = points([{"variant": s, "core.buffer": b, "core_udp_loss_rate": rising[b]} for s in A13_SHARES
                 for b in A13_BUFFERS])
@@ -306,7 +306,7 @@ def test_w_s2_fast_gap_is_fastest_against_slowest_within_a_run():
 # --- paper Q ---
 
 def test_q_tab3_checks_the_queueing_part_of_the_delay():
-    from pacesim.reproduce.paper_q import Q_PACKETS, Q_TAB3
+    from pacesim.papers.q.figures import Q_PACKETS, Q_TAB3
 
     def run(extra_ms: float):
         flows = pd.DataFrame([{"variant": v, "core.buffer_packets": b, "seed": 1, "flow": f, "base_rtt_ms": 100.0,
@@ -329,7 +329,7 @@ def test_q_fig18_nearly_doubles_is_a_gain_about_100_percent():
 
 def test_q_fig16_reads_cv_ratios_by_the_rules():
     """Q-fig16 on CV tables made by hand: CV(s) without pacing 1 at every scale, a variant's CV its ratio to it."""
-    from pacesim.reproduce.paper_q import BIN_US, Q16_MAX
+    from pacesim.papers.q.figures import BIN_US, Q16_MAX
 
     def run(ratio):  # ratio(q, scale in 5 ms bins) -> CV paced / unpaced
         variants = {"no pacing": lambda s: 1.0, **{f"QLBP {q}": (lambda s, q=q: ratio(q, s)) for q in Q16_MAX}}
@@ -353,7 +353,7 @@ def test_q_fig16_reads_cv_ratios_by_the_rules():
 
 def _q_tab3_points(utilisation, delay_rows=None):
     """Q-tab3 points: utilisation(variant, buffer), flows 5 ms of queueing (QLBP 40) or 9 ms (others)."""
-    from pacesim.reproduce.paper_q import Q_PACKETS, Q_TAB3
+    from pacesim.papers.q.figures import Q_PACKETS, Q_TAB3
     flows = pd.DataFrame([{"variant": v, "core.buffer_packets": b, "seed": 1, "flow": 0, "base_rtt_ms": 100.0,
                            "mean_delay_ms": 50.0 + (5.0 if v == "QLBP 40" else 9.0)} for v in Q_TAB3 for b in Q_PACKETS])
     rows = [{"variant": v, "core.buffer_packets": b, "core_utilisation": utilisation(v, b)}
@@ -373,7 +373,7 @@ def test_q_tab3_qlbp40_both_at_the_tables_buffer_only():
 
 
 def test_q_fig19_tail_is_the_share_delayed_past_100_ms():
-    from pacesim.reproduce.paper_q import Q_PACKETS
+    from pacesim.papers.q.figures import Q_PACKETS
 
     def cdf(tails):
         return pd.DataFrame([{"variant": v, "core.buffer_packets": b, "seed": 1, "delay_ms": d, "fraction": f}
@@ -409,7 +409,9 @@ def test_an_axis_named_like_a_metric_keeps_its_value(tmp_path):
 # --- verdicts ---
 
 def test_a_miss_without_a_cause_says_so_and_a_recorded_one_is_checked(tmp_path):
-    (tmp_path / "paper_e.toml").write_text(
+    (tmp_path / "e").mkdir()
+    (tmp_path / "q").mkdir()
+    (tmp_path / "e" / "causes.toml").write_text(
         '["E-fig3.4"]\nclaim = "At 5 KB goodput none≈82 Kb/s"\nkind = "ns2-agrees"\ncause = "setup"\n'
         'evidence = ["bench/ns2/results/ebase.csv: none 5 KB 88 Kb/s"]\n', encoding="utf-8")
     verdicts.causes.cache_clear()
@@ -420,31 +422,33 @@ def test_a_miss_without_a_cause_says_so_and_a_recorded_one_is_checked(tmp_path):
     assert verdicts.judge("E-fig3.5", "x", "t", "not reproduced", "n", quick=True).verdict.startswith("not reproduced (quick")
     with pytest.raises(verdicts.CauseError, match="quotes"):
         verdicts.judge("E-fig3.4", "other words", "t", "not reproduced", "n", directory=tmp_path)
-    (tmp_path / "paper_q.toml").write_text('["Q-tab3.1"]\nclaim = "c"\nkind = "maybe"\ncause = ""\nevidence = ["x"]\n')
+    (tmp_path / "q" / "causes.toml").write_text('["Q-tab3.1"]\nclaim = "c"\nkind = "maybe"\ncause = ""\nevidence = ["x"]\n')
     with pytest.raises(verdicts.CauseError, match="kind"):
         verdicts.causes("q", tmp_path)
     verdicts.causes.cache_clear()
 
 
 def test_the_recorded_causes_name_real_claims():
-    from pacesim.reproduce.tables import PAPERS, known_claims
+    from pacesim.papers import papers
+    from pacesim.reproduce.tables import known_claims
 
     assert "A-fig22.2" in known_claims("a") and "E-fig3.7" in known_claims("e")
-    for paper in PAPERS:
+    for paper in papers():
         verdicts.check_causes(paper, known_claims(paper))
 
 
 def test_table_lists_every_catalogue_id_and_claim(tmp_path):
     """With an empty store every figure claim is "not evaluated", every model claim judged."""
-    from pacesim.reproduce.catalogue import CATALOGUE
+    from pacesim.papers import CATALOGUE, papers
     from pacesim.reproduce.tables import known_claims, write_tables
 
     written = write_tables(tmp_path / "results", tmp_path / "tables")
     text = {p.stem: p.read_text() for p in written}
-    assert set(text) == {"paper_e", "paper_a", "paper_q", "paper_w"}
-    for cid, _, _ in CATALOGUE:
+    assert list(papers())[:4] == ["e", "a", "q", "w"], "the papers found, in the catalogue's order"
+    assert set(text) == {f"paper_{p}" for p in papers()}
+    for cid, _ in CATALOGUE:
         assert f"| {cid} |" in text[f"paper_{cid[0].lower()}"], cid
-    for paper in "eaqw":
+    for paper in papers():
         for claim_id in known_claims(paper):
             assert f"| {claim_id} |" in text[f"paper_{paper}"], claim_id
     assert "| W-fig8.1 | 25% at B = 0 for Reno |" in text["paper_w"] and "**reproduced**" in text["paper_w"]
@@ -452,10 +456,11 @@ def test_table_lists_every_catalogue_id_and_claim(tmp_path):
 
 
 def test_every_ns2_reference_names_a_catalogue_id_and_a_committed_file():
-    from pacesim.reproduce.catalogue import CATALOGUE, ids_of
+    from pacesim.papers import CATALOGUE
+    from pacesim.reproduce.catalogue import ids_of
     from pacesim.reproduce.tables import references
 
-    ids = {i for cid, _, _ in CATALOGUE for i in ids_of(cid)}
+    ids = {i for cid, _ in CATALOGUE for i in ids_of(cid)}
     root = Path(__file__).resolve().parents[2]
     refs = references()
     assert {"E-fig3", "E-fig11", "E-fig17", "W-s5", "Q-fig18", "Q-tab3"} <= set(refs)  # issue 18's paced claims

@@ -9,9 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pacesim.cli import app
-from pacesim.reproduce.catalogue import CATALOGUE, ids_of
+from pacesim.papers import CATALOGUE
+from pacesim.reproduce.catalogue import ids_of
 from pacesim.reproduce.figure import scenarios_dir
-from pacesim.reproduce.figures import FIGURES
+from pacesim.papers import FIGURES
 from pacesim.scenario import read_toml
 from pacesim.store import Store
 from pacesim.sweep import load_sweep, run_sweep
@@ -57,7 +58,7 @@ def test_an_unknown_id_lists_the_runnable_ones_in_catalogue_order():
     out = runner.invoke(app, ["reproduce", "E-fig99"])
     assert out.exit_code == 2
     listed = out.output.split("runnable: ")[1].split(" (see --list)")[0].replace("\n", " ").split(", ")
-    expect = [i for cid, _, _ in CATALOGUE for i in ids_of(cid) if i in FIGURES]
+    expect = [i for cid, _ in CATALOGUE for i in ids_of(cid) if i in FIGURES]
     assert listed == expect and sorted(listed) == sorted(FIGURES)
 
 

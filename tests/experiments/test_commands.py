@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 import pacesim
 from pacesim.cli import app
-from pacesim.reproduce.catalogue import CATALOGUE
+from pacesim.papers import CATALOGUE
 from pacesim.reproduce.claims import Points
 from pacesim.reproduce.figure import scenarios_dir
-from pacesim.reproduce.figures import FIGURES
+from pacesim.papers import FIGURES
 from pacesim.sweep import load_sweep
 
 CATALOGUE_FILE = Path(__file__).resolve().parents[2] / "docs" / "experiments.md"
@@ -51,11 +51,11 @@ def test_plot_writes_png_and_svg(tiny_store, tmp_path):
 def test_reproduce_list_names_every_catalogue_id():
     out = runner.invoke(app, ["reproduce", "--list"], env={"COLUMNS": "200"})
     assert out.exit_code == 0, out.output
-    for cid, _, _ in CATALOGUE:
+    for cid, _ in CATALOGUE:
         assert cid in out.output
     assert "runs: pacesim reproduce E-fig3" in out.output and "model: pacesim model e-fig10" in out.output
-    ids = re.findall(r"^\| ([EAQW]-[\w/]+) \|", CATALOGUE_FILE.read_text(), flags=re.M)  # the repository's copy
-    assert ids == [cid for cid, _, _ in CATALOGUE]
+    ids = re.findall(r"^\| ([A-Z]-[\w/]+) \|", CATALOGUE_FILE.read_text(), flags=re.M)  # the repository's copy
+    assert ids == [cid for cid, _ in CATALOGUE]
 
 
 @pytest.mark.parametrize("fig_id", ["E-fig11"])

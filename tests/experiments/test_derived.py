@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 import pacesim
-from pacesim.reproduce.paper_w import extremes, latency_to
+from pacesim.papers.w.figures import extremes, latency_to
 
 
 def _progress() -> pd.DataFrame:

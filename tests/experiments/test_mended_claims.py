@@ -8,7 +8,7 @@ import pandas as pd
 
 from pacesim.metrics import _loss_event_rate
 from pacesim.reproduce.claims import spearman
-from pacesim.reproduce.figures import FIGURES
+from pacesim.papers import FIGURES
 
 from .test_claims import A_BUFFERS, E_UDP, outcome, points
 
@@ -71,7 +71,7 @@ def cwnd(ranges: dict):
 
 
 def test_a_fig4_factor_passes_the_papers_own_ranges():
-    from pacesim.reproduce.paper_a import A_CWND_RANGES
+    from pacesim.papers.a.figures import A_CWND_RANGES
 
     # the paper's own ranges: the old median factor for 200 flows was 16 / 7.5 = 2.13, outside [1.2, 2]
     assert outcome("A-fig4.5", cwnd(A_CWND_RANGES)) == "reproduced"
@@ -170,7 +170,7 @@ def test_e_fig9_edge_reaches_99_within_a_grid_step_of_4_kb():
 
 
 def test_e_fig4_edge_beats_host_over_the_whole_range_at_1000_flows():
-    from pacesim.reproduce.paper_e import GOODPUT_CEILING
+    from pacesim.papers.e.figures import GOODPUT_CEILING
 
     def run(at_5kb: float):
         edge = [60, 80, at_5kb, 95, 96, 97.5, 99.5, 99.9, 100]
@@ -183,7 +183,7 @@ def test_e_fig4_edge_beats_host_over_the_whole_range_at_1000_flows():
 
 
 def test_e_fig11_monotone_in_d_and_saturating_at_a_grid_location():
-    from pacesim.reproduce.paper_e import FIG11_DELAYS
+    from pacesim.papers.e.figures import FIG11_DELAYS
 
     def run(at_5, at_50=None):
         rows = [{"core.buffer": "5KB", "pacing.delay": d, "tcp_utilisation": y / 100} for d, y in zip(FIG11_DELAYS, at_5)]
@@ -239,7 +239,7 @@ def test_e_fig14_peak_by_6_kb_within_a_grid_step():
 
 
 def test_e_fig15_udp_loss_lowest_at_a_sub_millisecond_delay():
-    from pacesim.reproduce.paper_e import E15_DELAYS
+    from pacesim.papers.e.figures import E15_DELAYS
 
     def run(loss):
         return points([{"core.buffer": "5KB", "pacing.delay": d, "core_udp_loss_rate": y, "tcp_utilisation": 0.9}
@@ -251,7 +251,7 @@ def test_e_fig15_udp_loss_lowest_at_a_sub_millisecond_delay():
 
 
 def test_e_fig16_rises_gradually_is_monotone_with_a_total_rise():
-    from pacesim.reproduce.paper_e import FRACTIONS
+    from pacesim.papers.e.figures import FRACTIONS
 
     def run(host):
         return points([{"pacing.scheme": s, "pacing.fraction": f, "core.buffer": b, "tcp_utilisation": y / 100}
@@ -285,7 +285,7 @@ def test_e_fig6_nearly_17_percent_and_a_peak_near_10_kb():
 # --- paper Q ---
 
 def q_tab2(delay: dict = None, queue: dict = None):
-    from pacesim.reproduce.paper_q import Q_TAB2
+    from pacesim.papers.q.figures import Q_TAB2
 
     return points([{"variant": f"{r}Mbps", "pacer_delay_ms_mean": (delay or {}).get(r, d),
                     "pacer_packets_mean": (queue or {}).get(r, q), "pacer_delay_ms_max": 7.9}
@@ -302,7 +302,7 @@ def test_q_tab2_within_five_percent_or_the_tables_rounding():
 
 
 def test_q_fig15_cov_falls_by_the_ordering_margin():
-    from pacesim.reproduce.paper_q import Q15_MAX, Q15_PACERS
+    from pacesim.papers.q.figures import Q15_MAX, Q15_PACERS
 
     def run(step: float):
         rows = [{"variant": "unpaced", "topology.pacers": k, "burstiness_cov": 1.0, "aggregate_mbps": 0.67}
@@ -323,7 +323,7 @@ def test_q_fig18_nearly_100_percent_is_one_sided():
 
 
 def q_tab3(extra_ms: dict, utilisation=None):
-    from pacesim.reproduce.paper_q import Q_PACKETS, Q_TAB3
+    from pacesim.papers.q.figures import Q_PACKETS, Q_TAB3
 
     flows = pd.DataFrame([{"variant": v, "core.buffer_packets": b, "seed": 1, "flow": f, "base_rtt_ms": 102.0,
                            "mean_delay_ms": Q_TAB3[v][1] + extra_ms.get(v, 0.0)}
@@ -351,7 +351,7 @@ def test_q_tab3_qlbp160_slightly_larger_delay():
 # --- paper W ---
 
 def test_w_s3_reno_fair_on_its_own_grid_by_papers_95_percent():
-    from pacesim.reproduce.paper_w import W_RENO_BUFFERS
+    from pacesim.papers.w.figures import W_RENO_BUFFERS
 
     def run(at_300kb: float):
         fair = {"3KB": 0.5, "10KB": 0.7, "300KB": at_300kb, "15MB": 0.3}  # 15 MB: ten of Reno's BDPs
@@ -365,7 +365,7 @@ def test_w_s3_reno_fair_on_its_own_grid_by_papers_95_percent():
 
 
 def w4(paced: dict, unpaced: dict):
-    from pacesim.reproduce.paper_w import W_BUFFERS
+    from pacesim.papers.w.figures import W_BUFFERS
 
     return points([{"variant": f"{t}, {m}", "core.buffer": b,
                     "tcp_throughput_mbps": (paced if m == "paced" else unpaced)[t][i] if isinstance(
@@ -400,7 +400,7 @@ def test_w_s5_loss_event_rate_is_per_rtt_of_the_flows_life():
 # --- the same rules where other checks read the same words ---
 
 def test_a_fig13_inflection_about_9_kb_is_a_grid_location():
-    from pacesim.reproduce.paper_a import A13_BUFFERS, A13_SHARES
+    from pacesim.papers.a.figures import A13_BUFFERS, A13_SHARES
 
     def run(low: str):
         i0 = A13_BUFFERS.index(low)
@@ -412,7 +412,7 @@ def test_a_fig13_inflection_about_9_kb_is_a_grid_location():
 
 
 def test_a_fig15_falls_monotonically_with_a_total_fall():
-    from pacesim.reproduce.paper_a import A15_BUFFERS, A15_VARIANTS
+    from pacesim.papers.a.figures import A15_BUFFERS, A15_VARIANTS
 
     def run(curve):
         return points([{"variant": v, "core.buffer": b, "core_udp_loss_rate": y} for v in A15_VARIANTS
@@ -423,7 +423,7 @@ def test_a_fig15_falls_monotonically_with_a_total_fall():
 
 
 def test_e_fig15_tcp_falls_monotonically_at_50_kb():
-    from pacesim.reproduce.paper_e import E15_DELAYS
+    from pacesim.papers.e.figures import E15_DELAYS
 
     def run(at_50):
         return points([{"core.buffer": b, "pacing.delay": d, "tcp_utilisation": y / 100, "core_udp_loss_rate": 1e-3}

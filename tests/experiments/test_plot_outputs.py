@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pacesim.cli import app
+from pacesim.papers import papers
 from pacesim.store import Store
 from pacesim.sweep import Sweep, run_sweep
 
@@ -123,7 +124,7 @@ def test_reproduce_table_writes_under_the_results_directory(tmp_path, monkeypatc
     with Store(tmp_path / "r"):  # a store (empty: every table says it has no full-size run)
         pass
     written = ok(["reproduce", "--table", "--results", tmp_path / "r"])
-    assert written == [f"{tmp_path / 'r'}/reproduction/paper_{p}.md" for p in "eaqw"]
+    assert written == [f"{tmp_path / 'r'}/reproduction/paper_{p}.md" for p in papers()]
     assert not list((tmp_path / "docs" / "reproduction").iterdir())  # the checkout's record is left alone
     assert ok(["reproduce", "--table", "--results", tmp_path / "r", "--tables", "docs/reproduction"]) == [
-        f"docs/reproduction/paper_{p}.md" for p in "eaqw"]  # written there when asked
+        f"docs/reproduction/paper_{p}.md" for p in papers()]  # written there when asked

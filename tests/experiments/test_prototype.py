@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import pacesim
-from pacesim.reproduce import paper_q as q
+from pacesim.papers.q import figures as q
 from pacesim.reproduce.claims import Points
 
 STEADY = q.steady_s()

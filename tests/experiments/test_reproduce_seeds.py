@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import pacesim
 from pacesim.cli import app
 from pacesim.plot import Panel
-from pacesim.reproduce import figures
+from pacesim import papers
 from pacesim.reproduce.claims import Claim, Points
 from pacesim.reproduce.figure import Figure
 from pacesim.store import Store
@@ -43,7 +43,7 @@ def hand_store(tmp_path, monkeypatch):
     fig = Figure(id=FID, caption="hand-made", setup="tiny E-base", panels=[Panel("core.buffer", "steady", [])],
                  claims=[Claim("steady over 100", "steady > 100", _over("steady", 100)),
                          Claim("wobbly over 100", "wobbly > 100", _over("wobbly", 100))])
-    monkeypatch.setitem(figures.FIGURES, FID, fig)
+    monkeypatch.setitem(papers.FIGURES, FID, fig)
     first = pacesim.run(load_sweep(tmp_path / f"{FID}.toml").points()[0].scenario)
     report, metrics = first.report, first.metrics
     results = tmp_path / "results"

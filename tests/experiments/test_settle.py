@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from pacesim.plot import Panel
-from pacesim.reproduce import figures
+from pacesim import papers
 from pacesim.reproduce.claims import Claim, Points
 from pacesim.reproduce.figure import Figure
 from pacesim.reproduce.runner import more_seeds, reproduce
@@ -76,7 +76,7 @@ def test_reproduce_settle_adds_seeds_until_each_verdict_holds(tmp_path, monkeypa
                  panels=[Panel("core.buffer", "goodput_kbps_mean", [])],
                  claims=[Claim("runs", "goodput above 0", lambda q: (q.at("goodput_kbps_mean") > 0, "")),
                          Claim("odd seeds", "every seed odd", odd)])
-    monkeypatch.setitem(figures.FIGURES, fig.id, fig)
+    monkeypatch.setitem(papers.FIGURES, fig.id, fig)
     done = reproduce(fig.id, tmp_path / "results", tmp_path / "out", pool=pool, progress=False, settle=True)
     steady, split = done.claims
     assert steady.verdict == REPRODUCED and steady.seeds.endswith("on 10 of 10 seeds (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)")

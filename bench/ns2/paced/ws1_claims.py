@@ -5,7 +5,7 @@ Reads the committed ns-2 runs of ws1.tcl (run_paced.py ws1: results/ws1.csv
 and, per run, results/flows/ws1_<mode>_s<seed>_t10.csv with each flow's
 latency to 1 MB at 1 ms resolution, and ..._progress.csv with its
 acknowledged packets every 100 ms) and evaluates the claims of
-python/pacesim/reproduce/paper_w.py's W-s1 figure on them: the latency
+python/pacesim/papers/w/figures.py's W-s1 figure on them: the latency
 table from the ns-2 latencies, the slowest and fastest flow per 100 ms
 from the progress (1460 B of payload per packet). ns-2 is not needed here.
 
@@ -19,8 +19,8 @@ from pathlib import Path
 import pandas as pd
 
 from pacesim.reproduce.claims import Points
-from pacesim.reproduce.figures import FIGURES
-from pacesim.reproduce.paper_w import SEGMENT
+from pacesim.papers import FIGURES
+from pacesim.papers.w.figures import SEGMENT
 
 FLOWS = Path(__file__).resolve().parent / "results" / "flows"
 SCHEME = {"none": "none", "original": "host"}  # ws1.tcl's MODE -> pacesim's pacing.scheme

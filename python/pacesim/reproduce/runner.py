@@ -28,7 +28,7 @@ from ..topology import describe
 from . import ns2
 from .claims import RULES, Points
 from .figure import Figure
-from .figures import FIGURES
+from ..papers import figures
 from .verdicts import MAX_SEEDS, MORE_SEEDS, Judged, causes_markdown, claim_ids, counts, judge, seeds_markdown
 
 
@@ -74,7 +74,7 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     `results` and write `<id>.csv`, `<id>.png`, `<id>.svg` and `report.md` to `out`;
     with `settle` (full size only), adding seeds until its verdicts hold (`more_seeds`),
     each time calling `on_more` with the seeds added and the claims judged before."""
-    fig = FIGURES[fig_id]
+    fig = figures()[fig_id]
     sweep = fig.sweep(quick, seeds)
     t0 = time.perf_counter()
     with Store(results) as store:
@@ -194,7 +194,7 @@ def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: S
         f"engine time of all points {engine_s:.1f} s. Engine {ENGINE_VERSION}, code {code_version()}.", "",
         "## Claims (docs/experiments.md)", "",
         f"Rules (python/pacesim/reproduce/claims.py): {RULES}. Causes of misses: "
-        f"python/pacesim/reproduce/causes/paper_{fig.id[0].lower()}.toml.", "",
+        f"python/pacesim/papers/{fig.id[0].lower()}/causes.toml.", "",
         QUICK_RULE if quick else counts(claims) + ".", "",
         "| id | expect | the paper's words | test | numbers |" + ("" if quick else " verdict |"),
         "|---|---|---|---|---|" + ("" if quick else "---|"),

@@ -7,7 +7,7 @@ and ns-2 disagree* (a defect); *not reproduced, no reference possible* (ns-2
 cannot run the setup, or nothing else can decide; the cause says why). A
 miss with no recorded cause shows as *not reproduced, cause not yet found*.
 
-Causes live in one TOML file per paper, `causes/paper_<e|a|q|w>.toml`, keyed
+Causes live in one TOML file per paper, `pacesim/papers/<e|a|q|w>/causes.toml`, keyed
 by claim id (`<catalogue id>.<n>`, the n-th claim of the figure or model,
 from 1), each with the claim's words (checked against the code, so a cause
 cannot silently move to another claim), its kind (`ns2-agrees`,
@@ -57,7 +57,8 @@ MAX_SEEDS = 10
 """Seeds after which a claim the seeds still split on is inconclusive."""
 DECIDED, MORE_SEEDS = "decided", "more seeds"
 
-CAUSES_DIR = Path(__file__).resolve().parent / "causes"
+CAUSES_DIR = Path(__file__).resolve().parents[1] / "papers"
+"""Where each paper's folder holds its `causes.toml` (`pacesim.papers`; read as a file, not imported)."""
 
 
 class CauseError(ValueError):
@@ -102,7 +103,7 @@ def paper_of(catalogue_id: str) -> str:
 @lru_cache(maxsize=None)
 def causes(paper: str, directory: Path = CAUSES_DIR) -> Dict[str, Cause]:
     """The recorded causes of paper `paper`'s misses, by claim id (none if it has no file)."""
-    path = directory / f"paper_{paper}.toml"
+    path = directory / paper / "causes.toml"
     if not path.exists():
         return {}
     try:
@@ -111,7 +112,7 @@ def causes(paper: str, directory: Path = CAUSES_DIR) -> Dict[str, Cause]:
         raise CauseError(f"{path}: {e}") from None
     out = {}
     for cid, entry in data.items():
-        where = f"{path.name}: [{cid!r}]"
+        where = f"{paper}/{path.name}: [{cid!r}]"
         unknown = set(entry) - {"claim", "kind", "cause", "evidence"}
         if unknown:
             raise CauseError(f"{where}: unknown keys {sorted(unknown)}")
@@ -135,9 +136,9 @@ def check_causes(paper: str, known: Dict[str, str], directory: Path = CAUSES_DIR
     """Every recorded cause of `paper` names a claim id of `known` (id -> words) with its words."""
     for cid, cause in causes(paper, directory).items():
         if cid not in known:
-            raise CauseError(f"paper_{paper}.toml: no claim {cid!r}")
+            raise CauseError(f"{paper}/causes.toml: no claim {cid!r}")
         if cause.claim != known[cid]:
-            raise CauseError(f"paper_{paper}.toml: [{cid!r}] quotes {cause.claim!r}, but the claim is {known[cid]!r}")
+            raise CauseError(f"{paper}/causes.toml: [{cid!r}] quotes {cause.claim!r}, but the claim is {known[cid]!r}")
 
 
 def settle(outcome: str, by_seed: Dict[int, str], needed: int = MIN_SEEDS) -> Tuple[str, str]:
@@ -179,7 +180,7 @@ def _judge(cid: str, expect: str, test: str, outcome: str, numbers: str, quick: 
     if cause is None:
         return Judged(cid, expect, test, outcome, numbers, UNKNOWN, sentence=sentence)
     if cause.claim != expect:
-        raise CauseError(f"paper_{paper_of(cid)}.toml: [{cid!r}] quotes {cause.claim!r}, but the claim is {expect!r}")
+        raise CauseError(f"{paper_of(cid)}/causes.toml: [{cid!r}] quotes {cause.claim!r}, but the claim is {expect!r}")
     return Judged(cid, expect, test, outcome, numbers, KINDS[cause.kind], cause.cause, cause.evidence, sentence)
 
 

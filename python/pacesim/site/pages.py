@@ -22,7 +22,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 
 from ..reproduce.claims import RULES
-from ..reproduce.tables import PAPERS
+from ..papers import papers
 from .published import publish
 from .record import CSS_CLASS, VERDICTS, Record
 
@@ -38,7 +38,8 @@ def _environment() -> Environment:
     env = Environment(loader=PackageLoader("pacesim.site", "templates"), autoescape=select_autoescape(["html"]),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["code"] = code_spans
-    env.globals.update(papers=PAPERS, verdicts=VERDICTS, css=CSS_CLASS, rules=RULES)
+    titles = {letter: p.title for letter, p in papers().items()}
+    env.globals.update(papers=titles, verdicts=VERDICTS, css=CSS_CLASS, rules=RULES)
     return env
 
 
@@ -66,7 +67,7 @@ def write_site(record: Record, out: Path) -> List[Path]:
     shutil.copyfile(STATIC, out / STATIC.name)
     pages = [out / "index.html"]
     pages[0].write_text(env.get_template("index.html").render(record=record), encoding="utf-8")
-    for paper in PAPERS:
+    for paper in papers():
         page = out / f"paper_{paper}.html"
         page.write_text(env.get_template("paper.html").render(record=record, paper=paper), encoding="utf-8")
         pages.append(page)

@@ -1,6 +1,6 @@
 """What the reproduction site shows of a results store, per catalogue id.
 
-Every id of `reproduce.catalogue.CATALOGUE` becomes an `Entry`: how it was
+Every catalogue id (`pacesim.papers.CATALOGUE`) becomes an `Entry`: how it was
 judged and its claims (from `reproduce.tables.judge_all`, so the site and
 the per-paper markdown tables cannot disagree), its ns-2 references
 (`references.toml`), and for each of its figures with a full-size sweep in
@@ -23,9 +23,9 @@ import pandas as pd
 
 from .. import ENGINE_VERSION
 from ..plot import AXES, file_name, metric_label, words
+from ..papers import CATALOGUE, FIGURES
 from ..reproduce import ns2
-from ..reproduce.catalogue import CATALOGUE, figures_of
-from ..reproduce.figures import FIGURES
+from ..reproduce.catalogue import figures_of
 from ..reproduce.runner import length_s
 from ..reproduce.tables import judge_all, references
 from ..reproduce.verdicts import (INCONCLUSIVE, KINDS, NOT_EVALUATED, ORDER, QUICK_MISS, REPRODUCED, UNKNOWN, Judged,
@@ -202,7 +202,7 @@ def _collect(results: Path) -> Record:
     with Store(results, read_only=True) as store:
         table = store.sweeps()
         sweeps = set(table["sweep"])
-        figures = {f.id for cid, _, _ in CATALOGUE for f in figures_of(cid)[0]}
+        figures = {f.id for cid, _ in CATALOGUE for f in figures_of(cid)[0]}
         if not sweeps:
             raise RecordError(f"{results} holds no sweep: no full-size run of a catalogue figure, nor one of your "
                               "own (`pacesim reproduce ID` or `pacesim sweep FILE` makes one)")
@@ -210,9 +210,9 @@ def _collect(results: Path) -> Record:
         own = [_own(store, results, r.sweep, r) for r in table.itertuples(index=False) if r.sweep not in figures]
     judged = judge_all(results)
     refs = references()
-    home = {f.id: cid for cid, _, _ in CATALOGUE for f in figures_of(cid)[0]}  # figure -> its catalogue id
+    home = {f.id: cid for cid, _ in CATALOGUE for f in figures_of(cid)[0]}  # figure -> its catalogue id
     entries = []
-    for cid, what, _ in CATALOGUE:
+    for cid, what in CATALOGUE:
         direct, shown = figures_of(cid)
         how, claims = judged[cid]
         entries.append(Entry(cid, what, [(f.id, f.setup) for f in direct], how, claims, [runs[f.id] for f in direct if f.id in runs],

@@ -14,10 +14,10 @@ from typing import Sequence
 
 import numpy as np
 
-from ..plot import Cdf, Lines, Panel
-from .claims import (ABOUT, LINEAR_R2, Claim, Points, Verdict, about, about_check, beats, dips_then_rises,
+from ...plot import Cdf, Lines, Panel
+from ...reproduce.claims import (ABOUT, LINEAR_R2, Claim, Points, Verdict, about, about_check, beats, dips_then_rises,
                      gain_check, located, loss_dips_then_rises, loss_lowest_at, monotone, nearly, spacing, spearman)
-from .figure import TCP_PCT, TCP_THROUGHPUT, UDP_LOSS, Figure, kb
+from ...reproduce.figure import TCP_PCT, TCP_THROUGHPUT, UDP_LOSS, Figure, kb
 
 # --- A-fig11 and A-fig12: the anomaly with Poisson and fBm UDP ---
 
@@ -507,7 +507,7 @@ AFIG8 = Figure(
 
 # --- A-fig23: ACK loss with two-way TCP (paper A Sec VII) ---
 
-from .claims import Missing  # noqa: E402  (this block stands alone)
+from ...reproduce.claims import Missing  # noqa: E402  (this block stands alone)
 
 # The sweep's buffers (scenarios/A-fig23.toml), as A-fig21's.
 A23_BUFFERS = ["1KB", "2KB", "4KB", "6KB", "8KB", "11KB", "15KB", "20KB", "30KB", "40KB", "50KB"]

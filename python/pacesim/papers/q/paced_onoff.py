@@ -43,6 +43,7 @@ from typing import Callable, Dict, Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from ... import run
 from . import qlbp
 
 
@@ -104,8 +105,6 @@ class PacedOnOff:
 
     def rate(self) -> np.ndarray:
         """Run it: the rate arriving at the core queue per bin, Mb/s."""
-        from .. import run
-
         # One world: a split run's bin series once came out flat in CI (under investigation).
         series = run(self.scenario(), threads=1).bin_series
         return series.to_numpy(dtype=float) * 8e-6 / self.bin_s

@@ -12,10 +12,10 @@ from typing import Dict, List, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from ..plot import Cdf, Lines, Panel
-from .claims import (MARGIN, Claim, Missing, Points, Verdict, about, beats, gain_check, nearly, printed,
+from ...plot import Cdf, Lines, Panel
+from ...reproduce.claims import (MARGIN, Claim, Missing, Points, Verdict, about, beats, gain_check, nearly, printed,
                      slightly_beats)
-from .figure import THROUGHPUT, Figure
+from ...reproduce.figure import THROUGHPUT, Figure
 
 # --- Q-fig18: QLBP at the access routers of paper Q's dumbbell ---
 
@@ -346,7 +346,7 @@ def times_panel(where: dict, title: str) -> Lines:
 
 def steady_s() -> float:
     """The start of the steady state, s: q-prototype's warmup, which the Q-fig9 and Q-fig11 sweeps keep."""
-    from ..scenario import load_scenario
+    from ...scenario import load_scenario
 
     return load_scenario("q-prototype").warmup / 1e9
 

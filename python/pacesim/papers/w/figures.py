@@ -13,9 +13,9 @@ from typing import Callable, Dict, List
 import numpy as np
 import pandas as pd
 
-from ..plot import Cdf, Lines, Panel
-from .claims import Claim, Points, Verdict, about, about_check, beats, slightly_beats
-from .figure import TCP_THROUGHPUT, Figure
+from ...plot import Cdf, Lines, Panel
+from ...reproduce.claims import Claim, Points, Verdict, about, about_check, beats, slightly_beats
+from ...reproduce.figure import TCP_THROUGHPUT, Figure
 
 # --- Paper W: worst flow and aggregate throughput on its 1 Gb/s dumbbell ---
 

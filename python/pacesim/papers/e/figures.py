@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..plot import Panel
-from .claims import (ABOUT, Claim, Points, Verdict, about, about_check, beats, decades, dips_then_rises,
+from ...plot import Panel
+from ...reproduce.claims import (ABOUT, Claim, Points, Verdict, about, about_check, beats, decades, dips_then_rises,
                      first_reaching, gain_check, located, loss_non_monotonic, monotone, over, spacing, under)
-from .figure import GOODPUT, TCP_PCT, TCP_THROUGHPUT, THROUGHPUT, UDP_LOSS, Figure, kb, ms
+from ...reproduce.figure import GOODPUT, TCP_PCT, TCP_THROUGHPUT, THROUGHPUT, UDP_LOSS, Figure, kb, ms
 
 BUFFERS = ["2KB", "3KB", "5KB", "8KB", "10KB", "15KB", "20KB", "30KB", "50KB"]
 SCHEMES = ["none", "host", "edge"]
