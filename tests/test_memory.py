@@ -34,6 +34,9 @@ def test_the_estimate_grows_by_flows_and_twins():
     assert two - one == 2 * 1000 * memory.FLOW_BYTES
     twins = memory.estimate(_scenario(TINY + ["topology.hosts_per_edge=1000", "traffic.two_way=true"])).total
     assert twins - one == 2 * 1000 * memory.FLOW_BYTES
+    # [transit] keeps a histogram per flow (issue 33: not counted; bench/fuzz/memory_cost.py measures it).
+    timed = memory.estimate(_scenario(TINY + ["topology.hosts_per_edge=1000", "transit={}"])).total
+    assert timed - one == 2 * 1000 * memory.TRANSIT_BYTES
 
 
 def test_a_limit_below_the_estimate_refuses_and_above_it_runs():
@@ -93,6 +96,38 @@ def test_sources_sharing_a_link_are_counted_together_at_their_offered_rate():
     assert err.value.field == "traffic.udp[0].rate"
 
 
+def _graph(links: str, udp: str) -> Scenario:
+    """Hosts h1, h2, h3 around routers a, b, c (core b -> c, 50 Mb/s, 10 KB), UDP `udp` alone for 2 s."""
+    return _scenario([f'topology={{kind="graph", nodes=["a", "b", "c"], hosts=["h1", "h2", "h3"], links=[{links}, '
+                      '{from="b", to="c", core=true}, {from="c", to="h2", rate="1Gbps", delay="1ms"}], flows=[]}',
+                      "core.rate=50Mbps", "core.delay=1ms", "core.buffer=10KB", "duration=2s", "warmup=0s",
+                      'traffic.start=["0s", "0s"]', f"traffic.udp=[{udp}]"])
+
+
+def test_every_link_of_a_udp_route_is_counted_at_what_reaches_it():
+    # Issue 33: only each source's first link was counted. 100 Mb/s of 1000 B packets from h1 through a 1 Gb/s
+    # first link into a-b, 10 Mb/s with no queue limit: 90 Mb/s more than it sends for 2 s, 22,500 packets;
+    # the 50 Mb/s core after it gets a-b's 10 Mb/s and queues nothing.
+    s = _graph('{from="h1", to="a", rate="1Gbps", delay="1ms"}, {from="a", to="b", rate="10Mbps", delay="1ms"}',
+               '{kind="cbr", rate="100Mbps", size="1000B", from="h1", to="h2"}')
+    e = memory.estimate(s)
+    assert e.parts == {"traffic.udp[0].rate": 22_500 * memory.QUEUED_PACKET_BYTES}
+    assert len(e.notes) == 1 and "into link a-b of 10Mbps" in e.notes[0] and "22,500 packets" in e.notes[0]
+    # Two sources share a-b (60 Mb/s): 80 + 40 Mb/s reach it, 60 more than it sends, 15,000 packets in 2 s,
+    # counted against the larger; it sends them on in proportion, 40 and 20 Mb/s. Source 1's 20 Mb/s then
+    # outpace b-h3 (10 Mb/s) by 10 Mb/s: 2,500 packets (at its offered 40 Mb/s it would be 7,500). The core
+    # (limit 10 KB) gets 40 Mb/s, under its 50.
+    shared = _graph('{from="h1", to="a", rate="1Gbps", delay="1ms"}, {from="a", to="b", rate="60Mbps", delay="1ms"}, '
+                    '{from="b", to="h3", rate="10Mbps", delay="1ms"}',
+                    '{kind="cbr", rate="80Mbps", size="1000B", from="h1", to="h2"}, '
+                    '{kind="cbr", rate="40Mbps", size="1000B", from="h1", to="h3"}')
+    assert memory.estimate(shared).parts == {"traffic.udp[0].rate": 15_000 * memory.QUEUED_PACKET_BYTES,
+                                             "traffic.udp[1].rate": 2_500 * memory.QUEUED_PACKET_BYTES}
+    # A link with a limit holds at most that: the core at 5 Mb/s queues 10 KB / 1000 B + 1 (the one being sent).
+    limited = pacesim.apply_overrides(s, ["core.rate=5Mbps"])
+    assert memory.estimate(limited).parts == {"traffic.udp[0].rate": (22_500 + 11) * memory.QUEUED_PACKET_BYTES}
+
+
 def test_the_cli_warns_refuses_and_takes_max_memory():
     udp = UDP + ["duration=3s", 'traffic.udp=[{kind="cbr", rate="200Mbps", size="1000B"}]']  # 37,500 packets queued
     sets = [a for o in udp for a in ("--set", o)]
@@ -137,7 +172,7 @@ def test_a_trace_without_rate_is_counted_at_its_files_rate(tmp_path):
         pacesim.run(s)
     assert e.value.field == "traffic.udp[0].trace.file" and "estimated 3.2 TB" in e.value.message
     # The engine's mean rate, from the file as played: 20 MB per 2 us.
-    assert pacesim.topology.describe(s, 0)["udp"] == [{"first_link": "udp.up", "mean_rate_bps": 8e13}]
+    assert pacesim.topology.describe(s, 0)["udp"] == [{"route": ["udp.up", "core", "udp.sink.in"], "mean_rate_bps": 8e13}]
     # Played at a rate that fits, it is not counted.
     slow = pacesim.apply_overrides(s, ['traffic.udp[0].rate="1Mbps"'])
     assert "traffic.udp[0].trace.file" not in memory.estimate(slow).parts

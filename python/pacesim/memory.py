@@ -8,15 +8,17 @@ the key that sets it: TCP flows (the topology's flow count, twice with
 `traffic.two_way`; per flow its hosts, links, sender and sink state and its
 report row), q-dumbbell's receivers (a host and its link each), finished short transfers (one report row each), progress
 samples and burstiness bins (the engine keeps them as 8-byte values, the
-report holds them again as JSON text and Python lists), packets queued
-behind a link with no queue limit that the UDP sources entering it (it is
-their first link) outpace together, each at its mean offered rate (that
+report holds them again as JSON text and Python lists), each flow's
+`[transit]` histogram and statistics, packets queued
+at every link of the UDP sources' routes that they outpace together, each
+source at its mean offered rate at its first link and at what the link
+before let through at the next (behind a link with no queue limit that
 queue grows for the whole run; a trace source's rate, if not given, is its
 file's, which the engine reads; an ON-OFF source offers ns-2's closed form,
 never above its peak), and the packets of one frame of a trace source that
 sends its frames as bursts. The constants are measured (bench/fuzz/README.md):
 37 MB for ten flows, 3.8 KB more per flow over a 2 s run and 7 KB over 100 s on two threads (bench/results/scale.csv),
-56 B per queued packet; the estimate takes the larger figures.
+0.3 to 1.3 KB more per flow with `[transit]`, 56 B per queued packet; the estimate takes the larger figures.
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ ROW_BYTES = 32
 """One progress sample or burstiness bin: 8 B in the engine, its JSON text and its Python float."""
 MAX_ROWS = 2**24
 """The most progress rows or series bins the engine allows (it refuses more, naming the key)."""
+TRANSIT_BYTES = 2 * 2**10
+"""One flow's `[transit]` statistics: its histogram of 2 % delay bins from its least delay to its greatest
+(8 B a bin), its sums and its five report columns. Measured 0.3 KB a flow when delays hardly vary (E-base,
+50,000 flows, 2 s) and 1.1-1.3 KB when they do (10,000 to 30,000 flows through a 1 Gb/s core with 2 MB of
+buffer, 10 s, p99 1.46 times p50; bench/fuzz/memory_cost.py); all 1000 bins, delays from 1 us to 1000 s, would
+be 8 KB."""
 TRANSFER_BYTES = 256
 """One finished short transfer's report row."""
 QUEUED_PACKET_BYTES = 64
@@ -92,6 +100,8 @@ def estimate(s) -> Estimate:
     if s.traffic.short is not None and flows:
         transfers = flows * s.traffic.short.fraction * run_s / (s.traffic.short.mean_think / 1e9)
         e.parts["traffic.short.mean_think"] = int(transfers * TRANSFER_BYTES)
+    if s.transit is not None and flows:
+        e.parts["transit"] = flows * TRANSIT_BYTES
     if s.progress is not None:
         rows = (s.duration // s.progress.interval + 1) * max(flows, 1)
         e.parts["progress.interval"] = min(rows, MAX_ROWS) * ROW_BYTES
@@ -137,41 +147,66 @@ def _burst_frames(i: int, u, e: Estimate) -> None:
 
 
 def _udp_queues(s, e: Estimate) -> None:
-    """Add the packets queued behind each unlimited link that the UDP sources entering it (it is their first
-    link) outpace together, each at its mean rate from the engine (a trace source's is its file's, as played;
-    an ON-OFF source's ns-2's closed form, never above its peak): the sources' bits offered from their starts
-    less what the link sends from the first start, counted against the source offering most."""
+    """Add the packets queued at each link the UDP sources crossing it outpace together: behind a link with
+    no queue limit, all that it does not send; behind one with a limit, up to that limit. Each source offers
+    its mean rate from the engine (a trace source's is its file's, as played; an ON-OFF source's ns-2's
+    closed form, never above its peak) at its first link, and at each next link what the link before let
+    through (`_carried`); a link's queue grows by the bits its sources bring from their starts less what it
+    sends from the first start, counted against the source bringing most."""
     from .topology import describe
 
     d = describe(s, 0)
     links = {l["name"]: l for l in d["links"]}
-    entering: Dict[str, List[int]] = {}
-    for i, source in enumerate(d["udp"]):
-        entering.setdefault(source["first_link"], []).append(i)
-    for name, sources in entering.items():
-        first = links[name]
-        if first["buffer_bytes"] is not None or first["buffer_packets"] is not None:
-            continue
-        rates = {i: d["udp"][i]["mean_rate_bps"] for i in sources}
-        mean_rate = sum(rates.values())
-        excess = mean_rate - first["rate_bps"]
+    routes = [source["route"] for source in d["udp"]]
+    rates = _carried(routes, [source["mean_rate_bps"] for source in d["udp"]],
+                     {name: l["rate_bps"] for name, l in links.items()})
+    crossing: Dict[str, Dict[int, float]] = {}  # link -> {source: its rate arriving there, bit/s}
+    for i, route in enumerate(routes):
+        for hop, name in enumerate(route):
+            crossing.setdefault(name, {})[i] = rates[i][hop]
+    for name, arriving in crossing.items():
+        link, sources = links[name], list(arriving)
+        mean_rate = sum(arriving.values())
+        excess = mean_rate - link["rate_bps"]
         if excess <= 0:
             continue
         run = {i: max(0, s.duration - s.traffic.udp[i].start) / 1e9 for i in sources}
-        bits = sum(rates[i] * run[i] for i in sources) - first["rate_bps"] * max(run.values())
+        bits = sum(arriving[i] * run[i] for i in sources) - link["rate_bps"] * max(run.values())
         # The queue holds each source's packets as they come: the offered stream's mean packet (packet-weighted).
-        size = mean_rate / sum(rates[i] / _mean_size(s.traffic.udp[i]) for i in sources)
+        size = mean_rate / sum(arriving[i] / _mean_size(s.traffic.udp[i]) for i in sources)
         packets = int(max(0.0, bits) / 8 / size)
-        i = max(sources, key=lambda i: rates[i] * run[i])
+        limited = link["buffer_bytes"] is not None or link["buffer_packets"] is not None
+        if limited:  # it drops what passes its limit
+            packets = min(packets, link["buffer_packets"] or int(link["buffer_bytes"] / size) + 1)
+        i = max(sources, key=lambda i: arriving[i] * run[i])
         u = s.traffic.udp[i]
-        key = "trace.file" if u.kind == "trace" and u.rate is None else "rate"
-        e.parts[f"traffic.udp[{i}].{key}"] = packets * QUEUED_PACKET_BYTES
+        key = f"traffic.udp[{i}].{'trace.file' if u.kind == 'trace' and u.rate is None else 'rate'}"
+        e.parts[key] = e.parts.get(key, 0) + packets * QUEUED_PACKET_BYTES
+        if limited:
+            continue
         who = f"traffic.udp[{i}]" if len(sources) == 1 else "traffic.udp[" + ", ".join(map(str, sources)) + "]"
         e.notes.append(
             f"{who} {'sends' if len(sources) == 1 else 'send'} {format_rate(int(mean_rate))} into link {name} of "
-            f"{format_rate(first['rate_bps'])} with no queue limit: its queue grows by {format_rate(int(excess))} "
+            f"{format_rate(link['rate_bps'])} with no queue limit: its queue grows by {format_rate(int(excess))} "
             f"for the whole run, to about {packets:,} packets ({_about(packets * size)})"
         )
+
+
+def _carried(routes: List[List[str]], offered: List[float], capacity: Dict[str, int]) -> List[List[float]]:
+    """Each source's mean rate arriving at each link of its route, bit/s: `offered` at the first; a link sends
+    at most its `capacity`, shared among the sources arriving in proportion to their rates (a FIFO queue's
+    long-run share), and each next link gets what the one before sent. Computed from the offered rates in as
+    many rounds as the longest route has links, exact when no two links each feed the other."""
+    rates = [[rate] * len(route) for route, rate in zip(routes, offered)]
+    for _ in range(max(map(len, routes), default=0)):
+        arriving: Dict[str, float] = {}
+        for route, at in zip(routes, rates):
+            for name, rate in zip(route, at):
+                arriving[name] = arriving.get(name, 0.0) + rate
+        sent = {name: min(1.0, capacity[name] / total) if total > 0 else 1.0 for name, total in arriving.items()}
+        rates = [[rate] + [at[k] * sent[route[k]] for k in range(len(route) - 1)]
+                 for route, rate, at in zip(routes, offered, rates)]
+    return rates
 
 
 def _about(nbytes: float) -> str:

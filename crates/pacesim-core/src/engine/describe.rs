@@ -23,8 +23,8 @@ pub struct Description {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UdpDescription {
-    /// The first link on its route.
-    pub first_link: String,
+    /// The links of its route, in order (the memory guard counts its offered load on each).
+    pub route: Vec<String>,
     /// Mean wire rate, bit/s (a trace source's from its trace, as played).
     pub mean_rate_bps: f64,
 }
@@ -104,7 +104,7 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
         .collect();
     let udp = (s.traffic.udp.iter().zip(&udp_routes).zip(&traces))
         .map(|((u, &route), played)| UdpDescription {
-            first_link: name(net.route(route)[0]),
+            route: net.route(route).iter().map(|&l| name(l)).collect(),
             mean_rate_bps: u.mean_rate(played.as_ref()),
         })
         .collect();
