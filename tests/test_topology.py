@@ -158,6 +158,15 @@ def test_a_graph_needs_its_core_values_and_a_topology_without_default_pacers_nee
     assert e.value.field == "pacing.links"
 
 
+@pytest.mark.parametrize("scheme", ["none", "edge"])
+def test_a_paced_link_no_network_has_is_named_with_pacing_on_or_off(scheme):
+    # Issue 33: with pacing off a typo in pacing.links passed, and paced nothing once a sweep turned it on.
+    s = named("e-base", f"pacing.scheme={scheme}", 'pacing.links=["core", "cor"]')
+    with pytest.raises(ScenarioError, match='pacing.links: no link named "cor"'):
+        pacesim.topology.describe(s, 0)
+    assert pacesim.topology.describe(named("e-base", f"pacing.scheme={scheme}", 'pacing.links=["core"]'), 0)["flows"]
+
+
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("[a-z]*.toml")), ids=lambda p: p.name)
 def test_scenario_files_round_trip(path, tmp_path):
     s = load_scenario(path)

@@ -179,6 +179,24 @@ impl Network {
     /// in `pacing.links`, or else the first `pacing.fraction` of
     /// [`pace_by_default`](Self::pace_by_default).
     pub fn place_pacers(&mut self, pacing: &Pacing) -> Result<(), InvalidField> {
+        // Named links are checked whether or not the scheme paces (a typo passed unseen with pacing off,
+        // issue 33).
+        let named: Option<Vec<LinkId>> = match &pacing.links {
+            Some(names) => Some(
+                names
+                    .iter()
+                    .map(|n| {
+                        self.link_named(n).ok_or_else(|| InvalidField {
+                            field: "pacing.links".into(),
+                            message: format!(
+                                "no link named {n:?} (links are named like core, edge_in.0, access.0.up)"
+                            ),
+                        })
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
+            None => None,
+        };
         if pacing.link_pacer(1).is_none() {
             return Ok(());
         }
@@ -188,18 +206,8 @@ impl Network {
                 message: "this topology paces no link by default: name the links to pace".into(),
             });
         }
-        let links: Vec<LinkId> = match &pacing.links {
-            Some(names) => names
-                .iter()
-                .map(|n| {
-                    self.link_named(n).ok_or_else(|| InvalidField {
-                        field: "pacing.links".into(),
-                        message: format!(
-                            "no link named {n:?} (links are named like core, edge_in.0, access.0.up)"
-                        ),
-                    })
-                })
-                .collect::<Result<_, _>>()?,
+        let links: Vec<LinkId> = match named {
+            Some(links) => links,
             None => {
                 let n = (pacing.fraction * self.pace_by_default.len() as f64).round() as usize;
                 self.pace_by_default[..n].to_vec()

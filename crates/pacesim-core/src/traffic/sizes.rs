@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 use crate::sim::rng::{uniform, Stream};
 use crate::spec::InvalidField;
 
+/// The longest packet on the wire, bytes: IPv4's total length is 16 bits.
+pub const MAX_PACKET_BYTES: u64 = 65_535;
+
 /// Packet sizes on the wire, bytes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -33,7 +36,7 @@ impl Sizes {
         }
     }
 
-    /// Sizes must be positive (a list non-empty) and fit a packet.
+    /// Sizes must be positive (a list non-empty) and fit an IP packet.
     pub fn validate(&self, field: &str) -> Result<(), InvalidField> {
         let bad = |message: String| InvalidField { field: field.into(), message };
         let (lo, hi) = match self {
@@ -44,8 +47,11 @@ impl Sizes {
             Sizes::List(l) if l.is_empty() => return Err(bad("the list of sizes is empty".into())),
             Sizes::List(l) => (*l.iter().min().unwrap(), *l.iter().max().unwrap()),
         };
-        if lo == 0 || hi > u64::from(u32::MAX) {
-            return Err(bad(format!("packet sizes must be in [1, {}] bytes", u32::MAX)));
+        if lo == 0 || hi > MAX_PACKET_BYTES {
+            // A 1 GB datagram passed (issue 33): no IPv4 packet is longer than its 16-bit total length.
+            return Err(bad(format!(
+                "packet sizes must be in [1, {MAX_PACKET_BYTES}] bytes (an IPv4 packet's most, header included)"
+            )));
         }
         Ok(())
     }
