@@ -29,6 +29,7 @@ plain file name, or past `MAX_POINTS` points), a crash (the worker died), a hang
 `TIMEOUT_S`) and unbounded memory (the worker past `MEMORY_CAP`).
 
     python bench/fuzz/hostile_store.py --cases 1000 --seed 1 [--out counts.jsonl]
+    python bench/fuzz/hostile_store.py --total counts.jsonl
 
 prints (and appends to --out) one JSON record: the counts per class and per kind, and up to 20 examples
 of each defect. tests/test_fuzz_store.py runs a fixed budget of it; bench/fuzz/README.md gives the runs.
@@ -36,13 +37,13 @@ of each defect. tests/test_fuzz_store.py runs a fixed budget of it; bench/fuzz/R
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing
 import os
 import shutil
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import time
 import traceback
@@ -59,6 +60,9 @@ import tomli_w
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hostile import arguments, print_record, print_total  # noqa: E402  (the harnesses' command line and records)
 
 from pacesim.report_tables import TABLES
 from pacesim.scenario import ScenarioError
@@ -601,11 +605,10 @@ def fuzz(harness: Harness, cases: int, seed: Optional[int] = None) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cases", type=int, default=1000)
-    ap.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: derandomized)")
-    ap.add_argument("--out", type=Path, default=None, help="append one JSON line of counts per run here")
-    args = ap.parse_args()
+    args = arguments(__doc__, 1000)
+    if args.total is not None:
+        print_total(args.total, CLASSES)
+        return
     t0 = time.perf_counter()
     shm = Path("/dev/shm")
     with tempfile.TemporaryDirectory(prefix="pacesim-store-fuzz-", dir=shm if shm.is_dir() else None) as tmp:
@@ -617,10 +620,7 @@ def main() -> None:
     record = {"cases": sum(h.counts.values()), "seed": args.seed, "wall_s": round(time.perf_counter() - t0, 1),
               "tmpfs": h.can_mount, "counts": {c: h.counts[c] for c in CLASSES},
               "by_kind": {k: dict(v) for k, v in h.by_kind.items()}, "examples": h.examples}
-    print(json.dumps(record, indent=1, ensure_ascii=False))
-    if args.out is not None:
-        with open(args.out, "a") as f:
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+    print_record(record, args.out)
 
 
 if __name__ == "__main__":
