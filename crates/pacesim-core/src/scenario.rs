@@ -359,7 +359,9 @@ impl Scenario {
             return Err(bad("pacing.wei.ack_counting", message));
         }
 
-        if self.traffic.start[1] >= self.duration {
+        // A graph without flows (a Tmix-only run, say) has no flow to start.
+        let no_flows = matches!(&self.topology, crate::topology::Topology::Graph(g) if g.flows.is_empty());
+        if !no_flows && self.traffic.start[1] >= self.duration {
             let latest = self.traffic.start[1];
             let message = format!("flows must start before {end}, latest start is {latest} ns");
             return Err(bad("traffic.start", message));

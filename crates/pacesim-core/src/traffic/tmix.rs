@@ -19,9 +19,11 @@
 //! ns-2's `set-pkt-size`, initial window; the initial slow-start threshold
 //! is `tcp.window`, as ns-2 gives a new agent `window_`'s default 20 before
 //! Tmix sets its window), with the vector's window (`w`, bytes, in whole
-//! segments, at least one: ns-2 would leave a window below one segment
-//! unable to send) or else `tcp.window`. Per-connection segment sizes (`m`
-//! lines) are refused.
+//! segments; a window below one segment is an error naming its line: ns-2
+//! gives that connection a window of 0 and it never sends) or else
+//! `tcp.window`. An `m` line (each end's segment size) equal to
+//! `tcp.segment_size` at both ends is what ns-2 does without it; any other
+//! is an error naming its line (every connection sends `tcp.segment_size`).
 
 pub mod app;
 pub mod cvec;
@@ -78,6 +80,9 @@ pub struct TmixSpec {
     pub fin_time: Time,
 }
 
+/// Tmix's sample vectors, which Debian's `ns2-examples` installs.
+const SAMPLES: [&str; 2] = ["sample-orig.cvec.gz", "sample-alt.cvec.gz"];
+
 impl TmixSpec {
     fn default_scale() -> f64 {
         1.0
@@ -100,17 +105,34 @@ impl TmixSpec {
     }
 
     /// Read the vectors and make the cloud's schedule for segments of `mss`
-    /// bytes under `header`-byte headers; errors name `{at}.vectors` (and
-    /// the file's line) or `{at}.rate`.
-    pub fn load(&self, at: &str, mss: u64, header: u64) -> Result<Cloud, InvalidField> {
+    /// bytes under `header`-byte headers in a run ending at `end`; errors
+    /// name `{at}.vectors` (and the file's line), `{at}.scale` or `{at}.rate`.
+    pub fn load(&self, at: &str, mss: u64, header: u64, end: Time) -> Result<Cloud, InvalidField> {
         let field = format!("{at}.vectors");
-        let vectors = cvec::read(std::path::Path::new(&self.vectors), self.fin_time / 1_000)
-            .map_err(|e| bad(&field, e.to_string()))?;
-        if let Some(cv) = vectors.iter().find(|cv| cv.mss.is_some()) {
-            return Err(bad(&field, format!(
-                "{}:{}: per-connection segment sizes (\"m\") are not supported: every connection sends tcp.segment_size",
-                self.vectors, cv.line
-            )));
+        let path = std::path::Path::new(&self.vectors);
+        let vectors = cvec::read(path, self.fin_time / 1_000).map_err(|e| {
+            // Tmix's own samples are not ours to ship: say where they come from.
+            let sample = path.file_name().and_then(|n| n.to_str()).filter(|n| SAMPLES.contains(n));
+            match sample {
+                Some(name) if !path.exists() => bad(&field, format!(
+                    "{name}, Tmix's sample vectors, is not installed (Debian: apt-get install ns2-examples)"
+                )),
+                _ => bad(&field, e.to_string()),
+            }
+        })?;
+        let at_line = |line: usize, message: String| bad(&field, format!("{}:{line}: {message}", self.vectors));
+        for cv in &vectors {
+            if let Some((a, b)) = cv.mss.filter(|&(a, b)| a != mss || b != mss) {
+                return Err(at_line(cv.mss_line, format!(
+                    "\"m\": segment sizes {a} and {b} bytes: every connection sends tcp.segment_size ({mss} bytes); \
+                     per-connection segment sizes are not supported"
+                )));
+            }
+            if let Some((a, b)) = cv.window.filter(|&(a, b)| a.min(b) < mss) {
+                return Err(at_line(cv.window_line, format!(
+                    "\"w\": windows {a} and {b} bytes: each must be at least one segment (tcp.segment_size, {mss} bytes)"
+                )));
+            }
         }
         let delays = delaybox_entries(&vectors);
         let (first, last) = (vectors[0].start, vectors[vectors.len() - 1].start);
@@ -128,7 +150,16 @@ impl TmixSpec {
                 (scale, Some((span_s * scale * 1e9).round() as Time))
             }
         };
-        Ok(Cloud { vectors, delays, scale, period })
+        let cloud = Cloud { vectors, delays, scale, period };
+        let (_, first_start) = cloud.connection(0).expect("a cloud has a vector");
+        if first_start >= end {
+            let field = if self.rate.is_some() { "rate" } else { "scale" };
+            return Err(bad(&format!("{at}.{field}"), format!(
+                "the first connection would start at {first_start} ns (scale {}), not before the end of the run ({end} ns)",
+                cloud.scale
+            )));
+        }
+        Ok(cloud)
     }
 }
 
@@ -176,11 +207,12 @@ impl Cloud {
         Some((j, start.saturating_add(play.saturating_mul(self.period.unwrap_or(0)))))
     }
 
-    /// Vector `j`'s receive windows (initiator, acceptor) in segments of
-    /// `mss`, at least one; `default` packets where it gives none.
+    /// Vector `j`'s receive windows (initiator, acceptor) in whole segments
+    /// of `mss` (`load` checked that each is at least one); `default`
+    /// packets where it gives none.
     pub fn windows(&self, j: usize, mss: u64, default: u64) -> (u64, u64) {
         match self.vectors[j].window {
-            Some((a, b)) => ((a / mss).max(1), (b / mss).max(1)),
+            Some((a, b)) => (a / mss, b / mss),
             None => (default, default),
         }
     }
@@ -195,7 +227,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(format!("{}.cvec", text.len()));
         std::fs::write(&path, text).unwrap();
-        TmixSpec { vectors: path.display().to_string(), ..spec }.load("traffic.tmix[0]", 1460, 40).unwrap()
+        TmixSpec { vectors: path.display().to_string(), ..spec }.load("traffic.tmix[0]", 1460, 40, END).unwrap()
     }
 
     fn spec() -> TmixSpec {
@@ -210,6 +242,9 @@ mod tests {
             fin_time: NS_PER_SEC,
         }
     }
+
+    /// The end of the runs of these tests, ns.
+    const END: Time = 100 * NS_PER_SEC;
 
     const TWO: &str =
         "S 1000 1 2 7\nr 20000\nl 0.1 0.2\nI 0 0 1460\nA 0 5 2921\nC 3000 1 1 0 8\nl 0 0\nI 0 0 1\n";
@@ -237,8 +272,8 @@ mod tests {
         let c = cloud("S 0 1 2 3\nr 4000\nI 0 0 5\n", spec());
         assert_eq!(c.delays, vec![None], "no l line: no entry");
         assert_eq!(c.windows(0, 1460, 20), (20, 20));
-        let c = cloud("S 0 1 2 3\nw 64800 1000\nI 0 0 5\n", spec());
-        assert_eq!(c.windows(0, 1460, 20), (44, 1), "whole segments, at least one");
+        let c = cloud("S 0 1 2 3\nw 64800 1460\nm 1460 1460\nI 0 0 5\n", spec());
+        assert_eq!(c.windows(0, 1460, 20), (44, 1), "whole segments; an m line of the run's segment size");
     }
 
     #[test]
@@ -250,7 +285,7 @@ mod tests {
             std::fs::write(&path, text).unwrap();
             let s = TmixSpec { vectors: path.display().to_string(), ..s };
             s.validate("traffic.tmix[0]")
-                .and_then(|_| s.load("traffic.tmix[0]", 1460, 40).map(|_| ()))
+                .and_then(|_| s.load("traffic.tmix[0]", 1460, 40, END).map(|_| ()))
                 .unwrap_err()
         };
         let e = err("S 0 1 2 3\nI 0 0 x\n", spec());
@@ -258,8 +293,28 @@ mod tests {
         assert!(e
             .message
             .ends_with("v.cvec:2: \"I\": \"x\" is not send wait us, receive wait us, bytes: whole numbers"));
+        let missing = TmixSpec { vectors: "/nonexistent/sample-alt.cvec.gz".into(), ..spec() };
+        let e = missing.load("traffic.tmix[0]", 1460, 40, END).unwrap_err();
+        assert_eq!(
+            e.message,
+            "sample-alt.cvec.gz, Tmix's sample vectors, is not installed (Debian: apt-get install ns2-examples)"
+        );
+        // The m or w line's own line is named.
         let e = err("S 0 1 2 3\nm 536 1460\nI 0 0 5\n", spec());
-        assert!(e.message.contains("v.cvec:1: per-connection segment sizes"), "{}", e.message);
+        assert!(e.message.contains("v.cvec:2: \"m\": segment sizes 536 and 1460 bytes"), "{}", e.message);
+        let e = err("S 0 1 2 3\nI 0 0 5\nS 1 1 2 4\nr 5\nm 0 0\nI 0 0 5\n", spec());
+        assert!(e.message.contains("v.cvec:5: \"m\""), "{}", e.message);
+        let e = err("S 0 1 2 3\nr 5\nw 0 0\nI 0 0 5\n", spec());
+        assert!(e.message.contains("v.cvec:3: \"w\": windows 0 and 0 bytes: each must be at least one segment"), "{}", e.message);
+        let e = err("S 0 1 2 3\nw 64800 1459\nI 0 0 5\n", spec());
+        assert!(e.message.contains("v.cvec:2: \"w\""), "{}", e.message);
+        // A scale or a rate that starts the first connection past the run's end.
+        let e = err(TWO, TmixSpec { scale: 1e300, ..spec() });
+        assert_eq!(e.field, "traffic.tmix[0].scale");
+        assert!(e.message.contains("not before the end of the run (100000000000 ns)"), "{}", e.message);
+        let e = err("S 100000000 1 2 3\nI 0 0 5\n", spec());
+        assert_eq!(e.field, "traffic.tmix[0].scale", "the vector's own start at 100 s");
+        assert_eq!(err(TWO, TmixSpec { rate: Some(1), ..spec() }).field, "traffic.tmix[0].rate");
         assert_eq!(err(TWO, TmixSpec { scale: 2.0, rate: Some(1), ..spec() }).field, "traffic.tmix[0].rate");
         assert_eq!(err(TWO, TmixSpec { scale: f64::NAN, ..spec() }).field, "traffic.tmix[0].scale");
         assert_eq!(

@@ -102,7 +102,7 @@ impl Tmix {
         let clouds = (s.traffic.tmix.iter().zip(routes).enumerate())
             .map(|(i, (spec, &routes))| {
                 Ok(CloudRun {
-                    cloud: spec.load(&format!("traffic.tmix[{i}]"), mss, header)?,
+                    cloud: spec.load(&format!("traffic.tmix[{i}]"), mss, header, s.duration)?,
                     lossless: spec.lossless,
                     started: 0,
                     routes,

@@ -18,6 +18,10 @@
 //!   `send_wait` us after its end's previous send or `recv_wait` us after
 //!   the end last received a whole ADU; 0 bytes is the end's FIN.
 //!
+//! A `#` starts a comment, on a line of its own or after a record's fields
+//! (the ns-2 manual's example has such comments; ns-2 ignores what follows
+//! a record's fields).
+//!
 //! Both may carry `w init acc` (each end's receive window, bytes), `r us`
 //! (the connection's minimum round-trip time, which a Tmix DelayBox adds),
 //! `l fwd rev` (its loss rates, initiator to acceptor and back) and `m
@@ -27,14 +31,22 @@
 //! the orig format counts as 1 us (so that "send at once" stays apart from
 //! "do not wait"); a vector whose last ADU is not a FIN gets one, sent by
 //! the end that sent last `fin_time` after its last ADU; orig trailing
-//! times become FINs of their end. Unlike ns-2, which skips a line it does
+//! times become FINs of their end; an orig concurrent ADU without a time
+//! of its own (a `c>` after a `c<`) waits its end's previous time again
+//! (ns-2 keeps each end's last `t>` or `t<` value, 0 before the first).
+//! Unlike ns-2, which skips a line it does
 //! not know and stops at a malformed one, every line must be one of these
 //! with exactly its fields: anything else is an error naming the file and
 //! line. Start times must not decrease (ns-2 starts a late vector at once).
+//!
+//! A file is read only if it is a regular file of at most [`MAX_FILE`]
+//! bytes whose lines have at most [`MAX_LINE`] bytes; errors quote at most
+//! `QUOTE` characters of what they found.
 
 use std::fmt;
 use std::path::Path;
 
+use super::app::{ACC, INIT};
 use crate::sim::Time;
 
 /// One ADU: its size in bytes (0: the end's FIN) and its wait in us, after
@@ -78,6 +90,9 @@ pub struct ConnVector {
     pub id: u64,
     pub window: Option<(u64, u64)>,
     pub mss: Option<(u64, u64)>,
+    /// Lines of the file of its `w` and `m` records (0: none).
+    pub window_line: usize,
+    pub mss_line: usize,
     pub rtt: Option<u64>,
     pub loss: Option<(f64, f64)>,
     pub init: Vec<Adu>,
@@ -88,6 +103,22 @@ pub struct ConnVector {
 pub const MAX_US: u64 = crate::spec::MAX_TIME / 1_000;
 /// The largest ADU, bytes (1 TiB).
 pub const MAX_ADU: u64 = 1 << 40;
+/// The largest vectors file, bytes (256 MiB: two million connections of
+/// `pacesim tmix generate`, about 116 bytes each).
+pub const MAX_FILE: u64 = 256 << 20;
+/// The longest line, bytes (ns-2 reads at most 100; a trailing comment
+/// may make one longer).
+pub const MAX_LINE: usize = 1_000;
+/// The most characters of a token an error quotes.
+const QUOTE: usize = 24;
+
+/// `token` quoted for an error, cut to `QUOTE` characters.
+fn quote(token: &str) -> String {
+    match token.char_indices().nth(QUOTE) {
+        Some((cut, _)) => format!("{:?}...", &token[..cut]),
+        None => format!("{token:?}"),
+    }
+}
 
 /// A file that is not a set of connection vectors: where, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -130,8 +161,9 @@ struct Open {
     cv: ConnVector,
     /// Orig sequential: where it is.
     seq: SeqState,
-    /// Orig concurrent: each end's pending wait (a `t>` or `t<` not yet used).
-    conc: (Option<u64>, Option<u64>),
+    /// Orig concurrent: each end's last time (`t>`, `t<`; ns-2 keeps it
+    /// for the end's next ADUs) and whether no ADU has followed it yet.
+    conc: [(u64, bool); 2],
     /// Whether the ADU added last was the initiator's.
     last_init: bool,
     /// Orig concurrent: the kind of the vector's previous line.
@@ -141,9 +173,24 @@ struct Open {
 /// Read connection vectors from `path` (either format); `fin_time` is the
 /// wait, us, before the FIN added to a vector whose last ADU is not one.
 pub fn read(path: &Path, fin_time: u64) -> Result<Vec<ConnVector>, CvecError> {
+    use std::io::Read;
     let file = path.display().to_string();
-    let text =
-        std::fs::read(path).map_err(|e| CvecError { file: file.clone(), line: 0, message: e.to_string() })?;
+    let fail = |message: String| CvecError { file: file.clone(), line: 0, message };
+    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(fail("not a regular file".into()));
+    }
+    let too_big = || fail(format!("more than {MAX_FILE} bytes: not read"));
+    if meta.len() > MAX_FILE {
+        return Err(too_big());
+    }
+    // At most one byte past the limit: a file growing as it is read stays bounded.
+    let mut text = Vec::new();
+    (std::fs::File::open(path).and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut text)))
+        .map_err(|e| fail(e.to_string()))?;
+    if text.len() as u64 > MAX_FILE {
+        return Err(too_big());
+    }
     let text = String::from_utf8(text).map_err(|e| CvecError {
         file: file.clone(),
         line: 0,
@@ -160,8 +207,11 @@ pub fn parse(text: &str, file: &str, fin_time: u64) -> Result<Vec<ConnVector>, C
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let err = |message: String| CvecError { file: file.to_string(), line, message };
-        let content = raw.trim();
-        if content.is_empty() || content.starts_with('#') {
+        if raw.len() > MAX_LINE {
+            return Err(err(format!("a line of {} bytes, more than {MAX_LINE}", raw.len())));
+        }
+        let content = raw.split('#').next().unwrap_or("").trim();
+        if content.is_empty() {
             continue;
         }
         let mut tokens = content.split_whitespace();
@@ -176,7 +226,7 @@ pub fn parse(text: &str, file: &str, fin_time: u64) -> Result<Vec<ConnVector>, C
             match format {
                 None => format = Some(f),
                 Some(g) if g != f => {
-                    return Err(err(format!("a {kind:?} vector in a file of the other format")));
+                    return Err(err(format!("a {} vector in a file of the other format", quote(kind))));
                 }
                 _ => {}
             }
@@ -195,16 +245,16 @@ pub fn parse(text: &str, file: &str, fin_time: u64) -> Result<Vec<ConnVector>, C
             open = Some(Open {
                 cv,
                 seq: SeqState::AfterAcc(0),
-                conc: (None, None),
+                conc: [(0, false); 2],
                 last_init: true,
                 last_conc: None,
             });
             continue;
         }
         let Some(o) = open.as_mut() else {
-            return Err(err(format!("{kind:?} before any vector (SEQ, CONC, S or C)")));
+            return Err(err(format!("{} before any vector (SEQ, CONC, S or C)", quote(kind))));
         };
-        record(o, format.expect("set with the first vector"), kind, &fields).map_err(err)?;
+        record(o, format.expect("set with the first vector"), kind, &fields, line).map_err(err)?;
     }
     if let Some(done) = open.take() {
         out.push(close(done, fin_time, file)?);
@@ -220,7 +270,7 @@ fn values<T: std::str::FromStr>(kind: &str, fields: &[&str], n: usize, what: &st
     if fields.len() != n {
         return Err(format!("{kind:?} takes {n} fields ({what}), not {}", fields.len()));
     }
-    fields.iter().map(|f| f.parse::<T>().map_err(|_| format!("{kind:?}: {f:?} is not {what}"))).collect()
+    fields.iter().map(|f| f.parse::<T>().map_err(|_| format!("{kind:?}: {} is not {what}", quote(f)))).collect()
 }
 
 fn header(kind: &str, fields: &[&str], line: usize) -> Result<ConnVector, String> {
@@ -241,6 +291,8 @@ fn header(kind: &str, fields: &[&str], line: usize) -> Result<ConnVector, String
         id: v[n - 1],
         window: None,
         mss: None,
+        window_line: 0,
+        mss_line: 0,
         rtt: None,
         loss: None,
         init: Vec::new(),
@@ -249,18 +301,20 @@ fn header(kind: &str, fields: &[&str], line: usize) -> Result<ConnVector, String
 }
 
 /// A line within a vector.
-fn record(o: &mut Open, format: Format, kind: &str, fields: &[&str]) -> Result<(), String> {
+fn record(o: &mut Open, format: Format, kind: &str, fields: &[&str], line: usize) -> Result<(), String> {
     let once = |set: bool| if set { Err(format!("a second {kind:?} line in one vector")) } else { Ok(()) };
     match kind {
         "w" => {
             once(o.cv.window.is_some())?;
             let v: Vec<u64> = values(kind, fields, 2, "the ends' windows in bytes: whole numbers")?;
             o.cv.window = Some((v[0], v[1]));
+            o.cv.window_line = line;
         }
         "m" => {
             once(o.cv.mss.is_some())?;
             let v: Vec<u64> = values(kind, fields, 2, "the ends' segment sizes in bytes: whole numbers")?;
             o.cv.mss = Some((v[0], v[1]));
+            o.cv.mss_line = line;
         }
         "r" => {
             once(o.cv.rtt.is_some())?;
@@ -302,7 +356,7 @@ fn record(o: &mut Open, format: Format, kind: &str, fields: &[&str]) -> Result<(
                 (Format::Orig, Kind::Seq) => ">, <, t",
                 (Format::Orig, Kind::Conc) => "c>, c<, t>, t<",
             };
-            return Err(format!("unknown line {kind:?} (in this vector: w, r, l, m, {within})"));
+            return Err(format!("unknown line {} (in this vector: w, r, l, m, {within})", quote(kind)));
         }
     }
     Ok(())
@@ -368,11 +422,12 @@ fn conc_record(o: &mut Open, kind: &str, value: u64) -> Result<(), String> {
     }
     o.last_conc = Some(kind);
     let init = kind.ends_with('>');
-    let pending = if init { &mut o.conc.0 } else { &mut o.conc.1 };
+    let (time, pending) = &mut o.conc[if init { INIT } else { ACC }];
     if kind.starts_with('t') {
-        *pending = Some(wait(value));
+        (*time, *pending) = (wait(value), true);
     } else {
-        let adu = Adu::new(pending.take().unwrap_or(0), 0, value);
+        *pending = false;
+        let adu = Adu::new(*time, 0, value);
         if init { &mut o.cv.init } else { &mut o.cv.acc }.push(adu);
         o.last_init = init;
     }
@@ -393,8 +448,8 @@ fn close(mut o: Open, fin_time: u64, file: &str) -> Result<ConnVector, CvecError
         }
         _ => {}
     }
-    for (init, pending) in [(true, o.conc.0.take()), (false, o.conc.1.take())] {
-        if let Some(t) = pending {
+    for (init, (t, pending)) in [(true, o.conc[INIT]), (false, o.conc[ACC])] {
+        if pending {
             if init { &mut o.cv.init } else { &mut o.cv.acc }.push(Adu::new(t, 0, 0));
             o.last_init = init;
         }
@@ -480,6 +535,53 @@ mod tests {
         assert_eq!(cv.init, vec![Adu::new(0, 0, 222), Adu::new(62436302, 0, 16), Adu::new(725, 0, 0)]);
         // The initiator's trailing time made the last ADU its FIN: the acceptor gets none.
         assert_eq!(cv.acc, vec![Adu::new(0, 0, 726), Adu::new(62400173, 0, 84)]);
+    }
+
+    #[test]
+    fn an_orig_concurrent_adu_without_a_time_waits_its_ends_previous_one() {
+        // ns-2 keeps the initiator's t> 5000 for its c> 300 after the c<: both texts are one vector.
+        let head = "CONC 0 2 1 0 1\nw 65535 65535\nt> 5000\nc> 100\nc< 200\n";
+        let (a, b) = (one(&format!("{head}c> 300\n")), one(&format!("{head}t> 5000\nc> 300\n")));
+        assert_eq!(a.init, vec![Adu::new(5000, 0, 100), Adu::new(5000, 0, 300), Adu::new(FIN, 0, 0)]);
+        assert_eq!((a.init, a.acc), (b.init, b.acc));
+        // Before any t> of its end, the wait is 0.
+        assert_eq!(one("CONC 0 1 1 0 1\nc< 7\nt> 9\nc> 8\n").acc, vec![Adu::new(0, 0, 7)]);
+    }
+
+    #[test]
+    fn trailing_comments_are_comments_as_in_the_ns2_manuals_example() {
+        // The ns-2 manual's Tmix chapter, its orig example as printed.
+        let text = "SEQ 6851 1 21217 555382       # starts at 6.851 ms and contains 1 exchange (epoch)\n\
+                    w 64800 6432                  # win sz (bytes): init acc\n\
+                    r 1176194                     # min RTT (microseconds)\n\
+                    l 0.000000 0.000000           # loss: init->acc acc->init\n\
+                    > 245                         # init sends 245 bytes\n\
+                    t 51257                       # acc waits 51 ms after recv\n\
+                    < 510                         # acc sends 510 bytes\n\
+                    t 6304943                     # init waits 6.3 sec after send and then sends FIN\n";
+        let cv = one(text);
+        assert_eq!((cv.start, cv.id, cv.window, cv.window_line, cv.rtt), (6851, 555382, Some((64800, 6432)), 2, Some(1176194)));
+        assert_eq!(cv.init, vec![Adu::new(0, 0, 245)]);
+        assert_eq!(cv.acc, vec![Adu::new(0, 51257, 510), Adu::new(6304943, 0, 0)]);
+        // Text after the fields that is not a comment stays an error.
+        assert!(error("S 1 2 3 4\nI 0 0 5 6\n").starts_with("bad.cvec:2: \"I\" takes 3 fields"));
+    }
+
+    #[test]
+    fn long_lines_and_odd_files_are_refused_briefly() {
+        // A line of NUL bytes: refused by its length, nothing of it echoed.
+        let text = format!("S 1 2 3 4\n{}\n", "\0".repeat(1_000_000));
+        let e = error(&text);
+        assert_eq!(e, "bad.cvec:2: a line of 1000000 bytes, more than 1000");
+        // A long token within the limit is quoted cut short.
+        let e = error(&format!("S 1 2 3 4\n{}\n", "\0".repeat(900)));
+        assert!(e.starts_with("bad.cvec:2: unknown line \"") && e.len() < 250, "{e}");
+        let e = error(&format!("S 1 2 3 4\nI 0 0 {}\n", "9".repeat(900)));
+        assert!(e.contains("\"... is not") && e.len() < 250, "{e}");
+        for dev in ["/dev/zero", "/dev/null", "/"] {
+            let e = read(Path::new(dev), FIN).unwrap_err().to_string();
+            assert_eq!(e, format!("{dev}: not a regular file"));
+        }
     }
 
     #[test]
