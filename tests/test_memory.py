@@ -196,3 +196,23 @@ def test_describing_a_network_too_large_for_memory_is_refused_not_built():
     with pytest.raises(ScenarioError, match="topology.tcp_hosts: the run needs an estimated"):
         pacesim.topology.describe(s, 0)
     assert pacesim.topology.describe(pacesim.load_scenario("a-base"), 0)["flows"] == 1000
+
+
+def test_a_tmix_cloud_is_counted_by_the_connections_it_starts(tmp_path):
+    # Two vectors of 1 B each: one 1500 B segment apiece, 24,000 bits a play; at 1 Gb/s over 12 s the cloud
+    # plays 500,000 times (+1 begun), 1,000,002 connections (2.3 GB measured without the guard).
+    (tmp_path / "two.cvec").write_text("S 0 1 0 1\nI 0 0 1\nS 1 1 0 2\nI 0 0 1\n")
+    def scenario(**cloud) -> Scenario:
+        return pacesim.parse_scenario({
+            "duration": "12s", "warmup": "1s",
+            "topology": {"kind": "graph", "hosts": ["a", "b"], "links": [{"from": "a", "to": "b", "core": True}]},
+            "core": {"rate": "100Mbps", "delay": "1ms", "buffer": "1MB"}, "tcp": {"segment_size": "1460B"},
+            "traffic": {"tmix": [{"vectors": "two.cvec", "initiator": "a", "acceptor": "b", **cloud}]}}, tmp_path)
+
+    s = scenario(rate="1Gbps")
+    assert memory.estimate(s).parts["traffic.tmix[0].rate"] == 1_000_002 * memory.TMIX_CONNECTION_BYTES
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run(s, max_memory=300 * 10**6)
+    assert e.value.field == "traffic.tmix[0].rate"
+    # Played once (no rate): its two vectors.
+    assert memory.estimate(scenario()).parts["traffic.tmix[0].vectors"] == 2 * memory.TMIX_CONNECTION_BYTES

@@ -6,6 +6,7 @@ the parser's and applications' unit tests; ns-2's Tmix beside pacesim's: bench/n
 from __future__ import annotations
 
 import gzip
+import re
 from pathlib import Path
 
 import numpy as np
@@ -118,3 +119,67 @@ def test_the_demo_runs_and_the_command_line_writes_vectors(tmp_path):
     out = CliRunner().invoke(app, ["tmix", "generate", str(tmp_path / "v.cvec"), "--connections", "20", "--seed", "2"])
     assert out.exit_code == 0, out.output
     assert (tmp_path / "v.cvec").read_text() == generate(tmp_path / "w.cvec", 20, seed=2).read_text()
+
+
+def test_vectors_are_read_within_limits_and_a_missing_sample_says_where_it_comes_from(tmp_path, cache, monkeypatch):
+    import pacesim.tmix as tmix
+
+    # A gzip bomb: refused at the limit, nothing written to the cache.
+    monkeypatch.setattr(tmix, "MAX_BYTES", 1000)
+    (tmp_path / "bomb.cvec.gz").write_bytes(gzip.compress(b"\0" * 100_000))
+    with pytest.raises(ScenarioError, match="more than 1000 bytes once decompressed"):
+        parse_scenario(line("bomb.cvec.gz"), tmp_path)
+    assert not (cache / "tmix").exists() or not any((cache / "tmix").iterdir())
+    # Not a regular file: the engine refuses it, naming the field.
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run(parse_scenario(line("/dev/zero"), tmp_path))
+    assert e.value.field == "traffic.tmix[0].vectors" and "/dev/zero: not a regular file" in str(e.value)
+    # One of Tmix's samples, not installed: one line naming it and the package.
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run(parse_scenario(line("/nowhere/sample-alt.cvec.gz"), tmp_path))
+    assert str(e.value).endswith("sample-alt.cvec.gz, Tmix's sample vectors, is not installed "
+                                 "(Debian: apt-get install ns2-examples)")
+
+
+def test_the_mixs_capped_means_in_closed_form():
+    from pacesim.tmix import capped_mean
+
+    # Pareto of scale 1 and shape 2 (mean 2) capped at 4: 1 + the integral of x^-2 from 1 to 4 = 1.75.
+    assert capped_mean(2.0, 2.0, 4.0) == pytest.approx(1.75, rel=1e-12)
+    m = Mix()
+    assert round(capped_mean(m.response_mean, m.response_shape, m.max_bytes)) == 8537  # as Mix's docstring says
+    assert round(capped_mean(m.request_mean, m.request_shape, m.max_bytes)) == 797
+    assert round(capped_mean(m.conc_mean, m.response_shape, m.max_bytes)) == 1788
+    assert capped_mean(m.think_mean, m.wait_shape, m.max_wait) == pytest.approx(0.950, abs=5e-4)
+    assert capped_mean(m.server_mean, m.wait_shape, m.max_wait) == pytest.approx(0.0199, abs=5e-5)
+
+
+def test_a_tmix_only_run_prints_its_connections_and_may_be_shorter_than_the_flows_start(tmp_path):
+    # tmix-demo has no flows: traffic.start's default (up to 10 s) is no reason to refuse a 3 s run.
+    out = CliRunner().invoke(app, ["run", "tmix-demo", "--set", "duration=3s", "--set", "warmup=1s", "--json",
+                                   str(tmp_path / "r.json")], env={"COLUMNS": "200"})
+    assert out.exit_code == 0, out.output
+    assert "mean goodput per flow" not in out.output and "nan" not in out.output
+    r = pacesim.run("tmix-demo", set=["duration=3s", "warmup=1s"])
+    for cloud, c in r.tmix.groupby("cloud"):
+        done = c[c["done_s"].notna()]
+        mean = (done["done_s"] - done["start_s"]).mean()
+        row = rf"│\s*{cloud}\s*│\s*{len(c):,}\s*│\s*{len(done):,}\s*│\s*{mean:.3f}\s*│"
+        assert len(done) and re.search(row, out.output), out.output
+
+
+def test_q_tmix_delayboxes_are_lossless_as_the_ns2_manuals_script():
+    # Paper Q ran the ns-2 manual's Tmix script "exactly": its two DelayBoxes `set-lossless` (tmix.tex).
+    s = pacesim.load_scenario("q-tmix")
+    assert [(t.delaybox, t.lossless) for t in s.traffic.tmix] == [("r0", True), ("r1", True)]
+
+
+def test_q_fig16_with_no_finished_run_derives_an_empty_table():
+    # Without Debian's ns2-examples every point of Q-fig16 fails (their error names the missing sample): the
+    # figure's derived table is then empty, not a KeyError.
+    import pandas as pd
+
+    from pacesim.papers.q.figures import log2_cv
+
+    t = log2_cv({"burstiness": pd.DataFrame()})
+    assert t.empty and {"k", "log2_cv"} <= set(t.columns)

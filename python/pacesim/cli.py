@@ -58,9 +58,26 @@ def _summary(r: Result) -> Table:
     t.add_column("metric")
     t.add_column("value", justify="right")
     t.add_row("aggregate throughput (core)", f"{s['aggregate_mbps']:.2f} Mb/s")
-    t.add_row("mean goodput per flow", f"{s['goodput_kbps_mean']:.2f} Kb/s")
+    if len(r.report["flows"]["flow"]):  # a Tmix-only run has none: its connections' table says the rest
+        t.add_row("mean goodput per flow", f"{s['goodput_kbps_mean']:.2f} Kb/s")
     t.add_row("core loss", f"{100 * s['core_loss_rate']:.3f} %")
     t.add_row("core empty-buffer probability", f"{s['core_empty_prob']:.4f}")
+    return t
+
+
+def _tmix(r: Result) -> Table:
+    """Each Tmix cloud's connections over the whole run: started, completed (data complete), their mean
+    completion time (done_s - start_s) and the completed connections' ADU bytes (both ends) per second of
+    the run."""
+    end = r.report["window_s"][1]  # the run's end: connections count from its start
+    t = Table(title=f"Tmix connections (whole run, {end:g} s)")
+    for name in ["cloud", "connections", "completed", "mean completion s", "completed ADUs Mb/s"]:
+        t.add_column(name, justify="right")
+    for cloud, c in r.tmix.groupby("cloud"):
+        done = c[c["done_s"].notna()]
+        mean = f"{(done['done_s'] - done['start_s']).mean():.3f}" if len(done) else "-"
+        mbps = (done["init_bytes"] + done["acc_bytes"]).sum() * 8 / end / 1e6
+        t.add_row(str(cloud), f"{len(c):,}", f"{len(done):,}", mean, f"{mbps:.3f}")
     return t
 
 
@@ -278,7 +295,9 @@ def run(
         except OSError as e:  # a full disk behind a redirection, say
             fail(f"--json -: standard output: {e.strerror or e}", 1)
     out = terminal.err if json_out == "-" else terminal.out()
-    tables = [_summary(r), _links(r)] + ([_pacers(r)] if r.report["pacers"] else []) + [_flows(r)]
+    tables = [_summary(r), _links(r)] + ([_pacers(r)] if r.report["pacers"] else [])
+    tables += [_flows(r)] if len(r.report["flows"]["flow"]) else []
+    tables += [_tmix(r)] if r.tmix is not None else []
     tables += [_transfers(r)] if r.summary["transfers"] else []
     for table in tables:
         out.print(table)

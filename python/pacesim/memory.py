@@ -15,20 +15,27 @@ source at its mean offered rate at its first link and at what the link
 before let through at the next (behind a link with no queue limit that
 queue grows for the whole run; a trace source's rate, if not given, is its
 file's, which the engine reads; an ON-OFF source offers ns-2's closed form,
-never above its peak), and the packets of one frame of a trace source that
-sends its frames as bursts. The constants are measured (bench/fuzz/README.md):
+never above its peak), the packets of one frame of a trace source that
+sends its frames as bursts, and every connection a Tmix cloud starts (its
+vectors once, or with a `rate` as many plays as the run holds; each one's
+row and, while it lasts, its two ends' TCP state). The constants are measured (bench/fuzz/README.md):
 37 MB for ten flows, 3.8 KB more per flow over a 2 s run and 7 KB over 100 s on two threads (bench/results/scale.csv),
 0.3 to 1.3 KB more per flow with `[transit]`, 56 B per queued packet; the estimate takes the larger figures.
 """
 
 from __future__ import annotations
 
+import functools
+import math
+import os
+import stat
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 import psutil
 
 from .fields import ScenarioError
+from .tmix import MAX_BYTES
 from .units import format_rate
 
 BASE_BYTES = 64 * 2**20
@@ -51,6 +58,10 @@ TRANSFER_BYTES = 256
 """One finished short transfer's report row."""
 QUEUED_PACKET_BYTES = 64
 """One packet waiting in a queue."""
+TMIX_CONNECTION_BYTES = 4 * 2**10
+"""One Tmix connection: its report row (engine, JSON text, pandas) and, while it lasts, its application and
+each end's TCP sender and sink. Measured 2.3 KB a connection (two 1-byte vectors replayed at 1 Gb/s into a
+100 Mb/s dumbbell, 83,336 and 250,002 connections, most never done: 262 and 646 MB peak)."""
 
 
 @dataclass
@@ -107,6 +118,9 @@ def estimate(s) -> Estimate:
         e.parts["progress.interval"] = min(rows, MAX_ROWS) * ROW_BYTES
     if s.burstiness is not None and s.burstiness.series:
         e.parts["burstiness.bin"] = min((s.duration - s.warmup) // s.burstiness.bin, MAX_ROWS) * ROW_BYTES
+    for i, t in enumerate(s.traffic.tmix):
+        key = f"traffic.tmix[{i}].{'rate' if t.rate is not None else 'vectors'}"
+        e.parts[key] = e.parts.get(key, 0) + _tmix_connections(s, t) * TMIX_CONNECTION_BYTES
     for i, u in enumerate(s.traffic.udp):
         _burst_frames(i, u, e)
     offered = sum(u.rate or 0 for u in s.traffic.udp)  # each source's peak, at least its mean
@@ -114,6 +128,42 @@ def estimate(s) -> Estimate:
     if (offered > _slowest_rate(s) or unknown) and e.total < 2**30:  # the engine finds each source's first link
         _udp_queues(s, e)
     return e
+
+
+def _tmix_connections(s, t) -> int:
+    """How many connections Tmix cloud `t` of `s` starts: its vectors once, or with a `rate` every play the run
+    holds (a play lasts its ADUs' wire bits, whole segments with headers, over the rate: the engine's
+    `TmixSpec::load`); 0 for a file it cannot read (the engine names it when the scenario runs)."""
+    try:
+        st = os.stat(t.vectors)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+            return 0
+        n, bits = _vectors(t.vectors, st.st_mtime_ns, st.st_size, s.tcp.segment_size, s.tcp.header_size)
+    except (OSError, ValueError, IndexError):
+        return 0
+    if t.rate is None or not bits:
+        return n
+    return n * (math.ceil(s.duration / 1e9 * t.rate / bits) + 1)
+
+
+@functools.lru_cache(maxsize=8)
+def _vectors(path: str, mtime_ns: int, size: int, mss: int, header: int) -> Tuple[int, int]:
+    """A vectors file's connections and the wire bits of all its ADUs (both formats; any line the engine
+    would refuse is its to name), for the file as it was at `mtime_ns` and `size`."""
+    n = bits = 0
+    with open(path, "rb") as f:
+        for raw in f:
+            fields = raw.split(b"#", 1)[0].split()
+            if not fields:
+                continue
+            kind = fields[0]
+            if kind in (b"S", b"C", b"SEQ", b"CONC"):
+                n += 1
+                continue
+            size = fields[3] if kind in (b"I", b"A") else fields[1] if kind in (b">", b"<", b"c>", b"c<") else None
+            if size is not None:
+                bits += -(-int(size) // mss) * (mss + header) * 8
+    return n, bits
 
 
 def _slowest_rate(s) -> int:

@@ -18,18 +18,25 @@ def tmix_generate(
     out: Path = typer.Argument(..., help="The vectors file to write (Tmix's alternate format)."),
     connections: int = typer.Option(500, "--connections", min=1, max=10_000_000,
                                     help="How many connection vectors (at most 10 million: about 1 GB)."),
-    rate: float = typer.Option(50.0, "--rate", min=1e-6, max=1e6, help="Connections starting per second (Poisson)."),
+    rate: float = typer.Option(50.0, "--rate", help="Connections starting per second (Poisson), 1e-6 to 1e6."),
     seed: int = typer.Option(1, "--seed", min=0, help="The draws' seed: the same seed writes the same file."),
 ) -> None:
     """Write connection vectors drawn from pacesim's stated distributions (heavy-tailed ADU sizes and think
     times; see `pacesim.tmix.Mix`)."""
     from .tmix import Mix, generate
 
+    def fail(message: str) -> None:
+        Console(stderr=True).print(f"[red]error:[/] {escape(message)}", soft_wrap=True)
+        raise typer.Exit(2)
+
+    if not 1e-6 <= rate <= 1e6:  # NaN too
+        fail(f"--rate: {rate} is not a number of connections per second from 1e-6 to 1e6")
     try:
         path = generate(out, connections, seed, Mix(rate=rate))
+    except ValueError as e:
+        fail(f"--rate, --connections: {e}")
     except OSError as e:
-        Console(stderr=True).print(f"[red]error:[/] {escape(f'{out}: {e.strerror or e}')}", soft_wrap=True)
-        raise typer.Exit(2)
+        fail(f"{out}: {e.strerror or e}")
     Console(highlight=False).print(f"wrote {escape(str(path))}: {connections} connections, seed {seed}")
 
 

@@ -324,7 +324,8 @@ def test_report_out_at_a_file_is_refused(store, tmp_path):
     (["/proc/self/nope/x.cvec"], "No such file or directory"),
     (["x.cvec", "--connections", "1000000000000"], "--connections"),  # would build a terabyte in memory
     (["x.cvec", "--rate", "inf"], "--rate"),
-    (["x.cvec", "--rate", "nan"], "--rate"),
+    (["x.cvec", "--rate", "nan"], "--rate: nan is not a number of connections per second"),
+    (["x.cvec", "--rate", "1e-6", "--connections", "3"], "starts would pass the 1000000 s"),  # a file pacesim refuses
 ])
 def test_tmix_generate_refuses_what_it_cannot_write(tmp_path, args, names):
     out = runner.invoke(app, ["tmix", "generate", *[str(a) for a in args]], catch_exceptions=False)

@@ -576,6 +576,8 @@ def _large_scales(p: Points) -> Verdict:
 def log2_cv(rows: Dict[str, pd.DataFrame]) -> pd.DataFrame:
     """The `burstiness` rows on Fig. 16's axes: k = log2(s / 5 ms) and log2 CV(s)."""
     b = rows["burstiness"]
+    if b.empty:  # no run finished (each failed, its error printed): no point to place
+        return b.assign(k=pd.Series(dtype=int), log2_cv=pd.Series(dtype=float))
     return b.assign(k=np.log2(b["scale_us"] / BIN_US).round().astype(int), log2_cv=np.log2(b["beta"]))
 
 
