@@ -52,6 +52,18 @@ def ids(cvec: str) -> dict:
     return {int(h[-1]): i for i, h in enumerate(heads)}
 
 
+def lossy(cvec: str) -> set:
+    """The places (from 0) of the vectors whose `l` line asks for losses."""
+    place, out = -1, set()
+    for line in Path(cvec).read_text().splitlines():
+        f = line.split("#")[0].split()
+        if f and f[0] in ("S", "C", "SEQ", "CONC"):
+            place += 1
+        elif f and f[0] == "l" and any(float(x) > 0 for x in f[1:3]):
+            out.add(place)
+    return out
+
+
 def run_ns2(case: str) -> None:
     """Run ns-2 on `case` and write its connections and link bytes."""
     sample, lossless = CASES[case]
@@ -125,6 +137,12 @@ def compare(case: str, write: bool = False) -> dict:
     out["mean_completion_diff_pct"] = 100 * (out["mean_completion_s_pacesim"] / out["mean_completion_s_ns2"] - 1)
     gap = (fct["pacesim"] - fct["ns2"]).abs()
     out["connections_within_5pct"] = float((rel <= 0.05).mean())
+    # Each connection's completion within 5 % of ns-2's or 1 ms (a few-ms connection's clock granularity);
+    # among those whose vectors ask for no loss too (the others lose other packets when the vectors' losses
+    # are drawn, from other random streams).
+    near = (rel <= 0.05) | (gap <= 1e-3)
+    out["connections_within_tolerance"] = float(near.mean())
+    out["lossfree_within_tolerance"] = float(near[~same["vector"].isin(lossy(vectors_path(sample)))].mean())
     out["connections_within_1ms"] = float((gap <= 1e-3).mean())
     out["largest_gap_ms"] = float(1e3 * gap.max())
     return out
