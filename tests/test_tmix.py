@@ -183,3 +183,14 @@ def test_q_fig16_with_no_finished_run_derives_an_empty_table():
 
     t = log2_cv({"burstiness": pd.DataFrame()})
     assert t.empty and {"k", "log2_cv"} <= set(t.columns)
+
+
+def test_q_fig16_without_the_samples_says_which_and_where_from_in_one_line(tmp_path, monkeypatch):
+    import pacesim.tmix as tmix
+
+    monkeypatch.setattr(tmix, "SAMPLES", tmp_path / "no-ns2-examples")
+    out = CliRunner().invoke(app, ["reproduce", "Q-fig16", "--quick", "--results", str(tmp_path / "r")],
+                             env={"COLUMNS": "300"})
+    assert out.exit_code == 2 and "Traceback" not in out.output and out.exc_info[0] is SystemExit, out.output
+    assert ("error: Q-fig16: every point failed: ScenarioError: traffic.tmix[0].vectors: sample-alt.cvec.gz, "
+            "Tmix's sample vectors, is not installed (Debian: apt-get install ns2-examples)") in out.output

@@ -23,7 +23,7 @@ from .. import ENGINE_VERSION
 from ..plot import ROW_PANELS, draw_references, label, matches, paper_ref, render, save, summarise
 from ..report_tables import axis_numbers
 from ..store import Store, code_version
-from ..sweep import Sweep, SweepRun, run_sweep
+from ..sweep import Sweep, SweepError, SweepRun, run_sweep
 from ..topology import describe
 from . import ns2
 from .claims import RULES, Points
@@ -91,6 +91,8 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
                            run.failed + more.failed, run.wall_s + more.wall_s)
             points = store.points(sweep.name)
             rows = fig.with_derived({t: store.rows(sweep.name, t) for t in fig.table_names()})
+    if len(points) and (points["status"] == "failed").all():  # nothing to draw or judge: say why, once
+        raise SweepError(f"{fig.id}: every point failed: " + "; ".join(points["error"].dropna().unique()[:3]))
     wall = time.perf_counter() - t0
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
