@@ -279,8 +279,11 @@ impl Network {
             }
         }
         let measured: std::collections::HashSet<LinkId> = self.measured.iter().copied().collect();
-        let never_drops: Vec<bool> =
-            self.links.iter().map(|l| l.output.queue == crate::net::DropTail::unlimited()).collect();
+        let never_drops: Vec<bool> = self
+            .links
+            .iter()
+            .map(|l| l.queue().is_none_or(|q| *q == crate::net::DropTail::unlimited()))
+            .collect();
         self.cut_through = (0..self.links.len())
             .map(|l| {
                 matches!(upstream[l], Upstream::Only(_))

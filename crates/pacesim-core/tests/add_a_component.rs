@@ -308,7 +308,7 @@ fn a_drop_head_queue_drops_the_oldest_waiting_packet() {
     }
     assert_eq!(delivered, vec![(0, 18 * MS), (3, 26 * MS), (4, 30 * MS)]);
     link.close_window(100 * MS);
-    let stats = &link.output.stats;
+    let stats = &link.output().stats;
     assert_eq!((stats.arrivals, stats.drops, stats.departures), (5, 2, 3));
     let r = stats.report();
     assert!((r.mean_queue_packets - 0.24).abs() < 1e-12, "{}", r.mean_queue_packets);

@@ -24,7 +24,7 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
     let links: BTreeMap<_, _> = net
         .measured
         .iter()
-        .map(|&l| (net.names[l as usize].clone(), net.links[l as usize].output.stats.report()))
+        .map(|&l| (net.names[l as usize].clone(), net.links[l as usize].output().stats.report()))
         .collect();
     let pacers = w
         .net
@@ -118,7 +118,7 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
         delay: s.delay.as_ref().zip(w.delay.as_ref()).map(|(spec, (_, d))| DelayReport::new(spec.class, d)),
         burstiness: s.burstiness.as_ref().map(|spec| {
             let link = net.link_named(&spec.link).expect("checked when built");
-            let recorder = net.links[link as usize].output.burstiness.as_ref().expect("set when built");
+            let recorder = net.links[link as usize].output().burstiness.as_ref().expect("set when built");
             let beta = recorder.beta(s.duration);
             BurstinessReport {
                 link: spec.link.clone(),

@@ -73,7 +73,7 @@ pub fn build_network_with(
             net.measured.push(link);
         }
         let recorder = Burstiness::new(b.bin, s.warmup, b.scales as usize);
-        net.links[link as usize].output.burstiness =
+        net.links[link as usize].output_mut().burstiness =
             Some(Box::new(if b.series { recorder.keep_series() } else { recorder }));
     }
     if let Some(spec) = &s.series {

@@ -45,7 +45,10 @@ struct Waiting {
 /// A link is the transmitter's few words, read on every packet-hop, and
 /// its output queue with what is measured of it, apart: 56 bytes a link,
 /// so that E-base's 4,000 links stay in cache (with the queue inline a
-/// link was 416 bytes; bench/README.md has what that cost).
+/// link was 416 bytes; bench/README.md has what that cost). An untracked
+/// link ([`Link::set_untracked`]) has no output queue at all: E-base's
+/// four access links a flow would otherwise hold 1.5 KB of queues and
+/// statistics nobody reads.
 #[derive(Debug, Clone)]
 pub struct Link {
     /// When the transmitter finishes the last admitted packet.
@@ -65,7 +68,8 @@ pub struct Link {
     /// ns-2 the number of queue resumes between the event that started the
     /// train and the last packet's start (see `sim::event`).
     train: u16,
-    pub output: Box<Output>,
+    /// The output queue; `None` once untracked.
+    output: Option<Box<Output>>,
 }
 
 /// A link's output queue and its statistics.
@@ -103,37 +107,57 @@ struct Held {
 
 impl Link {
     pub fn new(rate_bps: u64, delay: Time, queue: impl Into<Queue>) -> Self {
-        let mut link = Link {
-            busy_until: 0,
-            rate_bps,
-            delay,
-            last_tx: (0, 0),
-            direct: false,
-            train: 0,
-            output: Box::new(Output {
-                queue: DropTail::unlimited().into(),
-                waiting: VecDeque::new(),
-                queued_bytes: 0,
-                idle_mark: 0,
-                window: [0, Time::MAX],
-                stats: LinkStats::default(),
-                rate_bps,
-                burstiness: None,
-                series: None,
-                held: None,
-            }),
-        };
+        let mut link =
+            Link { busy_until: 0, rate_bps, delay, last_tx: (0, 0), direct: false, train: 0, output: None };
         link.set_queue(queue);
         link
     }
 
     /// Give the link the discipline `queue` in place of its own, before
-    /// it carries anything.
+    /// it carries anything. A queue that never drops is made only when
+    /// the link is first tracked (most such links never are, see
+    /// [`Link::set_untracked`]).
     pub fn set_queue(&mut self, queue: impl Into<Queue>) {
         let queue = queue.into();
         self.direct = queue.drops_queued();
-        self.output.held = self.direct.then(Box::default);
-        self.output.queue = queue;
+        if self.output.is_none() && queue == DropTail::unlimited() {
+            return;
+        }
+        let output = self.output_mut();
+        output.held = queue.drops_queued().then(Box::default);
+        output.queue = queue;
+    }
+
+    /// The output queue and what is measured of it.
+    ///
+    /// # Panics
+    /// On an untracked link ([`Link::set_untracked`]), which has none, and
+    /// on a link that has not been tracked yet (its window is set for
+    /// every tracked link when a run starts, [`Link::set_window`]).
+    pub fn output(&self) -> &Output {
+        self.output.as_deref().expect("an untracked link has no output queue")
+    }
+
+    /// [`Link::output`], to change; made (a queue that never drops, nothing
+    /// measured yet) the first time a tracked link needs it.
+    ///
+    /// # Panics
+    /// On an untracked link.
+    pub fn output_mut(&mut self) -> &mut Output {
+        assert!(!self.untracked(), "an untracked link has no output queue");
+        let rate_bps = self.rate_bps;
+        self.output.get_or_insert_with(|| Box::new(Output::new(rate_bps)))
+    }
+
+    /// Whether the link keeps no queue ([`Link::set_untracked`]).
+    fn untracked(&self) -> bool {
+        self.direct && self.output.is_none()
+    }
+
+    /// The queue's discipline; `None` for a queue that never drops and is
+    /// not made (an untracked link, or one not yet tracked).
+    pub fn queue(&self) -> Option<&Queue> {
+        self.output.as_deref().map(|o| &o.queue)
     }
 
     /// Serialisation time of a packet of `size` bytes on this link.
@@ -157,8 +181,11 @@ impl Link {
     /// (`Network::mark_cut_through`): everything is accounted at the
     /// packet's own time, and nothing from `end` on.
     pub fn set_window(&mut self, start: Time, end: Time) {
-        self.output.window = [start, end];
-        self.output.stats.restart(0, end);
+        if !self.untracked() {
+            let o = self.output_mut();
+            o.window = [start, end];
+            o.stats.restart(0, end);
+        }
     }
 
     /// Stop keeping the queue and its statistics, for a link whose queue
@@ -166,10 +193,15 @@ impl Link {
     /// links): a packet's passage then depends only on when the transmitter
     /// frees, so [`Link::offer`] skips the waiting list and the time
     /// averages. This halves the link work per packet-hop and keeps most
-    /// links' state to a few cache-resident words.
+    /// links' state to a few cache-resident words; the queue and its
+    /// statistics are dropped.
     pub fn set_untracked(&mut self) {
-        assert!(self.output.queue == DropTail::unlimited(), "a link that drops must keep its queue");
+        assert!(
+            self.queue().is_none_or(|q| *q == DropTail::unlimited()),
+            "a link that drops must keep its queue"
+        );
         self.direct = true;
+        self.output = None;
     }
 
     /// A packet of `size` bytes and class `kind` arrives at the queue at
@@ -182,7 +214,8 @@ impl Link {
         let start = if self.direct {
             self.busy_until.max(now)
         } else {
-            self.output.admit(now, size, tx, kind, self.busy_until)?
+            let busy_until = self.busy_until;
+            self.output_mut().admit(now, size, tx, kind, busy_until)?
         };
         // A transmitter freeing at `now` is busy: the arrival goes first
         // (see `Output::settle`), and the packet starts behind the one before.
@@ -203,7 +236,7 @@ impl Link {
     /// discipline may drop queued packets): they reach the link through
     /// [`Link::enqueue`], not [`Link::offer`].
     pub fn holds(&self) -> bool {
-        self.output.held.is_some()
+        self.output.as_ref().is_some_and(|o| o.held.is_some())
     }
 
     /// Packet `id` of `size` bytes and class `kind` arrives at `now` at a
@@ -218,12 +251,13 @@ impl Link {
         kind: PacketKind,
         dropped: &mut Vec<PacketId>,
     ) -> bool {
-        self.output.enqueue(now, id, size, kind, self.busy_until, dropped)
+        let busy_until = self.busy_until;
+        self.output_mut().enqueue(now, id, size, kind, busy_until, dropped)
     }
 
     /// When the transmitter frees for the next held packet, if one waits.
     pub fn next_start(&self) -> Option<Time> {
-        let held = self.output.held.as_ref()?;
+        let held = self.output.as_ref()?.held.as_ref()?;
         (!held.packets.is_empty()).then_some(self.busy_until)
     }
 
@@ -233,14 +267,15 @@ impl Link {
         if self.busy_until > now {
             return None;
         }
-        self.output.start_head(now, self.busy_until)
+        let busy_until = self.busy_until;
+        self.output_mut().start_head(now, busy_until)
     }
 
     /// Set the transmit timer for [`Link::next_start`]; the time of the
     /// event to schedule for it, if one is needed.
     pub fn arm_transmit(&mut self) -> Option<Time> {
         let next = self.next_start();
-        let timer = &mut self.output.held.as_mut()?.transmit;
+        let timer = &mut self.output.as_mut()?.held.as_mut()?.transmit;
         match next {
             Some(t) => timer.set(t),
             None => timer.cancel(),
@@ -250,33 +285,53 @@ impl Link {
 
     /// The transmit timer's event popped at `now`.
     pub fn transmit_popped(&mut self, now: Time) {
-        if let Some(held) = &mut self.output.held {
+        if let Some(held) = self.output.as_mut().and_then(|o| o.held.as_mut()) {
             held.transmit.fires(now);
         }
     }
 
     /// Packets held by a queue that [`Link::holds`] them.
     pub fn held_packets(&self) -> usize {
-        self.output.held.as_ref().map_or(0, |h| h.packets.len())
+        self.output.as_ref().and_then(|o| o.held.as_ref()).map_or(0, |h| h.packets.len())
     }
 
     /// Packets waiting (not counting the one on the wire); always 0 for an
     /// untracked link.
     pub fn queued_packets(&self, now: Time) -> usize {
-        self.output.waiting.iter().filter(|w| w.start > now).count()
+        self.output.as_ref().map_or(0, |o| o.waiting.iter().filter(|w| w.start > now).count())
     }
 
     /// Account everything up to `t`, the window's end; the statistics
     /// then cover [since, t].
     pub fn close_window(&mut self, t: Time) {
-        let o = &mut self.output;
-        o.open_window(t, self.busy_until);
+        if self.untracked() {
+            return;
+        }
+        let busy_until = self.busy_until;
+        let o = self.output_mut();
+        o.open_window(t, busy_until);
         o.settle(t);
-        o.account_idle(t, self.busy_until);
+        o.account_idle(t, busy_until);
     }
 }
 
 impl Output {
+    /// A queue that never drops, on a transmitter of `rate_bps`, measured over all time.
+    fn new(rate_bps: u64) -> Self {
+        Output {
+            queue: DropTail::unlimited().into(),
+            waiting: VecDeque::new(),
+            queued_bytes: 0,
+            idle_mark: 0,
+            window: [0, Time::MAX],
+            stats: LinkStats::default(),
+            rate_bps,
+            burstiness: None,
+            series: None,
+            held: None,
+        }
+    }
+
     /// The queue takes or drops a packet arriving at `now` (`tx` on the
     /// wire) while the transmitter is busy until `busy_until`; when it takes
     /// it, the time its transmission starts.
@@ -470,9 +525,9 @@ mod tests {
         assert!(l.offer(83_201, 1040, PacketKind::Data).is_some());
         assert!(l.offer(83_201, 1040, PacketKind::Data).is_none());
         l.close_window(1_000_000);
-        assert_eq!(l.output.stats.arrivals, 8);
-        assert_eq!(l.output.stats.drops, 5);
-        assert_eq!(l.output.stats.departures, 3);
+        assert_eq!(l.output().stats.arrivals, 8);
+        assert_eq!(l.output().stats.drops, 5);
+        assert_eq!(l.output().stats.departures, 3);
     }
 
     #[test]
@@ -500,7 +555,7 @@ mod tests {
                 l.offer(0, 125, PacketKind::Data);
             }
             l.close_window(end);
-            let r = l.output.stats.report();
+            let r = l.output().stats.report();
             assert!(r.throughput_mbps <= 1.0, "{}", r.throughput_mbps);
             (r.departures, r.departed_bytes)
         };
@@ -522,7 +577,7 @@ mod tests {
             l.offer(0, 1040, PacketKind::Data);
         }
         l.close_window(332_800);
-        let r = l.output.stats.report();
+        let r = l.output().stats.report();
         assert!((r.mean_queue_packets - 0.75).abs() < 1e-12, "{}", r.mean_queue_packets);
         assert!((r.mean_queue_bytes - 780.0).abs() < 1e-9);
         assert!((r.empty_prob - 0.5).abs() < 1e-12);
@@ -552,7 +607,7 @@ mod tests {
         };
         let mut l =
             Link::new(100_000_000, 0, Queue::Red(Red::new(config, crate::sim::rng::stream(1, "t", 0))));
-        let avg = |l: &Link| match &l.output.queue {
+        let avg = |l: &Link| match &l.output().queue {
             Queue::Red(r) => r.average(),
             _ => unreachable!(),
         };

@@ -229,7 +229,7 @@ mod tests {
         let small = paper(2, 3);
         let big = paper(10, 100);
         let limited: Vec<_> =
-            small.links.iter().filter(|l| l.output.queue != DropTail::unlimited()).collect();
+            small.links.iter().filter(|l| l.queue().is_some_and(|q| *q != DropTail::unlimited())).collect();
         assert_eq!(limited.len(), 1);
         // The paper's paths: up, edge_in, core, edge_out, sink.in and back.
         let names =

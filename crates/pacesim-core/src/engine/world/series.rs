@@ -54,7 +54,7 @@ pub fn attach_links(net: &mut Network, spec: &SeriesSpec) -> Result<(), InvalidF
         if !net.measured.contains(&link) {
             net.measured.push(link);
         }
-        net.links[link as usize].output.series = Some(Box::new(QueueTracks::new(spec)));
+        net.links[link as usize].output_mut().series = Some(Box::new(QueueTracks::new(spec)));
     }
     Ok(())
 }
@@ -180,7 +180,7 @@ impl World {
         }
         for l in &spec.links {
             let link: LinkId = self.net.link_named(l).expect("checked when built");
-            let q = self.net.links[link as usize].output.series.as_ref().expect("attached when built");
+            let q = self.net.links[link as usize].output().series.as_ref().expect("attached when built");
             name(l.clone(), &LINK_SERIES);
             tracks.extend(q.tracks());
         }
