@@ -10,8 +10,8 @@ use super::cc::CongestionControl;
 use super::pacing::HostPacer;
 use super::recovery::{LossRecovery, Recovery};
 use super::rtt::RttEstimator;
+use super::state::SendState;
 pub use super::state::SenderStats;
-use super::state::{FirstSends, SendState};
 use crate::net::TcpOptions;
 use crate::sim::Time;
 
@@ -34,7 +34,7 @@ impl TcpSender {
 
     /// Pace new packets with `pacer` (see `tcp::pacing`).
     pub fn with_pacing(mut self, pacer: HostPacer) -> Self {
-        self.state.pacer = Some(pacer);
+        self.state.pacer = Some(Box::new(pacer));
         self
     }
 
@@ -47,7 +47,7 @@ impl TcpSender {
 
     /// Remember when each sequence number was first sent (see `first_sent`).
     pub fn with_first_sends(mut self) -> Self {
-        self.state.first_sends = Some(FirstSends::default());
+        self.state.first_sends = Some(Box::default());
         self
     }
 

@@ -67,9 +67,11 @@ pub struct SendState {
     /// Retransmission timer.
     pub rtx: Timer,
     /// When each unacknowledged sequence number was first sent, if asked (`with_first_sends`).
-    pub(in crate::tcp) first_sends: Option<FirstSends>,
+    /// Boxed, as is the host pacer: most senders have neither, and a
+    /// million senders would carry 192 bytes each of them inline.
+    pub(in crate::tcp) first_sends: Option<Box<FirstSends>>,
     /// Host pacing, when this sender paces, and its release timer.
-    pub(in crate::tcp) pacer: Option<HostPacer>,
+    pub(in crate::tcp) pacer: Option<Box<HostPacer>>,
     pub pace: Timer,
     /// Window cuts from the packets in flight, not the window in use
     /// (`tcp.window_cut`: ns-2 built with Wei's pacing patch).
@@ -119,14 +121,14 @@ impl SendState {
 
     /// Wei's pacer, if this sender paces with it.
     fn wei(&self) -> Option<&Wei> {
-        match &self.pacer {
+        match self.pacer.as_deref() {
             Some(HostPacer::Wei(p)) => Some(p),
             _ => None,
         }
     }
 
     fn wei_mut(&mut self) -> Option<&mut Wei> {
-        match &mut self.pacer {
+        match self.pacer.as_deref_mut() {
             Some(HostPacer::Wei(p)) => Some(p),
             _ => None,
         }
@@ -171,7 +173,7 @@ impl SendState {
     /// flight fill a window of c packets (ns-2 `is_congestion`).
     pub(in crate::tcp) fn pace_begin(&mut self, now: Time, congested: impl Fn(f64) -> bool) -> Option<usize> {
         let in_recovery = self.in_recovery();
-        match &mut self.pacer {
+        match self.pacer.as_deref_mut() {
             Some(HostPacer::Wei(p)) => p.begin(now, &mut self.pace, &self.w, in_recovery, congested),
             _ => Some(usize::MAX),
         }
@@ -179,7 +181,7 @@ impl SendState {
 
     /// Whether the host pacer holds the next packet (its timer then set).
     pub(in crate::tcp) fn pacing_holds(&mut self, now: Time) -> bool {
-        match &mut self.pacer {
+        match self.pacer.as_deref_mut() {
             Some(HostPacer::PaperW(p)) => match p.hold_until(now) {
                 Some(at) => {
                     self.pace.set(at);
@@ -194,7 +196,7 @@ impl SendState {
 
     /// Tell the host pacer a new packet of `send_much` left.
     pub(in crate::tcp) fn paced(&mut self, now: Time) {
-        if let Some(HostPacer::PaperW(p)) = &mut self.pacer {
+        if let Some(HostPacer::PaperW(p)) = self.pacer.as_deref_mut() {
             p.sent(now, &self.w, (self.t_seqno - 1 - self.highest_ack) as f64);
         }
     }
@@ -203,7 +205,7 @@ impl SendState {
     /// packet go (`more`), for Wei's pacer to set its timer.
     pub(in crate::tcp) fn pace_end(&mut self, now: Time, more: bool) {
         let in_recovery = self.in_recovery();
-        if let Some(HostPacer::Wei(p)) = &mut self.pacer {
+        if let Some(HostPacer::Wei(p)) = self.pacer.as_deref_mut() {
             p.end(now, &mut self.pace, &self.w, in_recovery, more);
         }
     }
@@ -234,7 +236,7 @@ impl SendState {
 
     /// An RTT sample of `rtt` for the host pacer (not the timer's).
     fn pacer_rtt_sample(&mut self, rtt: Time) {
-        match &mut self.pacer {
+        match self.pacer.as_deref_mut() {
             Some(HostPacer::PaperW(p)) => p.on_rtt_sample(rtt),
             Some(HostPacer::Wei(p)) => p.on_rtt_sample(rtt, self.w.cwnd),
             None => {}
@@ -300,7 +302,7 @@ impl SendState {
     /// or Wei's ack counting with `in_flight` packets in flight.
     pub(in crate::tcp) fn open_cwnd(&mut self, now: Time, in_flight: i64) {
         let w = &mut self.w;
-        let counted = match &mut self.pacer {
+        let counted = match self.pacer.as_deref_mut() {
             Some(HostPacer::Wei(p)) => p.open(w, now, in_flight),
             _ => false,
         };
