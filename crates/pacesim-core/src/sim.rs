@@ -3,6 +3,7 @@
 //! engine (`crate::engine`) builds a world on it and runs it.
 
 pub mod event;
+pub mod prefetch;
 pub mod rng;
 pub mod time;
 pub mod timer;

@@ -142,6 +142,11 @@ impl Cut {
         self.ends[link as usize][0]
     }
 
+    /// The halves of `link`'s two ends, as [`Cut::side`] and [`Cut::far_side`] read them.
+    pub fn ends_of(&self, link: LinkId) -> &[u8; 2] {
+        &self.ends[link as usize]
+    }
+
     /// The half of `link`'s far end.
     pub fn far_side(&self, link: LinkId) -> u8 {
         self.ends[link as usize][1]

@@ -16,6 +16,7 @@
 //! and the bookkeeping of a network
 //! split in two halves ([`split`]).
 
+mod ahead;
 mod connection;
 pub mod event;
 pub mod flow;
@@ -88,6 +89,9 @@ pub struct World {
     origin: u8,
     /// Every route's hops, as `net.hops` has their links.
     route_hops: Vec<Hop>,
+    /// Whether the events ahead are prepared for ([`ahead`]): only in a
+    /// network too large for the caches.
+    prepares: bool,
     /// The packets that reached the far end of a link into the other half
     /// and are not yet handed over.
     pub outbox: Outbox,
@@ -143,6 +147,7 @@ impl World {
                 }
             }
         }
+        let flows_len = flows.len();
         World {
             now: 0,
             queue: EventQueue::default(),
@@ -164,6 +169,7 @@ impl World {
             side: None,
             origin: 0,
             route_hops,
+            prepares: ahead::worth_it(flows_len),
             outbox: Outbox::default(),
             unreceived: 0,
             pacing_across: Vec::new(),
@@ -195,6 +201,9 @@ impl World {
             }
             if self.queue.popped() & 0x3_ffff == 0 {
                 progress(t);
+            }
+            if self.prepares {
+                self.prepare_ahead();
             }
             match ev {
                 Event::Arrive(id) => self.arrive(id),

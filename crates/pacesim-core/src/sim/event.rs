@@ -371,6 +371,14 @@ impl<E: Copy> EventQueue<E> {
             .chain(self.far.iter().map(|f| &f.entry.event))
     }
 
+    /// The event `k` places after the next one to pop, if the current
+    /// slot holds it (to prepare for it, see `sim::prefetch`; later slots
+    /// are not sorted yet).
+    #[inline]
+    pub fn ahead(&self, k: usize) -> Option<&E> {
+        self.run.get(self.next + k).map(|e| &e.event)
+    }
+
     /// Events popped so far.
     pub fn popped(&self) -> u64 {
         self.popped
@@ -425,6 +433,23 @@ pub mod trace {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn ahead_shows_the_current_slots_next_pops_in_their_order() {
+        // Four events in the slot of t = 2^20 (slot 4), pushed out of
+        // order, and one in a later slot, which `ahead` does not see.
+        let mut q = EventQueue::default();
+        let base = 1 << 20;
+        for (dt, e) in [(30, 'a'), (10, 'b'), (20, 'c'), (10, 'd')] {
+            q.push(base + dt, e);
+        }
+        q.push(base + (1 << SLOT_BITS), 'z');
+        assert_eq!(q.pop(), Some((base + 10, 'b')));
+        let seen: Vec<char> = (0..4).filter_map(|k| q.ahead(k).copied()).collect();
+        assert_eq!(seen, vec!['d', 'c', 'a']);
+        let popped: Vec<char> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).take(3).collect();
+        assert_eq!(popped, seen);
+    }
 
     #[test]
     fn pops_in_time_order_and_ties_in_insertion_order() {
