@@ -14,14 +14,19 @@ columns. Results go to bench/results/scale.csv.
 
 Runs use one thread unless `--threads 2` (the network split at its core
 into two halves run in parallel, `engine/partition.rs`; the same reports).
+`--engine BINARY` runs the engine alone (`examples/run_json.rs`, built with
+`cargo build --release --example run_json`) on the scenario's engine JSON
+instead of `pacesim.run`: wall time and peak memory are then the engine's
+and its JSON report's, without Python's copy of a million flows' rows.
 
-    python bench/scale_ebase.py [--k 1 10 100] [--duration 100] [--threads 2]
+    python bench/scale_ebase.py [--k 1 10 100] [--duration 100] [--threads 2] [--engine BINARY]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -37,11 +42,44 @@ OUT = ROOT / "bench" / "results" / "scale.csv"
 RUN = """
 import json, sys, pacesim
 from pacesim.sweep import scaled
-k, duration, threads = float(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-s = pacesim.apply_overrides(pacesim.Scenario(), [f"duration={duration}s", "warmup=30s", "core.buffer=10KB"])
+k, threads = float(sys.argv[1]), int(sys.argv[2])
+s = pacesim.apply_overrides(pacesim.Scenario(), sys.argv[3:])
 r = pacesim.run(scaled(s, k), threads=threads)
 print(json.dumps({"engine_s": r.wall_s, "flows": len(r.flows), **r.work, **r.summary}))
 """
+
+
+def overrides(duration: float) -> list[str]:
+    """E-base's settings for a run of `duration` seconds, before scaling."""
+    return [f"duration={duration}s", "warmup=30s", "core.buffer=10KB"]
+
+
+def scenario(k: float, duration: float) -> dict:
+    """The engine JSON of E-base scaled by k, as RUN runs it."""
+    import pacesim
+    from pacesim.sweep import scaled
+    return scaled(pacesim.apply_overrides(pacesim.Scenario(), overrides(duration)), k).to_engine()
+
+
+def timed(command: list[str]) -> tuple[subprocess.CompletedProcess, float, int]:
+    """The finished `command`, its wall seconds and peak RSS (KB) under /usr/bin/time."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
+        done = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", tf.name, *command],
+                              capture_output=True, text=True, check=True)
+        wall, rss_kb = tf.read().split()[-2:]
+    return done, float(wall), int(rss_kb)
+
+
+def engine_run(binary: str, k: float, duration: float, threads: int) -> tuple[dict, float, int]:
+    """The engine alone on scaled E-base: its summary and work, wall time, peak RSS."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        json.dump(scenario(k, duration), f)
+        f.flush()
+        done, wall, rss_kb = timed([binary, f.name, str(threads)])
+    report = json.loads(done.stdout)
+    # run_json's own clock: the run, without reading the scenario or writing the report.
+    engine_s = float(re.search(r"wall ([0-9.]+) s", done.stderr).group(1))
+    return {"engine_s": engine_s, "flows": len(report["flows"]["flow"]), **report["work"], **report["summary"]}, wall, rss_kb
 
 
 def main() -> int:
@@ -49,17 +87,17 @@ def main() -> int:
     ap.add_argument("--k", type=float, nargs="+", default=[1, 10, 100])
     ap.add_argument("--duration", type=float, default=100.0)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--engine", metavar="BINARY", help="run_json binary: the engine alone, not pacesim.run")
     args = ap.parse_args()
     console = Console()
     rows = []
     for k in args.k:
         with console.status(f"k = {k:g}: {1000 * k:,.0f} flows, {100 * k:g} Mb/s core, {args.duration:g} s"):
-            with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
-                out = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", tf.name, sys.executable, "-c", RUN,
-                                      str(k), str(args.duration), str(args.threads)],
-                                     capture_output=True, text=True, check=True).stdout
-                wall, rss_kb = tf.read().split()[-2:]
-        r = json.loads(out)
+            if args.engine:
+                r, wall, rss_kb = engine_run(args.engine, k, args.duration, args.threads)
+            else:
+                done, wall, rss_kb = timed([sys.executable, "-c", RUN, str(k), str(args.threads), *overrides(args.duration)])
+                r = json.loads(done.stdout)
         rows.append(dict(k=k, threads=args.threads, flows=r["flows"], core_mbps=100 * k, wall_s=float(wall), engine_s=r["engine_s"],
                          rss_mb=int(rss_kb) / 1024, events=r["events"], packet_hops=r["packet_hops"],
                          utilisation=r["aggregate_mbps"] / (100 * k), goodput_kbps=r["goodput_kbps_mean"]))
