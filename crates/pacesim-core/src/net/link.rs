@@ -123,7 +123,8 @@ impl Link {
         if self.output.is_none() && queue == DropTail::unlimited() {
             return;
         }
-        let output = self.output_mut();
+        let rate_bps = self.rate_bps;
+        let output = self.output.get_or_insert_with(|| Box::new(Output::new(rate_bps)));
         output.held = queue.drops_queued().then(Box::default);
         output.queue = queue;
     }
