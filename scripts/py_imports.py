@@ -5,7 +5,7 @@ that run up its floors, and the imports hidden inside functions.
 Every `import` and `from ... import` of a pacesim module counts, at module level or inside a function (one
 inside a function is still a dependency; it only moves the import to the first call). `from . import x`
 names the module `x` when there is one. Floors, bottom to top, are the prefixes in `FLOORS`; an arrow from a
-lower floor to a higher one runs up. The package's `__init__` (the API's `run`) is the engine binding's floor.
+lower floor to a higher one runs up. The package's `__init__` (its names, loaded on first use) is the bottom floor.
 
     python scripts/py_imports.py            # counts, circles, upward arrows
     python scripts/py_imports.py --check    # exit 1 on a circle or an upward arrow
@@ -28,20 +28,26 @@ SRC = Path(__file__).resolve().parents[1] / "python" / "pacesim"
 # package, found by discovery: no paper is named here), `papers` the discovery itself.
 FLOORS = [
     ["", "_core", "units", "fields", "messages", "terminal", "scenario", "scenario_reference", "schema",
-     "topology", "memory", "models"],  # the engine binding and the scenario
-    ["result", "report_tables", "metrics", "store", "ns2trace", "pcap", "trace_diff"],  # results, the store
+     "topology", "memory", "models", "tmix"],  # the engine binding and the scenario
+    # results: a run (`engine.run`), its report, the store, and their vocabulary (`panels`)
+    ["engine", "result", "report_tables", "metrics", "store", "ns2trace", "pcap", "trace_diff", "panels"],
     ["reproduce.claims", "reproduce.verdicts"],  # claims and their rules
     ["sweep", "plot", "analysis", "reproduce"],  # experiments: sweeps, figures, the models' frame
     ["papers.*"],  # the papers, one package each
     ["papers", "reproduce.catalogue", "reproduce.runner", "reproduce.tables"],  # every paper: the catalogue
-    ["cli", "experiment_commands", "trace_commands", "completion", "site"],  # the command line and the site
+    ["cli", "experiment_commands", "trace_commands", "tmix_commands", "completion", "site"],  # the command line, the site
 ]
 FLOOR = {m: i for i, ms in enumerate(FLOORS) for m in ms}
 
 
+EXTENSIONS = ["_core"]
+"""Modules of the package without Python source: the engine's compiled binding (crates/pacesim-py), which
+imports nothing of the front."""
+
+
 def modules(src: Path = SRC) -> dict[str, Path]:
-    """Dotted name below `pacesim` ('' for the package itself) -> its file."""
-    out = {}
+    """Dotted name below `pacesim` ('' for the package itself) -> its file (None for an `EXTENSIONS` module)."""
+    out: dict = {name: None for name in EXTENSIONS}
     for f in sorted(src.rglob("*.py")):
         parts = f.relative_to(src).with_suffix("").parts
         if parts[-1] == "__init__":
@@ -56,6 +62,8 @@ def graph(src: Path = SRC) -> tuple[dict[str, set[str]], dict[str, int]]:
     edges: dict[str, set[str]] = {m: set() for m in mods}
     hidden = {m: 0 for m in mods}
     for name, path in mods.items():
+        if path is None:
+            continue
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         tree = ast.parse(path.read_text(), str(path))
         in_function = set()
@@ -109,14 +117,23 @@ def _runtime(node: ast.AST, tree: ast.Module) -> bool:
 
 
 def floor(module: str) -> int:
+    """The floor of `module`: that of its longest listed prefix (the package's own `""` only for itself);
+    past the top for a module no prefix lists (`unlisted`)."""
     parts = module.split(".") if module else []
-    for n in range(len(parts), -1, -1):
+    if not parts:
+        return FLOOR[""]
+    for n in range(len(parts), 0, -1):
         prefix = ".".join(parts[:n])
         if n < len(parts) and prefix + ".*" in FLOOR:  # below `prefix`: a wildcard's floor first
             return FLOOR[prefix + ".*"]
         if prefix in FLOOR:
             return FLOOR[prefix]
     return len(FLOORS)
+
+
+def unlisted(edges: dict) -> list[str]:
+    """Modules that no prefix of `FLOORS` places (a new module must be given its floor)."""
+    return sorted(m for m in edges if floor(m) == len(FLOORS))
 
 
 def upward(edges: dict) -> list[tuple[str, str]]:

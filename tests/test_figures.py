@@ -17,7 +17,8 @@ from matplotlib.colors import to_hex
 from matplotlib.text import Text
 
 from pacesim.analysis.models import model_ref
-from pacesim.plot import Panel, figure, numeric, paper_ref, render, summarise, unaveraged
+from pacesim.panels import Panel, numeric, paper_ref, summarise, unaveraged
+from pacesim.plot import figure, render
 from pacesim.papers import FIGURES, MODELS
 
 # t_{0.975,k} from a printed Student t table (k = 1, 2, 3, 9)

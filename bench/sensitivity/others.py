@@ -24,7 +24,7 @@ from typing import Dict, Sequence, Tuple
 import pandas as pd
 
 from pacesim.papers import FIGURES
-from pacesim.reproduce.runner import judge_figure
+from pacesim.reproduce.figure import judge_figure
 from pacesim.reproduce.figure import kb, scenarios_dir
 from pacesim.store import Store
 from pacesim.sweep import executor, load_sweep, run_sweep

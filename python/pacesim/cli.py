@@ -327,7 +327,8 @@ def model(
     simulate: bool = typer.Option(False, "--simulate", help="Run the model's packet-level check and overlay it (q-thm2)."),
 ) -> None:
     """Compute one of the papers' analytical models; write its CSV, PNG and SVG."""
-    from .analysis.models import parse_overrides, render
+    from .analysis.draw import render
+    from .analysis.models import parse_overrides
     from .papers import MODELS
 
     if list_:

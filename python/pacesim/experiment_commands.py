@@ -169,7 +169,7 @@ def _filters(df, name: str, axes: List[str], where: List[str]) -> dict:
     """--where's AXIS=V1,V2 items as {axis: [values]}; an error naming the item when its axis is no axis of
     sweep `name`, is given twice, or one of its values is none of the axis's (it would draw nothing, or
     quietly less than asked)."""
-    from .plot import matches
+    from .panels import matches
 
     filters = {}
     for item in where:
@@ -221,7 +221,8 @@ def plot(
 ) -> None:
     """Draw a metric against an axis, one series per value of --by, 95 % confidence intervals over seeds (PNG and
     SVG); or, with --series, one run's recorded time series (`[series]`) against time."""
-    from .plot import Panel, _where, figure, file_name, paper_ref, unaveraged
+    from .panels import Panel, file_name, paper_ref, select, unaveraged
+    from .plot import figure
     from .papers import FIGURES
     from .store import Store
 
@@ -258,7 +259,7 @@ def plot(
     if left:
         fail("; ".join(f"axis {a!r} has values {', '.join(map(str, v))}: add --by {a} or --where {a}=VALUE, "
                         f"else they are averaged together" for a, v in left.items()))
-    ok = _where(df[df["status"] == "ok"], filters)
+    ok = select(df[df["status"] == "ok"], filters)
     if ok[y].dropna().empty:
         fail(f"no finished point of {name} with a value of {y} is left by --where {' --where '.join(where)}")
     figure_id = name.removesuffix("-quick")
@@ -303,7 +304,8 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
                  out: Optional[Path], results: Path, title: Optional[str], size: str, formats: List[str]) -> None:
     """`pacesim plot NAME --series ...`: the series of the one point of sweep NAME that --where and --seed leave,
     titled and named by that point's axis values, seed and run."""
-    from .plot import file_name, in_window, matches, series_figure, series_name
+    from .panels import file_name, in_window, matches, series_name
+    from .plot import series_figure
 
     try:
         names = [series_name(s) for s in series]

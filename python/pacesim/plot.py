@@ -1,4 +1,5 @@
-"""Every figure pacesim draws: sweep points against an axis (`Panel`), CDFs and
+"""Drawing every figure pacesim draws (with matplotlib, loaded only here; what a figure is made of is
+`panels`): sweep points against an axis (`Panel`), CDFs and
 lines of run tables (`Cdf`, `Lines`) and the analytical models' curves
 (`Curves`), side by side under a title that names the paper's figure; a
 run's recorded time series (`[series]`) against time, one line per entity
@@ -22,9 +23,8 @@ is chosen for the caller).
 
 from __future__ import annotations
 
-import re
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
@@ -33,63 +33,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
-from scipy import stats
 
 from .messages import printable
-from .units import parse_rate, parse_size, parse_time
+from .panels import (AXES, LOSS, METRICS, TIME_SERIES, Cdf, Curves, Lines, Panel, Series, label, metric_label, numeric,
+                     select, seeds_note, summarise, unaveraged, words)
 
-METRICS = {
-    "aggregate_mbps": "Aggregate throughput (Mb/s)",
-    "tcp_throughput_mbps": "TCP throughput on the core (Mb/s)",
-    "goodput_kbps_mean": "Average per-flow goodput (Kb/s)",
-    "core_loss_rate": "Core loss rate",
-    "core_empty_prob": "P(core buffer empty)",
-    "core_udp_loss_rate": "UDP loss rate at the core",
-    "core_ack_loss_rate": "ACKs at r0 (core)",
-    "core_rev_ack_loss_rate": "ACKs at r1 (core.rev)",
-    "tcp_goodput_mbps": "TCP goodput (Mb/s)",
-    "core_utilisation": "Core utilisation",
-    "goodput_kbps_paced": "Paced flows",
-    "goodput_kbps_unpaced": "Unpaced flows",
-    "pacer_delay_ms_mean": "Mean pacer delay (ms)",
-    "pacer_delay_ms_max": "Largest pacer delay (ms)",
-    "pacer_packets_mean": "Packets held per pacer",
-    "delay_mean_ms": "mean",
-    "delay_p99_ms": "99th percentile",
-    "burstiness_cov": "CoV of bytes per bin",
-    "wall_s": "Engine wall time (s)",
-    "goodput_kbps_min": "Worst-flow goodput (Kb/s)",
-    "retransmit_rate_paced": "Paced flows",
-    "retransmit_rate_unpaced": "Unpaced flows",
-    "loss_event_rate_paced": "Paced flows",
-    "loss_event_rate_unpaced": "Unpaced flows",
-    "goodput_kbps_max": "Best-flow goodput (Kb/s)",
-    "transfer_goodput_kbps_mean": "Mean goodput per short transfer (Kb/s)",
-    "fct_s_median": "Median transfer completion time (s)",
-    "mean_cwnd_p05": "p5",
-    "mean_cwnd_p50": "median",
-    "mean_cwnd_p95": "p95",
-}
-# Metrics that are fractions lost (packets, or loss events per round trip): percent on a log axis.
-LOSS = {"core_loss_rate", "core_udp_loss_rate", "core_ack_loss_rate", "core_rev_ack_loss_rate",
-        "retransmit_rate_paced", "retransmit_rate_unpaced", "loss_event_rate_paced", "loss_event_rate_unpaced"}
-AXES = {
-    "core.buffer": "Core link buffer",
-    "pacing.delay": "Pacer delay d",
-    "pacing.fraction": "Fraction pacing",
-    "pacing.scheme": "Pacing",
-    "topology.access_rate": "Access link rate",
-    "topology.tcp_hosts": "TCP flows",
-    "topology.pacers": "QLBP pacers in tandem",
-    "traffic.udp[0].size": "UDP packet size",
-    "tcp.variant": "TCP variant",
-    "flows": "Flows",
-    "variant": "Variant",
-    "core.buffer_packets": "Core link buffer (packets)",
-}
-SHORT = {"pacing.delay": "d", "pacing.fraction": "fraction", "core.buffer": "buffer", "topology.pacers": "pacers",
-         "traffic.udp[0].size": "UDP size"}
-_UNITS = [(parse_size, 1e3, "KB"), (parse_time, 1e6, "ms"), (parse_rate, 1e6, "Mb/s")]
 COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442", "#999999",
            "#882255"]  # Okabe-Ito, then two more: tells series apart for colour-blind readers too
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
@@ -141,199 +89,6 @@ def size_of(name: str) -> Optional[Size]:
     return SIZES[name]
 
 
-def numeric(values: pd.Series) -> Tuple[Optional[pd.Series], str]:
-    """The values as numbers and their unit ("KB", "ms", "Mb/s", "" for plain
-    numbers), or (None, "") when they are categories."""
-    if pd.api.types.is_numeric_dtype(values):
-        return values.astype(float), ""
-    for parse, scale, unit in _UNITS:
-        try:
-            return values.map(lambda v: parse(v) / scale), unit
-        except ValueError:
-            continue
-    return None, ""
-
-
-def matches(values: pd.Series, wanted: Sequence) -> pd.Series:
-    """Which of `values` equal one of `wanted`, comparing numbers as numbers and
-    unit strings by value ("5KB" == "5000B")."""
-    def norm(v):
-        if isinstance(v, str):
-            for parse, _, unit in _UNITS:
-                try:
-                    return (unit, parse(v))
-                except ValueError:
-                    continue
-            try:
-                return float(v)
-            except ValueError:
-                return v
-        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
-
-    keep = {norm(w) for w in wanted}
-    return values.map(lambda v: norm(v) in keep)
-
-
-def words(name: str) -> str:
-    """A column or key name as label text: underscores become spaces."""
-    return name.replace("_", " ")
-
-
-def label(key: str, value) -> str:
-    """A legend entry for one value of an axis: "edge", "100 flows", "d=10ms"."""
-    if key in ("pacing.scheme", "variant", "tcp.variant", "which"):
-        return printable(str(value))
-    if key in ("flows", "topology.tcp_hosts"):
-        return f"{value} flows"
-    return printable(f"{SHORT.get(key, words(key.rsplit('.', 1)[-1]))}={value}")
-
-
-def metric_label(metric: str) -> str:
-    """The axis or legend text for a metric, "(%)" added for loss rates."""
-    text = METRICS.get(metric, words(metric))
-    return f"{text} (%)" if metric in LOSS else text
-
-
-_REF = re.compile(r"^([A-Z])-(fig|tab|s|thm)(\d+)$", re.I)
-_ROMAN = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
-
-
-def paper_ref(*ids: str) -> str:
-    """Which paper figures catalogue ids stand for: "Paper E, Fig. 3",
-    "Paper Q, Table II", "Paper W, scenarios 6 and 7", "Paper Q, Theorem 1";
-    an id of another kind by its name ("Paper E, model")."""
-    kinds, numbers = [], []
-    for i in ids:
-        m = _REF.match(i)
-        kind = m.group(2).lower() if m else words(i.split("-", 1)[-1])
-        n = int(m.group(3)) if m else None
-        kinds.append(kind)
-        numbers.append("" if n is None else _ROMAN[n] if kind == "tab" and n < len(_ROMAN) else str(n))
-    names = {"fig": ("Fig.", "Figs."), "tab": ("Table", "Tables"), "s": ("scenario", "scenarios"),
-             "thm": ("Theorem", "Theorems")}
-    if len(set(kinds)) == 1 and all(numbers):
-        one, many = names[kinds[0]]
-        what = f"{many if len(ids) > 1 else one} {' and '.join(numbers)}"
-    else:
-        what = " and ".join(f"{names.get(k, (k,))[0]} {n}".strip() for k, n in zip(kinds, numbers))
-    return f"Paper {ids[0][0].upper()}, {what}"
-
-
-@dataclass(frozen=True)
-class Panel:
-    """One set of axes: `y` (a metric, or several drawn as one series each)
-    against axis `x` of a sweep's points, one series per combination of `by`,
-    after keeping only rows whose axes match `where`. Every other axis of the
-    sweep must have one value left (`unaveraged`)."""
-
-    x: str
-    y: Union[str, List[str]]
-    by: List[str] = field(default_factory=list)
-    where: dict = field(default_factory=dict)
-    title: str = ""
-    ylabel: Optional[str] = None
-    logy: bool = False
-    xlabel: Optional[str] = None  # default: the axis's name (`AXES`)
-
-
-@dataclass(frozen=True)
-class Cdf:
-    """One set of axes: the empirical CDF of `column` of run table `table`
-    (seeds pooled), one line per combination of `by`, after keeping only
-    rows whose axes match `where`."""
-
-    table: str
-    column: str
-    by: List[str]
-    xlabel: str
-    where: dict = field(default_factory=dict)
-    title: str = ""
-
-
-@dataclass(frozen=True)
-class Lines:
-    """One set of axes: `y` against `x` of run table `table` (mean over seeds),
-    one line per combination of `by`, after keeping only rows whose axes match
-    `where` (e.g. beta(s) against the time scale from the `burstiness` table)."""
-
-    table: str
-    x: str
-    y: str
-    by: List[str]
-    xlabel: str
-    ylabel: str
-    where: dict = field(default_factory=dict)
-    title: str = ""
-    logx: bool = True
-    logy: bool = True
-
-
-@dataclass(frozen=True)
-class Series:
-    """One model curve: a table column and its legend entry; `style` a
-    matplotlib line style ("-", "--", ":", "-.")."""
-
-    column: str
-    label: str
-    style: str = "-"
-
-
-@dataclass(frozen=True)
-class Curves:
-    """One set of axes of an analytical model: curves of one of its tables
-    against its column `x`; `loss` draws fractions in percent on a log axis."""
-
-    table: str
-    x: str
-    xlabel: str
-    ylabel: str
-    series: Tuple[Series, ...]
-    title: str = ""
-    logy: bool = False
-    logx: bool = False
-    loss: bool = False
-    hlines: Tuple[Tuple[float, str], ...] = ()
-
-
-ROW_PANELS = (Cdf, Lines, Curves)
-"""Panels drawn from tables by name rather than from a sweep's points."""
-
-
-def ci95(std: pd.Series, n: pd.Series) -> pd.Series:
-    """Half-width of the 95 % confidence interval of a mean of n samples with
-    sample standard deviation `std`: t_{0.975,n-1} std / sqrt(n); NaN for n < 2."""
-    n = n.astype(float)
-    half = stats.t.ppf(0.975, n.where(n > 1) - 1) * std / np.sqrt(n)
-    return half.where(n > 1)
-
-
-def summarise(df: pd.DataFrame, x: str, y: str, by: Sequence[str]) -> pd.DataFrame:
-    """Mean, standard deviation, count and 95 % CI half-width (`ci95`) of `y`
-    over seeds for each (by..., x), in the order the values first appear."""
-    ok = df[df["status"] == "ok"] if "status" in df else df
-    keys = list(by) + [x]
-    s = ok.groupby(keys, sort=False)[y].agg(["mean", "std", "count"]).reset_index()
-    s["ci"] = ci95(s["std"], s["count"])
-    return s
-
-
-def seeds_note(counts: pd.Series) -> str:
-    """Legend text for how many seeds a series averages: "n=3 seeds, 95% CI",
-    "n=2-3 seeds, 95% CI", "n=1 seed, no CI"."""
-    lo, hi = int(counts.min()), int(counts.max())
-    if hi < 2:
-        return "n=1 seed, no CI"
-    return f"n={lo} seeds, 95% CI" if lo == hi else f"n={lo}-{hi} seeds, 95% CI"
-
-
-def unaveraged(df: pd.DataFrame, axes: Sequence[str], panel: Panel) -> Dict[str, list]:
-    """Axes of the sweep that `panel` would average over (neither x, nor `by`,
-    nor pinned by `where`, yet with several values left): axis -> its values."""
-    df = _where(df, panel.where)
-    free = [a for a in axes if a != panel.x and a not in panel.by and a not in panel.where and a in df]
-    return {a: list(dict.fromkeys(df[a])) for a in free if df[a].nunique() > 1}
-
-
 class Styles:
     """Colours, markers and line styles of a figure's series. The first
     dimension of a series (its first `by` key, else its metric) picks the
@@ -353,12 +108,6 @@ class Styles:
             return COLOURS[c % len(COLOURS)], MARKERS[c % len(MARKERS)], "-"
         r = self._of(names[1:], tuple(key[1:]))
         return COLOURS[c % len(COLOURS)], MARKERS[r % len(MARKERS)], STYLES[r % len(STYLES)]
-
-
-def _where(df: pd.DataFrame, where: dict) -> pd.DataFrame:
-    for key, wanted in where.items():
-        df = df[matches(df[key], wanted if isinstance(wanted, list) else [wanted])]
-    return df
 
 
 def _number(v: float) -> str:
@@ -420,7 +169,7 @@ def _finish(ax, title: str, legend_title: Optional[str] = None) -> None:
 
 def draw(ax, df: pd.DataFrame, panel: Panel, style: Optional[Styles] = None) -> None:
     """Draw `panel` from the points `df` on matplotlib axes `ax`, in `style` (the figure's)."""
-    df = _where(df, panel.where)
+    df = select(df, panel.where)
     metrics = panel.y if isinstance(panel.y, list) else [panel.y]
     loss = all(m in LOSS for m in metrics)
     log = loss or panel.logy
@@ -476,7 +225,7 @@ def draw_cdf(ax, rows: pd.DataFrame, panel: Cdf, style: Optional[Styles] = None)
     """Draw `panel` from the table rows `rows` on matplotlib axes `ax`, in
     `style` (the figure's): a colour and a line style per series (a CDF has
     too many points for markers)."""
-    rows = _where(rows, panel.where)
+    rows = select(rows, panel.where)
     style = style or Styles()
     for values, g in rows.groupby(panel.by, sort=False):
         values = values if isinstance(values, tuple) else (values,)
@@ -492,7 +241,7 @@ def draw_cdf(ax, rows: pd.DataFrame, panel: Cdf, style: Optional[Styles] = None)
 
 def draw_lines(ax, rows: pd.DataFrame, panel: Lines, style: Optional[Styles] = None) -> None:
     """Draw `panel` from the table rows `rows` on matplotlib axes `ax`, in `style` (the figure's)."""
-    rows = _where(rows, panel.where)
+    rows = select(rows, panel.where)
     mean = rows.groupby(panel.by + [panel.x], sort=False)[panel.y].mean().reset_index()
     groups = mean.groupby(panel.by, sort=False) if panel.by else [((), mean)]
     style = style or Styles()
@@ -566,46 +315,6 @@ def draw_references(ax, x: Sequence[float], y: Sequence[float], text: str) -> in
     ax.plot(x, y, "x", color="black", ms=7, mew=1.5, linestyle="none", label=text, clip_on=not log, zorder=3)
     _finish(ax, "", ax.get_legend().get_title().get_text() or None if ax.get_legend() else None)
     return len(x)
-
-
-TIME_SERIES = {
-    "cwnd": "Congestion window (packets)",
-    "ssthresh": "Slow-start threshold (packets)",
-    "srtt_ms": "Smoothed RTT (ms)",
-    "rto_ms": "Retransmission timeout (ms)",
-    "queue_bytes": "Queue (bytes)",
-    "queue_packets": "Queue (packets)",
-    "drops": "Drops (cumulative)",
-    "arrivals": "Arrivals (cumulative)",
-    "backlog_packets": "Pacer backlog (packets)",
-    "rate_mbps": "Pacer rate (Mb/s)",
-}
-"""The quantities of a series table (`Result.series`) and their axis labels."""
-
-SERIES_ALIASES = {"queue": "queue_bytes", "srtt": "srtt_ms", "rto": "rto_ms", "backlog": "backlog_packets",
-                  "rate": "rate_mbps"}
-"""Short names `pacesim plot --series` also takes."""
-
-
-def series_name(name: str) -> str:
-    """A series' stored name from its name or alias (`queue` -> `queue_bytes`); ValueError if neither."""
-    name = SERIES_ALIASES.get(name, name)
-    if name not in TIME_SERIES:
-        raise ValueError(f"no series {name!r}; series: {', '.join(TIME_SERIES)} (or {', '.join(SERIES_ALIASES)})")
-    return name
-
-
-def in_window(rows: pd.DataFrame, start: Optional[float], end: Optional[float]) -> pd.DataFrame:
-    """The rows of a series table from `start` to `end` seconds (None: its first or last); a level's value at
-    `start` (its last change before it, moved to `start`) kept, drops before it left out."""
-    start = -np.inf if start is None else start
-    end = np.inf if end is None else end
-    inside = rows[(rows["time_s"] >= start) & (rows["time_s"] <= end)]
-    before = rows[(rows["time_s"] < start) & (rows["series"] != "drops")]
-    if not np.isfinite(start) or before.empty:
-        return inside
-    last = before.groupby(["entity", "series"], observed=True, sort=False).tail(1).assign(time_s=start)
-    return pd.concat([last, inside], ignore_index=True)
 
 
 def draw_series(ax, rows: pd.DataFrame, series: str, entities: Optional[Sequence[str]] = None) -> None:
@@ -738,15 +447,6 @@ def _suptitle(fig: Figure, title: str, width: float, page: Optional[Size]) -> No
     chars = int(width * 10 * 12 / (page.font + 1 if page else 12))
     lines = (textwrap.fill(printable(line), chars) for line in title.split("\n"))  # no control character drawn
     fig.suptitle("\n".join(lines), fontsize="large")
-
-
-def file_name(text: str) -> str:
-    """`text` as one file name: characters other than letters, digits and `._,=+-` as `_`, no leading dot,
-    at most 200 characters (a longer one ends in a hash of the whole), so that it stays in its directory."""
-    import hashlib
-
-    name = re.sub(r"[^A-Za-z0-9._,=+-]", "_", text).lstrip(".") or "_"
-    return name if len(name) <= 200 else f"{name[:183]}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
 
 
 def check_image_path(path: Union[str, Path]) -> None:

@@ -7,12 +7,12 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from pacesim.analysis import models
+from pacesim.analysis import draw
 from pacesim.papers import MODELS
 from pacesim.papers.a.overlays import a_fig10, a_fig22
 from pacesim.papers.e.overlays import e_fig10
 from pacesim.cli import app
-from pacesim.plot import Curves, Series
+from pacesim.panels import Curves, Series
 
 runner = CliRunner()
 A10 = dict(MODELS["a-fig10"].defaults)
@@ -69,9 +69,9 @@ def test_agreement_is_a_ratio_on_log_axes_and_a_difference_otherwise():
     table = pd.DataFrame({"x": [0.0, 1.0, 2.0], "y": [1.0, 2.0, 4.0]})
     pts = pd.DataFrame({"x": [0.5, 2.0], "y": [3.0, 2.0]})  # the model gives 1.5 and 4 there
     lin = Curves("t", "x", "", "", (Series("y", "y"),))
-    assert models._agreement(lin, table, "y", pts) == "simulated - model -2 to +1.5, mean -0.25 over 2 points, x 0.5-2"
+    assert draw._agreement(lin, table, "y", pts) == "simulated - model -2 to +1.5, mean -0.25 over 2 points, x 0.5-2"
     log = Curves("t", "x", "", "", (Series("y", "y"),), logy=True)
-    assert models._agreement(log, table, "y", pts).startswith("simulated/model 0.5 to 2, median 1.25")
+    assert draw._agreement(log, table, "y", pts).startswith("simulated/model 0.5 to 2, median 1.25")
 
 
 def test_cli_overlays_a_reproduction_csv(tmp_path):

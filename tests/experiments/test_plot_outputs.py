@@ -99,7 +99,7 @@ def test_series_plots_of_other_flows_or_links_keep_their_own_files(series_store)
 
 def test_a_series_window_draws_only_those_seconds(series_store, tmp_path):
     root, _ = series_store
-    from pacesim.plot import in_window
+    from pacesim.panels import in_window
     import pandas as pd
 
     rows = pd.DataFrame({"time_s": [0.0, 1.0, 2.0, 3.0, 0.5, 2.5], "entity": ["q"] * 4 + ["core"] * 2,

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import pacesim
 from pacesim.cli import app
-from pacesim.plot import Panel
+from pacesim.panels import Panel
 from pacesim import papers
 from pacesim.reproduce.claims import Claim, Points
 from pacesim.reproduce.figure import Figure

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from pacesim.plot import Panel
+from pacesim.panels import Panel
 from pacesim import papers
 from pacesim.reproduce.claims import Claim, Points
 from pacesim.reproduce.figure import Figure

@@ -1,7 +1,8 @@
 """The papers' analytical models, what they share (docs/papers.md).
 
 - `models`: what a model is (`Model`: its builder, defaults, claims, rules across its parameters, simulated
-  points), its parameters' domains, the grid it computes on, and how it is drawn (`render`);
+  points), its parameters' domains and the grid it computes on;
+- `draw`: how a model is drawn (`render`: CSV, PNG and SVG, simulated points beside it);
 - `model_claims`: the models' claims judged;
 - `overlays`: simulated points beside a model (`Overlay`).
 

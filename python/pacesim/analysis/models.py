@@ -2,7 +2,7 @@
 
 Each paper's models live in its package (`pacesim.papers.<x>.models`, found by `pacesim.papers.models()`),
 each a `Model` made by the `model` decorator with its claims beside it. `model.build(params)` computes the numbers (pandas tables), the curves
-to draw (`plot.Curves`) and a few headline facts; `render` writes them as `<id>.csv` (one
+to draw (`plot.Curves`) and a few headline facts; `draw.render` writes them as `<id>.csv` (one
 file per table, `<id>-<table>.csv` when there are several), `<id>.png` and
 `<id>.svg`, with simulated points as markers where given (`overlays`: a CSV,
 a reproduction's points CSV, or a packet-level run with `simulate`) and how
@@ -21,9 +21,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from .. import plot
 from ..fields import ScenarioError, read_bounded
-from ..plot import Curves, draw_points
+from ..panels import Curves, paper_ref
 from ..reproduce.claims import Claim
 from .overlays import Overlay
 
@@ -257,70 +256,8 @@ def load_overlay(model: Model, path: Path, params: Params, xs: Sequence[str]) ->
     return Overlay([sim], "simulated")
 
 
-def _overlay(ax, panel: Curves, table: pd.DataFrame, sim: Overlay, facts: Dict[str, str]) -> int:
-    """Draw the simulated points of `panel`'s curves (`plot.draw_points`) and
-    add how far they lie from the model to `facts`; how many curves got points."""
-    drawn = 0
-    for frame in sim.tables:
-        for s, pts in draw_points(ax, panel, frame, sim.label, first=drawn == 0):
-            facts[f"{panel.title or panel.ylabel}, {s.label}"] = _agreement(panel, table, s.column, pts)
-            drawn += 1
-    return drawn
-
-
-def _agreement(panel: Curves, table: pd.DataFrame, column: str, pts: pd.DataFrame) -> str:
-    """Simulated against model at the simulated x: ratios on a log axis, differences otherwise."""
-    model = np.interp(pts[panel.x], table[panel.x], table[column])
-    sim = pts[column].to_numpy(dtype=float)
-    where = f"over {len(sim)} points, {panel.x} {pts[panel.x].min():g}-{pts[panel.x].max():g}"
-    if panel.logy or panel.loss:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r = sim / model
-        return f"simulated/model {np.nanmin(r):.3g} to {np.nanmax(r):.3g}, median {np.nanmedian(r):.3g} {where}"
-    d = sim - model
-    return f"simulated - model {d.min():+.3g} to {d.max():+.3g}, mean {d.mean():+.3g} {where}"
-
-
 def model_ref(model: Model) -> str:
     """The paper figure a model draws ("Paper A, Fig. 10"), else its paper and section ("Paper W, Sec. III-B.1")."""
     if re.match(r"^[a-z]-(fig|tab|thm)\d+$", model.id):
-        return plot.paper_ref(model.id)
+        return paper_ref(model.id)
     return f"Paper {model.source[0]}, {model.source[2:].split(',')[0]}"
-
-
-def render(model: Model, out_dir: Path, overrides: Sequence[str] = (), overlay: Optional[Path] = None,
-           simulate: bool = False):
-    """Build `model` and write its CSV, PNG and SVG into `out_dir`.
-
-    `overlay` is a CSV of simulated points (see `load_overlay`); `simulate`
-    runs the model's packet-level check instead (`Model.simulate`) and writes its
-    points as `<id>-simulated*.csv`. Points are drawn as markers on the panels
-    whose x column and curve columns they have. Returns (written paths, facts, the model's output)."""
-    model_id = model.id
-    params = parse_overrides(model, overrides)
-    out = model.build(params)
-    if simulate and model.simulate is None:
-        raise ValueError(f"{model_id} has no simulation to run")
-    xs = [panel.x for panel in out.panels]
-    sim = model.simulate(params) if simulate else load_overlay(model, overlay, params, xs) if overlay else None
-    facts = dict(out.facts)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, table in out.tables.items():
-        path = out_dir / (f"{model_id}.csv" if len(out.tables) == 1 else f"{model_id}-{name}.csv")
-        table.to_csv(path, index=False)
-        written.append(path)
-    if simulate:
-        for i, table in enumerate(sim.tables):
-            path = out_dir / (f"{model_id}-simulated.csv" if len(sim.tables) == 1 else f"{model_id}-simulated-{i + 1}.csv")
-            table.to_csv(path, index=False)
-            written.append(path)
-    fig = plot.render(None, out.panels, f"{model_ref(model)}: {model.title}\n(analytical model: {model.source})",
-                      out.tables)
-    if sim is not None:
-        overlaid = sum(_overlay(ax, panel, out.tables[panel.table], sim, facts) for ax, panel in zip(fig.axes, out.panels))
-        if overlaid == 0:
-            raise ValueError(f"{overlay}: no column matches a plotted curve of {model_id}")
-        facts.update(sim.facts)
-    written += plot.save(fig, out_dir / model_id)
-    return written, facts, out

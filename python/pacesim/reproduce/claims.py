@@ -62,7 +62,7 @@ from typing import Callable, Dict, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from ..plot import matches
+from ..panels import matches
 from ..units import parse_size
 
 ABOUT = 0.05

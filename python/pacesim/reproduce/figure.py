@@ -16,12 +16,12 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import pandas as pd
 
-from ..plot import ROW_PANELS, Cdf, Lines, Panel
+from ..panels import ROW_PANELS, Cdf, Lines, Panel
 from ..scenario import PACKAGED
 from ..sweep import Sweep, load_sweep
 from ..units import parse_time
-from .claims import Claim, kb  # noqa: F401  (kb: the paper modules' buffers in KB)
-from .verdicts import MIN_SEEDS
+from .claims import Claim, Points, kb  # noqa: F401  (kb: the paper modules' buffers in KB)
+from .verdicts import MIN_SEEDS, Judged, claim_ids, judge
 
 THROUGHPUT = "aggregate_mbps"
 TCP_THROUGHPUT = "tcp_throughput_mbps"
@@ -76,3 +76,16 @@ class Figure:
 
 def ms(delay: str) -> float:
     return parse_time(delay) / 1e6
+
+
+def judge_figure(fig: Figure, points: pd.DataFrame, rows: dict, quick: bool) -> List[Judged]:
+    """Every claim of `fig` judged on a sweep's points and run tables (derived ones included): on the mean over
+    the seeds, settled by each seed's own outcome (`verdicts.settle`)."""
+    p = Points(points, rows)
+    judged = []
+    for cid, c in zip(claim_ids(fig.id, fig.claims), fig.claims):
+        each = c.per_seed(p)
+        judged.append(judge(cid, c.expect, c.test, *c.evaluate(p), quick=quick, sentence=c.sentence,
+                            by_seed={s: o for s, (o, _) in each.items()}, needed=fig.seeds,
+                            seed_numbers={s: n for s, (_, n) in each.items()}))
+    return judged

@@ -28,6 +28,8 @@ from typing import Dict, List, Optional, Tuple
 
 import pandas as pd
 
+from ..panels import Panel, matches, numeric, select
+
 POINTS = Path(__file__).resolve().parent / "ns2_points.csv"
 """The packaged ns-2 rows: figure, run, source, panel metric, series, where, x, value, seed, duration_s, warmup_s."""
 
@@ -116,8 +118,6 @@ class Beside:
 
 
 def _fits(panel, ref: Reference, metric: str) -> bool:
-    from ..plot import Panel, matches
-
     if not isinstance(panel, Panel) or metric not in (panel.y if isinstance(panel.y, list) else [panel.y]):
         return False
     if set(ref.series) != set(panel.by):
@@ -162,11 +162,9 @@ def legend(b: Beside, duration_s: Optional[float]) -> str:
 def pacesim_means(points: pd.DataFrame, panel, b: Beside) -> pd.DataFrame:
     """pacesim's mean (and seeds) of `b.metric` on `b.series` of `panel` at each x of the ns-2 rows:
     columns x, pacesim, n (0 and NaN where the store has no point there)."""
-    from ..plot import _where, numeric
-
-    ok = _where(points[points["status"] == "ok"] if "status" in points else points, panel.where)
+    ok = select(points[points["status"] == "ok"] if "status" in points else points, panel.where)
     for key, value in b.series.items():
-        ok = _where(ok, {key: value})
+        ok = select(ok, {key: value})
     xs = numeric(ok[panel.x])[0] if len(ok) else pd.Series(dtype=float)
     out = []
     for x in dict.fromkeys(b.rows["x"]):

@@ -20,16 +20,17 @@ from typing import Callable, List, Optional, Sequence
 import pandas as pd
 
 from .. import ENGINE_VERSION
-from ..plot import ROW_PANELS, draw_references, label, matches, paper_ref, render, save, summarise
+from ..panels import ROW_PANELS, label, matches, paper_ref, summarise
+from ..papers import figures
+from ..plot import draw_references, render, save
 from ..report_tables import axis_numbers
 from ..store import Store, code_version
 from ..sweep import Sweep, SweepError, SweepRun, run_sweep
 from ..topology import describe
 from . import ns2
-from .claims import RULES, Points
-from .figure import Figure
-from ..papers import figures
-from .verdicts import MAX_SEEDS, MORE_SEEDS, Judged, causes_markdown, claim_ids, counts, judge, seeds_markdown
+from .claims import RULES
+from .figure import Figure, judge_figure
+from .verdicts import MAX_SEEDS, MORE_SEEDS, Judged, causes_markdown, counts, seeds_markdown
 
 
 @dataclass(frozen=True)
@@ -42,19 +43,6 @@ class Reproduction:
     report: Path
     claims: List[Judged]
     run: SweepRun
-
-
-def judge_figure(fig: Figure, points: pd.DataFrame, rows: dict, quick: bool) -> List[Judged]:
-    """Every claim of `fig` judged on a sweep's points and run tables (derived ones included): on the mean over
-    the seeds, settled by each seed's own outcome (`verdicts.settle`)."""
-    p = Points(points, rows)
-    judged = []
-    for cid, c in zip(claim_ids(fig.id, fig.claims), fig.claims):
-        each = c.per_seed(p)
-        judged.append(judge(cid, c.expect, c.test, *c.evaluate(p), quick=quick, sentence=c.sentence,
-                            by_seed={s: o for s, (o, _) in each.items()}, needed=fig.seeds,
-                            seed_numbers={s: n for s, (_, n) in each.items()}))
-    return judged
 
 
 def more_seeds(have: Sequence[int], judged: Sequence[Judged], needed: int) -> List[int]:

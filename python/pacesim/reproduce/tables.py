@@ -2,7 +2,7 @@
 
 `write_tables(results, out)` reads the full-size sweeps in a results store
 (named after their catalogue ids, as `pacesim reproduce ID` and `--all`
-store them), judges every figure's claims there (`runner.judge_figure`),
+store them), judges every figure's claims there (`figure.judge_figure`),
 computes every analytical model's claims (`pacesim model`), and writes
 `paper_<e|a|q|w>.md` under `out`. Nothing in those files is written by hand:
 the numbers come from the store, the causes of misses from each paper's
@@ -19,7 +19,7 @@ from ..papers import catalogue, figures, models, papers
 from ..store import Store
 from .claims import RULES
 from .catalogue import figures_of, ids_of
-from .runner import judge_figure
+from .figure import judge_figure
 from .verdicts import NOT_EVALUATED, Judged, causes_markdown, check_causes, claim_ids, counts, paper_of, seeds_markdown
 
 def judge_all(results: Path) -> Dict[str, Tuple[str, List[Judged]]]:

@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Tuple
 import pandas as pd
 
 from .. import ENGINE_VERSION
-from ..plot import AXES, file_name, metric_label, words
+from ..panels import AXES, file_name, metric_label, words
 from ..papers import CATALOGUE, FIGURES
 from ..reproduce import ns2
 from ..reproduce.catalogue import figures_of

@@ -14,7 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ...plot import Cdf, Lines, Panel
+from ...panels import Cdf, Lines, Panel
 from ...reproduce.claims import (ABOUT, LINEAR_R2, Claim, Points, Verdict, about, about_check, beats, dips_then_rises,
                      gain_check, located, loss_dips_then_rises, loss_lowest_at, monotone, nearly, spacing, spearman)
 from ...reproduce.figure import TCP_PCT, TCP_THROUGHPUT, UDP_LOSS, Figure, kb

@@ -13,7 +13,7 @@ import pandas as pd
 
 from ...analysis.model_claims import argmin_within, monotone_steps
 from ...analysis.models import Output, Params, grid, minimum_then_peak, model, states, tag, within_states
-from ...plot import Curves, Series
+from ...panels import Curves, Series
 from ...reproduce.claims import LINEAR_R2, Claim, Verdict, about, beats
 from . import bulk_chain, effective_buffer, md1
 from .overlays import a_fig10 as a_fig10_points, a_fig22 as a_fig22_points

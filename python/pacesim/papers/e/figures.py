@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ...plot import Panel
+from ...panels import Panel
 from ...reproduce.claims import (ABOUT, Claim, Points, Verdict, about, about_check, beats, decades, dips_then_rises,
                      first_reaching, gain_check, located, loss_non_monotonic, monotone, over, spacing, under)
 from ...reproduce.figure import GOODPUT, TCP_PCT, TCP_THROUGHPUT, THROUGHPUT, UDP_LOSS, Figure, kb, ms

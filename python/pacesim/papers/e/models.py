@@ -12,7 +12,7 @@ import pandas as pd
 
 from ...analysis.model_claims import monotone_steps
 from ...analysis.models import Output, Params, grid, model, read_csv, tag, trend
-from ...plot import Curves, Series
+from ...panels import Curves, Series
 from ...reproduce.claims import Claim, Verdict
 from . import pacer
 from .overlays import e_fig10 as e_fig10_points

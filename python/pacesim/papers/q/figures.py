@@ -12,7 +12,7 @@ from typing import Dict, List, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from ...plot import Cdf, Lines, Panel
+from ...panels import Cdf, Lines, Panel
 from ...reproduce.claims import (MARGIN, Claim, Missing, Points, Verdict, about, beats, gain_check, nearly, printed,
                      slightly_beats)
 from ...reproduce.figure import THROUGHPUT, Figure

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ...analysis.model_claims import monotone_steps
 from ...analysis.models import Output, Params, grid, model
-from ...plot import Curves, Series
+from ...panels import Curves, Series
 from ...reproduce.claims import Claim, Verdict
 from . import qlbp
 from .overlays import q_thm2 as q_thm2_simulated

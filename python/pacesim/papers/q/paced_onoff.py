@@ -43,7 +43,7 @@ from typing import Callable, Dict, Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from ... import run
+from ...engine import run
 from . import qlbp
 
 

@@ -13,7 +13,7 @@ from typing import Callable, Dict, List
 import numpy as np
 import pandas as pd
 
-from ...plot import Cdf, Lines, Panel
+from ...panels import Cdf, Lines, Panel
 from ...reproduce.claims import Claim, Points, Verdict, about, about_check, beats, slightly_beats
 from ...reproduce.figure import TCP_THROUGHPUT, Figure
 

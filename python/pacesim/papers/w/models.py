@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ...analysis.models import Output, Params, grid, model, tag
-from ...plot import Curves, Series
+from ...panels import Curves, Series
 from ...reproduce.claims import Claim, Verdict, about
 from . import sync_loss
 

@@ -1,0 +1,93 @@
+"""Running a scenario: the one call into the engine that runs it (`run`), from any form of scenario to a
+`Result`, the memory guard before it and the packet trace after it (pcap written from ns-2's text)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import warnings
+from typing import Callable, Optional, Sequence, Union
+
+from . import _core, memory, pcap
+from .messages import shown
+from .result import Result
+from .scenario import PacketTrace, Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
+
+THREADS = min(2, os.cpu_count() or 1)
+"""Default threads, as the CLI's `--threads`."""
+
+
+class RecordingStopped(UserWarning):
+    """A series track or a packet trace stopped recording at its size cap; the message says which and when."""
+
+
+def run(
+    scenario: Union[Scenario, dict, str, os.PathLike],
+    set: Sequence[str] = (),
+    seed: Optional[int] = None,
+    threads: int = THREADS,
+    progress: Optional[Callable[[float], None]] = None,
+    max_memory: Optional[int] = None,
+    trace: Union[str, os.PathLike, None] = None,
+) -> Result:
+    """Simulate `scenario` (as `pacesim run` does) with the overrides `set`
+    (`["core.buffer=5KB", "pacing.scheme=edge"]`, as `--set`) and its seed
+    replaced by `seed` when given; `progress` is called now and then with the
+    fraction of simulated time done. With `threads=2` (the default where the
+    machine has two cores) a network that splits at its core link (the
+    papers' dumbbells) runs as two halves in parallel; the report is
+    byte-identical but for its work counters (`work.events`, `work.packet_hops`);
+    more threads run as two (a network splits in two halves at most).
+
+    Raises ScenarioError (naming the field) for an invalid scenario and
+    RuntimeError when the engine itself fails (e.g. a conservation check).
+    A run whose estimated memory (`memory.estimate`) exceeds `max_memory` bytes,
+    by default the machine's available memory, is refused with a ScenarioError.
+
+    `trace` writes a packet trace to that file (`[trace]`'s `file`; docs/trace.md):
+    ns-2's text format, or pcap if it ends in `.pcap`; of the links `[trace]`
+    names, or else the core link. A traced run runs on one thread.
+
+    A series track kept at every change, or a packet trace, that reaches its
+    size cap (`[series]`, `trace.max_bytes`) stops recording; the run goes on
+    and each such stop is issued as a `RecordingStopped` warning (and listed in
+    the report's `warnings`).
+    """
+    if isinstance(scenario, (str, os.PathLike)):
+        scenario = load_scenario(scenario)
+    elif isinstance(scenario, dict):
+        scenario = parse_scenario(scenario)
+    elif not isinstance(scenario, Scenario):
+        raise TypeError(f"expected a Scenario, a dict or a TOML path, got {type(scenario).__name__}")
+    if isinstance(set, str):
+        raise TypeError('set takes a list of "key=value" strings, e.g. set=["core.buffer=5KB"]')
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ScenarioError("threads", f"{shown(threads)} is not a number of threads: 1, or 2 to run a network that "
+                                       "splits at its core link as two halves")
+    threads = min(threads, 2)
+    overrides = list(set) + ([f"seed={seed}"] if seed is not None else [])
+    if overrides:
+        scenario = apply_overrides(scenario, overrides)
+    memory.check(scenario, max_memory)
+    if trace is not None:
+        traced = scenario.trace or PacketTrace()
+        scenario = scenario.model_copy(update={"trace": traced.model_copy(update={"file": os.fspath(trace)})})
+    engine = scenario
+    pcap_out = scenario.trace.file if scenario.trace is not None and (scenario.trace.file or "").endswith(".pcap") else None
+    if pcap_out is not None:  # the engine writes ns-2's text beside it, made pcap here
+        engine = scenario.model_copy(update={"trace": scenario.trace.model_copy(update={"file": pcap_out + ".tr"})})
+    request = json.dumps(engine.to_engine())
+    t0 = time.perf_counter()
+    try:
+        report = _core.run_json(request, progress, threads)
+    except ValueError as e:
+        raise ScenarioError.from_engine(e) from None
+    wall_s = time.perf_counter() - t0
+    if pcap_out is not None:
+        pcap.write(engine.trace.file, pcap_out, segment_size=scenario.tcp.segment_size)
+        os.remove(engine.trace.file)
+    report = json.loads(report)
+    for note in report.get("warnings", []):  # a series track or the trace stopped at its size cap
+        warnings.warn(RecordingStopped(note), stacklevel=2)
+    return Result(report, scenario, wall_s)
