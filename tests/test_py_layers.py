@@ -53,7 +53,7 @@ import sys
 import pandas as pd
 from pacesim.analysis.model_claims import judge_model
 from pacesim.papers import figures, models
-from pacesim.reproduce import tables
+from pacesim.reproduce import paper_tables
 from pacesim.reproduce.figure import judge_figure
 empty = pd.DataFrame({"seed": [], "status": []})
 judged = [j for f in figures().values() for j in judge_figure(f, empty, {}, quick=False)]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pacesim.reproduce.figure import scenarios_dir
-from pacesim.reproduce.tables import reading_markdown, readings
+from pacesim.reproduce.paper_tables import reading_markdown, readings
 from pacesim.scenario import apply_overrides
 from pacesim.sweep import load_sweep
 

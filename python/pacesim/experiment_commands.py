@@ -554,7 +554,7 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
     """With `run`, every figure at full size into `results` (finished points reused, so an interrupted call
     resumes and equal points are shared); then the per-paper tables into `tables`."""
     from .reproduce.runner import reproduce as run_figure
-    from .reproduce.tables import write_tables
+    from .reproduce.paper_tables import write_tables
     from .sweep import executor
 
     con = terminal.out()

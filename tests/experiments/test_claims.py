@@ -430,7 +430,7 @@ def test_a_miss_without_a_cause_says_so_and_a_recorded_one_is_checked(tmp_path):
 
 def test_the_recorded_causes_name_real_claims():
     from pacesim.papers import papers
-    from pacesim.reproduce.tables import known_claims
+    from pacesim.reproduce.paper_tables import known_claims
 
     assert "A-fig22.2" in known_claims("a") and "E-fig3.7" in known_claims("e")
     for paper in papers():
@@ -440,7 +440,7 @@ def test_the_recorded_causes_name_real_claims():
 def test_table_lists_every_catalogue_id_and_claim(tmp_path):
     """With an empty store every figure claim is "not evaluated", every model claim judged."""
     from pacesim.papers import CATALOGUE, papers
-    from pacesim.reproduce.tables import known_claims, write_tables
+    from pacesim.reproduce.paper_tables import known_claims, write_tables
 
     written = write_tables(tmp_path / "results", tmp_path / "tables")
     text = {p.stem: p.read_text() for p in written}
@@ -458,7 +458,7 @@ def test_table_lists_every_catalogue_id_and_claim(tmp_path):
 def test_every_ns2_reference_names_a_catalogue_id_and_a_committed_file():
     from pacesim.papers import CATALOGUE
     from pacesim.reproduce.catalogue import ids_of
-    from pacesim.reproduce.tables import references
+    from pacesim.reproduce.paper_tables import references
 
     ids = {i for cid, _ in CATALOGUE for i in ids_of(cid)}
     root = Path(__file__).resolve().parents[2]

@@ -1,7 +1,7 @@
 """What the reproduction site shows of a results store, per catalogue id.
 
 Every catalogue id (`pacesim.papers.CATALOGUE`) becomes an `Entry`: how it was
-judged and its claims (from `reproduce.tables.judge_all`, so the site and
+judged and its claims (from `reproduce.paper_tables.judge_all`, so the site and
 the per-paper markdown tables cannot disagree), its ns-2 references
 (`references.toml`), and for each of its figures with a full-size sweep in
 the store a `Run`: points by status, seeds, engine time, the engine and code
@@ -27,7 +27,7 @@ from ..papers import CATALOGUE, FIGURES
 from ..reproduce import ns2
 from ..reproduce.catalogue import figures_of
 from ..reproduce.runner import length_s
-from ..reproduce.tables import judge_all, references
+from ..reproduce.paper_tables import judge_all, references
 from ..reproduce.verdicts import (INCONCLUSIVE, KINDS, NOT_EVALUATED, ORDER, QUICK_MISS, REPRODUCED, UNKNOWN, Judged,
                                   paper_of)
 from ..store import Store, StoreError
