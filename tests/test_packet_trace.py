@@ -248,3 +248,18 @@ def test_a_sweep_refuses_to_trace():
 
     with pytest.raises(SweepError, match="trace: a sweep writes no packet traces"):
         Sweep(name="s", set=["trace.links=['core']"], axes={"core.buffer": ["5KB", "10KB"]})
+
+
+@pytest.mark.parametrize("text, says", [
+    ("", "holds no trace line"),
+    ('name = "buf"\nseeds = [1]\n', "x.tr:1: line: 3 fields"),
+    ("+- 0.1 0 1 tcp 1040 ------- 0 2.0 3.0 1 0\n", "event"),
+])
+def test_pcap_refuses_a_file_that_is_no_trace(tmp_path, text, says):
+    """Issue 34 review: a sweep file or an empty file given to `trace pcap` wrote '0 packets' and exited 0."""
+    from pacesim import pcap
+    from pacesim.ns2trace import TraceError
+
+    (tmp_path / "x.tr").write_text(text)
+    with pytest.raises((TraceError, ValueError), match=says):
+        pcap.write(tmp_path / "x.tr", tmp_path / "x.pcap")

@@ -72,7 +72,7 @@ def parse(path, n: int, text: str) -> TraceLine:
     if len(parts) != len(FIELDS):
         raise TraceError(path, n, "line", f"{len(parts)} fields, expected {len(FIELDS)} ({' '.join(FIELDS)})")
     event, time, a, b, kind, size, flags, flow, src, dst, seq, uid = parts
-    if event not in EVENTS:
+    if len(event) != 1 or event not in EVENTS:
         raise TraceError(path, n, "event", f"{event!r} is not one of {' '.join(EVENTS)}")
     try:
         t = float(time)

@@ -34,7 +34,7 @@ import struct
 from pathlib import Path
 from typing import Dict, Tuple, Union
 
-from .ns2trace import FIELDS, TraceError, lines, parse
+from .ns2trace import EVENTS, FIELDS, TraceError, lines, parse
 
 LINKTYPE_RAW = 101
 """pcap's link type for packets that begin with their IP header."""
@@ -177,10 +177,14 @@ def write(trace: Union[str, Path], out: Union[str, Path], segment_size: int = 10
     seen = set()
     with open(out, "wb") as f:
         f.write(_PCAP.pack(0xA1B2C3D4, 2, 4, 0, 0, MAX_IP, LINKTYPE_RAW))
+        read = 0
         for n, text in lines(trace):
-            if text[0] != "-":
-                continue
+            read += 1
             fields = text.split()
+            if len(fields) != len(FIELDS) or len(fields[0]) != 1 or fields[0] not in EVENTS:
+                parse(trace, n, text)  # raises the TraceError naming the field
+            if fields[0] != "-":
+                continue
             uid = fields[-1]
             if uid in seen:
                 continue
@@ -189,4 +193,6 @@ def write(trace: Union[str, Path], out: Union[str, Path], segment_size: int = 10
             whole = len(headers) + payload
             f.write(b"".join((_RECORD.pack(micro // 1_000_000, micro % 1_000_000, whole, whole), headers,
                               packets.zeros[:payload])))
+    if not read:
+        raise ValueError(f"{trace}: holds no trace line (an ns-2 trace: one event a line)")
     return len(seen)
