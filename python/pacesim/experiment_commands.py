@@ -68,7 +68,8 @@ def sweep(
     except (SweepError, ScenarioError) as e:
         fail(str(e))
     try:
-        with _interruptible(results), Store(results) as store, executor(workers, scheduler, dask) as pool:
+        # The executor first: a refused --dask or --scheduler leaves no store behind.
+        with _interruptible(results), executor(workers, scheduler, dask) as pool, Store(results) as store:
             run = run_sweep(sw, store, pool, progress=not quiet)
             failed = store.points(sw.name).query("status == 'failed'")
     except SweepError as e:  # a point invalid (found before any runs) or the scheduler unreachable

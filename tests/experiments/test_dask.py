@@ -39,3 +39,19 @@ def test_without_dask_the_flags_name_the_extra(monkeypatch):
         with pytest.raises(SweepError, match=rf"{flag} needs Dask.*pacesim\[dask\]"):
             with executor(workers=1, **kwargs):
                 pass
+
+
+def test_a_refused_dask_leaves_no_store(monkeypatch, tmp_path):
+    """Issue 34 review: `sweep --dask` without Dask named the extra but had already created the store."""
+    import sys
+
+    from typer.testing import CliRunner
+
+    from pacesim.cli import app
+    from pacesim.reproduce.figure import scenarios_dir
+
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    (tmp_path / "s.toml").write_text(f'name = "s"\nscenario = "{scenarios_dir() / "e-base.toml"}"\nseeds = [1]\n')
+    r = CliRunner().invoke(app, ["sweep", str(tmp_path / "s.toml"), "--results", str(tmp_path / "store"), "--dask"])
+    assert r.exit_code == 2 and "pacesim[dask]" in r.output, r.output
+    assert not (tmp_path / "store").exists()
