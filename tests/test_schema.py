@@ -139,7 +139,7 @@ def test_a_key_added_in_the_engine_alone_is_drift():
     engine = copy.deepcopy(schema.SCHEMA)
     engine["$defs"]["Tcp"]["properties"]["pacing_gain"] = {"type": "number", "default": 2.0}
     engine["$defs"]["Pacing"]["properties"]["mu_max"]["default"] = 50_000_000
-    engine["$defs"]["VariantName"]["enum"].append("vegas")
+    engine["$defs"]["Tcp"]["properties"]["variant"]["enum"].append("vegas")
     saved = schema.SCHEMA
     schema.SCHEMA = engine  # `schema.table` and `resolve` read the module's schema
     try:
@@ -296,17 +296,6 @@ def test_every_topologys_bounds_are_the_engines_own(kind, key, value):
     _engine_refuses(engine, f"topology.{key}")
 
 
-def _marked(node: dict, path: str = "") -> List[str]:
-    """The dotted paths of the keys the schema marks `x-omit-default`."""
-    found = []
-    for key, prop in schema.resolve(node).get("properties", {}).items():
-        where = ".".join(filter(None, [path, key]))
-        found += [where] if prop.get("x-omit-default") else []
-        inner = schema.resolve(prop)
-        found += _marked(inner, where) if inner.get("type") == "object" and key != "topology" else []
-    return found
-
-
 def _has(table: dict, path: str) -> bool:
     """Whether the engine's JSON `table` has the key at dotted `path`."""
     for part in path.split("."):
@@ -316,30 +305,43 @@ def _has(table: dict, path: str) -> bool:
     return True
 
 
-OMITTED = [
+ADDED = [
     ("traffic.two_way", {}, {"traffic": {"two_way": True}}),
     ("series", {}, {"series": {"links": ["core"]}}),
     ("series.max_points", {"series": {"links": ["core"]}}, {"series": {"links": ["core"], "max_points": 5}}),
     ("trace", {}, {"trace": {"links": ["core"]}}),
     ("trace.max_bytes", {"trace": {"links": ["core"]}}, {"trace": {"links": ["core"], "max_bytes": "1MB"}}),
+    ("tcp.window_cut", {}, {"tcp": {"window_cut": "flight"}}),
+    ("pacing.host_pacer", {}, {"pacing": {"host_pacer": "wei"}}),
 ]
-"""Keys the schema marks `x-omit-default`: a scenario holding its default, and one setting it."""
+"""Keys added after runs were stored: a scenario holding its default, and one setting it."""
 
 
-@pytest.mark.parametrize("path, at_default, given", OMITTED)
-def test_keys_added_since_runs_were_stored_are_left_out_at_their_defaults(path, at_default, given):
-    """The engine's JSON (which stored runs' keys hash) has a marked key only when it is set."""
+@pytest.mark.parametrize("path, at_default, given", ADDED)
+def test_a_key_added_since_runs_were_stored_is_keyed_only_when_set(path, at_default, given):
+    """What a run's key covers (`store.key_form`) has a key added since the stored runs only where it is set;
+    the engine's JSON has it either way, and leaving it out of that JSON changes no key."""
     from pacesim.scenario import parse_scenario
+    from pacesim.store import key_form, run_key
 
-    assert path in _marked(schema.SCHEMA)
-    assert not _has(parse_scenario(at_default).to_engine(), path) and _has(parse_scenario(given).to_engine(), path)
+    default, set_ = parse_scenario(at_default).to_engine(), parse_scenario(given).to_engine()
+    assert _has(default, path) and not _has(key_form(default), path) and _has(key_form(set_), path)
+    *tables, last = path.split(".")
+    table = default
+    for part in tables:
+        table = table[part]
+    key = run_key(default, "x")
+    del table[last]
+    assert run_key(default, "x") == key
 
 
-def test_no_marked_key_is_in_the_engines_json_at_its_default():
-    """Every key the schema marks, a new one too: absent from a scenario that leaves it out (its table given)."""
+def test_a_key_stored_runs_covered_is_keyed_at_its_default():
+    """A key the stored runs' keys covered (`store.KEYED`) stays in what the key covers at its default, and a
+    knob the engine's JSON leaves out altogether is keyed at the value the stored form gave it."""
     from pacesim.scenario import parse_scenario
+    from pacesim.store import key_form
 
-    measured = {"series": {"links": ["core"]}, "trace": {"links": ["core"]}}
-    for path in _marked(schema.SCHEMA):
-        data = {} if path in measured else measured
-        assert not _has(parse_scenario(data).to_engine(), path), path
+    engine = parse_scenario({}).to_engine()
+    assert key_form(engine)["tcp"]["fast_alpha"] == 200.0 and key_form(engine)["pacing"]["delay"] == 10_000_000
+    del engine["tcp"]["fast_alpha"]
+    assert key_form(engine)["tcp"]["fast_alpha"] == 200.0

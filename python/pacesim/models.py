@@ -28,9 +28,6 @@ VALUES = {"bit/s": (Rate, Rate), "ns": (Time, PositiveTime), "bytes": (Size, Pos
 """The front's types (human units in, SI integers held) for the engine's ranges and values of each unit:
 a value's as (any, greater than zero), picked by the key's `minimum` (every rate's is 1: none is zero)."""
 
-OMIT = "x-omit-default"
-"""The schema's mark of a key the engine's JSON leaves out at its default (`engine_form`)."""
-
 Probability = Annotated[float, Field(gt=0.0, le=1.0, allow_inf_nan=False)]
 """A number in (0, 1]."""
 
@@ -88,25 +85,6 @@ def _number(node: dict) -> Any:
     return Annotated[float, Field(**bounds, allow_inf_nan=False)]
 
 
-def engine_form(model: BaseModel, data: Any) -> Any:
-    """`data`, `model` dumped by alias (a table of it possibly replaced by its own engine form), without
-    the keys the schema marks `x-omit-default` where they hold their default, in its tables too: stored
-    runs' keys hash this form, and a key added after them leaves it as it was."""
-    for name, field in type(model).model_fields.items():
-        key, value = field.alias or name, getattr(model, name)
-        if key not in data:  # a front key the engine's form has not (a UDP source's `sizes`)
-            continue
-        if OMIT in (field.json_schema_extra or {}) and value == field.get_default(call_default_factory=True):
-            del data[key]
-        elif isinstance(value, BaseModel):
-            engine_form(value, data[key])
-        elif isinstance(value, list):
-            for item, dumped in zip(value, data[key]):
-                if isinstance(item, BaseModel):
-                    engine_form(item, dumped)
-    return data
-
-
 def _types(node: dict) -> List[str]:
     """A schema node's JSON types, `null` left out."""
     given = node.get("type", [])
@@ -156,8 +134,6 @@ class Models:
         options: Dict[str, Any] = {"description": describe(prop.get("description"))}
         if keyword.iskeyword(key):
             options["alias"] = key
-        if prop.get(OMIT):
-            options["json_schema_extra"] = {OMIT: True}
         default = prop.get("default", PydanticUndefined)
         if optional or (nullable and default is PydanticUndefined):
             default = None

@@ -119,12 +119,12 @@ class _Scenario(_Model):
         return type(self.core).model_validate({**core_defaults(self.topology.kind), **given})
 
     def to_engine(self) -> dict:
-        """The engine's JSON scenario: same keys, SI integers, ranges as [lo, hi]; a key the schema marks
-        `x-omit-default` (`two_way`, `series`, ...) is left out at its default (`models.engine_form`)."""
+        """The engine's JSON scenario: same keys, SI integers, ranges as [lo, hi] (a run's store key covers
+        what it gives, `store.key_form`)."""
         data = self.model_dump(mode="python", by_alias=True)
         data["core"] = self.core_values().model_dump(mode="python")
         data["traffic"]["udp"] = [u.to_engine() for u in self.traffic.udp]
-        return models.engine_form(self, data)  # keys added since runs were stored left out at their defaults
+        return data
 
     def to_toml(self) -> str:
         """The scenario as a TOML file in human units; `load_scenario` reads it back."""

@@ -77,6 +77,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from . import schema
 from .messages import printable, shown
 from .metrics import tcp_metrics_of_old
 from .report_tables import TABLES, flat, links, view
@@ -252,9 +253,64 @@ def _sweep_sum(name: str, spec: str, points: Iterable[tuple]) -> str:
 
 
 def run_key(engine_scenario: dict, engine_version: str) -> str:
-    """The hash identifying a run: normalised scenario (its seed included) and engine version."""
-    text = json.dumps({"scenario": engine_scenario, "engine": engine_version}, sort_keys=True, separators=(",", ":"))
+    """The hash identifying a run: what its key covers of the engine's scenario (`key_form`: its seed
+    included) and the engine version."""
+    text = json.dumps({"scenario": key_form(engine_scenario), "engine": engine_version}, sort_keys=True,
+                      separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+KEYED: dict = json.loads((Path(__file__).parent / "keyed.json").read_text())
+"""The keys a run's key has always covered: every key of the engine's scenario at engine 0.3.0 (when this rule
+came) but those added after runs were stored, by table (its dotted path, `[]` for a list's items, `@kind=...` for
+a topology's kind), each with the value that form gave it by default (`[]`: none, the key is required)."""
+
+
+def key_form(engine_scenario: dict) -> dict:
+    """What a run's key covers of its engine scenario (`run_key`): each key of `KEYED` at its value, or, if the
+    scenario has no such key, at the value it had when left out; every other key only where its value differs
+    from its default in the engine's schema. A key added to the engine with a default, or a knob moved between
+    tables, thus leaves every stored run's key as it was."""
+    return _keyed(engine_scenario, schema.SCHEMA, "")
+
+
+def _keyed(value: Any, node: dict, table: str) -> Any:
+    node = schema.resolve(node)
+    if isinstance(value, list):
+        items = node.get("items")
+        return [_keyed(v, items, f"{table}[]") for v in value] if items else value
+    if not isinstance(value, dict):
+        return value
+    if "oneOf" in node:  # a tagged table (a topology's kind) or a table of one of several shapes (a size)
+        for branch in map(schema.resolve, node["oneOf"]):
+            keys = branch.get("properties", {})
+            tag = next(((k, p["const"]) for k, p in keys.items() if "const" in p), None)
+            if tag and value.get(tag[0]) == tag[1]:
+                return _keyed(value, branch, f"{table}@{tag[0]}={tag[1]}")
+            if not tag and keys and set(value) <= set(keys):
+                return _keyed(value, branch, f"{table}@{sorted(keys)[0]}")
+        return value
+    keyed, keys, out = KEYED.get(table, {}), node.get("properties", {}), {}
+    for key, inner in value.items():
+        prop = keys.get(key, {})
+        default = prop.get("default", None if _nullable(prop) else _REQUIRED)
+        if key in keyed or inner != default:
+            out[key] = _keyed(inner, prop, f"{table}.{key}" if table else key)
+    for key, was in keyed.items():
+        if key not in value and was:
+            out[key] = was[0]
+    return out
+
+
+_REQUIRED = object()
+"""The default of a key that has none: no value equals it."""
+
+
+def _nullable(node: dict) -> bool:
+    """Whether a key of schema `node` may be null (an `Option` in the engine): its default then is null."""
+    types = node.get("type", [])
+    return "null" in (types if isinstance(types, list) else [types]) or any(
+        n.get("type") == "null" for n in node.get("anyOf", []))
 
 
 @lru_cache(maxsize=1)

@@ -21,7 +21,7 @@ pub use crate::net::core_link::{Core, QueueKind};
 pub use crate::net::packet_trace::PacketTraceSpec;
 pub use crate::net::red::RedParams;
 pub use crate::pacing::spec::{Pacing, PacingScheme};
-use crate::spec::{at_most, bad, bounds, ordered, MS};
+use crate::spec::{at_most, bad, bounds, ordered, variants, MS};
 pub use crate::spec::{DelayClass, InvalidField, Range, MAX_PACKET, MAX_TIME};
 pub use crate::tcp::pacing::HostPacingMode;
 pub use crate::tcp::spec::{Tcp, TcpVariant};
@@ -51,11 +51,14 @@ pub struct Scenario {
     /// The core (bottleneck) link and its queue, `[core]`.
     pub core: Core,
     /// Every TCP flow's variant and parameters, `[tcp]`.
+    #[serde(deserialize_with = "variants::deserialize", serialize_with = "variants::serialize")]
+    #[schemars(schema_with = "variants::table_schema::<Tcp>")]
     pub tcp: Tcp,
     /// Flow starts, short-lived users and UDP sources, `[traffic]`.
     pub traffic: Traffic,
     /// Where traffic is paced, `[pacing]`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "variants::deserialize", serialize_with = "variants::serialize")]
+    #[schemars(schema_with = "variants::table_schema::<Pacing>", transform = each_key_its_default)]
     pub pacing: Pacing,
     /// Measure burstiness at time scales at one link, `[burstiness]` (paper A
     /// Sec III-B); absent: not measured.
@@ -72,16 +75,19 @@ pub struct Scenario {
     /// Measure each TCP flow's transit delays and jitter, `[transit]` (ns-3
     /// FlowMonitor's delay and jitter, per flow); absent: not measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("x-omit-default" = true))]
     pub transit: Option<TransitSpec>,
     /// Record flows', links' and pacers' state over time, `[series]`; absent: not recorded.
     #[serde(default)]
-    #[schemars(extend("x-omit-default" = true))]
     pub series: Option<SeriesSpec>,
     /// Write a packet trace of some links, `[trace]`; absent: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("x-omit-default" = true))]
     pub trace: Option<PacketTraceSpec>,
+}
+
+/// A table's schema without a default of its own: each of its keys has
+/// its default (`[pacing]`'s written default holds only its scheme's knobs).
+fn each_key_its_default(schema: &mut schemars::Schema) {
+    schema.remove("default");
 }
 
 /// The one-way delay (first bit sent to last bit received) of every packet
@@ -209,12 +215,10 @@ pub struct Traffic {
     /// Fig. 23); the core's reverse half, now a bottleneck for the twins'
     /// data, takes `[core]`'s queue too.
     #[serde(default)]
-    #[schemars(extend("x-omit-default" = true))]
     pub two_way: bool,
     /// Tmix clouds, `[[traffic.tmix]]`: TCP connections replayed from
     /// connection vectors (paper Q Sec IV-C2), each between two hosts.
     #[serde(default)]
-    #[schemars(extend("x-omit-default" = true))]
     pub tmix: Vec<crate::traffic::tmix::TmixSpec>,
 }
 
@@ -295,10 +299,9 @@ impl Scenario {
     /// (the wire form, SI integers): each key's doc comment is its
     /// `description`, a serde default its `default`, and a quantity's unit
     /// its `x-unit` ("bytes", "bit/s", "ns", "packets"), a number's bounds
-    /// as `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`. A
-    /// key added after runs were stored carries `x-omit-default`: the wire
-    /// form leaves it out at its default, so the stored runs' keys (hashes
-    /// of that form) stay as they were. The Python front generates its
+    /// as `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`. The
+    /// results store keys a run by the values it gives (python/pacesim/store.py,
+    /// `key_form`), not by this layout. The Python front generates its
     /// models from it (python/pacesim/models.py), and both hold a scenario
     /// to its bounds (`spec::bounds`).
     pub fn schema() -> &'static serde_json::Value {
@@ -428,10 +431,15 @@ mod tests {
         assert_eq!(tcp["min_rto"]["x-unit"], "ns");
         assert_eq!(tcp["segment_size"]["x-unit"], "bytes");
         assert_eq!(tcp["fast_alpha"]["default"], 200.0);
-        assert_eq!(defs["VariantName"]["enum"].as_array().unwrap().len(), 7);
-        let pacing = serde_json::to_value(Pacing::default()).unwrap();
-        assert_eq!(s["properties"]["pacing"]["default"], pacing);
-        assert_eq!(defs["Pacing"]["properties"]["mu_max"]["default"], 100_000_000);
+        assert_eq!(tcp["fast_gamma"]["maximum"], 1.0);
+        assert_eq!(tcp["rampdown"]["default"], false);
+        assert_eq!(tcp["variant"]["enum"].as_array().unwrap().len(), 7);
+        assert_eq!(tcp["variant"]["default"], "reno");
+        let pacing = &defs["Pacing"]["properties"];
+        assert_eq!(pacing["mu_max"]["default"], 100_000_000);
+        assert_eq!(pacing["delay"]["default"], 10_000_000);
+        assert_eq!(pacing["scheme"]["enum"], serde_json::json!(["none", "host", "edge", "qlbp"]));
+        assert_eq!(s["properties"]["pacing"].get("default"), None, "each key its own default");
         // Bounds and defaults the front generates its types from (python/pacesim/models.py).
         let red = &defs["RedParams"]["properties"];
         assert_eq!((&red["max_p"]["exclusiveMinimum"], &red["max_p"]["maximum"]), (&0.0.into(), &1.0.into()));

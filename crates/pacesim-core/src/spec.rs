@@ -4,6 +4,7 @@
 
 pub mod bounds;
 pub mod tagged;
+pub mod variants;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -71,7 +71,7 @@ pub struct SeriesSpec {
     /// (max_points over the number of tracks) and stops at the first change
     /// past it, the run's report warning when.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = SeriesSpec::MAX_SAMPLES), extend("x-omit-default" = true))]
+    #[schemars(range(min = 1, max = SeriesSpec::MAX_SAMPLES))]
     pub max_points: Option<u64>,
 }
 

@@ -70,7 +70,7 @@ pub struct PacketTraceSpec {
     /// million lines): at it the trace stops on a whole line and the run's
     /// report warns when; the run itself goes on.
     #[serde(default)]
-    #[schemars(extend("x-unit" = "bytes", "x-omit-default" = true), range(min = 1))]
+    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
     pub max_bytes: Option<u64>,
 }
 

@@ -19,6 +19,9 @@
 
 use std::collections::VecDeque;
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
 use super::{DelayStats, LinkPacer};
 use crate::net::PacketId;
 use crate::sim::time::tx_time;
@@ -32,13 +35,34 @@ use crate::spec::{bad, positive, InvalidField};
 /// C at utilisation rho with delay tolerance D_max: mu_max = (1 + rho) C /
 /// 2, mu_min = rho C / 2, Q_max = D_max mu_max in 1000 B packets, Q_lim
 /// unchanged.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct QlbpSpec {
+    /// QLBP: the rate at `q_max` packets queued (paper Q eq. 1; default from
+    /// paper Q Sec V-B, Q-fig18).
+    #[serde(default = "QlbpSpec::default_mu_max")]
+    #[schemars(extend("x-unit" = "bit/s"), range(min = 1))]
     pub mu_max: u64,
+    /// QLBP: the rate with an empty queue (paper Q eq. 1, Sec V-B); at most `mu_max`.
+    #[serde(default = "QlbpSpec::default_mu_min")]
+    #[schemars(extend("x-unit" = "bit/s"), range(min = 1))]
     pub mu_min: u64,
+    /// QLBP: the queue length, packets, from which it sends at the link rate
+    /// (paper Q Sec V-B).
+    #[serde(default = "QlbpSpec::default_q_max")]
+    #[schemars(extend("x-unit" = "packets"), range(min = 1))]
     pub q_max: u32,
+    /// QLBP: the pacer's own queue limit, packets (paper Q Sec V-B).
+    #[serde(default = "QlbpSpec::default_q_lim")]
+    #[schemars(extend("x-unit" = "packets"), range(min = 1))]
     pub q_lim: u32,
+    /// QLBP's rule of thumb (paper Q Sec III-C): the link's utilisation rho,
+    /// in (0, 1]; with `max_delay` it sets mu_max, mu_min and q_max.
+    #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0.0), range(max = 1.0))]
     pub utilization: Option<f64>,
+    /// QLBP's rule of thumb: the delay tolerance D_max, ns.
+    #[serde(default)]
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub max_delay: Option<u64>,
 }
 

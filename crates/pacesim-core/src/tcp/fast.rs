@@ -13,16 +13,24 @@
 //! it is; losses halve it (fast retransmit) or restart it from one
 //! (timeout), with ssthresh at half, as Reno.
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
 use super::cc::{Congestion, CongestionControl, Window};
 use crate::sim::Time;
 use crate::spec::{bad, InvalidField};
 
-/// FAST's knobs as a scenario gives them (`tcp.fast_alpha`, `tcp.fast_gamma`).
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// FAST's knobs as a scenario gives them, in `[tcp]` (`tcp.fast_alpha`,
+/// `tcp.fast_gamma`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FastSpec {
-    /// Packets each flow keeps queued at equilibrium (FAST paper's experiments: 200).
+    /// FAST: packets each flow keeps queued in the network (Jin, Wei, Low 2004).
+    #[serde(rename = "fast_alpha", default = "FastSpec::default_alpha")]
+    #[schemars(extend("exclusiveMinimum" = 0.0))]
     pub alpha: f64,
-    /// The update's step in (0, 1] (FAST paper: 0.5).
+    /// FAST: the step of its window update, in (0, 1].
+    #[serde(rename = "fast_gamma", default = "FastSpec::default_gamma")]
+    #[schemars(extend("exclusiveMinimum" = 0.0), range(max = 1.0))]
     pub gamma: f64,
 }
 

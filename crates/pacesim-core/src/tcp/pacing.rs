@@ -56,11 +56,21 @@ pub enum HostPacerKind {
     Wei,
 }
 
-/// How paced hosts pace: the pacer, its rule and Wei's options.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// How paced hosts pace: the pacer, its rule and Wei's options, as a
+/// scenario gives them in `[pacing]` with `scheme = "host"`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct HostPacing {
-    pub pacer: HostPacerKind,
+    /// How paced hosts space their packets (host scheme): RTT/cwnd, paper W
+    /// eq. 7, or the Linux rate (the paper-w pacer only).
+    #[serde(rename = "host_mode", default)]
     pub mode: HostPacingMode,
+    /// Which host pacer (host scheme): Wei's ns-2 pacing patch, which papers
+    /// E and W ran (paper E Sec 3.1, its [21]), or paper W's prose as
+    /// pacesim first read it (Sec IV; the default, which stored runs used).
+    #[serde(rename = "host_pacer", default)]
+    pub pacer: HostPacerKind,
+    /// Options of Wei's pacer (host scheme, `host_pacer = "wei"`).
+    #[serde(default)]
     pub wei: WeiSpec,
 }
 

@@ -1,22 +1,24 @@
 //! TCP's parameters as a scenario gives them (`[tcp]`), with their checks.
 //!
-//! [`TcpVariant`] is a tagged union: each variant with only its own knobs
-//! (FACK's rampdown, FAST's alpha and gamma). On the wire (the scenario
-//! JSON the Python front sends, and the canonical form the results store
-//! hashes into its keys) `[tcp]` is one flat object with every variant's
-//! knobs at their defaults (`FlatTcp`): reading keeps the variant's own and
-//! rejects a knob set for a variant that has none (rampdown without FACK),
-//! so the wire form, and every stored run's key, stays as it was.
+//! [`TcpVariant`] is a tagged union: each variant with only its own knobs,
+//! declared beside its algorithm (FAST's in `fast.rs`, [`FastSpec`]; FACK's
+//! rampdown on its variant here). `[tcp]` writes them beside the common
+//! keys (`variant = "fast"`, `fast_alpha = 20.0`); its [`Table`] reads and
+//! writes it as one table (`spec::variants`).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::fast::FastSpec;
+use crate::spec::variants::{Table, Variants};
 use crate::spec::{bad, positive, InvalidField, MS};
 
-/// The congestion control and loss recovery, with their knobs.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// Congestion control and loss recovery: ns-2's Reno, NewReno, Sack1,
+/// Fack; BIC and CUBIC (Linux, paper W), FAST (paper W).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "variant", rename_all = "kebab-case")]
 pub enum TcpVariant {
+    #[default]
     Reno,
     /// Reno window rules with NewReno recovery (RFC 6582; ns-2 `Agent/TCP/Newreno`).
     Newreno,
@@ -24,10 +26,10 @@ pub enum TcpVariant {
     /// with `Agent/TCPSink/Sack1`).
     Sack,
     /// Reno window rules with forward-acknowledgment recovery (Mathis and
-    /// Mahdavi 1996; ns-2 `Agent/TCP/Fack` with `Agent/TCPSink/Sack1`), with
-    /// or without rampdown (Sec 4.3; ns-2 `rampdown_`, off by default: the
-    /// window falls smoothly to half during recovery).
+    /// Mahdavi 1996; ns-2 `Agent/TCP/Fack` with `Agent/TCPSink/Sack1`).
     Fack {
+        /// FACK's rampdown (Mathis and Mahdavi Sec 4.3; ns-2 `rampdown_`); FACK only.
+        #[serde(default)]
         rampdown: bool,
     },
     /// BIC-TCP (Xu, Harfoush, Rhee 2004; Linux `tcp_bic.c`) with SACK recovery.
@@ -38,25 +40,103 @@ pub enum TcpVariant {
     Fast(FastSpec),
 }
 
+impl Variants for TcpVariant {
+    const TAG: &'static str = "variant";
+
+    fn validate(&self) -> Result<(), InvalidField> {
+        match self {
+            TcpVariant::Fast(f) => f.validate(),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// One-way TCP as ns-2's `Agent/TCP`: names and defaults as ns-2 2.35's
-/// (paper E's 1000 B segments).
-// Each parameter is documented on its wire form (`FlatTcp`).
+/// (paper E's 1000 B segments). A key left out takes ns-2 2.35's default
+/// (`Tcp::default`). Read and written with its variant by its [`Table`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(try_from = "FlatTcp", into = "FlatTcp")]
+#[serde(deny_unknown_fields, default)]
 pub struct Tcp {
+    /// The variant with its knobs, `tcp.variant` (read by its [`Table`]).
+    #[serde(skip)]
     pub variant: TcpVariant,
+    /// Payload per data segment (ns-2 `packetSize_`; paper E: 1000 B), bytes.
+    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
     pub segment_size: u64,
+    /// TCP/IP header added on the wire (ns-2 `tcpip_base_hdr_size_`, with
+    /// `useHeaders_ true`): data packets are segment_size + header_size.
+    #[schemars(extend("x-unit" = "bytes"))]
     pub header_size: u64,
+    /// ACK size on the wire (ns-2 `Agent/TCPSink packetSize_`).
+    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
     pub ack_size: u64,
+    /// Receiver's advertised window limit, packets (ns-2 `window_`; large so
+    /// that it never binds).
+    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
     pub window: u64,
+    /// Congestion window once the SYN is acknowledged, packets (ns-2 `windowInit_`).
+    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
     pub initial_window: u64,
+    /// Model the SYN as a header-only first packet with cwnd 1 until it is
+    /// acknowledged (ns-2 `syn_ true`, `delay_growth_ true`).
     pub syn: bool,
+    /// Granularity of the RTT estimator and the retransmission timer (ns-2 `tcpTick_`), ns.
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub tick: u64,
+    /// Least retransmission timeout (ns-2 `minrto_`), ns.
+    #[schemars(extend("x-unit" = "ns"))]
     pub min_rto: u64,
+    /// Largest retransmission timeout, back-off included (ns-2 `maxrto_`), ns.
+    #[schemars(extend("x-unit" = "ns"))]
     pub max_rto: u64,
+    /// Retransmission timeout before the first RTT sample (ns-2 `rtxcur_init_`), ns.
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub initial_rto: u64,
+    /// Delayed ACKs at the sink with this timer, ns (ns-2
+    /// `Agent/TCPSink/DelAck`, `interval_` 100 ms); off when absent, as in
+    /// the papers.
+    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
     pub delayed_ack: Option<u64>,
+    /// What window cuts (fast retransmit, timeout) halve: the window in use
+    /// (stock ns-2), the packets in flight (ns-2 built with Wei's pacing
+    /// patch, every agent paced or not), or the packets in flight only in
+    /// runs whose hosts pace (paper E's two builds).
     pub window_cut: WindowCut,
+}
+
+/// ns-2 2.35's `Agent/TCP` defaults (paper E's 1000 B segments), Reno.
+impl Default for Tcp {
+    fn default() -> Self {
+        Tcp {
+            variant: TcpVariant::Reno,
+            segment_size: 1000,
+            header_size: 40,
+            ack_size: 40,
+            window: 1000,
+            initial_window: 2,
+            syn: true,
+            tick: 10 * MS,
+            min_rto: 200 * MS,
+            max_rto: 60_000 * MS,
+            initial_rto: 3000 * MS,
+            delayed_ack: None,
+            window_cut: WindowCut::Cwnd,
+        }
+    }
+}
+
+/// `[tcp]` as one table: the variant and its knobs beside the common keys.
+impl Table for Tcp {
+    type Variant = TcpVariant;
+    const AT: &'static str = "tcp";
+
+    fn variant(&self) -> &TcpVariant {
+        &self.variant
+    }
+
+    fn with(self, variant: TcpVariant) -> Self {
+        Tcp { variant, ..self }
+    }
 }
 
 /// What a window cut (ns-2 `slowdown`: fast retransmit, timeout) halves
@@ -91,170 +171,6 @@ impl WindowCut {
     }
 }
 
-/// A variant's name on the wire (`tcp.variant`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-enum VariantName {
-    Reno,
-    Newreno,
-    Sack,
-    Fack,
-    Bic,
-    Cubic,
-    Fast,
-}
-
-/// The wire form: the common parameters and every variant's knobs, a key
-/// left out taking ns-2 2.35's default (`FlatTcp::default`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
-struct FlatTcp {
-    /// Congestion control and loss recovery: ns-2's Reno, NewReno, Sack1,
-    /// Fack; BIC and CUBIC (Linux, paper W), FAST (paper W).
-    variant: VariantName,
-    /// Payload per data segment (ns-2 `packetSize_`; paper E: 1000 B), bytes.
-    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
-    segment_size: u64,
-    /// TCP/IP header added on the wire (ns-2 `tcpip_base_hdr_size_`, with
-    /// `useHeaders_ true`): data packets are segment_size + header_size.
-    #[schemars(extend("x-unit" = "bytes"))]
-    header_size: u64,
-    /// ACK size on the wire (ns-2 `Agent/TCPSink packetSize_`).
-    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
-    ack_size: u64,
-    /// Receiver's advertised window limit, packets (ns-2 `window_`; large so
-    /// that it never binds).
-    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
-    window: u64,
-    /// Congestion window once the SYN is acknowledged, packets (ns-2 `windowInit_`).
-    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
-    initial_window: u64,
-    /// Model the SYN as a header-only first packet with cwnd 1 until it is
-    /// acknowledged (ns-2 `syn_ true`, `delay_growth_ true`).
-    syn: bool,
-    /// Granularity of the RTT estimator and the retransmission timer (ns-2 `tcpTick_`), ns.
-    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
-    tick: u64,
-    /// Least retransmission timeout (ns-2 `minrto_`), ns.
-    #[schemars(extend("x-unit" = "ns"))]
-    min_rto: u64,
-    /// Largest retransmission timeout, back-off included (ns-2 `maxrto_`), ns.
-    #[schemars(extend("x-unit" = "ns"))]
-    max_rto: u64,
-    /// Retransmission timeout before the first RTT sample (ns-2 `rtxcur_init_`), ns.
-    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
-    initial_rto: u64,
-    /// Delayed ACKs at the sink with this timer, ns (ns-2
-    /// `Agent/TCPSink/DelAck`, `interval_` 100 ms); off when absent, as in
-    /// the papers.
-    #[schemars(extend("x-unit" = "ns"), range(min = 1))]
-    delayed_ack: Option<u64>,
-    /// What window cuts (fast retransmit, timeout) halve: the window in use
-    /// (stock ns-2), the packets in flight (ns-2 built with Wei's pacing
-    /// patch, every agent paced or not), or the packets in flight only in
-    /// runs whose hosts pace (paper E's two builds).
-    #[schemars(extend("x-omit-default" = true))]
-    window_cut: WindowCut,
-    /// FACK's rampdown (Mathis and Mahdavi Sec 4.3; ns-2 `rampdown_`); FACK only.
-    rampdown: bool,
-    /// FAST: packets each flow keeps queued in the network (Jin, Wei, Low 2004).
-    #[schemars(extend("exclusiveMinimum" = 0.0))]
-    fast_alpha: f64,
-    /// FAST: the step of its window update, in (0, 1].
-    #[schemars(extend("exclusiveMinimum" = 0.0), range(max = 1.0))]
-    fast_gamma: f64,
-}
-
-/// ns-2 2.35's `Agent/TCP` defaults (paper E's 1000 B segments), Reno.
-impl Default for FlatTcp {
-    fn default() -> Self {
-        FlatTcp {
-            variant: VariantName::Reno,
-            segment_size: 1000,
-            header_size: 40,
-            ack_size: 40,
-            window: 1000,
-            initial_window: 2,
-            syn: true,
-            tick: 10 * MS,
-            min_rto: 200 * MS,
-            max_rto: 60_000 * MS,
-            initial_rto: 3000 * MS,
-            delayed_ack: None,
-            window_cut: WindowCut::Cwnd,
-            rampdown: false,
-            fast_alpha: FastSpec::default_alpha(),
-            fast_gamma: FastSpec::default_gamma(),
-        }
-    }
-}
-
-impl TryFrom<FlatTcp> for Tcp {
-    type Error = InvalidField;
-
-    fn try_from(f: FlatTcp) -> Result<Self, InvalidField> {
-        if f.rampdown && f.variant != VariantName::Fack {
-            return Err(bad("tcp.rampdown", "only FACK ramps down (tcp.variant = \"fack\")"));
-        }
-        let variant = match f.variant {
-            VariantName::Reno => TcpVariant::Reno,
-            VariantName::Newreno => TcpVariant::Newreno,
-            VariantName::Sack => TcpVariant::Sack,
-            VariantName::Fack => TcpVariant::Fack { rampdown: f.rampdown },
-            VariantName::Bic => TcpVariant::Bic,
-            VariantName::Cubic => TcpVariant::Cubic,
-            VariantName::Fast => TcpVariant::Fast(FastSpec { alpha: f.fast_alpha, gamma: f.fast_gamma }),
-        };
-        Ok(Tcp {
-            variant,
-            segment_size: f.segment_size,
-            header_size: f.header_size,
-            ack_size: f.ack_size,
-            window: f.window,
-            initial_window: f.initial_window,
-            syn: f.syn,
-            tick: f.tick,
-            min_rto: f.min_rto,
-            max_rto: f.max_rto,
-            initial_rto: f.initial_rto,
-            delayed_ack: f.delayed_ack,
-            window_cut: f.window_cut,
-        })
-    }
-}
-
-impl From<Tcp> for FlatTcp {
-    fn from(t: Tcp) -> Self {
-        let (variant, rampdown, fast) = match t.variant {
-            TcpVariant::Reno => (VariantName::Reno, false, None),
-            TcpVariant::Newreno => (VariantName::Newreno, false, None),
-            TcpVariant::Sack => (VariantName::Sack, false, None),
-            TcpVariant::Fack { rampdown } => (VariantName::Fack, rampdown, None),
-            TcpVariant::Bic => (VariantName::Bic, false, None),
-            TcpVariant::Cubic => (VariantName::Cubic, false, None),
-            TcpVariant::Fast(spec) => (VariantName::Fast, false, Some(spec)),
-        };
-        FlatTcp {
-            variant,
-            segment_size: t.segment_size,
-            header_size: t.header_size,
-            ack_size: t.ack_size,
-            window: t.window,
-            initial_window: t.initial_window,
-            syn: t.syn,
-            tick: t.tick,
-            min_rto: t.min_rto,
-            max_rto: t.max_rto,
-            initial_rto: t.initial_rto,
-            delayed_ack: t.delayed_ack,
-            window_cut: t.window_cut,
-            rampdown,
-            fast_alpha: fast.map_or_else(FastSpec::default_alpha, |f| f.alpha),
-            fast_gamma: fast.map_or_else(FastSpec::default_gamma, |f| f.gamma),
-        }
-    }
-}
-
 impl Tcp {
     /// Whether the window grows by Reno's rules (Reno, NewReno, SACK, FACK).
     pub fn reno_window(&self) -> bool {
@@ -285,19 +201,37 @@ impl Tcp {
 mod tests {
     use super::*;
 
-    const FLAT: &str = r#"{"variant":"fast","segment_size":1000,"header_size":40,"ack_size":40,"window":1000,"initial_window":2,"syn":true,"tick":10000000,"min_rto":200000000,"max_rto":60000000000,"initial_rto":3000000000,"delayed_ack":null,"window_cut":"cwnd","rampdown":false,"fast_alpha":20.0,"fast_gamma":0.5}"#;
+    fn read(json: &str) -> Result<Tcp, String> {
+        let de = &mut serde_json::Deserializer::from_str(json);
+        crate::spec::variants::deserialize(de).map_err(|e| e.to_string())
+    }
 
-    /// The wire form reads into the variant's knobs alone and writes back
-    /// as the same flat object (the store's keys hash that form).
+    /// The table reads into the variant's knobs alone, every variant's knobs
+    /// checked whatever the variant, and writes back the variant's knobs
+    /// beside the common keys.
     #[test]
-    fn flat_wire_form_keeps_the_variants_knobs_and_round_trips() {
-        let t: Tcp = serde_json::from_str(FLAT).unwrap();
+    fn the_table_keeps_the_variants_knobs_and_checks_every_variants() {
+        let t = read(r#"{"variant":"fast","segment_size":1500,"fast_alpha":20.0}"#).unwrap();
         assert_eq!(t.variant, TcpVariant::Fast(FastSpec { alpha: 20.0, gamma: 0.5 }));
-        assert_eq!(serde_json::to_string(&t).unwrap(), FLAT);
-        let fack: Tcp =
-            serde_json::from_str(&FLAT.replace(r#""fast""#, r#""fack""#).replace("false", "true")).unwrap();
+        assert_eq!(t.segment_size, 1500);
+        let mut out = Vec::new();
+        crate::spec::variants::serialize(&t, &mut serde_json::Serializer::new(&mut out)).unwrap();
+        let written = String::from_utf8(out).unwrap();
+        assert!(written.starts_with(r#"{"variant":"fast","segment_size":1500,"#), "{written}");
+        assert!(written.ends_with(r#""window_cut":"cwnd","fast_alpha":20.0,"fast_gamma":0.5}"#), "{written}");
+        assert_eq!(read(&written).unwrap(), t);
+        let fack = read(r#"{"variant":"fack","rampdown":true}"#).unwrap();
         assert_eq!(fack.variant, TcpVariant::Fack { rampdown: true });
-        let err = serde_json::from_str::<Tcp>(&FLAT.replace("false", "true")).unwrap_err().to_string();
-        assert!(err.starts_with("tcp.rampdown: only FACK"), "{err}");
+        assert_eq!(read("{}").unwrap(), Tcp::default());
+        // Another variant's knob: read, checked, unused.
+        assert_eq!(read(r#"{"variant":"reno","fast_gamma":0.25}"#).unwrap(), Tcp::default());
+        let err = read(r#"{"variant":"reno","fast_gamma":"x"}"#).unwrap_err();
+        assert!(err.starts_with("tcp.fast_gamma: invalid type"), "{err}");
+        let err = read(r#"{"variant":"reno","fast_alpha":-1.0}"#).unwrap_err();
+        assert!(err.starts_with("tcp.fast_alpha: -1 is not a positive"), "{err}");
+        let err = read(r#"{"variant":"vegas"}"#).unwrap_err();
+        assert!(err.starts_with("tcp.variant: unknown variant `vegas`"), "{err}");
+        let err = read(r#"{"variant":"reno","colour":1}"#).unwrap_err();
+        assert!(err.starts_with("tcp.colour: unknown field `colour`"), "{err}");
     }
 }

@@ -59,7 +59,6 @@ pub struct ShortSpec {
     /// file starts with the window, ssthresh and RTT estimate the last one
     /// left (ns-2 cancels the idle connection's timer, so no slow-start
     /// restart). Off (paper E Sec 3.4): a new connection per file.
-    #[schemars(extend("x-omit-default" = true))]
     pub persistent: bool,
 }
 
