@@ -63,7 +63,8 @@ impl Variants for PacingScheme {
 /// packets, or `utilization` and `max_delay` for its rule of thumb).
 /// `links` puts the pacers on the named links instead. `fraction` is the
 /// share that paces (paper E Sec 6): the first edge nodes by index, or hosts
-/// spread evenly over the edges. Read and written with its scheme by its [`Table`].
+/// spread evenly over the edges.
+// Read and written with its scheme as one table (its `Table`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Pacing {

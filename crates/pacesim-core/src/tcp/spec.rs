@@ -52,8 +52,9 @@ impl Variants for TcpVariant {
 }
 
 /// One-way TCP as ns-2's `Agent/TCP`: names and defaults as ns-2 2.35's
-/// (paper E's 1000 B segments). A key left out takes ns-2 2.35's default
-/// (`Tcp::default`). Read and written with its variant by its [`Table`].
+/// (paper E's 1000 B segments).
+// Read and written with its variant as one table (its `Table`); a key left
+// out takes `Tcp::default`'s value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Tcp {
