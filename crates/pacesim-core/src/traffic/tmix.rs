@@ -34,8 +34,8 @@ use serde::{Deserialize, Serialize};
 use crate::sim::time::NS_PER_SEC;
 use crate::sim::Time;
 use crate::spec::{bad, InvalidField};
-pub use app::{Action, Connection, End, ACC, INIT};
-pub use cvec::ConnVector;
+pub use app::{Action, Connection};
+pub use cvec::{ConnVector, End, ACC, INIT};
 
 /// A Tmix cloud, `[[traffic.tmix]]` (the ns-2 manual's Tmix chapter):
 /// connections replayed from the connection vectors of file `vectors`,
@@ -114,13 +114,17 @@ impl TmixSpec {
             // Tmix's own samples are not ours to ship: say where they come from.
             let sample = path.file_name().and_then(|n| n.to_str()).filter(|n| SAMPLES.contains(n));
             match sample {
-                Some(name) if !path.exists() => bad(&field, format!(
+                Some(name) if !path.exists() => bad(
+                    &field,
+                    format!(
                     "{name}, Tmix's sample vectors, is not installed (Debian: apt-get install ns2-examples)"
-                )),
+                ),
+                ),
                 _ => bad(&field, e.to_string()),
             }
         })?;
-        let at_line = |line: usize, message: String| bad(&field, format!("{}:{line}: {message}", self.vectors));
+        let at_line =
+            |line: usize, message: String| bad(&field, format!("{}:{line}: {message}", self.vectors));
         for cv in &vectors {
             if let Some((a, b)) = cv.mss.filter(|&(a, b)| a != mss || b != mss) {
                 return Err(at_line(cv.mss_line, format!(
@@ -227,7 +231,9 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(format!("{}.cvec", text.len()));
         std::fs::write(&path, text).unwrap();
-        TmixSpec { vectors: path.display().to_string(), ..spec }.load("traffic.tmix[0]", 1460, 40, END).unwrap()
+        TmixSpec { vectors: path.display().to_string(), ..spec }
+            .load("traffic.tmix[0]", 1460, 40, END)
+            .unwrap()
     }
 
     fn spec() -> TmixSpec {
@@ -305,7 +311,11 @@ mod tests {
         let e = err("S 0 1 2 3\nI 0 0 5\nS 1 1 2 4\nr 5\nm 0 0\nI 0 0 5\n", spec());
         assert!(e.message.contains("v.cvec:5: \"m\""), "{}", e.message);
         let e = err("S 0 1 2 3\nr 5\nw 0 0\nI 0 0 5\n", spec());
-        assert!(e.message.contains("v.cvec:3: \"w\": windows 0 and 0 bytes: each must be at least one segment"), "{}", e.message);
+        assert!(
+            e.message.contains("v.cvec:3: \"w\": windows 0 and 0 bytes: each must be at least one segment"),
+            "{}",
+            e.message
+        );
         let e = err("S 0 1 2 3\nw 64800 1459\nI 0 0 5\n", spec());
         assert!(e.message.contains("v.cvec:2: \"w\""), "{}", e.message);
         // A scale or a rate that starts the first connection past the run's end.

@@ -28,14 +28,9 @@
 //! data's completion, when neither end has data left to send and neither
 //! expects more.
 
-use super::cvec::{Adu, ConnVector};
+use super::cvec::{Adu, ConnVector, End};
 use crate::sim::timer::Timer;
 use crate::sim::Time;
-
-/// The initiator (0) or the acceptor (1).
-pub type End = usize;
-pub const INIT: End = 0;
-pub const ACC: End = 1;
 
 /// What the world must do for a connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -225,7 +220,7 @@ impl Connection {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::traffic::tmix::cvec::parse;
+    use crate::traffic::tmix::cvec::{parse, ACC, INIT};
 
     const MSS: u64 = 1460;
     const HEADER: u64 = 40;

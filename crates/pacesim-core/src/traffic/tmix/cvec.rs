@@ -46,8 +46,12 @@
 use std::fmt;
 use std::path::Path;
 
-use super::app::{ACC, INIT};
 use crate::sim::Time;
+
+/// The initiator (0) or the acceptor (1).
+pub type End = usize;
+pub const INIT: End = 0;
+pub const ACC: End = 1;
 
 /// One ADU: its size in bytes (0: the end's FIN) and its wait in us, after
 /// the end's own previous send (`send_wait`) or after it last received a
@@ -270,7 +274,10 @@ fn values<T: std::str::FromStr>(kind: &str, fields: &[&str], n: usize, what: &st
     if fields.len() != n {
         return Err(format!("{kind:?} takes {n} fields ({what}), not {}", fields.len()));
     }
-    fields.iter().map(|f| f.parse::<T>().map_err(|_| format!("{kind:?}: {} is not {what}", quote(f)))).collect()
+    fields
+        .iter()
+        .map(|f| f.parse::<T>().map_err(|_| format!("{kind:?}: {} is not {what}", quote(f))))
+        .collect()
 }
 
 fn header(kind: &str, fields: &[&str], line: usize) -> Result<ConnVector, String> {
@@ -560,7 +567,10 @@ mod tests {
                     < 510                         # acc sends 510 bytes\n\
                     t 6304943                     # init waits 6.3 sec after send and then sends FIN\n";
         let cv = one(text);
-        assert_eq!((cv.start, cv.id, cv.window, cv.window_line, cv.rtt), (6851, 555382, Some((64800, 6432)), 2, Some(1176194)));
+        assert_eq!(
+            (cv.start, cv.id, cv.window, cv.window_line, cv.rtt),
+            (6851, 555382, Some((64800, 6432)), 2, Some(1176194))
+        );
         assert_eq!(cv.init, vec![Adu::new(0, 0, 245)]);
         assert_eq!(cv.acc, vec![Adu::new(0, 51257, 510), Adu::new(6304943, 0, 0)]);
         // Text after the fields that is not a comment stays an error.
