@@ -5,12 +5,13 @@ The reference is our own ns-2 scripts' committed output
 this test reruns pacesim through the same code as `python
 bench/fidelity_ns2.py` and holds it to the engine issue's tolerances:
 aggregate throughput within 3 % of the link rate, loss within 20 % where
-ns-2's exceeds 0.5 %, mean goodput within 5 %. To stay fast it reruns every
-Reno and NewReno point (they pin the engine's TCP) and, of the other
-configurations, two buffers each (SACK, FACK, RED on E-base at 3 and 10 KB,
-seed 1; BIC and CUBIC on scenario 4 at 100 KB and 1 MB, both committed seeds
-averaged as the bench script does: five flows with a few hundred losses a
-minute make one seed too noisy to judge); the bench script reruns them all.
+ns-2's exceeds 0.5 %, mean goodput within 5 %. To stay fast it reruns seed 1
+of every Reno and NewReno buffer (they pin the engine's TCP) and, of the
+other configurations, seed 1 at two buffers (SACK, FACK, RED on E-base at 3
+and 10 KB), and BIC and CUBIC on scenario 4 at 100 KB, both committed seeds
+averaged as the bench script does (five flows with a few hundred losses a
+minute make one seed too noisy to judge; a point of 1 Gb/s for 60 s costs
+three of E-base). The bench script reruns every point and seed.
 """
 
 import importlib.util
@@ -33,8 +34,9 @@ def test_every_reference_point_agrees_with_ns2():
     assert ns2.buffer_bytes.nunique() >= 9
     assert set(ns2.config) == set(fidelity.CONFIGS)
     wan = ns2.config.str.startswith("wan")
-    ci = ((ns2.seed == 1) | wan) & ns2.buffer_bytes.isin([3000, 10_000, 100_000, 1_000_000])
-    ns2 = ns2[ns2.config.isin(["reno", "newreno"]) | ci]
+    pins = ns2.config.isin(["reno", "newreno"]) & (ns2.seed == 1)
+    others = (ns2.seed == 1) & ns2.buffer_bytes.isin([3000, 10_000])
+    ns2 = ns2[pins | others | (wan & (ns2.buffer_bytes == 100_000))]
     t = fidelity.compare(ns2, progress=False)
     ok = t.ok_throughput & t.ok_goodput & t.ok_loss
     assert ok.all(), "\n" + t[~ok].to_string()

@@ -22,7 +22,7 @@ spec = importlib.util.spec_from_file_location("hostile", ROOT / "bench" / "fuzz"
 hostile = sys.modules["hostile"] = importlib.util.module_from_spec(spec)  # its dataclasses look themselves up
 spec.loader.exec_module(hostile)
 
-CASES = 2000
+CASES = 1000
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ spec = importlib.util.spec_from_file_location("cli_args", ROOT / "bench" / "fuzz
 cli_args = sys.modules["cli_args"] = importlib.util.module_from_spec(spec)  # its dataclasses look themselves up
 spec.loader.exec_module(cli_args)
 
-CASES = 200
+CASES = 100
 
 
 def test_hostile_command_lines_meet_successes_and_named_refusals_only(tmp_path):

@@ -17,7 +17,7 @@ spec = importlib.util.spec_from_file_location("hostile_store", ROOT / "bench" / 
 hostile_store = sys.modules["hostile_store"] = importlib.util.module_from_spec(spec)  # its dataclasses look it up
 spec.loader.exec_module(hostile_store)
 
-CASES = 100
+CASES = 60
 
 
 @pytest.fixture(scope="module")

@@ -21,10 +21,19 @@ from pacesim.sweep import load_sweep, run_sweep
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-c", "from pacesim.cli import app; app()"]
 
-# Points of a few seconds each: E-base cut to 50 flows, 60 s.
+# A sweep still running when it is stopped: E-base cut to 50 flows, 60 s, 40 points.
 SWEEP = """name = "interrupted"
 seeds = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
 set = ["topology.edges=5", "topology.hosts_per_edge=10", "duration=60s", "warmup=10s"]
+[axes]
+"pacing.scheme" = ["none", "edge"]
+"""
+# One that is resumed after it is stopped, so short: 16 points of 20 s, so
+# that one stopped after its first finished point has some left.
+POINTS = 16
+SHORT_SWEEP = """name = "interrupted"
+seeds = [1, 2, 3, 4, 5, 6, 7, 8]
+set = ["topology.edges=5", "topology.hosts_per_edge=10", "duration=20s", "warmup=10s"]
 [axes]
 "pacing.scheme" = ["none", "edge"]
 """
@@ -110,7 +119,7 @@ def test_ctrl_c_stops_run_at_once(threads):
 
 @pytest.mark.parametrize("signal_to", ["group", "parent"])
 def test_ctrl_c_ends_a_sweep_keeping_finished_points(tmp_path, pool, signal_to):
-    (tmp_path / "s.toml").write_text(SWEEP)
+    (tmp_path / "s.toml").write_text(SHORT_SWEEP)
     results = tmp_path / "results"
     proc = _start(["sweep", str(tmp_path / "s.toml"), "--results", str(results), "--workers", "2", "--quiet"])
     try:
@@ -131,11 +140,11 @@ def test_ctrl_c_ends_a_sweep_keeping_finished_points(tmp_path, pool, signal_to):
     assert "interrupted" in stderr and "Traceback" not in stderr, stderr
     assert stopped_after < 5, stopped_after
     kept = _ok_keys(results / "pacesim.sqlite")
-    assert 1 <= len(kept) < 40
+    assert 1 <= len(kept) < POINTS
     assert not list(results.rglob("*.tmp"))
     with Store(results) as store:
         again = run_sweep(load_sweep(tmp_path / "s.toml"), store, pool, progress=False)
-    assert again.skipped == len(kept) and again.ran == 40 - len(kept) and again.failed == 0
+    assert again.skipped == len(kept) and again.ran == POINTS - len(kept) and again.failed == 0
 
 
 def _cpu_s(p: psutil.Process) -> float:
