@@ -45,3 +45,19 @@ def test_anything_else_is_an_error_not_another_command(tmp_path, body):
 def test_no_such_paragraph_is_an_error(tmp_path):
     done = printed(tmp_path, "# x\n" + LATER)
     assert done.returncode == 1 and done.stdout == ""
+
+
+def test_the_readme_says_what_a_user_without_root_runs():
+    """Issue 34 review: the command's apt-get part needs root. The README says so and gives the command a
+    user without root runs: CI's own command without its apt-get parts, after installing the same packages."""
+    command = subprocess.run(["bash", str(ROOT / ".ci" / "run"), "--print-command"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+    parts = command.split(" && ")
+    apt = [p for p in parts if "apt-get" in p]
+    assert apt and parts[:len(apt)] == apt, "the apt-get part comes first"
+    packages = apt[-1].split("install -y -q ")[1]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    paragraph = readme.split("\n**Without root**", 1)[1].split("\n\n")[0]
+    assert "needs root" in paragraph and f"sudo apt-get install {packages}" in paragraph
+    user = readme.split("\n**Without root**", 1)[1].split("\n\n")[1]
+    assert user == "    " + " && ".join(parts[len(apt):])

@@ -143,7 +143,22 @@ def test_a_sweep_naming_a_missing_scenario_file_is_named(tmp_path):
     (tmp_path / "s.toml").write_text('name = "s"\nscenario = "missing.toml"\n')
     with pytest.raises(SweepError) as e:
         load_sweep(tmp_path / "s.toml")
-    assert str(e.value) == f"{tmp_path / 's.toml'}: scenario: no file {tmp_path / 'missing.toml'}"
+    assert str(e.value).startswith(f"{tmp_path / 's.toml'}: scenario: no file {tmp_path / 'missing.toml'}, and no "
+                                   "packaged scenario named 'missing.toml' (a-base, ")
+
+
+@pytest.mark.parametrize("name", ["e-base", "e-base.toml", "a-base"])
+def test_a_sweep_takes_a_packaged_scenario_by_name_from_any_directory(tmp_path, name):
+    """Issue 34 review: `scenario = "e-base.toml"` worked only beside scenarios/e-base.toml; the names
+    `pacesim run` takes are packaged scenarios wherever the sweep file is."""
+    (tmp_path / "s.toml").write_text(f'name = "s"\nscenario = "{name}"\n')
+    assert load_sweep(tmp_path / "s.toml").base == load_scenario(name)
+
+
+def test_a_sweep_takes_a_file_beside_it_before_a_packaged_scenario_of_that_name(tmp_path):
+    (tmp_path / "e-base.toml").write_text('duration = "700s"\n')  # E-base but for its length (400 s)
+    (tmp_path / "s.toml").write_text('name = "s"\nscenario = "e-base.toml"\n')
+    assert load_sweep(tmp_path / "s.toml").base.duration == 700 * 10**9
 
 
 @pytest.mark.parametrize("scale", ["nan", "inf", "-0.5", "0", "true", '"0.1"'])

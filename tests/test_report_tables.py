@@ -47,8 +47,10 @@ def test_the_store_loads_back_the_results_frames_and_metrics(run, tmp_path):
         assert {k: point[k] for k in run.metrics} == json.loads(json.dumps(run.metrics))
         # A sweep's rows stack the same views, the index back as a column.
         stacked = store.rows("one", "flows")
-        expected = run.flows.reset_index().assign(**{"core.buffer": "5KB", "seed": run.seed})
+        expected = run.flows.reset_index().assign(**{"core.buffer": 5000.0, "core.buffer_written": "5KB",
+                                                      "seed": run.seed})
         pd.testing.assert_frame_equal(stacked, expected)
+        assert stacked.attrs["units"] == {"core.buffer": "B"}
 
 
 def test_an_unmeasured_table_is_none_live_and_empty_with_its_columns_as_rows():

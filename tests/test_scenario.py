@@ -151,6 +151,13 @@ def test_unknown_nested_key_is_named_with_the_valid_keys():
     assert "rate, delay, buffer, buffer_packets, queue" in str(e)
 
 
+def test_a_key_in_a_table_of_no_keys_is_named_with_what_the_table_takes():
+    e = error({"transit": {"enabled": True}})
+    assert e.field == "transit.enabled"
+    assert str(e).endswith("unknown key 'enabled'; transit takes no keys: the table alone asks for it ([transit], "
+                           "or --set transit={})")
+
+
 def test_negative_buffer():
     e = error({"core": {"buffer": "-5KB"}})
     assert e.field == "core.buffer"
@@ -258,6 +265,9 @@ def test_override_numbers_stay_numbers():
         ("core.bufer=5KB", "core.bufer", "valid keys at core: rate, delay, buffer"),
         ("sede=3", "sede", "valid keys at the top level: seed, duration"),
         ("tcp.variant.x=1", "tcp.variant.x", "tcp.variant is a value"),
+        # A table of no keys listed none ("valid keys at transit: "): it says so, and how to ask for it.
+        ("transit.enabled=true", "transit.enabled",
+         "unknown key 'enabled'; transit takes no keys: the table alone asks for it ([transit], or --set transit={})"),
         ("seed", "seed", "key=value"),
     ],
 )

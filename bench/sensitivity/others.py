@@ -88,8 +88,8 @@ def run(exp: Experiment, reading: Reading, results: Path, workers: int) -> None:
                                 set=own.set + list(reading.overrides), seeds=SEEDS.get(reading.name, own.seeds))
     with Store(results) as store, executor(workers) as pool:
         run_sweep(sweep, store, pool, progress=False)
-        points = store.points(sweep.name)
-        rows = fig.with_derived({t: store.rows(sweep.name, t) for t in fig.table_names()})
+        points = store.points(sweep.name, written=True)
+        rows = fig.with_derived({t: store.rows(sweep.name, t, written=True) for t in fig.table_names()})
     if reading.name == "packets":
         points["core.buffer"] = points["core.buffer_packets"].map(lambda n: f"{int(n)}KB")
     judged = [{"claim": j.id, "expect": j.expect, "reading": reading.name, "outcome": j.outcome, "numbers": j.numbers}

@@ -158,7 +158,7 @@ def run(exp: Experiment, store_dir: Path, workers: int) -> pd.DataFrame:
     sweep = exp.sweep()
     with Store(store_dir) as store, executor(workers) as pool:
         run_sweep(sweep, store, pool, progress=False)
-        df = store.points(sweep.name)
+        df = store.points(sweep.name, written=True)
     keep = [*exp.axes, "seed", "status"]
     cols = [c for c in keep if c in df] + [m for m in exp.metrics if m in df]
     out = df[cols]

@@ -170,7 +170,7 @@ def base_points(exp: Experiment, base: Path) -> pd.DataFrame:
     with Store(base) as store:
         if exp.fig not in set(store.sweeps()["sweep"]):
             return pd.DataFrame()
-        df = store.points(exp.fig)
+        df = store.points(exp.fig, written=True)
     for key, values in exp.axes.items():
         df = df[df[key].isin(values)]
     return df
@@ -181,7 +181,7 @@ def run_points(exp: Experiment, reading: Reading, results: Path, workers: int) -
     sweep = sweep_of(exp, reading)
     with Store(results) as store, executor(workers) as pool:
         run_sweep(sweep, store, pool, progress=False)
-        df = store.points(sweep.name)
+        df = store.points(sweep.name, written=True)
     if reading.kib:
         df["core.buffer"] = df["core.buffer"].str.replace("KiB", "KB")
     return df

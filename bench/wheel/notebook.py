@@ -26,6 +26,7 @@ with pacesim.store.Store(results) as store:
     points = store.points("nb-buffers")
 print(points[["core.buffer", "seed", "status", "core_loss_rate"]].to_string(index=False))
 assert run.ran == 4 and run.failed == 0 and (points["status"] == "ok").all()
+assert points.attrs["units"] == {"core.buffer": "B"}  # the axis in bytes, "2KB" as written in core.buffer_written
 loss = points.groupby("core.buffer")["core_loss_rate"].mean()
-assert loss["2KB"] > loss["10KB"], loss  # a smaller buffer drops more
+assert loss[2000] > loss[10_000], loss  # a smaller buffer drops more
 print("notebook: ok")

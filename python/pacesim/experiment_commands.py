@@ -106,7 +106,7 @@ def results(
             _print_whole(t)
             return
         try:
-            df = store.points(name)
+            df = store.points(name, written=True)
             axes = list(store.spec(name)["axes"])
         except KeyError as e:
             fail(str(e.args[0]))
@@ -232,7 +232,7 @@ def plot(
         fail(f"--results {results}: no results store there (no pacesim.sqlite)")
     with Store(results, read_only=True) as store:
         try:
-            df = store.points(name)
+            df = store.points(name, written=True)
             axes = list(store.spec(name)["axes"])
         except KeyError as e:
             fail(str(e.args[0]))

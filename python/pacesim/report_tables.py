@@ -17,7 +17,7 @@ pandas is imported on first use (`pacesim run` prints its transfers with
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -97,27 +97,52 @@ QUANTITIES = (("bytes", "B", "parse_size", 1.0), ("s", "s", "parse_time", 1e-9),
 unit (times parse to ns)."""
 
 
-def axis_numbers(points: pd.DataFrame, axes: Sequence[str]) -> pd.DataFrame:
-    """A sweep's points (`Store.points`) with a numeric column beside each axis written in units ("3KB",
-    "10ms", "8Mbps"): `<axis>_bytes`, `<axis>_s` or `<axis>_bps`, so that it sorts and computes as numbers
-    (the written values sort as text: "10KB" before "3KB"). Each such column's unit is in
-    `frame.attrs["units"]` ({"core.buffer_bytes": "B"}). An axis of plain numbers is numeric already; one
-    of categories (schemes, variants) or lists gets no column, nor one whose values do not all parse as
-    one quantity."""
+def _quantity(values: pd.Series) -> Optional[Tuple[str, str, pd.Series]]:
+    """An axis's values as one quantity of `QUANTITIES`: its column suffix, unit and the numbers (floats);
+    None for plain numbers, categories (schemes, variants), lists, or values that do not all parse as one
+    quantity."""
     from . import units
 
+    if values.map(lambda v: isinstance(v, str)).eq(False).any():
+        return None
+    for suffix, unit, parser, scale in QUANTITIES:
+        try:
+            return suffix, unit, values.map(lambda v, parse=getattr(units, parser): parse(v) * scale).astype(float)
+        except ValueError:
+            continue
+    return None
+
+
+def axis_numbers(points: pd.DataFrame, axes: Sequence[str]) -> pd.DataFrame:
+    """A sweep's points as written (`Store.points(..., written=True)`) with a numeric column beside each
+    axis written in units ("3KB", "10ms", "8Mbps"): `<axis>_bytes`, `<axis>_s` or `<axis>_bps`, the form
+    of a CSV, which has no column metadata (`pacesim results NAME --csv`, a reproduction's CSV). Each such
+    column's unit is in `frame.attrs["units"]` ({"core.buffer_bytes": "B"})."""
     frame, named = points.copy(), {}
     for axis in axes:
-        if axis not in frame or frame[axis].map(lambda v: isinstance(v, str)).eq(False).any():
-            continue
-        for suffix, unit, parser, scale in QUANTITIES:
-            try:
-                values = frame[axis].map(lambda v, parse=getattr(units, parser): parse(v) * scale)
-            except ValueError:
-                continue
-            frame.insert(frame.columns.get_loc(axis) + 1, f"{axis}_{suffix}", values.astype(float))
+        found = _quantity(frame[axis]) if axis in frame else None
+        if found is not None:
+            suffix, unit, values = found
+            frame.insert(frame.columns.get_loc(axis) + 1, f"{axis}_{suffix}", values)
             named[f"{axis}_{suffix}"] = unit
-            break
+    frame.attrs["units"] = {**points.attrs.get("units", {}), **named}
+    return frame
+
+
+def numeric_axes(points: pd.DataFrame, axes: Sequence[str]) -> pd.DataFrame:
+    """A sweep's points as written with each axis written in units ("3KB", "10ms", "8Mbps") made its
+    number in the unit `frame.attrs["units"]` names ({"core.buffer": "B"}: bytes, seconds or bit/s), so
+    that it sorts and computes as numbers (as written, "10KB" sorts before "3KB"), and the values as
+    written kept beside it as `<axis>_written`: the form of `Store.points`, `Store.rows` and
+    `Store.to_xarray`. An axis of plain numbers is numeric already; any other keeps its values."""
+    frame, named = points.copy(), {}
+    for axis in axes:
+        found = _quantity(frame[axis]) if axis in frame else None
+        if found is not None:
+            _, unit, values = found
+            frame.insert(frame.columns.get_loc(axis) + 1, f"{axis}_written", frame[axis])
+            frame[axis] = values
+            named[axis] = unit
     frame.attrs["units"] = {**points.attrs.get("units", {}), **named}
     return frame
 

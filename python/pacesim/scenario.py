@@ -182,6 +182,9 @@ def _unknown_key(key: str, parent: List[Union[str, int]], kind: Optional[str] = 
         if isinstance(part, str):
             model = _table(model, re.sub(r"\[\d+\]$", "", part), kind)
     where = f"at {_path(parent)}" if parent else "at the top level"
+    if not _keys(model):  # a table whose presence alone asks for something ([transit])
+        table = _path(parent)
+        return f"unknown key {key!r}; {table} takes no keys: the table alone asks for it ([{table}], or --set {table}={{}})"
     return f"unknown key {key!r}; valid keys {where}: {', '.join(_keys(model))}"
 
 
@@ -246,11 +249,22 @@ def scenario_file(name: Union[str, Path]) -> Path:
             return path
     except OSError as e:  # a name too long for the file system
         raise ScenarioError(str(name), f"cannot be a file: {e.strerror}") from None
-    packaged = PACKAGED / (path.name if path.suffix == ".toml" else f"{path.name}.toml")
-    if path.parent == Path(".") and packaged.is_file():
-        return packaged
-    names = ", ".join(sorted(f.stem for f in PACKAGED.glob("[a-z]*.toml")))
-    raise ScenarioError(str(name), f"no such file, and no packaged scenario of that name ({names})")
+    found = packaged(name)
+    if found is not None:
+        return found
+    raise ScenarioError(str(name), f"no such file, and no packaged scenario of that name ({packaged_names()})")
+
+
+def packaged(name: Union[str, Path]) -> Optional[Path]:
+    """The packaged scenario named `name` (`e-base` or `e-base.toml`), None if there is none."""
+    path = Path(name)
+    found = PACKAGED / (path.name if path.suffix == ".toml" else f"{path.name}.toml")
+    return found if path.parent == Path(".") and path.name and found.is_file() else None
+
+
+def packaged_names() -> str:
+    """The packaged scenarios' names, comma-separated."""
+    return ", ".join(sorted(f.stem for f in PACKAGED.glob("[a-z]*.toml")))
 
 
 def load_scenario(path: Union[str, Path]) -> Scenario:

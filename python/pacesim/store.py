@@ -80,7 +80,7 @@ import pyarrow.parquet as pq
 from . import schema
 from .messages import printable, shown
 from .metrics import tcp_metrics_of_old
-from .report_tables import TABLES, flat, links, view
+from .report_tables import TABLES, flat, links, numeric_axes, view
 
 if TYPE_CHECKING:
     import xarray
@@ -675,11 +675,14 @@ class Store:
         return _json(row[0], f"sweep {sweep}: its definition in {self.root / 'pacesim.sqlite'}")
 
     @_guarded
-    def points(self, sweep: str) -> pd.DataFrame:
-        """One row per point of `sweep`: its axes (one column each, values as written in
-        the sweep), seed, key, status ('ok', 'failed' or 'pending'), error, every metric,
-        wall time and code version. A StoreError names the sweep, or a run of it, if its
-        rows in the database are not the ones committed (its rerun writes them again)."""
+    def points(self, sweep: str, written: bool = False) -> pd.DataFrame:
+        """One row per point of `sweep`: its axes (one column each), seed, key, status ('ok', 'failed' or
+        'pending'), error, every metric, wall time and code version. An axis written in units ("3KB",
+        "10ms", "8Mbps") is a number in the unit `frame.attrs["units"]` names ({"core.buffer": "B"}:
+        bytes, seconds, bit/s), so that it sorts as numbers, with the values as written beside it in
+        `<axis>_written` (`report_tables.numeric_axes`); with `written`, every axis as the sweep wrote it.
+        A StoreError names the sweep, or a run of it, if its rows in the database are not the ones
+        committed (its rerun writes them again)."""
         found = self.db.execute(f"SELECT spec, {self._sum('sweeps')} FROM sweeps WHERE name = ?", (sweep,)).fetchone()
         if found is None:
             raise KeyError(f"no sweep named {sweep!r} in {self.root}")
@@ -715,7 +718,8 @@ class Store:
             rec.update({k: v for k, v in metrics.items() if k not in rec})
             rec.update(wall_s=run["wall_s"], code_version=run["code_version"], finished_at=run["finished_at"])
             records.append(rec)
-        return pd.DataFrame.from_records(records)
+        frame = pd.DataFrame.from_records(records)
+        return frame if written else numeric_axes(frame, axes)
 
     def _whole(self, row: list, tables: list, digest: Optional[str], whose: str) -> None:
         """A StoreError unless the run of row `row` (its `ROW` values) and `tables` (their rows) is as committed."""
@@ -776,49 +780,44 @@ class Store:
         return links(self.report(key))
 
     @_guarded
-    def rows(self, sweep: str, name: str = "flows") -> pd.DataFrame:
-        """Table `name` of every successful point of `sweep` (every flow, or
-        every transfer), with the point's axes and seed."""
-        pts = self.points(sweep)
+    def rows(self, sweep: str, name: str = "flows", written: bool = False) -> pd.DataFrame:
+        """Table `name` of every successful point of `sweep` (every flow, or every transfer), with the
+        point's axes (as in `points`, `written` as there) and seed."""
+        pts = self.points(sweep, written)
         ok = pts[pts["status"] == "ok"]
         axes = list(self.spec(sweep)["axes"])
+        axes += [f"{a}_written" for a in axes if f"{a}_written" in pts]
         frames = [flat(name, self.table(row["key"], name)).assign(**{a: row[a] for a in axes}, seed=row["seed"])
                   for row in ok.to_dict("records")]
-        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+        frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+        frame.attrs["units"] = pts.attrs.get("units", {})
+        return frame
 
     def to_xarray(self, sweep: str, metrics: Optional[Iterable[str]] = None) -> "xarray.Dataset":
         """`sweep`'s metrics as an xarray Dataset (needs the extra `pacesim[xarray]`): one dimension per axis
         and one for the seed, one variable per numeric metric (`metrics`, default all), NaN where a point
         failed or is pending. An axis written in units ("3KB", "10ms", "8Mbps") is its numeric value in
-        the unit its `units` attribute names (bytes, seconds, bit/s; `report_tables.axis_numbers`), with
-        the written values kept as the coordinate `<axis>_written`; any other axis keeps its values."""
+        the unit its `units` attribute names (bytes, seconds, bit/s), with the written values kept as the
+        coordinate `<axis>_written`, as in `points`; any other axis keeps its values."""
         try:
             import xarray  # noqa: F401  (pandas' to_xarray needs it)
         except ImportError:
             raise ImportError("Store.to_xarray needs xarray, an optional extra: pip install 'pacesim[xarray]'") from None
-        from .report_tables import axis_numbers
 
         axes = list(self.spec(sweep)["axes"])
-        pts = axis_numbers(self.points(sweep), axes)
+        pts = self.points(sweep)
         units = pts.attrs["units"]
-        numeric = {a: next((c for c in units if c.startswith(f"{a}_") and c in pts), None) for a in axes}
-        skip = {"seed", "key", "status", "error", "code_version", "finished_at", *axes, *units}
+        skip = {"seed", "key", "status", "error", "code_version", "finished_at", *axes, *(f"{a}_written" for a in units)}
         names = [m for m in (metrics if metrics is not None else pts.columns)
                  if m in pts and m not in skip and pd.api.types.is_numeric_dtype(pts[m])]
         unknown = sorted(set(metrics or ()) - set(names))
         if unknown:
             raise KeyError(f"sweep {sweep}: no numeric metric {', '.join(map(repr, unknown))}")
-        frame = pts[pts["status"] == "ok"].copy()
-        dims = []
-        for a in axes:
-            if numeric[a]:
-                frame[f"{a}_written"], frame[a] = frame[a], frame[numeric[a]]
-            dims.append(a)
-        data = frame.set_index([*dims, "seed"])[names].to_xarray()
-        for a in axes:
-            if numeric[a]:
-                written = frame.drop_duplicates(a).set_index(a)[f"{a}_written"]
-                data = data.assign_coords({f"{a}_written": (a, [written.get(v) for v in data[a].values])})
-                data[a].attrs["units"] = units[numeric[a]]
+        frame = pts[pts["status"] == "ok"]
+        data = frame.set_index([*axes, "seed"])[names].to_xarray()
+        for a in units:
+            written = frame.drop_duplicates(a).set_index(a)[f"{a}_written"]
+            data = data.assign_coords({f"{a}_written": (a, [written.get(v) for v in data[a].values])})
+            data[a].attrs["units"] = units[a]
         data.attrs.update(sweep=sweep)
         return data

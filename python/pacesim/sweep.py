@@ -3,7 +3,8 @@
 A sweep file (TOML):
 
     name = "buffers"
-    scenario = "e-base.toml"        # relative to this file; or a [scenario] table; default E-base
+    scenario = "e-base.toml"        # a file relative to this one, or a packaged scenario's name (as
+                                    # `pacesim run` takes it); or a [scenario] table; default E-base
     seeds = [1, 2, 3]
     set = ["duration=100s"]         # fixed overrides, applied first
     [axes]                          # the cartesian product of these, in this order
@@ -58,7 +59,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from . import ENGINE_VERSION
 from .messages import printable, shown
 from .result import Result
-from .scenario import Scenario, ScenarioError, apply_overrides, check_key, load_scenario, parse_scenario, read_toml
+from .scenario import (Scenario, ScenarioError, apply_overrides, check_key, load_scenario, packaged, packaged_names,
+                       parse_scenario, read_toml)
 from .store import MAX_SEED, DamagedRun, Store, StoreError, plain_name, run_key
 from .units import parse_rate
 
@@ -358,6 +360,22 @@ class _SweepFile(BaseModel):
     quick: Optional[_Quick] = None
 
 
+def _base_file(path: Path, name: str) -> Path:
+    """The scenario file a sweep file `path` names in `scenario`: a file relative to the sweep file's
+    directory, else a packaged scenario of that name (as `pacesim run` takes it), else a SweepError."""
+    try:
+        if (path.parent / name).is_file():
+            return path.parent / name
+    except OSError:  # a name the file system refuses (too long, ...)
+        pass
+    found = packaged(name) if len(name) <= 255 else None
+    if found is None:
+        named = path.parent / name if len(name) <= 255 else f"{name[:80]}... ({len(name)} characters)"
+        raise SweepError(f"{path}: scenario: no file {named}, and no packaged scenario named {name!r} "
+                         f"({packaged_names()})")
+    return found
+
+
 def load_sweep(path: Union[str, Path]) -> Sweep:
     """Read a sweep TOML file (see the module docstring)."""
     path = Path(path)
@@ -368,14 +386,7 @@ def load_sweep(path: Union[str, Path]) -> Sweep:
         where = ".".join(str(part) for part in error["loc"])
         raise SweepError(f"{path}: {where}: {error['msg']} (got {shown(error['input'])})") from None
     if isinstance(f.scenario, str):
-        try:
-            found = (path.parent / f.scenario).is_file()
-        except OSError:  # a name the file system refuses (too long, ...)
-            found = False
-        if not found:
-            named = path.parent / f.scenario if len(f.scenario) <= 255 else f"{f.scenario[:80]}... ({len(f.scenario)} characters)"
-            raise SweepError(f"{path}: scenario: no file {named}")
-        scenario = load_scenario(path.parent / f.scenario)
+        scenario = load_scenario(_base_file(path, f.scenario))
     else:
         scenario = parse_scenario(f.scenario, path.parent)
     quick = f.quick.model_dump(exclude_none=True) if f.quick is not None else None

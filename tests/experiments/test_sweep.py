@@ -19,9 +19,10 @@ def test_every_point_runs_and_matches_a_single_run(tiny_store):
     store, first = tiny_store
     assert (first.points, first.skipped, first.ran, first.failed) == (8, 0, 8, 0)
     df = store.points("tiny")
-    assert list(df.columns[:3]) == ["core.buffer", "pacing.scheme", "seed"]
+    assert list(df.columns[:4]) == ["core.buffer", "core.buffer_written", "pacing.scheme", "seed"]
     assert (df["status"] == "ok").all()
-    row = df[(df["core.buffer"] == "10KB") & (df["pacing.scheme"] == "edge") & (df["seed"] == 2)].iloc[0]
+    row = df[(df["core.buffer"] == 10_000) & (df["pacing.scheme"] == "edge") & (df["seed"] == 2)].iloc[0]
+    assert row["core.buffer_written"] == "10KB"
     single = pacesim.run(pacesim.apply_overrides(pacesim.Scenario(), TINY + ["core.buffer=10KB", "pacing.scheme=edge"]), seed=2)
     assert row["goodput_kbps_mean"] == single.summary["goodput_kbps_mean"]
     assert row["aggregate_mbps"] == single.summary["aggregate_mbps"]

@@ -1,13 +1,32 @@
 """`Store.to_xarray` (issue 34): a sweep as a Dataset whose dimensions are its axes and the seed, an axis
-written in units as its number in that unit, each variable the stored metric of its point."""
+written in units as its number in that unit, each variable the stored metric of its point; `Store.points`
+and `Store.rows` give the axes in the same form (numbers, the unit in the frame's metadata)."""
 
 import numpy as np
 import pytest
 
-pytest.importorskip("xarray")
+
+def test_points_and_rows_give_an_axis_in_units_as_numbers_that_sort_as_numbers(tiny_store):
+    """Issue 34: axis values came back as written, so pandas sorted "10KB" before "3KB"."""
+    store, _ = tiny_store
+    points = store.points("tiny")
+    ordered = points.sort_values("core.buffer", kind="stable")
+    assert list(ordered["core.buffer"].unique()) == [3000.0, 10000.0]  # numbers: 3 KB first
+    assert list(ordered["core.buffer_written"].unique()) == ["3KB", "10KB"]
+    assert points.attrs["units"] == {"core.buffer": "B"}
+    assert set(points["pacing.scheme"]) == {"none", "edge"}  # a category keeps its values, no `_written`
+    assert "pacing.scheme_written" not in points
+    written = store.points("tiny", written=True)
+    assert list(written["core.buffer"]) == list(points["core.buffer_written"]) and "core.buffer_written" not in written
+    flows = store.rows("tiny")
+    assert set(flows["core.buffer"]) == {3000.0, 10000.0} and flows.attrs["units"] == {"core.buffer": "B"}
+    # Each flow carries its point's axes: the number and the text agree row by row.
+    assert (flows["core.buffer"] == flows["core.buffer_written"].map({"3KB": 3000.0, "10KB": 10000.0})).all()
+    assert set(store.rows("tiny", written=True)["core.buffer"]) == {"3KB", "10KB"}
 
 
 def test_a_sweep_is_a_dataset_over_its_axes_and_seeds(tiny_store):
+    pytest.importorskip("xarray")
     store, _ = tiny_store
     data = store.to_xarray("tiny")
     assert dict(data.sizes) == {"core.buffer": 2, "pacing.scheme": 2, "seed": 2}
@@ -17,17 +36,17 @@ def test_a_sweep_is_a_dataset_over_its_axes_and_seeds(tiny_store):
     assert list(data["core.buffer_written"].values) == ["3KB", "10KB"]
     points = store.points("tiny")
     for row in points.to_dict("records"):
-        at = data.sel({"core.buffer": {"3KB": 3000.0, "10KB": 10000.0}[row["core.buffer"]],
-                       "pacing.scheme": row["pacing.scheme"], "seed": row["seed"]})
+        at = data.sel({"core.buffer": row["core.buffer"], "pacing.scheme": row["pacing.scheme"], "seed": row["seed"]})
         assert at["goodput_kbps_mean"].item() == row["goodput_kbps_mean"]
         assert at["core_loss_rate"].item() == row["core_loss_rate"]
     # Means over seeds are one call away, as xarray users expect.
     mean = data["goodput_kbps_mean"].mean("seed").sel({"core.buffer": 3000.0, "pacing.scheme": "edge"}).item()
-    edge = points[(points["core.buffer"] == "3KB") & (points["pacing.scheme"] == "edge")]
+    edge = points[(points["core.buffer"] == 3000.0) & (points["pacing.scheme"] == "edge")]
     assert np.isclose(mean, edge["goodput_kbps_mean"].mean())
 
 
 def test_an_unknown_metric_is_named(tiny_store):
+    pytest.importorskip("xarray")
     store, _ = tiny_store
     with pytest.raises(KeyError, match="no numeric metric 'goodput'"):
         store.to_xarray("tiny", ["goodput"])

@@ -42,8 +42,8 @@ def judge_all(results: Path) -> Dict[str, Tuple[str, List[Judged]]]:
                                           NOT_EVALUATED, sentence=c.sentence)
                                    for i, c in zip(claim_ids(fig.id, fig.claims), fig.claims)]
                         continue
-                    points = store.points(fig.id)
-                    rows = fig.with_derived({t: store.rows(fig.id, t) for t in fig.table_names()})
+                    points = store.points(fig.id, written=True)
+                    rows = fig.with_derived({t: store.rows(fig.id, t, written=True) for t in fig.table_names()})
                     judged += judge_figure(fig, points, rows, quick=False)
                     ok = int((points["status"] == "ok").sum())
                     how.append(f"`pacesim reproduce {fig.id}`: {ok} of {len(points)} points")

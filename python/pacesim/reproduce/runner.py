@@ -67,8 +67,8 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     t0 = time.perf_counter()
     with Store(results) as store:
         run = run_sweep(sweep, store, pool, progress)
-        points = store.points(sweep.name)
-        rows = fig.with_derived({t: store.rows(sweep.name, t) for t in fig.table_names()})
+        points = store.points(sweep.name, written=True)
+        rows = fig.with_derived({t: store.rows(sweep.name, t, written=True) for t in fig.table_names()})
         while settle and not quick and (added := more_seeds(sweep.seeds, judged := judge_figure(fig, points, rows,
                                                                                                quick), fig.seeds)):
             if on_more is not None:
@@ -77,8 +77,8 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
             more = run_sweep(sweep, store, pool, progress)
             run = SweepRun(run.name, more.points, more.points - run.ran - more.ran, run.ran + more.ran,
                            run.failed + more.failed, run.wall_s + more.wall_s)
-            points = store.points(sweep.name)
-            rows = fig.with_derived({t: store.rows(sweep.name, t) for t in fig.table_names()})
+            points = store.points(sweep.name, written=True)
+            rows = fig.with_derived({t: store.rows(sweep.name, t, written=True) for t in fig.table_names()})
     if len(points) and (points["status"] == "failed").all():  # nothing to draw or judge: say why, once
         raise SweepError(f"{fig.id}: every point failed: " + "; ".join(points["error"].dropna().unique()[:3]))
     wall = time.perf_counter() - t0
@@ -152,13 +152,32 @@ def _numbers(fig: Figure, points: pd.DataFrame) -> List[str]:
     return parts
 
 
+def _span(values: list, unit: str = "") -> str:
+    """Values as one ("100 flows"), or their range when the points differ ("100-2000 flows"); text
+    values joined ("a-base/e-base")."""
+    distinct = sorted(set(values))
+    if isinstance(distinct[0], str):
+        return "/".join(distinct) + unit
+    shown = [f"{v:g}" for v in (distinct[0], distinct[-1])]
+    return (shown[0] if len(distinct) == 1 else "-".join(shown)) + unit
+
+
+def _no_numbers(fig: Figure, csv: Path) -> str:
+    """Why the report has no table of numbers, in place of one."""
+    if all(isinstance(panel, ROW_PANELS) for panel in fig.panels):
+        return (f"Every panel of {fig.id} is drawn from the runs' tables (curves, distributions), not from one "
+                f"number a point: the claims above quote their numbers, and `{csv.name}` holds every point's metrics.")
+    return "No successful point: nothing to average."
+
+
 def _size(quick: bool, sweep: Sweep) -> str:
-    """What the runs were: topology, flows, length; and how the quick one was reduced."""
-    first = _first(sweep)
-    if first is None:
+    """What the runs were: topology, flows, length over every valid point (a range where the points
+    differ); and how the quick one was reduced."""
+    sizes = [p.scenario for p in sweep.points() if p.scenario is not None and p.seed == sweep.seeds[0]]
+    if not sizes:
         return "no valid point"
-    what = (f"{first.topology.kind}, {describe(first, 0)['flows']} flows, {first.duration / 1e9:g} s "
-            f"measured after {first.warmup / 1e9:g} s")
+    what = (f"{_span([s.topology.kind for s in sizes])}, {_span([describe(s, 0)['flows'] for s in sizes], ' flows')}, "
+            f"{_span([s.duration / 1e9 for s in sizes], ' s')} measured after {_span([s.warmup / 1e9 for s in sizes], ' s')}")
     if not quick:
         return f"full size: {what}"
     scaled = f"flows and every link rate x{sweep.scale:g} (each flow keeps its share of the core), " if sweep.scale != 1 else ""
@@ -193,7 +212,8 @@ def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: S
               + (f" Seeds: {j.seeds}." if j.seeds else "") + (" |" if quick else f" | **{j.verdict}** |") for j in claims]
     lines += causes_markdown(claims, "### Causes of the misses")
     lines += seeds_markdown(claims, "### Seed by seed")
-    lines += ["", "## Numbers (mean over seeds ± 95 % confidence interval, Student t)", ""] + _numbers(fig, points)
+    lines += ["", "## Numbers (mean over seeds ± 95 % confidence interval, Student t)", ""]
+    lines += _numbers(fig, points) or [_no_numbers(fig, csv), ""]
     if len(failed):
         lines += ["## Failed points", ""] + [f"- {r['key']}: {r['error']}" for _, r in failed.iterrows()] + [""]
     lines += ["## Files", "", f"- `{csv.name}`: every point (axes, seed, status, metrics, wall time)"]
