@@ -84,6 +84,9 @@ def test_files_past_their_bound_are_refused_naming_them(tmp_path):
                                             r"at most 256 MB") as e:
         pacesim.apply_overrides(pacesim.load_scenario("a-video"), [f'traffic.udp[0].trace.file="{trace}"'])
     assert e.value.field == "traffic.udp[0].trace.file"
+    # A device as a trace file was "no trace file /dev/zero", though it is there.
+    with pytest.raises(ScenarioError, match=r"^traffic.udp\[0\].trace.file: /dev/zero: not a regular file"):
+        pacesim.apply_overrides(pacesim.load_scenario("a-video"), ['traffic.udp[0].trace.file="/dev/zero"'])
     with pytest.raises(ScenarioError, match="^/dev/zero: holds more than 64,000,000 bytes; an overlay CSV"):
         read_csv(Path("/dev/zero"), "an overlay")
 

@@ -49,8 +49,10 @@ class _Trace(_Model):
         if not path.is_absolute():
             path = Path((info.context or {}).get("base", ".")) / path
         path = path.resolve()
-        if not path.is_file():
+        if not path.exists():
             raise ValueError(f"no trace file {path}")
+        if not path.is_file():  # a directory or a device such as /dev/zero, which would be read without end
+            raise ValueError(f"{path}: not a regular file")
         if path.stat().st_size > MAX_TRACE_BYTES:
             raise ValueError(f"{path} holds {path.stat().st_size:,} bytes; a trace file is at most "
                              f"{MAX_TRACE_BYTES // 10**6} MB")

@@ -22,6 +22,7 @@ import functools
 import inspect
 import os
 import sys
+import warnings
 from typing import Callable, List, NoReturn, Tuple, TypeVar
 
 import typer
@@ -92,6 +93,19 @@ def warn(message: str) -> None:
     err.print(Text.assemble(("warning:", "yellow"), " ", shown(message)), soft_wrap=True)
 
 
+def _shown_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """`warnings.showwarning` for a command: pacesim's own warnings (a damaged stored run named and run
+    again) as `warning: MESSAGE`, without Python's file, line and source of the call that warned; any
+    other package's in Python's form."""
+    if category.__module__.split(".")[0] == "pacesim":
+        warn(str(message))
+    else:
+        _python_showwarning(message, category, filename, lineno, file, line)
+
+
+_python_showwarning = warnings.showwarning
+
+
 def _paths(fn: Callable) -> List[Tuple[str, str]]:
     """(parameter, its name on the command line) of each path argument or option of command `fn`."""
     out = []
@@ -128,7 +142,9 @@ def command(fn: F) -> F:
     def guarded(*args, **kwargs):
         _looked_up(paths, kwargs)
         try:
-            done = fn(*args, **kwargs)
+            with warnings.catch_warnings():
+                warnings.showwarning = _shown_warning
+                done = fn(*args, **kwargs)
             sys.stdout.flush()  # a pipe's buffer is written here, not at the interpreter's exit
             return done
         except BrokenPipeError:

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,8 @@ from typer.testing import CliRunner
 
 import pacesim
 from pacesim.cli import app
+from pacesim.store import DamagedRun
+from pacesim.terminal import command
 
 from .conftest import TINY
 
@@ -234,6 +237,23 @@ def test_a_store_that_cannot_be_made_is_an_error_naming_it(tmp_path):
     (tmp_path / "s.toml").write_text('name = "s"\nset = ' + repr(TINY).replace("'", '"') + '\n[axes]\n"core.buffer" = ["5KB"]\n')
     refused(["sweep", tmp_path / "s.toml", "--results", "/proc/self/nope", "--quiet"], "--results: /proc/self/nope:",
             code=1)
+
+
+def test_pacesims_warnings_print_as_warning_lines(capsys):
+    # A damaged stored run, named and run again by `pacesim sweep`, was printed in Python's form: the file,
+    # line and source of the code that warned, and the class's name.
+    @command
+    def sweep():
+        warnings.warn(DamagedRun(f"tiny: the stored run of point seed 1: {ESC}x.parquet is not the file committed; "
+                                 "running it again"), stacklevel=2)
+        warnings.warn("another package's", FutureWarning)
+
+    with pytest.warns(FutureWarning, match="another package's"):  # passed on to Python's warnings as it was
+        sweep()
+    err = capsys.readouterr().err
+    assert err.startswith(r"warning: tiny: the stored run of point seed 1: \x1b]0;pwned\x07\x1b[31mx.parquet is not "
+                          "the file committed; running it again\n"), err
+    assert "DamagedRun" not in err and ".py:" not in err and "another" not in err
 
 
 def test_results_csv_to_a_full_disk_is_an_error(store):
