@@ -344,7 +344,10 @@ def names_something(argv: List[str], output: str) -> bool:
     if "" in argv and "error: .: " in text:  # an empty path argument, which typer reads as "."
         return True
     for a in argv:
-        for word in {shown(w) for w in (a, a.partition("=")[0], Path(a).name if a else a)} | {repr(a)}:
+        # A newline of the case's words is printed as one (`shown` writes out only the other controls): it
+        # is compared as the space the output's newlines became.
+        words = {shown(w).replace("\n", " ") for w in (a, a.partition("=")[0], Path(a).name if a else a)} | {repr(a)}
+        for word in words:
             if (len(word) >= 2 and (word in text or word[:40] in text)) or (word and f" {word}: " in text):
                 return True
     return False
