@@ -21,7 +21,7 @@ def printed(tmp_path: Path, readme: str) -> subprocess.CompletedProcess:
 
 def test_the_readme_in_the_repository_gives_its_command():
     done = subprocess.run(["bash", str(ROOT / ".ci" / "run"), "--print-command"], capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout.rstrip().endswith("python -m pytest -q"), done
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("python -m pytest -q -n auto --dist worksteal"), done
 
 
 @pytest.mark.parametrize("ending", ["\n", "", "\nMore text.\n"])
