@@ -15,7 +15,7 @@
 //!
 //! Files each touched, beyond this one: none for the pacer, the congestion
 //! control and the topology; for the drop-head queue, the seam it needed
-//! (`Verdict::DropHead`, `Discipline::drops_queued`, `Queue::Other`,
+//! (`Discipline::holds`, `enqueue` and `dequeue`, `Queue::Other`,
 //! `Link::enqueue`/`next_held`, `run_with`): `net/discipline.rs`,
 //! `net/queue.rs`, `net/droptail.rs`, `net/red.rs`, `net/link.rs`,
 //! `metrics/link_stats.rs`, `net/packet_trace.rs`, `engine/build.rs`,
@@ -25,7 +25,7 @@
 
 use pacesim_core::metrics::DelayStats;
 use pacesim_core::net::core_link::{Core, QueueKind};
-use pacesim_core::net::discipline::{Arrival, Discipline, Verdict};
+use pacesim_core::net::discipline::{Arrival, Discipline, Queued, Verdict};
 use pacesim_core::net::{Link, PacketId, PacketKind, Queue, TcpOptions};
 use pacesim_core::pacing::LinkPacer;
 use pacesim_core::sim::time::tx_time;
@@ -237,23 +237,33 @@ fn a_two_node_line_topology_builds_and_runs() {
 /// the head of the queue (the oldest waiting) is dropped, and the arrival
 /// joins: one packet per arrival, as Linux's `pfifo_head_drop` does in
 /// packets. (So the limit binds only for packets of one size: a large
-/// arrival dropping a small head leaves more bytes than the limit.)
+/// arrival dropping a small head leaves more bytes than the limit.) It
+/// holds its packets, in order.
 #[derive(Debug, Clone)]
 struct DropHead {
     limit: u64,
+    fifo: VecDeque<Queued>,
 }
 
 impl Discipline for DropHead {
-    fn verdict(&mut self, a: &Arrival) -> Verdict {
-        if a.queued_bytes + u64::from(a.size) <= self.limit {
-            Verdict::Admit
-        } else {
-            Verdict::DropHead
+    /// Every arrival joins; [`DropHead::enqueue`] drops the head.
+    fn verdict(&mut self, _: &Arrival) -> Verdict {
+        Verdict::Admit
+    }
+
+    fn holds(&self) -> bool {
+        true
+    }
+
+    fn enqueue(&mut self, a: &Arrival, p: Queued, dropped: &mut Vec<Queued>) {
+        self.fifo.push_back(p);
+        if a.queued_bytes + u64::from(a.size) > self.limit {
+            dropped.extend(self.fifo.pop_front());
         }
     }
 
-    fn drops_queued(&self) -> bool {
-        true
+    fn dequeue(&mut self, _: Time, _: &mut Vec<Queued>) -> Option<Queued> {
+        self.fifo.pop_front()
     }
 
     fn limit_bytes(&self) -> Option<u64> {
@@ -266,7 +276,7 @@ impl Discipline for DropHead {
 }
 
 fn drop_head(limit: u64) -> Queue {
-    Queue::Other(Box::new(DropHead { limit }))
+    Queue::Other(Box::new(DropHead { limit, fifo: VecDeque::new() }))
 }
 
 /// 1 Mb/s, 10 ms, a 2000-byte drop-head queue: 1000 B takes 8 ms, 500 B
@@ -289,7 +299,7 @@ fn a_drop_head_queue_drops_the_oldest_waiting_packet() {
     let (mut delivered, mut dropped) = (vec![], vec![]);
     // Put on the wire what the queue lets go at `now`, with its far-end time.
     let mut let_go = |link: &mut Link, now: Time| {
-        while let Some(id) = link.next_held(now) {
+        while let Some(id) = link.next_held(now, &mut vec![]) {
             let arrives = link.offer(now, sizes[id as usize], PacketKind::Data).expect("a held packet goes");
             delivered.push((id, arrives));
         }
@@ -298,10 +308,11 @@ fn a_drop_head_queue_drops_the_oldest_waiting_packet() {
         while let Some(t) = link.next_start().filter(|&t| t <= at) {
             let_go(&mut link, t);
         }
-        assert!(link.enqueue(at, id, sizes[id as usize], PacketKind::Data, &mut dropped));
+        let p = Queued { id, kind: PacketKind::Data, size: sizes[id as usize], flow: 0, enqueued: at };
+        assert!(link.enqueue(p, &mut dropped));
         let_go(&mut link, at);
     }
-    assert_eq!(dropped, vec![1, 2]);
+    assert_eq!(dropped.iter().map(|d| d.id).collect::<Vec<_>>(), vec![1, 2]);
     assert_eq!(link.next_start(), Some(8 * MS));
     while let Some(t) = link.next_start() {
         let_go(&mut link, t);

@@ -39,6 +39,7 @@ pub(crate) use tmix::{connect as connect_tmix, Tmix};
 
 use crate::engine::partition::{Cut, Outbox};
 use crate::metrics::DelayStats;
+use crate::net::discipline::Queued;
 use crate::net::packet_trace::PacketTrace;
 use crate::net::{PacketArena, PacketId, PacketKind, TcpOptions};
 use crate::pacing::Pacer;
@@ -103,9 +104,13 @@ pub struct World {
     pacing_across: Vec<u32>,
     /// Wire sizes of the packets TCP sends.
     pub sizes: Sizes,
-    /// Scratch buffers: sequence numbers a sender emits, packets a pacer releases.
+    /// Scratch buffers: sequence numbers a sender emits, packets a pacer
+    /// releases, packets a queue that holds its packets drops.
     out: Vec<i64>,
     released: Vec<PacketId>,
+    queue_drops: Vec<Queued>,
+    /// The links a packet trace records (empty without one).
+    traced_links: Vec<u32>,
     pub delivered: u64,
     pub dropped: u64,
     pub hops: u64,
@@ -177,6 +182,8 @@ impl World {
             sizes,
             out: Vec::new(),
             released: Vec::new(),
+            queue_drops: Vec::new(),
+            traced_links: Vec::new(),
             delivered: 0,
             dropped: 0,
             hops: 0,

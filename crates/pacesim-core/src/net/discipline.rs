@@ -1,17 +1,25 @@
 //! The queue-discipline seam: what a discipline sees of an arriving
 //! packet, what it may decide, and what the link asks of it.
 //!
-//! A discipline decides, at each arrival, whether the packet joins the
-//! tail of the link's FIFO queue, and which packet is dropped if one is:
-//! the arrival (drop-tail, RED) or the packet at the head of the queue
-//! (drop-head: ns-2's `Queue/DropTail` with `drop_front_`, Linux's
-//! `pfifo_head_drop`). A discipline that may drop queued packets says so
-//! ([`Discipline::drops_queued`]), and its link then holds the waiting
-//! packets until they start transmission (`net::Link::enqueue`) instead
-//! of deciding each packet's passage when it is admitted.
+//! Two kinds of discipline sit behind the one trait:
+//!
+//! - one that decides only at arrival (drop-tail, RED): its [`Verdict`]
+//!   admits the packet to the tail of the link's FIFO queue or drops it,
+//!   and the link then knows the packet's whole passage at once
+//!   (`net::Link::offer`);
+//! - one that holds its packets ([`Discipline::holds`]): the packets wait
+//!   in the discipline, each with the time it joined ([`Queued`]), until
+//!   the transmitter frees. It may drop packets already queued, when one
+//!   arrives ([`Discipline::enqueue`]: drop-head, Linux's
+//!   `pfifo_head_drop`; the fattest flow's head in FQ-CoDel) or when the
+//!   transmitter asks for the next ([`Discipline::dequeue`]: CoDel's
+//!   sojourn-time drops), and choose which packet goes next from several
+//!   queues behind the one link (FQ-CoDel's flows). Its link holds the
+//!   waiting packets by id (`net::Link::enqueue`, `next_held`).
 
 use std::fmt::Debug;
 
+use super::{PacketId, PacketKind};
 use crate::sim::Time;
 
 /// What a queue sees of an arriving packet.
@@ -29,29 +37,59 @@ pub struct Arrival {
 /// What becomes of an arriving packet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
-    /// It joins the tail of the queue.
+    /// It joins the queue (for a discipline that holds: it is given to
+    /// [`Discipline::enqueue`]).
     Admit,
     /// It is dropped; the queue is unchanged.
     DropArrival,
-    /// It joins the tail, and the packet at the head of the queue (the
-    /// oldest waiting, not the one on the wire; the arrival itself if
-    /// nothing else waits) is dropped, as ns-2's `drop_front_` does. Only
-    /// a discipline that [`Discipline::drops_queued`] may answer this (the
-    /// link of one that does not drops the arrival instead).
-    DropHead,
 }
 
-/// A queue discipline: what becomes of the arrivals at a link's FIFO
-/// queue. A new discipline is a file beside this one implementing it, a
-/// variant of `net::Queue` and an arm in its `dispatch!` (or, from outside
-/// the crate, `net::Queue::Other`).
+/// A packet waiting in a discipline that holds its packets: what the
+/// discipline keeps of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Queued {
+    pub id: PacketId,
+    pub kind: PacketKind,
+    /// Size on the wire, bytes.
+    pub size: u32,
+    /// The flow it belongs to (a TCP flow's data and ACKs, or a UDP
+    /// source's datagrams), for a discipline that queues flows apart.
+    pub flow: u32,
+    /// When it joined the queue, ns (its sojourn at dequeue is `now -
+    /// enqueued`).
+    pub enqueued: Time,
+}
+
+/// A queue discipline: what becomes of the packets at a link's queue. A
+/// new discipline is a file beside this one implementing it, a variant of
+/// `net::Queue` and an arm in its `dispatch!` (or, from outside the crate,
+/// `net::Queue::Other`).
 pub trait Discipline {
-    /// What becomes of the arriving packet.
+    /// What becomes of the arriving packet: for a discipline that does not
+    /// hold, all it decides; for one that holds, whether the packet is
+    /// given to [`Discipline::enqueue`] (its admission limit).
     fn verdict(&mut self, a: &Arrival) -> Verdict;
 
-    /// Whether [`Discipline::verdict`] may answer [`Verdict::DropHead`].
-    fn drops_queued(&self) -> bool {
+    /// Whether the packets wait in the discipline until the transmitter
+    /// takes them ([`Discipline::enqueue`], [`Discipline::dequeue`]).
+    fn holds(&self) -> bool {
         false
+    }
+
+    /// A discipline that holds: packet `p`, admitted, joins its queues (the
+    /// queue it found is `a`). The packets it drops to make room, `p` among
+    /// them if it goes no further, are pushed on `dropped`. A discipline
+    /// that does not hold keeps nothing (its link decided the passage).
+    fn enqueue(&mut self, a: &Arrival, p: Queued, dropped: &mut Vec<Queued>) {
+        let _ = (a, p, dropped);
+    }
+
+    /// A discipline that holds: the transmitter is free at `now`; the
+    /// packet it sends, if any waits. The packets dropped instead on the
+    /// way (CoDel's) are pushed on `dropped`.
+    fn dequeue(&mut self, now: Time, dropped: &mut Vec<Queued>) -> Option<Queued> {
+        let _ = (now, dropped);
+        None
     }
 
     /// The byte limit an arrival never passes, if any.

@@ -16,17 +16,18 @@
 //! dequeue-on-transmission-end model, with one event per packet per hop
 //! instead of three.
 //!
-//! A discipline that may drop packets already queued (drop-head, see
-//! `net::discipline`) takes that certainty away: a packet behind the one
-//! dropped starts earlier than it would have. Such a link holds its
-//! waiting packets, by id, until the transmitter frees for them (ns-2's
-//! model): they reach it through [`Link::enqueue`], the caller lets the
-//! head go at the time [`Link::next_start`] tells ([`Link::next_held`])
+//! A discipline that holds its packets (see `net::discipline`: it may
+//! drop packets already queued, at an arrival or at dequeue, or choose
+//! which of several queues goes next) takes that certainty away: a packet
+//! behind one dropped starts earlier than it would have. Its link lets the
+//! packets wait in the discipline until the transmitter frees for them
+//! (ns-2's model): they reach it through [`Link::enqueue`], the caller asks
+//! for the next at the time [`Link::next_start`] tells ([`Link::next_held`])
 //! and offers it then, when its passage is known.
 
 use std::collections::VecDeque;
 
-use super::discipline::{Arrival, Discipline, Verdict};
+use super::discipline::{Arrival, Discipline, Queued, Verdict};
 use super::{DropTail, PacketId, PacketKind, Queue};
 use crate::metrics::{Burstiness, LinkStats, QueueTracks};
 use crate::sim::time::{tx_time, Time};
@@ -36,8 +37,10 @@ pub type LinkId = u32;
 
 #[derive(Debug, Clone, Copy)]
 struct Waiting {
-    /// When its transmission starts; `Time::MAX` while a queue that
-    /// [`Link::holds`] holds it (not known yet).
+    /// When its transmission starts; `Time::MAX` in a queue that
+    /// [`Link::holds`] (not known yet). There the entries only count the
+    /// packets the discipline holds, in no order: which one leaves is the
+    /// discipline's choice, and `queued_bytes` follows the packets' own sizes.
     start: Time,
     size: u32,
 }
@@ -76,7 +79,8 @@ pub struct Link {
 #[derive(Debug, Clone)]
 pub struct Output {
     pub queue: Queue,
-    /// Admitted packets that have not started transmission, in order.
+    /// Admitted packets that have not started transmission, in order (in
+    /// a queue that [`Link::holds`], one entry per packet held).
     waiting: VecDeque<Waiting>,
     queued_bytes: u64,
     /// Time up to which idle time has been counted.
@@ -91,18 +95,9 @@ pub struct Output {
     pub burstiness: Option<Box<Burstiness>>,
     /// The queue and drops over time, when this link's series are recorded.
     pub series: Option<Box<QueueTracks>>,
-    /// The packets waiting, when the queue [`Link::holds`] them.
-    held: Option<Box<Held>>,
-}
-
-/// What a queue that [`Link::holds`] its packets keeps besides their sizes
-/// (in `Output::waiting`).
-#[derive(Debug, Clone, Default)]
-struct Held {
-    /// The packets waiting, with their class, in order.
-    packets: VecDeque<(PacketId, PacketKind)>,
-    /// Due when the transmitter frees for the head.
-    transmit: Timer,
+    /// Due when the transmitter frees for the next packet, when the queue
+    /// [`Link::holds`] its packets (which wait in its discipline).
+    transmit: Option<Box<Timer>>,
 }
 
 impl Link {
@@ -119,13 +114,13 @@ impl Link {
     /// [`Link::set_untracked`]).
     pub fn set_queue(&mut self, queue: impl Into<Queue>) {
         let queue = queue.into();
-        self.direct = queue.drops_queued();
+        self.direct = queue.holds();
         if self.output.is_none() && queue == DropTail::unlimited() {
             return;
         }
         let rate_bps = self.rate_bps;
         let output = self.output.get_or_insert_with(|| Box::new(Output::new(rate_bps)));
-        output.held = queue.drops_queued().then(Box::default);
+        output.transmit = queue.holds().then(Box::default);
         output.queue = queue;
     }
 
@@ -234,49 +229,44 @@ impl Link {
     }
 
     /// Whether the queue holds its waiting packets until they start (its
-    /// discipline may drop queued packets): they reach the link through
+    /// discipline's `holds`): they reach the link through
     /// [`Link::enqueue`], not [`Link::offer`].
     pub fn holds(&self) -> bool {
-        self.output.as_ref().is_some_and(|o| o.held.is_some())
+        self.output.as_ref().is_some_and(|o| o.transmit.is_some())
     }
 
-    /// Packet `id` of `size` bytes and class `kind` arrives at `now` at a
-    /// queue that [`Link::holds`]: whether it joined the queue. The packets
-    /// the discipline dropped from the head (the arrival among them if
-    /// nothing else waited) are pushed on `dropped`.
-    pub fn enqueue(
-        &mut self,
-        now: Time,
-        id: PacketId,
-        size: u32,
-        kind: PacketKind,
-        dropped: &mut Vec<PacketId>,
-    ) -> bool {
+    /// Packet `p` arrives at `p.enqueued` at a queue that [`Link::holds`]:
+    /// whether it was admitted. The packets the discipline dropped to make
+    /// room (the arrival among them if it went no further) are pushed on
+    /// `dropped`.
+    pub fn enqueue(&mut self, p: Queued, dropped: &mut Vec<Queued>) -> bool {
         let busy_until = self.busy_until;
-        self.output_mut().enqueue(now, id, size, kind, busy_until, dropped)
+        self.output_mut().enqueue(p, busy_until, dropped)
     }
 
     /// When the transmitter frees for the next held packet, if one waits.
     pub fn next_start(&self) -> Option<Time> {
-        let held = self.output.as_ref()?.held.as_ref()?;
-        (!held.packets.is_empty()).then_some(self.busy_until)
+        let o = self.output.as_ref()?;
+        (o.transmit.is_some() && !o.waiting.is_empty()).then_some(self.busy_until)
     }
 
-    /// The held packet at the head of the queue, if one waits and the
-    /// transmitter is free at `now`: it leaves the queue, to be offered at `now`.
-    pub fn next_held(&mut self, now: Time) -> Option<PacketId> {
+    /// The held packet the discipline sends next, if one waits and the
+    /// transmitter is free at `now`: it leaves the queue, to be offered at
+    /// `now`. The packets the discipline dropped instead on the way are
+    /// pushed on `dropped`.
+    pub fn next_held(&mut self, now: Time, dropped: &mut Vec<Queued>) -> Option<PacketId> {
         if self.busy_until > now {
             return None;
         }
         let busy_until = self.busy_until;
-        self.output_mut().start_head(now, busy_until)
+        self.output_mut().start_next(now, busy_until, dropped)
     }
 
     /// Set the transmit timer for [`Link::next_start`]; the time of the
     /// event to schedule for it, if one is needed.
     pub fn arm_transmit(&mut self) -> Option<Time> {
         let next = self.next_start();
-        let timer = &mut self.output.as_mut()?.held.as_mut()?.transmit;
+        let timer = self.output.as_mut()?.transmit.as_deref_mut()?;
         match next {
             Some(t) => timer.set(t),
             None => timer.cancel(),
@@ -286,14 +276,14 @@ impl Link {
 
     /// The transmit timer's event popped at `now`.
     pub fn transmit_popped(&mut self, now: Time) {
-        if let Some(held) = self.output.as_mut().and_then(|o| o.held.as_mut()) {
-            held.transmit.fires(now);
+        if let Some(transmit) = self.output.as_mut().and_then(|o| o.transmit.as_mut()) {
+            transmit.fires(now);
         }
     }
 
     /// Packets held by a queue that [`Link::holds`] them.
     pub fn held_packets(&self) -> usize {
-        self.output.as_ref().and_then(|o| o.held.as_ref()).map_or(0, |h| h.packets.len())
+        self.output.as_ref().filter(|o| o.transmit.is_some()).map_or(0, |o| o.waiting.len())
     }
 
     /// Packets waiting (not counting the one on the wire); always 0 for an
@@ -329,7 +319,7 @@ impl Output {
             rate_bps,
             burstiness: None,
             series: None,
-            held: None,
+            transmit: None,
         }
     }
 
@@ -384,60 +374,65 @@ impl Output {
         }
     }
 
-    /// [`Link::enqueue`]: the verdict on packet `id`, held if it joins.
-    fn enqueue(
-        &mut self,
-        now: Time,
-        id: PacketId,
-        size: u32,
-        kind: PacketKind,
-        busy_until: Time,
-        dropped: &mut Vec<PacketId>,
-    ) -> bool {
-        let arrival = self.arrival(now, size, busy_until);
-        let verdict = self.queue.verdict(&arrival);
-        let joins = verdict != Verdict::DropArrival;
-        self.stats.arrival(now, kind, !joins);
-        let held = self.held.as_mut().expect("a queue that holds its packets");
-        if joins {
-            self.waiting.push_back(Waiting { start: Time::MAX, size });
-            held.packets.push_back((id, kind));
-            self.queued_bytes += u64::from(size);
-        }
-        if verdict == Verdict::DropHead {
-            let (head, class) = held.packets.pop_front().expect("the arrival at least waits");
-            let w = self.waiting.pop_front().expect("held packets wait");
-            self.queued_bytes -= u64::from(w.size);
-            self.stats.drop_queued(now, class);
-            dropped.push(head);
+    /// [`Link::enqueue`]: the verdict on packet `p`, given to the
+    /// discipline if it is admitted.
+    fn enqueue(&mut self, p: Queued, busy_until: Time, dropped: &mut Vec<Queued>) -> bool {
+        let now = p.enqueued;
+        let arrival = self.arrival(now, p.size, busy_until);
+        let admitted = self.queue.verdict(&arrival) == Verdict::Admit;
+        self.stats.arrival(now, p.kind, !admitted);
+        if admitted {
+            self.waiting.push_back(Waiting { start: Time::MAX, size: p.size });
+            self.queued_bytes += u64::from(p.size);
+            let from = dropped.len();
+            self.queue.enqueue(&arrival, p, dropped);
+            self.drop_held(now, &dropped[from..]);
+        } else if let Some(s) = &mut self.series {
+            s.dropped(now);
         }
         if let Some(s) = &mut self.series {
-            if verdict != Verdict::Admit {
-                s.dropped(now);
-            }
             s.queue(now, self.waiting.len(), self.queued_bytes);
         }
-        joins
+        admitted
     }
 
-    /// The head of the held queue starts transmission at `now`, the
-    /// transmitter having been free since `busy_until`.
-    fn start_head(&mut self, now: Time, busy_until: Time) -> Option<PacketId> {
-        if self.held.as_ref()?.packets.is_empty() {
+    /// The discipline dropped the held packets `dropped` at `now`.
+    fn drop_held(&mut self, now: Time, dropped: &[Queued]) {
+        for d in dropped {
+            self.leave_held(d.size);
+            self.stats.drop_queued(now, d.kind);
+            if let Some(s) = &mut self.series {
+                s.dropped(now);
+            }
+        }
+    }
+
+    /// A held packet of `size` bytes leaves the queue.
+    fn leave_held(&mut self, size: u32) {
+        self.waiting.pop_front().expect("a held packet waits");
+        self.queued_bytes -= u64::from(size);
+    }
+
+    /// The packet the discipline sends next starts transmission at `now`,
+    /// the transmitter having been free since `busy_until`.
+    fn start_next(&mut self, now: Time, busy_until: Time, dropped: &mut Vec<Queued>) -> Option<PacketId> {
+        if self.waiting.is_empty() {
             return None;
         }
         self.open_window(now, busy_until);
         self.settle(now);
         self.account_idle(now, busy_until);
-        let held = self.held.as_mut().expect("checked above");
-        let (id, _) = held.packets.pop_front().expect("checked above");
-        let w = self.waiting.pop_front().expect("held packets wait");
-        self.queued_bytes -= u64::from(w.size);
+        let from = dropped.len();
+        let next = self.queue.dequeue(now, dropped);
+        self.drop_held(now, &dropped[from..]);
+        if let Some(p) = next {
+            self.leave_held(p.size);
+            self.stats.departure(self.finish(now, p.size), p.size);
+        }
         if let Some(s) = &mut self.series {
             s.queue(now, self.waiting.len(), self.queued_bytes);
         }
-        self.stats.departure(self.finish(now, w.size), w.size);
-        Some(id)
+        next.map(|p| p.id)
     }
 
     /// Packets whose transmission began before `now` leave the queue. One

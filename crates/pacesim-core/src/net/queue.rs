@@ -3,10 +3,11 @@
 //! (paper E Fig. 9); a discipline from outside the crate goes in `Other`.
 
 use super::core_link::{Core, QueueKind};
-use super::discipline::{Arrival, Discipline, OtherDiscipline, Verdict};
+use super::discipline::{Arrival, Discipline, OtherDiscipline, Queued, Verdict};
 use super::red::RedConfig;
 use super::{DropTail, Red};
 use crate::sim::rng::stream;
+use crate::sim::Time;
 
 /// The disciplines a link's queue may have: the seam's registry.
 #[derive(Debug, Clone)]
@@ -76,8 +77,16 @@ impl Discipline for Queue {
         dispatch!(self, q => q.verdict(a))
     }
 
-    fn drops_queued(&self) -> bool {
-        dispatch!(self, q => q.drops_queued())
+    fn holds(&self) -> bool {
+        dispatch!(self, q => q.holds())
+    }
+
+    fn enqueue(&mut self, a: &Arrival, p: Queued, dropped: &mut Vec<Queued>) {
+        dispatch!(self, q => q.enqueue(a, p, dropped))
+    }
+
+    fn dequeue(&mut self, now: Time, dropped: &mut Vec<Queued>) -> Option<Queued> {
+        dispatch!(self, q => q.dequeue(now, dropped))
     }
 
     fn limit_bytes(&self) -> Option<u64> {

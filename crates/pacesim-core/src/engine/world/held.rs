@@ -1,11 +1,12 @@
 //! Links whose queue holds its packets (`Link::holds`: the discipline may
-//! drop packets already queued, as drop-head does): a packet joins the
-//! queue when it reaches the link, the discipline may drop it or the
-//! packet at the head, and the head goes on the link when the
-//! transmitter frees, by a `Transmit` event at that time.
+//! drop packets already queued, at an arrival or at dequeue, or choose
+//! which of its queues goes next): a packet joins the queue when it
+//! reaches the link, and the discipline's next packet goes on the link
+//! when the transmitter frees, by a `Transmit` event at that time.
 
 use super::hop::Hop;
 use super::{Event, World};
+use crate::net::discipline::Queued;
 use crate::net::PacketId;
 
 impl World {
@@ -14,31 +15,44 @@ impl World {
     pub(super) fn hold(&mut self, hop: Hop, id: PacketId) {
         let l = hop.link();
         let p = *self.packets.get(id);
-        let mut dropped = std::mem::take(&mut self.released);
-        if !self.net.links[l].enqueue(self.now, id, p.size, p.kind, &mut dropped) {
-            dropped.push(id);
+        let q = Queued { id, kind: p.kind, size: p.size, flow: p.flow, enqueued: self.now };
+        let mut dropped = std::mem::take(&mut self.queue_drops);
+        if !self.net.links[l].enqueue(q, &mut dropped) {
+            dropped.push(q);
         }
         if let Some(trace) = self.trace.as_deref_mut().filter(|_| hop.has(Hop::TRACED)) {
             trace.event(self.now, l as u32, id, &p, self.now, b'+');
-            for &d in &dropped {
-                trace.event(self.now, l as u32, d, self.packets.get(d), self.now, b'd');
-            }
         }
-        for d in dropped.drain(..) {
-            self.lose(d);
-        }
-        self.released = dropped;
+        self.queue_dropped(l as u32, &mut dropped);
+        self.queue_drops = dropped;
         self.start_held(l as u32);
     }
 
     /// Put on link `l` the held packets its transmitter is free for now,
     /// and arm its `Transmit` event for the next.
     pub(super) fn start_held(&mut self, l: u32) {
-        while let Some(id) = self.net.links[l as usize].next_held(self.now) {
+        let mut dropped = std::mem::take(&mut self.queue_drops);
+        while let Some(id) = self.net.links[l as usize].next_held(self.now, &mut dropped) {
+            self.queue_dropped(l, &mut dropped);
             self.carry(id, self.now);
         }
+        self.queue_dropped(l, &mut dropped);
+        self.queue_drops = dropped;
         if let Some(at) = self.net.links[l as usize].arm_transmit() {
             self.schedule(at, Event::Transmit(l));
+        }
+    }
+
+    /// The queue of link `l` dropped the packets `dropped` now: they leave
+    /// the run (`d` in a trace of the link).
+    fn queue_dropped(&mut self, l: u32, dropped: &mut Vec<Queued>) {
+        if let Some(trace) = self.trace.as_deref_mut().filter(|_| self.traced_links.contains(&l)) {
+            for d in dropped.iter() {
+                trace.event(self.now, l, d.id, self.packets.get(d.id), self.now, b'd');
+            }
+        }
+        for d in dropped.drain(..) {
+            self.lose(d.id);
         }
     }
 }

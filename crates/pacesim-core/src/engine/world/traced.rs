@@ -56,6 +56,7 @@ impl World {
             sources: self.sources.iter().map(|s| ends(s.route)).collect(),
         };
         self.trace = Some(Box::new(PacketTrace::create(spec, nodes)?));
+        self.traced_links.clone_from(&links);
         for hop in &mut self.route_hops {
             if links.contains(&(hop.link() as u32)) {
                 hop.0 |= Hop::TRACED;
