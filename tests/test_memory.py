@@ -190,11 +190,15 @@ def test_q_dumbbell_receivers_are_counted_so_2_31_of_them_are_refused_not_built(
 def test_describing_a_network_too_large_for_memory_is_refused_not_built():
     # Found by bench/fuzz/hostile.py on 2026-11-24 (seed 604): describing A-base with `tcp_hosts = 2^31` (to learn
     # a trace source's mean rate) built the network and took 24 GB before the kernel killed the process. The
-    # network's part of the estimate (2^31 flows of 8 KB: 16 TB) is checked first, naming the key.
-    s = pacesim.apply_overrides(pacesim.load_scenario("a-base"), ["topology.tcp_hosts=2147483648"])
+    # network's part of the estimate (2^31 flows of 8 KB: 16 TB) is counted first, naming the key: the guard
+    # describes the UDP routes only below 1 GiB so far, and `pacesim topology` checks it before it describes.
+    s = pacesim.apply_overrides(pacesim.load_scenario("a-video"), ["topology.tcp_hosts=2147483648"])
     assert memory.network(s).parts == {"topology.tcp_hosts": 2**31 * memory.FLOW_BYTES}
+    assert s.traffic.udp, "a UDP source makes the guard describe the network"
     with pytest.raises(ScenarioError, match="topology.tcp_hosts: the run needs an estimated"):
-        pacesim.topology.describe(s, 0)
+        memory.check(s)
+    done = CliRunner().invoke(app, ["topology", "show", "a-video", "--set", "topology.tcp_hosts=2147483648"])
+    assert done.exit_code == 2 and "topology.tcp_hosts: the run needs an estimated" in done.output, done.output
     assert pacesim.topology.describe(pacesim.load_scenario("a-base"), 0)["flows"] == 1000
 
 

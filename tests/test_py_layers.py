@@ -12,9 +12,9 @@ spec = importlib.util.spec_from_file_location("py_imports", SCRIPT)
 py_imports = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(py_imports)
 
-MEASURED = {"circles": 1, "upward": 0}
-"""2026-12-05: one circle, memory - scenario - topology (the memory guard describes the network, which the
-topology asks the guard about); no arrow up the floors (74 imports hidden in functions on 2026-12-04, 68)."""
+MEASURED = {"circles": 0, "upward": 0}
+"""2026-12-05: no circle (memory - scenario - topology was one until the guard's callers checked it themselves),
+no arrow up the floors (74 imports hidden in functions on 2026-12-04, 69)."""
 
 
 def test_the_front_gains_no_circle_or_upward_arrow():

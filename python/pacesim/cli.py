@@ -392,6 +392,7 @@ def topology_show(
                                                            "suffix."),
 ) -> None:
     """Print a scenario's nodes, links and example routes, as the engine builds them."""
+    from . import memory
     from .plot import check_image_path
     from .scenario import ScenarioError
     from .topology import describe
@@ -405,6 +406,7 @@ def topology_show(
             fail(f"--png {png}: {_unwritable(png)}")
     try:
         s = _scenario(scenario, set_)
+        memory.check(s, of=memory.network)  # describing builds the network
         d = describe(s, routes)
     except ScenarioError as e:
         fail(str(e))

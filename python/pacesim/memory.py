@@ -205,7 +205,7 @@ def _udp_queues(s, e: Estimate) -> None:
     sends from the first start, counted against the source bringing most."""
     from .topology import describe
 
-    d = describe(s, 0)
+    d = describe(s, 0)  # it builds the network: `estimate` calls this only below 1 GiB so far, the network included
     links = {l["name"]: l for l in d["links"]}
     routes = [source["route"] for source in d["udp"]]
     rates = _carried(routes, [source["mean_rate_bps"] for source in d["udp"]],

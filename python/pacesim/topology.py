@@ -62,11 +62,11 @@ def describe(scenario, examples: int = 3) -> dict:
     """What the engine builds for `scenario`: routers, hosts, every link half
     (name, ends, rate, delay, queue limits, measured, pacer), the flow count,
     the core link's name and `examples` flows' routes with their base RTT.
-    A network larger than the memory available is refused, naming its key."""
-    from . import _core, memory
-    from .scenario import ScenarioError
+    The engine builds the network to describe it: a caller holding a user's
+    scenario checks `memory.check(scenario, of=memory.network)` first."""
+    from . import _core
+    from .fields import ScenarioError
 
-    memory.check(scenario, of=memory.network)
     try:
         return json.loads(_core.describe_json(json.dumps(scenario.to_engine()), examples))
     except ValueError as e:

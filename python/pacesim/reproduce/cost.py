@@ -49,8 +49,10 @@ _NETWORKS: dict = {}
 
 def _core_and_hops(scenario) -> tuple:
     """The core link's rate and the first flow's data and ACK hops."""
+    from .. import memory
     from ..topology import describe
 
+    memory.check(scenario, of=memory.network)  # describing builds the network
     d = describe(scenario, examples=1)
     rate = next(link["rate_bps"] for link in d["links"] if link["name"] == d["core"])
     route = d["routes"][0] if d["routes"] else {"data": ["core"], "acks": ["core.rev"]}
