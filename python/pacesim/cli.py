@@ -6,13 +6,15 @@ import os
 import statistics
 import sys
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, Iterator, List, Optional
 
 import typer
 from rich import box
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperGroup
 
 from . import completion, terminal
 from .terminal import command, fail, output_dir, plain, shown, warn
@@ -24,7 +26,33 @@ if TYPE_CHECKING:
 # The run path reads the report's dicts, not `Result`'s DataFrames: pandas alone would more than double a run's
 # memory (bench/cli_cost.py). The scenario models (pydantic) are imported by the commands that read a scenario.
 
+@contextmanager
+def _words_shown() -> Iterator[None]:
+    """click's errors (typer's own copy of click), whose messages quote the words they could not place
+    (`Got unexpected extra argument(s) (...)`), with their control characters written out (`terminal.shown`)
+    as every other error shows a user's words."""
+    try:
+        yield
+    except typer.TyperException as e:
+        e.message = shown(e.message)
+        raise
+
+
+class _Commands(TyperGroup):
+    """pacesim's commands, their usage errors `_words_shown`: the group's own and, from `invoke`, its
+    subcommands'."""
+
+    def make_context(self, *args, **kwargs):
+        with _words_shown():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        with _words_shown():
+            return super().invoke(ctx)
+
+
 app = typer.Typer(
+    cls=_Commands,
     add_completion=True,  # --install-completion for bash, zsh, fish and PowerShell
     no_args_is_help=True,
     pretty_exceptions_enable=False,

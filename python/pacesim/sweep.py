@@ -232,6 +232,12 @@ class Sweep:
                 raise SweepError(f"axis 'seed': {SEEDS}")
             if _traces(key):
                 raise SweepError(f"axis {shown(key)}: {NO_TRACE}")
+        if self.size > MAX_POINTS:  # before any value is checked: four axes of 10,000 values took minutes
+            sizes = " x ".join([f"{len(v):,} values of {shown(k)}" for k, v in self.axes.items()]
+                               + [f"{len(self.seeds):,} seeds"])
+            raise SweepError(f"{self.name}: {self.size:,} points ({sizes}), more than the {MAX_POINTS:,} a sweep "
+                             "may have; split it into several sweeps")
+        for key, values in self.axes.items():
             _check_axis(fixed, key, values, self.variants, self.root)
         for name, overrides in self.variants.items():
             for i, item in enumerate(overrides):
@@ -244,11 +250,6 @@ class Sweep:
         unknown = set(self.quick or {}) - {"set", "scale", "seeds"}
         if unknown:
             raise SweepError(f"[quick] has unknown keys {sorted(unknown)}; it takes set, scale, seeds")
-        if self.size > MAX_POINTS:
-            sizes = " x ".join([f"{len(v):,} values of {shown(k)}" for k, v in self.axes.items()]
-                               + [f"{len(self.seeds):,} seeds"])
-            raise SweepError(f"{self.name}: {self.size:,} points ({sizes}), more than the {MAX_POINTS:,} a sweep "
-                             "may have; split it into several sweeps")
 
     @property
     def size(self) -> int:

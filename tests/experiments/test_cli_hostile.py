@@ -137,6 +137,15 @@ def test_terminal_escapes_in_a_name_are_written_out(command):
     assert r"a\x1b]0;pwned\x07\x1b[31mb" in out.output
 
 
+@pytest.mark.parametrize("args", [["results", "--", "--csv", f"a{ESC}\u202eb"], ["topology", "show", "--", "x", f"a{ESC}\u202eb"],
+                                  [f"--a{ESC}\u202eb"]])
+def test_a_usage_error_writes_out_the_words_it_quotes(args):
+    # click's "Got unexpected extra argument(s) (...)" printed a right-to-left override raw (session 11,
+    # cli_args.py seed 2304).
+    out = refused(args, r"a\x1b]0;pwned\x07\x1b[31m\u202eb")
+    assert not any(c in out.output for c in "\x1b\x07\u202e"), repr(out.output)
+
+
 @pytest.mark.parametrize("command, names", [
     (["run", *RUN, "--json"], "--json"), (["run", *RUN, "--trace"], "--trace"), (["report", "--out"], "--out"),
     (["model", "a-fig6", "--out"], "--out"), (["trace", "pcap", "/dev/null"], "OUT"),
