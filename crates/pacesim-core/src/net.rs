@@ -1,5 +1,6 @@
 //! The network: packets, links and the queues in front of them.
 
+pub mod codel;
 pub mod core_link;
 pub mod discipline;
 pub mod droptail;
@@ -9,6 +10,7 @@ pub mod packet_trace;
 pub mod queue;
 pub mod red;
 
+pub use codel::Codel;
 pub use droptail::DropTail;
 pub use link::{Link, LinkId};
 pub use packet::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};

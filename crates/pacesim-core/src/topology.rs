@@ -341,6 +341,7 @@ pub(crate) mod testing {
             buffer_packets: None,
             queue: QueueKind::Droptail,
             red: Default::default(),
+            codel: Default::default(),
         }
     }
 

@@ -6,12 +6,13 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::codel::CodelParams;
 use super::red::RedParams;
 use crate::spec::InvalidField;
 
 /// The core link (E-base's C0 -> C1; the bottleneck of every named
-/// topology; a graph's link with core = true) and its queue: drop-tail, or
-/// RED with `red`. A scenario leaving out its rate, delay or buffer takes
+/// topology; a graph's link with core = true) and its queue: drop-tail,
+/// RED with `red`, or CoDel with `codel`. A scenario leaving out its rate, delay or buffer takes
 /// its topology's (the topology spec's `x-core`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -31,12 +32,16 @@ pub struct Core {
     #[serde(default)]
     #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
     pub buffer_packets: Option<u64>,
-    /// The core queue's discipline: drop-tail, or RED with `[core.red]` (paper E Fig. 9).
+    /// The core queue's discipline: drop-tail, RED with `[core.red]` (paper
+    /// E Fig. 9), or CoDel with `[core.codel]` (RFC 8289).
     #[serde(default)]
     pub queue: QueueKind,
     /// RED's parameters, used when `queue` is `red`.
     #[serde(default)]
     pub red: RedParams,
+    /// CoDel's parameters, used when `queue` is `codel`.
+    #[serde(default)]
+    pub codel: CodelParams,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
@@ -47,13 +52,19 @@ pub enum QueueKind {
     Droptail,
     /// Floyd-Jacobson RED as ns-2 `Queue/RED` (see `net::red`), hard limit `buffer`.
     Red,
+    /// CoDel (RFC 8289, see `net::codel`): drops at dequeue once packets
+    /// have waited above `target` for an `interval`; hard limit `buffer`
+    /// (and `buffer_packets`) at arrival.
+    Codel,
 }
 
 impl Core {
     /// Check the core link and its queue; the error names the field.
     pub fn validate(&self) -> Result<(), InvalidField> {
-        if self.queue == QueueKind::Red {
-            self.red.validate(self.buffer, self.buffer_packets)?;
+        match self.queue {
+            QueueKind::Red => self.red.validate(self.buffer, self.buffer_packets)?,
+            QueueKind::Codel => self.codel.validate("core.codel")?,
+            QueueKind::Droptail => {}
         }
         Ok(())
     }

@@ -1,11 +1,13 @@
 //! A link's queue discipline: which arrivals it admits, and which packet
 //! it drops. Drop-tail everywhere by default; the core queue may be RED
-//! (paper E Fig. 9); a discipline from outside the crate goes in `Other`.
+//! (paper E Fig. 9) or CoDel (RFC 8289), a written-out graph's links
+//! drop-tail or CoDel; a discipline from outside the crate goes in `Other`.
 
+use super::codel::CodelParams;
 use super::core_link::{Core, QueueKind};
 use super::discipline::{Arrival, Discipline, OtherDiscipline, Queued, Verdict};
 use super::red::RedConfig;
-use super::{DropTail, Red};
+use super::{Codel, DropTail, Red};
 use crate::sim::rng::stream;
 use crate::sim::Time;
 
@@ -14,6 +16,7 @@ use crate::sim::Time;
 pub enum Queue {
     DropTail(DropTail),
     Red(Red),
+    Codel(Codel),
     /// A discipline written outside the crate (called through a pointer).
     Other(Box<dyn OtherDiscipline>),
 }
@@ -36,9 +39,11 @@ impl Queue {
     /// its reverse half under two-way traffic).
     pub fn core(core: &Core, seed: u64, half: u64) -> Self {
         match core.queue {
-            QueueKind::Droptail => {
-                DropTail { limit_bytes: Some(core.buffer), limit_packets: core.buffer_packets }.into()
-            }
+            QueueKind::Droptail | QueueKind::Codel => Queue::of(
+                core.queue,
+                DropTail { limit_bytes: Some(core.buffer), limit_packets: core.buffer_packets },
+                &core.codel,
+            ),
             QueueKind::Red => {
                 let r = &core.red;
                 let unit = if r.byte_mode { 1.0 } else { r.mean_packet as f64 };
@@ -59,6 +64,17 @@ impl Queue {
     }
 }
 
+impl Queue {
+    /// A queue of `kind` that is not RED (whose thresholds and random
+    /// stream are the core's), with the hard limit `limit`.
+    pub fn of(kind: QueueKind, limit: DropTail, codel: &CodelParams) -> Self {
+        match kind {
+            QueueKind::Droptail | QueueKind::Red => limit.into(),
+            QueueKind::Codel => Queue::Codel(Codel::new(codel.clone(), limit)),
+        }
+    }
+}
+
 /// `$body` with `$q` bound to the discipline a [`Queue`] holds: the one
 /// place a `Queue` is matched (statically, so each call inlines).
 macro_rules! dispatch {
@@ -66,6 +82,7 @@ macro_rules! dispatch {
         match $queue {
             Queue::DropTail($q) => $body,
             Queue::Red($q) => $body,
+            Queue::Codel($q) => $body,
             Queue::Other($q) => $body,
         }
     };

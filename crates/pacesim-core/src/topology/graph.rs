@@ -34,7 +34,8 @@ use serde::{Deserialize, Serialize};
 
 use super::route::Router;
 use super::{FlowPath, Network};
-use crate::net::core_link::Core;
+use crate::net::codel::CodelParams;
+use crate::net::core_link::{Core, QueueKind};
 use crate::net::{DropTail, Link, LinkId, Queue};
 use crate::sim::rng::{stream, uniform};
 use crate::spec::{InvalidField, Range};
@@ -116,8 +117,8 @@ impl LinkSpec {
 }
 
 /// One half of a duplex link: its name (default "from-to"; the core link's
-/// halves are "core" and "core.rev"), its output
-/// queue's drop-tail limits (absent: never drops), whether the run reports
+/// halves are "core" and "core.rev"), its output queue (drop-tail or
+/// CoDel) and its limits (absent: never drops), whether the run reports
 /// it and whether a pacing scheme paces it by default.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -135,6 +136,15 @@ pub struct Direction {
     #[serde(default)]
     #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
     pub buffer_packets: Option<u64>,
+    /// This half's queue discipline: `droptail` (absent) or `codel` (RFC
+    /// 8289, with `codel`), both with the limits above at arrival. RED is
+    /// the core's only (`core.queue`); the halves that take `[core]`'s
+    /// queue take its discipline too.
+    #[serde(default)]
+    pub queue: Option<QueueKind>,
+    /// CoDel's parameters, when `queue` is `codel`.
+    #[serde(default)]
+    pub codel: CodelParams,
     /// Report this half's counters (`Result.links`).
     #[serde(default)]
     pub measure: bool,
@@ -280,9 +290,27 @@ impl Graph {
                     ));
                 }
                 let queue = if core_queue {
+                    if dir.queue.is_some() {
+                        return Err(bad(
+                            field(&format!("{half}.queue")),
+                            "this half takes [core]'s queue (core.queue)",
+                        ));
+                    }
                     Queue::core(core, seed, u64::from(half == "reverse"))
                 } else {
-                    DropTail { limit_bytes: dir.buffer, limit_packets: dir.buffer_packets }.into()
+                    let kind = dir.queue.unwrap_or_default();
+                    match kind {
+                        QueueKind::Red => {
+                            return Err(bad(
+                                field(&format!("{half}.queue")),
+                                "RED is the core link's only (core.queue, [core.red])",
+                            ))
+                        }
+                        QueueKind::Codel => dir.codel.validate(&field(&format!("{half}.codel")))?,
+                        QueueKind::Droptail => {}
+                    }
+                    let limit = DropTail { limit_bytes: dir.buffer, limit_packets: dir.buffer_packets };
+                    Queue::of(kind, limit, &dir.codel)
                 };
                 let id = net.add_link(Link::new(rate, delay, queue), name);
                 if dir.measure || core_queue {
