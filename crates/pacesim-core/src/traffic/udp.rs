@@ -215,7 +215,9 @@ impl UdpSpec {
             t.validate(&format!("{field}.trace"))?;
         }
         match (kind, self.hurst) {
-            (UdpKind::Fbm, Some(h)) if !(0.5..=HURST_MAX).contains(&h) => Err(bad("hurst", "must be in [0.5, 0.95]")),
+            (UdpKind::Fbm, Some(h)) if !(0.5..=HURST_MAX).contains(&h) => {
+                Err(bad("hurst", "must be in [0.5, 0.95]"))
+            }
             _ => Ok(()),
         }
     }
