@@ -191,6 +191,21 @@ def test_a_key_flipped_where_no_index_finds_it_is_rebuilt_named_and_run_again(tm
         _reads_as(store, points)
 
 
+def test_a_table_name_flipped_out_of_utf8_is_a_store_error(tmp_path):
+    # SQLite's message quoted the damaged name, which Python could not decode: a UnicodeDecodeError out of
+    # Store() (session 11, hostile_store.py seed 2407: a bit flipped in the schema's record of `runs`).
+    with Store(tmp_path):
+        pass
+    db = tmp_path / "pacesim.sqlite"
+    data = bytearray(db.read_bytes())
+    data[data.index(b"tablerunsruns") + 5] ^= 0x80  # "r" to 0xf2, a UTF-8 lead byte before "u"
+    db.write_bytes(bytes(data))
+    for read_only in (True, False):
+        with pytest.raises(StoreError, match=f"^{db}: the file is not a results store's database, or is damaged "
+                                             r"\(SQLite's message is not text: 'utf-8' codec"):
+            Store(tmp_path, read_only=read_only)
+
+
 def test_a_results_path_that_is_no_store_is_named(tmp_path, pool):
     (tmp_path / "file").write_text("")
     with pytest.raises(StoreError, match="file: is a file, not a results directory"):

@@ -171,6 +171,8 @@ def _failure(e: BaseException, what: Path) -> StoreError:
         why = "it cannot be written here (a read-only file system, or no permission)"
     elif isinstance(e, sqlite3.DatabaseError) and not isinstance(e, sqlite3.OperationalError):
         why = "the file is not a results store's database, or is damaged"
+    elif isinstance(e, UnicodeDecodeError):  # SQLite's message quoted a damaged name: not UTF-8 text
+        why, text = "the file is not a results store's database, or is damaged", f"SQLite's message is not text: {e}"
     else:
         why = "it failed"
     return StoreError(f"{what}: {why} ({text})")
@@ -387,7 +389,7 @@ class Store:
                     _when_unlocked(lambda: self.db.execute(f"ALTER TABLE {table} ADD COLUMN sha256 TEXT"))
                     self._summed[table] = True
             self._verify(path)
-        except (OSError, sqlite3.Error) as e:
+        except (OSError, sqlite3.Error, UnicodeDecodeError) as e:  # the last: SQLite's message, damaged
             self.close()
             if isinstance(e, FileNotFoundError) and read_only:  # no store there: the caller's to say
                 raise
