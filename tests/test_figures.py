@@ -175,6 +175,35 @@ def test_no_axis_is_averaged_over_silently():
         render(df, [Panel("core.buffer", "goodput_kbps_mean")], axes=["core.buffer", "pacing.scheme"])
 
 
+def test_an_axis_where_keeps_several_values_of_is_not_averaged_over():
+    # --where core.delay=5ms,1s keeps two values of an axis that is neither x nor by: averaging them would
+    # label the two delays' points as seeds of one
+    df = _frame({(d, b): [1.0] for d in ["5ms", "1s", "2s"] for b in ["5KB", "10KB"]}, by="core.delay")
+    axes = ["core.buffer", "core.delay"]
+    two = Panel("core.buffer", "goodput_kbps_mean", where={"core.delay": ["5ms", "1s"]})
+    assert unaveraged(df, axes, two) == {"core.delay": ["5ms", "1s"]}
+    with pytest.raises(ValueError, match="axis 'core.delay' has values 5ms, 1s"):
+        render(df, [two], axes=axes)
+    # one value kept (even written two ways), or the axis drawn as series: nothing averaged
+    assert unaveraged(df, axes, Panel("core.buffer", "goodput_kbps_mean", where={"core.delay": ["1s", "1000ms"]})) == {}
+    assert unaveraged(df, axes, Panel("core.buffer", "goodput_kbps_mean", ["core.delay"], {"core.delay": ["5ms", "1s"]})) == {}
+
+
+def test_points_are_joined_and_series_listed_in_ascending_value_not_file_order():
+    # a sweep file listing 3KB, 20KB, 10KB and delays 20ms, 5ms (unit strings, as `Store.points(written=True)`)
+    df = _frame({(d, b): [float(len(b))] for d in ["20ms", "5ms"] for b in ["3KB", "20KB", "10KB"]},
+                by="pacing.delay")
+    s = summarise(df, "core.buffer", "goodput_kbps_mean", ["pacing.delay"])
+    assert list(zip(s["pacing.delay"], s["core.buffer"])) == [
+        ("5ms", "3KB"), ("5ms", "10KB"), ("5ms", "20KB"), ("20ms", "3KB"), ("20ms", "10KB"), ("20ms", "20KB")]
+    ax = render(df, [Panel("core.buffer", "goodput_kbps_mean", ["pacing.delay"])]).axes[0]
+    assert [list(line.get_xdata()) for line in _series_lines(ax)] == [[3.0, 10.0, 20.0]] * 2
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["d=5ms", "d=20ms"]
+    # plain numbers too (9 before 10), categories keep their first appearance
+    n = _frame({("edge", b): [1.0] for b in [10, 9, 100]})
+    assert list(summarise(n, "core.buffer", "goodput_kbps_mean", ["pacing.scheme"])["core.buffer"]) == [9, 10, 100]
+
+
 def test_a_stem_with_dots_keeps_them(tmp_path):
     df = _frame({("edge", "5KB"): [1.0]})
     paths = figure(df, [Panel("core.buffer", "goodput_kbps_mean", ["pacing.scheme"])], tmp_path / "g-vs-pacing.scheme")

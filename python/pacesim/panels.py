@@ -241,12 +241,23 @@ def ci95(std: pd.Series, n: pd.Series) -> pd.Series:
 
 def summarise(df: pd.DataFrame, x: str, y: str, by: Sequence[str]) -> pd.DataFrame:
     """Mean, standard deviation, count and 95 % CI half-width (`ci95`) of `y`
-    over seeds for each (by..., x), in the order the values first appear."""
+    over seeds for each (by..., x), ordered by `by` then `x`: numbers and unit strings ("3KB") ascending by
+    value, categories in the order they first appear. Lines join a series' points in this order."""
     ok = df[df["status"] == "ok"] if "status" in df else df
     keys = list(by) + [x]
     s = ok.groupby(keys, sort=False)[y].agg(["mean", "std", "count"]).reset_index()
     s["ci"] = ci95(s["std"], s["count"])
-    return s
+    order = pd.DataFrame({i: _rank(s[k]) for i, k in enumerate(keys)})
+    return s.loc[order.sort_values(list(order.columns), kind="stable").index].reset_index(drop=True)
+
+
+def _rank(values: pd.Series) -> pd.Series:
+    """Sort keys of an axis's values: their numbers (`numeric`), or for categories their first appearance."""
+    xs, _ = numeric(values)
+    if xs is not None:
+        return xs
+    first = {v: i for i, v in enumerate(dict.fromkeys(values))}
+    return values.map(first)
 
 
 def seeds_note(counts: pd.Series) -> str:
@@ -259,10 +270,10 @@ def seeds_note(counts: pd.Series) -> str:
 
 
 def unaveraged(df: pd.DataFrame, axes: Sequence[str], panel: Panel) -> Dict[str, list]:
-    """Axes of the sweep that `panel` would average over (neither x, nor `by`,
-    nor pinned by `where`, yet with several values left): axis -> its values."""
+    """Axes of the sweep that `panel` would average over (neither x nor `by`, yet with several values left
+    after `where`, which may keep several of one axis): axis -> its values."""
     df = select(df, panel.where)
-    free = [a for a in axes if a != panel.x and a not in panel.by and a not in panel.where and a in df]
+    free = [a for a in axes if a != panel.x and a not in panel.by and a in df]
     return {a: list(dict.fromkeys(df[a])) for a in free if df[a].nunique() > 1}
 
 
