@@ -175,3 +175,26 @@ def test_a_store_of_ones_own_sweeps_gets_a_site_listing_them(tmp_path):
     (png,) = (tmp_path / "s" / "sweeps" / "0").iterdir()
     assert png.name == "mine-goodput_kbps_mean-vs-core.buffer.png" and f'src="sweeps/0/{png.name}"' in index
     assert png.read_bytes() == (tmp_path / "r" / "plots" / png.name).read_bytes()
+
+
+def test_a_sweeps_plots_are_its_own_and_no_empty_directory_is_made(tmp_path):
+    """Issue 34 review: sweep `units` listed `units-2`'s plots (a match on `units-`), and a sweep without
+    plots made an empty `sweeps/<i>/` directory."""
+    from pacesim.site.pages import write_site
+    from pacesim.site.record import OwnSweep, Record, plots_of
+
+    plots = tmp_path / "plots"
+    plots.mkdir()
+    names = ["units-goodput_kbps_mean-vs-core.buffer.png", "units-2-goodput_kbps_mean-vs-core.buffer.png",
+             "units-2-core.buffer=3KB-seed1-cwnd.png", "units-core.buffer=3KB-seed1-cwnd.png", "other-x.png"]
+    for n in names:
+        (plots / n).write_bytes(b"")
+    found = plots_of(plots, ["units", "units-2", "unit"])
+    assert [p.name for p in found["units"]] == ["units-core.buffer=3KB-seed1-cwnd.png",
+                                               "units-goodput_kbps_mean-vs-core.buffer.png"]
+    assert [p.name for p in found["units-2"]] == ["units-2-core.buffer=3KB-seed1-cwnd.png",
+                                                 "units-2-goodput_kbps_mean-vs-core.buffer.png"]
+    assert found["unit"] == []
+    bare = OwnSweep("units", 1, 1, 0, 0, 0.1, "2026-12-05 04:00:00", [("core.buffer", "3KB")], "1", [])
+    write_site(Record(tmp_path, [], "0", "now", False, [bare]), tmp_path / "site")
+    assert not (tmp_path / "site" / "sweeps").exists()

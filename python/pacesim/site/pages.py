@@ -61,7 +61,8 @@ def write_site(record: Record, out: Path) -> List[Path]:
     sweeps = []
     for i, sweep in enumerate(record.sweeps):  # copied by position, never by a name the user chose
         target = out / "sweeps" / str(i)
-        target.mkdir(parents=True, exist_ok=True)
+        if sweep.plots:  # no empty directory for a sweep without figures
+            target.mkdir(parents=True, exist_ok=True)
         sweeps.append(replace(sweep, plots=[f for f in sweep.plots if publish(f, target / f.name)]))
     record = replace(record, sweeps=sweeps)
     shutil.copyfile(STATIC, out / STATIC.name)

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 import pandas as pd
 
@@ -175,9 +175,21 @@ def ns2_tables(figure: str, points: pd.DataFrame) -> List[Ns2Table]:
     return out
 
 
-def _own(store: Store, results: Path, name: str, row) -> OwnSweep:
+def plots_of(plots: Path, names: Iterable[str]) -> Dict[str, List[Path]]:
+    """The PNGs in `plots` that `pacesim plot` drew of each sweep of `names`, sorted. Each is named
+    `<sweep>-<metric>-vs-<axis>...` or `<sweep>-<axis>=<value>...-seed<n>...`, so a file goes to the longest
+    name it begins with, followed by `-`: `units-2-goodput...png` is sweep `units-2`'s, not `units`'."""
+    stems = sorted(((f"{file_name(n)}-", n) for n in names), key=lambda s: -len(s[0]))
+    found: Dict[str, List[Path]] = {n: [] for n in names}
+    for png in sorted(plots.glob("*.png")):
+        owner = next((n for stem, n in stems if png.name.startswith(stem)), None)
+        if owner is not None:
+            found[owner].append(png)
+    return found
+
+
+def _own(store: Store, name: str, row, plots: List[Path]) -> OwnSweep:
     spec = store.spec(name)
-    plots = sorted(p for p in (results / "plots").glob("*.png") if p.name.startswith(f"{file_name(name)}-"))
     return OwnSweep(name, int(row.points), int(row.ok), int(row.failed), int(row.pending), float(row.engine_s),
                     str(row.updated_at)[:19], [(a, ", ".join(map(str, v))) for a, v in spec["axes"].items()],
                     ", ".join(map(str, spec.get("seeds", []))), plots)
@@ -207,7 +219,8 @@ def _collect(results: Path) -> Record:
             raise RecordError(f"{results} holds no sweep: no full-size run of a catalogue figure, nor one of your "
                               "own (`pacesim reproduce ID` or `pacesim sweep FILE` makes one)")
         runs = {f: _run(store, results, f) for f in sorted(sweeps & figures)}
-        own = [_own(store, results, r.sweep, r) for r in table.itertuples(index=False) if r.sweep not in figures]
+        plots = plots_of(results / "plots", sweeps)
+        own = [_own(store, r.sweep, r, plots[r.sweep]) for r in table.itertuples(index=False) if r.sweep not in figures]
     judged = judge_all(results)
     refs = references()
     home = {f.id: cid for cid, _ in CATALOGUE for f in figures_of(cid)[0]}  # figure -> its catalogue id
