@@ -263,3 +263,16 @@ def test_pcap_refuses_a_file_that_is_no_trace(tmp_path, text, says):
     (tmp_path / "x.tr").write_text(text)
     with pytest.raises((TraceError, ValueError), match=says):
         pcap.write(tmp_path / "x.tr", tmp_path / "x.pcap")
+
+
+def test_pcap_to_dash_is_refused_naming_the_argument(tmp_path, monkeypatch):
+    """Issue 34 review: `trace pcap g.tr -` wrote a file named `-` (`run --trace -` refuses it)."""
+    from typer.testing import CliRunner
+
+    from pacesim.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "g.tr", A)
+    r = CliRunner().invoke(app, ["trace", "pcap", "g.tr", "-"])
+    assert r.exit_code == 2 and "OUT -" in r.output and "standard output" in r.output, r.output
+    assert not (tmp_path / "-").exists()

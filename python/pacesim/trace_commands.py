@@ -80,6 +80,8 @@ def trace_pcap(
     if not 1 <= mss <= pcap.MAX_IP - pcap.IP_HEADER - pcap.TCP_HEADER:
         fail(f"--segment-size {segment_size}: a TCP payload in IPv4 is 1 to "
              f"{pcap.MAX_IP - pcap.IP_HEADER - pcap.TCP_HEADER:,} B")
+    if str(out) == "-":
+        fail("OUT -: a pcap is binary and goes to a file, not standard output; name the file (e.g. trace.pcap)")
     if out.exists() and out.resolve() == trace.resolve():
         fail(f"{out}: is the trace itself; name another file for the pcap")
     try:
