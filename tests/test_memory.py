@@ -220,3 +220,11 @@ def test_a_tmix_cloud_is_counted_by_the_connections_it_starts(tmp_path):
     assert e.value.field == "traffic.tmix[0].rate"
     # Played once (no rate): its two vectors.
     assert memory.estimate(scenario()).parts["traffic.tmix[0].vectors"] == 2 * memory.TMIX_CONNECTION_BYTES
+
+
+@pytest.mark.parametrize("limit", [0, -1, "4GB", 1.5e9, True])
+def test_max_memory_that_is_no_number_of_bytes_is_named(limit):
+    # Once -1 was read as a limit of -1 B (naming the scenario's largest part) and "4GB" raised a raw TypeError.
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run("a-base", max_memory=limit)
+    assert e.value.field == "max_memory" and "number of bytes" in e.value.message, str(e.value)

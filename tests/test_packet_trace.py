@@ -64,6 +64,7 @@ def test_a_cbr_source_is_traced_at_hand_computed_times(tmp_path):
     ({"links": []}, "trace.links", "at least one link"),
     ({"links": ["core"]}, "trace.file", "required"),
     ({"links": ["core"], "file": "/no/such/dir/t.tr"}, "trace.file", "cannot create"),
+    ({"links": ["core"], "file": "/no/such/dir/t.pcap"}, "trace.file", "cannot create"),
     ({"links": ["core"], "colour": 1}, "trace.colour", "unknown key 'colour'"),
     ({"links": ["core"], "max_bytes": "0B"}, "trace.max_bytes", ""),
     ({"links": ["core"], "max_bytes": 100}, "trace.max_bytes", "no unit"),
@@ -276,3 +277,12 @@ def test_pcap_to_dash_is_refused_naming_the_argument(tmp_path, monkeypatch):
     r = CliRunner().invoke(app, ["trace", "pcap", "g.tr", "-"])
     assert r.exit_code == 2 and "OUT -" in r.output and "standard output" in r.output, r.output
     assert not (tmp_path / "-").exists()
+
+
+def test_a_pcap_trace_leaves_every_other_file_as_it_was(tmp_path):
+    # Once its ns-2 text went to FILE.pcap.tr and was removed after: a file of that name was lost (issue 33 review).
+    kept = tmp_path / "t.pcap.tr"
+    kept.write_text("precious\n")
+    pacesim.run(LINE, trace=tmp_path / "t.pcap")
+    assert kept.read_text() == "precious\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.pcap", "t.pcap.tr"]

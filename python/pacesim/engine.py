@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 import time
 import warnings
 from typing import Callable, Optional, Sequence, Union
@@ -69,24 +70,35 @@ def run(
     overrides = list(set) + ([f"seed={seed}"] if seed is not None else [])
     if overrides:
         scenario = apply_overrides(scenario, overrides)
+    if max_memory is not None and (isinstance(max_memory, bool) or not isinstance(max_memory, int) or max_memory < 1):
+        raise ScenarioError("max_memory", f"{shown(max_memory)} is not a number of bytes: a whole number, 1 or more")
     memory.check(scenario, max_memory)
     if trace is not None:
         traced = scenario.trace or PacketTrace()
         scenario = scenario.model_copy(update={"trace": traced.model_copy(update={"file": os.fspath(trace)})})
     engine = scenario
     pcap_out = scenario.trace.file if scenario.trace is not None and (scenario.trace.file or "").endswith(".pcap") else None
-    if pcap_out is not None:  # the engine writes ns-2's text beside it, made pcap here
-        engine = scenario.model_copy(update={"trace": scenario.trace.model_copy(update={"file": pcap_out + ".tr"})})
+    if pcap_out is not None:  # the engine writes ns-2's text to a new file beside it, made pcap here
+        try:
+            fd, text = tempfile.mkstemp(prefix=os.path.basename(pcap_out) + ".", suffix=".tr",
+                                        dir=os.path.dirname(pcap_out) or ".")
+        except OSError as e:
+            raise ScenarioError("trace.file", f"cannot create {pcap_out}: {e.strerror}") from None
+        os.close(fd)
+        engine = scenario.model_copy(update={"trace": scenario.trace.model_copy(update={"file": text})})
     request = json.dumps(engine.to_engine())
     t0 = time.perf_counter()
     try:
-        report = _core.run_json(request, progress, threads)
-    except ValueError as e:
-        raise ScenarioError.from_engine(e) from None
-    wall_s = time.perf_counter() - t0
-    if pcap_out is not None:
-        pcap.write(engine.trace.file, pcap_out, segment_size=scenario.tcp.segment_size)
-        os.remove(engine.trace.file)
+        try:
+            report = _core.run_json(request, progress, threads)
+        except ValueError as e:
+            raise ScenarioError.from_engine(e) from None
+        wall_s = time.perf_counter() - t0
+        if pcap_out is not None:
+            pcap.write(engine.trace.file, pcap_out, segment_size=scenario.tcp.segment_size)
+    finally:  # the text trace goes, whatever ended the run
+        if pcap_out is not None:
+            os.remove(engine.trace.file)
     report = json.loads(report)
     for note in report.get("warnings", []):  # a series track or the trace stopped at its size cap
         warnings.warn(RecordingStopped(note), stacklevel=2)
