@@ -48,6 +48,10 @@ def test_a_scenarios_lists_change_only_by_validated_assignment():
     assert len(s.traffic.udp) == 1 and isinstance(s.pacing.links or FrozenList(), list)
     s.traffic.udp = [*s.traffic.udp, source]  # validated, and frozen again
     assert isinstance(s.traffic.udp, FrozenList) and len(s.traffic.udp) == 2
+    # The message names the list changed (once it named traffic.udp whichever it was: issue 33 review).
+    g = pacesim.load_scenario("graph-square")
+    with pytest.raises(TypeError, match=r"a scenario's list \(flows\) is not changed in place"):
+        g.topology.flows.append(g.topology.flows[0])
     with pytest.raises(ValueError, match="kind"):
         s.traffic.udp = [{"kind": "none of them"}]
     engine = json.loads(json.dumps(s.to_engine()))

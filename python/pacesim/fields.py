@@ -116,9 +116,13 @@ class FrozenList(list):
     assigning a new one, which is validated as a file's value is (`s.traffic.udp = [*s.traffic.udp,
     source]`); changed in place (`append`, `x[0] = ...`), it would reach the engine unchecked."""
 
+    name = ""
+    """The key holding the list, set by its table, for the message."""
+
     def _refuse(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("a scenario's list is not changed in place, which would skip its validation: assign a "
-                        "new list instead, which is checked (s.traffic.udp = [*s.traffic.udp, source])")
+        which = f" ({self.name})" if self.name else ""
+        raise TypeError(f"a scenario's list{which} is not changed in place, which would skip its validation: assign a "
+                        "new list instead, which is checked (as s.traffic.udp = [*s.traffic.udp, source])")
 
     append = extend = insert = remove = pop = clear = sort = reverse = _refuse
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
@@ -130,7 +134,9 @@ class FrozenList(list):
         return self
 
     def __deepcopy__(self, memo: dict) -> FrozenList:
-        return FrozenList(copy.deepcopy(list(self), memo))
+        new = FrozenList(copy.deepcopy(list(self), memo))
+        new.name = self.name
+        return new
 
 
 class _Model(BaseModel):
@@ -148,4 +154,5 @@ class _Model(BaseModel):
         for name, value in self.__dict__.items():
             if type(value) is list:
                 self.__dict__[name] = FrozenList(value)
+                self.__dict__[name].name = name
         return self
