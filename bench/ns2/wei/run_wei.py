@@ -2,7 +2,7 @@
 """Run the host-paced ns-2 references on ns-2 2.35 with Wei's pacing patch
 (build.sh) and append their results to results/*.csv.
 
-    python3 bench/ns2/wei/run_wei.py GRID... [--ns PATH] [--seed N]...
+    python3 bench/ns2/wei/run_wei.py GRID... [--ns PATH] [--seed N]... [--mode M]... [--buffer-kb KB]...
 
 The scenarios, their measurement and their CSV columns are bench/ns2/paced's
 (run_paced.py, ebase_host.tcl, ws5.tcl, ws1.tcl), run through shim.tcl,
@@ -26,9 +26,9 @@ Grids (a row already in its CSV is skipped, so a stopped run resumes):
           [50, 200] s (results/ebase-host.csv);
 - efig17: E-base with 30 % of the hosts paced (original), 5 and 10 KB,
           seeds 1-2 (results/ebase-host.csv);
-- ebase-ci: E-base with 100 flows (10 x 10), 5 and 10 KB, unpaced, every
-          host paced (original, modified) and 30 % paced (original), seeds
-          1-2 (results/ebase-host.csv): the cheap points, for CI;
+- ebase-ci: E-base with 100 flows (10 x 10), 3 / 5 / 10 / 20 KB, unpaced and
+          every host paced (original, modified), and 30 % paced (original) at 5
+          and 10 KB, seeds 1-2 (results/ebase-host.csv): the cheap points;
 - ns228:  E-base, 100 flows, 5 and 10 KB, seed 1, on stock ns-2.28
           (build228.sh, /work/ns2-228/READY), Debian's 2.35 (/usr/bin/ns),
           2.35 with 2.28's TCP defaults (defaults228.tcl), and this build
@@ -154,16 +154,16 @@ def run_ns228(ns, row):
             "warmup_s": 50, "mode": mode, **{k: m[k] for k in NS228_COLUMNS[7:12]}, "wall_s": f"{wall:.1f}"}
 
 
-def grid(name):
-    """(rows, CSV path, columns, key columns, runner, key of a row, seed of a row) of a grid."""
-    seeds = (1, 2)
+def grid(name, seeds=(1, 2)):
+    """(rows, CSV path, columns, key columns, runner, key of a row, seed of a row) of a grid, run at `seeds`
+    (W-s1: seeds 1-10; ns228: seed 1)."""
     if name in ("ebase", "efig17", "ebase-ci"):
         shares = (("none", 0.0), ("original", 1.0), ("modified", 1.0))
         if name == "ebase":
             rows = [(10, 100, kb, s, 200, 50, m, f) for s in seeds for kb in (3, 5, 10, 20) for m, f in shares]
         elif name == "ebase-ci":
-            rows = [(10, 10, kb, s, 200, 50, m, f) for s in seeds for kb in (5, 10)
-                    for m, f in (*shares, ("original", 0.3))]
+            rows = [(10, 10, kb, s, 200, 50, m, f) for s in seeds for kb in (3, 5, 10, 20)
+                    for m, f in (*shares, ("original", 0.3)) if f != 0.3 or kb in (5, 10)]
         else:
             rows = [(10, 100, kb, s, 200, 50, "original", 0.3) for s in seeds for kb in (5, 10)]
         return (rows, RESULTS / "ebase-host.csv", run_paced.EBASE_COLUMNS, run_paced.EBASE_KEY, run_paced.run_ebase,
@@ -195,7 +195,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws6", "ws3", "ebase", "efig17", "ebase-ci", "ns228"])
     ap.add_argument("--ns", help="the ns binary (default: the path in /work/ns2-wei/READY)")
-    ap.add_argument("--seed", type=int, action="append", help="only these seeds (repeatable)")
+    ap.add_argument("--seed", type=int, action="append",
+                    help="these seeds instead of 1-2 (W-s1: only these of 1-10; repeatable)")
+    ap.add_argument("--mode", action="append", choices=["none", "original", "modified"],
+                    help="only these pacing modes (repeatable)")
     ap.add_argument("--buffer-kb", type=int, action="append", help="E-base: only these buffers (repeatable)")
     ap.add_argument("--sack1-paced", action="store_true",
                     help="build.sh --sack1-paced's binary, SACK rows only, into results/sack1-paced/")
@@ -208,10 +211,11 @@ def main():
     for name in args.grids:
         if args.sack1_paced and name not in ("ws1", "ws5"):
             raise SystemExit(f"--sack1-paced: {name} has no SACK rows")
-        rows, path, columns, key, run, key_of, seed_of = grid(name)
+        rows, path, columns, key, run, key_of, seed_of = grid(name, *([tuple(args.seed)] if args.seed else []))
         rows = [r for r in rows if (not args.sack1_paced or name == "ws1" or r[0] == "Sack1")
                 and (not args.seed or seed_of(r) in args.seed)
-                and (not args.buffer_kb or not name.startswith("e") or r[2] in args.buffer_kb)]
+                and (not args.buffer_kb or not name.startswith("e") or r[2] in args.buffer_kb)
+                and (not args.mode or dict(zip(key, key_of(r))).get("mode", "none") in args.mode)]
         run_rows(ns, name, [(r, key_of(r)) for r in rows], path, columns, key, run)
     return 0
 
