@@ -23,9 +23,10 @@ fields and its payload zeros, so that it has its size on the wire.
   sender. The SYNs are 8 bytes longer than the trace's 40 (the options).
 - UDP: length the packet's size less its IP header.
 
-Only the departure lines are read beyond their first character (a garbled one is an error naming its line
-and field); the headers are packed with `struct`, which writes a run's trace at about the speed the engine
-writes its text.
+Only the departure lines are read beyond their first character: a garbled one is an error naming its line
+and field, and so is a node below 0 or past 2^24 - 1 (`from` and `to` too), a sequence number outside
+[0, 2^64) or a type none of `tcp`, `ack` and `UDP_TYPES`. The headers are packed with `struct`, which
+writes a run's trace at about the speed the engine writes its text.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ from .ns2trace import EVENTS, FIELDS, TraceError, lines, parse
 
 LINKTYPE_RAW = 101
 """pcap's link type for packets that begin with their IP header."""
+
+UDP_TYPES = ("cbr", "udp", "exp", "pareto", "rtp")
+"""The packet types written as UDP: ns-2 2.35's that carry an RTP header's sequence number
+(`Trace::get_seqno`); pacesim's UDP sources write `cbr`."""
 
 IP_HEADER = 20
 TCP_HEADER = 20
@@ -128,19 +133,24 @@ class _Packets:
         """(time in microseconds, the packet's headers, its payload's length) of departure line `n`, split
         into its `fields`."""
         try:
-            _, time, _, _, kind, size, _, flow, src, dst, seq, uid = fields
+            _, time, hop, link_to, kind, size, _, flow, src, dst, seq, uid = fields
             t, size, flow, seq, uid = float(time), int(size), int(flow), int(seq), int(uid)
-            a, b = int(src.partition(".")[0]), int(dst.partition(".")[0])
+            a, b, hop, link_to = int(src.partition(".")[0]), int(dst.partition(".")[0]), int(hop), int(link_to)
         except ValueError:
             parse(self.path, n, text)  # raises the TraceError naming the field
             raise
-        if not (0 <= t < 2**32 and flow >= 0 and uid >= 0):
+        tcp = kind in ("tcp", "ack")
+        if not (0 <= t < 2**32 and flow >= 0 and uid >= 0 and 0 <= seq < 2**64 and (tcp or kind in UDP_TYPES)):
             for field, bad, why in [("time", not 0 <= t < 2**32, "a pcap time stamp is 0 to 2^32 s"),
-                                    ("flow", flow < 0, "a flow id is >= 0"), ("uid", uid < 0, "a packet id is >= 0")]:
+                                    ("type", not (tcp or kind in UDP_TYPES),
+                                     f"not a packet type written as pcap (tcp, ack; UDP: {', '.join(UDP_TYPES)})"),
+                                    ("flow", flow < 0, "a flow id is >= 0"),
+                                    ("seq", not 0 <= seq < 2**64, "a sequence number is 0 to 2^64 - 1"),
+                                    ("uid", uid < 0, "a packet id is >= 0")]:
                 if bad:
                     raise TraceError(self.path, n, field, f"{fields[FIELDS.index(field)]}: {why}")
+        self.node(n, "from", hop), self.node(n, "to", link_to)
         (a, a_sum), (b, b_sum) = self.node(n, "src", a), self.node(n, "dst", b)
-        tcp = kind in ("tcp", "ack")
         header = IP_HEADER + (TCP_HEADER if tcp else UDP_HEADER)
         if not header <= size <= MAX_IP:
             raise TraceError(self.path, n, "size", f"{size} B: an IPv4 {'TCP' if tcp else 'UDP'} packet holds "

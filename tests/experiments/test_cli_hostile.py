@@ -218,6 +218,11 @@ def test_trace_pcap_refuses_a_packet_no_ipv4_packet_can_be(tmp_path):
     ("- 1 0 1 tcp 1040 ------- -1 0.0 1.0 1 1", "flow"),
     ("- 1 0 1 tcp 1040 ------- 0 99999999.0 1.0 1 1", "src"),
     ("- 1 0 1 tcp 20 ------- 0 0.0 1.0 1 1", "size"),
+    ("- 1 -1 1 tcp 1040 ------- 0 0.0 1.0 1 1", "from"),  # the issue 33 review: these four were written
+    ("- 1 0 -1 cbr 1040 ------- 0 0.0 1.0 1 1", "to"),
+    ("- 1 0 1 0.0 1040 ------- 0 0.0 1.0 1 1", "type"),  # no type of ns-2's, written as UDP
+    ("- 1 0 1 tcp 1040 ------- 0 0.0 1.0 18446744073709551616 1", "seq"),  # 2^64
+    ("- 1 0 1 ack 40 ------- 0 1.0 0.0 -5 1", "seq"),
 ])
 def test_trace_pcap_names_the_field_no_pcap_can_hold(tmp_path, line, field):
     (tmp_path / "t.tr").write_text(line + "\n")
