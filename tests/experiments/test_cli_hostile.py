@@ -184,6 +184,39 @@ def test_model_parameters_outside_their_domain_are_refused_by_name(tmp_path, mod
     assert "--set" in out.output and not (tmp_path / "m").exists()  # nothing written, not even the directory
 
 
+@pytest.mark.parametrize("model, setting, says", [
+    ("a-fig10", "tcp_size=1.5", "a-fig10: tcp_size must be a whole number, got 1.5"),  # was "is not a int"
+    ("a-fig10", "tcp_size=nan", "tcp_size must be a whole number, got nan"),
+    ("a-fig10", "step_kb=abc", "step_kb must be a number, got 'abc'"),
+    ("a-fig10", "tcp_size=0", "tcp_size must be >= 1, got 0"),
+    ("a-fig22", "ratios=5,2.5", "ratios must be a whole number, got 2.5"),
+    ("e-model", "loads=,", "loads must be a list of numbers"),
+])
+def test_model_parameters_of_the_wrong_kind_are_refused_in_words(tmp_path, model, setting, says):
+    refused(["model", model, "--set", setting, "--out", tmp_path / "m"], says)
+
+
+def test_model_whole_parameters_take_any_spelling_of_a_whole_number():
+    from pacesim.analysis.models import parse_overrides
+    from pacesim.papers import MODELS
+
+    for spelling in ["1000", "1e3", "1000.0", " 1E+3 "]:
+        p = parse_overrides(MODELS["a-fig10"], [f"tcp_size={spelling}"])
+        assert p["tcp_size"] == 1000 and type(p["tcp_size"]) is int
+    assert parse_overrides(MODELS["a-md1"], ["erlang_phases=1,4.0"])["erlang_phases"] == (1, 4)
+    assert type(parse_overrides(MODELS["a-fig22"], ["ratios=2e1,1"])["ratios"][0]) is int
+
+
+def test_model_claims_on_other_parameters_are_not_evaluated_where_their_columns_are_missing():
+    from pacesim.analysis.model_claims import judge_model
+    from pacesim.analysis.models import parse_overrides
+    from pacesim.papers import MODELS
+
+    m = MODELS["a-fig22"]  # its claims read the loss at the paper's ratios 25, 10, 5, 2, 1
+    judged = judge_model(m, m.build(parse_overrides(m, ["ratios=20,1", "max_kb=5"])))  # was a KeyError
+    assert [j.outcome for j in judged] == ["not evaluated"] * 2 and "udp_loss_ratio" in judged[0].numbers
+
+
 def test_model_out_at_a_file_is_refused(tmp_path):
     (tmp_path / "f").write_text("keep")
     refused(["model", "a-fig6", "--out", tmp_path / "f"], "--out")

@@ -16,12 +16,13 @@ import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pandas as pd
 
 from ..fields import ScenarioError, read_bounded
+from ..messages import shown
 from ..panels import Curves, paper_ref
 from ..reproduce.claims import Claim
 from .overlays import Overlay
@@ -188,10 +189,29 @@ def _rates_ordered(p: Params) -> Optional[Tuple[str, str]]:
     return None
 
 
+def _number(key: str, text: str, whole: bool) -> Union[int, float]:
+    """The number `text` gives parameter `key`: an int if `whole` (1000, 1e3 and 1000.0 alike), else a
+    float; a ValueError naming the key ("tcp_size must be a whole number, got 1.5")."""
+    kind = "a whole number" if whole else "a number"
+    try:
+        v = float(text)
+    except ValueError:
+        raise ValueError(f"{key} must be {kind}, got {shown(text.strip())}") from None
+    if not whole:
+        return v
+    if not np.isfinite(v) or v != int(v):
+        number = text.strip()  # digits, signs, points, e, inf or nan: float read it
+        raise ValueError(f"{key} must be {kind}, got {number if len(number) <= 80 else number[:77] + '...'}")
+    try:
+        return int(text)  # exact past 2^53
+    except ValueError:
+        return int(v)
+
+
 def parse_overrides(model: Model, pairs: Sequence[str]) -> Params:
-    """`key=value` strings to a full parameter set, typed after the defaults (lists as comma-separated
-    numbers, at least one) and each within its `DOMAINS` and the rules across parameters; a ValueError
-    naming the model and the parameter."""
+    """`key=value` strings to a full parameter set, typed after the defaults (an int's value any whole
+    number, 1e3 too; lists as comma-separated numbers, at least one, their elements typed alike) and each
+    within its `DOMAINS` and the rules across parameters; a ValueError naming the model and the parameter."""
     params = dict(model.defaults)
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -202,24 +222,23 @@ def parse_overrides(model: Model, pairs: Sequence[str]) -> Params:
         default = params[key]
         try:
             if isinstance(default, tuple):
-                params[key] = tuple(float(v) for v in value.split(",") if v.strip())
+                whole = all(isinstance(d, int) for d in default)
+                params[key] = tuple(_number(key, v, whole) for v in value.split(",") if v.strip())
                 if not params[key]:
-                    raise ValueError
-            elif isinstance(default, int):
-                params[key] = int(value)
-            elif isinstance(default, float):
-                params[key] = float(value)
+                    raise ValueError(f"{key} must be a list of numbers, e.g. {','.join(map(str, default))}; "
+                                     f"got {shown(value)}")
+            elif isinstance(default, (int, float)):
+                params[key] = _number(key, value, isinstance(default, int))
             else:
                 params[key] = value
-        except ValueError:
-            kind = "list of numbers" if isinstance(default, tuple) else type(default).__name__
-            raise ValueError(f"{model.id}: {key}={value!r} is not a {kind}") from None
+        except ValueError as e:
+            raise ValueError(f"{model.id}: {e}") from None
     for key, value in params.items():
         domain = DOMAINS.get(key)
         for v in (value if isinstance(value, tuple) else (value,)) if domain else ():
             why = domain.refuses(float(v))
             if why:
-                raise ValueError(f"{model.id}: {key}={v:g} {why}")
+                raise ValueError(f"{model.id}: {key} {why}, got {v:g}")
     broken = _rates_ordered(params) or (model.across(params) if model.across else None)
     if broken:
         raise ValueError(f"{model.id}: {broken[0]}: {broken[1]}")
