@@ -6,7 +6,11 @@ the parser's and applications' unit tests; ns-2's Tmix beside pacesim's: bench/n
 from __future__ import annotations
 
 import gzip
+import os
 import re
+import shutil
+import subprocess
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +21,12 @@ import pacesim
 from pacesim.cli import app
 from pacesim.scenario import ScenarioError, parse_scenario
 from pacesim.tmix import SAMPLES, Mix, generate, vectors_path
+
+ROOT = Path(__file__).resolve().parents[1]
+OURS = "# Tmix connection vectors (alternate format) written by pacesim.tmix.generate"
+"""The first line of every vectors file `generate` writes."""
+NOTICE = "No part of this data may be sold or " + "distributed"
+"""A sentence of the notice in Tmix's sample vectors (made of two parts, so that this file does not hold it)."""
 
 ONE = "S 0 1 0 7\nw 65535 65535\nr 20000\nl 0.000000 0.000000\nI 0 0 1000\nA 0 5000 2000\n"
 
@@ -194,3 +204,23 @@ def test_q_fig16_without_the_samples_says_which_and_where_from_in_one_line(tmp_p
     assert out.exit_code == 2 and "Traceback" not in out.output and out.exc_info[0] is SystemExit, out.output
     assert ("error: Q-fig16: every point failed: ScenarioError: traffic.tmix[0].vectors: sample-alt.cvec.gz, "
             "Tmix's sample vectors, is not installed (Debian: apt-get install ns2-examples)") in out.output
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_the_repository_and_the_wheel_hold_no_vectors_but_pacesims_own():
+    # The samples' licence forbids redistribution (pacesim.tmix): every vectors file committed or packaged is
+    # one `generate` wrote, and no file carries the samples' notice.
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    vectors = [f for f in tracked.decode().split("\0") if f.endswith((".cvec", ".cvec.gz"))]
+    assert vectors == ["python/pacesim/scenarios/traces/tmix-demo.cvec"]
+    assert (ROOT / vectors[0]).read_text().startswith(OURS)
+    found = subprocess.run(["git", "grep", "-l", "-I", "-F", "-e", NOTICE], cwd=ROOT, capture_output=True)
+    assert found.returncode == 1 and found.stdout == b"", found.stdout  # 1: no file matched
+    wheel = os.environ.get("PACESIM_WHEEL")
+    if wheel:
+        with zipfile.ZipFile(wheel) as z:
+            packaged = [n for n in z.namelist() if n.endswith((".cvec", ".cvec.gz"))]
+            assert packaged == ["pacesim/scenarios/traces/tmix-demo.cvec"]
+            assert z.read(packaged[0]).decode().startswith(OURS)
+            # Every member but the engine's shared library (text is what a vectors file would be).
+            assert not [n for n in z.namelist() if not n.endswith(".so") and NOTICE.encode() in z.read(n)]
