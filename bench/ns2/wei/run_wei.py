@@ -199,7 +199,7 @@ def main():
                     help="these seeds instead of 1-2 (W-s1: only these of 1-10; repeatable)")
     ap.add_argument("--mode", action="append", choices=["none", "original", "modified"],
                     help="only these pacing modes (repeatable)")
-    ap.add_argument("--buffer-kb", type=int, action="append", help="E-base: only these buffers (repeatable)")
+    ap.add_argument("--buffer-kb", type=int, action="append", help="E-base, W-s3: only these buffers (repeatable)")
     ap.add_argument("--sack1-paced", action="store_true",
                     help="build.sh --sack1-paced's binary, SACK rows only, into results/sack1-paced/")
     args = ap.parse_args()
@@ -214,7 +214,8 @@ def main():
         rows, path, columns, key, run, key_of, seed_of = grid(name, *([tuple(args.seed)] if args.seed else []))
         rows = [r for r in rows if (not args.sack1_paced or name == "ws1" or r[0] == "Sack1")
                 and (not args.seed or seed_of(r) in args.seed)
-                and (not args.buffer_kb or not name.startswith("e") or r[2] in args.buffer_kb)
+                and (not args.buffer_kb or name not in ("ebase", "efig17", "ebase-ci", "ws3")
+                     or (r[0] // 1000 if name == "ws3" else r[2]) in args.buffer_kb)
                 and (not args.mode or dict(zip(key, key_of(r))).get("mode", "none") in args.mode)]
         run_rows(ns, name, [(r, key_of(r)) for r in rows], path, columns, key, run)
     return 0
