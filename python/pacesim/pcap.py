@@ -6,10 +6,15 @@ fields and its payload zeros, so that it has its size on the wire.
 - addresses: node n is 10.(n >> 16).(n >> 8 & 255).(n & 255);
 - IP: total length the line's size (at most 65,535 B, an IPv4 packet's largest), identification its uid
   (mod 2^16), TTL 64, protocol TCP (`tcp`, `ack`) or UDP (anything else), checksummed;
-- ports: 1024 + flow id mod 64512 at both ends (ns-2's are all 0); a flow that opens a new connection (a
-  short-flow user's next transfer: a SYN after data or an ACK of it) numbers it k = 1, 2, ...: the
-  connection's sender port is 1024 + (flow id + k) mod 64512, so that each transfer is a TCP stream of its
-  own (its sequence numbers start again; Wireshark would take the second for retransmissions);
+- ports (ns-2's are all 0): the receiver's FIRST_PORT + flow id mod PORTS, the sender's the same for the
+  flow's first connection (a UDP source's both). FIRST_PORT to 65,535 is the part of the ephemeral range
+  that no dissector of Wireshark 4.0 claims by TCP or UDP port (`tshark -G decodes`: 57000 is IRC's, 60001
+  a UDP one's), so that tshark reads every flow as plain TCP or UDP; ports 1024 + flow id made it decode
+  many of a 1000-flow run's flows as other protocols (OpenVPN, PPTP, ...: 31,565 errors). A flow that opens
+  a new connection (a short-flow user's next transfer: a SYN after data or an ACK of it) numbers it k = 1,
+  2, ...: the connection's sender port is FIRST_PORT + (flow id + k) mod PORTS, so that each transfer is a
+  TCP stream of its own (its sequence numbers start again; Wireshark would take the second for
+  retransmissions); flows below PORTS are told apart by their ports alone, more by their addresses too;
 - TCP, numbered in bytes as a real stack counts them, from initial sequence numbers 0 at both ends:
   ns-2 numbers a flow's segments 0, 1, 2, ... (1, 2, ... after a SYN, which takes number 0) and its
   ACKs by the highest segment received in order. A TCP packet no bigger than its headers (40 B) opens the
@@ -51,6 +56,10 @@ MAX_IP = 65535
 """The largest IPv4 packet, bytes (its total length is 16 bits)."""
 
 SYN, PSH, ACK = 0x02, 0x08, 0x10
+
+FIRST_PORT = 60002
+PORTS = 65536 - FIRST_PORT
+"""The ports a flow's connections take: FIRST_PORT to 65,535, which no Wireshark 4.0 dissector claims."""
 
 
 def syn_options(mss: int) -> Tuple[int, ...]:
@@ -155,10 +164,10 @@ class _Packets:
         if not header <= size <= MAX_IP:
             raise TraceError(self.path, n, "size", f"{size} B: an IPv4 {'TCP' if tcp else 'UDP'} packet holds "
                                                    f"{header} to {MAX_IP:,} B")
-        port = 1024 + flow % 64512
+        port = FIRST_PORT + flow % PORTS
         if tcp:
             number, acked, flags, options = self.tcp(n, kind, size, flow, seq)
-            sender = 1024 + (flow + self.flows[flow].connection) % 64512
+            sender = FIRST_PORT + (flow + self.flows[flow].connection) % PORTS
             ports = (sender, port) if kind == "tcp" else (port, sender)
             length = size + 2 * len(options)
             words = (*ports, number >> 16, number & 0xFFFF, acked >> 16, acked & 0xFFFF,
