@@ -170,7 +170,7 @@ def test_cli_version_and_short_help():
     helped = runner.invoke(app, ["reproduce", "-h"])
     assert helped.exit_code == 0
     # Bracketed words survive (no rich markup) and flags are shown without a <bool> type.
-    assert "[default: the sweep file's, quick 3]" in " ".join(helped.output.split())
+    assert "[default: the sweep file's, with --quick its [quick] table's]" in " ".join(helped.output.split())
     assert "<bool>" not in helped.output
 
 

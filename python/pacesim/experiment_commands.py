@@ -24,6 +24,8 @@ RESULTS = typer.Option(Path("results"), "--results", help="Results directory (da
 WORKERS = typer.Option(None, "--workers", min=1, max=max(64, 4 * (os.cpu_count() or 1)),
                        help="Worker processes [default: one per core].")
 SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler (extra: pacesim[dask]).")
+QUICK_ONE_SEED = "Q-fig9, Q-fig11, Q-fig16 and Q-tab2"
+"""The ids whose quick run has one seed, as their sweep files set it (tests/test_cli_light.py checks it)."""
 DASK = typer.Option(False, "--dask", help="Run on a Dask LocalCluster (--workers processes; extra: pacesim[dask]).")
 
 
@@ -369,11 +371,13 @@ def reproduce(
                                                                  "committed record is docs/reproduction."),
     quick: bool = typer.Option(False, "--quick", help="The sweep file's [quick] version, a demo that carries no "
                                                       "verdict: E-base and A-base figures x0.1 in flows and rates "
-                                                      "with 100 s runs, others shorter runs; seeds 1-3."),
+                                                      "with 100 s runs, others shorter runs; the seeds of the "
+                                                      "[quick] table of the sweep file (pacesim/scenarios/ID.toml), "
+                                                      "else its seeds: 1-3, but seed 1 for " + QUICK_ONE_SEED + "."),
     seeds: Optional[int] = typer.Option(None, "--seeds", min=1, help="Start from seeds 1..N [default: the sweep "
-                                        "file's, quick 3]; at the paper's size seeds are then added until every "
-                                        "verdict holds over them (up to 10, the most a verdict is judged on; "
-                                        "more is refused)."),
+                                        "file's, with --quick its [quick] table's]; at the paper's size seeds are "
+                                        "then added until every verdict holds over them (up to 10, the most a "
+                                        "verdict is judged on; more is refused)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output directory [default: RESULTS/reproduce/ID[-quick]]."),
     results: Path = RESULTS,
     workers: Optional[int] = WORKERS,

@@ -8,6 +8,11 @@ command must reuse those seeds, run none, add seeds where a claim's seeds split,
 
 from __future__ import annotations
 
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    import tomli as tomllib
+
 import pytest
 from typer.testing import CliRunner
 
@@ -105,3 +110,23 @@ def test_one_seed_against_the_mean_keeps_the_claim_split_to_ten_seeds(hand_store
     out = _reproduce(results, tmp / "out")
     assert out.exit_code == 0, out.output
     assert "reproduced on 9 of 10 seeds" in out.output and "inconclusive: the seeds disagree" in out.output
+
+
+def test_the_quick_help_names_the_seeds_the_sweep_files_give():
+    """`reproduce --help` said every quick run had seeds 1-3 while Q-tab2's quick run has seed 1 (issue 34
+    review): the ids it names as one-seed are those whose [quick] table (else whose file) sets seeds [1], and
+    every other quick run has seeds 1-3, read from the sweep files themselves."""
+    from pacesim.experiment_commands import QUICK_ONE_SEED
+    from pacesim.reproduce.figure import scenarios_dir
+
+    quick = {}
+    for path in sorted(scenarios_dir().glob("*.toml")):
+        sweep = tomllib.loads(path.read_text())
+        if "quick" in sweep:
+            quick[path.stem] = sweep["quick"].get("seeds", sweep.get("seeds"))
+    assert len(quick) > 40
+    one = {fid for fid, seeds in quick.items() if seeds == [1]}
+    assert set(QUICK_ONE_SEED.replace(" and ", ", ").split(", ")) == one
+    assert all(seeds == [1, 2, 3] for fid, seeds in quick.items() if fid not in one)
+    text = " ".join(runner.invoke(app, ["reproduce", "--help"], terminal_width=200).output.split())
+    assert f"1-3, but seed 1 for {QUICK_ONE_SEED}." in text
