@@ -53,9 +53,19 @@ def rows(report: dict, name: str) -> pd.DataFrame:
     return pd.DataFrame(report.get(name) or {})
 
 
+def unmeasured_as_nan(frame: pd.DataFrame, columns: Optional[Sequence[str]] = None) -> pd.DataFrame:
+    """`frame` with each of `columns` (default all) that holds no value at all (every entry None or NaN: a
+    statistic no flow or run had, such as an unpaced flow's mean pacer delay) as float NaN, not pandas'
+    object column of Nones, so that it takes means and comparisons as the measured columns do."""
+    empty = [c for c in (frame.columns if columns is None else columns)
+             if frame[c].dtype == object and frame[c].isna().all()]
+    return frame.astype({c: float for c in empty}) if empty else frame
+
+
 def view(name: str, frame: pd.DataFrame) -> pd.DataFrame:
     """Table `name`'s rows (`rows`, or as loaded from the store) as readers see them: indexed by `INDEX`,
-    transfers with their goodput_kbps."""
+    transfers with their goodput_kbps, a column no row has a value in as float NaN (`unmeasured_as_nan`)."""
+    frame = unmeasured_as_nan(frame)
     if name == "transfers":
         frame = frame.assign(goodput_kbps=goodput_kbps(frame["bytes"], frame["fct_s"]))
     return frame.set_index(INDEX[name]) if name in INDEX else frame

@@ -80,7 +80,7 @@ import pyarrow.parquet as pq
 from . import schema
 from .messages import printable, shown
 from .metrics import tcp_metrics_of_old
-from .report_tables import TABLES, flat, links, numeric_axes, view
+from .report_tables import TABLES, flat, links, numeric_axes, unmeasured_as_nan, view
 
 if TYPE_CHECKING:
     import xarray
@@ -679,10 +679,11 @@ class Store:
     @_guarded
     def points(self, sweep: str, written: bool = False) -> pd.DataFrame:
         """One row per point of `sweep`: its axes (one column each), seed, key, status ('ok', 'failed' or
-        'pending'), error, every metric, wall time and code version. An axis written in units ("3KB",
-        "10ms", "8Mbps") is a number in the unit `frame.attrs["units"]` names ({"core.buffer": "B"}:
-        bytes, seconds, bit/s), so that it sorts as numbers, with the values as written beside it in
-        `<axis>_written` (`report_tables.numeric_axes`); with `written`, every axis as the sweep wrote it.
+        'pending'), error, every metric (float NaN where no point has it), wall time and code version. An
+        axis written in units ("3KB", "10ms", "8Mbps") is a number in the unit `frame.attrs["units"]` names
+        ({"core.buffer": "B"}: bytes, seconds, bit/s), so that it sorts as numbers, with the values as
+        written beside it in `<axis>_written` (`report_tables.numeric_axes`); with `written`, every axis as
+        the sweep wrote it.
         A StoreError names the sweep, or a run of it, if its rows in the database are not the ones
         committed (its rerun writes them again)."""
         found = self.db.execute(f"SELECT spec, {self._sum('sweeps')} FROM sweeps WHERE name = ?", (sweep,)).fetchone()
@@ -702,7 +703,7 @@ class Store:
                              "write it again")
         axes = list(spec.get("axes", {}))
         tables = self._tables(sorted({r[2] for r in rows if r[3] is not None}))
-        records = []
+        records, measured = [], {}
         for values, seed, key, *row, run_sum in rows:
             run = dict(zip(ROW, row))
             if run["key"] is not None:
@@ -718,9 +719,10 @@ class Store:
             # An axis named like a metric (E-fig4's `flows`, scaled down in quick runs) keeps the value
             # the sweep wrote.
             rec.update({k: v for k, v in metrics.items() if k not in rec})
+            measured.update(dict.fromkeys(k for k in metrics if k not in axes))
             rec.update(wall_s=run["wall_s"], code_version=run["code_version"], finished_at=run["finished_at"])
             records.append(rec)
-        frame = pd.DataFrame.from_records(records)
+        frame = unmeasured_as_nan(pd.DataFrame.from_records(records), list(measured))
         return frame if written else numeric_axes(frame, axes)
 
     def _whole(self, row: list, tables: list, digest: Optional[str], whose: str) -> None:

@@ -25,6 +25,25 @@ def test_points_and_rows_give_an_axis_in_units_as_numbers_that_sort_as_numbers(t
     assert set(store.rows("tiny", written=True)["core.buffer"]) == {"3KB", "10KB"}
 
 
+def test_a_metric_or_column_no_point_has_is_float_nan_not_object(tiny_store):
+    """Issue 34 review: a metric no point measured (long flows only: no fct_s_median; no Hurst fit) and a
+    flow column no flow has (unpaced flows' mean_delay_ms) came back as object columns of None."""
+    store, _ = tiny_store
+    points = store.points("tiny")
+    text = {"key", "status", "error", "code_version", "finished_at", "pacing.scheme", "core.buffer_written"}
+    empty = [c for c in points if points[c].isna().all()]
+    assert {"fct_s_median", "hurst"} <= set(empty) and "error" in empty
+    for column in set(points) - text:
+        assert points[column].dtype.kind in "fiub", (column, points[column].dtype)
+    assert points["error"].dtype == object  # text, kept as it is
+    flows = store.rows("tiny")
+    assert flows["mean_delay_ms"].isna().any()  # the unpaced points' flows
+    for column in set(flows) - text:
+        assert flows[column].dtype.kind in "fiub", (column, flows[column].dtype)
+    unpaced = store.table(points.loc[points["pacing.scheme"] == "none", "key"].iloc[0])
+    assert unpaced["mean_delay_ms"].isna().all() and unpaced["mean_delay_ms"].dtype == float
+
+
 def test_a_sweep_is_a_dataset_over_its_axes_and_seeds(tiny_store):
     pytest.importorskip("xarray")
     store, _ = tiny_store
