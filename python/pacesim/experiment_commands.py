@@ -515,17 +515,22 @@ def _list_catalogue(results: Path) -> None:
         direct, shown = figures_of(cid)
         points, timed, total = 0, 0, 0.0
         for fig in direct or shown[:1]:
-            seeds = list(fig.sweep(False).seeds)  # then, as `reproduce` does, the next ones up to fig.seeds
+            sweep = fig.sweep(False)
+            seeds = list(sweep.seeds)  # then, as `reproduce` does, the next ones up to fig.seeds
             seeds += range(max(seeds) + 1, max(seeds) + 1 + fig.seeds - len(seeds))
-            sweep = fig.sweep(False, seeds)
             walls = _recorded_walls(store, sweep.name)
+            # A point's cost and validity are its combination's, whatever its seed: without recorded walls
+            # (matched by run key, which the seed changes) one seed's points stand for every seed's.
+            sweep.seeds = seeds if walls else seeds[:1]
             for point in sweep.iter_points():
-                points += 1
-                if point.key in walls:
-                    timed += 1
-                    total += walls[point.key]
-                elif point.scenario is not None:
-                    total += cost.seconds(point.scenario)
+                each = cost.seconds(point.scenario) if point.scenario is not None and point.key not in walls else 0.0
+                for _ in seeds if not walls else [point.seed]:
+                    points += 1
+                    if point.key in walls:
+                        timed += 1
+                        total += walls[point.key]
+                    else:
+                        total += each
         est = _duration(total)
         if timed < points:
             est += " (model)" if not timed else f" ({timed} of {points} timed)"

@@ -22,6 +22,7 @@ machine (one worker per core). Points the store has run are timed by their recor
 from __future__ import annotations
 
 import json
+from typing import Optional
 
 NS_PER_HOP = 67
 """CPU ns per packet-hop: the median of the 31 points without fBm in bench/record/cost.jsonl (one full-size
@@ -32,10 +33,12 @@ FBM_NS_PER_HOP = 375
 """CPU ns per packet-hop with an fBm UDP source: the median of E-fig14, A-fig13 and A-fig12 there (340-538)."""
 
 
-def packet_hops(scenario) -> float:
-    """The estimated packet-hops of `scenario` (a `Scenario`), by the formula above."""
-    engine = scenario.to_engine()
-    network = json.dumps([engine["topology"], engine.get("core")], sort_keys=True)
+def packet_hops(scenario, engine: Optional[dict] = None) -> float:
+    """The estimated packet-hops of `scenario` (a `Scenario`; `engine`, its `to_engine()` if made), by the
+    formula above."""
+    engine = scenario.to_engine() if engine is None else engine
+    core = engine.get("core") or {}
+    network = json.dumps([engine["topology"], core.get("rate"), core.get("delay")], sort_keys=True)
     if network not in _NETWORKS:
         _NETWORKS[network] = _core_and_hops(scenario)
     rate_bps, hops = _NETWORKS[network]
@@ -44,7 +47,8 @@ def packet_hops(scenario) -> float:
 
 
 _NETWORKS: dict = {}
-"""The topology and core specs seen (JSON) -> `_core_and_hops`: the points of a sweep share a few networks."""
+"""The topologies and core rates and delays seen (JSON) -> `_core_and_hops`: the points of a sweep share a few
+networks (its buffer and queue, a sweep's usual axes, change neither the core's rate nor a route)."""
 
 
 def _core_and_hops(scenario) -> tuple:
@@ -61,5 +65,6 @@ def _core_and_hops(scenario) -> tuple:
 
 def seconds(scenario) -> float:
     """The estimated CPU seconds of one run of `scenario` on one engine thread (its wall time when idle)."""
-    fbm = any(u.get("kind") == "fbm" for u in scenario.to_engine()["traffic"].get("udp") or ())
-    return packet_hops(scenario) * (FBM_NS_PER_HOP if fbm else NS_PER_HOP) / 1e9
+    engine = scenario.to_engine()
+    fbm = any(u.get("kind") == "fbm" for u in engine["traffic"].get("udp") or ())
+    return packet_hops(scenario, engine) * (FBM_NS_PER_HOP if fbm else NS_PER_HOP) / 1e9
