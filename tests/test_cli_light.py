@@ -51,3 +51,12 @@ def test_quantiles_interpolate_as_numpy(values):
     cells = _quantiles("t", {"x": values}).columns[1:]
     expect = np.percentile(values, [0, 10, 50, 90, 100]) if values else [float("nan")] * 5  # as pandas' quantile
     assert [c._cells[0] for c in cells] == [f"{v:.3g}" for v in expect]
+
+
+@pytest.mark.parametrize("value, shown", [(2864.3, "2,864"), (15000.2, "15,000"), (999.6, "1,000"), (123.456, "123"),
+                                          (9.996, "10"), (0.5, "0.5"), (0.0000512, "0.0000512"), (0.0, "0")])
+def test_run_tables_write_plain_numbers(value, shown):
+    """Review of issue 34: the run's table printed a goodput of 2864 Kb/s as 2.86e+03. Three significant
+    figures, written out (a whole number from 1,000), never an exponent."""
+    cells = _quantiles("t", {"x": [value]}).columns[1:]
+    assert [c._cells[0] for c in cells] == [shown] * 5

@@ -113,9 +113,10 @@ def test_loss_axis_is_log_in_percent_with_readable_ticks_and_zero_on_the_floor()
 
 
 @pytest.mark.parametrize("lo, hi", [(0.05, 0.2), (0.055, 0.14), (0.055, 0.06), (0.003, 0.02), (1e-4, 0.02),
-                                    (1e-7, 0.5), (0.2, 0.9)])
+                                    (1e-7, 0.5), (0.2, 0.9), (0.0501, 0.05012), (0.0123, 0.0124)])
 def test_a_loss_axis_labels_at_least_three_ticks_over_any_range(lo, hi):
-    """Issue 34: a loss axis over 5-20 % showed one label. Every range gets three to ten labels inside it."""
+    """Issue 34: a loss axis over 5-20 % showed one label. Every range gets three to ten labels inside it, each
+    its tick's value (review: 5.01-5.012 % labelled six ticks "5.01%")."""
     df = _frame({("edge", b): [v, v] for b, v in [("5KB", lo), ("10KB", hi)]}, metric="core_loss_rate")
     fig = render(df, [Panel("core.buffer", "core_loss_rate", ["pacing.scheme"])])
     FigureCanvasAgg(fig).draw()
@@ -124,6 +125,11 @@ def test_a_loss_axis_labels_at_least_three_ticks_over_any_range(lo, hi):
     inside = [t for t in ax.yaxis.get_major_ticks() if bottom <= t.get_loc() <= top and t.label1.get_text()]
     assert 3 <= len(inside) <= 10, [t.label1.get_text() for t in inside]
     assert all(t.label1.get_text().endswith("%") for t in inside)
+    labels = [t.label1.get_text() for t in inside]
+    assert len(set(labels)) == len(labels), labels
+    for t in inside:  # a decimal label reads back as its tick's own value (powers of ten are written as such)
+        if "$" not in t.label1.get_text():
+            assert float(t.label1.get_text().rstrip("%").replace(",", "")) / 100 == pytest.approx(t.get_loc(), rel=1e-9)
 
 
 def test_a_legend_names_each_series_variable():

@@ -76,7 +76,7 @@ def _printed(tmp_path, scenario: dict) -> str:
 
 def test_pacesim_run_prints_each_flows_row_up_to_ten_flows_then_their_spread(runs, tmp_path):
     # Issue 34: the run printed goodput alone. Ten flows: one row each, as Result.flows holds them, 80
-    # columns wide; the values to three figures (loss in %).
+    # columns wide; the values to three figures, a whole number from 1,000 (loss in %).
     _, measured = runs
     text = _printed(tmp_path, {**TINY, "transit": {}})
     rows = [line.split("│") for line in text.splitlines() if line.count("│") == 9]
@@ -85,8 +85,9 @@ def test_pacesim_run_prints_each_flows_row_up_to_ten_flows_then_their_spread(run
     for flow, cells in enumerate(rows[1:]):
         want = [f.loc[flow, c] * (100 if c == "loss_rate" else 1) for c in
                 ["goodput_kbps", "throughput_kbps", "lost_packets", "loss_rate", *TRANSIT]]
-        assert [float(c.replace(",", "")) for c in cells[1:]] == [float(v) if i == 2 else float(f"{v:.3g}")
-                                                                   for i, v in enumerate(want)]  # lost: whole
+        assert [float(c.replace(",", "")) for c in cells[1:]] == [float(v) if i == 2 else round(v) if v >= 999.5
+                                                                   else float(f"{v:.3g}") for i, v in
+                                                                   enumerate(want)]  # lost, and 1,000 up: whole
     # Eleven or more: each statistic's spread across the flows, never a row per flow.
     many = _printed(tmp_path, {**TINY, "topology": {"edges": 2, "hosts_per_edge": 6}})
     assert "Per-flow statistics across 12 flows" in many and "median" in many

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import statistics
 import sys
@@ -137,6 +138,20 @@ def _pacers(r: Result) -> Table:
     return t
 
 
+def _figures(v: float) -> str:
+    """`v` to three significant figures as a plain number, never with an exponent (2,864 where "{:.3g}"
+    wrote 2.86e+03, 0.0000512 for 5.12e-05): from 1,000 the whole number with thousands separators."""
+    if not math.isfinite(v) or v == 0:
+        return f"{v:.3g}"
+    if abs(v) >= 999.5:
+        return f"{v:,.0f}"
+    places = max(0, 2 - math.floor(math.log10(abs(v))))
+    text = f"{v:.{places}f}"
+    if abs(float(text)) >= 10 ** (3 - places):  # rounding carried to a fourth figure (9.996 -> 10.00)
+        text = f"{v:.{max(0, places - 1)}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def _quantiles(title: str, rows: dict) -> Table:
     """Min, p10, median, p90, max of each named series (linear interpolation between order statistics, as
     numpy's and pandas' default)."""
@@ -149,7 +164,7 @@ def _quantiles(title: str, rows: dict) -> Table:
             cells = [min(values), deciles[0], deciles[4], deciles[8], max(values)]
         else:  # one value is every quantile; none (no TCP flows) has none
             cells = list(values or [float("nan")]) * 5
-        t.add_row(name, *(f"{v:.3g}" for v in cells))
+        t.add_row(name, *(_figures(v) for v in cells))
     return t
 
 
@@ -181,7 +196,7 @@ def _flows(r: Result) -> Table:
         t.add_column(name, justify="right")
     for i, flow in enumerate(flows["flow"]):
         cells = [values[i] if values[i] is None else values[i] * k for values, _, _, k in stats]
-        t.add_row(str(flow), *("-" if v is None else f"{v:,}" if isinstance(v, int) else f"{v:.3g}" for v in cells))
+        t.add_row(str(flow), *("-" if v is None else f"{v:,}" if isinstance(v, int) else _figures(v) for v in cells))
     return t
 
 

@@ -224,7 +224,7 @@ def plot(
 ) -> None:
     """Draw a metric against an axis, one series per value of --by, 95 % confidence intervals over seeds (PNG and
     SVG); or, with --series, one run's recorded time series (`[series]`) against time."""
-    from .panels import Panel, file_name, paper_ref, select, unaveraged
+    from .panels import QUICK_RUN, Panel, file_name, paper_ref, select, unaveraged
     from .plot import figure
     from .papers import FIGURES
     from .store import Store
@@ -268,6 +268,7 @@ def plot(
     figure_id = name.removesuffix("-quick")
     if title is None:
         title = f"{paper_ref(figure_id)}: {FIGURES[figure_id].caption}" if figure_id in FIGURES else name
+        title += QUICK_RUN if figure_id in FIGURES and name != figure_id else ""
     named = f"{name}-{y}-vs-{x}" + "".join(f"-by-{b}" for b in panel.by)
     named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items())
     stem = out if out is not None else results / "plots" / file_name(named)

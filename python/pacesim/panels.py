@@ -130,6 +130,10 @@ _REF = re.compile(r"^([A-Z])-(fig|tab|s|thm)(\d+)$", re.I)
 _ROMAN = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
 
 
+QUICK_RUN = " (quick run: a demo)"
+"""What the title of a quick run's figure ends with (a sweep file's [quick] version, `<id>-quick`)."""
+
+
 def paper_ref(*ids: str) -> str:
     """Which paper figures catalogue ids stand for: "Paper E, Fig. 3",
     "Paper Q, Table II", "Paper W, scenarios 6 and 7", "Paper Q, Theorem 1";

@@ -32,7 +32,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
+from matplotlib.ticker import Formatter, FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
 from .messages import printable
 from .panels import (AXES, LOSS, METRICS, TIME_SERIES, Cdf, Curves, Lines, Panel, Series, label, metric_label, numeric,
@@ -43,7 +43,11 @@ COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
 STYLES = ["-", "--", ":", "-."]
 DPI = 120
-"""Pixels per inch of every PNG."""
+"""Pixels per inch of a PNG at screen size (a 5 x 4 inch panel: 600 x 480 pixels)."""
+
+PRINT_DPI = 300
+"""Pixels per inch of a PNG at a paper's size, print quality: a one-column figure 3.5 inches wide is 1,050
+pixels (at DPI it was 420)."""
 
 
 @dataclass(frozen=True)
@@ -62,8 +66,8 @@ SIZES: Dict[str, Optional[Size]] = {
     "one-column": Size(3.5, 2.6, 8.0, 1),
     "two-column": Size(7.16, 2.8, 8.0, 3),
 }
-"""Figure sizes: `screen` (5 x 4 inches a panel, 10-point text), and a paper's one column and two columns
-(IEEE's 3.5 and 7.16 inches: 8-point text, the size it is printed at)."""
+"""Figure sizes: `screen` (5 x 4 inches a panel, 10-point text, PNG at DPI), and a paper's one column and two
+columns (IEEE's 3.5 and 7.16 inches: 8-point text, the size it is printed at, PNG at PRINT_DPI)."""
 
 FORMATS = ("png", "svg")
 """The formats a figure is written in unless asked for others (`save`)."""
@@ -87,6 +91,11 @@ def size_of(name: str) -> Optional[Size]:
     if name not in SIZES:
         raise ValueError(f"no figure size {name!r}; sizes: {', '.join(SIZES)}")
     return SIZES[name]
+
+
+def dpi_of(name: str) -> int:
+    """A PNG's pixels per inch at the size named `name`: a paper's sizes print (PRINT_DPI), the screen's DPI."""
+    return DPI if size_of(name) is None else PRINT_DPI
 
 
 class Styles:
@@ -128,11 +137,28 @@ def _plain(v: float, _pos=None) -> str:
     return _number(v) if v > 0 else ""
 
 
+class _EvenTicks(Formatter):
+    """Evenly spaced ticks (`MaxNLocator`'s) as plain decimals, all with the fewest decimal places that write
+    each exactly, so that ticks a narrow axis puts close together read apart (5.0100 %, 5.0104 %, ... where
+    three significant figures wrote "5.01%" six times); in percent for fractions."""
+
+    def __init__(self, percent: bool):
+        self.scale, self.suffix = (100.0, "%") if percent else (1.0, "")
+
+    def __call__(self, v: float, pos=None) -> str:
+        return self.format_ticks([v])[0]
+
+    def format_ticks(self, values) -> List[str]:
+        shown = [v * self.scale for v in values]
+        places = next((d for d in range(11) if all(abs(round(x, d) - x) <= 1e-9 * abs(x) for x in shown)), 10)
+        return [f"{x:,.{places}f}{self.suffix}" if x > 0 else "" for x in shown]
+
+
 def _log_axis(ax, which: str, percent: bool) -> None:
     """A logarithmic `which` axis ("x" or "y") with plain ticks, in percent for fractions: 1, 2 and 5 per
     decade when it spans less than three decades (y) or two (x, whose tick labels are wider), else 1; an
     axis narrower than a decade (5-14 %), or whose decades would label fewer than three ticks (y; two for x),
-    gets evenly spaced ones (6, 8, 10, 12, 14 %)."""
+    gets evenly spaced ones (6, 8, 10, 12, 14 %), each written exactly (`_EvenTicks`)."""
     axis = ax.yaxis if which == "y" else ax.xaxis
     (ax.set_yscale if which == "y" else ax.set_xscale)("log")
     lo, hi = (ax.get_ylim() if which == "y" else ax.get_xlim())
@@ -142,7 +168,7 @@ def _log_axis(ax, which: str, percent: bool) -> None:
     labelled = np.sum((ticks >= lo * (1 - 1e-9)) & (ticks <= hi * (1 + 1e-9)))
     even = hi / lo < 10 or labelled < (3 if which == "y" else 2)
     axis.set_major_locator(MaxNLocator(nbins=5) if even else LogLocator(base=10, subs=subs))
-    axis.set_major_formatter(FuncFormatter(_percent if percent else _plain))
+    axis.set_major_formatter(_EvenTicks(percent) if even else FuncFormatter(_percent if percent else _plain))
     axis.set_minor_formatter(NullFormatter())
 
 
@@ -348,7 +374,7 @@ def series_figure(rows: pd.DataFrame, series: Sequence[str], entities: Optional[
             draw_series(ax, rows, name, entities)
         if title:
             _suptitle(fig, title, width, page)
-    return save(fig, stem, formats)
+    return save(fig, stem, formats, dpi_of(size))
 
 
 def network_figure(description: dict, title: str = "") -> Figure:
@@ -460,15 +486,15 @@ def check_image_path(path: Union[str, Path]) -> None:
         raise ValueError(f"{path}: {what}; formats: {', '.join(sorted(formats))}")
 
 
-def save(fig: Figure, stem: Union[str, Path], formats: Sequence[str] = FORMATS) -> List[Path]:
+def save(fig: Figure, stem: Union[str, Path], formats: Sequence[str] = FORMATS, dpi: int = DPI) -> List[Path]:
     """Write `fig` as `stem`.png and `stem`.svg, or in `formats` (the stem's own dots kept; PDF with its
-    fonts embedded whole, `VECTOR_TEXT`); the paths written."""
+    fonts embedded whole, `VECTOR_TEXT`; PNG at `dpi` pixels an inch); the paths written."""
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = [stem.parent / f"{stem.name}.{f}" for f in formats]
     with matplotlib.rc_context(VECTOR_TEXT):
         for path in paths:
-            fig.savefig(path, dpi=DPI)
+            fig.savefig(path, dpi=dpi)
     return paths
 
 
@@ -476,4 +502,4 @@ def figure(df: pd.DataFrame, panels: Sequence[Union[Panel, Cdf, Lines, Curves]],
            title: str = "", rows: Optional[Dict[str, pd.DataFrame]] = None, axes: Sequence[str] = (),
            size: str = "screen", formats: Sequence[str] = FORMATS) -> List[Path]:
     """`render` the panels at `size` and `save` them at `stem` in `formats`."""
-    return save(render(df, panels, title, rows, axes, size), stem, formats)
+    return save(render(df, panels, title, rows, axes, size), stem, formats, dpi_of(size))

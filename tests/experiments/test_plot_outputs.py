@@ -42,8 +42,11 @@ def test_where_and_by_are_in_the_figures_name(tiny_store):
 
 
 def test_a_pdf_at_one_column_embeds_its_fonts_and_is_a_column_wide(tiny_store, tmp_path):
-    (pdf,) = ok(["plot", "tiny", "--results", tiny_store[0].root, "--by", "pacing.scheme", "--size", "one-column",
-                 "--format", "pdf", "--out", tmp_path / "f"])
+    """... and its PNG is print quality (review of issue 34: 420 x 312 pixels): 3.5 inches at 300 an inch."""
+    (pdf, png) = ok(["plot", "tiny", "--results", tiny_store[0].root, "--by", "pacing.scheme", "--size", "one-column",
+                     "--format", "pdf", "--format", "png", "--out", tmp_path / "f"])
+    head = open(png, "rb").read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(head[16:20], "big") == 3.5 * 300
     data = open(pdf, "rb").read()
     assert data.startswith(b"%PDF")
     assert b"/FontFile2" in data and b"/Type3" not in data  # TrueType embedded whole, not Type 3 procedures
@@ -59,6 +62,21 @@ def test_a_title_of_ones_own_or_none(tiny_store, tmp_path):
     (svg,) = ok(["plot", "tiny", "--results", root, "--by", "pacing.scheme", "--format", "svg", "--title", "",
                  "--out", tmp_path / "b"])
     assert ">tiny<" not in open(svg).read() and "tiny" not in _texts(svg)
+
+
+def test_a_quick_runs_figure_says_so_in_its_title(tmp_path, pool):
+    """Review of issue 34: `pacesim plot E-fig3-quick` was titled as the paper's figure. Two points (20 s,
+    10 flows), stored under the quick name and the paper's: only the quick one's title says it."""
+    with Store(tmp_path) as store:
+        for name in ("E-fig3-quick", "E-fig3"):
+            run_sweep(Sweep(name=name, axes={"core.buffer": ["3KB", "10KB"]}, seeds=[1], set=TINY), store, pool,
+                      progress=False)
+    titles = {}
+    for name in ("E-fig3-quick", "E-fig3"):
+        (svg,) = ok(["plot", name, "--results", tmp_path, "--format", "svg", "--out", tmp_path / name])
+        titles[name] = _texts(svg)
+    assert "Paper E, Fig. 3" in titles["E-fig3"] and "quick run" not in titles["E-fig3"]
+    assert "Paper E, Fig. 3" in titles["E-fig3-quick"] and "(quick run: a demo)" in titles["E-fig3-quick"]
 
 
 def _texts(svg: str) -> str:

@@ -20,7 +20,7 @@ from typing import Callable, List, Optional, Sequence
 import pandas as pd
 
 from .. import ENGINE_VERSION
-from ..panels import ROW_PANELS, label, matches, paper_ref, summarise
+from ..panels import QUICK_RUN, ROW_PANELS, label, matches, paper_ref, summarise
 from ..papers import figures
 from ..plot import draw_references, render, save
 from ..report_tables import axis_numbers
@@ -109,7 +109,7 @@ def draw(fig: Figure, points: pd.DataFrame, rows: dict, out: Path, quick: bool, 
     the paper figures it stands for; `axes` are its sweep's (none averaged over).
     Panels with ns-2 rows for this run (`ns2.beside`) get them as crosses, the
     legend naming ns-2's run length when it differs from `duration_s`."""
-    title = f"{paper_ref(fig.id, *fig.also)}: {fig.caption}{' (quick run: a demo)' if quick else ''}"
+    title = f"{paper_ref(fig.id, *fig.also)}: {fig.caption}{QUICK_RUN if quick else ''}"
     drawn = render(points, fig.panels, title, rows, axes)
     for b in ns2.beside(fig, quick):
         draw_references(drawn.axes[b.panel], b.rows["x"], b.rows["value"], ns2.legend(b, duration_s))
