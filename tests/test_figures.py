@@ -17,7 +17,7 @@ from matplotlib.colors import to_hex
 from matplotlib.text import Text
 
 from pacesim.analysis.models import model_ref
-from pacesim.panels import Panel, numeric, paper_ref, summarise, unaveraged
+from pacesim.panels import Panel, matches, numeric, paper_ref, summarise, unaveraged
 from pacesim.plot import figure, render
 from pacesim.papers import FIGURES, MODELS
 
@@ -263,3 +263,16 @@ def test_every_model_figure(model_id):
         assert len(set(pairs)) == len(pairs) == len(panel.series)
         if panel.loss:
             assert ax.get_yscale() == "log" and ax.yaxis.get_major_formatter()(0.001) == "0.1%"
+
+
+@pytest.mark.parametrize("written, wanted, kept", [
+    (["3KB", "10KB", "3000B"], ["3000"], [True, False, True]),  # bytes
+    (["5ms", "1s"], ["0.005", "1"], [True, True]),  # seconds
+    (["1Mbps", "2.5Mbps"], ["2500000"], [False, True]),  # bit/s
+    (["3KB", "10KB"], ["3KB", "3"], [True, False]),  # 3 is 3 bytes, not 3 KB
+    (["none", "edge"], ["3000"], [False, False]),  # no unit: a number matches no category
+])
+def test_a_number_matches_an_axis_in_units_in_its_base_unit(written, wanted, kept):
+    """Review of issue 34: --where core.buffer=3000 was refused while Store.points gives that axis as 3000.0
+    bytes; a plain number is the axis's value in bytes, seconds or bit/s."""
+    assert list(matches(pd.Series(written), wanted)) == kept

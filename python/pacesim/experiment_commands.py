@@ -201,7 +201,9 @@ def plot(
     x: str = typer.Option("core.buffer", "--x", help="Axis for the x axis."),
     by: List[str] = typer.Option([], "--by", help="Axis: one series per value (repeatable) [default: every other "
                                                   "axis with several values, so none is averaged over]."),
-    where: List[str] = typer.Option([], "--where", metavar="AXIS=V1,V2", help="Keep only these values of an axis (repeatable)."),
+    where: List[str] = typer.Option([], "--where", metavar="AXIS=V1,V2", help="Keep only these values of an axis "
+                                    "(repeatable): as written (3KB), or for an axis in units a number in bytes, "
+                                    "seconds or bit/s, as the Python API gives it (3000)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output path without suffix [default: RESULTS/plots/NAME-Y-vs-X, "
                                                            "then -by-AXIS and -AXIS=VALUES for --by and --where]."),
     logy: bool = typer.Option(False, "--logy", help="Logarithmic y axis (loss rates always are, in percent)."),

@@ -86,9 +86,16 @@ def numeric(values: pd.Series) -> Tuple[Optional[pd.Series], str]:
     return None, ""
 
 
+_BASE = {"KB": 1, "ms": 10**9, "Mb/s": 1}
+"""A plain number against an axis of `_UNITS`: its parser's units (bytes, ns, bit/s) per the base unit in which
+`Store.points` gives the axis (bytes, seconds, bit/s)."""
+
+
 def matches(values: pd.Series, wanted: Sequence) -> pd.Series:
     """Which of `values` equal one of `wanted`, comparing numbers as numbers and
-    unit strings by value ("5KB" == "5000B")."""
+    unit strings by value ("5KB" == "5000B"); a plain number wanted of an axis
+    written in one kind of unit is in its base unit, as `Store.points` gives it
+    (3000 == "3KB": bytes; 0.005 == "5ms": seconds; bit/s)."""
     def norm(v):
         if isinstance(v, str):
             for parse, _, unit in _UNITS:
@@ -102,8 +109,13 @@ def matches(values: pd.Series, wanted: Sequence) -> pd.Series:
                 return v
         return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
 
+    have = values.map(norm)
+    kinds = {v[0] for v in have if isinstance(v, tuple)}
     keep = {norm(w) for w in wanted}
-    return values.map(lambda v: norm(v) in keep)
+    if len(kinds) == 1 and all(isinstance(v, tuple) for v in have):
+        (unit,) = kinds
+        keep |= {(unit, round(w * _BASE[unit])) for w in keep if isinstance(w, float)}
+    return have.map(lambda v: v in keep)
 
 
 def words(name: str) -> str:

@@ -146,3 +146,15 @@ def test_reproduce_table_writes_under_the_results_directory(tmp_path, monkeypatc
     assert not list((tmp_path / "docs" / "reproduction").iterdir())  # the checkout's record is left alone
     assert ok(["reproduce", "--table", "--results", tmp_path / "r", "--tables", "docs/reproduction"]) == [
         f"docs/reproduction/paper_{p}.md" for p in papers()]  # written there when asked
+
+
+def test_where_takes_an_axis_value_as_the_api_gives_it(tiny_store, tmp_path):
+    """Review of issue 34: --where core.buffer=3000 (bytes, as Store.points gives the axis) was refused; it
+    keeps the points --where core.buffer=3KB keeps, and a value no point has is refused naming the values."""
+    root = tiny_store[0].root
+    base = ["plot", "tiny", "--results", root, "--by", "pacing.scheme", "--format", "svg"]
+    (number,) = ok(base + ["--where", "core.buffer=3000", "--out", tmp_path / "number"])
+    (written,) = ok(base + ["--where", "core.buffer=3KB", "--out", tmp_path / "written"])
+    assert _texts(number) == _texts(written)
+    refused = runner.invoke(app, [str(a) for a in base + ["--where", "core.buffer=3001"]])
+    assert refused.exit_code != 0 and "its values: 3KB, 10KB" in " ".join(refused.output.split())
