@@ -358,7 +358,8 @@ def run(
 @app.command()
 @command
 def model(
-    model_id: Optional[str] = typer.Argument(None, metavar="ID", help="Experiment id, e.g. a-fig10 (see --list)."),
+    model_id: Optional[str] = typer.Argument(None, metavar="ID", help="Experiment id, e.g. a-fig10 (see --list).",
+                                             autocompletion=completion.model_ids),
     list_: bool = typer.Option(False, "--list", help="List the model ids and exit."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output directory [default: results/models/ID]."),
     set_: List[str] = typer.Option([], "--set", metavar="KEY=VALUE", help="Override a model parameter, e.g. bstar_kb=10 (repeatable)."),

@@ -85,7 +85,8 @@ def sweep(
 
 
 def results(
-    name: Optional[str] = typer.Argument(None, help="A sweep: list its points instead of the sweeps."),
+    name: Optional[str] = typer.Argument(None, help="A sweep: list its points instead of the sweeps.",
+                                         autocompletion=completion.sweep_names),
     results: Path = RESULTS,
     csv: Optional[Path] = typer.Option(None, "--csv", help="Write the sweep's points (all columns, and each axis "
                                                            "written in units as a number too: core.buffer_bytes) "
@@ -196,7 +197,7 @@ def _written(paths) -> None:
 
 
 def plot(
-    name: str = typer.Argument(..., help="The sweep to draw."),
+    name: str = typer.Argument(..., help="The sweep to draw.", autocompletion=completion.sweep_names),
     y: str = typer.Option("goodput_kbps_mean", "--y", help="Metric, e.g. aggregate_mbps, core_loss_rate."),
     x: str = typer.Option("core.buffer", "--x", help="Axis for the x axis."),
     by: List[str] = typer.Option([], "--by", help="Axis: one series per value (repeatable) [default: every other "
@@ -218,7 +219,8 @@ def plot(
                                               "end may be left out)."),
     title: Optional[str] = typer.Option(None, "--title", help="The figure's title; \"\" for none [default: the "
                                                               "paper figure, or the sweep's name]."),
-    size: str = typer.Option("screen", "--size", help="screen, or a paper's one-column or two-column width "
+    size: str = typer.Option("screen", "--size", autocompletion=completion.sizes,
+                             help="screen, or a paper's one-column or two-column width "
                                                       "(3.5 or 7.16 inches, 8-point text)."),
     formats: List[str] = typer.Option([], "--format", metavar="FORMAT", help="png, svg, pdf, ... (repeatable) "
                                                                              "[default: png and svg]."),
