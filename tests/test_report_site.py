@@ -10,10 +10,12 @@ pages' counts must match what `reproduce` judged and what the store holds.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+import numpy as np
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -175,6 +177,27 @@ def test_a_store_of_ones_own_sweeps_gets_a_site_listing_them(tmp_path):
     (png,) = (tmp_path / "s" / "sweeps" / "0").iterdir()
     assert png.name == "mine-goodput_kbps_mean-vs-core.buffer.png" and f'src="sweeps/0/{png.name}"' in index
     assert png.read_bytes() == (tmp_path / "r" / "plots" / png.name).read_bytes()
+    # Review of issue 34: the per-flow statistics were in the API only. The index has each statistic's spread
+    # over the 16 flows (4 points x 4 flows) as Store.rows gives them, the first 5 flows and the 5 worst served.
+    with Store(tmp_path / "r", read_only=True) as store:
+        flows = store.rows("mine", "flows")
+
+    def table(part: str) -> list:
+        body = index[index.index(f'data-sweep="mine" data-part="{part}"'):].split("</table>")[0]
+        return [re.findall(r"<td[^>]*>([^<]*)</td>", r) for r in body.split("<tr>")[2:]]
+
+    assert "its 16 flows over 4 finished points" in " ".join(index.split())
+    spread = {r[0]: [float(v.replace(",", "")) for v in r[1:]] for r in table("spread")}
+    assert set(spread) == {"goodput, Kb/s", "throughput, Kb/s", "lost packets", "loss %"}  # no [transit]
+    for column, label, k in [("goodput_kbps", "goodput, Kb/s", 1), ("loss_rate", "loss %", 100)]:
+        expected = np.percentile(flows[column] * k, [0, 10, 50, 90, 100])
+        assert spread[label] == pytest.approx(expected, rel=5e-3, abs=1e-9)
+    first, worst = table("first"), table("worst")
+    assert [(r[0], int(r[1]), int(r[2])) for r in first] == [
+        (f"core.buffer={b}", seed, flow) for b, seed, flow in
+        [("3KB", 1, 0), ("3KB", 1, 1), ("3KB", 1, 2), ("3KB", 1, 3), ("3KB", 2, 0)]]
+    least = sorted(flows["goodput_kbps"])[:5]
+    assert [float(r[3].replace(",", "")) for r in worst] == pytest.approx(least, rel=5e-3)
 
 
 def test_a_sweeps_plots_are_its_own_and_no_empty_directory_is_made(tmp_path):

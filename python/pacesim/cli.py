@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 import statistics
 import sys
@@ -19,6 +18,7 @@ from typer.core import TyperGroup
 
 from . import completion, terminal
 from .terminal import command, fail, output_dir, plain, shown, warn
+from .report_tables import FLOW_STATS, figures
 from .units import format_rate, format_size, parse_size
 
 if TYPE_CHECKING:
@@ -138,20 +138,6 @@ def _pacers(r: Result) -> Table:
     return t
 
 
-def _figures(v: float) -> str:
-    """`v` to three significant figures as a plain number, never with an exponent (2,864 where "{:.3g}"
-    wrote 2.86e+03, 0.0000512 for 5.12e-05): from 1,000 the whole number with thousands separators."""
-    if not math.isfinite(v) or v == 0:
-        return f"{v:.3g}"
-    if abs(v) >= 999.5:
-        return f"{v:,.0f}"
-    places = max(0, 2 - math.floor(math.log10(abs(v))))
-    text = f"{v:.{places}f}"
-    if abs(float(text)) >= 10 ** (3 - places):  # rounding carried to a fourth figure (9.996 -> 10.00)
-        text = f"{v:.{max(0, places - 1)}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
 def _quantiles(title: str, rows: dict) -> Table:
     """Min, p10, median, p90, max of each named series (linear interpolation between order statistics, as
     numpy's and pandas' default)."""
@@ -164,22 +150,13 @@ def _quantiles(title: str, rows: dict) -> Table:
             cells = [min(values), deciles[0], deciles[4], deciles[8], max(values)]
         else:  # one value is every quantile; none (no TCP flows) has none
             cells = list(values or [float("nan")]) * 5
-        t.add_row(name, *(_figures(v) for v in cells))
+        t.add_row(name, *(figures(v) for v in cells))
     return t
 
 
 FLOW_ROWS = 10
 """`pacesim run` prints one row per flow up to this many flows, and beyond it each per-flow statistic's
 distribution across the flows (a 1000-flow run's rows are in --json and Result.flows)."""
-
-FLOW_STATS = [("goodput_kbps", "goodput, Kb/s", "goodput", 1), ("throughput_kbps", "throughput, Kb/s", "throughput", 1),
-              ("lost_packets", "lost packets", "lost", 1), ("loss_rate", "loss %", "loss %", 100),
-              ("transit_mean_ms", "transit mean, ms", "mean", 1), ("transit_p50_ms", "transit p50, ms", "p50", 1),
-              ("transit_p95_ms", "transit p95, ms", "p95", 1), ("transit_p99_ms", "transit p99, ms", "p99", 1),
-              ("jitter_ms", "jitter, ms", "jitter", 1)]
-"""The flows table's columns `pacesim run` prints (ns-3 FlowMonitor's; transit and jitter with [transit]):
-each one's row label across flows, its column header for one row per flow, and the factor to its unit."""
-
 
 def _flows(r: Result) -> Table:
     """The window's per-flow statistics (`FLOW_STATS`): one row per flow up to `FLOW_ROWS` flows, else their
@@ -196,7 +173,7 @@ def _flows(r: Result) -> Table:
         t.add_column(name, justify="right")
     for i, flow in enumerate(flows["flow"]):
         cells = [values[i] if values[i] is None else values[i] * k for values, _, _, k in stats]
-        t.add_row(str(flow), *("-" if v is None else f"{v:,}" if isinstance(v, int) else _figures(v) for v in cells))
+        t.add_row(str(flow), *("-" if v is None else f"{v:,}" if isinstance(v, int) else figures(v) for v in cells))
     return t
 
 

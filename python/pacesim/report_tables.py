@@ -17,6 +17,7 @@ pandas is imported on first use (`pacesim run` prints its transfers with
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:
@@ -30,6 +31,29 @@ SERIES_COLUMNS = ("time_s", "entity", "series", "value")
 
 INDEX = {"flows": "flow", "burstiness": "scale_us"}
 """The tables whose view is indexed, and by which column."""
+
+FLOW_STATS = [("goodput_kbps", "goodput, Kb/s", "goodput", 1), ("throughput_kbps", "throughput, Kb/s", "throughput", 1),
+              ("lost_packets", "lost packets", "lost", 1), ("loss_rate", "loss %", "loss %", 100),
+              ("transit_mean_ms", "transit mean, ms", "mean", 1), ("transit_p50_ms", "transit p50, ms", "p50", 1),
+              ("transit_p95_ms", "transit p95, ms", "p95", 1), ("transit_p99_ms", "transit p99, ms", "p99", 1),
+              ("jitter_ms", "jitter, ms", "jitter", 1)]
+"""The flows table's per-flow statistics as `pacesim run` and the report site show them (ns-3 FlowMonitor's;
+transit and jitter with [transit]): column, its label across flows, its header for one row per flow, and the
+factor to its unit."""
+
+
+def figures(v: float) -> str:
+    """`v` to three significant figures as a plain number, never with an exponent (2,864 where "{:.3g}"
+    wrote 2.86e+03, 0.0000512 for 5.12e-05): from 1,000 the whole number with thousands separators."""
+    if not math.isfinite(v) or v == 0:
+        return f"{v:.3g}"
+    if abs(v) >= 999.5:
+        return f"{v:,.0f}"
+    places = max(0, 2 - math.floor(math.log10(abs(v))))
+    text = f"{v:.{places}f}"
+    if abs(float(text)) >= 10 ** (3 - places):  # rounding carried to a fourth figure (9.996 -> 10.00)
+        text = f"{v:.{max(0, places - 1)}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def goodput_kbps(nbytes, fct_s):

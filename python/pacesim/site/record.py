@@ -7,7 +7,9 @@ the per-paper markdown tables cannot disagree), its ns-2 references
 the store a `Run`: points by status, seeds, engine time, the engine and code
 versions and hosts that ran them, the files `pacesim reproduce` wrote
 under `<store>/reproduce/<figure id>/`, and the ns-2 rows its figure draws
-(`reproduce.ns2`) each beside pacesim's mean at the same point.
+(`reproduce.ns2`) each beside pacesim's mean at the same point. The store's other sweeps (the user's own,
+quick demos) are `OwnSweep`s, with their flows' FlowMonitor-style statistics (`FlowStats`); a paper-size
+figure's run has none here (hundreds of 1000-flow points: `Store.rows` gives them).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from ..reproduce.runner import length_s
 from ..reproduce.paper_tables import judge_all, references
 from ..reproduce.verdicts import (INCONCLUSIVE, KINDS, NOT_EVALUATED, ORDER, QUICK_MISS, REPRODUCED, UNKNOWN, Judged,
                                   paper_of)
+from ..report_tables import FLOW_STATS, figures
 from ..store import Store, StoreError
 
 VERDICTS = [v for v in ORDER if v != QUICK_MISS]
@@ -100,6 +103,48 @@ class Entry:
         return {v: found[v] for v in VERDICTS}
 
 
+FLOWS_SHOWN = 5
+"""Of a sweep's flows the site lists this many one by one: the first (the first point's first flows) and the
+worst (least goodput); every flow counts in the quantiles."""
+
+QUANTILES = (("min", 0.0), ("p10", 0.1), ("median", 0.5), ("p90", 0.9), ("max", 1.0))
+
+
+@dataclass(frozen=True)
+class FlowStats:
+    """The per-flow statistics (`report_tables.FLOW_STATS`, ns-3 FlowMonitor's) of a sweep's finished points,
+    numbers written out: each statistic's quantiles across every flow of every point (linear interpolation,
+    as `pacesim run` prints them), and `FLOWS_SHOWN` flows' rows twice, the first and the worst served."""
+
+    flows: int
+    points: int
+    quantiles: List[Tuple[str, List[str]]]  # (statistic, its values at QUANTILES)
+    headers: List[str]  # of a flow's row: its point, seed, flow, then each statistic
+    first: List[List[str]]
+    worst: List[List[str]]
+
+
+def flow_stats(rows: pd.DataFrame, axes: List[str]) -> Optional[FlowStats]:
+    """`FlowStats` of a sweep's flows (`Store.rows(name, "flows", written=True)`: its axes as written); None
+    when no point finished."""
+    if rows.empty:
+        return None
+    stats = [(c, label, header, k) for c, label, header, k in FLOW_STATS if c in rows and rows[c].notna().any()]
+    quantiles = [(label, [figures(v) for v in (rows[c] * k).quantile([q for _, q in QUANTILES])])
+                 for c, label, _, k in stats]
+
+    def row(r) -> List[str]:
+        point = ", ".join(f"{a}={r[a]}" for a in axes)
+        return [point, str(r["seed"]), str(r["flow"])] + ["-" if pd.isna(r[c]) else figures(r[c] * k)
+                                                          for c, _, _, k in stats]
+
+    points = rows[axes + ["seed"]].drop_duplicates() if axes else rows[["seed"]].drop_duplicates()
+    worst = rows.sort_values("goodput_kbps", kind="stable").head(FLOWS_SHOWN)
+    return FlowStats(len(rows), len(points), quantiles, ["point", "seed", "flow"] + [h for _, _, h, _ in stats],
+                     [row(r) for r in rows.head(FLOWS_SHOWN).to_dict("records")],
+                     [row(r) for r in worst.to_dict("records")])
+
+
 @dataclass(frozen=True)
 class OwnSweep:
     """A sweep of the store that is no full-size catalogue figure: the user's own, or a quick demo (which
@@ -116,6 +161,7 @@ class OwnSweep:
     axes: List[Tuple[str, str]]  # (axis, its values written out)
     seeds: str
     plots: List[Path]
+    flows: Optional[FlowStats] = None
 
 
 @dataclass(frozen=True)
@@ -192,7 +238,8 @@ def _own(store: Store, name: str, row, plots: List[Path]) -> OwnSweep:
     spec = store.spec(name)
     return OwnSweep(name, int(row.points), int(row.ok), int(row.failed), int(row.pending), float(row.engine_s),
                     str(row.updated_at)[:19], [(a, ", ".join(map(str, v))) for a, v in spec["axes"].items()],
-                    ", ".join(map(str, spec.get("seeds", []))), plots)
+                    ", ".join(map(str, spec.get("seeds", []))), plots,
+                    flow_stats(store.rows(name, "flows", written=True), list(spec["axes"])))
 
 
 def collect(results: Path) -> Record:
