@@ -21,6 +21,7 @@ set END [lindex $argv 1]
 set WARMUP [lindex $argv 2]
 set LOSSLESS [lindex $argv 3]
 set SEED [lindex $argv 4]
+source [file join [file dirname [info script]] clouds.tcl]
 
 set ns [new Simulator]
 $ns use-scheduler Heap
@@ -36,28 +37,7 @@ $ns duplex-link $r1 $r2 100Mb 1ms DropTail
 $ns duplex-link $k1 $r2 100Mb 1ms DropTail
 $ns duplex-link $k2 $r2 100Mb 1ms DropTail
 
-$r1 set-cvfile $cvec [$s1 id] [$k1 id]
-$r2 set-cvfile $cvec [$k2 id] [$s2 id]
-if {$LOSSLESS} {
-    $r1 set-lossless
-    $r2 set-lossless
-}
-
-set i 0
-foreach {init acc} [list $s1 $k1 $k2 $s2] {
-    set t($i) [new Tmix]
-    $t($i) set-init $init
-    $t($i) set-acc $acc
-    $t($i) set-ID [expr 7 + $i]
-    $t($i) set-cvfile $cvec
-    $t($i) set-agent-type one-way
-    $t($i) set-TCP Newreno
-    $t($i) set-pkt-size 1460
-    $t($i) set-debug 4
-    $ns at 0.0 "$t($i) start"
-    $ns at $END "$t($i) stop"
-    incr i
-}
+tmix_clouds $ns $END $LOSSLESS 4 [list $s1 $k1 $cvec $r1 $k2 $s2 $cvec $r2]
 
 set q(r1-r2) [$ns monitor-queue $r1 $r2 [open /dev/null w]]
 set q(r2-r1) [$ns monitor-queue $r2 $r1 [open /dev/null w]]
