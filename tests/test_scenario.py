@@ -325,6 +325,8 @@ def test_red_defaults_follow_the_buffer_and_bad_thresholds_are_named():
         (["core.queue=pie"], "core.queue", "droptail"),
         (["core.queue=codel", "core.codel.target=100ms"], "core.codel.target", "below interval"),
         (["core.codel.mtu=-1"], "core.codel.mtu", ""),
+        (["core.queue=fq_codel", "core.fq_codel.flows=0"], "core.fq_codel.flows", ""),
+        (["core.fq_codel.quantum=100B"], "core.fq_codel.quantum", ""),
         (["core.red.maxp=0.1"], "core.red.maxp", "valid keys at core.red: min_th"),
     ]:
         with pytest.raises(ScenarioError) as err:
@@ -337,6 +339,12 @@ def test_codel_is_chosen_with_its_knobs_in_human_units():
     """CoDel's knobs (RFC 8289) reach the engine in ns and bytes, with its defaults where left out."""
     e = apply_overrides(Scenario(), ["core.queue=codel", "core.codel.target=10ms"]).to_engine()["core"]
     assert (e["queue"], e["codel"]) == ("codel", {"target": 10_000_000, "interval": 100_000_000, "mtu": 1514})
+
+
+def test_fq_codel_is_chosen_with_its_knobs_in_human_units():
+    """FQ-CoDel's knobs (RFC 8290) reach the engine in bytes and packets, with its defaults where left out."""
+    e = apply_overrides(Scenario(), ["core.queue=fq_codel", "core.fq_codel.quantum=3KB"]).to_engine()["core"]
+    assert (e["queue"], e["fq_codel"]) == ("fq_codel", {"flows": 1024, "quantum": 3000, "limit": 10240, "drop_batch": 64})
 
 
 def test_tcp_variant_parameters_are_checked():

@@ -4,6 +4,7 @@ pub mod codel;
 pub mod core_link;
 pub mod discipline;
 pub mod droptail;
+pub mod fq_codel;
 pub mod link;
 pub mod packet;
 pub mod packet_trace;
@@ -12,6 +13,7 @@ pub mod red;
 
 pub use codel::Codel;
 pub use droptail::DropTail;
+pub use fq_codel::FqCodel;
 pub use link::{Link, LinkId};
 pub use packet::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};
 pub use queue::Queue;

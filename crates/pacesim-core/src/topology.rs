@@ -342,6 +342,7 @@ pub(crate) mod testing {
             queue: QueueKind::Droptail,
             red: Default::default(),
             codel: Default::default(),
+            fq_codel: Default::default(),
         }
     }
 

@@ -83,62 +83,140 @@ pub struct Codel {
     params: CodelParams,
     /// The hard limit at arrival.
     limit: DropTail,
-    fifo: VecDeque<Queued>,
-    /// Bytes in `fifo`.
-    bytes: u64,
+    fifo: Fifo,
+    law: ControlLaw,
+}
+
+impl Codel {
+    pub fn new(params: CodelParams, limit: DropTail) -> Self {
+        Codel { params, limit, fifo: Fifo::default(), law: ControlLaw::default() }
+    }
+}
+
+/// Packets in arrival order and their bytes: the queue CoDel acts on (one
+/// per flow queue in FQ-CoDel).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Fifo {
+    pub(super) packets: VecDeque<Queued>,
+    /// Bytes in `packets`.
+    pub(super) bytes: u64,
+}
+
+impl Fifo {
+    pub(super) fn push(&mut self, p: Queued) {
+        self.bytes += u64::from(p.size);
+        self.packets.push_back(p);
+    }
+
+    pub(super) fn pop(&mut self) -> Option<Queued> {
+        let p = self.packets.pop_front()?;
+        self.bytes -= u64::from(p.size);
+        Some(p)
+    }
+}
+
+/// CoDel's state over one queue (RFC 8289 Sec 5.5's variables), apart
+/// from the packets, so that FQ-CoDel keeps one per flow queue.
+#[derive(Debug, Clone, Default)]
+pub(super) struct ControlLaw {
     /// When the sojourn time, at or above target since, may first drop
     /// (RFC 8289's `first_above_time_`; `None` for its 0).
     first_above_time: Option<Time>,
     /// When the next drop is due in the dropping state.
     drop_next: Time,
-    /// Drops in the dropping state (RFC 8289's `count_`), and `count` when
-    /// the state was last entered (`lastcount_`).
-    count: u32,
+    /// Drops in the dropping state (RFC 8289's `count_`; FQ-CoDel adds
+    /// its overflow drops, as Linux does), and `count` when the state was
+    /// last entered (`lastcount_`).
+    pub(super) count: u32,
     lastcount: u32,
     dropping: bool,
 }
 
-impl Codel {
-    pub fn new(params: CodelParams, limit: DropTail) -> Self {
-        Codel {
-            params,
-            limit,
-            fifo: VecDeque::new(),
-            bytes: 0,
-            first_above_time: None,
-            drop_next: 0,
-            count: 0,
-            lastcount: 0,
-            dropping: false,
-        }
-    }
-
+impl ControlLaw {
     /// "t + interval / sqrt(count)" (RFC 8289 Sec 5.5, `control_law`).
-    fn control_law(&self, t: Time) -> Time {
-        t + (self.params.interval as f64 / f64::from(self.count).sqrt()) as Time
+    fn control_law(&self, t: Time, interval: Time) -> Time {
+        t + (interval as f64 / f64::from(self.count).sqrt()) as Time
     }
 
-    /// The head packet leaves the queue at `now`, and whether it may be
+    /// The head packet leaves the queue at `now` (`pop` takes it and
+    /// tells the bytes the queue holds after it), and whether it may be
     /// dropped (RFC 8289's `dodequeue`, Linux's `codel_should_drop`).
-    fn take(&mut self, now: Time) -> Option<(Queued, bool)> {
-        let Some(p) = self.fifo.pop_front() else {
+    fn take(
+        &mut self,
+        params: &CodelParams,
+        now: Time,
+        pop: &mut impl FnMut() -> Option<(Queued, u64)>,
+    ) -> Option<(Queued, bool)> {
+        let Some((p, behind)) = pop() else {
             self.first_above_time = None;
             return None;
         };
-        self.bytes -= u64::from(p.size);
         let sojourn = now - p.enqueued;
-        if sojourn < self.params.target || self.bytes <= self.params.mtu {
+        if sojourn < params.target || behind <= params.mtu {
             // Below target, or too little queue left to matter: the watch ends.
             self.first_above_time = None;
             return Some((p, false));
         }
         match self.first_above_time {
             None => {
-                self.first_above_time = Some(now + self.params.interval);
+                self.first_above_time = Some(now + params.interval);
                 Some((p, false))
             }
             Some(t) => Some((p, now >= t)),
         }
+    }
+
+    /// RFC 8289 Sec 5.5's `dequeue` at `now` from the queue `pop` takes
+    /// packets from (the packet and the bytes left behind it); the packets
+    /// dropped on the way are pushed on `dropped`.
+    pub(super) fn dequeue(
+        &mut self,
+        params: &CodelParams,
+        now: Time,
+        mut pop: impl FnMut() -> Option<(Queued, u64)>,
+        dropped: &mut Vec<Queued>,
+    ) -> Option<Queued> {
+        let Some((mut p, mut ok_to_drop)) = self.take(params, now, &mut pop) else {
+            self.dropping = false;
+            return None;
+        };
+        if self.dropping {
+            if !ok_to_drop {
+                // Sojourn fell below target: leave the dropping state.
+                self.dropping = false;
+            }
+            // One drop at each due time; several if the queue sat idle past them.
+            while self.dropping && now >= self.drop_next {
+                dropped.push(p);
+                self.count += 1;
+                match self.take(params, now, &mut pop) {
+                    None => {
+                        self.dropping = false;
+                        return None;
+                    }
+                    Some((next, ok)) => (p, ok_to_drop) = (next, ok),
+                }
+                if ok_to_drop {
+                    self.drop_next = self.control_law(self.drop_next, params.interval);
+                } else {
+                    self.dropping = false;
+                }
+            }
+        } else if ok_to_drop {
+            // Enter the dropping state with this drop.
+            dropped.push(p);
+            let next = self.take(params, now, &mut pop);
+            self.dropping = true;
+            // Re-entering within 16 intervals of the last drop_next: resume
+            // the drop rate the last dropping state reached.
+            let delta = self.count.wrapping_sub(self.lastcount);
+            let recent = now < self.drop_next.saturating_add(16 * params.interval);
+            self.count = if delta > 1 && recent { delta } else { 1 };
+            self.lastcount = self.count;
+            self.drop_next = self.control_law(now, params.interval);
+            return next.map(|(q, _)| q);
+        }
+        Some(p)
     }
 }
 
@@ -153,53 +231,13 @@ impl Discipline for Codel {
     }
 
     fn enqueue(&mut self, _: &Arrival, p: Queued, _: &mut Vec<Queued>) {
-        self.bytes += u64::from(p.size);
-        self.fifo.push_back(p);
+        self.fifo.push(p);
     }
 
-    /// RFC 8289 Sec 5.5's `dequeue`.
+    /// RFC 8289 Sec 5.5's `dequeue` on the one queue.
     fn dequeue(&mut self, now: Time, dropped: &mut Vec<Queued>) -> Option<Queued> {
-        let Some((mut p, mut ok_to_drop)) = self.take(now) else {
-            self.dropping = false;
-            return None;
-        };
-        if self.dropping {
-            if !ok_to_drop {
-                // Sojourn fell below target: leave the dropping state.
-                self.dropping = false;
-            }
-            // One drop at each due time; several if the queue sat idle past them.
-            while self.dropping && now >= self.drop_next {
-                dropped.push(p);
-                self.count += 1;
-                match self.take(now) {
-                    None => {
-                        self.dropping = false;
-                        return None;
-                    }
-                    Some((next, ok)) => (p, ok_to_drop) = (next, ok),
-                }
-                if ok_to_drop {
-                    self.drop_next = self.control_law(self.drop_next);
-                } else {
-                    self.dropping = false;
-                }
-            }
-        } else if ok_to_drop {
-            // Enter the dropping state with this drop.
-            dropped.push(p);
-            let next = self.take(now);
-            self.dropping = true;
-            // Re-entering within 16 intervals of the last drop_next: resume
-            // the drop rate the last dropping state reached.
-            let delta = self.count.wrapping_sub(self.lastcount);
-            let recent = now < self.drop_next.saturating_add(16 * self.params.interval);
-            self.count = if delta > 1 && recent { delta } else { 1 };
-            self.lastcount = self.count;
-            self.drop_next = self.control_law(now);
-            return next.map(|(q, _)| q);
-        }
-        Some(p)
+        let fifo = &mut self.fifo;
+        self.law.dequeue(&self.params, now, || fifo.pop().map(|p| (p, fifo.bytes)), dropped)
     }
 
     fn limit_bytes(&self) -> Option<u64> {
@@ -230,8 +268,7 @@ mod tests {
     /// joined `sojourn` earlier (a standing queue whose every packet has
     /// waited `sojourn` when it is dequeued, however many are dropped).
     fn stand(q: &mut Codel, t: Time, sojourn: Time) {
-        q.fifo.clear();
-        q.bytes = 0;
+        q.fifo = Fifo::default();
         for id in 0..5 {
             q.enqueue(&arrival(t - sojourn), packet(id, t - sojourn), &mut vec![]);
         }

@@ -7,12 +7,14 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::codel::CodelParams;
+use super::fq_codel::FqCodelParams;
 use super::red::RedParams;
 use crate::spec::InvalidField;
 
 /// The core link (E-base's C0 -> C1; the bottleneck of every named
 /// topology; a graph's link with core = true) and its queue: drop-tail,
-/// RED with `red`, or CoDel with `codel`. A scenario leaving out its rate, delay or buffer takes
+/// RED with `red`, CoDel with `codel`, or FQ-CoDel with `fq_codel` (and
+/// `codel`). A scenario leaving out its rate, delay or buffer takes
 /// its topology's (the topology spec's `x-core`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -33,15 +35,20 @@ pub struct Core {
     #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
     pub buffer_packets: Option<u64>,
     /// The core queue's discipline: drop-tail, RED with `[core.red]` (paper
-    /// E Fig. 9), or CoDel with `[core.codel]` (RFC 8289).
+    /// E Fig. 9), CoDel with `[core.codel]` (RFC 8289), or FQ-CoDel with
+    /// `[core.fq_codel]` and `[core.codel]` (RFC 8290).
     #[serde(default)]
     pub queue: QueueKind,
     /// RED's parameters, used when `queue` is `red`.
     #[serde(default)]
     pub red: RedParams,
-    /// CoDel's parameters, used when `queue` is `codel`.
+    /// CoDel's parameters, used when `queue` is `codel`, and by each flow
+    /// queue when it is `fq_codel`.
     #[serde(default)]
     pub codel: CodelParams,
+    /// FQ-CoDel's parameters, used when `queue` is `fq_codel`.
+    #[serde(default)]
+    pub fq_codel: FqCodelParams,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
@@ -56,16 +63,46 @@ pub enum QueueKind {
     /// have waited above `target` for an `interval`; hard limit `buffer`
     /// (and `buffer_packets`) at arrival.
     Codel,
+    /// FQ-CoDel (RFC 8290, see `net::fq_codel`): flows hashed into queues
+    /// served by deficit round robin, each with its own CoDel; an overflow
+    /// of `buffer` (or `buffer_packets`, or its `limit`) drops from the
+    /// largest queue.
+    #[serde(rename = "fq_codel")]
+    FqCodel,
 }
 
 impl Core {
     /// Check the core link and its queue; the error names the field.
     pub fn validate(&self) -> Result<(), InvalidField> {
         match self.queue {
-            QueueKind::Red => self.red.validate(self.buffer, self.buffer_packets)?,
-            QueueKind::Codel => self.codel.validate("core.codel")?,
-            QueueKind::Droptail => {}
+            QueueKind::Red => self.red.validate(self.buffer, self.buffer_packets),
+            kind => self.knobs().validate(kind, "core"),
         }
-        Ok(())
+    }
+
+    /// The knobs of the disciplines `[core]` gives.
+    pub fn knobs(&self) -> Knobs<'_> {
+        Knobs { codel: &self.codel, fq_codel: &self.fq_codel }
+    }
+}
+
+/// The knobs of the disciplines a link may take, as its table (`[core]`,
+/// a graph link's half) gives them, each used when its queue is of that kind.
+#[derive(Debug, Clone, Copy)]
+pub struct Knobs<'a> {
+    pub codel: &'a CodelParams,
+    pub fq_codel: &'a FqCodelParams,
+}
+
+impl Knobs<'_> {
+    /// Check the knobs a queue of `kind` uses, given in the table at `at`
+    /// (`core`); the error names the field. RED's are the core's own.
+    pub fn validate(&self, kind: QueueKind, at: &str) -> Result<(), InvalidField> {
+        match kind {
+            QueueKind::Droptail | QueueKind::Red => Ok(()),
+            // FQ-CoDel's flow queues each run CoDel with `codel`; its own
+            // knobs have only the schema's bounds.
+            QueueKind::Codel | QueueKind::FqCodel => self.codel.validate(&format!("{at}.codel")),
+        }
     }
 }

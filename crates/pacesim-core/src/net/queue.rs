@@ -1,14 +1,16 @@
 //! A link's queue discipline: which arrivals it admits, and which packet
 //! it drops. Drop-tail everywhere by default; the core queue may be RED
-//! (paper E Fig. 9) or CoDel (RFC 8289), a written-out graph's links
-//! drop-tail or CoDel; a discipline from outside the crate goes in `Other`.
+//! (paper E Fig. 9), CoDel (RFC 8289) or FQ-CoDel (RFC 8290), a
+//! written-out graph's links drop-tail, CoDel or FQ-CoDel; a discipline
+//! from outside the crate goes in `Other`.
 
-use super::codel::CodelParams;
-use super::core_link::{Core, QueueKind};
+use rand::RngCore;
+
+use super::core_link::{Core, Knobs, QueueKind};
 use super::discipline::{Arrival, Discipline, OtherDiscipline, Queued, Verdict};
 use super::red::RedConfig;
-use super::{Codel, DropTail, Red};
-use crate::sim::rng::stream;
+use super::{Codel, DropTail, FqCodel, Red};
+use crate::sim::rng::{stream, Stream};
 use crate::sim::Time;
 
 /// The disciplines a link's queue may have: the seam's registry.
@@ -17,6 +19,7 @@ pub enum Queue {
     DropTail(DropTail),
     Red(Red),
     Codel(Codel),
+    FqCodel(FqCodel),
     /// A discipline written outside the crate (called through a pointer).
     Other(Box<dyn OtherDiscipline>),
 }
@@ -36,13 +39,14 @@ impl PartialEq<DropTail> for Queue {
 impl Queue {
     /// The queue `core` describes; RED draws from the stream ("core.red",
     /// `half`) of the master `seed` (0 for the core's forward half, 1 for
-    /// its reverse half under two-way traffic).
+    /// its reverse half under two-way traffic), the others from ("core.queue", `half`).
     pub fn core(core: &Core, seed: u64, half: u64) -> Self {
         match core.queue {
-            QueueKind::Droptail | QueueKind::Codel => Queue::of(
+            QueueKind::Droptail | QueueKind::Codel | QueueKind::FqCodel => Queue::of(
                 core.queue,
                 DropTail { limit_bytes: Some(core.buffer), limit_packets: core.buffer_packets },
-                &core.codel,
+                core.knobs(),
+                &mut stream(seed, "core.queue", half),
             ),
             QueueKind::Red => {
                 let r = &core.red;
@@ -66,11 +70,16 @@ impl Queue {
 
 impl Queue {
     /// A queue of `kind` that is not RED (whose thresholds and random
-    /// stream are the core's), with the hard limit `limit`.
-    pub fn of(kind: QueueKind, limit: DropTail, codel: &CodelParams) -> Self {
+    /// stream are the core's), with the hard limit `limit`; FQ-CoDel
+    /// draws its hash perturbation from `rng` (the link's queue stream).
+    pub fn of(kind: QueueKind, limit: DropTail, knobs: Knobs, rng: &mut Stream) -> Self {
         match kind {
             QueueKind::Droptail | QueueKind::Red => limit.into(),
-            QueueKind::Codel => Queue::Codel(Codel::new(codel.clone(), limit)),
+            QueueKind::Codel => Queue::Codel(Codel::new(knobs.codel.clone(), limit)),
+            QueueKind::FqCodel => {
+                let (fq, codel) = (knobs.fq_codel.clone(), knobs.codel.clone());
+                Queue::FqCodel(FqCodel::new(fq, codel, limit, rng.next_u64()))
+            }
         }
     }
 }
@@ -83,6 +92,7 @@ macro_rules! dispatch {
             Queue::DropTail($q) => $body,
             Queue::Red($q) => $body,
             Queue::Codel($q) => $body,
+            Queue::FqCodel($q) => $body,
             Queue::Other($q) => $body,
         }
     };

@@ -35,7 +35,8 @@ use serde::{Deserialize, Serialize};
 use super::route::Router;
 use super::{FlowPath, Network};
 use crate::net::codel::CodelParams;
-use crate::net::core_link::{Core, QueueKind};
+use crate::net::core_link::{Core, Knobs, QueueKind};
+use crate::net::fq_codel::FqCodelParams;
 use crate::net::{DropTail, Link, LinkId, Queue};
 use crate::sim::rng::{stream, uniform};
 use crate::spec::{InvalidField, Range};
@@ -117,8 +118,8 @@ impl LinkSpec {
 }
 
 /// One half of a duplex link: its name (default "from-to"; the core link's
-/// halves are "core" and "core.rev"), its output queue (drop-tail or
-/// CoDel) and its limits (absent: never drops), whether the run reports
+/// halves are "core" and "core.rev"), its output queue (drop-tail, CoDel
+/// or FQ-CoDel) and its limits (absent: never drops), whether the run reports
 /// it and whether a pacing scheme paces it by default.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -136,15 +137,20 @@ pub struct Direction {
     #[serde(default)]
     #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
     pub buffer_packets: Option<u64>,
-    /// This half's queue discipline: `droptail` (absent) or `codel` (RFC
-    /// 8289, with `codel`), both with the limits above at arrival. RED is
-    /// the core's only (`core.queue`); the halves that take `[core]`'s
-    /// queue take its discipline too.
+    /// This half's queue discipline: `droptail` (absent), `codel` (RFC
+    /// 8289, with `codel`) or `fq_codel` (RFC 8290, with `fq_codel` and
+    /// `codel`), all with the limits above. RED is the core's only
+    /// (`core.queue`); the halves that take `[core]`'s queue take its
+    /// discipline too.
     #[serde(default)]
     pub queue: Option<QueueKind>,
-    /// CoDel's parameters, when `queue` is `codel`.
+    /// CoDel's parameters, when `queue` is `codel`, and each flow queue's
+    /// when it is `fq_codel`.
     #[serde(default)]
     pub codel: CodelParams,
+    /// FQ-CoDel's parameters, when `queue` is `fq_codel`.
+    #[serde(default)]
+    pub fq_codel: FqCodelParams,
     /// Report this half's counters (`Result.links`).
     #[serde(default)]
     pub measure: bool,
@@ -299,18 +305,18 @@ impl Graph {
                     Queue::core(core, seed, u64::from(half == "reverse"))
                 } else {
                     let kind = dir.queue.unwrap_or_default();
-                    match kind {
-                        QueueKind::Red => {
-                            return Err(bad(
-                                field(&format!("{half}.queue")),
-                                "RED is the core link's only (core.queue, [core.red])",
-                            ))
-                        }
-                        QueueKind::Codel => dir.codel.validate(&field(&format!("{half}.codel")))?,
-                        QueueKind::Droptail => {}
+                    if kind == QueueKind::Red {
+                        return Err(bad(
+                            field(&format!("{half}.queue")),
+                            "RED is the core link's only (core.queue, [core.red])",
+                        ));
                     }
+                    let knobs = Knobs { codel: &dir.codel, fq_codel: &dir.fq_codel };
+                    knobs.validate(kind, &field(half))?;
                     let limit = DropTail { limit_bytes: dir.buffer, limit_packets: dir.buffer_packets };
-                    Queue::of(kind, limit, &dir.codel)
+                    // Its own stream: ("link.queue", 2 i for the forward half, 2 i + 1 the reverse).
+                    let mut rng = stream(seed, "link.queue", 2 * i as u64 + u64::from(half == "reverse"));
+                    Queue::of(kind, limit, knobs, &mut rng)
                 };
                 let id = net.add_link(Link::new(rate, delay, queue), name);
                 if dir.measure || core_queue {
