@@ -590,15 +590,15 @@ QFIG16 = Figure(
           "1500 B packets starting over 2.09 s) looped: start times stretched x14.3 into a 29.8 s loop, repeated, so "
           "that each direction carries the paper's inbound mean of 16 Mb/s; one-way TCP NewReno, 1460 B; QLBP at PN "
           "(mu_min 11 Mb/s, mu_max 35 Mb/s, Q_max 5-320 packets) or none; CV of the bytes leaving PN per bin of "
-          "s = 5 ms x 2^k over [100, 3700] s, drawn as the paper's: log2 CV(s) against log2(s / 5 ms). One run, as "
-          "the paper's: a lossless Tmix replay draws nothing but each TCP sender's clock phase (ns-2's boot_time_), "
-          "which matters only where a retransmission timer fires, and ns-2's Tmix draws no more (its DelayBox's loss "
-          "draw is unused when lossless; Tmix's set-run is read and never used). Seeds 1-3 at this size gave the same "
-          "packets without pacing and up to Q_max 40, and from Q_max 80, where the pacer's delay sets off a few "
-          "spurious timeouts, CV at 5 ms within 2 % (0.276 to 0.281 at Q_max 80) and the same ratios at 2.56 and "
-          "5.12 s to three digits",
+          "s = 5 ms x 2^k over [100, 3700] s, drawn as the paper's: log2 CV(s) against log2(s / 5 ms). Seeds 1-3, the "
+          "record's count where a paper gives none, but the seed moves little here: a lossless Tmix replay draws "
+          "nothing but each TCP sender's clock phase (ns-2's boot_time_), which matters only where a retransmission "
+          "timer fires, and ns-2's Tmix draws no more (its DelayBox's loss draw is unused when lossless; Tmix's "
+          "set-run is read and never used). So the seeds carry the same packets without pacing and up to Q_max 40 "
+          "(a spread of 0 there says the replay is deterministic, not that the traffic's CV is exact), and from "
+          "Q_max 80, where the pacer's delay sets off a few spurious timeouts, CV at 5 ms differs within 2 % (0.276 "
+          "to 0.281 at Q_max 80) and the ratios at 2.56 and 5.12 s to three digits",
     tables=("burstiness",),
-    seeds=1,
     derived={"fig16": log2_cv},
     panels=[Lines("fig16", "k", "log2_cv", ["variant"], "log2(s / 5 ms)", "log2 CV(s)",
                   title="CV(s) of the inbound traffic after PN", logx=False, logy=False)],
