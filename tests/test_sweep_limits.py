@@ -175,3 +175,19 @@ def test_a_point_given_twice_is_refused(seeds, axes, match, tmp_path):
     # Found by bench/fuzz/hostile_store.py: seeds = [1, 1] made a sweep of 2 points that the store listed once.
     with pytest.raises(SweepError, match=match):
         Sweep(name="s", axes=axes, seeds=seeds, set=TINY)
+
+
+def test_checking_a_sweep_off_a_terminal_writes_its_progress_as_lines(monkeypatch, capsys):
+    # The issue 33 review: a 10^6-point sweep is checked for most of an hour, and printed nothing into a log
+    # file or a pipe (rich draws its bar only on a terminal).
+    from pacesim import sweep as sweep_module
+
+    monkeypatch.setattr(sweep_module, "PROGRESS_EVERY_S", 0.0)  # a line at every update of the bar
+    sw = Sweep(name="lines", axes={"core.buffer": ["3KB", "4KB", "5KB"]}, seeds=[1, 2], set=TINY)
+    with sweep_module._bar(True) as bar:
+        sweep_module._checked(sw, bar)
+    err = capsys.readouterr().err
+    assert "lines: checking points: 6 of 6 (100 %), 0 s\n" in err, err
+    with sweep_module._bar(False) as bar:  # --quiet: nothing
+        sweep_module._checked(sw, bar)
+    assert capsys.readouterr().err == ""

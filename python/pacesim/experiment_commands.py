@@ -32,13 +32,16 @@ DASK = typer.Option(False, "--dask", help="Run on a Dask LocalCluster (--workers
 
 @contextmanager
 def _interruptible(results: Path) -> Iterator[None]:
-    """Ctrl-C ends the command (exit status 130) with a word on what is kept:
-    the executor has abandoned the points in flight and ended its workers."""
+    """Ctrl-C ends the command (exit status 130) with a word on what is kept: the executor has abandoned
+    the points in flight and ended its workers. No store there yet (Ctrl-C while a Dask cluster starts,
+    before the store is made): nothing was stored."""
     try:
         yield
     except KeyboardInterrupt:
-        terminal.err.print(Text.assemble(("interrupted:", "red"), f" finished points are kept in {terminal.shown(results)}; "
-                                         "run again to go on"), soft_wrap=True)
+        kept = (f"finished points are kept in {terminal.shown(results)}; run again to go on"
+                if (results / "pacesim.sqlite").is_file() else
+                f"nothing was stored (no results store in {terminal.shown(results)})")
+        terminal.err.print(Text.assemble(("interrupted:", "red"), " " + kept), soft_wrap=True)
         raise typer.Exit(130) from None
 
 
@@ -48,6 +51,23 @@ def _print_whole(table: Table) -> None:
     con = terminal.out()
     need = con.measure(table, options=con.options.update_width(10_000)).maximum
     (con if con.is_terminal or need <= con.width else terminal.out(width=need)).print(table)
+
+
+def _done_in_read_only(sw, results: Path, refusal: Exception, quiet: bool) -> None:
+    """A sweep against a store that cannot be written (`refusal`): said to be done if the store holds all
+    of it, else that refusal and what is left to write."""
+    from .store import Store, StoreError
+    from .sweep import SweepError, unwritten
+
+    try:
+        with _interruptible(results), Store(results, read_only=True) as store:
+            left = unwritten(sw, store, progress=not quiet)
+    except (OSError, StoreError, SweepError):  # no store there to read, or one that cannot be read either
+        fail(f"--results: {refusal}", 1)
+    if left:
+        fail(f"--results: {refusal}; {sw.name}: {left}", 1)
+    terminal.say(f"{sw.name}: {sw.size} points, all already done; nothing to write to {results}, "
+                 "which cannot be written here")
 
 
 def sweep(
@@ -61,7 +81,7 @@ def sweep(
 ) -> None:
     """Run every point of a sweep not already in the results store."""
     from .scenario import ScenarioError
-    from .store import Store
+    from .store import ReadOnlyStore, Store
     from .sweep import SweepError, executor, load_sweep, run_sweep
 
     try:
@@ -76,6 +96,9 @@ def sweep(
             failed = store.points(sw.name).query("status == 'failed'")
     except SweepError as e:  # a point invalid (found before any runs) or the scheduler unreachable
         fail(str(e))
+    except ReadOnlyStore as e:
+        _done_in_read_only(sw, results, e, quiet)
+        return
     terminal.say(f"{run.name}: {run.points} points, {run.skipped} already done, {run.ran} run, "
                                f"{run.failed} failed, {run.wall_s:.1f} s; stored in {results}")
     for e in failed["error"].head(5):
@@ -276,6 +299,7 @@ def plot(
     named = f"{name}-{y}-vs-{x}" + "".join(f"-by-{b}" for b in panel.by)
     named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items())
     stem = out if out is not None else results / "plots" / file_name(named)
+    output_dir("--out", stem.parent)  # before drawing: a read-only store's plots/ is refused at once
     try:
         _written(figure(df, [panel], stem, title, axes=axes, size=size, formats=kinds))
     except OSError as e:

@@ -17,6 +17,11 @@ from .messages import printable
 from .units import format_rate, format_size, format_time, parse_rate, parse_size, parse_time
 
 
+MAX_SEED = 2**63 - 1
+"""The largest seed, of a run and of a sweep alike: the most a results store holds (SQLite's INTEGER is
+signed 64-bit; the engine's seed is u64)."""
+
+
 class ScenarioError(ValueError):
     """An invalid scenario; `field` is the dotted path of the (first) bad field. Its text (`str`) is
     safe to print (`messages.printable`: control characters escaped, very long names cut)."""

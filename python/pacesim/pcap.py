@@ -5,7 +5,7 @@ fields and its payload zeros, so that it has its size on the wire.
 
 - addresses: node n is 10.(n >> 16).(n >> 8 & 255).(n & 255);
 - IP: total length the line's size (at most 65,535 B, an IPv4 packet's largest), identification its uid
-  (mod 2^16), TTL 64, protocol TCP (`tcp`, `ack`) or UDP (anything else), checksummed;
+  (mod 2^16), TTL 64, protocol TCP (`tcp`, `ack`) or UDP (`UDP_TYPES`), checksummed;
 - ports (ns-2's are all 0): the receiver's FIRST_PORT + flow id mod PORTS, the sender's the same for the
   flow's first connection (a UDP source's both). FIRST_PORT to 65,535 is the part of the ephemeral range
   that no dissector of Wireshark 4.0 claims by TCP or UDP port (`tshark -G decodes`: 57000 is IRC's, 60001

@@ -26,7 +26,7 @@ import tomli_w
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from . import _core, models, schema
-from .fields import PositiveSize, ScenarioError, SizeRange, _Model, read_bounded
+from .fields import MAX_SEED, PositiveSize, ScenarioError, SizeRange, _Model, read_bounded
 from .messages import shown as _shown
 from .tmix import vectors_path
 from .topology import KINDS, EBase, Topology, core_defaults
@@ -100,8 +100,16 @@ _SIZE = {
 
 
 class _Scenario(_Model):
-    """The front's hooks on a whole scenario: the core's keys left out, the engine's rules, the engine's
-    and the TOML forms."""
+    """The front's hooks on a whole scenario: the seed's bound, the core's keys left out, the engine's rules,
+    the engine's and the TOML forms."""
+
+    @field_validator("seed", mode="before", check_fields=False)
+    @classmethod
+    def _seed(cls, seed: Any) -> Any:
+        """A seed past `MAX_SEED` (the engine takes a u64) is refused as a sweep's is: one bound for both."""
+        if isinstance(seed, int) and not isinstance(seed, bool) and seed > MAX_SEED:
+            raise ValueError(f"{_shown(seed)} is past 2^63 - 1, the largest seed (the most a results store holds)")
+        return seed
 
     @model_validator(mode="after")
     def _timeline(self) -> _Scenario:

@@ -78,6 +78,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import schema
+from .fields import MAX_SEED
 from .messages import printable, shown
 from .metrics import tcp_metrics_of_old
 from .report_tables import TABLES, flat, links, numeric_axes, unmeasured_as_nan, view
@@ -129,15 +130,17 @@ CREATE TABLE IF NOT EXISTS run_tables (
 );
 """
 
-MAX_SEED = 2**63 - 1
-"""The largest seed a store holds (SQLite's INTEGER is signed 64-bit; the engine's seed is u64)."""
-
 
 class StoreError(ValueError):
     """The results store cannot be opened, read or written; the message names the file and why."""
 
     def __init__(self, message: str):
         super().__init__(printable(message))
+
+
+class ReadOnlyStore(StoreError):
+    """A store that cannot be written here (a read-only file system, or no permission): a sweep whose
+    every point it holds has nothing to write (`Store.registered`, sweep.pending)."""
 
 
 class DamagedRun(UserWarning):
@@ -168,7 +171,7 @@ def _failure(e: BaseException, what: Path) -> StoreError:
     if errno_ in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text or "No space left" in text:
         why = "the disk is full"
     elif errno_ in (errno.EROFS, errno.EACCES, errno.EPERM) or "readonly" in text or "unable to open" in text:
-        why = "it cannot be written here (a read-only file system, or no permission)"
+        return ReadOnlyStore(f"{what}: it cannot be written here (a read-only file system, or no permission) ({text})")
     elif isinstance(e, sqlite3.DatabaseError) and not isinstance(e, sqlite3.OperationalError):
         why = "the file is not a results store's database, or is damaged"
     elif isinstance(e, UnicodeDecodeError):  # SQLite's message quoted a damaged name: not UTF-8 text
@@ -293,11 +296,12 @@ def _keyed(value: Any, node: dict, table: str) -> Any:
                 return _keyed(value, branch, f"{table}@{sorted(keys)[0]}")
         return value
     keyed, keys, out = KEYED.get(table, {}), node.get("properties", {}), {}
+    defaults = _DEFAULTS.get(id(node))
+    if defaults is None:  # each table's once: a sweep keys every point (140 keys each)
+        defaults = _DEFAULTS[id(node)] = {k: p.get("default", None if _nullable(p) else _REQUIRED) for k, p in keys.items()}
     for key, inner in value.items():
-        prop = keys.get(key, {})
-        default = prop.get("default", None if _nullable(prop) else _REQUIRED)
-        if key in keyed or inner != default:
-            out[key] = _keyed(inner, prop, f"{table}.{key}" if table else key)
+        if key in keyed or inner != defaults.get(key, _REQUIRED):
+            out[key] = _keyed(inner, keys.get(key, {}), f"{table}.{key}" if table else key)
     for key, was in keyed.items():
         if key not in value and was:
             out[key] = was[0]
@@ -306,6 +310,9 @@ def _keyed(value: Any, node: dict, table: str) -> Any:
 
 _REQUIRED = object()
 """The default of a key that has none: no value equals it."""
+_DEFAULTS: dict = {}
+"""Each schema table's keys' defaults (`_REQUIRED` for none), by the table's node's id (the schema's nodes
+live as long as the process)."""
 
 
 def _nullable(node: dict) -> bool:
@@ -503,6 +510,15 @@ class Store:
             self.db.executemany("INSERT OR REPLACE INTO sweep_points VALUES (?, ?, ?, ?)", rows())
             stored = self.db.execute("SELECT axes, seed, key FROM sweep_points WHERE sweep = ? ORDER BY rowid", (name,))
             self.db.execute("UPDATE sweeps SET sha256 = ? WHERE name = ?", (_sweep_sum(name, text, stored), name))
+
+    @_guarded
+    def registered(self, name: str, spec: dict, points: Iterable[tuple[dict, int, str]]) -> bool:
+        """Whether sweep `name` is recorded whole with `spec` and exactly `points`, in order (as
+        `register_sweep` takes them): registering it again would write nothing but the time."""
+        found = self.db.execute(f"SELECT spec, {self._sum('sweeps')} FROM sweeps WHERE name = ?", (name,)).fetchone()
+        text = json.dumps(spec)
+        return found is not None and found[0] == text and found[1] == _sweep_sum(
+            name, text, ((json.dumps(axes, sort_keys=True), seed, key) for axes, seed, key in points))
 
     def finished(self, keys: Iterable[str]) -> set[str]:
         """Those of `keys` that already have a successful run whose every table file is whole (`check`)."""

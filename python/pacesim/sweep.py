@@ -43,6 +43,7 @@ import math
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 import warnings
@@ -593,8 +594,51 @@ def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progr
     return SweepRun(sweep.name, n, n - ran, ran, failed, time.perf_counter() - t0, tuple(damaged.values()))
 
 
+def unwritten(sweep: Sweep, store: Store, progress: bool = True) -> Optional[str]:
+    """What running `sweep` would write to `store`, read without writing (a store that cannot be written,
+    `ReadOnlyStore`): None if nothing (its definition and points recorded as they are, every run finished
+    and whole), else what. Its points are checked as `run_sweep` checks them."""
+    with _bar(progress) as bar:
+        keys = _checked(sweep, bar)
+    n = sweep.size
+    key = lambda i: keys[16 * i:16 * i + 16].hex()  # noqa: E731
+    try:
+        if not store.registered(sweep.name, sweep.spec(), ((*sweep.axes_at(i), key(i)) for i in range(n))):
+            return f"the store does not hold {sweep.name} as this file defines it"
+        done, _ = store.check(key(i) for i in range(n))
+    except StoreError as e:
+        raise SweepError(f"{sweep.name}: {e}") from None
+    left = sum(key(i) not in done for i in range(n))
+    return f"{left:,} of its {n:,} points are not done" if left else None
+
+
+PROGRESS_EVERY_S = 5.0
+"""Off a terminal (a log file, a batch job), how often a sweep's progress is written as a line."""
+
+
+class _Bar(Progress):
+    """rich's progress bar, which draws only on a terminal; elsewhere (output to a file or a pipe) a plain
+    line on standard error every `PROGRESS_EVERY_S` seconds: a 10^6-point sweep is checked for most of an
+    hour before it runs, which was silence off a terminal (issue 33)."""
+
+    def __init__(self, *columns, disable: bool = False) -> None:
+        super().__init__(*columns, disable=disable)
+        self.lines = not disable and not self.console.is_terminal
+        self.written = time.monotonic()
+
+    def update(self, task_id, **kw) -> None:
+        super().update(task_id, **kw)
+        if self.lines and time.monotonic() - self.written >= PROGRESS_EVERY_S:
+            self.written = time.monotonic()
+            task = self._tasks[task_id]
+            share = f" ({100 * task.completed / task.total:.0f} %)" if task.total else ""
+            failed = task.fields.get("failed")
+            print(printable(f"{task.description}: {task.completed:,.0f} of {task.total or 0:,.0f}{share}"
+                            f"{', ' + failed if failed else ''}, {task.elapsed or 0:,.0f} s"), file=sys.stderr, flush=True)
+
+
 def _bar(progress: bool) -> Progress:
-    return Progress(
+    return _Bar(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("[red]{task.fields[failed]}"), TextColumn("elapsed"), TimeElapsedColumn(),
         TextColumn("ETA"), TimeRemainingColumn(), disable=not progress,

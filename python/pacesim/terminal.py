@@ -79,13 +79,16 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 
 def output_dir(option: str, path) -> None:
-    """Make output directory `path` (an error naming `option` if it is a file or cannot be made)."""
+    """Make output directory `path` (an error naming `option` if it is a file or cannot be made), one this
+    process may write in (else an error naming it before any work: a read-only store's plots/)."""
     if path.exists() and not path.is_dir():
         fail(f"{option} {path}: is a file, not a directory")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         fail(f"{option} {path}: cannot make the directory: {e.strerror or e}")
+    if not os.access(path, os.W_OK | os.X_OK):
+        fail(f"{option} {path}: cannot write in the directory (a read-only file system, or no permission)")
 
 
 def warn(message: str) -> None:

@@ -15,6 +15,7 @@ every kind; keys it leaves out take the topology's (its spec's `x-core`). Routes
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Annotated, Dict, Optional, Union
 
 from pydantic import Discriminator, Tag
@@ -54,6 +55,11 @@ Topology = Annotated[
 
 def core_defaults(kind: str) -> dict:
     """The `[core]` values (human units) a topology kind uses for keys left out: its spec's `x-core`."""
+    return dict(_core_defaults(kind))
+
+
+@lru_cache(maxsize=None)
+def _core_defaults(kind: str) -> dict:
     core = schema.table("topology", kind).get("x-core", {})
     return {key: models.human(value, schema.unit(f"core.{key}")) for key, value in core.items()}
 

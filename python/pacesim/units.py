@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, localcontext
+from functools import lru_cache
 
 RATE_UNITS = {
     "bps": 1, "b/s": 1,
@@ -30,13 +31,28 @@ TIME_UNITS = {
     "s": 10**9,
 }
 
+_KINDS = {"rate": (RATE_UNITS, "bps"), "size": (SIZE_UNITS, "B"), "time": (TIME_UNITS, "ns")}
+"""Each quantity's units and base unit."""
+
 MAX_QUANTITY = 2**64 - 1
 """The largest rate (bit/s), size (bytes) or time (ns) the engine's 64-bit integers hold."""
 
 _QUANTITY = re.compile(r"(?P<sign>-?)(?P<number>[0-9]+(?:\.[0-9]+)?) ?(?P<unit>.*)")
 
 
-def _parse(text: object, kind: str, units: dict[str, int], base: str) -> int:
+def _parse(text: object, kind: str) -> int:
+    """`text` read as a quantity of `kind` ("rate", "size" or "time") in its base unit; a ValueError why not."""
+    if isinstance(text, str) and len(text) <= 100:  # a sweep's every point reads the same few dozen again
+        return _parse_text(text, kind)
+    return _read(text, kind, *_KINDS[kind])
+
+
+@lru_cache(maxsize=4096)
+def _parse_text(text: str, kind: str) -> int:
+    return _read(text, kind, *_KINDS[kind])
+
+
+def _read(text: object, kind: str, units: dict[str, int], base: str) -> int:
     accepted = ", ".join(units)
     if isinstance(text, (bool, int, float)):
         if isinstance(text, bool):
@@ -72,12 +88,12 @@ def _parse(text: object, kind: str, units: dict[str, int], base: str) -> int:
 
 def parse_rate(text: object) -> int:
     """A link rate such as "10Mbps" or "1.5Gb/s", in bit/s."""
-    return _parse(text, "rate", RATE_UNITS, "bps")
+    return _parse(text, "rate")
 
 
 def parse_size(text: object) -> int:
     """A size such as "10KB" (1000 B) or "64KiB" (1024 B), in bytes."""
-    return _parse(text, "size", SIZE_UNITS, "B")
+    return _parse(text, "size")
 
 
 MAX_TIME_NS = 10**6 * 10**9
@@ -86,7 +102,7 @@ MAX_TIME_NS = 10**6 * 10**9
 
 def parse_time(text: object) -> int:
     """A time such as "100ms" or "1.5s", in nanoseconds, at most `MAX_TIME_NS`."""
-    ns = _parse(text, "time", TIME_UNITS, "ns")
+    ns = _parse(text, "time")
     if ns > MAX_TIME_NS:
         raise ValueError(f"time {text!r} is more than the engine allows ({format_time(MAX_TIME_NS)})")
     return ns

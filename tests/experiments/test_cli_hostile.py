@@ -5,19 +5,26 @@ arguments at random; these are the issue's cases and the classes it found."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import subprocess
 import sys
 import time
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 import pacesim
 from pacesim.cli import app
-from pacesim.store import DamagedRun
+from pacesim.experiment_commands import _interruptible
+from pacesim.store import DamagedRun, Store
+from pacesim.sweep import load_sweep, run_sweep
 from pacesim.terminal import command
 
 from .conftest import TINY
@@ -62,6 +69,8 @@ def store(tiny_store):
     (["--threads", "0"], "--threads"),
     (["--threads", "-1"], "--threads"),
     (["--seed", "99999999999999999999999"], "seed"),
+    (["--seed", "18446744073709551615"], "seed: 18446744073709551615 is past 2^63 - 1"),  # 2^64 - 1 ran
+    (["--seed", "9223372036854775808"], "seed: 9223372036854775808 is past 2^63 - 1"),
     (["--max-memory", "lots"], "--max-memory"),
     (["--json", "/nonexistent/dir/x.json"], "--json /nonexistent/dir/x.json"),
     (["--set", "core.buffer=-5KB"], "core.buffer"),
@@ -69,6 +78,19 @@ def store(tiny_store):
 ])
 def test_run_refuses_bad_options(args, names):
     refused(["run", *RUN, *args], names)
+
+
+def test_a_run_and_a_sweep_take_the_same_largest_seed(tmp_path):
+    from pacesim.scenario import ScenarioError, apply_overrides, load_scenario
+    from pacesim.sweep import Sweep, SweepError
+
+    s = load_scenario("e-base")
+    assert apply_overrides(s, [f"seed={2**63 - 1}"]).seed == 2**63 - 1
+    assert Sweep(name="s", axes={}, seeds=[2**63 - 1], set=TINY).seeds == [2**63 - 1]
+    with pytest.raises(ScenarioError, match="^seed: "):
+        apply_overrides(s, [f"seed={2**63}"])
+    with pytest.raises(SweepError, match=r"^seeds\[0\]: "):
+        Sweep(name="s", axes={}, seeds=[2**63], set=TINY)
 
 
 def test_run_refuses_a_scenario_name_no_file_system_holds():
@@ -89,8 +111,6 @@ def test_json_and_trace_to_one_file_are_refused_before_the_run(tmp_path):
 def test_json_dash_writes_the_report_to_stdout_and_the_tables_elsewhere(tmp_path):
     done = subprocess.run(pacesim_process("run", *RUN, "--json", "-"), capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    import json
-
     report = json.loads(done.stdout)
     assert report["summary"]["aggregate_mbps"] > 0 and "Summary over" in done.stderr
     assert not (tmp_path / "-").exists()
@@ -301,6 +321,62 @@ def test_pacesims_warnings_print_as_warning_lines(capsys):
     assert err.startswith(r"warning: tiny: the stored run of point seed 1: \x1b]0;pwned\x07\x1b[31mx.parquet is not "
                           "the file committed; running it again\n"), err
     assert "DamagedRun" not in err and ".py:" not in err and "another" not in err
+
+
+@contextmanager
+def unwritable(root: Path) -> Iterator[None]:
+    """`root` and all under it unwritable while the block runs, to this process too if it is root (the
+    immutable attribute; permissions do not bind root)."""
+    paths = [root, *root.rglob("*")]
+    if os.geteuid() == 0:
+        made = subprocess.run(["chattr", "+i", *map(str, paths)], capture_output=True, text=True)
+        if made.returncode:
+            subprocess.run(["chattr", "-i", *map(str, paths)], capture_output=True)
+            pytest.skip(f"root here cannot make a directory unwritable: chattr: {made.stderr.strip()}")
+        try:
+            yield
+        finally:
+            subprocess.run(["chattr", "-i", *map(str, paths)], check=True)
+    else:
+        modes = {p: p.stat().st_mode for p in paths}
+        for p in paths:
+            p.chmod(modes[p] & ~0o222)
+        try:
+            yield
+        finally:
+            for p in paths:
+                p.chmod(modes[p])
+
+
+def test_a_finished_sweep_on_a_read_only_store_is_done_and_plot_writes_where_asked(tmp_path, pool):
+    # The issue 33 review: the sweep run again against its store, now read-only, failed ("cannot be written
+    # here") although it had nothing to write.
+    setting = 'set = ' + json.dumps(TINY + ["duration=2s", "warmup=1s", "traffic.start=['0s','1s']"])
+    (tmp_path / "s.toml").write_text(f'name = "s"\n{setting}\n[axes]\n"core.buffer" = ["5KB"]\n')
+    (tmp_path / "more.toml").write_text(f'name = "s"\n{setting}\n[axes]\n"core.buffer" = ["5KB", "6KB"]\n')
+    res = tmp_path / "res"
+    with Store(res) as store:
+        assert run_sweep(load_sweep(tmp_path / "s.toml"), store, pool, progress=False).ran == 1
+    with unwritable(res):
+        out = invoke(["sweep", tmp_path / "s.toml", "--results", res, "--quiet"])
+        assert out.exit_code == 0 and "s: 1 points, all already done; nothing to write" in out.output, out.output
+        refused(["sweep", tmp_path / "more.toml", "--results", res, "--quiet"], f"{res}/pacesim.sqlite: it cannot be "
+                "written here", code=1)
+        refused(["plot", "s", "--results", res], f"--out {res}/plots: cannot make the directory")
+        out = invoke(["plot", "s", "--results", res, "--out", tmp_path / "fig", "--format", "svg"])
+        assert out.exit_code == 0 and (tmp_path / "fig.svg").stat().st_size > 1000, out.output
+
+
+def test_ctrl_c_names_a_store_only_where_there_is_one(tmp_path, capsys):
+    # The issue 33 review: Ctrl-C while `sweep --dask` started its cluster, before the store was made, said
+    # "finished points are kept in results", a store that did not exist.
+    Store(tmp_path / "store").close()
+    for results, says in [(tmp_path / "none", f"interrupted: nothing was stored (no results store in {tmp_path}/none)"),
+                          (tmp_path / "store", f"interrupted: finished points are kept in {tmp_path}/store; run again")]:
+        with pytest.raises(typer.Exit) as stop, _interruptible(results):
+            raise KeyboardInterrupt
+        assert stop.value.exit_code == 130 and says in capsys.readouterr().err
+    assert not (tmp_path / "none").exists()
 
 
 def test_results_csv_to_a_full_disk_is_an_error(store):

@@ -212,3 +212,5 @@ def test_ctrl_c_ends_a_dask_sweep_without_a_traceback(tmp_path, when, signal_to)
     assert proc.returncode == 130, stderr
     assert "interrupted" in stderr and "Traceback" not in stderr and "Error" not in stderr, stderr
     assert left == [], "processes outlived the interrupted sweep"
+    # the store named only if there is one (while the cluster starts, there is none yet)
+    assert ("kept in" if (results / "pacesim.sqlite").is_file() else "nothing was stored") in stderr, stderr
