@@ -48,7 +48,7 @@ def test_type_names_follow_the_field_types():
     assert type_text(hints["duration"]) == "time > 0" and type_text(hints["warmup"]) == "time"
     assert type_text(hints["seed"]) == "integer >= 0, < 2^64"
     from pacesim.scenario import Core, Tcp
-    assert type_text(typing.get_type_hints(Core, include_extras=True)["queue"]) == "one of `droptail`, `red`, `codel`, `fq_codel`"
+    assert type_text(typing.get_type_hints(Core, include_extras=True)["queue"]) == "one of `droptail`, `red`, `codel`, `fq_codel`, `pie`"
     assert type_text(typing.get_type_hints(Tcp, include_extras=True)["window"]) == "integer > 0"
 
 

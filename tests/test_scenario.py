@@ -322,11 +322,13 @@ def test_red_defaults_follow_the_buffer_and_bad_thresholds_are_named():
         (["core.queue=red", "core.red.w_q=1.5"], "core.red.w_q", ""),
         (["core.queue=red", "core.buffer_packets=8"], "core.buffer_packets", "RED"),
         (["core.queue=red", "core.red.gentle=1"], "core.red.gentle", ""),
-        (["core.queue=pie"], "core.queue", "droptail"),
+        (["core.queue=blue"], "core.queue", "droptail"),
         (["core.queue=codel", "core.codel.target=100ms"], "core.codel.target", "below interval"),
         (["core.codel.mtu=-1"], "core.codel.mtu", ""),
         (["core.queue=fq_codel", "core.fq_codel.flows=0"], "core.fq_codel.flows", ""),
         (["core.fq_codel.quantum=100B"], "core.fq_codel.quantum", ""),
+        (["core.queue=pie", "core.pie.t_update=0"], "core.pie.t_update", ""),
+        (["core.pie.estimator=queue"], "core.pie.estimator", "timestamp"),
         (["core.red.maxp=0.1"], "core.red.maxp", "valid keys at core.red: min_th"),
     ]:
         with pytest.raises(ScenarioError) as err:
@@ -345,6 +347,14 @@ def test_fq_codel_is_chosen_with_its_knobs_in_human_units():
     """FQ-CoDel's knobs (RFC 8290) reach the engine in bytes and packets, with its defaults where left out."""
     e = apply_overrides(Scenario(), ["core.queue=fq_codel", "core.fq_codel.quantum=3KB"]).to_engine()["core"]
     assert (e["queue"], e["fq_codel"]) == ("fq_codel", {"flows": 1024, "quantum": 3000, "limit": 10240, "drop_batch": 64})
+
+
+def test_pie_is_chosen_with_its_knobs_in_human_units():
+    """PIE's knobs (RFC 8033) reach the engine in ns, bytes and packets, with its defaults where left out."""
+    e = apply_overrides(Scenario(), ["core.queue=pie", "core.pie.target=20ms"]).to_engine()["core"]
+    assert (e["queue"], e["pie"]) == ("pie", {
+        "target": 20_000_000, "t_update": 15_000_000, "alpha": 0.125, "beta": 1.25, "max_burst": 150_000_000,
+        "limit": 1000, "mtu": 1514, "estimator": "timestamp", "dq_threshold": 16384})
 
 
 def test_tcp_variant_parameters_are_checked():

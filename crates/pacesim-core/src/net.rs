@@ -8,6 +8,7 @@ pub mod fq_codel;
 pub mod link;
 pub mod packet;
 pub mod packet_trace;
+pub mod pie;
 pub mod queue;
 pub mod red;
 
@@ -16,5 +17,6 @@ pub use droptail::DropTail;
 pub use fq_codel::FqCodel;
 pub use link::{Link, LinkId};
 pub use packet::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};
+pub use pie::Pie;
 pub use queue::Queue;
 pub use red::Red;

@@ -343,6 +343,7 @@ pub(crate) mod testing {
             red: Default::default(),
             codel: Default::default(),
             fq_codel: Default::default(),
+            pie: Default::default(),
         }
     }
 

@@ -207,6 +207,7 @@ fn a_two_node_line_topology_builds_and_runs() {
         red: Default::default(),
         codel: Default::default(),
         fq_codel: Default::default(),
+        pie: Default::default(),
     };
     let net = g.build(&core, 1, false).unwrap();
     assert_eq!(net.base_rtt(0, 1040, 40), 40 * MS + 832_000 + 32_000);

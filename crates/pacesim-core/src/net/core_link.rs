@@ -8,13 +8,14 @@ use serde::{Deserialize, Serialize};
 
 use super::codel::CodelParams;
 use super::fq_codel::FqCodelParams;
+use super::pie::PieParams;
 use super::red::RedParams;
 use crate::spec::InvalidField;
 
 /// The core link (E-base's C0 -> C1; the bottleneck of every named
 /// topology; a graph's link with core = true) and its queue: drop-tail,
-/// RED with `red`, CoDel with `codel`, or FQ-CoDel with `fq_codel` (and
-/// `codel`). A scenario leaving out its rate, delay or buffer takes
+/// RED with `red`, CoDel with `codel`, FQ-CoDel with `fq_codel` (and
+/// `codel`), or PIE with `pie`. A scenario leaving out its rate, delay or buffer takes
 /// its topology's (the topology spec's `x-core`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -35,8 +36,9 @@ pub struct Core {
     #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
     pub buffer_packets: Option<u64>,
     /// The core queue's discipline: drop-tail, RED with `[core.red]` (paper
-    /// E Fig. 9), CoDel with `[core.codel]` (RFC 8289), or FQ-CoDel with
-    /// `[core.fq_codel]` and `[core.codel]` (RFC 8290).
+    /// E Fig. 9), CoDel with `[core.codel]` (RFC 8289), FQ-CoDel with
+    /// `[core.fq_codel]` and `[core.codel]` (RFC 8290), or PIE with
+    /// `[core.pie]` (RFC 8033).
     #[serde(default)]
     pub queue: QueueKind,
     /// RED's parameters, used when `queue` is `red`.
@@ -49,6 +51,9 @@ pub struct Core {
     /// FQ-CoDel's parameters, used when `queue` is `fq_codel`.
     #[serde(default)]
     pub fq_codel: FqCodelParams,
+    /// PIE's parameters, used when `queue` is `pie`.
+    #[serde(default)]
+    pub pie: PieParams,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
@@ -69,6 +74,10 @@ pub enum QueueKind {
     /// largest queue.
     #[serde(rename = "fq_codel")]
     FqCodel,
+    /// PIE (RFC 8033, see `net::pie`): arrivals dropped at random with a
+    /// probability updated every `t_update` from the queue delay; hard
+    /// limit `buffer` (and `buffer_packets`, and its `limit`) at arrival.
+    Pie,
 }
 
 impl Core {
@@ -82,7 +91,7 @@ impl Core {
 
     /// The knobs of the disciplines `[core]` gives.
     pub fn knobs(&self) -> Knobs<'_> {
-        Knobs { codel: &self.codel, fq_codel: &self.fq_codel }
+        Knobs { codel: &self.codel, fq_codel: &self.fq_codel, pie: &self.pie }
     }
 }
 
@@ -92,6 +101,7 @@ impl Core {
 pub struct Knobs<'a> {
     pub codel: &'a CodelParams,
     pub fq_codel: &'a FqCodelParams,
+    pub pie: &'a PieParams,
 }
 
 impl Knobs<'_> {
@@ -99,9 +109,9 @@ impl Knobs<'_> {
     /// (`core`); the error names the field. RED's are the core's own.
     pub fn validate(&self, kind: QueueKind, at: &str) -> Result<(), InvalidField> {
         match kind {
-            QueueKind::Droptail | QueueKind::Red => Ok(()),
-            // FQ-CoDel's flow queues each run CoDel with `codel`; its own
-            // knobs have only the schema's bounds.
+            // PIE's knobs, and FQ-CoDel's own, have only the schema's bounds.
+            QueueKind::Droptail | QueueKind::Red | QueueKind::Pie => Ok(()),
+            // FQ-CoDel's flow queues each run CoDel with `codel`.
             QueueKind::Codel | QueueKind::FqCodel => self.codel.validate(&format!("{at}.codel")),
         }
     }

@@ -1,7 +1,7 @@
 //! A link's queue discipline: which arrivals it admits, and which packet
 //! it drops. Drop-tail everywhere by default; the core queue may be RED
-//! (paper E Fig. 9), CoDel (RFC 8289) or FQ-CoDel (RFC 8290), a
-//! written-out graph's links drop-tail, CoDel or FQ-CoDel; a discipline
+//! (paper E Fig. 9), CoDel (RFC 8289), FQ-CoDel (RFC 8290) or PIE (RFC
+//! 8033), a written-out graph's links any of them but RED; a discipline
 //! from outside the crate goes in `Other`.
 
 use rand::RngCore;
@@ -9,7 +9,7 @@ use rand::RngCore;
 use super::core_link::{Core, Knobs, QueueKind};
 use super::discipline::{Arrival, Discipline, OtherDiscipline, Queued, Verdict};
 use super::red::RedConfig;
-use super::{Codel, DropTail, FqCodel, Red};
+use super::{Codel, DropTail, FqCodel, Pie, Red};
 use crate::sim::rng::{stream, Stream};
 use crate::sim::Time;
 
@@ -20,6 +20,7 @@ pub enum Queue {
     Red(Red),
     Codel(Codel),
     FqCodel(FqCodel),
+    Pie(Pie),
     /// A discipline written outside the crate (called through a pointer).
     Other(Box<dyn OtherDiscipline>),
 }
@@ -42,11 +43,11 @@ impl Queue {
     /// its reverse half under two-way traffic), the others from ("core.queue", `half`).
     pub fn core(core: &Core, seed: u64, half: u64) -> Self {
         match core.queue {
-            QueueKind::Droptail | QueueKind::Codel | QueueKind::FqCodel => Queue::of(
+            QueueKind::Droptail | QueueKind::Codel | QueueKind::FqCodel | QueueKind::Pie => Queue::of(
                 core.queue,
                 DropTail { limit_bytes: Some(core.buffer), limit_packets: core.buffer_packets },
                 core.knobs(),
-                &mut stream(seed, "core.queue", half),
+                stream(seed, "core.queue", half),
             ),
             QueueKind::Red => {
                 let r = &core.red;
@@ -71,8 +72,9 @@ impl Queue {
 impl Queue {
     /// A queue of `kind` that is not RED (whose thresholds and random
     /// stream are the core's), with the hard limit `limit`; FQ-CoDel
-    /// draws its hash perturbation from `rng` (the link's queue stream).
-    pub fn of(kind: QueueKind, limit: DropTail, knobs: Knobs, rng: &mut Stream) -> Self {
+    /// draws its hash perturbation from `rng` (the link's queue stream),
+    /// PIE its drops.
+    pub fn of(kind: QueueKind, limit: DropTail, knobs: Knobs, mut rng: Stream) -> Self {
         match kind {
             QueueKind::Droptail | QueueKind::Red => limit.into(),
             QueueKind::Codel => Queue::Codel(Codel::new(knobs.codel.clone(), limit)),
@@ -80,6 +82,7 @@ impl Queue {
                 let (fq, codel) = (knobs.fq_codel.clone(), knobs.codel.clone());
                 Queue::FqCodel(FqCodel::new(fq, codel, limit, rng.next_u64()))
             }
+            QueueKind::Pie => Queue::Pie(Pie::new(knobs.pie.clone(), limit, rng)),
         }
     }
 }
@@ -93,6 +96,7 @@ macro_rules! dispatch {
             Queue::Red($q) => $body,
             Queue::Codel($q) => $body,
             Queue::FqCodel($q) => $body,
+            Queue::Pie($q) => $body,
             Queue::Other($q) => $body,
         }
     };

@@ -37,6 +37,7 @@ use super::{FlowPath, Network};
 use crate::net::codel::CodelParams;
 use crate::net::core_link::{Core, Knobs, QueueKind};
 use crate::net::fq_codel::FqCodelParams;
+use crate::net::pie::PieParams;
 use crate::net::{DropTail, Link, LinkId, Queue};
 use crate::sim::rng::{stream, uniform};
 use crate::spec::{InvalidField, Range};
@@ -118,8 +119,8 @@ impl LinkSpec {
 }
 
 /// One half of a duplex link: its name (default "from-to"; the core link's
-/// halves are "core" and "core.rev"), its output queue (drop-tail, CoDel
-/// or FQ-CoDel) and its limits (absent: never drops), whether the run reports
+/// halves are "core" and "core.rev"), its output queue (drop-tail, CoDel,
+/// FQ-CoDel or PIE) and its limits (absent: never drops), whether the run reports
 /// it and whether a pacing scheme paces it by default.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -138,8 +139,8 @@ pub struct Direction {
     #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
     pub buffer_packets: Option<u64>,
     /// This half's queue discipline: `droptail` (absent), `codel` (RFC
-    /// 8289, with `codel`) or `fq_codel` (RFC 8290, with `fq_codel` and
-    /// `codel`), all with the limits above. RED is the core's only
+    /// 8289, with `codel`), `fq_codel` (RFC 8290, with `fq_codel` and
+    /// `codel`) or `pie` (RFC 8033, with `pie`), all with the limits above. RED is the core's only
     /// (`core.queue`); the halves that take `[core]`'s queue take its
     /// discipline too.
     #[serde(default)]
@@ -151,6 +152,9 @@ pub struct Direction {
     /// FQ-CoDel's parameters, when `queue` is `fq_codel`.
     #[serde(default)]
     pub fq_codel: FqCodelParams,
+    /// PIE's parameters, when `queue` is `pie`.
+    #[serde(default)]
+    pub pie: PieParams,
     /// Report this half's counters (`Result.links`).
     #[serde(default)]
     pub measure: bool,
@@ -311,12 +315,12 @@ impl Graph {
                             "RED is the core link's only (core.queue, [core.red])",
                         ));
                     }
-                    let knobs = Knobs { codel: &dir.codel, fq_codel: &dir.fq_codel };
+                    let knobs = Knobs { codel: &dir.codel, fq_codel: &dir.fq_codel, pie: &dir.pie };
                     knobs.validate(kind, &field(half))?;
                     let limit = DropTail { limit_bytes: dir.buffer, limit_packets: dir.buffer_packets };
                     // Its own stream: ("link.queue", 2 i for the forward half, 2 i + 1 the reverse).
-                    let mut rng = stream(seed, "link.queue", 2 * i as u64 + u64::from(half == "reverse"));
-                    Queue::of(kind, limit, knobs, &mut rng)
+                    let rng = stream(seed, "link.queue", 2 * i as u64 + u64::from(half == "reverse"));
+                    Queue::of(kind, limit, knobs, rng)
                 };
                 let id = net.add_link(Link::new(rate, delay, queue), name);
                 if dir.measure || core_queue {
