@@ -8,7 +8,9 @@ import subprocess
 import sys
 
 import click
+import typer
 
+from pacesim.cli import app
 from pacesim.papers import FIGURES
 
 PROGRAM = "import sys; from pacesim.cli import app; app(prog_name='pacesim')"
@@ -38,30 +40,34 @@ def test_run_completes_the_packaged_scenarios():
     assert completions("pacesim run e-b") == ["e-base", "e-base-quick"]
 
 
+def offered(command: str, param: str, incomplete: str = "", **given) -> list:
+    """What `pacesim COMMAND` offers for its parameter `param` (its autocompletion, called in this process as
+    the shell's request calls it; `given`: the parameters parsed before it)."""
+    cmd = typer.main.get_command(app).commands[command]
+    ctx = click.Context(cmd)
+    ctx.params.update(given)
+    return [c.value for c in next(p for p in cmd.params if p.name == param).shell_complete(ctx, incomplete)]
+
+
 def test_model_completes_the_model_ids():
     """Review of issue 34: `pacesim model` completed nothing. Its ids, read from the papers' decorators,
     are the models the command knows."""
     from pacesim.papers import MODELS
 
-    assert sorted(completions("pacesim model ")) == sorted(MODELS)
+    assert sorted(offered("model", "model_id")) == sorted(MODELS)
+    assert offered("model", "model_id", "a-fig1") == sorted(i for i in MODELS if i.startswith("a-fig1"))
 
 
 def test_plot_completes_sizes_and_the_stores_sweeps(tmp_path):
     """Review of issue 34: `plot --size` and a sweep's name completed nothing. The sizes are plot.SIZES'; the
-    names are the sweeps of the store --results names (none where there is no store: `sweep_names`)."""
-    from pacesim.completion import sweep_names
-
-    nowhere = click.Context(click.Command("plot"))
-    nowhere.params["results"] = tmp_path / "none"
-    assert sweep_names(nowhere, "") == []
+    names are the sweeps of the store --results names, none where there is no store."""
     from pacesim.plot import SIZES
     from pacesim.store import Store
 
-    assert completions("pacesim plot x --size ") == list(SIZES)
+    assert offered("plot", "size") == list(SIZES) and offered("plot", "size", "one") == ["one-column"]
     with Store(tmp_path) as store:
         for name in ("buffers", "buffers-quick", "units"):
             store.register_sweep(name, {"axes": {}}, [])
-    assert completions(f"pacesim plot --results {tmp_path} buf") == ["buffers", "buffers-quick"]
-    given = click.Context(click.Command("results"))  # `results NAME` takes the same (one start-up less)
-    given.params["results"] = tmp_path
-    assert sweep_names(given, "") == ["buffers", "buffers-quick", "units"]
+    assert offered("plot", "name", "buf", results=tmp_path) == ["buffers", "buffers-quick"]
+    assert offered("results", "name", results=tmp_path) == ["buffers", "buffers-quick", "units"]
+    assert offered("plot", "name", results=tmp_path / "none") == []

@@ -35,10 +35,10 @@ _MODEL = re.compile(r'^@model\(\s*"([^"]+)"', re.M)
 
 
 def model_ids(incomplete: str) -> List[str]:
-    """`model ID`: the analytical models' ids that begin with `incomplete` (any case), read from their
+    """`model ID`: the analytical models' ids that begin with `incomplete` (lower case), read from their
     decorators in the papers' models.py rather than by importing them (scipy and all)."""
     ids = {i for f in (HERE / "papers").glob("*/models.py") for i in _MODEL.findall(f.read_text(encoding="utf-8"))}
-    return sorted(i for i in ids if i.startswith(incomplete.lower()))
+    return sorted(i for i in ids if i.startswith(incomplete))
 
 
 SIZES = ("screen", "one-column", "two-column")
