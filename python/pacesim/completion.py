@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 from typing import List
 
-import click
+import typer
 
 HERE = Path(__file__).resolve().parent
 PACKAGED = HERE / "scenarios"
@@ -35,10 +35,10 @@ _MODEL = re.compile(r'^@model\(\s*"([^"]+)"', re.M)
 
 
 def model_ids(incomplete: str) -> List[str]:
-    """`model ID`: the analytical models' ids that begin with `incomplete` (lower case), read from their
-    decorators in the papers' models.py rather than by importing them (scipy and all)."""
+    """`model ID`: the analytical models' ids that begin with `incomplete` (any case, as `pacesim model` takes
+    them), read from their decorators in the papers' models.py rather than by importing them (scipy and all)."""
     ids = {i for f in (HERE / "papers").glob("*/models.py") for i in _MODEL.findall(f.read_text(encoding="utf-8"))}
-    return sorted(i for i in ids if i.startswith(incomplete))
+    return sorted(i for i in ids if i.startswith(incomplete.lower()))
 
 
 SIZES = ("screen", "one-column", "two-column")
@@ -50,7 +50,7 @@ def sizes(incomplete: str) -> List[str]:
     return [s for s in SIZES if s.startswith(incomplete)]
 
 
-def sweep_names(ctx: click.Context, incomplete: str) -> List[str]:
+def sweep_names(ctx: typer.Context, incomplete: str) -> List[str]:
     """`plot NAME`, `results NAME`: the sweeps in the results store (--results if given before, else
     ./results) that begin with `incomplete`; none if there is no store or it cannot be read."""
     database = Path(ctx.params.get("results") or "results") / "pacesim.sqlite"

@@ -246,10 +246,10 @@ mod tests {
 
     #[test]
     fn a_request_and_a_response_after_a_receive_wait() {
-        // The sample's first vector: the initiator sends 253 B at once; the
-        // acceptor answers 510 B 123693 us after receiving them and sends
-        // its FIN 6308497 us after that.
-        let mut c = conn("S 0 1 2 3\nI 0 0 253\nA 0 123693 510\nA 6308497 0 0\n");
+        // A request and a response: the initiator sends 260 B at once; the
+        // acceptor answers 520 B 111111 us after receiving them and sends
+        // its FIN 6200000 us after that.
+        let mut c = conn("S 0 1 2 3\nI 0 0 260\nA 0 111111 520\nA 6200000 0 0\n");
         c.start(0);
         assert_eq!(c.timer(ACC).deadline(), None, "the acceptor waits to receive");
         assert_eq!(tick(&mut c, INIT, 0), vec![Action::Send { end: INIT, packets: 1 }]);
@@ -258,9 +258,9 @@ mod tests {
         assert_eq!(c.receipts, 0);
         c.receive(ACC, segments(1), 20);
         assert_eq!((c.receipts, c.last_receipt), (1, Some(20)));
-        assert_eq!(c.timer(ACC).deadline(), Some(20 + 123_693_000));
-        assert_eq!(tick(&mut c, ACC, 20 + 123_693_000), vec![Action::Send { end: ACC, packets: 1 }]);
-        let fin = 20 + 123_693_000 + 6_308_497_000;
+        assert_eq!(c.timer(ACC).deadline(), Some(20 + 111_111_000));
+        assert_eq!(tick(&mut c, ACC, 20 + 111_111_000), vec![Action::Send { end: ACC, packets: 1 }]);
+        let fin = 20 + 111_111_000 + 6_200_000_000;
         assert_eq!(c.timer(ACC).deadline(), Some(fin));
         assert_eq!(c.done, None, "the response is on its way");
         c.receive(INIT, segments(1), 200_000_000);

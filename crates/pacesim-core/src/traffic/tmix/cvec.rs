@@ -500,20 +500,20 @@ mod tests {
 
     #[test]
     fn alt_vectors_keep_their_adus_and_get_a_fin() {
-        let text = "# comment\n\nS 3412 1 21217 555381\nw 64800 6432\nr 1118156\nl 0.000000 0.000000\n\
-                    I 0 0 253\nA 0 123693 510\nA 6308497 0 0\n\
+        let text = "# comment\n\nS 2718 1 21000 700001\nw 65000 6000\nr 1200000\nl 0.000000 0.000000\n\
+                    I 0 0 260\nA 0 111111 520\nA 6200000 0 0\n\
                     C 4000 2 1 7 9\nw 1 2\nI 0 0 10\nA 0 0 20\nI 5 0 30\n";
         let v = parse(text, "x.cvec", FIN).unwrap();
         assert_eq!(v.len(), 2);
         let (a, b) = (&v[0], &v[1]);
-        assert_eq!((a.line, a.kind, a.start, a.id), (3, Kind::Seq, 3412, 555381));
+        assert_eq!((a.line, a.kind, a.start, a.id), (3, Kind::Seq, 2718, 700001));
         assert_eq!(
             (a.window, a.rtt, a.loss, a.mss),
-            (Some((64800, 6432)), Some(1118156), Some((0.0, 0.0)), None)
+            (Some((65000, 6000)), Some(1200000), Some((0.0, 0.0)), None)
         );
-        assert_eq!(a.init, vec![Adu::new(0, 0, 253)]);
+        assert_eq!(a.init, vec![Adu::new(0, 0, 260)]);
         // Its last ADU is a FIN: none added.
-        assert_eq!(a.acc, vec![Adu::new(0, 123693, 510), Adu::new(6308497, 0, 0)]);
+        assert_eq!(a.acc, vec![Adu::new(0, 111111, 520), Adu::new(6200000, 0, 0)]);
         assert_eq!((b.kind, b.start, b.id), (Kind::Conc, 4000, 9));
         // The initiator sent last: its FIN, fin_time after.
         assert_eq!(b.init, vec![Adu::new(0, 0, 10), Adu::new(5, 0, 30), Adu::new(FIN, 0, 0)]);
@@ -522,12 +522,12 @@ mod tests {
 
     #[test]
     fn orig_sequential_waits_are_send_or_receive_waits_by_who_sent_before() {
-        // > 253, 0.12 s, < 510 (a receive wait: the other end sent before),
+        // > 260, 0.11 s, < 520 (a receive wait: the other end sent before),
         // 2 s, < 1024 (a send wait: the acceptor itself), t 0 (1 us), > 5,
         // then a trailing time: the initiator's FIN after 6.3 s.
-        let cv = one("SEQ 3412 2 21217 555381\nw 64800 6432\n> 253\nt 123693\n< 510\nt 2000000\n< 1024\nt 0\n> 5\nt 6308497\n");
-        assert_eq!(cv.init, vec![Adu::new(0, 0, 253), Adu::new(0, 1, 5), Adu::new(6308497, 0, 0)]);
-        assert_eq!(cv.acc, vec![Adu::new(0, 123693, 510), Adu::new(2000000, 0, 1024)]);
+        let cv = one("SEQ 2718 2 21000 700001\nw 65000 6000\n> 260\nt 111111\n< 520\nt 2000000\n< 1024\nt 0\n> 5\nt 6200000\n");
+        assert_eq!(cv.init, vec![Adu::new(0, 0, 260), Adu::new(0, 1, 5), Adu::new(6200000, 0, 0)]);
+        assert_eq!(cv.acc, vec![Adu::new(0, 111111, 520), Adu::new(2000000, 0, 1024)]);
         // The acceptor may send first; without a trailing time the last sender gets the FIN.
         let cv = one("SEQ 0 1 2 3\n< 100\nt 10\n> 50\n");
         assert_eq!(cv.acc, vec![Adu::new(0, 0, 100)]);
@@ -537,11 +537,11 @@ mod tests {
     #[test]
     fn orig_concurrent_waits_are_each_ends_own() {
         let cv = one(
-            "CONC 1429381 2 2 26876 793318\nc> 222\nt> 62436302\nc< 726\nt< 62400173\nc> 16\nt> 725\nc< 84\n",
+            "CONC 1500000 2 2 27000 800001\nc> 230\nt> 60000000\nc< 740\nt< 59000000\nc> 18\nt> 700\nc< 90\n",
         );
-        assert_eq!(cv.init, vec![Adu::new(0, 0, 222), Adu::new(62436302, 0, 16), Adu::new(725, 0, 0)]);
+        assert_eq!(cv.init, vec![Adu::new(0, 0, 230), Adu::new(60000000, 0, 18), Adu::new(700, 0, 0)]);
         // The initiator's trailing time made the last ADU its FIN: the acceptor gets none.
-        assert_eq!(cv.acc, vec![Adu::new(0, 0, 726), Adu::new(62400173, 0, 84)]);
+        assert_eq!(cv.acc, vec![Adu::new(0, 0, 740), Adu::new(59000000, 0, 90)]);
     }
 
     #[test]
@@ -556,23 +556,23 @@ mod tests {
     }
 
     #[test]
-    fn trailing_comments_are_comments_as_in_the_ns2_manuals_example() {
-        // The ns-2 manual's Tmix chapter, its orig example as printed.
-        let text = "SEQ 6851 1 21217 555382       # starts at 6.851 ms and contains 1 exchange (epoch)\n\
-                    w 64800 6432                  # win sz (bytes): init acc\n\
-                    r 1176194                     # min RTT (microseconds)\n\
+    fn trailing_comments_are_comments_as_in_the_ns2_manuals_layout() {
+        // Laid out as the ns-2 manual's Tmix chapter prints its orig example (comments after the fields), numbers made up.
+        let text = "SEQ 7000 1 21000 700002       # starts at 7 ms and contains 1 exchange (epoch)\n\
+                    w 65000 6000                  # win sz (bytes): init acc\n\
+                    r 1150000                     # min RTT (microseconds)\n\
                     l 0.000000 0.000000           # loss: init->acc acc->init\n\
-                    > 245                         # init sends 245 bytes\n\
-                    t 51257                       # acc waits 51 ms after recv\n\
-                    < 510                         # acc sends 510 bytes\n\
-                    t 6304943                     # init waits 6.3 sec after send and then sends FIN\n";
+                    > 250                         # init sends 250 bytes\n\
+                    t 50000                       # acc waits 50 ms after recv\n\
+                    < 520                         # acc sends 520 bytes\n\
+                    t 6300000                     # init waits 6.3 sec after send and then sends FIN\n";
         let cv = one(text);
         assert_eq!(
             (cv.start, cv.id, cv.window, cv.window_line, cv.rtt),
-            (6851, 555382, Some((64800, 6432)), 2, Some(1176194))
+            (7000, 700002, Some((65000, 6000)), 2, Some(1150000))
         );
-        assert_eq!(cv.init, vec![Adu::new(0, 0, 245)]);
-        assert_eq!(cv.acc, vec![Adu::new(0, 51257, 510), Adu::new(6304943, 0, 0)]);
+        assert_eq!(cv.init, vec![Adu::new(0, 0, 250)]);
+        assert_eq!(cv.acc, vec![Adu::new(0, 50000, 520), Adu::new(6300000, 0, 0)]);
         // Text after the fields that is not a comment stays an error.
         assert!(error("S 1 2 3 4\nI 0 0 5 6\n").starts_with("bad.cvec:2: \"I\" takes 3 fields"));
     }
