@@ -106,3 +106,16 @@ def test_a_trace_file_error_does_not_show_the_files_text(tmp_path):
         pacesim.run(s, threads=1)
     assert e.value.field == "traffic.udp[0].trace.file"
     assert "hunter2" not in str(e.value) and str(e.value).endswith("line 1: frame size is not a whole number")
+
+
+def test_a_scenario_error_crosses_a_process_boundary_as_itself():
+    """A ScenarioError raised in a sweep's worker process is pickled back to the parent: it pickled its one
+    joined text, which `__init__` (field, message) cannot take, so the parent saw a BrokenProcessPool instead
+    of the error (issue 32's helper, a stale wheel's refusal in a pool worker)."""
+    import pickle
+
+    from pacesim.fields import ScenarioError
+
+    e = pickle.loads(pickle.dumps(ScenarioError("core.buffer", "must be at least 1 B, got 0 B")))
+    assert isinstance(e, ScenarioError) and (e.field, e.message) == ("core.buffer", "must be at least 1 B, got 0 B")
+    assert str(e) == "core.buffer: must be at least 1 B, got 0 B"

@@ -31,6 +31,11 @@ class ScenarioError(ValueError):
         self.field = field
         self.message = message
 
+    def __reduce__(self):
+        """Pickled as its two fields, so that one raised in a sweep's worker process reaches the parent as
+        itself (an exception pickles its `args`, here the one joined text, which `__init__` cannot take)."""
+        return type(self), (self.field, self.message)
+
     @classmethod
     def from_engine(cls, error: ValueError) -> ScenarioError:
         """The engine's "field: message" error, without the position in the JSON
