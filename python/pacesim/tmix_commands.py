@@ -16,8 +16,9 @@ tmix_app = typer.Typer(no_args_is_help=True, help="Tmix connection vectors: writ
 @tmix_app.command("generate")
 def tmix_generate(
     out: Path = typer.Argument(..., help="The vectors file to write (Tmix's alternate format)."),
-    connections: int = typer.Option(500, "--connections", min=1, max=10_000_000,
-                                    help="How many connection vectors (at most 10 million: about 1 GB)."),
+    connections: int = typer.Option(500, "--connections", min=1, max=2_000_000,
+                                    help="How many connection vectors (at most 2 million: about 240 MB, "
+                                         "under the 256 MiB a vectors file may hold)."),
     rate: float = typer.Option(50.0, "--rate", help="Connections starting per second (Poisson), 1e-6 to 1e6."),
     seed: int = typer.Option(1, "--seed", min=0, help="The draws' seed: the same seed writes the same file."),
 ) -> None:

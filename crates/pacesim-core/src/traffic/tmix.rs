@@ -151,7 +151,14 @@ impl TmixSpec {
                 // One loop spans the vectors' starts plus one mean gap between them.
                 let span_s = (last - first) as f64 * 1e-6 * n / (n - 1.0);
                 let scale = bits / rate as f64 / span_s;
-                (scale, Some((span_s * scale * 1e9).round() as Time))
+                let period = (span_s * scale * 1e9).round() as Time;
+                // A period of 0 ns would start every play of the vectors at once, without end.
+                if period == 0 {
+                    return Err(bad(&format!("{at}.rate"), format!(
+                        "replays the vectors every 0 ns: their {bits} bits take under a nanosecond at {rate} b/s; give a lower rate"
+                    )));
+                }
+                (scale, Some(period))
             }
         };
         let cloud = Cloud { vectors, delays, scale, period };
@@ -325,6 +332,11 @@ mod tests {
         let e = err("S 100000000 1 2 3\nI 0 0 5\n", spec());
         assert_eq!(e.field, "traffic.tmix[0].scale", "the vector's own start at 100 s");
         assert_eq!(err(TWO, TmixSpec { rate: Some(1), ..spec() }).field, "traffic.tmix[0].rate");
+        // TWO's 36 kb at 10^15 b/s: a play of 0.04 ns (issue 35 review: every play then started at once,
+        // until memory ran out).
+        let e = err(TWO, TmixSpec { rate: Some(1_000_000_000_000_000), ..spec() });
+        assert_eq!(e.field, "traffic.tmix[0].rate");
+        assert!(e.message.starts_with("replays the vectors every 0 ns"), "{}", e.message);
         assert_eq!(err(TWO, TmixSpec { scale: 2.0, rate: Some(1), ..spec() }).field, "traffic.tmix[0].rate");
         assert_eq!(err(TWO, TmixSpec { scale: f64::NAN, ..spec() }).field, "traffic.tmix[0].scale");
         assert_eq!(
