@@ -6,7 +6,8 @@ and for SACK results/sack1-paced/ws5.csv: the build whose Sack1 the pacer gates,
 reruns pacesim through bench/ns2/wei/compare_pacesim.py and holds it to E-base's tolerances: aggregate
 throughput within 3 % of the link rate, loss-like rates within 20 % where ns-2's exceeds 0.5 %, mean goodput
 within 5 % (all flows, and the paced and unpaced flows separately). The cheap points: E-base with 100 flows
-(5 and 10 KB; unpaced, every host paced with original or modified pacing, 30 % paced) and paper W's
+(5 and 10 KB; unpaced, every host paced with original or modified pacing, 30 % paced; seed 1 against ns-2's
+seed 1, where the bench script compares the means of seeds 1-2, to keep CI within its budget) and paper W's
 scenario 5 (20 paced against 20 unpaced flows, 200 s) with Reno and SACK; the bench script runs the rest
 (E-base at 3 and 20 KB and with 1000 flows among them).
 W-s1's latencies (results/sack1-paced/ws1.csv) take a few discrete values, timeouts backing off, so their
@@ -29,8 +30,8 @@ fidelity = compare.fidelity
 
 def test_ebase_with_100_flows_agrees_with_the_patched_ns2():
     ns2 = compare.load("ebase-host.csv")
-    ns2 = ns2[(ns2.flows == 100) & ns2.buffer_bytes.isin([5000, 10_000])]
-    assert set(ns2["mode"]) == {"none", "original", "modified"} and len(ns2) == 16
+    ns2 = ns2[(ns2.flows == 100) & ns2.buffer_bytes.isin([5000, 10_000]) & (ns2.seed == 1)]
+    assert set(ns2["mode"]) == {"none", "original", "modified"} and len(ns2) == 8
     assert set(ns2.fraction) == {0.0, 0.3, 1.0}
     t = fidelity.compare_ebase(ns2, workers=2, extra=compare.WEI)
     assert t.ok.all(), "\n" + t[~t.ok].to_string()
