@@ -6,12 +6,13 @@
 #
 #   git clone https://github.com/maesoser/ns2_bbr /tmp/ns2_bbr
 #   bench/ns2/wei/build.sh /tmp/ns2_bbr [DIR]     # DIR defaults to /work/ns2-wei
-#   bench/ns2/wei/build.sh --sack1-paced /tmp/ns2_bbr DIR
+#   bench/ns2/wei/build.sh --sack1-paced /tmp/ns2_bbr [DIR]   # DIR defaults to /work/ns2-wei-sack
 #
 # --sack1-paced: our completion, not in the published patch: Sack1's own
 # send_much, which the patch leaves ungated (so SACK is not paced), goes
 # through the same pacing gate as TcpAgent's and Fack's (one call of the
-# patch's setup_maxburst at its top). Build it in a DIR of its own.
+# patch's setup_maxburst at its top). Built in a DIR of its own (run_wei.py
+# --sack1-paced looks in /work/ns2-wei-sack unless given --build DIR).
 #
 # Source tree DIR/ns-2.35, binary DIR/ns-2.35/ns (printed at the end and
 # written to DIR/READY). Steps (see README.md):
@@ -35,7 +36,7 @@ fi
 [ $# -ge 1 ] || { echo "usage: $0 [--sack1-paced] NS2_BBR_REPO [DIR]" >&2; exit 2; }
 REPO=$(cd "$1" && pwd)
 [ -f "$REPO/drafts/add_pacing.md" ] || { echo "$REPO/drafts/add_pacing.md: not found" >&2; exit 2; }
-DIR=${2:-/work/ns2-wei}
+if [ "$FLAVOUR" = sack1-paced ]; then DIR=${2:-/work/ns2-wei-sack}; else DIR=${2:-/work/ns2-wei}; fi
 NS=$DIR/ns-2.35
 
 sh "$HERE/../debian_tree.sh" "$DIR"

@@ -35,11 +35,15 @@ Grids (a row already in its CSV is skipped, so a stopped run resumes):
           with 2.28's defaults, unpaced and paced (original) (results/ns228.csv).
 
 With --sack1-paced, the runs are on `build.sh --sack1-paced`'s binary (our
-completion: Sack1 gated by the pacer as the other agents are; default
-/work/ns2-wei-sack1/READY), only the grids' SACK rows (ws1, ws5), into
-results/sack1-paced/.
+completion: Sack1 gated by the pacer as the other agents are), only the
+grids' SACK rows (ws1, ws5), into results/sack1-paced/.
 
-The binary is --ns, or the path build.sh wrote to /work/ns2-wei/READY.
+The binary is --ns, or the one named in BUILD/READY, BUILD being --build,
+the directory given to build.sh (default /work/ns2-wei, with --sack1-paced
+/work/ns2-wei-sack: where `build.sh REPO` and `build.sh --sack1-paced REPO
+/work/ns2-wei-sack` put them). A build whose WEI_APPLIED names the other
+flavour (as-published or sack1-paced) is refused.
+
 Standard library only; runs go one at a time (start two runners on
 different grids or seeds for two at once).
 """
@@ -191,10 +195,29 @@ def grid(name, seeds=(1, 2)):
             lambda r: ("Reno", "none", r[1], 5, 1000, 4, r[0], 1500, 200, 0, 100), lambda r: r[1])
 
 
+BUILD = "/work/ns2-wei"
+SACK1_BUILD = "/work/ns2-wei-sack"
+"""build.sh's DIR for the published patch and for --sack1-paced, as built on this machine."""
+
+
+def binary(build, sack1_paced):
+    """The ns binary of build.sh's DIR `build` (its READY), checked to be the flavour asked for (its
+    WEI_APPLIED: as-published, or sack1-paced)."""
+    want = "sack1-paced" if sack1_paced else "as-published"
+    try:
+        flavour = (build / "WEI_APPLIED").read_text().strip()
+        ns = (build / "READY").read_text().strip()
+    except OSError as e:
+        raise SystemExit(f"--build {build}: not a finished build.sh directory ({e}); give --build DIR or --ns PATH")
+    if flavour != want:
+        raise SystemExit(f"--build {build}: holds the {flavour} build, not {want}")
+    return ns
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws6", "ws3", "ebase", "efig17", "ebase-ci", "ns228"])
-    ap.add_argument("--ns", help="the ns binary (default: the path in /work/ns2-wei/READY)")
+    ap.add_argument("--ns", help="the ns binary (default: the one named in the --build directory's READY)")
     ap.add_argument("--seed", type=int, action="append",
                     help="these seeds instead of 1-2 (W-s1: only these of 1-10; repeatable)")
     ap.add_argument("--mode", action="append", choices=["none", "original", "modified"],
@@ -202,9 +225,11 @@ def main():
     ap.add_argument("--buffer-kb", type=int, action="append", help="E-base, W-s3: only these buffers (repeatable)")
     ap.add_argument("--sack1-paced", action="store_true",
                     help="build.sh --sack1-paced's binary, SACK rows only, into results/sack1-paced/")
+    ap.add_argument("--build", type=Path,
+                    help=f"build.sh's DIR, whose READY names the binary (default {BUILD}, with --sack1-paced "
+                         f"{SACK1_BUILD})")
     args = ap.parse_args()
-    build = "/work/ns2-wei-sack1" if args.sack1_paced else "/work/ns2-wei"
-    ns = args.ns or Path(build, "READY").read_text().strip()
+    ns = args.ns or binary(args.build or Path(SACK1_BUILD if args.sack1_paced else BUILD), args.sack1_paced)
     if args.sack1_paced:
         use_results(RESULTS / "sack1-paced")
     RESULTS.mkdir(parents=True, exist_ok=True)
