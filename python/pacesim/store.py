@@ -131,6 +131,23 @@ CREATE TABLE IF NOT EXISTS run_tables (
 """
 
 
+def _schema_columns() -> dict[str, list[str]]:
+    """Each table's columns in order, as `SCHEMA` makes them."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(SCHEMA)
+        return {t: [row[1] for row in db.execute(f"PRAGMA table_info({t})")]
+                for t in ("runs", "sweeps", "sweep_points", "run_tables")}
+    finally:
+        db.close()
+
+
+_COLUMNS = _schema_columns()
+_BEFORE_CHECKSUMS = [set(), {"runs", "run_tables", "sweeps"}, {"sweeps"}]
+"""The tables without their `sha256` column in a store whole as written: none, all (before checksums), or
+`sweeps` (written between the runs' checksums and the sweeps')."""
+
+
 class StoreError(ValueError):
     """The results store cannot be opened, read or written; the message names the file and why."""
 
@@ -389,13 +406,11 @@ class Store:
             raise StoreError(f"{self.root}: is a file, not a results directory")
         try:
             self._open(path)
-            self._summed = {}  # table -> whether it has its checksum column (a store from before has not)
-            for table in ("runs", "run_tables", "sweeps"):
-                self._summed[table] = "sha256" in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
-                if not read_only and not self._summed[table]:  # its rows so far have none
-                    _when_unlocked(lambda: self.db.execute(f"ALTER TABLE {table} ADD COLUMN sha256 TEXT"))
-                    self._summed[table] = True
+            self._columns(path)
             self._verify(path)
+        except StoreError:
+            self.close()
+            raise
         except (OSError, sqlite3.Error, UnicodeDecodeError) as e:  # the last: SQLite's message, damaged
             self.close()
             if isinstance(e, FileNotFoundError) and read_only:  # no store there: the caller's to say
@@ -432,6 +447,43 @@ class Store:
         _when_unlocked(lambda: self.db.execute("PRAGMA journal_mode=WAL"))
         self.db.execute("PRAGMA synchronous=FULL")
         _when_unlocked(lambda: self.db.executescript(SCHEMA))
+
+    def _columns(self, path: Path) -> None:
+        """Check the columns of each table against `SCHEMA`'s, and note in `_summed` which tables have their
+        checksum column. A store from before checksums lacks `sha256` in all three tables, or (written between
+        the runs' and the sweeps' checksums) in `sweeps` only: a writer adds the columns, whose rows are then
+        read through once (`check`). Any other difference is damage to the schema's text (a bit flipped in a
+        column's name: hostile_store.py seed 3407 renamed `runs.sha256`, and a writer that took the store for
+        one from before checksums summed every run again as it stood, a run without its `series` table
+        counted finished). A writer renames such columns back, with a DamagedRun warning naming them (the
+        checksums under them then name what else changed, which runs again); a reader, or a difference no
+        rename mends, gets a StoreError naming the file."""
+        found = {table: [row[1] for row in self.db.execute(f"PRAGMA table_info({table})")] for table in _COLUMNS}
+        lower = {table: [c.lower() for c in names] for table, names in found.items()}  # SQLite's names ignore case
+        before = {table for table in ("runs", "run_tables", "sweeps") if lower[table] == _COLUMNS[table][:-1]}
+        if all(lower[t] == want or t in before for t, want in _COLUMNS.items()) and before in _BEFORE_CHECKSUMS:
+            self._summed = {table: table not in before for table in _COLUMNS}
+            if not self.read_only:  # its rows so far have none
+                for table in before:
+                    _when_unlocked(lambda: self.db.execute(f"ALTER TABLE {table} ADD COLUMN sha256 TEXT"))
+                self._summed = dict.fromkeys(_COLUMNS, True)
+            return
+        renamed = [(table, have, want) for table, names in found.items() if len(names) == len(_COLUMNS[table])
+                   for have, want in zip(names, _COLUMNS[table]) if have.lower() != want]
+        unlike = [f"table {t} has {len(found[t])} columns, not {len(want)}" for t, want in _COLUMNS.items()
+                  if len(found[t]) != len(want)]
+        what = "; ".join([f"column {t}.{want} is named {shown(have)}" for t, have, want in renamed] + unlike)
+        if self.read_only or unlike:
+            fix = ("restore it from a copy, or move it away and run the sweeps again" if unlike else
+                   "a sweep run into it (pacesim sweep, reproduce) renames its columns back and runs again what changed")
+            raise StoreError(f"{path}: the database's schema is damaged ({what}); {fix}")
+        with self._transaction():
+            for table, have, want in renamed:
+                quoted = have.replace('"', '""')
+                self.db.execute(f'ALTER TABLE {table} RENAME COLUMN "{quoted}" TO {want}')
+        self._summed = dict.fromkeys(_COLUMNS, True)
+        warnings.warn(DamagedRun(f"{path}: the database's schema is damaged ({what}): renamed back; the runs whose "
+                                 "checksums differ run again"), stacklevel=3)
 
     def _verify(self, path: Path) -> None:
         """SQLite's integrity check of the database (0.6 s for 20,000 runs, bench/fuzz/README.md): a bit
