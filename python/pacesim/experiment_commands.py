@@ -214,6 +214,12 @@ def _filters(df, name: str, axes: List[str], where: List[str]) -> dict:
     return filters
 
 
+def _size_tag(size: str) -> str:
+    """The end of a figure's default name for `size`: none for the screen's, `-one-column` for a paper's, so
+    that a figure drawn for a paper and one for the screen keep their own files."""
+    return "" if size == "screen" else f"-{size}"
+
+
 def _written(paths) -> None:
     for path in paths:
         terminal.say(f"wrote {path}")
@@ -229,7 +235,8 @@ def plot(
                                     "(repeatable): as written (3KB), or for an axis in units a number in bytes, "
                                     "seconds or bit/s, as the Python API gives it (3000)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output path without suffix [default: RESULTS/plots/NAME-Y-vs-X, "
-                                                           "then -by-AXIS and -AXIS=VALUES for --by and --where]."),
+                                                           "then -by-AXIS and -AXIS=VALUES for --by and --where and "
+                                                           "-SIZE for a paper's --size: each its own file]."),
     logy: bool = typer.Option(False, "--logy", help="Logarithmic y axis (loss rates always are, in percent)."),
     series: List[str] = typer.Option([], "--series", help="Instead: draw this time series of one run against time "
                                      "(cwnd, ssthresh, srtt, rto, queue, queue_packets, drops, arrivals, backlog, rate; "
@@ -297,7 +304,7 @@ def plot(
         title = f"{paper_ref(figure_id)}: {FIGURES[figure_id].caption}" if figure_id in FIGURES else name
         title += QUICK_RUN if figure_id in FIGURES and name != figure_id else ""
     named = f"{name}-{y}-vs-{x}" + "".join(f"-by-{b}" for b in panel.by)
-    named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items())
+    named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items()) + _size_tag(size)
     stem = out if out is not None else results / "plots" / file_name(named)
     output_dir("--out", stem.parent)  # before drawing: a read-only store's plots/ is refused at once
     try:
@@ -381,6 +388,7 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
         title = f"{name}: {at} (run {str(point['key'])[:12]})"
     of = "" if entities is None else "-of-" + "-".join(entities)  # --flows and --links name their own file
     named = f"{name}-" + "-".join(f"{a}={point[a]}" for a in axes) + f"-seed{point['seed']}{span}-{'-'.join(names)}{of}"
+    named += _size_tag(size)
     stem = out if out is not None else results / "plots" / file_name(named)
     try:
         _written(series_figure(rows, names, entities, stem, title, size, formats))

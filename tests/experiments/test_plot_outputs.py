@@ -39,6 +39,9 @@ def test_where_and_by_are_in_the_figures_name(tiny_store):
     assert both == [f"{root}/plots/tiny-goodput_kbps_mean-vs-core.buffer-by-pacing.scheme.svg"]
     # without --by the series come from every axis left with several values, and the name says so
     assert ok(base) == both
+    # a paper's size keeps its own file: the screen's figure drawn after it does not overwrite it
+    column = ok(base + ["--by", "pacing.scheme", "--size", "one-column"])
+    assert column == [f"{root}/plots/tiny-goodput_kbps_mean-vs-core.buffer-by-pacing.scheme-one-column.svg"]
 
 
 def test_a_pdf_at_one_column_embeds_its_fonts_and_is_a_column_wide(tiny_store, tmp_path):
