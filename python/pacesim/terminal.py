@@ -11,17 +11,27 @@ A command's standard output may be a pipe that its reader closes early
 (`pacesim run ... | head`). The commands write their files before they print,
 and `command` makes each stop printing then and end with status 141 (128 +
 SIGPIPE, as a shell reports a writer stopped by the pipe) and a line on
-standard error, never a traceback. It also refuses, naming its option, a path
+standard error, never a traceback. An output small enough to fit in the pipe's
+buffer raises nothing when its reader goes away (`run --json - | head -c 100`
+cut the report and exited 0): at its end a command waits for the reader to take
+what is left in the pipe (`_cut_short`, at most `READER_WAIT_S`), and a reader
+gone with bytes unread ends it with 141 too. It also refuses, naming its option, a path
 the file system cannot even look up (a name longer than it holds).
 """
 
 from __future__ import annotations
 
+import array
 import errno
+import fcntl
 import functools
 import inspect
 import os
+import select
+import stat
 import sys
+import termios
+import time
 import warnings
 from typing import Callable, List, NoReturn, Tuple, TypeVar
 
@@ -51,6 +61,10 @@ def out(**options) -> Console:
 
 PIPE_CLOSED = 141
 """Exit status when standard output's reader went away: 128 + SIGPIPE (13)."""
+
+READER_WAIT_S = 2.0
+"""At its end, how long a command waits for a pipe's reader to take the output left in the pipe, or go
+away before taking it all (`_cut_short`); a reader slower than this is taken to read it later."""
 
 F = TypeVar("F", bound=Callable)
 
@@ -135,6 +149,36 @@ def _looked_up(paths: List[Tuple[str, str]], values: dict) -> None:
                 fail(f"{shown_as} {value!r}: {e}")
 
 
+def _cut_short(fd: int, wait_s: float = READER_WAIT_S) -> int:
+    """Bytes written to pipe `fd` that its reader left unread when it closed its end (0 if it read them all,
+    is still reading after `wait_s`, or `fd` is no pipe). Linux keeps a pipe's unread bytes, and counts them
+    (FIONREAD), until its writer closes it too; poll reports POLLERR on the writing end once no reader is left."""
+    try:
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return 0
+        unread, gone = array.array("i", [0]), select.poll()
+        gone.register(fd, 0)  # POLLERR and POLLHUP are reported unasked
+        end = time.monotonic() + wait_s
+        while True:
+            fcntl.ioctl(fd, termios.FIONREAD, unread)
+            if unread[0] == 0:
+                return 0
+            if gone.poll(10):
+                return unread[0]
+            if time.monotonic() > end:
+                return 0
+    except OSError:  # no FIONREAD or poll on this file: nothing known
+        return 0
+
+
+def _stdout_fd() -> int:
+    """Standard output's file descriptor, -1 if it has none (a test's captured output)."""
+    try:
+        return sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):
+        return -1
+
+
 def command(fn: F) -> F:
     """`fn` as a command that refuses a path the file system cannot look up (`_looked_up`) and survives its
     standard output being closed (see the module's docstring)."""
@@ -149,6 +193,11 @@ def command(fn: F) -> F:
                 warnings.showwarning = _shown_warning
                 done = fn(*args, **kwargs)
             sys.stdout.flush()  # a pipe's buffer is written here, not at the interpreter's exit
+            fd = _stdout_fd()
+            left = _cut_short(fd) if fd >= 0 else 0
+            if left:
+                err.print(f"standard output closed by its reader with {left:,} bytes of it unread", soft_wrap=True)
+                raise typer.Exit(PIPE_CLOSED)
             return done
         except BrokenPipeError:
             # Later writes and the interpreter's final flush go nowhere rather than raising again.

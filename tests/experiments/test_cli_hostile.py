@@ -144,6 +144,37 @@ def test_a_reader_closing_stdout_early_leaves_the_report_written(tmp_path):
     assert (tmp_path / "f.json").stat().st_size > 1000
 
 
+@pytest.mark.parametrize("read_all", [False, True])
+def test_output_that_fits_in_the_pipe_and_is_cut_by_its_reader_is_no_success(read_all, monkeypatch, capsys):
+    """`pacesim run ... --json - | head -c 100` (review of issue 34): a report small enough for the pipe's
+    buffer raised nothing when head went away after 100 bytes, and the command exited 0 with the JSON cut.
+    In process: a command prints 1,000 bytes into a pipe whose reader takes 100 and closes (status 141 and
+    900 bytes named unread), or takes them all and stays (a success)."""
+    r, w = os.pipe()
+    monkeypatch.setattr(sys, "stdout", os.fdopen(w, "w"))
+
+    @command
+    def prints() -> None:
+        sys.stdout.write("x" * 1000)
+        sys.stdout.flush()
+        assert len(os.read(r, 1000 if read_all else 100)) == (1000 if read_all else 100)
+        if not read_all:
+            os.close(r)
+
+    try:
+        if read_all:
+            prints()
+        else:
+            with pytest.raises(typer.Exit) as stopped:
+                prints()
+            assert stopped.value.exit_code == 141
+            assert "closed by its reader with 900 bytes of it unread" in capsys.readouterr().err
+    finally:
+        sys.stdout.close()
+        if read_all:
+            os.close(r)
+
+
 def test_a_40000_character_key_is_named_in_well_under_its_old_26_seconds():
     t0 = time.perf_counter()
     refused(["run", *RUN, "--set", "a" * 40_000 + "=1"], "a" * 1000)
