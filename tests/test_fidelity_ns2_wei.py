@@ -38,8 +38,9 @@ def test_ebase_with_100_flows_agrees_with_the_patched_ns2():
 
 
 def test_paper_w_scenario_5_reno_and_sack_agree_with_the_patched_ns2():
-    reno = compare.load("ws5.csv").query("variant == 'Reno'")
-    sack = compare.load("sack1-paced/ws5.csv").query("mode == 'original'")
+    # Seeds 1-2 (the bench script compares seeds 1-3, as the record has them), to keep CI within its budget.
+    reno = compare.load("ws5.csv").query("variant == 'Reno' and seed <= 2")
+    sack = compare.load("sack1-paced/ws5.csv").query("mode == 'original' and seed <= 2")
     ns2 = pd.concat([reno, sack], ignore_index=True)
     assert len(ns2) == 6 and set(ns2.seed) == {1, 2}
     t = fidelity.compare_ws5(ns2, workers=2, extra=compare.WEI)
