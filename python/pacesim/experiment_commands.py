@@ -78,6 +78,9 @@ def sweep(
     dask: bool = DASK,
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
     quick: bool = typer.Option(False, "--quick", help="Run the file's [quick] version instead."),
+    redefine: bool = typer.Option(False, "--redefine", help="The store holds a sweep of this name defined "
+                                  "otherwise: name this file's definition so (its finished runs are kept, and "
+                                  "points both share are not run again) [default: refused, saying what differs]."),
 ) -> None:
     """Run every point of a sweep not already in the results store."""
     from .scenario import ScenarioError
@@ -92,6 +95,8 @@ def sweep(
     try:
         # The executor first: a refused --dask or --scheduler leaves no store behind.
         with _interruptible(results), executor(workers, scheduler, dask) as pool, Store(results) as store:
+            if not redefine:
+                _same_definition(sw, store, file)
             run = run_sweep(sw, store, pool, progress=not quiet)
             failed = store.points(sw.name).query("status == 'failed'")
     except SweepError as e:  # a point invalid (found before any runs) or the scheduler unreachable
@@ -105,6 +110,49 @@ def sweep(
         terminal.err.print(Text.assemble(("failed:", "red"), " ", terminal.shown(e)), soft_wrap=True)
     if len(failed):
         raise typer.Exit(1)
+
+
+def _same_definition(sw, store, file: Path) -> None:
+    """Refuse sweep `sw` when `store` holds a sweep of its name defined otherwise (another file, or this one
+    edited), saying what differs: running it would silently make the name stand for the new definition, and
+    `results` and `plot` show that one's points only."""
+    import json
+
+    try:
+        old = store.spec(sw.name)
+    except KeyError:
+        return
+    changed = _redefinition(old, json.loads(json.dumps(sw.spec())))
+    if changed:
+        fail(f"{file}: the store holds a sweep {sw.name} defined otherwise ({'; '.join(changed)}): give --redefine "
+             "to name this definition so (its finished runs stay in the store, and points both share are not run "
+             "again), or give the sweep another name")
+
+
+def _flat(tree, at: str = "") -> dict:
+    """A nested dict as {dotted key: value}, lists kept whole."""
+    if not isinstance(tree, dict):
+        return {at: tree}
+    return {k: v for key, sub in tree.items() for k, v in _flat(sub, f"{at}.{key}" if at else key).items()}
+
+
+def _redefinition(old: dict, new: dict) -> List[str]:
+    """What differs between two sweep definitions (`Sweep.spec`), one phrase each: an axis's values, the seeds,
+    the overrides, the scale, the variants, a value of the base scenario. A key of the base scenario that
+    only one of them has is left out: a newer pacesim writes its new settings' defaults into the same file's
+    definition."""
+    changed = []
+    for part in ("axes", "seeds", "set", "scale", "variants"):
+        was, now = old.get(part), new.get(part)
+        if part in ("axes", "variants"):
+            was, now = was or {}, now or {}
+            changed += [f"{'axis' if part == 'axes' else 'variant'} {k}: {was.get(k, 'none')} -> "
+                        f"{now.get(k, 'none')}" for k in dict.fromkeys([*was, *now]) if was.get(k) != now.get(k)]
+        elif was != now:
+            changed.append(f"{part}: {was} -> {now}")
+    was, now = _flat(old.get("base", {})), _flat(new.get("base", {}))
+    changed += [f"scenario {k}: {was[k]} -> {now[k]}" for k in was if k in now and was[k] != now[k]]
+    return changed
 
 
 def results(

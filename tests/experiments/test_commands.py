@@ -16,6 +16,7 @@ from pacesim.papers import CATALOGUE
 from pacesim.reproduce.claims import Points
 from pacesim.reproduce.figure import scenarios_dir
 from pacesim.papers import FIGURES
+from pacesim.store import Store
 from pacesim.sweep import load_sweep
 
 CATALOGUE_FILE = Path(__file__).resolve().parents[2] / "docs" / "experiments.md"
@@ -150,3 +151,24 @@ def test_sweep_quick_runs_the_files_reduced_version(tmp_path):
     path.write_text(path.read_text().replace("seeds = [4, 5]", "seeds = [4]\nworkers = 2"))
     bad = runner.invoke(app, ["sweep", str(path), "--results", str(tmp_path / "r")])
     assert bad.exit_code == 2 and "workers" in bad.output
+
+
+def test_a_sweep_defined_otherwise_under_a_stored_name_is_refused_unless_redefined(tmp_path):
+    """Review of issue 34: a second file (or the file edited) under a name the store holds silently made the
+    name stand for the new definition. Refused, saying what differs, and the store's definition kept; with
+    --redefine it runs, the shared point not run again; the same file again is no redefinition."""
+    path, results = tmp_path / "s.toml", str(tmp_path / "r")
+    path.write_text('name = "s"\nset = ["topology.edges=1", "topology.hosts_per_edge=2", "duration=2s", "warmup=1s", '
+                    "'traffic.start=[\"0s\", \"1s\"]']\n"
+                    '[axes]\n"core.buffer" = ["5KB"]\n')
+    sweep = ["sweep", str(path), "--results", results, "--quiet", "--workers", "1"]
+    assert "s: 1 points, 0 already done, 1 run" in runner.invoke(app, sweep).output
+    assert "s: 1 points, 1 already done, 0 run" in runner.invoke(app, sweep).output
+    path.write_text(path.read_text().replace('["5KB"]', '["5KB", "6KB"]'))
+    out = runner.invoke(app, sweep)
+    assert out.exit_code == 2 and "holds a sweep s defined otherwise (axis core.buffer: ['5KB'] -> ['5KB', '6KB'])" \
+        in " ".join(out.output.split()), out.output
+    with Store(results, read_only=True) as store:
+        assert store.spec("s")["axes"] == {"core.buffer": ["5KB"]} and len(store.points("s")) == 1
+    out = runner.invoke(app, sweep + ["--redefine"])
+    assert out.exit_code == 0 and "s: 2 points, 1 already done, 1 run" in out.output, out.output
