@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import pacesim
-from pacesim.cli import _quantiles
+from pacesim.cli import _flows, _quantiles
 
 CLI = "import sys; from pacesim.cli import app; sys.argv[0] = 'pacesim'\ntry: app()\nfinally: print(sorted(m for m in ('pandas', 'pydantic', 'numpy') if m in sys.modules))"
 TINY = ["--set", "topology.edges=2", "--set", "topology.hosts_per_edge=6", "--set", "duration=20s",
@@ -60,3 +60,19 @@ def test_run_tables_write_plain_numbers(value, shown):
     figures, written out (a whole number from 1,000), never an exponent."""
     cells = _quantiles("t", {"x": [value]}).columns[1:]
     assert [c._cells[0] for c in cells] == [shown] * 5
+
+
+def test_the_per_flow_title_is_one_line_and_counts_with_a_separator():
+    """Review of issue 34: `pacesim run`'s title over the flows' quantiles wrapped to the narrow table's width,
+    and wrote 18000 flows without a thousands separator."""
+    import io
+
+    from rich.console import Console
+
+    class Run:
+        report = {"flows": {"flow": list(range(18000)), "goodput_kbps": [float(i % 7) for i in range(18000)]}}
+
+    text = io.StringIO()
+    Console(file=text, width=80).print(_flows(Run()))
+    lines = text.getvalue().splitlines()
+    assert lines[0].strip() == "Per-flow statistics across 18,000 flows" and lines[1].startswith("┏"), lines[:2]

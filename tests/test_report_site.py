@@ -221,3 +221,17 @@ def test_a_sweeps_plots_are_its_own_and_no_empty_directory_is_made(tmp_path):
     bare = OwnSweep("units", 1, 1, 0, 0, 0.1, "2026-12-05 04:00:00", [("core.buffer", "3KB")], "1", [])
     write_site(Record(tmp_path, [], "0", "now", False, [bare]), tmp_path / "site")
     assert not (tmp_path / "site" / "sweeps").exists()
+
+
+def test_counts_for_people_have_thousands_separators(tmp_path):
+    """Review of issue 34: the site wrote "18000 flows"; counts read as the command line writes them."""
+    from pacesim.site.pages import write_site
+    from pacesim.site.record import FlowStats, OwnSweep, Record
+
+    row = ["", "1", "0", "1"]
+    flows = FlowStats(18000, 1, [("goodput, Kb/s", ["1"] * 5)], ["point", "seed", "flow", "goodput"], [row], [row])
+    big = OwnSweep("big", 12345, 12000, 345, 0, 0.1, "2026-12-05 04:00:00", [], "1", [], flows)
+    write_site(Record(tmp_path, [], "0", "now", False, [big]), tmp_path / "site")
+    index = " ".join((tmp_path / "site" / "index.html").read_text().split())
+    assert "its 18,000 flows over 1 finished point:" in index
+    assert '<td class="num">12,345</td><td class="num">12,000</td><td class="num">345</td>' in index

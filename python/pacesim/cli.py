@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import statistics
 import sys
@@ -31,12 +32,24 @@ if TYPE_CHECKING:
 def _words_shown() -> Iterator[None]:
     """click's errors (typer's own copy of click), whose messages quote the words they could not place
     (`Got unexpected extra argument(s) (...)`), with their control characters written out (`terminal.shown`)
-    as every other error shows a user's words."""
+    as every other error shows a user's words, and shown as pacesim's own (`_show_usage_error`)."""
     try:
         yield
     except typer.TyperException as e:
         e.message = shown(e.message)
+        e.show = functools.partial(_show_usage_error, e)
         raise
+
+
+def _show_usage_error(e, file=None) -> None:
+    """A usage error (an unknown option, a missing argument) as every pacesim error reads, `error: MESSAGE`
+    on standard error (`terminal.fail`; click writes `Error:`), after click's usage line and its hint."""
+    ctx = getattr(e, "ctx", None)
+    if ctx is not None:
+        hint = f"Try '{ctx.command_path} {ctx.help_option_names[0]}' for help.\n" \
+            if ctx.command.get_help_option(ctx) is not None else ""
+        terminal.err.print(Text(f"{ctx.get_usage()}\n{hint}"), soft_wrap=True)
+    terminal.err.print(Text.assemble(("error:", "red"), " ", e.format_message()), soft_wrap=True)
 
 
 class _Commands(TyperGroup):
@@ -83,7 +96,7 @@ def main(
 
 def _summary(r: Result) -> Table:
     s, (lo, hi) = r.summary, r.report["window_s"]
-    t = Table(title=f"Summary over [{lo:g}, {hi:g}] s, {len(r.report['flows']['flow'])} flows, seed {r.seed}")
+    t = Table(title=f"Summary over [{lo:g}, {hi:g}] s, {len(r.report['flows']['flow']):,} flows, seed {r.seed}")
     t.add_column("metric")
     t.add_column("value", justify="right")
     t.add_row("aggregate throughput (core)", f"{s['aggregate_mbps']:.2f} Mb/s")
@@ -138,10 +151,11 @@ def _pacers(r: Result) -> Table:
     return t
 
 
-def _quantiles(title: str, rows: dict) -> Table:
+def _quantiles(title: str, rows: dict, caption: Optional[str] = None) -> Table:
     """Min, p10, median, p90, max of each named series (linear interpolation between order statistics, as
-    numpy's and pandas' default)."""
-    t = Table(title=title)
+    numpy's and pandas' default). The table is at least as wide as its title, which rich would otherwise
+    wrap to the columns' width."""
+    t = Table(title=title, caption=caption, min_width=len(title))
     for name in ["", "min", "p10", "median", "p90", "max"]:
         t.add_column(name, justify="right")
     for name, values in rows.items():
@@ -165,8 +179,9 @@ def _flows(r: Result) -> Table:
     stats = [(flows[c], label, header, k) for c, label, header, k in FLOW_STATS if c in flows]
     n = len(flows["flow"])
     if n > FLOW_ROWS:
-        return _quantiles(f"Per-flow statistics across {n} flows (each flow's row: --json)",
-                          {label: [v * k for v in values if v is not None] for values, label, _, k in stats})
+        return _quantiles(f"Per-flow statistics across {n:,} flows",
+                          {label: [v * k for v in values if v is not None] for values, label, _, k in stats},
+                          caption="each flow's row: --json")
     timed = "; transit delay (mean, percentiles) and jitter, ms" if "transit_mean_ms" in flows else ""
     t = Table(title=f"Flows (window): rates in Kb/s{timed}", box=box.MINIMAL, pad_edge=False)  # 80 columns wide
     for name in ["flow", *(header for _, _, header, _ in stats)]:
@@ -181,7 +196,7 @@ def _transfers(r: Result) -> Table:
     from .report_tables import goodput_kbps
 
     t = r.report["transfers"]
-    return _quantiles(f"{len(t['fct_s'])} short transfers finished in the window", {
+    return _quantiles(f"{len(t['fct_s']):,} short transfers finished in the window", {
         "size, KB": [b / 1e3 for b in t["bytes"]],
         "completion, s": t["fct_s"],
         "goodput, Kb/s": [goodput_kbps(b, s) for b, s in zip(t["bytes"], t["fct_s"])],
@@ -432,10 +447,10 @@ def topology_show(
     except ScenarioError as e:
         fail(str(e))
     out = terminal.out()
-    out.print(Text.assemble((s.topology.kind, "bold"), f": {len(d['routers'])} routers, {len(d['hosts'])} hosts, "
-                            f"{len(d['links'])} link halves, {d['flows']} flows; core link {shown(d['core'])}"))
+    out.print(Text.assemble((s.topology.kind, "bold"), f": {len(d['routers']):,} routers, {len(d['hosts']):,} hosts, "
+                            f"{len(d['links']):,} link halves, {d['flows']:,} flows; core link {shown(d['core'])}"))
     listed = sorted(d["links"], key=lambda l: (l["name"] != d["core"], not l["measured"], not l["pacer"]))[:links]
-    t = Table(title=f"Links ({len(listed)} of {len(d['links'])}: core, measured and paced first)")
+    t = Table(title=f"Links ({len(listed):,} of {len(d['links']):,}: core, measured and paced first)")
     for col in ["name", "from", "to", "rate", "delay", "buffer", "measured", "pacer"]:
         t.add_column(col, justify="left" if col in ("name", "from", "to", "pacer") else "right")
     for l in listed:

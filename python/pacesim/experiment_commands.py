@@ -104,8 +104,8 @@ def sweep(
     except ReadOnlyStore as e:
         _done_in_read_only(sw, results, e, quiet)
         return
-    terminal.say(f"{run.name}: {run.points} points, {run.skipped} already done, {run.ran} run, "
-                               f"{run.failed} failed, {run.wall_s:.1f} s; stored in {results}")
+    terminal.say(f"{run.name}: {run.points:,} points, {run.skipped:,} already done, {run.ran:,} run, "
+                               f"{run.failed:,} failed, {run.wall_s:.1f} s; stored in {results}")
     for e in failed["error"].head(5):
         terminal.err.print(Text.assemble(("failed:", "red"), " ", terminal.shown(e)), soft_wrap=True)
     if len(failed):
@@ -175,7 +175,7 @@ def results(
             for col in ["sweep", "points", "ok", "failed", "pending", "engine s", "updated (UTC)"]:
                 t.add_column(col, justify="left" if col in ("sweep", "updated (UTC)") else "right")
             for r in df.itertuples(index=False):
-                t.add_row(plain(r.sweep), str(r.points), str(r.ok), str(r.failed), str(r.pending),
+                t.add_row(plain(r.sweep), f"{r.points:,}", f"{r.ok:,}", f"{r.failed:,}", f"{r.pending:,}",
                           f"{r.engine_s:.1f}", r.updated_at[:19])
             _print_whole(t)
             return
@@ -199,7 +199,7 @@ def results(
         except OSError as e:
             fail(f"--csv {csv}: {e.strerror or e}", 1)
     metrics = [m for m in ["aggregate_mbps", "goodput_kbps_mean", "core_loss_rate"] if m in df]
-    t = Table(title=plain(f"{name}: {len(df)} points"))
+    t = Table(title=plain(f"{name}: {len(df):,} points"))
     for col in axes + ["seed", "status"] + metrics + ["wall s"]:
         t.add_column(plain(col), justify="right")
     for r in df.to_dict("records"):
@@ -244,7 +244,7 @@ def _filters(df, name: str, axes: List[str], where: List[str]) -> dict:
     """--where's AXIS=V1,V2 items as {axis: [values]}; an error naming the item when its axis is no axis of
     sweep `name`, is given twice, or one of its values is none of the axis's (it would draw nothing, or
     quietly less than asked)."""
-    from .panels import matches
+    from .panels import ascending, matches
 
     filters = {}
     for item in where:
@@ -256,7 +256,7 @@ def _filters(df, name: str, axes: List[str], where: List[str]) -> dict:
         wanted = values.split(",")
         missing = [v for v in wanted if not matches(df[key], [v]).any()]
         if missing:
-            have = ", ".join(map(str, dict.fromkeys(df[key])))
+            have = ", ".join(map(str, ascending(df[key])))
             fail(f"--where {item}: no point of {name} has {key} = {' or '.join(missing)}; its values: {have}")
         filters[key] = wanted
     return filters
@@ -407,7 +407,7 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
     df = df[df["status"] == "ok"]
     if len(df) != 1:
         shown = "; ".join(", ".join(f"{a}={r[a]}" for a in axes) + f" seed={r['seed']}" for r in df.to_dict("records")[:6])
-        fail(f"--series draws one run: {len(df)} finished points of {name} match"
+        fail(f"--series draws one run: {len(df):,} finished points of {name} match"
               + (f" ({shown}); choose one with --where AXIS=VALUE or --seed N" if len(df) else
                  f" (--seed {seed}; their finished seeds: {', '.join(map(str, seeds)) or 'none'})"
                  if seed is not None else ""))
@@ -524,7 +524,7 @@ def reproduce(
     if quick:
         con.print(f"quick run: a demo smaller than the paper's (report.md says how), which carries no verdict; "
                   f"claims are judged at the paper's size (pacesim reproduce {fid})")
-    con.print(f"{r.run.ran} points run, {r.run.skipped} reused, {r.run.failed} failed, {r.run.wall_s:.1f} s")
+    con.print(f"{r.run.ran:,} points run, {r.run.skipped:,} reused, {r.run.failed:,} failed, {r.run.wall_s:.1f} s")
     _written([r.csv, *r.plots, r.report])
     if r.run.failed:
         raise typer.Exit(1)
@@ -618,8 +618,8 @@ def _list_catalogue(results: Path) -> None:
                         total += each
         est = _duration(total)
         if timed < points:
-            est += " (model)" if not timed else f" ({timed} of {points} timed)"
-        t.add_row(plain(cid), plain(what), plain(how), str(points) if points else "", est if points else "")
+            est += " (model)" if not timed else f" ({timed:,} of {points:,} timed)"
+        t.add_row(plain(cid), plain(what), plain(how), f"{points:,}" if points else "", est if points else "")
     if store is not None:
         store.close()
     _print_whole(t)
@@ -662,7 +662,7 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
                 con.print(Text.assemble((f"[{k}/{len(order)}] {fig.id}", "bold"), f" ({time.perf_counter() - t0:.0f} s so far)"))
                 r = run_figure(fig.id, results, results / "reproduce" / fig.id, False, None, pool, progress=True,
                                settle=True, on_more=lambda added, judged, i=fig.id: _more_seeds(i, added, judged))
-                con.print(f"{fig.id}: {r.run.ran} points run, {r.run.skipped} reused, {r.run.failed} failed; "
+                con.print(f"{fig.id}: {r.run.ran:,} points run, {r.run.skipped:,} reused, {r.run.failed:,} failed; "
                           f"{sum(j.verdict == 'reproduced' for j in r.claims)} of {len(r.claims)} reproduced")
         con.print(f"--all: {len(order)} figures in {time.perf_counter() - t0:.0f} s wall")
     _written(write_tables(results, tables))

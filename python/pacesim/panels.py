@@ -276,6 +276,15 @@ def _rank(values: pd.Series) -> pd.Series:
     return values.map(first)
 
 
+def ascending(values) -> list:
+    """An axis's distinct values as a refusal lists them: numbers and unit strings ascending by value (3KB,
+    10KB, 20KB), other text alphabetically, never in the sweep file's order."""
+    distinct = pd.Series(list(dict.fromkeys(values)), dtype=object)
+    xs, _ = numeric(distinct)
+    key = xs if xs is not None else distinct.astype(str)
+    return list(distinct[key.sort_values(kind="stable").index])
+
+
 def seeds_note(counts: pd.Series) -> str:
     """Legend text for how many seeds a series averages: "n=3 seeds, 95% CI",
     "n=2-3 seeds, 95% CI", "n=1 seed, no CI"."""
@@ -290,7 +299,7 @@ def unaveraged(df: pd.DataFrame, axes: Sequence[str], panel: Panel) -> Dict[str,
     after `where`, which may keep several of one axis): axis -> its values."""
     df = select(df, panel.where)
     free = [a for a in axes if a != panel.x and a not in panel.by and a in df]
-    return {a: list(dict.fromkeys(df[a])) for a in free if df[a].nunique() > 1}
+    return {a: ascending(df[a]) for a in free if df[a].nunique() > 1}
 
 
 def select(df: pd.DataFrame, where: dict) -> pd.DataFrame:

@@ -421,7 +421,7 @@ def network_figure(description: dict, title: str = "") -> Figure:
     labels = {n: n for n in shown_routers}
     labels.update({n: f"{members[n]} hosts" if n in members else n for n in hosts})
     nx.draw_networkx_labels(g, pos, labels, font_size=7, ax=ax)
-    ax.set_title(title or f"{len(routers)} routers, {len(description['hosts'])} hosts, {description['flows']} flows "
+    ax.set_title(title or f"{len(routers):,} routers, {len(description['hosts']):,} hosts, {description['flows']:,} flows "
                  f"(thick: the core link; dashed: paced)")
     ax.axis("off")
     return fig

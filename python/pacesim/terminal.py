@@ -7,6 +7,11 @@ retitle the terminal or hide what follows. Errors are printed without rich's
 highlighter, whose regular expressions take time quadratic in the message's
 length (a 40,000-character key took 26 s to print).
 
+Numbers for people follow one rule on the command line, in the reports and on the
+site: a count with a comma every three digits (18,000 flows; Python's `{:,}`, the
+site's `count` filter), a measured value to three significant figures, written out
+(`report_tables.figures`).
+
 A command's standard output may be a pipe that its reader closes early
 (`pacesim run ... | head`). The commands write their files before they print,
 and `command` makes each stop printing then and end with status 141 (128 +

@@ -197,6 +197,16 @@ def test_a_usage_error_writes_out_the_words_it_quotes(args):
     assert not any(c in out.output for c in "\x1b\x07\u202e"), repr(out.output)
 
 
+@pytest.mark.parametrize("args, message", [
+    (["report", "extra"], "Got unexpected extra argument(s) (extra)"), (["report", "--results"], "Option '--results' "
+     "requires an argument"), (["run", "e-base", "--threads", "9"], "Invalid value for '--threads'"),
+])
+def test_usage_errors_read_as_every_other_error(args, message):
+    """Review of issue 34: `pacesim report extra` wrote click's `Error:` where pacesim's errors read `error:`."""
+    out = refused(args, f"error: {message}")
+    assert "Error:" not in out.output
+
+
 @pytest.mark.parametrize("command, names", [
     (["run", *RUN, "--json"], "--json"), (["run", *RUN, "--trace"], "--trace"), (["report", "--out"], "--out"),
     (["model", "a-fig6", "--out"], "--out"), (["trace", "pcap", "/dev/null"], "OUT"),

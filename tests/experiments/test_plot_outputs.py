@@ -161,3 +161,5 @@ def test_where_takes_an_axis_value_as_the_api_gives_it(tiny_store, tmp_path):
     assert _texts(number) == _texts(written)
     refused = runner.invoke(app, [str(a) for a in base + ["--where", "core.buffer=3001"]])
     assert refused.exit_code != 0 and "its values: 3KB, 10KB" in " ".join(refused.output.split())
+    refused = runner.invoke(app, [str(a) for a in base + ["--where", "pacing.scheme=host"]])  # sorted, not none, edge
+    assert refused.exit_code != 0 and "its values: edge, none" in " ".join(refused.output.split())

@@ -46,7 +46,7 @@ def judge_all(results: Path) -> Dict[str, Tuple[str, List[Judged]]]:
                     rows = fig.with_derived({t: store.rows(fig.id, t, written=True) for t in fig.table_names()})
                     judged += judge_figure(fig, points, rows, quick=False)
                     ok = int((points["status"] == "ok").sum())
-                    how.append(f"`pacesim reproduce {fig.id}`: {ok} of {len(points)} points")
+                    how.append(f"`pacesim reproduce {fig.id}`: {ok:,} of {len(points):,} points")
                 out[cid] = ("; ".join(how), judged)
             elif shown:
                 out[cid] = (f"claims under {shown[0].id}", [])

@@ -198,8 +198,8 @@ def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: S
     lines = [
         f"# {fig.id}: {fig.caption}", "",
         f"Setup: {fig.setup}. Sweep: `scenarios/{fig.id}.toml`.", "",
-        f"Run: {size}; seeds {', '.join(map(str, seeds))}; {len(points)} points, {ok} ok, {len(failed)} failed. "
-        f"This invocation ran {run.ran} points and reused {run.skipped} from the store in {wall:.1f} s wall; "
+        f"Run: {size}; seeds {', '.join(map(str, seeds))}; {len(points):,} points, {ok:,} ok, {len(failed):,} failed. "
+        f"This invocation ran {run.ran:,} points and reused {run.skipped:,} from the store in {wall:.1f} s wall; "
         f"engine time of all points {engine_s:.1f} s. Engine {ENGINE_VERSION}, code {code_version()}.", "",
         "## Claims (docs/experiments.md)", "",
         f"Rules (python/pacesim/reproduce/claims.py): {RULES}. Causes of misses: "

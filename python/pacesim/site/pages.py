@@ -38,6 +38,7 @@ def _environment() -> Environment:
     env = Environment(loader=PackageLoader("pacesim.site", "templates"), autoescape=select_autoescape(["html"]),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["code"] = code_spans
+    env.filters["count"] = "{:,}".format  # a count for people, as the command line writes it (terminal)
     titles = {letter: p.title for letter, p in papers().items()}
     env.globals.update(papers=titles, verdicts=VERDICTS, css=CSS_CLASS, rules=RULES)
     return env
