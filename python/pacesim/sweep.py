@@ -160,11 +160,11 @@ def scaled(scenario: Scenario, k: float) -> Scenario:
         raise ScenarioError(f"topology.{hosts_key}", f"{getattr(t, hosts_key)} x scale {k} is not a whole number "
                                                      "of hosts the engine can hold")
     ranges = ["access_rate", "edge_rate"] if t.kind == "e-base" else ["access_rate", "udp_access_rate"]
-    data = apply_overrides(scenario, [
-        f"topology.{hosts_key}={round(hosts)}",
-        f"core.rate={round(scenario.core_values().rate * k)}bps",
-    ] + [f'topology.{r}=["{round(getattr(t, r)[0] * k)}bps", "{round(getattr(t, r)[1] * k)}bps"]' for r in ranges]
-    ).model_dump(mode="json", exclude_none=True, by_alias=True)
+    data = scenario.model_dump(mode="json", exclude_none=True, by_alias=True)  # validated once, when all is scaled
+    data["topology"][hosts_key] = round(hosts)
+    data.setdefault("core", {})["rate"] = f"{round(scenario.core_values().rate * k)}bps"
+    for r in ranges:
+        data["topology"][r] = [f"{round(getattr(t, r)[0] * k)}bps", f"{round(getattr(t, r)[1] * k)}bps"]
     for i, source in enumerate(data["traffic"]["udp"]):
         if "rate" not in source:
             raise ScenarioError(f"traffic.udp[{i}].rate", "scaling a trace source needs its rate (the trace's mean)")
@@ -204,6 +204,8 @@ class Sweep:
     # The last combination of axis values made (`_combination`): its index, the seeds then, and its points.
     _made: Optional[Tuple[int, Tuple[int, ...], List[Point]]] = field(default=None, init=False, repr=False,
                                                                       compare=False)
+    # The base with `set` applied (`__post_init__`): every point's overrides start from it.
+    _fixed: Optional[Scenario] = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         why = plain_name(self.name)
@@ -219,7 +221,7 @@ class Sweep:
         if isinstance(self.scale, bool) or not isinstance(self.scale, (int, float)) or not 0 < self.scale < math.inf:
             raise SweepError(f"scale {self.scale!r}: expected a finite number above zero")
         try:
-            fixed = apply_overrides(self.base, self.set, self.root)  # axes are keys of the scenario `set` makes
+            fixed = self._fixed = apply_overrides(self.base, self.set, self.root)  # axes are keys of what `set` makes
         except ScenarioError as e:
             raise SweepError(f"set: {e}") from None
         if fixed.trace is not None:
@@ -298,32 +300,39 @@ class Sweep:
         seeds are the same: `reproduce` adds seeds to a sweep)."""
         if self._made is not None and self._made[:2] == (c, tuple(self.seeds)):
             return self._made[2]
+        axes, made, keys = self._keyed(c)
+        if isinstance(made, ScenarioError):
+            points = [Point(axes, seed, key, error=f"ScenarioError: {made}") for seed, key in zip(self.seeds, keys)]
+        else:
+            points = [Point(axes, seed, key, scenario=made if seed == made.seed else
+                            made.model_copy(update={"seed": seed}, deep=True)) for seed, key in zip(self.seeds, keys)]
+        self._made = (c, tuple(self.seeds), points)
+        return points
+
+    def _keyed(self, c: int) -> Tuple[dict, Union[Scenario, ScenarioError], List[str]]:
+        """Combination `c`'s axis values, its scenario on the first seed (or why it is invalid) and its run key on
+        each seed: one validation and one conversion to the engine's form for all its seeds (the seed is a key
+        of that form, and changes nothing else), on `set` applied once (`_fixed`)."""
         axes, _ = self.axes_at(c * len(self.seeds))
-        overrides = list(self.set)
+        overrides = []
         for k, v in axes.items():
             if k == VARIANT:
                 overrides += self.variants[v]
             elif k != FLOWS:
                 overrides.append(f"{k}={json.dumps(v)}")
-        points = []
         try:
-            s = apply_overrides(self.base, overrides + [f"seed={self.seeds[0]}"], self.root)
+            s = apply_overrides(self._fixed, overrides + [f"seed={self.seeds[0]}"], self.root)
             if FLOWS in axes:
                 s = _with_flows(s, axes[FLOWS])
             s = scaled(s, self.scale)
             if s.trace is not None:
                 raise ScenarioError("trace", NO_TRACE)
         except ScenarioError as e:
-            for seed in self.seeds:
-                invalid = {"base": self.base.to_engine(), "overrides": overrides + [f"seed={seed}"], "axes": axes,
-                           "scale": self.scale}
-                points.append(Point(axes, seed, run_key(invalid, ENGINE_VERSION), error=f"ScenarioError: {e}"))
-        else:
-            for seed in self.seeds:
-                each = s if seed == s.seed else s.model_copy(update={"seed": seed}, deep=True)
-                points.append(Point(axes, seed, run_key(each.to_engine(), ENGINE_VERSION), scenario=each))
-        self._made = (c, tuple(self.seeds), points)
-        return points
+            invalid = {"base": self.base.to_engine(), "overrides": self.set + overrides, "axes": axes, "scale": self.scale}
+            return axes, e, [run_key({**invalid, "overrides": invalid["overrides"] + [f"seed={seed}"]}, ENGINE_VERSION)
+                             for seed in self.seeds]
+        engine = s.to_engine()
+        return axes, s, [run_key({**engine, "seed": seed}, ENGINE_VERSION) for seed in self.seeds]
 
 
 def _with_flows(s: Scenario, flows: Any) -> Scenario:
@@ -646,21 +655,23 @@ def _bar(progress: bool) -> Progress:
 
 
 def _checked(sweep: Sweep, bar: Progress) -> bytearray:
-    """Every point of `sweep` made and checked, one at a time; their run keys, 16 bytes each in point order.
-    A SweepError naming the invalid combinations of axis values (the first three) if there are any."""
+    """Every point of `sweep` made and checked, a combination of axis values at a time (`Sweep._keyed`: its seeds
+    share its validity); their run keys, 16 bytes each in point order. A SweepError naming the invalid
+    combinations of axis values (the first three) if there are any."""
     keys = bytearray()
     invalid: List[str] = []
     count = 0
     task = bar.add_task(f"{sweep.name}: checking points", total=sweep.size, failed="")
-    for i, p in enumerate(sweep.iter_points()):
-        keys += bytes.fromhex(p.key)
-        if p.error and i % len(sweep.seeds) == 0:  # once per combination (its seeds share its error)
+    seeds = len(sweep.seeds)
+    for c in range(sweep.size // seeds):
+        axes, made, each = sweep._keyed(c)
+        keys += bytes.fromhex("".join(each))
+        if isinstance(made, ScenarioError):
             count += 1
             if len(invalid) < 3:
-                invalid.append(f"{', '.join(f'{k}={v!r}' for k, v in p.axes.items())}: "
-                               f"{p.error.removeprefix('ScenarioError: ')}")
-        if i % 1000 == 999:
-            bar.update(task, completed=i + 1)
+                invalid.append(f"{', '.join(f'{k}={v!r}' for k, v in axes.items())}: {made}")
+        if (c + 1) * seeds // 1000 > c * seeds // 1000:
+            bar.update(task, completed=(c + 1) * seeds)
     bar.update(task, completed=sweep.size)
     if count:
         raise SweepError(f"{sweep.name}: {count} combination(s) of axis values are invalid, nothing was run; "
