@@ -6,6 +6,7 @@ nothing committed before is lost."""
 from __future__ import annotations
 
 import errno
+import shutil
 import sqlite3
 
 import pandas as pd
@@ -27,6 +28,22 @@ def tiny(name: str = "tiny") -> Sweep:
 def pool():
     with executor(workers=1) as ex:
         yield ex
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, pool):
+    """The tiny sweep run once into a store (read only by the tests; `stored` copies it for one to damage)."""
+    root = tmp_path_factory.mktemp("tiny-store")
+    with Store(root) as store:
+        run_sweep(tiny(), store, pool, progress=False)
+    return root
+
+
+@pytest.fixture
+def stored(built, tmp_path):
+    """A copy of `built` in this test's own directory (a Store closed: its database whole in one file)."""
+    shutil.copytree(built, tmp_path, dirs_exist_ok=True)
+    return tmp_path
 
 
 def _file(store: Store, key: str, table: str):
@@ -82,9 +99,8 @@ def test_a_table_bit_flipped_or_cut_short_is_named_and_run_again(tmp_path, pool)
         assert run_sweep(tiny(), store, pool, progress=False).ran == 0
 
 
-def test_tables_stored_before_checksums_are_read_through_once_then_checked(tmp_path, pool):
-    with Store(tmp_path) as store:
-        run_sweep(tiny(), store, pool, progress=False)
+def test_tables_stored_before_checksums_are_read_through_once_then_checked(stored, pool):
+    with Store(stored) as store:
         keys = list(store.points("tiny")["key"])
         whole = store.table(keys[0])
         # The store as written before checksums: its tables without their checksum columns.
@@ -95,13 +111,13 @@ def test_tables_stored_before_checksums_are_read_through_once_then_checked(tmp_p
         store.db.execute("ALTER TABLE before RENAME TO runs")
         cut = _file(store, keys[3], "flows")
     cut.write_bytes(cut.read_bytes()[:-20])  # its footer gone: no Parquet file
-    with Store(tmp_path, read_only=True) as old:
+    with Store(stored, read_only=True) as old:
         pd.testing.assert_frame_equal(old.table(keys[0]), whole)
         done, damaged = old.check(keys)
         assert done == set(keys[:3]) and list(damaged) == [keys[3]] and "cannot be read" in damaged[keys[3]]
         with pytest.raises(StoreError, match="cannot be read"):
             old.table(keys[3])
-    with Store(tmp_path) as store:  # a writer adds the column, and records each whole file's checksum once read
+    with Store(stored) as store:  # a writer adds the column, and records each whole file's checksum once read
         assert store.check(keys)[0] == set(keys[:3])
         sums = dict(store.db.execute("SELECT key, sha256 FROM run_tables WHERE name = 'flows'").fetchall())
         assert all(len(sums[k]) == 64 for k in keys[:3]) and sums[keys[3]] is None
@@ -114,10 +130,9 @@ def test_tables_stored_before_checksums_are_read_through_once_then_checked(tmp_p
         pd.testing.assert_frame_equal(store.table(keys[0]), whole)
 
 
-def test_a_run_row_changed_in_the_database_is_named_and_run_again(tmp_path, pool):
+def test_a_run_row_changed_in_the_database_is_named_and_run_again(stored, pool):
     # SQLite keeps no checksum of its own: a changed digit of a metric would be read back as the result.
-    with Store(tmp_path) as store:
-        run_sweep(tiny(), store, pool, progress=False)
+    with Store(stored) as store:
         points = store.points("tiny")
         key = points["key"][2]
         text = store.db.execute("SELECT metrics FROM runs WHERE key = ?", (key,)).fetchone()[0]
@@ -132,11 +147,10 @@ def test_a_run_row_changed_in_the_database_is_named_and_run_again(tmp_path, pool
         _one_rerun_mends(store, pool, points, "core.buffer='10KB', seed 1: its row in pacesim.sqlite")
 
 
-def test_a_sweeps_points_or_a_runs_table_list_changed_in_the_database_is_named(tmp_path, pool):
+def test_a_sweeps_points_or_a_runs_table_list_changed_in_the_database_is_named(stored, pool):
     # An axis value or a point's key changed in sweep_points would be shown as the sweep's; a table's row
     # renamed would leave the run "finished" with a table no read finds.
-    with Store(tmp_path) as store:
-        run_sweep(tiny(), store, pool, progress=False)
+    with Store(stored) as store:
         points = store.points("tiny")
         store.db.execute("UPDATE sweep_points SET axes = replace(axes, '10KB', '10KC') WHERE sweep = 'tiny'")
         with pytest.raises(StoreError, match="sweep tiny: its definition in .*pacesim.sqlite is not the one committed"):
@@ -149,11 +163,10 @@ def test_a_sweeps_points_or_a_runs_table_list_changed_in_the_database_is_named(t
         assert len(store.table(key)) == 4
 
 
-def test_text_flipped_into_a_blob_is_a_changed_row_not_a_type_error(tmp_path, pool):
+def test_text_flipped_into_a_blob_is_a_changed_row_not_a_type_error(stored, pool):
     # bench/fuzz/hostile_store.py, seed 1304: a bit flipped in a record's header makes SQLite return a text
     # value as bytes, and Store.check raised TypeError ('<' between bytes and str) sorting the run's tables.
-    with Store(tmp_path) as store:
-        run_sweep(tiny(), store, pool, progress=False)
+    with Store(stored) as store:
         points = store.points("tiny")
         key = points["key"][1]
         store.db.execute("UPDATE run_tables SET path = CAST(path AS BLOB) WHERE key = ? AND name = 'delay'", (key,))
@@ -167,50 +180,48 @@ def test_text_flipped_into_a_blob_is_a_changed_row_not_a_type_error(tmp_path, po
         _one_rerun_mends(store, pool, points, "core.buffer='5KB', seed 2: its row")
 
 
-def test_a_key_flipped_where_no_index_finds_it_is_rebuilt_named_and_run_again(tmp_path, pool):
+def test_a_key_flipped_where_no_index_finds_it_is_rebuilt_named_and_run_again(stored, pool):
     # bench/fuzz/hostile_store.py, seed 1303: a bit flipped in a run's key in its row, not in the index SQLite
     # looks it up by: the point read as pending, ran again, and read as pending still (its index entry, whose
     # row holds another key, hid the new row).
-    with Store(tmp_path) as store:
-        run_sweep(tiny(), store, pool, progress=False)
+    with Store(stored) as store:
         points = store.points("tiny")
     key = points["key"][2]
-    db = tmp_path / "pacesim.sqlite"
+    db = stored / "pacesim.sqlite"
     data = bytearray(db.read_bytes())
     at = data.index(key.encode() + b"ok")  # the row: its key, then its status (the index holds key and rowid)
     data[at + 31] ^= 0x01
     db.write_bytes(bytes(data))
     with pytest.raises(StoreError, match=r"pacesim.sqlite: the database is damaged \(SQLite's integrity check: row \d+ "
                                          r"missing from index sqlite_autoindex_runs_1.*a sweep run into it"):
-        Store(tmp_path, read_only=True)
+        Store(stored, read_only=True)
     changed = key[:31] + chr(ord(key[31]) ^ 0x01)
     with pytest.warns(DamagedRun, match=f"indexes no longer matched its rows .* rebuilt from the rows; the rows of run "
                                         f"'{changed}' are not the ones committed"):
-        store = Store(tmp_path)
+        store = Store(stored)
     with store:  # the run whose key changed is not found: its point runs again
         assert run_sweep(tiny(), store, pool, progress=False).ran == 1
         _reads_as(store, points)
 
 
-def test_a_checksum_column_renamed_by_a_flipped_bit_is_renamed_back_and_what_changed_runs_again(tmp_path, pool):
+def test_a_checksum_column_renamed_by_a_flipped_bit_is_renamed_back_and_what_changed_runs_again(stored, pool):
     # bench/fuzz/hostile_store.py, seed 3407: a bit flipped in the schema's text renamed runs.sha256; a writer
     # took the store for one from before checksums, added an empty sha256 column and summed each run as it
     # stood: a run whose table's row was lost counted finished, and reading that table failed from then on.
-    with Store(tmp_path) as store:
-        run_sweep(tiny(), store, pool, progress=False)
+    with Store(stored) as store:
         points = store.points("tiny")
         key = points["key"][1]
         delay = store.table(key, "delay")
         store.db.execute("DELETE FROM run_tables WHERE key = ? AND name = 'delay'", (key,))
-    db = tmp_path / "pacesim.sqlite"
+    db = stored / "pacesim.sqlite"
     data = bytearray(db.read_bytes())
     data[data.index(b"sha256         TEXT                -- of the row") + 4] ^= 0x01  # "5" to "4"
     db.write_bytes(bytes(data))
     damaged = r"pacesim.sqlite: the database's schema is damaged \(column runs.sha256 is named 'sha246'\)"
     with pytest.raises(StoreError, match=f"{damaged}; a sweep run into it .* renames its columns back"):
-        Store(tmp_path, read_only=True)
+        Store(stored, read_only=True)
     with pytest.warns(DamagedRun, match=f"{damaged}: renamed back"):
-        store = Store(tmp_path)
+        store = Store(stored)
     with store:
         _one_rerun_mends(store, pool, points, "core.buffer='5KB', seed 2: its row in pacesim.sqlite is not the one")
         pd.testing.assert_frame_equal(store.table(key, "delay"), delay)
@@ -231,7 +242,7 @@ def test_a_table_name_flipped_out_of_utf8_is_a_store_error(tmp_path):
             Store(tmp_path, read_only=read_only)
 
 
-def test_a_results_path_that_is_no_store_is_named(tmp_path, pool):
+def test_a_results_path_that_is_no_store_is_named(tmp_path, built):
     (tmp_path / "file").write_text("")
     with pytest.raises(StoreError, match="file: is a file, not a results directory"):
         Store(tmp_path / "file")
@@ -241,9 +252,7 @@ def test_a_results_path_that_is_no_store_is_named(tmp_path, pool):
         with pytest.raises(StoreError, match=r"garbage/pacesim.sqlite: the file is not a results store's database, "
                                              r"or is damaged \(file is not a database\)"):
             Store(tmp_path / "garbage", read_only=read_only)
-    with Store(tmp_path / "whole") as store:  # a store cut short: SQLite finds it malformed
-        run_sweep(tiny(), store, pool, progress=False)
-    data = (tmp_path / "whole" / "pacesim.sqlite").read_bytes()
+    data = (built / "pacesim.sqlite").read_bytes()  # a store cut short: SQLite finds it malformed
     (tmp_path / "cut").mkdir()
     (tmp_path / "cut" / "pacesim.sqlite").write_bytes(data[:len(data) // 3])
     with pytest.raises(StoreError, match="cut/pacesim.sqlite: the file is not a results store's database, or is damaged"):
@@ -284,7 +293,7 @@ def _full_disk_after(monkeypatch, writes: int) -> None:
     monkeypatch.setattr(pd.DataFrame, "to_parquet", to_parquet)
 
 
-def test_a_full_disk_mid_sweep_is_an_error_and_keeps_what_was_stored(tmp_path, pool, monkeypatch):
+def test_a_full_disk_mid_sweep_is_an_error_and_keeps_what_was_stored(tmp_path, pool, built, monkeypatch):
     tables = len(TABLES) - 1  # written per run: all but `series`, which these runs do not record
     _full_disk_after(monkeypatch, writes=2 * tables + 3)  # two points stored, the third's fourth table fails
     with Store(tmp_path / "r") as store:
@@ -296,8 +305,7 @@ def test_a_full_disk_mid_sweep_is_an_error_and_keeps_what_was_stored(tmp_path, p
         monkeypatch.undo()
         again = run_sweep(tiny(), store, pool, progress=False)
         assert (again.skipped, again.ran, again.failed) == (2, 2, 0)
-        with Store(tmp_path / "clean") as clean:
-            run_sweep(tiny(), clean, pool, progress=False)
+        with Store(built, read_only=True) as clean:
             pd.testing.assert_frame_equal(store.rows("tiny"), clean.rows("tiny"))
 
 
