@@ -14,7 +14,9 @@ median of each with the largest peak RSS:
   the tables), so the difference is what the command line adds;
 - `pacesim.run("e-base")`: the engine alone through the Python API;
 - `pacesim run e-base`: the same run through the command line, tables printed
-  (the issue's target: under 50 MB peak, under 0.3 s start-up).
+  (the issue's target: under 50 MB peak, under 0.3 s start-up);
+- `pacesim reproduce --list` without a store: every catalogue sweep loaded and
+  its points' time estimated by the cost model (issue 34).
 
 CPU time is the start-up figure to trust on a shared machine: wall time
 includes waiting for a core. The numbers are written to
@@ -48,6 +50,8 @@ def commands(tiny: float, full: bool) -> dict:
         "pacesim --version": [sys.executable, "-c", CLI, "--version"],
         f"pacesim run e-base ({tiny:g} s)": [sys.executable, "-c", CLI, "run", "e-base", *short],
         f"pacesim.run('e-base') ({tiny:g} s, API)": [sys.executable, "-c", f"{API[:-1]}, set={short[1::2]!r})"],
+        "pacesim reproduce --list (no store)": [sys.executable, "-c", CLI, "reproduce", "--list", "--results",
+                                                str(Path(tempfile.gettempdir()) / "pacesim-cli-cost-no-store")],
     }
     if full:
         rows["pacesim.run('e-base') (API)"] = [sys.executable, "-c", API]

@@ -14,7 +14,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy.special import stdtrit  # the t quantile scipy.stats.t.ppf gives, without scipy.stats (1.5 s to import)
 
 from .messages import printable
 from .units import parse_rate, parse_size, parse_time
@@ -251,7 +251,7 @@ def ci95(std: pd.Series, n: pd.Series) -> pd.Series:
     """Half-width of the 95 % confidence interval of a mean of n samples with
     sample standard deviation `std`: t_{0.975,n-1} std / sqrt(n); NaN for n < 2."""
     n = n.astype(float)
-    half = stats.t.ppf(0.975, n.where(n > 1) - 1) * std / np.sqrt(n)
+    half = stdtrit(n.where(n > 1) - 1, 0.975) * std / np.sqrt(n)
     return half.where(n > 1)
 
 

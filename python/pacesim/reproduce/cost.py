@@ -63,6 +63,19 @@ def _core_and_hops(scenario) -> tuple:
     return rate, len(route["data"]) + len(route["acks"])
 
 
+READ = ("topology", "core.rate", "core.delay", "duration", "tcp.segment_size", "tcp.header_size", "traffic")
+"""The scenario keys `seconds` reads, with what `topology` and `traffic` hold: a sweep's axis of no such key
+(a buffer, a queue, a pacer) gives each of its values the same estimate."""
+
+
+def reads(axis: str) -> bool:
+    """Whether a sweep's `axis` may change `seconds`: one of `READ` or inside one, or the flows or variant
+    axis (which set any key)."""
+    from ..sweep import FLOWS, VARIANT
+
+    return axis in (FLOWS, VARIANT) or any(axis == k or axis.startswith(k + ".") for k in READ)
+
+
 def seconds(scenario) -> float:
     """The estimated CPU seconds of one run of `scenario` on one engine thread (its wall time when idle)."""
     engine = scenario.to_engine()
