@@ -159,9 +159,10 @@ def results(
     name: Optional[str] = typer.Argument(None, help="A sweep: list its points instead of the sweeps.",
                                          autocompletion=completion.sweep_names),
     results: Path = RESULTS,
-    csv: Optional[Path] = typer.Option(None, "--csv", help="Write the sweep's points (all columns, and each axis "
-                                                           "written in units as a number too: core.buffer_bytes) "
-                                                           "to this CSV; - for standard output."),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="Write the sweep's points to this CSV (- for standard "
+                                                           "output): every column, an axis in units as a number "
+                                                           "whose column names its unit (core.buffer_bytes) and as "
+                                                           "written (core.buffer_written)."),
 ) -> None:
     """List the sweeps in the results store, or one sweep's points."""
     from .store import Store

@@ -148,16 +148,20 @@ def _quantity(values: pd.Series) -> Optional[Tuple[str, str, pd.Series]]:
 
 
 def axis_numbers(points: pd.DataFrame, axes: Sequence[str]) -> pd.DataFrame:
-    """A sweep's points as written (`Store.points(..., written=True)`) with a numeric column beside each
-    axis written in units ("3KB", "10ms", "8Mbps"): `<axis>_bytes`, `<axis>_s` or `<axis>_bps`, the form
-    of a CSV, which has no column metadata (`pacesim results NAME --csv`, a reproduction's CSV). Each such
-    column's unit is in `frame.attrs["units"]` ({"core.buffer_bytes": "B"})."""
+    """A sweep's points as written (`Store.points(..., written=True)`) in the form of a CSV, which has no
+    column metadata (`pacesim results NAME --csv`, a reproduction's CSV): each axis written in units ("3KB",
+    "10ms", "8Mbps") is a number in a column whose name carries its unit, `<axis>_bytes`, `<axis>_s` or
+    `<axis>_bps`, in the axis's place, so that it sorts and computes as numbers (as text "10KB" sorts before
+    "3KB"), with the values as written beside it in `<axis>_written` (the text sweep files and --where take,
+    as `Store.points` names it); no column of the axis's bare name holds text. Each such column's unit is in
+    `frame.attrs["units"]` ({"core.buffer_bytes": "B"})."""
     frame, named = points.copy(), {}
     for axis in axes:
         found = _quantity(frame[axis]) if axis in frame else None
         if found is not None:
             suffix, unit, values = found
-            frame.insert(frame.columns.get_loc(axis) + 1, f"{axis}_{suffix}", values)
+            frame.insert(frame.columns.get_loc(axis), f"{axis}_{suffix}", values)
+            frame = frame.rename(columns={axis: f"{axis}_written"})
             named[f"{axis}_{suffix}"] = unit
     frame.attrs["units"] = {**points.attrs.get("units", {}), **named}
     return frame

@@ -75,8 +75,12 @@ def test_agreement_is_a_ratio_on_log_axes_and_a_difference_otherwise():
 
 
 def test_cli_overlays_a_reproduction_csv(tmp_path):
+    """The CSV as `reproduce` writes it: core.buffer_bytes, and the text in core.buffer_written."""
+    from pacesim.report_tables import axis_numbers
+
     points = tmp_path / "A-fig11.csv"
-    _a_fig11_points().to_csv(points, index=False)
+    axis_numbers(_a_fig11_points(), ["core.buffer", "variant"]).to_csv(points, index=False)
+    assert "core.buffer" not in pd.read_csv(points)
     r = runner.invoke(app, ["model", "a-fig10", "--out", str(tmp_path), "--overlay", str(points)], terminal_width=250)
     assert r.exit_code == 0, r.output
     assert "simulated/model" in r.output and "simulated B*" in r.output

@@ -127,7 +127,7 @@ def test_dash_is_standard_output_or_refused_never_a_file_named_dash(tmp_path, st
     done = subprocess.run(pacesim_process("results", "tiny", "--results", store, "--csv", "-"), capture_output=True,
                           text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0].startswith("core.buffer,core.buffer_bytes,") and len(done.stdout.splitlines()) == 9
+    assert done.stdout.splitlines()[0].startswith("core.buffer_bytes,core.buffer_written,") and len(done.stdout.splitlines()) == 9
     assert "tiny: 8 points" in done.stderr and not (tmp_path / "-").exists()
 
 

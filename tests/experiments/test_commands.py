@@ -31,8 +31,9 @@ def test_results_lists_sweeps_and_points(tiny_store, tmp_path):
     out = runner.invoke(app, ["results", "tiny", "--results", str(store.root), "--csv", str(tmp_path / "t.csv")])
     assert out.exit_code == 0, out.output
     df = pd.read_csv(tmp_path / "t.csv")
-    assert len(df) == 8 and {"core.buffer", "pacing.scheme", "seed", "goodput_kbps_mean"} <= set(df.columns)
-    assert list(df.sort_values(["core.buffer_bytes", "seed"])["core.buffer"]) == ["3KB"] * 4 + ["10KB"] * 4
+    assert len(df) == 8 and {"core.buffer_bytes", "pacing.scheme", "seed", "goodput_kbps_mean"} <= set(df.columns)
+    assert df["core.buffer_bytes"].dtype == float and "core.buffer" not in df  # no axis column of text in units
+    assert list(df.sort_values(["core.buffer_bytes", "seed"])["core.buffer_written"]) == ["3KB"] * 4 + ["10KB"] * 4
 
 
 def test_plot_writes_png_and_svg(tiny_store, tmp_path):

@@ -24,7 +24,10 @@ class Overlay:
 
 
 def finished(points: pd.DataFrame, figure: str, needed: Sequence[str]) -> pd.DataFrame:
-    """The finished points of a points CSV of `pacesim reproduce <figure>`, which must have the columns `needed`."""
+    """The finished points of a points CSV of `pacesim reproduce <figure>`, which must have the columns `needed`;
+    an axis in units is read as written, from `<axis>_written` (`report_tables.axis_numbers`: the CSV's number
+    is `<axis>_bytes` beside it), or from a bare `<axis>` column (a CSV of an older pacesim)."""
+    points = points.rename(columns={f"{c}_written": c for c in needed if c not in points.columns})
     missing = [c for c in needed if c not in points.columns]
     if missing:
         raise ValueError(f"not a points CSV of `pacesim reproduce {figure}`: no column {', '.join(missing)}")

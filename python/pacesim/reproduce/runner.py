@@ -84,7 +84,7 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     wall = time.perf_counter() - t0
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
-    axis_numbers(points, list(sweep.axes)).to_csv(csv, index=False)  # a number beside each axis in units
+    axis_numbers(points, list(sweep.axes)).to_csv(csv, index=False)  # each axis in units a number named with its unit
     plots = draw(fig, points, rows, out, quick, list(sweep.axes), length_s(sweep))
     claims = judge_figure(fig, points, rows, quick)
     report = out / "report.md"
