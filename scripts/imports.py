@@ -2,9 +2,14 @@
 """The engine's import graph: which source file of `crates/pacesim-core/src`
 uses which, its circles, and the arrows that run up the layers.
 
-A file's arrows are the `crate::` and `super::` paths it names outside its
-`#[cfg(test)]` items, inline or in `use` trees of any shape (`super::{a, b::{c, d}}`), each resolved to the file that defines the item
-(through `pub use` re-exports). Layers, bottom to top, are the top-level
+A file's arrows are the paths it names outside its `#[cfg(test)]` items,
+inline (`crate::a::f()`, `super::B`, `self::c::D`, `child::E::new()`) or in
+`use` trees of any shape (`super::{a, b::{c, d}}`, `self::x`, `child::Y`),
+each resolved to the file that defines the item (through `pub use`
+re-exports). A module's `pub use child::X` re-exports its child's item, as
+its `mod child;` declares it: no arrow, like the declaration.
+Methods a child file adds to its parent's type (`impl World` in
+`engine/world/ahead.rs`) are the type's: a call of one is no path, so no arrow. Layers, bottom to top, are the top-level
 modules in `LAYERS`; an arrow from a lower layer to a higher one runs up.
 The kernel (`sim/`) may use nothing but itself.
 
@@ -39,8 +44,9 @@ LAYERS = [
 ]
 LAYER = {m: i for i, ms in enumerate(LAYERS) for m in ms}
 
-USE = re.compile(r"\buse\s+((?:crate|super)\b[^;]*);")
-PATH = re.compile(r"\b(crate|super)((?:::\w+)+)")
+USE = re.compile(r"\b(pub(?:\([^)]*\))?\s+)?use\s+([^;]*);")
+PATH = r"(?<![\w:])({heads})((?:::\w+)+)"
+ANCHORS = ("crate", "super", "self")
 PUB_USE = re.compile(r"pub use ((?:crate|super|self|\w+)(?:::\w+)*)(?:::\{([^{}]*)\})?;")
 
 
@@ -108,9 +114,17 @@ def graph(src: Path = SRC) -> dict[tuple[str, ...], set[tuple[str, ...]]]:
 
     edges: dict[tuple[str, ...], set[tuple[str, ...]]] = {m: set() for m in files}
     for module, text in files.items():
-        paths = [p for m in USE.finditer(text) for p in use_paths(m.group(1))]
+        children = sorted(c[-1] for c in files if len(c) == len(module) + 1 and c[: len(module)] == module)
+        paths = [
+            p
+            for m in USE.finditer(text)
+            for p in use_paths(m.group(2))
+            # a child's items re-exported (`pub use child::X`) are the module's surface, as its `mod child`
+            if p and (p[0] in ANCHORS or (p[0] in children and not m.group(1)))
+        ]
         rest = USE.sub("", text)  # paths written inline, outside `use` items
-        paths += [[m.group(1), *m.group(2).strip(":").split("::")] for m in PATH.finditer(rest)]
+        inline = re.compile(PATH.format(heads="|".join([*ANCHORS, *children])))
+        paths += [[m.group(1), *m.group(2).strip(":").split("::")] for m in inline.finditer(rest)]
         for segs in paths:
             target = resolve(absolute(module, [s for s in segs if s != "self"] or segs))
             if target != module and target != ():

@@ -4,7 +4,8 @@ that run up its floors, and the imports hidden inside functions.
 
 Every `import` and `from ... import` of a pacesim module counts, at module level or inside a function (one
 inside a function is still a dependency; it only moves the import to the first call). `from . import x`
-names the module `x` when there is one. Floors, bottom to top, are the prefixes in `FLOORS`; an arrow from a
+names the module `x` when there is one. An import by a computed name (`importlib.import_module(f".{name}")`: the package's
+names loaded on first use, the papers' discovery) is not read: it names no module in the source. Floors, bottom to top, are the prefixes in `FLOORS`; an arrow from a
 lower floor to a higher one runs up. The package's `__init__` (its names, loaded on first use) is the bottom floor.
 
     python scripts/py_imports.py            # counts, circles, upward arrows

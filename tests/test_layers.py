@@ -67,3 +67,25 @@ def test_the_check_sees_grouped_and_nested_use_trees(tmp_path):
     assert edges[("net", "link")] == {("net", "queue"), ("net", "red")}
     assert m.circles(edges) == [[("net", "link"), ("net", "queue")]]
     assert m.use_paths("super::{a, b::{c, d as e}}") == [["super", "a"], ["super", "b", "c"], ["super", "b", "d"]]
+
+
+def test_the_check_sees_self_and_child_paths(tmp_path):
+    # A module naming its child without `crate::` or `super::` (`use hop::Hop`, `ebase::EBase::graph()`,
+    # `self::route::Router`) was invisible: it hid the circles topology.rs <-> topology/graph.rs (through
+    # every builder) and engine/world.rs <-> world/ahead.rs. A child re-exported (`pub use`) is no arrow.
+    m = imports()
+    src = tree(
+        tmp_path,
+        {
+            "topology.rs": "pub mod ebase;\npub mod graph;\npub mod route;\npub use graph::Graph;\n"
+            "use self::route::Router;\npub struct Network;\nfn f() { ebase::EBase::graph(); }\n",
+            "topology/ebase.rs": "pub struct EBase;\n",
+            "topology/graph.rs": "use super::Network;\npub struct Graph;\n",
+            "topology/route.rs": "pub struct Router;\n",
+        },
+    )
+    edges = m.graph(src)
+    assert edges[("topology",)] == {("topology", "ebase"), ("topology", "route")}
+    assert m.circles(edges) == []
+    (src / "topology.rs").write_text("pub mod graph;\nuse graph::Graph;\npub struct Network;\n")
+    assert m.circles(m.graph(src)) == [[("topology",), ("topology", "graph")]]

@@ -174,7 +174,7 @@ impl World {
             side: None,
             origin: 0,
             route_hops,
-            prepares: ahead::worth_it(flows_len),
+            prepares: Self::prepares_for(flows_len),
             outbox: Outbox::default(),
             unreceived: 0,
             pacing_across: Vec::new(),

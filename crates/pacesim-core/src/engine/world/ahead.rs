@@ -29,12 +29,12 @@ const NEAR: usize = 4;
 /// (1 MB here) many times over.
 const FROM_FLOWS: usize = 10_000;
 
-/// Whether a world of `flows` flows prepares for its events ahead.
-pub(super) fn worth_it(flows: usize) -> bool {
-    flows >= FROM_FLOWS
-}
-
 impl World {
+    /// Whether a world of `flows` flows prepares for its events ahead.
+    pub(super) fn prepares_for(flows: usize) -> bool {
+        flows >= FROM_FLOWS
+    }
+
     /// Ask for what the events [`FAR`], [`MID`] and [`NEAR`] places ahead will read.
     #[inline(always)]
     pub(super) fn prepare_ahead(&self) {
