@@ -122,21 +122,6 @@ impl Topology {
 #[cfg(test)]
 pub(crate) mod testing {
     use super::Network;
-    use crate::net::core_link::{Core, QueueKind};
-
-    pub fn core(rate: u64, delay: u64, buffer: u64) -> Core {
-        Core {
-            rate,
-            delay,
-            buffer,
-            buffer_packets: None,
-            queue: QueueKind::Droptail,
-            red: Default::default(),
-            codel: Default::default(),
-            fq_codel: Default::default(),
-            pie: Default::default(),
-        }
-    }
 
     /// Smallest and largest base RTT over the flows, ms (1040 B out, 40 B back).
     pub fn rtt_range_ms(net: &Network) -> (f64, f64) {

@@ -24,8 +24,8 @@
 //! `engine/parallel.rs`); no Python.
 
 use pacesim_core::metrics::DelayStats;
-use pacesim_core::net::core_link::{Core, QueueKind};
-use pacesim_core::net::discipline::{Arrival, Discipline, Queued, Verdict};
+use pacesim_core::net::core_link::Core;
+use pacesim_core::net::discipline::{Arrival, Discipline, Limits, Queued, Verdict};
 use pacesim_core::net::{Link, PacketId, PacketKind, Queue, TcpOptions};
 use pacesim_core::pacing::LinkPacer;
 use pacesim_core::sim::time::tx_time;
@@ -198,17 +198,7 @@ fn two_node_line() -> Graph {
 #[test]
 fn a_two_node_line_topology_builds_and_runs() {
     let g = two_node_line();
-    let core = Core {
-        rate: 10_000_000,
-        delay: 20 * MS,
-        buffer: 100_000,
-        buffer_packets: None,
-        queue: QueueKind::Droptail,
-        red: Default::default(),
-        codel: Default::default(),
-        fq_codel: Default::default(),
-        pie: Default::default(),
-    };
+    let core = Core::droptail(10_000_000, 20 * MS, 100_000);
     let net = g.build(&core, 1, false).unwrap();
     assert_eq!(net.base_rtt(0, 1040, 40), 40 * MS + 832_000 + 32_000);
 
@@ -269,12 +259,8 @@ impl Discipline for DropHead {
         self.fifo.pop_front()
     }
 
-    fn limit_bytes(&self) -> Option<u64> {
-        None
-    }
-
-    fn limit_packets(&self) -> Option<u64> {
-        None
+    fn limits(&self) -> Limits {
+        Limits::default()
     }
 }
 

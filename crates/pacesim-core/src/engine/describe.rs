@@ -74,8 +74,8 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
                 to: net.nodes[b as usize].clone(),
                 rate_bps: link.rate_bps,
                 delay_ns: link.delay,
-                buffer_bytes: link.queue().and_then(|q| q.limit_bytes()),
-                buffer_packets: link.queue().and_then(|q| q.limit_packets()),
+                buffer_bytes: link.queue().and_then(|q| q.limits().bytes),
+                buffer_packets: link.queue().and_then(|q| q.limits().packets),
                 measured: net.measured.contains(&l),
                 pacer,
             }

@@ -30,7 +30,7 @@ use std::collections::VecDeque;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::discipline::{Arrival, Discipline, Queued, Verdict};
+use super::discipline::{Arrival, Discipline, Limits, Queued, Verdict};
 use super::DropTail;
 use crate::sim::Time;
 use crate::spec::{bad, InvalidField};
@@ -240,12 +240,8 @@ impl Discipline for Codel {
         self.law.dequeue(&self.params, now, || fifo.pop().map(|p| (p, fifo.bytes)), dropped)
     }
 
-    fn limit_bytes(&self) -> Option<u64> {
-        self.limit.limit_bytes
-    }
-
-    fn limit_packets(&self) -> Option<u64> {
-        self.limit.limit_packets
+    fn limits(&self) -> Limits {
+        self.limit.limits()
     }
 }
 

@@ -56,6 +56,24 @@ pub struct Core {
     pub pie: PieParams,
 }
 
+impl Core {
+    /// A drop-tail core of `rate` bit/s, `delay` ns and `buffer` bytes,
+    /// every other discipline's parameters at their defaults.
+    pub fn droptail(rate: u64, delay: u64, buffer: u64) -> Self {
+        Core {
+            rate,
+            delay,
+            buffer,
+            buffer_packets: None,
+            queue: QueueKind::Droptail,
+            red: RedParams::default(),
+            codel: CodelParams::default(),
+            fq_codel: FqCodelParams::default(),
+            pie: PieParams::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum QueueKind {

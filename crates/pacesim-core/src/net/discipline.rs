@@ -60,6 +60,16 @@ pub struct Queued {
     pub enqueued: Time,
 }
 
+/// The limits an arrival at a queue never passes, counted as ns-2's
+/// drop-tail counts them (`net::DropTail`); `None`: no limit of that count.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Bytes waiting.
+    pub bytes: Option<u64>,
+    /// Packets waiting.
+    pub packets: Option<u64>,
+}
+
 /// A queue discipline: what becomes of the packets at a link's queue. A
 /// new discipline is a file beside this one implementing it, a variant of
 /// `net::Queue` and an arm in its `dispatch!` (or, from outside the crate,
@@ -92,11 +102,8 @@ pub trait Discipline {
         None
     }
 
-    /// The byte limit an arrival never passes, if any.
-    fn limit_bytes(&self) -> Option<u64>;
-
-    /// The packet limit an arrival never passes, if any.
-    fn limit_packets(&self) -> Option<u64>;
+    /// The limits an arrival never passes.
+    fn limits(&self) -> Limits;
 }
 
 /// A discipline written outside the crate, as `net::Queue::Other` holds

@@ -10,7 +10,7 @@
 //! (An arrival at an idle link is enqueued and dequeued at once in ns-2, but
 //! the check runs first, so it too is dropped if `size >= limit`.)
 
-use super::discipline::{Arrival, Discipline, Verdict};
+use super::discipline::{Arrival, Discipline, Limits, Verdict};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DropTail {
@@ -50,12 +50,8 @@ impl Discipline for DropTail {
         }
     }
 
-    fn limit_bytes(&self) -> Option<u64> {
-        self.limit_bytes
-    }
-
-    fn limit_packets(&self) -> Option<u64> {
-        self.limit_packets
+    fn limits(&self) -> Limits {
+        Limits { bytes: self.limit_bytes, packets: self.limit_packets }
     }
 }
 

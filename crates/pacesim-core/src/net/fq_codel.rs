@@ -41,7 +41,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::codel::{CodelParams, ControlLaw, Fifo};
-use super::discipline::{Arrival, Discipline, Queued, Verdict};
+use super::discipline::{Arrival, Discipline, Limits, Queued, Verdict};
 use super::{DropTail, PacketKind};
 use crate::sim::Time;
 
@@ -240,12 +240,8 @@ impl Discipline for FqCodel {
         }
     }
 
-    fn limit_bytes(&self) -> Option<u64> {
-        self.limit.limit_bytes
-    }
-
-    fn limit_packets(&self) -> Option<u64> {
-        self.limit.limit_packets
+    fn limits(&self) -> Limits {
+        self.limit.limits()
     }
 }
 

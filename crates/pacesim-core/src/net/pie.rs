@@ -41,7 +41,7 @@ use rand::Rng;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::discipline::{Arrival, Discipline, Queued, Verdict};
+use super::discipline::{Arrival, Discipline, Limits, Queued, Verdict};
 use super::DropTail;
 use crate::sim::rng::Stream;
 use crate::sim::Time;
@@ -293,12 +293,8 @@ impl Discipline for Pie {
         Some(p)
     }
 
-    fn limit_bytes(&self) -> Option<u64> {
-        self.limit.limit_bytes
-    }
-
-    fn limit_packets(&self) -> Option<u64> {
-        self.limit.limit_packets
+    fn limits(&self) -> Limits {
+        self.limit.limits()
     }
 }
 

@@ -7,7 +7,7 @@
 use rand::RngCore;
 
 use super::core_link::{Core, Knobs, QueueKind};
-use super::discipline::{Arrival, Discipline, OtherDiscipline, Queued, Verdict};
+use super::discipline::{Arrival, Discipline, Limits, OtherDiscipline, Queued, Verdict};
 use super::red::RedConfig;
 use super::{Codel, DropTail, FqCodel, Pie, Red};
 use crate::sim::rng::{stream, Stream};
@@ -120,11 +120,7 @@ impl Discipline for Queue {
         dispatch!(self, q => q.dequeue(now, dropped))
     }
 
-    fn limit_bytes(&self) -> Option<u64> {
-        dispatch!(self, q => q.limit_bytes())
-    }
-
-    fn limit_packets(&self) -> Option<u64> {
-        dispatch!(self, q => q.limit_packets())
+    fn limits(&self) -> Limits {
+        dispatch!(self, q => q.limits())
     }
 }

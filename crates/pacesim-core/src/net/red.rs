@@ -28,7 +28,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::discipline::{Arrival, Discipline, Verdict};
+use super::discipline::{Arrival, Discipline, Limits, Verdict};
 use crate::sim::rng::Stream;
 use crate::spec::{bad, positive, InvalidField};
 
@@ -244,12 +244,9 @@ impl Discipline for Red {
         Verdict::Admit
     }
 
-    fn limit_bytes(&self) -> Option<u64> {
-        self.config.byte_mode.then_some(self.config.limit)
-    }
-
-    fn limit_packets(&self) -> Option<u64> {
-        (!self.config.byte_mode).then_some(self.config.limit)
+    fn limits(&self) -> Limits {
+        let (limit, bytes) = (self.config.limit, self.config.byte_mode);
+        Limits { bytes: bytes.then_some(limit), packets: (!bytes).then_some(limit) }
     }
 }
 

@@ -101,7 +101,8 @@ pub fn graph(spec: &ABase, seed: u64) -> Graph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::testing::{core, rtt_range_ms};
+    use crate::net::core_link::Core;
+    use crate::topology::testing::rtt_range_ms;
 
     const MS: u64 = 1_000_000;
 
@@ -117,7 +118,7 @@ mod tests {
         let g = graph(&spec, 1);
         assert_eq!((g.nodes.len(), g.hosts.len(), g.links.len(), g.flows.len()), (2, 2002, 2003, 1000));
         assert!(g.hosts.contains(&"s-udp".to_string()) && g.hosts.contains(&"d-udp".to_string()));
-        let net = g.build(&core(100_000_000, 50 * MS, 10_000), 1, false).unwrap();
+        let net = g.build(&Core::droptail(100_000_000, 50 * MS, 10_000), 1, false).unwrap();
         // Propagation 2 (d + 50 ms), d in [1, 25] ms; serialisation adds
         // 2 x 0.83 ms on the 10 Mb/s access links and 0.09 ms at the core.
         let (lo, hi) = rtt_range_ms(&net);

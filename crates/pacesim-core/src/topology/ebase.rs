@@ -192,7 +192,8 @@ pub fn graph(spec: &EBase, seed: u64) -> Graph {
 mod tests {
     use super::*;
     use crate::net::DropTail;
-    use crate::topology::testing::{core, rtt_range_ms};
+    use crate::net::core_link::Core;
+    use crate::topology::testing::rtt_range_ms;
     use crate::topology::Network;
 
     const MS: u64 = 1_000_000;
@@ -207,7 +208,7 @@ mod tests {
             edge_delay: [5 * MS, 15 * MS],
             udp: None,
         };
-        let mut net = graph(&spec, 1).build(&core(100_000_000, 100 * MS, 10_000), 1, false).unwrap();
+        let mut net = graph(&spec, 1).build(&Core::droptail(100_000_000, 100 * MS, 10_000), 1, false).unwrap();
         net.mark_cut_through();
         net
     }

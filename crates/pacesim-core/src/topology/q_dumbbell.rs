@@ -125,7 +125,8 @@ pub fn graph(spec: &QDumbbell, seed: u64) -> Graph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::testing::{core, rtt_range_ms};
+    use crate::net::core_link::Core;
+    use crate::topology::testing::rtt_range_ms;
 
     const MS: u64 = 1_000_000;
 
@@ -146,7 +147,7 @@ mod tests {
             (g.nodes.len(), g.hosts.len(), g.links.len(), g.flows.len()),
             (6, 50, 1 + 10 + 4 + 40, 40)
         );
-        let net = g.build(&core(100_000_000, 20 * MS, 1_000_000), 1, false).unwrap();
+        let net = g.build(&Core::droptail(100_000_000, 20 * MS, 1_000_000), 1, false).unwrap();
         // 2 (h + 20 + 20 + h') ms with h, h' in [1, 10]: 84-120 ms, about 100.
         let (lo, hi) = rtt_range_ms(&net);
         assert!(lo >= 84.0 && hi <= 121.0, "{lo} {hi}");
