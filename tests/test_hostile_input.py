@@ -73,7 +73,7 @@ def test_the_engine_refuses_what_python_would_have():
     assert _engine(tcp(min_rto=2**64 - 1, max_rto=2**64 - 1)) == "tcp.min_rto"
     assert _engine(tcp(tick=2**63)) == "tcp.tick"
     assert _engine(lambda d: d["core"].update(queue="red", red={"mean_packet": 2**32})) == "core.red.mean_packet"
-    assert _engine(lambda d: d["topology"].update(edge_delay=[2**62, 2**62])) == "topology.edge_delay"  # once only "topology"
+    assert _engine(lambda d: d["topology"].update(edge_delay=[2**62, 2**62])) == "topology.edge_delay[0]"  # once only "topology"
 
 
 def test_a_segment_that_fits_no_packet_is_refused():

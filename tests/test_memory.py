@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 import pacesim
-from pacesim import Scenario, ScenarioError, memory
+from pacesim import Scenario, ScenarioError, memory, schema, topology
 from pacesim.cli import app
 
 TINY = ["topology.edges=2", "topology.hosts_per_edge=2", "duration=2s", "warmup=1s", 'traffic.start=["0s", "1s"]']
@@ -37,6 +37,24 @@ def test_the_estimate_grows_by_flows_and_twins():
     # [transit] keeps a histogram per flow (issue 33: not counted; bench/fuzz/memory_cost.py measures it).
     timed = memory.estimate(_scenario(TINY + ["topology.hosts_per_edge=1000", "transit={}"])).total
     assert timed - one == 2 * 1000 * memory.TRANSIT_BYTES
+
+
+GRAPH = ('topology={kind="graph", nodes=["a", "b"], hosts=["h", "g"], flows=[{from="h", to="g"}, {from="g", to="h"}], '
+         'links=[{from="h", to="a", rate="1Mbps", delay="1ms"}, {from="a", to="b", core=true}, '
+         '{from="b", to="g", rate="1Mbps", delay="1ms"}]}')
+
+
+def test_every_kinds_flows_are_counted_as_the_engine_builds_them():
+    # The guard once counted flows per kind by hand, 0 for a kind it did not know (so never refused one);
+    # now from each kind's `x-flows` in the engine's schema, under the key that sets the count.
+    for kind in schema.kinds():
+        graph = [GRAPH, 'core={rate="10Mbps", delay="5ms", buffer="10KB"}']
+        small = {"e-base": ", edges=3, hosts_per_edge=2", "a-base": ", tcp_hosts=5"}.get(kind, "")
+        s = _scenario(graph if kind == "graph" else [f'topology={{kind="{kind}"{small}}}'])
+        flows = topology.describe(s, 0)["flows"]
+        assert memory.tcp_flows(s) == flows, kind
+        key = {"e-base": "hosts_per_edge", "a-base": "tcp_hosts", "q-dumbbell": "senders_per_router"}.get(kind, "flows")
+        assert memory.network(s).parts.get(f"topology.{key}", 0) == flows * memory.FLOW_BYTES, kind
 
 
 def test_a_limit_below_the_estimate_refuses_and_above_it_runs():

@@ -34,6 +34,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import psutil
 
+from . import schema
 from .fields import ScenarioError
 from .tmix import MAX_BYTES
 from .units import format_rate
@@ -77,29 +78,31 @@ class Estimate:
         return BASE_BYTES + sum(self.parts.values())
 
 
-FLOW_KEYS = {"e-base": "topology.hosts_per_edge", "a-base": "topology.tcp_hosts", "q-dumbbell":
-             "topology.senders_per_router", "w-dumbbell": "topology.flows", "graph": "topology.flows"}
-"""The key that sets a topology kind's flow count (q-line and q-tandem have no TCP flows)."""
+def _counted(t, keys) -> int:
+    """The product of topology `t`'s `keys` (a list counting its length); 0 for no key."""
+    counts = [len(v) if isinstance(v, list) else v for v in (getattr(t, k) for k in keys)]
+    return math.prod(counts) if counts else 0
 
 
 def tcp_flows(s) -> int:
-    """TCP flows of scenario `s`, each twin of a two-way run counted."""
-    t = s.topology
-    flows = {"e-base": lambda: t.edges * t.hosts_per_edge, "a-base": lambda: t.tcp_hosts,
-             "q-dumbbell": lambda: t.access_routers * t.senders_per_router, "w-dumbbell": lambda: t.flows,
-             "graph": lambda: len(t.flows)}.get(t.kind, lambda: 0)()
+    """TCP flows of scenario `s`, each twin of a two-way run counted: the product of the keys its topology
+    kind's schema names in `x-flows` (the engine's, held to the network it builds by its tests)."""
+    flows = _counted(s.topology, schema.table("topology", s.topology.kind)["x-flows"])
     return flows * (2 if s.traffic.two_way else 1)
 
 
 def network(s) -> Estimate:
     """The part of `estimate` the network takes, hosts, links and flows, all
-    that `topology.describe` builds."""
+    that `topology.describe` builds: the flows under the key of `x-flows` that
+    sets their count, and hosts that are no flow's own (`x-hosts`: Q's
+    receivers) under theirs, however few the flows."""
     e = Estimate()
+    kind = schema.table("topology", s.topology.kind)
     flows = tcp_flows(s)
     if flows:
-        e.parts[FLOW_KEYS[s.topology.kind]] = flows * FLOW_BYTES
-    if s.topology.kind == "q-dumbbell":  # its receivers are hosts of their own, however few the flows
-        e.parts["topology.receivers"] = s.topology.receivers * HOST_BYTES
+        e.parts[f"topology.{kind['x-flows'][-1]}"] = flows * FLOW_BYTES
+    for key in kind.get("x-hosts", []):
+        e.parts[f"topology.{key}"] = _counted(s.topology, [key]) * HOST_BYTES
     return e
 
 

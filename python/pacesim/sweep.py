@@ -57,7 +57,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from . import ENGINE_VERSION
+from . import ENGINE_VERSION, schema
 from .messages import printable, shown
 from .result import Result
 from .scenario import (Scenario, ScenarioError, apply_overrides, check_key, load_scenario, packaged, packaged_names,
@@ -146,20 +146,22 @@ def _check_axis(base: Scenario, key: str, values: list, variants: dict, root: Op
 
 def scaled(scenario: Scenario, k: float) -> Scenario:
     """`scenario` with k times the TCP hosts (E-base: per edge) and k times every
-    link rate (core, edge, access, the UDP host's) and UDP source rate, so each
-    flow keeps its share of the core: paper-size experiments made small
-    (`reproduce --quick`). For e-base and a-base."""
+    link rate (the core, those its topology kind's schema names in `x-scale`,
+    the UDP host's) and UDP source rate, so each flow keeps its share of the
+    core: paper-size experiments made small (`reproduce --quick`). For the
+    kinds whose schema has `x-scale` (e-base and a-base)."""
     if k == 1:
         return scenario
     t = scenario.topology
-    if t.kind not in ("e-base", "a-base"):
-        raise ScenarioError("topology.kind", f"scaling applies to e-base and a-base, not {t.kind}")
-    hosts_key = "hosts_per_edge" if t.kind == "e-base" else "tcp_hosts"
+    scale = schema.table("topology", t.kind).get("x-scale")
+    if scale is None:
+        scalable = [kind for kind in schema.kinds() if "x-scale" in schema.table("topology", kind)]
+        raise ScenarioError("topology.kind", f"scaling applies to {' and '.join(scalable)}, not {t.kind}")
+    hosts_key, ranges = scale["hosts"], scale["rates"]
     hosts = getattr(t, hosts_key) * k
     if not 1 <= hosts < 2**32 or abs(hosts - round(hosts)) > 1e-9:
         raise ScenarioError(f"topology.{hosts_key}", f"{getattr(t, hosts_key)} x scale {k} is not a whole number "
                                                      "of hosts the engine can hold")
-    ranges = ["access_rate", "edge_rate"] if t.kind == "e-base" else ["access_rate", "udp_access_rate"]
     data = scenario.model_dump(mode="json", exclude_none=True, by_alias=True)  # validated once, when all is scaled
     data["topology"][hosts_key] = round(hosts)
     data.setdefault("core", {})["rate"] = f"{round(scenario.core_values().rate * k)}bps"

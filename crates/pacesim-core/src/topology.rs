@@ -7,6 +7,14 @@
 //! [`q_line`], [`q_tandem`], [`q_dumbbell`], [`w_dumbbell`]. [`Graph::build`]
 //! turns a graph into a [`Network`], routing flows by shortest path
 //! ([`route`]).
+//!
+//! What the front asks of a kind without building it is in its schema,
+//! beside its keys: `x-core`, its core link's defaults; `x-flows`, the keys
+//! whose product is its TCP flow count (a list's length for a list; none for
+//! a kind without TCP flows), the last the one that sets it; `x-hosts`, the
+//! keys counting hosts that are no flow's own (Q's receivers); `x-scale`,
+//! the key of its TCP hosts and the rates a paper-size run made small by k
+//! multiplies by k (`python/pacesim/sweep.py`, `scaled`).
 
 pub mod abase;
 pub mod ebase;
@@ -26,7 +34,7 @@ pub use network::{FlowPath, Network};
 
 use crate::net::core_link::Core;
 use crate::spec::tagged::{self, Tagged};
-use crate::spec::{InvalidField, Range};
+use crate::spec::InvalidField;
 
 /// The network a scenario describes: named, or a general graph.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -83,35 +91,6 @@ impl Topology {
         }
     }
 
-    /// Every link delay the topology's spec gives, as (its field, its largest
-    /// value in ns), so that one past the engine's clock is refused naming
-    /// the field (`topology.links[3].delay`) before a link is built.
-    pub fn delays(&self) -> Vec<(String, u64)> {
-        let most = |field: &str, r: Range| (format!("topology.{field}"), r[0].max(r[1]));
-        match self {
-            Topology::EBase(t) => {
-                let mut out = vec![most("access_delay", t.access_delay), most("edge_delay", t.edge_delay)];
-                out.extend(t.udp.as_ref().map(|u| ("topology.udp.delay".to_string(), u.delay)));
-                out
-            }
-            Topology::ABase(t) => {
-                vec![most("access_delay", t.access_delay), most("udp_access_delay", t.udp_access_delay)]
-            }
-            Topology::QLine(t) => vec![most("access_delay", t.access_delay)],
-            Topology::QTandem(t) => vec![most("link_delay", t.link_delay)],
-            Topology::QDumbbell(t) => {
-                vec![most("host_delay", t.host_delay), most("access_delay", t.access_delay)]
-            }
-            Topology::WDumbbell(t) => vec![most("access_delay", t.access_delay)],
-            Topology::Graph(g) => g
-                .links
-                .iter()
-                .enumerate()
-                .filter_map(|(i, l)| l.delay.map(|d| most(&format!("links[{i}].delay"), d)))
-                .collect(),
-        }
-    }
-
     /// The network, with every flow routed (and, `two_way`, its twin).
     pub fn build(&self, core: &Core, seed: u64, two_way: bool) -> Result<Network, InvalidField> {
         self.graph(seed).build(core, seed, two_way)
@@ -128,5 +107,52 @@ pub(crate) mod testing {
         (0..net.flows.len())
             .map(|f| net.base_rtt(f, 1040, 40) as f64 / 1e6)
             .fold((f64::MAX, 0f64), |(a, b), r| (a.min(r), b.max(r)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::core_link::Core;
+    use serde_json::{json, Value};
+
+    /// Each kind's `x-flows` counts the flows its network routes, at its
+    /// defaults (a graph of two flows) and with the key that sets it doubled.
+    #[test]
+    fn each_kind_declares_its_flow_count() {
+        let schema = schemars::schema_for!(Topology).to_value();
+        let graph = json!({"kind": "graph", "nodes": ["a", "b"], "hosts": ["h", "g"],
+            "links": [{"from": "h", "to": "a", "rate": [1000000, 1000000], "delay": [0, 0]}, {"from": "a", "to": "b", "core": true},
+                {"from": "b", "to": "g", "rate": [1000000, 1000000], "delay": [0, 0]}],
+            "flows": [{"from": "h", "to": "g"}, {"from": "g", "to": "h"}]});
+        let named = Topology::VARIANTS.iter().filter(|k| **k != "graph");
+        let mut wires: Vec<Value> = named.map(|k| wire(serde_json::from_value(json!({"kind": k})).unwrap())).collect();
+        wires.push(graph);
+        for mut w in wires {
+            let kind = w["kind"].as_str().unwrap().to_string();
+            let branches = schema["oneOf"].as_array().unwrap();
+            let branch = branches.iter().find(|b| b["properties"]["kind"]["const"] == kind.as_str()).unwrap();
+            let keys: Vec<String> = serde_json::from_value(branch["x-flows"].clone()).expect(&kind);
+            let declared = |w: &Value| -> usize {
+                let count = |k: &String| w[k].as_array().map_or_else(|| w[k].as_u64().unwrap() as usize, Vec::len);
+                if keys.is_empty() { 0 } else { keys.iter().map(count).product() }
+            };
+            let built = |w: &Value| {
+                let t: Topology = serde_json::from_value(w.clone()).unwrap();
+                t.build(&Core::droptail(100_000_000, 10_000_000, 100_000), 1, false).unwrap().flows.len()
+            };
+            assert_eq!(declared(&w), built(&w), "{kind}");
+            if let Some(last) = keys.last() {
+                w[last] = match &w[last] {
+                    Value::Array(l) => Value::Array([l.clone(), l.clone()].concat()),
+                    n => (2 * n.as_u64().unwrap()).into(),
+                };
+                assert_eq!(declared(&w), built(&w), "{kind}, {last} doubled");
+            }
+        }
+    }
+
+    fn wire(t: Topology) -> Value {
+        serde_json::to_value(t).unwrap()
     }
 }

@@ -21,7 +21,28 @@
 
 use serde_json::{Number, Value};
 
-use super::{bad, InvalidField};
+use super::{bad, InvalidField, MAX_TIME};
+
+/// `schema` with every time (`x-unit` "ns", a value or a range's items)
+/// bounded by the engine's clock, [`MAX_TIME`] (a bound of its own kept if
+/// lower): the one place the largest time is declared, so [`check`]
+/// refuses a time past it naming its path, whichever key it is.
+pub fn with_clock(mut schema: Value) -> Value {
+    fn walk(node: &mut Value) {
+        if node.get("x-unit").and_then(Value::as_str) == Some("ns") {
+            let bounded = if node.get("items").is_some() { &mut node["items"] } else { &mut *node };
+            let own = bounded.get("maximum").and_then(Value::as_u64).unwrap_or(u64::MAX);
+            bounded["maximum"] = own.min(MAX_TIME).into();
+        }
+        match node {
+            Value::Object(table) => table.values_mut().for_each(walk),
+            Value::Array(items) => items.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(&mut schema);
+    schema
+}
 
 /// Every number in `value` within the bounds `schema` (a root schema, with
 /// its `$defs`) gives it; the error names the first one past them.
@@ -50,13 +71,18 @@ fn walk(value: &Value, node: &Value, defs: &Value, path: &str) -> Result<(), Inv
             Ok(())
         }
         Value::Array(items) => match node.get("items") {
+            // A range's items ([low, high]) are in the range's unit.
+            Some(n) if node.get("x-unit").is_some() => items.iter().enumerate().try_for_each(|(i, v)| match v {
+                Value::Number(x) => within(x, n, node, &format!("{path}[{i}]")),
+                _ => Ok(()),
+            }),
             Some(n) => {
                 items.iter().enumerate().try_for_each(|(i, v)| walk(v, n, defs, &format!("{path}[{i}]")))
             }
             None => Ok(()),
         },
         // A negative or fractional integer is serde's to name, by its type.
-        Value::Number(n) if n.is_u64() || !integer(node) => within(n, node, path),
+        Value::Number(n) if n.is_u64() || !integer(node) => within(n, node, node, path),
         _ => Ok(()),
     }
 }
@@ -97,9 +123,10 @@ fn integer(node: &Value) -> bool {
     }
 }
 
-/// The number `n` within `node`'s bounds, in its unit (`x-unit`).
-fn within(n: &Number, node: &Value, path: &str) -> Result<(), InvalidField> {
-    let unit = match node.get("x-unit").and_then(Value::as_str) {
+/// The number `n` within `node`'s bounds, in the unit (`x-unit`) of `unit_of`
+/// (`node` itself, or the range holding it).
+fn within(n: &Number, node: &Value, unit_of: &Value, path: &str) -> Result<(), InvalidField> {
+    let unit = match unit_of.get("x-unit").and_then(Value::as_str) {
         Some("bytes") => " B",
         Some("ns") => " ns",
         Some("bit/s") => " bit/s",
@@ -201,6 +228,29 @@ mod tests {
             refused(json!({"topology": {"kind": "a", "n": 0}})).unwrap(),
             "topology.n: 0 must be at least 1"
         );
+    }
+
+    /// Every time, a value or a range's, is bounded by the clock (a lower
+    /// bound of its own kept); a range's item is named in its unit.
+    #[test]
+    fn every_time_is_bounded_by_the_clock() {
+        let schema = with_clock(json!({
+            "properties": {
+                "rto": {"type": "integer", "x-unit": "ns"},
+                "target": {"type": "integer", "maximum": 3_600_000_000_000u64, "x-unit": "ns"},
+                "delay": {"type": "array", "items": {"type": "integer", "minimum": 0}, "x-unit": "ns"},
+                "size": {"type": "integer", "x-unit": "bytes"},
+            },
+        }));
+        let refused = |v: Value| check(&v, &schema).err().map(|e| e.to_string());
+        let past = MAX_TIME + 1;
+        assert_eq!(refused(json!({"rto": MAX_TIME, "delay": [0, MAX_TIME], "size": past})), None);
+        assert_eq!(refused(json!({"rto": past})).unwrap(), format!("rto: {past} ns must be at most {MAX_TIME} ns"));
+        assert_eq!(
+            refused(json!({"delay": [1, past]})).unwrap(),
+            format!("delay[1]: {past} ns must be at most {MAX_TIME} ns")
+        );
+        assert!(refused(json!({"target": 3_600_000_000_001u64})).unwrap().starts_with("target: "));
     }
 
     /// Integers compare exactly past 2^53, where floats would call them equal.

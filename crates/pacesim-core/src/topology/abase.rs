@@ -24,6 +24,8 @@ use crate::spec::{Range, MBPS, MS};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 #[schemars(extend("x-core" = {"rate": 100 * MBPS, "delay": 50 * MS, "buffer": 10_000}))]
+#[schemars(extend("x-flows" = ["tcp_hosts"]))]
+#[schemars(extend("x-scale" = {"hosts": "tcp_hosts", "rates": ["access_rate", "udp_access_rate"]}))]
 pub struct ABase {
     /// TCP senders, one flow each (paper A Sec II: 1000); 0 leaves the UDP host alone on the core.
     pub tcp_hosts: u32,

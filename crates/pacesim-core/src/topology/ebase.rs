@@ -26,6 +26,8 @@ use crate::spec::{ordered, positive, InvalidField, Range, MBPS, MS};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 #[schemars(extend("x-core" = {"rate": 100 * MBPS, "delay": 100 * MS, "buffer": 10_000}))]
+#[schemars(extend("x-flows" = ["edges", "hosts_per_edge"]))]
+#[schemars(extend("x-scale" = {"hosts": "hosts_per_edge", "rates": ["access_rate", "edge_rate"]}))]
 pub struct EBase {
     /// Ingress edge links into the core node (paper E Sec 3.1: 10).
     #[schemars(range(min = 1))]

@@ -46,6 +46,7 @@ use crate::spec::{InvalidField, Range};
 /// `flows`. The engine checks it and names the offender of a bad one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(extend("x-flows" = ["flows"]))]
 pub struct Graph {
     /// Router names: nodes that forward but neither send nor receive.
     #[serde(default)]

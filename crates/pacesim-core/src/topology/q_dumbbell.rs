@@ -21,6 +21,8 @@ use crate::spec::{Range, MBPS, MS};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 #[schemars(extend("x-core" = {"rate": 100 * MBPS, "delay": 20 * MS, "buffer": 100_000_000, "buffer_packets": 20}))]
+#[schemars(extend("x-flows" = ["access_routers", "senders_per_router"]))]
+#[schemars(extend("x-hosts" = ["receivers"]))]
 pub struct QDumbbell {
     /// Access routers feeding c0 (paper Q Sec IV-D: 4).
     #[schemars(range(min = 1))]

@@ -17,6 +17,7 @@ use crate::spec::{Range, MBPS, MS};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 #[schemars(extend("x-core" = {"rate": 15 * MBPS, "delay": 10 * MS, "buffer": 10_000_000}))]
+#[schemars(extend("x-flows" = []))]
 pub struct QLine {
     /// The n0 -> n1 link's rate (paper Q Sec IV-B: 15 Mb/s).
     #[schemars(extend("x-unit" = "bit/s"))]

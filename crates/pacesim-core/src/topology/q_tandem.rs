@@ -16,6 +16,7 @@ use crate::spec::{Range, MBPS, MS};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 #[schemars(extend("x-core" = {"rate": 10 * MBPS, "delay": 2 * MS, "buffer": 10_000_000}))]
+#[schemars(extend("x-flows" = []))]
 pub struct QTandem {
     /// Pacer nodes in a row (paper Q Fig. 15: 1-3).
     #[schemars(range(min = 1))]

@@ -18,6 +18,7 @@ use crate::spec::{Range, MBPS, MS};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 #[schemars(extend("x-core" = {"rate": 1000 * MBPS, "delay": 58 * MS, "buffer": 15_000_000}))]
+#[schemars(extend("x-flows" = ["flows"]))]
 pub struct WDumbbell {
     /// Sender-receiver pairs, one TCP flow each.
     #[schemars(range(min = 1))]
