@@ -1,5 +1,5 @@
 """The Python front against the engine's scenario schema (`_core.scenario_schema()`, derived from the Rust
-specs). The front's models are generated from that schema (`pacesim.models`), so this checks what the
+specs). The front's models are generated from that schema (`pacesim.scenario_tables`), so this checks what the
 front adds: every key of every table is on both sides (but the front keys in `FRONT_ONLY`), with the same
 choices, unit and default; where the engine has no default the front has none either (a key is required,
 a table takes its table's defaults, an optional key is absent) but in `FRONT_DEFAULTS`; and the front's

@@ -1,6 +1,6 @@
 """Scenarios: what a run simulates, written in human units and checked here.
 
-Every table's model is generated from the engine's schema (`models.Models` over `schema.SCHEMA`,
+Every table's model is generated from the engine's schema (`scenario_tables.Tables` over `schema.SCHEMA`,
 emitted from the Rust specs of crates/pacesim-core): its keys in the engine's order, their types and
 bounds, defaults and descriptions are the engine's, so an error names the same dotted path in a TOML
 file, in a `--set` override and in the engine, and adding a knob to a Rust spec adds it here. Fields
@@ -25,7 +25,7 @@ from typing import Annotated, Any, Iterable, List, Optional, Tuple, Union, get_a
 import tomli_w
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
-from . import _core, models, schema
+from . import _core, scenario_tables, schema
 from .fields import MAX_SEED, PositiveSize, ScenarioError, SizeRange, _Model, read_bounded
 from .messages import shown as _shown
 from .tmix import vectors_path
@@ -142,25 +142,25 @@ class _Scenario(_Model):
 
 
 FRONTS = {
-    "": models.Front("Scenario", _Scenario, replace={"topology": {"topology": (Topology, Field(
-        default_factory=EBase, description=models.describe(schema.key("topology").get("description"))))}}),
-    "Core": models.Front("Core", optional=("rate", "delay", "buffer")),
-    "UdpSpec": models.Front("UdpSource", _UdpSource, replace={"size": _SIZE}),
-    "TraceSpec": models.Front("Trace", _Trace),
-    "TmixSpec": models.Front("TmixCloud", _TmixCloud),
-    "ShortSpec": models.Front("ShortFlows"),
+    "": scenario_tables.Front("Scenario", _Scenario, replace={"topology": {"topology": (Topology, Field(
+        default_factory=EBase, description=scenario_tables.prose(schema.key("topology").get("description"))))}}),
+    "Core": scenario_tables.Front("Core", optional=("rate", "delay", "buffer")),
+    "UdpSpec": scenario_tables.Front("UdpSource", _UdpSource, replace={"size": _SIZE}),
+    "TraceSpec": scenario_tables.Front("Trace", _Trace),
+    "TmixSpec": scenario_tables.Front("TmixCloud", _TmixCloud),
+    "ShortSpec": scenario_tables.Front("ShortFlows"),
 }
 """What the front adds to the engine's tables (the others are generated as they are, named for their spec
 without `Spec`/`Params`): the whole scenario's hooks and its topology (the union of `topology.KINDS`), the
 core's keys left out to follow the topology (`Scenario.core_values`), UdpSource's two size keys, Trace's
 file resolution and a Tmix cloud's vectors; two tables keep the front's older names."""
 
-MODELS = models.Models(__name__, globals(), FRONTS)
-Scenario = MODELS.model("", schema.SCHEMA)
+TABLES = scenario_tables.Tables(__name__, globals(), FRONTS)
+Scenario = TABLES.model("", schema.SCHEMA)
 Red, Core, Tcp, Traffic, UdpSource, Trace, ShortFlows, Pacing, Burstiness, Progress, Delay, Series, PacketTrace = (
-    MODELS.made[ref] for ref in ["RedParams", "Core", "Tcp", "Traffic", "UdpSpec", "TraceSpec", "ShortSpec", "Pacing",
+    TABLES.made[ref] for ref in ["RedParams", "Core", "Tcp", "Traffic", "UdpSpec", "TraceSpec", "ShortSpec", "Pacing",
                                  "BurstinessSpec", "ProgressSpec", "DelaySpec", "SeriesSpec", "PacketTraceSpec"])
-"""Every table's model, generated from the engine's schema (`models.Models`), under the names the front
+"""Every table's model, generated from the engine's schema (`scenario_tables.Tables`), under the names the front
 has always had."""
 
 
@@ -211,7 +211,7 @@ def _path(loc: Iterable[Union[str, int]]) -> str:
     return out
 
 
-def _describe(error: dict) -> Tuple[str, str]:
+def _field_and_message(error: dict) -> Tuple[str, str]:
     """(dotted field path, message) for one pydantic error."""
     loc = list(error["loc"])
     kind = None
@@ -241,7 +241,7 @@ def parse_scenario(data: dict, base: Optional[Path] = None) -> Scenario:
     try:
         return Scenario.model_validate(data, context={"base": base or Path(".")})
     except ValidationError as e:
-        problems = [_describe(err) for err in e.errors()]
+        problems = [_field_and_message(err) for err in e.errors()]
         (field, message), rest = problems[0], problems[1:]
         raise ScenarioError(field, "; ".join([message] + [f"{f}: {m}" for f, m in rest])) from None
 

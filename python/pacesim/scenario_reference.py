@@ -20,7 +20,7 @@ from pydantic import BaseModel, StrictBool
 from pydantic_core import PydanticUndefined
 
 from . import fields
-from .models import Probability
+from .scenario_tables import Probability
 from .scenario import Scenario
 from .topology import KINDS
 from .units import RATE_UNITS, SIZE_UNITS, TIME_UNITS
@@ -55,7 +55,7 @@ def _table_model(hint: Any) -> Optional[type]:
 
 def field_docs(model: type) -> dict:
     """Each field's description, by field name: the doc comment of its key in the engine's spec (the
-    models are generated from the engine's schema, `models.Models`), or the front's own for a key it adds."""
+    models are generated from the engine's schema, `scenario_tables.Tables`), or the front's own for a key it adds."""
     return {name: f.description for name, f in model.model_fields.items() if f.description}
 
 
@@ -142,7 +142,7 @@ def render() -> str:
         "# Scenario reference", "",
         "Generated from the scenario models, themselves generated from the engine's schema "
         "(`_core.scenario_schema()`: the Rust specs' keys, types, bounds, defaults and doc comments; "
-        "`python/pacesim/models.py`), by `python -m pacesim.scenario_reference docs/reference/scenario.md`; "
+        "`python/pacesim/scenario_tables.py`), by `python -m pacesim.scenario_reference docs/reference/scenario.md`; "
         "do not edit. A test keeps it current.", "",
         "A scenario is a TOML file; every key may be left out (E-base's value then, paper E Sec 3.1, with ns-2 "
         "2.35's defaults where the paper is silent) unless marked required. Quantities are strings with a unit, "

@@ -6,7 +6,7 @@
 named kind is a short builder in the engine (crates/pacesim-core/src/
 topology/) producing a graph, whose spec is the one source of its keys and
 defaults (its paper's): its model here, and a graph's, is generated from
-the engine's schema (`KINDS`, `models.Models`). The `[core]` section sets the bottleneck (core) link of
+the engine's schema (`KINDS`, `scenario_tables.Tables`). The `[core]` section sets the bottleneck (core) link of
 every kind; keys it leaves out take the topology's (its spec's `x-core`). Routes follow shortest paths in hops
 (ties broken by declaration order), computed once by the engine;
 `describe()` shows what was built.
@@ -20,7 +20,7 @@ from typing import Annotated, Dict, Optional, Union
 
 from pydantic import Discriminator, Tag
 
-from . import models, schema
+from . import scenario_tables, schema
 
 
 def _class_name(kind: str) -> str:
@@ -29,10 +29,10 @@ def _class_name(kind: str) -> str:
 
 
 _KIND_TABLES = {each["properties"]["kind"]["const"]: each for each in schema.table("topology")["oneOf"]}
-_FRONTS = {**{kind: models.Front(_class_name(kind)) for kind in _KIND_TABLES},
-           "LinkSpec": models.Front("LinkSpec"), "FlowSpec": models.Front("FlowSpec")}
-_MODELS = models.Models(__name__, globals(), _FRONTS)
-KINDS: Dict[str, type] = {kind: _MODELS.model(kind, each) for kind, each in _KIND_TABLES.items()}
+_FRONTS = {**{kind: scenario_tables.Front(_class_name(kind)) for kind in _KIND_TABLES},
+           "LinkSpec": scenario_tables.Front("LinkSpec"), "FlowSpec": scenario_tables.Front("FlowSpec")}
+_TABLES = scenario_tables.Tables(__name__, globals(), _FRONTS)
+KINDS: Dict[str, type] = {kind: _TABLES.model(kind, each) for kind, each in _KIND_TABLES.items()}
 """Every topology kind's model, generated from the engine's specs (`topology/*.rs`; a graph's links, their
 halves and its flows too): keys, types, units, defaults and descriptions are the engine's."""
 NAMED: Dict[str, type] = {kind: model for kind, model in KINDS.items() if kind != "graph"}
@@ -61,7 +61,7 @@ def core_defaults(kind: str) -> dict:
 @lru_cache(maxsize=None)
 def _core_defaults(kind: str) -> dict:
     core = schema.table("topology", kind).get("x-core", {})
-    return {key: models.human(value, schema.unit(f"core.{key}")) for key, value in core.items()}
+    return {key: scenario_tables.human(value, schema.unit(f"core.{key}")) for key, value in core.items()}
 
 
 def describe(scenario, examples: int = 3) -> dict:

@@ -302,7 +302,7 @@ impl Scenario {
     /// as `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`. The
     /// results store keys a run by the values it gives (python/pacesim/store.py,
     /// `key_form`), not by this layout. The Python front generates its
-    /// models from it (python/pacesim/models.py), and both hold a scenario
+    /// models from it (python/pacesim/scenario_tables.py), and both hold a scenario
     /// to its bounds (`spec::bounds`).
     pub fn schema() -> &'static serde_json::Value {
         static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
@@ -412,7 +412,7 @@ mod tests {
         assert_eq!(pacing["delay"]["default"], 10_000_000);
         assert_eq!(pacing["scheme"]["enum"], serde_json::json!(["none", "host", "edge", "qlbp"]));
         assert_eq!(s["properties"]["pacing"].get("default"), None, "each key its own default");
-        // Bounds and defaults the front generates its types from (python/pacesim/models.py).
+        // Bounds and defaults the front generates its types from (python/pacesim/scenario_tables.py).
         let red = &defs["RedParams"]["properties"];
         assert_eq!((&red["max_p"]["exclusiveMinimum"], &red["max_p"]["maximum"]), (&0.0.into(), &1.0.into()));
         assert_eq!(s["properties"]["duration"]["minimum"], 1);

@@ -2,7 +2,7 @@
 //!
 //! Each spec declares its keys' bounds once, as schemars attributes
 //! (`range(min = 1)`, `exclusiveMinimum`), in the schema the Python front
-//! generates its types from (python/pacesim/models.py). [`check`] holds a
+//! generates its types from (python/pacesim/scenario_tables.py). [`check`] holds a
 //! wire form (JSON) to those same bounds, so the engine and the front refuse
 //! the same values and cannot part: a key past its bound is refused naming
 //! its path (`core.red.max_p`), whether or not the run would read it (RED's

@@ -1,4 +1,5 @@
-"""The scenario's pydantic models, generated from the engine's schema (`schema.SCHEMA`).
+"""The scenario's tables as pydantic models, generated from the engine's schema (`schema.SCHEMA`); named
+so as not to be taken for the papers' analytical models (`papers/<x>/models.py`).
 
 Every table of a scenario is a model made here from its spec in the engine (`Scenario::schema`): its keys
 in the engine's order, each key's type from the schema (a quantity in human units by its `x-unit`, with
@@ -59,7 +60,7 @@ def human(value: Any, unit: Optional[str]) -> Any:
     return fmt(value)
 
 
-def describe(text: Optional[str]) -> str:
+def prose(text: Optional[str]) -> str:
     """A doc comment as one line of prose for the front: rustdoc's links [`X`] as `X`, and without the wire
     form's SI unit (", ns"), which `x-unit` carries: the front takes and shows human units."""
     text = re.sub(r"\[(`[^`]+`)\](?!\()", r"\1", " ".join((text or "").split()))
@@ -102,7 +103,7 @@ def _ref(node: dict) -> Optional[str]:
     return refs[0].rsplit("/", 1)[1] if refs else None
 
 
-class Models:
+class Tables:
     """The front's models of the engine's tables, made once each and registered in `namespace` (a
     module's globals, where pickle, e.g. a sweep's worker process, looks a class up by name)."""
 
@@ -124,14 +125,14 @@ class Models:
                 else:
                     fields[key + "_" if keyword.iskeyword(key) else key] = self.field(key, prop, key in front.optional)
             model = create_model(front.name, __base__=front.base, __module__=self.module,
-                                 __doc__=describe(node.get("description")), **fields)
+                                 __doc__=prose(node.get("description")), **fields)
             self.namespace[front.name] = self.made[ref] = model
         return self.made[ref]
 
     def field(self, key: str, prop: dict, optional: bool = False) -> Tuple[Any, Any]:
         """(type, FieldInfo) of engine key `key` of schema `prop`: its type, default and description."""
         typ, nullable = self.type(prop), optional or _nullable(prop)
-        options: Dict[str, Any] = {"description": describe(prop.get("description"))}
+        options: Dict[str, Any] = {"description": prose(prop.get("description"))}
         if keyword.iskeyword(key):
             options["alias"] = key
         default = prop.get("default", PydanticUndefined)
