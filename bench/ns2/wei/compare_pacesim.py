@@ -10,7 +10,8 @@ packets in flight, its unpaced runs and flows too.
 - W-s5 (results/ws5.csv for Reno and NewReno; SACK from the build whose
   Sack1 is gated by the pacer, results/sack1-paced/ws5.csv: the published
   patch leaves SACK unpaced, pacesim paces it as paper W did);
-- W-s6 (results/ws6.csv) and W-s3 (results/ws3.csv): 5 Reno flows on 1 Gb/s;
+- W-s6 (results/ws6.csv), W-s3 (results/ws3.csv) and W-s4 (results/ws4.csv, no cross
+  traffic, every flow paced or none): 5 Reno flows on 1 Gb/s;
 - W-s1 (results/sack1-paced/ws1.csv, the gated build): 16 SACK flows,
   latency to 1 MB, the mean over seeds of the fastest, median and slowest
   flow's, and the slowest-flow ratio unpaced / paced.
@@ -22,7 +23,7 @@ loss-like rates within 20 % (relative) where ns-2's exceeds 0.5 %, goodputs
 
     PYTHONPATH=python python bench/ns2/wei/compare_pacesim.py [GRID...] [--workers N] [--markdown FILE]
 
-GRID: ebase, ws5, ws6, ws3, ws1 (default all). Prints the side-by-side
+GRID: ebase, ws5, ws6, ws4, ws3, ws1 (default all). Prints the side-by-side
 tables (and writes them as Markdown to FILE); exits 1 if any point misses.
 """
 
@@ -71,21 +72,23 @@ def load(name: str) -> pd.DataFrame:
 
 
 def simulate_w_dumbbell(p: dict) -> dict:
-    """W-s6 or W-s3 (ws5.tcl's network with cross traffic): 5 Reno flows, every second one paced if
-    `mode` is not "none"; the slowest flow's goodput (and the slowest paced one's), the sum of all."""
+    """W-s6, W-s3 or W-s4 (ws5.tcl's network, with cross traffic where `cross_mbps` > 0): 5 Reno flows, the
+    share `fraction` of them paced (default 1) if `mode` is not "none"; the core's throughput (W-s4, no cross
+    traffic: TCP's), the slowest and fastest flow's goodput (and the slowest paced one's), the sum of all."""
     pacing = (["pacing.scheme=none"] if p["mode"] == "none" else
               ["pacing.scheme=host", f"pacing.fraction={p.get('fraction', 1.0)}", f"pacing.host_mode={p['mode']}"])
+    cross = ([f'traffic.udp=[{{kind = "onoff", rate = "{p["cross_mbps"]}Mbps", size = "210B", on = "500ms", '
+              'off = "500ms", from = "x-src", to = "x-dst"}]'] if p["cross_mbps"] > 0 else [])
     s = pacesim.apply_overrides(pacesim.load_scenario(W_DUMBBELL), [
         f"topology.flows={p['flows']}", f"core.rate={p['rate_mbps']}Mbps", f"core.delay={p['core_delay_ms']}ms",
         f"core.buffer={p['buffer_bytes']}B", f"tcp.segment_size={p['packet_bytes'] - 40}B", "tcp.window=100000",
         "tcp.variant=reno", f"duration={p['duration_s']}s", f"warmup={p['warmup_s']}s",
-        'traffic.start=["0s", "120ms"]', f"seed={p['seed']}", *pacing, *WEI,
-        f'traffic.udp=[{{kind = "onoff", rate = "{p["cross_mbps"]}Mbps", size = "210B", on = "500ms", '
-        'off = "500ms", from = "x-src", to = "x-dst"}]'])
+        'traffic.start=["0s", "120ms"]', f"seed={p['seed']}", *pacing, *WEI, *cross])
     r = pacesim.run(s)
     f = r.flows
     paced = f[f.paced.astype(bool)].goodput_kbps
-    return {**p, "core_loss": r.summary["core_loss_rate"], "goodput_kbps_min": f.goodput_kbps.min(),
+    return {**p, "aggregate_mbps": r.summary["aggregate_mbps"], "core_loss": r.summary["core_loss_rate"],
+            "goodput_kbps_min": f.goodput_kbps.min(),
             "goodput_kbps_max": f.goodput_kbps.max(), "goodput_kbps_min_paced": paced.min() if len(paced) else None,
             "goodput_mbps_sum": f.goodput_kbps.sum() / 1000}
 
@@ -117,13 +120,14 @@ def _agree_relative(t: pd.DataFrame, goodputs: list[str], rates: list[str]) -> p
 
 
 def compare_w_dumbbell(ns2: pd.DataFrame, workers: int | None) -> pd.DataFrame:
-    """W-s6 or W-s3 rows: goodputs within 5 %, the sum within 3 % of the link, core loss."""
+    """W-s6, W-s3 or W-s4 rows: goodputs within 5 %, the sum and the core's throughput within 3 % of the link,
+    core loss."""
     if ns2.empty:
         return NO_ROWS
     key = [k for k in WS6_KEY if k in ns2.columns]
     ours = fidelity._run_all(simulate_w_dumbbell, ns2[key + ["seed"]].to_dict("records"), workers)
     goodputs = [c for c in ("goodput_kbps_min", "goodput_kbps_max", "goodput_kbps_min_paced") if c in ns2.columns]
-    sums = ["goodput_mbps_sum"] if "goodput_mbps_sum" in ns2.columns else []
+    sums = [c for c in ("aggregate_mbps", "goodput_mbps_sum") if c in ns2.columns]
     t = fidelity._side_by_side(ns2, ours, key, [*goodputs, *sums, "core_loss"])
     for m in sums:
         t[f"ok_{m}"] = (t[f"{m}_pacesim"] - t[f"{m}_ns2"]).abs() <= base.TOL_THROUGHPUT * t.rate_mbps
@@ -190,6 +194,14 @@ def markdown_w_dumbbell(t: pd.DataFrame) -> str:
         ("sum Mb/s", _pair("goodput_mbps_sum", num)), ("core loss %", _pair("core_loss", pct))])
 
 
+def markdown_ws4(t: pd.DataFrame) -> str:
+    return _table(t.sort_values(["buffer_bytes", "mode"]), [
+        ("buffer KB", kb), ("pacing", lambda r: r["mode"]), ("seeds", lambda r: r["seeds"]),
+        ("TCP Mb/s ns-2 / pacesim", _pair("aggregate_mbps", num)),
+        ("slowest Kb/s", _pair("goodput_kbps_min", num)), ("fastest Kb/s", _pair("goodput_kbps_max", num)),
+        ("core loss %", _pair("core_loss", pct))])
+
+
 def markdown_ws1(t: pd.DataFrame) -> str:
     ratio = lambda r: f"x{r['latency_max_s_ns2']:.2f} / x{r['latency_max_s_pacesim']:.2f}"
     slowest = lambda r: ratio(r) if r["mode"] == "unpaced / paced" else _pair("latency_max_s", ms)(r)
@@ -210,6 +222,8 @@ def grids(workers: int | None) -> dict:
                 fidelity.markdown_ws5),
         "ws6": ("Paper W scenario 6, Reno, every second flow paced",
                 partial(compare_w_dumbbell, load("ws6.csv"), workers), markdown_w_dumbbell),
+        "ws4": ("Paper W scenario 4, Reno, every flow paced (original) or none, no cross traffic",
+                partial(compare_w_dumbbell, load("ws4.csv"), workers), markdown_ws4),
         "ws3": ("Paper W scenario 3, Reno unpaced", partial(compare_w_dumbbell, load("ws3.csv"), workers),
                 markdown_w_dumbbell),
         "ws1": ("Paper W scenario 1, latency to 1 MB (Sack1 gated)",
@@ -219,7 +233,7 @@ def grids(workers: int | None) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("grids", nargs="*", metavar="GRID", help="ebase, ws5, ws6, ws3 or ws1 (default: all)")
+    ap.add_argument("grids", nargs="*", metavar="GRID", help="ebase, ws5, ws6, ws4, ws3 or ws1 (default: all)")
     ap.add_argument("--workers", type=int, default=os.cpu_count())
     ap.add_argument("--markdown", type=Path, help="write the tables here")
     args = ap.parse_args()

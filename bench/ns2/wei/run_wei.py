@@ -19,6 +19,11 @@ Grids (a row already in its CSV is skipped, so a stopped run resumes):
 - ws6:    W-s6, 5 Reno flows, 1 Gb/s, RTT 12 ms, 30 KB, on-off cross traffic
           100 Mb/s while on, every second flow paced (none / modified /
           original), seeds 1-2, 200 s (results/ws6.csv, ws6.csv's columns);
+- ws4:    W-s4's Reno, 5 flows, 1 Gb/s, RTT 12 ms, no cross traffic, every flow
+          paced (original) or none, 30 KB / 100 KB / 300 KB / 1 MB / 3 MB / 15 MB,
+          seeds 1-2, 200 s from 0 s (results/ws4.csv, bench/ns2/paced/results/ws4.csv's
+          columns; aggregate_mbps is pacesim's tcp_throughput_mbps here; per flow
+          results/flows/ws4_*);
 - ws3:    W-s3, 5 unpaced Reno flows, 1 Gb/s, RTT 12 ms, 1 / 3 / 15 MB, cross
           traffic, seeds 1-2, 200 s (results/ws3.csv);
 - ebase:  E-base, 1000 flows, 3 / 5 / 10 / 20 KB, unpaced (mode none) and
@@ -107,23 +112,50 @@ WS6_COLUMNS = ["variant", "mode", "fraction", "seed", "flows", "rate_mbps", "cor
                "packet_bytes", "duration_s", "warmup_s", "cross_mbps", "core_loss", "goodput_kbps_min",
                "goodput_kbps_min_paced", "goodput_mbps_sum", "wall_s"]
 WS6_KEY = WS6_COLUMNS[:12]
+# W-s4's columns are bench/ns2/paced/results/ws4.csv's (aggregate_mbps: every core departure as a 1500 B packet,
+# with no cross traffic pacesim's tcp_throughput_mbps) and the wall time.
+WS4_COLUMNS = [*WS6_COLUMNS[:12], "aggregate_mbps", "core_loss", "goodput_kbps_min", "goodput_kbps_max",
+               "goodput_mbps_sum", "wall_s"]
+WS4_BUFFERS = (30_000, 100_000, 300_000, 1_000_000, 3_000_000, 15_000_000)
+
+
+def run_dumbbell(ns, mode, seed, buffer, cross, fraction, keep=None):
+    """One run of 5 Reno flows on paper W's 1 Gb/s dumbbell (core 4 ms, RTT 12 ms, 200 s from 0 s, starts
+    U[0, 0.12] s; ws5.tcl with FRACTION): (scenario columns, RESULT line, per-flow rows, wall time). `keep`: the
+    per-flow file's name under results/flows/ (ws5.tcl's columns: goodput, data packets sent, retransmissions,
+    timeouts, fast retransmits, core drops), else it is not kept."""
+    scenario = {"variant": "Reno", "mode": mode, "fraction": fraction, "seed": seed, "flows": 5, "rate_mbps": 1000,
+                "core_delay_ms": 4, "buffer_bytes": buffer, "packet_bytes": 1500, "duration_s": 200, "warmup_s": 0,
+                "cross_mbps": cross}
+    if keep:
+        run_paced.FLOWS.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = run_paced.FLOWS / keep if keep else Path(tmp, "flows.csv")
+        m, wall = run_paced.run_ns(ns, [HERE.parent / "paced" / "ws5.tcl", 5, 1000, 4, buffer, 1500, seed, 200, 0,
+                                        path, "Reno", mode, 0.12, cross, fraction])
+        flows = read_flows(path)
+    return scenario, m, flows, wall
 
 
 def run_ws6(ns, row):
-    """W-s6 as bench/ns2/paced/README.md runs it by hand (ws5.tcl with FRACTION 0.5)."""
+    """W-s6 as bench/ns2/paced/README.md runs it by hand (ws5.tcl with FRACTION 0.5, 30 KB, cross traffic)."""
     mode, seed = row
-    scenario = {"variant": "Reno", "mode": mode, "fraction": 0.5, "seed": seed, "flows": 5, "rate_mbps": 1000,
-                "core_delay_ms": 4, "buffer_bytes": 30_000, "packet_bytes": 1500, "duration_s": 200, "warmup_s": 0,
-                "cross_mbps": 100}
-    with tempfile.NamedTemporaryFile("r", suffix=".csv") as tf:
-        m, wall = run_paced.run_ns(ns, [HERE.parent / "paced" / "ws5.tcl", 5, 1000, 4, 30_000, 1500, seed, 200, 0,
-                                        tf.name, "Reno", mode, 0.12, 100, 0.5])
-        flows = read_flows(tf.name)
+    scenario, m, flows, wall = run_dumbbell(ns, mode, seed, 30_000, 100, 0.5)
     goodputs = [float(f["goodput_kbps"]) for f in flows]
     paced = [float(f["goodput_kbps"]) for f in flows if f["paced"] == "1"]
     return {**scenario, "core_loss": m["core_loss"], "goodput_kbps_min": min(goodputs),
             "goodput_kbps_min_paced": min(paced) if paced else "", "goodput_mbps_sum": sum(goodputs) / 1000,
             "wall_s": f"{wall:.1f}"}
+
+
+def run_ws4(ns, row):
+    """W-s4's Reno point: every flow paced (original) or none, no cross traffic (ws5.tcl with FRACTION 1)."""
+    mode, buffer, seed = row
+    scenario, m, flows, wall = run_dumbbell(ns, mode, seed, buffer, 0, 1, keep=f"ws4_{mode}_{buffer}_s{seed}.csv")
+    goodputs = [float(f["goodput_kbps"]) for f in flows]
+    return {**scenario, "aggregate_mbps": m["aggregate_mbps"], "core_loss": m["core_loss"],
+            "goodput_kbps_min": min(goodputs), "goodput_kbps_max": max(goodputs),
+            "goodput_mbps_sum": sum(goodputs) / 1000, "wall_s": f"{wall:.1f}"}
 
 
 def use_results(root):
@@ -186,6 +218,10 @@ def grid(name, seeds=(1, 2)):
                 for m in ("original", "modified")]
         return (rows, RESULTS / "ws5.csv", WS5_COLUMNS, run_paced.WS5_KEY, ws5_table1,
                 lambda r: (r[0], r[1], r[2], 40, 57, 48, 712000, 1500, r[3], r[4]), lambda r: r[2])
+    if name == "ws4":
+        rows = [(m, b, s) for s in seeds for b in WS4_BUFFERS for m in ("none", "original")]
+        return (rows, RESULTS / "ws4.csv", WS4_COLUMNS, WS6_KEY, run_ws4,
+                lambda r: ("Reno", r[0], 1, r[2], 5, 1000, 4, r[1], 1500, 200, 0, 0), lambda r: r[2])
     if name == "ws6":
         rows = [(m, s) for s in seeds for m in ("none", "modified", "original")]
         return (rows, RESULTS / "ws6.csv", WS6_COLUMNS, WS6_KEY, run_ws6,
@@ -216,13 +252,14 @@ def binary(build, sack1_paced):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws6", "ws3", "ebase", "efig17", "ebase-ci", "ns228"])
+    ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws4", "ws6", "ws3", "ebase", "efig17", "ebase-ci", "ns228"])
     ap.add_argument("--ns", help="the ns binary (default: the one named in the --build directory's READY)")
     ap.add_argument("--seed", type=int, action="append",
                     help="these seeds instead of 1-2 (W-s1: only these of 1-10; repeatable)")
     ap.add_argument("--mode", action="append", choices=["none", "original", "modified"],
                     help="only these pacing modes (repeatable)")
-    ap.add_argument("--buffer-kb", type=int, action="append", help="E-base, W-s3: only these buffers (repeatable)")
+    ap.add_argument("--buffer-kb", type=int, action="append",
+                    help="E-base, W-s3, W-s4: only these buffers (repeatable)")
     ap.add_argument("--sack1-paced", action="store_true",
                     help="build.sh --sack1-paced's binary, SACK rows only, into results/sack1-paced/")
     ap.add_argument("--build", type=Path,
@@ -239,8 +276,8 @@ def main():
         rows, path, columns, key, run, key_of, seed_of = grid(name, *([tuple(args.seed)] if args.seed else []))
         rows = [r for r in rows if (not args.sack1_paced or name == "ws1" or r[0] == "Sack1")
                 and (not args.seed or seed_of(r) in args.seed)
-                and (not args.buffer_kb or name not in ("ebase", "efig17", "ebase-ci", "ws3")
-                     or (r[0] // 1000 if name == "ws3" else r[2]) in args.buffer_kb)
+                and (not args.buffer_kb or name not in ("ebase", "efig17", "ebase-ci", "ws3", "ws4")
+                     or {"ws3": r[0] // 1000, "ws4": r[1] // 1000}.get(name, r[2]) in args.buffer_kb)
                 and (not args.mode or dict(zip(key, key_of(r))).get("mode", "none") in args.mode)]
         run_rows(ns, name, [(r, key_of(r)) for r in rows], path, columns, key, run)
     return 0
