@@ -219,7 +219,7 @@ def test_topology_show_prints_routes_and_draws_a_png(tmp_path):
     out = CliRunner().invoke(app, ["topology", "show", str(SCENARIOS / "e-base.toml"), "--routes", "2",
                                    "--png", str(tmp_path / "t.png")], env={"COLUMNS": "200"})
     assert out.exit_code == 0, out.output
-    assert "22 routers, 2000 hosts, 4042 link halves, 1000 flows" in out.output
+    assert "22 routers, 2,000 hosts, 4,042 link halves, 1,000 flows" in out.output
     assert "access.0.up > edge_in.0 > core > edge_out.0 > sink.0.in" in out.output
     assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
     bad = CliRunner().invoke(app, ["topology", "show", str(SCENARIOS / "e-base.toml"), "--set", "topology.edges=0"])
