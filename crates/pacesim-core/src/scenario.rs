@@ -307,7 +307,9 @@ impl Scenario {
     pub fn schema() -> &'static serde_json::Value {
         static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
         SCHEMA.get_or_init(|| {
-            bounds::with_clock(schemars::SchemaGenerator::default().into_root_schema_for::<Scenario>().to_value())
+            bounds::with_clock(
+                schemars::SchemaGenerator::default().into_root_schema_for::<Scenario>().to_value(),
+            )
         })
     }
 

@@ -126,7 +126,8 @@ mod tests {
                 {"from": "b", "to": "g", "rate": [1000000, 1000000], "delay": [0, 0]}],
             "flows": [{"from": "h", "to": "g"}, {"from": "g", "to": "h"}]});
         let named = Topology::VARIANTS.iter().filter(|k| **k != "graph");
-        let mut wires: Vec<Value> = named.map(|k| wire(serde_json::from_value(json!({"kind": k})).unwrap())).collect();
+        let mut wires: Vec<Value> =
+            named.map(|k| wire(serde_json::from_value(json!({"kind": k})).unwrap())).collect();
         wires.push(graph);
         for mut w in wires {
             let kind = w["kind"].as_str().unwrap().to_string();
@@ -134,8 +135,13 @@ mod tests {
             let branch = branches.iter().find(|b| b["properties"]["kind"]["const"] == kind.as_str()).unwrap();
             let keys: Vec<String> = serde_json::from_value(branch["x-flows"].clone()).expect(&kind);
             let declared = |w: &Value| -> usize {
-                let count = |k: &String| w[k].as_array().map_or_else(|| w[k].as_u64().unwrap() as usize, Vec::len);
-                if keys.is_empty() { 0 } else { keys.iter().map(count).product() }
+                let count =
+                    |k: &String| w[k].as_array().map_or_else(|| w[k].as_u64().unwrap() as usize, Vec::len);
+                if keys.is_empty() {
+                    0
+                } else {
+                    keys.iter().map(count).product()
+                }
             };
             let built = |w: &Value| {
                 let t: Topology = serde_json::from_value(w.clone()).unwrap();

@@ -72,10 +72,12 @@ fn walk(value: &Value, node: &Value, defs: &Value, path: &str) -> Result<(), Inv
         }
         Value::Array(items) => match node.get("items") {
             // A range's items ([low, high]) are in the range's unit.
-            Some(n) if node.get("x-unit").is_some() => items.iter().enumerate().try_for_each(|(i, v)| match v {
-                Value::Number(x) => within(x, n, node, &format!("{path}[{i}]")),
-                _ => Ok(()),
-            }),
+            Some(n) if node.get("x-unit").is_some() => {
+                items.iter().enumerate().try_for_each(|(i, v)| match v {
+                    Value::Number(x) => within(x, n, node, &format!("{path}[{i}]")),
+                    _ => Ok(()),
+                })
+            }
             Some(n) => {
                 items.iter().enumerate().try_for_each(|(i, v)| walk(v, n, defs, &format!("{path}[{i}]")))
             }
@@ -245,7 +247,10 @@ mod tests {
         let refused = |v: Value| check(&v, &schema).err().map(|e| e.to_string());
         let past = MAX_TIME + 1;
         assert_eq!(refused(json!({"rto": MAX_TIME, "delay": [0, MAX_TIME], "size": past})), None);
-        assert_eq!(refused(json!({"rto": past})).unwrap(), format!("rto: {past} ns must be at most {MAX_TIME} ns"));
+        assert_eq!(
+            refused(json!({"rto": past})).unwrap(),
+            format!("rto: {past} ns must be at most {MAX_TIME} ns")
+        );
         assert_eq!(
             refused(json!({"delay": [1, past]})).unwrap(),
             format!("delay[1]: {past} ns must be at most {MAX_TIME} ns")

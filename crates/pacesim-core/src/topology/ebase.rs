@@ -193,8 +193,8 @@ pub fn graph(spec: &EBase, seed: u64) -> Graph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::DropTail;
     use crate::net::core_link::Core;
+    use crate::net::DropTail;
     use crate::topology::testing::rtt_range_ms;
     use crate::topology::Network;
 
@@ -210,7 +210,8 @@ mod tests {
             edge_delay: [5 * MS, 15 * MS],
             udp: None,
         };
-        let mut net = graph(&spec, 1).build(&Core::droptail(100_000_000, 100 * MS, 10_000), 1, false).unwrap();
+        let mut net =
+            graph(&spec, 1).build(&Core::droptail(100_000_000, 100 * MS, 10_000), 1, false).unwrap();
         net.mark_cut_through();
         net
     }
