@@ -534,14 +534,14 @@ def reproduce(
 def _claims_table(fid: str, claims: list, quick: bool) -> Table:
     """The claims of figure `fid` with their numbers (on the mean over seeds), and but for a quick run (which
     has none: the papers' claims are about their sizes) their verdicts and how the seeds split on them."""
-    from .reproduce.verdicts import INCONCLUSIVE
+    from .reproduce.verdicts import INCONCLUSIVE, UNSETTLED
 
     t = Table(title=f"{fid}{' (quick)' if quick else ''}: claims")
     for col in ["claim", "numbers"] if quick else ["claim", "verdict", "seeds", "numbers (mean over seeds)"]:
         t.add_column(col)
     colour = {"reproduced": "green", "not reproduced": "red", "not evaluated": "yellow"}
     for j in claims:
-        shade = "yellow" if j.verdict == INCONCLUSIVE else colour[j.outcome]
+        shade = "yellow" if j.verdict in (INCONCLUSIVE, UNSETTLED) else colour[j.outcome]
         verdict = [] if quick else [Text(terminal.shown(j.verdict), shade), plain(j.seeds or "-")]
         t.add_row(plain(f"{j.id} {j.expect}"), *verdict, plain(j.numbers))
     return t

@@ -10,7 +10,8 @@ from pacesim import papers
 from pacesim.reproduce.claims import Claim, Points
 from pacesim.reproduce.figure import Figure
 from pacesim.reproduce.runner import more_seeds, reproduce
-from pacesim.reproduce.verdicts import DECIDED, INCONCLUSIVE, MORE_SEEDS, REPRODUCED, Judged, judge, settle
+from pacesim.reproduce.verdicts import (DECIDED, INCONCLUSIVE, MORE_SEEDS, REPRODUCED, UNSETTLED, Judged, counts, judge,
+                                        settle)
 
 from .conftest import TINY
 
@@ -41,6 +42,15 @@ def test_an_inconclusive_verdict_replaces_the_means_coin_flip():
     assert j.verdict == REPRODUCED and j.settled == DECIDED and j.seeds == f"{R} on 3 of 3 seeds (1, 2, 3)"
     j = judge("E-fig3.4", "x", "t", R, "n", quick=True, by_seed={1: R, 2: N})
     assert j.settled == DECIDED and not j.seeds  # quick runs are demos: never settled
+
+
+def test_a_claim_whose_seeds_have_not_settled_is_counted_apart_from_the_means_verdict():
+    # E-fig14.3 stood as "reproduced" at 4 of 7 and 5 of 9 seeds before the tenth made it inconclusive
+    split = judge("E-fig3.4", "At 5 KB goodput none≈82 Kb/s", "t", R, "n", by_seed={s: R if s < 6 else N for s in range(1, 10)})
+    few = judge("E-fig3.4", "At 5 KB goodput none≈82 Kb/s", "t", R, "n", by_seed={1: R})
+    decided = judge("E-fig3.4", "At 5 KB goodput none≈82 Kb/s", "t", R, "n", by_seed={1: R, 2: R, 3: R})
+    assert split.verdict == few.verdict == UNSETTLED and split.outcome == R and "5 of 9 seeds" in split.seeds
+    assert counts([split, few, decided]) == f"1 of 3 reproduced; 2 {UNSETTLED}"
 
 
 def test_more_seeds_adds_up_to_the_papers_count_then_two_at_a_time():
@@ -83,6 +93,7 @@ def test_reproduce_settle_adds_seeds_until_each_verdict_holds(tmp_path, monkeypa
     assert split.verdict == INCONCLUSIVE and "on 5 of 10 seeds" in split.seeds
     assert done.run.points == 10 and done.run.ran == 10
     assert "Seeds: " in done.report.read_text()
-    # without `settle`, the sweep file's one seed: a verdict that wants more seeds, never inconclusive
+    # without `settle`, the sweep file's one seed: unsettled, wanting more seeds, never the mean's verdict
     one = reproduce(fig.id, tmp_path / "results", tmp_path / "out1", pool=pool, progress=False)
-    assert [j.settled for j in one.claims] == [MORE_SEEDS, MORE_SEEDS] and one.claims[1].verdict == REPRODUCED
+    assert [j.settled for j in one.claims] == [MORE_SEEDS, MORE_SEEDS]
+    assert [j.verdict for j in one.claims] == [UNSETTLED, UNSETTLED] and one.claims[1].outcome == REPRODUCED

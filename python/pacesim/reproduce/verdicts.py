@@ -29,7 +29,9 @@ own outcome is the mean's: the margin lies outside the seed-to-seed spread.
 When a seed disagrees the margin lies inside the spread: the claim wants
 more seeds (`runner.reproduce(settle=True)` adds them) up to `MAX_SEEDS` =
 10, and then, still split, its verdict is *inconclusive*, never the mean's
-coin flip.
+coin flip. Until then (the run stopped before its seeds settled) the claim is
+*unsettled* and counted apart from every verdict: the mean's outcome is shown
+but not counted as the claim's verdict.
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ UNKNOWN = "not reproduced, cause not yet found"
 QUICK_MISS = "not reproduced (quick demo: verdicts are given at the paper's size)"
 NOT_EVALUATED = "not evaluated"
 INCONCLUSIVE = "inconclusive: the seeds disagree"
-ORDER = [REPRODUCED, *KINDS.values(), UNKNOWN, INCONCLUSIVE, QUICK_MISS, NOT_EVALUATED]
+UNSETTLED = "unsettled: more seeds wanted"
+ORDER = [REPRODUCED, *KINDS.values(), UNKNOWN, INCONCLUSIVE, UNSETTLED, QUICK_MISS, NOT_EVALUATED]
 
 MIN_SEEDS = 3
 """Seeds a verdict needs where the paper gives no count of its own (`Figure.seeds`)."""
@@ -159,11 +162,14 @@ def judge(cid: str, expect: str, test: str, outcome: str, numbers: str, quick: b
           directory: Path = CAUSES_DIR, sentence: str = "", by_seed: Optional[Dict[int, str]] = None,
           needed: int = MIN_SEEDS, seed_numbers: Optional[Dict[int, str]] = None) -> Judged:
     """The verdict of claim `cid` from its outcome (on the mean over seeds; with `by_seed`, each seed's, settled by
-    `settle`, and `seed_numbers` each seed's numbers) and, for a miss at the paper's size, its recorded cause."""
+    `settle`, and `seed_numbers` each seed's numbers) and, for a miss at the paper's size, its recorded cause. A
+    claim whose seeds have not settled (too few, or split below `MAX_SEEDS`) is `UNSETTLED`, never the mean's
+    verdict."""
     settled, spread = settle(outcome, by_seed or {}, needed) if by_seed and not quick else (DECIDED, "")
     each = () if quick else tuple((s, o, (seed_numbers or {}).get(s, "")) for s, o in sorted((by_seed or {}).items()))
-    if settled == INCONCLUSIVE:
-        return Judged(cid, expect, test, outcome, numbers, INCONCLUSIVE, sentence=sentence, seeds=spread,
+    if settled != DECIDED:
+        verdict = INCONCLUSIVE if settled == INCONCLUSIVE else UNSETTLED
+        return Judged(cid, expect, test, outcome, numbers, verdict, sentence=sentence, seeds=spread,
                       settled=settled, by_seed=each)
     j = _judge(cid, expect, test, outcome, numbers, quick, directory, sentence)
     return replace(j, seeds=spread, settled=settled, by_seed=each)

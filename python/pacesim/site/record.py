@@ -30,8 +30,8 @@ from ..reproduce import ns2
 from ..reproduce.catalogue import figures_of
 from ..reproduce.runner import length_s
 from ..reproduce.paper_tables import judge_all, references
-from ..reproduce.verdicts import (INCONCLUSIVE, KINDS, NOT_EVALUATED, ORDER, QUICK_MISS, REPRODUCED, UNKNOWN, Judged,
-                                  paper_of)
+from ..reproduce.verdicts import (INCONCLUSIVE, KINDS, NOT_EVALUATED, ORDER, QUICK_MISS, REPRODUCED, UNKNOWN, UNSETTLED,
+                                  Judged, paper_of)
 from ..report_tables import FLOW_STATS, figures
 from ..store import Store, StoreError
 
@@ -39,7 +39,7 @@ VERDICTS = [v for v in ORDER if v != QUICK_MISS]
 """The verdicts a full-size record can hold, in `ORDER` (quick demos are never judged here)."""
 
 CSS_CLASS = {REPRODUCED: "reproduced", UNKNOWN: "unknown", NOT_EVALUATED: "not-evaluated", INCONCLUSIVE: "inconclusive",
-             **{words: kind for kind, words in KINDS.items()}}
+             UNSETTLED: "inconclusive", **{words: kind for kind, words in KINDS.items()}}
 """Verdict -> the CSS class that colours it."""
 
 FIGURE_FILES = (".png", ".svg", ".csv")
