@@ -26,6 +26,10 @@ Grids (a row already in its CSV is skipped, so a stopped run resumes):
           results/flows/ws4_*);
 - ws3:    W-s3, 5 unpaced Reno flows, 1 Gb/s, RTT 12 ms, 1 / 3 / 15 MB, cross
           traffic, seeds 1-2, 200 s (results/ws3.csv);
+- ws3-reno: the same on Reno's own grid as W-s3.1's check reads it (3, 10, 30,
+          100, 300 KB, 1.5 MB: BIC's scaled to Reno's BDP), seeds 1-2
+          (results/ws3-reno.csv, ws4.csv's columns: the flows' mean is
+          goodput_mbps_sum / 5; per flow results/flows/ws3-reno_*);
 - ebase:  E-base, 1000 flows, 3 / 5 / 10 / 20 KB, unpaced (mode none) and
           every host paced (original, modified), seeds 1-2, 200 s over
           [50, 200] s (results/ebase-host.csv);
@@ -117,6 +121,7 @@ WS6_KEY = WS6_COLUMNS[:12]
 WS4_COLUMNS = [*WS6_COLUMNS[:12], "aggregate_mbps", "core_loss", "goodput_kbps_min", "goodput_kbps_max",
                "goodput_mbps_sum", "wall_s"]
 WS4_BUFFERS = (30_000, 100_000, 300_000, 1_000_000, 3_000_000, 15_000_000)
+WS3_RENO_BUFFERS = (3_000, 10_000, 30_000, 100_000, 300_000, 1_500_000)
 
 
 def run_dumbbell(ns, mode, seed, buffer, cross, fraction, keep=None):
@@ -148,10 +153,11 @@ def run_ws6(ns, row):
             "wall_s": f"{wall:.1f}"}
 
 
-def run_ws4(ns, row):
-    """W-s4's Reno point: every flow paced (original) or none, no cross traffic (ws5.tcl with FRACTION 1)."""
+def run_ws4(ns, row, cross=0, name="ws4"):
+    """W-s4's Reno point: every flow paced (original) or none, no cross traffic (ws5.tcl with FRACTION 1); with
+    `cross` 100 and mode none, W-s3's unpaced Reno point (grid ws3-reno)."""
     mode, buffer, seed = row
-    scenario, m, flows, wall = run_dumbbell(ns, mode, seed, buffer, 0, 1, keep=f"ws4_{mode}_{buffer}_s{seed}.csv")
+    scenario, m, flows, wall = run_dumbbell(ns, mode, seed, buffer, cross, 1, keep=f"{name}_{mode}_{buffer}_s{seed}.csv")
     goodputs = [float(f["goodput_kbps"]) for f in flows]
     return {**scenario, "aggregate_mbps": m["aggregate_mbps"], "core_loss": m["core_loss"],
             "goodput_kbps_min": min(goodputs), "goodput_kbps_max": max(goodputs),
@@ -226,6 +232,11 @@ def grid(name, seeds=(1, 2)):
         rows = [(m, s) for s in seeds for m in ("none", "modified", "original")]
         return (rows, RESULTS / "ws6.csv", WS6_COLUMNS, WS6_KEY, run_ws6,
                 lambda r: ("Reno", r[0], 0.5, r[1], 5, 1000, 4, 30000, 1500, 200, 0, 100), lambda r: r[1])
+    if name == "ws3-reno":
+        rows = [("none", b, s) for s in seeds for b in WS3_RENO_BUFFERS]
+        return (rows, RESULTS / "ws3-reno.csv", WS4_COLUMNS, WS6_KEY,
+                lambda ns, row: run_ws4(ns, row, cross=100, name="ws3-reno"),
+                lambda r: ("Reno", r[0], 1, r[2], 5, 1000, 4, r[1], 1500, 200, 0, 100), lambda r: r[2])
     rows = [(b, s) for s in seeds for b in (15_000_000, 1_000_000, 3_000_000)]
     return (rows, RESULTS / "ws3.csv", run_paced.WS3_COLUMNS, run_paced.WS3_KEY, run_paced.run_ws3,
             lambda r: ("Reno", "none", r[1], 5, 1000, 4, r[0], 1500, 200, 0, 100), lambda r: r[1])
@@ -250,16 +261,21 @@ def binary(build, sack1_paced):
     return ns
 
 
+def buffer_kb(name, row):
+    """The core buffer (KB) of a row of grid `name` (E-base's rows hold it in KB, the others in bytes)."""
+    return row[0] // 1000 if name == "ws3" else row[1] // 1000 if name in ("ws4", "ws3-reno") else row[2]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws4", "ws6", "ws3", "ebase", "efig17", "ebase-ci", "ns228"])
+    ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws4", "ws6", "ws3", "ws3-reno", "ebase", "efig17", "ebase-ci", "ns228"])
     ap.add_argument("--ns", help="the ns binary (default: the one named in the --build directory's READY)")
     ap.add_argument("--seed", type=int, action="append",
                     help="these seeds instead of 1-2 (W-s1: only these of 1-10; repeatable)")
     ap.add_argument("--mode", action="append", choices=["none", "original", "modified"],
                     help="only these pacing modes (repeatable)")
     ap.add_argument("--buffer-kb", type=int, action="append",
-                    help="E-base, W-s3, W-s4: only these buffers (repeatable)")
+                    help="E-base, W-s3, W-s4: only these buffers (repeatable; 1.5 MB is 1500)")
     ap.add_argument("--sack1-paced", action="store_true",
                     help="build.sh --sack1-paced's binary, SACK rows only, into results/sack1-paced/")
     ap.add_argument("--build", type=Path,
@@ -276,8 +292,8 @@ def main():
         rows, path, columns, key, run, key_of, seed_of = grid(name, *([tuple(args.seed)] if args.seed else []))
         rows = [r for r in rows if (not args.sack1_paced or name == "ws1" or r[0] == "Sack1")
                 and (not args.seed or seed_of(r) in args.seed)
-                and (not args.buffer_kb or name not in ("ebase", "efig17", "ebase-ci", "ws3", "ws4")
-                     or {"ws3": r[0] // 1000, "ws4": r[1] // 1000}.get(name, r[2]) in args.buffer_kb)
+                and (not args.buffer_kb or name not in ("ebase", "efig17", "ebase-ci", "ws3", "ws4", "ws3-reno")
+                     or buffer_kb(name, r) in args.buffer_kb)
                 and (not args.mode or dict(zip(key, key_of(r))).get("mode", "none") in args.mode)]
         run_rows(ns, name, [(r, key_of(r)) for r in rows], path, columns, key, run)
     return 0
