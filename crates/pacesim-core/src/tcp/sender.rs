@@ -412,6 +412,25 @@ mod tests {
         assert_eq!(first, want.iter().zip(fractions).map(|(t, f)| t + f).collect::<Vec<_>>());
     }
 
+    /// FACK re-arms Wei's timer after every `send_much` (as the patch's
+    /// FACK does), and a new sender counts as in recovery (`recover` 0 at
+    /// or above its ACK point -1) until the SYN's ACK. Before that ACK, its
+    /// first RTT sample, nothing is paced and no timer is set: the SYN
+    /// alone leaves at 0, and the next packets at the ACK, 100 ms on. (A
+    /// gap from the unsampled least RTT, 0, fired the timer every
+    /// nanosecond until then.)
+    #[test]
+    fn fack_with_wei_sets_no_pacing_timer_before_the_first_rtt_sample() {
+        let mut p = Pipe::from_sender(sender(20, Recovery::fack(false), Some(wei(false))), vec![], 50 * MS);
+        assert_eq!(p.sent, vec![(0, 0)], "the SYN");
+        assert_eq!(p.tx.state.pace.deadline(), None, "no gap before the first sample");
+        p.run_until(100 * MS - 1);
+        assert_eq!(p.sent.len(), 1);
+        p.run_until(160 * MS);
+        assert_eq!(p.transmissions_of(1), vec![100 * MS], "the SYN's ACK: the first sample, paced from then");
+        assert_eq!(p.transmissions_of(2), vec![150 * MS], "100 ms / cwnd 2");
+    }
+
     /// Modified pacing (`pace_packet_ 2`) in slow start paces at 2 cwnd per
     /// RTT: after the SYN's ACK (cwnd 2) packet 2 follows packet 1 by
     /// 100 / 4 ms, and ACK 1 (cwnd 3) spaces 3 and 4 by 100 / 6 ms.

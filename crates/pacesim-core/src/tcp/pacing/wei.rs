@@ -248,9 +248,14 @@ impl Wei {
 
     /// The gap after the last departure (ns-2 `pace_gap`), ns, with the
     /// window `w`, from the least RTT `in_recovery`, with the jitter's
-    /// next draw; None before the first sample.
+    /// next draw; None before the first sample, in recovery too (ns-2
+    /// tests `pace_rtt_ > -1` before it asks; the least RTT is then 0, and
+    /// a gap of 0 would fire the timer every nanosecond: a sender whose
+    /// `recover`, 0, is above its ACK point, -1, from the start is "in
+    /// recovery" until its SYN is acknowledged).
     fn gap(&mut self, w: &Window, in_recovery: bool) -> Option<f64> {
-        let rtt = if in_recovery { self.min_rtt } else { self.rtt? };
+        let mean = self.rtt?;
+        let rtt = if in_recovery { self.min_rtt } else { mean };
         let delay = rtt / self.packets_per_rtt(w);
         let Some(j) = &mut self.jitter else {
             return Some(delay);
@@ -483,6 +488,8 @@ mod tests {
         assert!(!p.holds(0, &mut timer));
         p.end(0, &mut timer, &w, false, true);
         assert!(!timer.is_pending());
+        p.end(0, &mut timer, &w, true, true);
+        assert!(!timer.is_pending(), "in recovery too: no gap from a least RTT not yet sampled");
         let mut pure = Wei::new(false, &WeiSpec { pure_rate_control: true, ..Default::default() }, None);
         assert_eq!(pure.begin(0, &mut timer, &w, false, |_| false), Some(1), "pure rate: one packet a send");
     }
