@@ -160,6 +160,9 @@ impl<E> Default for EventQueue<E> {
     }
 }
 
+/// Popped events a run may keep before a push into it drops them.
+const RUN_COMPACT: usize = 1 << 12;
+
 /// Bits of a large slot's sort key that number its events (see [`sort_slot`]).
 const INDEX_BITS: u32 = 128 - SLOT_BITS - 64;
 
@@ -245,6 +248,16 @@ impl<E: Copy> EventQueue<E> {
             // with no higher tie. (A slot before the current one: the
             // queue has looked ahead, see `pop_before`, and the run has
             // nothing due at `at`.)
+            if self.next >= RUN_COMPACT && 2 * self.next >= self.run.len() {
+                // The popped events go once they are most of the run: a
+                // run that keeps taking events (a timer re-armed every
+                // nanosecond behind a queue that has looked ahead to a slot
+                // 100 ms on) holds only the pending ones, not every event
+                // since the slot began (E-fig7's FACK with Wei's pacer:
+                // 24 B an event, 22 GB). Each event is moved at most once.
+                self.run.drain(..self.next);
+                self.next = 0;
+            }
             let i = self.next + self.run[self.next..].partition_point(|r| r.key() <= e.key());
             self.run.insert(i, e);
         } else {
@@ -499,6 +512,28 @@ mod tests {
             order,
             vec![(20, 'c'), (2 << SLOT_BITS, 'd'), (3 << SLOT_BITS, 'b'), (3 << SLOT_BITS, 'e')]
         );
+    }
+
+    /// A timer re-armed 1 ns on, again and again, behind a queue that has
+    /// looked ahead to a later slot: its events all go into the run, which
+    /// keeps only the pending ones (it kept every one popped until the
+    /// looked-ahead slot came).
+    #[test]
+    fn a_run_that_keeps_taking_events_keeps_only_the_pending_ones() {
+        let mut q = EventQueue::default();
+        q.push(0, 0u32);
+        q.push(3 << SLOT_BITS, 1);
+        assert_eq!(q.pop_before(1), Some((0, 0)));
+        assert_eq!(q.pop_before(1), None, "looked ahead to slot 3");
+        q.push(1, 2);
+        for t in 1..100_000u64 {
+            assert_eq!(q.pop(), Some((t, 2)));
+            q.push(t + 1, 2);
+            assert!(q.run.len() <= 2 * RUN_COMPACT + 2, "{} events in the run at {t} ns", q.run.len());
+        }
+        assert_eq!(q.len(), 2);
+        assert_eq!(q.pop(), Some((100_000, 2)));
+        assert_eq!(q.pop(), Some((3 << SLOT_BITS, 1)));
     }
 
     #[test]
