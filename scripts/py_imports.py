@@ -33,7 +33,7 @@ FLOORS = [
     # results: a run (`engine.run`), its report, the store, and their vocabulary (`panels`)
     ["engine", "result", "report_tables", "metrics", "store", "ns2trace", "pcap", "trace_diff", "panels"],
     ["reproduce.claims", "reproduce.verdicts"],  # claims and their rules
-    ["sweep", "plot", "analysis", "reproduce"],  # experiments: sweeps, figures, the models' frame
+    ["sweep", "pool", "plot", "analysis", "reproduce"],  # experiments: sweeps, figures, the models' frame
     ["papers.*"],  # the papers, one package each
     ["papers", "reproduce.catalogue", "reproduce.runner", "reproduce.paper_tables"],  # every paper: the catalogue
     ["cli", "experiment_commands", "trace_commands", "tmix_commands", "completion", "site"],  # the command line, the site

@@ -137,14 +137,29 @@ def test_points_follow_seeds_added_to_a_sweep():
     assert [sweep.point(i).scenario.seed for i in range(6)] == [1, 2, 3, 1, 2, 3]
 
 
-def test_a_pool_ends_when_a_worker_died_writing_its_result():
-    # A store failure mid-sweep (a full disk) once hung the sweep in 2 of 7 tries: the workers, killed while
-    # one wrote its result, left part of a message in the result pipe, and the pool's manager thread waited
-    # for the rest for ever. Here the part is put there by hand, as a killed worker leaves it.
+def _dies_writing_its_result() -> None:
+    """In a pool worker: write the start of a message of 1000 bytes to each pipe end this process holds (its
+    own to the parent among them), then die as the kernel's OOM killer kills it."""
+    import gc
     import os
+    import signal
     import struct
+    from multiprocessing.connection import Connection
+
+    for c in gc.get_objects():
+        if isinstance(c, Connection) and not c.closed:
+            os.write(c.fileno(), struct.pack("!i", 1000) + b"a part")
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_pool_goes_on_when_a_worker_died_writing_its_result():
+    # A store failure mid-sweep (a full disk) once hung the sweep in 2 of 7 tries: the workers, killed while
+    # one wrote its result, left part of a message in the result pipe the workers shared, and the pool's
+    # manager thread waited for the rest for ever; a worker killed by the kernel broke every point after it
+    # (BrokenProcessPool). Each worker now has its own pipe: a part and then its end fail its call alone.
     import threading
 
+    from pacesim.pool import WorkerDied
     from pacesim.sweep import executor
 
     ended = []
@@ -152,8 +167,9 @@ def test_a_pool_ends_when_a_worker_died_writing_its_result():
     def sweep_that_fails() -> None:
         try:
             with executor(workers=1) as pool:
-                assert pool.submit(len, "abc").result() == 3  # the pool and its manager thread are up
-                os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"a part")
+                died = pool.submit(_dies_writing_its_result).exception(timeout=60)
+                assert isinstance(died, WorkerDied) and "killed by SIGKILL (signal 9)" in str(died), died
+                assert pool.submit(len, "abc").result(timeout=60) == 3  # on a new worker
                 raise RuntimeError("the store failed")
         except RuntimeError:
             ended.append(True)

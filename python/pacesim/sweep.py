@@ -21,13 +21,15 @@ A sweep file (TOML):
     seeds = [1, 2, 3]               # and/or other seeds
 
 Points run through any `concurrent.futures.Executor`: a local process pool
-by default, or a Dask cluster's executor (`executor()` makes either). Each
+(`pool.Pool`) by default, or a Dask cluster's executor (`executor()` makes either). Each
 finished point is written to the `Store` as it arrives, so a rerun, or a run
 after a crash, skips what is done (and reruns a stored point found damaged).
 Every point is validated before any runs: an invalid one (a bad axis value,
 an invalid combination) stops the sweep with a SweepError naming its axis
 values; a point that fails while running (engine error, lost worker) is
-stored with its error and the sweep goes on. Points are made one at a time,
+stored with its error and the sweep goes on (a local worker killed by the
+kernel's OOM killer or `kill -9` fails the point it ran, naming it and the
+signal, and a new worker takes the next). Points are made one at a time,
 never all held (a sweep has at most `MAX_POINTS`), and handed to the executor
 `IN_FLIGHT` at a time. A sweep sets neither the seed (its `seeds` do) nor a
 packet trace, and its name is a plain file name (`store.plain_name`).
@@ -47,7 +49,7 @@ import sys
 import threading
 import time
 import warnings
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +61,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from . import ENGINE_VERSION, schema
 from .messages import printable, shown
+from .pool import Pool, WorkerDied
 from .result import Result
 from .scenario import (Scenario, ScenarioError, apply_overrides, check_key, load_scenario, packaged, packaged_names,
                        parse_scenario, read_toml)
@@ -185,6 +188,14 @@ class Point:
     key: str
     scenario: Optional[Scenario] = None
     error: Optional[str] = None
+
+    def named(self) -> str:
+        return _named(self.axes, self.seed)
+
+
+def _named(axes: dict, seed: int) -> str:
+    """A point for a person: its axis values and seed ("point core.buffer='3KB', seed 2")."""
+    return "point " + "".join(f"{a}={v!r}, " for a, v in axes.items()) + f"seed {seed}"
 
 
 @dataclass
@@ -462,23 +473,11 @@ def executor(workers: Optional[int] = None, scheduler: Optional[str] = None, das
                 if cluster is not None:
                     cluster.close()
     else:
-        pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count(), initializer=_pool_worker)
+        pool = Pool(workers or os.cpu_count() or 1)
         try:
             yield pool
         except BaseException:  # Ctrl-C or an error: abandon the points in flight
-            workers = list((pool._processes or {}).values())  # no public handle before Python 3.14
-            for worker in workers:
-                worker.kill()
-            for worker in workers:
-                worker.join()
-            # A worker killed while it wrote its result leaves part of a message in the result pipe, and
-            # the pool's manager thread waits for the rest as long as a writer is open: this process's end
-            # closed (the workers' are gone with them), it reads the pipe's end instead and stops.
-            pool._result_queue._writer.close()
-            # Then join the manager thread, which sees the workers gone and ends (a first shutdown
-            # without waiting would let go of it unjoined, and the interpreter's exit would wake it
-            # through a pipe already closed: an ignored OSError's traceback).
-            pool.shutdown(wait=True, cancel_futures=True)
+            pool.kill()
             raise
         pool.shutdown()
 
@@ -520,25 +519,6 @@ def _interrupts_deferred() -> Iterator[None]:
         signal.signal(signal.SIGINT, handler)
     if caught:
         raise KeyboardInterrupt
-
-
-PARENT_POLL_S = 0.2
-"""How often a pool worker checks that the process that started it is alive."""
-
-
-def _pool_worker() -> None:
-    """Set up a process pool worker: Ctrl-C is its parent's to handle (the
-    parent kills the workers), and it exits as soon as its parent is gone
-    (killed with -9, say), which it notices as a change of parent pid."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL_S)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 @dataclass(frozen=True)
@@ -586,10 +566,9 @@ def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progr
                 todo[k] = i
         del done
         for k, why in damaged.items():
-            axes, seed = sweep.axes_at(todo[bytes.fromhex(k)])
-            where = ", ".join(f"{a}={v!r}" for a, v in axes.items())
-            warnings.warn(DamagedRun(printable(f"{sweep.name}: the stored run of point {where}{', ' if where else ''}"
-                                               f"seed {seed}: {why}; running it again")), stacklevel=2)
+            point = _named(*sweep.axes_at(todo[bytes.fromhex(k)]))
+            warnings.warn(DamagedRun(printable(f"{sweep.name}: the stored run of {point}: {why}; running it again")),
+                          stacklevel=2)
         failed = 0
         if todo:
             runnable = list(todo.values())
@@ -705,7 +684,10 @@ def _execute(sweep: Sweep, points: List[int], skipped: int, store: Store, pool: 
             human = p.scenario.model_dump(mode="json", exclude_none=True)
             try:
                 out = fut.result()
-            except Exception as e:  # the worker itself died or the cluster lost it
+            except WorkerDied as e:  # killed (the kernel's OOM killer, kill -9): this point only
+                out = {"error": f"{p.named()}: {e}; the sweep went on in a new worker, and a rerun runs this point "
+                                "again", "host": socket.gethostname()}
+            except Exception as e:  # the cluster lost its worker
                 out = {"error": f"{type(e).__name__}: {e}", "host": None}
             if "report" in out and out["report"]["engine_version"] != ENGINE_VERSION:
                 out = {"error": f"worker engine {out['report']['engine_version']} is not this engine "
