@@ -269,6 +269,26 @@ def _size_tag(size: str) -> str:
     return "" if size == "screen" else f"-{size}"
 
 
+TITLE_IN_NAME = 40
+"""The most characters of a --title a figure's default name carries."""
+
+
+def _title_tag(title: Optional[str]) -> str:
+    """The end of a figure's default name for --title: none for the default title, `-untitled` for none,
+    else `-title=` and the title with spaces as `_`, followed by a hash of the title when it had other
+    characters a file name cannot hold or was cut to `TITLE_IN_NAME`: two titles never share a file."""
+    if title is None:
+        return ""
+    if not title:
+        return "-untitled"
+    import hashlib
+    import re
+
+    text = re.sub(r"[^A-Za-z0-9.,+=-]+", "_", title)[:TITLE_IN_NAME]
+    whole = text.replace("_", " ") == title
+    return f"-title={text}" + ("" if whole else f"-{hashlib.sha256(title.encode()).hexdigest()[:8]}")
+
+
 def _written(paths) -> None:
     for path in paths:
         terminal.say(f"wrote {path}")
@@ -284,8 +304,9 @@ def plot(
                                     "(repeatable): as written (3KB), or for an axis in units a number in bytes, "
                                     "seconds or bit/s, as the Python API gives it (3000)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output path without suffix [default: RESULTS/plots/NAME-Y-vs-X, "
-                                                           "then -by-AXIS and -AXIS=VALUES for --by and --where and "
-                                                           "-SIZE for a paper's --size: each its own file]."),
+                                                           "then -by-AXIS and -AXIS=VALUES for --by and --where, "
+                                                           "-SIZE for a paper's --size and -title=TITLE for "
+                                                           "--title: each its own file]."),
     logy: bool = typer.Option(False, "--logy", help="Logarithmic y axis (loss rates always are, in percent)."),
     series: List[str] = typer.Option([], "--series", help="Instead: draw this time series of one run against time "
                                      "(cwnd, ssthresh, srtt, rto, queue, queue_packets, drops, arrivals, backlog, rate; "
@@ -349,11 +370,12 @@ def plot(
     if ok[y].dropna().empty:
         fail(f"no finished point of {name} with a value of {y} is left by --where {' --where '.join(where)}")
     figure_id = name.removesuffix("-quick")
+    titled = _title_tag(title)  # a title of one's own, before the default is made
     if title is None:
         title = f"{paper_ref(figure_id)}: {FIGURES[figure_id].caption}" if figure_id in FIGURES else name
         title += QUICK_RUN if figure_id in FIGURES and name != figure_id else ""
     named = f"{name}-{y}-vs-{x}" + "".join(f"-by-{b}" for b in panel.by)
-    named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items()) + _size_tag(size)
+    named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items()) + _size_tag(size) + titled
     stem = out if out is not None else results / "plots" / file_name(named)
     output_dir("--out", stem.parent)  # before drawing: a read-only store's plots/ is refused at once
     try:
@@ -433,11 +455,12 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
     rows = in_window(rows, start, end)
     at = ", ".join(f"{a}={point[a]}" for a in axes) + f", seed {point['seed']}"
     span = "" if window is None else f"-t{'' if start is None else f'{start:g}'}-{'' if end is None else f'{end:g}'}s"
+    titled = _title_tag(title)  # a title of one's own, before the default is made
     if title is None:
         title = f"{name}: {at} (run {str(point['key'])[:12]})"
     of = "" if entities is None else "-of-" + "-".join(entities)  # --flows and --links name their own file
     named = f"{name}-" + "-".join(f"{a}={point[a]}" for a in axes) + f"-seed{point['seed']}{span}-{'-'.join(names)}{of}"
-    named += _size_tag(size)
+    named += _size_tag(size) + titled
     stem = out if out is not None else results / "plots" / file_name(named)
     try:
         _written(series_figure(rows, names, entities, stem, title, size, formats))

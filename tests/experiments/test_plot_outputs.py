@@ -5,6 +5,7 @@ one's own); the per-paper tables under the results directory, never the checkout
 
 from __future__ import annotations
 
+import hashlib
 import re
 import xml.etree.ElementTree as ET
 
@@ -57,16 +58,6 @@ def test_a_pdf_at_one_column_embeds_its_fonts_and_is_a_column_wide(tiny_store, t
     assert width == pytest.approx(3.5 * 72)
 
 
-def test_a_title_of_ones_own_or_none(tiny_store, tmp_path):
-    root = tiny_store[0].root
-    (svg,) = ok(["plot", "tiny", "--results", root, "--by", "pacing.scheme", "--format", "svg", "--title",
-                 "Goodput at small buffers", "--out", tmp_path / "a"])
-    assert "Goodput at small buffers" in open(svg).read()
-    (svg,) = ok(["plot", "tiny", "--results", root, "--by", "pacing.scheme", "--format", "svg", "--title", "",
-                 "--out", tmp_path / "b"])
-    assert ">tiny<" not in open(svg).read() and "tiny" not in _texts(svg)
-
-
 def test_a_quick_runs_figure_says_so_in_its_title(tmp_path, pool):
     """Review of issue 34: `pacesim plot E-fig3-quick` was titled as the paper's figure. Two points (20 s,
     10 flows), stored under the quick name and the paper's: only the quick one's title says it."""
@@ -116,6 +107,25 @@ def test_series_plots_of_other_flows_or_links_keep_their_own_files(series_store)
     assert link == f"{root}/plots/ser-pacing.scheme=edge-seed1-queue_bytes-of-core.svg"
     out = runner.invoke(app, common + ["--series", "cwnd", "--seed", "7"])
     assert out.exit_code == 2 and "--seed 7; their finished seeds: 1" in out.output, out.output
+
+
+def test_a_title_of_ones_own_or_none_each_in_its_own_file(tiny_store, series_store):
+    root = tiny_store[0].root
+    base = ["plot", "tiny", "--results", root, "--by", "pacing.scheme", "--format", "svg"]
+    stem = f"{root}/plots/tiny-goodput_kbps_mean-vs-core.buffer-by-pacing.scheme"
+    (svg,) = ok(base + ["--title", "Goodput at small buffers"])
+    assert svg == f"{stem}-title=Goodput_at_small_buffers.svg" and "Goodput at small buffers" in _texts(svg)
+    (svg,) = ok(base + ["--title", ""])  # none
+    assert svg == f"{stem}-untitled.svg" and "tiny" not in _texts(svg)
+    # characters a file name cannot hold (or a title cut to 40 characters): a hash of the whole title follows,
+    # so that "paced/unpaced" and "paced unpaced" keep their own files
+    (odd,) = ok(base + ["--title", "Goodput: paced/unpaced"])
+    assert odd == f"{stem}-title=Goodput_paced_unpaced-{hashlib.sha256(b'Goodput: paced/unpaced').hexdigest()[:8]}.svg"
+    assert "Goodput: paced/unpaced" in _texts(odd)
+    root, _ = series_store
+    (series,) = ok(["plot", "ser", "--results", root, "--series", "cwnd", "--where", "pacing.scheme=edge",
+                    "--format", "svg", "--title", "cwnd"])
+    assert series == f"{root}/plots/ser-pacing.scheme=edge-seed1-cwnd-title=cwnd.svg"
 
 
 def test_a_series_window_draws_only_those_seconds(series_store, tmp_path):
