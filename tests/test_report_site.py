@@ -141,6 +141,20 @@ def test_the_counts_match_the_store_and_the_judged_claims(site, browser):
     assert NOT_EVALUATED not in {j.verdict for js in judged.values() for j in js}, "the runs judged every claim"
 
 
+def test_a_paper_figures_page_and_report_say_where_its_flows_are(site):
+    # Per-flow statistics are summarised for one's own sweeps only (docs/guide/sweeps.md says why): a paper
+    # figure's page and report.md name the call that gives its flows, and that call gives them.
+    root, out, _ = site
+    with Store(root, read_only=True) as store:
+        for fid, flows in [("W-s5", 160), ("Q-tab2", 0)]:  # 4 points of 40 flows; Q-tab2's queues carry no TCP
+            call = f'Store(RESULTS).rows("{fid}", "flows")'
+            page = " ".join((out / f"paper_{paper_of(fid)}.html").read_text().split())
+            report = (root / "reproduce" / fid / "report.md").read_text()
+            assert (call in page, call in report, f"{flows:,} flows with ns-3 FlowMonitor's" in page) == (flows > 0,) * 3
+            rows = store.rows(fid, "flows")
+            assert len(rows) == flows and rows["goodput_kbps"].notna().all(), fid
+
+
 def test_bad_stores_are_errors_naming_the_option(tmp_path):
     missing = runner.invoke(app, ["report", "--results", str(tmp_path / "none"), "--out", str(tmp_path / "s")])
     assert missing.exit_code == 2 and "--results" in missing.output and "no results store" in missing.output

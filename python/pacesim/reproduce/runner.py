@@ -217,5 +217,8 @@ def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: S
     if len(failed):
         lines += ["## Failed points", ""] + [f"- {r['key']}: {r['error']}" for _, r in failed.iterrows()] + [""]
     lines += ["## Files", "", f"- `{csv.name}`: every point (axes, seed, status, metrics, wall time)"]
+    if "flows" in points and points["flows"].fillna(0).sum():
+        lines += [f"- each point's flows with ns-3 FlowMonitor's statistics, in the store: "
+                  f"`Store(RESULTS).rows(\"{sweep.name}\", \"flows\")`"]
     lines += [f"- `{p.name}`" for p in plots]
     return "\n".join(lines) + "\n"

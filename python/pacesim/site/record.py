@@ -78,6 +78,7 @@ class Run:
     drawn_from: Optional[int]  # points in the figure's CSV: the store's count when it was drawn
     length_s: Optional[float]  # pacesim's run length
     ns2: List[Ns2Table]  # empty when the figure has no ns-2 rows, or the package ships none
+    flows: int = 0  # TCP flows over its finished points, each a row of its flows table
 
 
 @dataclass(frozen=True)
@@ -197,7 +198,8 @@ def _run(store: Store, results: Path, figure: str) -> Run:
                float(points["wall_s"].fillna(0).sum()), who["engine_version"], who["code_version"], who["host"],
                (done.iloc[0], done.iloc[-1]) if len(done) else ("", ""), files,
                len(pd.read_csv(csv)) if csv.is_file() else None, length_s(FIGURES[figure].sweep(False)),
-               ns2_tables(figure, points))
+               ns2_tables(figure, points), int(points.loc[points["status"] == "ok", "flows"].fillna(0).sum())
+               if "flows" in points else 0)
 
 
 def _value(v: float) -> str:
