@@ -138,17 +138,15 @@ def test_points_follow_seeds_added_to_a_sweep():
 
 
 def _dies_writing_its_result() -> None:
-    """In a pool worker: write the start of a message of 1000 bytes to each pipe end this process holds (its
-    own to the parent among them), then die as the kernel's OOM killer kills it."""
-    import gc
+    """In a pool worker: write the start of a message of 1000 bytes on the worker's own pipe to the parent (the
+    `conn` of `pool._serve`, which calls this), then die as the kernel's OOM killer kills it."""
     import os
     import signal
     import struct
-    from multiprocessing.connection import Connection
+    import sys
 
-    for c in gc.get_objects():
-        if isinstance(c, Connection) and not c.closed:
-            os.write(c.fileno(), struct.pack("!i", 1000) + b"a part")
+    conn = sys._getframe(1).f_locals["conn"]
+    os.write(conn.fileno(), struct.pack("!i", 1000) + b"a part")
     os.kill(os.getpid(), signal.SIGKILL)
 
 

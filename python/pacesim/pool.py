@@ -143,6 +143,7 @@ class Pool(Executor):
             except OSError:  # already gone
                 pass
             worker.process.join()
+            worker.conn.close()
 
     def _call(self, i: int, fn: Callable, args: tuple) -> Tuple[bool, Any]:
         """Run fn(*args) on worker `i` (started if there is none); a WorkerDied if it dies meanwhile."""
@@ -202,6 +203,7 @@ class Pool(Executor):
             t.join()
         for w in workers:
             w.process.join()
+            w.conn.close()
 
     def _cancel_queued(self) -> None:
         while True:
