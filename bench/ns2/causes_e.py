@@ -165,17 +165,24 @@ A_POINTS = {
 PAPERS = {"e": POINTS, "a": A_POINTS}
 
 
+def argv_of(args: list, tmp: str) -> list:
+    """A point's script arguments with its files in directory `tmp`: the flows CSV, and for ebase_udp.tcl the
+    UDP trace, written there to cover the run (ebase's SEED and DURATION)."""
+    argv = [a.replace("{csv}", str(Path(tmp) / "flows.csv")) for a in args]
+    if argv[0] in TRACES:
+        make, rate = TRACES[argv[0]]
+        seed, duration = int(argv[-4]), float(argv[-3])
+        argv[0] = str(Path(tmp) / "udp.bin")
+        make(argv[0], {"seed": seed, "duration_s": duration}, rate=rate, sizes=UDP_SIZES)
+    return argv
+
+
 def run(tag: str, points: dict) -> dict:
     claims, script, args = points[tag]
     stock = not any(a.startswith("paced/") for a in [script] + args)
     binary = STOCK if stock else PACED
     with tempfile.TemporaryDirectory() as tmp:
-        argv = [a.replace("{csv}", str(Path(tmp) / "flows.csv")) for a in args]
-        if argv[0] in TRACES:  # ebase_udp.tcl: its trace covers the run (ebase's SEED and DURATION)
-            make, rate = TRACES[argv[0]]
-            seed, duration = int(argv[-4]), float(argv[-3])
-            argv[0] = str(Path(tmp) / "udp.bin")
-            make(argv[0], {"seed": seed, "duration_s": duration}, rate=rate, sizes=UDP_SIZES)
+        argv = argv_of(args, tmp)
         t0 = time.time()
         out = subprocess.run(["nice", "-n", "5", binary, str(HERE / script)] + argv, check=True,
                              capture_output=True, text=True, cwd=tmp).stdout

@@ -38,6 +38,15 @@ Grids (a row already in its CSV is skipped, so a stopped run resumes):
 - ebase-ci: E-base with 100 flows (10 x 10), 3 / 5 / 10 / 20 KB, unpaced and
           every host paced (original, modified), and 30 % paced (original) at 5
           and 10 KB, seeds 1-2 (results/ebase-host.csv): the cheap points;
+- efig6-host: E-fig6's setup at x0.1 (100 closed-loop users, Pareto files mean
+          100 KB shape 1.2, think 1 s; every host paced, original; 10 KB;
+          window_ 20), seeds 1-2, 100 s over [30, 100] s: claim_refs.py's
+          `ebase-short-paced` host point, refs.ns2_args's command through the
+          shim (results/ebase-short-paced.csv, that setup's columns);
+- causes-e: causes_e.py's host-paced points of paper E's causes on this
+          build: E-fig9's RED at 6 KB (red-host-6-t100) and E-fig13's Poisson
+          UDP at 6 KB (udp-poisson-host-6-t100), 1000 flows, seed 1, 100 s
+          over [30, 100] s (results/causes-e.csv, causes_e.py's columns);
 - ns228:  E-base, 100 flows, 5 and 10 KB, seed 1, on stock ns-2.28
           (build228.sh, /work/ns2-228/READY), Debian's 2.35 (/usr/bin/ns),
           2.35 with 2.28's TCP defaults (defaults228.tcl), and this build
@@ -64,6 +73,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "paced"))
+sys.path.insert(0, str(HERE.parent))
+import causes_e  # noqa: E402  (paper E's cause points)
+import refs  # noqa: E402  (the claims' setups and their ns-2 command lines)
 import run_paced  # noqa: E402  (the scenarios' runners and CSV layouts)
 from run_paced import read_flows, run_rows  # noqa: E402
 
@@ -196,6 +208,36 @@ def run_ns228(ns, row):
             "warmup_s": 50, "mode": mode, **{k: m[k] for k in NS228_COLUMNS[7:12]}, "wall_s": f"{wall:.1f}"}
 
 
+EFIG6_COLUMNS = ["scale", "window", "scheme", "buffer_bytes", "seed", "duration_s", "warmup_s", "aggregate_mbps",
+                 "goodput_kbps_mean", "core_loss", "core_arrivals", "core_drops", "core_departures", "transfers",
+                 "transfer_goodput_kbps_mean", "core_mbps", "wall_s"]
+EFIG6_KEY = EFIG6_COLUMNS[:7]
+CAUSES_E = ("udp-poisson-host-6-t100", "red-host-6-t100")  # cheapest first
+
+
+def efig6_point(seed):
+    """claim_refs.py's E-fig6 host point at x0.1 (bench/ns2/results/refs/ebase-short-paced.csv's host rows)."""
+    return {"setup": "ebase-short-paced", "scale": 0.1, "window": 20, "scheme": "host", "buffer_bytes": 10_000,
+            "seed": seed, "duration_s": 100, "warmup_s": 30}
+
+
+def run_efig6(ns, row):
+    p = efig6_point(row[0])
+    with tempfile.TemporaryDirectory() as tmp:
+        m, wall = run_paced.run_ns(ns, refs.ns2_args(p, Path(tmp)))
+    return {**{k: p[k] for k in EFIG6_KEY}, **{k: m.get(k, "") for k in EFIG6_COLUMNS[7:-1]}, "wall_s": f"{wall:.1f}"}
+
+
+def run_cause(ns, row):
+    """causes_e.py's point `row[0]` (its script and arguments, as causes_e.run runs them)."""
+    tag = row[0]
+    claims, script, args = causes_e.POINTS[tag]
+    with tempfile.TemporaryDirectory() as tmp:
+        m, wall = run_paced.run_ns(ns, [HERE.parent / script, *causes_e.argv_of(args, tmp)])
+    return {"tag": tag, "claims": claims, "script": script, "args": " ".join(args),
+            **{k: m.get(k, "") for k in causes_e.METRICS}, "wall_s": f"{wall:.1f}"}
+
+
 def grid(name, seeds=(1, 2)):
     """(rows, CSV path, columns, key columns, runner, key of a row, seed of a row) of a grid, run at `seeds`
     (W-s1: seeds 1-10; ns228: seed 1)."""
@@ -215,6 +257,12 @@ def grid(name, seeds=(1, 2)):
         rows += [("Wei, 2.28 defaults", kb, 1, "original") for kb in (5, 10)]
         return (rows, RESULTS / "ns228.csv", NS228_COLUMNS, NS228_KEY, run_ns228,
                 lambda r: (r[0], 100, r[1] * 1000, r[2], 200, 50, r[3]), lambda r: r[2])
+    if name == "efig6-host":
+        return ([(s,) for s in seeds], RESULTS / "ebase-short-paced.csv", EFIG6_COLUMNS, EFIG6_KEY, run_efig6,
+                lambda r: tuple(efig6_point(r[0])[k] for k in EFIG6_KEY), lambda r: r[0])
+    if name == "causes-e":
+        return ([(t,) for t in CAUSES_E], RESULTS / "causes-e.csv", causes_e.COLUMNS, ["tag"], run_cause,
+                lambda r: r, lambda r: 1)
     if name == "ws1":
         rows = [(m, s, 10) for s in range(1, 11) for m in ("none", "original")]
         return (rows, RESULTS / "ws1.csv", run_paced.WS1_COLUMNS, run_paced.WS1_KEY, run_paced.run_ws1,
@@ -268,7 +316,8 @@ def buffer_kb(name, row):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws4", "ws6", "ws3", "ws3-reno", "ebase", "efig17", "ebase-ci", "ns228"])
+    ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws4", "ws6", "ws3", "ws3-reno", "ebase", "efig17", "ebase-ci",
+                                                "efig6-host", "causes-e", "ns228"])
     ap.add_argument("--ns", help="the ns binary (default: the one named in the --build directory's READY)")
     ap.add_argument("--seed", type=int, action="append",
                     help="these seeds instead of 1-2 (W-s1: only these of 1-10; repeatable)")
