@@ -97,14 +97,16 @@ def mean(xs):
 
 
 def run_ebase(ns, row):
-    edges, hosts, kb, seed, duration, warmup, mode, fraction = row
+    """One E-base row; a row may end with ebase_host.tcl's VARIANT and SINK (Reno and the plain sink if not)."""
+    edges, hosts, kb, seed, duration, warmup, mode, fraction, *tcp = row
     with tempfile.NamedTemporaryFile("r", suffix=".csv") as tf:
         m, wall = run_ns(ns, [HERE / "ebase_host.tcl", mode, fraction, edges, hosts, kb * 1000, seed, duration, warmup,
-                              tf.name])
+                              tf.name, *tcp])
         flows = read_flows(tf.name)
     paced = [float(f["goodput_kbps"]) for f in flows if evenly(int(f["flow"]), fraction)]
     unpaced = [float(f["goodput_kbps"]) for f in flows if not evenly(int(f["flow"]), fraction)]
-    return {"flows": edges * hosts, "edges": edges, "hosts_per_edge": hosts, "buffer_bytes": kb * 1000, "seed": seed,
+    return {**({"variant": tcp[0]} if tcp else {}),
+            "flows": edges * hosts, "edges": edges, "hosts_per_edge": hosts, "buffer_bytes": kb * 1000, "seed": seed,
             "duration_s": duration, "warmup_s": warmup, "mode": mode, "fraction": fraction,
             "aggregate_mbps": m["aggregate_mbps"], "goodput_kbps_mean": m["goodput_kbps_mean"],
             "goodput_kbps_paced": mean(paced), "goodput_kbps_unpaced": mean(unpaced), "core_loss": m["core_loss"],

@@ -7,6 +7,8 @@ packets in flight, its unpaced runs and flows too.
 
 - E-base (results/ebase-host.csv): unpaced, every host paced (original,
   modified), 30 % paced; 100 and 1000 flows, 200 s over [50, 200] s;
+- E-fig7's FACK (results/ebase-fack.csv): E-base with Agent/TCP/Fack (pacesim
+  tcp.variant = "fack"), every host paced (original);
 - W-s5 (results/ws5.csv for Reno and NewReno; SACK from the build whose
   Sack1 is gated by the pacer, results/sack1-paced/ws5.csv: the published
   patch leaves SACK unpaced, pacesim paces it as paper W did);
@@ -23,7 +25,7 @@ loss-like rates within 20 % (relative) where ns-2's exceeds 0.5 %, goodputs
 
     PYTHONPATH=python python bench/ns2/wei/compare_pacesim.py [GRID...] [--workers N] [--markdown FILE]
 
-GRID: ebase, ws5, ws6, ws4, ws3, ws1 (default all). Prints the side-by-side
+GRID: ebase, efig7-fack, ws5, ws6, ws4, ws3, ws1 (default all). Prints the side-by-side
 tables (and writes them as Markdown to FILE); exits 1 if any point misses.
 """
 
@@ -218,6 +220,10 @@ def grids(workers: int | None) -> dict:
     return {
         "ebase": ("E-base (ns-2 with Wei's patch / pacesim, mean over seeds)",
                   lambda: fidelity.compare_ebase(load("ebase-host.csv"), workers, WEI), markdown_ebase),
+        "efig7-fack": ("E-fig7's FACK, every host paced (original): E-base (ns-2 with Wei's patch, Agent/TCP/Fack and "
+                       "the Sack1 sink / pacesim, mean over seeds)",
+                       lambda: fidelity.compare_ebase(load("ebase-fack.csv").drop(columns="variant", errors="ignore"),
+                                                      workers, (*WEI, "tcp.variant=fack")), markdown_ebase),
         "ws5": ("Paper W scenario 5 (SACK: Sack1 gated)", lambda: fidelity.compare_ws5(ws5, workers, WEI),
                 fidelity.markdown_ws5),
         "ws6": ("Paper W scenario 6, Reno, every second flow paced",
@@ -233,7 +239,7 @@ def grids(workers: int | None) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("grids", nargs="*", metavar="GRID", help="ebase, ws5, ws6, ws4, ws3 or ws1 (default: all)")
+    ap.add_argument("grids", nargs="*", metavar="GRID", help="ebase, efig7-fack, ws5, ws6, ws4, ws3 or ws1 (default: all)")
     ap.add_argument("--workers", type=int, default=os.cpu_count())
     ap.add_argument("--markdown", type=Path, help="write the tables here")
     args = ap.parse_args()

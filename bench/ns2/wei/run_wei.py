@@ -47,6 +47,12 @@ Grids (a row already in its CSV is skipped, so a stopped run resumes):
           build: E-fig9's RED at 6 KB (red-host-6-t100) and E-fig13's Poisson
           UDP at 6 KB (udp-poisson-host-6-t100), 1000 flows, seed 1, 100 s
           over [30, 100] s (results/causes-e.csv, causes_e.py's columns);
+- efig7-fack: E-fig7's FACK host-paced as the patch paces it: E-base, every
+          host paced (original), Agent/TCP/Fack with the Sack1 sink, 100 flows
+          (10 x 10) at 5 and 10 KB, then 1000 flows at 5 KB, then 10 KB,
+          seeds 1-2, 200 s over [50, 200] s (results/ebase-fack.csv:
+          ebase-host.csv's columns after a variant column; Reno's rows of the
+          same points are ebase-host.csv's);
 - ns228:  E-base, 100 flows, 5 and 10 KB, seed 1, on stock ns-2.28
           (build228.sh, /work/ns2-228/READY), Debian's 2.35 (/usr/bin/ns),
           2.35 with 2.28's TCP defaults (defaults228.tcl), and this build
@@ -252,6 +258,13 @@ def grid(name, seeds=(1, 2)):
             rows = [(10, 100, kb, s, 200, 50, "original", 0.3) for s in seeds for kb in (5, 10)]
         return (rows, RESULTS / "ebase-host.csv", run_paced.EBASE_COLUMNS, run_paced.EBASE_KEY, run_paced.run_ebase,
                 lambda r: (r[0] * r[1], r[0], r[1], r[2] * 1000, *r[3:]), lambda r: r[3])
+    if name == "efig7-fack":
+        # The 100-flow rows first, then 1000 flows at 5 KB before 10 KB (each 1000-flow run is long).
+        rows = [(10, h, kb, s, 200, 50, "original", 1.0, "Fack", "Sack1")
+                for h, kbs in ((10, (5, 10)), (100, (5,)), (100, (10,))) for kb in kbs for s in seeds]
+        return (rows, RESULTS / "ebase-fack.csv", ["variant", *run_paced.EBASE_COLUMNS],
+                ["variant", *run_paced.EBASE_KEY], run_paced.run_ebase,
+                lambda r: (r[8], r[0] * r[1], r[0], r[1], r[2] * 1000, *r[3:8]), lambda r: r[3])
     if name == "ns228":
         rows = [(b, kb, 1, "none") for kb in (5, 10) for b in NS228_BUILDS]
         rows += [("Wei, 2.28 defaults", kb, 1, "original") for kb in (5, 10)]
@@ -317,7 +330,7 @@ def buffer_kb(name, row):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws4", "ws6", "ws3", "ws3-reno", "ebase", "efig17", "ebase-ci",
-                                                "efig6-host", "causes-e", "ns228"])
+                                                "efig6-host", "causes-e", "efig7-fack", "ns228"])
     ap.add_argument("--ns", help="the ns binary (default: the one named in the --build directory's READY)")
     ap.add_argument("--seed", type=int, action="append",
                     help="these seeds instead of 1-2 (W-s1: only these of 1-10; repeatable)")
@@ -341,7 +354,7 @@ def main():
         rows, path, columns, key, run, key_of, seed_of = grid(name, *([tuple(args.seed)] if args.seed else []))
         rows = [r for r in rows if (not args.sack1_paced or name == "ws1" or r[0] == "Sack1")
                 and (not args.seed or seed_of(r) in args.seed)
-                and (not args.buffer_kb or name not in ("ebase", "efig17", "ebase-ci", "ws3", "ws4", "ws3-reno")
+                and (not args.buffer_kb or name not in ("ebase", "efig17", "ebase-ci", "efig7-fack", "ws3", "ws4", "ws3-reno")
                      or buffer_kb(name, r) in args.buffer_kb)
                 and (not args.mode or dict(zip(key, key_of(r))).get("mode", "none") in args.mode)]
         run_rows(ns, name, [(r, key_of(r)) for r in rows], path, columns, key, run)

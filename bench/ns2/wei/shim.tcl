@@ -3,8 +3,9 @@
 #
 #   ns shim.tcl SCRIPT ARGS...      (e.g. ns shim.tcl ../paced/ws5.tcl 40 57 ...)
 #
-# Those scripts create Agent/TCP/VARIANT/Paced agents (VARIANT Reno, Newreno
-# or Sack1) and set or read three of their variables. Here each such class
+# Those scripts create Agent/TCP/VARIANT/Paced agents (VARIANT Reno, Newreno,
+# Sack1 or Fack: the patch gates Fack's send_much as TcpAgent's) and set or
+# read three of their variables. Here each such class
 # is an OTcl subclass of the patched binary's own Agent/TCP/VARIANT, with
 #   pace_mode_          -> the patch's pace_packet_ (0 none, 1 original,
 #                          2 modified: the same numbering);
@@ -15,7 +16,7 @@
 #   pace_srtt_          -> a plain variable (the patch binds no pacing RTT).
 # Everything else, scenario and measurement, is the script's own.
 
-foreach v {Reno Newreno Sack1} {
+foreach v {Reno Newreno Sack1 Fack} {
     Class Agent/TCP/$v/Paced -superclass Agent/TCP/$v
     Agent/TCP/$v/Paced instproc set {var args} {
         if {$var eq "pace_mode_"} {
