@@ -51,7 +51,11 @@ def test_the_classes_are_told_apart(harness, tmp_path, monkeypatch):
     # With the checks the fixes added taken away, the harness sees what they prevent.
     monkeypatch.setattr("pacesim.sweep.plain_name", lambda name: None)
     assert hostile_store.sweep_outcome(sweep, tmp_path / "d")[0] == "nonsense"
-    monkeypatch.setattr("pacesim.store._run_damage", lambda row, tables, digest: None)
+    # A run's checksum set NULL, then a digit of its metrics: taken for a row from before checksums, this
+    # was summed again as it stood.
+    null = hostile_store.SQL_EDITS.index(("runs", "sha256"))
+    assert _damage(harness, tmp_path / "g", ("sql", "db", null, 0.5, 1), ("sql", "db", 0, 0.5, 1))[0] == "repaired"
+    monkeypatch.setattr("pacesim.store._run_damage", lambda row, tables, digest, legacy: None)
     cls, detail = _damage(harness, tmp_path / "e", ("sql", "table", 0, 0.5, 1))  # a digit of a run's metrics
     assert cls == "silent damage" and "reads" in detail, detail
 

@@ -103,7 +103,8 @@ def test_tables_stored_before_checksums_are_read_through_once_then_checked(store
     with Store(stored) as store:
         keys = list(store.points("tiny")["key"])
         whole = store.table(keys[0])
-        # The store as written before checksums: its tables without their checksum columns.
+        # The store as written before checksums: its tables without their checksum columns, of format 0.
+        store.db.execute("PRAGMA user_version = 0")
         store.db.execute("ALTER TABLE run_tables DROP COLUMN sha256")
         store.db.execute("ALTER TABLE sweeps DROP COLUMN sha256")
         store.db.execute(f"CREATE TABLE before AS SELECT {', '.join(ROW)} FROM runs")
@@ -118,7 +119,9 @@ def test_tables_stored_before_checksums_are_read_through_once_then_checked(store
         with pytest.raises(StoreError, match="cannot be read"):
             old.table(keys[3])
     with Store(stored) as store:  # a writer adds the column, and records each whole file's checksum once read
-        assert store.check(keys)[0] == set(keys[:3])
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 1
+        done, damaged = store.check(keys)
+        assert done == set(keys[:3]) and damaged[keys[3]].endswith("(its checksum is missing)")
         sums = dict(store.db.execute("SELECT key, sha256 FROM run_tables WHERE name = 'flows'").fetchall())
         assert all(len(sums[k]) == 64 for k in keys[:3]) and sums[keys[3]] is None
         rows = dict(store.db.execute("SELECT key, sha256 FROM runs").fetchall())
@@ -145,6 +148,40 @@ def test_a_run_row_changed_in_the_database_is_named_and_run_again(stored, pool):
         with pytest.raises(StoreError, match=f"run {key}: the row of run {key}"):
             store.report(key)
         _one_rerun_mends(store, pool, points, "core.buffer='10KB', seed 1: its row in pacesim.sqlite")
+
+
+def test_a_checksum_set_null_in_the_database_is_damage_not_a_store_from_before_checksums(stored, pool):
+    # A checksum set NULL by SQL was taken for a row from before checksums and summed again as it stood: a
+    # metric changed with it counted finished. A store is marked (format 1) when a writer opens it; from then
+    # on a checksum missing is damage. Only a store of format 0 (no writer of this code has opened it) has
+    # rows without one, read through once by the writer that marks it.
+    with Store(stored) as store:
+        points = store.points("tiny")
+        run, table = points["key"][0], points["key"][3]
+        text = store.db.execute("SELECT metrics FROM runs WHERE key = ?", (run,)).fetchone()[0]
+        store.db.execute("UPDATE runs SET metrics = ?, sha256 = NULL WHERE key = ?", (text.replace("1", "7", 1), run))
+        store.db.execute("UPDATE run_tables SET sha256 = NULL WHERE key = ? AND name = 'flows'", (table,))
+        store.db.execute("UPDATE sweeps SET sha256 = NULL")
+    damaged = {run: "its row in pacesim.sqlite is not the one committed (its checksum is missing)",
+               table: f"tables/flows/{table[:2]}/{table}.parquet is not the file committed (its checksum is missing)"}
+    with Store(stored, read_only=True) as store:
+        assert store.check(points["key"])[1] == damaged
+        with pytest.raises(StoreError, match=r"sweep tiny: its definition .* \(its checksum is missing\)"):
+            store.points("tiny")
+        with pytest.raises(StoreError, match=r"parquet is not the file committed \(its checksum is missing\)"):
+            store.table(table)
+    with Store(stored) as store, pytest.warns(DamagedRun) as warned:
+        assert run_sweep(tiny(), store, pool, progress=False).ran == 2
+        _reads_as(store, points)
+    assert sorted(str(w.message) for w in warned) == [
+        f"tiny: the stored run of point core.buffer='10KB', seed 2: {damaged[table]}; running it again",
+        f"tiny: the stored run of point core.buffer='5KB', seed 1: {damaged[run]}; running it again"]
+    with Store(stored) as store:  # format 0: a row without its checksum is read through once, and summed
+        store.db.execute("PRAGMA user_version = 0")
+        store.db.execute("UPDATE runs SET sha256 = NULL WHERE key = ?", (run,))
+    with Store(stored) as store:
+        assert store.check(points["key"]) == (set(points["key"]), {})
+        assert store.db.execute("SELECT sha256 FROM runs WHERE key = ?", (run,)).fetchone()[0] is not None
 
 
 def test_a_sweeps_points_or_a_runs_table_list_changed_in_the_database_is_named(stored, pool):

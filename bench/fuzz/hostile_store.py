@@ -7,7 +7,8 @@ Three kinds of case, each driven through what `pacesim sweep`, `results` and `pl
 - damage: a copy of a stored tiny sweep (2 buffers x 2 seeds, every table recorded) damaged one to three
   times: bits flipped, a run of bytes zeroed, the file cut at any length, garbage appended, the file
   deleted or swapped with another run's, in a table file or in pacesim.sqlite; or a value changed in the
-  database as SQL would (a metric's digit, an axis value, a table's name or path, a run's status). The
+  database as SQL would (a metric's digit, an axis value, a table's name or path, a run's status, a
+  checksum set NULL). The
   store is then read as `results` and `plot` read it (read only: every point and every finished run's
   tables), and its sweep run again as `pacesim sweep` does, and read again.
 - disk: the tiny sweep run into a store on a disk that fills after a few hundred KB, or that turns
@@ -219,7 +220,9 @@ def _damage(root: Path, edit: tuple) -> str:
 
 SQL_EDITS = [("runs", "metrics"), ("runs", "status"), ("runs", "key"), ("runs", "report"), ("runs", "scenario"),
              ("run_tables", "path"), ("run_tables", "name"), ("run_tables", "rows"), ("sweep_points", "axes"),
-             ("sweep_points", "key"), ("sweep_points", "seed"), ("sweeps", "spec"), ("sweeps", "name")]
+             ("sweep_points", "key"), ("sweep_points", "seed"), ("sweeps", "spec"), ("sweeps", "name"),
+             ("runs", "sha256"), ("run_tables", "sha256"), ("sweeps", "sha256")]
+"""What `_sql_edit` changes; a checksum (`sha256`) it sets NULL, as one removed to hide another edit."""
 
 
 def _sql_edit(root: Path, pick: int, where: float) -> str:
@@ -234,8 +237,10 @@ def _sql_edit(root: Path, pick: int, where: float) -> str:
         if not rows:
             return "nothing to change"
         rowid, value = rows[int(where * len(rows)) % len(rows)]
-        if isinstance(value, int):
-            new: Any = value + 1 + pick % 7
+        if column == "sha256":
+            new: Any = None
+        elif isinstance(value, int):
+            new = value + 1 + pick % 7
         elif isinstance(value, float):
             new = value * 1.001
         else:

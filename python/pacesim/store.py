@@ -28,9 +28,11 @@ a rerun of its sweep runs it again; reading it, or a sweep changed so,
 raises a StoreError naming it. SQLite's integrity check runs at each open: a
 key changed in its row but not in its index (a lookup then misses the run) has
 the indexes rebuilt by a writer, with a warning, and is a StoreError for a
-reader. (A store written before checksums were kept
-has none for its old runs: each is read through once and, if whole, its
-checksums recorded then; its sweeps get theirs when run again.) Several sweeps may write one store at
+reader. (A store written before checksums were kept has none for its old
+runs: the first writer to open it reads each through once and records the
+checksums of those that read whole, then marks the store's format
+(`FORMAT`); from then on a checksum missing is damage, as one that differs.)
+Several sweeps may write one store at
 once: each writes its own temporary files, and waits its turn for the
 database, retrying while another holds the lock. A reader (`read_only`)
 writes nothing, so a store it may not write is still readable (with its
@@ -143,6 +145,11 @@ def _schema_columns() -> dict[str, list[str]]:
 
 
 _COLUMNS = _schema_columns()
+FORMAT = 1
+"""The store's format, in SQLite's `user_version`: 0 for a store no writer of this code has opened, whose
+rows may lack checksums (written before checksums were kept, or by code that recorded them only as it read
+old rows through); from 1 on, every row and file has had its checksum since it was committed, or since the
+writer that marked the store read it through whole."""
 _BEFORE_CHECKSUMS = [set(), {"runs", "run_tables", "sweeps"}, {"sweeps"}]
 """The tables without their `sha256` column in a store whole as written: none, all (before checksums), or
 `sweeps` (written between the runs' checksums and the sweeps')."""
@@ -249,13 +256,21 @@ def _typed(row: list, tables: list) -> bool:
     return all(map(plain, row)) and all([type(v) for v in t] == [str, str, int] for t in tables)
 
 
-def _run_damage(row: list, tables: list, digest: Optional[str]) -> Optional[str]:
+MISSING = "is not the one committed (its checksum is missing)"
+"""A row or file without a checksum in a store of format 1 or later: every one had its checksum committed
+with it, so only a later edit (an SQL UPDATE setting it NULL) or damage took it away."""
+
+
+def _run_damage(row: list, tables: list, digest: Optional[str], legacy: bool) -> Optional[str]:
     """What is wrong with a run as stored, its `ROW` values and its tables' (name, path, rows) (None:
-    nothing; "": nothing, but it has no checksum yet, and its JSON reads)."""
+    nothing; "": nothing, but it has no checksum yet, and its JSON reads: only in a `legacy` store, of
+    format 0; in any other a checksum missing is damage)."""
     if not _typed(row, tables):
         return "is not the one committed (a value of it is no longer of its type)"
     if digest is not None:
         return None if _run_sum(row, tables) == digest else "is not the one committed (its checksum differs)"
+    if not legacy:
+        return MISSING
     try:
         for text in (row[ROW.index("scenario")], row[ROW.index("metrics")], row[ROW.index("report")]):
             if text is not None:
@@ -408,6 +423,8 @@ class Store:
             self._open(path)
             self._columns(path)
             self._verify(path)
+            if not read_only:
+                self._mark()
         except StoreError:
             self.close()
             raise
@@ -461,6 +478,11 @@ class Store:
         found = {table: [row[1] for row in self.db.execute(f"PRAGMA table_info({table})")] for table in _COLUMNS}
         lower = {table: [c.lower() for c in names] for table, names in found.items()}  # SQLite's names ignore case
         before = {table for table in ("runs", "run_tables", "sweeps") if lower[table] == _COLUMNS[table][:-1]}
+        self._legacy = self.db.execute("PRAGMA user_version").fetchone()[0] == 0
+        if before and not self._legacy:  # no rename or flip of a name takes a column away: a copy's edit
+            raise StoreError(f"{path}: the database's schema is damaged (a store of format {FORMAT} without the "
+                             f"checksum column of {', '.join(sorted(before))}); restore it from a copy, or move "
+                             "it away and run the sweeps again")
         if all(lower[t] == want or t in before for t, want in _COLUMNS.items()) and before in _BEFORE_CHECKSUMS:
             self._summed = {table: table not in before for table in _COLUMNS}
             if not self.read_only:  # its rows so far have none
@@ -484,6 +506,43 @@ class Store:
         self._summed = dict.fromkeys(_COLUMNS, True)
         warnings.warn(DamagedRun(f"{path}: the database's schema is damaged ({what}): renamed back; the runs whose "
                                  "checksums differ run again"), stacklevel=3)
+
+    def _mark(self) -> None:
+        """Bring a writer's store of format 0 to `FORMAT`: each run, table file and sweep without a checksum
+        (written before checksums were kept, or after by code that recorded them only when it read such a
+        row through) is read through once, and its checksum recorded if it reads whole (a row's JSON parses,
+        a file reads as Parquet); one that does not keeps none, which from then on is damage: its point runs
+        again when its sweep does, named. This is the last time a row without a checksum is taken as it
+        stands; a store made by this code is marked when created. (A flipped bit that turns the mark back
+        to 0 with a checksum also removed would go unseen: two faults, one in the header's four bytes.)"""
+        if not self._legacy:
+            return
+        keys = [r[0] for r in self.db.execute("SELECT key FROM runs WHERE sha256 IS NULL UNION "
+                                              "SELECT key FROM run_tables WHERE sha256 IS NULL")]
+        runs_adopted, adopted = [], []
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            rows = self.db.execute(f"SELECT {', '.join(ROW)}, sha256 FROM runs WHERE key IN "
+                                   f"({','.join('?' * len(chunk))})", chunk).fetchall()
+            tables = self._tables(chunk)
+            for *row, digest in rows:
+                mine = tables.get(row[0], [])
+                if _run_damage(row, [t[:3] for t in mine], digest, legacy=True):
+                    continue
+                if digest is None:
+                    runs_adopted.append((_run_sum(row, [t[:3] for t in mine]), row[0]))
+                adopted += [(_sha256(self.root / rel), row[0], name) for name, rel, _, file_sum in mine
+                            if file_sum is None and self._damage(rel, None) == ""]
+        sweeps = []
+        for name, spec in self.db.execute("SELECT name, spec FROM sweeps WHERE sha256 IS NULL").fetchall():
+            points = self.db.execute("SELECT axes, seed, key FROM sweep_points WHERE sweep = ? ORDER BY rowid", (name,))
+            sweeps.append((_sweep_sum(name, spec, points), name))
+        with self._transaction():
+            self.db.executemany("UPDATE run_tables SET sha256 = ? WHERE key = ? AND name = ?", adopted)
+            self.db.executemany("UPDATE runs SET sha256 = ? WHERE key = ?", runs_adopted)
+            self.db.executemany("UPDATE sweeps SET sha256 = ? WHERE name = ?", sweeps)
+            self.db.execute(f"PRAGMA user_version = {FORMAT}")
+        self._legacy = False
 
     def _verify(self, path: Path) -> None:
         """SQLite's integrity check of the database (0.6 s for 20,000 runs, bench/fuzz/README.md): a bit
@@ -514,7 +573,7 @@ class Store:
         rows = self.db.execute(f"SELECT {', '.join(ROW)}, {self._sum('runs')} FROM runs").fetchall()
         tables = self._tables([r[0] for r in rows])
         changed = [shown(row[0]) for *row, digest in rows
-                   if _run_damage(row, [t[:3] for t in tables.get(row[0], [])], digest)]
+                   if _run_damage(row, [t[:3] for t in tables.get(row[0], [])], digest, self._legacy)]
         if not changed:
             return ""
         return (f"; the rows of run{'s' if len(changed) > 1 else ''} {', '.join(changed[:5])}"
@@ -582,8 +641,9 @@ class Store:
         and whose every table file is there and is the file committed (each as its SHA-256 recorded),
         and, for the others that have a successful run, why not (its row changed, a file missing, cut
         short or changed: "tables/flows/ab/ab12...parquet is ..."). A damaged run counts as not finished,
-        so its sweep runs it again. A row or table written before checksums were kept is read through
-        instead, and its checksum recorded if it reads whole."""
+        so its sweep runs it again, as does one without a checksum (`MISSING`). A row or table without one
+        in a store of format 0 (read only: a writer marks the store at open, `_mark`) is read through
+        instead."""
         found: set[str] = set()
         damaged: dict[str, str] = {}
         batch: list[str] = []
@@ -593,27 +653,18 @@ class Store:
             runs = self.db.execute(f"SELECT {', '.join(ROW)}, {self._sum('runs')} FROM runs "
                                    f"WHERE status = 'ok' AND key IN ({marks})", batch).fetchall()
             tables = self._tables(batch)
-            runs_adopted, adopted = [], []
             for *row, digest in runs:
                 key = row[0]
                 found.add(key)
-                why = _run_damage(row, [t[:3] for t in tables.get(key, [])], digest)
+                why = _run_damage(row, [t[:3] for t in tables.get(key, [])], digest, self._legacy)
                 if why:
                     damaged[key] = f"its row in pacesim.sqlite {why}"
                     continue
-                if why == "":  # whole, from before checksums: keep its checksum from now on
-                    runs_adopted.append((_run_sum(row, [t[:3] for t in tables.get(key, [])]), key))
                 for name, rel, _, file_sum in tables.get(key, []):
                     trouble = self._damage(rel, file_sum)
-                    if trouble == "":
-                        adopted.append((_sha256(self.root / rel), key, name))
-                    elif trouble:
+                    if trouble:
                         damaged[key] = f"{rel} {trouble}"
             found.difference_update(damaged)
-            if (adopted or runs_adopted) and not self.read_only:
-                with self._transaction():
-                    self.db.executemany("UPDATE run_tables SET sha256 = ? WHERE key = ? AND name = ?", adopted)
-                    self.db.executemany("UPDATE runs SET sha256 = ? WHERE key = ?", runs_adopted)
             batch.clear()
 
         for key in keys:
@@ -642,12 +693,15 @@ class Store:
         return f"{alias}.sha256" if alias else "sha256"
 
     def _damage(self, rel: str, digest: Optional[str]) -> Optional[str]:
-        """What is wrong with table file `rel` (None: nothing; "": nothing, but it has no checksum yet)."""
+        """What is wrong with table file `rel` (None: nothing; "": nothing, but it has no checksum yet, in a
+        store of format 0)."""
         path = self.root / rel
         if not path.is_file():
             return "is missing"
         if digest is not None:
             return None if _sha256(path) == digest else "is not the file committed (its checksum differs)"
+        if not self._legacy:
+            return "is not the file committed (its checksum is missing)"
         try:
             pq.read_table(path)
         except (OSError, ValueError, pa.ArrowException) as e:
@@ -765,10 +819,16 @@ class Store:
                 FROM sweep_points p LEFT JOIN runs r ON r.key = p.key WHERE p.sweep = ? ORDER BY p.rowid""",
             (sweep,),
         ).fetchall()
-        changed = digest is not None and _sweep_sum(sweep, text, (r[:3] for r in rows)) != digest
-        if changed or not isinstance(spec, dict):
-            raise StoreError(f"{where} is not the one committed (its checksum differs); run the sweep again to "
-                             "write it again")
+        if digest is None and not self._legacy:
+            why = "its checksum is missing"
+        elif digest is not None and _sweep_sum(sweep, text, (r[:3] for r in rows)) != digest:
+            why = "its checksum differs"
+        elif not isinstance(spec, dict):
+            why = "it is not a table"
+        else:
+            why = ""
+        if why:
+            raise StoreError(f"{where} is not the one committed ({why}); run the sweep again to write it again")
         axes = list(spec.get("axes", {}))
         tables = self._tables(sorted({r[2] for r in rows if r[3] is not None}))
         records, measured = [], {}
@@ -795,7 +855,7 @@ class Store:
 
     def _whole(self, row: list, tables: list, digest: Optional[str], whose: str) -> None:
         """A StoreError unless the run of row `row` (its `ROW` values) and `tables` (their rows) is as committed."""
-        why = _run_damage(row, [t[:3] for t in tables], digest)
+        why = _run_damage(row, [t[:3] for t in tables], digest, self._legacy)
         if why:
             raise StoreError(f"{whose}: the row of run {row[0]} in {self.root / 'pacesim.sqlite'} {why}; run the "
                              "sweep again to run the point again")
@@ -839,6 +899,8 @@ class Store:
             data = (self.root / rel).read_bytes()
         except FileNotFoundError:
             raise StoreError(f"{self.root / rel} is missing; {rerun}") from None
+        if digest is None and not self._legacy:
+            raise StoreError(f"{self.root / rel} is not the file committed (its checksum is missing); {rerun}")
         if digest is not None and hashlib.sha256(data).hexdigest() != digest:
             raise StoreError(f"{self.root / rel} is not the file committed (its checksum differs); {rerun}")
         try:

@@ -400,9 +400,9 @@ def test_an_axis_named_like_a_metric_keeps_its_value(tmp_path):
     """E-fig4's quick runs: the stored metric `flows` (10) must not overwrite the axis (100)."""
     with Store(tmp_path) as store:
         store.register_sweep("s", {"axes": {"flows": [100]}}, [({"flows": 100}, 1, "k")])
-        store.db.execute("INSERT INTO runs (key, status, scenario, seed, engine_version, code_version, metrics, "
-                         "finished_at) VALUES ('k', 'ok', '{}', 1, 'e', 'c', ?, 't')",
-                         ('{"flows": 10, "tcp_utilisation": 0.5}',))
+        # a run's row as the store commits it (ROW's columns, with its checksum), its metrics made to order
+        store._insert_run(("k", "ok", None, "{}", 1, "e", "c", '{"flows": 10, "tcp_utilisation": 0.5}', None, None,
+                           None, None, None, "t"), [])
         assert store.points("s")["flows"].tolist() == [100]
 
 
