@@ -1,24 +1,29 @@
 """Hostile input for pacesim's front end, generated with hypothesis, and the
 class of every outcome (issue 20).
 
-Four kinds of case, each driven through what `pacesim run` and `pacesim
+Six kinds of case, each driven through what `pacesim run` and `pacesim
 sweep` call (cli.py): a scenario TOML file (one of scenarios/ made tiny,
 then mutated: values replaced by wrong types, huge, negative, NaN or
 non-ASCII-digit ones, unknown keys, keys deleted, tables turned into
 values; or its bytes: non-UTF-8, truncated, deep nesting, a number past
 Python's 4300-digit limit) read by `load_scenario`; a sweep file (one of
 scenarios/, mutated alike) read by `load_sweep` and expanded into its
-points; `--set` overrides on a tiny scenario (`apply_overrides`); and a
-video trace file with its `[traffic.udp.trace]` table. What validates and
+points; `--set` overrides on a tiny scenario (`apply_overrides`); a
+video trace file with its `[traffic.udp.trace]` table; UDP sources of
+absurd offered load (`offered_case`); and TCP senders paced by their hosts
+with Wei's pacer, FACK most of all (`pacer_case`). What validates and
 is small enough (`COST_CAP` packets) runs in a worker process with a
-timeout, one or two threads, and its report is checked for nonsense.
+timeout and its memory watched (`WATCH`), one or two threads, and its
+report is checked for nonsense.
 
 Classes (`CLASSES`): clean errors that name their field, errors that do
 not (or give an internal JSON position), runs that were fine, valid
 scenarios too large to run here, and the defects: a Python traceback, an
 engine panic, an engine failure (a broken conservation check), a crashed
 worker (killed by a signal: abort on a failed allocation), a hang (no
-answer in `TIMEOUT_S`) and nonsense a report should never hold (`nonsense`).
+answer in `TIMEOUT_S`), nonsense a report should never hold (`nonsense`),
+an `offered` case whose queue the memory guard let grow past its limit
+(`unguarded`) and a run whose worker kept taking memory (`WATCH`).
 
     python bench/fuzz/hostile.py --cases 10000 --seed 1 [--out counts.jsonl]
 
@@ -43,6 +48,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
+import psutil
 import tomli_w
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
@@ -62,7 +68,7 @@ SWEEP_FILES = sorted(p for p in SCENARIOS.glob("[A-Z]*.toml"))
 
 CLASSES = ["error names field", "ran ok", "valid, too large to run here",
            "error without field", "traceback", "panic", "engine failure", "crash", "hang", "nonsense",
-           "memory unguarded"]
+           "memory unguarded", "memory runaway"]
 DEFECTS = CLASSES[3:]
 """Outcomes issue 20 allows none of."""
 
@@ -71,6 +77,11 @@ COST_CAP = 300_000
 FLOW_CAP = 400
 TIMEOUT_S = 30.0
 """A run of at most `COST_CAP` packets takes well under a second; no answer in this long is a hang."""
+WATCH = (0.05, 2**28)
+"""How often (s) the worker's resident memory is read while it runs a case, and how far (B) it may grow
+above what it held before: a run of at most `COST_CAP` packets queues under 20 MB (64 B each) and at most
+`FLOW_CAP` flows hold about 3 MB, so a worker past this keeps taking memory the up-front guard (`memory.check`) did not see coming (E-fig7's FACK with
+Wei's pacer: 120 MB/s) and is stopped before it takes the machine's."""
 
 # Each scenario of scenarios/ made tiny: a second of simulated time and a few flows.
 TINY_TIME = {"duration": "1s", "warmup": "200ms"}
@@ -237,7 +248,7 @@ def _garbled(draw, text: bytes) -> bytes:
 
 @dataclass
 class Case:
-    kind: str  # scenario, sweep, set, trace, offered
+    kind: str  # scenario, sweep, set, trace, offered, pacer
     name: str  # the file it started from
     content: bytes = b""
     overrides: List[str] = field(default_factory=list)
@@ -414,7 +425,37 @@ def unguarded(s: Scenario) -> Optional[str]:
     return f"the guard let through a UDP queue of about {queued:.3g} B" if queued > 2 * OFFERED_LIMIT else None
 
 
-CASES = st.one_of(scenario_case(), sweep_case(), set_case(), trace_case(), offered_case())
+@st.composite
+def pacer_case(draw) -> Case:
+    """E-base's TCP senders paced by their hosts with Wei's pacer, FACK three times in four (the others any
+    variant), the pacer's options, the window cut, small buffers and delays of 0 to 100 ms drawn: a sender
+    that re-arms its own timers (E-fig7's FACK with Wei's pacer fired one every nanosecond until its first
+    RTT sample and grew to 22 GB, unseen by the memory guard, which estimates a run before it starts: the
+    worker's memory is watched through every run, `WATCH`)."""
+    data = _base(SCENARIOS / "e-base.toml")
+    delays = st.sampled_from(["0ms", "1us", "1ms", "100ms"])
+    data["topology"].update(edges=draw(st.integers(1, 2)), hosts_per_edge=draw(st.integers(1, 3)),
+                            access_delay=draw(delays), edge_delay=draw(delays))
+    data["core"].update(buffer=draw(st.sampled_from(["1KB", "2KB", "5KB", "50KB"])), delay=draw(delays))
+    data["duration"] = draw(st.sampled_from(["1s", "3s"]))
+    data["warmup"] = "0s"
+    data["traffic"]["start"] = draw(st.sampled_from([["0s", "0s"], ["0s", "500ms"]]))
+    fack = draw(st.integers(0, 3)) > 0
+    data["tcp"].update(variant="fack" if fack else draw(st.sampled_from(["reno", "newreno", "sack", "cubic", "fast"])),
+                       window_cut=draw(st.sampled_from(["cwnd", "flight", "flight-if-host-paced"])),
+                       rampdown=draw(st.booleans()), window=draw(st.sampled_from([1, 2, 20, 1000])),
+                       syn=draw(st.booleans()))
+    data["pacing"].update(scheme="host", host_pacer="wei", host_mode=draw(st.sampled_from(["original", "modified"])),
+                          fraction=draw(st.sampled_from([1.0, 0.5])))
+    overhead = draw(st.sampled_from(["0ms", "1us", "1ms"]))
+    data["pacing"]["wei"] = {"ack_counting": draw(st.booleans()), "loss_filter": draw(st.sampled_from([0, 1, 4, -2])),
+                             "inflation_ratio": draw(st.sampled_from([0, 1, 3])),
+                             "pure_rate_control": draw(st.booleans()), "overhead": overhead,
+                             "random_pace": overhead != "0ms" and draw(st.booleans())}
+    return Case("pacer", "e-base", _dumps(data), threads=draw(st.sampled_from([1, 2])))
+
+
+CASES = st.one_of(scenario_case(), sweep_case(), set_case(), trace_case(), offered_case(), pacer_case())
 
 
 # --- outcomes ---
@@ -538,12 +579,24 @@ class Engine:
     def run(self, s: Scenario, threads: int) -> tuple:
         if self.proc is None or not self.proc.is_alive():
             self._start()
+        every, growth = WATCH
+        worker = psutil.Process(self.proc.pid)
+        before = worker.memory_info().rss
         self.conn.send((s, threads))
-        if not self.conn.poll(TIMEOUT_S):
-            self.proc.kill()
-            self.proc.join()
-            self.proc = None
-            return ("hang", f"no answer in {TIMEOUT_S:g} s")
+        t0 = time.monotonic()
+        while not self.conn.poll(every):
+            try:
+                grew = worker.memory_info().rss - before
+            except psutil.NoSuchProcess:  # died: its end is read below
+                break
+            waited = time.monotonic() - t0
+            if grew > growth or waited > TIMEOUT_S:
+                self.proc.kill()
+                self.proc.join()
+                self.proc = None
+                if grew > growth:
+                    return ("memory runaway", f"the worker grew by {grew / 2**20:,.0f} MiB in {waited:.1f} s")
+                return ("hang", f"no answer in {TIMEOUT_S:g} s")
         try:
             return self.conn.recv()
         except EOFError:
