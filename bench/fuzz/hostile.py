@@ -80,8 +80,9 @@ TIMEOUT_S = 30.0
 WATCH = (0.05, 2**28)
 """How often (s) the worker's resident memory is read while it runs a case, and how far (B) it may grow
 above what it held before: a run of at most `COST_CAP` packets queues under 20 MB (64 B each) and at most
-`FLOW_CAP` flows hold about 3 MB, so a worker past this keeps taking memory the up-front guard (`memory.check`) did not see coming (E-fig7's FACK with
-Wei's pacer: 120 MB/s) and is stopped before it takes the machine's. An `offered` case, whose absurd
+`FLOW_CAP` flows hold about 3 MB, so a worker past this keeps taking memory the up-front guard
+(`memory.check`) did not see coming (E-fig7's FACK with Wei's pacer: 120 MB/s) and is stopped before it
+takes the machine's. An `offered` case, whose absurd
 sources the guard bounds at `OFFERED_LIMIT`, may grow to that limit."""
 
 # Each scenario of scenarios/ made tiny: a second of simulated time and a few flows.
