@@ -1,6 +1,6 @@
 """The command line's run path imports what it needs and no more (issue 21: 130 MB for a 36 MB run).
 
-Memory and start-up time themselves are measured in bench/cli_cost.py; these tests hold the property those
+Memory and start-up time themselves are measured in bench/speed/cli_cost.py; these tests hold the property those
 numbers rest on: `pacesim --version` reads no scenario models, and `pacesim run` prints its tables from the
 report without pandas, the same numbers `Result`'s DataFrames give.
 """

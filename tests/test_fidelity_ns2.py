@@ -3,7 +3,7 @@
 The reference is our own ns-2 scripts' committed output
 (bench/ns2/results/ebase*.csv and wan-*.csv, made by bench/ns2/run_ebase.py);
 this test reruns pacesim through the same code as `python
-bench/fidelity_ns2.py` and holds it to the engine issue's tolerances:
+bench/ns2/fidelity.py` and holds it to the engine issue's tolerances:
 aggregate throughput within 3 % of the link rate, loss within 20 % where
 ns-2's exceeds 0.5 %, mean goodput within 5 %. To stay fast it reruns seed 1
 of every Reno and NewReno buffer (they pin the engine's TCP) and, of the
@@ -20,7 +20,7 @@ from pathlib import Path
 
 
 ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("fidelity_ns2", ROOT / "bench" / "fidelity_ns2.py")
+spec = importlib.util.spec_from_file_location("fidelity_ns2", ROOT / "bench" / "ns2" / "fidelity.py")
 fidelity = importlib.util.module_from_spec(spec)
 sys.modules["fidelity_ns2"] = fidelity  # so pool workers can unpickle its functions
 spec.loader.exec_module(fidelity)

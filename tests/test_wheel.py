@@ -3,7 +3,7 @@
 The whole check (a fresh venv, the wheel installed with no Rust on PATH, the main commands from /tmp) runs
 here when PACESIM_WHEEL names a built wheel (`pip wheel . --no-deps -w dist`, then
 PACESIM_WHEEL=dist/pacesim-....whl), with the dependencies this Python has installed (`--reuse-deps`: no
-download; the wheel's declared requirements must be met by them); bench/README.md records a run, and one
+download; the wheel's declared requirements must be met by them); bench/wheel/README.md records a run, and one
 with every dependency installed afresh. What always runs: the environment the script installs in really
 hides Rust.
 """

@@ -9,7 +9,7 @@ pacesim with them.
 one at a time, niced, and resume: rows already in the CSV are skipped.
 `--compare` reruns pacesim on every committed ns-2 row, averages both over
 seeds and prints the side-by-side tables with the E-base tolerances
-(bench/fidelity_ns2.py): throughput within 3 % of the core's rate, loss
+(bench/ns2/fidelity.py): throughput within 3 % of the core's rate, loss
 within 20 % relative where ns-2's exceeds 0.5 %, goodput within 5 %. The
 count of finished transfers is shown against the same 5 % but outside the
 pass rule (refs.UNCHECKED). It exits 1 if a point misses.

@@ -13,7 +13,7 @@
    and notebook.py (pacesim.run with `set=[...]`, the store, a small sweep).
 
 Each step is timed and must exit 0; its output's last lines are printed.
-Building a release wheel from scratch costs minutes of CPU: bench/README.md
+Building a release wheel from scratch costs minutes of CPU: bench/wheel/README.md
 records one run.
 
 `--reuse-deps` (what tests/test_wheel.py uses in CI) makes the venv with

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .result import Result
 
 # The run path reads the report's dicts, not `Result`'s DataFrames: pandas alone would more than double a run's
-# memory (bench/cli_cost.py). The scenario models (pydantic) are imported by the commands that read a scenario.
+# memory (bench/speed/cli_cost.py). The scenario models (pydantic) are imported by the commands that read a scenario.
 
 @contextmanager
 def _words_shown() -> Iterator[None]:

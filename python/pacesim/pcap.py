@@ -37,7 +37,7 @@ packet-numbered lines to byte-numbered TCP is the one `pacesim trace pcap` appli
 so that both simulators' runs open alike in Wireshark; an engine writer would be a second copy of it in
 Rust. A maintained crate (pcap-file, etherparse) or package (dpkt, scapy) would replace the container and
 the header packing only, five `struct` formats here; the time is in the per-line mapping, which stays
-ours either way. Its cost (bench/pcap_cost.py, docs/trace.md): a 20-flow 20 s E-base run takes 1.6 times
+ours either way. Its cost (bench/speed/pcap_cost.py, docs/trace.md): a 20-flow 20 s E-base run takes 1.6 times
 the CPU time of one writing text, a 200-flow one 3.0 times (writing 2.27 s against 0.38 s for 142,766
 packets, 150.6 MB: about 16 us a packet, half of it building the headers from the line). Worth moving
 into the engine (whose writing costs about the text's) when traces of millions of packets become

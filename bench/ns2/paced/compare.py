@@ -7,7 +7,7 @@ ns-2 is not needed here); and, on the same Q-dumbbell, host pacing
 
 Reruns pacesim on every committed point (same scenario, pacer parameters and
 seed), averages both simulators over seeds and holds them to the engine
-issue's tolerances (as bench/fidelity_ns2.py): aggregate core throughput
+issue's tolerances (as bench/ns2/fidelity.py): aggregate core throughput
 within 3 % of the core rate, core loss within 20 % relative where ns-2's
 exceeds 0.5 %, mean goodput within 5 % (and, with part of the edges paced,
 the paced and the unpaced flows' mean goodput within 5 % each). Pacer

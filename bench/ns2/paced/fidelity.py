@@ -2,7 +2,7 @@
 """pacesim's host pacing against ns-2 2.35 with tcp-paced.cc, from the
 committed ns-2 outputs (results/ebase-host.csv, results/ws5.csv, made by
 run_paced.py; ns-2 is not needed here). Reruns pacesim on the same
-scenarios and seeds, averages both over seeds and checks bench/fidelity_ns2.py's
+scenarios and seeds, averages both over seeds and checks bench/ns2/fidelity.py's
 tolerances:
 
 - aggregate core throughput within 3 % of the core link rate;
@@ -37,7 +37,7 @@ import pacesim
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
-_spec = importlib.util.spec_from_file_location("fidelity_ns2", ROOT / "bench" / "fidelity_ns2.py")
+_spec = importlib.util.spec_from_file_location("fidelity_ns2", HERE.parent / "fidelity.py")
 base = importlib.util.module_from_spec(_spec)
 sys.modules.setdefault("fidelity_ns2", base)
 _spec.loader.exec_module(base)

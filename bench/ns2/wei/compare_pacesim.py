@@ -19,7 +19,7 @@ packets in flight, its unpaced runs and flows too.
   flow's, and the slowest-flow ratio unpaced / paced.
 
 Each side is averaged over the seeds both ran (two, W-s1 ten) and held to
-bench/fidelity_ns2.py's tolerances: throughput within 3 % of the link rate,
+bench/ns2/fidelity.py's tolerances: throughput within 3 % of the link rate,
 loss-like rates within 20 % (relative) where ns-2's exceeds 0.5 %, goodputs
 (and W-s1's latencies, a goodput's inverse) within 5 %.
 

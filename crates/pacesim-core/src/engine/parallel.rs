@@ -49,7 +49,7 @@ const SPINS: u32 = 1 << 10;
 
 /// How often a half posts what it sent, in simulated time, as a share of
 /// its lookahead: often enough that the other seldom waits for news
-/// (E-base: every 1.3 ms, about 300,000 posts a half in 400 s; bench/README.md
+/// (E-base: every 1.3 ms, about 300,000 posts a half in 400 s; bench/speed/README.md
 /// has how other rates fared).
 const POSTS_PER_LOOKAHEAD: u64 = 4;
 

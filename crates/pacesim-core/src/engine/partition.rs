@@ -23,7 +23,7 @@
 //! the same nanosecond and scheduled at the same nanosecond in different
 //! halves pop half 0's first, in one world as in two (`World::origin`), so
 //! a run's report does not depend on whether it was split, nor on how the
-//! threads were scheduled (tests/split.rs; bench/identical.py; on random
+//! threads were scheduled (tests/split.rs; bench/equivalence/identical.py; on random
 //! graphs, bench/fuzz/split_graphs.py and tests/test_split_graphs.py).
 //!
 //! Runs with short-lived flows are not split: closing a connection at the
@@ -37,7 +37,7 @@ use crate::topology::Network;
 
 /// The least lookahead worth splitting a network around its core's near
 /// end: below it the halves' posts cost more than the better balance gains
-/// (bench/README.md has the runs that set it).
+/// (bench/speed/README.md has the runs that set it).
 const MIN_LOOKAHEAD: Time = 2_000_000;
 
 /// Which half each node is in, by the link whose queue it holds.
@@ -68,7 +68,7 @@ impl Cut {
     /// of the least edge delay and more, see [`Cut::into`]), half 0 holds the senders, their
     /// access links and the edge routers with their pacers, half 1 the core
     /// queue and everything after it. The senders' TCP and the pacers are
-    /// the heaviest work, and this split balances it best (bench/README.md
+    /// the heaviest work, and this split balances it best (bench/speed/README.md
     /// compares it with the split at the core link).
     pub fn of(s: &Scenario, net: &Network) -> Option<Cut> {
         if s.traffic.short.is_some() || !s.traffic.tmix.is_empty() {

@@ -80,7 +80,7 @@ fn tables() -> &'static Tables {
 /// The bin of a delay of `ns`, as [`bin_by_log`] has it but without a
 /// logarithm (every paced packet's delay is recorded, and a logarithm or a
 /// float guess refined on the edges cost a measurable share of an
-/// edge-paced run, bench/README.md): the bin of its sub-octave's least
+/// edge-paced run, bench/speed/README.md): the bin of its sub-octave's least
 /// delay, or the next one up.
 #[inline]
 pub(super) fn bin(ns: Time) -> usize {

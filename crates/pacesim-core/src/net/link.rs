@@ -48,7 +48,7 @@ struct Waiting {
 /// A link is the transmitter's few words, read on every packet-hop, and
 /// its output queue with what is measured of it, apart: 56 bytes a link,
 /// so that E-base's 4,000 links stay in cache (with the queue inline a
-/// link was 416 bytes; bench/README.md has what that cost). An untracked
+/// link was 416 bytes; bench/speed/README.md has what that cost). An untracked
 /// link ([`Link::set_untracked`]) has no output queue at all: E-base's
 /// four access links a flow would otherwise hold 1.5 KB of queues and
 /// statistics nobody reads.

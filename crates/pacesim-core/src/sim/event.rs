@@ -37,7 +37,7 @@
 //! holds nearly all of them, and slots of 262 us keep the wheel's 1,024
 //! slot headers (24 KB) in the first-level cache. What the queue and its
 //! slot width were measured against (a radix heap, a 4-ary heap, other
-//! widths, a linked-list wheel) is in bench/README.md.
+//! widths, a linked-list wheel) is in bench/speed/README.md.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -170,7 +170,7 @@ const INDEX_BITS: u32 = 128 - SLOT_BITS - 64;
 /// order. E-base's slots hold about 19 events in one world (10 in a half),
 /// in no particular order: up to 32 are sorted by insertion on one 128-bit
 /// key ([`Entry::slot_key`]) rather than by the library's stable sort,
-/// which compares the fields in turn (bench/README.md has the measurements
+/// which compares the fields in turn (bench/speed/README.md has the measurements
 /// behind both choices). Dense networks put hundreds or thousands in a
 /// slot (k = 10: about 190, k = 100: 1,900), where insertion is quadratic:
 /// there each event's key takes its place in the slot as its lowest bits,

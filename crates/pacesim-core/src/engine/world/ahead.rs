@@ -10,7 +10,7 @@
 //! the hop's link [`NEAR`] ahead, when the earlier lines are in. E-base at
 //! 100,000 flows spent most of its time waiting on exactly these loads
 //! (`perf record`: the packet of each popped arrival, its route hop and
-//! the link's side in a split run, bench/README.md). Only the events of
+//! the link's side in a split run, bench/speed/README.md). Only the events of
 //! the queue's current slot are seen (about 19 at 1000 flows, 1,900 at
 //! 100,000), and nothing the run computes depends on what is prepared.
 //! A network whose flows fit in the caches has nothing to gain and the

@@ -64,7 +64,7 @@ impl Event {
 
 /// An [`Event`] in 32 bits, its kind in the top 4 and its index below, so
 /// that an entry of the event queue (time, tie, event) takes 16 bytes, not
-/// the 24 the 8-byte enum would take (bench/README.md: what that costs).
+/// the 24 the 8-byte enum would take (bench/speed/README.md: what that costs).
 #[derive(Debug, Clone, Copy)]
 pub struct Packed(u32);
 

@@ -8,7 +8,7 @@ ratio of the traced runs' medians and of what each spends beyond the untraced ru
 the interpreter's start and the simulation), and the file's size. `--pythonpath DIR` runs another checkout's pacesim (its `python/` folder) for a
 before-and-after.
 
-    python bench/pcap_cost.py [--repeat 5] [--hosts 10] [--pythonpath /tmp/base/python]
+    python bench/speed/pcap_cost.py [--repeat 5] [--hosts 10] [--pythonpath /tmp/base/python]
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ counters (`work`: events and packet-hops, which an engine change may
 change), under DIR. `--check DIR` runs them again and reports every
 scenario whose report differs in any byte.
 
-    python bench/identical.py --save /tmp/before     # on the old engine
-    python bench/identical.py --check /tmp/before    # on the new one
-    python bench/identical.py --check /tmp/before --threads 2
+    python bench/equivalence/identical.py --save /tmp/before     # on the old engine
+    python bench/equivalence/identical.py --check /tmp/before    # on the new one
+    python bench/equivalence/identical.py --check /tmp/before --threads 2
 
 `--threads 2` runs networks that split as two halves in parallel
 (`engine/partition.rs`); their reports must not change. `--sweeps` needs no
@@ -19,20 +19,20 @@ saved reports: it runs the first and last point of every catalogue sweep
 file (`scenarios/[A-Z]*.toml`, quick size, cut to 30 simulated seconds) on
 one thread and on two and reports any that differ.
 
-    python bench/identical.py --sweeps
+    python bench/equivalence/identical.py --sweeps
 
 A change that adds fields to the report names them with `--added`
 (dotted paths, `flows.lost_packets`): they are left out of the new reports
 before the comparison, and everything else must be as it was.
 
-    python bench/identical.py --check /tmp/before --added flows.lost_packets flows.loss_rate
+    python bench/equivalence/identical.py --check /tmp/before --added flows.lost_packets flows.loss_rate
 
 `--with-sweeps` adds those sweep endpoints to the cases that `--save` stores
 and `--check` compares, so an engine change is checked against the old
 engine on every sweep file too, on one thread or two.
 
-    python bench/identical.py --save /tmp/before --with-sweeps
-    python bench/identical.py --check /tmp/before --with-sweeps --threads 2
+    python bench/equivalence/identical.py --save /tmp/before --with-sweeps
+    python bench/equivalence/identical.py --check /tmp/before --with-sweeps --threads 2
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from pathlib import Path
 
 import pacesim
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
 SHORT = ["duration=100s", "warmup=30s"]
 UDP = ["topology.udp={}", "burstiness={}"]

@@ -16,8 +16,8 @@ the TCP goodput of both directions:
   a-base (senders U[1, 25] ms, receivers 0) and once with each side
   U[0.5, 12.5] ms (seeds 1-3, means): r1 then loses as many ACKs as r0.
 
-    python bench/twoway_ack_loss.py scan [--buffers 13000 22000]
-    python bench/twoway_ack_loss.py delays
+    python bench/sensitivity/twoway_ack_loss.py scan [--buffers 13000 22000]
+    python bench/sensitivity/twoway_ack_loss.py delays
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import pandas as pd
 
 import pacesim
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HOSTS = 100
 QUICK = ["topology.tcp_hosts=100", "core.rate=10Mbps", "topology.access_rate=1Mbps",
          "topology.udp_access_rate=10Mbps", "duration=100s", "warmup=30s", "traffic.two_way=true"]

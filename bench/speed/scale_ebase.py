@@ -10,7 +10,7 @@ k = 100 is 10 edges x 10,000 hosts. Each run is 100 simulated seconds
 (flows start over [0, 10] s, measured over [30, 100] s) in a fresh process
 under /usr/bin/time; the table gives wall time, peak memory, events and
 the cost per flow and per packet-hop, so linear growth shows as flat
-columns. Results go to bench/results/scale.csv.
+columns. Results go to bench/speed/results/scale.csv.
 
 Runs use one thread unless `--threads 2` (the network split at its core
 into two halves run in parallel, `engine/partition.rs`; the same reports).
@@ -19,7 +19,7 @@ into two halves run in parallel, `engine/partition.rs`; the same reports).
 instead of `pacesim.run`: wall time and peak memory are then the engine's
 and its JSON report's, without Python's copy of a million flows' rows.
 
-    python bench/scale_ebase.py [--k 1 10 100] [--duration 100] [--threads 2] [--engine BINARY]
+    python bench/speed/scale_ebase.py [--k 1 10 100] [--duration 100] [--threads 2] [--engine BINARY]
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ import pandas as pd
 from rich.console import Console
 from rich.table import Table
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "bench" / "results" / "scale.csv"
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "bench" / "speed" / "results" / "scale.csv"
 
 RUN = """
 import json, sys, pacesim

@@ -2,7 +2,7 @@
 """What recording time series (`[series]`) costs on the paper-size E-base.
 
 Runs E-base (1000 flows, 10 KB, `--duration`, unpaced and edge-paced)
-through the engine alone (`examples/run_json`, as bench/ab_ebase.py),
+through the engine alone (`examples/run_json`, as bench/speed/ab_ebase.py),
 without series and with each of a few `[series]` tables, each run its own
 process, the repetitions taken in turn so that a slow spell of a shared
 machine hits every case alike. For each case it prints the median wall
@@ -13,7 +13,7 @@ table. While the run lasts a point takes 16 bytes in the engine (a time
 and a value); assembling the report adds 20 more (time, track, value).
 
     cargo build --release --example run_json
-    python bench/series_cost.py [--repeat 3] [--duration 100s] [--threads 1]
+    python bench/speed/series_cost.py [--repeat 3] [--duration 100s] [--threads 1]
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from pathlib import Path
 import pacesim
 from pacesim.report_tables import series_rows
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 CASES = {
     "off": [],

@@ -20,9 +20,9 @@ median of each with the largest peak RSS:
 
 CPU time is the start-up figure to trust on a shared machine: wall time
 includes waiting for a core. The numbers are written to
-bench/results/cli_cost.csv.
+bench/speed/results/cli_cost.csv.
 
-    python bench/cli_cost.py [--repeat 3] [--tiny 0.2] [--no-full]
+    python bench/speed/cli_cost.py [--repeat 3] [--tiny 0.2] [--no-full]
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "bench" / "results" / "cli_cost.csv"
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "bench" / "speed" / "results" / "cli_cost.csv"
 CLI = "import sys; from pacesim.cli import app; sys.argv[0] = 'pacesim'; app()"
 API = "import pacesim; pacesim.run('e-base')"
 FIELDS = ["command", "wall_s", "cpu_s", "peak_rss_mb"]

@@ -11,7 +11,7 @@ report (work counters aside).
 
     cargo build --release --example run_json && cp target/release/examples/run_json /tmp/run_json.before
     ... change the engine, build again ...
-    python bench/ab_ebase.py /tmp/run_json.before target/release/examples/run_json [--repeat 3]
+    python bench/speed/ab_ebase.py /tmp/run_json.before target/release/examples/run_json [--repeat 3]
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pacesim
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "scenarios" / "e-base.toml"
 
 

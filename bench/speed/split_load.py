@@ -11,9 +11,9 @@ the table shows the median engine time (with the least and the most) and the
 machine's load average over the benchmark (other users' work included: note
 it with the numbers). `--pythonpath DIR` runs the pacesim found in DIR (say,
 a checkout of an older commit with its engine built), to compare engines.
-Results go to bench/results/split_load.csv (or `--out`).
+Results go to bench/speed/results/split_load.csv (or `--out`).
 
-    python bench/split_load.py [--duration 400] [--repeat 3] [--pythonpath DIR] [--only-quiet] [--out CSV]
+    python bench/speed/split_load.py [--duration 400] [--repeat 3] [--pythonpath DIR] [--only-quiet] [--out CSV]
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from pathlib import Path
 
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "scenarios" / "e-base.toml"
-OUT = ROOT / "bench" / "results" / "split_load.csv"
+OUT = ROOT / "bench" / "speed" / "results" / "split_load.csv"
 
 RUN = """
 import json, sys, pacesim

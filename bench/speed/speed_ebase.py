@@ -21,9 +21,9 @@ event queue's time for the same number of events (the practical ceiling,
 `examples/event_queue.rs`). ns-2 runs only where `ns` is installed
 (Debian: apt-get install -y ns2); otherwise its committed reference row
 (bench/ns2/results/ebase.csv) is shown, marked as such. Results are also
-written to bench/results/speed.csv.
+written to bench/speed/results/speed.csv.
 
-    python bench/speed_ebase.py [--duration 400] [--repeat 3] [--no-ns2]
+    python bench/speed/speed_ebase.py [--duration 400] [--repeat 3] [--no-ns2]
 """
 
 from __future__ import annotations
@@ -43,14 +43,14 @@ from rich.console import Console
 from rich.progress import Progress, TextColumn
 from rich.table import Table
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NS2 = {"manual": ROOT / "bench" / "ns2" / "ebase_manual.tcl", "static": ROOT / "bench" / "ns2" / "ebase.tcl"}
 """ns-2's two set-ups of the same E-base: every route installed by hand (`$ns rtproto Manual`, an expert's
 script: the honest comparison, and the one the speedups are taken against) and ns-2's default static
 routing (all-pairs routes computed at start-up, what a first script gets)."""
 NS2_CSV = ROOT / "bench" / "ns2" / "results" / "ebase.csv"
 SCENARIO = ROOT / "scenarios" / "e-base.toml"
-OUT = ROOT / "bench" / "results" / "speed.csv"
+OUT = ROOT / "bench" / "speed" / "results" / "speed.csv"
 SCHEMES = ["none", "host", "edge"]
 THREADS = [1, 2]
 

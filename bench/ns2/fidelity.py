@@ -16,7 +16,7 @@ both over seeds and checks the agreement the engine issue asks for:
 
 Prints the side-by-side table and exits 1 if any point misses.
 
-    python bench/fidelity_ns2.py [--flows 100] [--workers N]
+    python bench/ns2/fidelity.py [--flows 100] [--workers N]
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from rich.table import Table
 
 import pacesim
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NS2 = ROOT / "bench" / "ns2" / "results"
 SCENARIO = ROOT / "scenarios" / "e-base.toml"
 CORE_MBPS = 100.0
