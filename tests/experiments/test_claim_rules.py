@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 
 from pacesim.reproduce.claims import (Points, about, beats, decades, dips_then_rises, gain_check, located, lowest_at,
-                                      monotone, nearly, non_monotonic, over, printed, slightly_beats, spacing,
-                                      spearman, under, up_to)
+                                      monotone, nearly, non_monotonic, over, printed, rises_over_a_region,
+                                      slightly_beats, spacing, spearman, under, up_to)
 
 
 def test_about_is_five_percent_relative():
@@ -132,6 +132,15 @@ def test_non_monotonic_needs_a_rise_and_a_fall_beyond_noise():
     assert non_monotonic([0.0, 0.0, 1e-2, 5e-3])  # from zero
     assert not non_monotonic([1e-4, 1e-3, 2e-2])  # only rises
     assert not non_monotonic([1e-4, 2e-2, 1.8e-2])  # falls by 10 %: noise
+
+
+def test_a_region_rises_when_no_step_of_it_falls_and_it_gains_over_20_percent():
+    # Paper A Sec II: "a region of buffer size in which loss increases with buffer size".
+    assert rises_over_a_region([63.5, 51.8, 52.0, 52.6, 54.9, 62.8, 50.3]) == (1, 5)  # +21 % from 51.8
+    assert rises_over_a_region([10.0, 10.5, 10.4, 12.1]) == (0, 3)  # a step down by under 1 % is no fall
+    assert rises_over_a_region([10.0, 11.5, 11.0, 12.1]) is None  # each run stays within 20 %
+    assert rises_over_a_region([0.0, 1.0, 1.3]) == (1, 2)  # from zero nothing rises by a ratio
+    assert rises_over_a_region([3.0, 2.0, 1.0]) is None
 
 
 def test_dips_then_rises_refuses_a_zero_loss_inner_point_and_monotone_curves():

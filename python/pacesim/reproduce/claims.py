@@ -299,6 +299,21 @@ def dips_then_rises(ys: Sequence[float]) -> bool:
     return 0 < low < len(ys) - 1 and ys[low] > 0 and max(ys[low + 1:]) > (1 + RISE) * ys[low]
 
 
+def rises_over_a_region(ys: Sequence[float]) -> Optional[Tuple[int, int]]:
+    """The words "a region in which [the curve] increases": the first run of consecutive points, no step of
+    it falling (by the ordering rule), from a non-zero point to one more than `RISE` above it, as (first, last)
+    indices; None if there is none."""
+    for i, a in enumerate(ys):
+        if a <= 0:
+            continue
+        j = i
+        while j + 1 < len(ys) and not beats(ys[j], ys[j + 1]):
+            j += 1
+            if ys[j] > (1 + RISE) * a:
+                return i, j
+    return None
+
+
 def non_monotonic(ys: Sequence[float]) -> bool:
     """The words "non-monotonic": somewhere the curve rises (a later point more than `RISE` above an
     earlier one) and somewhere it falls (a later point more than `RISE` below an earlier one)."""
@@ -357,6 +372,17 @@ def loss_non_monotonic(buffers: Sequence[str], where: dict, metric: str = "core_
         loss = [p.at(metric, buffer=b, **where) for b in buffers]
         ok = non_monotonic(loss)
         return ok, f"{'non-monotonic' if ok else 'monotonic within 20 %'}: " + ", ".join(f"{b} {100 * v:.4f}" for b, v in zip(buffers, loss))
+    return check
+
+
+def loss_rises_over_a_region(buffers: Sequence[str], where: dict, metric: str = "core_udp_loss_rate"):
+    """UDP loss rises over a region of the buffer grid (`rises_over_a_region`)."""
+    def check(p: Points) -> Verdict:
+        loss = [p.at(metric, buffer=b, **where) for b in buffers]
+        region = rises_over_a_region(loss)
+        said = (f"rises {100 * loss[region[0]]:.4f} % at {buffers[region[0]]} to {100 * loss[region[1]]:.4f} % at "
+                f"{buffers[region[1]]}" if region else f"no region rising by more than {100 * RISE:g} %")
+        return region is not None, said + ": " + ", ".join(f"{b} {100 * v:.4f}" for b, v in zip(buffers, loss))
     return check
 
 

@@ -16,7 +16,8 @@ import numpy as np
 
 from ...panels import Cdf, Lines, Panel
 from ...reproduce.claims import (ABOUT, LINEAR_R2, Claim, Points, Verdict, about, about_check, beats, dips_then_rises,
-                     gain_check, located, loss_dips_then_rises, loss_lowest_at, monotone, nearly, spacing, spearman)
+                     gain_check, located, loss_dips_then_rises, loss_lowest_at, loss_rises_over_a_region, monotone,
+                     nearly, spacing, spearman)
 from ...reproduce.figure import TCP_PCT, TCP_THROUGHPUT, UDP_LOSS, Figure, kb
 
 # --- A-fig11 and A-fig12: the anomaly with Poisson and fBm UDP ---
@@ -148,8 +149,11 @@ AFIG2 = Figure(
     panels=VIDEO_PANELS,
     claims=[Claim("TCP ≈9.6 Mb/s by 8 KB", "TCP throughput on the core at 8 KB nearly 96 % of its 10 Mb/s",
                   _tcp_nearly("8KB", 96, "% of 10 Mb/s", **UDP_TCP), sentence=A2_STARWARS),
-            Claim("UDP loss lowest at 8 KB", "UDP loss lowest (and non-zero) within the grid's spacing of 8 KB",
-                  loss_lowest_at(VIDEO_BUFFERS, 8, UDP_TCP), sentence=A2_STARWARS),
+            # The sentence speaks of 1-24 KB ("falls ... with only about 8 kB", "beyond 8 kB till about 24 kB
+            # ... increases"); it says nothing of the loss past 24 KB, so the lowest is sought over 1-24 KB.
+            Claim("UDP loss lowest at 8 KB", "UDP loss lowest (and non-zero) over 1-24 KB, the region the sentence "
+                  "describes, within the grid's spacing of 8 KB",
+                  loss_lowest_at(VIDEO_BUFFERS[:VIDEO_BUFFERS.index("24KB") + 1], 8, UDP_TCP), sentence=A2_STARWARS),
             Claim("≈30% higher at 24 KB", "UDP loss at 24 KB about 30 % above that at 8 KB (the ratio about 1.3)",
                   gain_check(_loss("8KB", **UDP_TCP), _loss("24KB", **UDP_TCP), 0.3, "24 KB over 8 KB"),
                   sentence=A2_STARWARS),
@@ -162,8 +166,8 @@ AFIG3 = Figure(
     setup="as A-fig2 with UDP packets U[150, 300] B and the video at 7.7 % of the core (770 kb/s); and the video "
           "alone" + SYNTHETIC,
     panels=VIDEO_PANELS,
-    claims=[Claim("anomaly region present", "UDP loss dips then rises",
-                  loss_dips_then_rises(VIDEO_BUFFERS, UDP_TCP),
+    claims=[Claim("anomaly region present", "UDP loss rises by more than 20 % over a region of buffers, no step "
+                  "of it falling", loss_rises_over_a_region(VIDEO_BUFFERS, UDP_TCP),
                   sentence='Paper A Sec II: "Fig. 3 shows the corresponding UDP packet loss curves as a function of '
                            'buffer size corresponding to this scenario and clearly indicates the presence of a region of '
                            'buffer size in which loss increases with buffer size."'),
