@@ -41,3 +41,20 @@ def test_the_engine_reads_every_stored_kind_of_wire_form():
         engine = parse_scenario(s).to_engine()
         report = json.loads(run_json(json.dumps(engine), None, 1))
         assert report["conservation"]["created"] > 0
+
+
+def test_a_trace_file_is_keyed_by_its_content_not_its_name(tmp_path):
+    # The same trace at two paths (a package installed elsewhere) is one run; an edited trace is another.
+    frames = "0 0.00 I 12000\n1 0.04 P 3000\n"
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "trace.txt").write_text(frames)
+
+    def key(directory):
+        udp = {"kind": "trace", "size": "200B", "trace": {"file": str(tmp_path / directory / "trace.txt"),
+                                                         "columns": ["frame", "time_s", "type", "bytes"]}}
+        return run_key(parse_scenario({"duration": "20s", "warmup": "0s", "traffic": {"udp": [udp]}}).to_engine(), "0.3.0")
+
+    assert key("a") == key("b")
+    (tmp_path / "b" / "trace.txt").write_text(frames.replace("3000", "3001"))
+    assert key("a") != key("b")

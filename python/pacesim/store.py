@@ -313,6 +313,8 @@ def key_form(engine_scenario: dict) -> dict:
 
 def _keyed(value: Any, node: dict, table: str) -> Any:
     node = schema.resolve(node)
+    if node.get("x-file") and isinstance(value, str):
+        return _file_digest(value)
     if isinstance(value, list):
         items = node.get("items")
         return [_keyed(v, items, f"{table}[]") for v in value] if items else value
@@ -338,6 +340,21 @@ def _keyed(value: Any, node: dict, table: str) -> Any:
         if key not in value and was:
             out[key] = was[0]
     return out
+
+
+def _file_digest(path: str) -> str:
+    """What a run's key covers of a file the scenario reads (a key marked `x-file`: a trace, connection
+    vectors): its content's SHA-256, so the key is the same wherever the file lies (a package installed
+    elsewhere, another user's cache) and changes when the file does; its name if it cannot be read (the
+    run then fails, naming it)."""
+    try:
+        digest = hashlib.sha256()
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return path
+    return "sha256:" + digest.hexdigest()
 
 
 _REQUIRED = object()

@@ -50,7 +50,8 @@ pub use cvec::{ConnVector, End, ACC, INIT};
 pub struct TmixSpec {
     /// The connection vectors, a text file in either Tmix format (a
     /// scenario file's relative name is from its directory; a `.gz` file
-    /// is read decompressed) (required).
+    /// is read decompressed) (required). A run's key holds its content, not its name.
+    #[schemars(extend("x-file" = true))]
     pub vectors: String,
     /// The host every connection's initiator runs on (required).
     pub initiator: String,

@@ -80,7 +80,9 @@ pub enum Spacing {
 pub struct TraceSpec {
     /// The trace file, one frame per line. The Python front makes a relative
     /// path absolute, from the scenario file's directory (the working
-    /// directory for a dict or a --set); here it is from the working one.
+    /// directory for a dict or a --set); here it is from the working one. A
+    /// run's key holds its content, not its name.
+    #[schemars(extend("x-file" = true))]
     pub file: String,
     /// What each field of a line holds, in order (frame, type, time_s or
     /// time_ms, bytes or bits, - to skip).
