@@ -3,7 +3,7 @@
 The reference is our own ns-2 scripts' committed output
 (bench/ns2/results/ebase*.csv and wan-*.csv, made by bench/ns2/run_ebase.py);
 this test reruns pacesim through the same code as `python
-bench/ns2/fidelity.py` and holds it to the engine issue's tolerances:
+bench/ns2/fidelity.py` (tests/support/ns2_ebase.py) and holds it to the engine issue's tolerances:
 aggregate throughput within 3 % of the link rate, loss within 20 % where
 ns-2's exceeds 0.5 %, mean goodput within 5 %. To stay fast it reruns seed 1
 of every Reno and NewReno buffer (they pin the engine's TCP) and, of the
@@ -14,16 +14,7 @@ minute make one seed too noisy to judge; a point of 1 Gb/s for 60 s costs
 three of E-base). The bench script reruns every point and seed.
 """
 
-import importlib.util
-import sys
-from pathlib import Path
-
-
-ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("fidelity_ns2", ROOT / "bench" / "ns2" / "fidelity.py")
-fidelity = importlib.util.module_from_spec(spec)
-sys.modules["fidelity_ns2"] = fidelity  # so pool workers can unpickle its functions
-spec.loader.exec_module(fidelity)
+from support import ns2_ebase as fidelity
 
 
 def test_every_reference_point_agrees_with_ns2():

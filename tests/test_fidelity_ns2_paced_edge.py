@@ -3,7 +3,7 @@
 The reference is the committed output of bench/ns2/paced/run_ns2.py (ns-2
 built with bench/ns2/paced/edge_pacer.cc and qlbp.cc, written from paper E
 Sec 2.1 and paper Q eq. 1 independently of pacesim's Rust); this test
-reruns pacesim through bench/ns2/paced/compare.py, as `python
+reruns pacesim through tests/support/ns2_paced_edge.py, as `python
 bench/ns2/paced/compare.py` does for every point, on a few points: E-base
 with edge pacing (d = 10 ms, 1000 flows, 200 s) at 5 and 10 KB, and the
 Q-dumbbell with QLBP (Q_max 40 and 160) and with host pacing (tcp-paced.cc)
@@ -12,15 +12,7 @@ engine issue's: aggregate throughput within 3 % of the core rate, loss
 within 20 % where ns-2's exceeds 0.5 %, mean goodput within 5 %.
 """
 
-import importlib.util
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("paced_compare", ROOT / "bench" / "ns2" / "paced" / "compare.py")
-compare = importlib.util.module_from_spec(spec)
-sys.modules["paced_compare"] = compare  # so pool workers can unpickle its functions
-spec.loader.exec_module(compare)
+from support import ns2_paced_edge as compare
 
 
 def _check(kind, points):

@@ -3,7 +3,7 @@ bench/ns2/paced/tcp-paced.cc (paper W's original and eq. 7 modified pacing).
 
 The reference is the committed output of bench/ns2/paced/run_paced.py
 (results/ebase-host.csv, results/ws5.csv); this test reruns pacesim through
-bench/ns2/paced/fidelity.py and holds it to E-base's tolerances: aggregate
+tests/support/ns2_paced_host.py (as bench/ns2/paced/fidelity.py) and holds it to E-base's tolerances: aggregate
 throughput within 3 % of the link rate, loss-like rates within 20 % where
 ns-2's exceeds 0.5 %, mean goodput within 5 % (all flows, and the paced and
 unpaced flows separately). To stay cheap it reruns the 100-flow E-base points
@@ -13,19 +13,7 @@ modified pacing, two seeds of 200 s: 60 s runs were too noisy for the paced
 half's goodput); the bench script also reruns the 1000-flow points.
 """
 
-import importlib.util
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-# One module object under one name (bench/ns2/wei/compare_pacesim.py shares it), so pool workers can
-# unpickle its functions.
-fidelity = sys.modules.get("fidelity_ns2_paced")
-if fidelity is None:
-    spec = importlib.util.spec_from_file_location("fidelity_ns2_paced", ROOT / "bench" / "ns2" / "paced" / "fidelity.py")
-    fidelity = importlib.util.module_from_spec(spec)
-    sys.modules["fidelity_ns2_paced"] = fidelity
-    spec.loader.exec_module(fidelity)
+from support import ns2_paced_host as fidelity
 
 
 def test_host_paced_ebase_agrees_with_ns2():

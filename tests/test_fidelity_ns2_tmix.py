@@ -1,7 +1,8 @@
 """pacesim's Tmix agrees with ns-2 2.35's on Tmix's sample vectors (bench/ns2/tmix: ns-2's Tmix test-suite
 dumbbell, both clouds replaying a sample file through their DelayBoxes, one-way TCP NewReno, 60 s).
 
-The reference is ns-2's output committed by `bench/ns2/tmix/compare.py --ns2`: each connection's ADU
+The reference is ns-2's output committed by `bench/ns2/tmix/compare.py --ns2` (compared through
+tests/support/ns2_tmix.py, as that script does): each connection's ADU
 receipts and the time of its last, and the bytes across r1 - r2 each way. The vectors themselves are read
 from Debian's ns2-examples (their licence forbids shipping them): without the package this test skips. Held
 to the usual tolerances: each direction's throughput within 5 % of ns-2's (as the other fidelity tests hold
@@ -10,21 +11,10 @@ connection's receipts the same and each connection's completion within 5 % of ns
 vectors' loss rates the DelayBoxes draw from different random streams, so the connections held to that are
 those whose vectors ask for no loss (311 of 340 a cloud; the others lose other packets)."""
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
 from pacesim.tmix import SAMPLES
-
-ROOT = Path(__file__).resolve().parents[1]
-# Loaded by path under its own name, sys.path left alone (a directory put first on it is inherited by every
-# process started later, such as a Dask cluster's workers).
-spec = importlib.util.spec_from_file_location("compare_tmix_ns2", ROOT / "bench" / "ns2" / "tmix" / "compare.py")
-compare = importlib.util.module_from_spec(spec)
-sys.modules[spec.name] = compare
-spec.loader.exec_module(compare)
+from support import ns2_tmix as compare
 
 
 @pytest.mark.skipif(not (SAMPLES / "sample-alt.cvec.gz").is_file(), reason="Debian's ns2-examples not installed")

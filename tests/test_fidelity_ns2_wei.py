@@ -3,7 +3,7 @@
 
 The reference is the committed output of bench/ns2/wei/run_wei.py (results/ebase-host.csv, results/ws5.csv,
 and for SACK results/sack1-paced/ws5.csv: the build whose Sack1 the pacer gates, as pacesim's is); this test
-reruns pacesim through bench/ns2/wei/compare_pacesim.py and holds it to E-base's tolerances: aggregate
+reruns pacesim through tests/support/ns2_wei.py (as bench/ns2/wei/compare_pacesim.py) and holds it to E-base's tolerances: aggregate
 throughput within 3 % of the link rate, loss-like rates within 20 % where ns-2's exceeds 0.5 %, mean goodput
 within 5 % (all flows, and the paced and unpaced flows separately). The cheap points: E-base with 100 flows
 (5 and 10 KB; unpaced, every host paced with original or modified pacing, 30 % paced; seed 1 against ns-2's
@@ -14,18 +14,14 @@ W-s1's latencies (results/sack1-paced/ws1.csv) take a few discrete values, timeo
 means over ten seeds carry no 5 % tolerance: their distributions over the seeds must not be told apart.
 """
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pandas as pd
 
+from support import ns2_paced_host as fidelity
+from support import ns2_wei as compare
+
 ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("compare_pacesim_wei", ROOT / "bench" / "ns2" / "wei" / "compare_pacesim.py")
-compare = importlib.util.module_from_spec(spec)
-sys.modules["compare_pacesim_wei"] = compare  # so pool workers can unpickle its functions
-spec.loader.exec_module(compare)
-fidelity = compare.fidelity
 
 
 def test_ebase_with_100_flows_agrees_with_the_patched_ns2():
@@ -66,20 +62,17 @@ def test_paper_w_scenario_1_latencies_have_the_patched_ns2s_distribution():
 
 
 def test_ties_at_a_router_fall_as_in_the_patched_ns2(tmp_path):
-    """W-s6's network without cross traffic (bench/ns2/wei/trace_wdumbbell.py, PACESIM.md "Event by event"):
+    """W-s6's network without cross traffic (bench/ns2/wei/trace_wdumbbell.py's, PACESIM.md "Event by event"):
     with every link at 1 Gb/s, packets of different flows reach r0 at the same nanosecond all the time, and
     ns-2 runs equal-time events first in, first out, each arrival scheduled when its transmission on the
     host's link started (a packet that waited there, by its queue's resume): pacesim's core trace of the
     first 0.4 s is ns-2's, arrival for arrival and drop for drop (20,247 events; 841 drops, 410 of them flow
     4's). Before, pacesim ordered such ties by when the packet was handed to its host's link, and the runs
     parted at the first drop (0.123997 s: ns-2 dropped flow 0's packet 705, pacesim flow 1's 49)."""
-    spec = importlib.util.spec_from_file_location("trace_wdumbbell", ROOT / "bench" / "ns2" / "wei" / "trace_wdumbbell.py")
-    tw = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tw)
     import pacesim
     from pacesim.ns2trace import read
 
-    pacesim.run(tw.scenario("ws6", "none", 5, 0.4, "10ms", 30_000), trace=tmp_path / "pacesim.tr")
+    pacesim.run(compare.trace_scenario("ws6", "none", 5, 0.4, "10ms", 30_000), trace=tmp_path / "pacesim.tr")
 
     def arrivals_and_drops(path):
         return [(l.event, round(l.time, 6), l.flow, l.seq) for l in read(path) if l.event in "+d"]

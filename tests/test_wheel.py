@@ -8,7 +8,6 @@ with every dependency installed afresh. What always runs: the environment the sc
 hides Rust.
 """
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -16,14 +15,10 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "wheel" / "fresh_venv.py"
+from support import wheel_venv
 
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("fresh_venv", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+TESTS = Path(__file__).resolve().parent
+SCRIPT = TESTS.parent / "bench" / "wheel" / "fresh_venv.py"
 
 
 def test_the_install_environment_hides_rust_and_source_trees(tmp_path, monkeypatch):
@@ -35,7 +30,7 @@ def test_the_install_environment_hides_rust_and_source_trees(tmp_path, monkeypat
     monkeypatch.setenv("PATH", os.pathsep.join([str(rust), str(other)]))
     monkeypatch.setenv("PYTHONPATH", "/somewhere/python")
     monkeypatch.setenv("CARGO_HOME", "/root/.cargo")
-    env = load_script().rustless_env()
+    env = wheel_venv.rustless_env()
     assert env["PATH"] == str(other)
     assert not {"PYTHONPATH", "CARGO_HOME"} & set(env)
 
@@ -48,9 +43,9 @@ def test_a_reused_venv_made_from_a_venv_sees_that_venvs_packages(tmp_path):
     outer_site = subprocess.run([outer / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                                 capture_output=True, text=True, check=True).stdout.strip()
     (Path(outer_site) / "only_in_the_outer_venv.py").write_text("WHERE = 'outer'\n")
-    make = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); import fresh_venv; "
-            "fresh_venv.make_venv(Path(sys.argv[2]), True, Path(sys.argv[3]), fresh_venv.rustless_env())")
-    subprocess.run([outer / "bin" / "python", "-c", make, SCRIPT.parent, tmp_path / "inner", tmp_path], check=True,
+    make = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); from support import wheel_venv; "
+            "wheel_venv.make_venv(Path(sys.argv[2]), True, Path(sys.argv[3]), wheel_venv.rustless_env())")
+    subprocess.run([outer / "bin" / "python", "-c", make, TESTS, tmp_path / "inner", tmp_path], check=True,
                    capture_output=True)
     seen = subprocess.run([tmp_path / "inner" / "bin" / "python", "-c", "import only_in_the_outer_venv as m; print(m.WHERE)"],
                           capture_output=True, text=True)

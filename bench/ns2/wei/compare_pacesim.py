@@ -19,7 +19,8 @@ packets in flight, its unpaced runs and flows too.
   flow's, and the slowest-flow ratio unpaced / paced.
 
 Each side is averaged over the seeds both ran (two, W-s1 ten) and held to
-bench/ns2/fidelity.py's tolerances: throughput within 3 % of the link rate,
+the E-base tolerances (tests/support/ns2_wei.py, shared with
+tests/test_fidelity_ns2_wei.py): throughput within 3 % of the link rate,
 loss-like rates within 20 % (relative) where ns-2's exceeds 0.5 %, goodputs
 (and W-s1's latencies, a goodput's inverse) within 5 %.
 
@@ -40,120 +41,14 @@ from pathlib import Path
 
 import pandas as pd
 
-import pacesim
-
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[2]
-RESULTS = HERE / "results"
-# One module object under one name, shared with any test that loaded it first, so pool workers can
-# unpickle its functions (pickle checks that the name resolves to the very same function).
-fidelity = sys.modules.get("fidelity_ns2_paced")
-if fidelity is None:
-    _spec = importlib.util.spec_from_file_location("fidelity_ns2_paced", ROOT / "bench" / "ns2" / "paced" / "fidelity.py")
-    fidelity = importlib.util.module_from_spec(_spec)
-    sys.modules["fidelity_ns2_paced"] = fidelity
-    _spec.loader.exec_module(fidelity)
-base = fidelity.base
+sys.path.insert(0, str(HERE.parents[2] / "tests"))
+from support.ns2_wei import WEI, base, compare_w_dumbbell, compare_ws1, fidelity, load  # noqa: E402
 
-WEI = ("pacing.host_pacer=wei", "tcp.window_cut=flight")
-"""pacesim as the patched binary: Wei's pacer, and window cuts from packets in flight in every agent."""
-W_DUMBBELL = ROOT / "scenarios" / "w-dumbbell.toml"
-W_S1 = ROOT / "scenarios" / "W-s1.toml"
-WS1_PACKETS = 725  # paper W's 1 MB, in 1460 B segments
-WS6_KEY = ["variant", "mode", "fraction", "flows", "rate_mbps", "core_delay_ms", "buffer_bytes", "packet_bytes",
-           "duration_s", "warmup_s", "cross_mbps"]
-
-
-NO_ROWS = pd.DataFrame({"ok": []})
-"""The table of a grid ns-2 has not run yet."""
-
-
-def load(name: str) -> pd.DataFrame:
-    path = RESULTS / name
-    return pd.read_csv(path) if path.exists() else pd.DataFrame()
-
-
-def simulate_w_dumbbell(p: dict) -> dict:
-    """W-s6, W-s3 or W-s4 (ws5.tcl's network, with cross traffic where `cross_mbps` > 0): 5 Reno flows, the
-    share `fraction` of them paced (default 1) if `mode` is not "none"; the core's throughput (W-s4, no cross
-    traffic: TCP's), the slowest and fastest flow's goodput (and the slowest paced one's), the sum of all."""
-    pacing = (["pacing.scheme=none"] if p["mode"] == "none" else
-              ["pacing.scheme=host", f"pacing.fraction={p.get('fraction', 1.0)}", f"pacing.host_mode={p['mode']}"])
-    cross = ([f'traffic.udp=[{{kind = "onoff", rate = "{p["cross_mbps"]}Mbps", size = "210B", on = "500ms", '
-              'off = "500ms", from = "x-src", to = "x-dst"}]'] if p["cross_mbps"] > 0 else [])
-    s = pacesim.apply_overrides(pacesim.load_scenario(W_DUMBBELL), [
-        f"topology.flows={p['flows']}", f"core.rate={p['rate_mbps']}Mbps", f"core.delay={p['core_delay_ms']}ms",
-        f"core.buffer={p['buffer_bytes']}B", f"tcp.segment_size={p['packet_bytes'] - 40}B", "tcp.window=100000",
-        "tcp.variant=reno", f"duration={p['duration_s']}s", f"warmup={p['warmup_s']}s",
-        'traffic.start=["0s", "120ms"]', f"seed={p['seed']}", *pacing, *WEI, *cross])
-    r = pacesim.run(s)
-    f = r.flows
-    paced = f[f.paced.astype(bool)].goodput_kbps
-    return {**p, "aggregate_mbps": r.summary["aggregate_mbps"], "core_loss": r.summary["core_loss_rate"],
-            "goodput_kbps_min": f.goodput_kbps.min(),
-            "goodput_kbps_max": f.goodput_kbps.max(), "goodput_kbps_min_paced": paced.min() if len(paced) else None,
-            "goodput_mbps_sum": f.goodput_kbps.sum() / 1000}
-
-
-def simulate_ws1(p: dict) -> dict:
-    """W-s1 (scenarios/W-s1.toml) at seed `seed`, unpaced or every flow paced: each flow's latency to its
-    first 725 packets, from its progress every millisecond."""
-    sweep = pacesim.sweep.load_sweep(W_S1)
-    scheme = "none" if p["mode"] == "none" else "host"
-    s = pacesim.apply_overrides(sweep.base, [*sweep.set, f"pacing.scheme={scheme}", f"seed={p['seed']}",
-                                             f"duration={p['duration_s']}s", *WEI], sweep.root)
-    r = pacesim.run(s)
-    prog = r.progress
-    done = prog[prog.bytes >= WS1_PACKETS * 1460].groupby("flow").t_s.min().sort_values().to_list()
-    return {**p, "latency_min_s": done[0], "latency_median_s": done[len(done) // 2], "latency_max_s": done[-1],
-            "core_loss": r.summary["core_loss_rate"]}
-
-
-def _agree_relative(t: pd.DataFrame, goodputs: list[str], rates: list[str]) -> pd.DataFrame:
-    """Goodput-like columns within 5 % where ns-2 has one, loss-like ones within 20 % above the floor."""
-    for m in goodputs:
-        present = t[f"{m}_ns2"].notna()
-        t[f"ok_{m}"] = ~present | ((t[f"{m}_pacesim"] / t[f"{m}_ns2"] - 1).abs() <= base.TOL_GOODPUT)
-    for m in rates:
-        rel = (t[f"{m}_pacesim"] / t[f"{m}_ns2"] - 1).abs()
-        t[f"ok_{m}"] = (t[f"{m}_ns2"] <= base.LOSS_FLOOR) | (rel <= base.TOL_LOSS)
-    t["ok"] = t[[c for c in t.columns if c.startswith("ok_")]].all(axis=1)
-    return t
-
-
-def compare_w_dumbbell(ns2: pd.DataFrame, workers: int | None) -> pd.DataFrame:
-    """W-s6, W-s3 or W-s4 rows: goodputs within 5 %, the sum and the core's throughput within 3 % of the link,
-    core loss."""
-    if ns2.empty:
-        return NO_ROWS
-    key = [k for k in WS6_KEY if k in ns2.columns]
-    ours = fidelity._run_all(simulate_w_dumbbell, ns2[key + ["seed"]].to_dict("records"), workers)
-    goodputs = [c for c in ("goodput_kbps_min", "goodput_kbps_max", "goodput_kbps_min_paced") if c in ns2.columns]
-    sums = [c for c in ("aggregate_mbps", "goodput_mbps_sum") if c in ns2.columns]
-    t = fidelity._side_by_side(ns2, ours, key, [*goodputs, *sums, "core_loss"])
-    for m in sums:
-        t[f"ok_{m}"] = (t[f"{m}_pacesim"] - t[f"{m}_ns2"]).abs() <= base.TOL_THROUGHPUT * t.rate_mbps
-    return _agree_relative(t, goodputs, ["core_loss"])
-
-
-WS1_LATENCIES = ["latency_min_s", "latency_median_s", "latency_max_s"]
-
-
-def compare_ws1(ns2: pd.DataFrame, workers: int | None) -> pd.DataFrame:
-    """W-s1 rows: the fastest, median and slowest flow's latency within 5 % (means over the seeds), core
-    loss; and a last row with the slowest-flow ratio unpaced / paced (the claim W-s1.1)."""
-    if ns2.empty:
-        return NO_ROWS
-    key = ["mode", "duration_s"]
-    ours = fidelity._run_all(simulate_ws1, ns2[key + ["seed"]].to_dict("records"), workers)
-    t = fidelity._side_by_side(ns2, ours, key, [*WS1_LATENCIES, "core_loss"])
-    t = _agree_relative(t, WS1_LATENCIES, ["core_loss"])
-    slowest = t.set_index("mode")
-    ratio = {side: slowest.at["none", f"latency_max_s_{side}"] / slowest.at["original", f"latency_max_s_{side}"]
-             for side in ("ns2", "pacesim")}
-    row = {"mode": "unpaced / paced", "latency_max_s_ns2": ratio["ns2"], "latency_max_s_pacesim": ratio["pacesim"]}
-    row["ok"] = abs(ratio["pacesim"] / ratio["ns2"] - 1) <= base.TOL_GOODPUT
-    return pd.concat([t, pd.DataFrame([row])], ignore_index=True)
+# The Markdown of the host-paced comparisons (E-base, W-s5) is bench/ns2/paced/fidelity.py's.
+_spec = importlib.util.spec_from_file_location("paced_fidelity_tables", HERE.parent / "paced" / "fidelity.py")
+tables = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tables)
 
 
 def _pair(m, f):
@@ -173,7 +68,7 @@ def _table(t: pd.DataFrame, columns: list) -> str:
     return "\n".join(rows)
 
 
-num, pct, kb = fidelity._num, fidelity._pct, (lambda r: f"{r['buffer_bytes'] / 1000:g}")
+num, pct, kb = tables._num, tables._pct, (lambda r: f"{r['buffer_bytes'] / 1000:g}")
 ms = lambda x: f"{1000 * x:.0f}"
 
 
@@ -225,7 +120,7 @@ def grids(workers: int | None) -> dict:
                        lambda: fidelity.compare_ebase(load("ebase-fack.csv").drop(columns="variant", errors="ignore"),
                                                       workers, (*WEI, "tcp.variant=fack")), markdown_ebase),
         "ws5": ("Paper W scenario 5 (SACK: Sack1 gated)", lambda: fidelity.compare_ws5(ws5, workers, WEI),
-                fidelity.markdown_ws5),
+                tables.markdown_ws5),
         "ws6": ("Paper W scenario 6, Reno, every second flow paced",
                 partial(compare_w_dumbbell, load("ws6.csv"), workers), markdown_w_dumbbell),
         "ws4": ("Paper W scenario 4, Reno, every flow paced (original) or none, no cross traffic",

@@ -16,33 +16,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from pacesim.scenario import apply_overrides, load_scenario
-
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parents[2] / "tests"))
+from support.ns2_wei import TRACE_SETUPS as SETUPS, trace_scenario as scenario  # noqa: E402
 from trace_ebase import trace_both  # noqa: E402
 
-ROOT = HERE.parents[2]
 MODES = {"none": 0, "original": 1, "modified": 2}
-# Per setup: flows, TCP (pacesim, ns-2 agent, ns-2 sink), core delay, access delay (s), core buffer (B),
-# the start-time range, the share of flows paced.
-SETUPS = {
-    "ws6": (5, ("reno", "Reno", "Agent/TCPSink"), "4ms", 0.001, 30_000, '["0s", "120ms"]', 0.5),
-    "ws1": (16, ("sack", "Sack1", "Agent/TCPSink/Sack1"), "1.05ms", 0.0001, 375_000, '["0s", "0.5ms"]', 1.0),
-}
-
-
-def scenario(setup: str, mode: str, flows: int, duration: float, tick: str, buffer: int):
-    """The w-dumbbell as `setup` without cross traffic: `flows` flows, its share paced with `mode`,
-    `duration` s, `buffer` bytes at the core, Wei's pacer and cuts from flight (the patched build)."""
-    _, (variant, _, _), core_delay, access_delay, _, starts, share = SETUPS[setup]
-    pacing = (["pacing.scheme=none"] if mode == "none" else
-              ["pacing.scheme=host", f"pacing.fraction={share}", f"pacing.host_mode={mode}"])
-    return apply_overrides(load_scenario(ROOT / "scenarios" / "w-dumbbell.toml"), [
-        f"topology.flows={flows}", f"topology.access_delay={access_delay * 1e3}ms", "core.rate=1000Mbps",
-        f"core.delay={core_delay}", f"core.buffer={buffer}B", "tcp.segment_size=1460B", "tcp.window=100000",
-        f"tcp.variant={variant}", f"tcp.tick={tick}", f"duration={duration}s", "warmup=0s",
-        f"traffic.start={starts}", "seed=1", *pacing, "pacing.host_pacer=wei", "tcp.window_cut=flight"])
 
 
 def params(s, setup: str, mode: str, starts) -> str:

@@ -1,0 +1,21 @@
+"""Code that tests and the scripts under bench/ share.
+
+Tests import it as `support.<module>` (pytest puts tests/ on sys.path); a bench script puts the repository's
+tests/ on sys.path first. Nothing here is a test, and nothing here loads code from bench/: a comparison a
+test makes on a few points and a bench script on every point is written once, here, and the bench script
+adds only its command line and its tables. Each module reads its reference rows where bench/ committed them
+(tests/README.md lists them).
+
+- `ns2_ebase`: pacesim against stock ns-2 2.35 on E-base and paper W scenario 4 (bench/ns2/results/), and the
+  engine issue's tolerances every comparison here holds to; bench/ns2/fidelity.py, tests/test_fidelity_ns2.py.
+- `ns2_paced_host`: host pacing against ns-2 with tcp-paced.cc (bench/ns2/paced/results/);
+  bench/ns2/paced/fidelity.py, tests/test_fidelity_ns2_paced_host.py.
+- `ns2_paced_edge`: the edge pacer and QLBP against ns-2 with the project's C++ pacers (bench/ns2/paced/
+  results/); bench/ns2/paced/compare.py, tests/test_fidelity_ns2_paced_edge.py.
+- `ns2_wei`: Wei's pacer against ns-2 with Wei's patch (bench/ns2/wei/results/), and the traced W dumbbell;
+  bench/ns2/wei/compare_pacesim.py and trace_wdumbbell.py, tests/test_fidelity_ns2_wei.py.
+- `ns2_tmix`: Tmix against ns-2's (bench/ns2/tmix/results/); bench/ns2/tmix/compare.py,
+  tests/test_fidelity_ns2_tmix.py.
+- `wheel_venv`: a venv with Rust out of reach for the wheel check; bench/wheel/fresh_venv.py,
+  tests/test_wheel.py.
+"""
