@@ -32,10 +32,14 @@ if TYPE_CHECKING:
 def _words_shown() -> Iterator[None]:
     """click's errors (typer's own copy of click), whose messages quote the words they could not place
     (`Got unexpected extra argument(s) (...)`), with their control characters written out (`terminal.shown`)
-    as every other error shows a user's words, and shown as pacesim's own (`_show_usage_error`)."""
+    as every other error shows a user's words, and shown as pacesim's own (`_show_usage_error`). A group
+    called with no command shows its help alone, as click does (as an error it read `error: Usage: ...`
+    after the usage line)."""
     try:
         yield
     except typer.TyperException as e:
+        if type(e).__name__ == "NoArgsIsHelpError":  # its message is the help (click's class, not exported)
+            raise
         e.message = shown(e.message)
         e.show = functools.partial(_show_usage_error, e)
         raise
@@ -313,8 +317,7 @@ def run(
     except ScenarioError as e:
         fail(str(e))
     except RuntimeError as e:
-        terminal.err.print(Text.assemble(("engine failure:", "red"), " ", shown(e)), soft_wrap=True)
-        raise typer.Exit(1)
+        fail(f"the engine failed: {e}", 1)
     except KeyboardInterrupt:
         terminal.err.print(Text("interrupted", "red"))
         raise typer.Exit(130)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,19 +32,35 @@ DASK = typer.Option(False, "--dask", help="Run on a Dask LocalCluster (--workers
 
 
 
+class Terminated(KeyboardInterrupt):
+    """A SIGTERM, raised where Ctrl-C raises KeyboardInterrupt, so that the same code abandons the points in
+    flight and ends the workers."""
+
+
+def _terminated(signum, frame) -> None:
+    raise Terminated
+
+
 @contextmanager
 def _interruptible(results: Path) -> Iterator[None]:
-    """Ctrl-C ends the command (exit status 130) with a word on what is kept: the executor has abandoned
-    the points in flight and ended its workers. No store there yet (Ctrl-C while a Dask cluster starts,
-    before the store is made): nothing was stored."""
+    """Ctrl-C ends the command (exit status 130) with a word on what is kept, and so does a SIGTERM (143,
+    128 + 15, as the signal's default would, which said nothing): the executor has abandoned the points in
+    flight and ended its workers; every point stored before is kept (each is one SQLite transaction). No
+    store there yet (Ctrl-C while a Dask cluster starts, before the store is made): nothing was stored."""
+    main = threading.current_thread() is threading.main_thread()  # signal handlers are the main thread's
+    previous = signal.signal(signal.SIGTERM, _terminated) if main else None
     try:
         yield
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
+        how, code = ("terminated (SIGTERM):", 143) if isinstance(e, Terminated) else ("interrupted:", 130)
         kept = (f"finished points are kept in {terminal.shown(results)}; run again to go on"
                 if (results / "pacesim.sqlite").is_file() else
                 f"nothing was stored (no results store in {terminal.shown(results)})")
-        terminal.err.print(Text.assemble(("interrupted:", "red"), " " + kept), soft_wrap=True)
-        raise typer.Exit(130) from None
+        terminal.err.print(Text.assemble((how, "red"), " " + kept), soft_wrap=True)
+        raise typer.Exit(code) from None
+    finally:
+        if previous is not None:  # None: not ours to set (off the main thread, or set outside Python)
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _print_whole(table: Table) -> None:
@@ -107,7 +125,7 @@ def sweep(
     terminal.say(f"{run.name}: {run.points:,} points, {run.skipped:,} already done, {run.ran:,} run, "
                                f"{run.failed:,} failed, {run.wall_s:.1f} s; stored in {results}")
     for e in failed["error"].head(5):
-        terminal.err.print(Text.assemble(("failed:", "red"), " ", terminal.shown(e)), soft_wrap=True)
+        terminal.err.print(Text.assemble(("error:", "red"), " a point failed: ", terminal.shown(e)), soft_wrap=True)
     if len(failed):
         raise typer.Exit(1)
 
@@ -242,9 +260,10 @@ def _figure_options(formats: List[str], size: str, out: Optional[Path]) -> List[
 
 
 def _filters(df, name: str, axes: List[str], where: List[str]) -> dict:
-    """--where's AXIS=V1,V2 items as {axis: [values]}; an error naming the item when its axis is no axis of
-    sweep `name`, is given twice, or one of its values is none of the axis's (it would draw nothing, or
-    quietly less than asked)."""
+    """--where's AXIS=V1,V2 items as {axis: [values]}, each the axis's values as the sweep wrote them that the
+    item keeps, ascending (3000, 3kB and 3KB are all 3KB: one selection, one name for its file); an error
+    naming the item when its axis is no axis of sweep `name`, is given twice, or one of its values is none of
+    the axis's (it would draw nothing, or quietly less than asked)."""
     from .panels import ascending, matches
 
     filters = {}
@@ -259,7 +278,7 @@ def _filters(df, name: str, axes: List[str], where: List[str]) -> dict:
         if missing:
             have = ", ".join(map(str, ascending(df[key])))
             fail(f"--where {item}: no point of {name} has {key} = {' or '.join(missing)}; its values: {have}")
-        filters[key] = wanted
+        filters[key] = [str(v) for v in ascending(df.loc[matches(df[key], wanted), key])]
     return filters
 
 
@@ -477,7 +496,9 @@ def reproduce(
     table: bool = typer.Option(False, "--table", help="Only write the per-paper tables from the store's full-size runs."),
     tables: Optional[Path] = typer.Option(None, "--tables", help="Where --all and --table write paper_<x>.md "
                                                                  "[default: RESULTS/reproduction]; a checkout's "
-                                                                 "committed record is docs/reproduction."),
+                                                                 "committed record is docs/reproduction. A "
+                                                                 "paper's table there is kept if the store holds "
+                                                                 "no full-size run of that paper."),
     quick: bool = typer.Option(False, "--quick", help="The sweep file's [quick] version, a demo that carries no "
                                                       "verdict: E-base and A-base figures x0.1 in flows and rates "
                                                       "with 100 s runs, others shorter runs; the seeds of the "
@@ -514,8 +535,8 @@ def reproduce(
             fail(f"--results {results}: no results store there (no pacesim.sqlite): --table writes the tables "
                  "from a store's runs")
         try:
-            _reproduce_all(results, tables, run=all_,
-                           workers=workers, scheduler=scheduler, dask=dask)
+            with _interruptible(results):
+                _reproduce_all(results, tables, run=all_, workers=workers, scheduler=scheduler, dask=dask)
         except SweepError as e:
             fail(str(e))
         return
@@ -711,7 +732,14 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
                 con.print(f"{fig.id}: {r.run.ran:,} points run, {r.run.skipped:,} reused, {r.run.failed:,} failed; "
                           f"{sum(j.verdict == 'reproduced' for j in r.claims)} of {len(r.claims)} reproduced")
         con.print(f"--all: {len(order)} figures in {time.perf_counter() - t0:.0f} s wall")
-    _written(write_tables(results, tables))
+    written, notes = write_tables(results, tables)
+    for note in notes:
+        terminal.warn(note)
+    if not written:
+        fail(f"--tables {tables}: nothing written: the store {results} holds no full-size run of any paper whose "
+             "table is there (`pacesim reproduce ID` or `--all` runs them; a new --tables directory takes a table "
+             "of what it holds)")
+    _written(written)
 
 
 def report(

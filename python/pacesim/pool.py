@@ -12,8 +12,9 @@ worker for the next call. Stopping is public API too: `kill` ends every worker w
 (`multiprocessing.Process.kill`), where abandoning a `ProcessPoolExecutor` reached into its private
 `_processes` and result queue (Python 3.14 adds `kill_workers()`).
 
-A worker ignores Ctrl-C (a terminal sends it to the whole process group: it is the parent's to handle,
-which kills the workers), and exits by itself within `PARENT_POLL_S` when its parent is gone (`kill -9`),
+A worker ignores Ctrl-C and SIGTERM (a terminal sends Ctrl-C to the whole process group, as a job manager
+or `kill -TERM -PGID` does SIGTERM: each is the parent's to handle, which kills the workers; a worker
+ended by it would store its point as failed), and exits by itself within `PARENT_POLL_S` when its parent is gone (`kill -9`),
 by watching its parent's pid from a thread: a worker inside the engine reads no pipe, so it cannot see
 the parent's end close, and Linux's `PR_SET_PDEATHSIG` (no such call on macOS) fires when the thread
 that started the worker ends, not the process.
@@ -54,6 +55,7 @@ def _serve(conn) -> None:
     """A worker: run each call received on `conn` and send back (True, result) or (False, exception),
     until None or the parent's end closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     parent = os.getppid()
 
     def watch() -> None:

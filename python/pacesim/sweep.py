@@ -505,20 +505,26 @@ def _quiet_forkserver() -> None:
 
 @contextmanager
 def _interrupts_deferred() -> Iterator[None]:
-    """A Ctrl-C (SIGINT) while the body runs is held, and raised as KeyboardInterrupt once it is done:
-    a Dask cluster half started or half closed fails in Dask with a traceback. In the main thread only
-    (elsewhere the body just runs)."""
+    """A Ctrl-C (SIGINT) or a SIGTERM while the body runs is held, and handed to the handler it would have
+    met once the body is done (Ctrl-C's raises KeyboardInterrupt): a Dask cluster half started or half
+    closed fails in Dask with a traceback. In the main thread only (elsewhere the body just runs)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     caught: List[int] = []
-    handler = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    held = (signal.SIGINT, signal.SIGTERM)
+    handlers = {s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in held}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, handler)
+        for s, handler in handlers.items():
+            signal.signal(s, handler)
     if caught:
-        raise KeyboardInterrupt
+        handler = handlers[caught[0]]
+        if callable(handler):
+            handler(caught[0], None)
+        elif handler == signal.SIG_DFL:
+            signal.raise_signal(caught[0])
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.markup import escape
+
+from .terminal import fail, say
 
 tmix_app = typer.Typer(no_args_is_help=True, help="Tmix connection vectors: write a set of pacesim's own.")
 
@@ -26,10 +26,6 @@ def tmix_generate(
     times; see `pacesim.tmix.Mix`)."""
     from .tmix import Mix, generate
 
-    def fail(message: str) -> None:
-        Console(stderr=True).print(f"[red]error:[/] {escape(message)}", soft_wrap=True)
-        raise typer.Exit(2)
-
     if not 1e-6 <= rate <= 1e6:  # NaN too
         fail(f"--rate: {rate} is not a number of connections per second from 1e-6 to 1e6")
     try:
@@ -38,7 +34,7 @@ def tmix_generate(
         fail(f"--rate, --connections: {e}")
     except OSError as e:
         fail(f"{out}: {e.strerror or e}")
-    Console(highlight=False).print(f"wrote {escape(str(path))}: {connections} connections, seed {seed}")
+    say(f"wrote {path}: {connections} connections, seed {seed}")
 
 
 def register(app: typer.Typer) -> None:

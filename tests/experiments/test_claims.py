@@ -442,7 +442,7 @@ def test_table_lists_every_catalogue_id_and_claim(tmp_path):
     from pacesim.papers import CATALOGUE, papers
     from pacesim.reproduce.paper_tables import known_claims, write_tables
 
-    written = write_tables(tmp_path / "results", tmp_path / "tables")
+    written, _ = write_tables(tmp_path / "results", tmp_path / "tables")
     text = {p.stem: p.read_text() for p in written}
     assert list(papers())[:4] == ["e", "a", "q", "w"], "the papers found, in the catalogue's order"
     assert set(text) == {f"paper_{p}" for p in papers()}

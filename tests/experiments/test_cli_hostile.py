@@ -207,6 +207,24 @@ def test_usage_errors_read_as_every_other_error(args, message):
     assert "Error:" not in out.output
 
 
+@pytest.mark.parametrize("group", [[], ["tmix"], ["topology"]])
+def test_a_group_without_its_command_shows_its_help_not_an_error(group):
+    """Review of issue 34: `pacesim` alone printed its usage line, then `error: Usage: ...` and the help."""
+    out = refused(group, "Commands:")
+    assert "error" not in out.output.lower() and out.output.count("Usage:") == 1, out.output
+
+
+def test_an_engine_failure_reads_as_every_other_error(monkeypatch):
+    """Review of issue 34: errors read `error:`, one form (a run the engine failed read `engine failure:`)."""
+    import pacesim as package
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("conservation: 3 packets lost")
+
+    monkeypatch.setattr(package, "run", failing)
+    refused(["run", *RUN], "error: the engine failed: conservation: 3 packets lost", code=1)
+
+
 @pytest.mark.parametrize("command, names", [
     (["run", *RUN, "--json"], "--json"), (["run", *RUN, "--trace"], "--trace"), (["report", "--out"], "--out"),
     (["model", "a-fig6", "--out"], "--out"), (["trace", "pcap", "/dev/null"], "OUT"),

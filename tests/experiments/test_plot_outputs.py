@@ -149,26 +149,46 @@ def test_a_series_window_draws_only_those_seconds(series_store, tmp_path):
     assert out.exit_code == 2 and "recorded nothing" in out.output
 
 
-def test_reproduce_table_writes_under_the_results_directory(tmp_path, monkeypatch):
+def test_reproduce_table_writes_under_the_results_directory(tmp_path, monkeypatch, pool):
+    """... and never replaces a paper's table with one from a store holding no full-size run of that paper
+    (review of issue 34: a store of quick runs rewrote the four committed tables, +204 / -911, exit 0)."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "docs" / "reproduction").mkdir(parents=True)
-    with Store(tmp_path / "r"):  # a store (empty: every table says it has no full-size run)
-        pass
+    record = tmp_path / "docs" / "reproduction"
+    record.mkdir(parents=True)
+    with Store(tmp_path / "r") as store:  # one point of a quick run's sweep: no figure has a full-size run
+        run_sweep(Sweep(name="E-fig3-quick", axes={"core.buffer": ["3KB"]}, seeds=[1], set=TINY), store, pool,
+                  progress=False)
     written = ok(["reproduce", "--table", "--results", tmp_path / "r"])
     assert written == [f"{tmp_path / 'r'}/reproduction/paper_{p}.md" for p in papers()]
-    assert not list((tmp_path / "docs" / "reproduction").iterdir())  # the checkout's record is left alone
-    assert ok(["reproduce", "--table", "--results", tmp_path / "r", "--tables", "docs/reproduction"]) == [
-        f"docs/reproduction/paper_{p}.md" for p in papers()]  # written there when asked
+    assert not list(record.iterdir())  # the checkout's record is left alone
+    for p in "ea":  # kept; Q and W (cheap to judge: A's models are not) written
+        (record / f"paper_{p}.md").write_text("the record\n")
+    out = runner.invoke(app, ["reproduce", "--table", "--results", str(tmp_path / "r"), "--tables", str(record)])
+    said = " ".join(out.output.split())
+    assert out.exit_code == 0, out.output
+    assert re.findall(r"^wrote (.+)$", out.output, flags=re.M) == [f"{record}/paper_{p}.md" for p in "qw"]
+    for p in "ea":  # kept, and the warning names the paper and the store
+        assert (record / f"paper_{p}.md").read_text() == "the record\n"
+        assert (f"{record}/paper_{p}.md: kept as it was: the store {tmp_path / 'r'} holds no full-size run of "
+                f"paper {p.upper()}") in said
+    before = {f.name: f.read_text() for f in record.iterdir()}
+    out = runner.invoke(app, ["reproduce", "--table", "--results", str(tmp_path / "r"), "--tables", str(record)])
+    assert out.exit_code == 2 and "nothing written" in out.output and "wrote" not in out.output, out.output
+    assert {f.name: f.read_text() for f in record.iterdir()} == before
 
 
-def test_where_takes_an_axis_value_as_the_api_gives_it(tiny_store, tmp_path):
+def test_where_takes_an_axis_value_as_the_api_gives_it(tiny_store):
     """Review of issue 34: --where core.buffer=3000 (bytes, as Store.points gives the axis) was refused; it
-    keeps the points --where core.buffer=3KB keeps, and a value no point has is refused naming the values."""
+    keeps the points --where core.buffer=3KB keeps, and names the same file (3000, 3kB and 3KB named three),
+    from the value as the sweep wrote it; a value no point has is refused naming the values."""
     root = tiny_store[0].root
     base = ["plot", "tiny", "--results", root, "--by", "pacing.scheme", "--format", "svg"]
-    (number,) = ok(base + ["--where", "core.buffer=3000", "--out", tmp_path / "number"])
-    (written,) = ok(base + ["--where", "core.buffer=3KB", "--out", tmp_path / "written"])
-    assert _texts(number) == _texts(written)
+    (number,) = ok(base + ["--where", "core.buffer=3000"])
+    drawn = _texts(number)
+    (written,) = ok(base + ["--where", "core.buffer=3kB,3000B"])
+    assert number == written == (f"{root}/plots/tiny-goodput_kbps_mean-vs-core.buffer-by-pacing.scheme-"
+                                 "core.buffer=3KB.svg")
+    assert _texts(written) == drawn
     refused = runner.invoke(app, [str(a) for a in base + ["--where", "core.buffer=3001"]])
     assert refused.exit_code != 0 and "its values: 3KB, 10KB" in " ".join(refused.output.split())
     refused = runner.invoke(app, [str(a) for a in base + ["--where", "pacing.scheme=host"]])  # sorted, not none, edge

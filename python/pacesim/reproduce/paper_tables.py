@@ -7,12 +7,20 @@ computes every analytical model's claims (`pacesim model`), and writes
 `paper_<e|a|q|w>.md` under `out`. Nothing in those files is written by hand:
 the numbers come from the store, the causes of misses from each paper's
 `causes.toml` (`pacesim.papers`).
+
+A table is the record of one store, never a merge of two. A paper's existing
+table is never replaced from a store that holds no full-size run of any of
+its figures (a store of quick runs or of one's own sweeps would turn every
+verdict into "not evaluated"; issue 34): it is kept, and a note names the
+paper and the store. A store holding some of a paper's figures replaces its
+table whole, the figures it lacks reading "not evaluated", and a note names
+them. A paper with no table under `out` yet is written either way.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from ..analysis.model_claims import catalogue_id, judge_model
 from ..papers import catalogue, figures, models, papers
@@ -22,14 +30,29 @@ from .catalogue import figures_of, ids_of
 from .figure import judge_figure
 from .verdicts import NOT_EVALUATED, Judged, causes_markdown, check_causes, claim_ids, counts, paper_of, seeds_markdown
 
-def judge_all(results: Path) -> Dict[str, Tuple[str, List[Judged]]]:
-    """Every catalogue id: (how it was judged, its claims judged); figures from the store at `results`."""
+def _open(results: Path) -> Store:
+    """The store at `results` to judge from. Judging only reads: an existing store is opened read-only (a
+    running `--all` may be writing it); a missing one is made empty, so that every figure claim shows "not
+    evaluated"."""
+    return Store(results, read_only=(results / "pacesim.sqlite").exists())
+
+
+def full_size(store: Store) -> Set[str]:
+    """The figures whose full-size sweep `store` holds with at least one finished point (a quick run's sweep
+    is named `ID-quick`, so never counts)."""
+    sweeps = store.sweeps()
+    return set(sweeps.loc[sweeps["ok"] > 0, "sweep"]) & set(figures())
+
+
+def judge_all(results: Path, only: Optional[Set[str]] = None) -> Dict[str, Tuple[str, List[Judged]]]:
+    """Every catalogue id (of the papers `only` names, else of every paper): (how it was judged, its claims
+    judged); figures from the store at `results`."""
     out: Dict[str, Tuple[str, List[Judged]]] = {}
-    # Judging only reads: an existing store is opened read-only (a running `--all` may be writing it);
-    # a missing one is made empty, so that every figure claim shows "not evaluated".
-    with Store(results, read_only=(results / "pacesim.sqlite").exists()) as store:
-        swept = set(store.sweeps()["sweep"]) if len(store.sweeps()) else set()
+    with _open(results) as store:
+        swept = full_size(store)
         for cid, _ in catalogue():
+            if only is not None and paper_of(cid) not in only:
+                continue
             figs, shown = figures_of(cid)
             known = [i.lower() for i in ids_of(cid) if i.lower() in models()]
             if figs:
@@ -108,18 +131,33 @@ def render(paper: str, judged: Dict[str, Tuple[str, List[Judged]]], results: Pat
     return "\n".join(lines) + "\n"
 
 
-def write_tables(results: Path, out: Path) -> List[Path]:
-    """Write `paper_<x>.md` for every paper under `out` from the store at `results`."""
-    judged = judge_all(results)
+def write_tables(results: Path, out: Path) -> Tuple[List[Path], List[str]]:
+    """Write `paper_<x>.md` under `out` from the store at `results` for every paper but those whose table
+    there it must not replace (the module's rule); return the files written and a note for each paper kept
+    or written without some of its figures. Nothing is judged when nothing is to be written."""
+    with _open(results) as store:
+        held = full_size(store)
+    todo, notes = [], []
+    for paper, p in papers().items():
+        path = out / f"paper_{paper}.md"
+        lacking = [f for f in p.figures if f not in held]
+        if lacking and len(lacking) == len(p.figures) and path.exists():
+            notes.append(f"{path}: kept as it was: the store {results} holds no full-size run of paper "
+                         f"{paper.upper()} (its figures {', '.join(lacking)}; a quick run is not one)")
+            continue
+        if lacking:
+            notes.append(f"{path}: {len(lacking)} of paper {paper.upper()}'s {len(p.figures)} figures have no "
+                         f"full-size run in the store {results} and read \"not evaluated\": {', '.join(lacking)}")
+        todo.append((paper, path))
+    if not todo:
+        return [], notes
+    judged = judge_all(results, only={paper for paper, _ in todo})
     for paper in papers():
         check_causes(paper, known_claims(paper))
     out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for paper in papers():
-        path = out / f"paper_{paper}.md"
+    for paper, path in todo:
         path.write_text(render(paper, judged, results), encoding="utf-8")
-        written.append(path)
-    return written
+    return [path for _, path in todo], notes
 
 
 def known_claims(paper: str) -> Dict[str, str]:
