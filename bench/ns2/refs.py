@@ -96,7 +96,7 @@ def points(setup, small):
         if setup != "abase-poisson":
             return []
         # Paper size (200 s runs): each takes ns-2 about 5 minutes here.
-        return grid([1, 2], 200, 50, scale=1, buffer_bytes=kb(3, 8, 11, 20, 30))
+        return grid([1, 2], 200, 50, scale=1, buffer_bytes=kb(3, 8, 11, 20, 30, 50))
     if setup == "ebase-short":
         # Six seeds: with shape 1.2 a few huge files decide how many
         # transfers finish in a window; their count varies 3 % (sd) by seed.
