@@ -132,6 +132,22 @@ def test_a_loss_axis_labels_at_least_three_ticks_over_any_range(lo, hi):
             assert float(t.label1.get_text().rstrip("%").replace(",", "")) / 100 == pytest.approx(t.get_loc(), rel=1e-9)
 
 
+@pytest.mark.parametrize("lo, hi, lowest", [(3e-5, 0.2, "0.002%"), (6e-5, 0.2, "0.005%")])
+def test_a_loss_axis_over_decades_labels_every_decade_it_shows(lo, hi, lowest):
+    """Review of issue 34: at a column's width the part-decade below the first power of ten had no label
+    (0.002-0.01 % bare below "0.01%"), and matplotlib's LogLocator labels every other decade on a short
+    axis. Each decade in view is labelled: its power of ten, and the part-decade below at 2 or 5 times."""
+    df = _frame({("edge", b): [v, v] for b, v in [("5KB", lo), ("10KB", hi)]}, metric="core_loss_rate")
+    fig = render(df, [Panel("core.buffer", "core_loss_rate", ["pacing.scheme"])], size="one-column")
+    FigureCanvasAgg(fig).draw()
+    ax = fig.axes[0]
+    bottom, top = ax.get_ylim()
+    labelled = [t.get_loc() for t in ax.yaxis.get_major_ticks() if bottom <= t.get_loc() <= top and t.label1.get_text()]
+    decades = np.arange(np.floor(np.log10(bottom)), np.floor(np.log10(top)) + 1)
+    assert sorted({np.floor(np.log10(v) + 1e-9) for v in labelled}) == list(decades), labelled
+    assert [t.label1.get_text() for t in ax.yaxis.get_major_ticks() if t.get_loc() == min(labelled)] == [lowest]
+
+
 def test_a_legend_names_each_series_variable():
     df = pd.DataFrame([{"pacing.scheme": s, "core.buffer": b, "pacing.delay": d, "seed": 1, "status": "ok",
                         "goodput_kbps_mean": 1.0} for s in ["none", "edge"] for b in ["5KB", "10KB"]

@@ -132,6 +132,21 @@ def label(key: str, value) -> str:
     return printable(f"{SHORT.get(key, words(key.rsplit('.', 1)[-1]))}={value}")
 
 
+UNIT_WORDS = {"mbps": "Mb/s", "kbps": "Kb/s", "ms": "ms", "s": "s", "packets": "packets", "cwnd": "packets"}
+"""A metric's unit as its name says it, the engine report's convention (report.rs: `aggregate_mbps`,
+`fct_s_median`, `delay_p99_ms`; a congestion window is in packets): the first word of the name, split at
+`_`, that names one."""
+
+
+def metric_unit(metric: str) -> str:
+    """The unit of a stored metric, from its name (`UNIT_WORDS`): "Mb/s" for aggregate_mbps, "ms" for
+    delay_p99_ms; "1" (dimensionless) for a name with none: a fraction (a loss rate, a utilisation, a
+    probability), a count (flows, transfers) or a ratio (hurst, burstiness_cov). The figures' labels in
+    `METRICS` carry the same units (tests/experiments/test_xarray.py checks them); a loss rate is drawn in
+    percent."""
+    return next((UNIT_WORDS[w] for w in metric.split("_") if w in UNIT_WORDS), "1")
+
+
 def metric_label(metric: str) -> str:
     """The axis or legend text for a metric, "(%)" added for loss rates."""
     text = METRICS.get(metric, words(metric))

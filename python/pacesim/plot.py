@@ -32,7 +32,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import Formatter, FuncFormatter, LogLocator, MaxNLocator, NullFormatter
+from matplotlib.ticker import Formatter, FuncFormatter, Locator, MaxNLocator, NullFormatter
 
 from .messages import printable
 from .panels import (AXES, LOSS, METRICS, TIME_SERIES, Cdf, Curves, Lines, Panel, Series, label, metric_label, numeric,
@@ -154,11 +154,47 @@ class _EvenTicks(Formatter):
         return [f"{x:,.{places}f}{self.suffix}" if x > 0 else "" for x in shown]
 
 
+class _Decades(Locator):
+    """The major ticks of a logarithmic axis: `subs` times every power of ten in view, each decade labelled
+    (matplotlib's `LogLocator` labels every other decade on a short axis); with ticks at powers of ten only,
+    the part-decade below the first one in view, when the axis shows it, labelled at 2 or else 5 times its
+    power (review of issue 34: 0.002-0.01 % was left bare below "0.01%"), unless that label would run into
+    the next (a 5 a third of a decade below it, on an axis of many decades)."""
+
+    def __init__(self, subs: Tuple[float, ...]):
+        self.subs = subs
+
+    def __call__(self):
+        lo, hi = sorted(self.axis.get_view_interval())
+        ticks = self.tick_values(lo, hi)
+        if self.subs == (1.0,) and len(ticks) > 1 and hi > lo > 0:
+            ax = self.axis.axes
+            vertical = self.axis is ax.yaxis
+            length_px = ax.bbox.height if vertical else ax.bbox.width
+            font_px = self.axis.get_major_ticks(1)[0].label1.get_fontsize() * ax.figure.dpi / 72
+            needed = font_px * (1.2 if vertical else 4.0)  # a line's height; a label's width ("0.005%")
+            if np.log10(ticks[1] / ticks[0]) * length_px / np.log10(hi / lo) < needed:
+                ticks = ticks[1:]
+        return ticks
+
+    def tick_values(self, vmin: float, vmax: float):
+        lo, hi = sorted((vmin, vmax))
+        if not lo > 0:
+            return []
+        decades = 10.0 ** np.arange(np.floor(np.log10(lo)), np.ceil(np.log10(hi)) + 1)
+        ticks = list(np.outer(decades, self.subs).ravel())
+        if self.subs == (1.0,):
+            first = 10.0 ** np.ceil(np.log10(lo) - 1e-9)  # the first power of ten in view
+            ticks += [next((m * first / 10 for m in (2.0, 5.0) if m * first / 10 >= lo * (1 - 1e-9)), first)]
+        return sorted(t for t in set(ticks) if lo * (1 - 1e-9) <= t <= hi * (1 + 1e-9))
+
+
 def _log_axis(ax, which: str, percent: bool) -> None:
     """A logarithmic `which` axis ("x" or "y") with plain ticks, in percent for fractions: 1, 2 and 5 per
     decade when it spans less than three decades (y) or two (x, whose tick labels are wider), else 1; an
     axis narrower than a decade (5-14 %), or whose decades would label fewer than three ticks (y; two for x),
-    gets evenly spaced ones (6, 8, 10, 12, 14 %), each written exactly (`_EvenTicks`)."""
+    gets evenly spaced ones (6, 8, 10, 12, 14 %), each written exactly (`_EvenTicks`); else every decade is
+    labelled (`_Decades`)."""
     axis = ax.yaxis if which == "y" else ax.xaxis
     (ax.set_yscale if which == "y" else ax.set_xscale)("log")
     lo, hi = (ax.get_ylim() if which == "y" else ax.get_xlim())
@@ -167,7 +203,7 @@ def _log_axis(ax, which: str, percent: bool) -> None:
     ticks = np.outer(decades, subs).ravel()
     labelled = np.sum((ticks >= lo * (1 - 1e-9)) & (ticks <= hi * (1 + 1e-9)))
     even = hi / lo < 10 or labelled < (3 if which == "y" else 2)
-    axis.set_major_locator(MaxNLocator(nbins=5) if even else LogLocator(base=10, subs=subs))
+    axis.set_major_locator(MaxNLocator(nbins=5) if even else _Decades(subs))
     axis.set_major_formatter(_EvenTicks(percent) if even else FuncFormatter(_percent if percent else _plain))
     axis.set_minor_formatter(NullFormatter())
 

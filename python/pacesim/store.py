@@ -949,11 +949,14 @@ class Store:
         and one for the seed, one variable per numeric metric (`metrics`, default all), NaN where a point
         failed or is pending. An axis written in units ("3KB", "10ms", "8Mbps") is its numeric value in
         the unit its `units` attribute names (bytes, seconds, bit/s), with the written values kept as the
-        coordinate `<axis>_written`, as in `points`; any other axis keeps its values."""
+        coordinate `<axis>_written`, as in `points`; any other axis keeps its values. Each variable's
+        `units` attribute is its metric's unit, as its name says it (`panels.metric_unit`: "Kb/s" for
+        goodput_kbps_mean, "1" for a fraction such as core_loss_rate)."""
         try:
             import xarray  # noqa: F401  (pandas' to_xarray needs it)
         except ImportError:
             raise ImportError("Store.to_xarray needs xarray, an optional extra: pip install 'pacesim[xarray]'") from None
+        from .panels import metric_unit
 
         axes = list(self.spec(sweep)["axes"])
         pts = self.points(sweep)
@@ -970,5 +973,7 @@ class Store:
             written = frame.drop_duplicates(a).set_index(a)[f"{a}_written"]
             data = data.assign_coords({f"{a}_written": (a, [written.get(v) for v in data[a].values])})
             data[a].attrs["units"] = units[a]
+        for name in names:
+            data[name].attrs["units"] = metric_unit(name)
         data.attrs.update(sweep=sweep)
         return data

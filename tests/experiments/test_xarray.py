@@ -2,6 +2,8 @@
 written in units as its number in that unit, each variable the stored metric of its point; `Store.points`
 and `Store.rows` give the axes in the same form (numbers, the unit in the frame's metadata)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -58,6 +60,12 @@ def test_a_sweep_is_a_dataset_over_its_axes_and_seeds(tiny_store):
         at = data.sel({"core.buffer": row["core.buffer"], "pacing.scheme": row["pacing.scheme"], "seed": row["seed"]})
         assert at["goodput_kbps_mean"].item() == row["goodput_kbps_mean"]
         assert at["core_loss_rate"].item() == row["core_loss_rate"]
+    # Each variable carries its unit (review of issue 34: none had one), as the metric's name says it.
+    units = {name: v.attrs.get("units") for name, v in data.data_vars.items()}
+    assert units["goodput_kbps_mean"] == "Kb/s" and units["aggregate_mbps"] == "Mb/s"
+    assert units["delay_p99_ms"] == "ms" and units["fct_s_median"] == "s" and units["mean_cwnd_p50"] == "packets"
+    assert units["core_loss_rate"] == units["flows"] == units["hurst_1ms"] == "1"  # a fraction, a count, a ratio
+    assert None not in units.values(), units
     # Means over seeds are one call away, as xarray users expect.
     mean = data["goodput_kbps_mean"].mean("seed").sel({"core.buffer": 3000.0, "pacing.scheme": "edge"}).item()
     edge = points[(points["core.buffer"] == 3000.0) & (points["pacing.scheme"] == "edge")]
@@ -69,3 +77,19 @@ def test_an_unknown_metric_is_named(tiny_store):
     store, _ = tiny_store
     with pytest.raises(KeyError, match="no numeric metric 'goodput'"):
         store.to_xarray("tiny", ["goodput"])
+
+
+def test_the_figures_labels_carry_the_units_the_metrics_names_give():
+    """A figure's label and a Dataset variable's `units` say one unit for a metric: each label of
+    `METRICS` that names a unit in parentheses names `metric_unit`'s (a loss rate is drawn in percent)."""
+    from pacesim.panels import LOSS, METRICS, metric_label, metric_unit
+
+    named = 0
+    for metric, text in METRICS.items():
+        said = re.search(r" \(([^()]*)\)$", metric_label(metric))
+        if metric in LOSS:
+            assert said and said[1] == "%" and metric_unit(metric) == "1", metric
+        elif said and said[1] != "core":  # "ACKs at r0 (core)" names a queue, not a unit
+            assert said[1] == metric_unit(metric), (metric, text)
+            named += 1
+    assert named >= 10
