@@ -46,7 +46,12 @@ def _e_model_pacer(o: Output) -> Verdict:
     buffers_kb=(5.0, 10.0, 50.0),
     empty_csv="",
     claims=[Claim("β = 1/sqrt(2λd); L ≤ (λe^(1-λ))^(2d)", "burstiness and loss bound fall with d at every load",
-                  _e_model_pacer)],
+                  _e_model_pacer,
+                  sentence='Paper E Sec 4: "When Poisson traffic of rate λ is fed into an edge pacer with delay '
+                           'parameter d, the egress traffic has burstiness (ratio of standard deviation to mean rate) '
+                           'given by [6]: β = 1/√(2λd) (2) Further, the loss rate, derived using a bufferless fluid '
+                           'approximation, is obtained from the Chernoff bound as [6]: L ≤ (λe^(1-λ))^(2d) (3) This '
+                           'shows that loss falls monotonically as the pacer delay d is increased."')],
 )
 def _e_model(p: Params) -> Output:
     """E-model. The default B* = 5/ln 10 ≈ 2.17 KB is the one for which
@@ -109,7 +114,13 @@ def _e_model(p: Params) -> Output:
     d_max_ms=100.0,
     slot_ms=1.0,
     claims=[Claim("low load (small buffer): rising in d; high load (large buffer): falling",
-                  "T(d) rising at every step for the light load, falling for the heavy", _e_fig10_shapes)],
+                  "T(d) rising at every step for the light load, falling for the heavy", _e_fig10_shapes,
+                  sentence='Paper E Sec 4: "Fig. 10(a) considers relatively light load [...]. We see that the curve is '
+                           'monotonically increasing, suggesting that larger pacing delay values are preferable [...]. '
+                           'In Fig. 10(b) we consider the case of heavy load [...]. In this case, we find that the '
+                           'per-flow TCP throughput falls monotonically with pacing delay" (Figure 10: "Throughput '
+                           'measure as a function of pacer delay from our analytical model for (a) Low load (small '
+                           'buffer), and (b) High load (large buffer)")')],
     from_points=e_fig10_points,
 )
 def _e_fig10(p: Params) -> Output:

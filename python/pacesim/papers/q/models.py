@@ -30,7 +30,11 @@ def _check_q_thm2(o: Output) -> Verdict:
 
 @model("q-thm1", "QLBP steady-state pacing delay against input rate", "Q Sec. III-A, Theorem 1, App. A",
         mu_max_mbps=10.0, mu_min_mbps=2.0, q_max_pkts=10.0, link_mbps=15.0, packet_bytes=1000, max_rate_mbps=16.0,
-        claims=[Claim("pacing delay ≤ Qmax/μmax in steady state", "largest delay at most 8 ms", _check_q_thm1)])
+        claims=[Claim("pacing delay ≤ Qmax/μmax in steady state", "largest delay at most 8 ms", _check_q_thm1,
+                      sentence='Paper Q Sec III-A: "Theorem 1: Given parameters μmax, μmin and Qmax, for an input '
+                               'traffic with rate λ, the pacing delay d in steady state depends on λ and is upper '
+                               'bounded by a constant Qmax/μmax." and Sec IV-B (the parameters here): "The delay bound '
+                               'in this case is 8ms (10pkts * 8000 bits per packet / 10Mbps)."')])
 def _q_thm1(p: Params) -> Output:
     pkt_mb = int(p["packet_bytes"]) * 8e-6
     mu_max, mu_min, link = float(p["mu_max_mbps"]), float(p["mu_min_mbps"]), float(p["link_mbps"])
@@ -70,7 +74,13 @@ def _q_thm2_curves(p: Params) -> List[Tuple[float, str]]:
         q_max_pkts=(10.0, 20.0, 40.0, 80.0, 160.0), packet_bytes=1000, bin_ms=50.0, max_lag_s=0.5,
         sim_packet_bytes=25, sim_seconds=1800.0, sim_seed=1, sim_lag_step_ms=20.0,
         claims=[Claim("closed form (paper eq. 6)", "CoV ratio of 50 ms bins falls with Q_max (the simulated "
-                      "comparison: `pacesim model q-thm2 --simulate`)", _check_q_thm2)],
+                      "comparison: `pacesim model q-thm2 --simulate`)", _check_q_thm2,
+                      sentence='Paper Q Sec III-B: "Theorem 2: Under Assumption 1, for a QLBP system described by '
+                               'Equation (4), the steady-state auto-covariances of the input and output processes are '
+                               'given by [...]" and "Remark: Note that [...] for small τ, which means the short-term '
+                               'burstiness is reduced [15], [16]." and Sec IV-C: "It is observed that a larger Qmax '
+                               'results in a smaller coefficient of variation, which is consistent with the analysis in '
+                               'Section III-B."')],
         simulate=lambda p: q_thm2_simulated(p, _q_thm2_curves(p)))
 def _q_thm2(p: Params) -> Output:
     """Q-thm2. The `sim_*` parameters are for `--simulate` (see `paced_onoff`)."""

@@ -339,9 +339,17 @@ WS1 = Figure(
             Lines("extremes", "t_s", "throughput_mbps", ["pacing.scheme", "which"], "time (s)",
                   "Throughput over 100 ms (Mb/s)", title="Slowest and fastest flow", logx=False, logy=False)],
     claims=[Claim("slowest unpaced flow ≈2x the paced latency", "slowest unpaced / slowest paced latency to 1 MB "
-                  "(725 packets) about 2", _slowest_twice),
+                  "(725 packets) about 2", _slowest_twice,
+                  sentence='Paper W Sec II-B: "First, we measure the latency for each flow to transmit its first 1 '
+                           'megabytes of data (725 standard packets). [...] From this figure, we can see that although '
+                           'almost half of the non-paced TCP flows have smaller latency than the fastest paced TCP '
+                           'flows, the slowest non-paced flow has a latency equal to two times of the paced flow\'s '
+                           'latency."'),
             Claim("advantage lasts ≈4 s", "the paced slowest flow over 10 % ahead of the unpaced one until about 4 s",
-                  _advantage_lasts)],
+                  _advantage_lasts,
+                  sentence='Paper W Sec II-B: "We run the same simulation for 10 seconds. The throughput of the fastest '
+                           'flow and the throughput of the slowest flow are shown in Figure 3. We can see that such '
+                           'advantage of paced flows lasts for the first 4 seconds of the simulation."')],
 )
 
 
@@ -376,7 +384,13 @@ WS2 = Figure(
                   "Throughput over 1 s (Mb/s)", where={"tcp.variant": v}, title=f"({c}) {name}", logx=False,
                   logy=False) for c, v, name in [("a", "bic", "BIC-TCP"), ("b", "fast", "FAST")]],
     claims=[Claim("slowest unpaced BIC ≈ half the slowest paced", "BIC's slowest flow unpaced / paced about 0.5, "
-                  "mean over the run", _bic_half),
+                  "mean over the run", _bic_half,
+                  sentence='Paper W Sec II-B: "Figure 4 shows the throughput of the slowest BIC-TCP flow and fastest '
+                           'BIC-TCP flow over time. The slowest BIC-TCP flow without pacing is about half of the '
+                           'throughput of the slowest paced flow."'),
             Claim("FAST: unpaced flows spread (fastest vs slowest), pacing removes that gap",
-                  "unpaced: the fastest flow beats the slowest; paced: fastest / slowest about 1", _fast_gap)],
+                  "unpaced: the fastest flow beats the slowest; paced: fastest / slowest about 1", _fast_gap,
+                  sentence='Paper W Sec II-B: "However, we observe a constant small gap between the fastest flow and '
+                           'the slowest flow in non-paced case. [...] With pacing, such effect is eliminated and the '
+                           'fastest paced flow and slowest paced flow have the same throughput."')],
 )

@@ -54,14 +54,28 @@ def _check_w_conv(o: Output) -> Verdict:
     return int(e.min()) >= 0 and int(e.max()) <= 4, f"epochs {int(e.min())}-{int(e.max())} over the early fractions"
 
 
+W_FIG8 = ('Paper W Sec II-C: "We can see that all the new congestion control algorithms have much smaller throughput '
+          'loss when the loss signals are synchronized." (Fig. 8: "Synchronization throughput loss of different '
+          'congestion control algorithm (Bandwidth Delay Product = 10440 packets)")')
+
+
 @model("w-fig8", "Synchronisation throughput loss against buffer size", "W Sec. III-C.1, Fig. 8",
         bdp_pkts=float(sync_loss.FIG8_BDP_PACKETS), points=41,
-        claims=[Claim("25% at B = 0 for Reno", "about 25 %", _w_fig8_reno),
+        claims=[Claim("25% at B = 0 for Reno", "about 25 %", _w_fig8_reno,
+                      sentence='Paper W Sec II-C: "Hence, the throughput loss due to synchronization is 25%. This gives '
+                               'an upper bound of throughput loss due to synchronization for Reno with infinitely small '
+                               'buffer." and "When B = 0, we get the result of 25% as we get from [8]."'),
                 Claim("far less for BIC, Scalable, FAST (FAST: zero except at extremely small buffers)",
                       "BIC and Scalable at most half Reno's at every B > 0; FAST zero at every B > 0 of the grid",
-                      _w_fig8_others),
+                      _w_fig8_others,
+                      sentence=W_FIG8 + ' and footnote 8: "Note that FAST has zero throughput loss except a point '
+                               'where buffer is extremely small."'),
                 Claim("the printed Reno formula contradicts P1 (a sign error)", "the corrected closed form equals the "
-                      "epoch derivation; the printed one differs at B = BDP", _w_fig8_erratum)],
+                      "epoch derivation; the printed one differs at B = BDP", _w_fig8_erratum,
+                      sentence='Paper W Sec II-C (its typeset fractions written out): "P1 = ((1/2)w_max + cd)/2 T1 = '
+                               '(1/8)B^2 + (3/8)(cd)^2 - (1/4)cdB [...] Hence the throughput loss due to synchronization '
+                               'is (1/4)((cd)^2 + cdB - B^2)/((cd)^2 + cdB + B^2). When B = 0, we get the result of 25% '
+                               'as we get from [8]."')],
         across=_rounds)
 def _w_fig8(p: Params) -> Output:
     cd = float(p["bdp_pkts"])
@@ -83,7 +97,10 @@ def _w_fig8(p: Params) -> Output:
 
 @model("w-conv", "Reno's convergence to fairness after unequal slow-start exits", "W Sec. III-B.1, eqs. (1)-(5)",
         capacity_mbps=100.0, rtt_ms=120.0, packet_bytes=1500, buffer_pkts=0.0, early=(0.1, 0.5, 0.9),
-        claims=[Claim("0-4 epochs", "epochs between 0 and 4", _check_w_conv)])
+        claims=[Claim("0-4 epochs", "epochs between 0 and 4", _check_w_conv,
+                      sentence='Paper W Sec II-B (its typeset formula written out): "Solving the equations (3) and (4), '
+                               'we have: K = ceil(log2(20 - 20/(2-r))) ∈ [0, 4] (5) (5) shows the number of congestion '
+                               'epochs that Reno takes to converge to fairness."')])
 def _w_conv(p: Params) -> Output:
     r = grid(0.0, 1.0, 0.0025)
     cd = sync_loss.bdp_packets(float(p["capacity_mbps"]) * 1e6, float(p["rtt_ms"]) / 1000.0, int(p["packet_bytes"]))
