@@ -26,6 +26,20 @@ def test_every_mended_and_added_claim_quotes_the_papers_sentence():
         assert sentence.startswith("Paper ") and '"' in sentence, cid
 
 
+def test_every_claim_quotes_its_sentence_and_a_models_verdict_carries_it():
+    # Issue 31 s2: each check beside the sentence it is as strict as, in the code and in the table.
+    from pacesim.analysis.model_claims import judge_model
+    from pacesim.papers import figures, models
+
+    claims = [(f.id, c) for f in figures().values() for c in f.claims] + \
+             [(m.id, c) for m in models().values() for c in m.claims]
+    assert len(claims) > 140
+    bare = [(i, c.expect) for i, c in claims if not (c.sentence.startswith("Paper ") and '"' in c.sentence)]
+    assert not bare, bare
+    judged = judge_model(models()["a-fig22"])
+    assert all(j.sentence.startswith("Paper A Sec VII") for j in judged)
+
+
 # --- paper A ---
 
 BIG = [0.170, 0.160, 0.166, 0.158, 0.164, 0.157, 0.163, 0.156, 0.162, 0.155, 0.161]
@@ -443,3 +457,17 @@ def test_e_fig7_edge_above_host_where_throughput_is_saturated():
                        for v in ("newreno", "sack", "fack") for b in MID for s in ("host", "edge")])
     assert outcome("E-fig7.1", run(99.4)) == "reproduced"  # +0.2 % at 15 KB: 99.2 % has no 1 % of room
     assert outcome("E-fig7.1", run(98.0)) == "not reproduced"
+
+
+def test_a_fig22_inflection_around_8_kb_is_a_location_on_the_chains_grid():
+    # Paper A Sec VII reads "around 8 kB" off its plot of the chains: on the model's 1 KB grid, 7 and 9 KB are
+    # within the grid's spacing of 8 (the "about" rule took only 8 itself), 6 KB is not.
+    from pacesim.analysis.models import Output
+    from pacesim.papers.a.models import _inflection_at
+
+    def lowest_at(kb: float) -> pd.DataFrame:
+        b = [float(x) for x in range(1, 31)]
+        return pd.DataFrame({"buffer_kb": b, "loss": [1e-3 * (1 + abs(x - kb)) for x in b]})
+    check = _inflection_at("sweep", ["loss"], 8)
+    for kb, ok in ((7, True), (8, True), (9, True), (6, False), (10, False)):
+        assert check(Output({"sweep": lowest_at(kb)}, [], {}))[0] is ok, kb

@@ -49,5 +49,6 @@ def judge_model(model: Model, output: Optional[Output] = None) -> List[Judged]:
     """`model`'s claims judged on its output (built at the papers' parameters unless given, where every
     column a claim reads must be there)."""
     out = output if output is not None else model.build(dict(model.defaults))
-    return [judge(cid, c.expect, c.test, *(c.evaluate(out) if output is None else evaluate(c, out)))
+    return [judge(cid, c.expect, c.test, *(c.evaluate(out) if output is None else evaluate(c, out)),
+                  sentence=c.sentence)
             for cid, c in zip(claim_ids(catalogue_id(model.id), model.claims), model.claims)]
