@@ -18,6 +18,7 @@ __all__ = [
     "ENGINE_VERSION",
     "RecordingStopped",
     "Result",
+    "SlowRun",
     "Scenario",
     "ScenarioError",
     "apply_overrides",
@@ -35,7 +36,7 @@ SUBMODULES = (
 """Imported on first attribute access (PEP 562): pandas and matplotlib only when asked for."""
 
 NAMES = {name: "scenario" for name in ("Scenario", "ScenarioError", "apply_overrides", "load_scenario", "parse_scenario")}
-NAMES.update(Result="result", run="engine", RecordingStopped="engine", THREADS="engine")
+NAMES.update(Result="result", run="engine", RecordingStopped="engine", SlowRun="engine", THREADS="engine")
 """Exported names and their submodules, also imported on first access: pydantic only when a scenario is read,
 so that `pacesim --version` starts in the time of Python and the CLI library."""
 

@@ -287,6 +287,7 @@ def run(
 
     from . import RecordingStopped, memory
     from . import run as run_scenario
+    from .engine import SlowRun, slow
     from .scenario import ScenarioError
 
     json_path = None if json_out in (None, "-") else Path(json_out)
@@ -304,12 +305,13 @@ def run(
         fail(f"--json {json_path}: the packet trace is written to the same file; name another")
     try:
         limit = _size_option("--max-memory", max_memory)
-        for note in memory.check(s, limit).notes:
+        for note in memory.check(s, limit).notes + slow(s):  # before the run, as it may be long
             warn(note)
         with Progress(*Progress.get_default_columns(), transient=True, console=terminal.err) as bar:
             task = bar.add_task("simulating", total=1.0)
             with warnings.catch_warnings(record=True) as stopped:
                 warnings.simplefilter("always", RecordingStopped)
+                warnings.simplefilter("ignore", SlowRun)  # told above
                 r = run_scenario(s, seed=seed, progress=lambda done: bar.update(task, completed=done),
                                  threads=threads, max_memory=limit, trace=trace)
         for w in stopped:

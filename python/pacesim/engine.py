@@ -1,5 +1,6 @@
 """Running a scenario: the one call into the engine that runs it (`run`), from any form of scenario to a
-`Result`, the memory guard before it and the packet trace after it (pcap written from ns-2's text)."""
+`Result`, the memory guard and the notes on a slow run (`slow`) before it and the packet trace after it (pcap
+written from ns-2's text)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import os
 import tempfile
 import time
 import warnings
-from typing import Callable, Optional, Sequence, Union
+from typing import Callable, List, Optional, Sequence, Union
 
 from . import _core, memory, pcap
 from .messages import shown
@@ -21,6 +22,24 @@ THREADS = min(2, os.cpu_count() or 1)
 
 class RecordingStopped(UserWarning):
     """A series track or a packet trace stopped recording at its size cap; the message says which and when."""
+
+
+class SlowRun(UserWarning):
+    """A run its own model makes slow, as the reference simulator's does; the message says why (`slow`)."""
+
+
+def slow(scenario: Scenario) -> List[str]:
+    """Why `scenario` will run slowly by its own model, each naming its key: FACK senders paced by Wei's
+    pacer under its pure rate control fire the pacing timer every gap while the advertised window is full,
+    as the patch does in ns-2 (tcp/pacing/wei.rs: the gap falls to ~100 ns, some ten million timer events a
+    simulated second a sender; issue 33's hostile.py "hang", 93 M events in a 3 s run of four flows)."""
+    p = scenario.pacing
+    if not (p.scheme == "host" and p.host_pacer == "wei" and p.fraction > 0 and scenario.tcp.variant == "fack"
+            and p.wei.pure_rate_control):
+        return []
+    return ["pacing.wei.pure_rate_control: FACK senders under Wei's pure rate control fire the pacing timer every "
+            "gap while the advertised window is full, as the patch does in ns-2 (up to ten million events a "
+            "simulated second each): expect a slow run"]
 
 
 def run(
@@ -73,6 +92,8 @@ def run(
     if max_memory is not None and (isinstance(max_memory, bool) or not isinstance(max_memory, int) or max_memory < 1):
         raise ScenarioError("max_memory", f"{shown(max_memory)} is not a number of bytes: a whole number, 1 or more")
     memory.check(scenario, max_memory)
+    for note in slow(scenario):
+        warnings.warn(SlowRun(note), stacklevel=2)
     if trace is not None:
         traced = scenario.trace or PacketTrace()
         scenario = scenario.model_copy(update={"trace": traced.model_copy(update={"file": os.fspath(trace)})})

@@ -431,6 +431,29 @@ mod tests {
         assert_eq!(p.transmissions_of(2), vec![150 * MS], "100 ms / cwnd 2");
     }
 
+    /// Under Wei's pure rate control the advertised window alone limits
+    /// sending, FACK's too (the patch's `FackTcpAgent::window` is `wnd_`):
+    /// modified pacing in slow start sends 2 cwnd packets an RTT, 100 / 4
+    /// ms apart from the SYN's ACK (cwnd 2), twice what cwnd would let out,
+    /// so FACK sends what Reno sends, packet for packet, until the 20 fill
+    /// the window (after 400 ms: FACK then waits for its timer, Reno sends
+    /// on the next ACK). (FACK's window was min(cwnd, wnd): packets 1 and
+    /// 2, then nothing until ACK 1.)
+    #[test]
+    fn fack_under_pure_rate_control_is_held_by_the_advertised_window_alone() {
+        let run = |recovery: Recovery| {
+            let spec = WeiSpec { pure_rate_control: true, ..Default::default() };
+            let tx = sender(20, recovery, Some(HostPacer::Wei(Wei::new(true, &spec, None))));
+            let mut p = Pipe::from_sender(tx, vec![], 50 * MS);
+            p.run_until(400 * MS);
+            p.sent
+        };
+        let fack = run(Recovery::fack(false));
+        let first: Vec<Time> = fack.iter().filter(|s| (1..=4).contains(&s.1)).map(|s| s.0).collect();
+        assert_eq!(first, vec![100 * MS, 125 * MS, 150 * MS, 175 * MS]);
+        assert_eq!(fack, run(Recovery::reno()));
+    }
+
     /// Modified pacing (`pace_packet_ 2`) in slow start paces at 2 cwnd per
     /// RTT: after the SYN's ACK (cwnd 2) packet 2 follows packet 1 by
     /// 100 / 4 ms, and ACK 1 (cwnd 3) spaces 3 and 4 by 100 / 6 ms.

@@ -134,15 +134,19 @@ impl SendState {
         }
     }
 
+    /// Whether cwnd no longer limits sending (Wei's `pure_rate_control`).
+    pub(in crate::tcp) fn pure_rate(&self) -> bool {
+        self.wei().is_some_and(Wei::pure_rate)
+    }
+
     /// Usable window with `inflation` packets of fast-recovery inflation,
     /// packets (ns-2 `RenoTcpAgent::window`), with Wei's pacing inflation,
     /// or the advertised window alone under its pure rate control.
     pub(in crate::tcp) fn window(&self, inflation: u32) -> i64 {
-        let paced = match self.wei() {
-            Some(p) if p.pure_rate() => return self.wnd as i64,
-            Some(p) => p.inflation(),
-            None => 0,
-        };
+        if self.pure_rate() {
+            return self.wnd as i64;
+        }
+        let paced = self.wei().map_or(0, Wei::inflation);
         (self.w.cwnd as i64 + i64::from(inflation) + i64::from(paced)).min(self.wnd as i64)
     }
 
@@ -155,11 +159,10 @@ impl SendState {
     /// Window in use (ns-2 `TcpAgent::windowd`, with Wei's pacing
     /// inflation, or the advertised window under its pure rate control).
     pub(in crate::tcp) fn windowd(&self) -> f64 {
-        match self.wei() {
-            Some(p) if p.pure_rate() => self.wnd,
-            Some(p) => self.flight(p.inflation()),
-            None => self.flight(0),
+        if self.pure_rate() {
+            return self.wnd;
         }
+        self.flight(self.wei().map_or(0, Wei::inflation))
     }
 
     /// In loss recovery as Wei's pacer sees it: the ACK point at or below

@@ -25,6 +25,16 @@
 //!   sends one packet the same way. Before the first sample nothing is
 //!   paced. Nothing cancels the timer: a window-limited sender whose timer
 //!   is not pending sends on the next ACK at once.
+//! - FACK's timer storm: as the patch's `FackTcpAgent::send_much`, a FACK
+//!   sender re-arms the timer after every call, so while its window is
+//!   full the timer fires every gap and sends nothing. Under pure rate
+//!   control (the window is the advertised one, cwnd only sets the gap)
+//!   cwnd keeps growing while the window stays full, and in recovery the
+//!   gap is the least RTT, often the SYN's, over cwnd + 1: some 100 ns, ten
+//!   million expiries a simulated second per sender. ns-2 built with the
+//!   patch does the same (bench/ns2/wei/PACESIM.md: 9.92 M expiries in
+//!   0.5 s of four FACK senders, pacesim 9.94 M events in all): such a run
+//!   is slow, not stuck, and `pacesim run` warns of it before it starts.
 //! - Options ([`WeiSpec`]), all off by default; `tcp::state` applies the
 //!   ones that act on the window (`ack_counting_`, `pace_loss_filter_`,
 //!   `inflation_ratio_`, `pure_rate_control_`).
@@ -73,7 +83,10 @@ pub struct WeiSpec {
     pub inflation_ratio: u32,
     /// Pure rate control (`pure_rate_control_`): cwnd no longer limits
     /// sending (the advertised window does), one packet per send; with
-    /// ack_counting the window opens at most once per least RTT.
+    /// ack_counting the window opens at most once per least RTT. With FACK
+    /// the pacing timer then fires every gap while the advertised window is
+    /// full, as in the patch (cwnd grows, the gap falls to ~100 ns): ten
+    /// million timer events a simulated second per sender, a slow run.
     pub pure_rate_control: bool,
     /// Jitter (`overhead_`): each pacing gap gains a uniform draw in [0,
     /// overhead) less the previous gap's, so each departure moves by its own

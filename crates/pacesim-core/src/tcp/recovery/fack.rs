@@ -143,9 +143,14 @@ impl Fack {
         Fack { fack: -1, rampdown, ..Default::default() }
     }
 
-    /// FACK's usable window: `min(cwnd, wnd) + wintrim` (ns-2 `FackTcpAgent::window`).
+    /// FACK's usable window: `min(cwnd + inflation, wnd) + wintrim`, with
+    /// Wei's pacing inflation, or the advertised window alone under his pure
+    /// rate control (ns-2 `FackTcpAgent::window` with the patch).
     fn window(&self, s: &SendState) -> i64 {
-        (s.w.cwnd.min(s.wnd) + self.wintrim) as i64
+        if s.pure_rate() {
+            return s.wnd as i64;
+        }
+        (s.windowd() + self.wintrim) as i64
     }
 
     /// An ACK of `ackno` echoing send time `echo` that does not end loss
