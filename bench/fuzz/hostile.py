@@ -18,12 +18,16 @@ report is checked for nonsense.
 
 Classes (`CLASSES`): clean errors that name their field, errors that do
 not (or give an internal JSON position), runs that were fine, valid
-scenarios too large to run here, and the defects: a Python traceback, an
-engine panic, an engine failure (a broken conservation check), a crashed
-worker (killed by a signal: abort on a failed allocation), a hang (no
-answer in `TIMEOUT_S`), nonsense a report should never hold (`nonsense`),
-an `offered` case whose queue the memory guard let grow past its limit
-(`unguarded`) and a run whose worker kept taking memory (`WATCH`).
+scenarios too large to run here, timer storms that ns-2 with Wei's patch
+has too (the storm `pacesim.engine.slow` warns of: FACK under Wei's pure
+rate control, its progress and events recorded as evidence), and the
+defects: a Python traceback, an engine panic, an engine failure (a broken
+conservation check), a crashed worker (killed by a signal: abort on a
+failed allocation), a hang (not done in `TIMEOUT_S`, its simulated time
+standing still), a slow run (not done, its simulated time moving: any
+other), nonsense a report should never hold (`nonsense`), an `offered`
+case whose queue the memory guard let grow past its limit (`unguarded`)
+and a run whose worker kept taking memory (`WATCH`).
 
     python bench/fuzz/hostile.py --cases 10000 --seed 1 [--out counts.jsonl]
 
@@ -42,6 +46,7 @@ import re
 import tempfile
 import time
 import traceback
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -56,6 +61,7 @@ from hypothesis import strategies as st
 
 import pacesim
 from pacesim import memory
+from pacesim.engine import SlowRun, slow
 from pacesim.memory import tcp_flows
 from pacesim.scenario import Scenario, ScenarioError, apply_overrides, load_scenario, tomllib
 from pacesim.sweep import SweepError, load_sweep
@@ -66,17 +72,31 @@ SCENARIOS = ROOT / "scenarios"
 SCENARIO_FILES = sorted(p for p in SCENARIOS.glob("[a-z]*.toml"))
 SWEEP_FILES = sorted(p for p in SCENARIOS.glob("[A-Z]*.toml"))
 
-CLASSES = ["error names field", "ran ok", "valid, too large to run here",
-           "error without field", "traceback", "panic", "engine failure", "crash", "hang", "nonsense",
+CLASSES = ["error names field", "ran ok", "valid, too large to run here", "timer storm, as ns-2",
+           "error without field", "traceback", "panic", "engine failure", "crash", "hang", "slow", "nonsense",
            "memory unguarded", "memory runaway"]
-DEFECTS = CLASSES[3:]
+DEFECTS = CLASSES[4:]
 """Outcomes issue 20 allows none of."""
+KEPT = DEFECTS + ["timer storm, as ns-2"]
+"""Outcomes whose examples a record keeps: the defects, and the storms, each with its evidence."""
 
 COST_CAP = 300_000
 """The most packets (core rate x duration / smallest packet, plus UDP) a case may send to be run here."""
 FLOW_CAP = 400
 TIMEOUT_S = 30.0
-"""A run of at most `COST_CAP` packets takes well under a second; no answer in this long is a hang."""
+"""A run of at most `COST_CAP` packets takes well under a second; one not done in this long is stopped and
+classed by its simulated progress (`Engine.run`): a hang if its simulated time stood still over the second
+half of this, else a slow run or a timer storm."""
+EVENTS_PER_PROGRESS = 2**18
+"""Events the engine pops between two calls of its `progress` (engine/world.rs `run_until`)."""
+STORM_AFTER_S = 5.0
+"""A run `pacesim.engine.slow` warns of (FACK's timer storm) still going at this age is judged then: a timer storm
+if its simulated time moved and it made more than `STORM_EVENTS_PER_PACKET` events a packet (its cost bounded
+at a sixth of `TIMEOUT_S`), else it goes on to `TIMEOUT_S` like any run."""
+STORM_EVENTS_PER_PACKET = 100
+"""Events per packet the run may send (`cost`, in the share of the run simulated) past which a slow run is a
+storm of events that are no packet's: timers. A packet makes a few events a hop (hang-pacer-4605's storm:
+about 650 a packet-hop)."""
 WATCH = (0.05, 2**28)
 """How often (s) the worker's resident memory is read while it runs a case, and how far (B) it may grow
 above what it held before: a run of at most `COST_CAP` packets queues under 20 MB (64 B each) and at most
@@ -549,14 +569,22 @@ def cost(s: Scenario) -> Tuple[float, int]:
 
 # --- the engine in a worker process (a hang or an abort must not take the harness along) ---
 
-def _serve(conn) -> None:
+def _serve(conn, progress) -> None:
+    """Run what `conn` sends; `progress` holds the run's simulated fraction done and its calls of `progress`."""
     import faulthandler
 
     faulthandler.disable()
+    warnings.simplefilter("ignore", SlowRun)  # the harness classes such runs itself
+
+    def heard(done: float) -> None:
+        progress[0] = done
+        progress[1] += 1
+
     while True:
         scenario, threads = conn.recv()
+        progress[0] = progress[1] = 0
         try:
-            r = pacesim.run(scenario, threads=threads)
+            r = pacesim.run(scenario, threads=threads, progress=heard)
             conn.send(("ok", json.dumps(r.report)))
         except ScenarioError as e:
             conn.send(("ScenarioError", e.field, e.message))
@@ -575,11 +603,14 @@ class Engine:
 
     def _start(self) -> None:
         self.conn, child = self.ctx.Pipe()
-        self.proc = self.ctx.Process(target=_serve, args=(child,), daemon=True)
+        self.progress = self.ctx.Array("d", 2, lock=False)
+        self.proc = self.ctx.Process(target=_serve, args=(child, self.progress), daemon=True)
         self.proc.start()
 
     def run(self, s: Scenario, threads: int, growth: int = WATCH[1]) -> tuple:
-        """Run `s` in the worker: its answer, or a hang, a crash, or a runaway past `growth` bytes."""
+        """Run `s` in the worker: its answer, or a runaway past `growth` bytes, a crash, or, not done in
+        `TIMEOUT_S`, a hang (its simulated time stood still over the budget's second half), a timer storm
+        as ns-2's (one `slow` warns of, shown by `STORM_AFTER_S`), or slow."""
         if self.proc is None or not self.proc.is_alive():
             self._start()
         every = WATCH[0]
@@ -587,19 +618,30 @@ class Engine:
         before = worker.memory_info().rss
         self.conn.send((s, threads))
         t0 = time.monotonic()
+        ages = sorted({min(STORM_AFTER_S, TIMEOUT_S), TIMEOUT_S} if slow(s) else {TIMEOUT_S})  # when to judge it
+        halfway: Dict[float, float] = {}  # age -> the simulated fraction done at half of it
         while not self.conn.poll(every):
             try:
                 grew = worker.memory_info().rss - before
             except psutil.NoSuchProcess:  # died: its end is read below
                 break
             waited = time.monotonic() - t0
-            if grew > growth or waited > TIMEOUT_S:
+            for age in ages:
+                if age not in halfway and waited > age / 2:
+                    halfway[age] = self.progress[0]
+            age = ages[0]
+            verdict = None
+            if grew > growth:
+                verdict = ("memory runaway", f"the worker grew by {grew / 2**20:,.0f} MiB in {waited:.1f} s")
+            elif waited > age:
+                verdict = self._unfinished(s, age, self.progress[0], halfway[age], self.progress[1])
+                if age < TIMEOUT_S and verdict[0] != "timer storm, as ns-2":  # judged at TIMEOUT_S instead
+                    ages, verdict = ages[1:], None
+            if verdict is not None:
                 self.proc.kill()
                 self.proc.join()
                 self.proc = None
-                if grew > growth:
-                    return ("memory runaway", f"the worker grew by {grew / 2**20:,.0f} MiB in {waited:.1f} s")
-                return ("hang", f"no answer in {TIMEOUT_S:g} s")
+                return verdict
         try:
             return self.conn.recv()
         except EOFError:
@@ -607,6 +649,21 @@ class Engine:
             code = self.proc.exitcode
             self.proc = None
             return ("crash", f"worker exited with {code}")
+
+    @staticmethod
+    def _unfinished(s: Scenario, age: float, done: float, halfway: float, calls: float) -> tuple:
+        """The class of a run not done in `age` seconds: `done` of its simulated time, `halfway` of it at half
+        that, `calls` calls of its progress (`EVENTS_PER_PROGRESS` events each)."""
+        if done <= halfway:
+            return ("hang", f"no answer in {age:g} s, its simulated time stood at {done:.3%} of the run from "
+                            f"{age / 2:g} s on")
+        events = calls * EVENTS_PER_PROGRESS
+        per_packet = events / max(1.0, cost(s)[0] * done)
+        evidence = (f"{done:.1%} of the run simulated in {age:g} s ({done - halfway:.1%} in the last {age / 2:g} "
+                    f"s), at least {events:,.0f} events, {per_packet:,.0f} a packet it may send")
+        if per_packet > STORM_EVENTS_PER_PACKET and slow(s):  # FACK's storm under Wei's pure rate control
+            return ("timer storm, as ns-2", evidence)
+        return ("slow", evidence)
 
     def close(self) -> None:
         if self.proc is not None:
@@ -685,7 +742,7 @@ class Harness:
         o = self.outcome(case)
         self.counts[o.cls] += 1
         self.by_kind.setdefault(case.kind, Counter())[o.cls] += 1
-        if o.cls in DEFECTS:
+        if o.cls in KEPT:
             ex = self.examples.setdefault(o.cls, [])
             if len(ex) < 20:
                 ex.append(f"[{case.kind} {case.name} {case.overrides}] {o.detail[:400]}\n{case.content[:2000]!r}"
@@ -718,7 +775,7 @@ def arguments(doc: str, cases: int) -> argparse.Namespace:
 def print_total(path: Path, classes: List[str]) -> None:
     """Print the counts per class summed over the runs recorded in JSON-lines file `path`."""
     records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    total = {c: sum(r["counts"][c] for r in records) for c in classes}
+    total = {c: sum(r["counts"].get(c, 0) for r in records) for c in classes}  # older records lack newer classes
     print(json.dumps({"runs": len(records), "seeds": [r["seed"] for r in records], "cases": sum(total.values()),
                       "wall_s": round(sum(r["wall_s"] for r in records)), "counts": total}, indent=1))
 
