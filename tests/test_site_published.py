@@ -39,6 +39,14 @@ def test_an_svg_keeps_its_drawing_and_nothing_that_runs():
     assert safe_svg(b"<html><script>alert(1)</script></html>") is None and safe_svg(b"not xml") is None
 
 
+def test_a_css_escape_cannot_spell_an_import_or_a_url_past_the_filter():
+    # An outside review's reproducer (issue 33): CSS reads the escape "\69" as "i" and "\75" as "u".
+    for style in (rb"@\69mport 'http://evil.example/a.css';", rb"*{fill:\75rl(http://evil.example/#x)}"):
+        clean = safe_svg(b'<svg xmlns="http://www.w3.org/2000/svg"><style>' + style + b'</style>'
+                         b'<g style="' + style.replace(b"'", b"") + b'"/></svg>').decode()
+        assert "evil.example" not in clean, clean
+
+
 def test_matplotlibs_svg_is_published_whole(tmp_path):
     fig = Figure()
     ax = fig.add_subplot()

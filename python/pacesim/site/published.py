@@ -35,8 +35,10 @@ MAX_SVG_BYTES = 32 * 10**6
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SAFE_LINK = re.compile(r"\s*(#|data:image/(png|jpeg);base64,)", re.I)
 """A link a drawing may hold: to an element of the same file, or to a PNG or JPEG embedded in it."""
-UNSAFE_STYLE = re.compile(r"@import|url\s*\(\s*(?![\"']?\s*#)|expression\s*\(|javascript:|behaviou?r\s*:", re.I)
-"""Style that fetches or runs something: an import, a URL outside the file, IE's expression()."""
+UNSAFE_STYLE = re.compile(r"@import|url\s*\(\s*(?![\"']?\s*#)|expression\s*\(|javascript:|behaviou?r\s*:|\\", re.I)
+"""Style that fetches or runs something: an import, a URL outside the file, IE's expression(); or any CSS
+escape (a backslash), which could spell them past the rest (an import or a url( with a letter escaped as its
+hex code): a drawing needs none."""
 
 ET.register_namespace("", SVG)
 ET.register_namespace("xlink", XLINK)
