@@ -89,10 +89,6 @@ classed by its simulated progress (`Engine.run`): a hang if its simulated time s
 half of this, else a slow run or a timer storm."""
 EVENTS_PER_PROGRESS = 2**18
 """Events the engine pops between two calls of its `progress` (engine/world.rs `run_until`)."""
-STORM_AFTER_S = 5.0
-"""A run `pacesim.engine.slow` warns of (FACK's timer storm) still going at this age is judged then: a timer storm
-if its simulated time moved and it made more than `STORM_EVENTS_PER_PACKET` events a packet (its cost bounded
-at a sixth of `TIMEOUT_S`), else it goes on to `TIMEOUT_S` like any run."""
 STORM_EVENTS_PER_PACKET = 100
 """Events per packet the run may send (`cost`, in the share of the run simulated) past which a slow run is a
 storm of events that are no packet's: timers. A packet makes a few events a hop (hang-pacer-4605's storm:
@@ -610,7 +606,8 @@ class Engine:
     def run(self, s: Scenario, threads: int, growth: int = WATCH[1]) -> tuple:
         """Run `s` in the worker: its answer, or a runaway past `growth` bytes, a crash, or, not done in
         `TIMEOUT_S`, a hang (its simulated time stood still over the budget's second half), a timer storm
-        as ns-2's (one `slow` warns of, shown by `STORM_AFTER_S`), or slow."""
+        as ns-2's (one `slow` warns of), or slow. A storm is judged at `TIMEOUT_S` like any run, so that one
+        whose time stops moving after a while is a hang, not a storm."""
         if self.proc is None or not self.proc.is_alive():
             self._start()
         every = WATCH[0]
@@ -618,25 +615,20 @@ class Engine:
         before = worker.memory_info().rss
         self.conn.send((s, threads))
         t0 = time.monotonic()
-        ages = sorted({min(STORM_AFTER_S, TIMEOUT_S), TIMEOUT_S} if slow(s) else {TIMEOUT_S})  # when to judge it
-        halfway: Dict[float, float] = {}  # age -> the simulated fraction done at half of it
+        halfway = None  # the simulated fraction done at half of TIMEOUT_S
         while not self.conn.poll(every):
             try:
                 grew = worker.memory_info().rss - before
             except psutil.NoSuchProcess:  # died: its end is read below
                 break
             waited = time.monotonic() - t0
-            for age in ages:
-                if age not in halfway and waited > age / 2:
-                    halfway[age] = self.progress[0]
-            age = ages[0]
+            if halfway is None and waited > TIMEOUT_S / 2:
+                halfway = self.progress[0]
             verdict = None
             if grew > growth:
                 verdict = ("memory runaway", f"the worker grew by {grew / 2**20:,.0f} MiB in {waited:.1f} s")
-            elif waited > age:
-                verdict = self._unfinished(s, age, self.progress[0], halfway[age], self.progress[1])
-                if age < TIMEOUT_S and verdict[0] != "timer storm, as ns-2":  # judged at TIMEOUT_S instead
-                    ages, verdict = ages[1:], None
+            elif waited > TIMEOUT_S:
+                verdict = self._unfinished(s, TIMEOUT_S, self.progress[0], halfway, self.progress[1])
             if verdict is not None:
                 self.proc.kill()
                 self.proc.join()
