@@ -76,6 +76,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # help texts are plain: "[default: 1]" and "[quick]" are words, not markup
     context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="Exit status: 0 done; 1 the work failed (a point or the engine failed, or the file system did: a full "
+           "disk, an I/O fault); 2 what was given cannot be used (an option, a file, a store that is no store or "
+           "is damaged, a place that cannot be written); 130 / 143 interrupted (SIGINT / SIGTERM: finished points "
+           "are kept); 141 the reader of standard output went away.",
 )
 
 
@@ -368,7 +372,6 @@ def model(
     simulate: bool = typer.Option(False, "--simulate", help="Run the model's packet-level check and overlay it (q-thm2)."),
 ) -> None:
     """Compute one of the papers' analytical models; write its CSV, PNG and SVG."""
-    from .analysis.draw import render
     from .analysis.models import parse_overrides
     from .papers import MODELS
 
@@ -391,6 +394,8 @@ def model(
         fail(f"--set: {e}")
     target = out if out is not None else Path("results") / "models" / key
     output_dir("--out", target)
+    from .analysis.draw import render  # matplotlib and SciPy: after the arguments are checked (1.7 s of CPU)
+
     try:
         written, facts, out_model = render(MODELS[key], target, set_, overlay, simulate)
     except ValueError as e:

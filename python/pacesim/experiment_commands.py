@@ -81,9 +81,9 @@ def _done_in_read_only(sw, results: Path, refusal: Exception, quiet: bool) -> No
         with _interruptible(results), Store(results, read_only=True) as store:
             left = unwritten(sw, store, progress=not quiet)
     except (OSError, StoreError, SweepError):  # no store there to read, or one that cannot be read either
-        fail(f"--results: {refusal}", 1)
+        fail(f"--results: {refusal}")
     if left:
-        fail(f"--results: {refusal}; {sw.name}: {left}", 1)
+        fail(f"--results: {refusal}; {sw.name}: {left}")
     terminal.say(f"{sw.name}: {sw.size} points, all already done; nothing to write to {results}, "
                  "which cannot be written here")
 
@@ -117,8 +117,8 @@ def sweep(
                 _same_definition(sw, store, file)
             run = run_sweep(sw, store, pool, progress=not quiet)
             failed = store.points(sw.name).query("status == 'failed'")
-    except SweepError as e:  # a point invalid (found before any runs) or the scheduler unreachable
-        fail(str(e))
+    except SweepError as e:  # a point invalid (found before any runs), the scheduler unreachable, a store
+        fail(str(e), e.status)
     except ReadOnlyStore as e:
         _done_in_read_only(sw, results, e, quiet)
         return
@@ -538,7 +538,7 @@ def reproduce(
             with _interruptible(results):
                 _reproduce_all(results, tables, run=all_, workers=workers, scheduler=scheduler, dask=dask)
         except SweepError as e:
-            fail(str(e))
+            fail(str(e), e.status)
         return
     if fig_id is None:
         fail("ID: give a catalogue ID (or --all, --table or --list)")
@@ -562,7 +562,7 @@ def reproduce(
             r = run_figure(fid, results, target, quick, list(range(1, seeds + 1)) if seeds else None, pool,
                            settle=not quick, on_more=lambda added, judged: _more_seeds(fid, added, judged))
     except SweepError as e:
-        fail(str(e))
+        fail(str(e), e.status)
     con.print(_claims_table(fid, r.claims, quick))
     if not quick:
         _print_spread(r.claims)
@@ -769,16 +769,18 @@ def report(
 
 
 def _store_errors(fn):
-    """`fn` with a results store that cannot be opened, read or written (`store.StoreError`: a path that is
-    no store, a full disk, a damaged database) ending it with status 1 and the error, which names the file."""
+    """`fn` with a results store that cannot be opened, read or written ending it with the error, which names
+    the file: status 2 for a store given wrongly (`store.StoreError`: a path that is no store, a damaged
+    database, a place this process may not write), 1 when the file system failed the work (`StoreFailed`:
+    a full disk, an I/O error)."""
     @functools.wraps(fn)
     def guarded(*args, **kwargs):
-        from .store import StoreError
+        from .store import StoreError, StoreFailed
 
         try:
             return fn(*args, **kwargs)
         except StoreError as e:
-            fail(f"--results: {e}", 1)
+            fail(f"--results: {e}", 1 if isinstance(e, StoreFailed) else 2)
 
     return guarded
 

@@ -162,6 +162,11 @@ class StoreError(ValueError):
         super().__init__(printable(message))
 
 
+class StoreFailed(StoreError):
+    """The file system failed a store's work (a full disk, an I/O error): not the caller's input, which a
+    command tells apart by its exit status (1 here, 2 for a store given wrongly: a file, a damaged database)."""
+
+
 class ReadOnlyStore(StoreError):
     """A store that cannot be written here (a read-only file system, or no permission): a sweep whose
     every point it holds has nothing to write (`Store.registered`, sweep.pending)."""
@@ -193,7 +198,7 @@ def _failure(e: BaseException, what: Path) -> StoreError:
     text = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
     errno_ = getattr(e, "errno", None)
     if errno_ in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text or "No space left" in text:
-        why = "the disk is full"
+        return StoreFailed(f"{what}: the disk is full ({text})")
     elif errno_ in (errno.EROFS, errno.EACCES, errno.EPERM) or "readonly" in text or "unable to open" in text:
         return ReadOnlyStore(f"{what}: it cannot be written here (a read-only file system, or no permission) ({text})")
     elif isinstance(e, sqlite3.DatabaseError) and not isinstance(e, sqlite3.OperationalError):
@@ -201,7 +206,7 @@ def _failure(e: BaseException, what: Path) -> StoreError:
     elif isinstance(e, UnicodeDecodeError):  # SQLite's message quoted a damaged name: not UTF-8 text
         why, text = "the file is not a results store's database, or is damaged", f"SQLite's message is not text: {e}"
     else:
-        why = "it failed"
+        return StoreFailed(f"{what}: it failed ({text})")
     return StoreError(f"{what}: {why} ({text})")
 
 
@@ -476,7 +481,12 @@ class Store:
                                               isolation_level=None)
                 self.db.execute("SELECT 1 FROM runs LIMIT 1").fetchall()
             return
-        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as e:  # a place no directory can be made (under /proc, a parent that is a file)
+            if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO):
+                raise
+            raise StoreError(f"{self.root}: cannot make the directory ({e.strerror or e})") from None
         self.db = sqlite3.connect(path, timeout=LOCK_WAIT_S, isolation_level=None)
         _when_unlocked(lambda: self.db.execute("PRAGMA journal_mode=WAL"))
         self.db.execute("PRAGMA synchronous=FULL")

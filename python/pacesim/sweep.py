@@ -65,7 +65,7 @@ from .pool import Pool, WorkerDied
 from .result import Result
 from .scenario import (Scenario, ScenarioError, apply_overrides, check_key, load_scenario, packaged, packaged_names,
                        parse_scenario, read_toml)
-from .store import MAX_SEED, DamagedRun, Store, StoreError, plain_name, run_key
+from .store import MAX_SEED, DamagedRun, Store, StoreError, StoreFailed, plain_name, run_key
 from .units import parse_rate
 
 FLOWS = "flows"
@@ -86,10 +86,17 @@ NO_TRACE = ("a sweep writes no packet traces (its points would share one file); 
 
 
 class SweepError(ValueError):
-    """A sweep definition that cannot be run at all (as opposed to one failing point)."""
+    """A sweep that cannot be run at all (as opposed to one failing point); `status` is the command's exit
+    status for it: 2 for what it was given (a definition, a store), 1 if the file system failed the work."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, status: int = 2):
         super().__init__(printable(message))
+        self.status = status
+
+
+def _store_failure(sweep: str, e: StoreError, more: str = "") -> SweepError:
+    """The SweepError of `sweep` for a store's error `e` (with `more` said after it)."""
+    return SweepError(f"{sweep}: {e}{more}", 1 if isinstance(e, StoreFailed) else 2)
 
 
 def _traces(key: str) -> bool:
@@ -564,7 +571,7 @@ def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progr
             store.register_sweep(sweep.name, sweep.spec(), ((*sweep.axes_at(i), key(i)) for i in range(n)))
             done, damaged = store.check(key(i) for i in range(n))
         except StoreError as e:
-            raise SweepError(f"{sweep.name}: {e}") from None
+            raise _store_failure(sweep.name, e) from None
         todo: Dict[bytes, int] = {}  # each run to do, by its first point
         for i in range(n):
             k = bytes(keys[16 * i:16 * i + 16])
@@ -603,7 +610,7 @@ def unwritten(sweep: Sweep, store: Store, progress: bool = True) -> Optional[str
             return f"the store does not hold {sweep.name} as this file defines it"
         done, _ = store.check(key(i) for i in range(n))
     except StoreError as e:
-        raise SweepError(f"{sweep.name}: {e}") from None
+        raise _store_failure(sweep.name, e) from None
     left = sum(key(i) not in done for i in range(n))
     return f"{left:,} of its {n:,} points are not done" if left else None
 
@@ -705,8 +712,8 @@ def _execute(sweep: Sweep, points: List[int], skipped: int, store: Store, pool: 
                 else:
                     store.save_ok(p.key, Result(out["report"], p.scenario, out["wall_s"]), out["host"])
             except StoreError as e:
-                raise SweepError(f"{sweep.name}: {e}; the {stored:,} points this run stored before are kept, "
-                                 "and a rerun goes on from them") from None
+                raise _store_failure(sweep.name, e, f"; the {stored:,} points this run stored before are kept, "
+                                     "and a rerun goes on from them") from None
             stored += 1
             bar.update(task, advance=1, failed=f"{failed} failed")
         submit()

@@ -5,9 +5,11 @@ arguments at random; these are the issue's cases and the classes it found."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import time
@@ -23,7 +25,7 @@ from typer.testing import CliRunner
 import pacesim
 from pacesim.cli import app
 from pacesim.experiment_commands import _interruptible
-from pacesim.store import DamagedRun, Store
+from pacesim.store import DamagedRun, Store, StoreFailed, _failure
 from pacesim.sweep import load_sweep, run_sweep
 from pacesim.terminal import command
 
@@ -361,8 +363,23 @@ def test_sweep_of_a_device_is_refused_without_reading_it_whole():
 
 def test_a_store_that_cannot_be_made_is_an_error_naming_it(tmp_path):
     (tmp_path / "s.toml").write_text('name = "s"\nset = ' + repr(TINY).replace("'", '"') + '\n[axes]\n"core.buffer" = ["5KB"]\n')
-    refused(["sweep", tmp_path / "s.toml", "--results", "/proc/self/nope", "--quiet"], "--results: /proc/self/nope:",
-            code=1)
+    refused(["sweep", tmp_path / "s.toml", "--results", "/proc/self/nope", "--quiet"],
+            "--results: /proc/self/nope: cannot make the directory")
+
+
+def test_a_store_given_wrongly_is_status_2_and_a_failing_file_system_1(tmp_path):
+    # The issue 33 review: a damaged store, or a file given as one, ended with status 1 (the work failed)
+    # while every other bad input ends with 2; a full disk is the work failing (1), as for --json /dev/full.
+    (tmp_path / "s.toml").write_text('name = "s"\nset = ' + repr(TINY).replace("'", '"') + '\n[axes]\n"core.buffer" = ["5KB"]\n')
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "damaged").mkdir()
+    (tmp_path / "damaged" / "pacesim.sqlite").write_text("not a database, and longer than its header" * 4)
+    refused(["sweep", tmp_path / "s.toml", "--results", tmp_path / "afile", "--quiet"], "is a file, not a results")
+    refused(["results", "--results", tmp_path / "damaged"], "is not a results store's database, or is damaged")
+    refused(["reproduce", "--list", "--results", tmp_path / "damaged"], "is not a results store's database")
+    full = _failure(OSError(errno.ENOSPC, "No space left on device"), tmp_path / "x")
+    broken = _failure(sqlite3.DatabaseError("file is not a database"), tmp_path / "x")
+    assert isinstance(full, StoreFailed) and not isinstance(broken, StoreFailed)
 
 
 def test_pacesims_warnings_print_as_warning_lines(capsys):
@@ -420,7 +437,7 @@ def test_a_finished_sweep_on_a_read_only_store_is_done_and_plot_writes_where_ask
         out = invoke(["sweep", tmp_path / "s.toml", "--results", res, "--quiet"])
         assert out.exit_code == 0 and "s: 1 points, all already done; nothing to write" in out.output, out.output
         refused(["sweep", tmp_path / "more.toml", "--results", res, "--quiet"], f"{res}/pacesim.sqlite: it cannot be "
-                "written here", code=1)
+                "written here")
         refused(["plot", "s", "--results", res], f"--out {res}/plots: cannot make the directory")
         out = invoke(["plot", "s", "--results", res, "--out", tmp_path / "fig", "--format", "svg"])
         assert out.exit_code == 0 and (tmp_path / "fig.svg").stat().st_size > 1000, out.output

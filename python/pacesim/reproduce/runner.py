@@ -80,7 +80,8 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
             points = store.points(sweep.name, written=True)
             rows = fig.with_derived({t: store.rows(sweep.name, t, written=True) for t in fig.table_names()})
     if len(points) and (points["status"] == "failed").all():  # nothing to draw or judge: say why, once
-        raise SweepError(f"{fig.id}: every point failed: " + "; ".join(points["error"].dropna().unique()[:3]))
+        errors = "; ".join(points["error"].dropna().unique()[:3])
+        raise SweepError(f"{fig.id}: every point failed: {errors}", 1)
     wall = time.perf_counter() - t0
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
