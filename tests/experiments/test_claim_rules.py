@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pacesim.reproduce.claims import (Points, about, beats, decades, dips_then_rises, gain_check, located, lowest_at,
-                                      monotone, nearly, non_monotonic, over, printed, rises_over_a_region,
-                                      slightly_beats, spacing, spearman, under, up_to)
+from pacesim.reproduce.claims import (Points, about, anomalous_region, beats, decades, dips_then_rises, gain_check,
+                                      inflection_at, located, lowest_at, monotone, nearly, non_monotonic, over, printed,
+                                      severity, slightly_beats, spacing, spearman, under, up_to)
 
 
 def test_about_is_five_percent_relative():
@@ -134,13 +134,28 @@ def test_non_monotonic_needs_a_rise_and_a_fall_beyond_noise():
     assert not non_monotonic([1e-4, 2e-2, 1.8e-2])  # falls by 10 %: noise
 
 
-def test_a_region_rises_when_no_step_of_it_falls_and_it_gains_over_20_percent():
-    # Paper A Sec II: "a region of buffer size in which loss increases with buffer size".
-    assert rises_over_a_region([63.5, 51.8, 52.0, 52.6, 54.9, 62.8, 50.3]) == (1, 5)  # +21 % from 51.8
-    assert rises_over_a_region([10.0, 10.5, 10.4, 12.1]) == (0, 3)  # a step down by under 1 % is no fall
-    assert rises_over_a_region([10.0, 11.5, 11.0, 12.1]) is None  # each run stays within 20 %
-    assert rises_over_a_region([0.0, 1.0, 1.3]) == (1, 2)  # from zero nothing rises by a ratio
-    assert rises_over_a_region([3.0, 2.0, 1.0]) is None
+def test_the_anomaly_is_a_region_where_no_step_falls_and_loss_gains_over_20_percent():
+    # Paper A Sec I: "a certain continuous region of buffer sizes [...] wherein [...] packet loss [...] increases
+    # as the buffer size increases".
+    assert anomalous_region([63.5, 51.8, 52.0, 52.6, 54.9, 62.8, 50.3]) == (1, 5)  # +21 % from 51.8
+    assert anomalous_region([10.0, 10.5, 10.4, 12.1]) == (0, 3)  # a step down by under 1 % is no fall
+    assert anomalous_region([10.0, 11.5, 11.0, 12.1]) is None  # each run stays within 20 %
+    assert anomalous_region([0.0, 1.0, 1.3]) == (1, 2)  # from zero nothing rises by a ratio
+    assert anomalous_region([3.0, 2.0, 1.0]) is None
+    # Of two regions, the one rising most: x2 from 1.0 before x3 from 0.5.
+    assert anomalous_region([1.0, 2.0, 0.5, 1.5, 1.0]) == (2, 3)
+    assert severity([1.0, 2.0, 0.5, 1.5, 1.0]) == 3.0 and severity([3.0, 2.0, 1.0]) == 1.0
+
+
+def test_the_inflection_is_where_the_anomaly_begins_located_within_the_grids_spacing():
+    # Paper A Sec VI: "the inflection point, i.e., the point at which UDP packet loss begins to increase".
+    grid = ["1KB", "4KB", "8KB", "11KB", "15KB", "30KB"]
+    assert inflection_at(grid, [5e-3, 2e-3, 1e-3, 2e-3, 3e-3, 3e-3], 10)[0]  # begins at 8 KB, the step 8 -> 11
+    assert not inflection_at(grid, [5e-3, 1e-3, 2e-3, 2e-3, 3e-3, 3e-3], 10)[0]  # begins at 4 KB
+    # Nil at the smallest buffers, then rising from the first loss (8 KB): the same region, not a minimum at 1 KB.
+    assert inflection_at(grid, [0.0, 0.0, 1e-5, 1e-3, 2e-3, 2e-3], 10)[0]
+    ok, said = inflection_at(grid, [3e-3, 2e-3, 1e-3, 1e-3, 1e-3, 1e-3], 10)
+    assert not ok and said.startswith("no inflection")
 
 
 def test_dips_then_rises_refuses_a_zero_loss_inner_point_and_monotone_curves():

@@ -125,13 +125,20 @@ def cwnd(p05: float, p95: float):
 
 
 
-def test_a_fig13_without_an_inner_minimum_says_so_not_nan():
+def test_a_fig13_says_where_the_anomaly_begins_or_that_there_is_none_never_nan():
     from pacesim.papers.a.figures import A13_BUFFERS, A13_SHARES
-    rising = {b: 0.001 * i for i, b in enumerate(A13_BUFFERS)}  # zero at the first buffer, then up
-    p = points([{"variant": s, "core.buffer": b, "core_udp_loss_rate": rising[b]} for s in A13_SHARES
-                for b in A13_BUFFERS])
-    outcome_, numbers = claim("A-fig13.1").evaluate(p)
-    assert outcome_ == "not reproduced" and "no inner non-zero minimum" in numbers and "nan" not in numbers
+
+    def run(curve):
+        return points([{"variant": s, "core.buffer": b, "core_udp_loss_rate": curve[b]} for s in A13_SHARES
+                       for b in A13_BUFFERS])
+    rising = {b: 0.001 * i for i, b in enumerate(A13_BUFFERS)}  # zero at the first buffer, then up from 2 KB
+    outcome_, numbers = claim("A-fig13.1").evaluate(run(rising))
+    assert outcome_ == "not reproduced" and "inflection at 2KB" in numbers and "nan" not in numbers
+    falling = {b: 0.02 - 0.001 * i for i, b in enumerate(A13_BUFFERS)}
+    outcome_, numbers = claim("A-fig13.1").evaluate(run(falling))
+    assert outcome_ == "not reproduced" and "no inflection" in numbers and "nan" not in numbers
+    outcome_, numbers = claim("A-fig13.2").evaluate(run(falling))
+    assert outcome_ == "not reproduced" and "5 %: no anomaly" in numbers and "nan" not in numbers
 
 def test_a_fig4_checks_the_range_across_flows_not_the_median():
     assert outcome("A-fig4.1", cwnd(1.8, 4.0)) == "reproduced"

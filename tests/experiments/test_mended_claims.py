@@ -71,6 +71,24 @@ def test_a_fig21_inflection_about_10_kb_on_a_grid_without_10_kb():
     assert outcome("A-fig21.2", run(big=anomaly)) == "not reproduced"  # 1000 B dips then rises
 
 
+def test_a_fig23_ack_anomaly_is_paper_as_region_and_its_inflection_the_regions_start():
+    # Paper A Sec I's anomaly, one reading for every claim of it: ACK loss nil at 2-4 KB, then rising from 6 KB
+    # (the record's shape) has it, beginning at 6 KB (within the 2 KB step of the chain's 7); the old check asked
+    # for an inner minimum and refused a curve whose lowest is its nil start.
+    from pacesim.papers.a.figures import A23_BUFFERS
+
+    def run(curve):
+        return points([{"core.buffer": b, "tcp_goodput_mbps": 0.0 if b == "1KB" else 90.0, "core_ack_loss_rate": y,
+                        "core_rev_ack_loss_rate": y} for b, y in zip(A23_BUFFERS, curve)])
+    rising = [0.0, 0.0, 0.0, 5e-8, 4e-5, 6e-3, 1.5e-2, 6e-4, 8e-3, 8e-3, 5e-3]
+    assert outcome("A-fig23.1", run(rising)) == "reproduced"
+    assert outcome("A-fig23.2", run(rising)) == "reproduced"
+    late = [0.0] * 6 + [1e-4, 1e-3, 2e-3, 2e-3, 2e-3]  # begins at 15 KB: 8 KB from the chain's 7
+    assert outcome("A-fig23.1", run(late)) == "reproduced" and outcome("A-fig23.2", run(late)) == "not reproduced"
+    falling = [0.0, 5e-3, 4e-3, 3e-3, 2e-3, 1e-3, 9e-4, 8e-4, 7e-4, 6e-4, 5e-4]
+    assert outcome("A-fig23.1", run(falling)) == "not reproduced"
+
+
 def test_a_fig8_rank_correlation_of_minus_0_8_is_minus_0_8():
     # the stored Hurst values: numpy's ranks gave -0.7999999999999999, failing "<= -0.8"
     p = points([{"topology.tcp_hosts": n, "hurst_1ms": h} for n, h in zip([100, 500, 1000, 2000], [0.73, 0.52, 0.31, 0.46])])

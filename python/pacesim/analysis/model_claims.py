@@ -17,13 +17,6 @@ from ..reproduce.verdicts import NOT_EVALUATED, Judged, claim_ids, judge
 from .models import Model, Output
 
 
-def argmin_within(o: Output, table: str, column: str, lo: float = 0.0, hi: float = np.inf) -> float:
-    """The buffer (KB) where `column` of `table` is lowest, among buffers from `lo` to `hi`."""
-    t = o.tables[table]
-    t = t[(t["buffer_kb"] >= lo) & (t["buffer_kb"] <= hi)]
-    return float(t["buffer_kb"].iloc[int(np.argmin(t[column].to_numpy()))])
-
-
 def monotone_steps(ys: Sequence[float], rising: bool) -> bool:
     """Every step in the direction (exact model numbers: no margin)."""
     d = np.diff(np.asarray(ys, dtype=float))

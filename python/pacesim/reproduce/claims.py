@@ -80,7 +80,9 @@ RULES = (f'"about N" within {100 * ABOUT:g} % of N (a table\'s number also withi
          f'past it, "A beats B" by more than {100 * MARGIN:g} % of B (at a ceiling: not beaten), "slightly" by less '
          f'than {100 * SLIGHTLY:g} %, monotone: no step against beating and a total change beyond the margin, '
          '"an order of magnitude" a ratio of 10^0.5 to 10^1.5, a location read from a plot within the grid\'s '
-         f'spacing, "up to N" a largest value about N, a curve rises or falls by more than {100 * RISE:g} %')
+         f'spacing, "up to N" a largest value about N, a curve rises or falls by more than {100 * RISE:g} %, '
+         'paper A\'s anomaly a region of the grid over which loss so rises with no step falling, its inflection '
+         'where the region begins, its severity the rise')
 """The rules in words, for reports and tables."""
 
 ALIASES = {"buffer": "core.buffer", "scheme": "pacing.scheme", "delay": "pacing.delay",
@@ -299,19 +301,44 @@ def dips_then_rises(ys: Sequence[float]) -> bool:
     return 0 < low < len(ys) - 1 and ys[low] > 0 and max(ys[low + 1:]) > (1 + RISE) * ys[low]
 
 
-def rises_over_a_region(ys: Sequence[float]) -> Optional[Tuple[int, int]]:
-    """The words "a region in which [the curve] increases": the first run of consecutive points, no step of
-    it falling (by the ordering rule), from a non-zero point to one more than `RISE` above it, as (first, last)
-    indices; None if there is none."""
+def anomalous_region(ys: Sequence[float]) -> Optional[Tuple[int, int]]:
+    """Paper A's anomaly (Sec I): "a certain continuous region of buffer sizes [...] wherein [...] packet loss
+    for real-time traffic *increases* as the buffer size *increases*". Over a grid: a run of consecutive
+    points, no step of it falling (by the ordering rule), from a non-zero point to one more than `RISE` above
+    it; of such runs, the one rising most, as (first, last) indices (`last` its highest point); None if there
+    is none. Its first point is the inflection point (Sec VI: "the point at which UDP packet loss begins to
+    increase"), its rise ys[last] / ys[first] the anomaly's severity; one reading for every claim of the
+    anomaly, its inflection or its severity."""
+    best, rise = None, 1 + RISE
     for i, a in enumerate(ys):
         if a <= 0:
             continue
         j = i
         while j + 1 < len(ys) and not beats(ys[j], ys[j + 1]):
             j += 1
-            if ys[j] > (1 + RISE) * a:
-                return i, j
-    return None
+            if ys[j] > rise * a:
+                best, rise = (i, j), ys[j] / a
+    return best
+
+
+def severity(ys: Sequence[float]) -> float:
+    """The anomaly's severity (`anomalous_region`): its rise, a ratio; 1 where the curve has no anomaly."""
+    region = anomalous_region(ys)
+    return ys[region[1]] / ys[region[0]] if region else 1.0
+
+
+def inflection_at(xs: Sequence[str], ys: Sequence[float], at: float,
+                  position: Callable[[str], float] = kb) -> Verdict:
+    """The paper's "the inflection point [...] at `at`" (read from its plot, in the units of `position`): the
+    curve has an anomaly (`anomalous_region`) and the point where it begins is `located` at `at`."""
+    region = anomalous_region(ys)
+    grid = [position(x) for x in xs]
+    if region is None:
+        return False, f"no inflection: no region rising by more than {100 * RISE:g} % (paper: at {at:g})"
+    first, last = region
+    return located(grid, grid[first], at), (
+        f"inflection at {xs[first]} ({ys[first]:.4g}, rising to {ys[last]:.4g} at {xs[last]}, "
+        f"x{ys[last] / ys[first]:.2f}; paper: at {at:g}, within the grid's spacing {spacing(grid, at, grid[first]):g})")
 
 
 def non_monotonic(ys: Sequence[float]) -> bool:
@@ -375,11 +402,11 @@ def loss_non_monotonic(buffers: Sequence[str], where: dict, metric: str = "core_
     return check
 
 
-def loss_rises_over_a_region(buffers: Sequence[str], where: dict, metric: str = "core_udp_loss_rate"):
-    """UDP loss rises over a region of the buffer grid (`rises_over_a_region`)."""
+def loss_anomaly(buffers: Sequence[str], where: dict, metric: str = "core_udp_loss_rate"):
+    """UDP loss has the anomaly over the buffer grid (`anomalous_region`)."""
     def check(p: Points) -> Verdict:
         loss = [p.at(metric, buffer=b, **where) for b in buffers]
-        region = rises_over_a_region(loss)
+        region = anomalous_region(loss)
         said = (f"rises {100 * loss[region[0]]:.4f} % at {buffers[region[0]]} to {100 * loss[region[1]]:.4f} % at "
                 f"{buffers[region[1]]}" if region else f"no region rising by more than {100 * RISE:g} %")
         return region is not None, said + ": " + ", ".join(f"{b} {100 * v:.4f}" for b, v in zip(buffers, loss))

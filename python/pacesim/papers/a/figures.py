@@ -15,9 +15,9 @@ from typing import Sequence
 import numpy as np
 
 from ...panels import Cdf, Lines, Panel
-from ...reproduce.claims import (ABOUT, LINEAR_R2, Claim, Points, Verdict, about, about_check, beats, dips_then_rises,
-                     gain_check, located, loss_dips_then_rises, loss_lowest_at, loss_rises_over_a_region, monotone,
-                     nearly, spacing, spearman)
+from ...reproduce.claims import (ABOUT, LINEAR_R2, Claim, Points, Verdict, about, about_check, anomalous_region, beats,
+                     gain_check, inflection_at, located, loss_anomaly, loss_dips_then_rises, loss_lowest_at, monotone,
+                     nearly, severity, spacing, spearman)
 from ...reproduce.figure import TCP_PCT, TCP_THROUGHPUT, UDP_LOSS, Figure, kb
 
 # --- A-fig11 and A-fig12: the anomaly with Poisson and fBm UDP ---
@@ -167,7 +167,7 @@ AFIG3 = Figure(
           "alone" + SYNTHETIC,
     panels=VIDEO_PANELS,
     claims=[Claim("anomaly region present", "UDP loss rises by more than 20 % over a region of buffers, no step "
-                  "of it falling", loss_rises_over_a_region(VIDEO_BUFFERS, UDP_TCP),
+                  "of it falling", loss_anomaly(VIDEO_BUFFERS, UDP_TCP),
                   sentence='Paper A Sec II: "Fig. 3 shows the corresponding UDP packet loss curves as a function of '
                            'buffer size corresponding to this scenario and clearly indicates the presence of a region of '
                            'buffer size in which loss increases with buffer size."'),
@@ -326,29 +326,18 @@ def _bigger_lose_more(p: Points) -> Verdict:
         f"{b} " + " < ".join(f"{100 * y:.4f}" for y in ys) for b, ys in loss.items())
 
 
-def _rise(loss: Sequence[float]) -> float:
-    """The anomaly's strength: the highest loss after the lowest over the lowest, when the curve dips then rises
-    (`dips_then_rises`); 1 (no rise) otherwise."""
-    low = min(range(len(loss)), key=loss.__getitem__)
-    return max(loss[low + 1:]) / loss[low] if dips_then_rises(loss) else 1.0
-
-
 def _anomaly_by_size(p: Points) -> Verdict:
-    """40 B: the anomaly (dips then rises), its lowest point `located` at 10 KB, and its rise beating every larger
-    size's ("more pronounced" as the packets shrink: "quite severe"); 1000 B: no anomaly (it does not dip then
-    rise)."""
+    """Paper A's anomaly by UDP packet size (`claims.anomalous_region`): at 40 B there, its inflection `located`
+    at 10 KB and its severity beating every larger size's ("more pronounced" as the packets shrink: "quite
+    severe"); at 1000 B none ("not witnessed")."""
     curves = {s: [_by_size(p, s, b) for b in A_BUFFERS] for s in UDP_SIZES}
-    small = curves["40B"]
-    low = min(range(len(small)), key=small.__getitem__)
-    grid = [kb(b) for b in A_BUFFERS]
-    rise = {s: _rise(loss) for s, loss in curves.items()}
-    severe = rise["40B"] > 1 and located(grid, grid[low], 10) and all(beats(rise["40B"], r) for s, r in rise.items()
-                                                                      if s != "40B")
-    vanishes = not dips_then_rises(curves["1000B"])
-    return severe and vanishes, (f"40 B: lowest {100 * small[low]:.3f} % at {A_BUFFERS[low]} (paper 10 KB, grid "
-                                 f"spacing there {spacing(grid, 10, grid[low]):g} KB); rise after the lowest by size: "
-                                 + ", ".join(f"{s} x{r:.2f}" for s, r in rise.items())
-                                 + f"; 1000 B {'dips then rises' if not vanishes else 'no anomaly'}")
+    at_10, where = inflection_at(A_BUFFERS, curves["40B"], 10)
+    rise = {s: severity(loss) for s, loss in curves.items()}
+    severe = at_10 and all(beats(rise["40B"], r) for s, r in rise.items() if s != "40B")
+    vanishes = anomalous_region(curves["1000B"]) is None
+    by_size = ", ".join(f"{s} x{r:.2f}" for s, r in rise.items())
+    return severe and vanishes, (f"40 B: {where}; severity by size: {by_size}; 1000 B "
+                                 + ("no anomaly" if vanishes else "an anomaly"))
 
 
 AFIG21 = Figure(
@@ -361,8 +350,9 @@ AFIG21 = Figure(
                   sentence='Paper A Sec VII: "The figure indicates that UDP losses are higher when UDP packets are '
                            'larger (i.e., ratio of TCP to UDP mean packet size gets smaller)."'),
             Claim("anomaly vanishes at 1000 B, severe at 40 B; inflection ≈10 KB",
-                  "40 B: dips then rises, lowest within the grid's spacing of 10 KB, its rise after the lowest beating "
-                  "every larger size's; 1000 B: does not dip then rise",
+                  "paper A's anomaly (a region of buffers over which loss rises by more than 20 %, no step of it "
+                  "falling): at 40 B, its inflection (where it begins) within the grid's spacing of 10 KB and its rise "
+                  "beating every larger size's; at 1000 B, none",
                   _anomaly_by_size,
                   sentence='Paper A Sec VII: "What is, however, interesting to note in the simulation plot is that '
                            'reducing the UDP packet size makes the anomaly more pronounced: When TCP and UDP packets '
@@ -403,34 +393,27 @@ A13_BUFFERS = ["1KB", "2KB", "4KB", "6KB", "8KB", "9KB", "11KB", "15KB", "20KB",
 
 
 def _inflection(p: Points, share: str) -> tuple:
+    """UDP loss at `share` (`A13_BUFFERS`), its anomaly's inflection (a buffer, None without an anomaly) and
+    severity (`claims.anomalous_region`)."""
     loss = [p.at(UDP_LOSS, variant=share, buffer=b) for b in A13_BUFFERS]
-    low = min(range(len(loss)), key=loss.__getitem__)
-    rise = max(loss[low + 1:]) / loss[low] if 0 < low < len(loss) - 1 and loss[low] > 0 else float("nan")
-    return A13_BUFFERS[low], rise
-
-
-def _rise_text(rise: float) -> str:
-    """The rise after a minimum, or why there is none (NaN: the lowest point is at an end of the grid, or zero)."""
-    return f"then up by x{rise:.2f}" if np.isfinite(rise) else "no inner non-zero minimum"
+    region = anomalous_region(loss)
+    return loss, (A13_BUFFERS[region[0]] if region else None), severity(loss)
 
 
 def _inflection_at_9(p: Points) -> Verdict:
-    at, rise = _inflection(p, "5 %")
-    loss = [p.at(UDP_LOSS, variant="5 %", buffer=b) for b in A13_BUFFERS]
-    grid = [kb(b) for b in A13_BUFFERS]
-    return located(grid, kb(at), 9) and dips_then_rises(loss), f"5 %: UDP loss lowest at {at}, {_rise_text(rise)} " \
-        f"(paper about 9 KB, grid spacing there {spacing(grid, 9, kb(at)):g} KB): " + ", ".join(
-            f"{b} {100 * v:.4f} %" for b, v in zip(A13_BUFFERS, loss))
+    loss, _, _ = _inflection(p, "5 %")
+    ok, where = inflection_at(A13_BUFFERS, loss, 9)
+    return ok, f"5 %: {where}: " + ", ".join(f"{b} {100 * v:.4f} %" for b, v in zip(A13_BUFFERS, loss))
 
 
 def _moves_left_and_weakens(p: Points) -> Verdict:
-    found = {s: _inflection(p, s) for s in A13_SHARES}
-    at = [kb(found[s][0]) for s in A13_SHARES]
-    rise = [found[s][1] for s in A13_SHARES]
-    # A rise of NaN: no inner minimum, the anomaly gone; it must first be there at 5 %.
-    ok = np.isfinite(rise[0]) and all(a >= b for a, b in zip(at, at[1:])) and all(
+    found = {s: _inflection(p, s)[1:] for s in A13_SHARES}
+    at = [kb(b) if b else float("-inf") for b, _ in found.values()]  # no anomaly: gone, as far left as can be
+    rise = [r for _, r in found.values()]
+    ok = found["5 %"][0] is not None and all(a >= b for a, b in zip(at, at[1:])) and all(
         not (r < s) for r, s in zip(rise, rise[1:]))
-    return ok, ", ".join(f"{s}: lowest at {a:g} KB, {_rise_text(r)}" for s, a, r in zip(A13_SHARES, at, rise))
+    return ok, ", ".join(f"{s}: inflection at {b}, severity x{r:.2f}" if b else f"{s}: no anomaly"
+                         for s, (b, r) in found.items())
 
 
 A5_INTENSITY = ('Paper A Sec V-B: "We observe from Fig. 13 that when the UDP rate is 5%, the inflection point is clearly '
@@ -444,10 +427,11 @@ AFIG13 = Figure(
     panels=[Panel("core.buffer", UDP_LOSS, ["variant"], title="Fig. 13: UDP packet loss", logy=True),
             Panel("core.buffer", "tcp_goodput_mbps", ["variant"], title="Fig. 14: TCP throughput",
                   ylabel="TCP goodput (Mb/s)")],
-    claims=[Claim("inflection ≈9 KB at 5%", "5 %: UDP loss dips then rises, lowest within the grid's spacing of 9 KB",
+    claims=[Claim("inflection ≈9 KB at 5%", "5 %: paper A's anomaly, its inflection (where its rising region begins) "
+                  "within the grid's spacing of 9 KB",
                   _inflection_at_9, sentence=A5_INTENSITY),
-            Claim("moves left and weakens as UDP grows", "an inner minimum at 5 %; from 5 to 20 % its buffer "
-                  "does not grow and the rise after it does not strengthen", _moves_left_and_weakens,
+            Claim("moves left and weakens as UDP grows", "an anomaly at 5 %; from 5 to 20 % its inflection does not "
+                  "move right and its severity (the region's rise) does not grow", _moves_left_and_weakens,
                   sentence=A5_INTENSITY)],
 )
 
@@ -540,31 +524,34 @@ A_ACK_LOSS = {"r0": "core_ack_loss_rate", "r1": "core_rev_ack_loss_rate"}
 
 
 def _ack_loss(p: Points, router: str) -> tuple:
-    """(buffers where TCP delivers data, ACK loss at `router` there, index of the lowest): below one data
-    packet (1 KB < 1040 B) drop-tail admits no data, and ACKs are then only those of SYNs."""
+    """(buffers where TCP delivers data, ACK loss at `router` there): below one data packet (1 KB < 1040 B)
+    drop-tail admits no data, and ACKs are then only those of SYNs."""
     carried = [b for b in A23_BUFFERS if p.at("tcp_goodput_mbps", buffer=b) > 0]
     if len(carried) < 3:
-        raise Missing(f"TCP delivers data at {len(carried)} buffers: too few for a minimum inside them")
-    loss = [p.at(A_ACK_LOSS[router], buffer=b) for b in carried]
-    return carried, loss, min(range(len(loss)), key=loss.__getitem__)
+        raise Missing(f"TCP delivers data at {len(carried)} buffers: too few for a region inside them")
+    return carried, [p.at(A_ACK_LOSS[router], buffer=b) for b in carried]
 
 
 def _ack_anomaly(p: Points) -> Verdict:
     parts, ok = [], True
     for router in A_ACK_LOSS:
-        carried, loss, low = _ack_loss(p, router)
-        after = max(loss[low + 1:], default=0.0)
-        ok &= loss[low] > 0 and 0 < low < len(loss) - 1 and after >= 1.2 * loss[low]
-        parts.append(f"{router}: lowest {100 * loss[low]:.3g} % at {carried[low]}, then up to {100 * after:.3g} % ("
-                     + ", ".join(f"{b} {100 * v:.3g}" for b, v in zip(carried, loss)) + ")")
+        carried, loss = _ack_loss(p, router)
+        region = anomalous_region(loss)
+        ok &= region is not None
+        said = (f"rises from {100 * loss[region[0]]:.3g} % at {carried[region[0]]} to {100 * loss[region[1]]:.3g} % at "
+                f"{carried[region[1]]}" if region else "no region rising by more than 20 %")
+        parts.append(f"{router}: {said} (" + ", ".join(f"{b} {100 * v:.3g}" for b, v in zip(carried, loss)) + ")")
     return ok, "; ".join(parts)
 
 
+A22_INFLECTION_KB = 7
+"""Fig. 22's ratio-25 chain (40 B ACKs of 1000 B data, B* 7 KB): its inflection, `pacesim model a-fig22`."""
+
+
 def _ack_inflection(p: Points) -> Verdict:
-    lows = {router: _ack_loss(p, router) for router in A_ACK_LOSS}
-    at = {router: carried[low] for router, (carried, _, low) in lows.items()}
-    return all(6 <= kb(b) <= 15 for b in at.values()), ", ".join(f"{r}: lowest at {b}" for r, b in at.items()) + \
-        " (Fig. 22's ratio-25 chain: lowest at 7 KB, `pacesim model a-fig22`; the simulations' inflection 10 KB)"
+    found = {router: inflection_at(*_ack_loss(p, router), A22_INFLECTION_KB) for router in A_ACK_LOSS}
+    return all(ok for ok, _ in found.values()), "; ".join(f"{r}: {said}" for r, (ok, said) in found.items()) + \
+        " (Fig. 22's ratio-25 chain: inflection at 7 KB)"
 
 
 A7_ACK = ('Paper A Sec VII: "In Fig. 23, we plot the ACK packet loss probability as a function of core-link buffer '
@@ -581,9 +568,10 @@ AFIG23 = Figure(
                   ylabel="ACK loss rate", logy=True),
             Panel("core.buffer", "tcp_goodput_mbps", [], title="TCP throughput",
                   ylabel="TCP goodput, both directions (Mb/s)")],
-    claims=[Claim("ACK loss shows the anomaly", "at r0 and at r1, over the buffers where TCP delivers data: ACK loss "
-                  "lowest at an inner buffer, positive there, and at least 20 % higher at a larger one",
+    claims=[Claim("ACK loss shows the anomaly", "at r0 and at r1, over the buffers where TCP delivers data: paper A's "
+                  "anomaly, a region of buffers over which ACK loss rises by more than 20 %, no step of it falling",
                   _ack_anomaly, sentence=A7_ACK),
-            Claim("matches the analytical estimate of Fig. 22", "at r0 and at r1, ACK loss lowest at 6-15 KB (the "
-                  "ratio-25 chain's minimum 7 KB; A-fig21's window)", _ack_inflection, sentence=A7_ACK)],
+            Claim("matches the analytical estimate of Fig. 22", "at r0 and at r1, the anomaly's inflection within the "
+                  "grid's spacing of the ratio-25 chain's (7 KB), the comparison Sec VII makes of Figs. 21 and 22",
+                  _ack_inflection, sentence=A7_ACK)],
 )
