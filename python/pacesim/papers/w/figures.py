@@ -320,11 +320,14 @@ def _slowest_twice(p: Points) -> Verdict:
 
 
 def _advantage_lasts(p: Points) -> Verdict:
+    """"such advantage of paced flows lasts for the first 4 seconds": the paced slowest flow beats the unpaced
+    slowest (the ordering rule) in every 100 ms from the start, and first does not about 4 s in."""
     ex = p.rows("extremes")
     slow = ex[ex["which"] == "slowest"].groupby(["pacing.scheme", "t_s"])["throughput_mbps"].mean().unstack(0)
-    ahead = slow[slow["host"] > 1.1 * slow["none"]].index
-    last = float(ahead.max()) if len(ahead) else 0.0
-    return about(last, 4), f"the paced slowest flow is over 10 % ahead of the unpaced one until {last:g} s (paper about 4 s)"
+    behind = [t for t, paced, unpaced in zip(slow.index, slow["host"], slow["none"]) if not beats(paced, unpaced)]
+    end = float(behind[0]) if behind else float(slow.index.max())
+    return about(end, 4), (f"the paced slowest flow beats the unpaced one from the start until {end:g} s (paper "
+                           f"about 4 s: 3.8 to 4.2)" + ("" if behind else ", the end of the run"))
 
 
 WS1 = Figure(
@@ -345,7 +348,8 @@ WS1 = Figure(
                            'almost half of the non-paced TCP flows have smaller latency than the fastest paced TCP '
                            'flows, the slowest non-paced flow has a latency equal to two times of the paced flow\'s '
                            'latency."'),
-            Claim("advantage lasts ≈4 s", "the paced slowest flow over 10 % ahead of the unpaced one until about 4 s",
+            Claim("advantage lasts ≈4 s", "the paced slowest flow beats the unpaced one (by the ordering rule) in every "
+                  "100 ms from the start, until about 4 s",
                   _advantage_lasts,
                   sentence='Paper W Sec II-B: "We run the same simulation for 10 seconds. The throughput of the fastest '
                            'flow and the throughput of the slowest flow are shown in Figure 3. We can see that such '
