@@ -351,15 +351,29 @@ def _file_digest(path: str) -> str:
     """What a run's key covers of a file the scenario reads (a key marked `x-file`: a trace, connection
     vectors): its content's SHA-256, so the key is the same wherever the file lies (a package installed
     elsewhere, another user's cache) and changes when the file does; its name if it cannot be read (the
-    run then fails, naming it)."""
+    run then fails, naming it). A sweep keys every point, each naming the same file: a file is read once while
+    its size and modification time stay those it had (`_DIGESTS`), unless it was modified in the last
+    `_RACY_NS` (a write within the file system's clock tick leaves both as they were: as git's "racily clean")."""
     try:
-        digest = hashlib.sha256()
         with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            stamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+            if stamp in _DIGESTS:
+                return _DIGESTS[stamp]
+            digest = hashlib.sha256()
             for block in iter(lambda: f.read(1 << 20), b""):
                 digest.update(block)
     except OSError:
         return path
+    if time.time_ns() - st.st_mtime_ns > _RACY_NS:
+        _DIGESTS[stamp] = "sha256:" + digest.hexdigest()
     return "sha256:" + digest.hexdigest()
+
+
+_DIGESTS: dict = {}
+"""`_file_digest`'s memory: a file's digest by its device, inode, size and modification time (ns)."""
+_RACY_NS = 2_000_000_000
+"""A file modified less than this long ago (ns) is hashed again each time."""
 
 
 _REQUIRED = object()
