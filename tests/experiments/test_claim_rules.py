@@ -8,8 +8,12 @@ import numpy as np
 import pandas as pd
 
 from pacesim.reproduce.claims import (Points, about, anomalous_region, beats, decades, dips_then_rises, gain_check,
-                                      inflection_at, located, lowest_at, monotone, nearly, non_monotonic, over, printed,
-                                      severity, slightly_beats, spacing, spearman, under, up_to)
+                                      inflection_at, located, lowest_at, monotone, much_smaller, nearly, non_monotonic,
+                                      over, printed, severity, slightly_beats, spacing, spearman, under, up_to)
+
+
+def test_much_smaller_is_at_most_half():
+    assert much_smaller(13.25, 26.5) and not much_smaller(13.3, 26.5) and much_smaller(0.0, 1e-9)
 
 
 def test_about_is_five_percent_relative():

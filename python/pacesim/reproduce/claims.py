@@ -71,6 +71,8 @@ MARGIN = 0.01
 """An ordering "A beats B" holds when A > B + 1 % of |B|."""
 SLIGHTLY = 0.10
 """"Slightly more": the ordering holds, by less than 10 %."""
+MUCH = 0.5
+""""Much smaller", "much less", "much smoother": at most half the other (a factor 2 at least)."""
 RISE = 0.20
 """A curve "rises" (or "falls") when a later point is more than 20 % above (below) an earlier one."""
 LINEAR_R2 = 0.95
@@ -78,7 +80,8 @@ LINEAR_R2 = 0.95
 RULES = (f'"about N" within {100 * ABOUT:g} % of N (a table\'s number also within its rounding; a gain read from a '
          f'plot by its ratio), "over/under N" strictly past N, "nearly N" within {100 * ABOUT:g} % below N and not '
          f'past it, "A beats B" by more than {100 * MARGIN:g} % of B (at a ceiling: not beaten), "slightly" by less '
-         f'than {100 * SLIGHTLY:g} %, monotone: no step against beating and a total change beyond the margin, '
+         f'than {100 * SLIGHTLY:g} %, "much smaller" at most {MUCH:g} of the other, monotone: no step against beating '
+         'and a total change beyond the margin, '
          '"an order of magnitude" a ratio of 10^0.5 to 10^1.5, a location read from a plot within the grid\'s '
          f'spacing, "up to N" a largest value about N, a curve rises or falls by more than {100 * RISE:g} %, '
          'paper A\'s anomaly a region of the grid over which loss so rises with no step falling, its inflection '
@@ -219,6 +222,11 @@ def beats(a: float, b: float, ceiling: Optional[float] = None) -> bool:
     if ceiling is not None and ceiling - b <= MARGIN * abs(ceiling):
         return not beats(b, a)
     return a > b + MARGIN * abs(b)
+
+
+def much_smaller(a: float, b: float) -> bool:
+    """The paper's "a much smaller than b": at most `MUCH` of it."""
+    return a <= MUCH * b
 
 
 def slightly_beats(a: float, b: float) -> bool:

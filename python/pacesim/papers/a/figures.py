@@ -382,10 +382,13 @@ AFIG5 = Figure(
                            'bottleneck buffer size for two ranges of round-trip times and shows fairly linear behavior '
                            'in the range of 5–50 packets (each packet was 1 kB), confirming the exponential fall as per '
                            '(1)."'),
-            Claim("B* ≈ 7 KB", "fitted B* about 7 KB (RTT 102-150 ms)", _bstar_7,
+            Claim("B* ≈ 7 KB", "fitted B* about 7 KB (RTT 102-150 ms: the setup of the later figures, Sec VII's "
+                  "'this scenario')", _bstar_7,
                   sentence='Paper A Sec III: "To illustrate the significance of this equation, we plot it for f = 0.05 '
                            '(i.e., 5% UDP traffic) and B* = 7 kB (consistent from Fig. 5)." and Sec IV: "The constant '
-                           'B* = 7 kB is consistent with what is obtained from simulations in Fig. 5."')],
+                           'B* = 7 kB is consistent with what is obtained from simulations in Fig. 5." and Sec VII: '
+                           '"We use the same B* = 7 kB that was observed in simulation of this scenario (already shown '
+                           'in Fig. 5)"')],
 )
 
 A13_SHARES = ["5 %", "10 %", "15 %", "20 %"]

@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 from ...panels import Cdf, Lines, Panel
-from ...reproduce.claims import (MARGIN, Claim, Missing, Points, Verdict, about, beats, gain_check, nearly, printed,
-                     slightly_beats)
+from ...reproduce.claims import (MARGIN, Claim, Missing, Points, Verdict, about, beats, gain_check, much_smaller, nearly,
+                     printed, slightly_beats)
 from ...reproduce.figure import THROUGHPUT, Figure
 
 # --- Q-fig18: QLBP at the access routers of paper Q's dumbbell ---
@@ -413,7 +413,7 @@ def _burst_at_start(p: Points) -> Verdict:
 def _much_smoother(p: Points) -> Verdict:
     unpaced, _ = head_share(p, "none")
     paced, n = head_share(p, "qlbp")
-    return paced <= unpaced / 2, f"share of an RTT's departures within its densest {1e3 * HEAD_S:g} ms: QLBP " \
+    return much_smaller(paced, unpaced), f"share of an RTT's departures within its densest {1e3 * HEAD_S:g} ms: QLBP " \
                                  f"{100 * paced:.1f} % ({n} RTTs), no pacing {100 * unpaced:.1f} % (much " \
                                  f"smoother: at most half; evenly spread: 20 %)"
 

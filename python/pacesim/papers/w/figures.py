@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ...panels import Cdf, Lines, Panel
-from ...reproduce.claims import Claim, Points, Verdict, about, about_check, beats, slightly_beats
+from ...reproduce.claims import Claim, Points, Verdict, about, about_check, beats, much_smaller, slightly_beats
 from ...reproduce.figure import TCP_THROUGHPUT, Figure
 
 # --- Paper W: worst flow and aggregate throughput on its 1 Gb/s dumbbell ---
@@ -226,7 +226,7 @@ def _w5_rates(metric: str, quoted: tuple, what: str):
 def _w5_sack(p: Points) -> Verdict:
     original, modified = _w5_gap("SACK, original", p), _w5_gap("SACK, modified", p)
     a, u = _w5("goodput_kbps_paced", "SACK, modified", p), _w5("goodput_kbps_unpaced", "SACK, modified", p)
-    return beats(u, a) and modified <= original / 2, f"SACK: paced get {100 * original:.1f} % less with original " \
+    return beats(u, a) and much_smaller(modified, original), f"SACK: paced get {100 * original:.1f} % less with original " \
         f"pacing, {100 * modified:.1f} % less with modified (at most half of it: 'by much less')"
 
 
