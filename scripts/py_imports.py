@@ -35,7 +35,7 @@ FLOORS = [
     ["reproduce.claims", "reproduce.verdicts"],  # claims and their rules
     ["sweep", "pool", "plot", "analysis", "reproduce"],  # experiments: sweeps, figures, the models' frame
     ["papers.*"],  # the papers, one package each
-    ["papers", "reproduce.catalogue", "reproduce.runner", "reproduce.paper_tables"],  # every paper: the catalogue
+    ["papers", "reproduce.catalogue", "reproduce.runner", "reproduce.full_size", "reproduce.paper_tables"],  # every paper: the catalogue
     ["cli", "experiment_commands", "trace_commands", "tmix_commands", "completion", "site"],  # the command line, the site
 ]
 FLOOR = {m: i for i, ms in enumerate(FLOORS) for m in ms}

@@ -496,9 +496,16 @@ def reproduce(
     table: bool = typer.Option(False, "--table", help="Only write the per-paper tables from the store's full-size runs."),
     tables: Optional[Path] = typer.Option(None, "--tables", help="Where --all and --table write paper_<x>.md "
                                                                  "[default: RESULTS/reproduction]; a checkout's "
-                                                                 "committed record is docs/reproduction. A "
-                                                                 "paper's table there is kept if the store holds "
-                                                                 "no full-size run of that paper."),
+                                                                 "committed record is docs/reproduction. A figure "
+                                                                 "is judged on its full-size run only: the sweep "
+                                                                 "named after it, of its own sweep file at full "
+                                                                 "size, every point run. A paper's table there is "
+                                                                 "kept if the store holds no full-size run of that "
+                                                                 "paper; if figures it evaluated have none, nothing "
+                                                                 "is written (exit 2) unless --replace."),
+    replace: bool = typer.Option(False, "--replace", help="With --table or --all: replace a table even where "
+                                                          "figures it evaluated have no full-size run in the store "
+                                                          "(they then read \"not evaluated\")."),
     quick: bool = typer.Option(False, "--quick", help="The sweep file's [quick] version, a demo that carries no "
                                                       "verdict: E-base and A-base figures x0.1 in flows and rates "
                                                       "with 100 s runs, others shorter runs; the seeds of the "
@@ -516,8 +523,8 @@ def reproduce(
 ) -> None:
     """Reproduce a paper figure: its CSV, plots and a report checking the catalogue's claims."""
     if list_:  # before the runner's imports (matplotlib): the list draws nothing
-        if fig_id is not None or quick or seeds or all_ or table:
-            fail("--list takes no ID, --quick, --seeds, --all or --table: it lists the papers' sizes")
+        if fig_id is not None or quick or seeds or all_ or table or replace:
+            fail("--list takes no ID, --quick, --seeds, --all, --table or --replace: it lists the papers' sizes")
         _list_catalogue(results)
         return
     from .papers import FIGURES
@@ -536,10 +543,13 @@ def reproduce(
                  "from a store's runs")
         try:
             with _interruptible(results):
-                _reproduce_all(results, tables, run=all_, workers=workers, scheduler=scheduler, dask=dask)
+                _reproduce_all(results, tables, run=all_, workers=workers, scheduler=scheduler, dask=dask,
+                               replace=replace)
         except SweepError as e:
             fail(str(e), e.status)
         return
+    if replace:
+        fail("--replace goes with --table or --all: it is about the per-paper tables")
     if fig_id is None:
         fail("ID: give a catalogue ID (or --all, --table or --list)")
     if seeds is not None and seeds > MAX_SEEDS:  # 338,248 seeds registered millions of points and hung
@@ -712,11 +722,11 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
 
 
-def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, dask) -> None:
+def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, dask, replace: bool) -> None:
     """With `run`, every figure at full size into `results` (finished points reused, so an interrupted call
-    resumes and equal points are shared); then the per-paper tables into `tables`."""
+    resumes and equal points are shared); then the per-paper tables into `tables` (`write_tables`)."""
     from .reproduce.runner import reproduce as run_figure
-    from .reproduce.paper_tables import write_tables
+    from .reproduce.paper_tables import TablesKept, write_tables
     from .sweep import executor
 
     con = terminal.out()
@@ -732,7 +742,12 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
                 con.print(f"{fig.id}: {r.run.ran:,} points run, {r.run.skipped:,} reused, {r.run.failed:,} failed; "
                           f"{sum(j.verdict == 'reproduced' for j in r.claims)} of {len(r.claims)} reproduced")
         con.print(f"--all: {len(order)} figures in {time.perf_counter() - t0:.0f} s wall")
-    written, notes = write_tables(results, tables)
+    try:
+        written, notes = write_tables(results, tables, replace)
+    except TablesKept as e:
+        for note in e.notes:
+            terminal.warn(note)
+        fail(f"--tables {tables}: {e}")
     for note in notes:
         terminal.warn(note)
     if not written:

@@ -8,13 +8,16 @@ computes every analytical model's claims (`pacesim model`), and writes
 the numbers come from the store, the causes of misses from each paper's
 `causes.toml` (`pacesim.papers`).
 
-A table is the record of one store, never a merge of two. A paper's existing
-table is never replaced from a store that holds no full-size run of any of
-its figures (a store of quick runs or of one's own sweeps would turn every
-verdict into "not evaluated"; issue 34): it is kept, and a note names the
-paper and the store. A store holding some of a paper's figures replaces its
-table whole, the figures it lacks reading "not evaluated", and a note names
-them. A paper with no table under `out` yet is written either way.
+A table is the record of one store, never a merge of two. A figure is judged only on its full-size run
+(`full_size`: a sweep named after it, of its own full-size definition, every point run); any other sweep
+that takes a figure's name (an interrupted run, a sweep of one's own) is not judged, and a note says why.
+A paper's existing table is never replaced from a store that holds no full-size run of any of its figures
+(a store of quick runs or of one's own sweeps would turn every verdict into "not evaluated"; issue 34): it
+is kept, and a note names the paper and the store. Nor is a table replaced when figures it evaluated would
+read "not evaluated" (the store lacks their full-size runs) unless `replace` says so: `TablesKept` names
+them and nothing is written. A store holding all the figures a table evaluated replaces it whole, the
+figures it lacks reading "not evaluated", and a note names them. A paper with no table under `out` yet is
+written either way.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from ..store import Store
 from .claims import RULES
 from .catalogue import figures_of, ids_of
 from .figure import judge_figure
+from .full_size import full_size
 from .verdicts import NOT_EVALUATED, Judged, causes_markdown, check_causes, claim_ids, counts, paper_of, seeds_markdown
 
 def _open(results: Path) -> Store:
@@ -37,11 +41,24 @@ def _open(results: Path) -> Store:
     return Store(results, read_only=(results / "pacesim.sqlite").exists())
 
 
-def full_size(store: Store) -> Set[str]:
-    """The figures whose full-size sweep `store` holds with at least one finished point (a quick run's sweep
-    is named `ID-quick`, so never counts)."""
-    sweeps = store.sweeps()
-    return set(sweeps.loc[sweeps["ok"] > 0, "sweep"]) & set(figures())
+class TablesKept(Exception):
+    """Writing the tables would turn claims a table under `out` evaluated into "not evaluated"; nothing was
+    written. `notes` are what the store's sweeps named after figures are, if not their full-size runs."""
+
+    def __init__(self, message: str, notes: List[str]):
+        super().__init__(message)
+        self.notes = notes
+
+
+def ran(fig_id: str) -> str:
+    """How a table's "run" column begins for a figure judged on its full-size run (and how `evaluated` finds it)."""
+    return f"`pacesim reproduce {fig_id}`: "
+
+
+def evaluated(path: Path, figs: List[str]) -> List[str]:
+    """Those of `figs` the table at `path` judged on a full-size run (none if there is no table)."""
+    text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+    return [f for f in figs if ran(f) in text]
 
 
 def judge_all(results: Path, only: Optional[Set[str]] = None) -> Dict[str, Tuple[str, List[Judged]]]:
@@ -49,7 +66,7 @@ def judge_all(results: Path, only: Optional[Set[str]] = None) -> Dict[str, Tuple
     judged); figures from the store at `results`."""
     out: Dict[str, Tuple[str, List[Judged]]] = {}
     with _open(results) as store:
-        swept = full_size(store)
+        swept, others = full_size(store)
         for cid, _ in catalogue():
             if only is not None and paper_of(cid) not in only:
                 continue
@@ -60,7 +77,8 @@ def judge_all(results: Path, only: Optional[Set[str]] = None) -> Dict[str, Tuple
                 how = []
                 for fig in figs:
                     if fig.id not in swept:
-                        how.append(f"{fig.id}: no full-size run in the store")
+                        how.append(f"{fig.id}: no full-size run in the store" + (
+                            f" (its sweep {fig.id} is not one: {others[fig.id]})" if fig.id in others else ""))
                         judged += [Judged(i, c.expect, c.test, "not evaluated", "no full-size run in the store",
                                           NOT_EVALUATED, sentence=c.sentence)
                                    for i, c in zip(claim_ids(fig.id, fig.claims), fig.claims)]
@@ -69,7 +87,7 @@ def judge_all(results: Path, only: Optional[Set[str]] = None) -> Dict[str, Tuple
                     rows = fig.with_derived({t: store.rows(fig.id, t, written=True) for t in fig.table_names()})
                     judged += judge_figure(fig, points, rows, quick=False)
                     ok = int((points["status"] == "ok").sum())
-                    how.append(f"`pacesim reproduce {fig.id}`: {ok:,} of {len(points):,} points")
+                    how.append(f"{ran(fig.id)}{ok:,} of {len(points):,} points")
                 out[cid] = ("; ".join(how), judged)
             elif shown:
                 out[cid] = (f"claims under {shown[0].id}", [])
@@ -131,13 +149,17 @@ def render(paper: str, judged: Dict[str, Tuple[str, List[Judged]]], results: Pat
     return "\n".join(lines) + "\n"
 
 
-def write_tables(results: Path, out: Path) -> Tuple[List[Path], List[str]]:
+def write_tables(results: Path, out: Path, replace: bool = False) -> Tuple[List[Path], List[str]]:
     """Write `paper_<x>.md` under `out` from the store at `results` for every paper but those whose table
     there it must not replace (the module's rule); return the files written and a note for each paper kept
-    or written without some of its figures. Nothing is judged when nothing is to be written."""
+    or written without some of its figures, and for each sweep named after a figure that is not its
+    full-size run. Nothing is judged when nothing is to be written. `TablesKept` (nothing written) if a
+    table would lose figures it evaluated, unless `replace`."""
     with _open(results) as store:
-        held = full_size(store)
-    todo, notes = [], []
+        held, others = full_size(store)
+    notes = [f"{results}: the sweep {fid} is not figure {fid}'s full-size run, so it is not judged: {why}"
+             for fid, why in others.items()]
+    todo, lost = [], []
     for paper, p in papers().items():
         path = out / f"paper_{paper}.md"
         lacking = [f for f in p.figures if f not in held]
@@ -145,10 +167,18 @@ def write_tables(results: Path, out: Path) -> Tuple[List[Path], List[str]]:
             notes.append(f"{path}: kept as it was: the store {results} holds no full-size run of paper "
                          f"{paper.upper()} (its figures {', '.join(lacking)}; a quick run is not one)")
             continue
+        dropped = evaluated(path, lacking)
+        if dropped and not replace:
+            lost.append(f"{path} evaluated {', '.join(dropped)}")
         if lacking:
             notes.append(f"{path}: {len(lacking)} of paper {paper.upper()}'s {len(p.figures)} figures have no "
                          f"full-size run in the store {results} and read \"not evaluated\": {', '.join(lacking)}")
         todo.append((paper, path))
+    if lost:
+        raise TablesKept(f"nothing written: {'; '.join(lost)}, of which the store {results} holds no full-size "
+                         "run, and would say \"not evaluated\" there. Run them into this store (`pacesim "
+                         "reproduce ID`), write the tables elsewhere (--tables DIR), or pass --replace to replace "
+                         "the tables with those figures \"not evaluated\"", notes)
     if not todo:
         return [], notes
     judged = judge_all(results, only={paper for paper, _ in todo})

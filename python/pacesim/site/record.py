@@ -29,6 +29,7 @@ from ..papers import CATALOGUE, FIGURES
 from ..reproduce import ns2
 from ..reproduce.catalogue import figures_of
 from ..reproduce.runner import length_s
+from ..reproduce.full_size import differs
 from ..reproduce.paper_tables import judge_all, references
 from ..reproduce.verdicts import (INCONCLUSIVE, KINDS, NOT_EVALUATED, ORDER, QUICK_MISS, REPRODUCED, UNKNOWN, UNSETTLED,
                                   Judged, paper_of)
@@ -267,9 +268,11 @@ def _collect(results: Path) -> Record:
         if not sweeps:
             raise RecordError(f"{results} holds no sweep: no full-size run of a catalogue figure, nor one of your "
                               "own (`pacesim reproduce ID` or `pacesim sweep FILE` makes one)")
-        runs = {f: _run(store, results, f) for f in sorted(sweeps & figures)}
+        # a figure's own sweep, whole or not yet; another sweep under a figure's name is one's own (`full_size`)
+        ran = {f for f in sweeps & figures if differs(store.spec(f), FIGURES[f]) is None}
+        runs = {f: _run(store, results, f) for f in sorted(ran)}
         plots = plots_of(results / "plots", sweeps)
-        own = [_own(store, r.sweep, r, plots[r.sweep]) for r in table.itertuples(index=False) if r.sweep not in figures]
+        own = [_own(store, r.sweep, r, plots[r.sweep]) for r in table.itertuples(index=False) if r.sweep not in ran]
     judged = judge_all(results)
     refs = references()
     home = {f.id: cid for cid, _ in CATALOGUE for f in figures_of(cid)[0]}  # figure -> its catalogue id

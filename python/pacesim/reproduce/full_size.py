@@ -1,0 +1,108 @@
+"""Which figures a results store holds at full size: the runs the reproduction tables judge.
+
+A stored sweep is figure ID's full-size run when it is named ID, its definition is the figure's own at
+full size (`scenarios/ID.toml` without its [quick] table; any seeds: `reproduce` adds seeds until the
+verdicts hold) and every one of its points has run. A name alone proves nothing (issue 34): an
+interrupted `pacesim reproduce ID`, a 12 s copy of the figure's sweep file run with `pacesim sweep`, or
+E-base run under W-s1's name all take the figure's name, and judging them as the figure gave verdicts on
+runs the paper never made, or failed on the tables they do not have.
+
+A definition stored by an earlier version of pacesim is read by this one: a scenario key added since takes
+its default (the engine's behaviour before the key came), and a file the scenario reads (a trace,
+connection vectors) is the figure's own if it has the same name and, where the stored path is still there,
+the same bytes (the package was installed elsewhere when it ran).
+"""
+
+from __future__ import annotations
+
+import filecmp
+import json
+from pathlib import Path
+from typing import Any, Dict, Optional, Set, Tuple
+
+from ..messages import printable
+from ..papers import figures
+from ..scenario import ScenarioError, parse_scenario
+from ..store import Store
+from .figure import Figure
+
+MISSING = object()
+"""A key one definition has and the other has not."""
+
+
+def full_size(store: Store) -> Tuple[Set[str], Dict[str, str]]:
+    """(held, not held): the figures whose full-size run `store` holds, and for every other figure a sweep
+    of the store is named after, why that sweep is not its full-size run (a quick run, `ID-quick`, is
+    named otherwise and is neither)."""
+    sweeps = store.sweeps().set_index("sweep")
+    held, others = set(), {}
+    for fid, fig in figures().items():
+        if fid not in sweeps.index:
+            continue
+        row = sweeps.loc[fid]
+        why = differs(store.spec(fid), fig)
+        if why is None and row["pending"]:
+            why = (f"{row['pending']:,} of its {row['points']:,} points have not run (an interrupted run: "
+                   f"`pacesim reproduce {fid}` resumes it)")
+        elif why is None and not row["ok"]:
+            why = "none of its points ran without an error"
+        if why is None:
+            held.add(fid)
+        else:
+            others[fid] = why
+    return held, others
+
+
+def differs(spec: dict, fig: Figure) -> Optional[str]:
+    """How the stored sweep definition `spec` (`Sweep.spec`) differs from `fig`'s at full size, seeds aside:
+    the first key that differs with both values; None when it is the figure's."""
+    mine = json.loads(json.dumps(fig.sweep(quick=False).spec()))  # as the store holds it: JSON's types
+    if not isinstance(spec, dict):
+        return "its definition is not a table"
+    for key in ("set", "axes", "variants", "scale"):
+        found = _first_difference(spec.get(key, MISSING), mine[key], key)
+        if found:
+            return found
+    try:
+        base = parse_scenario(_relocated(spec.get("base", {}), mine["base"])).model_dump(mode="json", exclude_none=True)
+    except ScenarioError as e:
+        return f"its base scenario is not one this version reads ({e})"
+    return _first_difference(base, mine["base"], "base")
+
+
+def _first_difference(theirs: Any, mine: Any, at: str) -> Optional[str]:
+    """The first place where `theirs` differs from `mine` (JSON data), as "its KEY is X, the figure's Y"."""
+    if isinstance(theirs, dict) and isinstance(mine, dict):
+        for key in [*mine, *(k for k in theirs if k not in mine)]:
+            found = _first_difference(theirs.get(key, MISSING), mine.get(key, MISSING), f"{at}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(theirs, list) and isinstance(mine, list) and len(theirs) == len(mine):
+        for i, (t, m) in enumerate(zip(theirs, mine)):
+            found = _first_difference(t, m, f"{at}[{i}]")
+            if found:
+                return found
+        return None
+    if theirs == mine and type(theirs) is type(mine):
+        return None
+    return f"its {at} is {_value(theirs)}, the figure's {_value(mine)}"
+
+
+def _value(v: Any) -> str:
+    return "not set" if v is MISSING else printable(repr(v))
+
+
+def _relocated(theirs: Any, mine: Any) -> Any:
+    """`theirs` with each absolute path to a file that is `mine`'s file elsewhere (the same name; the same
+    bytes if it is still there) replaced by `mine`'s, so that a figure run from a package installed
+    elsewhere reads as the figure's."""
+    if isinstance(theirs, dict) and isinstance(mine, dict):
+        return {k: _relocated(v, mine.get(k)) for k, v in theirs.items()}
+    if isinstance(theirs, list) and isinstance(mine, list):
+        return [_relocated(t, m) for t, m in zip(theirs, mine)] + theirs[len(mine):]
+    if isinstance(theirs, str) and isinstance(mine, str) and theirs != mine and Path(mine).is_absolute():
+        was, now = Path(theirs), Path(mine)
+        if now.is_file() and was.name == now.name and (not was.exists() or filecmp.cmp(was, now, shallow=False)):
+            return mine
+    return theirs

@@ -1,0 +1,128 @@
+"""Which sweeps the reproduction tables judge as a figure (outside review of issue 34): only a figure's own
+full-size run, every point of it run, whatever else takes its name; and a table never loses the claims it
+evaluated unless asked (`reproduce --table --replace`)."""
+
+from __future__ import annotations
+
+import copy
+import re
+import shutil
+
+from typer.testing import CliRunner
+
+from pacesim.cli import app
+from pacesim.papers import figures
+from pacesim.reproduce.full_size import differs, full_size
+from pacesim.store import Store
+from pacesim.sweep import Sweep, run_sweep
+
+from .conftest import TINY
+
+runner = CliRunner()
+
+
+def _copy(fig_id: str, name: str, more: list) -> Sweep:
+    """Figure `fig_id`'s full-size sweep file as a user would copy it, `more` overrides added, named `name`."""
+    s = figures()[fig_id].sweep(quick=False)
+    return Sweep(name=name, base=s.base, axes=s.axes, seeds=s.seeds, set=s.set + more, variants=s.variants,
+                 root=s.root)
+
+
+def _set_differs(fig_id: str, more: list) -> str:
+    """What `differs` says of `_copy(fig_id, ..., more)`."""
+    theirs = figures()[fig_id].sweep(quick=False).set
+    return f"its set is {theirs + more!r}, the figure's {theirs!r}"
+
+
+def test_a_definition_is_the_figures_whatever_the_seeds_the_version_or_where_the_package_lay(tmp_path):
+    """A stored definition as the figure's (by hand: its spec as JSON has it), read against the figure's."""
+    fig = figures()["A-fig2"]  # reads a trace file
+    mine = fig.sweep(quick=False).spec()
+    assert differs(copy.deepcopy(mine), fig) is None
+    theirs = copy.deepcopy(mine)
+    theirs["seeds"] = [1, 2, 3, 4, 5]  # `reproduce` added seeds until the verdicts held
+    for table in ("codel", "pie", "fq_codel"):  # an earlier version wrote no such tables: the engine's defaults
+        theirs["base"]["core"].pop(table, None)
+    trace = theirs["base"]["traffic"]["udp"][0]["trace"]
+    ran_from = tmp_path / "site-packages" / "pacesim" / "scenarios" / "traces"
+    ran_from.mkdir(parents=True)
+    shutil.copy(trace["file"], ran_from)  # the package installed elsewhere when it ran
+    trace["file"] = str(ran_from / "synthetic-star-wars.txt")
+    assert differs(theirs, fig) is None
+    shutil.rmtree(ran_from)  # ... and since removed
+    assert differs(theirs, fig) is None
+    ran_from.mkdir(parents=True)
+    (ran_from / "synthetic-star-wars.txt").write_text("0 0.0 I 100\n")  # another trace under the name
+    assert differs(theirs, fig) == (f"its base.traffic.udp[0].trace.file is {trace['file']!r}, the figure's "
+                                    f"{mine['base']['traffic']['udp'][0]['trace']['file']!r}")
+    short = _copy("E-fig3", "E-fig3", ["duration=12s", "warmup=2s"])  # the reviewer's 12-second copy of E-fig3.toml
+    assert differs(short.spec(), figures()["E-fig3"]) == _set_differs("E-fig3", ["duration=12s", "warmup=2s"])
+    theirs = figures()["E-fig3"].sweep(quick=False).spec()
+    theirs["base"].update(duration="12s", warmup="2s")
+    assert differs(theirs, figures()["E-fig3"]) == "its base.duration is '12s', the figure's '400s'"
+    theirs["axes"]["core.buffer"] = theirs["axes"]["core.buffer"][:2]  # an interrupted run registers all points
+    assert differs(theirs, figures()["E-fig3"]).startswith("its axes.core.buffer is ['2KB', '3KB'], the figure's")
+    assert differs({"base": "x"}, figures()["E-fig3"]).startswith("its set is not set")
+
+
+def test_only_a_figures_own_full_size_run_every_point_run_counts(tmp_path, pool):
+    q9 = figures()["Q-fig9"].sweep(quick=False)  # 2 points of 30 s, one flow: 0.1 s of engine
+    with Store(tmp_path) as store:
+        run_sweep(q9, store, pool, progress=False)
+        own = _copy("Q-fig11", "Q-fig11", ["duration=12s"])  # one's own copy of Q-fig11.toml, run under its name
+        run_sweep(own, store, pool, progress=False)
+        assert full_size(store) == ({"Q-fig9"}, {"Q-fig11": _set_differs("Q-fig11", ["duration=12s"])})
+        q9.seeds = [1, 2]  # `reproduce` adding a seed, interrupted before it ran any
+        store.register_sweep(q9.name, q9.spec(), ((p.axes, p.seed, p.key) for p in q9.iter_points()))
+        held, others = full_size(store)
+    assert held == set() and others["Q-fig9"] == ("2 of its 4 points have not run (an interrupted run: "
+                                                  "`pacesim reproduce Q-fig9` resumes it)")
+
+
+def test_a_sweep_of_ones_own_under_a_figures_name_is_not_judged_as_it(tmp_path, pool):
+    """The review: E-base named W-s1 made `reproduce --table` fail with a KeyError in W-s1's derived table."""
+    results, record = tmp_path / "r", tmp_path / "record"
+    with Store(results) as store:
+        run_sweep(Sweep(name="W-s1", seeds=[1], set=TINY), store, pool, progress=False)
+    record.mkdir()
+    for p in "eaq":
+        (record / f"paper_{p}.md").write_text("the record\n")
+    out = runner.invoke(app, ["reproduce", "--table", "--results", str(results), "--tables", str(record)])
+    assert out.exit_code == 0 and out.exception is None, out.output
+    said = " ".join(out.output.split())
+    assert f"warning: {results}: the sweep W-s1 is not figure W-s1's full-size run, so it is not judged: its set" in said
+    assert re.findall(r"^wrote (.+)$", out.output, flags=re.M) == [f"{record}/paper_w.md"]
+    assert "| W-s1 | W-s1: no full-size run in the store (its sweep W-s1 is not one: its set is" in (
+        record / "paper_w.md").read_text()
+
+
+def test_table_refuses_to_lose_claims_it_evaluated_unless_replace(tmp_path, pool):
+    """The review: a store holding some of a paper's figures (here Q-fig11, and one's own 12 s copy of
+    Q-fig9 under its name) replaced the table, Q-fig9 judged on 12 s runs and the five figures the store
+    lacks turned "not evaluated", exit 0."""
+    results, record = tmp_path / "r", tmp_path / "record"
+    with Store(results) as store:
+        run_sweep(figures()["Q-fig11"].sweep(quick=False), store, pool, progress=False)  # judged in 0.5 s
+        run_sweep(_copy("Q-fig9", "Q-fig9", ["duration=12s"]), store, pool, progress=False)
+    record.mkdir()
+    for p in "eaw":  # kept: the store holds none of their figures
+        (record / f"paper_{p}.md").write_text("the record\n")
+    table = "".join(f"| {f}/{int(f[5:]) + 1} | `pacesim reproduce {f}`: 2 of 2 points | 2 of 2 reproduced | - |\n"
+                    for f in ("Q-fig9", "Q-fig11"))
+    (record / "paper_q.md").write_text(table)
+    args = ["reproduce", "--table", "--results", str(results), "--tables", str(record)]
+    out = runner.invoke(app, args)
+    said = " ".join(out.output.split())
+    assert out.exit_code == 2 and not isinstance(out.exception, KeyError), out.output
+    assert (f"error: --tables {record}: nothing written: {record}/paper_q.md evaluated Q-fig9, of which the store "
+            f"{results} holds no full-size run") in said and "--replace" in said
+    assert (f"warning: {results}: the sweep Q-fig9 is not figure Q-fig9's full-size run, so it is not judged: "
+            + _set_differs("Q-fig9", ["duration=12s"])) in said
+    assert (record / "paper_q.md").read_text() == table and "wrote" not in out.output
+    out = runner.invoke(app, args + ["--replace"])
+    assert out.exit_code == 0, out.output
+    assert re.findall(r"^wrote (.+)$", out.output, flags=re.M) == [f"{record}/paper_q.md"]
+    written = (record / "paper_q.md").read_text()
+    assert "| Q-fig11/12 | `pacesim reproduce Q-fig11`: 2 of 2 points |" in written
+    assert (f"| Q-fig9/10 | Q-fig9: no full-size run in the store (its sweep Q-fig9 is not one: "
+            f"{_set_differs('Q-fig9', ['duration=12s'])}) |") in written
