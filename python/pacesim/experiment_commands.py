@@ -321,7 +321,8 @@ def plot(
                                                   "axis with several values, so none is averaged over]."),
     where: List[str] = typer.Option([], "--where", metavar="AXIS=V1,V2", help="Keep only these values of an axis "
                                     "(repeatable): as written (3KB), or for an axis in units a number in bytes, "
-                                    "seconds or bit/s, as the Python API gives it (3000)."),
+                                    "seconds or bit/s, as the Python API gives it (3000). On the x axis "
+                                    "two values or more (one would leave each series a point)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output path without suffix [default: RESULTS/plots/NAME-Y-vs-X, "
                                                            "then -by-AXIS and -AXIS=VALUES for --by and --where, "
                                                            "-SIZE for a paper's --size and -title=TITLE for "
@@ -378,6 +379,10 @@ def plot(
         what = "no numeric metric" if y in df else "no metric"
         fail(f"{what} {y!r} in {name}; metrics with values: {', '.join(metrics) or 'none'}")
     filters = _filters(df, name, axes, where)
+    if len(filters.get(x, ())) == 1:  # every series one point: no curve against x
+        item = next(w for w in where if w.partition("=")[0] == x)
+        fail(f"--where {item}: {x} is the x axis (--x), and one value of it leaves each series a single point; "
+             f"--where on the x axis keeps two of its values or more, or draw against another axis (--x)")
     panel = Panel(x, y, by, filters, logy=logy)
     if not by:
         panel = Panel(x, y, list(unaveraged(df, axes, panel)), filters, logy=logy)

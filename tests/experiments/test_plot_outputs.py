@@ -177,17 +177,30 @@ def test_reproduce_table_writes_under_the_results_directory(tmp_path, monkeypatc
     assert {f.name: f.read_text() for f in record.iterdir()} == before
 
 
+def test_where_on_the_x_axis_keeps_two_values_or_more(tiny_store):
+    """Review of issue 34: --x core.buffer --where core.buffer=3KB was drawn, every series one point; refused
+    naming the axis, as --by on the x axis is. Two of its values still draw."""
+    root = tiny_store[0].root
+    base = ["plot", "tiny", "--results", root, "--by", "pacing.scheme", "--format", "svg"]
+    for where in ("core.buffer=3KB", "core.buffer=3kB,3000"):
+        refused = runner.invoke(app, [str(a) for a in base + ["--where", where]])
+        said = " ".join(refused.output.split())
+        assert refused.exit_code == 2 and "wrote" not in said, said
+        assert f"error: --where {where}: core.buffer is the x axis (--x), and one value of it" in said
+    assert ok(base + ["--where", "core.buffer=3KB,10KB"]) == [
+        f"{root}/plots/tiny-goodput_kbps_mean-vs-core.buffer-by-pacing.scheme-core.buffer=3KB,10KB.svg"]
+
+
 def test_where_takes_an_axis_value_as_the_api_gives_it(tiny_store):
     """Review of issue 34: --where core.buffer=3000 (bytes, as Store.points gives the axis) was refused; it
     keeps the points --where core.buffer=3KB keeps, and names the same file (3000, 3kB and 3KB named three),
     from the value as the sweep wrote it; a value no point has is refused naming the values."""
     root = tiny_store[0].root
-    base = ["plot", "tiny", "--results", root, "--by", "pacing.scheme", "--format", "svg"]
+    base = ["plot", "tiny", "--results", root, "--x", "pacing.scheme", "--format", "svg"]
     (number,) = ok(base + ["--where", "core.buffer=3000"])
     drawn = _texts(number)
     (written,) = ok(base + ["--where", "core.buffer=3kB,3000B"])
-    assert number == written == (f"{root}/plots/tiny-goodput_kbps_mean-vs-core.buffer-by-pacing.scheme-"
-                                 "core.buffer=3KB.svg")
+    assert number == written == f"{root}/plots/tiny-goodput_kbps_mean-vs-pacing.scheme-core.buffer=3KB.svg"
     assert _texts(written) == drawn
     refused = runner.invoke(app, [str(a) for a in base + ["--where", "core.buffer=3001"]])
     assert refused.exit_code != 0 and "its values: 3KB, 10KB" in " ".join(refused.output.split())
