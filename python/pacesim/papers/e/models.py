@@ -114,13 +114,16 @@ def _e_model(p: Params) -> Output:
     d_max_ms=100.0,
     slot_ms=1.0,
     claims=[Claim("low load (small buffer): rising in d; high load (large buffer): falling",
-                  "T(d) rising at every step for the light load, falling for the heavy", _e_fig10_shapes,
+                  "T(d) rising at every step for the light load (0.9), falling for the heavy (0.999): the loads Sec 4 "
+                  "gives for a small and a large buffer", _e_fig10_shapes,
                   sentence='Paper E Sec 4: "Fig. 10(a) considers relatively light load [...]. We see that the curve is '
                            'monotonically increasing, suggesting that larger pacing delay values are preferable [...]. '
                            'In Fig. 10(b) we consider the case of heavy load [...]. In this case, we find that the '
                            'per-flow TCP throughput falls monotonically with pacing delay" (Figure 10: "Throughput '
                            'measure as a function of pacer delay from our analytical model for (a) Low load (small '
-                           'buffer), and (b) High load (large buffer)")')],
+                           'buffer), and (b) High load (large buffer)") and "when buffer size is small (say 5 KB), the '
+                           'offered load is lower ρ ≈ 90%, and as buffer size increases (to say 50 KB), offered load '
+                           'increases to over ρ ≈ 99.9%."')],
     from_points=e_fig10_points,
 )
 def _e_fig10(p: Params) -> Output:
