@@ -12,22 +12,17 @@ exceeds 0.5 %, goodput within 5 %). The other claims' points are checked by
 `claim_refs.py --compare`.
 """
 
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench" / "ns2"))
-import claim_refs  # noqa: E402
-import refs  # noqa: E402
-import run_refs  # noqa: E402
+from support import ns2_refs as refs
 
 
 def test_a_fig21_40_byte_points_agree_with_ns2():
-    rows = [r for r in claim_refs.rows_of("A-fig21.2")
-            if r["udp_size"] == 40 and r["buffer_bytes"] in (8000, 11000, 15000)]
+    # claim_refs.py's A-fig21.2 points at x0.1 (window_ 20, 100 s over [30, 100] s, seeds 1-2) around the 40 B peak.
+    rows = [r for r in refs.load("abase-size")
+            if (r["scale"], r["window"], r["udp_size"], r["duration_s"], r["warmup_s"]) == (0.1, 20, 40, 100, 30)
+            and r["buffer_bytes"] in (8000, 11000, 15000) and r["seed"] in (1, 2)]
     assert len(rows) == 6, "the committed ns-2 rows: 3 buffers x seeds 1-2"
-    t = run_refs.compare(rows, workers=2)
-    ok = run_refs.passed(t)
+    t = refs.compare(rows, workers=2)
+    ok = refs.passed(t)
     assert ok.all(), "\n" + t[~ok].T.to_string()
     # ns-2's own shape there: the 40 B curve peaks at 11 KB (1.51 % against 0.09 and 0.47: x3.2). pacesim's
     # peak over its higher neighbour may be off by what the two points' loss tolerance allows, no more.

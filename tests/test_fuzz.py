@@ -1,27 +1,21 @@
-"""A fixed-budget run of the hostile-input harness (bench/fuzz/hostile.py,
+"""A fixed-budget run of the hostile-input harness
+(tests/support/fuzz_input.py, whose long runs are bench/fuzz/hostile.py's;
 issue 20): 2,000 generated scenario files, sweep files, --set overrides and
 trace files, the same every time (hypothesis derandomized), must meet only
-clean errors that name their field, good runs, or valid scenarios too large
-to run here; and the harness's classes are checked on outcomes made to order."""
+clean errors that name their field, good runs, or valid scenarios too large to
+run here; and the harness's classes are checked on outcomes made to order."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
 import pacesim
 from pacesim import Scenario
-
-ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("hostile", ROOT / "bench" / "fuzz" / "hostile.py")
-hostile = sys.modules["hostile"] = importlib.util.module_from_spec(spec)  # its dataclasses look themselves up
-spec.loader.exec_module(hostile)
+from support import fuzz_input as hostile
 
 CASES = 860  # 1,000 before the pacer kind, whose runs cost about as much as the cases cut
 

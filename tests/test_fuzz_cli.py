@@ -1,22 +1,16 @@
-"""A fixed budget of the command-line fuzzer (bench/fuzz/cli_args.py, issue 33): 200 generated command lines
-over every subcommand, the same every time (hypothesis derandomized), must meet only successes and errors
-that name what they refuse: no traceback, no error naming nothing, no control character printed raw, no
-hang; and the fuzzer's classes are checked on answers made to order."""
+"""A fixed budget of the command-line fuzzer (tests/support/fuzz_cli.py, run at length by
+bench/fuzz/cli_args.py; issue 33): 200 generated command lines over every subcommand, the same every time
+(hypothesis derandomized), must meet only successes and errors that name what they refuse: no traceback, no
+error naming nothing, no control character printed raw, no hang; and the fuzzer's classes are checked on
+answers made to order."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench" / "fuzz"))
-spec = importlib.util.spec_from_file_location("cli_args", ROOT / "bench" / "fuzz" / "cli_args.py")
-cli_args = sys.modules["cli_args"] = importlib.util.module_from_spec(spec)  # its dataclasses look themselves up
-spec.loader.exec_module(cli_args)
+from support import fuzz_cli as cli_args
 
 CASES = 100
 

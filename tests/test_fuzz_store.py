@@ -1,21 +1,16 @@
-"""A fixed-budget run of the store and sweep harness (bench/fuzz/hostile_store.py, issue 33): damaged stores,
-full and read-only disks and absurd sweep files, the same every time (hypothesis derandomized), must meet
-only errors naming what is wrong, stores repaired by their rerun, damage that changed nothing, or sound
-sweeps; and the harness's classes are checked on outcomes made to order."""
+"""A fixed-budget run of the store and sweep harness (tests/support/fuzz_store.py, run at length by
+bench/fuzz/hostile_store.py; issue 33): damaged stores, full and read-only disks and absurd sweep files, the
+same every time (hypothesis derandomized), must meet only errors naming what is wrong, stores repaired by
+their rerun, damage that changed nothing, or sound sweeps; and the harness's classes are checked on outcomes
+made to order."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("hostile_store", ROOT / "bench" / "fuzz" / "hostile_store.py")
-hostile_store = sys.modules["hostile_store"] = importlib.util.module_from_spec(spec)  # its dataclasses look it up
-spec.loader.exec_module(hostile_store)
+from support import fuzz_store as hostile_store
 
 CASES = 60
 

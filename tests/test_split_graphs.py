@@ -1,22 +1,16 @@
 """The split as a property (issue 33): random graph topologies
-(bench/fuzz/split_graphs.py: flows on either side of the core, on both,
-crossing the cut several times, links of no delay and of more than the run,
-paced and not) report the same as one world when split in two halves, on
-two threads and in turn on one, whatever the machine's load. A fixed budget,
-the same cases every run (hypothesis derandomized); the long runs are in
-bench/fuzz/README.md."""
+(tests/support/fuzz_split_graphs.py: flows on either side of the core, on
+both, crossing the cut several times, links of no delay and of more than
+the run, paced and not) report the same as one world when split in two
+halves, on two threads and in turn on one, whatever the machine's load. A
+fixed budget, the same cases every run (hypothesis derandomized); the long
+runs are in bench/fuzz/README.md."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("split_graphs", ROOT / "bench" / "fuzz" / "split_graphs.py")
-split_graphs = sys.modules["split_graphs"] = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(split_graphs)
+from support import fuzz_split_graphs as split_graphs
 
 CASES = 300
 

@@ -19,9 +19,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import refs  # noqa: E402
 import run_refs  # noqa: E402
 from run_ebase import run_ns_all  # noqa: E402
+from support import ns2_refs  # noqa: E402  (refs.py put tests/ on the path)
 
 UDP_SHARE = 0.8  # of the core's rate
-refs.udp_rate = lambda point: UDP_SHARE * 100e6 * point["scale"]  # the trace and pacesim's overrides both read it
+# refs.py's traces read refs.udp_rate, pacesim's overrides (tests/support/ns2_refs.py) their own: both changed.
+refs.udp_rate = ns2_refs.udp_rate = lambda point: UDP_SHARE * 100e6 * point["scale"]
 BUFFERS = (1000, 11000, 50000)  # bytes: the smallest, the paper's inflection, the largest of A-fig15's grid
 METRICS = ("udp_loss", "tcp_mbps", "core_loss")
 

@@ -16,7 +16,6 @@ pass rule (refs.UNCHECKED). It exits 1 if a point misses.
 """
 
 import argparse
-import csv
 import os
 import sys
 import tempfile
@@ -25,10 +24,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import refs  # noqa: E402
 from run_ebase import append, run_ns_all  # noqa: E402
+# The committed rows and pacesim's side of them, shared with tests/test_fidelity_ns2_refs.py (refs.py put tests/ on
+# the path): claim_refs.py and afig15.py read them here too.
+from support.ns2_refs import NS2_ONLY, RESULTS, compare, load, passed, simulate  # noqa: E402,F401
 
-RESULTS = refs.HERE / "results" / "refs"
 CLAIMS_MARKER = "## At the claims' own setups"  # claim_refs.py's section of REFERENCES.md
-NS2_ONLY: set = set()  # setups pacesim cannot run (none since two-way TCP)
 
 
 PREAMBLE = """# ns-2 references beyond E-base: pacesim side by side
@@ -44,31 +44,6 @@ and goodput within 5 %; the count of finished transfers is shown against
 """
 
 
-def load(setup):
-    """The committed ns-2 rows of a setup, each a point dict with its metrics."""
-    path = RESULTS / f"{setup}.csv"
-    if not path.exists():
-        return []
-    with path.open() as f:
-        rows = list(csv.DictReader(f))
-    for r in rows:
-        r["setup"] = setup
-        for k, v in r.items():
-            if k != "setup":
-                r[k] = _number(v)
-    return rows
-
-
-def _number(v):
-    """A CSV cell as an int or a float where it is one, else the string (a variant or scheme name)."""
-    for kind in (int, float):
-        try:
-            return kind(v)
-        except ValueError:
-            pass
-    return v
-
-
 def run_ns2(setup, small, large):
     done = {refs.key(r) for r in load(setup)}
     grid = ([] if large else refs.points(setup, True)) + ([] if small else refs.points(setup, False))
@@ -82,49 +57,6 @@ def run_ns2(setup, small, large):
         row = {k: p[k] for k in refs.PARAMS[setup] + ["seed", "duration_s", "warmup_s"]} | m
         append(RESULTS / f"{setup}.csv", row, list(row))
         print(f"[{i}/{len(todo)}] {setup} {row}", flush=True)
-
-
-def simulate(point):
-    """pacesim on one ns-2 row's point: the metrics in ns-2's names."""
-    import pacesim
-
-    base = pacesim.load_scenario(refs.ROOT / "scenarios" / refs.SETUPS[point["setup"]][2])
-    s = pacesim.apply_overrides(base, refs.overrides(point))
-    return {**point, **refs.measure(pacesim.run(s), point)}
-
-
-def compare(rows, workers=None, ours=None):
-    """Both simulators' seed means per point, with an agreement flag per metric; `ours`: pacesim's rows for
-    `rows` when already run (else run here)."""
-    import pandas as pd
-    from concurrent.futures import ProcessPoolExecutor
-
-    if ours is None:
-        with ProcessPoolExecutor(workers) as pool:
-            ours = list(pool.map(simulate, rows))
-    ours = pd.DataFrame(ours)
-    ns2 = pd.DataFrame(rows)
-    out = []
-    for setup, g in ns2.groupby("setup"):
-        metrics = refs.SETUPS[setup][3]
-        params = refs.PARAMS[setup] + ["duration_s", "warmup_s"]
-        a = g.groupby(params)[metrics].mean()
-        b = ours[ours.setup == setup].groupby(params)[metrics].mean()
-        seeds = g.groupby(params)["seed"].count()
-        for idx in a.index:
-            point = {"setup": setup, **dict(zip(params, idx if isinstance(idx, tuple) else (idx,)))}
-            row = {**point, "seeds": int(seeds[idx])}
-            for m in metrics:
-                row[f"{m}_ns2"], row[f"{m}_pacesim"] = a.loc[idx, m], b.loc[idx, m]
-                row[f"ok_{m}"] = bool(refs.agrees(m, a.loc[idx, m], b.loc[idx, m], point))
-            out.append(row)
-    return pd.DataFrame(out)
-
-
-def passed(t):
-    """Per point, whether every checked metric agrees (a metric a setup lacks counts as agreeing)."""
-    checked = [c for c in t.columns if c.startswith("ok_") and c[3:] not in refs.UNCHECKED]
-    return t[checked].fillna(True).astype(bool).all(axis=1)
 
 
 def fmt(metric, x):
