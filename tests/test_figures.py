@@ -148,6 +148,28 @@ def test_a_loss_axis_over_decades_labels_every_decade_it_shows(lo, hi, lowest):
     assert [t.label1.get_text() for t in ax.yaxis.get_major_ticks() if t.get_loc() == min(labelled)] == [lowest]
 
 
+@pytest.mark.parametrize("lo, hi, top", [(1e-7, 1.0, 1.0), (3e-5, 0.2, None)])
+def test_a_loss_axis_writes_its_labels_in_one_form_and_ends_at_100_percent(lo, hi, top):
+    """Review of issue 34: over 1e-7 to 1 the lowest decade read "$10^{-5}$%" beside "0.0001%", ..., "100%",
+    and the axis ran on to 224 % unlabelled. Every label in one form (powers of ten when one needs it, else
+    decimals); a loss axis ends at 100 %, its point there drawn whole."""
+    df = _frame({("edge", b): [v, v] for b, v in [("5KB", lo), ("10KB", hi)]}, metric="core_loss_rate")
+    fig = render(df, [Panel("core.buffer", "core_loss_rate", ["pacing.scheme"])])
+    FigureCanvasAgg(fig).draw()
+    ax = fig.axes[0]
+    bottom, upper = ax.get_ylim()
+    labels = [t.label1.get_text() for t in ax.yaxis.get_major_ticks() if bottom <= t.get_loc() <= upper
+              and t.label1.get_text()]
+    powers = lo < 1e-6  # 1e-4 % and below: beyond the decimals
+    assert len(labels) >= 3 and all(("$" in t) == powers for t in labels), labels
+    if powers:
+        first = int(np.ceil(np.log10(bottom) - 1e-9)) + 2  # in percent
+        assert labels == [f"$10^{{{e}}}$%" for e in range(first, first + len(labels))]
+    if top is not None:
+        assert upper == top and labels[-1] == "$10^{2}$%"  # 100 %
+        assert not _series_lines(ax)[0].get_clip_on()
+
+
 def test_a_legend_names_each_series_variable():
     df = pd.DataFrame([{"pacing.scheme": s, "core.buffer": b, "pacing.delay": d, "seed": 1, "status": "ok",
                         "goodput_kbps_mean": 1.0} for s in ["none", "edge"] for b in ["5KB", "10KB"]

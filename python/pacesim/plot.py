@@ -32,7 +32,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import Formatter, FuncFormatter, Locator, MaxNLocator, NullFormatter
+from matplotlib.ticker import Formatter, Locator, MaxNLocator, NullFormatter
 
 from .messages import printable
 from .panels import (AXES, LOSS, METRICS, TIME_SERIES, Cdf, Curves, Lines, Panel, Series, label, metric_label, numeric,
@@ -119,34 +119,55 @@ class Styles:
         return COLOURS[c % len(COLOURS)], MARKERS[r % len(MARKERS)], STYLES[r % len(STYLES)]
 
 
+PLAIN = (1e-4, 1e4)
+"""The tick values written as plain decimals (0.0001 to 10,000); beyond, as powers of ten."""
+
+
+def _plain_range(v: float) -> bool:
+    return PLAIN[0] * (1 - 1e-9) <= v < PLAIN[1] * (1 + 1e-9)
+
+
 def _number(v: float) -> str:
-    """A tick value as plain decimals from 0.0001 to 10,000, as a power of ten beyond."""
-    if 1e-4 * (1 - 1e-9) <= v < 1e4 * (1 + 1e-9):
+    """A tick value as plain decimals in the `PLAIN` range, as a power of ten beyond."""
+    if _plain_range(v):
         return f"{v:.3g}" if v < 1000 else f"{v:,.0f}"
+    return _power(v)
+
+
+def _power(v: float) -> str:
+    """A tick value as a power of ten (mathtext): 1e-5 -> 10^-5, 2e-5 -> 2x10^-5."""
     e = int(np.floor(np.log10(v) + 1e-9))
     m = v / 10.0 ** e
     return f"$10^{{{e}}}$" if abs(m - 1) < 1e-6 else f"${m:.2g}\\times10^{{{e}}}$"
 
 
-def _percent(v: float, _pos=None) -> str:
-    """A fraction as a percent tick: 0.01 -> "1%", 0.0005 -> "0.05%"."""
-    return _number(100 * v) + "%" if v > 0 else ""
-
-
-def _plain(v: float, _pos=None) -> str:
-    return _number(v) if v > 0 else ""
-
-
-class _EvenTicks(Formatter):
-    """Evenly spaced ticks (`MaxNLocator`'s) as plain decimals, all with the fewest decimal places that write
-    each exactly, so that ticks a narrow axis puts close together read apart (5.0100 %, 5.0104 %, ... where
-    three significant figures wrote "5.01%" six times); in percent for fractions."""
+class _Labels(Formatter):
+    """Tick labels written together (`format_ticks`), each read alone the same way; in percent for fractions."""
 
     def __init__(self, percent: bool):
         self.scale, self.suffix = (100.0, "%") if percent else (1.0, "")
 
     def __call__(self, v: float, pos=None) -> str:
         return self.format_ticks([v])[0]
+
+
+class _DecadeLabels(_Labels):
+    """A logarithmic axis's labels, all in one form: plain decimals when every tick in view is in the
+    `PLAIN` range, else every one a power of ten (review of issue 34: over 1e-7 to 1 the lowest decade read
+    "10^-5 %" in mathtext under "0.0001%")."""
+
+    def format_ticks(self, values) -> List[str]:
+        shown = [v * self.scale for v in values]
+        lo, hi = sorted(self.axis.get_view_interval()) if self.axis is not None else (0.0, np.inf)
+        seen = [x for v, x in zip(values, shown) if x > 0 and lo * (1 - 1e-9) <= v <= hi * (1 + 1e-9)]
+        form = _number if all(map(_plain_range, seen)) else _power
+        return [form(x) + self.suffix if x > 0 else "" for x in shown]
+
+
+class _EvenTicks(_Labels):
+    """Evenly spaced ticks (`MaxNLocator`'s) as plain decimals, all with the fewest decimal places that write
+    each exactly, so that ticks a narrow axis puts close together read apart (5.0100 %, 5.0104 %, ... where
+    three significant figures wrote "5.01%" six times)."""
 
     def format_ticks(self, values) -> List[str]:
         shown = [v * self.scale for v in values]
@@ -198,13 +219,18 @@ def _log_axis(ax, which: str, percent: bool) -> None:
     axis = ax.yaxis if which == "y" else ax.xaxis
     (ax.set_yscale if which == "y" else ax.set_xscale)("log")
     lo, hi = (ax.get_ylim() if which == "y" else ax.get_xlim())
+    if percent and hi > 1 >= (ax.dataLim.y1 if which == "y" else ax.dataLim.x1):
+        # a fraction's axis ends at 100 %: the margin above (to 224 % over seven decades) was no value's, and
+        # unlabelled (review of issue 34); a point at 100 % is drawn whole on the edge (`draw`: unclipped)
+        hi = 1.0
+        (ax.set_ylim if which == "y" else ax.set_xlim)(lo, hi)
     decades = 10.0 ** np.arange(np.floor(np.log10(lo)), np.ceil(np.log10(hi)) + 1)
     subs = (1.0, 2.0, 5.0) if hi / lo < (1000 if which == "y" else 100) else (1.0,)
     ticks = np.outer(decades, subs).ravel()
     labelled = np.sum((ticks >= lo * (1 - 1e-9)) & (ticks <= hi * (1 + 1e-9)))
     even = hi / lo < 10 or labelled < (3 if which == "y" else 2)
     axis.set_major_locator(MaxNLocator(nbins=5) if even else _Decades(subs))
-    axis.set_major_formatter(_EvenTicks(percent) if even else FuncFormatter(_percent if percent else _plain))
+    axis.set_major_formatter(_EvenTicks(percent) if even else _DecadeLabels(percent))
     axis.set_minor_formatter(NullFormatter())
 
 
@@ -264,8 +290,9 @@ def draw(ax, df: pd.DataFrame, panel: Panel, style: Optional[Styles] = None) -> 
         if log:
             zeros += [(x, colour) for x, v in zip(xs, y) if v == 0]
             y, err = y.where(y > 0), err.where(y > 0)
-        ax.errorbar(xs, y, yerr=err, fmt=marker, linestyle=line, color=colour, ms=5, capsize=3,
-                    label=", ".join(names + ([] if shared else [notes[i]])))
+        drawn = ax.errorbar(xs, y, yerr=err, fmt=marker, linestyle=line, color=colour, ms=5, capsize=3,
+                            label=", ".join(names + ([] if shared else [notes[i]])))
+        drawn.lines[0].set_clip_on(not loss)  # a loss of 100 % is on the axis's top edge (`_log_axis`): whole
     name = panel.xlabel or AXES.get(panel.x, words(panel.x))
     ax.set_xlabel(f"{name} ({unit})" if unit else name)
     ylabel = panel.ylabel or metric_label(metrics[0])
