@@ -30,7 +30,7 @@ from ..topology import describe
 from . import ns2
 from .claims import RULES
 from .figure import Figure, judge_figure
-from .verdicts import MAX_SEEDS, MORE_SEEDS, Judged, causes_markdown, counts, seeds_markdown
+from .verdicts import MAX_SEEDS, MORE_SEEDS, SOURCE_PATHS, Judged, causes_markdown, counts, seeds_markdown
 
 
 @dataclass(frozen=True)
@@ -204,7 +204,7 @@ def _report(fig: Figure, quick: bool, sweep: Sweep, points: pd.DataFrame, run: S
         f"engine time of all points {engine_s:.1f} s. Engine {ENGINE_VERSION}, code {code_version()}.", "",
         "## Claims (docs/experiments.md)", "",
         f"Rules (python/pacesim/reproduce/claims.py): {RULES}. Causes of misses: "
-        f"python/pacesim/papers/{fig.id[0].lower()}/causes.toml.", "",
+        f"python/pacesim/papers/{fig.id[0].lower()}/causes.toml. {SOURCE_PATHS}", "",
         QUICK_RULE if quick else counts(claims) + ".", "",
         "| id | expect | the paper's words | test | numbers |" + ("" if quick else " verdict |"),
         "|---|---|---|---|---|" + ("" if quick else "---|"),

@@ -64,6 +64,12 @@ CAUSES_DIR = Path(__file__).resolve().parents[1] / "papers"
 """Where each paper's folder holds its `causes.toml` (`pacesim.papers`; read as a file, not imported)."""
 
 
+SOURCE_PATHS = ("Paths in the causes and the ns-2 references (bench/..., docs/..., python/...) are files of "
+                "pacesim's source repository, from its root; the installed package does not carry bench/ or docs/.")
+"""Said wherever the causes' evidence or the ns-2 references are shown (the tables, a reproduction's report, the
+site): where the files they cite are (tests/test_cited_paths.py holds every one to exist there)."""
+
+
 class CauseError(ValueError):
     """A causes file that does not fit the claims it names."""
 

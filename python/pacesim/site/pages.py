@@ -22,6 +22,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 
 from ..reproduce.claims import RULES
+from ..reproduce.verdicts import SOURCE_PATHS
 from ..papers import papers
 from .published import publish
 from .record import CSS_CLASS, VERDICTS, Record
@@ -40,7 +41,7 @@ def _environment() -> Environment:
     env.filters["code"] = code_spans
     env.filters["count"] = "{:,}".format  # a count for people, as the command line writes it (terminal)
     titles = {letter: p.title for letter, p in papers().items()}
-    env.globals.update(papers=titles, verdicts=VERDICTS, css=CSS_CLASS, rules=RULES)
+    env.globals.update(papers=titles, verdicts=VERDICTS, css=CSS_CLASS, rules=RULES, source_paths=SOURCE_PATHS)
     return env
 
 
