@@ -106,6 +106,9 @@ POINTS = {
     # 100 s runs (over [30, 100] s) where the claim's margin is wide, on a machine shared by many
     "none-500-5-t100": ("E-fig4.1", "ebase.tcl", ebase(5, flows=500, short=True)),
     "red-host-6-t100": ("E-fig9.4", "paced/ebase_host.tcl", ["original", "1"] + ebase(6, queue="RED", variant="Reno", short=True)),
+    # the same unpaced through the paced builds' script: on Wei's build (run_wei.py causes-e) the unpaced level its
+    # host pacer lifts from (its window cuts from packets in flight)
+    "red-none-6-t100": ("E-fig9.4", "paced/ebase_host.tcl", ["none", "0"] + ebase(6, queue="RED", variant="Reno", short=True)),
     "red-edge-6-t100": ("E-fig9.1 E-fig9.5", "paced/ebase_edge.tcl", ["10", "10"] + ebase(6, queue="RED", variant="Reno", short=True)),
     "edge-d10-50-t100": ("E-fig11.3 E-fig12.2", "paced/ebase_edge.tcl", ["10", "10"] + ebase(50, short=True)),
     "edge-d100-50-t100": ("E-fig11.3 E-fig12.2", "paced/ebase_edge.tcl", ["100", "10"] + ebase(50, short=True)),
