@@ -61,20 +61,42 @@ def afig15(scale, seeds, duration, warmup):
         udp_rate_mbps=udp, udp_access_mbps=access, buffer_bytes=A15_BUFFERS)]
 
 
+def by_point(setup, points, names, seeds=(1, 2)):
+    """The paper's size (scale 1, window_ 20, 100 s over [30, 100] s, as the x0.1 rows) at each of `points`
+    (values of the axes `names`), its seeds one after the other: a queue stopped early has both seeds of the
+    points it finished."""
+    return [p for values in points
+            for p in grid(setup, list(seeds), 100, 30, scale=1, window=WINDOW, **dict(zip(names, values)))]
+
+
 # claim -> (what the points are, the points). A tenth of the size (x0.1: a tenth of the flows and of every rate,
 # each flow keeping its share of the core) where ns-2 cannot run the paper's size on this machine in time.
 CLAIMS = {
     "A-fig21.2": ("A-fig21's setup: 1000 flows on 100 Mb/s (x0.1: 100 on 10), 5 Mb/s Poisson UDP of 40 and 1000 B "
-                  "packets, the figure's buffer grid",
+                  "packets, the figure's buffer grid; at the paper's size 40 B at 4, 6, 8, 11, 30 KB and 1000 B at "
+                  "2, 11, 50 KB",
                   grid("abase-size", [1, 2], 100, 30, scale=0.1, window=WINDOW, udp_size=[40, 1000],
-                       buffer_bytes=A_BUFFERS)),
+                       buffer_bytes=A_BUFFERS)
+                  # The paper's size at the points that place the 40 B curve's lowest and its peak and the 1000 B
+                  # curve's fall.
+                  + by_point("abase-size", [(40, b) for b in kb(4, 8, 11, 30)] + [(1000, b) for b in kb(2, 11, 50)]
+                             + [(40, b) for b in kb(6)], ("udp_size", "buffer_bytes"))),
     "A-fig15.1": ("A-fig15's three variants: fBm UDP (H 0.85, 200 B) at 80 and 90 of 100 Mb/s and 180 of 200 Mb/s, "
-                  "1000 flows (x0.1: 100), UDP access at 100 Mb/s (200 for 180), seven of the figure's ten buffers",
-                  afig15(0.1, [1, 2], 100, 30)),
+                  "1000 flows (x0.1: 100), UDP access at 100 Mb/s (200 for 180), seven of the figure's ten "
+                  "buffers; at the paper's size 80 of 100 Mb/s at 2 and 50 KB",
+                  afig15(0.1, [1, 2], 100, 30)
+                  # The paper's size, 80 of 100 Mb/s: the rise from the smallest buffer that passes TCP to the largest.
+                  + by_point("abase-fbm-rate", [(100, 80, 100, b) for b in kb(2, 50)],
+                             ("core_rate_mbps", "udp_rate_mbps", "udp_access_mbps", "buffer_bytes"))),
     "A-fig13.2": ("A-fig13's setup: 1000 flows on a 200 Mb/s core (x0.1: 100 on 20), fBm UDP (H 0.85, 200 B) at 5, "
-                  "10, 15, 20 % of the core from a 100 Mb/s access link, eight of the figure's eleven buffers",
+                  "10, 15, 20 % of the core from a 100 Mb/s access link, eight of the figure's eleven buffers; at "
+                  "the paper's size 5 % at 4, 6, 11 KB and 20 % at 2, 4 KB",
                   grid("abase-fbm-rate", [1, 2], 100, 30, scale=0.1, window=WINDOW, core_rate_mbps=200,
-                       udp_rate_mbps=[10, 20, 30, 40], udp_access_mbps=100, buffer_bytes=A13_BUFFERS)),
+                       udp_rate_mbps=[10, 20, 30, 40], udp_access_mbps=100, buffer_bytes=A13_BUFFERS)
+                  # The paper's size at 5 and 20 %: where the loss is nil, and the peak after the rise.
+                  + by_point("abase-fbm-rate", [(200, u, 100, b) for u, bs in ((10, kb(4, 6, 11)), (40, kb(2, 4)))
+                                                for b in bs],
+                             ("core_rate_mbps", "udp_rate_mbps", "udp_access_mbps", "buffer_bytes"))),
     "A-fig8.1": ("A-fig8's setup: 100, 500 and 1000 long-lived flows on the 200 Mb/s core, 50 KB, 151 s measured "
                  "from 15 s (the 2000-flow point, A-fig7's, is out of this machine's reach)",
                  grid("abase-hurst", [1, 2], 151, 15, scale=1, window=WINDOW, hosts=[100, 500, 1000],
@@ -198,9 +220,9 @@ def tables(claims, workers, fresh=False, where=()):
              "its share of the core), where the paper's size does not fit this machine's time. pacesim's numbers:",
              "`results/refs/claims-pacesim.csv`.", ""]
     for c in claims:
-        rows = [r for r in rows_of(c) if all(str(r[k]) == v for claim, k, v in where if claim == c)]
+        rows = [r for r in rows_of(c) if all(str(r[k]) in v.split("|") for claim, k, v in where if claim == c)]
         lines += [f"### {c}: {CLAIMS[c][0]}", ""]
-        only = [f"{k} = {v}" for claim, k, v in where if claim == c]
+        only = [f"{k} = {' or '.join(v.split('|'))}" for claim, k, v in where if claim == c]
         if only:
             lines += [f"pacesim compared on the rows with {', '.join(only)} only; the other ns-2 rows are in "
                       f"`results/refs/`.", ""]
@@ -223,7 +245,8 @@ def main():
     ap.add_argument("--workers", type=int, default=os.cpu_count())
     ap.add_argument("--markdown", type=Path)
     ap.add_argument("--where", action="append", default=[], metavar="CLAIM:KEY=VALUE",
-                    help="--compare only this claim's rows with this value (e.g. A-fig13.2:udp_rate_mbps=10)")
+                    help="--compare only this claim's rows with this value, or one of VALUE|VALUE... "
+                         "(e.g. A-fig13.2:udp_rate_mbps=10|40)")
     ap.add_argument("--fresh", action="store_true", help="rerun pacesim on every point (ignore claims-pacesim.csv)")
     a = ap.parse_args()
     claims = a.claim or list(CLAIMS)
