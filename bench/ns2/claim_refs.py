@@ -83,10 +83,10 @@ CLAIMS = {
                              + [(40, b) for b in kb(6)], ("udp_size", "buffer_bytes"))),
     "A-fig15.1": ("A-fig15's three variants: fBm UDP (H 0.85, 200 B) at 80 and 90 of 100 Mb/s and 180 of 200 Mb/s, "
                   "1000 flows (x0.1: 100), UDP access at 100 Mb/s (200 for 180), seven of the figure's ten "
-                  "buffers; at the paper's size 80 of 100 Mb/s at 2 and 50 KB",
+                  "buffers; at the paper's size each variant at 2 and 50 KB",
                   afig15(0.1, [1, 2], 100, 30)
-                  # The paper's size, 80 of 100 Mb/s: the rise from the smallest buffer that passes TCP to the largest.
-                  + by_point("abase-fbm-rate", [(100, 80, 100, b) for b in kb(2, 50)],
+                  # The paper's size, each variant: the rise from the smallest buffer that passes TCP to the largest.
+                  + by_point("abase-fbm-rate", [(core, udp, access, b) for core, udp, access in A15 for b in kb(2, 50)],
                              ("core_rate_mbps", "udp_rate_mbps", "udp_access_mbps", "buffer_bytes"))),
     "A-fig13.2": ("A-fig13's setup: 1000 flows on a 200 Mb/s core (x0.1: 100 on 20), fBm UDP (H 0.85, 200 B) at 5, "
                   "10, 15, 20 % of the core from a 100 Mb/s access link, eight of the figure's eleven buffers; at "
