@@ -109,13 +109,19 @@ def matches(values: pd.Series, wanted: Sequence) -> pd.Series:
                 return v
         return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
 
-    have = values.map(norm)
+    try:  # each distinct value read once: a run table repeats its point's axis values on every row
+        seen = {v: norm(v) for v in values.unique()}
+    except TypeError:  # an unhashable value (a list)
+        seen = None
+    have = list(seen.values()) if seen is not None else list(values.map(norm))
     kinds = {v[0] for v in have if isinstance(v, tuple)}
     keep = {norm(w) for w in wanted}
     if len(kinds) == 1 and all(isinstance(v, tuple) for v in have):
         (unit,) = kinds
         keep |= {(unit, round(w * _BASE[unit])) for w in keep if isinstance(w, float)}
-    return have.map(lambda v: v in keep)
+    if seen is None:
+        return values.map(lambda v: norm(v) in keep)
+    return values.map({v: n in keep for v, n in seen.items()}).fillna(False).astype(bool)
 
 
 def words(name: str) -> str:
