@@ -6,13 +6,14 @@ nothing committed before is lost."""
 from __future__ import annotations
 
 import errno
+import os
 import shutil
 import sqlite3
 
 import pandas as pd
 import pytest
 
-from pacesim.store import MAX_SEED, ROW, DamagedRun, Store, StoreError
+from pacesim.store import MAX_SEED, ROW, DamagedRun, Store, StoreError, _regular_file_bytes
 from pacesim.report_tables import TABLES
 from pacesim.sweep import Sweep, SweepError, executor, load_sweep, run_sweep
 
@@ -354,3 +355,20 @@ def test_sqlite_errors_while_writing_are_store_errors(tmp_path):
             store.save_failed("k", {}, 1, "v", "no")
         with pytest.raises(StoreError, match="cannot be written .*readonly"):
             store.register_sweep("s", {}, [({}, 1, "k")])
+
+
+def test_a_table_that_is_no_regular_file_is_named_not_read(stored, tmp_path):
+    # The issue 33 review: a table file made a link to /dev/zero read until the kernel killed the process
+    # (23 GB); a pipe in its place hung plot --series. Neither is opened for reading here (a regression would
+    # hang or eat the machine's memory): the reader is asked about them directly, and the store about a link to
+    # a small file.
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    assert _regular_file_bytes(tmp_path / "pipe") is None and _regular_file_bytes(tmp_path / "zero") is None
+    with Store(stored) as store:
+        key, other = store.points("tiny")["key"].iloc[:2]
+        path = _file(store, key, "flows")
+        path.unlink()
+        path.symlink_to(_file(store, other, "flows"))
+        with pytest.raises(StoreError, match="is not a file the store wrote"):
+            store.table(key, "flows")

@@ -18,7 +18,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from . import completion, terminal
-from .terminal import command, fail, output_dir, plain, shown, warn
+from .terminal import command, fail, output_dir, plain, shown, warn, write_failed
 from .report_tables import FLOW_STATS, figures
 from .units import format_rate, format_size, parse_size
 
@@ -243,7 +243,7 @@ def _write_report(path: Path, text: str, option: str) -> None:
     except OSError as e:
         if path.is_file():
             path.unlink()
-        fail(f"{option} {path}: {e.strerror or e}", 1)
+        write_failed(f"{option} {path}", e)
 
 
 def _scenario(name: str, overrides: List[str]):
@@ -337,7 +337,7 @@ def run(
         except BrokenPipeError:
             raise
         except OSError as e:  # a full disk behind a redirection, say
-            fail(f"--json -: standard output: {e.strerror or e}", 1)
+            write_failed("--json -: standard output", e)
     out = terminal.err if json_out == "-" else terminal.out()
     tables = [_summary(r), _links(r)] + ([_pacers(r)] if r.report["pacers"] else [])
     tables += [_flows(r)] if len(r.report["flows"]["flow"]) else []
@@ -401,7 +401,7 @@ def model(
     except ValueError as e:
         fail(str(e))
     except OSError as e:
-        fail(f"--out {target}: {e.strerror or e}", 1)
+        write_failed(f"--out {target}", e)
     con = terminal.out()
     t = Table(title=f"{key}: {MODELS[key].title}")
     t.add_column("quantity")
@@ -479,7 +479,7 @@ def topology_show(
         try:
             network_figure(d).savefig(png, dpi=DPI)
         except OSError as e:
-            fail(f"--png {png}: {e.strerror or e}", 1)
+            write_failed(f"--png {png}", e)
         out.print(plain(f"wrote {png}"), soft_wrap=True)
 
 

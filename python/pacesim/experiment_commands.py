@@ -6,6 +6,7 @@ in sweep.py, store.py, plot.py, reproduce/ and site/.
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import signal
@@ -20,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import completion, terminal
-from .terminal import command, fail, output_dir, plain
+from .terminal import command, fail, output_dir, plain, write_failed
 
 RESULTS = typer.Option(Path("results"), "--results", help="Results directory (database and Parquet tables).")
 WORKERS = typer.Option(None, "--workers", min=1, max=max(64, 4 * (os.cpu_count() or 1)),
@@ -216,7 +217,7 @@ def results(
         except BrokenPipeError:
             raise
         except OSError as e:
-            fail(f"--csv {csv}: {e.strerror or e}", 1)
+            write_failed(f"--csv {csv}", e)
     metrics = [m for m in ["aggregate_mbps", "goodput_kbps_mean", "core_loss_rate"] if m in df]
     t = Table(title=plain(f"{name}: {len(df):,} points"))
     for col in axes + ["seed", "status"] + metrics + ["wall s"]:
@@ -405,7 +406,7 @@ def plot(
     try:
         _written(figure(df, [panel], stem, title, axes=axes, size=size, formats=kinds))
     except OSError as e:
-        fail(f"--out {stem}: {e.strerror or e}", 1)
+        write_failed(f"--out {stem}", e)
 
 
 def pd_numeric(column) -> bool:
@@ -489,7 +490,7 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
     try:
         _written(series_figure(rows, names, entities, stem, title, size, formats))
     except OSError as e:
-        fail(f"--out {stem}: {e.strerror or e}", 1)
+        write_failed(f"--out {stem}", e)
 
 
 def reproduce(
@@ -648,6 +649,8 @@ def _list_catalogue(results: Path) -> None:
     from .reproduce.verdicts import MAX_SEEDS, MIN_SEEDS
     from .store import Store
 
+    if results.exists() and not results.is_dir():
+        fail(f"--results {results}: is a file, not a results directory")
     store = Store(results, read_only=True) if (results / "pacesim.sqlite").exists() else None
     t = Table(title="Experiment catalogue (docs/experiments.md)",
               caption=f"Points: on the seeds each claim is judged on, the paper's count or {MIN_SEEDS}; a claim whose "
@@ -727,6 +730,18 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
 
 
+def _writable_place(option: str, path: Path) -> None:
+    """An error naming `option` unless directory `path` is, or could be made, where this process may write; made
+    nothing (a command that ends writing nothing leaves no directory behind)."""
+    at = path
+    while not at.exists() and at != at.parent:
+        at = at.parent
+    if not at.is_dir():
+        fail(f"{option} {path}: {at} is a file, not a directory")
+    if not os.access(at, os.W_OK | os.X_OK):
+        fail(f"{option} {path}: cannot write in {at} (a read-only file system, or no permission)")
+
+
 def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, dask, replace: bool) -> None:
     """With `run`, every figure at full size into `results` (finished points reused, so an interrupted call
     resumes and equal points are shared); then the per-paper tables into `tables` (`write_tables`)."""
@@ -735,6 +750,7 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
     from .sweep import executor
 
     con = terminal.out()
+    _writable_place("--tables", tables)  # before any work
     if run:
         order = _runnable()
         t0 = time.perf_counter()
@@ -753,6 +769,10 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
         for note in e.notes:
             terminal.warn(note)
         fail(f"--tables {tables}: {e}")
+    except OSError as e:  # the tables there are as they were
+        failed = e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO)  # the file system failed (1), or the place (2)
+        fail(f"--tables {e.filename or tables}: {e.strerror or e}; the tables there are as they were",
+             1 if failed else 2)
     for note in notes:
         terminal.warn(note)
     if not written:
@@ -782,7 +802,7 @@ def report(
     try:
         pages = write_site(record, out)
     except OSError as e:
-        fail(f"--out {out}: {e.strerror or e}", 1)
+        write_failed(f"--out {out}", e)
     done = record.tally_of(record.entries)
     terminal.say(f"{done['reproduced']} of {sum(done.values())} claims reproduced; "
                                f"wrote {len(pages)} pages to {out} (open {pages[0]})")

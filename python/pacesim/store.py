@@ -64,6 +64,7 @@ import os
 import re
 import shutil
 import sqlite3
+import stat
 import subprocess
 import tempfile
 import time
@@ -205,6 +206,8 @@ def _failure(e: BaseException, what: Path) -> StoreError:
         why = "the file is not a results store's database, or is damaged"
     elif isinstance(e, UnicodeDecodeError):  # SQLite's message quoted a damaged name: not UTF-8 text
         why, text = "the file is not a results store's database, or is damaged", f"SQLite's message is not text: {e}"
+    elif isinstance(e, OSError) and errno_ not in (None, errno.EIO):  # the place: a file for a directory, ...
+        return StoreError(f"{what}: it cannot be used ({text})")
     else:
         return StoreFailed(f"{what}: it failed ({text})")
     return StoreError(f"{what}: {why} ({text})")
@@ -347,6 +350,22 @@ def _keyed(value: Any, node: dict, table: str) -> Any:
     return out
 
 
+def _regular_file_bytes(path: Path) -> Optional[bytes]:
+    """The bytes of `path` if it is a regular file (a table the store wrote), None if it is anything else: a
+    symbolic link (to /dev/zero, say, which would be read without end), a device, a pipe (whose open would wait
+    for a writer)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as e:
+        if e.errno == errno.ELOOP:  # O_NOFOLLOW met a link
+            return None
+        raise
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return f.read()
+
+
 def _file_digest(path: str) -> str:
     """What a run's key covers of a file the scenario reads (a key marked `x-file`: a trace, connection
     vectors): its content's SHA-256, so the key is the same wherever the file lies (a package installed
@@ -455,6 +474,8 @@ class Store:
         path = self.root / "pacesim.sqlite"
         if self.root.exists() and not self.root.is_dir():
             raise StoreError(f"{self.root}: is a file, not a results directory")
+        if path.is_dir():
+            raise StoreError(f"{path}: is a directory, not a store's database")
         try:
             self._open(path)
             self._columns(path)
@@ -937,9 +958,11 @@ class Store:
             raise StoreError(f"run {key}: the row of its {name} table in {self.root / 'pacesim.sqlite'} is not the one "
                              f"committed; {rerun}")
         try:
-            data = (self.root / rel).read_bytes()
+            data = _regular_file_bytes(self.root / rel)
         except FileNotFoundError:
             raise StoreError(f"{self.root / rel} is missing; {rerun}") from None
+        if data is None:
+            raise StoreError(f"{self.root / rel} is not a file the store wrote (a link, a device or a pipe); {rerun}")
         if digest is None and not self._legacy:
             raise StoreError(f"{self.root / rel} is not the file committed (its checksum is missing); {rerun}")
         if digest is not None and hashlib.sha256(data).hexdigest() != digest:

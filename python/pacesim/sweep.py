@@ -65,7 +65,7 @@ from .pool import Pool, WorkerDied
 from .result import Result
 from .scenario import (Scenario, ScenarioError, apply_overrides, check_key, load_scenario, packaged, packaged_names,
                        parse_scenario, read_toml)
-from .store import MAX_SEED, DamagedRun, Store, StoreError, StoreFailed, plain_name, run_key
+from .store import MAX_SEED, DamagedRun, ReadOnlyStore, Store, StoreError, StoreFailed, plain_name, run_key
 from .units import parse_rate
 
 FLOWS = "flows"
@@ -570,6 +570,8 @@ def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progr
         try:
             store.register_sweep(sweep.name, sweep.spec(), ((*sweep.axes_at(i), key(i)) for i in range(n)))
             done, damaged = store.check(key(i) for i in range(n))
+        except ReadOnlyStore:  # the caller's to say whether it had anything to write (`unwritten`)
+            raise
         except StoreError as e:
             raise _store_failure(sweep.name, e) from None
         todo: Dict[bytes, int] = {}  # each run to do, by its first point
@@ -711,6 +713,8 @@ def _execute(sweep: Sweep, points: List[int], skipped: int, store: Store, pool: 
                     failed += 1
                 else:
                     store.save_ok(p.key, Result(out["report"], p.scenario, out["wall_s"]), out["host"])
+            except ReadOnlyStore:
+                raise
             except StoreError as e:
                 raise _store_failure(sweep.name, e, f"; the {stored:,} points this run stored before are kept, "
                                      "and a rerun goes on from them") from None

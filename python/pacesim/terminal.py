@@ -97,6 +97,17 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+FAILING = (errno.ENOSPC, errno.EDQUOT, errno.EIO)
+"""OSErrors of the file system failing the work (exit status 1); any other, of the place given (2)."""
+
+
+def write_failed(what: str, e: OSError) -> NoReturn:
+    """End a command whose write to `what` (an option and its file) raised `e`: status 1 if the file system
+    failed (`FAILING`: a full disk, an I/O fault), 2 if the place cannot be written (a directory, a missing
+    parent, no permission)."""
+    fail(f"{what}: {e.strerror or e}", 1 if e.errno in FAILING else 2)
+
+
 def output_dir(option: str, path) -> None:
     """Make output directory `path` (an error naming `option` if it is a file or cannot be made), one this
     process may write in (else an error naming it before any work: a read-only store's plots/)."""

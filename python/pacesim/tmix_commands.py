@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from .terminal import fail, say
+from .terminal import fail, say, write_failed
 
 tmix_app = typer.Typer(no_args_is_help=True, help="Tmix connection vectors: write a set of pacesim's own.")
 
@@ -33,7 +33,7 @@ def tmix_generate(
     except ValueError as e:
         fail(f"--rate, --connections: {e}")
     except OSError as e:
-        fail(f"{out}: {e.strerror or e}")
+        write_failed(str(out), e)
     say(f"wrote {path}: {connections} connections, seed {seed}")
 
 

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from . import terminal
-from .terminal import command, fail, plain
+from .terminal import command, fail, plain, write_failed
 
 trace_app = typer.Typer(no_args_is_help=True, help="Packet traces in ns-2's format: diff two, make pcap of one.")
 
@@ -89,7 +89,9 @@ def trace_pcap(
     except (TraceError, ValueError, OSError) as e:
         if out.is_file():
             out.unlink()  # no half-written pcap left behind
-        fail(f"{out}: {e.strerror}" if isinstance(e, OSError) and e.strerror else str(e), 1 if isinstance(e, OSError) else 2)
+        if isinstance(e, OSError):
+            write_failed(str(e.filename or out), e)
+        fail(str(e))
     terminal.say(f"wrote {n:,} packet{'' if n == 1 else 's'} to {out}")
 
 

@@ -9,6 +9,7 @@ import errno
 import json
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -367,6 +368,20 @@ def test_a_store_that_cannot_be_made_is_an_error_naming_it(tmp_path):
             "--results: /proc/self/nope: cannot make the directory")
 
 
+def test_writes_to_a_place_that_cannot_hold_them_are_status_2(tmp_path, store):
+    # The issue 33 review: these ended with 1 (the work failed) though the place given was at fault.
+    (tmp_path / "d").mkdir()
+    refused(["results", "tiny", "--results", store, "--csv", tmp_path / "d"], f"--csv {tmp_path / 'd'}")
+    refused(["results", "tiny", "--results", store, "--csv", "/proc/self/nope/x.csv"], "--csv /proc/self/nope/x.csv")
+    (tmp_path / "t.tr").write_text("+ 0.1 0 1 tcp 1040 ------- 1 0.0 1.0 0 0\n")
+    refused(["trace", "pcap", tmp_path / "t.tr", tmp_path / "d"], str(tmp_path / "d"))
+    refused(["trace", "pcap", tmp_path / "t.tr", "/proc/self/nope/t.pcap"], "/proc/self/nope/t.pcap")
+    (tmp_path / "afile").write_text("x")
+    refused(["reproduce", "--list", "--results", tmp_path / "afile"], "is a file, not a results directory")
+    refused(["reproduce", "--table", "--results", store, "--tables", tmp_path / "afile" / "t"], "is a file, not a "
+            "directory")
+
+
 def test_a_store_given_wrongly_is_status_2_and_a_failing_file_system_1(tmp_path):
     # The issue 33 review: a damaged store, or a file given as one, ended with status 1 (the work failed)
     # while every other bad input ends with 2; a full disk is the work failing (1), as for --json /dev/full.
@@ -377,6 +392,12 @@ def test_a_store_given_wrongly_is_status_2_and_a_failing_file_system_1(tmp_path)
     refused(["sweep", tmp_path / "s.toml", "--results", tmp_path / "afile", "--quiet"], "is a file, not a results")
     refused(["results", "--results", tmp_path / "damaged"], "is not a results store's database, or is damaged")
     refused(["reproduce", "--list", "--results", tmp_path / "damaged"], "is not a results store's database")
+    (tmp_path / "dir" / "pacesim.sqlite").mkdir(parents=True)
+    refused(["results", "--results", tmp_path / "dir"], "is a directory, not a store's database")
+    shutil.copytree(tmp_path / "damaged", tmp_path / "filed")
+    (tmp_path / "filed" / "pacesim.sqlite").unlink()
+    (tmp_path / "filed" / "tables").write_text("a file where the tables go")
+    refused(["sweep", tmp_path / "s.toml", "--results", tmp_path / "filed", "--quiet"], "tables")
     full = _failure(OSError(errno.ENOSPC, "No space left on device"), tmp_path / "x")
     broken = _failure(sqlite3.DatabaseError("file is not a database"), tmp_path / "x")
     assert isinstance(full, StoreFailed) and not isinstance(broken, StoreFailed)
@@ -441,6 +462,12 @@ def test_a_finished_sweep_on_a_read_only_store_is_done_and_plot_writes_where_ask
         refused(["plot", "s", "--results", res], f"--out {res}/plots: cannot make the directory")
         out = invoke(["plot", "s", "--results", res, "--out", tmp_path / "fig", "--format", "svg"])
         assert out.exit_code == 0 and (tmp_path / "fig.svg").stat().st_size > 1000, out.output
+    # `results` leaves SQLite's -wal and -shm files beside the database (the issue 33 review: the sweep then
+    # failed on "attempt to write a readonly database" instead of finding every point done).
+    assert invoke(["results", "s", "--results", res]).exit_code == 0 and (res / "pacesim.sqlite-wal").exists()
+    with unwritable(res):
+        out = invoke(["sweep", tmp_path / "s.toml", "--results", res, "--quiet"])
+        assert out.exit_code == 0 and "s: 1 points, all already done; nothing to write" in out.output, out.output
 
 
 def test_ctrl_c_names_a_store_only_where_there_is_one(tmp_path, capsys):
@@ -538,17 +565,17 @@ def test_report_out_at_a_file_is_refused(store, tmp_path):
     refused(["report", "--results", store, "--out", tmp_path / "f"], "--out")
 
 
-@pytest.mark.parametrize("args, names", [
-    (["/dev/full"], "/dev/full: No space left on device"),
-    (["/proc/self/nope/x.cvec"], "No such file or directory"),
-    (["x.cvec", "--connections", "1000000000000"], "--connections"),  # would build a terabyte in memory
-    (["x.cvec", "--rate", "inf"], "--rate"),
-    (["x.cvec", "--rate", "nan"], "--rate: nan is not a number of connections per second"),
-    (["x.cvec", "--rate", "1e-6", "--connections", "3"], "starts would pass the 1000000 s"),  # a file pacesim refuses
+@pytest.mark.parametrize("args, names, code", [
+    (["/dev/full"], "/dev/full: No space left on device", 1),  # the disk failed the work (pacesim --help's rule)
+    (["/proc/self/nope/x.cvec"], "No such file or directory", 2),
+    (["x.cvec", "--connections", "1000000000000"], "--connections", 2),  # would build a terabyte in memory
+    (["x.cvec", "--rate", "inf"], "--rate", 2),
+    (["x.cvec", "--rate", "nan"], "--rate: nan is not a number of connections per second", 2),
+    (["x.cvec", "--rate", "1e-6", "--connections", "3"], "starts would pass the 1000000 s", 2),  # a file pacesim refuses
 ])
-def test_tmix_generate_refuses_what_it_cannot_write(tmp_path, args, names):
+def test_tmix_generate_refuses_what_it_cannot_write(tmp_path, args, names, code):
     out = runner.invoke(app, ["tmix", "generate", *[str(a) for a in args]], catch_exceptions=False)
-    assert out.exit_code == 2 and names in out.output and "Traceback" not in out.output, out.output
+    assert out.exit_code == code and names in out.output and "Traceback" not in out.output, out.output
 
 
 def test_every_subcommand_is_covered():
@@ -564,3 +591,20 @@ def test_every_subcommand_is_covered():
     source = Path(__file__).read_text()
     for name, sub in names:
         assert re.search(rf'\["{name}"' + (rf', "{sub}"' if sub else ""), source), (name, sub)
+
+
+def test_a_table_is_replaced_whole_or_not_at_all(tmp_path, monkeypatch):
+    # The issue 33 review: --tables on a full disk left paper_e.md cut mid-line (and a traceback).
+    from pacesim.reproduce import paper_tables
+
+    table = tmp_path / "paper_e.md"
+    table.write_text("the record as it was\n")
+    real = Path.write_text
+
+    def full_disk(self, text, *args, **kwargs):
+        real(self, text[: len(text) // 2], *args, **kwargs)
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+    monkeypatch.setattr(Path, "write_text", full_disk)
+    with pytest.raises(OSError):
+        paper_tables._replace(table, "a new table, longer than the old one\n" * 100)
+    assert table.read_text() == "the record as it was\n" and [p.name for p in tmp_path.iterdir()] == ["paper_e.md"]

@@ -22,6 +22,7 @@ written either way.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
@@ -185,10 +186,23 @@ def write_tables(results: Path, out: Path, replace: bool = False) -> Tuple[List[
     judged = judge_all(results, only={paper for paper, _ in todo})
     for paper in papers():
         check_causes(paper, known_claims(paper))
+    texts = [(path, render(paper, judged, results)) for paper, path in todo]
     out.mkdir(parents=True, exist_ok=True)
-    for paper, path in todo:
-        path.write_text(render(paper, judged, results), encoding="utf-8")
+    for path, text in texts:
+        _replace(path, text)
     return [path for _, path in todo], notes
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write `text` over `path` whole or not at all: into a file beside it, then renamed over it, so a full disk
+    or a kill leaves the table that was there (an OSError names what failed)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def known_claims(paper: str) -> Dict[str, str]:
