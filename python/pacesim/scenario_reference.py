@@ -59,6 +59,11 @@ def field_docs(model: type) -> dict:
     return {name: f.description for name, f in model.model_fields.items() if f.description}
 
 
+FRONT_BOUNDS = {(Scenario, "seed"): "integer >= 0, <= 2^63 - 1 (the engine takes any u64; a results store keeps a "
+                                   "seed as a SQLite integer, and a run takes a sweep's bound)"}
+"""Keys whose bound the front sets tighter than the engine's schema (`scenario.Scenario._seed`)."""
+
+
 def type_text(hint: Any) -> str:
     """A key's type in words: "rate", "one of `reno`, `sack`", "number >= 0.5, < 1", "list of size > 0"."""
     hint, _ = _strip_optional(hint)
@@ -165,7 +170,8 @@ def render() -> str:
             continue
         lines += ["| key | type | default | meaning |", "|---|---|---|---|"]
         for name, field in model.model_fields.items():
-            lines.append(f"| `{field.alias or name}` | {_cell(type_text(hints[name]))} | {_cell(default_text(field))} | "
+            kind = FRONT_BOUNDS.get((model, name)) or type_text(hints[name])
+            lines.append(f"| `{field.alias or name}` | {_cell(kind)} | {_cell(default_text(field))} | "
                          f"{_cell(docs.get(name, ''))} |")
         lines.append("")
     return "\n".join(lines)
