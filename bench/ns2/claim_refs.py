@@ -90,11 +90,12 @@ CLAIMS = {
                              ("core_rate_mbps", "udp_rate_mbps", "udp_access_mbps", "buffer_bytes"))),
     "A-fig13.2": ("A-fig13's setup: 1000 flows on a 200 Mb/s core (x0.1: 100 on 20), fBm UDP (H 0.85, 200 B) at 5, "
                   "10, 15, 20 % of the core from a 100 Mb/s access link, eight of the figure's eleven buffers; at "
-                  "the paper's size 5 % at 4, 6, 11 KB and 20 % at 2, 4 KB",
+                  "the paper's size 5 % at 4, 6, 11 KB, 20 % at 2, 4 KB, 10 % at 2, 4 KB and 15 % at 2 KB",
                   grid("abase-fbm-rate", [1, 2], 100, 30, scale=0.1, window=WINDOW, core_rate_mbps=200,
                        udp_rate_mbps=[10, 20, 30, 40], udp_access_mbps=100, buffer_bytes=A13_BUFFERS)
                   # The paper's size at 5 and 20 %: where the loss is nil, and the peak after the rise.
-                  + by_point("abase-fbm-rate", [(200, u, 100, b) for u, bs in ((10, kb(4, 6, 11)), (40, kb(2, 4)))
+                  + by_point("abase-fbm-rate", [(200, u, 100, b) for u, bs in ((10, kb(4, 6, 11)), (40, kb(2, 4)),
+                                                                            (20, kb(2, 4)), (30, kb(2)))
                                                 for b in bs],
                              ("core_rate_mbps", "udp_rate_mbps", "udp_access_mbps", "buffer_bytes"))),
     "A-fig8.1": ("A-fig8's setup: 100, 500 and 1000 long-lived flows on the 200 Mb/s core, 50 KB, 151 s measured "
