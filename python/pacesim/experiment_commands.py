@@ -507,8 +507,9 @@ def reproduce(
                                                                  "named after it, of its own sweep file at full "
                                                                  "size, every point run. A paper's table there is "
                                                                  "kept if the store holds no full-size run of that "
-                                                                 "paper; if figures it evaluated have none, nothing "
-                                                                 "is written (exit 2) unless --replace."),
+                                                                 "paper; if figures it evaluated have none, or a "
+                                                                 "verdict it decided would become unsettled, "
+                                                                 "nothing is written (exit 2) unless --replace."),
     replace: bool = typer.Option(False, "--replace", help="With --table or --all: replace a table even where "
                                                           "figures it evaluated have no full-size run in the store "
                                                           "(they then read \"not evaluated\")."),

@@ -126,3 +126,22 @@ def test_table_refuses_to_lose_claims_it_evaluated_unless_replace(tmp_path, pool
     assert "| Q-fig11/12 | `pacesim reproduce Q-fig11`: 2 of 2 points |" in written
     assert (f"| Q-fig9/10 | Q-fig9: no full-size run in the store (its sweep Q-fig9 is not one: "
             f"{_set_differs('Q-fig9', ['duration=12s'])}) |") in written
+
+
+def test_table_refuses_to_turn_settled_verdicts_unsettled_unless_replace(tmp_path, pool):
+    # The second review: Q-tab2's own sweep file (one seed) run with `pacesim sweep` into a store, then --table
+    # over a table whose Q-tab2 verdicts were settled on three seeds: exit 0, no warning, "3 unsettled".
+    results, record = tmp_path / "r", tmp_path / "record"
+    with Store(results) as store:
+        run_sweep(figures()["Q-tab2"].sweep(quick=False), store, pool, progress=False)
+    record.mkdir()
+    settled = "| Q-tab2 | `pacesim reproduce Q-tab2`: 24 of 24 points | 1 of 1 reproduced | - |\n" \
+              "| Q-tab2.1 | a | b | c | d | **reproduced** |\n"
+    (record / "paper_q.md").write_text(settled)
+    args = ["reproduce", "--table", "--results", str(results), "--tables", str(record)]
+    out = runner.invoke(app, args)
+    said = " ".join(out.output.split())
+    assert out.exit_code == 2 and "Q-tab2.1 'reproduced' would read 'unsettled: more seeds wanted'" in said, said
+    assert (record / "paper_q.md").read_text() == settled and "wrote" not in out.output
+    out = runner.invoke(app, args + ["--replace"])
+    assert out.exit_code == 0 and "**unsettled: more seeds wanted**" in (record / "paper_q.md").read_text()

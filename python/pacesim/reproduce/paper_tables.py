@@ -23,6 +23,7 @@ written either way.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
@@ -33,8 +34,8 @@ from .claims import RULES
 from .catalogue import figures_of, ids_of
 from .figure import judge_figure
 from .full_size import full_size
-from .verdicts import (NOT_EVALUATED, SOURCE_PATHS, Judged, causes_markdown, check_causes, claim_ids, counts, paper_of,
-                       seeds_markdown)
+from .verdicts import (NOT_EVALUATED, SOURCE_PATHS, UNSETTLED, Judged, causes_markdown, check_causes, claim_ids,
+                       counts, paper_of, seeds_markdown)
 
 def _open(results: Path) -> Store:
     """The store at `results` to judge from. Judging only reads: an existing store is opened read-only (a
@@ -61,6 +62,16 @@ def evaluated(path: Path, figs: List[str]) -> List[str]:
     """Those of `figs` the table at `path` judged on a full-size run (none if there is no table)."""
     text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
     return [f for f in figs if ran(f) in text]
+
+
+UNDECIDED = (UNSETTLED, NOT_EVALUATED)
+"""Verdicts that decide nothing: a table does not trade a decided verdict for one of these unasked."""
+
+
+def verdicts_in(path: Path) -> Dict[str, str]:
+    """Claim id -> its verdict in the claims table of the table at `path` (none if there is no table)."""
+    text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+    return dict(re.findall(r"^\| ([A-Z]-[\w.-]+) \|.*\| \*\*([^*|]+)\*\* \|$", text, re.M))
 
 
 def judge_all(results: Path, only: Optional[Set[str]] = None) -> Dict[str, Tuple[str, List[Judged]]]:
@@ -174,7 +185,8 @@ def write_tables(results: Path, out: Path, replace: bool = False) -> Tuple[List[
             lost.append(f"{path} evaluated {', '.join(dropped)}")
         if lacking:
             notes.append(f"{path}: {len(lacking)} of paper {paper.upper()}'s {len(p.figures)} figures have no "
-                         f"full-size run in the store {results} and read \"not evaluated\": {', '.join(lacking)}")
+                         f"full-size run in the store {results} (they read \"not evaluated\" in a table written "
+                         f"from it): {', '.join(lacking)}")
         todo.append((paper, path))
     if lost:
         raise TablesKept(f"nothing written: {'; '.join(lost)}, of which the store {results} holds no full-size "
@@ -186,6 +198,15 @@ def write_tables(results: Path, out: Path, replace: bool = False) -> Tuple[List[
     judged = judge_all(results, only={paper for paper, _ in todo})
     for paper in papers():
         check_causes(paper, known_claims(paper))
+    undecided = [] if replace else [
+        f"{path}: {j.id} {was!r} would read {j.verdict!r}" for paper, path in todo for was_of in [verdicts_in(path)]
+        for cid, (_, js) in judged.items() if paper_of(cid) == paper for j in js
+        if j.verdict in UNDECIDED and (was := was_of.get(j.id)) and was not in UNDECIDED]
+    if undecided:  # a figure's own sweep on fewer seeds than its verdicts were settled on, say
+        raise TablesKept(f"nothing written: {'; '.join(undecided[:8])}" + (f" (and {len(undecided) - 8} more)"
+                         if len(undecided) > 8 else "") + f": the store {results} does not hold the seeds that "
+                         "settled them. Run them into it (`pacesim reproduce ID` adds the seeds a verdict needs), "
+                         "write the tables elsewhere (--tables DIR), or pass --replace", notes)
     texts = [(path, render(paper, judged, results)) for paper, path in todo]
     out.mkdir(parents=True, exist_ok=True)
     for path, text in texts:
