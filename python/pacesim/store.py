@@ -384,9 +384,10 @@ def _file_digest(path: str) -> str:
                 digest.update(block)
     except OSError:
         return path
+    found = "sha256:" + digest.hexdigest()
     if time.time_ns() - st.st_mtime_ns > _RACY_NS:
-        _DIGESTS[stamp] = "sha256:" + digest.hexdigest()
-    return "sha256:" + digest.hexdigest()
+        _DIGESTS[stamp] = found
+    return found
 
 
 _DIGESTS: dict = {}

@@ -198,10 +198,9 @@ def write_tables(results: Path, out: Path, replace: bool = False) -> Tuple[List[
     judged = judge_all(results, only={paper for paper, _ in todo})
     for paper in papers():
         check_causes(paper, known_claims(paper))
-    undecided = [] if replace else [
-        f"{path}: {j.id} {was!r} would read {j.verdict!r}" for paper, path in todo for was_of in [verdicts_in(path)]
-        for cid, (_, js) in judged.items() if paper_of(cid) == paper for j in js
-        if j.verdict in UNDECIDED and (was := was_of.get(j.id)) and was not in UNDECIDED]
+    undecided = [] if replace else [f"{path}: {j.id} {was!r} would read {j.verdict!r}"
+                                    for paper, path in todo for j, was in _verdicts_then(paper, path, judged)
+                                    if j.verdict in UNDECIDED and was not in UNDECIDED]
     if undecided:  # a figure's own sweep on fewer seeds than its verdicts were settled on, say
         raise TablesKept(f"nothing written: {'; '.join(undecided[:8])}" + (f" (and {len(undecided) - 8} more)"
                          if len(undecided) > 8 else "") + f": the store {results} does not hold the seeds that "
@@ -212,6 +211,12 @@ def write_tables(results: Path, out: Path, replace: bool = False) -> Tuple[List[
     for path, text in texts:
         _replace(path, text)
     return [path for _, path in todo], notes
+
+
+def _verdicts_then(paper: str, path: Path, judged: Dict[str, Tuple[str, List[Judged]]]) -> List[Tuple[Judged, str]]:
+    """Each claim of `paper` judged now, with its verdict in the table at `path`, where that table has one."""
+    was = verdicts_in(path)
+    return [(j, was[j.id]) for cid, (_, js) in judged.items() if paper_of(cid) == paper for j in js if j.id in was]
 
 
 def _replace(path: Path, text: str) -> None:
