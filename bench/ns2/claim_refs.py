@@ -10,8 +10,9 @@ under the papers' reading of ns-2's defaults (the advertised window
     python3 bench/ns2/claim_refs.py --list
 
 `CLAIMS` holds each claim's points (setups in refs.py: `abase-size`,
-`abase-fbm-rate`, `ebase-access`, `ebase-short-paced`). `--ns2` runs up to
-JOBS ns-2 processes at once, niced, and resumes (rows already in the CSV
+`abase-fbm-rate`, `ebase-access`, `ebase-short-paced`, `abase-hurst`,
+`abase-hurst-users`, `abase-empty`). `--ns2` runs up to JOBS ns-2 processes
+at once at nice NICE (10 unless given), and resumes (rows already in the CSV
 are skipped); `ebase-short-paced`'s host and edge points need ns-2 built
 with bench/ns2/paced (`--paced BINARY`). `--compare` runs pacesim on every
 committed row (refs.overrides: the same window) and writes, per claim, the
@@ -69,6 +70,9 @@ def by_point(setup, points, names, seeds=(1, 2)):
             for p in grid(setup, list(seeds), 100, 30, scale=1, window=WINDOW, **dict(zip(names, values)))]
 
 
+A17_LENGTH = (151, 20)  # s, A-fig17's run and warmup here: the figure runs 800 s from 200 s, five times the CPU
+
+
 # claim -> (what the points are, the points). A tenth of the size (x0.1: a tenth of the flows and of every rate,
 # each flow keeping its share of the core) where ns-2 cannot run the paper's size on this machine in time.
 CLAIMS = {
@@ -98,10 +102,21 @@ CLAIMS = {
                                                                             (20, kb(2, 4)), (30, kb(2)))
                                                 for b in bs],
                              ("core_rate_mbps", "udp_rate_mbps", "udp_access_mbps", "buffer_bytes"))),
-    "A-fig8.1": ("A-fig8's setup: 100, 500 and 1000 long-lived flows on the 200 Mb/s core, 50 KB, 151 s measured "
-                 "from 15 s (the 2000-flow point, A-fig7's, is out of this machine's reach)",
-                 grid("abase-hurst", [1, 2], 151, 15, scale=1, window=WINDOW, hosts=[100, 500, 1000],
+    "A-fig8.1": ("A-fig8's setup: 100, 500, 1000 and 2000 long-lived flows on the 200 Mb/s core, 50 KB, 151 s "
+                 "measured from 15 s",
+                 grid("abase-hurst", [1, 2], 151, 15, scale=1, window=WINDOW, hosts=[100, 500, 1000, 2000],
                       buffer_bytes=kb(50))),
+    "A-fig7.1": ("A-fig7's setup: 2000 flows on the 200 Mb/s core, all long-lived or all closed-loop users (Pareto "
+                 "files mean 100 KB, shape 1.5, think 1 s), 50 and 6250 KB, 151 s measured from 15 s",
+                 [p for s in (1, 2) for setup in ("abase-hurst", "abase-hurst-users")
+                  for p in grid(setup, [s], 151, 15, scale=1, window=WINDOW, hosts=2000, buffer_bytes=kb(50, 6250))]),
+    "A-fig17.2": ("A-fig17's setup: 2000 flows on the 200 Mb/s core, all closed-loop users (shape 1.5) or all "
+                  "long-lived, P(core queue empty) at 8, 15, 30, 50 KB (the figure's grid within 8-50 KB, thinned), "
+                  f"{A17_LENGTH[0]} s measured from {A17_LENGTH[1]} s",
+                  # Seed 1 first, the fit's ends (8 and 30 KB) before its middle and its top.
+                  [p for s in (1, 2) for b in kb(8, 30, 15, 50)
+                   for p in grid("abase-empty", [s], *A17_LENGTH, scale=1, window=WINDOW, fraction=[1.0, 0.0],
+                                 buffer_bytes=b)]),
     "E-fig5.4": ("E-fig5's setup: E-base, 1000 flows, 100 Mb/s access links, unpaced, 15-30 KB",
                  grid("ebase-access", [1, 2], 200, 50, scale=1, window=WINDOW, buffer_bytes=kb(15, 20, 30))),
     "E-fig6": ("E-fig6's setup: 1000 closed-loop users (x0.1: 100), Pareto files mean 100 KB shape 1.2, think "
@@ -127,12 +142,12 @@ def rows_of(claim):
 _lock = threading.Lock()
 
 
-def run_point(p, paced):
+def run_point(p, paced, nice):
     stock = p["setup"] != "ebase-short-paced" or p["scheme"] == "none"
     with tempfile.TemporaryDirectory() as tmp:
         args = refs.ns2_args(p, Path(tmp))
         tag = f"{p['setup']}_" + "_".join(refs.key(p))
-        m = run_ns_all(["-n", "5", "ns" if stock else paced, *args], tag, binary="nice")
+        m = run_ns_all(["-n", str(nice), "ns" if stock else paced, *args], tag, binary="nice")
     if "beta_10" in m:  # abase-hurst: the slope over 1-65 ms too, as refs.measure takes pacesim's
         m["hurst_65ms"] = f"{refs.slope_hurst({2.0 ** k: m[f'beta_{k}'] for k in refs.HURST_SHORT}):.4f}"
     row = {k: p[k] for k in refs.PARAMS[p["setup"]] + ["seed", "duration_s", "warmup_s"]} | m
@@ -146,7 +161,7 @@ def run_point(p, paced):
     print(f"{tag}: " + " ".join(f"{k}={m[k]}" for k in list(m)[:12]), flush=True)
 
 
-def run_ns2(claims, jobs, paced):
+def run_ns2(claims, jobs, paced, nice):
     run_refs.RESULTS.mkdir(parents=True, exist_ok=True)
     done = {(s, refs.key(r)) for s in refs.SETUPS for r in run_refs.load(s)}
     todo = [p for c in claims for p in CLAIMS[c][1] if (p["setup"], refs.key(p)) not in done]
@@ -164,14 +179,14 @@ def run_ns2(claims, jobs, paced):
     light = [p for p in unique if p.get("scale", 1) < 1 and p["setup"] != "ebase-short-paced"]  # seconds each
     queues = [light, [p for p in unique if p not in light]] if jobs > 1 else [unique]
     with ThreadPoolExecutor(len(queues)) as pool:
-        for f in [pool.submit(lambda q: [run_logged(p, paced) for p in q], q) for q in queues]:
+        for f in [pool.submit(lambda q: [run_logged(p, paced, nice) for p in q], q) for q in queues]:
             f.result()
 
 
 LOCKS = Path(tempfile.gettempdir()) / "claim_refs.locks"
 
 
-def run_logged(p, paced):
+def run_logged(p, paced, nice):
     """run_point unless another runner has taken the point (a lock file per point: runners started one after
     another share the work); a failure reported instead of stopping its queue."""
     LOCKS.mkdir(exist_ok=True)
@@ -180,7 +195,7 @@ def run_logged(p, paced):
     except FileExistsError:
         return
     try:
-        run_point(p, paced)
+        run_point(p, paced, nice)
     except Exception as e:  # noqa: BLE001
         print(f"FAILED {p}: {e}", flush=True)
 
@@ -242,6 +257,7 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--claim", action="append", choices=list(CLAIMS))
     ap.add_argument("--jobs", type=int, default=2, help="ns-2 processes at once (default 2)")
+    ap.add_argument("--nice", type=int, default=10, help="ns-2's nice level (default 10)")
     ap.add_argument("--paced", default="/work/ns2-edge/ns-2.35/ns", help="ns-2 built by bench/ns2/paced/build.sh")
     ap.add_argument("--workers", type=int, default=os.cpu_count())
     ap.add_argument("--markdown", type=Path)
@@ -257,7 +273,7 @@ def main():
             for p in CLAIMS[c][1]:
                 print("   ", refs.key(p))
     if a.ns2:
-        run_ns2(claims, a.jobs, a.paced)
+        run_ns2(claims, a.jobs, a.paced, a.nice)
     if a.compare:
         where = [(w.split(":", 1)[0], *w.split(":", 1)[1].split("=", 1)) for w in a.where]
         text = tables(claims, a.workers, a.fresh, where)

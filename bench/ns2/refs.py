@@ -25,6 +25,7 @@ from support.ns2_refs import (  # noqa: E402,F401  (the ns-2 runners read them h
     CLAIM_SETUPS, HURST, HURST_SHORT, PARAMS, SETUPS, UDP_SIZE, UNCHECKED, agrees, core_rate, key, measure, overrides,
     points, slope_hurst, tolerance, udp_rate, udp_size)
 
+A_USERS = "100000,1.5,1"  # paper A's users (Sec VI): Pareto files of mean 100 KB, shape 1.5; think exp. 1 s
 HURST_SCALES = range(10, 24)  # beta(s) at s = 2^k us: 1.024 ms to 8.4 s (abase.tcl's `hurst 1`)
 
 
@@ -123,9 +124,15 @@ def ns2_args(point, tmp):
             abase[7] = point["udp_access_mbps"] * 1e6 * k
             fbm_trace(trace, point)
         return [HERE / "abase.tcl", *abase, *common, "window", point["window"], "udp", "trace", "trace", trace]
-    if s == "abase-hurst":
+    if s in ("abase-hurst", "abase-hurst-users"):
+        users = ["short", f"1.0,{A_USERS}"] if s == "abase-hurst-users" else []
         return [HERE / "abase.tcl", "hosts", point["hosts"], "access", 10e6 * k, "core", core_rate(point),
-                "udp_access", 100e6 * k, *common, "window", point["window"], "hurst", 1]
+                "udp_access", 100e6 * k, *common, "window", point["window"], "hurst", 1, *users]
+    if s == "abase-empty":
+        # P(core queue empty) sampled at exponential gaps of mean 0.2 ms (causes_e.py's A-fig17 points).
+        users = ["short", f"{point['fraction']},{A_USERS}"] if point["fraction"] > 0 else []
+        return [HERE / "abase.tcl", "hosts", round(2000 * k), "access", 10e6 * k, "core", core_rate(point),
+                "udp_access", 100e6 * k, *common, "window", point["window"], "empty_gap", 0.0002, *users]
     if s == "ebase-access":
         # Routes installed by hand (ebase_manual.tcl's manual_routes: the same network and RESULT, without the
         # all-pairs route computation that is most of a 1000-flow run's cost).
@@ -144,7 +151,7 @@ def ns2_args(point, tmp):
     if s == "abase-short":
         # A-fig17: 2000 hosts, 200 Mb/s core, Pareto shape 1.5.
         return [HERE / "abase.tcl", "hosts", round(2000 * k), "access", 10e6 * k, "core", 200e6 * k,
-                "udp_access", 100e6 * k, *common, "short", f"{point['fraction']},100000,1.5,1"]
+                "udp_access", 100e6 * k, *common, "short", f"{point['fraction']},{A_USERS}"]
     if s == "twoway":
         return [HERE / "abase.tcl", *abase, *common, "twoway", 1]
     if s == "ebase-short":

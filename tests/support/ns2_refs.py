@@ -49,10 +49,17 @@ SETUPS = {
                      ["aggregate_mbps", "core_loss", "goodput_kbps_mean"]),
     "ebase-short-paced": ("E-fig6: E-base, closed-loop users, by pacing scheme", "ebase.tcl", "e-base.toml",
                           ["core_mbps", "core_loss", "transfers", "transfer_goodput_kbps_mean"]),
-    "abase-hurst": ("A-fig8: A-base on a 200 Mb/s core, no UDP, Hurst of the core's arrivals", "abase.tcl",
-                    "a-base.toml", ["core_mbps", "hurst", "hurst_65ms"]),
+    "abase-hurst": ("A-fig7, A-fig8: A-base on a 200 Mb/s core, no UDP, long-lived flows, Hurst of the core's "
+                    "arrivals", "abase.tcl", "a-base.toml", ["core_mbps", "hurst", "hurst_65ms"]),
+    "abase-hurst-users": ("A-fig7: A-base on a 200 Mb/s core, no UDP, every flow a closed-loop user (Pareto files "
+                          "mean 100 KB, shape 1.5, think 1 s), Hurst of the core's arrivals", "abase.tcl",
+                          "a-base.toml", ["core_mbps", "hurst", "hurst_65ms"]),
+    "abase-empty": ("A-fig17: A-base, 2000 flows on a 200 Mb/s core, a share FRACTION of them closed-loop users "
+                    "(shape 1.5), P(core queue empty)", "abase.tcl", "a-base.toml",
+                    ["core_mbps", "core_loss", "empty_prob"]),
 }
-CLAIM_SETUPS = ("abase-size", "abase-fbm-rate", "ebase-access", "ebase-short-paced", "abase-hurst")
+CLAIM_SETUPS = ("abase-size", "abase-fbm-rate", "ebase-access", "ebase-short-paced", "abase-hurst", "abase-hurst-users",
+                "abase-empty")
 """Setups run only at the points of bench/ns2/claim_refs.py (no grid of their own here)."""
 
 # Shown beside the others but outside the pass rule: how many transfers
@@ -74,6 +81,8 @@ PARAMS = {
     "ebase-access": ["scale", "window", "buffer_bytes"],
     "ebase-short-paced": ["scale", "window", "scheme", "buffer_bytes"],
     "abase-hurst": ["scale", "window", "hosts", "buffer_bytes"],
+    "abase-hurst-users": ["scale", "window", "hosts", "buffer_bytes"],
+    "abase-empty": ["scale", "window", "fraction", "buffer_bytes"],
 }
 HURST_SHORT = range(10, 17)  # 1.024-65.5 ms: the reading of "flattens beyond ~1 ms" (bench/ns2/pacesim_a.py)
 
@@ -138,7 +147,7 @@ def core_rate(point):
         return 100e6
     if s == "wdumbbell":
         return 57e6
-    if s in ("abase-short", "abase-hurst"):
+    if s in ("abase-short", "abase-hurst", "abase-hurst-users", "abase-empty"):
         return 200e6 * point["scale"]
     if s == "abase-fbm-rate":
         return point["core_rate_mbps"] * 1e6 * point["scale"]
@@ -180,9 +189,15 @@ def overrides(point):
         return run + abase[:1] + [f"core.rate={bps(core_rate(point))}", abase[2],
                                   f"topology.udp_access_rate={bps(point['udp_access_mbps'] * 1e6 * k)}",
                                   udp("fbm", f", hurst = {HURST}")]
-    if s == "abase-hurst":
+    if s in ("abase-hurst", "abase-hurst-users"):
+        users = ["traffic.short.fraction=1", "traffic.short.shape=1.5"] if s == "abase-hurst-users" else []
         return run + [f"topology.tcp_hosts={point['hosts']}", f"core.rate={bps(core_rate(point))}",
-                      f"topology.access_rate={bps(10e6 * k)}", 'burstiness={link = "core", bin = "1us", scales = 24}']
+                      f"topology.access_rate={bps(10e6 * k)}", 'burstiness={link = "core", bin = "1us", scales = 24}',
+                      *users]
+    if s == "abase-empty":
+        return run + [f"topology.tcp_hosts={round(2000 * k)}", f"core.rate={bps(core_rate(point))}",
+                      f"topology.access_rate={bps(10e6 * k)}", f"traffic.short.fraction={point['fraction']}",
+                      "traffic.short.shape=1.5"]
     if s == "ebase-access":
         return run + [f"topology.hosts_per_edge={round(100 * k)}", f"core.rate={bps(100e6 * k)}",
                       f"topology.access_rate={bps(100e6 * k)}",
@@ -225,7 +240,7 @@ def measure(result, point):
     out = {"core_mbps": m["aggregate_mbps"], "aggregate_mbps": m["aggregate_mbps"],
            "goodput_kbps_mean": m["goodput_kbps_mean"],
            "core_loss": m["core_loss_rate"], "udp_loss": m["core_udp_loss_rate"], "transfers": m["transfers"],
-           "transfer_goodput_kbps_mean": m["transfer_goodput_kbps_mean"]}
+           "transfer_goodput_kbps_mean": m["transfer_goodput_kbps_mean"], "empty_prob": m["core_empty_prob"]}
     # TCP's wire bytes leaving the core: all less the UDP packets that left (all 200 B).
     udp_bytes = (core.udp_arrivals - core.udp_drops) * udp_size(point)
     out["tcp_mbps"] = (core.departed_bytes - udp_bytes) * 8 / span / 1e6
