@@ -18,7 +18,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from . import completion, terminal
-from .terminal import command, fail, output_dir, plain, shown, warn, write_failed
+from .terminal import command, fail, plain, shown, warn, writable, write_failed
 from .report_tables import FLOW_STATS, figures
 from .units import format_rate, format_size, parse_size
 
@@ -221,20 +221,6 @@ def _size_option(name: str, text: Optional[str]) -> Optional[int]:
         raise ScenarioError(name, str(e)) from None
 
 
-def _unwritable(path: Path) -> Optional[str]:
-    """Why a report could not be written to `path` (checked before a run, not after it), or None."""
-    try:
-        if path.is_dir():
-            return "is a directory"
-        if not path.parent.is_dir():
-            return f"no directory {path.parent}"
-        if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-            return "not writable"
-    except (OSError, ValueError) as e:  # a name too long for the file system, a NUL
-        return getattr(e, "strerror", None) or str(e)
-    return None
-
-
 def _write_report(path: Path, text: str, option: str) -> None:
     """Write `text` to `path`; an OSError (a full disk) is an error naming `option` and the file, and leaves
     no partial file behind."""
@@ -298,8 +284,8 @@ def run(
     if trace is not None and str(trace) == "-":
         fail("--trace -: a packet trace goes to a file (its format is the file's ending: .tr or .pcap), "
              "not standard output")
-    if json_path is not None and _unwritable(json_path):
-        fail(f"--json {json_path}: {_unwritable(json_path)}")
+    if json_path is not None:
+        writable("--json", json_path, file=True)
     try:
         s = _scenario(scenario, set_)
     except ScenarioError as e:
@@ -393,7 +379,7 @@ def model(
     except ValueError as e:
         fail(f"--set: {e}")
     target = out if out is not None else Path("results") / "models" / key
-    output_dir("--out", target)
+    writable("--out", target, make=True)
     from .analysis.draw import render  # matplotlib and SciPy: after the arguments are checked (1.7 s of CPU)
 
     try:
@@ -448,8 +434,7 @@ def topology_show(
             check_image_path(png)
         except ValueError as e:
             fail(f"--png {e}")
-        if _unwritable(png):
-            fail(f"--png {png}: {_unwritable(png)}")
+        writable("--png", png, file=True)
     try:
         s = _scenario(scenario, set_)
         memory.check(s, of=memory.network)  # describing builds the network

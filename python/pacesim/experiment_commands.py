@@ -6,7 +6,6 @@ in sweep.py, store.py, plot.py, reproduce/ and site/.
 
 from __future__ import annotations
 
-import errno
 import functools
 import os
 import signal
@@ -21,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import completion, terminal
-from .terminal import command, fail, output_dir, plain, write_failed
+from .terminal import FAILING, command, fail, plain, writable, write_failed
 
 RESULTS = typer.Option(Path("results"), "--results", help="Results directory (database and Parquet tables).")
 WORKERS = typer.Option(None, "--workers", min=1, max=max(64, 4 * (os.cpu_count() or 1)),
@@ -402,7 +401,7 @@ def plot(
     named = f"{name}-{y}-vs-{x}" + "".join(f"-by-{b}" for b in panel.by)
     named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items()) + _size_tag(size) + titled
     stem = out if out is not None else results / "plots" / file_name(named)
-    output_dir("--out", stem.parent)  # before drawing: a read-only store's plots/ is refused at once
+    writable("--out", stem.parent, make=True)  # before drawing: a read-only store's plots/ is refused at once
     try:
         _written(figure(df, [panel], stem, title, axes=axes, size=size, formats=kinds))
     except OSError as e:
@@ -572,7 +571,7 @@ def reproduce(
         fail(f"{fig_id!r} cannot run yet; runnable: {', '.join(f.id for f in _runnable())} (see --list)")
     fid = known[fig_id.lower()]
     target = out if out is not None else results / "reproduce" / (fid + ("-quick" if quick else ""))
-    output_dir("--out", target)
+    writable("--out", target, make=True)
     con = terminal.out()
     try:
         with _interruptible(results), executor(workers, scheduler, dask) as pool:
@@ -731,18 +730,6 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
 
 
-def _writable_place(option: str, path: Path) -> None:
-    """An error naming `option` unless directory `path` is, or could be made, where this process may write; made
-    nothing (a command that ends writing nothing leaves no directory behind)."""
-    at = path
-    while not at.exists() and at != at.parent:
-        at = at.parent
-    if not at.is_dir():
-        fail(f"{option} {path}: {at} is a file, not a directory")
-    if not os.access(at, os.W_OK | os.X_OK):
-        fail(f"{option} {path}: cannot write in {at} (a read-only file system, or no permission)")
-
-
 def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, dask, replace: bool) -> None:
     """With `run`, every figure at full size into `results` (finished points reused, so an interrupted call
     resumes and equal points are shared); then the per-paper tables into `tables` (`write_tables`)."""
@@ -751,7 +738,7 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
     from .sweep import executor
 
     con = terminal.out()
-    _writable_place("--tables", tables)  # before any work
+    writable("--tables", tables)  # before any work
     if run:
         order = _runnable()
         t0 = time.perf_counter()
@@ -771,9 +758,8 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
             terminal.warn(note)
         fail(f"--tables {tables}: {e}")
     except OSError as e:  # the tables there are as they were
-        failed = e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO)  # the file system failed (1), or the place (2)
         fail(f"--tables {e.filename or tables}: {e.strerror or e}; the tables there are as they were",
-             1 if failed else 2)
+             1 if e.errno in FAILING else 2)  # the file system failed (1), or the place (2)
     for note in notes:
         terminal.warn(note)
     if not written:
@@ -799,7 +785,7 @@ def report(
         record = collect(results)
     except RecordError as e:
         fail(f"--results: {e}")
-    output_dir("--out", out)
+    writable("--out", out, make=True)
     try:
         pages = write_site(record, out)
     except OSError as e:

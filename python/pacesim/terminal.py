@@ -38,6 +38,7 @@ import sys
 import termios
 import time
 import warnings
+from pathlib import Path
 from typing import Callable, List, NoReturn, Tuple, TypeVar
 
 import typer
@@ -108,17 +109,37 @@ def write_failed(what: str, e: OSError) -> NoReturn:
     fail(f"{what}: {e.strerror or e}", 1 if e.errno in FAILING else 2)
 
 
-def output_dir(option: str, path) -> None:
-    """Make output directory `path` (an error naming `option` if it is a file or cannot be made), one this
-    process may write in (else an error naming it before any work: a read-only store's plots/)."""
-    if path.exists() and not path.is_dir():
-        fail(f"{option} {path}: is a file, not a directory")
+def writable(option: str, path: Path, *, file: bool = False, make: bool = False) -> None:
+    """End the command with an error naming `option` and `path` (status 2: the place given is unusable) unless
+    this process may write there, checked before any work. With `file`: file `path`, not a directory, in a
+    directory that exists, the file writable if it exists. Else directory `path`: with `make`, made with its
+    parents (a read-only store's plots/ refused at once); without, made nothing (a command that ends writing
+    nothing leaves no directory behind): it, or the nearest directory above it that exists, takes new files."""
     try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        fail(f"{option} {path}: cannot make the directory: {e.strerror or e}")
-    if not os.access(path, os.W_OK | os.X_OK):
-        fail(f"{option} {path}: cannot write in the directory (a read-only file system, or no permission)")
+        if file:
+            if path.is_dir():
+                fail(f"{option} {path}: is a directory")
+            if not path.parent.is_dir():
+                fail(f"{option} {path}: no directory {path.parent}")
+            if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+                fail(f"{option} {path}: not writable")
+            return
+        at = path
+        while not make and not at.exists() and at != at.parent:
+            at = at.parent
+        place = "" if make else f"{at} "
+        if at.exists() and not at.is_dir():
+            fail(f"{option} {path}: {place}is a file, not a directory")
+        if make:
+            try:
+                path.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                fail(f"{option} {path}: cannot make the directory: {e.strerror or e}")
+        if not os.access(at, os.W_OK | os.X_OK):
+            fail(f"{option} {path}: cannot write in {place or 'the directory '}(a read-only file system, or no "
+                 "permission)")
+    except (OSError, ValueError) as e:  # a name too long for the file system, a NUL
+        fail(f"{option} {path}: {getattr(e, 'strerror', None) or e}")
 
 
 def warn(message: str) -> None:
