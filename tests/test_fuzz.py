@@ -16,6 +16,7 @@ import pytest
 import pacesim
 from pacesim import Scenario
 from support import fuzz_input as hostile
+from support.fuzzing import fuzz
 
 CASES = 860  # 1,000 before the pacer kind, whose runs cost about as much as the cases cut
 
@@ -24,11 +25,11 @@ CASES = 860  # 1,000 before the pacer kind, whose runs cost about as much as the
 def harness(tmp_path):
     h = hostile.Harness(tmp_path)
     yield h
-    h.engine.close()
+    h.close()
 
 
 def test_hostile_input_meets_clean_errors_and_good_runs_only(harness):
-    hostile.fuzz(harness, CASES)
+    fuzz(harness, hostile.CASES, CASES)
     assert sum(harness.counts.values()) == CASES
     defects = {c: harness.counts[c] for c in hostile.DEFECTS if harness.counts[c]}
     assert not defects, json.dumps(harness.examples, indent=1, ensure_ascii=False)

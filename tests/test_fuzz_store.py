@@ -11,6 +11,7 @@ import json
 import pytest
 
 from support import fuzz_store as hostile_store
+from support.fuzzing import fuzz
 
 CASES = 60
 
@@ -19,11 +20,11 @@ CASES = 60
 def harness(tmp_path_factory):
     h = hostile_store.Harness(tmp_path_factory.mktemp("store-fuzz"))
     yield h
-    h.worker.close()
+    h.close()
 
 
 def test_hostile_stores_and_sweeps_meet_clean_errors_and_repairs_only(harness):
-    hostile_store.fuzz(harness, CASES)
+    fuzz(harness, hostile_store.CASES, CASES)
     assert sum(harness.counts.values()) == CASES
     defects = {c: harness.counts[c] for c in hostile_store.DEFECTS if harness.counts[c]}
     assert not defects, json.dumps(harness.examples, indent=1, ensure_ascii=False)

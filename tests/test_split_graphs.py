@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 
 from support import fuzz_split_graphs as split_graphs
+from support.fuzzing import fuzz
 
 CASES = 300
 
 
 def test_random_graphs_split_in_two_report_what_one_world_does():
     h = split_graphs.Harness()
-    split_graphs.fuzz(h, CASES)
+    fuzz(h, split_graphs.CASES, CASES)
     assert sum(h.counts.values()) == CASES
     defects = {c: h.counts[c] for c in split_graphs.DEFECTS if h.counts[c]}
     assert not defects, json.dumps(h.examples, indent=1)

@@ -12,33 +12,17 @@ tests/test_fuzz_cli.py runs a fixed budget of; bench/fuzz/README.md ("Command li
 from __future__ import annotations
 
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hostile import arguments, print_record, print_total  # noqa: E402  (the harnesses' command line and records)
-from support.fuzz_cli import CLASSES, Tally, Worker, fuzz, prepare  # noqa: E402  (hostile.py put tests/ on the path)
+from hostile import command_line  # noqa: E402  (the harnesses' command line and records)
+from support.fuzz_cli import CASES, CLASSES, Harness  # noqa: E402  (hostile.py put tests/ on the path)
 
 
-def main() -> None:
-    args = arguments(__doc__, 2000)
-    if args.total is not None:
-        print_total(args.total, CLASSES)
-        return
-    t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="pacesim-cli-fuzz-") as tmp:
-        prepare(Path(tmp))
-        worker, tally = Worker(Path(tmp)), Tally()
-        try:
-            fuzz(worker, tally, args.cases, args.seed)
-        finally:
-            worker.close()
-    record = {"cases": sum(tally.counts.values()), "seed": args.seed, "wall_s": round(time.perf_counter() - t0, 1),
-              "counts": {c: tally.counts[c] for c in CLASSES},
-              "by_command": {k: dict(v) for k, v in sorted(tally.by_command.items())}, "examples": tally.examples}
-    print_record(record, args.out)
+def by_command(h: Harness) -> dict:
+    """The harness's counts per subcommand and class."""
+    return {"by_command": {k: dict(v) for k, v in sorted(h.by_kind.items())}}
 
 
 if __name__ == "__main__":
-    main()
+    command_line(__doc__, 2000, Harness, CASES, CLASSES, by_command, "pacesim-cli-fuzz-", in_memory=False)

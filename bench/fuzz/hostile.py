@@ -9,8 +9,9 @@ kind of case, and up to 20 examples of each defect; --total sums the
 records of a file. The harness (its six kinds of case, its classes, the
 worker that runs a case) is tests/support/fuzz_input.py, which
 tests/test_fuzz.py runs a fixed budget of; bench/fuzz/README.md gives the
-long runs. `arguments`, `print_total` and `print_record` are every
-harness's command line here (cli_args.py, hostile_store.py).
+long runs. `command_line` (with `arguments`, `print_total` and
+`print_record`) is every harness's command line here (cli_args.py,
+hostile_store.py, split_graphs.py).
 """
 
 from __future__ import annotations
@@ -21,14 +22,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Callable, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
-from support.fuzz_input import CLASSES, Harness, fuzz  # noqa: E402
+from support.fuzz_input import CASES, CLASSES, Harness  # noqa: E402
+from support.fuzzing import fuzz  # noqa: E402
 
 
 def arguments(doc: str, cases: int) -> argparse.Namespace:
-    """A harness's command line: --cases, --seed, --out, --total (this one's and cli_args.py's)."""
+    """A harness's command line: --cases, --seed, --out, --total."""
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--cases", type=int, default=cases)
     ap.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: derandomized)")
@@ -45,23 +47,26 @@ def print_total(path: Path, classes: List[str]) -> None:
                       "wall_s": round(sum(r["wall_s"] for r in records)), "counts": total}, indent=1))
 
 
-def main() -> None:
-    args = arguments(__doc__, 10_000)
+def command_line(doc: str, cases: int, harness: Callable[[Path], Any], strategy: Any, classes: List[str],
+                 tallies: Callable[[Any], dict], prefix: str, in_memory: bool = True) -> None:
+    """A harness's command line (`arguments`): with --total, the sums of a file's records (`print_total`); else
+    --cases cases of `strategy` through `harness(scratch directory)`, a temporary one (in /dev/shm with
+    `in_memory`, where cases are written and read back thousands of times), and the run's record
+    (`print_record`): its counts per class, the harness's `tallies(harness)` and its examples of each defect."""
+    args = arguments(doc, cases)
     if args.total is not None:
-        print_total(args.total, CLASSES)
+        print_total(args.total, classes)
         return
     t0 = time.perf_counter()
-    shm = Path("/dev/shm")  # cases are written and read back thousands of times: memory, not a busy disk
-    with tempfile.TemporaryDirectory(prefix="pacesim-fuzz-", dir=shm if shm.is_dir() else None) as tmp:
-        h = Harness(Path(tmp))
+    shm = Path("/dev/shm")
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=shm if in_memory and shm.is_dir() else None) as tmp:
+        h = harness(Path(tmp))
         try:
-            fuzz(h, args.cases, args.seed)
+            fuzz(h, strategy, args.cases, args.seed)
         finally:
-            h.engine.close()
-    wall = time.perf_counter() - t0
-    record = {"cases": sum(h.counts.values()), "seed": args.seed, "wall_s": round(wall, 1),
-              "counts": {c: h.counts[c] for c in CLASSES}, "by_kind": {k: dict(v) for k, v in h.by_kind.items()},
-              "examples": h.examples}
+            h.close()
+    record = {"cases": sum(h.counts.values()), "seed": args.seed, "wall_s": round(time.perf_counter() - t0, 1),
+              "counts": {c: h.counts[c] for c in classes}, **tallies(h), "examples": h.examples}
     print_record(record, args.out)
 
 
@@ -73,5 +78,10 @@ def print_record(record: dict, out: Optional[Path]) -> None:
             f.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
+def by_kind(h) -> dict:
+    """A harness's counts per kind of case and class."""
+    return {"by_kind": {k: dict(v) for k, v in h.by_kind.items()}}
+
+
 if __name__ == "__main__":
-    main()
+    command_line(__doc__, 10_000, Harness, CASES, CLASSES, by_kind, "pacesim-fuzz-")

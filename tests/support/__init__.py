@@ -21,7 +21,8 @@ adds only its command line and its tables. Each module reads its reference rows 
   lines), run_refs.py and claim_refs.py, tests/test_fidelity_ns2_refs.py and test_fidelity_ns2_claims.py.
 - `fuzz_input`, `fuzz_store`, `fuzz_cli`, `fuzz_split_graphs`: the hostile-input harnesses (cases, classes,
   workers) of bench/fuzz/hostile.py, hostile_store.py, cli_args.py and split_graphs.py (their command lines
-  and long runs), tests/test_fuzz.py, test_fuzz_store.py, test_fuzz_cli.py and test_split_graphs.py.
+  and long runs), tests/test_fuzz.py, test_fuzz_store.py, test_fuzz_cli.py and test_split_graphs.py;
+  `fuzzing`, what they share: `fuzz(harness, strategy, cases, seed)`, the forked `Worker`, the `Tally`.
 - `wheel_venv`: a venv with Rust out of reach for the wheel check; bench/wheel/fresh_venv.py,
   tests/test_wheel.py.
 """

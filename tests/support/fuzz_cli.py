@@ -18,28 +18,24 @@ option, argument, key or file the case gave, or click's missing or extra argumen
 or other control character of the case printed raw), `hang` (no answer in `TIMEOUT_S`) and `crash`
 (the worker died).
 
-`prepare(root)` makes the scratch directory, `fuzz(Worker(root), Tally(), cases, seed)` generates the cases and
-counts their classes; tests/test_fuzz_cli.py runs a fixed budget of it, bench/fuzz/cli_args.py (its command line)
-the runs of bench/fuzz/README.md ("Command lines").
+`fuzzing.fuzz(Harness(root), CASES, cases, seed)` makes the scratch directory (`prepare`), generates the cases
+and counts their classes; tests/test_fuzz_cli.py runs a fixed budget of it, bench/fuzz/cli_args.py (its
+command line) the runs of bench/fuzz/README.md ("Command lines").
 """
 
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import re
-import time
 import traceback
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
+from . import fuzzing
 from .fuzz_input import DIGITS, UNITS  # the scenario harness's numbers and units
 
 CLASSES = ["ok", "refused, naming it", "traceback", "error naming nothing", "control characters", "hang", "crash"]
@@ -278,34 +274,18 @@ def _serve(conn, root: Path) -> None:
             conn.send((-1, "", f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
 
 
-class Worker:
+class Worker(fuzzing.Worker):
     """A process running one command line at a time in `root`, restarted after a hang or a crash."""
 
     def __init__(self, root: Path) -> None:
-        self.root, self.ctx, self.proc = root, multiprocessing.get_context("fork"), None
+        super().__init__(_serve, root, daemon=False)  # `sweep` and `reproduce` start worker processes of their own
 
     def run(self, case: Case) -> tuple:
-        if self.proc is None or not self.proc.is_alive():
-            self.conn, child = self.ctx.Pipe()
-            # not a daemon: `sweep` and `reproduce` start worker processes of their own
-            self.proc = self.ctx.Process(target=_serve, args=(child, self.root))
-            self.proc.start()
-        self.conn.send((case.argv, case.trace))
+        self.send((case.argv, case.trace))
         if not self.conn.poll(TIMEOUT_S):
             self.close()
             return ("hang", f"no answer in {TIMEOUT_S:g} s")
-        try:
-            return self.conn.recv()
-        except EOFError:
-            self.proc.join()
-            code, self.proc = self.proc.exitcode, None
-            return ("crash", f"worker exited with {code}")
-
-    def close(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.join()
-            self.proc = None
+        return self.answer()
 
 
 # --- outcomes ---
@@ -364,28 +344,20 @@ def classify(case: Case, answer: tuple) -> Tuple[str, str]:
     return "error naming nothing", f"status {code}: {output[:400]}"
 
 
-@dataclass
-class Tally:
-    counts: Counter = field(default_factory=Counter)
-    by_command: Dict[str, Counter] = field(default_factory=dict)
-    examples: Dict[str, List[str]] = field(default_factory=dict)
+class Harness(fuzzing.Tally):
+    """Runs command lines in a worker in scratch directory `root` (`prepare`d here) and counts their classes,
+    per class and per subcommand (a case's kind), with up to 20 examples of each defect."""
 
-    def record(self, case: Case, cls: str, detail: str) -> None:
+    def __init__(self, root: Path) -> None:
+        super().__init__(DEFECTS)
+        prepare(root)
+        self.worker = Worker(root)
+
+    def close(self) -> None:
+        self.worker.close()
+
+    def record(self, case: Case) -> None:
+        cls, detail = classify(case, self.worker.run(case))
         command = " ".join(case.argv[:2] if case.argv[0] in ("trace", "topology") else case.argv[:1])
-        self.counts[cls] += 1
-        self.by_command.setdefault(command, Counter())[cls] += 1
-        if cls in DEFECTS and len(self.examples.setdefault(cls, [])) < 20:
-            self.examples[cls].append(f"pacesim {' '.join(map(repr, case.argv))}\n{detail[-1500:]}"
-                                      + (f"\ntrace: {case.trace[:300]!r}" if case.trace else ""))
-
-
-def fuzz(worker: Worker, tally: Tally, cases: int, seed: Optional[int] = None) -> None:
-    """Generate `cases` command lines and record each one's outcome; with no `seed`, hypothesis derandomizes."""
-
-    @settings(max_examples=cases, database=None, deadline=None, derandomize=seed is None,
-              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-    @given(CASES)
-    def each(case: Case) -> None:
-        tally.record(case, *classify(case, worker.run(case)))
-
-    (hypothesis_seed(seed)(each) if seed is not None else each)()
+        self.count(cls, command, lambda: f"pacesim {' '.join(map(repr, case.argv))}\n{detail[-1500:]}"
+                   + (f"\ntrace: {case.trace[:300]!r}" if case.trace else ""))

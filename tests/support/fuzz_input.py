@@ -29,8 +29,8 @@ other), nonsense a report should never hold (`nonsense`), an `offered`
 case whose queue the memory guard let grow past its limit (`unguarded`)
 and a run whose worker kept taking memory (`WATCH`).
 
-`fuzz(Harness(work), cases, seed)` generates the cases and counts their
-classes; tests/test_fuzz.py runs a fixed budget of it, bench/fuzz/hostile.py
+`fuzzing.fuzz(Harness(work), CASES, cases, seed)` generates the cases and counts
+their classes; tests/test_fuzz.py runs a fixed budget of it, bench/fuzz/hostile.py
 (its command line) the long runs of bench/fuzz/README.md.
 """
 
@@ -43,7 +43,6 @@ import re
 import time
 import traceback
 import warnings
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -51,8 +50,6 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import psutil
 import tomli_w
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 import pacesim
@@ -62,6 +59,8 @@ from pacesim.memory import tcp_flows
 from pacesim.scenario import Scenario, ScenarioError, apply_overrides, load_scenario, tomllib
 from pacesim.sweep import SweepError, load_sweep
 from pacesim.topology import describe
+
+from . import fuzzing
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
@@ -586,30 +585,25 @@ def _serve(conn, progress) -> None:
             conn.send(("traceback", f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
 
 
-class Engine:
-    """A worker process running one scenario at a time, restarted after a hang or a crash."""
+class Engine(fuzzing.Worker):
+    """The engine in a worker process, one scenario at a time, restarted after a hang or a crash; `progress`
+    (shared memory) holds the running scenario's simulated fraction done and its calls of `progress`."""
 
     def __init__(self) -> None:
-        self.ctx = multiprocessing.get_context("fork")
-        self.proc = None
-
-    def _start(self) -> None:
-        self.conn, child = self.ctx.Pipe()
-        self.progress = self.ctx.Array("d", 2, lock=False)
-        self.proc = self.ctx.Process(target=_serve, args=(child, self.progress), daemon=True)
-        self.proc.start()
+        progress = multiprocessing.get_context("fork").Array("d", 2, lock=False)
+        super().__init__(_serve, progress)
+        self.progress = progress
 
     def run(self, s: Scenario, threads: int, growth: int = WATCH[1]) -> tuple:
         """Run `s` in the worker: its answer, or a runaway past `growth` bytes, a crash, or, not done in
         `TIMEOUT_S`, a hang (its simulated time stood still over the budget's second half), a timer storm
         as ns-2's (one `slow` warns of), or slow. A storm is judged at `TIMEOUT_S` like any run, so that one
         whose time stops moving after a while is a hang, not a storm."""
-        if self.proc is None or not self.proc.is_alive():
-            self._start()
+        self.start()
         every = WATCH[0]
         worker = psutil.Process(self.proc.pid)
         before = worker.memory_info().rss
-        self.conn.send((s, threads))
+        self.send((s, threads))
         t0 = time.monotonic()
         halfway = None  # the simulated fraction done at half of TIMEOUT_S
         while not self.conn.poll(every):
@@ -626,17 +620,9 @@ class Engine:
             elif waited > TIMEOUT_S:
                 verdict = self._unfinished(s, TIMEOUT_S, self.progress[0], halfway, self.progress[1])
             if verdict is not None:
-                self.proc.kill()
-                self.proc.join()
-                self.proc = None
+                self.close()
                 return verdict
-        try:
-            return self.conn.recv()
-        except EOFError:
-            self.proc.join()
-            code = self.proc.exitcode
-            self.proc = None
-            return ("crash", f"worker exited with {code}")
+        return self.answer()
 
     @staticmethod
     def _unfinished(s: Scenario, age: float, done: float, halfway: float, calls: float) -> tuple:
@@ -653,31 +639,26 @@ class Engine:
             return ("timer storm, as ns-2", evidence)
         return ("slow", evidence)
 
-    def close(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.join()
-
-
 @dataclass
 class Outcome:
     cls: str
     detail: str
 
 
-class Harness:
+class Harness(fuzzing.Tally):
     """Drives cases through the front end and counts their outcomes."""
 
     def __init__(self, workdir: Path) -> None:
+        super().__init__(KEPT)
         self.dir = workdir
         for f in SCENARIO_FILES + [SCENARIOS / "traces"]:  # sweep files name scenarios and traces by relative path
             link = workdir / f.name
             if not link.exists():
                 link.symlink_to(f)
         self.engine = Engine()
-        self.counts: Counter = Counter()
-        self.by_kind: Dict[str, Counter] = {}
-        self.examples: Dict[str, List[str]] = {}
+
+    def close(self) -> None:
+        self.engine.close()
 
     def _run(self, s: Scenario, case: Case) -> Outcome:
         if case.kind == "offered":  # the guard refuses it (a ScenarioError naming the source) or it is bounded
@@ -728,23 +709,5 @@ class Harness:
 
     def record(self, case: Case) -> None:
         o = self.outcome(case)
-        self.counts[o.cls] += 1
-        self.by_kind.setdefault(case.kind, Counter())[o.cls] += 1
-        if o.cls in KEPT:
-            ex = self.examples.setdefault(o.cls, [])
-            if len(ex) < 20:
-                ex.append(f"[{case.kind} {case.name} {case.overrides}] {o.detail[:400]}\n{case.content[:2000]!r}"
-                          + (f"\ntrace: {case.trace[:400]!r}" if case.trace else ""))
-
-
-def fuzz(harness: Harness, cases: int, seed: Optional[int] = None) -> None:
-    """Generate `cases` cases and record each one's outcome; with no `seed`,
-    hypothesis derandomizes (the same cases every time)."""
-
-    @settings(max_examples=cases, database=None, deadline=None, derandomize=seed is None,
-              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-    @given(CASES)
-    def each(case: Case) -> None:
-        harness.record(case)
-
-    (hypothesis_seed(seed)(each) if seed is not None else each)()
+        self.count(o.cls, case.kind, lambda: f"[{case.kind} {case.name} {case.overrides}] {o.detail[:400]}\n"
+                   f"{case.content[:2000]!r}" + (f"\ntrace: {case.trace[:400]!r}" if case.trace else ""))

@@ -24,8 +24,8 @@ split" (agrees, and the engine found no cut: the same number of events),
 "error names field" (the engine refused the graph, which the generator
 tries not to make), and the defects "differ", "panic", "engine failure".
 
-`fuzz(Harness(), cases, seed)` generates the cases and counts their
-classes; tests/test_split_graphs.py runs a fixed budget of it,
+`fuzzing.fuzz(Harness(), CASES, cases, seed)` generates the cases and counts
+their classes; tests/test_split_graphs.py runs a fixed budget of it,
 bench/fuzz/split_graphs.py (its command line) the long runs of
 bench/fuzz/README.md.
 """
@@ -33,15 +33,13 @@ bench/fuzz/README.md.
 from __future__ import annotations
 
 import json
-import time
-from collections import Counter
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List
 
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from pacesim import _core
+
+from . import fuzzing
 
 CLASSES = ["same", "same, not split", "error names field", "differ", "panic", "engine failure"]
 DEFECTS = CLASSES[3:]
@@ -158,29 +156,14 @@ def outcome(s: Dict[str, Any]) -> str:
     return "same" if split else "same, not split"
 
 
-class Harness:
-    """Counts per class, and up to `keep` failing cases of each defect."""
+class Harness(fuzzing.Tally):
+    """Counts per class, and up to 10 failing cases of each defect."""
 
-    def __init__(self, keep: int = 10) -> None:
-        self.counts: Counter = Counter()
-        self.examples: Dict[str, List[str]] = {}
-        self.keep = keep
+    def __init__(self) -> None:
+        super().__init__(DEFECTS, keep=10)
 
     def record(self, s: Dict[str, Any]) -> None:
-        cls = outcome(s)
-        self.counts[cls] += 1
-        if cls in DEFECTS and len(self.examples.setdefault(cls, [])) < self.keep:
-            self.examples[cls].append(json.dumps(s))
+        self.count(outcome(s), None, lambda: json.dumps(s))
 
 
-def fuzz(harness: Harness, cases: int, seed: Optional[int] = None) -> None:
-    """Generate `cases` graphs and record each one's outcome; with no `seed`,
-    hypothesis derandomizes (the same cases every time)."""
-
-    @settings(max_examples=cases, database=None, deadline=None, derandomize=seed is None,
-              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-    @given(graphs())
-    def each(s: Dict[str, Any]) -> None:
-        harness.record(s)
-
-    (hypothesis_seed(seed)(each) if seed is not None else each)()
+CASES = graphs()

@@ -29,14 +29,14 @@ nonsense accepted (a sweep whose points do not run their own seed, trace to a fi
 plain file name, or past `MAX_POINTS` points), a crash (the worker died), a hang (no answer in
 `TIMEOUT_S`) and unbounded memory (the worker past `MEMORY_CAP`).
 
-`fuzz(Harness(work), cases, seed)` generates the cases and counts their classes; tests/test_fuzz_store.py runs a
-fixed budget of it, bench/fuzz/hostile_store.py (its command line) the runs of bench/fuzz/README.md.
+`fuzzing.fuzz(Harness(work), CASES, cases, seed)` generates the cases and counts their classes;
+tests/test_fuzz_store.py runs a fixed budget of it, bench/fuzz/hostile_store.py (its command line) the runs
+of bench/fuzz/README.md.
 """
 
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import shutil
 import sqlite3
@@ -44,7 +44,6 @@ import subprocess
 import time
 import traceback
 import warnings
-from collections import Counter
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,14 +52,14 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import pandas as pd
 import psutil
 import tomli_w
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from pacesim.report_tables import TABLES
 from pacesim.scenario import ScenarioError
 from pacesim.store import DamagedRun, Store, StoreError, plain_name
 from pacesim.sweep import MAX_POINTS, Sweep, SweepError, load_sweep, run_sweep, simulate
+
+from . import fuzzing
 
 CLASSES = ["error names it", "repaired", "unharmed", "sound", "traceback", "silent damage", "lost", "nonsense",
            "crash", "hang", "memory"]
@@ -513,20 +512,14 @@ def _serve(conn, pristine: Pristine, base: Path, can_mount: bool) -> None:
         conn.send(out)
 
 
-class Worker:
+class Worker(fuzzing.Worker):
     """A process taking one case at a time, restarted after a crash, a hang or unbounded memory."""
 
     def __init__(self, pristine: Pristine, base: Path, can_mount: bool) -> None:
-        self.ctx = multiprocessing.get_context("fork")
-        self.args = (pristine, base, can_mount)
-        self.proc = None
+        super().__init__(_serve, pristine, base, can_mount)
 
     def run(self, case: Case) -> Tuple[str, str]:
-        if self.proc is None or not self.proc.is_alive():
-            self.conn, child = self.ctx.Pipe()
-            self.proc = self.ctx.Process(target=_serve, args=(child, *self.args), daemon=True)
-            self.proc.start()
-        self.conn.send(case)
+        self.send(case)
         deadline = time.monotonic() + TIMEOUT_S
         while not self.conn.poll(0.2):
             try:
@@ -538,19 +531,7 @@ class Worker:
                 return ("memory", f"{rss / 2**20:.0f} MB") if rss > MEMORY_CAP else ("hang", f"{TIMEOUT_S:g} s")
             if not self.proc.is_alive():
                 break
-        try:
-            return self.conn.recv()
-        except EOFError:
-            self.proc.join()
-            code = self.proc.exitcode
-            self.proc = None
-            return "crash", f"worker exited with {code}"
-
-    def close(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.join()
-            self.proc = None
+        return self.answer()
 
 
 def may_mount(base: Path) -> bool:
@@ -563,39 +544,23 @@ def may_mount(base: Path) -> bool:
     return True
 
 
-class Harness:
+class Harness(fuzzing.Tally):
     """Builds the undamaged store, drives cases through a worker and counts their outcomes."""
 
     def __init__(self, base: Path) -> None:
+        super().__init__(DEFECTS)
         self.base = base
         self.can_mount = may_mount(base)
         self.pristine = Pristine.build(base / "pristine")
         self.worker = Worker(self.pristine, base, self.can_mount)
-        self.counts: Counter = Counter()
-        self.by_kind: Dict[str, Counter] = {}
-        self.examples: Dict[str, List[str]] = {}
+
+    def close(self) -> None:
+        self.worker.close()
 
     def record(self, case: Case) -> str:
         cls, detail = self.worker.run(case)
-        self.counts[cls] += 1
-        self.by_kind.setdefault(case.kind, Counter())[cls] += 1
-        if cls in DEFECTS:
-            ex = self.examples.setdefault(cls, [])
-            if len(ex) < 20:
-                ex.append(f"[{case.kind}] {detail[:2000]}\n{repr(case)[:1500]}")
+        self.count(cls, case.kind, lambda: f"[{case.kind}] {detail[:2000]}\n{repr(case)[:1500]}")
         return cls
 
 
 CASES = st.one_of(damage_case(), damage_case(), disk_case, sweep_case())
-
-
-def fuzz(harness: Harness, cases: int, seed: Optional[int] = None) -> None:
-    """Generate `cases` cases and record each one's outcome; with no `seed`, hypothesis derandomizes."""
-
-    @settings(max_examples=cases, database=None, deadline=None, derandomize=seed is None,
-              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-    @given(CASES)
-    def each(case: Case) -> None:
-        harness.record(case)
-
-    (hypothesis_seed(seed)(each) if seed is not None else each)()
