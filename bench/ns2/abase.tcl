@@ -35,6 +35,11 @@
 # empty) sampled at exponential gaps of mean S seconds (below).
 # `hurst 1` (A-fig7, A-fig8): the RESULT line adds beta(s) and the Hurst
 # parameter of the core's arrivals (below).
+# `manual_routes 1`: ns-2's Manual routing with every route installed by
+# hand (each host's default towards its router, each router's route to its
+# own hosts, r0's and r1's defaults across the core): the same paths and
+# RESULT as the default static routing, without its all-pairs route
+# computation, most of the set-up of a 2000-host run (as ebase_manual.tcl).
 # `cwnd_csv FILE` (A-fig4): every bulk flow's cwnd_ sampled every 50 ms over
 # [WARMUP, DURATION], its mean written to FILE (flow, mean_cwnd).
 # Randomness: $defaultRNG and an RNG object seeded with SEED; the RNG draws,
@@ -45,13 +50,14 @@ array set opt {
     hosts 1000 access 10e6 core 100e6 udp_access 100e6 buffer 10000 seed 1
     duration 200 warmup 50 flows_csv /dev/null variant Reno sink ""
     udp none udp_rate 5e6 udp_size 200 trace "" short "" twoway 0 cwnd_csv "" empty_gap 0 hurst 0
-    window 1000
+    window 1000 manual_routes 0
 }
 array set opt $argv
 foreach var {seed duration warmup flows_csv variant} { set $var $opt($var) }
 
 source [file join [file dirname [info script]] flows.tcl]
 simulator $opt(sink)
+if {$opt(manual_routes)} { $ns rtproto Manual }
 
 Agent/TCP set packetSize_ 1000
 Agent/TCP set window_ $opt(window)
@@ -63,6 +69,10 @@ set r1 [$ns node]
 $ns simplex-link $r0 $r1 $opt(core) 50ms DropTail
 $ns simplex-link $r1 $r0 $opt(core) 50ms DropTail
 byte_limit [[$ns link $r0 $r1] queue] $opt(buffer)
+if {$opt(manual_routes)} {
+    [$r0 get-module Manual] add-route-to-adj-node -default $r1
+    [$r1 get-module Manual] add-route-to-adj-node -default $r0
+}
 set qmon [$ns makeflowmon Fid]
 $ns attach-fmon [$ns link $r0 $r1] $qmon
 if {$opt(twoway)} {
@@ -80,11 +90,17 @@ if {$opt(short) ne ""} {
 
 # A host pair behind r0 and r1 (sender link RATE, DELAY; sink link RATE, 0).
 proc host_pair {rate delay} {
-    global ns r0 r1
+    global ns r0 r1 opt
     set s [$ns node]
     set d [$ns node]
     $ns duplex-link $s $r0 $rate ${delay}ms DropTail
     $ns duplex-link $r1 $d $rate 0ms DropTail
+    if {$opt(manual_routes)} {
+        foreach {host router} [list $s $r0 $d $r1] {
+            [$host get-module Manual] add-route-to-adj-node -default $router
+            [$router get-module Manual] add-route-to-adj-node $host
+        }
+    }
     return [list $s $d]
 }
 

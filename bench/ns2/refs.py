@@ -124,15 +124,18 @@ def ns2_args(point, tmp):
             abase[7] = point["udp_access_mbps"] * 1e6 * k
             fbm_trace(trace, point)
         return [HERE / "abase.tcl", *abase, *common, "window", point["window"], "udp", "trace", "trace", trace]
+    # A-fig7, A-fig8, A-fig17: routes by hand (abase.tcl's manual_routes: the same RESULT, the 2000-host set-up
+    # without the all-pairs route computation).
     if s in ("abase-hurst", "abase-hurst-users"):
         users = ["short", f"1.0,{A_USERS}"] if s == "abase-hurst-users" else []
         return [HERE / "abase.tcl", "hosts", point["hosts"], "access", 10e6 * k, "core", core_rate(point),
-                "udp_access", 100e6 * k, *common, "window", point["window"], "hurst", 1, *users]
+                "udp_access", 100e6 * k, *common, "window", point["window"], "hurst", 1, *users, "manual_routes", 1]
     if s == "abase-empty":
         # P(core queue empty) sampled at exponential gaps of mean 0.2 ms (causes_e.py's A-fig17 points).
         users = ["short", f"{point['fraction']},{A_USERS}"] if point["fraction"] > 0 else []
         return [HERE / "abase.tcl", "hosts", round(2000 * k), "access", 10e6 * k, "core", core_rate(point),
-                "udp_access", 100e6 * k, *common, "window", point["window"], "empty_gap", 0.0002, *users]
+                "udp_access", 100e6 * k, *common, "window", point["window"], "empty_gap", 0.0002, *users,
+                "manual_routes", 1]
     if s == "ebase-access":
         # Routes installed by hand (ebase_manual.tcl's manual_routes: the same network and RESULT, without the
         # all-pairs route computation that is most of a 1000-flow run's cost).
