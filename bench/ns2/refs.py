@@ -10,8 +10,7 @@ into ns-2's metric names. Standard library only at import time, so that
 the ns-2 runner needs neither pacesim nor numpy.
 """
 
-import functools
-import struct
+import subprocess
 import sys
 from pathlib import Path
 
@@ -22,8 +21,9 @@ ROOT = HERE.parents[1]
 # _claims.py share: tests/support/ns2_refs.py (standard library only at import time, as here).
 sys.path.insert(0, str(ROOT / "tests"))
 from support.ns2_refs import (  # noqa: E402,F401  (the ns-2 runners read them here)
-    CLAIM_SETUPS, HURST, HURST_SHORT, PARAMS, SETUPS, UDP_SIZE, UNCHECKED, agrees, core_rate, key, measure, overrides,
-    points, slope_hurst, tolerance, udp_rate, udp_size)
+    CLAIM_SETUPS, HURST, HURST_SHORT, PARAMS, SETUPS, UDP_SIZE, UNCHECKED, _sizes, agrees, core_rate, fbm_trace, key,
+    measure, overrides, points, slope_hurst, tolerance, udp_rate, udp_size, write_trace)
+from support import ns2_refs  # noqa: E402
 
 A_USERS = "100000,1.5,1"  # paper A's users (Sec VI): Pareto files of mean 100 KB, shape 1.5; think exp. 1 s
 HURST_SCALES = range(10, 24)  # beta(s) at s = 2^k us: 1.024 ms to 8.4 s (abase.tcl's `hurst 1`)
@@ -45,62 +45,32 @@ def poisson_trace(path, point, rate=None, sizes=(UDP_SIZE, UDP_SIZE)):
     write_trace(path, np.diff(t, prepend=0), _sizes(rng, sizes, n))
 
 
-def fbm_trace(path, point, rate=None, sizes=(UDP_SIZE, UDP_SIZE)):
-    """Paper A's truncated fBm (Sec V-A) at 1 us as an ns-2 trace: per 1 us
-    interval y = a max(0, 1 + x) bytes, x normalised fGn (Hurst 0.85), a set
-    so the mean is `rate` (the point's UDP rate by default); the bytes cut
-    into packets of U[sizes] bytes, each sent at the end of the interval
-    that completes it (pacesim's traffic/fbm.rs, with its own generator: the
-    arrivals are alike in law, not the same). One 2^22 us block (4.2 s) of
-    exact fGn by circulant embedding, looped by ns-2 from a random record."""
-    import numpy as np
+def ns2_trace_start(point, nrec):
+    """The record at which abase.tcl's ns-2 run of `point` starts playing its UDP trace of `nrec` records.
 
-    x, state = _fgn_block(point["seed"])
-    n = len(x)
-    rng = np.random.default_rng(point["seed"])
-    rng.bit_generator.state = state
-    y = np.maximum(0.0, 1 + x)
-    # a = the mean bytes per us over E[max(0, 1 + x)] = Phi(1) + phi(1) in
-    # pacesim; here over the block's own mean, as the looped block is the
-    # whole run (its mean is off by a few % otherwise, H being high).
-    cum = np.cumsum(y * ((rate or udp_rate(point)) / 8 * 1e-6 / y.mean()))
-    # Packet j leaves at the end of the interval in which the cumulative bytes reach those of packets 0..=j.
-    size = _sizes(rng, sizes, int(cum[-1] // min(sizes)) + 1)
-    size = size[:np.searchsorted(np.cumsum(size), cum[-1], side="right")]
-    ends = np.searchsorted(cum, np.cumsum(size)) + 1
-    gaps = np.diff(ends, append=n + ends[0])
-    write_trace(path, gaps, size)
+    TraceFile::setup (ns-2.35 trace/traffictrace.cc) returns int(Random::uniform(nrec) + .5), drawn from
+    $defaultRNG when the source starts at 0 s. Before it, each of the HOSTS Agent/TCP has drawn twice (its boot_time_,
+    TcpAgent::reset, runs twice as a flow is built) and nothing else has drawn from $defaultRNG: trace_start.tcl
+    skips those 2 HOSTS draws. Checked against ns-2's own sends (a trace of the UDP access queue in abase.tcl, the
+    first 40 send gaps matched against the trace): record 38007 of 209715 at the paper's size (seed 2, UDP 80 of 100
+    Mb/s at 2 KB), 470 of 23592 at x0.1 (seed 1, 90 of 100 at 8 KB), as computed here."""
+    hosts = round(1000 * point.get("scale", 1))
+    out = subprocess.run(["ns", str(HERE / "trace_start.tcl"), str(point["seed"]), str(2 * hosts)],
+                         capture_output=True, text=True, check=True).stdout
+    start = int(nrec * float(out) + 0.5)
+    if start >= nrec:  # ns-2 would read past its trace's end
+        raise ValueError(f"ns-2 starts past the trace's {nrec} records at {point}")
+    return start
 
 
-@functools.lru_cache(maxsize=2)
-def _fgn_block(seed):
-    """One 2^22-sample block of exact normalised fGn (Hurst HURST) by circulant embedding, drawn from
-    default_rng(seed), and that generator's state after the draw (a seed's traces at several rates share it)."""
-    import numpy as np
-
-    n = 1 << 22
-    k = np.arange(n + 1, dtype=float)
-    h2 = 2 * HURST
-    gamma = 0.5 * ((k + 1) ** h2 - 2 * k ** h2 + np.abs(k - 1) ** h2)
-    lam = np.fft.fft(np.concatenate([gamma, gamma[-2:0:-1]])).real
-    rng = np.random.default_rng(seed)
-    z = rng.standard_normal(2 * n) + 1j * rng.standard_normal(2 * n)
-    x = np.fft.fft(np.sqrt(np.maximum(lam, 0) / (2 * n)) * z).real[:n]
-    x.setflags(write=False)
-    return x, rng.bit_generator.state
-
-
-def _sizes(rng, sizes, n):
-    """n packet sizes U[sizes] (integers, both ends in); no draw when the range is one size."""
-    import numpy as np
-
-    lo, hi = sizes
-    return np.full(n, lo) if lo == hi else rng.integers(lo, hi + 1, n)
-
-
-def write_trace(path, gaps_us, sizes):
-    with open(path, "wb") as f:
-        f.write(b"".join(struct.pack(">II", int(g), int(b)) for g, b in zip(gaps_us, sizes)))
+def ns2_udp_override(point, tmp, start=None):
+    """refs' pacesim side of an fBm point played from ns-2's own packets (ns2_refs.ns2_udp_override), its start
+    record the row's `udp_trace_start` if given, else found by ns2_trace_start (which needs ns)."""
+    if start is None:
+        binary = tmp / "udp.bin"
+        fbm_trace(binary, point)
+        start = ns2_trace_start(point, binary.stat().st_size // 8)
+    return ns2_refs.ns2_udp_override(point, tmp, start)
 
 
 def ns2_args(point, tmp):

@@ -14,7 +14,9 @@ pacesim nor numpy.
 """
 
 import csv
+import functools
 import math
+import struct
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -233,6 +235,88 @@ def overrides(point):
     raise KeyError(s)
 
 
+def fbm_trace(path, point, rate=None, sizes=(UDP_SIZE, UDP_SIZE)):
+    """Paper A's truncated fBm (Sec V-A) at 1 us as an ns-2 trace: per 1 us
+    interval y = a max(0, 1 + x) bytes, x normalised fGn (Hurst 0.85), a set
+    so the mean is `rate` (the point's UDP rate by default); the bytes cut
+    into packets of U[sizes] bytes, each sent at the end of the interval
+    that completes it (pacesim's traffic/fbm.rs, with its own generator: the
+    arrivals are alike in law, not the same). One 2^22 us block (4.2 s) of
+    exact fGn by circulant embedding, looped by ns-2 from a random record."""
+    import numpy as np
+
+    x, state = _fgn_block(point["seed"])
+    n = len(x)
+    rng = np.random.default_rng(point["seed"])
+    rng.bit_generator.state = state
+    y = np.maximum(0.0, 1 + x)
+    # a = the mean bytes per us over E[max(0, 1 + x)] = Phi(1) + phi(1) in
+    # pacesim; here over the block's own mean, as the looped block is the
+    # whole run (its mean is off by a few % otherwise, H being high).
+    cum = np.cumsum(y * ((rate or udp_rate(point)) / 8 * 1e-6 / y.mean()))
+    # Packet j leaves at the end of the interval in which the cumulative bytes reach those of packets 0..=j.
+    size = _sizes(rng, sizes, int(cum[-1] // min(sizes)) + 1)
+    size = size[:np.searchsorted(np.cumsum(size), cum[-1], side="right")]
+    ends = np.searchsorted(cum, np.cumsum(size)) + 1
+    gaps = np.diff(ends, append=n + ends[0])
+    write_trace(path, gaps, size)
+
+
+@functools.lru_cache(maxsize=2)
+def _fgn_block(seed):
+    """One 2^22-sample block of exact normalised fGn (Hurst HURST) by circulant embedding, drawn from
+    default_rng(seed), and that generator's state after the draw (a seed's traces at several rates share it)."""
+    import numpy as np
+
+    n = 1 << 22
+    k = np.arange(n + 1, dtype=float)
+    h2 = 2 * HURST
+    gamma = 0.5 * ((k + 1) ** h2 - 2 * k ** h2 + np.abs(k - 1) ** h2)
+    lam = np.fft.fft(np.concatenate([gamma, gamma[-2:0:-1]])).real
+    rng = np.random.default_rng(seed)
+    z = rng.standard_normal(2 * n) + 1j * rng.standard_normal(2 * n)
+    x = np.fft.fft(np.sqrt(np.maximum(lam, 0) / (2 * n)) * z).real[:n]
+    x.setflags(write=False)
+    return x, rng.bit_generator.state
+
+
+def _sizes(rng, sizes, n):
+    """n packet sizes U[sizes] (integers, both ends in); no draw when the range is one size."""
+    import numpy as np
+
+    lo, hi = sizes
+    return np.full(n, lo) if lo == hi else rng.integers(lo, hi + 1, n)
+
+
+def write_trace(path, gaps_us, sizes):
+    with open(path, "wb") as f:
+        f.write(b"".join(struct.pack(">II", int(g), int(b)) for g, b in zip(gaps_us, sizes)))
+
+
+def ns2_udp_override(point, tmp, start):
+    """The pacesim override (`traffic.udp=...`) that sends the very UDP packets abase.tcl's ns-2 run of an
+    `abase-fbm-rate` point sends: its fBm trace (fbm_trace, written under the directory `tmp`) from record `start`
+    (where ns-2 starts it: the row's udp_trace_start, bench/ns2/refs.py's ns2_trace_start), each packet at the
+    time ns-2 sends it, looped. ns-2 sends record k's packet its gap after the one before (the first one its gap
+    after 0 s) and loops with a period of the gaps' sum, 2^22 us; pacesim's trace source loops with a period of
+    n / (n - 1) times its first-to-last span, a few tens of us longer or shorter, so the two drift apart by at most
+    a few ms over a 100 s run."""
+    import numpy as np
+
+    binary = tmp / "udp.bin"
+    if not binary.exists():
+        fbm_trace(binary, point)
+    rec = np.frombuffer(binary.read_bytes(), dtype=">u4").reshape(-1, 2).astype(np.int64)
+    sends_us = np.cumsum(np.roll(rec[:, 0], -start))
+    sizes = np.roll(rec[:, 1], -start)
+    if len(set(sizes.tolist())) != 1:
+        raise ValueError("one packet size per trace: pacesim cuts each record into packets of the source's size")
+    text = tmp / "udp.txt"
+    text.write_text("".join(f"{t / 1000:.3f} {b}\n" for t, b in zip(sends_us, sizes)))
+    return (f'traffic.udp=[{{kind = "trace", size = "{sizes[0]}B", start = "{sends_us[0]}us", '
+            f'trace = {{file = "{text}", columns = ["time_ms", "bytes"], send = "burst"}}}}]')
+
+
 def measure(result, point):
     """pacesim's result in the ns-2 scripts' metric names."""
     m = result.summary
@@ -245,6 +329,7 @@ def measure(result, point):
     # TCP's wire bytes leaving the core: all less the UDP packets that left (all 200 B).
     udp_bytes = (core.udp_arrivals - core.udp_drops) * udp_size(point)
     out["tcp_mbps"] = (core.departed_bytes - udp_bytes) * 8 / span / 1e6
+    out["udp_arrivals"] = int(core.udp_arrivals)  # UDP packets reaching the core in the window, as ns-2 counts them
     if result.burstiness is not None:
         beta = result.burstiness["beta"]
         out["hurst"] = result.metrics["hurst_1ms"]
@@ -308,12 +393,16 @@ def _number(v):
     return v
 
 
-def simulate(point):
-    """pacesim on one ns-2 row's point: the metrics in ns-2's names."""
+def simulate(point, udp=None):
+    """pacesim on one ns-2 row's point: the metrics in ns-2's names. `udp`: a `traffic.udp=...` override in place
+    of the point's own UDP source (bench/ns2/refs.py's ns2_udp_override: the packets ns-2 sends)."""
     import pacesim
 
     base = pacesim.load_scenario(ROOT / "scenarios" / SETUPS[point["setup"]][2])
-    s = pacesim.apply_overrides(base, overrides(point))
+    ov = overrides(point)
+    if udp is not None:
+        ov = [o for o in ov if not o.startswith("traffic.udp=")] + [udp]
+    s = pacesim.apply_overrides(base, ov)
     return {**point, **measure(pacesim.run(s), point)}
 
 
