@@ -7,6 +7,7 @@ made to order."""
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import pytest
 
@@ -35,6 +36,21 @@ def test_hostile_stores_and_sweeps_meet_clean_errors_and_repairs_only(harness):
 def _damage(harness, tmp_path, *edits) -> tuple:
     case = hostile_store.Case("damage", edits=list(edits))
     return hostile_store.damage_outcome(case, harness.pristine, tmp_path)
+
+
+def test_an_sql_edit_after_a_flip_that_makes_sqlites_message_no_utf8(tmp_path):
+    """A flipped bit in the schema's text can make SQLite's own error message bytes Python cannot decode
+    (seed 7001 of hostile_store.py met it as the harness's own traceback): the SQL edit then changes nothing,
+    and the case goes on to what pacesim makes of the store."""
+    con = sqlite3.connect(tmp_path / "pacesim.sqlite")
+    con.execute("CREATE TABLE runs (metrics TEXT)")
+    con.execute("INSERT INTO runs VALUES ('{}')")
+    con.execute("PRAGMA writable_schema = ON")  # the schema's text ends in a lone continuation byte
+    con.execute("UPDATE sqlite_master SET sql = 'CREATE TABLE runs (metrics TEXT) x' || CAST(x'd5' AS TEXT)")
+    con.commit()
+    con.close()
+    pick = hostile_store.SQL_EDITS.index(("runs", "metrics"))
+    assert hostile_store._sql_edit(tmp_path, pick, 0.5) == "nothing to change: SQLite's message is not UTF-8"
 
 
 def test_the_classes_are_told_apart(harness, tmp_path, monkeypatch):

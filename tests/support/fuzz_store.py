@@ -225,6 +225,8 @@ def _sql_edit(root: Path, pick: int, where: float) -> str:
             rows = con.execute(f"SELECT rowid, {column} FROM {table}").fetchall()
         except sqlite3.DatabaseError:  # an earlier edit left no database SQLite reads
             return "nothing to change: the database does not read"
+        except UnicodeDecodeError:  # an earlier flip in the schema's text: SQLite's error quotes its bytes
+            return "nothing to change: SQLite's message is not UTF-8"
         if not rows:
             return "nothing to change"
         rowid, value = rows[int(where * len(rows)) % len(rows)]
