@@ -22,7 +22,9 @@
 # Access links U[8,12] Mb/s, U[1,5] ms; edge links 100 Mb/s, U[5,15] ms.
 # A wrapper may set core_rate, edge_rate (Mb/s) and access_lo, access_hi
 # (the access rates' range, Mb/s) before sourcing this script (paper E
-# Fig. 8's non-bottleneck core: bench/ns2/efig8.tcl); unset, they are E-base's.
+# Fig. 8's non-bottleneck core: bench/ns2/efig8.tcl), and core_delay,
+# edge_delay_lo/hi, access_delay_lo/hi (ms; bench/ns3's dumbbells, every
+# delay fixed); unset, they are E-base's (the draws are the same either way).
 # A wrapper may define proc udp_host (bench/ns2/ebase_udp.tcl: paper E
 # Sec 5's UDP host), called after the TCP hosts are built; the core's
 # monitor is then a flow monitor by fid (TCP 0, UDP 1), and the RESULT line
@@ -45,7 +47,8 @@ if {$variant eq ""} { set variant Reno }
 if {$qtype eq ""} { set qtype DropTail }
 if {$scale eq ""} { set scale 1 }
 # Mb/s after scaling.
-foreach {var default} {core_rate 100 edge_rate 100 access_lo 8 access_hi 12 window 1000} {
+foreach {var default} {core_rate 100 edge_rate 100 access_lo 8 access_hi 12 window 1000 core_delay 100
+        edge_delay_lo 5 edge_delay_hi 15 access_delay_lo 1 access_delay_hi 5} {
     if {![info exists $var]} { set $var $default }
 }
 proc mbps {rate} {
@@ -74,8 +77,8 @@ source [file join [file dirname [info script]] flows.tcl]
 
 set c0 [$ns node]
 set c1 [$ns node]
-$ns simplex-link $c0 $c1 [mbps $core_rate] 100ms $qtype
-$ns simplex-link $c1 $c0 [mbps $core_rate] 100ms DropTail
+$ns simplex-link $c0 $c1 [mbps $core_rate] ${core_delay}ms $qtype
+$ns simplex-link $c1 $c0 [mbps $core_rate] ${core_delay}ms DropTail
 set q [[$ns link $c0 $c1] queue]
 if {$qtype eq "RED"} {
     set kb [expr {$buffer / 1000.0}]
@@ -134,14 +137,14 @@ set n 0
 for {set e 0} {$e < $edges} {incr e} {
     set es [$ns node]
     set ed [$ns node]
-    set edelay [uniform 5 15]
+    set edelay [uniform $edge_delay_lo $edge_delay_hi]
     ingress_link $es $c0 $edelay $e
     $ns duplex-link $c1 $ed [mbps $edge_rate] ${edelay}ms DropTail
     for {set h 0} {$h < $hosts} {incr h} {
         set s [$ns node]
         set d [$ns node]
         set rate [uniform $access_lo $access_hi]
-        set delay [uniform 1 5]
+        set delay [uniform $access_delay_lo $access_delay_hi]
         $ns duplex-link $s $es [mbps $rate] ${delay}ms DropTail
         $ns duplex-link $ed $d [mbps $rate] ${delay}ms DropTail
         if {[info exists manual_routes]} { route_host $s $es $d $ed }

@@ -19,6 +19,8 @@ adds only its command line and its tables. Each module reads its reference rows 
 - `ns2_refs`: the ns-2 references beyond E-base and at the claims' own setups (bench/ns2/results/refs/): each
   setup's grid, pacesim overrides, metrics and tolerances; bench/ns2/refs.py (which adds the ns-2 command
   lines), run_refs.py and claim_refs.py, tests/test_fidelity_ns2_refs.py and test_fidelity_ns2_claims.py.
+- `ns3_refs`: the ns-3 references (bench/ns3/results/): the dumbbells, pacesim's side of a point and the
+  tolerance rule on a row; bench/ns3/compare.py, tests/test_fidelity_ns3.py.
 - `fuzz_input`, `fuzz_store`, `fuzz_cli`, `fuzz_split_graphs`: the hostile-input harnesses (cases, classes,
   workers) of bench/fuzz/hostile.py, hostile_store.py, cli_args.py and split_graphs.py (their command lines
   and long runs), tests/test_fuzz.py, test_fuzz_store.py, test_fuzz_cli.py and test_split_graphs.py;

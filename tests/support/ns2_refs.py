@@ -360,12 +360,18 @@ def tolerance(metric):
 
 
 def agrees(metric, ns2, ours, point, floor=0.005):
+    return agrees_at(metric, ns2, ours, core_rate(point), floor)
+
+
+def agrees_at(metric, reference, ours, core_rate_bps, floor=0.005):
+    """`tolerance`'s rule for one metric against any reference simulator (ns-2, ns-3), on a core of
+    `core_rate_bps`: a loss at or under `floor` in the reference is not compared."""
     kind, tol = tolerance(metric)
     if kind == "rate":
-        return abs(ours - ns2) <= tol * core_rate(point) / 1e6
+        return abs(ours - reference) <= tol * core_rate_bps / 1e6
     if kind == "loss":
-        return ns2 <= floor or abs(ours / ns2 - 1) <= tol
-    return abs(ours / ns2 - 1) <= tol if ns2 else ours == 0
+        return reference <= floor or abs(ours / reference - 1) <= tol
+    return abs(ours / reference - 1) <= tol if reference else ours == 0
 
 
 def load(setup):

@@ -1,0 +1,153 @@
+"""A dumbbell in ns-3 (PyPI `ns3` 3.44): the reference pacesim's queue disciplines are checked against (issue 37).
+
+    python dumbbell.py JSON          # one run; JSON: the settings below, as an object; prints one JSON line
+
+The network is pacesim's E-base shape with one edge (`scenarios/e-base.toml`, `edges = 1`): `flows` senders,
+each on its own access link into an edge router `es`, one edge link into the core router `c0`, the core link
+`c0 -> c1`, and the mirror image to the sinks. Every rate and delay is fixed (no draws), so both simulators
+build the same links. Only the core queue can drop: its queue disc (`queue`: droptail as a byte FIFO, codel,
+fq_codel, pie) holds the backlog over a device queue of one packet; every other device queue is large.
+
+TCP is ns-3's NewReno congestion control, set as close to pacesim's as ns-3 allows: 1000 B segments, every
+segment ACKed (no delayed ACKs), initial window 2, no timestamps (so 40 B of TCP/IP headers), no limited
+transmit, minimum RTO 200 ms, buffers large enough never to limit a window. Its loss recovery is the run's
+`tcp` reading (`RECOVERY`): "sack", SACK with ns-3's default proportional rate reduction, beside pacesim's
+`sack` (ns-2's Sack1); "newreno", no SACK and ns-3's classic (RFC 6582) recovery, beside pacesim's `newreno`.
+What stays ns-3's own: byte-counted windows, its RTO estimator's 1 ms clock (ns-2's tick is 10 ms), PPP's
+2 B of framing on every link, and the three-way handshake.
+
+Measured over [warmup, duration] s, as pacesim measures: the core queue's bytes sent (Mb/s, IP bytes), its
+drops over its arrivals, and each sink's bytes received (goodput, Kb/s, the mean over flows).
+"""
+
+import json
+import random
+import sys
+
+from ns import ns
+
+QUEUES = {
+    # pacesim's [core.codel], [core.fq_codel], [core.pie] defaults (RFC 8289, 8290, 8033; Linux's), as ns-3
+    # attributes; each disc's byte limit is the core buffer.
+    "droptail": ("ns3::FifoQueueDisc", {}),
+    "codel": ("ns3::CoDelQueueDisc", {"Target": "5ms", "Interval": "100ms", "MinBytes": "1514"}),
+    "fq_codel": ("ns3::FqCoDelQueueDisc", {"Target": "5ms", "Interval": "100ms", "Flows": "1024",
+                                           "DropBatchSize": "64", "UseEcn": "false"}),
+    "pie": ("ns3::PieQueueDisc", {"QueueDelayReference": "15ms", "Tupdate": "15ms", "A": "0.125", "B": "1.25",
+                                  "MaxBurstAllowance": "150ms", "DequeueThreshold": "16384",
+                                  "UseDequeueRateEstimator": "false"}),
+}
+
+
+RECOVERY = {
+    "sack": {"ns3::TcpSocketBase::Sack": "true", "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpPrrRecovery"},
+    "newreno": {"ns3::TcpSocketBase::Sack": "false", "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpClassicRecovery"},
+}
+
+
+def _tcp_defaults(tcp: str) -> None:
+    def set_default(name: str, value: str) -> None:
+        ns.Config.SetDefault(name, ns.StringValue(value))
+
+    set_default("ns3::TcpL4Protocol::SocketType", "ns3::TcpNewReno")
+    for name, value in RECOVERY[tcp].items():
+        set_default(name, value)
+    set_default("ns3::TcpSocket::SegmentSize", "1000")
+    set_default("ns3::TcpSocket::DelAckCount", "1")
+    set_default("ns3::TcpSocket::InitialCwnd", "2")
+    set_default("ns3::TcpSocket::SndBufSize", str(1 << 26))
+    set_default("ns3::TcpSocket::RcvBufSize", str(1 << 26))
+    set_default("ns3::TcpSocketBase::Timestamp", "false")
+    set_default("ns3::TcpSocketBase::LimitedTransmit", "false")
+    set_default("ns3::TcpSocketBase::MinRto", "200ms")
+
+
+def _link(a, b, rate: str, delay: str, device_queue: str):
+    p2p = ns.PointToPointHelper()
+    p2p.SetDeviceAttribute("DataRate", ns.StringValue(rate))
+    p2p.SetChannelAttribute("Delay", ns.StringValue(delay))
+    p2p.SetQueue("ns3::DropTailQueue", "MaxSize", ns.StringValue(device_queue))
+    return p2p.Install(a, b)
+
+
+def run(s: dict) -> dict:
+    """One run of settings `s` (flows, access_rate, access_delay, edge_rate, edge_delay, core_rate, core_delay,
+    buffer_bytes, queue, tcp, seed, duration_s, warmup_s, start_s): the window's numbers."""
+    ns.RngSeedManager.SetSeed(1)
+    ns.RngSeedManager.SetRun(s["seed"])
+    _tcp_defaults(s["tcp"])
+    n = s["flows"]
+    senders, sinks, routers = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()
+    senders.Create(n)
+    sinks.Create(n)
+    routers.Create(4)  # es, c0, c1, ed
+    stack = ns.InternetStackHelper()
+    for c in (senders, sinks, routers):
+        stack.Install(c)
+    es, c0, c1, ed = (routers.Get(i) for i in range(4))
+    big = "100000p"
+    pairs = [(es, c0, s["edge_rate"], s["edge_delay"], big), (c1, ed, s["edge_rate"], s["edge_delay"], big)]
+    pairs += [(senders.Get(i), es, s["access_rate"], s["access_delay"], big) for i in range(n)]
+    pairs += [(ed, sinks.Get(i), s["access_rate"], s["access_delay"], big) for i in range(n)]
+    core = _link(c0, c1, s["core_rate"], s["core_delay"], "1p")
+    devices = [core] + [_link(*p) for p in pairs]
+    # Only the core's forward device gets a queue disc; Ipv4AddressHelper would put FQ-CoDel on every device.
+    kind, attrs = QUEUES[s["queue"]]
+    tch = ns.TrafficControlHelper()
+    # ns-3's FQ-CoDel counts its limit in packets only: the core buffer in whole 1040 B data packets.
+    limit = f"{s['buffer_bytes'] // 1040}p" if s["queue"] == "fq_codel" else f"{s['buffer_bytes']}B"
+    tch.SetRootQueueDisc(kind, "MaxSize", ns.StringValue(limit))
+    discs = tch.Install(core.Get(0))
+    disc = discs.Get(0)
+    for name, value in attrs.items():
+        disc.SetAttribute(name, ns.StringValue(value))
+    address = ns.Ipv4AddressHelper()
+    sink_addresses = []
+    for i, d in enumerate(devices):
+        address.SetBase(ns.Ipv4Address(f"10.{i // 250}.{i % 250}.0"), ns.Ipv4Mask("255.255.255.0"))
+        interfaces = address.Assign(d)
+        if i >= 3 + n:  # the sinks' access links (after the core, two edge links and n senders' links)
+            sink_addresses.append(interfaces.GetAddress(1))
+    ns.TrafficControlHelper().Uninstall(core.Get(1))
+    for d in devices[1:]:
+        ns.TrafficControlHelper().Uninstall(d)
+    ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
+
+    draw = random.Random(s["seed"])
+    port = 9000
+    sink_apps = []
+    for i in range(n):
+        helper = ns.PacketSinkHelper("ns3::TcpSocketFactory",
+                                     ns.InetSocketAddress(ns.Ipv4Address.GetAny(), port).ConvertTo())
+        app = helper.Install(sinks.Get(i))
+        app.Start(ns.Seconds(0))
+        sink_apps.append(app.Get(0))
+        bulk = ns.BulkSendHelper("ns3::TcpSocketFactory",
+                                 ns.InetSocketAddress(sink_addresses[i], port).ConvertTo())
+        bulk.SetAttribute("MaxBytes", ns.UintegerValue(0))
+        bulk.SetAttribute("SendSize", ns.UintegerValue(1000))
+        sender = bulk.Install(senders.Get(i))
+        sender.Start(ns.Seconds(draw.uniform(*s["start_s"])))
+
+    def counters():
+        st = disc.GetStats()
+        received = [ns.DynamicCast[ns.PacketSink](a).GetTotalRx() for a in sink_apps]
+        return st.nTotalReceivedPackets, st.nTotalDroppedPackets, st.nTotalSentBytes, received
+
+    ns.Simulator.Stop(ns.Seconds(s["warmup_s"]))
+    ns.Simulator.Run()
+    a0, d0, b0, r0 = counters()
+    ns.Simulator.Stop(ns.Seconds(s["duration_s"] - s["warmup_s"]))
+    ns.Simulator.Run()
+    a1, d1, b1, r1 = counters()
+    ns.Simulator.Destroy()
+    window = s["duration_s"] - s["warmup_s"]
+    goodput = [(y - x) * 8 / window / 1e3 for x, y in zip(r0, r1)]
+    return dict(s, aggregate_mbps=(b1 - b0) * 8 / window / 1e6, goodput_kbps_mean=sum(goodput) / n,
+                core_loss_rate=(d1 - d0) / (a1 - a0) if a1 > a0 else 0.0, core_arrivals=a1 - a0, core_drops=d1 - d0)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    print(json.dumps(run(json.loads(sys.argv[1]))), flush=True)
