@@ -115,7 +115,7 @@ def sweep(
         with _interruptible(results), executor(workers, scheduler, dask) as pool, Store(results) as store:
             if not redefine:
                 _same_definition(sw, store, file)
-            run = run_sweep(sw, store, pool, progress=not quiet)
+            run = run_sweep(sw, store, pool, progress=not quiet, origin=f"sweep {file.resolve()}")
             failed = store.points(sw.name).query("status == 'failed'")
     except SweepError as e:  # a point invalid (found before any runs), the scheduler unreachable, a store
         fail(str(e), e.status)
@@ -734,13 +734,19 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
     """With `run`, every figure at full size into `results` (finished points reused, so an interrupted call
     resumes and equal points are shared); then the per-paper tables into `tables` (`write_tables`)."""
     from .reproduce.runner import reproduce as run_figure
+    from .reproduce.full_size import ones_own
     from .reproduce.paper_tables import TablesKept, write_tables
+    from .store import Store
     from .sweep import executor
 
     con = terminal.out()
     writable("--tables", tables)  # before any work
     if run:
         order = _runnable()
+        with Store(results) as store:  # before any work: every sweep of the user's own a figure would redefine
+            own = [why for fig in order if (why := ones_own(store, fig))]
+        if own:
+            fail("; ".join(own))
         t0 = time.perf_counter()
         with executor(workers, scheduler, dask) as pool:
             for k, fig in enumerate(order, 1):

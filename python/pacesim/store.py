@@ -111,7 +111,8 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE TABLE IF NOT EXISTS sweeps (
     name       TEXT PRIMARY KEY,
-    spec       TEXT NOT NULL,          -- JSON: base scenario, axes, seeds, fixed overrides
+    spec       TEXT NOT NULL,          -- JSON: base scenario, axes, seeds, fixed overrides; who registered it
+                                       -- (origin: 'reproduce', 'sweep FILE'; none before origins were kept)
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     sha256     TEXT                    -- of its name, spec and points as committed (`_sweep_sum`)
@@ -151,6 +152,10 @@ FORMAT = 1
 rows may lack checksums (written before checksums were kept, or by code that recorded them only as it read
 old rows through); from 1 on, every row and file has had its checksum since it was committed, or since the
 writer that marked the store read it through whole."""
+ORIGIN = "origin"
+"""The key of a stored sweep definition naming who registered it: "reproduce" (a figure's packaged definition)
+or "sweep FILE" (a user's file run with `pacesim sweep`, its absolute path); a sweep registered before origins
+were kept has none."""
 _BEFORE_CHECKSUMS = [set(), {"runs", "run_tables", "sweeps"}, {"sweeps"}]
 """The tables without their `sha256` column in a store whole as written: none, all (before checksums), or
 `sweeps` (written between the runs' checksums and the sweeps')."""
@@ -659,9 +664,12 @@ class Store:
     # --- writing (one process: the one running the sweep) ---
 
     @_guarded
-    def register_sweep(self, name: str, spec: dict, points: Iterable[tuple[dict, int, str]]) -> None:
+    def register_sweep(self, name: str, spec: dict, points: Iterable[tuple[dict, int, str]],
+                       origin: Optional[str] = None) -> None:
         """Record (or redefine) sweep `name` with its points as (axes, seed, run key); `points` may be a
-        generator (a sweep's points are written as they are made, never held all at once)."""
+        generator (a sweep's points are written as they are made, never held all at once). `origin`, who
+        registers it ('reproduce': a figure's packaged definition; 'sweep FILE': a user's file run with
+        `pacesim sweep`), is kept in its stored definition as `origin` (`ORIGIN`)."""
         why = plain_name(name)
         if why:
             raise StoreError(f"sweep name {why}")
@@ -673,7 +681,7 @@ class Store:
                                      "the seeds a store holds")
                 yield name, json.dumps(axes, sort_keys=True), seed, key
 
-        now, text = _now(), json.dumps(spec)
+        now, text = _now(), json.dumps({**spec, ORIGIN: origin} if origin is not None else spec)
         with self._transaction():
             self.db.execute(
                 "INSERT INTO sweeps (name, spec, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(name) "
@@ -688,11 +696,19 @@ class Store:
     @_guarded
     def registered(self, name: str, spec: dict, points: Iterable[tuple[dict, int, str]]) -> bool:
         """Whether sweep `name` is recorded whole with `spec` and exactly `points`, in order (as
-        `register_sweep` takes them): registering it again would write nothing but the time."""
+        `register_sweep` takes them), whoever registered it: registering it again would write nothing but the
+        time and its origin."""
         found = self.db.execute(f"SELECT spec, {self._sum('sweeps')} FROM sweeps WHERE name = ?", (name,)).fetchone()
-        text = json.dumps(spec)
-        return found is not None and found[0] == text and found[1] == _sweep_sum(
-            name, text, ((json.dumps(axes, sort_keys=True), seed, key) for axes, seed, key in points))
+        if found is None or not isinstance(found[0], str):
+            return False
+        try:
+            stored = json.loads(found[0])
+        except ValueError:
+            return False
+        if isinstance(stored, dict):
+            stored.pop(ORIGIN, None)
+        return json.dumps(stored) == json.dumps(spec) and found[1] == _sweep_sum(
+            name, found[0], ((json.dumps(axes, sort_keys=True), seed, key) for axes, seed, key in points))
 
     def finished(self, keys: Iterable[str]) -> set[str]:
         """Those of `keys` that already have a successful run whose every table file is whole (`check`)."""

@@ -553,10 +553,12 @@ IN_FLIGHT = 256
 few enough that a sweep's memory does not grow with its size."""
 
 
-def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progress: bool = True) -> SweepRun:
+def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progress: bool = True,
+              origin: Optional[str] = None) -> SweepRun:
     """Run every point of `sweep` not yet finished in `store`, on `pool` (default: a
     local process pool), storing each as it completes. Failed points are retried, and so
     are finished ones whose stored tables are damaged (each named in a `DamagedRun` warning).
+    `origin` is who registers it (`Store.register_sweep`).
 
     The points are made one at a time, never all held: every one is checked first (a
     progress bar counts them), then the sweep is registered, then the points to run are
@@ -568,7 +570,7 @@ def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progr
         n = sweep.size
         key = lambda i: keys[16 * i:16 * i + 16].hex()  # noqa: E731
         try:
-            store.register_sweep(sweep.name, sweep.spec(), ((*sweep.axes_at(i), key(i)) for i in range(n)))
+            store.register_sweep(sweep.name, sweep.spec(), ((*sweep.axes_at(i), key(i)) for i in range(n)), origin)
             done, damaged = store.check(key(i) for i in range(n))
         except ReadOnlyStore:  # the caller's to say whether it had anything to write (`unwritten`)
             raise

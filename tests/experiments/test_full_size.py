@@ -10,8 +10,10 @@ import shutil
 
 from typer.testing import CliRunner
 
+from pacesim import experiment_commands
 from pacesim.cli import app
 from pacesim.papers import figures
+from pacesim.reproduce.figure import scenarios_dir
 from pacesim.reproduce.full_size import differs, full_size
 from pacesim.store import Store
 from pacesim.sweep import Sweep, run_sweep
@@ -145,3 +147,40 @@ def test_table_refuses_to_turn_settled_verdicts_unsettled_unless_replace(tmp_pat
     assert (record / "paper_q.md").read_text() == settled and "wrote" not in out.output
     out = runner.invoke(app, args + ["--replace"])
     assert out.exit_code == 0 and "**unsettled: more seeds wanted**" in (record / "paper_q.md").read_text()
+
+
+def test_reproduce_does_not_redefine_ones_own_sweep_under_a_figures_name(tmp_path, monkeypatch):
+    """The review: a sweep of one's own named Q-fig9 (`pacesim sweep` of one's file) was silently redefined as the
+    figure by `pacesim reproduce Q-fig9`. Refused (exit 2, naming it and what to do), the store's definition kept;
+    a definition `reproduce` registered, or one registered before origins were kept, or the figure's own sweep
+    file run with `pacesim sweep`, is the figure's, which `reproduce` replaces when the figure's changed."""
+    mine, results = tmp_path / "mine.toml", tmp_path / "r"
+    mine.write_text('name = "Q-fig9"\nset = ["topology.edges=1", "topology.hosts_per_edge=2", "duration=2s", '
+                    "\"warmup=1s\", 'traffic.start=[\"0s\", \"1s\"]']\n[axes]\n\"core.buffer\" = [\"5KB\"]\n")
+    out = runner.invoke(app, ["sweep", str(mine), "--results", str(results), "--quiet", "--workers", "1"])
+    assert out.exit_code == 0, out.output
+    with Store(results, read_only=True) as store:
+        before = store.spec("Q-fig9")
+    said = f"--results {results}: the sweep Q-fig9 there is your own (`pacesim sweep {mine.resolve()}`), not figure Q-fig9's"
+    out = runner.invoke(app, ["reproduce", "Q-fig9", "--results", str(results), "--workers", "1"])
+    assert out.exit_code == 2 and said in " ".join(out.output.split()), out.output
+    assert "give --results another store, or give your sweep another name" in " ".join(out.output.split())
+    monkeypatch.setattr(experiment_commands, "_runnable", lambda: [figures()["Q-fig9"]])  # --all, Q-fig9 alone
+    out = runner.invoke(app, ["reproduce", "--all", "--results", str(results), "--workers", "1"])
+    assert out.exit_code == 2 and said in " ".join(out.output.split()), out.output
+    with Store(results, read_only=True) as store:
+        assert store.spec("Q-fig9") == before and len(store.points("Q-fig9")) == 1
+    assert before["origin"] == f"sweep {mine.resolve()}"
+    # The figure's: an earlier version's definition (here with a set the figure lost) under each origin
+    # reproduce takes as the figure's.
+    q9 = _copy("Q-fig9", "Q-fig9", ["duration=12s"])
+    figure_file = scenarios_dir() / "Q-fig9.toml"
+    for origin in (None, "reproduce", f"sweep {figure_file.resolve()}"):
+        with Store(results) as store:
+            store.register_sweep(q9.name, q9.spec(), ((p.axes, p.seed, p.key) for p in q9.iter_points()), origin)
+        out = runner.invoke(app, ["reproduce", "Q-fig9", "--results", str(results), "--workers", "1",
+                                  "--out", str(tmp_path / "out")])
+        assert out.exit_code == 0, (origin, out.output)
+        with Store(results, read_only=True) as store:
+            now = store.spec("Q-fig9")
+        assert now["origin"] == "reproduce" and differs(now, figures()["Q-fig9"]) is None

@@ -23,9 +23,12 @@ from typing import Any, Dict, Optional, Set, Tuple
 from ..messages import printable
 from ..papers import figures
 from ..scenario import ScenarioError, parse_scenario
-from ..store import Store
-from .figure import Figure
+from ..store import ORIGIN, Store
+from .figure import Figure, scenarios_dir
 
+REPRODUCE = "reproduce"
+"""The origin (`store.ORIGIN`) `reproduce` registers a figure's sweep with; `pacesim sweep` registers
+"sweep FILE"."""
 MISSING = object()
 """A key one definition has and the other has not."""
 
@@ -53,10 +56,35 @@ def full_size(store: Store) -> Tuple[Set[str], Dict[str, str]]:
     return held, others
 
 
-def differs(spec: dict, fig: Figure) -> Optional[str]:
-    """How the stored sweep definition `spec` (`Sweep.spec`) differs from `fig`'s at full size, seeds aside:
-    the first key that differs with both values; None when it is the figure's."""
-    mine = json.loads(json.dumps(fig.sweep(quick=False).spec()))  # as the store holds it: JSON's types
+def ones_own(store: Store, fig: Figure, quick: bool = False) -> Optional[str]:
+    """Why running `fig` (full size, or its quick version) into `store` would redefine a sweep of the user's
+    own, None if it would not. A sweep is the user's own when `pacesim sweep` registered it from a file other
+    than the figure's sweep file (its origin, `store.ORIGIN`) and its definition is not the figure's (`differs`);
+    one `reproduce` registered, or registered before origins were kept, is the figure's: its definition may
+    be an earlier version of the figure's, which `reproduce` replaces."""
+    name = fig.sweep(quick).name
+    try:
+        spec = store.spec(name)
+    except KeyError:
+        return None
+    origin = spec.get(ORIGIN) if isinstance(spec, dict) else None
+    if not isinstance(origin, str) or not origin.startswith("sweep "):
+        return None
+    file = origin.removeprefix("sweep ")
+    if Path(file) == (scenarios_dir() / f"{fig.id}.toml").resolve():
+        return None
+    why = differs(spec, fig, quick)
+    if why is None:
+        return None
+    return (f"--results {store.root}: the sweep {name} there is your own (`pacesim sweep {printable(file)}`), not "
+            f"figure {fig.id}'s ({why}); reproducing {fig.id} there would redefine it: give --results another "
+            f"store, or give your sweep another name (its file's `name`) and run it again")
+
+
+def differs(spec: dict, fig: Figure, quick: bool = False) -> Optional[str]:
+    """How the stored sweep definition `spec` (`Sweep.spec`) differs from `fig`'s at full size (or its quick
+    version), seeds aside: the first key that differs with both values; None when it is the figure's."""
+    mine = json.loads(json.dumps(fig.sweep(quick).spec()))  # as the store holds it: JSON's types
     if not isinstance(spec, dict):
         return "its definition is not a table"
     for key in ("set", "axes", "variants", "scale"):

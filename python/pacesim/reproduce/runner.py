@@ -30,6 +30,7 @@ from ..topology import describe
 from . import ns2
 from .claims import RULES
 from .figure import Figure, judge_figure
+from .full_size import REPRODUCE, ones_own
 from .verdicts import MAX_SEEDS, MORE_SEEDS, SOURCE_PATHS, Judged, causes_markdown, counts, seeds_markdown
 
 
@@ -66,7 +67,10 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     sweep = fig.sweep(quick, seeds)
     t0 = time.perf_counter()
     with Store(results) as store:
-        run = run_sweep(sweep, store, pool, progress)
+        why = ones_own(store, fig, quick)
+        if why:
+            raise SweepError(why, 2)
+        run = run_sweep(sweep, store, pool, progress, origin=REPRODUCE)
         points = store.points(sweep.name, written=True)
         rows = fig.with_derived({t: store.rows(sweep.name, t, written=True) for t in fig.table_names()})
         while settle and not quick and (added := more_seeds(sweep.seeds, judged := judge_figure(fig, points, rows,
@@ -74,7 +78,7 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
             if on_more is not None:
                 on_more(added, judged)
             sweep.seeds = list(sweep.seeds) + added
-            more = run_sweep(sweep, store, pool, progress)
+            more = run_sweep(sweep, store, pool, progress, origin=REPRODUCE)
             run = SweepRun(run.name, more.points, more.points - run.ran - more.ran, run.ran + more.ran,
                            run.failed + more.failed, run.wall_s + more.wall_s)
             points = store.points(sweep.name, written=True)
