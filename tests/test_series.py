@@ -118,3 +118,40 @@ def test_bad_series_name_the_field(sets, field):
     with pytest.raises(ScenarioError) as e:
         pacesim.run("e-base", set=TINY + sets, threads=1)
     assert e.value.field == field, str(e.value)
+
+
+@pytest.mark.parametrize("size", ["screen", "one-column"])
+def test_every_series_panel_labels_its_ticks_and_no_legend_covers_a_trace(size):
+    """The tutorial's `plot --series` (review of issue 34): the upper panel had no tick labels (the shared time
+    axis labelled only the bottom one) and the lower one's legend lay over its trace. Here each trace spans its
+    whole panel (a queue from empty to full over the window), so only a legend clear of the data passes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from pacesim.plot import series_panels
+
+    t = [30.0 + 0.01 * i for i in range(201)]
+    flows = [f"flow.{f}" for f in range(7)]
+    rows = pd.DataFrame(
+        [{"time_s": x, "entity": e, "series": "cwnd", "value": 1 + (i * (f + 1)) % 40}
+         for f, e in enumerate(flows) for i, x in enumerate(t)]
+        + [{"time_s": x, "entity": "core", "series": "queue_bytes", "value": 1040.0 * (i % 3)} for i, x in enumerate(t)])
+    fig = series_panels(rows, ["cwnd", "queue_bytes"], None, "a title", size)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+
+    def labelled(axis, low_high) -> list:
+        """The tick labels shown on `axis` within its view limits."""
+        low, high = sorted(low_high)
+        return [tick.label1.get_text() for tick in axis.get_major_ticks()
+                if tick.label1.get_visible() and tick.label1.get_text() and low <= tick.get_loc() <= high]
+
+    assert len(fig.axes) == 2
+    for ax, names in zip(fig.axes, [flows, ["core"]]):
+        assert len(labelled(ax.xaxis, ax.get_xlim())) >= 3 and len(labelled(ax.yaxis, ax.get_ylim())) >= 3, \
+            (ax.get_ylabel(), labelled(ax.xaxis, ax.get_xlim()), labelled(ax.yaxis, ax.get_ylim()))
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == names
+        legend = ax.get_legend().get_window_extent(renderer)
+        for line in ax.get_lines():
+            assert not legend.overlaps(line.get_window_extent(renderer)), (ax.get_ylabel(), line.get_label())
+        assert fig.bbox.contains(legend.x0, legend.y0) and fig.bbox.contains(legend.x1, legend.y1)  # not cut off

@@ -420,14 +420,26 @@ def draw_series(ax, rows: pd.DataFrame, series: str, entities: Optional[Sequence
                 linestyle=STYLES[i % len(STYLES)])
     ax.set_xlabel("Time (s)")
     ax.set_ylabel(TIME_SERIES[series])
-    _finish(ax, "")
+    ax.grid(True, which="major", alpha=0.3)
+    if names:
+        _legend_above(ax, len(names))
 
 
-def series_figure(rows: pd.DataFrame, series: Sequence[str], entities: Optional[Sequence[str]],
-                  stem: Union[str, Path], title: str = "", size: str = "screen",
-                  formats: Sequence[str] = FORMATS) -> List[Path]:
-    """Draw each quantity of `series` in a panel of its own, one above the other (see `draw_series`), at
-    `size` (a key of `SIZES`), and `save` them at `stem` in `formats`."""
+def _legend_above(ax, n: int) -> None:
+    """`ax`'s legend of `n` entries above the panel, its right end at the panel's, never over a trace (a step
+    line spans the whole time axis): in as many columns (at most 5) as the figure's width holds, measured."""
+    room = ax.figure.bbox.width - 10 * ax.figure.dpi / 72  # the panel's right end is about this far in
+    for cols in range(min(n, 5), 0, -1):
+        legend = ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), ncols=cols, fontsize="small",
+                           frameon=False, borderaxespad=0.2)
+        if legend.get_window_extent().width <= room:
+            return
+
+
+def series_panels(rows: pd.DataFrame, series: Sequence[str], entities: Optional[Sequence[str]], title: str = "",
+                  size: str = "screen") -> Figure:
+    """Each quantity of `series` in a panel of its own, one above the other (see `draw_series`), at `size` (a
+    key of `SIZES`): the panels share the time axis and each has its own labelled ticks."""
     page = size_of(size)
     with matplotlib.rc_context(_text(page)):
         width, row = (page.width, page.row) if page else (8.0, 2.8)
@@ -435,9 +447,17 @@ def series_figure(rows: pd.DataFrame, series: Sequence[str], entities: Optional[
         axes = fig.subplots(len(series), 1, squeeze=False, sharex=True)
         for ax, name in zip(axes[:, 0], series):
             draw_series(ax, rows, name, entities)
+            ax.tick_params(axis="x", labelbottom=True)  # a shared axis labels only the bottom panel's
         if title:
             _suptitle(fig, title, width, page)
-    return save(fig, stem, formats, dpi_of(size))
+    return fig
+
+
+def series_figure(rows: pd.DataFrame, series: Sequence[str], entities: Optional[Sequence[str]],
+                  stem: Union[str, Path], title: str = "", size: str = "screen",
+                  formats: Sequence[str] = FORMATS) -> List[Path]:
+    """`series_panels` saved at `stem` in `formats` (`save`)."""
+    return save(series_panels(rows, series, entities, title, size), stem, formats, dpi_of(size))
 
 
 def network_figure(description: dict, title: str = "") -> Figure:
