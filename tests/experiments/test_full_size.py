@@ -5,17 +5,21 @@ evaluated unless asked (`reproduce --table --replace`)."""
 from __future__ import annotations
 
 import copy
+import json
 import re
 import shutil
+from pathlib import Path
 
 from typer.testing import CliRunner
 
+import pacesim
 from pacesim import experiment_commands
 from pacesim.cli import app
 from pacesim.papers import figures
 from pacesim.reproduce.figure import scenarios_dir
 from pacesim.reproduce.full_size import differs, full_size
-from pacesim.store import Store
+from pacesim.scenario import parse_scenario
+from pacesim.store import Store, run_key
 from pacesim.sweep import Sweep, run_sweep
 
 from .conftest import TINY
@@ -51,8 +55,10 @@ def test_a_definition_is_the_figures_whatever_the_seeds_the_version_or_where_the
     shutil.copy(trace["file"], ran_from)  # the package installed elsewhere when it ran
     trace["file"] = str(ran_from / "synthetic-star-wars.txt")
     assert differs(theirs, fig) is None
-    shutil.rmtree(ran_from)  # ... and since removed
-    assert differs(theirs, fig) is None
+    shutil.rmtree(ran_from)  # ... and since removed: only its runs can prove it was the figure's (below)
+    assert differs(theirs, fig) == (f"its base.traffic.udp[0].trace.file is {trace['file']!r} (no longer there, "
+                                    "and no run of it read the figure's bytes), the figure's "
+                                    f"{mine['base']['traffic']['udp'][0]['trace']['file']!r}")
     ran_from.mkdir(parents=True)
     (ran_from / "synthetic-star-wars.txt").write_text("0 0.0 I 100\n")  # another trace under the name
     assert differs(theirs, fig) == (f"its base.traffic.udp[0].trace.file is {trace['file']!r}, the figure's "
@@ -65,6 +71,36 @@ def test_a_definition_is_the_figures_whatever_the_seeds_the_version_or_where_the
     theirs["axes"]["core.buffer"] = theirs["axes"]["core.buffer"][:2]  # an interrupted run registers all points
     assert differs(theirs, figures()["E-fig3"]).startswith("its axes.core.buffer is ['2KB', '3KB'], the figure's")
     assert differs({"base": "x"}, figures()["E-fig3"]).startswith("its set is not set")
+
+
+def test_a_file_no_longer_there_is_the_figures_only_if_its_runs_read_the_same_bytes(tmp_path):
+    """The review: a same-named trace whose stored path is gone was taken as the figure's by its name. Now the
+    store's runs decide: a run's key covers the digest of the trace it read, so a run made on the figure's
+    bytes proves it, and one made on other bytes under the same name does not."""
+    fig = figures()["A-fig2"]  # reads a trace file
+    theirs = json.loads(json.dumps(fig.sweep(quick=False).spec()))
+    trace = theirs["base"]["traffic"]["udp"][0]["trace"]
+    figure_trace = Path(trace["file"])
+    ran_from = tmp_path / "site-packages" / "pacesim" / "scenarios" / "traces"
+    trace["file"] = str(ran_from / figure_trace.name)
+    point = figures()["A-fig2"].sweep(quick=False).point(0)
+    for content, held in ((figure_trace.read_bytes(), True),
+                          (b"".join(figure_trace.read_bytes().splitlines(keepends=True)[1:]), False)):
+        ran_from.mkdir(parents=True)
+        (ran_from / figure_trace.name).write_bytes(content)  # the package installed elsewhere when it ran
+        scenario = point.scenario.model_dump(mode="json", exclude_none=True)
+        scenario["traffic"]["udp"][0]["trace"]["file"] = trace["file"]
+        scenario.update(duration="12s", warmup="1s")  # 0.07 s of engine: the key is what matters
+        result = pacesim.run(parse_scenario(scenario))
+        key = run_key(result.scenario.to_engine(), result.engine_version)
+        with Store(tmp_path / f"r{held}") as store:
+            store.save_ok(key, result, "here")
+            store.register_sweep("A-fig2", theirs, [(point.axes, point.seed, key)], "reproduce")
+            shutil.rmtree(ran_from)  # ... and since removed
+            found = full_size(store)
+        wrong = (f"its base.traffic.udp[0].trace.file is {trace['file']!r} (no longer there, and no run of it "
+                 f"read the figure's bytes), the figure's {str(figure_trace)!r}")
+        assert found == (({"A-fig2"}, {}) if held else (set(), {"A-fig2": wrong}))
 
 
 def test_only_a_figures_own_full_size_run_every_point_run_counts(tmp_path, pool):

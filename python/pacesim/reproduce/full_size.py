@@ -9,8 +9,9 @@ runs the paper never made, or failed on the tables they do not have.
 
 A definition stored by an earlier version of pacesim is read by this one: a scenario key added since takes
 its default (the engine's behaviour before the key came), and a file the scenario reads (a trace,
-connection vectors) is the figure's own if it has the same name and, where the stored path is still there,
-the same bytes (the package was installed elsewhere when it ran).
+connection vectors) by another path (the package was installed elsewhere when it ran) is the figure's own if
+it has the same name and the same bytes: compared with the figure's file where the stored path is still
+there, else through the digest of the file each of its runs' keys covers (`_ran_on`).
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from __future__ import annotations
 import filecmp
 import json
 from pathlib import Path
-from typing import Any, Dict, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Optional, Set, Tuple
 
 from ..messages import printable
 from ..papers import figures
 from ..scenario import ScenarioError, parse_scenario
-from ..store import ORIGIN, Store
+from ..store import ORIGIN, Store, run_key
 from .figure import Figure, scenarios_dir
 
 REPRODUCE = "reproduce"
@@ -43,7 +44,7 @@ def full_size(store: Store) -> Tuple[Set[str], Dict[str, str]]:
         if fid not in sweeps.index:
             continue
         row = sweeps.loc[fid]
-        why = differs(store.spec(fid), fig)
+        why = differs(store.spec(fid), fig, store=store)
         if why is None and row["pending"]:
             why = (f"{row['pending']:,} of its {row['points']:,} points have not run (an interrupted run: "
                    f"`pacesim reproduce {fid}` resumes it)")
@@ -73,7 +74,7 @@ def ones_own(store: Store, fig: Figure, quick: bool = False) -> Optional[str]:
     file = origin.removeprefix("sweep ")
     if Path(file) == (scenarios_dir() / f"{fig.id}.toml").resolve():
         return None
-    why = differs(spec, fig, quick)
+    why = differs(spec, fig, quick, store)
     if why is None:
         return None
     return (f"--results {store.root}: the sweep {name} there is your own (`pacesim sweep {printable(file)}`), not "
@@ -81,10 +82,13 @@ def ones_own(store: Store, fig: Figure, quick: bool = False) -> Optional[str]:
             f"store, or give your sweep another name (its file's `name`) and run it again")
 
 
-def differs(spec: dict, fig: Figure, quick: bool = False) -> Optional[str]:
+def differs(spec: dict, fig: Figure, quick: bool = False, store: Optional[Store] = None) -> Optional[str]:
     """How the stored sweep definition `spec` (`Sweep.spec`) differs from `fig`'s at full size (or its quick
-    version), seeds aside: the first key that differs with both values; None when it is the figure's."""
-    mine = json.loads(json.dumps(fig.sweep(quick).spec()))  # as the store holds it: JSON's types
+    version), seeds aside: the first key that differs with both values; None when it is the figure's. A file
+    it names that is no longer there is the figure's only if the runs of the sweep in `store` prove it
+    (`_ran_on`; without a store, never)."""
+    sweep = fig.sweep(quick)
+    mine = json.loads(json.dumps(sweep.spec()))  # as the store holds it: JSON's types
     if not isinstance(spec, dict):
         return "its definition is not a table"
     for key in ("set", "axes", "variants", "scale"):
@@ -92,7 +96,12 @@ def differs(spec: dict, fig: Figure, quick: bool = False) -> Optional[str]:
         if found:
             return found
     try:
-        base = parse_scenario(_relocated(spec.get("base", {}), mine["base"])).model_dump(mode="json", exclude_none=True)
+        same = _ran_on(store, sweep.name) if store is not None else lambda theirs, mine: False
+        gone: list = []
+        relocated = _relocated(spec.get("base", {}), mine["base"], same, "base", gone)
+        if gone:
+            return gone[0]
+        base = parse_scenario(relocated).model_dump(mode="json", exclude_none=True)
     except ScenarioError as e:
         return f"its base scenario is not one this version reads ({e})"
     return _first_difference(base, mine["base"], "base")
@@ -121,16 +130,58 @@ def _value(v: Any) -> str:
     return "not set" if v is MISSING else printable(repr(v))
 
 
-def _relocated(theirs: Any, mine: Any) -> Any:
-    """`theirs` with each absolute path to a file that is `mine`'s file elsewhere (the same name; the same
-    bytes if it is still there) replaced by `mine`'s, so that a figure run from a package installed
-    elsewhere reads as the figure's."""
+def _relocated(theirs: Any, mine: Any, same: Callable[[str, str], bool], at: str, gone: list) -> Any:
+    """`theirs` with each absolute path to a file that is `mine`'s file elsewhere (the same name and the same
+    bytes: compared if it is still there, else as `same` judges) replaced by `mine`'s, so that a figure run
+    from a package installed elsewhere reads as the figure's; a path to a file no longer there that `same`
+    does not prove the figure's is added to `gone` as what differs."""
     if isinstance(theirs, dict) and isinstance(mine, dict):
-        return {k: _relocated(v, mine.get(k)) for k, v in theirs.items()}
+        return {k: _relocated(v, mine.get(k), same, f"{at}.{k}", gone) for k, v in theirs.items()}
     if isinstance(theirs, list) and isinstance(mine, list):
-        return [_relocated(t, m) for t, m in zip(theirs, mine)] + theirs[len(mine):]
+        return [_relocated(t, m, same, f"{at}[{i}]", gone) for i, (t, m) in enumerate(zip(theirs, mine))] + \
+            theirs[len(mine):]
     if isinstance(theirs, str) and isinstance(mine, str) and theirs != mine and Path(mine).is_absolute():
         was, now = Path(theirs), Path(mine)
-        if now.is_file() and was.name == now.name and (not was.exists() or filecmp.cmp(was, now, shallow=False)):
-            return mine
+        if now.is_file() and was.name == now.name:
+            if was.exists() and filecmp.cmp(was, now, shallow=False):
+                return mine
+            if not was.exists():
+                if same(theirs, mine):
+                    return mine
+                gone.append(f"its {at} is {_value(theirs)} (no longer there, and no run of it read the figure's "
+                            f"bytes), the figure's {_value(mine)}")
     return theirs
+
+
+def _ran_on(store: Store, name: str) -> Callable[[str, str], bool]:
+    """Whether file `theirs`, no longer there, which the runs of sweep `name` in `store` read, held the bytes of
+    `mine`: a run's key covers the digest of each file its scenario reads (`store.key_form`), so the key of a
+    finished run that read it, made again with `mine` in its place, is the run's own exactly when the bytes
+    are the same. False when no finished run read it, or its scenario is not one this version reads."""
+
+    def same(theirs: str, mine: str) -> bool:
+        points = store.points(name, written=True)
+        for key in points.loc[points["status"] == "ok", "key"]:
+            run = store.report(key)
+            scenario, swapped = _swapped(run["scenario"], theirs, mine)
+            if not swapped:
+                continue
+            try:
+                engine = parse_scenario(scenario).to_engine()
+            except ScenarioError:
+                return False
+            return run_key(engine, run["engine_version"]) == key
+        return False
+
+    return same
+
+
+def _swapped(value: Any, theirs: str, mine: str) -> Tuple[Any, int]:
+    """`value` (JSON data) with every string equal to `theirs` made `mine`, and how many were."""
+    if isinstance(value, dict):
+        done = {k: _swapped(v, theirs, mine) for k, v in value.items()}
+        return {k: v for k, (v, _) in done.items()}, sum(n for _, n in done.values())
+    if isinstance(value, list):
+        done = [_swapped(v, theirs, mine) for v in value]
+        return [v for v, _ in done], sum(n for _, n in done)
+    return (mine, 1) if value == theirs else (value, 0)

@@ -269,7 +269,7 @@ def _collect(results: Path) -> Record:
             raise RecordError(f"{results} holds no sweep: no full-size run of a catalogue figure, nor one of your "
                               "own (`pacesim reproduce ID` or `pacesim sweep FILE` makes one)")
         # a figure's own sweep, whole or not yet; another sweep under a figure's name is one's own (`full_size`)
-        ran = {f for f in sweeps & figures if differs(store.spec(f), FIGURES[f]) is None}
+        ran = {f for f in sweeps & figures if differs(store.spec(f), FIGURES[f], store=store) is None}
         runs = {f: _run(store, results, f) for f in sorted(ran)}
         plots = plots_of(results / "plots", sweeps)
         own = [_own(store, r.sweep, r, plots[r.sweep]) for r in table.itertuples(index=False) if r.sweep not in ran]
