@@ -97,7 +97,9 @@ class Result:
         - `lost_packets`: its data packets dropped anywhere on its route (a
           queue, a pacer), counted at the drop (`lostPackets`, drops only);
           `loss_rate` = lost_packets / data_packets_sent (None if it sent none).
-        - With `[transit]` in the scenario (`--set transit={}`): `transit_mean_ms`,
+        - With `[transit]` in the scenario (`--set transit={}`; off by default: it
+          adds 3 % of the engine's instructions on paper-size E-base,
+          docs/guide/runs.md): `transit_mean_ms`,
           `transit_p50_ms`, `transit_p95_ms`, `transit_p99_ms`, the one-way delay
           of each data packet delivered, from the transmission of that very
           packet to its last bit received (FlowMonitor's `delaySum / rxPackets`
