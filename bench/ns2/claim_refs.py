@@ -113,11 +113,11 @@ CLAIMS = {
     "A-fig17.2": ("A-fig17's setup: 2000 flows on the 200 Mb/s core, all closed-loop users (shape 1.5) or all "
                   "long-lived, P(core queue empty) at 8, 15, 30, 50 KB (the figure's grid within 8-50 KB, thinned), "
                   f"{A17_LENGTH[0]} s measured from {A17_LENGTH[1]} s",
-                  # Seed 1 first; all long (about a minute of ns-2 CPU a run) before all users (several); the
-                  # fit's ends (8 and 30 KB) before its middle and its top.
-                  [p for s in (1, 2) for f in (0.0, 1.0)
+                  # Seed 1 first; the fit's ends (8 and 30 KB) before its middle and its top, at each all long
+                  # (about a minute of ns-2 CPU a run) before all users (several).
+                  [p for s in (1, 2) for bs in (kb(8, 30), kb(15, 50)) for f in (0.0, 1.0)
                    for p in grid("abase-empty", [s], *A17_LENGTH, scale=1, window=WINDOW, fraction=f,
-                                 buffer_bytes=kb(8, 30, 15, 50))]),
+                                 buffer_bytes=bs)]),
     "E-fig5.4": ("E-fig5's setup: E-base, 1000 flows, 100 Mb/s access links, unpaced, 15-30 KB",
                  grid("ebase-access", [1, 2], 200, 50, scale=1, window=WINDOW, buffer_bytes=kb(15, 20, 30))),
     "E-fig6": ("E-fig6's setup: 1000 closed-loop users (x0.1: 100), Pareto files mean 100 KB shape 1.2, think "
