@@ -62,6 +62,8 @@ def run_ns2(setup, small, large):
 def fmt(metric, x):
     if metric.endswith("_loss"):
         return f"{100 * x:.2f}"
+    if metric == "empty_prob":  # P(core queue empty), A-fig17: 0.2-7 %
+        return f"{100 * x:.3f}"
     if metric == "transfers":
         return f"{x:.0f}"
     if metric.startswith("hurst"):
@@ -70,7 +72,7 @@ def fmt(metric, x):
 
 
 UNITS = {"_mbps": "Mb/s", "_loss": "%", "_kbps_mean": "Kb/s", "transfers": "count", "hurst": "H (Hurst)",
-         "hurst_65ms": "H (Hurst)"}
+         "hurst_65ms": "H (Hurst)", "empty_prob": "%"}
 
 
 def tables(t):
