@@ -23,6 +23,24 @@ def test_the_committed_scenario_reference_is_current():
     assert committed == render(), "run: python -m pacesim.scenario_reference docs/reference/scenario.md"
 
 
+def test_each_reproduction_table_says_what_its_record_and_todays_causes_say(tmp_path):
+    """A paper's table (docs/reproduction/paper_<x>.md) is its judgement record (paper_<x>.json: the outcomes the
+    store gave) rendered with the causes, readings and references as they are now: a causes.toml edit that did
+    not reach the table fails here."""
+    from pacesim.reproduce.paper_tables import rerender
+
+    committed = sorted((ROOT / "docs" / "reproduction").glob("paper_*.md"))
+    assert [p.stem for p in committed] == ["paper_a", "paper_e", "paper_q", "paper_w"]
+    for md in committed:
+        (tmp_path / md.name).write_bytes(md.read_bytes())
+        (tmp_path / f"{md.stem}.json").write_bytes(md.with_suffix(".json").read_bytes())
+    assert sorted(p.name for p in rerender(tmp_path)) == [p.name for p in committed]
+    for md in committed:
+        assert (tmp_path / md.name).read_text() == md.read_text(), (
+            f"{md.name} is not its record with today's causes: python -m pacesim.reproduce.paper_tables "
+            "docs/reproduction")
+
+
 def test_the_reference_speaks_in_the_scenarios_words():
     """The descriptions come from the engine's doc comments: no Rust path (`net::red`), type (`TcpVariant`)
     or constant (`MAX_SAMPLES`) of the engine's may leak into the user's reference."""

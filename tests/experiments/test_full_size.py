@@ -18,6 +18,7 @@ from pacesim.cli import app
 from pacesim.papers import figures
 from pacesim.reproduce.figure import scenarios_dir
 from pacesim.reproduce.full_size import differs, full_size
+from pacesim.reproduce.paper_tables import rerender
 from pacesim.scenario import parse_scenario
 from pacesim.store import Store, run_key
 from pacesim.sweep import Sweep, run_sweep
@@ -164,6 +165,8 @@ def test_table_refuses_to_lose_claims_it_evaluated_unless_replace(tmp_path, pool
     assert "| Q-fig11/12 | `pacesim reproduce Q-fig11`: 2 of 2 points |" in written
     assert (f"| Q-fig9/10 | Q-fig9: no full-size run in the store (its sweep Q-fig9 is not one: "
             f"{_set_differs('Q-fig9', ['duration=12s'])}) |") in written
+    # Its judgement record beside it gives the table back without the store.
+    assert rerender(record) == [record / "paper_q.md"] and (record / "paper_q.md").read_text() == written
 
 
 def test_table_refuses_to_turn_settled_verdicts_unsettled_unless_replace(tmp_path, pool):

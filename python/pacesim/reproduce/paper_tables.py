@@ -6,7 +6,13 @@ store them), judges every figure's claims there (`figure.judge_figure`),
 computes every analytical model's claims (`pacesim model`), and writes
 `paper_<e|a|q|w>.md` under `out`. Nothing in those files is written by hand:
 the numbers come from the store, the causes of misses from each paper's
-`causes.toml` (`pacesim.papers`).
+`causes.toml` (`pacesim.papers`). Beside each table, `paper_<x>.json` is its
+judgement record: every claim's outcome, numbers and seeds as the store gave
+them, without the causes. `rerender(out)` (`python -m
+pacesim.reproduce.paper_tables DIR`) writes the tables again from those
+records with the causes, readings and references as they are now, so new
+evidence for a miss reaches its table without the store; a change to a check
+(its test or its numbers) needs the store.
 
 A table is the record of one store, never a merge of two. A figure is judged only on its full-size run
 (`full_size`: a sweep named after it, of its own full-size definition, every point run); any other sweep
@@ -22,8 +28,10 @@ written either way.
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
@@ -35,7 +43,7 @@ from .catalogue import figures_of, ids_of
 from .figure import judge_figure
 from .full_size import full_size
 from .verdicts import (NOT_EVALUATED, SOURCE_PATHS, UNSETTLED, Judged, causes_markdown, check_causes, claim_ids,
-                       counts, paper_of, seeds_markdown)
+                       counts, judged_as, paper_of, seeds_markdown)
 
 def _open(results: Path) -> Store:
     """The store at `results` to judge from. Judging only reads: an existing store is opened read-only (a
@@ -207,10 +215,51 @@ def write_tables(results: Path, out: Path, replace: bool = False) -> Tuple[List[
                          "settled them. Run them into it (`pacesim reproduce ID` adds the seeds a verdict needs), "
                          "write the tables elsewhere (--tables DIR), or pass --replace", notes)
     texts = [(path, render(paper, judged, results)) for paper, path in todo]
+    texts += [(record_path(path), record_text(paper, judged, results)) for paper, path in todo]
     out.mkdir(parents=True, exist_ok=True)
     for path, text in texts:
         _replace(path, text)
     return [path for _, path in todo], notes
+
+
+FACTS = ("id", "expect", "test", "outcome", "numbers", "sentence", "seeds", "settled", "by_seed")
+"""What a judgement record keeps of each claim judged: all but its verdict and cause, which follow from these
+and the paper's causes (`verdicts.judged_as`)."""
+
+
+def record_path(table: Path) -> Path:
+    """The judgement record beside the table at `table`."""
+    return table.with_suffix(".json")
+
+
+def record_text(paper: str, judged: Dict[str, Tuple[str, List[Judged]]], results: Path) -> str:
+    """Paper `paper`'s judgement record, as JSON: the store and, per catalogue id in the table's order, how it
+    was judged and each claim's `FACTS`."""
+    ids = [[cid, how, [{k: getattr(j, k) for k in FACTS} for j in js]]
+           for cid, (how, js) in judged.items() if paper_of(cid) == paper]
+    return json.dumps({"results": str(results), "ids": ids}, ensure_ascii=False, indent=1) + "\n"
+
+
+def _from_record(facts: dict) -> Judged:
+    """A claim judged from its `FACTS` in a judgement record, its verdict and cause from today's causes."""
+    f = dict(facts, by_seed=tuple(tuple(s) for s in facts["by_seed"]))
+    return judged_as(f.pop("id"), **f)
+
+
+def rerender(out: Path) -> List[Path]:
+    """Write every `paper_<x>.md` under `out` that has its judgement record again, from that record and the
+    paper's causes, reading and references as they are now; return the tables written."""
+    written = []
+    for paper in papers():
+        path = out / f"paper_{paper}.md"
+        if not record_path(path).is_file():
+            continue
+        data = json.loads(record_path(path).read_text(encoding="utf-8"))
+        judged = {cid: (how, [_from_record(f) for f in claims]) for cid, how, claims in data["ids"]}
+        check_causes(paper, known_claims(paper))
+        _replace(path, render(paper, judged, Path(data["results"])))
+        written.append(path)
+    return written
 
 
 def _verdicts_then(paper: str, path: Path, judged: Dict[str, Tuple[str, List[Judged]]]) -> List[Tuple[Judged, str]]:
@@ -236,3 +285,11 @@ def known_claims(paper: str) -> Dict[str, str]:
     named = [(f.id, f.claims) for f in figures().values()] + [(catalogue_id(m.id), m.claims) for m in models().values()]
     return {cid: c.expect for fid, claims in named if paper_of(fid) == paper
             for cid, c in zip(claim_ids(fid, claims), claims)}
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("python -m pacesim.reproduce.paper_tables DIR: write DIR's paper_<x>.md again from their judgement "
+                 "records (paper_<x>.json) with today's causes, readings and references")
+    for p in rerender(Path(sys.argv[1])):
+        print(p)

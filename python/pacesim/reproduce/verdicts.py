@@ -173,12 +173,21 @@ def judge(cid: str, expect: str, test: str, outcome: str, numbers: str, quick: b
     verdict."""
     settled, spread = settle(outcome, by_seed or {}, needed) if by_seed and not quick else (DECIDED, "")
     each = () if quick else tuple((s, o, (seed_numbers or {}).get(s, "")) for s, o in sorted((by_seed or {}).items()))
+    return judged_as(cid, expect, test, outcome, numbers, quick, directory, sentence, spread, settled, each)
+
+
+def judged_as(cid: str, expect: str, test: str, outcome: str, numbers: str, quick: bool = False,
+              directory: Path = CAUSES_DIR, sentence: str = "", seeds: str = "", settled: str = DECIDED,
+              by_seed: Tuple[Tuple[int, str, str], ...] = ()) -> Judged:
+    """The verdict of claim `cid` whose outcome and seeds are settled (`settle`'s `settled` and spread `seeds`,
+    each seed's (seed, outcome, numbers) `by_seed`): a settled miss at the paper's size takes its cause as
+    `causes` records it now."""
     if settled != DECIDED:
         verdict = INCONCLUSIVE if settled == INCONCLUSIVE else UNSETTLED
-        return Judged(cid, expect, test, outcome, numbers, verdict, sentence=sentence, seeds=spread,
-                      settled=settled, by_seed=each)
+        return Judged(cid, expect, test, outcome, numbers, verdict, sentence=sentence, seeds=seeds,
+                      settled=settled, by_seed=by_seed)
     j = _judge(cid, expect, test, outcome, numbers, quick, directory, sentence)
-    return replace(j, seeds=spread, settled=settled, by_seed=each)
+    return replace(j, seeds=seeds, settled=settled, by_seed=by_seed)
 
 
 def _judge(cid: str, expect: str, test: str, outcome: str, numbers: str, quick: bool, directory: Path,
