@@ -308,6 +308,8 @@ def run(
             warn(str(w.message))
     except ScenarioError as e:
         fail(str(e))
+    except OSError as e:  # the packet trace could not be written: 1 for a full disk (terminal.FAILING)
+        write_failed(f"--trace {trace}" if trace is not None else f"trace.file {e.filename}", e)
     except RuntimeError as e:
         fail(f"the engine failed: {e}", 1)
     except KeyboardInterrupt:

@@ -60,8 +60,10 @@ def run(
     byte-identical but for its work counters (`work.events`, `work.packet_hops`);
     more threads run as two (a network splits in two halves at most).
 
-    Raises ScenarioError (naming the field) for an invalid scenario and
-    RuntimeError when the engine itself fails (e.g. a conservation check).
+    Raises ScenarioError (naming the field) for an invalid scenario, OSError
+    (with its `errno` and `filename`) when the packet trace cannot be written
+    (a full disk), and RuntimeError when the engine itself fails (e.g. a
+    conservation check).
     A run whose estimated memory (`memory.estimate`) exceeds `max_memory` bytes,
     by default the machine's available memory, is refused with a ScenarioError.
 
@@ -114,6 +116,8 @@ def run(
             report = _core.run_json(request, progress, threads)
         except ValueError as e:
             raise ScenarioError.from_engine(e) from None
+        except OSError as e:  # the trace could not be written: named as given, not as the text beside a pcap
+            raise OSError(e.errno, e.strerror, os.fspath(pcap_out or e.filename)) from None
         wall_s = time.perf_counter() - t0
         if pcap_out is not None:
             pcap.write(engine.trace.file, pcap_out, segment_size=scenario.tcp.segment_size)

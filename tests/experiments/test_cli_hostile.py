@@ -105,6 +105,22 @@ def test_a_full_disk_under_json_is_an_error_and_no_success():
     assert "report written" not in out.output
 
 
+@pytest.mark.parametrize("trace", ["/dev/full", "full.pcap"])
+def test_a_full_disk_under_trace_is_the_work_failing_not_bad_input(trace, tmp_path, monkeypatch):
+    # Was status 2, "trace.file: writing ... failed", as if the scenario were wrong. A pcap's text goes to a
+    # file beside it first: on /dev/full's disk that write fails the same way (simulated: the engine's text
+    # goes to /dev/full), and the error names the pcap asked for.
+    if trace.endswith(".pcap"):
+        monkeypatch.setattr("tempfile.mkstemp", lambda **kw: (os.open("/dev/full", os.O_WRONLY), "/dev/full"))
+        monkeypatch.setattr("os.remove", lambda path: None)
+        trace = tmp_path / trace
+    out = refused(["run", *RUN, "--trace", trace], f"--trace {trace}: No space left on device", code=1)
+    assert "trace.file" not in out.output
+    with pytest.raises(OSError) as e:
+        pacesim.run("e-base", set=TINY, threads=1, trace=trace)
+    assert (e.value.errno, e.value.filename) == (errno.ENOSPC, str(trace))
+
+
 def test_json_and_trace_to_one_file_are_refused_before_the_run(tmp_path):
     same = tmp_path / "x.json"
     refused(["run", *RUN, "--json", same, "--trace", same], "--json")

@@ -1,13 +1,15 @@
 //! The Python boundary: a scenario as JSON in, a report as JSON out.
-//! Validation errors become `ValueError` naming the field; engine failures
-//! (a broken conservation check, a panic) become `RuntimeError`.
+//! Validation errors become `ValueError` naming the field; an output file
+//! the run could not write (a full disk) `OSError` with its `errno` and
+//! `filename`; engine failures (a broken conservation check, a panic)
+//! `RuntimeError`.
 
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 
 use pacesim_core::engine::parallel::spare_core;
 use pacesim_core::{Report, RunError, Scenario};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 /// Run one scenario given as JSON (SI units) and return the report as JSON.
@@ -53,11 +55,29 @@ fn run_json(
     let report: Report = match ran {
         Ok(report) => report.map_err(|e| match e {
             RunError::Invalid(field) => PyValueError::new_err(field.to_string()),
+            RunError::Write(w) => os_error(py, &w.file, &w.error),
             other => PyRuntimeError::new_err(other.to_string()),
         })?,
         Err(payload) => return Err(stopped_or_panic(payload)),
     };
     serde_json::to_string(&report).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// `OSError(errno, strerror, file)` for writing `file` failing with
+/// `error`, as Python's own writes raise it: the caller tells a full disk
+/// from a bad place by its `errno` (0 for an error of no OS code).
+fn os_error(py: Python<'_>, file: &str, error: &std::io::Error) -> PyErr {
+    let code = error.raw_os_error().unwrap_or(0);
+    let strerror = match error.raw_os_error() {
+        Some(code) => {
+            py.import("os").and_then(|os| os.call_method1("strerror", (code,))?.extract::<String>())
+        }
+        None => Ok(error.to_string()),
+    };
+    match strerror {
+        Ok(strerror) => PyOSError::new_err((code, strerror, file.to_string())),
+        Err(e) => e,
+    }
 }
 
 /// The Python error that stopped a run from its progress callback.

@@ -6,8 +6,12 @@ use super::world::World;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// The scenario cannot be used: the error names the field.
     #[error(transparent)]
     Invalid(#[from] crate::scenario::InvalidField),
+    /// An output file could not be written: the work failed.
+    #[error(transparent)]
+    Write(#[from] crate::net::packet_trace::WriteFailed),
     #[error(
         "packet conservation violated: created {created} != delivered {delivered} + dropped {dropped} \
          + in flight {in_flight} (the event queue carries {carried})"

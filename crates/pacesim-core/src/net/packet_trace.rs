@@ -133,6 +133,16 @@ pub struct TraceNodes {
     pub sources: Vec<(u32, u32)>,
 }
 
+/// Writing an output file failed (a full disk, an I/O fault): the work
+/// failed, where an [`InvalidField`] says the scenario cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[error("writing {file:?} failed: {error}")]
+pub struct WriteFailed {
+    pub file: String,
+    #[source]
+    pub error: std::io::Error,
+}
+
 /// Records the traced links' events and writes them in time order.
 pub struct PacketTrace {
     nodes: TraceNodes,
@@ -231,14 +241,15 @@ impl PacketTrace {
     }
 
     /// Write the lines before `end` still held, and flush; the first write
-    /// error, if any, names `trace.file`. A warning if the trace stopped at its cap.
-    pub fn finish(mut self, end: Time) -> Result<Option<String>, InvalidField> {
+    /// error, if any, naming the file (the work failed: the scenario was
+    /// good). A warning if the trace stopped at its cap.
+    pub fn finish(mut self, end: Time) -> Result<Option<String>, WriteFailed> {
         self.write_before(end);
         if let Err(e) = self.out.flush() {
             self.failed.get_or_insert(e);
         }
-        if let Some(e) = self.failed {
-            return Err(bad("trace.file", format!("writing {:?} failed: {e}", self.file)));
+        if let Some(error) = self.failed {
+            return Err(WriteFailed { file: self.file, error });
         }
         Ok(self.stopped.map(|t| {
             format!(
@@ -341,6 +352,22 @@ mod tests {
         assert_eq!(spec(&[]).link_ids(id).unwrap_err().field, "trace.links");
         let zero = PacketTraceSpec { max_bytes: Some(0), ..spec(&["core"]) };
         assert_eq!(zero.link_ids(id).unwrap_err().field, "trace.max_bytes");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_failed_write_is_the_file_failing_not_a_bad_field() {
+        // /dev/full opens, and every write to it fails with ENOSPC.
+        let spec =
+            PacketTraceSpec { links: vec!["l".into()], file: Some("/dev/full".into()), max_bytes: None };
+        let nodes = TraceNodes { links: vec![(0, 1)], flows: vec![(2, 3)], sources: vec![] };
+        let mut t = PacketTrace::create(&spec, nodes).unwrap();
+        let p = Packet { flow: 0, hop: 0, last_hop: 1, kind: PacketKind::Data, conn: 0, size: 1040, seq: 1 };
+        t.created(0, 0, &p, 0);
+        t.offered(0, 0, 0, &p, 0, Some([0, 1_083_200]));
+        let e = t.finish(2_000_000).unwrap_err();
+        assert_eq!((e.file.as_str(), e.error.raw_os_error()), ("/dev/full", Some(28)));
+        assert!(e.to_string().starts_with("writing \"/dev/full\" failed: "), "{e}");
     }
 
     /// Two data packets at 0 on a 1040 B / 83.2 us link with 1 ms of delay
