@@ -1,5 +1,8 @@
 """Measurements at the window's edges (issue 33): nothing counted exceeds what
-the physics lets through, checked against a run timed by hand.
+the physics lets through, checked against a run timed by hand. A flow's
+goodput counts each segment delivered in order by the window's end for the
+share of its bits that reached the receiver inside the window (`Goodput`,
+engine/world/flow.rs); a link counts a packet it sends whole in the window.
 
 Host a sends one Reno flow to host b over a -> r (100 Mb/s, 1 ms) and the
 core r -> b (1 Mb/s, 1 ms, a buffer that never drops), E-base's TCP (1000 B
@@ -28,24 +31,52 @@ def _run(duration: str, warmup: str) -> dict:
     return pacesim.run(s, threads=1).report
 
 
+SEGMENT_MS = 8.32  # 1040 B on the 1 Mb/s core: b receives segment k's bits over [6.7296, 15.0496] + 8.32 k ms
+
+
 @pytest.mark.parametrize("duration, warmup, segments, departures", [
-    # [0, 2 s): b receives segments at 15.0496 + 8.32 k ms for k <= 238 (239 of them; the SYN, counted as one
-    # once, made 240 = 960 Kb/s). The core sends the SYN and segments k <= 238 whole by 2 s (240 packets,
-    # 248,600 B); counted when begun, it was also k = 239 (begun at 1994.2 ms), 241.
-    ("2s", "0s", 239, 240),
-    # To 2002.5306 ms: segment 240 begins at 2002.5296 ms; counted then, the core sent 242 packets, 250,680 B,
-    # 1.0015 Mb/s on a 1 Mb/s link. Sent whole: the SYN and k <= 239, 241; received: k <= 238.
-    ("2002.5306ms", "0s", 239, 241),
-    # [1, 2 s): received k = 119..238 (120); sent whole from a start at or after 1 s, k = 120..238 (119).
-    ("2s", "1s", 120, 119),
+    # [0, 2 s]: b receives segments k <= 238 whole (239), and 4.7904 of segment 239's 8.32 ms (its bits arrive
+    # over [1995.2096, 2003.5296] ms): 239.5758 (counted whole at its arrival, 239). The core sends the SYN and
+    # segments k <= 238 whole by 2 s (240 packets, 248,600 B);
+    # counted when begun, it was also k = 239 (begun at 1994.2 ms), 241.
+    ("2s", "0s", 239 + 4.7904 / SEGMENT_MS, 240),
+    # To 2002.5306 ms: 7.321 ms of segment 239. Segment 240 begins at 2002.5296 ms; counted then, the core sent
+    # 242 packets, 250,680 B, 1.0015 Mb/s on a 1 Mb/s link. Sent whole: the SYN and k <= 239, 241.
+    ("2002.5306ms", "0s", 239 + 7.321 / SEGMENT_MS, 241),
+    # [1, 2 s]: b receives bits all the time, so 1000 / 8.32 = 120.19 segments: 5.1296 ms of k = 119, k =
+    # 120..238 whole, 4.7904 ms of k = 239 (counted whole at arrival: 120). Sent whole from a start at or
+    # after 1 s, k = 120..238 (119).
+    ("2s", "1s", 1000 / SEGMENT_MS, 119),
 ])
 def test_goodput_and_departures_are_what_can_have_crossed(duration, warmup, segments, departures):
     r = _run(duration, warmup)
     window = r["window_s"][1] - r["window_s"][0]
-    assert r["flows"]["goodput_kbps"][0] * 1e3 * window / 8 / 1000 == pytest.approx(segments, abs=1e-9)
+    assert r["flows"]["goodput_kbps"][0] * 1e3 * window / 8 / 1000 == pytest.approx(segments, rel=1e-12)
     core = r["links"]["core"]
     syn = 40 if warmup == "0s" else 0
     assert (core["departures"], core["departed_bytes"]) == (departures, syn + (departures - syn // 40) * 1040)
     # Physics: no more bytes than the link sends in the window, no more segments than it carries to b.
     assert core["departed_bytes"] * 8 <= 1e6 * window and core["throughput_mbps"] <= 1.0
     assert segments * 1040 * 8 <= 1e6 * window
+
+
+@pytest.mark.parametrize("phase", range(16))
+def test_no_window_phase_measures_more_than_the_link_carries(phase):
+    # Windows of 2 s from 1000 + 0.52 phase ms: sixteen phases of a segment's 8.32 ms on the core. From 6.7296
+    # ms on b receives bits without a break (the core's queue never empties: a window of 1000 segments), so
+    # every window holds exactly 2000 / 8.32 = 240.38 segments' bits: 961.54 Kb/s of payload, the core's
+    # 1 Mb/s times 1000 / 1040. Counted whole as they arrived, windows held 240 or 241 segments (960 or 964
+    # Kb/s: above what the core can carry at some phases).
+    start_ns = 1_000_000_000 + 520_000 * phase
+    r = _run(f"{start_ns + 2_000_000_000}ns", f"{start_ns}ns")
+    payload_kbps = 1e6 * 1000 / 1040 / 1e3
+    goodput = r["flows"]["goodput_kbps"][0]
+    assert goodput == pytest.approx(payload_kbps, rel=1e-12)
+    assert goodput <= payload_kbps * (1 + 1e-12)
+    # The core counts packet k, on the wire over [5.7296, 14.0496] + 8.32 k ms, if it is sent whole in the
+    # window: begun at or after its start, ended by its end. Never above 1 Mb/s, at either edge.
+    first = -(-(start_ns - 5_729_600) // 8_320_000)
+    last = (start_ns + 2_000_000_000 - 14_049_600) // 8_320_000
+    core = r["links"]["core"]
+    assert (core["departures"], core["departed_bytes"]) == (last - first + 1, (last - first + 1) * 1040)
+    assert core["departed_bytes"] * 8 <= 1e6 * 2 and core["throughput_mbps"] <= 1.0

@@ -93,7 +93,8 @@ class Result:
         - `throughput_kbps`: wire bytes (headers included) of the data packets
           sent, retransmissions and SYNs included, x 8 / window, Kb/s
           (FlowMonitor's `txBytes`); `data_packets_sent` (`txPackets`).
-        - `goodput_kbps`: unique payload bytes delivered in order, x 8 / window.
+        - `goodput_kbps`: unique payload bytes delivered in order by the window's end, each segment for the
+          share of its bits that reached the receiver inside the window, x 8 / window.
         - `lost_packets`: its data packets dropped anywhere on its route (a
           queue, a pacer), counted at the drop (`lostPackets`, drops only);
           `loss_rate` = lost_packets / data_packets_sent (None if it sent none).

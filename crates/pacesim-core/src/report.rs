@@ -46,7 +46,7 @@ pub struct Report {
 pub struct Summary {
     /// Wire bytes leaving the core queue onto C0-C1, Mb/s.
     pub aggregate_mbps: f64,
-    /// Mean over flows of unique payload bytes delivered to the sink, Kb/s.
+    /// Mean over flows of `FlowTable::goodput_kbps`, Kb/s.
     pub goodput_kbps_mean: f64,
     /// Drops / arrivals at the core queue.
     pub core_loss_rate: f64,
@@ -125,7 +125,10 @@ pub struct FlowTable {
     pub paced: Vec<bool>,
     /// Round-trip propagation plus serialisation of one data packet and its ACK, ms.
     pub base_rtt_ms: Vec<f64>,
-    /// Unique payload bytes delivered in order, x 8 / window, Kb/s.
+    /// Unique payload bytes delivered in order by the window's end, x 8 /
+    /// window, Kb/s: each segment for the share of its bits that reached the
+    /// sink inside the window (`engine::world::flow::Goodput`), so no window
+    /// shows more than the flow's last link carries.
     pub goodput_kbps: Vec<f64>,
     /// Wire bytes (headers included) of its data packets sent, retransmissions
     /// and SYNs included, x 8 / window, Kb/s.

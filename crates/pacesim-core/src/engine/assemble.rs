@@ -49,13 +49,12 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
         .collect();
     let paced_links: Vec<_> = w.net.pacers.iter().map(|&(l, _)| l).collect();
     let data = (s.tcp.segment_size + s.tcp.header_size) as u32;
-    let first = w.setup.first_data();
     let mut flows = FlowTable::default();
     // The topology's flows: a Tmix cloud's are in its own table.
     for (i, f) in w.flows.iter().enumerate().take(net.flows.len().min(w.tmix_flows_from())) {
         let st = f.sender.state.stats;
         let st0 = f.stats_at_warmup;
-        let unique = (f.delivered(first) - f.delivered_at_warmup) as f64 * s.tcp.segment_size as f64;
+        let unique = f.goodput_packets() * s.tcp.segment_size as f64;
         flows.flow.push(i as u32);
         flows.start_s.push(secs(f.start));
         flows

@@ -159,6 +159,7 @@ pub(crate) fn start(w: &mut World, s: &Scenario) -> Result<(), InvalidField> {
     for l in &mut w.net.links {
         l.set_window(s.warmup, s.duration);
     }
+    w.window = [s.warmup, s.duration];
     for i in 0..w.flows.len() {
         if w.owns_sender(i) {
             w.schedule(w.flows[i].start, Event::Start(i as u32));

@@ -75,6 +75,8 @@ fn run_inner(
             start(&mut w, s)?;
             start(&mut b, s)?;
             run_halves(&mut w, &mut b, s.duration, threads.min(2), progress);
+            w.count_late_arrivals();
+            b.count_late_arrivals();
             let totals = Totals::of(&w).and(&Totals::of(&b));
             w.join(&mut b);
             totals
@@ -83,6 +85,7 @@ fn run_inner(
             w.cut = cut;
             start(&mut w, s)?;
             w.run(progress);
+            w.count_late_arrivals();
             Totals::of(&w)
         }
     };

@@ -41,7 +41,7 @@ use crate::engine::partition::{Cut, Outbox};
 use crate::metrics::DelayStats;
 use crate::net::discipline::Queued;
 use crate::net::packet_trace::PacketTrace;
-use crate::net::{PacketArena, PacketId, PacketKind, TcpOptions};
+use crate::net::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};
 use crate::pacing::Pacer;
 use crate::report::ProgressTable;
 use crate::sim::{EventQueue, Time};
@@ -62,6 +62,8 @@ pub struct World {
     pub pacers: Vec<Pacer>,
     /// How each connection's sender and sink are built.
     pub setup: TcpSetup,
+    /// The measurement window [start, end], ns (`Scenario::warmup`, `duration`).
+    pub window: [Time; 2],
     /// Finished short-lived transfers, by flow, in the order they finished.
     pub transfers: Vec<(u32, Transfer)>,
     /// Progress samples and their interval, when sampled.
@@ -98,6 +100,11 @@ pub struct World {
     pub outbox: Outbox,
     /// Packets from the other half due at or after the end, not taken in.
     pub unreceived: u64,
+    /// Those packets and when they reach the far end of their cut link:
+    /// counted by [`World::count_late_arrivals`] once the half has ended
+    /// (they may come while it still runs, before its sink has had the
+    /// packets due ahead of them).
+    late: Vec<(Time, Packet)>,
     /// For each link, the index of the pacer in front of it, or `NO_PACER`.
     pacer_at: Vec<u32>,
     /// The pacers in front of a cut link.
@@ -162,6 +169,7 @@ impl World {
             sources,
             pacers,
             setup,
+            window: [0, Time::MAX],
             transfers: Vec::new(),
             progress: None,
             delay: None,
@@ -177,6 +185,7 @@ impl World {
             prepares: Self::prepares_for(flows_len),
             outbox: Outbox::default(),
             unreceived: 0,
+            late: Vec::new(),
             pacing_across: Vec::new(),
             pacer_at,
             sizes,

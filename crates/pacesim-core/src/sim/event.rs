@@ -374,14 +374,14 @@ impl<E: Copy> EventQueue<E> {
         }
     }
 
-    /// Pending events, in no particular order.
-    pub fn iter(&self) -> impl Iterator<Item = &E> {
+    /// Pending events with their times, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (Time, &E)> {
         let wheel = self.slots.iter().flatten();
         self.run[self.next..]
             .iter()
             .chain(wheel)
-            .map(|e| &e.event)
-            .chain(self.far.iter().map(|f| &f.entry.event))
+            .chain(self.far.iter().map(|f| &f.entry))
+            .map(|e| (e.at, &e.event))
     }
 
     /// The event `k` places after the next one to pop, if the current

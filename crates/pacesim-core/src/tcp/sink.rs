@@ -151,6 +151,17 @@ impl TcpSink {
     pub fn delivered(&self) -> i64 {
         self.next
     }
+
+    /// Whether packet `seq` has arrived (in order or not).
+    pub fn has(&self, seq: i64) -> bool {
+        received(self.next, &self.seen, seq)
+    }
+
+    /// The packets held out of order (arrived above a hole), ascending.
+    pub fn out_of_order(&self) -> impl Iterator<Item = i64> + '_ {
+        let next = self.next;
+        self.seen.iter().enumerate().filter(|&(_, &seen)| seen).map(move |(k, _)| next + 1 + k as i64)
+    }
 }
 
 /// Whether `seq` has arrived, given the next expected in order and which

@@ -1,7 +1,7 @@
 //! A TCP flow as the world holds it: its sender and sink, its route, the
 //! user behind a short-lived flow, and what is measured of it.
 
-use crate::metrics::{TimeAverage, Transit};
+use crate::metrics::{Received, TimeAverage, Transit};
 use crate::sim::Time;
 use crate::tcp::sender::SenderStats;
 use crate::tcp::{TcpSender, TcpSink};
@@ -32,8 +32,9 @@ pub struct Flow {
     /// SYNs it sent in the window (packet 0 of each connection, when
     /// modelled: shorter than the data packets `SenderStats::data_sent` counts).
     pub syns_sent: u64,
-    /// Progress and sender counters when the window opened.
-    pub delivered_at_warmup: i64,
+    /// What its goodput counts ([`Goodput`]).
+    pub goodput: Goodput,
+    /// Sender counters when the window opened.
     pub stats_at_warmup: SenderStats,
 }
 
@@ -52,7 +53,7 @@ impl Flow {
             transit: None,
             lost: 0,
             syns_sent: 0,
-            delivered_at_warmup: 0,
+            goodput: Goodput::default(),
             stats_at_warmup: SenderStats::default(),
         }
     }
@@ -63,6 +64,29 @@ impl Flow {
     /// with no warm-up report a segment more than could have arrived.)
     pub fn delivered(&self, first_data: i64) -> i64 {
         self.delivered_before + (self.sink.delivered() - first_data).max(0)
+    }
+
+    /// Data packets delivered in order by the window's end, each for the
+    /// share of its bits that reached the sink inside the window: those
+    /// counted as they arrived ([`Goodput::received`]) less those the sink
+    /// still holds out of order (and had not as the window opened).
+    pub fn goodput_packets(&self) -> f64 {
+        let g = &self.goodput;
+        let held_at_open: &[i64] = if g.opened.0 == self.conn { &g.opened.1 } else { &[] };
+        let held: f64 = (self.sink.out_of_order())
+            .filter(|seq| held_at_open.binary_search(seq).is_err())
+            .map(|seq| match g.straddler {
+                Some((conn, s, share)) if (conn, s) == (self.conn, seq) => share,
+                _ => 1.0,
+            })
+            .sum();
+        g.received.packets() - held
+    }
+
+    /// The window opens: what the sink holds out of order then arrived
+    /// before it, and counts for nothing.
+    pub fn open_goodput(&mut self) {
+        self.goodput.opened = (self.conn, self.sink.out_of_order().collect());
     }
 
     /// Take over `other`'s sender half (the sender and what is measured
@@ -79,7 +103,7 @@ impl Flow {
         std::mem::swap(&mut self.sink, &mut other.sink);
         self.delays = other.delays;
         std::mem::swap(&mut self.transit, &mut other.transit);
-        self.delivered_at_warmup = other.delivered_at_warmup;
+        std::mem::swap(&mut self.goodput, &mut other.goodput);
         self.delivered_before = other.delivered_before;
     }
 
@@ -93,6 +117,26 @@ impl Flow {
     pub(super) fn accepts(&self, conn: u32) -> bool {
         conn == self.conn && self.active()
     }
+}
+
+/// What a flow's goodput counts: its data packets delivered in order by the
+/// window's end, each for the share of its bits that reached the sink
+/// inside the window (`metrics::received`), so that no window shows more
+/// than its last link carries (a retransmission filling a hole delivers
+/// the packets held behind it, but their bits arrived when they did). The
+/// packet on the wire at the end counts for its share if it is next in
+/// order. Counted as first copies arrive; those still held out of order at
+/// the end are taken back then ([`Flow::goodput_packets`]).
+#[derive(Debug, Clone, Default)]
+pub struct Goodput {
+    /// First copies of data packets that reached the sink, by their share of the window.
+    pub(super) received: Received,
+    /// The connection open as the window opened, and the packets its sink
+    /// held out of order then (ascending; they arrived before the window).
+    opened: (u32, Vec<i64>),
+    /// The packet whose bits were arriving as the window opened: its
+    /// connection, sequence number and share.
+    pub(super) straddler: Option<(u32, i64, f64)>,
 }
 
 /// Wire sizes of the packets TCP puts on the network.

@@ -174,6 +174,8 @@ impl World {
                 let tmix = p.flow >= self.tmix_base();
                 let flow = &mut self.flows[p.flow as usize];
                 let before = if tmix { flow.sink.delivered() } else { 0 };
+                self.count_received(&p, self.now, false);
+                let flow = &mut self.flows[p.flow as usize];
                 if let Some(ackno) = flow.sink.on_data(p.seq, options.timestamp, self.now) {
                     self.inject_ack(p.flow, ackno);
                 }

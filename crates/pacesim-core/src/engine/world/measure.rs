@@ -1,11 +1,13 @@
 //! What the world measures beyond the links: the window's opening, flows'
-//! progress samples, one-way delays, and the packets it holds. (A flow's
+//! progress samples and packets received, one-way delays, and the packets
+//! it holds. (A flow's
 //! losses are counted where packets are dropped, `World::lose`.)
 
 use super::{Event, World};
 use crate::metrics::Transit;
-use crate::net::PacketKind;
+use crate::net::{Packet, PacketKind};
 use crate::pacing::LinkPacer;
+use crate::sim::Time;
 
 impl World {
     /// Whether the one-way delay of packets of `kind` is measured (they are then stamped when sent).
@@ -31,12 +33,54 @@ impl World {
         self.schedule(next, Event::Sample);
     }
 
+    /// Data packet `p` of an open connection reaches its sink, its last bit
+    /// at `at` (ns; after the end if `late`): its flow counts it for its
+    /// goodput (`flow::Goodput`) by the share of its arrival inside the
+    /// window, if it is data (not the SYN) the sink has not had, and, if
+    /// `late`, is next in order.
+    pub(super) fn count_received(&mut self, p: &Packet, at: Time, late: bool) {
+        if p.seq < self.setup.first_data() {
+            return;
+        }
+        let last = self.net.hops[p.last_hop as usize - 1] as usize;
+        let tx = self.net.links[last].tx_time(p.size);
+        let f = &mut self.flows[p.flow as usize];
+        if f.sink.has(p.seq) || (late && p.seq != f.sink.delivered()) {
+            return;
+        }
+        let share = f.goodput.received.count(self.window, at, tx);
+        if !late && share < 1.0 && share > 0.0 {
+            f.goodput.straddler = Some((p.conn, p.seq, share));
+        }
+    }
+
+    /// At the run's end: count the data packets still on their route's last
+    /// link then (in the event queue, or due from the other half), as
+    /// [`World::count_received`] counts them when they arrive: the share of
+    /// their arrival before the end (the rest would fall in a window after it).
+    pub fn count_late_arrivals(&mut self) {
+        let mut late = std::mem::take(&mut self.late);
+        late.extend(self.queue.iter().filter_map(|(at, &e)| match Event::from(e) {
+            Event::Arrive(id) => Some((at, *self.packets.get(id))),
+            _ => None,
+        }));
+        for (at, p) in late {
+            if p.kind == PacketKind::Data
+                && p.hop + 1 == p.last_hop
+                && self.flows[p.flow as usize].accepts(p.conn)
+            {
+                self.count_received(&p, at, true);
+            }
+        }
+    }
+
     /// The measurement window opens: links open theirs themselves
-    /// (`Link::set_window`); flows and pacers start counting afresh.
+    /// (`Link::set_window`); flows and pacers start counting afresh (but
+    /// for the packets flows receive, counted by their share of the window
+    /// whenever they arrive).
     pub(super) fn open_window(&mut self) {
-        let first = self.setup.first_data();
         for f in &mut self.flows {
-            f.delivered_at_warmup = f.delivered(first);
+            f.open_goodput();
             f.stats_at_warmup = f.sender.state.stats;
             f.cwnd.restart(self.now);
             f.delays = (0, 0);
@@ -61,7 +105,7 @@ impl World {
         let on_links = self
             .queue
             .iter()
-            .filter(|&&e| matches!(Event::from(e), Event::Arrive(_) | Event::Delayed(_)))
+            .filter(|&(_, &e)| matches!(Event::from(e), Event::Arrive(_) | Event::Delayed(_)))
             .count();
         let pacing: usize = self.pacers.iter().map(|p| p.queued()).sum();
         let held: usize = self.net.links.iter().map(|l| l.held_packets()).sum();

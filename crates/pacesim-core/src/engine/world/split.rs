@@ -133,6 +133,7 @@ impl World {
     pub fn receive(&mut self, inbox: &mut Outbox, end: Time) {
         inbox.drain(|c, options| {
             if c.at >= end {
+                self.late.push((c.at, c.packet));
                 self.unreceived += 1;
                 return;
             }
