@@ -408,6 +408,12 @@ _DEFAULTS: dict = {}
 live as long as the process)."""
 
 
+def _axis_value(value: Any) -> Any:
+    """A point's value of an axis as a frame holds it: a list or a table (a range such as `["1ms", "25ms"]`)
+    as its JSON text, so that every axis value can be grouped, indexed and plotted; any other as it is."""
+    return json.dumps(value) if isinstance(value, (list, dict)) else value
+
+
 def _nullable(node: dict) -> bool:
     """Whether a key of schema `node` may be null (an `Option` in the engine): its default then is null."""
     types = node.get("type", [])
@@ -884,7 +890,7 @@ class Store:
         axis written in units ("3KB", "10ms", "8Mbps") is a number in the unit `frame.attrs["units"]` names
         ({"core.buffer": "B"}: bytes, seconds, bit/s), so that it sorts as numbers, with the values as
         written beside it in `<axis>_written` (`report_tables.numeric_axes`); with `written`, every axis as
-        the sweep wrote it.
+        the sweep wrote it. An axis whose values are lists or tables is their JSON text (`_axis_value`).
         A StoreError names the sweep, or a run of it, if its rows in the database are not the ones
         committed (its rerun writes them again)."""
         found = self.db.execute(f"SELECT spec, {self._sum('sweeps')} FROM sweeps WHERE name = ?", (sweep,)).fetchone()
@@ -921,7 +927,7 @@ class Store:
             metrics = json.loads(run["metrics"]) if run["metrics"] else {}
             if metrics and "tcp_utilisation" not in metrics:
                 metrics.update(tcp_metrics_of_old(self.report(key), metrics))
-            rec = {a: point.get(a) for a in axes}
+            rec = {a: _axis_value(point.get(a)) for a in axes}
             rec.update(seed=seed, key=key, status=run["status"] or "pending", error=run["error"])
             # An axis named like a metric (E-fig4's `flows`, scaled down in quick runs) keeps the value
             # the sweep wrote.

@@ -223,3 +223,14 @@ def test_reproduce_does_not_redefine_ones_own_sweep_under_a_figures_name(tmp_pat
         with Store(results, read_only=True) as store:
             now = store.spec("Q-fig9")
         assert now["origin"] == "reproduce" and differs(now, figures()["Q-fig9"]) is None
+    # The third review: one's own copy of the figure's file that differs in its seeds alone was redefined.
+    s = figures()["Q-fig9"].sweep(quick=False)
+    seeds_only = Sweep(name=s.name, base=s.base, axes=s.axes, seeds=[7], set=s.set, variants=s.variants, root=s.root)
+    with Store(results) as store:
+        store.register_sweep(seeds_only.name, seeds_only.spec(),
+                             ((p.axes, p.seed, p.key) for p in seeds_only.iter_points()), f"sweep {mine.resolve()}")
+    out = runner.invoke(app, ["reproduce", "Q-fig9", "--results", str(results), "--workers", "1",
+                              "--out", str(tmp_path / "out")])
+    assert out.exit_code == 2 and "its seeds are [7], the figure's [1]" in " ".join(out.output.split()), out.output
+    with Store(results, read_only=True) as store:
+        assert store.spec("Q-fig9")["seeds"] == [7]

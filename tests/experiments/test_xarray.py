@@ -93,3 +93,28 @@ def test_the_figures_labels_carry_the_units_the_metrics_names_give():
             assert said[1] == metric_unit(metric), (metric, text)
             named += 1
     assert named >= 10
+
+
+def test_an_axis_of_lists_is_its_json_text_and_plots(tmp_path, pool):
+    """Issue 34's third review: an axis whose values are lists (a range of access delays) made `to_xarray` and
+    `pacesim plot` end in TypeError: unhashable type: 'list' (plot with a traceback). Each value is its JSON text."""
+    from typer.testing import CliRunner
+
+    from pacesim.cli import app
+    from pacesim.store import Store
+    from pacesim.sweep import run_sweep
+
+    from .conftest import tiny_sweep
+
+    delays = [["1ms", "25ms"], ["2ms", "30ms"]]
+    with Store(tmp_path / "r") as store:
+        run_sweep(tiny_sweep("lst", **{"topology.access_delay": delays}), store, pool, progress=False)
+        points = store.points("lst")
+        assert set(points["topology.access_delay"]) == {'["1ms", "25ms"]', '["2ms", "30ms"]'}
+        data = store.to_xarray("lst", ["goodput_kbps_mean"])
+        assert list(data["topology.access_delay"].values) == ['["1ms", "25ms"]', '["2ms", "30ms"]']
+        assert data["goodput_kbps_mean"].shape == (2, 2) and np.isfinite(data["goodput_kbps_mean"]).all()
+    out = CliRunner().invoke(app, ["plot", "lst", "--results", str(tmp_path / "r"), "--x", "topology.access_delay",
+                                   "--y", "goodput_kbps_mean", "--out", str(tmp_path / "p")])
+    assert out.exit_code == 0 and out.exception is None, out.output
+    assert (tmp_path / "p.png").is_file(), out.output

@@ -60,7 +60,8 @@ def full_size(store: Store) -> Tuple[Set[str], Dict[str, str]]:
 def ones_own(store: Store, fig: Figure, quick: bool = False) -> Optional[str]:
     """Why running `fig` (full size, or its quick version) into `store` would redefine a sweep of the user's
     own, None if it would not. A sweep is the user's own when `pacesim sweep` registered it from a file other
-    than the figure's sweep file (its origin, `store.ORIGIN`) and its definition is not the figure's (`differs`);
+    than the figure's sweep file (its origin, `store.ORIGIN`) and its definition is not the figure's (`differs`,
+    or other seeds);
     one `reproduce` registered, or registered before origins were kept, is the figure's: its definition may
     be an earlier version of the figure's, which `reproduce` replaces."""
     name = fig.sweep(quick).name
@@ -74,7 +75,11 @@ def ones_own(store: Store, fig: Figure, quick: bool = False) -> Optional[str]:
     file = origin.removeprefix("sweep ")
     if Path(file) == (scenarios_dir() / f"{fig.id}.toml").resolve():
         return None
-    why = differs(spec, fig, quick, store)
+    # A sweep of one's own is redefined by other seeds too (`reproduce` would register the figure's seeds).
+    seeds = fig.sweep(quick).spec()["seeds"]
+    why = differs(spec, fig, quick, store) or (
+        None if spec.get("seeds") == seeds else f"its seeds are {_value(spec.get('seeds', MISSING))}, the figure's "
+                                                f"{_value(seeds)}")
     if why is None:
         return None
     return (f"--results {store.root}: the sweep {name} there is your own (`pacesim sweep {printable(file)}`), not "
