@@ -11,24 +11,8 @@
 # packets 40 and 45, both sent at 0.5 s). Every 50 ms from 0.1 ms: "W time
 # cwnd_ ssthresh_ t_seqno_" for 3 s.
 
-set ns [new Simulator]
-Agent/TCP set packetSize_ 1000
-Agent/TCP set window_ 1000
-Queue set limit_ 100000
-set n0 [$ns node]
-set n1 [$ns node]
-$ns duplex-link $n0 $n1 10Gb 50ms DropTail
-set em [new ErrorModel/List]
-$em droplist {40 45}
-$ns lossmodel $em $n0 $n1
-set tcp [new Agent/TCP/Reno]
-set sink [new Agent/TCPSink]
-$ns attach-agent $n0 $tcp
-$ns attach-agent $n1 $sink
-$ns connect $tcp $sink
-set ftp [new Application/FTP]
-$ftp attach-agent $tcp
-$ns at 0 "$ftp start"
+source [file join [file dirname [info script]] pair.tcl]
+lossy_pair Agent/TCP/Reno Agent/TCPSink {40 45}
 proc sample {} {
     global ns tcp
     puts [format "W %.6f %s %s %s" [$ns now] [$tcp set cwnd_] [$tcp set ssthresh_] [$tcp set t_seqno_]]

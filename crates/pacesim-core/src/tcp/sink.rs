@@ -12,10 +12,12 @@
 //! `append_ack`; RFC 2018 Sec 4) also reports up to three blocks of data
 //! received above the cumulative ACK, most recent first: the block holding
 //! the packet just received, then the blocks of earlier ACKs (a stack of
-//! three) not covered by it. Blocks are `[left, right)` in packets. As in
-//! ns-2, an in-order arrival while holes remain above it still uses the
-//! first slot, for a block `[0, ack + 1)` that says nothing new; once the
-//! cumulative ACK reaches the highest packet seen the history is dropped.
+//! three) not covered by it. Blocks are `[left, right)` in packets. An
+//! arrival at or below the cumulative ACK (in order, or a duplicate) while
+//! holes remain above it has no block of its own: as in ns-2 its ACK carries
+//! only the history, up to three blocks, less those now below the cumulative
+//! ACK, which it drops. Once the cumulative ACK reaches the highest packet
+//! seen the history is dropped too and ACKs carry no blocks.
 
 use std::collections::VecDeque;
 
@@ -70,13 +72,15 @@ impl TcpSink {
         } else if ack < max_seen || duplicate {
             let seen = |q: i64| received(self.next, &self.seen, q);
             let right = (seq..=max_seen).find(|&q| !seen(q)).unwrap_or(max_seen + 1);
+            // An arrival at or below the ACK reports no block of its own; its
+            // `[0, ack + 1)` only clears the history below the ACK.
             let recent = if seq <= ack {
                 (0, right)
             } else {
                 let left = ((ack + 1)..right).rev().find(|&q| !seen(q)).map_or(ack + 1, |q| q + 1);
+                blocks.push((left, right));
                 (left, right)
             };
-            blocks.push(recent);
             let mut k = 0;
             while !blocks.is_full() && k < stack.len() {
                 let (l, r) = stack[k];
@@ -221,16 +225,40 @@ mod tests {
         assert_eq!(ack(13), (2, vec![(13, 14), (11, 12), (8, 9)]));
         // 7 fills a hole: its block joins 8 and leaves out the covered (8, 9).
         assert_eq!(ack(7), (2, vec![(7, 9), (13, 14), (11, 12)]));
-        // 3 arrives: the ACK jumps to 5; ns-2 spends the first slot on
-        // [0, 6) and keeps two from its history.
-        assert_eq!(ack(3), (5, vec![(0, 6), (7, 9), (13, 14)]));
+        // 3 arrives: the ACK jumps to 5; no block of its own, all three of
+        // the history (ns-2's ACK of such an arrival is 40 B + 3 x 8 B).
+        assert_eq!(ack(3), (5, vec![(7, 9), (13, 14), (11, 12)]));
+        // 6 arrives: the ACK jumps to 8; (7, 9), now below it, leaves the history.
+        assert_eq!(ack(6), (8, vec![(13, 14), (11, 12)]));
+        // A duplicate below the ACK while holes remain: the history alone.
+        assert_eq!(ack(4), (8, vec![(13, 14), (11, 12)]));
+        assert_eq!(ack(9), (9, vec![(13, 14), (11, 12)]));
+        assert_eq!(ack(10), (11, vec![(13, 14)]));
         // Everything up to the highest seen: history dropped, no blocks.
-        for q in [6, 9, 10, 12] {
-            ack(q);
-        }
-        assert_eq!(ack(14), (14, vec![]));
-        // A duplicate of old data: [0, ack + 1).
-        assert_eq!(ack(9), (14, vec![(0, 15)]));
+        assert_eq!(ack(12), (13, vec![]));
+        // A duplicate of old data: no block either.
+        assert_eq!(ack(9), (13, vec![]));
+    }
+
+    #[test]
+    fn sack_blocks_match_ns2_sack1_ack_by_ack() {
+        // bench/ns2/wei/sack_blocks.tcl on ns-2 2.35 (results/sack_blocks.txt):
+        // a FACK flow whose packets 40, 41, 43, 46, 48 and 50 are lost,
+        // retransmitted in that order after 80. Each arrival's ACK number and
+        // number of blocks (from the ACK's size, 40 B + 8 B a block), as ns-2
+        // sent them.
+        let mut arrivals: Vec<i64> = (0..40).collect();
+        arrivals.extend([42, 44, 45, 47, 49]);
+        arrivals.extend(51..=80);
+        arrivals.extend([40, 41, 43, 46, 48, 50, 81, 82]);
+        let mut want: Vec<(i64, usize)> = (0..40).map(|q| (q, 0)).collect();
+        want.extend([(39, 1), (39, 2), (39, 2)]);
+        want.extend([(39, 3); 32]);
+        want.extend([(40, 3), (42, 3), (45, 3), (47, 2), (49, 1), (80, 0), (81, 0), (82, 0)]);
+        let mut s = TcpSink::new(None, true);
+        let got: Vec<(i64, usize)> =
+            arrivals.iter().map(|&q| (s.on_data(q, 0, 0).unwrap(), s.options().sack.as_slice().len())).collect();
+        assert_eq!(got, want);
     }
 
     #[test]
