@@ -256,8 +256,10 @@ mod tests {
         want.extend([(39, 3); 32]);
         want.extend([(40, 3), (42, 3), (45, 3), (47, 2), (49, 1), (80, 0), (81, 0), (82, 0)]);
         let mut s = TcpSink::new(None, true);
-        let got: Vec<(i64, usize)> =
-            arrivals.iter().map(|&q| (s.on_data(q, 0, 0).unwrap(), s.options().sack.as_slice().len())).collect();
+        let got: Vec<(i64, usize)> = arrivals
+            .iter()
+            .map(|&q| (s.on_data(q, 0, 0).unwrap(), s.options().sack.as_slice().len()))
+            .collect();
         assert_eq!(got, want);
     }
 
