@@ -559,10 +559,15 @@ def _suptitle(fig: Figure, title: str, width: float, page: Optional[Size]) -> No
 
 
 def check_image_path(path: Union[str, Path]) -> None:
-    """A ValueError naming `path` unless its suffix is an image format matplotlib writes (png, svg, pdf, ...)."""
+    """A ValueError naming `path` unless its suffix is an image format matplotlib writes here (png, svg, pdf, ...;
+    PGF only where its LaTeX, `pgf.texsystem`, is installed: matplotlib writes PGF through it)."""
+    import shutil
+
     from matplotlib.backend_bases import FigureCanvasBase
 
-    formats = FigureCanvasBase.get_supported_filetypes()
+    formats = dict(FigureCanvasBase.get_supported_filetypes())
+    if shutil.which(matplotlib.rcParams["pgf.texsystem"]) is None:
+        formats.pop("pgf", None)
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix not in formats:
         what = f"{'.' + suffix!r} is not an image format matplotlib writes" if suffix else "no suffix to name its format"

@@ -334,6 +334,21 @@ def test_topology_png_of_no_format_or_place_is_refused_before_drawing(png):
     assert "Links" not in out.output  # refused before the description
 
 
+def test_pgf_without_its_latex_is_refused_before_drawing(monkeypatch):
+    """Issue 33's review: `topology show --png y.pgf` and `plot --format pgf` ended in a 110-line traceback
+    ('xelatex' not found): matplotlib lists PGF, which it writes through LaTeX."""
+    import shutil
+
+    from pacesim.plot import check_image_path
+
+    which = shutil.which
+    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: None if "latex" in name else which(name, *a, **k))
+    out = refused(["topology", "show", "e-base", "--png", "y.pgf"], "'.pgf' is not an image format matplotlib writes")
+    assert "Links" not in out.output
+    with pytest.raises(ValueError, match="'.pgf' is not an image format"):  # plot's --format asks the same
+        check_image_path("figure.pgf")
+
+
 def test_topology_routes_past_its_bound_are_refused():
     refused(["topology", "show", "e-base", "--routes", "99999999999999999999"], "--routes")
 
