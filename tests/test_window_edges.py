@@ -80,3 +80,72 @@ def test_no_window_phase_measures_more_than_the_link_carries(phase):
     core = r["links"]["core"]
     assert (core["departures"], core["departed_bytes"]) == (last - first + 1, (last - first + 1) * 1040)
     assert core["departed_bytes"] * 8 <= 1e6 * 2 and core["throughput_mbps"] <= 1.0
+
+
+# The bottleneck in the middle (issue 33's second review): a 1 Mb/s core between 100 Mb/s links, one Reno flow
+# whose window keeps the core busy and never overflows its buffer. A segment sent slowly over the core before
+# the window opens reaches b at 100 Mb/s inside it, so a window may hold more than the core's payload rate; the
+# bound, derived in `Goodput`'s doc comment (engine/world/flow.rs), is 1 + (T - t_n) / t_b segments.
+T_B_NS, T_N_NS = 8_320_000, 83_200  # a 1040 B segment on the 1 Mb/s core and on a 100 Mb/s last link
+MIDDLE = {
+    # a -> r1 (100 Mb/s, 1 ms) -> core r1 -> r2 (1 Mb/s, 1 ms) -> r2 -> b (100 Mb/s, 1 ms). The SYN reaches b at
+    # 3 * 1 ms + 2 * 3.2 us + 320 us = 3.3264 ms, the SYN-ACK a at 6.6528 ms; segment k's last bit reaches r1 at
+    # 7.736 + 0.0832 k ms, the core sends it over [7.736, 16.056] + 8.32 k ms, r2 sends it over [17.056,
+    # 17.1392] + 8.32 k ms: b receives its bits over [18.056, 18.1392] + 8.32 k ms.
+    "graph": (['topology={kind="graph", nodes=["r1", "r2"], hosts=["a", "b"], links=[{from="a", to="r1", '
+               'rate="100Mbps", delay="1ms"}, {from="r1", to="r2", core=true, forward={name="core"}}, '
+               '{from="r2", to="b", rate="100Mbps", delay="1ms"}], flows=[{from="a", to="b"}]}'], 18_056_000),
+    # E-base's dumbbell with one host a side, access and edge links 100 Mb/s, 1 ms: four 100 Mb/s links and
+    # the core, the SYN at b at 5.3328 ms, back at 10.6656; the core sends segment k over [12.832, 21.152] +
+    # 8.32 k ms, b receives its bits over [24.2352, 24.3184] + 8.32 k ms after two more 100 Mb/s links.
+    "dumbbell": (["topology.edges=1", "topology.hosts_per_edge=1", "topology.access_rate=100Mbps",
+                  "topology.access_delay=1ms", "topology.edge_rate=100Mbps", "topology.edge_delay=1ms"], 24_235_200),
+}
+
+
+def _segments(topology: str, start_ns: int, window_ns: int, threads: int) -> float:
+    """Segments (goodput * window / payload) one flow's goodput counts over [start, start + window] ns,
+    on one thread or split in two halves on two (forced, whatever the machine's load)."""
+    import json
+
+    from pacesim import _core
+
+    s = pacesim.apply_overrides(pacesim.load_scenario("e-base"), MIDDLE[topology][0] + [
+        "core.rate=1Mbps", "core.delay=1ms", "core.buffer=1000KB", f"duration={start_ns + window_ns}ns",
+        f"warmup={start_ns}ns", 'traffic.start=["0s", "0s"]', "tcp.initial_window=1000", "tcp.window=1000"])
+    r = json.loads(_core.run_json(json.dumps(s.to_engine()), None, threads, force_split=threads == 2))
+    return r["flows"]["goodput_kbps"][0] * 1e3 * window_ns / 1e9 / 8 / 1000
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("topology", list(MIDDLE))
+def test_goodput_past_a_bottleneck_in_the_middle_stays_within_its_bound(topology, threads):
+    # Windows of T = 240 t_b + t_n: the bound 1 + (T - t_n) / t_b = 241 segments (965.50 Kb/s, above the
+    # core's 961.54) is reached when the window opens as a segment's first bit reaches b, and no phase passes
+    # it. 32 phases over t_b, and the phases a few microseconds and half a last-link segment either side of
+    # the one that reaches it. At least T / t_b - 1 = 239.01 at every phase (the core never idles).
+    window = 240 * T_B_NS + T_N_NS
+    upper, lower = 1 + (window - T_N_NS) / T_B_NS, window / T_B_NS - 1
+    aligned = MIDDLE[topology][1] + 120 * T_B_NS
+    offsets = [j * T_B_NS // 32 for j in range(32)] + [-41_600, -1_000, 1_000, 41_600]
+    counts = {off: _segments(topology, aligned + off, window, threads) for off in offsets}
+    assert upper == pytest.approx(241, rel=1e-12)
+    assert counts[0] == pytest.approx(upper, rel=1e-12)  # the bound is reached: it is the physics, not slack
+    for off, n in counts.items():
+        assert lower <= n <= upper * (1 + 1e-12), (off, n)
+    # A window that opens 1 us early or late loses 1 us of the first or last segment's 83.2 us.
+    assert counts[1_000] == counts[-1_000] == pytest.approx(241 - 1_000 / T_N_NS, rel=1e-12)
+    # Some phases hold more than the core's payload rate over T, as the bound allows.
+    assert max(counts.values()) > window / T_B_NS
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("topology", list(MIDDLE))
+def test_two_second_windows_past_a_bottleneck_in_the_middle(topology, threads):
+    # The reviewers' windows: 2 s at 16 phases of t_b. The bound is 1 + (2000 - 0.0832) / 8.32 = 241.37
+    # segments (965.50 Kb/s); 241 whole segments fit, 964 Kb/s, at 6 of the 16 phases.
+    window = 2_000_000_000
+    upper, lower = 1 + (window - T_N_NS) / T_B_NS, window / T_B_NS - 1
+    counts = [_segments(topology, 1_000_000_000 + T_B_NS * j // 16, window, threads) for j in range(16)]
+    assert all(lower <= n <= upper for n in counts), counts
+    assert max(counts) == pytest.approx(241, rel=1e-12)

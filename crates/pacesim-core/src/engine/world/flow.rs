@@ -127,6 +127,37 @@ impl Flow {
 /// packet on the wire at the end counts for its share if it is next in
 /// order. Counted as first copies arrive; those still held out of order at
 /// the end are taken back then ([`Flow::goodput_packets`]).
+///
+/// What the physics allows when the bottleneck is not the last link
+/// (issue 33). Model: a store-and-forward chain; the flow's segments, `w`
+/// wire bytes each, leave its slowest link (rate `C_b`) at least
+/// `t_b = 8 w / C_b` apart, and wait nowhere after it (every later link is
+/// faster and carries only what came over the bottleneck). Each then
+/// reaches the sink after one fixed delay `D` (the propagation of the
+/// bottleneck and every later link, the serialisation of the later links),
+/// so segment k's bits arrive over `[e_k + D - t_n, e_k + D]`, `e_k` its
+/// end on the bottleneck, `t_n = 8 w / C_n` on the last link (`t_n <= t_b`).
+/// A delay common to all arrivals moves them alike and drops out. Bound: in
+/// a window of `T >= t_n`, if m segments reach into it, the first one's
+/// last bit `a` after the window opens and the last one's first bit `b`
+/// before it closes, they count at most `min(1, a / t_n)` and
+/// `min(1, b / t_n)`, the m - 2 between 1 each, and the spacing gives
+/// `(m - 1) t_b <= T + t_n - a - b`; as `t_n <= t_b` the sum is largest at
+/// `a = b = t_n`:
+///
+///   segments <= 1 + (T - t_n) / t_b,
+///   goodput  <= payload rate of C_b + one segment's payload * (1 - C_b / C_n) / T,
+///
+/// reached when `T - t_n` is a whole number of `t_b` and the window opens
+/// as a segment's first bit arrives. A window may hold more than `C_b T`
+/// because a segment serialised slowly on the bottleneck before it opens
+/// arrives compressed to `t_n` inside it (1 Mb/s core, 100 Mb/s last link,
+/// 2 s: 241 segments, 964 Kb/s of payload, against 961.54 over the core).
+/// When the bottleneck sends the flow's segments back to back through the
+/// window, at least `T / t_b - 1` count. Segments that queue after the
+/// bottleneck (cross traffic on a later link) can arrive at `C_n`'s rate,
+/// and the last link is then the only bound. tests/test_window_edges.py
+/// checks both bounds at window phases, on one thread and split.
 #[derive(Debug, Clone, Default)]
 pub struct Goodput {
     /// First copies of data packets that reached the sink, by their share of the window.
