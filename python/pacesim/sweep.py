@@ -693,34 +693,40 @@ def _execute(sweep: Sweep, points: List[int], skipped: int, store: Store, pool: 
             if len(running) >= IN_FLIGHT:
                 return
 
-    submit()
+    # Python raises Ctrl-C's KeyboardInterrupt (and SIGTERM's Terminated) in whatever code the main
+    # thread runs; inside pydantic's serializer or SQLite that code wraps it in its own error (a
+    # traceback, not "interrupted"). So a signal is heard in wait() and held while points are made
+    # and stored, and a point whose result came back before it is kept.
+    with _interrupts_deferred():
+        submit()
     while running:
         finished, _ = wait(running, return_when=FIRST_COMPLETED)
-        for fut in finished:
-            p = running.pop(fut)
-            human = p.scenario.model_dump(mode="json", exclude_none=True)
-            try:
-                out = fut.result()
-            except WorkerDied as e:  # killed (the kernel's OOM killer, kill -9): this point only
-                out = {"error": f"{p.named()}: {e}; the sweep went on in a new worker, and a rerun runs this point "
-                                "again", "host": socket.gethostname()}
-            except Exception as e:  # the cluster lost its worker
-                out = {"error": f"{type(e).__name__}: {e}", "host": None}
-            if "report" in out and out["report"]["engine_version"] != ENGINE_VERSION:
-                out = {"error": f"worker engine {out['report']['engine_version']} is not this engine "
-                                f"{ENGINE_VERSION}", "host": out["host"]}
-            try:
-                if "error" in out:
-                    store.save_failed(p.key, human, p.seed, ENGINE_VERSION, out["error"], out["host"])
-                    failed += 1
-                else:
-                    store.save_ok(p.key, Result(out["report"], p.scenario, out["wall_s"]), out["host"])
-            except ReadOnlyStore:
-                raise
-            except StoreError as e:
-                raise _store_failure(sweep.name, e, f"; the {stored:,} points this run stored before are kept, "
-                                     "and a rerun goes on from them") from None
-            stored += 1
-            bar.update(task, advance=1, failed=f"{failed} failed")
-        submit()
+        with _interrupts_deferred():
+            for fut in finished:
+                p = running.pop(fut)
+                human = p.scenario.model_dump(mode="json", exclude_none=True)
+                try:
+                    out = fut.result()
+                except WorkerDied as e:  # killed (the kernel's OOM killer, kill -9): this point only
+                    out = {"error": f"{p.named()}: {e}; the sweep went on in a new worker, and a rerun runs this point "
+                                    "again", "host": socket.gethostname()}
+                except Exception as e:  # the cluster lost its worker
+                    out = {"error": f"{type(e).__name__}: {e}", "host": None}
+                if "report" in out and out["report"]["engine_version"] != ENGINE_VERSION:
+                    out = {"error": f"worker engine {out['report']['engine_version']} is not this engine "
+                                    f"{ENGINE_VERSION}", "host": out["host"]}
+                try:
+                    if "error" in out:
+                        store.save_failed(p.key, human, p.seed, ENGINE_VERSION, out["error"], out["host"])
+                        failed += 1
+                    else:
+                        store.save_ok(p.key, Result(out["report"], p.scenario, out["wall_s"]), out["host"])
+                except ReadOnlyStore:
+                    raise
+                except StoreError as e:
+                    raise _store_failure(sweep.name, e, f"; the {stored:,} points this run stored before are kept, "
+                                         "and a rerun goes on from them") from None
+                stored += 1
+                bar.update(task, advance=1, failed=f"{failed} failed")
+            submit()
     return failed
