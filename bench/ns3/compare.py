@@ -25,6 +25,17 @@ from pacesim.units import parse_rate, parse_time  # noqa: E402
 
 NS2_AGENTS = {"sack": ("Sack1", "Sack1"), "newreno": ("Newreno", "")}  # Agent/TCP/<a>, Agent/TCPSink/<b>
 
+
+def _mbps(text: str) -> float:
+    """A rate as pacesim writes it ("100Mbps"), in Mb/s as ebase.tcl's wrapper variables take it."""
+    return parse_rate(text) / 1e6
+
+
+def _ms(text: str) -> float:
+    """A time as pacesim writes it ("10ms"), in ms as ebase.tcl's wrapper variables take it."""
+    return parse_time(text) / 1e6
+
+
 def ns3_run(python: str, s: dict) -> dict:
     out = subprocess.run([python, str(HERE / "dumbbell.py"), json.dumps(s)], capture_output=True, text=True,
                          check=True)
@@ -34,13 +45,11 @@ def ns3_run(python: str, s: dict) -> dict:
 def ns2_run(s: dict) -> dict:
     """Stock ns-2 2.35 (`ns` on the path) on the same dumbbell, drop-tail only (2.35 has no CoDel or PIE):
     bench/ns2/ebase.tcl with one edge and every rate and delay fixed."""
-    rate = lambda text: parse_rate(text) / 1e6  # noqa: E731  (Mb/s, as ebase.tcl's wrapper variables)
-    ms = lambda text: parse_time(text) / 1e6  # noqa: E731
-    variables = dict(window=100000, core_rate=rate(s["core_rate"]), edge_rate=rate(s["edge_rate"]),
-                     access_lo=rate(s["access_rate"]), access_hi=rate(s["access_rate"]),
-                     core_delay=ms(s["core_delay"]), edge_delay_lo=ms(s["edge_delay"]),
-                     edge_delay_hi=ms(s["edge_delay"]), access_delay_lo=ms(s["access_delay"]),
-                     access_delay_hi=ms(s["access_delay"]))
+    variables = dict(window=100000, core_rate=_mbps(s["core_rate"]), edge_rate=_mbps(s["edge_rate"]),
+                     access_lo=_mbps(s["access_rate"]), access_hi=_mbps(s["access_rate"]),
+                     core_delay=_ms(s["core_delay"]), edge_delay_lo=_ms(s["edge_delay"]),
+                     edge_delay_hi=_ms(s["edge_delay"]), access_delay_lo=_ms(s["access_delay"]),
+                     access_delay_hi=_ms(s["access_delay"]))
     agent, sink = NS2_AGENTS[s["tcp"]]
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(["ns", str(ROOT / "bench" / "ns2" / "setvars.tcl"),
