@@ -104,6 +104,51 @@ def test_a_file_no_longer_there_is_the_figures_only_if_its_runs_read_the_same_by
         assert found == (({"A-fig2"}, {}) if held else (set(), {"A-fig2": wrong}))
 
 
+def test_a_file_still_there_is_the_figures_only_if_its_runs_read_the_figures_bytes(tmp_path, monkeypatch):
+    """Issue 34's outside review: a trace whose stored path was still there was judged on the bytes there now,
+    not on those its runs read: the figure's bytes put back at the path after the runs read others, or the
+    figure's own file edited since its runs, passed as the figure's. Now the runs' keys decide, whether or not
+    the path is there; the figure's file is a copy here (PACESIM_SCENARIOS), so that it can be edited."""
+    scenarios = tmp_path / "scenarios"
+    shutil.copytree(scenarios_dir(), scenarios)
+    monkeypatch.setenv("PACESIM_SCENARIOS", str(scenarios))
+    fig = figures()["A-fig2"]  # reads a trace file
+    spec = json.loads(json.dumps(fig.sweep(quick=False).spec()))
+    figure_trace = Path(spec["base"]["traffic"]["udp"][0]["trace"]["file"])
+    assert figure_trace.is_relative_to(scenarios)
+    figures_bytes = figure_trace.read_bytes()
+    others = b"".join(figures_bytes.splitlines(keepends=True)[1:])  # the trace less its first frame
+    elsewhere = tmp_path / "site-packages" / figure_trace.name  # the package installed elsewhere when it ran
+    elsewhere.parent.mkdir()
+
+    def judged(at: Path, ran_on: bytes, then: bytes) -> tuple:
+        """`full_size` of a store whose A-fig2 sweep read trace `at` holding `ran_on`, `then` put there after."""
+        at.write_bytes(ran_on)
+        point = fig.sweep(quick=False).point(0)
+        scenario = point.scenario.model_dump(mode="json", exclude_none=True)
+        scenario["traffic"]["udp"][0]["trace"]["file"] = str(at)
+        scenario.update(duration="12s", warmup="1s")  # 0.07 s of engine: the key is what matters
+        result = pacesim.run(parse_scenario(scenario))
+        key = run_key(result.scenario.to_engine(), result.engine_version)
+        theirs = copy.deepcopy(spec)
+        theirs["base"]["traffic"]["udp"][0]["trace"]["file"] = str(at)
+        with Store(tmp_path / f"r{len(list(tmp_path.glob('r*')))}") as store:
+            store.save_ok(key, result, "here")
+            store.register_sweep("A-fig2", theirs, [(point.axes, point.seed, key)], "reproduce")
+            at.write_bytes(then)
+            found = full_size(store)
+        figure_trace.write_bytes(figures_bytes)
+        return found
+
+    at = "its runs read other bytes at its base.traffic.udp[0].trace.file"
+    assert judged(elsewhere, others, figures_bytes) == (set(), {"A-fig2": (
+        f"{at}, {str(elsewhere)!r}, than the figure's {str(figure_trace)!r} holds")})
+    assert judged(elsewhere, figures_bytes, others) == ({"A-fig2"}, {})  # its runs read the figure's bytes
+    assert judged(figure_trace, figures_bytes, figures_bytes) == ({"A-fig2"}, {})
+    assert judged(figure_trace, figures_bytes, others) == (set(), {"A-fig2": (
+        f"{at}, {str(figure_trace)!r}, than the file holds now (changed since they ran)")})
+
+
 def test_only_a_figures_own_full_size_run_every_point_run_counts(tmp_path, pool):
     q9 = figures()["Q-fig9"].sweep(quick=False)  # 2 points of 30 s, one flow: 0.1 s of engine
     with Store(tmp_path) as store:

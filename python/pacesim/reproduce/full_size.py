@@ -8,10 +8,11 @@ E-base run under W-s1's name all take the figure's name, and judging them as the
 runs the paper never made, or failed on the tables they do not have.
 
 A definition stored by an earlier version of pacesim is read by this one: a scenario key added since takes
-its default (the engine's behaviour before the key came), and a file the scenario reads (a trace,
-connection vectors) by another path (the package was installed elsewhere when it ran) is the figure's own if
-it has the same name and the same bytes: compared with the figure's file where the stored path is still
-there, else through the digest of the file each of its runs' keys covers (`_ran_on`).
+its default (the engine's behaviour before the key came). A file the scenario reads (a trace, connection
+vectors), at the figure's path or another (the package was installed elsewhere when it ran), is the figure's
+own if it has the same name and its runs read the figure's bytes: a run's key covers the digest of each file
+it read (`_ran_on`), whether or not the path is still there, since the bytes there now need not be those the
+runs read. Only a sweep none of whose runs has finished is judged on the bytes at its path now.
 """
 
 from __future__ import annotations
@@ -90,8 +91,9 @@ def ones_own(store: Store, fig: Figure, quick: bool = False) -> Optional[str]:
 def differs(spec: dict, fig: Figure, quick: bool = False, store: Optional[Store] = None) -> Optional[str]:
     """How the stored sweep definition `spec` (`Sweep.spec`) differs from `fig`'s at full size (or its quick
     version), seeds aside: the first key that differs with both values; None when it is the figure's. A file
-    it names that is no longer there is the figure's only if the runs of the sweep in `store` prove it
-    (`_ran_on`; without a store, never)."""
+    it names is the figure's only if the finished runs of the sweep in `store` read the figure's bytes
+    (`_ran_on`); without a store, or before any of its runs finished, if the bytes at its path are the
+    figure's now."""
     sweep = fig.sweep(quick)
     mine = json.loads(json.dumps(sweep.spec()))  # as the store holds it: JSON's types
     if not isinstance(spec, dict):
@@ -101,11 +103,11 @@ def differs(spec: dict, fig: Figure, quick: bool = False, store: Optional[Store]
         if found:
             return found
     try:
-        same = _ran_on(store, sweep.name) if store is not None else lambda theirs, mine: False
-        gone: list = []
-        relocated = _relocated(spec.get("base", {}), mine["base"], same, "base", gone)
-        if gone:
-            return gone[0]
+        read = _ran_on(store, sweep.name) if store is not None else lambda theirs, mine: None
+        other: list = []
+        relocated = _relocated(spec.get("base", {}), mine["base"], read, "base", other)
+        if other:
+            return other[0]
         base = parse_scenario(relocated).model_dump(mode="json", exclude_none=True)
     except ScenarioError as e:
         return f"its base scenario is not one this version reads ({e})"
@@ -135,36 +137,51 @@ def _value(v: Any) -> str:
     return "not set" if v is MISSING else printable(repr(v))
 
 
-def _relocated(theirs: Any, mine: Any, same: Callable[[str, str], bool], at: str, gone: list) -> Any:
-    """`theirs` with each absolute path to a file that is `mine`'s file elsewhere (the same name and the same
-    bytes: compared if it is still there, else as `same` judges) replaced by `mine`'s, so that a figure run
-    from a package installed elsewhere reads as the figure's; a path to a file no longer there that `same`
-    does not prove the figure's is added to `gone` as what differs."""
+def _relocated(theirs: Any, mine: Any, read: Callable[[str, str], Optional[bool]], at: str, other: list) -> Any:
+    """`theirs` with each absolute path to a file that is `mine`'s file (the same name and the same bytes)
+    replaced by `mine`'s, so that a figure run from a package installed elsewhere reads as the figure's. The
+    bytes are those its runs read, as `read` judges (True: the figure's; False: others), whether the path is
+    still there or not; if no run read it (None), those at the path now. A path whose runs read other bytes, or
+    which is no longer there and no run proves, is added to `other` as what differs."""
     if isinstance(theirs, dict) and isinstance(mine, dict):
-        return {k: _relocated(v, mine.get(k), same, f"{at}.{k}", gone) for k, v in theirs.items()}
+        return {k: _relocated(v, mine.get(k), read, f"{at}.{k}", other) for k, v in theirs.items()}
     if isinstance(theirs, list) and isinstance(mine, list):
-        return [_relocated(t, m, same, f"{at}[{i}]", gone) for i, (t, m) in enumerate(zip(theirs, mine))] + \
+        return [_relocated(t, m, read, f"{at}[{i}]", other) for i, (t, m) in enumerate(zip(theirs, mine))] + \
             theirs[len(mine):]
-    if isinstance(theirs, str) and isinstance(mine, str) and theirs != mine and Path(mine).is_absolute():
-        was, now = Path(theirs), Path(mine)
-        if now.is_file() and was.name == now.name:
-            if was.exists() and filecmp.cmp(was, now, shallow=False):
-                return mine
-            if not was.exists():
-                if same(theirs, mine):
-                    return mine
-                gone.append(f"its {at} is {_value(theirs)} (no longer there, and no run of it read the figure's "
-                            f"bytes), the figure's {_value(mine)}")
+    if not (isinstance(theirs, str) and isinstance(mine, str) and Path(mine).is_absolute()):
+        return theirs
+    was, now = Path(theirs), Path(mine)
+    if not now.is_file() or was.name != now.name:
+        return theirs
+    figures_bytes = read(theirs, mine)
+    if figures_bytes is None:  # no run read it: the file as it is now
+        if theirs == mine or (was.is_file() and filecmp.cmp(was, now, shallow=False)):
+            return mine
+        if was.exists():
+            return theirs  # what differs is the path: its KEY is X, the figure's Y
+    elif figures_bytes:
+        return mine
+    if not was.exists():
+        other.append(f"its {at} is {_value(theirs)} (no longer there, and no run of it read the figure's bytes), "
+                     f"the figure's {_value(mine)}")
+    elif theirs == mine:
+        other.append(f"its runs read other bytes at its {at}, {_value(theirs)}, than the file holds now (changed "
+                     "since they ran)")
+    else:
+        other.append(f"its runs read other bytes at its {at}, {_value(theirs)}, than the figure's {_value(mine)} "
+                     "holds")
     return theirs
 
 
-def _ran_on(store: Store, name: str) -> Callable[[str, str], bool]:
-    """Whether file `theirs`, no longer there, which the runs of sweep `name` in `store` read, held the bytes of
-    `mine`: a run's key covers the digest of each file its scenario reads (`store.key_form`), so the key of a
-    finished run that read it, made again with `mine` in its place, is the run's own exactly when the bytes
-    are the same. False when no finished run read it, or its scenario is not one this version reads."""
+def _ran_on(store: Store, name: str) -> Callable[[str, str], Optional[bool]]:
+    """Whether the file at path `theirs`, which the runs of sweep `name` in `store` read, held the bytes of
+    `mine` then (there or elsewhere; `theirs` may be `mine`, and it may be gone): a run's key covers the digest
+    of each file its scenario reads (`store.key_form`), so the key of a finished run that read it, made again
+    with `mine` in its place, is the run's own exactly when the bytes are the same. One run answers for the
+    sweep: its points are keyed together when it is registered, on the bytes there then. None when no
+    finished run read it; False when its scenario is not one this version reads."""
 
-    def same(theirs: str, mine: str) -> bool:
+    def read(theirs: str, mine: str) -> Optional[bool]:
         points = store.points(name, written=True)
         for key in points.loc[points["status"] == "ok", "key"]:
             run = store.report(key)
@@ -176,9 +193,9 @@ def _ran_on(store: Store, name: str) -> Callable[[str, str], bool]:
             except ScenarioError:
                 return False
             return run_key(engine, run["engine_version"]) == key
-        return False
+        return None
 
-    return same
+    return read
 
 
 def _swapped(value: Any, theirs: str, mine: str) -> Tuple[Any, int]:
