@@ -6,6 +6,7 @@ in sweep.py, store.py, plot.py, reproduce/ and site/.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import os
 import signal
@@ -528,6 +529,8 @@ def reproduce(
     dask: bool = DASK,
 ) -> None:
     """Reproduce a paper figure: its CSV, plots and a report checking the catalogue's claims."""
+    if results.exists() and not results.is_dir():  # named as given: every output of reproduce lies below it
+        fail(f"--results {results}: is a file, not a results directory")
     if list_:  # before the runner's imports (matplotlib): the list draws nothing
         if fig_id is not None or quick or seeds or all_ or table or replace:
             fail("--list takes no ID, --quick, --seeds, --all, --table or --replace: it lists the papers' sizes")
@@ -563,12 +566,7 @@ def reproduce(
              f"{MAX_SEEDS} is inconclusive); run more seeds of a figure with `pacesim sweep` on its sweep file")
     known = {k.lower(): k for k in FIGURES}
     if fig_id.lower() not in known:
-        from .reproduce.catalogue import status
-
-        how = next((h for cid, _, h in status() if cid.lower() == fig_id.lower()), "")
-        if how.startswith("model: "):
-            fail(f"{fig_id} is an analytical model, not a simulation: {how.removeprefix('model: ')}")
-        fail(f"{fig_id!r} cannot run yet; runnable: {', '.join(f.id for f in _runnable())} (see --list)")
+        fail(_not_a_figure(fig_id))
     fid = known[fig_id.lower()]
     target = out if out is not None else results / "reproduce" / (fid + ("-quick" if quick else ""))
     writable("--out", target, make=True)
@@ -639,6 +637,33 @@ def _runnable() -> list:
     return [f for cid, _ in CATALOGUE for i in ids_of(cid) for f in FIGURES.values() if f.id == i]
 
 
+def _not_a_figure(fig_id: str) -> str:
+    """Why `pacesim reproduce ID` does not run `fig_id`, which names no figure: an analytical model, a catalogue
+    id the runs of a figure of another id show, a catalogue id nothing runs yet (the only one that "cannot run
+    yet"), or no experiment id at all, with the ids closest to it as written."""
+    from .papers import FIGURES
+    from .reproduce.catalogue import ids_of, status
+
+    runnable = f"runnable: {', '.join(f.id for f in _runnable())} (see --list)"
+    ids = {}  # every catalogue id, each single id a combined one stands for, every figure id: by lower case
+    for cid, _, how in status():
+        for i in dict.fromkeys([cid, *ids_of(cid)]):
+            ids[i.lower()] = i
+            if i.lower() != fig_id.lower():
+                continue
+            if how.startswith("model: "):
+                return f"{fig_id} is an analytical model, not a simulation: {how.removeprefix('model: ')}"
+            if how.startswith("runs: "):
+                return f"{fig_id} is shown by another figure's runs: {how.removeprefix('runs: ')}"
+            return f"{fig_id!r} cannot run yet: {how.removeprefix('does not run: ')}; {runnable}"
+    ids.update((f.lower(), f) for f in FIGURES)
+    close = [ids[i] for i in difflib.get_close_matches(fig_id.lower(), ids, n=3, cutoff=0.75)]
+    if not close:
+        return f"{fig_id!r} is not an experiment id; {runnable}"
+    named = close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
+    return f"{fig_id!r} is not an experiment id; did you mean {named}? (see --list)"
+
+
 def _list_catalogue(results: Path) -> None:
     """Every catalogue id, how it runs, and for a runnable one its full-size points (on the seeds its claims
     are judged on at least: the paper's count, else `verdicts.MIN_SEEDS`) and an estimate of their time on
@@ -649,8 +674,6 @@ def _list_catalogue(results: Path) -> None:
     from .reproduce.verdicts import MAX_SEEDS, MIN_SEEDS
     from .store import Store
 
-    if results.exists() and not results.is_dir():
-        fail(f"--results {results}: is a file, not a results directory")
     store = Store(results, read_only=True) if (results / "pacesim.sqlite").exists() else None
     t = Table(title="Experiment catalogue (docs/experiments.md)",
               caption=f"Points: on the seeds each claim is judged on, the paper's count or {MIN_SEEDS}; a claim whose "

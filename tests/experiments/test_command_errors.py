@@ -54,12 +54,44 @@ def test_an_unreachable_scheduler_is_a_short_error(tmp_path, command):
     assert len(out.output.strip().splitlines()) <= 2
 
 
-def test_an_unknown_id_lists_the_runnable_ones_in_catalogue_order():
-    out = runner.invoke(app, ["reproduce", "E-fig99"])
-    assert out.exit_code == 2
-    listed = out.output.split("runnable: ")[1].split(" (see --list)")[0].replace("\n", " ").split(", ")
+def test_an_unknown_id_is_not_an_experiment_id_and_the_close_ones_are_named(monkeypatch):
+    # Issue 34's outside review: `reproduce NOPE` said "'NOPE' cannot run yet", as if the id waited for a sweep.
+    out = runner.invoke(app, ["reproduce", "NOPE"])
+    said = " ".join(out.output.split())
+    assert out.exit_code == 2 and said.startswith("error: 'NOPE' is not an experiment id; runnable: "), out.output
+    listed = said.split("runnable: ")[1].split(" (see --list)")[0].split(", ")
     expect = [i for cid, _ in CATALOGUE for i in ids_of(cid) if i in FIGURES]
     assert listed == expect and sorted(listed) == sorted(FIGURES)
+    for typed, close in (("E-fig99", "E-fig9"), ("efig3", "E-fig3")):
+        out = runner.invoke(app, ["reproduce", typed])
+        said = " ".join(out.output.split())
+        assert out.exit_code == 2 and f"error: {typed!r} is not an experiment id; did you mean {close}" in said, said
+        assert "cannot run yet" not in said and "runnable:" not in said
+    # a catalogue id a figure of another id runs: that figure named
+    out = runner.invoke(app, ["reproduce", "Q-fig19"])
+    assert out.exit_code == 2 and "Q-fig19 is shown by another figure's runs: pacesim reproduce Q-tab3" in out.output
+    # "cannot run yet" is for a catalogue id that nothing runs (none today: one made up)
+    from pacesim.reproduce import catalogue
+
+    rows = catalogue.status()
+    monkeypatch.setattr(catalogue, "status", lambda: rows + [("E-fig98", "?", "does not run: no figure or model "
+                                                                               "defines it")])
+    out = runner.invoke(app, ["reproduce", "E-fig98"])
+    said = " ".join(out.output.split())
+    assert out.exit_code == 2 and said.startswith("error: 'E-fig98' cannot run yet: no figure or model defines it; "
+                                                  "runnable: E-fig3, "), said
+
+
+def test_a_file_given_as_results_is_named_as_results(tmp_path):
+    # Issue 34's outside review: reproduce ID --results FILE said "--out FILE/reproduce/ID: cannot make the
+    # directory", and --all "--tables FILE/reproduction: ...": options the user had not typed.
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for args in (["E-fig3", "--quick"], ["Q-fig9"], ["--all"], ["--table"], ["--list"]):
+        out = runner.invoke(app, ["reproduce", *args, "--results", str(afile)])
+        said = " ".join(out.output.split())
+        assert out.exit_code == 2 and said == f"error: --results {afile}: is a file, not a results directory", said
+    assert afile.read_text() == "x"
 
 
 def row_of(output: str, cid: str) -> list:
