@@ -28,7 +28,7 @@ SRC = Path(__file__).resolve().parents[1] / "python" / "pacesim"
 # takes the floor of its longest listed prefix; `papers.*` is every module below `papers` (each paper's
 # package, found by discovery: no paper is named here), `papers` the discovery itself.
 FLOORS = [
-    ["", "_core", "units", "fields", "messages", "terminal", "scenario", "scenario_reference", "schema",
+    ["", "_core", "units", "fields", "messages", "outfile", "terminal", "scenario", "scenario_reference", "schema",
      "topology", "memory", "scenario_tables", "tmix"],  # the engine binding and the scenario
     # results: a run (`engine.run`), its report, the store, and their vocabulary (`panels`)
     ["engine", "result", "report_tables", "metrics", "store", "ns2trace", "pcap", "trace_diff", "panels"],

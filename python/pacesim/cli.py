@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperGroup
 
-from . import completion, terminal
+from . import completion, outfile, terminal
 from .terminal import command, fail, plain, shown, warn, writable, write_failed
 from .report_tables import FLOW_STATS, figures
 from .units import format_rate, format_size, parse_size
@@ -222,13 +222,12 @@ def _size_option(name: str, text: Optional[str]) -> Optional[int]:
 
 
 def _write_report(path: Path, text: str, option: str) -> None:
-    """Write `text` to `path`; an OSError (a full disk) is an error naming `option` and the file, and leaves
-    no partial file behind."""
+    """Write `text` to `path` whole or not at all (`outfile.written`); an OSError (a full disk) is an error
+    naming `option` and the file, and leaves no partial file behind (nor removes what was there)."""
     try:
-        path.write_text(text, encoding="utf-8")
+        with outfile.written(path) as whole:
+            whole.write_text(text, encoding="utf-8")
     except OSError as e:
-        if path.is_file():
-            path.unlink()
         write_failed(f"{option} {path}", e)
 
 
@@ -291,6 +290,8 @@ def run(
     except ScenarioError as e:
         fail(str(e))
     traced = trace if trace is not None else Path(s.trace.file) if s.trace is not None and s.trace.file else None
+    if traced is not None:  # before the run, as it may be long
+        writable("--trace" if trace is not None else "trace.file", traced, file=True)
     if json_path is not None and traced is not None and _same_file(json_path, traced):
         fail(f"--json {json_path}: the packet trace is written to the same file; name another")
     try:
@@ -306,8 +307,8 @@ def run(
                                  threads=threads, max_memory=limit, trace=trace)
         for w in stopped:
             warn(str(w.message))
-    except ScenarioError as e:
-        fail(str(e))
+    except ScenarioError as e:  # the trace's file named as the user gave it: --trace, or the scenario's field
+        fail(f"--trace {trace}: {e.message}" if trace is not None and e.field == "trace.file" else str(e))
     except OSError as e:  # the packet trace could not be written: 1 for a full disk (terminal.FAILING)
         write_failed(f"--trace {trace}" if trace is not None else f"trace.file {e.filename}", e)
     except RuntimeError as e:
@@ -464,7 +465,8 @@ def topology_show(
         from .plot import DPI, network_figure
 
         try:
-            network_figure(d).savefig(png, dpi=DPI)
+            with outfile.written(png) as whole:
+                network_figure(d).savefig(whole, dpi=DPI)
         except OSError as e:
             write_failed(f"--png {png}", e)
         out.print(plain(f"wrote {png}"), soft_wrap=True)

@@ -4,14 +4,15 @@ written from ns-2's text)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
 import time
 import warnings
-from typing import Callable, List, Optional, Sequence, Union
+from typing import Callable, Iterator, List, Optional, Sequence, Union
 
-from . import _core, memory, pcap
+from . import _core, memory, outfile, pcap
 from .messages import shown
 from .result import Result
 from .scenario import PacketTrace, Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
@@ -40,6 +41,18 @@ def slow(scenario: Scenario) -> List[str]:
     return ["pacing.wei.pure_rate_control: FACK senders under Wei's pure rate control fire the pacing timer every "
             "gap while the advertised window is full, as the patch does in ns-2 (up to ten million events a "
             "simulated second each): expect a slow run"]
+
+
+@contextlib.contextmanager
+def _scratch(pcap_out: str) -> Iterator[str]:
+    """A new file beside pcap `pcap_out`'s real target for the engine's ns-2 text, removed after the block."""
+    fd, text = tempfile.mkstemp(prefix=os.path.basename(pcap_out)[:100] + ".", suffix=".tr",
+                                dir=outfile.real(pcap_out).parent)
+    os.close(fd)
+    try:
+        yield text
+    finally:
+        os.remove(text)
 
 
 def run(
@@ -99,32 +112,34 @@ def run(
     if trace is not None:
         traced = scenario.trace or PacketTrace()
         scenario = scenario.model_copy(update={"trace": traced.model_copy(update={"file": os.fspath(trace)})})
-    engine = scenario
-    pcap_out = scenario.trace.file if scenario.trace is not None and (scenario.trace.file or "").endswith(".pcap") else None
-    if pcap_out is not None:  # the engine writes ns-2's text to a new file beside it, made pcap here
-        try:
-            fd, text = tempfile.mkstemp(prefix=os.path.basename(pcap_out) + ".", suffix=".tr",
-                                        dir=os.path.dirname(pcap_out) or ".")
-        except OSError as e:
-            raise ScenarioError("trace.file", f"cannot create {pcap_out}: {e.strerror}") from None
-        os.close(fd)
-        engine = scenario.model_copy(update={"trace": scenario.trace.model_copy(update={"file": text})})
-    request = json.dumps(engine.to_engine())
+    traced = scenario.trace.file if scenario.trace is not None and scenario.trace.file else None
     t0 = time.perf_counter()
     try:
-        try:
-            report = _core.run_json(request, progress, threads)
-        except ValueError as e:
-            raise ScenarioError.from_engine(e) from None
-        except OSError as e:  # the trace could not be written: named as given, not as the text beside a pcap
-            raise OSError(e.errno, e.strerror, os.fspath(pcap_out or e.filename)) from None
-        wall_s = time.perf_counter() - t0
-        if pcap_out is not None:
-            pcap.write(engine.trace.file, pcap_out, segment_size=scenario.tcp.segment_size)
-    finally:  # the text trace goes, whatever ended the run
-        if pcap_out is not None:
-            os.remove(engine.trace.file)
+        with contextlib.ExitStack() as files:
+            engine, text = scenario, None
+            if traced is not None:
+                # The engine writes ns-2's text to a new file beside the trace's real target: renamed over it
+                # once the run ends well (outfile.written: no partial trace left by a full disk), or for a
+                # pcap made pcap (pcap.write, as whole) and removed whatever ended the run.
+                try:
+                    text = os.fspath(files.enter_context(
+                        _scratch(traced) if traced.endswith(".pcap") else outfile.written(traced)))
+                except OSError as e:
+                    raise ScenarioError("trace.file", f"cannot create {traced}: {e.strerror}") from None
+                engine = scenario.model_copy(update={"trace": scenario.trace.model_copy(update={"file": text})})
+            try:
+                report = _core.run_json(json.dumps(engine.to_engine()), progress, threads)
+            except ValueError as e:
+                e = ScenarioError.from_engine(e)
+                raise (ScenarioError(e.field, e.message.replace(text, traced)) if text else e) from None
+            wall_s = time.perf_counter() - t0
+            if traced is not None and traced.endswith(".pcap"):
+                pcap.write(text, traced, segment_size=scenario.tcp.segment_size)
+    except OSError as e:  # the trace could not be written: named as given, not as the file written first
+        raise OSError(e.errno, e.strerror, traced if traced is not None else e.filename) from None
     report = json.loads(report)
+    if text is not None and "warnings" in report:  # naming the trace as given, not the file the engine wrote
+        report["warnings"] = [w.replace(text, traced) for w in report["warnings"]]
     for note in report.get("warnings", []):  # a series track or the trace stopped at its size cap
         warnings.warn(RecordingStopped(note), stacklevel=2)
     return Result(report, scenario, wall_s)

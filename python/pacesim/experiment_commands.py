@@ -20,7 +20,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from . import completion, terminal
+from . import completion, outfile, terminal
 from .terminal import FAILING, command, fail, plain, writable, write_failed
 
 RESULTS = typer.Option(Path("results"), "--results", help="Results directory (database and Parquet tables).")
@@ -188,6 +188,8 @@ def results(
 
     if not (results / "pacesim.sqlite").exists():
         fail(f"--results {results}: no results store there (no pacesim.sqlite)")
+    if csv is not None and str(csv) != "-":
+        writable("--csv", csv, file=True)  # before reading the store: a FIFO or /proc refused at once
     with Store(results, read_only=True) as store:
         if name is None:
             df = store.sweeps()
@@ -211,9 +213,12 @@ def results(
         from .report_tables import axis_numbers
 
         try:
-            axis_numbers(df, axes).to_csv(sys.stdout if to_stdout else csv, index=False)
             if to_stdout:
+                axis_numbers(df, axes).to_csv(sys.stdout, index=False)
                 sys.stdout.flush()
+            else:
+                with outfile.written(csv) as whole:  # no partial CSV left by a full disk
+                    axis_numbers(df, axes).to_csv(whole, index=False)
         except BrokenPipeError:
             raise
         except OSError as e:
@@ -402,7 +407,8 @@ def plot(
     named = f"{name}-{y}-vs-{x}" + "".join(f"-by-{b}" for b in panel.by)
     named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items()) + _size_tag(size) + titled
     stem = out if out is not None else results / "plots" / file_name(named)
-    writable("--out", stem.parent, make=True)  # before drawing: a read-only store's plots/ is refused at once
+    # Before drawing: a read-only store's plots/ is refused at once, naming --out as typed (else plots/).
+    writable("--out", stem.parent, make=True, given=out)
     try:
         _written(figure(df, [panel], stem, title, axes=axes, size=size, formats=kinds))
     except OSError as e:
@@ -487,6 +493,7 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
     named = f"{name}-" + "-".join(f"{a}={point[a]}" for a in axes) + f"-seed{point['seed']}{span}-{'-'.join(names)}{of}"
     named += _size_tag(size) + titled
     stem = out if out is not None else results / "plots" / file_name(named)
+    writable("--out", stem.parent, make=True, given=out)  # before drawing, as for a sweep's figure
     try:
         _written(series_figure(rows, names, entities, stem, title, size, formats))
     except OSError as e:

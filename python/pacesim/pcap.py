@@ -50,6 +50,7 @@ import struct
 from pathlib import Path
 from typing import Dict, Tuple, Union
 
+from . import outfile
 from .ns2trace import EVENTS, FIELDS, TraceError, lines, parse
 
 LINKTYPE_RAW = 101
@@ -204,7 +205,7 @@ def write(trace: Union[str, Path], out: Union[str, Path], segment_size: int = 10
     that cannot be a packet."""
     packets = _Packets(trace, segment_size)
     seen = set()
-    with open(out, "wb") as f:
+    with outfile.written(out) as whole, open(whole, "wb") as f:  # no partial pcap left by a failure
         f.write(_PCAP.pack(0xA1B2C3D4, 2, 4, 0, 0, MAX_IP, LINKTYPE_RAW))
         read = 0
         for n, text in lines(trace):
@@ -222,6 +223,6 @@ def write(trace: Union[str, Path], out: Union[str, Path], segment_size: int = 10
             whole = len(headers) + payload
             f.write(b"".join((_RECORD.pack(micro // 1_000_000, micro % 1_000_000, whole, whole), headers,
                               packets.zeros[:payload])))
-    if not read:
-        raise ValueError(f"{trace}: holds no trace line (an ns-2 trace: one event a line)")
+        if not read:
+            raise ValueError(f"{trace}: holds no trace line (an ns-2 trace: one event a line)")
     return len(seen)

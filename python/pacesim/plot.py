@@ -34,6 +34,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import Formatter, Locator, MaxNLocator, NullFormatter
 
+from . import outfile
 from .messages import printable
 from .panels import (AXES, LOSS, METRICS, TIME_SERIES, Cdf, Curves, Lines, Panel, Series, label, metric_label, numeric,
                      select, seeds_note, summarise, unaveraged, words)
@@ -582,7 +583,8 @@ def save(fig: Figure, stem: Union[str, Path], formats: Sequence[str] = FORMATS, 
     paths = [stem.parent / f"{stem.name}.{f}" for f in formats]
     with matplotlib.rc_context(VECTOR_TEXT):
         for path in paths:
-            fig.savefig(path, dpi=dpi)
+            with outfile.written(path) as whole:  # no partial figure left by a full disk
+                fig.savefig(whole, dpi=dpi)
     return paths
 
 

@@ -39,12 +39,13 @@ import termios
 import time
 import warnings
 from pathlib import Path
-from typing import Callable, List, NoReturn, Tuple, TypeVar
+from typing import Callable, List, NoReturn, Optional, Tuple, TypeVar
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
+from . import outfile
 from .messages import printable
 
 
@@ -98,8 +99,9 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-FAILING = (errno.ENOSPC, errno.EDQUOT, errno.EIO)
-"""OSErrors of the file system failing the work (exit status 1); any other, of the place given (2)."""
+FAILING = (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG)
+"""OSErrors of the file system failing the work (exit status 1: a full disk, a quota, an I/O fault, a file size
+limit); any other, of the place given (2)."""
 
 
 def write_failed(what: str, e: OSError) -> NoReturn:
@@ -109,37 +111,55 @@ def write_failed(what: str, e: OSError) -> NoReturn:
     fail(f"{what}: {e.strerror or e}", 1 if e.errno in FAILING else 2)
 
 
-def writable(option: str, path: Path, *, file: bool = False, make: bool = False) -> None:
-    """End the command with an error naming `option` and `path` (status 2: the place given is unusable) unless
-    this process may write there, checked before any work. With `file`: file `path`, not a directory, in a
-    directory that exists, the file writable if it exists. Else directory `path`: with `make`, made with its
-    parents (a read-only store's plots/ refused at once); without, made nothing (a command that ends writing
-    nothing leaves no directory behind): it, or the nearest directory above it that exists, takes new files."""
+def writable(option: str, path: Path, *, file: bool = False, make: bool = False, given: Optional[Path] = None) -> None:
+    """End the command with an error naming `option` and `given` (what the user typed; `path` if None) unless
+    this process can write at `path`, checked before any work (status 2: the place given is unusable), by
+    creating a file there and removing it (`outfile.probe`: `os.access` passes /proc and /sys as root). With
+    `file`: file `path` (links followed), written as `outfile.written` writes it: in a directory that exists
+    and takes new files; if it exists, a regular file (writable) or a character device (/dev/null), never a
+    directory, FIFO, socket or block device. Else directory `path`: with `make`, made with its parents (a
+    read-only store's plots/ refused at once); without, made nothing (a command that ends writing nothing
+    leaves no directory behind): it, or the nearest directory above it that exists, takes new files."""
+    named = f"{option} {given if given is not None else path}"
     try:
         if file:
-            if path.is_dir():
-                fail(f"{option} {path}: is a directory")
-            if not path.parent.is_dir():
-                fail(f"{option} {path}: no directory {path.parent}")
-            if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-                fail(f"{option} {path}: not writable")
+            why = outfile.unfit(path)
+            if why:
+                fail(f"{named}: {why}")
+            target = outfile.real(path)
+            if not target.parent.is_dir():
+                link = path.is_symlink() or outfile.real(path.parent) != target.parent
+                fail(f"{named}: no directory {target.parent if link else path.parent}")
+            if target.exists() and not stat.S_ISREG(target.stat().st_mode):  # a character device: written in place
+                os.close(os.open(target, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK))
+                return
+            if target.exists() and not os.access(target, os.W_OK):  # its permissions (which bind all but root)
+                fail(f"{named}: not writable")
+            try:
+                outfile.probe(target.parent)
+            except OSError as e:
+                fail(f"{named}: not writable: no file can be made in {target.parent} ({e.strerror or e})")
             return
         at = path
-        while not make and not at.exists() and at != at.parent:
+        while not make and not at.exists() and not at.is_symlink() and at != at.parent:
             at = at.parent
+        if at.is_symlink() and not at.exists():
+            fail(f"{named}: {at} is a link to {os.readlink(at)}, which does not exist")
         place = "" if make else f"{at} "
         if at.exists() and not at.is_dir():
-            fail(f"{option} {path}: {place}is a file, not a directory")
+            fail(f"{named}: {place}is a file, not a directory")
         if make:
             try:
                 path.mkdir(parents=True, exist_ok=True)
             except OSError as e:
-                fail(f"{option} {path}: cannot make the directory: {e.strerror or e}")
-        if not os.access(at, os.W_OK | os.X_OK):
-            fail(f"{option} {path}: cannot write in {place or 'the directory '}(a read-only file system, or no "
-                 "permission)")
+                fail(f"{named}: cannot make the directory: {e.strerror or e}")
+        try:
+            outfile.probe(at)
+        except OSError as e:
+            fail(f"{named}: cannot write in {place or 'the directory '}({e.strerror or e}: a read-only file "
+                 "system, a pseudo-file system such as /proc, or no permission)")
     except (OSError, ValueError) as e:  # a name too long for the file system, a NUL
-        fail(f"{option} {path}: {getattr(e, 'strerror', None) or e}")
+        fail(f"{named}: {getattr(e, 'strerror', None) or e}")
 
 
 def warn(message: str) -> None:

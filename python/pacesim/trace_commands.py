@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from . import terminal
-from .terminal import command, fail, plain, write_failed
+from .terminal import command, fail, plain, writable, write_failed
 
 trace_app = typer.Typer(no_args_is_help=True, help="Packet traces in ns-2's format: diff two, make pcap of one.")
 
@@ -84,13 +84,12 @@ def trace_pcap(
         fail("OUT -: a pcap is binary and goes to a file, not standard output; name the file (e.g. trace.pcap)")
     if out.exists() and out.resolve() == trace.resolve():
         fail(f"{out}: is the trace itself; name another file for the pcap")
+    writable("OUT", out, file=True)  # before reading the trace: a FIFO or /proc refused at once
     try:
         n = pcap.write(trace, out, mss)
-    except (TraceError, ValueError, OSError) as e:
-        if out.is_file():
-            out.unlink()  # no half-written pcap left behind
-        if isinstance(e, OSError):
-            write_failed(str(e.filename or out), e)
+    except (TraceError, ValueError, OSError) as e:  # no half-written pcap left behind (pcap.write)
+        if isinstance(e, OSError):  # named as given, not as the file written first
+            write_failed(str(trace) if e.filename == str(trace) else str(out), e)
         fail(str(e))
     terminal.say(f"wrote {n:,} packet{'' if n == 1 else 's'} to {out}")
 

@@ -111,8 +111,9 @@ def test_a_full_disk_under_trace_is_the_work_failing_not_bad_input(trace, tmp_pa
     # file beside it first: on /dev/full's disk that write fails the same way (simulated: the engine's text
     # goes to /dev/full), and the error names the pcap asked for.
     if trace.endswith(".pcap"):
-        monkeypatch.setattr("tempfile.mkstemp", lambda **kw: (os.open("/dev/full", os.O_WRONLY), "/dev/full"))
-        monkeypatch.setattr("os.remove", lambda path: None)
+        def on_full_disk(pcap_out):
+            yield "/dev/full"  # and is not removed after
+        monkeypatch.setattr("pacesim.engine._scratch", contextmanager(on_full_disk))
         trace = tmp_path / trace
     out = refused(["run", *RUN, "--trace", trace], f"--trace {trace}: No space left on device", code=1)
     assert "trace.file" not in out.output
@@ -499,6 +500,126 @@ def test_a_finished_sweep_on_a_read_only_store_is_done_and_plot_writes_where_ask
     with unwritable(res):
         out = invoke(["sweep", tmp_path / "s.toml", "--results", res, "--quiet"])
         assert out.exit_code == 0 and "s: 1 points, all already done; nothing to write" in out.output, out.output
+
+
+# ------------------------------------------------------------------ output places (issue 33's second review)
+# A place is checked by making a file there (terminal.writable, outfile.probe): os.access passed, as root,
+# /proc and /sys, a dangling link and a link into a place no file can be made; each write failed after the
+# work. A file is written beside its target and renamed over it (outfile.written): no partial file is left.
+
+
+def _places(tmp_path: Path) -> dict:
+    """Files root cannot make: on /proc and /sys, through a link to no directory, through a link into /proc."""
+    for name, to in [("dangling", tmp_path / "no" / "x"), ("into-proc", Path("/proc/pacesim.out"))]:
+        for suffix in ["", ".png"]:
+            (tmp_path / (name + suffix)).symlink_to(str(to) + suffix)
+    return {"/proc/version": Path("/proc/version"), "/proc/self/status": Path("/proc/self/status"),
+            "/sys/kernel/pacesim.out": Path("/sys/kernel/pacesim.out"), "dangling": tmp_path / "dangling",
+            "into-proc": tmp_path / "into-proc"}
+
+
+@pytest.mark.parametrize("place", ["/proc/version", "/proc/self/status", "/sys/kernel/pacesim.out", "dangling",
+                                   "into-proc"])
+def test_every_output_file_option_refuses_a_place_no_file_can_be_made_before_any_work(place, tmp_path, store):
+    # As root, run --json /proc/version wrote and failed (EIO), then its clean-up raised PermissionError: a
+    # traceback; --json /sys/..., dangling links and links into /proc failed only after the run.
+    at = _places(tmp_path)[place]
+    (tmp_path / "t.tr").write_text("+ 0.1 0 1 tcp 1040 ------- 1 0.0 1.0 0 0\n")
+    for args, option, shown in [
+        (["run", *RUN, "--json", at], "--json", at),
+        (["run", *RUN, "--trace", at], "--trace", at),
+        (["topology", "show", "e-base", "--png", f"{at}.png"], "--png", f"{at}.png"),
+        (["trace", "pcap", tmp_path / "t.tr", at], "OUT", at),
+        (["results", "tiny", "--results", store, "--csv", at], "--csv", at),
+    ]:
+        out = refused(args, f"{option} {shown}: ")
+        assert not {"Summary", "Links", "wrote", "points"} & set(out.output.split()), out.output
+    assert Path("/proc/version").read_text().startswith("Linux")
+
+
+@pytest.mark.parametrize("place", ["/proc/tables", "/sys/kernel/pacesim"])
+def test_reproduce_all_refuses_tables_in_proc_or_sys_before_the_catalogue(place, tmp_path, monkeypatch):
+    # As root, reproduce --all --tables /proc/tables started the whole catalogue and failed at its end.
+    def started():
+        raise AssertionError("the catalogue started")
+    monkeypatch.setattr("pacesim.experiment_commands._runnable", started)
+    refused(["reproduce", "--all", "--tables", place, "--results", tmp_path / "r"], f"--tables {place}: cannot write")
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_link_into_a_place_no_file_can_be_made_is_refused(tmp_path):
+    (tmp_path / "ro").mkdir()
+    (tmp_path / "r.json").symlink_to(tmp_path / "ro" / "r.json")
+    (tmp_path / "tables").symlink_to(tmp_path / "ro")
+    with unwritable(tmp_path / "ro"):
+        refused(["run", *RUN, "--json", tmp_path / "r.json"], f"--json {tmp_path / 'r.json'}: not writable")
+        refused(["reproduce", "--all", "--tables", tmp_path / "tables", "--results", tmp_path / "r"], "--tables")
+    assert list((tmp_path / "ro").iterdir()) == []
+
+
+def test_fifos_and_sockets_are_refused_naming_the_option_and_devices_taken(tmp_path, store):
+    # run --json FIFO and --trace FIFO waited for a reader for ever, without a word. (Asserted on the new
+    # behaviour only: the old one blocks.)
+    import socket
+
+    os.mkfifo(tmp_path / "fifo")
+    os.mkfifo(tmp_path / "fifo.png")
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind(str(tmp_path / "sock"))
+        (tmp_path / "t.tr").write_text("+ 0.1 0 1 tcp 1040 ------- 1 0.0 1.0 0 0\n")
+        for at, what in [(tmp_path / "fifo", "is a FIFO"), (tmp_path / "sock", "is a socket")]:
+            refused(["run", *RUN, "--json", at], f"--json {at}: {what}")
+            refused(["run", *RUN, "--trace", at], f"--trace {at}: {what}")
+            refused(["trace", "pcap", tmp_path / "t.tr", at], f"OUT {at}: {what}")
+            refused(["results", "tiny", "--results", store, "--csv", at], f"--csv {at}: {what}")
+        refused(["topology", "show", "e-base", "--png", tmp_path / "fifo.png"], "--png")
+    for option in ["--json", "--trace"]:
+        out = invoke(["run", *RUN, option, "/dev/null"])
+        assert out.exit_code == 0 and "written to /dev/null" in out.output, out.output
+    assert Path("/dev/null").is_char_device()
+
+
+def _limited(limit: int, *args) -> subprocess.CompletedProcess:
+    """`pacesim ARGS` in a process that can write no file past `limit` bytes (RLIMIT_FSIZE: a full disk, as
+    Python ignores SIGXFSZ and a write fails with EFBIG)."""
+    import resource
+
+    return subprocess.run(pacesim_process(*map(str, args)), capture_output=True, text=True, timeout=300,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)))
+
+
+def test_a_write_cut_short_leaves_no_partial_file_and_what_was_there(tmp_path):
+    # A full disk left a 0-byte a-fig10.csv (model --out) and a 0-byte trace; --json's clean-up removed the
+    # report that was there before.
+    done = _limited(300, "model", "a-fig10", "--out", tmp_path / "m")
+    assert done.returncode == 1 and f"--out {tmp_path / 'm'}: File too large" in done.stderr, done.stderr
+    assert list((tmp_path / "m").iterdir()) == []
+    for option, name in [("--trace", "t.tr"), ("--json", "r.json"), ("--trace", "t.pcap")]:
+        (tmp_path / name).write_text("as it was")
+        done = _limited(1000, "run", *RUN, option, tmp_path / name)
+        assert done.returncode == 1 and f"{option} {tmp_path / name}: File too large" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+        assert (tmp_path / name).read_text() == "as it was"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m", "r.json", "t.pcap", "t.tr"]
+
+
+@pytest.mark.parametrize("given, says", [("d", "is a directory"), ("no/parent/t.tr", "no directory")])
+def test_a_trace_place_from_the_command_line_is_named_as_trace(given, says, tmp_path, monkeypatch):
+    # Named trace.file, the scenario's field, though the path came from --trace.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    out = refused(["run", *RUN, "--trace", given], f"--trace {given}: {says}")
+    assert "trace.file" not in out.output
+    out = refused(["run", *RUN, "--set", f"trace.file={given}"], f"trace.file {given}: {says}")
+
+
+def test_plot_out_in_a_place_no_file_can_be_made_names_the_out_given(store, tmp_path):
+    # It named the directory above it (--out DIR: cannot write in ...), not what the user typed.
+    (tmp_path / "ro").mkdir()
+    with unwritable(tmp_path / "ro"):
+        refused(["plot", "tiny", "--results", store, "--by", "pacing.scheme", "--out", tmp_path / "ro" / "fig"],
+                f"--out {tmp_path / 'ro' / 'fig'}: cannot write in the directory")
+    assert list((tmp_path / "ro").iterdir()) == []
 
 
 def test_ctrl_c_names_a_store_only_where_there_is_one(tmp_path, capsys):

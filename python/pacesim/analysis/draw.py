@@ -9,7 +9,7 @@ from typing import Dict, Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from .. import plot
+from .. import outfile, plot
 from ..panels import Curves
 from .models import Model, load_overlay, model_ref, parse_overrides
 from .overlays import Overlay
@@ -59,12 +59,14 @@ def render(model: Model, out_dir: Path, overrides: Sequence[str] = (), overlay: 
     written = []
     for name, table in out.tables.items():
         path = out_dir / (f"{model_id}.csv" if len(out.tables) == 1 else f"{model_id}-{name}.csv")
-        table.to_csv(path, index=False)
+        with outfile.written(path) as whole:  # no partial CSV left by a full disk
+            table.to_csv(whole, index=False)
         written.append(path)
     if simulate:
         for i, table in enumerate(sim.tables):
             path = out_dir / (f"{model_id}-simulated.csv" if len(sim.tables) == 1 else f"{model_id}-simulated-{i + 1}.csv")
-            table.to_csv(path, index=False)
+            with outfile.written(path) as whole:
+                table.to_csv(whole, index=False)
             written.append(path)
     fig = plot.render(None, out.panels, f"{model_ref(model)}: {model.title}\n(analytical model: {model.source})",
                       out.tables)
