@@ -16,6 +16,7 @@ import pytest
 import pacesim
 from pacesim import Scenario
 from support import fuzz_input as hostile
+from support import fuzzing
 from support.fuzzing import fuzz
 
 CASES = 860  # 1,000 before the pacer kind, whose runs cost about as much as the cases cut
@@ -60,6 +61,7 @@ def test_the_classes_are_told_apart(harness, monkeypatch):
 def test_engine_outcomes_in_the_worker_are_classed(harness, monkeypatch, engine, cls):
     monkeypatch.setattr(pacesim, "run", engine)  # the worker is forked after this
     monkeypatch.setattr(hostile, "TIMEOUT_S", 2.0)
+    monkeypatch.setattr(fuzzing, "BLOCKED_S", 1.0)  # a sleeping worker uses no CPU time: blocked, a hang
     monkeypatch.setattr(hostile, "WATCH", (0.01, 2**26))
     assert harness.outcome(_case()).cls == cls
     monkeypatch.undo()
@@ -68,16 +70,23 @@ def test_engine_outcomes_in_the_worker_are_classed(harness, monkeypatch, engine,
     assert harness.outcome(_case()).cls == "ran ok"  # after a crash or a hang the harness starts a new worker
 
 
+def _busy(seconds: float) -> None:
+    """Use `seconds` of CPU time (the harness's budget is its worker's CPU time, not wall time)."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
 def _unending(moving):
     """An engine that never ends, its simulated time moving on (a run too slow for the budget), standing
     still (events at one instant, a hang), or ("stops") moving for 0.1 s, then still, its progress told every
-    2 ms."""
+    2 ms of CPU time."""
     def run(*a, progress=None, **k):
-        t0 = time.monotonic()
+        t0 = time.process_time()
         for i in range(1, 10**7):
-            on = moving is True or (moving == "stops" and time.monotonic() - t0 < 0.1)
+            on = moving is True or (moving == "stops" and time.process_time() - t0 < 0.1)
             progress(i / 10**7 if on else 0.5)
-            time.sleep(0.002)
+            _busy(0.002)
     return run
 
 
@@ -100,6 +109,25 @@ def test_a_run_not_done_in_time_is_classed_by_its_simulated_progress(harness, mo
     if cls == "timer storm, as ns-2":
         assert "simulated in 0.6 s" in out.detail, "a storm is judged at TIMEOUT_S, as any run"
 
+
+def test_a_worker_starved_of_cpu_is_no_hang(harness, monkeypatch):
+    # A worker waiting for a core (load 20, nice 19) has its simulated time standing still for seconds of wall
+    # time while it uses no CPU: counted in wall time, a hang. Made so here: the engine sleeps 2 s, its
+    # progress at 0, then runs; the budget is 0.6 s of CPU time. Blocked only after BLOCKED_S without any.
+    real = pacesim.run
+
+    def starved(*a, progress=None, **k):
+        progress(0.0)
+        time.sleep(2.0)
+        return real(*a, progress=progress, **k)
+
+    monkeypatch.setattr(pacesim, "run", starved)  # the worker is forked after this
+    monkeypatch.setattr(hostile, "TIMEOUT_S", 0.6)
+    monkeypatch.setattr(fuzzing, "BLOCKED_S", 10.0, raising=False)  # (none before: the test fails on the outcome)
+    assert harness.outcome(_case()).cls == "ran ok"
+    clock = fuzzing.Clock(os.getpid())
+    _busy(0.2)
+    assert 0.15 < clock.used() < 1.0 and not clock.blocked()
 
 def test_nonsense_is_seen():
     s = pacesim.apply_overrides(Scenario(), ["topology.edges=2", "topology.hosts_per_edge=2", "duration=2s",

@@ -6,8 +6,11 @@ class of every outcome (issue 20): the harness's command line.
 
 prints (and appends to --out) one JSON record: the counts per class, per
 kind of case, and up to 20 examples of each defect; --total sums the
-records of a file. The harness (its six kinds of case, its classes, the
-worker that runs a case) is tests/support/fuzz_input.py, which
+records of a file. A case's time budget, in every harness here, is the CPU
+time its worker uses (tests/support/fuzzing.py `Clock`), not wall time: a
+worker starved on a loaded machine (nice 19) is no hang; one using no CPU
+time at all for `BLOCKED_S` of wall time is. The harness (its six kinds of
+case, its classes, the worker that runs a case) is tests/support/fuzz_input.py, which
 tests/test_fuzz.py runs a fixed budget of; bench/fuzz/README.md gives the
 long runs. `command_line` (with `arguments`, `print_total` and
 `print_record`) is every harness's command line here (cli_args.py,

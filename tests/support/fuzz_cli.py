@@ -8,14 +8,14 @@ directory is wanted, missing parents, 300-character names, names holding termina
 model parameters outside their domains; sweep names, axes, metrics, filters and windows that match
 nothing; ns-2 trace files of generated lines, some fields hostile; unknown options. It runs in a worker
 process (typer's test runner, in a scratch directory holding a tiny results store of one sweep with
-recorded series), with `TIMEOUT_S` to answer. What a valid command would run at length is kept small:
+recorded series), with `TIMEOUT_S` of its CPU time to answer (`fuzzing.Clock`). What a valid command would run at length is kept small:
 `run` starts from a scenario cut to 2 s and its overrides change no size or time; `reproduce` runs only
 Q-tab2 (seconds at the paper's size); `model --simulate` is never drawn.
 
 Classes (`CLASSES`): `ok` (status 0); `refused, naming it` (status 1 or 2, with an error that names an
 option, argument, key or file the case gave, or click's missing or extra argument); and the defects:
 `traceback` (an exception out of the command), `error naming nothing`, `control characters` (an escape
-or other control character of the case printed raw), `hang` (no answer in `TIMEOUT_S`) and `crash`
+or other control character of the case printed raw), `hang` (no answer in `TIMEOUT_S` of CPU time, or no CPU time used for `fuzzing.BLOCKED_S`) and `crash`
 (the worker died).
 
 `fuzzing.fuzz(Harness(root), CASES, cases, seed)` makes the scratch directory (`prepare`), generates the cases
@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Tuple
 
+import psutil
 from hypothesis import strategies as st
 
 from . import fuzzing
@@ -42,7 +43,7 @@ CLASSES = ["ok", "refused, naming it", "traceback", "error naming nothing", "con
 DEFECTS = CLASSES[2:]
 TIMEOUT_S = 60.0
 """The slowest valid case (a model's largest allowed work, Q-tab2 at the paper's size) answers in well under
-this on a loaded machine."""
+this much CPU time (its processes' all told)."""
 
 ESCAPES = ["\x1b[31m", "\x1b]0;pwned\x07", "\x07", "\x08\x08", "\r", "\u202e", "\x9b2J", "\x00"]
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -281,10 +282,18 @@ class Worker(fuzzing.Worker):
         super().__init__(_serve, root, daemon=False)  # `sweep` and `reproduce` start worker processes of their own
 
     def run(self, case: Case) -> tuple:
+        self.start()
+        clock = fuzzing.Clock(self.proc.pid)
         self.send((case.argv, case.trace))
-        if not self.conn.poll(TIMEOUT_S):
-            self.close()
-            return ("hang", f"no answer in {TIMEOUT_S:g} s")
+        while not self.conn.poll(0.05):
+            try:
+                used = clock.used()
+            except psutil.NoSuchProcess:  # died: its end is read below
+                break
+            if used > TIMEOUT_S or clock.blocked():
+                self.close()
+                return ("hang", f"no answer in {TIMEOUT_S:g} s of CPU time" if used > TIMEOUT_S else
+                        f"no answer, and no CPU time used in {fuzzing.BLOCKED_S:g} s")
         return self.answer()
 
 

@@ -23,8 +23,9 @@ has too (the storm `pacesim.engine.slow` warns of: FACK under Wei's pure
 rate control, its progress and events recorded as evidence), and the
 defects: a Python traceback, an engine panic, an engine failure (a broken
 conservation check), a crashed worker (killed by a signal: abort on a
-failed allocation), a hang (not done in `TIMEOUT_S`, its simulated time
-standing still), a slow run (not done, its simulated time moving: any
+failed allocation), a hang (not done in `TIMEOUT_S` of its worker's CPU
+time, its simulated time standing still, or no CPU time used for
+`fuzzing.BLOCKED_S`), a slow run (not done, its simulated time moving: any
 other), nonsense a report should never hold (`nonsense`), an `offered`
 case whose queue the memory guard let grow past its limit (`unguarded`)
 and a run whose worker kept taking memory (`WATCH`).
@@ -40,7 +41,6 @@ import json
 import math
 import multiprocessing
 import re
-import time
 import traceback
 import warnings
 from dataclasses import dataclass, field
@@ -79,9 +79,11 @@ COST_CAP = 300_000
 """The most packets (core rate x duration / smallest packet, plus UDP) a case may send to be run here."""
 FLOW_CAP = 400
 TIMEOUT_S = 30.0
-"""A run of at most `COST_CAP` packets takes well under a second; one not done in this long is stopped and
-classed by its simulated progress (`Engine.run`): a hang if its simulated time stood still over the second
-half of this, else a slow run or a timer storm."""
+"""A run of at most `COST_CAP` packets takes well under a second of CPU; one not done when its worker has used
+this much CPU time (`fuzzing.Clock`: not wall time, which a worker starved on a loaded machine spends
+waiting) is stopped and classed by its simulated progress (`Engine.run`): a hang if its simulated time stood
+still over the second half of this CPU time, else a slow run or a timer storm. A worker using no CPU time for
+`fuzzing.BLOCKED_S` of wall time is blocked: a hang."""
 EVENTS_PER_PROGRESS = 2**18
 """Events the engine pops between two calls of its `progress` (engine/world.rs `run_until`)."""
 STORM_EVENTS_PER_PACKET = 100
@@ -596,29 +598,33 @@ class Engine(fuzzing.Worker):
 
     def run(self, s: Scenario, threads: int, growth: int = WATCH[1]) -> tuple:
         """Run `s` in the worker: its answer, or a runaway past `growth` bytes, a crash, or, not done in
-        `TIMEOUT_S`, a hang (its simulated time stood still over the budget's second half), a timer storm
+        `TIMEOUT_S` of its CPU time, a hang (its simulated time stood still over the budget's second half, or
+        it used no CPU time for `fuzzing.BLOCKED_S`), a timer storm
         as ns-2's (one `slow` warns of), or slow. A storm is judged at `TIMEOUT_S` like any run, so that one
         whose time stops moving after a while is a hang, not a storm."""
         self.start()
         every = WATCH[0]
         worker = psutil.Process(self.proc.pid)
         before = worker.memory_info().rss
+        clock = fuzzing.Clock(self.proc.pid)
         self.send((s, threads))
-        t0 = time.monotonic()
-        halfway = None  # the simulated fraction done at half of TIMEOUT_S
+        halfway = None  # the simulated fraction done at half of TIMEOUT_S of the worker's CPU time
         while not self.conn.poll(every):
             try:
                 grew = worker.memory_info().rss - before
+                used = clock.used()
             except psutil.NoSuchProcess:  # died: its end is read below
                 break
-            waited = time.monotonic() - t0
-            if halfway is None and waited > TIMEOUT_S / 2:
+            if halfway is None and used > TIMEOUT_S / 2:
                 halfway = self.progress[0]
             verdict = None
             if grew > growth:
-                verdict = ("memory runaway", f"the worker grew by {grew / 2**20:,.0f} MiB in {waited:.1f} s")
-            elif waited > TIMEOUT_S:
+                verdict = ("memory runaway", f"the worker grew by {grew / 2**20:,.0f} MiB in {used:.1f} s of CPU time")
+            elif used > TIMEOUT_S:
                 verdict = self._unfinished(s, TIMEOUT_S, self.progress[0], halfway, self.progress[1])
+            elif clock.blocked():
+                verdict = ("hang", f"no CPU time used in {fuzzing.BLOCKED_S:g} s, its simulated time standing at "
+                                   f"{self.progress[0]:.3%} of the run")
             if verdict is not None:
                 self.close()
                 return verdict
@@ -626,15 +632,15 @@ class Engine(fuzzing.Worker):
 
     @staticmethod
     def _unfinished(s: Scenario, age: float, done: float, halfway: float, calls: float) -> tuple:
-        """The class of a run not done in `age` seconds: `done` of its simulated time, `halfway` of it at half
-        that, `calls` calls of its progress (`EVENTS_PER_PROGRESS` events each)."""
+        """The class of a run not done in `age` seconds of its worker's CPU time: `done` of its simulated time,
+        `halfway` of it at half that, `calls` calls of its progress (`EVENTS_PER_PROGRESS` events each)."""
         if done <= halfway:
-            return ("hang", f"no answer in {age:g} s, its simulated time stood at {done:.3%} of the run from "
-                            f"{age / 2:g} s on")
+            return ("hang", f"no answer in {age:g} s of CPU time, its simulated time stood at {done:.3%} of the "
+                            f"run from {age / 2:g} s on")
         events = calls * EVENTS_PER_PROGRESS
         per_packet = events / max(1.0, cost(s)[0] * done)
-        evidence = (f"{done:.1%} of the run simulated in {age:g} s ({done - halfway:.1%} in the last {age / 2:g} "
-                    f"s), at least {events:,.0f} events, {per_packet:,.0f} a packet it may send")
+        evidence = (f"{done:.1%} of the run simulated in {age:g} s of CPU time ({done - halfway:.1%} in the last "
+                    f"{age / 2:g} s), at least {events:,.0f} events, {per_packet:,.0f} a packet it may send")
         if per_packet > STORM_EVENTS_PER_PACKET and slow(s):  # FACK's storm under Wei's pure rate control
             return ("timer storm, as ns-2", evidence)
         return ("slow", evidence)

@@ -27,7 +27,8 @@ defects: a traceback, silent damage (a read gave a value, an axis or a table unl
 store's, without an error), a lost point (stored before a disk failure, gone or changed after it),
 nonsense accepted (a sweep whose points do not run their own seed, trace to a file, whose name is not a
 plain file name, or past `MAX_POINTS` points), a crash (the worker died), a hang (no answer in
-`TIMEOUT_S`) and unbounded memory (the worker past `MEMORY_CAP`).
+`TIMEOUT_S` of the worker's CPU time, or no CPU time used for `fuzzing.BLOCKED_S`: a worker waiting for a
+core on a loaded machine is no hang) and unbounded memory (the worker past `MEMORY_CAP`).
 
 `fuzzing.fuzz(Harness(work), CASES, cases, seed)` generates the cases and counts their classes;
 tests/test_fuzz_store.py runs a fixed budget of it, bench/fuzz/hostile_store.py (its command line) the runs
@@ -41,7 +42,6 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import time
 import traceback
 import warnings
 from concurrent.futures import Executor, Future
@@ -67,7 +67,8 @@ DEFECTS = CLASSES[4:]
 """Outcomes issue 33 allows none of."""
 
 TIMEOUT_S = 120.0
-"""A case reruns at most four points of well under a second each: no answer in this long is a hang."""
+"""A case reruns at most four points of well under a second each: no answer when the worker has used this
+much CPU time (`fuzzing.Clock`) is a hang."""
 MEMORY_CAP = 1536 * 2**20
 """A case holds a tiny store and at most one sweep's points: a worker past this holds what it should not."""
 RUN_SWEEP_UP_TO = 2000
@@ -521,18 +522,20 @@ class Worker(fuzzing.Worker):
         super().__init__(_serve, pristine, base, can_mount)
 
     def run(self, case: Case) -> Tuple[str, str]:
+        self.start()
+        clock = fuzzing.Clock(self.proc.pid)
         self.send(case)
-        deadline = time.monotonic() + TIMEOUT_S
         while not self.conn.poll(0.2):
             try:
                 rss = psutil.Process(self.proc.pid).memory_info().rss
-            except psutil.NoSuchProcess:
-                rss = 0
-            if rss > MEMORY_CAP or time.monotonic() > deadline:
-                self.close()
-                return ("memory", f"{rss / 2**20:.0f} MB") if rss > MEMORY_CAP else ("hang", f"{TIMEOUT_S:g} s")
-            if not self.proc.is_alive():
+                used = clock.used()
+            except psutil.NoSuchProcess:  # died: its end is read below
                 break
+            if rss > MEMORY_CAP or used > TIMEOUT_S or clock.blocked():
+                self.close()
+                return (("memory", f"{rss / 2**20:.0f} MB") if rss > MEMORY_CAP else
+                        ("hang", f"{TIMEOUT_S:g} s of CPU time" if used > TIMEOUT_S else
+                         f"no CPU time used in {fuzzing.BLOCKED_S:g} s"))
         return self.answer()
 
 

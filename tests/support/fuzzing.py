@@ -1,6 +1,12 @@
 """What the hostile-input harnesses share (fuzz_input, fuzz_store, fuzz_cli, fuzz_split_graphs): generating
 a budget of cases and handing each to a harness (`fuzz`), and the forked worker process a harness runs a case
-in, so that a hang, an abort or a runaway takes only the worker along (`Worker`); and its counts (`Tally`).
+in, so that a hang, an abort or a runaway takes only the worker along (`Worker`); how long a worker has
+run a case, in its own CPU time (`Clock`); and its counts (`Tally`).
+
+A case's time budget is the CPU time its worker uses, not wall time: on a loaded machine (load 20, the
+harness at nice 19) a worker waits for a core, its simulated time standing still for seconds of wall time
+while it uses none; counted in wall time, that was a "hang". A worker that uses no CPU time at all for
+`BLOCKED_S` of wall time is blocked (on a lock, a pipe): a hang too, whatever its budget.
 
 A harness is anything with `record(case)`, which runs one case and counts its class.
 """
@@ -8,9 +14,11 @@ A harness is anything with `record(case)`, which runs one case and counts its cl
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections import Counter
 from typing import Any, Callable, Collection, Dict, List, Optional, Protocol
 
+import psutil
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
@@ -70,6 +78,42 @@ class Worker:
             self.proc.kill()
             self.proc.join()
             self.proc = None
+
+
+BLOCKED_S = 60.0
+"""Wall time (s) a worker may use no CPU time at all before it is taken to be blocked (a hang). One starved of
+CPU (load 20, nice 19) still runs a slice every scheduling period, a fraction of a second."""
+
+
+class Clock:
+    """The CPU time (s) a worker process and its descendants have used since the clock was made (psutil: user
+    and system, of the live processes and of those they reaped), and the wall time since it last grew."""
+
+    def __init__(self, pid: int) -> None:
+        self.proc = psutil.Process(pid)
+        self.start = self.last = self._cpu()
+        self.grew_at = time.monotonic()
+
+    def _cpu(self) -> float:
+        total = 0.0
+        for p in [self.proc, *self.proc.children(recursive=True)]:
+            try:
+                t = p.cpu_times()
+                total += t.user + t.system + t.children_user + t.children_system
+            except psutil.NoSuchProcess:  # ended since listed: its time is its parent's now
+                pass
+        return total
+
+    def used(self) -> float:
+        """CPU seconds used since the clock was made. Raises psutil.NoSuchProcess if the worker is gone."""
+        now = self._cpu()
+        if now > self.last:
+            self.last, self.grew_at = now, time.monotonic()
+        return now - self.start
+
+    def blocked(self) -> bool:
+        """Whether the worker used no CPU time in the last `BLOCKED_S` of wall time (as of the last `used`)."""
+        return time.monotonic() - self.grew_at > BLOCKED_S
 
 
 class Tally:
