@@ -40,6 +40,9 @@ def test_hostile_command_lines_meet_successes_and_named_refusals_only(tmp_path):
     (["plot", "tiny"], (0, "wrote x.png", ""), "ok"),
     (["run", "tiny.toml"], (2, "error: tcp.window: must be >= 1", ""), "refused, naming it"),  # a key of the file
     (["plot"], ("hang", "no answer in 60 s"), "hang"),
+    # An empty path argument is read as "."; writable names it after the argument (a campaign's case).
+    (["trace", "pcap", "/", ""], (2, "error: OUT .: is a directory", ""), "refused, naming it"),
+    (["trace", "pcap", "/", "x"], (2, "error: OUT .: is a directory", ""), "error naming nothing"),
 ])
 def test_the_classes(argv, answer, cls):
     assert cli_args.classify(cli_args.Case(argv), answer)[0] == cls
