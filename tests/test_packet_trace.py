@@ -261,6 +261,36 @@ def test_small_ebase_against_ns2(tmp_path):
     assert d.counts[0]["+"] == d.counts[1]["+"] == 2916 and d.counts[0]["d"] == d.counts[1]["d"] == 88
 
 
+def by_event(path) -> dict:
+    """A trace's times keyed by (event, flow, seq, n): the n-th such line, so that lines at one printed
+    microsecond may come in any order."""
+    seen, times = {}, {}
+    for l in read(path):
+        key = (l.event, l.flow, l.seq)
+        seen[key] = seen.get(key, 0) + 1
+        times[key + (seen[key],)] = l.time
+    return times
+
+
+def test_sack_against_ns2_sack1_packet_for_packet(tmp_path):
+    """bench/ns2/TIES.md: pacesim's SACK on trace_sack.toml (20 equal flows, every access delay its own in
+    [3, 3.001] ms, minimum RTO 1 s) against ns-2's Sack1 on the same network: each of the 29,553 core events
+    before 6.918187 s (400 drops, 435 packets sent again) is in both traces at the same microsecond. They
+    part where two flows' packets reach the edge link at one instant of pacesim's integer clock and ns-2's
+    floating-point clock puts flow 8's first."""
+    pacesim.run(NS2 / "trace_sack.toml", trace=tmp_path / "pacesim.tr")
+    ours, ns2 = by_event(tmp_path / "pacesim.tr"), by_event(TRACES / "ns2-sack.tr.gz")
+    parting = 6.918187
+    before = {k for k, t in ns2.items() if t < parting}
+    assert len(before) == 29553 and before == {k for k, t in ours.items() if t < parting}
+    assert all(abs(ours[k] - ns2[k]) <= 1e-6 + 1e-9 for k in before)
+    assert sum(k[0] == "d" for k in before) == 400
+    assert sum(k[0] == "+" and k[3] > 1 for k in before) == 435
+    apart = sorted((k, ns2[k], ours[k]) for k in set(ns2) | set(ours) if abs(ns2[k] - ours[k]) > 1e-6 + 1e-9)
+    assert [(k[0], k[1]) for k, _, _ in apart] == [("+", 8), ("+", 12), ("-", 8), ("-", 12)]
+    assert [(a, b) for _, a, b in apart[:2]] == [(parting, 6.918195), (6.918195, parting)]
+
+
 def test_a_sweep_refuses_to_trace():
     from pacesim.sweep import Sweep, SweepError
 

@@ -3,8 +3,9 @@
 rates, delays and flow start times) and diff the two traces (bench/ns2/TRACE_DIFF.md).
 
     PYTHONPATH=python python bench/ns2/trace_ebase.py [--tick 10ms] [--out bench/ns2/results/trace]
+    PYTHONPATH=python python bench/ns2/trace_ebase.py --scenario bench/ns2/trace_sack.toml --tag sack
 
-Writes OUT/pacesim-TICK.tr.gz and OUT/ns2-TICK.tr.gz and prints `pacesim trace diff` of the two; needs
+Writes OUT/pacesim-TAG.tr.gz and OUT/ns2-TAG.tr.gz (TAG: TICK unless given) and prints `pacesim trace diff` of the two; needs
 Debian's ns2. TICK is TCP's clock tick (`tcp.tick`, ns-2's `tcpTick_`): each TCP agent's tick phase (ns-2's
 `boot_time_`) is random, drawn by each simulator from its own generator, and moves an RTO by a few ticks, so
 the traces part at the first timeout it moves: 30 ms apart at E-base's 10 ms, 2 ms at 1 ms (TRACE_DIFF.md).
@@ -26,14 +27,18 @@ from pacesim.topology import describe
 
 HERE = Path(__file__).resolve().parent
 SCENARIO = HERE / "trace_ebase.toml"
+# pacesim's tcp.variant: ns-2's agent (Agent/TCP/<agent>) and sink (Agent/TCPSink/<sink>, "" the plain one).
+NS2_AGENTS = {"reno": ("Reno", ""), "newreno": ("Newreno", ""), "sack": ("Sack1", "Sack1")}
 
 
 def params(scenario, starts) -> str:
-    """trace_ebase.tcl's PARAMS: the scenario's drawn links and the flows' start times, in b/s and seconds."""
+    """trace_ebase.tcl's PARAMS: the scenario's TCP, drawn links and the flows' start times, in b/s and seconds."""
     links = {link["name"]: link for link in describe(scenario, 0)["links"]}
     topo, core = scenario.topology, scenario.core_values()
+    variant, sink = NS2_AGENTS[scenario.tcp.variant]
     out = [f"set duration {scenario.duration / 1e9!r}", f"set tick {scenario.tcp.tick / 1e9!r}",
-           f"set buffer {core.buffer}",
+           f"set variant {variant}", f'set sinktype "{sink}"', f"set window {scenario.tcp.window}",
+           f"set minrto {scenario.tcp.min_rto / 1e9!r}", f"set buffer {core.buffer}",
            f"set core_rate {core.rate}", f"set core_delay {core.delay / 1e9!r}",
            f"set edges {topo.edges}", f"set hosts {topo.hosts_per_edge}"]
     for e in range(topo.edges):
@@ -73,10 +78,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=HERE / "results" / "trace")
     ap.add_argument("--tick", default="10ms", help="TCP's clock tick (tcp.tick), e.g. 10ms or 1us")
+    ap.add_argument("--scenario", type=Path, default=SCENARIO,
+                    help="another small E-base, e.g. trace_sack.toml (bench/ns2/TIES.md)")
+    ap.add_argument("--tag", help="the traces' names: OUT/pacesim-TAG.tr.gz, OUT/ns2-TAG.tr.gz (default: TICK)")
     args = ap.parse_args()
-    scenario = apply_overrides(load_scenario(SCENARIO), [f"tcp.tick={args.tick}"])
+    scenario = apply_overrides(load_scenario(args.scenario), [f"tcp.tick={args.tick}"])
     return trace_both(scenario, lambda starts: params(scenario, starts), ["ns", HERE / "trace_ebase.tcl"],
-                      args.out, args.tick)
+                      args.out, args.tag or args.tick)
 
 
 if __name__ == "__main__":

@@ -18,9 +18,12 @@
 # es<e> = 2 + e(2 + 2H), ed<e> = that + 1, and host i of edge e at
 # s = es<e> + 2 + 2i, d = s + 1.)
 #
-# Everything else is ebase.tcl's: Agent/TCP/Reno to a plain TCPSink,
-# packetSize_ 1000, window_ 1000, the core c0 -> c1 a byte-mode DropTail
-# of exactly BUFFER bytes, every other queue unlimited; each flow's fid_ is
+# PARAMS also sets the TCP: variant and sinktype (Agent/TCP/$variant to
+# Agent/TCPSink/$sinktype, "" the plain sink), window (window_, packets) and
+# minrto (minrto_, s).
+#
+# Everything else is ebase.tcl's: packetSize_ 1000, the core c0 -> c1 a
+# byte-mode DropTail of exactly BUFFER bytes, every other queue unlimited; each flow's fid_ is
 # its index h, so the trace's flow ids are pacesim's. `$ns trace-queue`
 # traces c0 -> c1 (`core`); ns-2 stops at `finish`, at DURATION.
 
@@ -29,12 +32,12 @@ source $params
 
 set ns [new Simulator]
 Agent/TCP set packetSize_ 1000
-Agent/TCP set window_ 1000
+Agent/TCP set window_ $window
 Agent/TCP set tcpTick_ $tick
+Agent/TCP set minrto_ $minrto
 Queue set limit_ 10000000
-set variant Reno
 source [file join [file dirname [info script]] flows.tcl]
-set sinkclass Agent/TCPSink
+set sinkclass [expr {$sinktype eq "" ? "Agent/TCPSink" : "Agent/TCPSink/$sinktype"}]
 
 set c0 [$ns node]
 set c1 [$ns node]
