@@ -8,6 +8,7 @@ run here; and the harness's classes are checked on outcomes made to order."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 
@@ -128,6 +129,21 @@ def test_a_worker_starved_of_cpu_is_no_hang(harness, monkeypatch):
     clock = fuzzing.Clock(os.getpid())
     _busy(0.2)
     assert 0.15 < clock.used() < 1.0 and not clock.blocked()
+
+def test_a_network_the_harness_does_not_run_is_not_built_to_price_its_trace(monkeypatch):
+    """bench/fuzz/hostile.py seed 18503: `cost` asked `describe` for a trace source's mean rate on A-base with
+    6,355,983 TCP hosts; describe built the whole network in the harness's own process, which grew to 22 GB
+    until the kernel killed it (the chunk's record lost). A network of more flows than the harness runs is
+    not described; a smaller one is, past the memory guard of the network."""
+    big = pacesim.apply_overrides(pacesim.load_scenario("a-video"), ["topology.tcp_hosts=6355983"])
+    monkeypatch.setattr(hostile, "describe", lambda s, examples: pytest.fail("the network was built"))
+    assert hostile.cost(big) == (math.inf, 6355983)
+    small = pacesim.apply_overrides(pacesim.load_scenario("a-video"), ["topology.tcp_hosts=2"])
+    asked = []
+    monkeypatch.setattr(hostile, "describe", lambda s, examples: asked.append(s) or {"udp": [{"mean_rate_bps": 1e6}]})
+    packets, flows = hostile.cost(small)
+    assert asked == [small] and flows == 2 and 0 < packets < math.inf
+
 
 def test_nonsense_is_seen():
     s = pacesim.apply_overrides(Scenario(), ["topology.edges=2", "topology.hosts_per_edge=2", "duration=2s",

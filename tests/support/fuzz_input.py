@@ -551,10 +551,17 @@ def _numbers(data: Any, key: str = "") -> List[Tuple[str, int]]:
 def cost(s: Scenario) -> Tuple[float, int]:
     """(packets the run may send, flows): TCP data packets and their ACKs at the core's rate, every UDP
     source's at its rate (a trace's without one its file's mean, from the engine) in its smallest
-    packets, over the run; and the TCP flows."""
+    packets, over the run; and the TCP flows. A trace's mean comes from `describe`, which builds the whole
+    network in this, the harness's own, process (seed 18503: A-base with 6,355,983 TCP hosts grew it to
+    22 GB, and the kernel killed it): a network of more than `FLOW_CAP` flows, which is not run here, is not
+    described (its packets: infinite), and any other only past the memory guard of the network, as pacesim's
+    own callers of `describe` ask it (a ScenarioError naming the key, as `pacesim topology show` gives)."""
     tcp = 2 * s.core_values().rate / (s.tcp.segment_size + s.tcp.header_size)  # and an ACK each
     rates = [u.rate for u in s.traffic.udp]
     if None in rates:
+        if tcp_flows(s) > FLOW_CAP:
+            return math.inf, tcp_flows(s)
+        memory.check(s, of=memory.network)
         rates = [r if r is not None else d["mean_rate_bps"] for r, d in zip(rates, describe(s, 0)["udp"])]
     udp = sum(r / min(u.sizes or u.size) for r, u in zip(rates, s.traffic.udp))
     return (tcp + udp) * s.duration / 1e9 / 8, tcp_flows(s)
