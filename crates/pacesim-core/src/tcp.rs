@@ -6,13 +6,16 @@
 //! timer ([`rtt`]); what it does about a loss is its [`recovery`] (Reno,
 //! NewReno, SACK, FACK); how the window grows and shrinks is a
 //! [`cc::CongestionControl`] chosen by name ([`reno`], [`bic`], [`cubic`],
-//! [`fast`]). A paced sender spaces its packets ([`pacing`]).
+//! [`fast`]); one that asks for them sees per-ACK delivery-rate samples
+//! ([`rate`]) and may set its own pacing rate. A paced sender spaces its
+//! packets ([`pacing`]).
 
 pub mod bic;
 pub mod cc;
 pub mod cubic;
 pub mod fast;
 pub mod pacing;
+pub mod rate;
 pub mod recovery;
 pub mod reno;
 pub mod rtt;

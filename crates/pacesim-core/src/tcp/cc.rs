@@ -1,8 +1,12 @@
 //! The congestion-control seam: how the window opens on ACKs and closes on
 //! congestion. Sequence numbers, timers and loss recovery stay in the
 //! sender; a variant only answers these two questions (after Linux's
-//! `tcp_congestion_ops` and quinn's `Controller`).
+//! `tcp_congestion_ops` and quinn's `Controller`). A variant that asks
+//! (`wants_rate_samples`) also sees every ACK's delivery-rate sample, the
+//! packets in flight and the least RTT (`tcp::rate`, Linux's `tcp_rate.c`)
+//! and may set the pacing rate and the window directly (`on_rate_sample`).
 
+use super::rate::{RateControl, RateSample};
 use crate::sim::Time;
 
 /// The window state congestion control acts on, in packets (ns-2 `cwnd_`,
@@ -77,4 +81,17 @@ pub trait CongestionControl: Send {
     /// An RTT sample was taken (Karn's rule: one timed packet per RTT);
     /// delay-based and time-based variants use it.
     fn on_rtt(&mut self, _w: &mut Window, _rtt: Time, _now: Time) {}
+
+    /// Whether this variant takes a delivery-rate sample on every ACK
+    /// (`on_rate_sample`); the sender then keeps a send-time snapshot per
+    /// packet (`tcp::rate`), which the others do without.
+    fn wants_rate_samples(&self) -> bool {
+        false
+    }
+
+    /// An ACK arrived with its rate sample (Linux `cong_control`, ns-3
+    /// `CongControl`), before the loss recovery acts on it: the variant may
+    /// set `w.cwnd` and the flow's pacing rate in `control`. Called only if
+    /// `wants_rate_samples`.
+    fn on_rate_sample(&mut self, _w: &mut Window, _control: &mut RateControl, _rs: &RateSample, _now: Time) {}
 }

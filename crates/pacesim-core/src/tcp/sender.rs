@@ -65,6 +65,7 @@ impl TcpSender {
     /// A finite transfer's application gives `packets` more (ns-2
     /// `advanceby` on an agent whose data is all acknowledged).
     pub fn send_more(&mut self, packets: i64) {
+        self.state.check_app_limited();
         self.state.end += packets;
     }
 
@@ -80,6 +81,7 @@ impl TcpSender {
     /// `sendmsg`/`advanceby`), after the SYN if it is modelled and not yet
     /// counted: send what the window allows now.
     pub fn advance(&mut self, packets: i64, now: Time, out: &mut Vec<i64>) {
+        self.state.check_app_limited();
         self.state.end = self.state.end.max(i64::from(self.state.syn)) + packets;
         self.recovery.send_much(&mut self.state, now, out);
     }
@@ -131,11 +133,13 @@ impl TcpSender {
     #[inline]
     pub fn on_ack(&mut self, ackno: i64, options: &TcpOptions, now: Time, out: &mut Vec<i64>) {
         self.state.ack_arrived();
+        self.state.rate_sample(ackno, options.sack.as_slice(), now);
         self.recovery.on_ack(&mut self.state, ackno, options, now, out);
     }
 
     /// The retransmission timer expired.
     pub fn on_timeout(&mut self, now: Time, out: &mut Vec<i64>) {
+        self.state.rate_timeout();
         self.recovery.on_timeout(&mut self.state, now, out);
     }
 }

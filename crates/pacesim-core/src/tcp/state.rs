@@ -21,6 +21,7 @@
 
 use super::cc::{Congestion, CongestionControl, Window};
 use super::pacing::{HostPacer, Wei};
+use super::rate::RateSampler;
 use super::rtt::RttEstimator;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
@@ -73,6 +74,9 @@ pub struct SendState {
     /// Host pacing, when this sender paces, and its release timer.
     pub(in crate::tcp) pacer: Option<Box<HostPacer>>,
     pub pace: Timer,
+    /// Delivery-rate samples and the pacing rate, for a congestion control
+    /// that asks for them (`tcp::rate`); boxed, and absent for the others.
+    pub(in crate::tcp) rate: Option<Box<RateSampler>>,
     /// Window cuts from the packets in flight, not the window in use
     /// (`tcp.window_cut`: ns-2 built with Wei's pacing patch).
     pub(in crate::tcp) cut_from_flight: bool,
@@ -89,6 +93,7 @@ impl SendState {
     ) -> Self {
         let wnd = window as f64;
         let wnd_init = initial_window as f64;
+        let rate = cc.wants_rate_samples().then(Box::default);
         SendState {
             cc,
             w: Window { cwnd: if syn { 1.0 } else { wnd_init }, ssthresh: wnd },
@@ -109,6 +114,7 @@ impl SendState {
             first_sends: None,
             pacer: None,
             pace: Timer::default(),
+            rate,
             cut_from_flight: false,
             stats: SenderStats::default(),
         }
@@ -182,8 +188,13 @@ impl SendState {
         }
     }
 
-    /// Whether the host pacer holds the next packet (its timer then set).
+    /// Whether the congestion control's pacing rate or the host pacer holds
+    /// the next packet (the timer then set).
     pub(in crate::tcp) fn pacing_holds(&mut self, now: Time) -> bool {
+        if let Some(at) = self.rate.as_deref().and_then(|r| r.holds(now)) {
+            self.pace.set(at);
+            return true;
+        }
         match self.pacer.as_deref_mut() {
             Some(HostPacer::PaperW(p)) => match p.hold_until(now) {
                 Some(at) => {
@@ -199,6 +210,9 @@ impl SendState {
 
     /// Tell the host pacer a new packet of `send_much` left.
     pub(in crate::tcp) fn paced(&mut self, now: Time) {
+        if let Some(r) = self.rate.as_deref_mut() {
+            r.paced(now);
+        }
         if let Some(HostPacer::PaperW(p)) = self.pacer.as_deref_mut() {
             p.sent(now, &self.w, (self.t_seqno - 1 - self.highest_ack) as f64);
         }
@@ -237,6 +251,43 @@ impl SendState {
         }
     }
 
+    /// An ACK of `ackno` with SACK `blocks` arrived: if the congestion
+    /// control takes rate samples, it hears this ACK's before the loss
+    /// recovery acts on it (Linux calls `cong_control` after its loss
+    /// detection, before sending; here a fast retransmit this ACK brings
+    /// reaches it after, by `on_congestion`), and may set the window and
+    /// the pacing rate.
+    #[inline]
+    pub(in crate::tcp) fn rate_sample(&mut self, ackno: i64, blocks: &[(i64, i64)], now: Time) {
+        let Some(r) = self.rate.as_deref_mut() else { return };
+        let in_recovery = self.recover > ackno.max(self.highest_ack);
+        let sample = r.on_ack(ackno, blocks, now, in_recovery);
+        self.cc.on_rate_sample(&mut self.w, &mut r.control, &sample, now);
+        if std::mem::take(&mut r.control.mark_app_limited) {
+            r.mark_app_limited();
+        }
+    }
+
+    /// The retransmission timer expired: the rate sampler presumes every
+    /// packet outstanding lost.
+    pub(in crate::tcp) fn rate_timeout(&mut self) {
+        if let Some(r) = self.rate.as_deref_mut() {
+            r.on_timeout();
+        }
+    }
+
+    /// A finite application gives more data: with none waiting and the
+    /// window not full, the rate sampler marks the sender app-limited
+    /// (Linux `tcp_rate_check_app_limited` in `tcp_sendmsg`).
+    pub(in crate::tcp) fn check_app_limited(&mut self) {
+        let waiting = self.has_data(self.t_seqno);
+        if let Some(r) = self.rate.as_deref_mut() {
+            if !waiting && (r.in_flight() as f64) < self.w.cwnd {
+                r.mark_app_limited();
+            }
+        }
+    }
+
     /// An RTT sample of `rtt` for the host pacer (not the timer's).
     fn pacer_rtt_sample(&mut self, rtt: Time) {
         match self.pacer.as_deref_mut() {
@@ -252,6 +303,9 @@ impl SendState {
         let nothing_outstanding = self.highest_ack == self.maxseq;
         if let Some(f) = &mut self.first_sends {
             f.sent(seq, now, self.highest_ack);
+        }
+        if let Some(r) = self.rate.as_deref_mut() {
+            r.sent(seq, now, nothing_outstanding);
         }
         out.push(seq);
         self.stats.data_sent += 1;
