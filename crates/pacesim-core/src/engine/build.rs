@@ -80,6 +80,7 @@ pub fn build_network_with(
         attach_links(&mut net, spec)?;
     }
     net.mark_cut_through();
+    net.settle();
     Ok((net, udp_routes, tmix_routes))
 }
 

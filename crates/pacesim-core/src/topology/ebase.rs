@@ -106,10 +106,17 @@ impl EBase {
 /// ingress edges are where pacing goes by default.
 pub fn graph(spec: &EBase, seed: u64) -> Graph {
     let hosts = (spec.edges * spec.hosts_per_edge) as usize;
+    let udp = usize::from(spec.udp.is_some());
+    // Room for exactly what follows (a link's spec is hundreds of bytes,
+    // and doubling made this graph the peak of a large run's memory).
+    let mut nodes = Vec::with_capacity(2 + 2 * spec.edges as usize);
+    nodes.extend(["c0", "c1"].map(String::from));
+    let mut links = Vec::with_capacity(1 + 2 * (spec.edges as usize + hosts + udp));
+    links.push(LinkSpec::core("c0", "c1"));
     let mut g = Graph {
-        nodes: ["c0", "c1"].map(String::from).into(),
-        hosts: Vec::with_capacity(2 * hosts),
-        links: vec![LinkSpec::core("c0", "c1")],
+        nodes,
+        hosts: Vec::with_capacity(2 * (hosts + udp)),
+        links,
         flows: Vec::with_capacity(hosts),
     };
     for e in 0..spec.edges {

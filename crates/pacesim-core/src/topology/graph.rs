@@ -233,6 +233,9 @@ impl Graph {
             ));
         }
         let mut net = Network::default();
+        // Two halves a link, each with its name: room for exactly as many.
+        net.links.reserve_exact(2 * self.links.len());
+        net.names.reserve_exact(2 * self.links.len());
         let mut ends = Vec::with_capacity(self.links.len());
         let mut names: HashMap<String, usize> = HashMap::with_capacity(2 * self.links.len());
         for (i, l) in self.links.iter().enumerate() {

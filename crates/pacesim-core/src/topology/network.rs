@@ -56,7 +56,7 @@ impl Network {
 
     /// Add the shortest route from node `from` to node `to` (by name), for
     /// traffic other than the topology's own flows; `None` if either is
-    /// unknown or they are not connected.
+    /// unknown or they are not connected. Only before [`Network::settle`].
     pub fn connect(&mut self, from: &str, to: &str) -> Option<u32> {
         let at = |name: &str| self.nodes.iter().position(|n| n == name).map(|i| i as u32);
         let (a, b) = (at(from)?, at(to)?);
@@ -120,6 +120,16 @@ impl Network {
             self.pacers.push((l, spec));
         }
         Ok(())
+    }
+
+    /// Once every route is added: forget how paths are found
+    /// ([`route::Router::settle`]) and give back the room the route tables
+    /// grew by doubling (`connect` would then panic).
+    pub fn settle(&mut self) {
+        self.router.settle();
+        self.hops.shrink_to_fit();
+        self.routes.shrink_to_fit();
+        self.flows.shrink_to_fit();
     }
 
     pub fn add_route(&mut self, links: &[LinkId]) -> u32 {
