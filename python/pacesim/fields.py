@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import os
-import re
 import stat
 from pathlib import Path
 from typing import Annotated, Any, Callable, Tuple, Union
@@ -38,17 +37,12 @@ class ScenarioError(ValueError):
 
     @classmethod
     def from_engine(cls, error: ValueError) -> ScenarioError:
-        """The engine's "field: message" error, without the position in the JSON
-        it was handed (which is no file of the user's), its quantities in human units.
-        An error in a trace file does not quote the file's text: any readable file can
-        be named as one, and its first field would be shown (issue 33)."""
+        """The engine's refusal, as the binding raises it (attributes `field` and `message`), its
+        quantities in human units. The engine neither places it in the JSON it was handed (no file of the
+        user's) nor quotes a trace file's text (any readable file can be named as one, issue 33)."""
         from .schema import humanize
 
-        field, _, message = str(error).partition(": ")
-        message = re.sub(r" at line \d+ column \d+$", "", message)
-        if field.endswith(".trace.file"):
-            message = re.sub(r' "(?:[^"\\]|\\.)*"', "", message)
-        return cls(field, humanize(message))
+        return cls(error.field, humanize(error.message))
 
 
 def read_bounded(path: Path, limit: int, what: str) -> bytes:

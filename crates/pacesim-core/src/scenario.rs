@@ -248,7 +248,11 @@ impl Scenario {
 /// "invalid value: integer `18446744073709551616`, expected u64", as one
 /// within u64 but past the field's type is shown, and a fraction keeps its digits.
 fn as_written(text: &str, e: serde_json::Error) -> String {
-    let message = e.to_string();
+    // Without serde's " at line L column C": the field's path places the
+    // fault, and the JSON is the front's, not a file the user wrote.
+    let whole = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    let message = whole.strip_suffix(&position).unwrap_or(&whole).to_string();
     let Some(shown) = message.split_once("floating point `").and_then(|(_, rest)| rest.split_once('`'))
     else {
         return message;

@@ -1,5 +1,7 @@
 //! The Python boundary: a scenario as JSON in, a report as JSON out.
-//! Validation errors become `ValueError` naming the field; an output file
+//! Validation errors become `ValueError` with the field's path and the
+//! message as attributes `field` and `message` (its text "field: message"
+//! for whoever prints it), so the front never parses it back; an output file
 //! the run could not write (a full disk) `OSError` with its `errno` and
 //! `filename`; engine failures (a broken conservation check, a panic)
 //! `RuntimeError`.
@@ -8,6 +10,7 @@ use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 
 use pacesim_core::engine::parallel::spare_core;
+use pacesim_core::spec::InvalidField;
 use pacesim_core::{Report, RunError, Scenario};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -35,7 +38,7 @@ fn run_json(
     threads: usize,
     force_split: bool,
 ) -> PyResult<String> {
-    let scenario = Scenario::from_json(scenario).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let scenario = Scenario::from_json(scenario).map_err(|e| invalid(py, e))?;
     let threads = if threads >= 2 && !force_split && !spare_core() { 1 } else { threads };
     let ran = py.allow_threads(|| {
         panic::catch_unwind(AssertUnwindSafe(|| {
@@ -54,13 +57,23 @@ fn run_json(
     });
     let report: Report = match ran {
         Ok(report) => report.map_err(|e| match e {
-            RunError::Invalid(field) => PyValueError::new_err(field.to_string()),
+            RunError::Invalid(e) => invalid(py, e),
             RunError::Write(w) => os_error(py, &w.file, &w.error),
             other => PyRuntimeError::new_err(other.to_string()),
         })?,
         Err(payload) => return Err(stopped_or_panic(payload)),
     };
     serde_json::to_string(&report).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// `ValueError("field: message")` with attributes `field` and `message`.
+fn invalid(py: Python<'_>, e: InvalidField) -> PyErr {
+    let err = PyValueError::new_err(e.to_string());
+    let value = err.value(py);
+    match value.setattr("field", e.field).and_then(|_| value.setattr("message", e.message)) {
+        Ok(()) => err,
+        Err(failed) => failed,
+    }
 }
 
 /// `OSError(errno, strerror, file)` for writing `file` failing with
@@ -100,9 +113,9 @@ fn stopped_or_panic(payload: Box<dyn Any + Send>) -> PyErr {
 /// as JSON, without running it.
 #[pyfunction]
 #[pyo3(signature = (scenario, examples=3))]
-fn describe_json(scenario: &str, examples: usize) -> PyResult<String> {
-    let scenario = Scenario::from_json(scenario).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let d = pacesim_core::describe(&scenario, examples).map_err(|e| PyValueError::new_err(e.to_string()))?;
+fn describe_json(py: Python<'_>, scenario: &str, examples: usize) -> PyResult<String> {
+    let scenario = Scenario::from_json(scenario).map_err(|e| invalid(py, e))?;
+    let d = pacesim_core::describe(&scenario, examples).map_err(|e| invalid(py, e))?;
     serde_json::to_string(&d).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
@@ -110,8 +123,8 @@ fn describe_json(scenario: &str, examples: usize) -> PyResult<String> {
 /// a `ValueError` naming the field (`tcp.min_rto: ...`) if the engine
 /// refuses it.
 #[pyfunction]
-fn validate_json(scenario: &str) -> PyResult<()> {
-    Scenario::from_json(scenario).map(|_| ()).map_err(|e| PyValueError::new_err(e.to_string()))
+fn validate_json(py: Python<'_>, scenario: &str) -> PyResult<()> {
+    Scenario::from_json(scenario).map(|_| ()).map_err(|e| invalid(py, e))
 }
 
 /// The JSON Schema of the scenario the engine reads (`Scenario::schema`).

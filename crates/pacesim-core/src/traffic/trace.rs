@@ -177,27 +177,29 @@ enum Value {
     Unused,
 }
 
-/// Field `text` read as `column`, or why it cannot be.
+/// Field `text` read as `column`, or why it cannot be. The reason never
+/// quotes the field: any readable file can be named as a trace, and its
+/// line number places the fault (issue 33).
 fn value(column: Column, text: &str) -> Result<Value, String> {
     let whole = |what: &str| match text.parse::<u64>() {
         Ok(v) => Ok(v),
         Err(_) if text.starts_with('-') && text[1..].parse::<f64>().is_ok() => {
-            Err(format!("{what} {text} is negative"))
+            Err(format!("{what} is negative"))
         }
-        Err(_) => Err(format!("{what} {text:?} is not a whole number")),
+        Err(_) => Err(format!("{what} is not a whole number")),
     };
     Ok(match column {
         Column::Frame => whole("frame number").map(|_| Value::Unused)?,
         Column::Type if text.starts_with(|c: char| c.is_ascii_alphabetic()) => Value::Unused,
         Column::Type => {
-            return Err(format!("frame type {text:?} does not start with a letter (I, P, B, ...)"))
+            return Err("frame type does not start with a letter (I, P, B, ...)".to_string())
         }
         Column::TimeS | Column::TimeMs => match text.parse::<f64>() {
             Ok(t) if t.is_finite() && t >= 0.0 => {
                 Value::Time(t * if column == Column::TimeS { 1e9 } else { 1e6 })
             }
-            Ok(t) if t < 0.0 => return Err(format!("time {text} is negative")),
-            _ => return Err(format!("time {text:?} is not a number")),
+            Ok(t) if t < 0.0 => return Err("time is negative".to_string()),
+            _ => return Err("time is not a number".to_string()),
         },
         Column::Bytes => Value::Bytes(whole("frame size")?),
         Column::Bits => Value::Bytes(whole("frame size")?.div_ceil(8)),
@@ -380,13 +382,13 @@ mod tests {
         let head = "# header\n0 0.000 I 1000\n\n";
         let cases = [
             ("1 0.040 P", "3 fields, expected 4 (frame, time_s, type, bytes)"),
-            ("1 0.040 P 12x", "frame size \"12x\" is not a whole number"),
-            ("1 0.040 P -5", "frame size -5 is negative"),
-            ("1 0.040 P 12.5", "frame size \"12.5\" is not a whole number"),
-            ("1.5 0.040 P 12", "frame number \"1.5\" is not a whole number"),
-            ("1 abc P 12", "time \"abc\" is not a number"),
-            ("1 -0.04 P 12", "time -0.04 is negative"),
-            ("1 0.040 7 12", "frame type \"7\" does not start with a letter (I, P, B, ...)"),
+            ("1 0.040 P 12x", "frame size is not a whole number"),
+            ("1 0.040 P -5", "frame size is negative"),
+            ("1 0.040 P 12.5", "frame size is not a whole number"),
+            ("1.5 0.040 P 12", "frame number is not a whole number"),
+            ("1 abc P 12", "time is not a number"),
+            ("1 -0.04 P 12", "time is negative"),
+            ("1 0.040 7 12", "frame type does not start with a letter (I, P, B, ...)"),
         ];
         for (line, message) in cases {
             assert_eq!(line_error(&format!("{head}{line}\n2 0.08 B 5\n"), &cols, None), (4, message.into()));
@@ -439,7 +441,7 @@ mod tests {
         let s = TraceSpec { file: path.to_string_lossy().into(), ..spec(vec![Bytes], Some(25.0)) };
         let e = s.read("traffic.udp[2].trace").unwrap_err();
         assert_eq!(e.field, "traffic.udp[2].trace.file");
-        assert_eq!(e.message, format!("{}: line 3: frame size \"ten\" is not a whole number", s.file));
+        assert_eq!(e.message, format!("{}: line 3: frame size is not a whole number", s.file));
         std::fs::write(&path, "100\n300\n").unwrap();
         assert_eq!(s.read("u").unwrap().frames[1], super::Frame { time: 40 * MS, bytes: 300, line: 2 });
         std::fs::remove_file(&path).unwrap();
