@@ -145,6 +145,14 @@ def test_a_network_the_harness_does_not_run_is_not_built_to_price_its_trace(monk
     assert asked == [small] and flows == 2 and 0 < packets < math.inf
 
 
+def test_a_network_the_guard_prices_past_the_workers_growth_is_too_large_not_a_runaway(harness):
+    # Campaign seed 18022: Q's dumbbell with 2,922,896 receivers, which the guard prices at 12 GB (the run
+    # took 3.5 GB), was run and classed a memory runaway: the guard saw it coming.
+    q = hostile._dumps(hostile._base(hostile.SCENARIOS / "q-dumbbell.toml"))
+    out = harness.outcome(hostile.Case("set", "q-dumbbell", q, ["topology.receivers=2922896"]))
+    assert out.cls == "valid, too large to run here" and "its network: 11,972" in out.detail, out
+    assert harness.outcome(hostile.Case("set", "q-dumbbell", q, [])).cls == "ran ok"
+
 def test_nonsense_is_seen():
     s = pacesim.apply_overrides(Scenario(), ["topology.edges=2", "topology.hosts_per_edge=2", "duration=2s",
                                              "warmup=1s", 'traffic.start=["0s", "1s"]'])
