@@ -126,6 +126,7 @@ struct Prior {
     delivered: u64,
     time: Time,
     app_limited: bool,
+    sent: Time,
     send_interval: Time,
 }
 
@@ -168,6 +169,7 @@ impl RateSampler {
                 delivered: slot.delivered,
                 time: slot.delivered_time,
                 app_limited: slot.app_limited,
+                sent: slot.sent,
                 send_interval: slot.sent - slot.first_sent,
             });
         }
@@ -231,6 +233,10 @@ impl RateSampler {
         }
         if newly > 0 {
             self.delivered_time = now;
+        }
+        if let Some(p) = prior {
+            // The next send phase starts where the sampled packet's ended.
+            self.first_sent_time = p.sent;
         }
         let losses = self.mark_lost();
         let rate = prior.and_then(|p| {
@@ -320,7 +326,8 @@ mod tests {
     /// Linux takes the last delivered with a 0 snapshot, packet 9, so the
     /// send interval is 9 ms (0 to 9 ms), the ACK interval 109 ms since
     /// the delivery clock stood at 0: 10 packets over 109 ms. Packets sent
-    /// after the first ACK snapshot delivered 1 at 100 ms.
+    /// after the first ACK snapshot delivered 1 at 100 ms; each sample
+    /// restarts the send phase at its packet's send time.
     #[test]
     fn samples_follow_linux_tcp_rate_by_hand() {
         let mut r = RateSampler::default();
@@ -332,10 +339,16 @@ mod tests {
         r.sent(10, 100 * MS, false);
         let s = r.on_ack(9, &[], 109 * MS, false);
         assert_eq!((s.rate, s.prior_delivered, s.prior_in_flight, s.in_flight), (Some((10, 109 * MS)), 0, 10, 1));
+        r.sent(11, 150 * MS, false);
         let s = r.on_ack(10, &[], 200 * MS, false);
         // Packet 10's snapshot: delivered 1 at 100 ms, its send phase began at 0.
         assert_eq!((s.rate, s.prior_delivered, s.rtt), (Some((10, 100 * MS)), 1, Some(100 * MS)));
         assert_eq!(s.min_rtt, Some(100 * MS));
+        // Packet 11's: delivered 10 at 109 ms, its send phase begun at 9 ms,
+        // when the packet sampled at 109 ms (9) was sent: 2 packets over
+        // max(150 - 9, 210 - 109) ms.
+        let s = r.on_ack(11, &[], 210 * MS, false);
+        assert_eq!((s.rate, s.prior_delivered), (Some((2, 141 * MS)), 10));
     }
 
     /// SACKed packets count once; three SACKed above a hole mark it lost
