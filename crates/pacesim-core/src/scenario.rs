@@ -411,7 +411,7 @@ mod tests {
         assert_eq!(tcp["fast_alpha"]["default"], 200.0);
         assert_eq!(tcp["fast_gamma"]["maximum"], 1.0);
         assert_eq!(tcp["rampdown"]["default"], false);
-        assert_eq!(tcp["variant"]["enum"].as_array().unwrap().len(), 7);
+        assert_eq!(tcp["variant"]["enum"].as_array().unwrap().len(), 8);
         assert_eq!(tcp["variant"]["default"], "reno");
         let pacing = &defs["Pacing"]["properties"];
         assert_eq!(pacing["mu_max"]["default"], 100_000_000);

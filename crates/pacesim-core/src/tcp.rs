@@ -6,10 +6,10 @@
 //! timer ([`rtt`]); what it does about a loss is its [`recovery`] (Reno,
 //! NewReno, SACK, FACK); how the window grows and shrinks is a
 //! [`cc::CongestionControl`] chosen by name ([`reno`], [`bic`], [`cubic`],
-//! [`fast`]); one that asks for them sees per-ACK delivery-rate samples
-//! ([`rate`]) and may set its own pacing rate. A paced sender spaces its
-//! packets ([`pacing`]).
+//! [`fast`], [`bbr`], which takes the delivery-rate samples of [`rate`]
+//! and sets its own pacing rate). A paced sender spaces its packets ([`pacing`]).
 
+pub mod bbr;
 pub mod bic;
 pub mod cc;
 pub mod cubic;
@@ -29,7 +29,7 @@ pub use recovery::{LossRecovery, Recovery};
 pub use sender::TcpSender;
 pub use sink::TcpSink;
 
-use crate::sim::rng::{stream, uniform};
+use crate::sim::rng::{stream, uniform, Stream};
 use crate::sim::Time;
 use pacing::{HostPacer, HostPacing};
 use rtt::RttEstimator;
@@ -65,7 +65,8 @@ impl TcpSetup {
         let t = &self.tcp;
         let boot: Time = uniform(&mut stream(self.seed, "tcp.boot", flow as u64), [0, t.tick - 1]);
         let rtt = RttEstimator::new(t.tick, boot, t.min_rto, t.max_rto, t.initial_rto);
-        let mut sender = TcpSender::new(variant(t), t.window, t.initial_window, t.syn, rtt)
+        let cc = variant(t, || stream(self.seed, "tcp.bbr", flow as u64));
+        let mut sender = TcpSender::new(cc, t.window, t.initial_window, t.syn, rtt)
             .with_cuts_from_flight(self.cut_from_flight);
         if self.first_sends {
             sender = sender.with_first_sends();
@@ -88,8 +89,10 @@ impl TcpSetup {
     }
 }
 
-/// The congestion control and loss recovery `tcp.variant` selects, with their parameters.
-pub fn variant(tcp: &Tcp) -> (Box<dyn CongestionControl>, Recovery) {
+/// The congestion control and loss recovery `tcp.variant` selects, with
+/// their parameters; `rng`, the flow's stream for BBR's first ProbeBW
+/// phase ("tcp.bbr"), is drawn from only by BBR.
+pub fn variant(tcp: &Tcp, rng: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
     match tcp.variant {
         TcpVariant::Reno => (Box::new(reno::Reno), Recovery::reno()),
         TcpVariant::Newreno => (Box::new(reno::Reno), Recovery::newreno()),
@@ -100,5 +103,8 @@ pub fn variant(tcp: &Tcp) -> (Box<dyn CongestionControl>, Recovery) {
         TcpVariant::Bic => (Box::new(bic::Bic::default()), Recovery::sack()),
         TcpVariant::Cubic => (Box::new(cubic::Cubic::default()), Recovery::sack()),
         TcpVariant::Fast(spec) => (Box::new(fast::Fast::new(spec)), Recovery::sack()),
+        TcpVariant::Bbr(spec) => {
+            (Box::new(bbr::Bbr::new(spec, tcp.segment_size, tcp.initial_window, rng())), Recovery::sack())
+        }
     }
 }

@@ -9,12 +9,13 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::bbr::BbrSpec;
 use super::fast::FastSpec;
 use crate::spec::variants::{Table, Variants};
 use crate::spec::{bad, positive, InvalidField, MS};
 
 /// Congestion control and loss recovery: ns-2's Reno, NewReno, Sack1,
-/// Fack; BIC and CUBIC (Linux, paper W), FAST (paper W).
+/// Fack; BIC and CUBIC (Linux, paper W), FAST (paper W); BBR v1 (Linux).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "variant", rename_all = "kebab-case")]
 pub enum TcpVariant {
@@ -38,6 +39,10 @@ pub enum TcpVariant {
     Cubic,
     /// FAST TCP (Jin, Wei, Low 2004) with SACK recovery.
     Fast(FastSpec),
+    /// BBR v1 (Cardwell et al. 2016; Linux `tcp_bbr.c`, ns-3 `TcpBbr`):
+    /// paces at its bandwidth estimate, cwnd from bandwidth x least RTT,
+    /// with SACK recovery.
+    Bbr(BbrSpec),
 }
 
 impl Variants for TcpVariant {
@@ -46,6 +51,7 @@ impl Variants for TcpVariant {
     fn validate(&self) -> Result<(), InvalidField> {
         match self {
             TcpVariant::Fast(f) => f.validate(),
+            TcpVariant::Bbr(b) => b.validate(),
             _ => Ok(()),
         }
     }
@@ -191,10 +197,7 @@ impl Tcp {
             let message = format!("{} ns must not exceed tcp.max_rto ({} ns)", t.min_rto, t.max_rto);
             return Err(bad("tcp.min_rto", message));
         }
-        if let TcpVariant::Fast(f) = t.variant {
-            f.validate()?;
-        }
-        Ok(())
+        t.variant.validate()
     }
 }
 
