@@ -73,7 +73,7 @@ def run_setup(python: str, name: str, tcp: str) -> None:
         with path.open() as f:
             rows = {(r["tcp"], r["queue"], int(r["buffer_bytes"]), int(r["seed"])): r for r in csv.DictReader(f)}
     RESULTS.mkdir(exist_ok=True)
-    for queue in QUEUES if tcp == "sack" else ("droptail",):  # newreno: the recovery models, at the tail
+    for queue in QUEUES if tcp == "sack" else ("droptail",):  # newreno, bbr: the TCPs, at the tail
         for buffer in buffers:
             for seed in SEEDS:
                 key = (tcp, queue, buffer, seed)
@@ -81,7 +81,8 @@ def run_setup(python: str, name: str, tcp: str) -> None:
                 s = dict(setup, queue=queue, buffer_bytes=buffer, seed=seed, tcp=tcp)
                 runs = {"ns3": lambda: ns3_run(python, s), "pacesim": lambda: pacesim_run(s), "ns2": lambda: ns2_run(s)}
                 for sim, run in runs.items():
-                    if row.get(f"aggregate_mbps_{sim}") not in (None, "") or (sim == "ns2" and queue != "droptail"):
+                    no_ns2 = queue != "droptail" or tcp not in NS2_AGENTS  # ns-2 2.35: no CoDel, PIE or BBR
+                    if row.get(f"aggregate_mbps_{sim}") not in (None, "") or (sim == "ns2" and no_ns2):
                         continue
                     r = run()
                     for m in METRICS:

@@ -10,9 +10,11 @@ fq_codel, pie) holds the backlog over a device queue of one packet; every other 
 
 TCP is ns-3's NewReno congestion control, set as close to pacesim's as ns-3 allows: 1000 B segments, every
 segment ACKed (no delayed ACKs), initial window 2, no timestamps (so 40 B of TCP/IP headers), no limited
-transmit, minimum RTO 200 ms, buffers large enough never to limit a window. Its loss recovery is the run's
+transmit, minimum RTO 200 ms, buffers large enough never to limit a window (64 MB each way, window scaling on
+by ns-3's default: no flow stalls near 64 KB). Its loss recovery is the run's
 `tcp` reading (`RECOVERY`): "sack", SACK with ns-3's default proportional rate reduction, beside pacesim's
-`sack` (ns-2's Sack1); "newreno", no SACK and ns-3's classic (RFC 6582) recovery, beside pacesim's `newreno`.
+`sack` (ns-2's Sack1); "newreno", no SACK and ns-3's classic (RFC 6582) recovery, beside pacesim's `newreno`;
+"bbr", ns-3's `TcpBbr` (BBR v1) with SACK and pacing on, beside pacesim's `bbr`.
 What stays ns-3's own: byte-counted windows, its RTO estimator's 1 ms clock (ns-2's tick is 10 ms), PPP's
 2 B of framing on every link, and the three-way handshake.
 
@@ -42,14 +44,20 @@ QUEUES = {
 RECOVERY = {
     "sack": {"ns3::TcpSocketBase::Sack": "true", "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpPrrRecovery"},
     "newreno": {"ns3::TcpSocketBase::Sack": "false", "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpClassicRecovery"},
+    # BBR sets cwnd and the pacing rate on every ACK (its CongControl), over SACK; ns-3 paces only with
+    # pacing enabled, and BBR's rate applies to the initial window too, as Linux's does.
+    "bbr": {"ns3::TcpSocketBase::Sack": "true", "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpPrrRecovery",
+            "ns3::TcpSocketState::EnablePacing": "true", "ns3::TcpSocketState::PaceInitialWindow": "true"},
 }
+# The congestion control of each reading: NewReno's window for the two recoveries, or BBR v1.
+CONGESTION = {"sack": "ns3::TcpNewReno", "newreno": "ns3::TcpNewReno", "bbr": "ns3::TcpBbr"}
 
 
 def _tcp_defaults(tcp: str) -> None:
     def set_default(name: str, value: str) -> None:
         ns.Config.SetDefault(name, ns.StringValue(value))
 
-    set_default("ns3::TcpL4Protocol::SocketType", "ns3::TcpNewReno")
+    set_default("ns3::TcpL4Protocol::SocketType", CONGESTION[tcp])
     for name, value in RECOVERY[tcp].items():
         set_default(name, value)
     set_default("ns3::TcpSocket::SegmentSize", "1000")
