@@ -13,6 +13,11 @@ after the work (or, for /proc, with EIO at the end).
 A target that exists and is no regular file is written in place if it is a character device (/dev/null,
 /dev/full, a terminal), and refused (`unfit`) if it is a directory, a FIFO or a socket (a writer opening a
 FIFO that no one reads waits for ever, without a word) or a block device (a disk).
+
+A path that names one of this process's own open descriptors (/dev/stdout, /dev/stderr, /dev/fd/N,
+/proc/self/fd/N: a shell's `| cmd`, `>> log` or `>(cmd)`) is what the shell opened: a pipe with its reader,
+or a file with its own position. It is neither refused nor replaced: the temporary file, once whole, is
+copied through that descriptor (`>> log` keeps the log; renaming over /dev/stdout's file replaced it).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
@@ -31,6 +37,20 @@ PathLike = Union[str, os.PathLike]
 def real(path: PathLike) -> Path:
     """`path` with every symbolic link followed (those of a target that does not exist too)."""
     return Path(os.path.realpath(path))
+
+
+def descriptor(path: PathLike) -> Optional[int]:
+    """The number of this process's open descriptor that `path` names through its links (/dev/stdout: 1,
+    /dev/fd/63: 63), or None."""
+    own = re.compile(r"/proc/%d(?:/task/\d+)?/fd" % os.getpid())  # /proc/self/fd, /dev/fd as realpath writes them
+    at = os.path.abspath(path)
+    for _ in range(40):  # the kernel follows at most 40 links
+        if own.fullmatch(os.path.realpath(os.path.dirname(at))) and os.path.basename(at).isdigit():
+            return int(os.path.basename(at))
+        if not os.path.islink(at):
+            return None
+        at = os.path.join(os.path.dirname(at), os.readlink(at))
+    return None
 
 
 def unfit(path: PathLike) -> Optional[str]:
@@ -70,7 +90,13 @@ def written(path: PathLike) -> Iterator[Path]:
     """The file to write for `path`: a new temporary file beside `path`'s real target, renamed over it when
     the block ends and removed if the block raises, with the mode (and, if this process may, the owner) of
     the file it replaces, or the mode a new file gets; the target itself if it exists and is no regular
-    file (a character device, written in place). Raises OSError if no file can be made there."""
+    file (a character device, written in place). Raises OSError if no file can be made there. For one of
+    this process's descriptors (`descriptor`), a temporary file copied through it when the block ends."""
+    fd = descriptor(path)
+    if fd is not None:
+        with _through(fd, path) as tmp:
+            yield tmp
+        return
     target = real(path)
     try:
         was = os.stat(target)
@@ -96,3 +122,27 @@ def written(path: PathLike) -> Iterator[Path]:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+
+
+@contextlib.contextmanager
+def _through(fd: int, path: PathLike) -> Iterator[Path]:
+    """A temporary file (with `path`'s ending) whose bytes, once the block ends well, are written to open
+    descriptor `fd` at its own position, after what Python's streams hold; removed either way."""
+    import sys
+
+    handle, name = tempfile.mkstemp(prefix=".pacesim-", suffix=Path(path).suffix[:20])
+    os.close(handle)
+    tmp = Path(name)
+    try:
+        yield tmp
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        with open(tmp, "rb") as f:
+            while chunk := f.read(1 << 20):
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(fd, view):]
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()

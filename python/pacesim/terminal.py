@@ -123,6 +123,8 @@ def writable(option: str, path: Path, *, file: bool = False, make: bool = False,
     named = f"{option} {given if given is not None else path}"
     try:
         if file:
+            if outfile.descriptor(path) is not None:  # what the shell opened (`| cmd`, `>> log`): written through
+                return
             why = outfile.unfit(path)
             if why:
                 fail(f"{named}: {why}")

@@ -13,6 +13,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import warnings
 from contextlib import contextmanager
@@ -577,6 +578,26 @@ def test_fifos_and_sockets_are_refused_naming_the_option_and_devices_taken(tmp_p
         out = invoke(["run", *RUN, option, "/dev/null"])
         assert out.exit_code == 0 and "written to /dev/null" in out.output, out.output
     assert Path("/dev/null").is_char_device()
+
+
+def test_the_shells_own_descriptors_are_written_through_not_replaced_or_refused(tmp_path):
+    # Issue 33's third review: after 7fb2af5, `--json /dev/stdout | head` and `--json >(wc -c)` were refused as
+    # FIFOs, and `--json /dev/stdout >> log` replaced the log (the write-whole rename followed /dev/stdout to it).
+    def report(out: str) -> dict:
+        return json.JSONDecoder().raw_decode(out[out.index('{"scenario"'):])[0]
+
+    piped = subprocess.run(pacesim_process("run", *RUN, "--json", "/dev/stdout"), capture_output=True, text=True,
+                           timeout=300)
+    assert piped.returncode == 0 and report(piped.stdout)["engine_version"], piped.stderr
+    log = tmp_path / "log.txt"
+    log.write_text("kept\n")
+    with open(log, "a") as appended:
+        done = subprocess.run(pacesim_process("run", *RUN, "--json", "/dev/stdout"), stdout=appended,
+                              stderr=subprocess.PIPE, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    text = log.read_text()
+    assert text.startswith("kept\n") and report(text)["engine_version"] and "Summary" in text
+    assert not list(tmp_path.glob(".pacesim-*")) and not list(Path(tempfile.gettempdir()).glob(".pacesim-*.json"))
 
 
 def _limited(limit: int, *args) -> subprocess.CompletedProcess:
