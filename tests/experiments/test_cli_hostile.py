@@ -269,6 +269,7 @@ def test_a_path_no_file_system_holds_is_refused_naming_its_option(command, names
     ("q-thm2", "on_ms=0", "on_ms"),
     ("q-thm2", "off_ms=-1", "off_ms"),
     ("w-fig8", "points=0", "points"),
+    ("w-fig8", "points=1", "points"),  # was an IndexError traceback in its claim's check (issue 33's third review)
     ("w-fig8", "points=10000", "points, bdp_pkts"),
     ("e-model", "bstar_kb=nan", "bstar_kb"),
     ("e-model", "loads=", "loads"),

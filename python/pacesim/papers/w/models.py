@@ -19,7 +19,10 @@ million took 9 s here)."""
 
 
 def _rounds(p: Params) -> Optional[Tuple[str, str]]:
-    """W-fig8 follows the flows round by round: at most `MAX_ROUNDS`."""
+    """W-fig8 follows the flows round by round: at most `MAX_ROUNDS`; over at least two buffers, B = 0 and the
+    BDP (its claims read B = 0 and every B > 0)."""
+    if p["points"] < 2:
+        return "points", f"{p['points']} buffer sizes: at least 2 (B = 0 and the BDP; the claims read B > 0)"
     if p["points"] * p["bdp_pkts"] > MAX_ROUNDS:
         return "points, bdp_pkts", (f"{p['points']} buffers of a {p['bdp_pkts']:g}-packet BDP are about "
                                     f"{p['points'] * p['bdp_pkts']:,.0f} rounds to follow; at most {MAX_ROUNDS:,}")
