@@ -285,6 +285,18 @@ def test_model_parameters_outside_their_domain_are_refused_by_name(tmp_path, mod
     assert "--set" in out.output and not (tmp_path / "m").exists()  # nothing written, not even the directory
 
 
+@pytest.mark.parametrize("text, says", [
+    ("a,b\n1,2\n", "no column buffer_kb or empty_prob"),  # was a KeyError traceback (issue 33's third review)
+    ("buffer_kb\n1\n", "no column empty_prob"),
+    ("buffer_kb,empty_prob\nx,0.5\n", "buffer_kb and empty_prob must hold numbers"),
+    ("a,b\n1,2\n3,4,5,6\n", "not a CSV of points"),  # pandas' words alone named no field
+])
+def test_an_empty_csv_without_its_columns_is_refused_naming_it(tmp_path, text, says):
+    (tmp_path / "e.csv").write_text(text)
+    refused(["model", "e-model", "--set", f"empty_csv={tmp_path / 'e.csv'}", "--out", tmp_path / "m"],
+            " ".join(f"empty_csv {tmp_path / 'e.csv'}: {says}".split()))
+
+
 @pytest.mark.parametrize("model, setting, says", [
     ("a-fig10", "tcp_size=1.5", "a-fig10: tcp_size must be a whole number, got 1.5"),  # was "is not a int"
     ("a-fig10", "tcp_size=nan", "tcp_size must be a whole number, got nan"),

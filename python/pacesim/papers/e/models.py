@@ -12,6 +12,7 @@ import pandas as pd
 
 from ...analysis.model_claims import monotone_steps
 from ...analysis.models import Output, Params, grid, model, read_csv, tag, trend
+from ...fields import ScenarioError
 from ...panels import Curves, Series
 from ...reproduce.claims import Claim, Verdict
 from . import pacer
@@ -31,6 +32,23 @@ def _e_model_pacer(o: Output) -> Verdict:
     ok = all(monotone_steps(t[c], False) for c in cols)
     return ok, "burstiness β and the loss bound fall with d at every load: " + ", ".join(
         f"{c} {t[c].iloc[0]:.3g} -> {t[c].iloc[-1]:.3g}" for c in cols)
+
+
+def _empty_points(path: Path) -> pd.DataFrame:
+    """The numeric columns buffer_kb and empty_prob of CSV `path` (empty_csv), or a ValueError naming it."""
+    try:
+        sim = read_csv(path, "empty_csv")
+    except ScenarioError:
+        raise
+    except (ValueError, OSError) as e:  # empty, not CSV, not text (pandas' errors are ValueErrors)
+        raise ValueError(f"empty_csv {path}: not a CSV of points ({e})") from None
+    missing = [c for c in ("buffer_kb", "empty_prob") if c not in sim.columns]
+    if missing:
+        raise ValueError(f"empty_csv {path}: no column {' or '.join(missing)} (it needs buffer_kb and empty_prob)")
+    try:
+        return sim[["buffer_kb", "empty_prob"]].astype(float)
+    except ValueError:
+        raise ValueError(f"empty_csv {path}: buffer_kb and empty_prob must hold numbers") from None
 
 
 @model(
@@ -61,7 +79,7 @@ def _e_model(p: Params) -> Output:
     facts: Dict[str, str] = {}
     bstar = float(p["bstar_kb"])
     if p["empty_csv"]:
-        sim = read_csv(Path(str(p["empty_csv"])), "empty_csv")
+        sim = _empty_points(Path(str(p["empty_csv"])))
         fit = pacer.fit_bstar(sim["buffer_kb"], sim["empty_prob"])
         bstar = fit.bstar
         facts["B* fit"] = f"{fit.bstar:.3g} KB from {p['empty_csv']} (intercept {fit.intercept:.3g}, R² {fit.r_squared:.4f})"
