@@ -21,7 +21,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import pandas as pd
 
-from ..fields import ScenarioError, read_bounded
+from ..fields import read_bounded
 from ..messages import shown
 from ..panels import Curves, paper_ref
 from ..reproduce.claims import Claim
@@ -251,22 +251,22 @@ MAX_CSV_BYTES = 64 * 10**6
 """The largest CSV of simulated points read (a reproduction's points CSV is a few hundred KB)."""
 
 
-def read_csv(path: Path, what: str) -> pd.DataFrame:
+def read_csv(path: Path, what: str, named: str = "") -> pd.DataFrame:
     """A CSV file the user names (`what`: an overlay, empty_csv), read only if at most `MAX_CSV_BYTES`
-    (a ScenarioError naming the file otherwise, /dev/zero included)."""
-    return pd.read_csv(io.BytesIO(read_bounded(path, MAX_CSV_BYTES, f"{what} CSV")))
+    (a ScenarioError naming the file otherwise, /dev/zero included); one that is empty, no CSV or no text a
+    ValueError starting with `named` (the option and the file: "--overlay PATH")."""
+    data = read_bounded(path, MAX_CSV_BYTES, f"{what} CSV")
+    try:
+        return pd.read_csv(io.BytesIO(data))
+    except ValueError as e:  # pandas' errors are ValueErrors; a file that is no text too
+        raise ValueError(f"{named}: not a CSV of points ({e})") from None
 
 
 def load_overlay(model: Model, path: Path, params: Params, xs: Sequence[str]) -> Overlay:
     """A CSV of simulated points: taken as it is when it has one of the model's
     x columns `xs`, else converted from a reproduction's points CSV where the
     model has a converter (`Model.from_points`)."""
-    try:
-        sim = read_csv(path, "an overlay")
-    except ScenarioError:
-        raise
-    except (ValueError, OSError) as e:  # empty, not CSV, not text (pandas' errors are ValueErrors)
-        raise ValueError(f"--overlay {path}: not a CSV of points ({e})") from None
+    sim = read_csv(path, "an overlay", f"--overlay {path}")
     if model.from_points and not set(xs) & set(sim.columns):
         try:
             return model.from_points(sim, params)

@@ -12,7 +12,6 @@ import pandas as pd
 
 from ...analysis.model_claims import monotone_steps
 from ...analysis.models import Output, Params, grid, model, read_csv, tag, trend
-from ...fields import ScenarioError
 from ...panels import Curves, Series
 from ...reproduce.claims import Claim, Verdict
 from . import pacer
@@ -36,12 +35,7 @@ def _e_model_pacer(o: Output) -> Verdict:
 
 def _empty_points(path: Path) -> pd.DataFrame:
     """The numeric columns buffer_kb and empty_prob of CSV `path` (empty_csv), or a ValueError naming it."""
-    try:
-        sim = read_csv(path, "empty_csv")
-    except ScenarioError:
-        raise
-    except (ValueError, OSError) as e:  # empty, not CSV, not text (pandas' errors are ValueErrors)
-        raise ValueError(f"empty_csv {path}: not a CSV of points ({e})") from None
+    sim = read_csv(path, "empty_csv", f"empty_csv {path}")
     missing = [c for c in ("buffer_kb", "empty_prob") if c not in sim.columns]
     if missing:
         raise ValueError(f"empty_csv {path}: no column {' or '.join(missing)} (it needs buffer_kb and empty_prob)")
