@@ -336,7 +336,8 @@ impl Bbr {
     }
 
     fn is_next_cycle_phase(&self, rs: &RateSample) -> bool {
-        let full_length = self.min_rtt.is_some_and(|m| rs.delivered_time.saturating_sub(self.cycle_stamp) > m);
+        let full_length =
+            self.min_rtt.is_some_and(|m| rs.delivered_time.saturating_sub(self.cycle_stamp) > m);
         let inflight = rs.prior_in_flight as f64;
         if self.pacing_gain == 1.0 {
             full_length
@@ -425,7 +426,8 @@ impl Bbr {
         if self.pacing_rate == 0.0 {
             let Some(rtt) = rs.min_rtt else { return };
             // No bandwidth sample yet: the initial window per first RTT.
-            self.pacing_rate = HIGH_GAIN * (1.0 - PACING_MARGIN) * cwnd.max(self.init_cwnd) * 1e9 / rtt as f64;
+            self.pacing_rate =
+                HIGH_GAIN * (1.0 - PACING_MARGIN) * cwnd.max(self.init_cwnd) * 1e9 / rtt as f64;
         }
         let rate = self.pacing_gain * self.max_bw() * (1.0 - PACING_MARGIN) * 1e9;
         if self.full_bw_reached || rate > self.pacing_rate {
@@ -552,7 +554,14 @@ mod tests {
 
     /// A sample of `delivered` packets over `interval` at `now`, the round
     /// ending if `prior_delivered` has reached the round's end.
-    fn sample(delivered: u64, prior_delivered: u64, total: u64, rtt: Time, in_flight: u64, now: Time) -> RateSample {
+    fn sample(
+        delivered: u64,
+        prior_delivered: u64,
+        total: u64,
+        rtt: Time,
+        in_flight: u64,
+        now: Time,
+    ) -> RateSample {
         RateSample {
             rate: Some((delivered, rtt)),
             prior_delivered,

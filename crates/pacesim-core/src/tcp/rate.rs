@@ -338,7 +338,10 @@ mod tests {
         assert_eq!((s.rate, s.rtt, s.acked_sacked, s.in_flight), (Some((1, 100 * MS)), Some(100 * MS), 1, 9));
         r.sent(10, 100 * MS, false);
         let s = r.on_ack(9, &[], 109 * MS, false);
-        assert_eq!((s.rate, s.prior_delivered, s.prior_in_flight, s.in_flight), (Some((10, 109 * MS)), 0, 10, 1));
+        assert_eq!(
+            (s.rate, s.prior_delivered, s.prior_in_flight, s.in_flight),
+            (Some((10, 109 * MS)), 0, 10, 1)
+        );
         r.sent(11, 150 * MS, false);
         let s = r.on_ack(10, &[], 200 * MS, false);
         // Packet 10's snapshot: delivered 1 at 100 ms, its send phase began at 0.

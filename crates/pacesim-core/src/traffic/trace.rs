@@ -191,9 +191,7 @@ fn value(column: Column, text: &str) -> Result<Value, String> {
     Ok(match column {
         Column::Frame => whole("frame number").map(|_| Value::Unused)?,
         Column::Type if text.starts_with(|c: char| c.is_ascii_alphabetic()) => Value::Unused,
-        Column::Type => {
-            return Err("frame type does not start with a letter (I, P, B, ...)".to_string())
-        }
+        Column::Type => return Err("frame type does not start with a letter (I, P, B, ...)".to_string()),
         Column::TimeS | Column::TimeMs => match text.parse::<f64>() {
             Ok(t) if t.is_finite() && t >= 0.0 => {
                 Value::Time(t * if column == Column::TimeS { 1e9 } else { 1e6 })
