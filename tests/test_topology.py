@@ -165,6 +165,11 @@ def test_a_paced_link_no_network_has_is_named_with_pacing_on_or_off(scheme):
     with pytest.raises(ScenarioError, match='pacing.links: no link named "cor"'):
         pacesim.topology.describe(s, 0)
     assert pacesim.topology.describe(named("e-base", f"pacing.scheme={scheme}", 'pacing.links=["core"]'), 0)["flows"]
+    # A graph's typo was answered with E-base's names (edge_in.0, access.0.up), which it has none of.
+    with pytest.raises(ScenarioError) as e:
+        square = load_scenario(SCENARIOS / "graph-square.toml")
+        pacesim.topology.describe(apply_overrides(square, [f"pacing.scheme={scheme}", 'pacing.links=["a_b"]']), 0)
+    assert e.value.field == "pacing.links" and "a-b" in e.value.message and "edge_in" not in e.value.message
 
 
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("[a-z]*.toml")), ids=lambda p: p.name)

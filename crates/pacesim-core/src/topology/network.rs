@@ -54,6 +54,19 @@ impl Network {
         self.names.iter().position(|n| n == name).map(|l| l as LinkId)
     }
 
+    /// This network's first link names, for an error naming none of them
+    /// (a graph's, not E-base's: `pacesim topology show` lists them all).
+    fn some_names(&self) -> String {
+        const SHOWN: usize = 6;
+        let first = self.names.iter().take(SHOWN).map(String::as_str).collect::<Vec<_>>().join(", ");
+        match self.names.len() {
+            n if n > SHOWN => {
+                format!("its links are {first}, ... ({n} in all: pacesim topology show lists them)")
+            }
+            _ => format!("its links are {first}"),
+        }
+    }
+
     /// Add the shortest route from node `from` to node `to` (by name), for
     /// traffic other than the topology's own flows; `None` if either is
     /// unknown or they are not connected. Only before [`Network::settle`].
@@ -77,9 +90,7 @@ impl Network {
                     .map(|n| {
                         self.link_named(n).ok_or_else(|| InvalidField {
                             field: "pacing.links".into(),
-                            message: format!(
-                                "no link named {n:?} (links are named like core, edge_in.0, access.0.up)"
-                            ),
+                            message: format!("no link named {n:?}; {}", self.some_names()),
                         })
                     })
                     .collect::<Result<_, _>>()?,
