@@ -83,6 +83,19 @@ def test_a_udp_source_faster_than_its_unlimited_link_is_noted_and_counted():
     assert err.value.field == "traffic.udp[0].rate"
 
 
+def test_a_queue_of_12_million_packets_is_refused_under_a_limit_it_would_pass():
+    # Issue 33's third review: 2 Mb/s of 40 B packets into a 1 Mb/s link with no queue limit for 4000 s,
+    # 12.5 million packets queued at the end (1 Mb/s over, 3,125 packets a second), peaked at 1.31 GB resident
+    # (105 B a packet) but was let through under --max-memory 1GB at 64 B a packet.
+    s = _scenario(UDP[:1] + ["duration=4000s", "warmup=0s", "topology.udp_access_rate=1Mbps",
+                              'traffic.udp=[{kind="cbr", rate="2Mbps", size="40B"}]'])
+    assert memory.estimate(s).parts["traffic.udp[0].rate"] == 12_500_000 * memory.QUEUED_PACKET_BYTES
+    assert memory.estimate(s).total > 1.31e9
+    with pytest.raises(ScenarioError) as e:
+        memory.check(s, limit=10**9)
+    assert e.value.field == "traffic.udp[0].rate" and "more than the limit" in e.value.message
+
+
 def test_sources_sharing_a_link_are_counted_together_at_their_offered_rate():
     # Issue 33: two 60 Mb/s CBR sources into the 100 Mb/s UDP access link, each under it alone: 20 Mb/s more
     # than it sends for 21 s, 52,500 packets of 1000 B (once not counted: each source was weighed alone).
@@ -97,7 +110,7 @@ def test_sources_sharing_a_link_are_counted_together_at_their_offered_rate():
     # which counted 55,583).
     mixed = _scenario(UDP + ['traffic.udp=[{kind="cbr", rate="1Mbps", size="1B"}, '
                              '{kind="cbr", rate="120Mbps", size="1000B"}]'])
-    assert sum(memory.estimate(mixed).parts.values()) == int(21e6 * 21 / 8 / (121e6 / 8 / 140_000)) * 64
+    assert sum(memory.estimate(mixed).parts.values()) == int(21e6 * 21 / 8 / (121e6 / 8 / 140_000)) * memory.QUEUED_PACKET_BYTES
     # An ON-OFF source offers ns-2's closed form (never above its peak): ON and OFF of 1 ns at a 1 Mb/s peak
     # of 125 B packets is one packet per burst, each 1 ms + 1 ns after the last: 10^6 / (1 + 10^-6) b/s (it
     # once sent a packet every 2 ns and grew to 20 GB in two minutes, unseen by the guard).
@@ -169,7 +182,7 @@ def test_a_burst_trace_frame_is_counted_and_a_frame_rate_past_the_clock_refused(
     # 1 Mb/s at a frame every 10^6 s in 1 B packets: 1.25 x 10^11 packets at once (the fuzz run's hang).
     with pytest.raises(ScenarioError) as e:
         pacesim.run(_scenario(_trace_source("1Mbps", "1e-6", "1B")))
-    assert e.value.field == "traffic.udp[0].trace.fps" and "estimated 8 TB" in e.value.message
+    assert e.value.field == "traffic.udp[0].trace.fps" and f"estimated {1.25e11 * memory.QUEUED_PACKET_BYTES / 1e12:.3g} TB" in e.value.message
     for fps in ["5e-324", "1e-7", "2e9"]:
         with pytest.raises(ScenarioError) as e:
             _scenario(_trace_source("1Mbps", fps, "1B"))
@@ -185,10 +198,10 @@ def test_a_trace_without_rate_is_counted_at_its_files_rate(tmp_path):
     s = _scenario(UDP + ["duration=1s", "warmup=0s", f'traffic.udp=[{{kind="trace", size="200B", trace={trace}}}]'])
     # (10^13 B/s - 12.5 MB/s) over 1 s, in 200 B packets.
     packets = int((1e13 - 12.5e6) / 200)
-    assert memory.estimate(s).parts["traffic.udp[0].trace.file"] == pytest.approx(packets * 64, rel=1e-9)
+    assert memory.estimate(s).parts["traffic.udp[0].trace.file"] == pytest.approx(packets * memory.QUEUED_PACKET_BYTES, rel=1e-9)
     with pytest.raises(ScenarioError) as e:
         pacesim.run(s)
-    assert e.value.field == "traffic.udp[0].trace.file" and "estimated 3.2 TB" in e.value.message
+    assert e.value.field == "traffic.udp[0].trace.file" and f"estimated {packets * memory.QUEUED_PACKET_BYTES / 1e12:.3g} TB" in e.value.message
     # The engine's mean rate, from the file as played: 20 MB per 2 us.
     assert pacesim.topology.describe(s, 0)["udp"] == [{"route": ["udp.up", "core", "udp.sink.in"], "mean_rate_bps": 8e13}]
     # Played at a rate that fits, it is not counted.

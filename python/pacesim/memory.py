@@ -20,7 +20,7 @@ sends its frames as bursts, and every connection a Tmix cloud starts (its
 vectors once, or with a `rate` as many plays as the run holds; each one's
 row and, while it lasts, its two ends' TCP state). The constants are measured (bench/fuzz/README.md):
 37 MB for ten flows, 3.8 KB more per flow over a 2 s run and 7 KB over 100 s on two threads (bench/speed/results/scale.csv),
-0.3 to 1.3 KB more per flow with `[transit]`, 56 B per queued packet; the estimate takes the larger figures.
+0.3 to 1.3 KB more per flow with `[transit]`, 104 B per queued packet (220 B when a split run's halves carry it); the estimate takes the larger figures.
 """
 
 from __future__ import annotations
@@ -57,8 +57,12 @@ buffer, 10 s, p99 1.46 times p50; bench/fuzz/memory_cost.py); all 1000 bins, del
 be 8 KB."""
 TRANSFER_BYTES = 256
 """One finished short transfer's report row."""
-QUEUED_PACKET_BYTES = 64
-"""One packet waiting in a queue."""
+QUEUED_PACKET_BYTES = 256
+"""One packet waiting in a queue: its place in the packet arena, its arrival event at the link's far end
+and its entry in the link's queue; when the run is split in two halves and the packet crosses to the other,
+also its copy in the mail between them. Measured 104 B a packet on one thread and 220 B split, 125,000 to
+1,000,000 queued (bench/fuzz/memory_cost.py); 64 B let through a run of 12.5 million queued 40 B packets
+that peaked at 1.31 GB under --max-memory 1GB (issue 33's third review)."""
 TMIX_CONNECTION_BYTES = 4 * 2**10
 """One Tmix connection: its report row (engine, JSON text, pandas) and, while it lasts, its application and
 each end's TCP sender and sink. Measured 2.3 KB a connection (two 1-byte vectors replayed at 1 Gb/s into a
