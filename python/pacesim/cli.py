@@ -298,7 +298,9 @@ def run(
         limit = _size_option("--max-memory", max_memory)
         for note in memory.check(s, limit).notes + slow(s):  # before the run, as it may be long
             warn(note)
-        with Progress(*Progress.get_default_columns(), transient=True, console=terminal.err) as bar:
+        # Off a terminal the bar draws nothing but left an empty line before what followed (an error).
+        with Progress(*Progress.get_default_columns(), transient=True, console=terminal.err,
+                      disable=not terminal.err.is_terminal) as bar:
             task = bar.add_task("simulating", total=1.0)
             with warnings.catch_warnings(record=True) as stopped:
                 warnings.simplefilter("always", RecordingStopped)

@@ -71,9 +71,42 @@ def unfit(path: PathLike) -> Optional[str]:
     return None
 
 
+_SEALS = {0x10: "immutable", 0x20: "append-only"}
+"""Linux's inode flags (FS_IMMUTABLE_FL, FS_APPEND_FL, `chattr +i`, `chattr +a`) that bind root too: an
+append-only file takes no write but at its end, nor a rename over it; an append-only directory takes new
+files but lets none be removed or renamed, so neither a probe nor a file written whole can leave it."""
+
+
+def sealed(path: PathLike) -> Optional[str]:
+    """"immutable" or "append-only" if regular file or directory `path` carries that flag, else None (also
+    where the file system keeps no such flags, or the path is something else)."""
+    import struct
+
+    try:
+        import fcntl  # here: POSIX only, and only Linux's file systems answer FS_IOC_GETFLAGS
+
+        mode = os.stat(path).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):  # a FIFO is never opened
+            return None
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except (ImportError, OSError):
+        return None
+    try:
+        flags = struct.unpack("i", fcntl.ioctl(fd, 0x80086601, struct.pack("i", 0)))[0]  # FS_IOC_GETFLAGS
+    except OSError:  # ENOTTY: a file system without these flags (tmpfs, /proc)
+        return None
+    finally:
+        os.close(fd)
+    return next((name for bit, name in _SEALS.items() if flags & bit), None)
+
+
 def probe(directory: PathLike) -> None:
     """Raise the OSError that creating a file in `directory` meets (EACCES, EROFS, ENOENT in /proc or /sys),
-    by creating one and removing it; nothing if a file can be made there."""
+    by creating one and removing it; nothing if a file can be made there. An immutable or append-only
+    directory is refused before anything is made in it (`sealed`: an append-only one would keep the probe)."""
+    seal = sealed(directory)
+    if seal:
+        raise OSError(errno.EPERM, f"the directory is {seal} (chattr): nothing in it can be replaced or removed", os.fspath(directory))
     fd, name = tempfile.mkstemp(dir=directory, prefix=".pacesim-probe-")
     os.close(fd)
     os.unlink(name)

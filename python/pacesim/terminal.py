@@ -123,7 +123,12 @@ def writable(option: str, path: Path, *, file: bool = False, make: bool = False,
     named = f"{option} {given if given is not None else path}"
     try:
         if file:
-            if outfile.descriptor(path) is not None:  # what the shell opened (`| cmd`, `>> log`): written through
+            fd = outfile.descriptor(path)
+            if fd is not None:  # what the shell opened (`| cmd`, `>> log`): written through
+                try:
+                    os.fstat(fd)
+                except OSError:
+                    fail(f"{named}: descriptor {fd} is not open in this process")
                 return
             why = outfile.unfit(path)
             if why:
@@ -137,6 +142,9 @@ def writable(option: str, path: Path, *, file: bool = False, make: bool = False,
                 return
             if target.exists() and not os.access(target, os.W_OK):  # its permissions (which bind all but root)
                 fail(f"{named}: not writable")
+            seal = target.exists() and outfile.sealed(target)
+            if seal:  # binds root too: no rename over it
+                fail(f"{named}: not writable: the file is {seal} (chattr)")
             try:
                 outfile.probe(target.parent)
             except OSError as e:
@@ -158,8 +166,8 @@ def writable(option: str, path: Path, *, file: bool = False, make: bool = False,
         try:
             outfile.probe(at)
         except OSError as e:
-            fail(f"{named}: cannot write in {place or 'the directory '}({e.strerror or e}: a read-only file "
-                 "system, a pseudo-file system such as /proc, or no permission)")
+            why = "" if outfile.sealed(at) else ": a read-only file system, a pseudo-file system such as /proc, or no permission"
+            fail(f"{named}: cannot write in {place or 'the directory '}({e.strerror or e}{why})")
     except (OSError, ValueError) as e:  # a name too long for the file system, a NUL
         fail(f"{named}: {getattr(e, 'strerror', None) or e}")
 
@@ -190,6 +198,14 @@ def _paths(fn: Callable) -> List[Tuple[str, str]]:
             decls = [d for d in getattr(p.default, "param_decls", None) or [] if d.startswith("-")]
             out.append((p.name, decls[0] if decls else p.name.upper()))
     return out
+
+
+def _path(typed: str) -> Path:
+    """A path argument as typed; an empty one refused (typer made it the current directory: `model --out ''`
+    wrote there without a word)."""
+    if typed == "":
+        raise typer.BadParameter("an empty path; name a file or directory ('.' for this one)")
+    return Path(typed)
 
 
 def _looked_up(paths: List[Tuple[str, str]], values: dict) -> None:
@@ -243,6 +259,9 @@ def command(fn: F) -> F:
     standard output being closed (see the module's docstring)."""
 
     paths = _paths(fn)
+    for p in inspect.signature(fn).parameters.values():
+        if "Path" in str(p.annotation) and getattr(p.default, "parser", False) is None:
+            p.default.parser = _path
 
     @functools.wraps(fn)
     def guarded(*args, **kwargs):

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Union
 
+from . import outfile
+
 
 MAX_BYTES = 256 << 20
 """The most bytes of vectors read, a .gz file's once decompressed (the engine's `cvec::MAX_FILE`)."""
@@ -164,5 +166,6 @@ def generate(path: Union[str, Path], connections: int, seed: int = 1, mix: Optio
                 body.append(f"A 0 {wait(mix.server_mean)} {size(mix.response_mean, mix.response_shape)}")
         lines += [head] + body
     path = Path(path)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with outfile.written(path) as tmp:  # whole or not at all: a full disk keeps the old file
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from .terminal import fail, say, write_failed
+from .terminal import fail, say, writable, write_failed
 
 tmix_app = typer.Typer(no_args_is_help=True, help="Tmix connection vectors: write a set of pacesim's own.")
 
@@ -28,12 +28,13 @@ def tmix_generate(
 
     if not 1e-6 <= rate <= 1e6:  # NaN too
         fail(f"--rate: {rate} is not a number of connections per second from 1e-6 to 1e6")
+    writable("OUT", out, file=True)  # before drawing: a FIFO, /proc or a read-only place refused at once
     try:
         path = generate(out, connections, seed, Mix(rate=rate))
     except ValueError as e:
         fail(f"--rate, --connections: {e}")
     except OSError as e:
-        write_failed(str(out), e)
+        write_failed(f"OUT {out}", e)
     say(f"wrote {path}: {connections} connections, seed {seed}")
 
 

@@ -83,13 +83,13 @@ def trace_pcap(
     if str(out) == "-":
         fail("OUT -: a pcap is binary and goes to a file, not standard output; name the file (e.g. trace.pcap)")
     if out.exists() and out.resolve() == trace.resolve():
-        fail(f"{out}: is the trace itself; name another file for the pcap")
+        fail(f"OUT {out}: is the trace itself; name another file for the pcap")
     writable("OUT", out, file=True)  # before reading the trace: a FIFO or /proc refused at once
     try:
         n = pcap.write(trace, out, mss)
     except (TraceError, ValueError, OSError) as e:  # no half-written pcap left behind (pcap.write)
         if isinstance(e, OSError):  # named as given, not as the file written first
-            write_failed(str(trace) if e.filename == str(trace) else str(out), e)
+            write_failed(f"TRACE {trace}" if e.filename == str(trace) else f"OUT {out}", e)
         fail(str(e))
     terminal.say(f"wrote {n:,} packet{'' if n == 1 else 's'} to {out}")
 

@@ -104,6 +104,7 @@ def test_run_refuses_a_scenario_name_no_file_system_holds():
 def test_a_full_disk_under_json_is_an_error_and_no_success():
     out = refused(["run", *RUN, "--json", "/dev/full"], "--json /dev/full: No space left on device", code=1)
     assert "report written" not in out.output
+    assert "\n\nerror:" not in out.output and not out.output.startswith("\n"), out.output  # no empty line before it
 
 
 @pytest.mark.parametrize("trace", ["/dev/full", "full.pcap"])
@@ -297,6 +298,12 @@ def test_an_empty_csv_without_its_columns_is_refused_naming_it(tmp_path, text, s
             " ".join(f"empty_csv {tmp_path / 'e.csv'}: {says}".split()))
 
 
+def test_a_directory_as_empty_csv_is_named_a_directory(tmp_path):
+    # It said "no such file" (issue 33's third review).
+    refused(["model", "e-model", "--set", f"empty_csv={tmp_path}", "--out", tmp_path / "m"],
+            f"empty_csv='{tmp_path}': a directory, not a CSV file")
+
+
 @pytest.mark.parametrize("model, setting, says", [
     ("a-fig10", "tcp_size=1.5", "a-fig10: tcp_size must be a whole number, got 1.5"),  # was "is not a int"
     ("a-fig10", "tcp_size=nan", "tcp_size must be a whole number, got nan"),
@@ -392,7 +399,7 @@ def test_trace_pcap_names_the_field_no_pcap_can_hold(tmp_path, line, field):
 
 def test_trace_pcap_to_a_full_disk_is_an_error(tmp_path):
     (tmp_path / "t.tr").write_text("- 1.0 0 1 tcp 1040 ------- 0 0.0 1.0 1 1\n")
-    refused(["trace", "pcap", tmp_path / "t.tr", "/dev/full"], "/dev/full: No space left on device", code=1)
+    refused(["trace", "pcap", tmp_path / "t.tr", "/dev/full"], "OUT /dev/full: No space left on device", code=1)  # OUT named
 
 
 def test_trace_diff_of_a_file_without_line_ends_stops_at_once(tmp_path):
@@ -544,6 +551,7 @@ def test_every_output_file_option_refuses_a_place_no_file_can_be_made_before_any
         (["run", *RUN, "--trace", at], "--trace", at),
         (["topology", "show", "e-base", "--png", f"{at}.png"], "--png", f"{at}.png"),
         (["trace", "pcap", tmp_path / "t.tr", at], "OUT", at),
+        (["tmix", "generate", at, "--connections", "5"], "OUT", at),
         (["results", "tiny", "--results", store, "--csv", at], "--csv", at),
     ]:
         out = refused(args, f"{option} {shown}: ")
@@ -571,6 +579,29 @@ def test_a_link_into_a_place_no_file_can_be_made_is_refused(tmp_path):
     assert list((tmp_path / "ro").iterdir()) == []
 
 
+def test_append_only_files_and_directories_are_refused_before_the_work_and_kept_clean(tmp_path):
+    # Issue 33's third review: an append-only file passed the check and failed after the run (exit 2); in an
+    # append-only directory the probe could not remove its file, left .pacesim-probe-* behind and said "no file
+    # can be made". (chattr +a binds root too.)
+    if os.geteuid() != 0:
+        pytest.skip("only root may set the append-only attribute")
+    kept, folder = tmp_path / "r.json", tmp_path / "ad"
+    kept.write_text("kept")
+    folder.mkdir()
+    if subprocess.run(["chattr", "+a", kept, folder], capture_output=True).returncode:
+        pytest.skip("this file system keeps no append-only attribute")
+    try:
+        refused(["run", *RUN, "--json", kept], f"--json {kept}: not writable: the file is append-only")
+        refused(["run", *RUN, "--json", folder / "r.json"], f"no file can be made in {folder} (the directory is "
+                                                             "append-only")
+        refused(["model", "a-fig10", "--out", folder], f"--out {folder}: cannot write in the directory (the "
+                                                       "directory is append-only")
+        refused(["tmix", "generate", folder / "v.tmix"], "append-only")
+        assert kept.read_text() == "kept" and list(folder.iterdir()) == []
+    finally:
+        subprocess.run(["chattr", "-a", kept, folder], check=True)
+
+
 def test_fifos_and_sockets_are_refused_naming_the_option_and_devices_taken(tmp_path, store):
     # run --json FIFO and --trace FIFO waited for a reader for ever, without a word. (Asserted on the new
     # behaviour only: the old one blocks.)
@@ -585,6 +616,7 @@ def test_fifos_and_sockets_are_refused_naming_the_option_and_devices_taken(tmp_p
             refused(["run", *RUN, "--json", at], f"--json {at}: {what}")
             refused(["run", *RUN, "--trace", at], f"--trace {at}: {what}")
             refused(["trace", "pcap", tmp_path / "t.tr", at], f"OUT {at}: {what}")
+            refused(["tmix", "generate", at], f"OUT {at}: {what}")
             refused(["results", "tiny", "--results", store, "--csv", at], f"--csv {at}: {what}")
         refused(["topology", "show", "e-base", "--png", tmp_path / "fifo.png"], "--png")
     for option in ["--json", "--trace"]:
@@ -613,6 +645,11 @@ def test_the_shells_own_descriptors_are_written_through_not_replaced_or_refused(
     assert not list(tmp_path.glob(".pacesim-*")) and not list(Path(tempfile.gettempdir()).glob(".pacesim-*.json"))
 
 
+def test_a_descriptor_not_open_is_refused_before_the_run():
+    # Issue 33's third review: --json /dev/fd/77 passed the check, ran, and failed writing (EBADF).
+    refused(["run", *RUN, "--json", "/dev/fd/77"], "--json /dev/fd/77: descriptor 77 is not open")
+
+
 def _limited(limit: int, *args) -> subprocess.CompletedProcess:
     """`pacesim ARGS` in a process that can write no file past `limit` bytes (RLIMIT_FSIZE: a full disk, as
     Python ignores SIGXFSZ and a write fails with EFBIG)."""
@@ -634,7 +671,11 @@ def test_a_write_cut_short_leaves_no_partial_file_and_what_was_there(tmp_path):
         assert done.returncode == 1 and f"{option} {tmp_path / name}: File too large" in done.stderr, done.stderr
         assert "Traceback" not in done.stderr
         assert (tmp_path / name).read_text() == "as it was"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["m", "r.json", "t.pcap", "t.tr"]
+    (tmp_path / "v.tmix").write_text("as it was")  # tmix generate wrote in place: a partial file
+    done = _limited(300, "tmix", "generate", tmp_path / "v.tmix", "--connections", "50")
+    assert done.returncode == 1 and f"OUT {tmp_path / 'v.tmix'}: File too large" in done.stderr, done.stderr
+    assert (tmp_path / "v.tmix").read_text() == "as it was"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m", "r.json", "t.pcap", "t.tr", "v.tmix"]
 
 
 @pytest.mark.parametrize("given, says", [("d", "is a directory"), ("no/parent/t.tr", "no directory")])
@@ -746,6 +787,14 @@ def test_a_tab_in_a_name_is_written_out_not_printed_as_spaces():
     refused(["run", "a\tb"], r"a\tb: no such file")
 
 
+def test_an_empty_path_is_refused_not_taken_for_this_directory(tmp_path, monkeypatch):
+    # Issue 33's third review: model --out '' wrote a-fig10.csv, .png and .svg into the current directory.
+    monkeypatch.chdir(tmp_path)
+    refused(["model", "a-fig10", "--out", ""], "'--out': an empty path")
+    refused(["topology", "show", "e-base", "--png", ""], "'--png': an empty path")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_report_out_at_a_file_is_refused(store, tmp_path):
     (tmp_path / "f").write_text("")
     refused(["report", "--results", store, "--out", tmp_path / "f"], "--out")
@@ -753,7 +802,7 @@ def test_report_out_at_a_file_is_refused(store, tmp_path):
 
 @pytest.mark.parametrize("args, names, code", [
     (["/dev/full"], "/dev/full: No space left on device", 1),  # the disk failed the work (pacesim --help's rule)
-    (["/proc/self/nope/x.cvec"], "No such file or directory", 2),
+    (["/proc/self/nope/x.cvec"], "OUT /proc/self/nope/x.cvec: no directory /proc/self/nope", 2),
     (["x.cvec", "--connections", "1000000000000"], "--connections", 2),  # would build a terabyte in memory
     (["x.cvec", "--rate", "inf"], "--rate", 2),
     (["x.cvec", "--rate", "nan"], "--rate: nan is not a number of connections per second", 2),

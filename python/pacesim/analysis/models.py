@@ -242,8 +242,10 @@ def parse_overrides(model: Model, pairs: Sequence[str]) -> Params:
     broken = _rates_ordered(params) or (model.across(params) if model.across else None)
     if broken:
         raise ValueError(f"{model.id}: {broken[0]}: {broken[1]}")
-    if params.get("empty_csv") and not Path(str(params["empty_csv"])).is_file():
-        raise ValueError(f"{model.id}: empty_csv={params['empty_csv']!r}: no such file")
+    csv = params.get("empty_csv") and Path(str(params["empty_csv"]))
+    if csv and not csv.is_file():
+        raise ValueError(f"{model.id}: empty_csv={params['empty_csv']!r}: "
+                         f"{'a directory, not a CSV file' if csv.is_dir() else 'no such file'}")
     return params
 
 
