@@ -20,7 +20,8 @@ sends its frames as bursts, and every connection a Tmix cloud starts (its
 vectors once, or with a `rate` as many plays as the run holds; each one's
 row and, while it lasts, its two ends' TCP state). The constants are measured (bench/fuzz/README.md):
 37 MB for ten flows, 3.8 KB more per flow over a 2 s run and 7 KB over 100 s on two threads (bench/speed/results/scale.csv),
-0.3 to 1.3 KB more per flow with `[transit]`, 104 B per queued packet (220 B when a split run's halves carry it); the estimate takes the larger figures.
+0.3 to 1.3 KB more per flow with `[transit]`, 104 B per queued packet (220 B when a split run's halves carry
+it); the estimate takes the larger figures.
 """
 
 from __future__ import annotations

@@ -106,7 +106,8 @@ def probe(directory: PathLike) -> None:
     directory is refused before anything is made in it (`sealed`: an append-only one would keep the probe)."""
     seal = sealed(directory)
     if seal:
-        raise OSError(errno.EPERM, f"the directory is {seal} (chattr): nothing in it can be replaced or removed", os.fspath(directory))
+        raise OSError(errno.EPERM, f"the directory is {seal} (chattr): nothing in it can be replaced or removed",
+                      os.fspath(directory))
     fd, name = tempfile.mkstemp(dir=directory, prefix=".pacesim-probe-")
     os.close(fd)
     os.unlink(name)

@@ -166,7 +166,8 @@ def writable(option: str, path: Path, *, file: bool = False, make: bool = False,
         try:
             outfile.probe(at)
         except OSError as e:
-            why = "" if outfile.sealed(at) else ": a read-only file system, a pseudo-file system such as /proc, or no permission"
+            why = "" if outfile.sealed(at) else (": a read-only file system, a pseudo-file system such as /proc, "
+                                                 "or no permission")
             fail(f"{named}: cannot write in {place or 'the directory '}({e.strerror or e}{why})")
     except (OSError, ValueError) as e:  # a name too long for the file system, a NUL
         fail(f"{named}: {getattr(e, 'strerror', None) or e}")
@@ -259,6 +260,7 @@ def command(fn: F) -> F:
     standard output being closed (see the module's docstring)."""
 
     paths = _paths(fn)
+    # typer turns '' into Path('.'): each path parameter without a parser of its own reads its text with `_path`.
     for p in inspect.signature(fn).parameters.values():
         if "Path" in str(p.annotation) and getattr(p.default, "parser", False) is None:
             p.default.parser = _path
