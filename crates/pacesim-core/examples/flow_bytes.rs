@@ -99,13 +99,10 @@ fn main() {
     let flows = net.flows.len().max(1);
     let network = LIVE.load(Relaxed) - before;
     let per_flow = |b: usize| b as f64 / flows as f64;
-    let strings = |v: &Vec<String>| {
-        (v.capacity() * size_of::<String>() + v.iter().map(String::capacity).sum::<usize>(), v.len())
-    };
     let parts = [
         ("links", (net.links.capacity() * size_of::<Link>(), net.links.len())),
-        ("link names", strings(&net.names)),
-        ("node names", strings(&net.nodes)),
+        ("link names", (net.names.heap_bytes(), net.names.len())),
+        ("node names", (net.nodes.heap_bytes(), net.nodes.len())),
         ("route hops", (net.hops.capacity() * 4, net.hops.len())),
         ("route spans", (net.routes.capacity() * 8, net.routes.len())),
         ("flow paths", (net.flows.capacity() * size_of::<FlowPath>(), net.flows.len())),

@@ -19,6 +19,7 @@
 pub mod abase;
 pub mod ebase;
 pub mod graph;
+pub mod names;
 pub mod network;
 pub mod q_dumbbell;
 pub mod q_line;
@@ -30,6 +31,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 
 pub use graph::Graph;
+pub use names::Names;
 pub use network::{FlowPath, Network};
 
 use crate::net::core_link::Core;

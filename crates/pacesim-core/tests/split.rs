@@ -42,7 +42,7 @@ fn e_base_splits_at_the_ingress_edge_links_with_the_senders_on_one_side() {
         assert_eq!(cut.crosses(l), edge_in(name), "{name}");
         // Half 0: the senders' edge routers es* and hosts s* (and the UDP
         // source s-udp); half 1 the core's ends c0, c1 and the rest.
-        let from = &net.nodes[net.router.half_ends(l).0 as usize];
+        let from = net.nodes.get(net.router.half_ends(l).0 as usize);
         assert_eq!(
             cut.side(l),
             u8::from(!from.starts_with('s') && !from.starts_with("es")),
@@ -53,7 +53,7 @@ fn e_base_splits_at_the_ingress_edge_links_with_the_senders_on_one_side() {
     // ahead by the least edge delay. An ACK crossing back is carried on
     // across a sender's access link at once: half 0 runs ahead by the
     // least edge delay plus access delay behind that edge.
-    let delay = |name: &str| net.links[net.names.iter().position(|n| n == name).unwrap()].delay;
+    let delay = |name: &str| net.links[net.names.position(name).unwrap()].delay;
     let edges = 0..2;
     let data = edges.clone().map(|e| delay(&format!("edge_in.{e}"))).min().unwrap();
     let acks = edges
@@ -71,10 +71,11 @@ fn e_base_splits_at_the_ingress_edge_links_with_the_senders_on_one_side() {
     let cut = Cut::of(&short, &net).expect("a dumbbell splits");
     // Both ways a packet crossing the core is carried on across an edge
     // link (1 ms) and an access link: 100 ms + 1 ms + the least access delay.
-    let access = (0..12)
-        .map(|h| net.links[net.names.iter().position(|n| *n == format!("access.{h}.down")).unwrap()].delay);
+    let access = (0..12).map(|h| net.links[net.names.position(&format!("access.{h}.down")).unwrap()].delay);
     assert_eq!(cut.lookahead(), 101_000_000 + access.min().unwrap());
-    assert!((0..net.links.len() as u32).all(|l| cut.crosses(l) == net.names[l as usize].starts_with("core")));
+    assert!(
+        (0..net.links.len() as u32).all(|l| cut.crosses(l) == net.names.get(l as usize).starts_with("core"))
+    );
 }
 
 #[test]

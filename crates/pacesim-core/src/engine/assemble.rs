@@ -24,7 +24,7 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
     let links: BTreeMap<_, _> = net
         .measured
         .iter()
-        .map(|&l| (net.names[l as usize].clone(), net.links[l as usize].output().stats.report()))
+        .map(|&l| (net.names.get(l as usize).to_owned(), net.links[l as usize].output().stats.report()))
         .collect();
     let pacers = w
         .net
@@ -44,7 +44,7 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
                 p99_delay_ms: ms(d.p99() as f64),
                 max_delay_ms: ms(d.max as f64),
             };
-            (net.names[link as usize].clone(), report)
+            (net.names.get(link as usize).to_owned(), report)
         })
         .collect();
     let paced_links: Vec<_> = w.net.pacers.iter().map(|&(l, _)| l).collect();
@@ -91,7 +91,7 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
         }
     }
     let transfers = TransferTable::window(&w.transfers, s.warmup);
-    let core = &links[&net.names[net.core as usize]];
+    let core = &links[net.names.get(net.core as usize)];
     let summary = Summary {
         aggregate_mbps: core.throughput_mbps,
         goodput_kbps_mean: flows.goodput_kbps.iter().sum::<f64>() / flows.goodput_kbps.len().max(1) as f64,

@@ -36,7 +36,7 @@ pub fn build_network_with(
 ) -> Result<(Network, Vec<u32>, Vec<[u32; 2]>), InvalidField> {
     // Every link's delay is within the engine's clock: `Scenario::validate` checked each delay field.
     let mut net = s.topology.build(&s.core, s.seed, s.traffic.two_way)?;
-    for (link, name) in net.links.iter_mut().zip(&net.names) {
+    for (link, name) in net.links.iter_mut().zip(net.names.iter()) {
         if let Some(q) = queues(name) {
             link.set_queue(q);
         }
@@ -60,7 +60,7 @@ pub fn build_network_with(
     net.place_pacers(&s.pacing)?;
     if let Some(&(l, _)) = net.pacers.iter().find(|&&(l, _)| net.links[l as usize].holds()) {
         let message =
-            format!("a pacer in front of link {}, whose queue holds its packets", net.names[l as usize]);
+            format!("a pacer in front of link {}, whose queue holds its packets", net.names.get(l as usize));
         return Err(InvalidField { field: "pacing".into(), message });
     }
     if let Some(b) = &s.burstiness {
@@ -102,7 +102,7 @@ pub fn played_traces(
             let played = u.played_trace(&field)?;
             if let (Some(trace), Some(spec)) = (&played, &u.trace) {
                 let first = net.route(route)[0] as usize;
-                (trace.check_link(u.start, s.duration, &net.names[first], net.links[first].rate_bps))
+                (trace.check_link(u.start, s.duration, net.names.get(first), net.links[first].rate_bps))
                     .map_err(|e| spec.error(&format!("{field}.trace"), e))?;
             }
             Ok(played)

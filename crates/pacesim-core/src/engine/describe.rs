@@ -61,8 +61,8 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
     s.validate()?;
     let (net, udp_routes) = build_network(s)?;
     let traces = played_traces(s, &net, &udp_routes)?;
-    let name = |l: u32| net.names[l as usize].clone();
-    let (routers, hosts) = net.nodes.split_at(net.routers);
+    let name = |l: u32| net.names.get(l as usize).to_owned();
+    let node = |n: u32| net.nodes.get(n as usize).to_owned();
     let links = (0..net.links.len() as u32)
         .map(|l| {
             let link = &net.links[l as usize];
@@ -70,8 +70,8 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
             let pacer = net.pacers.iter().find(|&&(p, _)| p == l).map(|(_, spec)| spec.kind().to_string());
             LinkDescription {
                 name: name(l),
-                from: net.nodes[a as usize].clone(),
-                to: net.nodes[b as usize].clone(),
+                from: node(a),
+                to: node(b),
                 rate_bps: link.rate_bps,
                 delay_ns: link.delay,
                 buffer_bytes: link.queue().and_then(|q| q.limits().bytes),
@@ -94,8 +94,8 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
             let ends = |l: u32| net.router.half_ends(l);
             RouteDescription {
                 flow: f,
-                from: net.nodes[ends(fwd[0]).0 as usize].clone(),
-                to: net.nodes[ends(*fwd.last().expect("a route has a link")).1 as usize].clone(),
+                from: node(ends(fwd[0]).0),
+                to: node(ends(*fwd.last().expect("a route has a link")).1),
                 data: fwd.iter().map(|&l| name(l)).collect(),
                 acks: net.route(p.rev).iter().map(|&l| name(l)).collect(),
                 base_rtt_ms: net.base_rtt(f, data, s.tcp.ack_size as u32) as f64 / 1e6,
@@ -109,8 +109,8 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
         })
         .collect();
     Ok(Description {
-        routers: routers.to_vec(),
-        hosts: hosts.to_vec(),
+        routers: net.nodes.iter().take(net.routers).map(str::to_owned).collect(),
+        hosts: net.nodes.iter().skip(net.routers).map(str::to_owned).collect(),
         links,
         flows: n,
         core: name(net.core),

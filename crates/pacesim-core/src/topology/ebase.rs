@@ -243,8 +243,9 @@ mod tests {
             small.links.iter().filter(|l| l.queue().is_some_and(|q| *q != DropTail::unlimited())).collect();
         assert_eq!(limited.len(), 1);
         // The paper's paths: up, edge_in, core, edge_out, sink.in and back.
-        let names =
-            |n: &Network, r: u32| n.route(r).iter().map(|&l| n.names[l as usize].clone()).collect::<Vec<_>>();
+        let names = |n: &Network, r: u32| {
+            n.route(r).iter().map(|&l| n.names.get(l as usize).to_owned()).collect::<Vec<_>>()
+        };
         let flow = small.flows[4];
         assert_eq!(names(&small, flow.fwd), ["access.4.up", "edge_in.1", "core", "edge_out.1", "sink.4.in"]);
         assert_eq!(

@@ -326,7 +326,7 @@ impl Graph {
                     let rng = stream(seed, "link.queue", 2 * i as u64 + u64::from(half == "reverse"));
                     Queue::of(kind, limit, knobs, rng)
                 };
-                let id = net.add_link(Link::new(rate, delay, queue), name);
+                let id = net.add_link(Link::new(rate, delay, queue), &name);
                 if dir.measure || core_queue {
                     net.measured.push(id);
                 }
@@ -363,7 +363,10 @@ impl Graph {
                 net.flows.iter().map(|p| FlowPath { fwd: p.rev, rev: p.fwd }).collect();
             net.flows.extend(twins);
         }
-        net.nodes = self.nodes.iter().chain(&self.hosts).cloned().collect();
+        net.nodes.reserve_exact(index.len());
+        for name in self.nodes.iter().chain(&self.hosts) {
+            net.nodes.push(name);
+        }
         net.routers = self.nodes.len();
         net.router = router;
         Ok(net)

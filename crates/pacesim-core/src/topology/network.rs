@@ -2,7 +2,7 @@
 //! names, the routes flows take over them, the links a run measures and
 //! where pacers sit. Every topology is built into one ([`super::Graph::build`]).
 
-use super::route;
+use super::{route, Names};
 use crate::net::{Link, LinkId};
 use crate::pacing::PacerSpec;
 use crate::pacing::{Pacing, PacingScheme};
@@ -19,7 +19,7 @@ pub struct FlowPath {
 #[derive(Debug, Default)]
 pub struct Network {
     /// Routers then hosts, by name (the graph's node indices).
-    pub nodes: Vec<String>,
+    pub nodes: Names,
     /// How many of `nodes` are routers.
     pub routers: usize,
     pub router: route::Router,
@@ -27,7 +27,7 @@ pub struct Network {
     /// The core link: the one the summary reports.
     pub core: LinkId,
     /// Every link's name (`core`, `edge_in.3`, `access.17.up`, ...), by id.
-    pub names: Vec<String>,
+    pub names: Names,
     /// Every route's links, back to back: route `r` is `hops[routes[r]]`.
     pub hops: Vec<LinkId>,
     pub routes: Vec<std::ops::Range<u32>>,
@@ -44,21 +44,21 @@ pub struct Network {
 }
 
 impl Network {
-    pub fn add_link(&mut self, link: Link, name: String) -> LinkId {
+    pub fn add_link(&mut self, link: Link, name: &str) -> LinkId {
         self.links.push(link);
         self.names.push(name);
         (self.links.len() - 1) as LinkId
     }
 
     pub fn link_named(&self, name: &str) -> Option<LinkId> {
-        self.names.iter().position(|n| n == name).map(|l| l as LinkId)
+        self.names.position(name).map(|l| l as LinkId)
     }
 
     /// This network's first link names, for an error naming none of them
     /// (a graph's, not E-base's: `pacesim topology show` lists them all).
     fn some_names(&self) -> String {
         const SHOWN: usize = 6;
-        let first = self.names.iter().take(SHOWN).map(String::as_str).collect::<Vec<_>>().join(", ");
+        let first = self.names.iter().take(SHOWN).collect::<Vec<_>>().join(", ");
         match self.names.len() {
             n if n > SHOWN => {
                 format!("its links are {first}, ... ({n} in all: pacesim topology show lists them)")
@@ -71,7 +71,7 @@ impl Network {
     /// traffic other than the topology's own flows; `None` if either is
     /// unknown or they are not connected. Only before [`Network::settle`].
     pub fn connect(&mut self, from: &str, to: &str) -> Option<u32> {
-        let at = |name: &str| self.nodes.iter().position(|n| n == name).map(|i| i as u32);
+        let at = |name: &str| self.nodes.position(name).map(|i| i as u32);
         let (a, b) = (at(from)?, at(to)?);
         let path = self.router.path(a, b)?;
         Some(self.add_route(&path))
@@ -125,7 +125,7 @@ impl Network {
                     PacingScheme::Qlbp(q) => q.q_max_field(),
                     _ => "pacing.q_max",
                 };
-                let message = format!("on link {}: {why}", self.names[l as usize]);
+                let message = format!("on link {}: {why}", self.names.get(l as usize));
                 return Err(InvalidField { field: field.into(), message });
             }
             self.pacers.push((l, spec));
@@ -135,9 +135,11 @@ impl Network {
 
     /// Once every route is added: forget how paths are found
     /// ([`route::Router::settle`]) and give back the room the route tables
-    /// grew by doubling (`connect` would then panic).
+    /// and the names grew by doubling (`connect` would then panic).
     pub fn settle(&mut self) {
         self.router.settle();
+        self.names.shrink_to_fit();
+        self.nodes.shrink_to_fit();
         self.hops.shrink_to_fit();
         self.routes.shrink_to_fit();
         self.flows.shrink_to_fit();

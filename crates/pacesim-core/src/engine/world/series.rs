@@ -61,7 +61,7 @@ pub fn attach_links(net: &mut Network, spec: &SeriesSpec) -> Result<(), InvalidF
 
 /// The index among `net.pacers` of the pacer in front of link `name`.
 fn pacer_named(net: &Network, name: &str) -> Option<usize> {
-    net.pacers.iter().position(|&(link, _)| net.names[link as usize] == name)
+    net.pacers.iter().position(|&(link, _)| net.names.get(link as usize) == name)
 }
 
 impl Series {
@@ -82,8 +82,7 @@ impl Series {
         let mut pacers = Vec::new();
         for (i, name) in spec.pacers.iter().enumerate() {
             let Some(p) = pacer_named(&w.net, name) else {
-                let paced: Vec<_> =
-                    w.net.pacers.iter().map(|&(l, _)| w.net.names[l as usize].as_str()).collect();
+                let paced: Vec<_> = w.net.pacers.iter().map(|&(l, _)| w.net.names.get(l as usize)).collect();
                 let message =
                     format!("no pacer in front of link {name:?} (paced links: {})", paced.join(", "));
                 return Err(bad(&format!("series.pacers[{i}]"), message));

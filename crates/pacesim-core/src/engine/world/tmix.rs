@@ -183,7 +183,7 @@ impl World {
         for (i, (spec, routes)) in s.traffic.tmix.iter().zip(routes).enumerate() {
             let Some(name) = &spec.delaybox else { continue };
             let field = format!("traffic.tmix[{i}].delaybox");
-            let node = (self.net.nodes[..self.net.routers].iter().position(|n| n == name))
+            let node = (self.net.nodes.iter().take(self.net.routers).position(|n| n == name))
                 .ok_or_else(|| bad(&field, format!("no router named {name:?}")))?
                 as u32;
             for route in routes {
@@ -399,7 +399,7 @@ pub(crate) fn connect(
     (s.traffic.tmix.iter().enumerate())
         .map(|(i, t)| {
             let host = |key: &str, name: &String, net: &crate::topology::Network| {
-                let found = net.nodes[net.routers..].iter().any(|n| n == name);
+                let found = net.nodes.iter().skip(net.routers).any(|n| n == name);
                 if found {
                     Ok(())
                 } else {
