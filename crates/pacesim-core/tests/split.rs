@@ -105,6 +105,23 @@ fn short_flows_and_a_core_with_a_way_around_it_do_not_split() {
     assert_eq!(on(1, &square), on(2, &square));
 }
 
+#[test]
+fn a_cut_with_less_than_2_ms_of_lookahead_is_not_made() {
+    // Issue 33's fourth review: the fall-back cut at the core took any
+    // lookahead above zero; at a 1 ns core the halves posted every
+    // nanosecond (a 2 s run: 35 s of CPU split, 0.01 s on one thread).
+    let tiny = scenario(|v| {
+        v["core"]["delay"] = json!(1_000);
+        v["topology"]["edge_delay"] = json!([1_000, 1_000]);
+        v["topology"]["access_delay"] = json!([1_000, 1_000]);
+        v["duration"] = json!(2_000_000_000u64);
+        v["warmup"] = json!(1_000_000_000u64);
+        v["traffic"]["start"] = json!([0, 1_000_000_000u64]);
+    });
+    assert!(Cut::of(&tiny, &network(&tiny)).is_none());
+    assert_eq!(on(1, &tiny), on(2, &tiny));
+}
+
 /// Two halves report exactly what one world does, work counters aside:
 /// the split run handles the start and end of the measurement window (and
 /// progress samples) in each half, and nothing else more.
@@ -186,7 +203,10 @@ fn a_route_back_across_the_cut_at_once_is_posted_with_the_clock() {
 /// more (it was counted as not received).
 #[test]
 fn what_crosses_before_the_end_is_counted_after_the_half_ended() {
-    let s = graph(&[("h1", "a", 1.0), ("b", "h2", 2.0)], 0.001, &[("h1", "h2")], json!([]), |v| {
+    // (h1 -> a of 1.999 ms: less than 2 ms around a, so the cut falls at
+    // the core, whose way back, core and a -> h1, leaves the 2 ms a cut
+    // needs.)
+    let s = graph(&[("h1", "a", 1.999), ("b", "h2", 2.0)], 0.001, &[("h1", "h2")], json!([]), |v| {
         v["topology"]["links"][1]["forward"] = json!({"measure": true});
     });
     let cut = Cut::of(&s, &network(&s)).expect("the graph splits");

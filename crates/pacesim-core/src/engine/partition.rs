@@ -35,9 +35,12 @@ use crate::scenario::Scenario;
 use crate::sim::Time;
 use crate::topology::Network;
 
-/// The least lookahead worth splitting a network around its core's near
-/// end: below it the halves' posts cost more than the better balance gains
-/// (bench/speed/README.md has the runs that set it).
+/// The least lookahead worth splitting a network at all, around its core's
+/// near end or at the core: below it the halves' posts cost more than the
+/// better balance gains (bench/speed/README.md has the runs that set it).
+/// Each half posts a few times a lookahead: a cut at a 1 ns core made a 2 s
+/// run take 35 s of CPU split against 0.01 s on one thread (issue 33's
+/// fourth review).
 const MIN_LOOKAHEAD: Time = 2_000_000;
 
 /// Which half each node is in, by the link whose queue it holds.
@@ -62,7 +65,7 @@ impl Cut {
     /// Where `s`'s network splits, if it does and the run has no
     /// short-lived flows nor Tmix clouds: around the core link's near end if the links cut
     /// there leave a lookahead of at least [`MIN_LOOKAHEAD`], else at the
-    /// core link.
+    /// core link if that one does; else nowhere (one thread).
     ///
     /// Around the near end (E-base: at the ingress edge links, lookaheads
     /// of the least edge delay and more, see [`Cut::into`]), half 0 holds the senders, their
@@ -83,6 +86,7 @@ impl Cut {
         Self::around(net, |l| l / 2 != core / 2 && touches_near(l), near)
             .filter(|cut| cut.lookahead() >= MIN_LOOKAHEAD)
             .or_else(|| Self::around(net, |l| l / 2 == core / 2, far))
+            .filter(|cut| cut.lookahead() >= MIN_LOOKAHEAD)
     }
 
     /// The split that puts `pivot` and every node it reaches without
