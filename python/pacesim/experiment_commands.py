@@ -584,6 +584,9 @@ def reproduce(
                            settle=not quick, on_more=lambda added, judged: _more_seeds(fid, added, judged))
     except SweepError as e:
         fail(str(e), e.status)
+    except OSError as e:  # a file of the figure's: a FIFO or directory in its place, a full disk (was a traceback)
+        named = e.filename if e.filename and not Path(e.filename).name.startswith(".") else target
+        write_failed(f"--out {named}" if out is not None else str(named), e)
     con.print(_claims_table(fid, r.claims, quick))
     if not quick:
         _print_spread(r.claims)
@@ -824,8 +827,9 @@ def report(
     writable("--out", out, make=True)
     try:
         pages = write_site(record, out)
-    except OSError as e:
-        write_failed(f"--out {out}", e)
+    except OSError as e:  # a file the site writes there: named (a FIFO or directory in its place, a full disk)
+        file = Path(e.filename) if e.filename else out
+        write_failed(f"--out {out}" + (f": {file}" if file != out and not file.name.startswith(".") else ""), e)
     done = record.tally_of(record.entries)
     terminal.say(f"{done['reproduced']} of {sum(done.values())} claims reproduced; "
                                f"wrote {len(pages)} pages to {out} (open {pages[0]})")

@@ -80,7 +80,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import schema
+from . import outfile, schema
 from .fields import MAX_SEED
 from .messages import printable, shown
 from .metrics import tcp_metrics_of_old
@@ -534,6 +534,12 @@ class Store:
             if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO):
                 raise
             raise StoreError(f"{self.root}: cannot make the directory ({e.strerror or e})") from None
+        # SQLite's journal, made in an append-only directory, could never be removed: refused before the
+        # database is touched. (An immutable one is read-only: ReadOnlyStore, from SQLite's error.)
+        sealed = [p for p in (self.root, path) if p.exists() and outfile.sealed(p) == "append-only"]
+        if sealed:
+            raise StoreError(f"{sealed[0]}: is append-only (chattr): a store must replace and remove its files; "
+                             "name another --results directory")
         self.db = sqlite3.connect(path, timeout=LOCK_WAIT_S, isolation_level=None)
         _when_unlocked(lambda: self.db.execute("PRAGMA journal_mode=WAL"))
         self.db.execute("PRAGMA synchronous=FULL")

@@ -126,9 +126,11 @@ def writable(option: str, path: Path, *, file: bool = False, make: bool = False,
             fd = outfile.descriptor(path)
             if fd is not None:  # what the shell opened (`| cmd`, `>> log`): written through
                 try:
-                    os.fstat(fd)
+                    mode = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE
                 except OSError:
                     fail(f"{named}: descriptor {fd} is not open in this process")
+                if mode == os.O_RDONLY:  # `--json /dev/stdin < file`: failed only after the run
+                    fail(f"{named}: descriptor {fd} is open for reading only")
                 return
             why = outfile.unfit(path)
             if why:

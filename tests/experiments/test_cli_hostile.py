@@ -645,9 +645,16 @@ def test_the_shells_own_descriptors_are_written_through_not_replaced_or_refused(
     assert not list(tmp_path.glob(".pacesim-*")) and not list(Path(tempfile.gettempdir()).glob(".pacesim-*.json"))
 
 
-def test_a_descriptor_not_open_is_refused_before_the_run():
-    # Issue 33's third review: --json /dev/fd/77 passed the check, ran, and failed writing (EBADF).
+def test_a_descriptor_not_open_or_open_for_reading_is_refused_before_the_run(tmp_path):
+    # Issue 33's third review: --json /dev/fd/77 passed the check, ran, and failed writing (EBADF); its fourth:
+    # so did --json /dev/stdin < FILE.
     refused(["run", *RUN, "--json", "/dev/fd/77"], "--json /dev/fd/77: descriptor 77 is not open")
+    (tmp_path / "in").write_text("x")
+    with open(tmp_path / "in") as stdin:
+        done = subprocess.run(pacesim_process("run", *RUN, "--json", "/dev/stdin"), stdin=stdin,
+                              capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "--json /dev/stdin: descriptor 0 is open for reading only" in done.stderr
+    assert "Summary" not in done.stdout, done.stdout
 
 
 def _limited(limit: int, *args) -> subprocess.CompletedProcess:
@@ -793,6 +800,48 @@ def test_an_empty_path_is_refused_not_taken_for_this_directory(tmp_path, monkeyp
     refused(["model", "a-fig10", "--out", ""], "'--out': an empty path")
     refused(["topology", "show", "e-base", "--png", ""], "'--png': an empty path")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_site_and_a_figure_s_files_are_written_whole_and_fifos_in_their_place_named(tmp_path):
+    # Issue 33's fourth review: report and reproduce wrote in place: a FIFO as index.html or report.md hung,
+    # a directory as report.md was an IsADirectoryError traceback, a full disk cut the old index.html short.
+    results = tmp_path / "r"
+    assert invoke(["reproduce", "Q-fig9", "--quick", "--results", results]).exit_code == 0
+    report = results / "reproduce" / "Q-fig9-quick" / "report.md"
+    report.unlink()
+    report.mkdir()
+    refused(["reproduce", "Q-fig9", "--quick", "--results", results], f"{report}: is a directory")
+    report.rmdir()
+    os.mkfifo(report)
+    refused(["reproduce", "Q-fig9", "--quick", "--results", results], f"{report}: is a FIFO")
+    report.unlink()
+    site = tmp_path / "site"
+    site.mkdir()
+    os.mkfifo(site / "index.html")
+    refused(["report", "--results", results, "--out", site], f"--out {site}: {site / 'index.html'}: is a FIFO")
+    (site / "index.html").unlink()
+    assert invoke(["report", "--results", results, "--out", site]).exit_code == 0
+    whole = {p.name: p.read_bytes() for p in site.iterdir()}
+    done = _limited(2048, "report", "--results", results, "--out", site)  # each page past 2 KB cannot be written
+    assert done.returncode == 1 and f"--out {site}: File too large" in done.stderr, done.stderr
+    assert {p.name: p.read_bytes() for p in site.iterdir()} == whole
+
+
+def test_a_store_in_an_append_only_directory_is_refused_before_the_database_is_made(tmp_path):
+    # Issue 33's fourth review: sweep --results on an empty append-only directory left a database and a journal
+    # that can never be removed, and the store was unreadable after.
+    if os.geteuid() != 0:
+        pytest.skip("only root may set the append-only attribute")
+    folder = tmp_path / "ad"
+    folder.mkdir()
+    if subprocess.run(["chattr", "+a", folder], capture_output=True).returncode:
+        pytest.skip("this file system keeps no append-only attribute")
+    try:
+        sweep = Path(__file__).resolve().parents[2] / "scenarios" / "E-fig8.toml"
+        refused(["sweep", sweep, "--quick", "--results", folder], f"{folder}: is append-only")
+        assert list(folder.iterdir()) == []
+    finally:
+        subprocess.run(["chattr", "-a", folder], check=True)
 
 
 def test_report_out_at_a_file_is_refused(store, tmp_path):

@@ -19,7 +19,7 @@ from typing import Callable, List, Optional, Sequence
 
 import pandas as pd
 
-from .. import ENGINE_VERSION
+from .. import ENGINE_VERSION, outfile
 from ..panels import QUICK_RUN, ROW_PANELS, label, matches, paper_ref, summarise
 from ..papers import figures
 from ..plot import draw_references, render, save
@@ -89,11 +89,13 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     wall = time.perf_counter() - t0
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
-    axis_numbers(points, list(sweep.axes)).to_csv(csv, index=False)  # each axis in units a number named with its unit
+    with outfile.written(csv) as tmp:  # each file whole or as it was (a full disk, a FIFO)
+        axis_numbers(points, list(sweep.axes)).to_csv(tmp, index=False)  # each axis a number named with its unit
     plots = draw(fig, points, rows, out, quick, list(sweep.axes), length_s(sweep))
     claims = judge_figure(fig, points, rows, quick)
     report = out / "report.md"
-    report.write_text(_report(fig, quick, sweep, points, run, wall, claims, csv, plots), encoding="utf-8")
+    with outfile.written(report) as tmp:
+        tmp.write_text(_report(fig, quick, sweep, points, run, wall, claims, csv, plots), encoding="utf-8")
     return Reproduction(fig.id, csv, plots, report, claims, run)
 
 

@@ -13,7 +13,6 @@ and CSS: nothing runs in the browser.
 from __future__ import annotations
 
 import re
-import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import List
@@ -21,6 +20,7 @@ from typing import List
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
+from .. import outfile
 from ..reproduce.claims import RULES
 from ..reproduce.verdicts import SOURCE_PATHS
 from ..papers import papers
@@ -67,11 +67,14 @@ def write_site(record: Record, out: Path) -> List[Path]:
             target.mkdir(parents=True, exist_ok=True)
         sweeps.append(replace(sweep, plots=[f for f in sweep.plots if publish(f, target / f.name)]))
     record = replace(record, sweeps=sweeps)
-    shutil.copyfile(STATIC, out / STATIC.name)
+    with outfile.written(out / STATIC.name) as tmp:  # each file whole or as it was (a full disk, a FIFO)
+        tmp.write_bytes(STATIC.read_bytes())  # (shutil's copy names the source in a failed write's error)
     pages = [out / "index.html"]
-    pages[0].write_text(env.get_template("index.html").render(record=record), encoding="utf-8")
+    with outfile.written(pages[0]) as tmp:
+        tmp.write_text(env.get_template("index.html").render(record=record), encoding="utf-8")
     for paper in papers():
         page = out / f"paper_{paper}.html"
-        page.write_text(env.get_template("paper.html").render(record=record, paper=paper), encoding="utf-8")
+        with outfile.written(page) as tmp:
+            tmp.write_text(env.get_template("paper.html").render(record=record, paper=paper), encoding="utf-8")
         pages.append(page)
     return pages

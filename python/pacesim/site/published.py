@@ -13,10 +13,11 @@ it is (text, which a browser does not run).
 from __future__ import annotations
 
 import re
-import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Optional
+
+from .. import outfile
 
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
@@ -98,11 +99,13 @@ def publish(source: Path, target: Path) -> bool:
         cleaned = safe_svg(source.read_bytes())
         if cleaned is None:
             return False
-        target.write_bytes(cleaned)
+        with outfile.written(target) as tmp:
+            tmp.write_bytes(cleaned)
         return True
     if source.suffix == ".png":
         with open(source, "rb") as f:
             if f.read(len(PNG_SIGNATURE)) != PNG_SIGNATURE:
                 return False
-    shutil.copyfile(source, target)
+    with outfile.written(target) as tmp:
+        tmp.write_bytes(source.read_bytes())  # (shutil's copy names the source in a failed write's error)
     return True
