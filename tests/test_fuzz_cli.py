@@ -35,7 +35,8 @@ def test_hostile_command_lines_meet_successes_and_named_refusals_only(tmp_path):
     (["run", "--threads", "9"], (2, "Error: Invalid value for '--threads'", ""), "refused, naming it"),
     (["run", "a\x1b[31mb"], (2, "error: a\x1b[31mb: no such file", ""), "control characters"),
     (["run", "a\x1b[31mb"], (2, "error: a\\x1b[31mb: no such file", ""), "refused, naming it"),
-    (["run", "a\nb\rc"], (2, "error: a\nb\\rc: no such file", ""), "refused, naming it"),  # seed 2302 of session 11
+    (["run", "a\nb\rc"], (2, "error: a\\nb\\rc: no such file", ""), "refused, naming it"),  # seed 2302 of session 11
+    (["run", "a\nb\rc"], (2, "error: a\nb\\rc: no such file", ""), "error naming nothing"),  # a newline printed raw
     (["model"], (1, "", "Traceback (most recent call last):\n  ZeroDivisionError"), "traceback"),
     (["plot", "tiny"], (0, "wrote x.png", ""), "ok"),
     (["run", "tiny.toml"], (2, "error: tcp.window: must be >= 1", ""), "refused, naming it"),  # a key of the file

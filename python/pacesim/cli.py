@@ -253,7 +253,7 @@ def run(
     set_: List[str] = typer.Option([], "--set", metavar="KEY=VALUE", help="Override a key, e.g. core.buffer=5KB (repeatable)."),
     seed: Optional[int] = typer.Option(None, help="Replace the scenario's seed."),
     json_out: Optional[str] = typer.Option(
-        None, "--json", metavar="FILE",
+        None, "--json", metavar="FILE", parser=terminal.path_text,
         help="Write the full report to this JSON file; - writes it to standard output (the tables then go to "
              "standard error).",
     ),
@@ -461,8 +461,8 @@ def topology_show(
                   l["pacer"] or "")
     out.print(t)
     for r in d["routes"]:
-        out.print(plain(f"flow {r['flow']} {r['from']} -> {r['to']}, base RTT {r['base_rtt_ms']:.1f} ms\n"
-                        f"  data: {' > '.join(r['data'])}\n  acks: {' > '.join(r['acks'])}"))
+        out.print(plain(f"flow {r['flow']} {r['from']} -> {r['to']}, base RTT {r['base_rtt_ms']:.1f} ms",
+                        f"  data: {' > '.join(r['data'])}", f"  acks: {' > '.join(r['acks'])}"))
     if png is not None:
         from .plot import DPI, network_figure
 

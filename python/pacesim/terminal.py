@@ -77,14 +77,16 @@ F = TypeVar("F", bound=Callable)
 
 
 def shown(text: object) -> str:
-    """`text` as a string safe on a terminal (`messages.printable`): "a\\x1b[31mb" prints as `a\\x1b[31mb`; a tab
-    as `\\t` too (rich would print it as spaces, so that a name with one would not read as given)."""
-    return printable(str(text)).replace("\t", "\\t")
+    """`text` as one line safe on a terminal (`messages.printable`): "a\\x1b[31mb" prints as `a\\x1b[31mb`; a tab
+    as `\\t` (rich would print it as spaces, so that a name with one would not read as given) and a newline as
+    `\\n` too (a file name "a\\nb" broke its error in two lines, the second as if a line of its own). A
+    message of several lines shows each with `shown` (`plain`)."""
+    return printable(str(text)).replace("\t", "\\t").replace("\n", "\\n")
 
 
-def plain(text: object) -> Text:
-    """A table cell or a line of a user's words: `shown`, never read as markup."""
-    return Text(shown(text))
+def plain(*lines: object) -> Text:
+    """A table cell, or lines of a user's words: each `shown`, never read as markup, one line each."""
+    return Text("\n".join(shown(line) for line in lines))
 
 
 def say(text: object) -> None:
@@ -203,12 +205,19 @@ def _paths(fn: Callable) -> List[Tuple[str, str]]:
     return out
 
 
+def path_text(typed: str) -> str:
+    """A path given as text (an option that also takes `-`, as `run --json`), as typed; an empty one refused
+    as `_path` refuses it (read as a path it was the current directory: `run --json ''` said "`.`: is a
+    directory"). A command's `parser` for such an option."""
+    if typed == "":
+        raise typer.BadParameter("an empty path; name a file or directory ('.' for this one)")
+    return typed
+
+
 def _path(typed: str) -> Path:
     """A path argument as typed; an empty one refused (typer made it the current directory: `model --out ''`
     wrote there without a word)."""
-    if typed == "":
-        raise typer.BadParameter("an empty path; name a file or directory ('.' for this one)")
-    return Path(typed)
+    return Path(path_text(typed))
 
 
 def _looked_up(paths: List[Tuple[str, str]], values: dict) -> None:

@@ -8,14 +8,15 @@ from pathlib import Path
 
 import typer
 
-from .terminal import fail, say, writable, write_failed
+from .terminal import command, fail, say, writable, write_failed
 
 tmix_app = typer.Typer(no_args_is_help=True, help="Tmix connection vectors: write a set of pacesim's own.")
 
 
 @tmix_app.command("generate")
+@command
 def tmix_generate(
-    out: Path = typer.Argument(..., help="The vectors file to write (Tmix's alternate format)."),
+    out: Path = typer.Argument(..., metavar="OUT", help="The vectors file to write (Tmix's alternate format)."),
     connections: int = typer.Option(500, "--connections", min=1, max=2_000_000,
                                     help="How many connection vectors (at most 2 million: about 240 MB, "
                                          "under the 256 MiB a vectors file may hold)."),

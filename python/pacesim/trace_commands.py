@@ -52,10 +52,10 @@ def trace_diff(
     if p.a is None or p.b is None:
         short, long_, line = (a, b, p.b) if p.a is None else (b, a, p.a)
         out.print(plain(f"identical for {d.same:,} events; then {short} ends and {long_} "
-                        f"goes on at line {line.number}:\n  {line.text}"))
+                        f"goes on at line {line.number}:", f"  {line.text}"))
     else:
         out.print(plain(f"identical for {d.same:,} events; they part at line {p.a.number} of A and {p.b.number} of B, "
-                        f"in {', '.join(p.fields)}:\n  A: {p.a.text}\n  B: {p.b.text}"))
+                        f"in {', '.join(p.fields)}:", f"  A: {p.a.text}", f"  B: {p.b.text}"))
     raise typer.Exit(1)
 
 

@@ -794,11 +794,23 @@ def test_a_tab_in_a_name_is_written_out_not_printed_as_spaces():
     refused(["run", "a\tb"], r"a\tb: no such file")
 
 
+def test_a_newline_in_a_file_name_is_written_out_not_printed_as_a_line_break(tmp_path):
+    # Issue 33's fourth review: a newline in a file's name was echoed raw, the error broken in two lines.
+    (tmp_path / "s\nt.toml").write_text("bogus = 1\n")
+    refused(["run", "a\nb.toml"], r"error: a\nb.toml: no such file")
+    refused(["sweep", tmp_path / "s\nt.toml"], rf"error: {tmp_path}/s\nt.toml: bogus: ")
+    refused(["run", "e-base", "--json", tmp_path / "no\ndir" / "r.json"], rf"no directory {tmp_path}/no\ndir")
+
+
 def test_an_empty_path_is_refused_not_taken_for_this_directory(tmp_path, monkeypatch):
     # Issue 33's third review: model --out '' wrote a-fig10.csv, .png and .svg into the current directory.
     monkeypatch.chdir(tmp_path)
     refused(["model", "a-fig10", "--out", ""], "'--out': an empty path")
     refused(["topology", "show", "e-base", "--png", ""], "'--png': an empty path")
+    # Issue 33's fourth review: a path typed as text (--json, which also takes -) or a command without the
+    # path parser (tmix generate) said "`.`: is a directory".
+    refused(["run", "e-base", "--json", ""], "'--json': an empty path")
+    refused(["tmix", "generate", ""], "'OUT': an empty path")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -328,9 +328,8 @@ def names_something(argv: List[str], output: str) -> bool:
     if "" in argv and re.search(r"error: ([A-Z]+ )?\.: ", text):  # an empty path argument, which typer reads
         return True  # as "." (named alone, or after its argument's name: "OUT .: is a directory")
     for a in argv:
-        # A newline of the case's words is printed as one (`shown` writes out only the other controls): it
-        # is compared as the space the output's newlines became.
-        words = {shown(w).replace("\n", " ") for w in (a, a.partition("=")[0], Path(a).name if a else a)} | {repr(a)}
+        # Each word as the command prints it (`shown`: a newline written out as `\n`, as the other controls).
+        words = {shown(w) for w in (a, a.partition("=")[0], Path(a).name if a else a)} | {repr(a)}
         for word in words:
             if (len(word) >= 2 and (word in text or word[:40] in text)) or (word and f" {word}: " in text):
                 return True
