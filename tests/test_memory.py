@@ -29,14 +29,151 @@ def test_a_billion_flows_are_refused_with_the_estimate():
 
 
 def test_the_estimate_grows_by_flows_and_twins():
-    one = memory.estimate(_scenario(TINY + ["topology.hosts_per_edge=1000"])).total
-    two = memory.estimate(_scenario(TINY + ["topology.hosts_per_edge=2000"])).total
-    assert two - one == 2 * 1000 * memory.FLOW_BYTES
-    twins = memory.estimate(_scenario(TINY + ["topology.hosts_per_edge=1000", "traffic.two_way=true"])).total
-    assert twins - one == 2 * 1000 * memory.FLOW_BYTES
+    def parts(overrides: list[str]) -> dict:
+        return memory.estimate(_scenario(TINY + overrides)).parts
+
+    one = parts(["topology.hosts_per_edge=1000"])  # 2 edges: 2000 flows
+    two = parts(["topology.hosts_per_edge=2000"])
+    assert two["topology.hosts_per_edge"] - one["topology.hosts_per_edge"] == 2 * 1000 * memory.FLOW_BYTES
+    twins = parts(["topology.hosts_per_edge=1000", "traffic.two_way=true"])
+    assert twins["topology.hosts_per_edge"] - one["topology.hosts_per_edge"] == 2 * 1000 * memory.FLOW_BYTES
     # [transit] keeps a histogram per flow (issue 33: not counted; bench/fuzz/memory_cost.py measures it).
-    timed = memory.estimate(_scenario(TINY + ["topology.hosts_per_edge=1000", "transit={}"])).total
-    assert timed - one == 2 * 1000 * memory.TRANSIT_BYTES
+    timed = parts(["topology.hosts_per_edge=1000", "transit={}"])
+    assert timed["transit"] == 2 * 1000 * memory.TRANSIT_BYTES
+    # E-base's access links have no queue limit, so its flows' windows count (issue 33's fourth review): 2000
+    # flows start with 2 packets (+1 in progress) and gain at most one per packet delivered; the 100 Mb/s core
+    # delivers 100e6 * 2 s / 8,320 bits = 24,038.5 data packets of 1,040 B in the run (twins: as many again on
+    # the reverse core), far fewer than the windows of 1000 allow.
+    assert one["tcp.window"] == (2000 * 3 + 24_039) * memory.QUEUED_PACKET_BYTES
+    assert twins["tcp.window"] == (4000 * 3 + 48_077) * memory.QUEUED_PACKET_BYTES
+    # With windows of 2 the window binds: 2000 x 2.
+    assert parts(["topology.hosts_per_edge=1000", "tcp.window=2"])["tcp.window"] == 4000 * memory.QUEUED_PACKET_BYTES
+
+
+def test_each_named_kinds_flows_cross_its_core_link():
+    # `memory._tcp_windows` bounds what a named topology's flows deliver by what its core sends (twins: the
+    # reverse core), so every flow's data must cross it.
+    for kind in schema.kinds():
+        if kind == "graph":
+            continue
+        small = {"e-base": ", edges=3, hosts_per_edge=2", "a-base": ", tcp_hosts=5"}.get(kind, "")
+        for two_way in ("false", "true"):
+            s = _scenario([f'topology={{kind="{kind}"{small}}}', f"traffic.two_way={two_way}"])
+            if not memory.tcp_flows(s):  # q-line and q-tandem carry UDP alone
+                continue
+            d = topology.describe(s, memory.tcp_flows(s))
+            assert len(d["routes"]) == memory.tcp_flows(s), kind
+            cores = {d["core"], next(l["name"] for l in d["links"]
+                                     if (l["from"], l["to"]) == next((c["to"], c["from"]) for c in d["links"]
+                                                                     if c["name"] == d["core"]))}
+            assert all(cores & set(r["data"]) for r in d["routes"]), (kind, two_way)
+            if two_way == "false":
+                assert all(d["core"] in r["data"] for r in d["routes"]), kind
+
+
+def _one_flow(window: int, duration: str, buffers: bool = False) -> Scenario:
+    """Issue 33's fourth review (mem-tcp-window.toml): one TCP flow h1 -> h2 through a 1 Gb/s first link and
+    core into b-h2, 100 Mb/s; links without a queue limit unless `buffers`."""
+    limit = ', forward={buffer="100KB"}, reverse={buffer="100KB"}' if buffers else ""
+    return _scenario([f'topology={{kind="graph", nodes=["a", "b"], hosts=["h1", "h2"], flows=[{{from="h1", to="h2"}}], '
+                      f'links=[{{from="h1", to="a", rate="1Gbps", delay="1ms"{limit}}}, '
+                      f'{{from="a", to="b", core=true{", reverse={buffer=" + chr(34) + "100KB" + chr(34) + "}" if buffers else ""}}}, '
+                      f'{{from="b", to="h2", rate="100Mbps", delay="1ms"{limit}}}]}}',
+                      "core.rate=1Gbps", "core.delay=10ms", "core.buffer=10MB", f"duration={duration}", "warmup=0s",
+                      'traffic.start=["0s", "0s"]', f"tcp.window={window}"])
+
+
+def test_a_tcp_window_past_an_unlimited_queue_is_counted():
+    # Window 10^8 into b-h2 (no queue limit): the window grows by one packet per packet delivered, and b-h2
+    # delivers at most 100e6 b/s * 10 s / 8,320 b = 120,192.3 packets of 1,040 B; with the 2 it starts with and
+    # one in progress, 120,196 packets, data or ACKs, in flight (measured: a queue of 7.2 million after 600 s,
+    # 795 MB peak, 104 B a packet).
+    assert memory.estimate(_one_flow(10**8, "10s")).parts["tcp.window"] == 120_196 * memory.QUEUED_PACKET_BYTES
+    # A window of 1000 binds first.
+    assert memory.estimate(_one_flow(1000, "10s")).parts["tcp.window"] == 1000 * memory.QUEUED_PACKET_BYTES
+    # Every link of its path with a queue limit: its packets are dropped past them, counted with the flow.
+    assert "tcp.window" not in memory.estimate(_one_flow(10**8, "10s", buffers=True)).parts
+    # The reproducer: 60 s, 120 MB peak (776 MB at 600 s) and let through under --max-memory 200MB; its
+    # 721,157 packets count 185 MB.
+    with pytest.raises(ScenarioError) as e:
+        memory.check(_one_flow(10**8, "60s"), limit=200 * 10**6)
+    assert e.value.field == "tcp.window"
+
+
+def test_sampled_series_are_counted_by_their_points():
+    # Issue 33's fourth review (mem-series.toml): 1 flow (4 tracks) and 2 links (4 each) every 24 us for 30 s,
+    # 1,250,001 samples a track, 15,000,012 points: 1.60 GB peak, not counted.
+    s = pacesim.apply_overrides(_one_flow(20, "30s", buffers=True),
+                                ['series={interval="24us", flows=[0], links=["core", "core.rev"]}'])
+    assert memory.estimate(s).parts["series.interval"] == 15_000_012 * memory.SERIES_POINT_BYTES
+    with pytest.raises(ScenarioError) as e:
+        memory.check(s, limit=10**9)
+    assert e.value.field == "series.interval"
+    # Every change: its max_points when given, else not counted (the changes are known only by running).
+    changes = pacesim.apply_overrides(_one_flow(20, "30s", buffers=True),
+                                      ['series={flows=[0], links=["core", "core.rev"], max_points=1000}'])
+    assert memory.estimate(changes).parts["series.max_points"] == 1000 * memory.SERIES_POINT_BYTES
+
+
+def test_a_trace_files_frames_are_counted(tmp_path):
+    # Issue 33's fourth review (mem-trace.toml): the engine reads a trace file whole, a frame a line; 20 million
+    # lines "1" (40 MB) took 1.33 GB, not counted. Here 1000 lines, the last without its newline: 1999 B.
+    trace = tmp_path / "ones.txt"
+    trace.write_text("1\n" * 999 + "1")
+    source = f'{{kind="trace", size="1000B", trace={{file="{trace}", columns=["bytes"], fps=1000}}}}'
+    s = _scenario(UDP + ["duration=1s", "warmup=0s", f"traffic.udp=[{source}]"])
+    assert memory.estimate(s).parts["traffic.udp[0].trace.file"] == 1999 + 1000 * memory.TRACE_FRAME_BYTES
+
+
+def _paced(pacing: list[str], duration: str = "2s") -> Scenario:
+    """Issue 33's fourth review (mem-qlbp.toml, mem-edge.toml): 100 Mb/s of 1000 B UDP packets into a paced
+    10 Mb/s core with 10 KB of buffer."""
+    return _scenario(['topology={kind="graph", nodes=["a", "b"], hosts=["h1", "h2"], flows=[], links=['
+                      '{from="h1", to="a", rate="1Gbps", delay="1ms"}, {from="a", to="b", core=true, forward={pace=true}}, '
+                      '{from="b", to="h2", rate="1Gbps", delay="1ms"}]}', "core.rate=10Mbps", "core.delay=10ms",
+                      "core.buffer=10KB", f"duration={duration}", "warmup=0s", 'traffic.start=["0s", "0s"]',
+                      'traffic.udp=[{kind="cbr", rate="100Mbps", size="1000B", from="h1", to="h2"}]', *pacing])
+
+
+def test_a_pacers_backlog_is_counted():
+    # QLBP holds up to q_lim packets and drops past it: 12,500 packets a second arrive, 25,000 in 2 s, all held
+    # under q_lim = 10^8 (the core behind it holds 10 KB, 11 packets of 1000 B).
+    qlbp = ["pacing.scheme=qlbp", "pacing.mu_min=1Mbps", "pacing.mu_max=10Mbps", "pacing.q_max=1000000"]
+    e = memory.estimate(_paced(qlbp + ["pacing.q_lim=100000000"]))
+    assert e.parts == {"pacing.q_lim": 25_000 * memory.QUEUED_PACKET_BYTES,
+                       "traffic.udp[0].rate": 11 * memory.QUEUED_PACKET_BYTES}
+    assert memory.estimate(_paced(qlbp + ["pacing.q_lim=1000"])).parts["pacing.q_lim"] == 1000 * memory.QUEUED_PACKET_BYTES
+    # The reproducer: 100 s, 1.25 million packets held at most (121 MB peak measured, 821 MB reported).
+    with pytest.raises(ScenarioError) as err:
+        memory.check(_paced(qlbp + ["pacing.q_lim=100000000"], "100s"), limit=200 * 10**6)
+    assert err.value.field == "pacing.q_lim"
+    # An edge pacer sends each packet by its delay bound: it holds what arrives within it, 12,500 a second
+    # for 1 s, and the one arriving as it ends; a bound past the run holds all that arrive, 25,000.
+    assert memory.estimate(_paced(["pacing.scheme=edge", "pacing.delay=1s"])).parts["pacing.delay"] == \
+        12_501 * memory.QUEUED_PACKET_BYTES
+    assert memory.estimate(_paced(["pacing.scheme=edge", "pacing.delay=10s"])).parts["pacing.delay"] == \
+        25_000 * memory.QUEUED_PACKET_BYTES
+
+
+def test_adding_a_part_never_lowers_the_estimate():
+    # Issue 33's fourth review (mem-skip.toml): the UDP queues were counted only while the other parts stayed
+    # under 1 GiB, so 2.5 GB of [progress] rows on top of a 3.2 GB queue lowered the estimate (6.40 -> 1.13 GB
+    # there) and a run that peaked at 2.69 GB passed under 2GB. Here 12.5 million 256 B packets queue (see
+    # test_a_queue_of_12_million_packets_is_refused_under_a_limit_it_would_pass), and progress rows and
+    # burstiness bins every 239 us (4000 s / 239 us = 16,736,401, just under the engine's 2^24) of 32 B each
+    # add 1.07 GB: 1.14 GB with the base.
+    s = _scenario(UDP[:1] + ["duration=4000s", "warmup=0s", "topology.udp_access_rate=1Mbps",
+                              'traffic.udp=[{kind="cbr", rate="2Mbps", size="40B"}]'])
+    rows = pacesim.apply_overrides(s, ['progress={interval="239us"}', 'burstiness={bin="239us", series=true}'])
+    alone, more = memory.estimate(s), memory.estimate(rows)
+    assert more.parts["progress.interval"] == 16_736_402 * memory.ROW_BYTES  # a sample at 0 too
+    assert more.parts["burstiness.bin"] == 16_736_401 * memory.ROW_BYTES
+    assert more.total == alone.total + (2 * 16_736_401 + 1) * memory.ROW_BYTES
+    assert more.parts["traffic.udp[0].rate"] == alone.parts["traffic.udp[0].rate"] == 12_500_000 * memory.QUEUED_PACKET_BYTES
+    # Past the limit without the network's parts, it is refused unbuilt, naming the largest part so far.
+    with pytest.raises(ScenarioError) as e:
+        memory.check(rows, limit=2**30)
+    assert e.value.field in ("progress.interval", "burstiness.bin")
 
 
 GRAPH = ('topology={kind="graph", nodes=["a", "b"], hosts=["h", "g"], flows=[{from="h", to="g"}, {from="g", to="h"}], '
@@ -164,7 +301,7 @@ def test_the_cli_warns_refuses_and_takes_max_memory():
     sets = [a for o in udp for a in ("--set", o)]
     out = CliRunner().invoke(app, ["run", "e-base", *sets])
     assert out.exit_code == 0 and "warning:" in out.output and "37,500 packets" in out.output
-    out = CliRunner().invoke(app, ["run", "e-base", *sets, "--max-memory", "1MB"])
+    out = CliRunner().invoke(app, ["run", "e-base", *sets, "--max-memory", "70MB"])  # 64 MB and 9.6 MB queued
     assert out.exit_code == 2 and "traffic.udp[0].rate" in out.output and "estimated" in out.output
     out = CliRunner().invoke(app, ["run", "e-base", *sets, "--max-memory", "lots"])
     assert out.exit_code == 2 and "--max-memory" in out.output
@@ -204,9 +341,9 @@ def test_a_trace_without_rate_is_counted_at_its_files_rate(tmp_path):
     assert e.value.field == "traffic.udp[0].trace.file" and f"estimated {packets * memory.QUEUED_PACKET_BYTES / 1e12:.3g} TB" in e.value.message
     # The engine's mean rate, from the file as played: 20 MB per 2 us.
     assert pacesim.topology.describe(s, 0)["udp"] == [{"route": ["udp.up", "core", "udp.sink.in"], "mean_rate_bps": 8e13}]
-    # Played at a rate that fits, it is not counted.
+    # Played at a rate that fits, its queue is not counted: only the file the engine reads, 18 B and 2 frames.
     slow = pacesim.apply_overrides(s, ['traffic.udp[0].rate="1Mbps"'])
-    assert "traffic.udp[0].trace.file" not in memory.estimate(slow).parts
+    assert memory.estimate(slow).parts == {"traffic.udp[0].trace.file": 18 + 2 * memory.TRACE_FRAME_BYTES}
 
 
 def test_q_dumbbell_receivers_are_counted_so_2_31_of_them_are_refused_not_built():

@@ -8,20 +8,45 @@ the key that sets it: TCP flows (the topology's flow count, twice with
 `traffic.two_way`; per flow its hosts, links, sender and sink state and its
 report row), q-dumbbell's receivers (a host and its link each), finished short transfers (one report row each), progress
 samples and burstiness bins (the engine keeps them as 8-byte values, the
-report holds them again as JSON text and Python lists), each flow's
-`[transit]` histogram and statistics, packets queued
+report holds them again as JSON text and Python lists), `[series]` samples
+(every track's grid over the run; an every-change series at its
+`max_points` when given), each UDP trace file (the engine reads it whole:
+its text and each line's frame), each flow's `[transit]` histogram and
+statistics, and what the network holds without a limit:
+- packets queued
 at every link of the UDP sources' routes that they outpace together, each
 source at its mean offered rate at its first link and at what the link
 before let through at the next (behind a link with no queue limit that
 queue grows for the whole run; a trace source's rate, if not given, is its
 file's, which the engine reads; an ON-OFF source offers ns-2's closed form,
 never above its peak), the packets of one frame of a trace source that
-sends its frames as bursts, and every connection a Tmix cloud starts (its
+sends its frames as bursts;
+- the packets a pacer holds (`[pacing]`): a QLBP pacer at most `q_lim`, an
+edge pacer at most what arrives within its delay bound `delay` (each packet
+leaves by then), neither more than arrives in the run;
+- the packets of each TCP flow whose path crosses a link with no queue limit
+or a pacer: its data and its ACKs in flight are at most its window,
+min(`tcp.window`, the initial window plus one packet per packet delivered,
+the slowest link of its route at full rate for the run; a named topology's
+flows together deliver at most what its core link sends) (a window grows by
+at most one packet per packet acknowledged: slow start's pace, the fastest
+of the engine's controllers);
+- every connection a Tmix cloud starts (its
 vectors once, or with a `rate` as many plays as the run holds; each one's
-row and, while it lasts, its two ends' TCP state). The constants are measured (bench/fuzz/README.md):
+row and, while it lasts, its two ends' TCP state).
+
+Counting the UDP queues and pacers, and a graph's flows' routes, needs the
+network built (`topology.describe`), which itself takes the network's part:
+`estimate` builds it only when that part
+fits in the bound it is given (the machine's available memory by default),
+and `check` refuses without building it when the parts counted without it
+already exceed the bound. No part is left out because others are large, so
+adding a part never lowers the estimate (issue 33's fourth review: the
+UDP queues were skipped past 1 GiB of other parts). The constants are measured (bench/fuzz/README.md):
 37 MB for ten flows, 3.8 KB more per flow over a 2 s run and 7 KB over 100 s on two threads (bench/speed/results/scale.csv),
 0.3 to 1.3 KB more per flow with `[transit]`, 104 B per queued packet (220 B when a split run's halves carry
-it); the estimate takes the larger figures.
+it; 66 B held by a QLBP pacer), 103 to 115 B per series point, 62 to 66 B per trace frame beyond its text; the
+estimate takes the larger figures.
 """
 
 from __future__ import annotations
@@ -64,6 +89,15 @@ and its entry in the link's queue; when the run is split in two halves and the p
 also its copy in the mail between them. Measured 104 B a packet on one thread and 220 B split, 125,000 to
 1,000,000 queued (bench/fuzz/memory_cost.py); 64 B let through a run of 12.5 million queued 40 B packets
 that peaked at 1.31 GB under --max-memory 1GB (issue 33's third review)."""
+SERIES_POINT_BYTES = 128
+"""One `[series]` point: 16 B in the engine, its JSON text and its Python floats. Measured 103 B a point on one
+thread and split alike (1 flow and 2 links sampled every 24 and 48 us for 30 s, 15 and 7.5 million points:
+1.63 and 0.86 GB peak) and 115 B over 10 s (bench/fuzz/memory_cost.py)."""
+TRACE_FRAME_BYTES = 96
+"""One line of a UDP trace file beyond its text: the engine parses the whole file into a row (32 B) and then a
+time (8 B) and a frame (24 B) per line. Measured 62 to 66 B a line beyond its 2 B of text (files of 5, 10 and 20
+million lines "1": 0.38, 0.72 and 1.36 GB peak; bench/fuzz/memory_cost.py); the estimate adds a row's worth for
+a vector's growth copying it."""
 TMIX_CONNECTION_BYTES = 4 * 2**10
 """One Tmix connection: its report row (engine, JSON text, pandas) and, while it lasts, its application and
 each end's TCP sender and sink. Measured 2.3 KB a connection (two 1-byte vectors replayed at 1 Gb/s into a
@@ -111,8 +145,17 @@ def network(s) -> Estimate:
     return e
 
 
-def estimate(s) -> Estimate:
-    """The memory scenario `s` needs (see the module docstring)."""
+def estimate(s, bound: Optional[int] = None) -> Estimate:
+    """The memory scenario `s` needs (see the module docstring); the parts that need the network built are
+    counted when building it fits in `bound` bytes (default: the machine's available memory; past it the
+    network's own part exceeds the bound)."""
+    e = _unbuilt(s)
+    _built(s, e, available_bytes() if bound is None else bound)
+    return e
+
+
+def _unbuilt(s) -> Estimate:
+    """The parts of `estimate` known without building the network."""
     e = network(s)
     flows = tcp_flows(s)
     run_s = s.duration / 1e9
@@ -126,16 +169,123 @@ def estimate(s) -> Estimate:
         e.parts["progress.interval"] = min(rows, MAX_ROWS) * ROW_BYTES
     if s.burstiness is not None and s.burstiness.series:
         e.parts["burstiness.bin"] = min((s.duration - s.warmup) // s.burstiness.bin, MAX_ROWS) * ROW_BYTES
+    if s.series is not None:
+        _series(s, e)
     for i, t in enumerate(s.traffic.tmix):
         key = f"traffic.tmix[{i}].{'rate' if t.rate is not None else 'vectors'}"
         e.parts[key] = e.parts.get(key, 0) + _tmix_connections(s, t) * TMIX_CONNECTION_BYTES
     for i, u in enumerate(s.traffic.udp):
         _burst_frames(i, u, e)
+        if u.kind == "trace":
+            e.parts[f"traffic.udp[{i}].trace.file"] = _trace_bytes(u.trace.file)
+    return e
+
+
+def _built(s, e: Estimate, bound: int) -> None:
+    """Add what the network holds without a limit: the TCP flows' windows (`_tcp_windows`), and, from the
+    network built (`topology.describe`), the UDP sources' queues and the pacers' backlogs; built only when
+    that fits in `bound`: the base, the network's part and the trace files the engine reads to describe it."""
+    flows = tcp_flows(s)
+    routed = s.topology.kind == "graph" and 0 < flows <= ROUTED_FLOWS
+    if flows and not routed:
+        _tcp_windows(s, None, {}, e)
     offered = sum(u.rate or 0 for u in s.traffic.udp)  # each source's peak, at least its mean
     unknown = any(u.kind == "trace" and u.rate is None for u in s.traffic.udp)  # its rate is its file's
-    if (offered > _slowest_rate(s) or unknown) and e.total < 2**30:  # the engine finds each source's first link
-        _udp_queues(s, e)
-    return e
+    paced = s.pacing.scheme in ("edge", "qlbp") and s.traffic.udp  # a pacer holds even what no link outpaces
+    udp = offered > min(_rates(s)) or unknown or paced  # the engine finds each source's route
+    if not (udp or routed):
+        return
+    built = BASE_BYTES + sum(network(s).parts.values()) + sum(
+        e.parts[f"traffic.udp[{i}].trace.file"] for i, u in enumerate(s.traffic.udp) if u.kind == "trace")
+    if built > bound:  # building it would not fit either, and the estimate exceeds the bound already
+        return
+    from .topology import describe
+
+    d = describe(s, flows if routed else 0)
+    links = {l["name"]: l for l in d["links"]}
+    if routed:
+        _tcp_windows(s, d["routes"], links, e)
+    if udp:
+        _udp_queues(s, d, links, e)
+
+
+def _tcp_windows(s, routes: Optional[List[dict]], links: Dict[str, dict], e: Estimate) -> None:
+    """Add the packets of the TCP flows whose route (`routes`, from `describe`) crosses a link with no queue
+    limit or a pacer, where nothing else bounds them: each flow's data and ACKs in flight are at most its
+    window, min(`tcp.window`, the initial window plus one packet per data packet delivered, at most what
+    the slowest link of its data route sends from the earliest start). With `routes` None every flow counts:
+    a named topology's all deliver at most what the core sends (each kind's flows cross its core link, their
+    twins the reverse: tests/test_memory.py holds the engine to it), a graph's each what its fastest link does.
+    Host pacing sends up to twice that (its modified mode and Wei's window inflation), Wei's pure rate
+    control `tcp.window` alone. Each segment not yet acknowledged is in flight as data or delivered with its
+    ACK in flight; a retransmitted copy queued beside its original is within QUEUED_PACKET_BYTES' margin."""
+    bits = (s.tcp.segment_size + s.tcp.header_size) * 8
+    run_s = max(0, s.duration - s.traffic.start[0]) / 1e9
+    host = s.pacing.scheme == "host"
+    pure = host and s.pacing.host_pacer == "wei" and s.pacing.wei.pure_rate_control
+
+    def window(flows: int, rate_bps: float) -> int:
+        """The most packets `flows` flows delivering at most `rate_bps` together have in flight."""
+        grown = (flows * (s.tcp.initial_window + 1) + math.ceil(rate_bps * run_s / bits)) * (2 if host else 1)
+        return flows * s.tcp.window if pure else min(flows * s.tcp.window, grown)
+
+    if routes is None and s.topology.kind == "graph":
+        packets = tcp_flows(s) * window(1, max(_rates(s)))
+    elif routes is None:
+        packets = window(tcp_flows(s), s.core_values().rate * (2 if s.traffic.two_way else 1))
+    else:
+        def held(name: str) -> bool:
+            l = links[name]
+            return (l["buffer_bytes"] is None and l["buffer_packets"] is None) or l["pacer"] is not None
+
+        packets = sum(window(1, min(links[name]["rate_bps"] for name in r["data"]))
+                      for r in routes if any(map(held, r["data"] + r["acks"])))
+    if packets:
+        e.parts["tcp.window"] = packets * QUEUED_PACKET_BYTES
+
+
+ROUTED_FLOWS = 10_000
+"""The most TCP flows of a graph whose routes the guard reads, one by one (describing 50,000 E-base routes took
+1.8 s and 437 MB); past it, and on a named topology, every flow counts as crossing a link with no queue limit."""
+
+
+def _series(s, e: Estimate) -> None:
+    """Add `[series]`'s points: sampled, every track's points at 0, interval, ... up to the run's end (the
+    engine refuses more than `max_points`); every change, `max_points` when given (how often a quantity
+    changes is known only by running, and the default cap, 2^26 points, would be 8.6 GB)."""
+    q = s.series
+    tracks = 4 * len(q.flows) + 4 * len(q.links) + 2 * len(q.pacers)  # the engine's FLOW_, LINK_ and PACER_SERIES
+    if q.interval is not None:
+        points = min((s.duration // q.interval + 1) * tracks, q.max_points or MAX_SERIES_POINTS)
+        e.parts["series.interval"] = points * SERIES_POINT_BYTES
+    elif q.max_points is not None:
+        e.parts["series.max_points"] = q.max_points * SERIES_POINT_BYTES
+
+
+MAX_SERIES_POINTS = 2**26
+"""The most points a `[series]` keeps (the engine's `SeriesSpec::MAX_SAMPLES`)."""
+
+
+def _trace_bytes(path: str) -> int:
+    """What the engine holds reading UDP trace file `path`: its text and a frame per line (a line count,
+    newlines counted in 1 MiB chunks; the front refuses a file past `scenario.MAX_TRACE_BYTES`)."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return 0
+        return st.st_size + _lines(path, st.st_mtime_ns, st.st_size) * TRACE_FRAME_BYTES
+    except OSError:  # the engine names a file it cannot read
+        return 0
+
+
+@functools.lru_cache(maxsize=8)
+def _lines(path: str, mtime_ns: int, size: int) -> int:
+    """File `path`'s lines (a last one without a newline counted) as it was at `mtime_ns` and `size`."""
+    n, last = 0, b"\n"
+    with open(path, "rb") as f:
+        while chunk := f.read(2**20):
+            n, last = n + chunk.count(b"\n"), chunk[-1:]
+    return n + (last != b"\n")
 
 
 def _tmix_connections(s, t) -> int:
@@ -174,19 +324,19 @@ def _vectors(path: str, mtime_ns: int, size: int, mss: int, header: int) -> Tupl
     return n, bits
 
 
-def _slowest_rate(s) -> int:
-    """The lowest link rate the scenario gives anywhere (bit/s): a UDP source no
-    faster than it outpaces no link, and the topology need not be built."""
+def _rates(s) -> List[int]:
+    """Every link rate the scenario gives (bit/s; a range by its ends), the core's included: a UDP source no
+    faster than the lowest outpaces no link, and the topology need not be built."""
     def rates(value, key=""):
         if isinstance(value, dict):
             return [r for k, v in value.items() for r in rates(v, k)]
         if isinstance(value, list):
             return [r for v in value for r in rates(v, key)]
         if isinstance(value, tuple) and key.endswith("rate"):
-            return [value[0]]
+            return list(value)
         return [value] if key.endswith("rate") and isinstance(value, int) else []
 
-    return min(rates(s.topology.model_dump()) + [s.core_values().rate])
+    return rates(s.topology.model_dump()) + [s.core_values().rate]
 
 
 def _mean_size(u) -> float:
@@ -204,17 +354,14 @@ def _burst_frames(i: int, u, e: Estimate) -> None:
     e.parts[f"traffic.udp[{i}].trace.fps"] = packets * QUEUED_PACKET_BYTES
 
 
-def _udp_queues(s, e: Estimate) -> None:
+def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
     """Add the packets queued at each link the UDP sources crossing it outpace together: behind a link with
     no queue limit, all that it does not send; behind one with a limit, up to that limit. Each source offers
     its mean rate from the engine (a trace source's is its file's, as played; an ON-OFF source's ns-2's
     closed form, never above its peak) at its first link, and at each next link what the link before let
     through (`_carried`); a link's queue grows by the bits its sources bring from their starts less what it
-    sends from the first start, counted against the source bringing most."""
-    from .topology import describe
-
-    d = describe(s, 0)  # it builds the network: `estimate` calls this only below 1 GiB so far, the network included
-    links = {l["name"]: l for l in d["links"]}
+    sends from the first start, counted against the source bringing most. A pacer in front of a link
+    holds what `_pacer_backlog` counts. `d` is the network described, `links` its links by name."""
     routes = [source["route"] for source in d["udp"]]
     rates = _carried(routes, [source["mean_rate_bps"] for source in d["udp"]],
                      {name: l["rate_bps"] for name, l in links.items()})
@@ -224,11 +371,13 @@ def _udp_queues(s, e: Estimate) -> None:
             crossing.setdefault(name, {})[i] = rates[i][hop]
     for name, arriving in crossing.items():
         link, sources = links[name], list(arriving)
+        run = {i: max(0, s.duration - s.traffic.udp[i].start) / 1e9 for i in sources}
+        if link["pacer"] is not None:
+            _pacer_backlog(s, link["pacer"], arriving, run, e)
         mean_rate = sum(arriving.values())
         excess = mean_rate - link["rate_bps"]
         if excess <= 0:
             continue
-        run = {i: max(0, s.duration - s.traffic.udp[i].start) / 1e9 for i in sources}
         bits = sum(arriving[i] * run[i] for i in sources) - link["rate_bps"] * max(run.values())
         # The queue holds each source's packets as they come: the offered stream's mean packet (packet-weighted).
         size = mean_rate / sum(arriving[i] / _mean_size(s.traffic.udp[i]) for i in sources)
@@ -248,6 +397,20 @@ def _udp_queues(s, e: Estimate) -> None:
             f"{format_rate(link['rate_bps'])} with no queue limit: its queue grows by {format_rate(int(excess))} "
             f"for the whole run, to about {packets:,} packets ({_about(packets * size)})"
         )
+
+
+def _pacer_backlog(s, kind: str, arriving: Dict[int, float], run: Dict[int, float], e: Estimate) -> None:
+    """Add the UDP packets a pacer of `kind` holds, its sources `arriving` at their rates (bit/s) for `run`
+    seconds each: at most all that arrive in the run, and for QLBP at most `pacing.q_lim` (it drops an
+    arrival that finds that many waiting), for an edge pacer at most what arrives within its delay bound
+    `pacing.delay` (each packet leaves by then) and the one that arrives as the bound ends."""
+    per_s = {i: rate / 8 / _mean_size(s.traffic.udp[i]) for i, rate in arriving.items()}  # packets a second
+    packets = sum(per_s[i] * run[i] for i in per_s)
+    if kind == "qlbp":
+        key, packets = "pacing.q_lim", min(packets, s.pacing.q_lim)
+    else:
+        key, packets = "pacing.delay", min(packets, sum(per_s[i] * min(s.pacing.delay / 1e9, run[i]) for i in per_s) + 1)
+    e.parts[key] = e.parts.get(key, 0) + math.ceil(packets) * QUEUED_PACKET_BYTES
 
 
 def _carried(routes: List[List[str]], offered: List[float], capacity: Dict[str, int]) -> List[List[float]]:
@@ -284,12 +447,21 @@ def available_bytes() -> int:
 def check(s, limit: Optional[int] = None, of: Callable = estimate) -> Estimate:
     """The estimate for `s` (`of`: `estimate`, or `network` alone); a ScenarioError
     naming the key of its largest part when it exceeds `limit` bytes (default: the
-    machine's available memory)."""
-    e = of(s)
+    machine's available memory). The parts known without building the network
+    are weighed first: past the bound already, the run is refused unbuilt."""
     bound = available_bytes() if limit is None else limit
+    if of is estimate:
+        e = _unbuilt(s)
+        if e.total <= bound:
+            _built(s, e, bound)
+    else:
+        e = of(s)
     if e.total > bound:
-        key = max(e.parts, key=e.parts.get)
         where = "the memory this machine has available" if limit is None else "the limit"
+        if not e.parts:
+            raise ScenarioError("max_memory", f"the interpreter and the engine alone take an estimated "
+                                              f"{_about(e.total)}, more than {where} ({_about(bound)})")
+        key = max(e.parts, key=e.parts.get)
         raise ScenarioError(key, f"the run needs an estimated {_about(e.total)} of memory ({_about(e.parts[key])} "
                                  f"for this), more than {where} ({_about(bound)}); lower it, or allow more "
                                  "with --max-memory (max_memory=)")
