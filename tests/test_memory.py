@@ -83,7 +83,7 @@ def _one_flow(window: int, duration: str, buffers: bool = False) -> Scenario:
                       'traffic.start=["0s", "0s"]', f"tcp.window={window}"])
 
 
-def test_a_tcp_window_past_an_unlimited_queue_is_counted():
+def test_a_tcp_window_past_an_unlimited_queue_is_counted(monkeypatch):
     # Window 10^8 into b-h2 (no queue limit): the window grows by one packet per packet delivered, and b-h2
     # delivers at most 100e6 b/s * 10 s / 8,320 b = 120,192.3 packets of 1,040 B; with the 2 it starts with and
     # one in progress, 120,196 packets, data or ACKs, in flight (measured: a queue of 7.2 million after 600 s,
@@ -93,6 +93,12 @@ def test_a_tcp_window_past_an_unlimited_queue_is_counted():
     assert memory.estimate(_one_flow(1000, "10s")).parts["tcp.window"] == 1000 * memory.QUEUED_PACKET_BYTES
     # Every link of its path with a queue limit: its packets are dropped past them, counted with the flow.
     assert "tcp.window" not in memory.estimate(_one_flow(10**8, "10s", buffers=True)).parts
+    # A graph of more flows than the guard reads routes for counts each flow at its fastest link, 1 Gb/s:
+    # 10^9 * 10 s / 8,320 b = 1,201,923.1 packets delivered, 1,201,927 with the 3.
+    many = _one_flow(10**8, "10s", buffers=True)
+    monkeypatch.setattr(memory, "ROUTED_FLOWS", 0)
+    assert memory.estimate(many).parts["tcp.window"] == 1_201_927 * memory.QUEUED_PACKET_BYTES
+    monkeypatch.undo()
     # The reproducer: 60 s, 120 MB peak (776 MB at 600 s) and let through under --max-memory 200MB; its
     # 721,157 packets count 185 MB.
     with pytest.raises(ScenarioError) as e:
