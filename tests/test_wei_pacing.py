@@ -83,9 +83,10 @@ def test_window_cut_flight_if_host_paced_is_flight_in_paced_runs_only():
 # Issue 33's hostile.py "hang" (hang-pacer-4605) cut to one flow: E-base, one host on 17.3 Mb/s into a 10 Mb/s
 # core of 2 KB, 1 us links, FACK paced by Wei's pacer (modified) with ack counting, loss filter 4, inflation ratio 3
 # and pure rate control, no jitter, 0.3 s. ns-2 2.35 built with Wei's patch on the same network
-# (bench/ns2/wei/storm.tcl, PACESIM.md): 1,008 packets and 75 retransmissions sent, 624 arrivals and 262 drops at
-# the core, cumulative ACK 8, cwnd 417, and 446,181 expiries of the pacing timer: FACK re-arms it after every
-# send, and under pure rate control the window (the advertised 1000) stays full while cwnd grows.
+# (bench/ns2/wei/storm.tcl, PACESIM.md): 1,009 packets (t_seqno_ 1009: the SYN and 1,008 segments) and 75
+# retransmissions sent, 624 arrivals and 262 drops at the core, cumulative ACK 8, cwnd 417, and 446,181 expiries of
+# the pacing timer: FACK re-arms it after every send, and under pure rate control the window (the advertised 1000)
+# stays full while cwnd grows.
 FACK_STORM = ["duration=300ms", "warmup=0s", "topology.edges=1", "topology.hosts_per_edge=1",
               "topology.access_rate=17.3Mbps", "topology.access_delay=1us", "topology.edge_delay=1us",
               "core.rate=10Mbps", "core.delay=0ms", "core.buffer=2KB", "tcp.variant=fack", "tcp.window_cut=flight",
@@ -100,7 +101,7 @@ def test_fack_under_pure_rate_control_storms_as_ns2_with_the_patch_does():
         r = pacesim.run(s, threads=1)
     f, core, work = r.report["flows"], r.report["links"]["core"], r.report["work"]
     # FACK's window was min(cwnd, wnd) under pure rate control: 424 packets sent, 201 arrivals at the core.
-    assert (f["data_packets_sent"], f["retransmits"], core["arrivals"], core["drops"]) == ([1083], [75], 624, 262)
+    assert (f["data_packets_sent"], f["retransmits"], core["arrivals"], core["drops"]) == ([1084], [75], 624, 262)
     assert f["final_cwnd"] == [417.0] and f["goodput_kbps"] == [pytest.approx(8 * 8000 / 0.3 / 1e3)]
     # Every expiry is an event; the rest, a few a packet-hop (here 1,708 for 5,054 hops).
     assert 446_181 <= work["events"] <= 446_181 + 2 * work["packet_hops"]

@@ -748,6 +748,31 @@ fn flows_lose_every_data_packet_the_run_drops_on_one_thread_and_two() {
     assert_eq!(split.flows, r.flows);
 }
 
+/// Flows that start at the instant the window opens (0 s with no warmup, or
+/// the warmup's end) count their first sends as sent in it: with no SYN and
+/// an initial window of 10, ten flows each send exactly 10 segments in a run
+/// shorter than their least RTT (over 200 ms: the core's 100 ms each way),
+/// and the core's small buffer drops some of them, never more than were sent
+/// (issue 33's fourth review: 4 sent, 9 lost at warmup 0).
+#[test]
+fn flows_starting_as_the_window_opens_count_their_first_window_as_sent() {
+    for warmup in [0, 50_000_000] {
+        let mut s = small();
+        s.warmup = warmup;
+        s.duration = 200_000_000;
+        s.traffic.start = [warmup, warmup];
+        s.tcp.syn = false;
+        s.tcp.initial_window = 10;
+        let r = run(&s).unwrap();
+        assert_eq!(r.flows.data_packets_sent, vec![10; 10], "warmup {warmup}");
+        let lost: u64 = r.flows.lost_packets.iter().sum();
+        assert!(lost > 0 && lost == r.links["core"].data.drops, "{lost}");
+        for (i, &l) in r.flows.lost_packets.iter().enumerate() {
+            assert_eq!(r.flows.loss_rate[i], Some(l as f64 / 10.0));
+        }
+    }
+}
+
 /// A link delay past the engine's clock is refused naming the delay's whole
 /// field path (the range's end) with the value, in every topology kind (once
 /// `topology` and the link's name: issue 20).

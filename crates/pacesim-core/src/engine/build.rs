@@ -161,6 +161,10 @@ pub(crate) fn start(w: &mut World, s: &Scenario) -> Result<(), InvalidField> {
         l.set_window(s.warmup, s.duration);
     }
     w.window = [s.warmup, s.duration];
+    // First in the queue, so the window opens before any event of its instant
+    // (ties pop in the order they were scheduled): the sends of flows starting
+    // at the warmup's instant, at 0 s with no warmup, count as sent in it.
+    w.schedule(s.warmup, Event::Warmup);
     for i in 0..w.flows.len() {
         if w.owns_sender(i) {
             w.schedule(w.flows[i].start, Event::Start(i as u32));
@@ -172,7 +176,6 @@ pub(crate) fn start(w: &mut World, s: &Scenario) -> Result<(), InvalidField> {
         }
     }
     w.start_tmix(s)?;
-    w.schedule(s.warmup, Event::Warmup);
     w.schedule(s.duration, Event::End);
     if let Some(d) = &s.delay {
         w.delay = Some((d.class.into(), Default::default()));
