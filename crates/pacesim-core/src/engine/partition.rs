@@ -83,10 +83,10 @@ impl Cut {
             let (a, b) = net.router.half_ends(l);
             a == near || b == near
         };
+        let enough = |cut: &Cut| cut.lookahead() >= MIN_LOOKAHEAD;
         Self::around(net, |l| l / 2 != core / 2 && touches_near(l), near)
-            .filter(|cut| cut.lookahead() >= MIN_LOOKAHEAD)
-            .or_else(|| Self::around(net, |l| l / 2 == core / 2, far))
-            .filter(|cut| cut.lookahead() >= MIN_LOOKAHEAD)
+            .filter(enough)
+            .or_else(|| Self::around(net, |l| l / 2 == core / 2, far).filter(enough))
     }
 
     /// The split that puts `pivot` and every node it reaches without
