@@ -10,6 +10,7 @@ import difflib
 import functools
 import os
 import signal
+import stat
 import threading
 import time
 from contextlib import contextmanager
@@ -262,7 +263,26 @@ def _figure_options(formats: List[str], size: str, out: Optional[Path]) -> List[
         else:
             fail(f"--out {out}: give the path without its ending ({out.with_suffix('')}); the figure's formats "
                  f"come from --format (now {', '.join(kinds or FORMATS)})")
-    return list(dict.fromkeys(kinds)) or list(FORMATS)
+    kinds = list(dict.fromkeys(kinds)) or list(FORMATS)
+    if out is not None and out.exists() and not out.is_file():
+        # Its files are made beside it, not in it: --out /dev/null made /dev/null.png and /dev/null.svg (as root).
+        mode = out.stat().st_mode
+        what = next(name for test, name in [(stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                                            (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"),
+                                            (lambda m: True, "a socket")] if test(mode))
+        fail(f"--out {out}: is {what}; --out is the figure's own path without its ending, its files made beside "
+             f"it ({', '.join(f'{out.name}.{k}' for k in kinds)}): name "
+             + (f"one in it, e.g. {out / 'figure'}" if stat.S_ISDIR(mode) else "a file"))
+    return kinds
+
+
+def _figure_place(stem: Path, out: Optional[Path], kinds: List[str]) -> None:
+    """Before drawing: stem's directory made (a read-only store's plots/ refused at once, naming --out as
+    typed, else plots/), and each file of the figure one that can be written there (`terminal.writable`: no
+    directory or FIFO in its place)."""
+    writable("--out", stem.parent, make=True, given=out)
+    for kind in kinds:
+        writable("--out", stem.parent / f"{stem.name}.{kind}", file=True)
 
 
 def _filters(df, name: str, axes: List[str], where: List[str]) -> dict:
@@ -407,8 +427,7 @@ def plot(
     named = f"{name}-{y}-vs-{x}" + "".join(f"-by-{b}" for b in panel.by)
     named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items()) + _size_tag(size) + titled
     stem = out if out is not None else results / "plots" / file_name(named)
-    # Before drawing: a read-only store's plots/ is refused at once, naming --out as typed (else plots/).
-    writable("--out", stem.parent, make=True, given=out)
+    _figure_place(stem, out, kinds)
     try:
         _written(figure(df, [panel], stem, title, axes=axes, size=size, formats=kinds))
     except OSError as e:
@@ -493,7 +512,7 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
     named = f"{name}-" + "-".join(f"{a}={point[a]}" for a in axes) + f"-seed{point['seed']}{span}-{'-'.join(names)}{of}"
     named += _size_tag(size) + titled
     stem = out if out is not None else results / "plots" / file_name(named)
-    writable("--out", stem.parent, make=True, given=out)  # before drawing, as for a sweep's figure
+    _figure_place(stem, out, formats)
     try:
         _written(series_figure(rows, names, entities, stem, title, size, formats))
     except OSError as e:

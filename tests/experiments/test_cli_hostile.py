@@ -790,6 +790,24 @@ def test_report_and_reproduce_refuse_what_they_cannot_make(store, command, names
     refused([*command, "--results", store], names)
 
 
+def test_plot_refuses_an_out_that_names_a_device_a_fifo_or_a_directory_before_drawing(store, tmp_path):
+    # Issue 33's fourth review: plot --out /dev/null made /dev/null.png and /dev/null.svg (as root): a figure's
+    # files are made beside --out's path, so a device (here a link to /dev/null), a FIFO or a directory there
+    # names no figure.
+    (tmp_path / "null").symlink_to(os.devnull)
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "dir").mkdir()
+    before = sorted(tmp_path.iterdir())
+    draw = ["plot", "tiny", "--results", store, "--by", "pacing.scheme", "--out"]
+    for name, what in [("null", "a character device"), ("fifo", "a FIFO"), ("dir", "a directory")]:
+        refused([*draw, tmp_path / name], f"--out {tmp_path / name}: is {what}; ")
+    assert sorted(tmp_path.iterdir()) == before
+    # A file of the figure that cannot be written (a FIFO as its .svg) is refused before any file is drawn.
+    os.mkfifo(tmp_path / "fig.svg")
+    refused([*draw, tmp_path / "fig"], f"--out {tmp_path / 'fig.svg'}: is a FIFO")
+    assert not (tmp_path / "fig.png").exists()
+
+
 def test_a_tab_in_a_name_is_written_out_not_printed_as_spaces():
     refused(["run", "a\tb"], r"a\tb: no such file")
 
