@@ -209,6 +209,10 @@ def _failure(e: BaseException, what: Path) -> StoreError:
         return ReadOnlyStore(f"{what}: it cannot be written here (a read-only file system, or no permission) ({text})")
     elif isinstance(e, sqlite3.DatabaseError) and not isinstance(e, sqlite3.OperationalError):
         why = "the file is not a results store's database, or is damaged"
+    elif isinstance(e, sqlite3.OperationalError) and text.startswith(("no such table", "no such column")):
+        # A database without the store's tables (an empty file: SQLite reads it as an empty database) is
+        # input given wrongly, as a damaged one is: status 2, not a failure of the file system (1).
+        why = "the database is not a results store's (its tables are missing), or is damaged"
     elif isinstance(e, UnicodeDecodeError):  # SQLite's message quoted a damaged name: not UTF-8 text
         why, text = "the file is not a results store's database, or is damaged", f"SQLite's message is not text: {e}"
     elif isinstance(e, OSError) and errno_ not in (None, errno.EIO):  # the place: a file for a directory, ...

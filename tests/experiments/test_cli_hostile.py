@@ -445,6 +445,17 @@ def test_a_store_given_wrongly_is_status_2_and_a_failing_file_system_1(tmp_path)
     refused(["sweep", tmp_path / "s.toml", "--results", tmp_path / "afile", "--quiet"], "is a file, not a results")
     refused(["results", "--results", tmp_path / "damaged"], "is not a results store's database, or is damaged")
     refused(["reproduce", "--list", "--results", tmp_path / "damaged"], "is not a results store's database")
+    # Issue 33's fourth review: a database cut to nothing (which SQLite reads as an empty one) or without its
+    # tables ended with status 1, "it failed (no such table: runs)".
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "pacesim.sqlite").write_bytes(b"")
+    (tmp_path / "tableless").mkdir()
+    with sqlite3.connect(tmp_path / "tableless" / "pacesim.sqlite") as db:
+        db.execute("CREATE TABLE other (x)")
+    for store in ["empty", "tableless"]:
+        for command in [["results"], ["results", "s"], ["plot", "s"]]:
+            refused([*command, "--results", tmp_path / store],
+                    f"{tmp_path / store / 'pacesim.sqlite'}: the database is not a results store's")
     (tmp_path / "dir" / "pacesim.sqlite").mkdir(parents=True)
     refused(["results", "--results", tmp_path / "dir"], "is a directory, not a store's database")
     shutil.copytree(tmp_path / "damaged", tmp_path / "filed")
