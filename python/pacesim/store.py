@@ -74,7 +74,7 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, Optional, Union
 
 import pandas as pd
 import pyarrow as pa
@@ -309,9 +309,33 @@ def _sweep_sum(name: str, spec: str, points: Iterable[tuple]) -> str:
 def run_key(engine_scenario: dict, engine_version: str) -> str:
     """The hash identifying a run: what its key covers of the engine's scenario (`key_form`: its seed
     included) and the engine version."""
-    text = json.dumps({"scenario": key_form(engine_scenario), "engine": engine_version}, sort_keys=True,
-                      separators=(",", ":"))
+    return keyed_run({k: _compact(v) for k, v in key_form(engine_scenario).items()}, engine_version)
+
+
+def keyed_run(parts: Dict[str, str], engine_version: str) -> str:
+    """`run_key` from what its key covers of each top-level key of the scenario, as compact sorted JSON
+    (`key_part`): the hash of `{"engine": VERSION, "scenario": {...}}` as compact JSON with sorted keys, so a
+    sweep's check makes a point's key from the parts its axes leave as they were."""
+    scenario = ",".join(f"{_name(k)}:{parts[k]}" for k in sorted(parts))
+    text = f'{{"engine":{json.dumps(engine_version)},"scenario":{{{scenario}}}}}'
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def key_part(name: str, value: Any) -> Optional[str]:
+    """What a run's key covers of top-level key `name` of an engine scenario at `value` (`key_form`'s entry
+    for it, which depends on that key and value alone) as compact sorted JSON; None if the key leaves it out."""
+    form = key_form({name: value})
+    return _compact(form[name]) if name in form else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _name(key: str) -> str:
+    """A key as JSON writes it."""
+    return json.dumps(key)
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 KEYED: dict = json.loads((Path(__file__).parent / "keyed.json").read_text())

@@ -24,9 +24,11 @@ Points run through any `concurrent.futures.Executor`: a local process pool
 (`pool.Pool`) by default, or a Dask cluster's executor (`executor()` makes either). Each
 finished point is written to the `Store` as it arrives, so a rerun, or a run
 after a crash, skips what is done (and reruns a stored point found damaged).
-Every point is validated before any runs: an invalid one (a bad axis value,
-an invalid combination) stops the sweep with a SweepError naming its axis
-values; a point that fails while running (engine error, lost worker) is
+Every point is checked before any runs, as `pacesim run` checks a scenario
+(validated, and its network built): an invalid one (a bad axis value, an
+invalid combination, RED on a graph's link, a pacer in front of a queue that
+holds its packets) stops the sweep with a SweepError naming its axis values
+and the field; a point that fails while running (engine error, lost worker) is
 stored with its error and the sweep goes on (a local worker killed by the
 kernel's OOM killer or `kill -9` fails the point it ran, naming it and the
 signal, and a new worker takes the next). Points are made one at a time,
@@ -39,6 +41,7 @@ cluster's too); a worker whose parent dies (kill -9) exits by itself.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import math
@@ -53,19 +56,20 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Annotated, Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from . import ENGINE_VERSION, schema
+from . import ENGINE_VERSION, _core, schema
 from .messages import printable, shown
 from .pool import Pool, WorkerDied
 from .result import Result
 from .scenario import (Scenario, ScenarioError, apply_overrides, check_key, load_scenario, packaged, packaged_names,
                        parse_scenario, read_toml)
-from .store import MAX_SEED, DamagedRun, ReadOnlyStore, Store, StoreError, StoreFailed, plain_name, run_key
+from .store import (MAX_SEED, DamagedRun, ReadOnlyStore, Store, StoreError, StoreFailed, key_part, keyed_run, plain_name,
+                    run_key)
 from .units import parse_rate
 
 FLOWS = "flows"
@@ -76,8 +80,9 @@ VARIANT = "variant"
 
 MAX_POINTS = 10**6
 """The most points a sweep may have. Its points are made, checked and run one at a time, but the store
-lists every one (a row each) and the sweep keeps each point's key (16 B) while it runs; checking a point
-takes 0.3 to 3 ms, so a sweep this size may be checked for an hour before its first point runs."""
+lists every one (a row each) and the sweep keeps each point's key (16 B) while it runs; checking a combination
+of axis values takes about 0.3 ms of CPU (most of it the engine's rules, `_Factors`), and a network's build
+for each it has not built, so a sweep this size may be checked for some minutes before its first point runs."""
 
 SEEDS = ("a sweep's seeds are its `seeds` list (seeds = [1, 2]), which sets every point's seed; "
          "a seed set otherwise would be replaced")
@@ -126,32 +131,41 @@ def _check_overrides(where: str, overrides: List[str]) -> None:
             raise SweepError(f"{where}[{i}]: {shown(item)}: {NO_TRACE}")
 
 
-def _check_axis(base: Scenario, key: str, values: list, variants: dict, root: Optional[Path] = None) -> None:
+def _check_axis(base: Scenario, key: str, values: list, variants: dict, root: Optional[Path] = None) -> List[Any]:
     """A SweepError naming axis `key` if it is no scenario key (nor the flows or variant axis), names an
     unknown variant, or holds two values that mean one thing ("3KB" and "3000B": one point run twice, and
-    stored once)."""
+    stored once). Else what each value changes of `base`'s engine scenario alone (`_changes`; None for a
+    value invalid alone, whose points say why when they are made; False for the flows and variant axes,
+    whose values are no keys' or are checked with the variants)."""
     if key == FLOWS:
-        return
+        return [False] * len(values)
     if key == VARIANT:
         unknown = [v for v in values if not isinstance(v, str) or v not in variants]
         if unknown:
             raise SweepError(f"variant axis names {unknown}, not defined under [variants] ({', '.join(variants)})")
-        return
+        return [False] * len(values)
     try:
         check_key(base, key)
     except ScenarioError as e:
         raise SweepError(f"axis {key!r} is not a scenario key (nor {FLOWS!r}): {e.message}") from None
     meant: Dict[str, int] = {}
+    changes: List[Any] = []
+    was = base.to_engine()
     for i, value in enumerate(values):
         try:
-            engine = json.dumps(apply_overrides(base, [f"{key}={json.dumps(value)}"], root).to_engine(), sort_keys=True)
+            alone = apply_overrides(base, [f"{key}={json.dumps(value)}"], root)
         except ScenarioError:
-            continue  # an invalid value: its points say so when they are made
-        if engine in meant:
-            j = meant[engine]
+            changes.append(None)
+            continue
+        engine = alone.to_engine()
+        changes.append(_changes(was, engine, ()) if alone.trace is None else None)
+        text = json.dumps(engine, sort_keys=True)
+        if text in meant:
+            j = meant[text]
             raise SweepError(f"axis {shown(key)}[{i}]: {shown(value)} means what [{j}] {shown(values[j])} means; "
                              "the sweep would run that point twice")
-        meant[engine] = i
+        meant[text] = i
+    return changes
 
 
 def scaled(scenario: Scenario, k: float) -> Scenario:
@@ -226,6 +240,8 @@ class Sweep:
                                                                       compare=False)
     # The base with `set` applied (`__post_init__`): every point's overrides start from it.
     _fixed: Optional[Scenario] = field(default=None, init=False, repr=False, compare=False)
+    # By axis and value: what the value changes of `_fixed`'s engine scenario alone (`_check_axis`).
+    _alone: List[List[Any]] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         why = plain_name(self.name)
@@ -260,16 +276,20 @@ class Sweep:
                                + [f"{len(self.seeds):,} seeds"])
             raise SweepError(f"{self.name}: {self.size:,} points ({sizes}), more than the {MAX_POINTS:,} a sweep "
                              "may have; split it into several sweeps")
-        for key, values in self.axes.items():
-            _check_axis(fixed, key, values, self.variants, self.root)
+        self._alone = [_check_axis(fixed, key, values, self.variants, self.root) for key, values in self.axes.items()]
+        alone = {}
         for name, overrides in self.variants.items():
             for i, item in enumerate(overrides):
                 if not item.partition("=")[0].strip() or "=" not in item:
                     raise SweepError(f"variants.{name!r}[{i}]: {item!r} is not an override; an override is "
                                      "key=value, e.g. core.buffer=5KB")
             _check_overrides(f"variants.{name!r}", overrides)
-            if apply_overrides(self.base, self.set + overrides, self.root).trace is not None:
+            variant = apply_overrides(self.base, self.set + overrides, self.root)
+            if variant.trace is not None:
                 raise SweepError(f"variants.{name!r}: {NO_TRACE}")
+            alone[name] = _changes(fixed.to_engine(), variant.to_engine(), ())
+        if VARIANT in self.axes:
+            self._alone[list(self.axes).index(VARIANT)] = [alone[v] for v in self.axes[VARIANT]]
         unknown = set(self.quick or {}) - {"set", "scale", "seeds"}
         if unknown:
             raise SweepError(f"[quick] has unknown keys {sorted(unknown)}; it takes set, scale, seeds")
@@ -329,17 +349,18 @@ class Sweep:
         self._made = (c, tuple(self.seeds), points)
         return points
 
+    def _overrides(self, key: str, value: Any) -> List[str]:
+        """The overrides that value `value` of axis `key` stands for (none for the flows axis, applied after them)."""
+        if key == VARIANT:
+            return list(self.variants[value])
+        return [] if key == FLOWS else [f"{key}={json.dumps(value)}"]
+
     def _keyed(self, c: int) -> Tuple[dict, Union[Scenario, ScenarioError], List[str]]:
         """Combination `c`'s axis values, its scenario on the first seed (or why it is invalid) and its run key on
         each seed: one validation and one conversion to the engine's form for all its seeds (the seed is a key
         of that form, and changes nothing else), on `set` applied once (`_fixed`)."""
         axes, _ = self.axes_at(c * len(self.seeds))
-        overrides = []
-        for k, v in axes.items():
-            if k == VARIANT:
-                overrides += self.variants[v]
-            elif k != FLOWS:
-                overrides.append(f"{k}={json.dumps(v)}")
+        overrides = [o for k, v in axes.items() for o in self._overrides(k, v)]
         try:
             s = apply_overrides(self._fixed, overrides + [f"seed={self.seeds[0]}"], self.root)
             if FLOWS in axes:
@@ -592,9 +613,9 @@ def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progr
             del todo
             if pool is None:
                 with executor() as own:
-                    failed = _execute(sweep, runnable, n - len(runnable), store, own, bar)
+                    failed = _execute(sweep, runnable, n - len(runnable), store, own, bar, key)
             else:
-                failed = _execute(sweep, runnable, n - len(runnable), store, pool, bar)
+                failed = _execute(sweep, runnable, n - len(runnable), store, pool, bar, key)
             ran = len(runnable)
         else:
             ran = 0
@@ -625,8 +646,8 @@ PROGRESS_EVERY_S = 5.0
 
 class _Bar(Progress):
     """rich's progress bar, which draws only on a terminal; elsewhere (output to a file or a pipe) a plain
-    line on standard error every `PROGRESS_EVERY_S` seconds: a 10^6-point sweep is checked for most of an
-    hour before it runs, which was silence off a terminal (issue 33)."""
+    line on standard error every `PROGRESS_EVERY_S` seconds: a 10^6-point sweep is checked for minutes
+    before it runs, which was silence off a terminal (issue 33)."""
 
     def __init__(self, *columns, disable: bool = False) -> None:
         super().__init__(*columns, disable=disable)
@@ -653,16 +674,62 @@ def _bar(progress: bool) -> Progress:
 
 
 def _checked(sweep: Sweep, bar: Progress) -> bytearray:
-    """Every point of `sweep` made and checked, a combination of axis values at a time (`Sweep._keyed`: its seeds
-    share its validity); their run keys, 16 bytes each in point order. A SweepError naming the invalid
-    combinations of axis values (the first three) if there are any."""
+    """Every point of `sweep` checked as `pacesim run` checks a scenario before it runs it, a combination of axis
+    values at a time (its seeds share its validity): the scenario validated (`Sweep._keyed`, or from its axes'
+    values alone, `_Factors`) and its network built (`_built`); their run keys, 16 bytes each in point
+    order. A SweepError naming the invalid combinations of axis values (the first three), and the field at
+    fault, if there are any."""
+    factors = _Factors.of(sweep)
+    task = bar.add_task(f"{sweep.name}: checking points", total=sweep.size, failed="")
+    while True:
+        try:
+            return _check(sweep, bar, task, factors)
+        except _Disagree:  # never seen: a key or a verdict made from the axes' values alone is not the whole one
+            factors = None
+            bar.update(task, completed=0)
+
+
+class _Disagree(Exception):
+    """A combination checked from its axes' values alone (`_Factors`) and made whole disagree."""
+
+
+NO_BUILD = ("seed", "warmup", "tcp", "delay", "transit", "progress")
+"""The top-level keys of the engine's scenario that building its network never reads (engine/build.rs
+`build_network`, `played_traces`: the topology, core, traffic, pacing, burstiness, series and duration):
+combinations that differ in these alone (or in `NO_BUILD_CORE`) share one built network (for the seed, as
+for validity: a sweep checks its first seed's)."""
+NO_BUILD_CORE = ("buffer", "buffer_packets", "delay")
+"""The keys of `[core]` that building the network uses but never refuses (the core link's queue limits and
+delay: `Scenario::validate` checks them, which every combination meets), so that a sweep of buffers, the
+papers' usual axis, builds one network for them all."""
+
+
+def _builds(path: tuple) -> bool:
+    """Whether what building the network reads includes the engine scenario's key at `path`."""
+    return path[0] not in NO_BUILD and not (path[0] == "core" and len(path) > 1 and path[1] in NO_BUILD_CORE)
+
+
+BUILT = 65_536
+"""The most networks `_check` remembers as built (a FIFO), so that combinations sharing one build it once."""
+SAMPLE = 1009
+"""Every this many combinations (and the first and last), one checked from its axes' values alone is made whole
+too, and the two compared."""
+
+
+def _check(sweep: Sweep, bar: Progress, task, factors: Optional[_Factors]) -> bytearray:
     keys = bytearray()
     invalid: List[str] = []
     count = 0
-    task = bar.add_task(f"{sweep.name}: checking points", total=sweep.size, failed="")
-    seeds = len(sweep.seeds)
-    for c in range(sweep.size // seeds):
-        axes, made, each = sweep._keyed(c)
+    seeds, n = len(sweep.seeds), sweep.size // len(sweep.seeds)
+    built: Dict[Any, None] = {}
+    for c in range(n):
+        fast = factors.keyed(c, built) if factors is not None else None
+        if fast is None or c % SAMPLE == 0 or c == n - 1:
+            axes, made, each = _whole(sweep, c, built)
+            if fast is not None and ((fast[1] is None) != (made is None) or made is None and fast[2] != each):
+                raise _Disagree
+        else:
+            axes, made, each = fast
         keys += bytes.fromhex("".join(each))
         if isinstance(made, ScenarioError):
             count += 1
@@ -677,9 +744,157 @@ def _checked(sweep: Sweep, bar: Progress) -> bytearray:
     return keys
 
 
-def _execute(sweep: Sweep, points: List[int], skipped: int, store: Store, pool: Executor, bar: Progress) -> int:
+def _whole(sweep: Sweep, c: int, built: Dict[Any, None]) -> Tuple[dict, Optional[ScenarioError], List[str]]:
+    """Combination `c` made whole (`Sweep._keyed`) and its network built: its axis values, why it is invalid
+    (None if it is not), its run keys."""
+    axes, made, keys = sweep._keyed(c)
+    if isinstance(made, ScenarioError):
+        return axes, made, keys
+    engine = made.to_engine()
+    read = {k: v for k, v in engine.items() if _builds((k,))}
+    read["core"] = {k: v for k, v in engine["core"].items() if _builds(("core", k))}
+    network = hashlib.sha256(json.dumps(read, sort_keys=True).encode()).digest()
+    return axes, _built(json.dumps(engine), network, built), keys
+
+
+def _built(engine: str, network: Any, built: Dict[Any, None], valid: bool = True) -> Optional[ScenarioError]:
+    """Why the scenario of engine JSON `engine` cannot run, or None: its network built (as `pacesim run` builds it
+    before it runs: RED on a graph's link, a pacer in front of a queue that holds its packets, a topology that
+    paces no link by default), unless `built` holds `network` (what the build reads of it), and, unless
+    `valid`, the engine's rules checked."""
+    try:
+        if network not in built:
+            _core.describe_json(engine, 0)  # the engine's rules too
+            built[network] = None
+            if len(built) > BUILT:
+                del built[next(iter(built))]
+        elif not valid:
+            _core.validate_json(engine)
+    except ValueError as e:
+        return ScenarioError.from_engine(e)
+    return None
+
+
+class _Factors:
+    """A sweep's combinations checked and keyed from its axes' values alone, without making each scenario
+    whole (pydantic's validation, 0.6 ms of CPU a combination): where every axis value is an assignment of
+    keys that no other axis changes, a combination's engine scenario is the base's (`set` applied) with each
+    of its values' changes, and its run key is made from the parts of it that changed (`store.keyed_run`).
+    Each value is validated alone, as `Sweep._check_axis` does; each combination is still held to the
+    engine's rules (`_core.validate_json`: those across keys) and has its network built (`_built`). `_check`
+    compares one combination in `SAMPLE` with the one made whole; one that disagrees, never seen, makes every
+    combination whole."""
+
+    def __init__(self, sweep: Sweep, base: dict, changes: List[List[Optional[dict]]]) -> None:
+        self.sweep = sweep
+        self.sizes = [len(v) for v in sweep.axes.values()]
+        self.changes = changes  # by axis and value: {engine path: value}, None if the value alone is invalid
+        self.base = base
+        self.texts = {k: json.dumps(v) for k, v in base.items()}
+        self.names = {k: json.dumps(k) for k in base}
+        self.parts = {k: key_part(k, v) for k, v in base.items()}
+        self.seeds = [key_part("seed", seed) for seed in sweep.seeds]
+        # Each top-level key an axis changes, with the axes that change it; the axes that change what a build reads.
+        self.tables: Dict[str, List[int]] = {}
+        for a, values in enumerate(changes):
+            for top in sorted({path[0] for change in values if change for path in change}):
+                self.tables.setdefault(top, []).append(a)
+        self.network = [a for a, values in enumerate(changes) if any(_builds(p) for c in values if c for p in c)]
+        self.made: Dict[Tuple[str, tuple], Tuple[str, Optional[str]]] = {}
+
+    @classmethod
+    def of(cls, sweep: Sweep) -> Optional[_Factors]:
+        """The factors of `sweep`, or None if its combinations must be made whole: it is scaled (`scaled` reads
+        the whole scenario) or has a flows axis (hosts from flows and edges), an axis sets a topology's kind
+        (which starts the topology anew) or a table at once (each of its keys), removes a key, or two axes
+        change one key."""
+        if sweep.scale != 1 or FLOWS in sweep.axes:
+            return None
+        for key, values in sweep.axes.items():
+            for value in values:
+                for item in sweep._overrides(key, value):
+                    name, _, text = item.partition("=")
+                    if name.strip() == "topology.kind" or text.strip().startswith("{") or isinstance(value, dict):
+                        return None
+        if any(change is False for values in sweep._alone for change in values):
+            return None
+        touched = [{path for change in values if change for path in change} for values in sweep._alone]
+        for a, paths in enumerate(touched):
+            for other in touched[a + 1:]:
+                if any(p[:len(q)] == q or q[:len(p)] == p for p in paths for q in other):
+                    return None
+        base = sweep._fixed.to_engine()
+        base["seed"] = sweep.seeds[0]  # no axis sets it, and each point's own replaces it in its key
+        return cls(sweep, base, sweep._alone)
+
+    def keyed(self, c: int, built: Dict[Any, None]) -> Optional[Tuple[dict, Optional[ScenarioError], List[str]]]:
+        """Combination `c`'s axis values, why it is invalid (None if it is not) and its run keys; None if one of
+        its values is invalid alone (the combination is made whole, and says why)."""
+        at = []
+        for size in reversed(self.sizes):  # the last axis varies fastest
+            c, i = divmod(c, size)
+            at.append(i)
+        at.reverse()
+        if any(self.changes[a][i] is None for a, i in enumerate(at)):
+            return None
+        texts, parts = dict(self.texts), dict(self.parts)
+        for top, axes in self.tables.items():
+            texts[top], parts[top] = self._table(top, tuple((a, at[a]) for a in axes))
+        engine = "{" + ",".join(f"{self.names[k]}:{v}" for k, v in texts.items()) + "}"
+        why = _built(engine, tuple(at[a] for a in self.network), built, valid=False)
+        parts = {k: v for k, v in parts.items() if v is not None}
+        keys = [keyed_run({**parts, "seed": seed}, ENGINE_VERSION) for seed in self.seeds]
+        return {k: v[i] for (k, v), i in zip(self.sweep.axes.items(), at)}, why, keys
+
+    def _table(self, top: str, values: tuple) -> Tuple[str, Optional[str]]:
+        """Top-level key `top` of the engine's scenario with the changes of `values` ((axis, value index) of the
+        axes that change it): its JSON and its part of a run's key (`store.key_part`)."""
+        made = self.made.get((top, values))
+        if made is None:
+            table = self.base[top]
+            for a, i in values:
+                for path, value in self.changes[a][i].items():
+                    if path[0] == top:
+                        table = _assigned(table, path[1:], value) if len(path) > 1 else value
+            made = self.made[(top, values)] = (json.dumps(table), key_part(top, table))
+            if len(self.made) > BUILT:
+                del self.made[next(iter(self.made))]
+        return made
+
+
+def _assigned(table: Any, path: tuple, value: Any) -> Any:
+    """`table` with the key at `path` (a tuple of keys) set to `value`: the tables on the path copied, the rest
+    shared."""
+    if len(path) == 1:
+        return {**table, path[0]: value}
+    return {**table, path[0]: _assigned(table[path[0]], path[1:], value)}
+
+
+def _changes(base: dict, new: dict, path: tuple) -> Union[dict, bool]:
+    """The keys (paths) of engine scenario `new` whose values differ from `base`'s, with their values in `new` (a
+    list changed whole); False if `new` lacks a key `base` has (no assignment of keys removes one)."""
+    out: dict = {}
+    for k, value in new.items():
+        was = base.get(k, _ABSENT)
+        if isinstance(value, dict) and isinstance(was, dict):
+            inner = _changes(was, value, path + (k,))
+            if inner is False:
+                return False
+            out.update(inner)
+        elif type(value) is not type(was) or value != was or (
+                isinstance(value, (list, tuple)) and json.dumps(value) != json.dumps(was)):  # [1] == [1.0]
+            out[path + (k,)] = value
+    return False if set(base) - set(new) else out
+
+
+_ABSENT = object()
+
+
+def _execute(sweep: Sweep, points: List[int], skipped: int, store: Store, pool: Executor, bar: Progress,
+             checked: Callable[[int], str]) -> int:
     """Make each of the points of `sweep` at indices `points`, submit it (at most `IN_FLIGHT` at once) and
-    store each result as it completes; the number that failed."""
+    store each result as it completes; the number that failed. A point made with another key than it was
+    checked and registered with (`checked`; never seen) is a SweepError: stored, it would never count done."""
     failed = 0
     task = bar.add_task(f"{sweep.name} ({skipped} done before)", total=len(points), failed="0 failed")
     waiting = iter(points)
@@ -689,6 +904,9 @@ def _execute(sweep: Sweep, points: List[int], skipped: int, store: Store, pool: 
     def submit() -> None:
         for i in waiting:
             p = sweep.point(i)
+            if p.key != checked(i):
+                raise SweepError(f"{sweep.name}: {p.named()}: made to run, its run key {p.key} is not the one checked, "
+                                 f"{checked(i)}; nothing more was run", 1)
             running[pool.submit(simulate, p.scenario.model_dump(mode="json", exclude_none=True))] = p
             if len(running) >= IN_FLIGHT:
                 return

@@ -819,6 +819,29 @@ def test_plot_refuses_an_out_that_names_a_device_a_fifo_or_a_directory_before_dr
     assert not (tmp_path / "fig.png").exists()
 
 
+@pytest.mark.parametrize("edit, axis, names", [
+    ("pace = true, queue = \"fq_codel\"", '"pacing.scheme" = ["none", "edge"]',
+     "pacing.scheme='edge': pacing: a pacer in front of link a-b, whose queue holds its packets"),
+    ("measure = true", '"pacing.scheme" = ["none", "edge"]',
+     "pacing.scheme='edge': pacing.links: this topology paces no link by default"),
+    ("pace = true, queue = \"red\"", '"core.buffer" = ["10KB", "20KB"]',
+     "core.buffer='10KB': topology.links[1].forward.queue: RED is the core link's only"),
+])
+def test_a_sweep_refuses_before_running_what_run_refuses_building_the_network(tmp_path, edit, axis, names):
+    # Issue 33's fourth review: the sweep's check validated each point but did not build its network, as
+    # `pacesim run` does before it runs: these became failed points, run among good ones.
+    from pacesim.scenario import PACKAGED
+
+    graph = (PACKAGED / "graph-square.toml").read_text().replace("measure = true, pace = true", edit)
+    (tmp_path / "g.toml").write_text(graph)
+    (tmp_path / "s.toml").write_text('scenario = "g.toml"\nset = ["duration=2s", "warmup=1s"]\n[axes]\n' + axis + "\n")
+    refused(["run", tmp_path / "g.toml", "--set", "duration=2s", "--set", "warmup=1s",
+             "--set", axis.partition(" = ")[0].strip('"') + "=" + axis.split('"')[-2]], names.partition(": ")[2][:40])
+    out = refused(["sweep", tmp_path / "s.toml", "--results", tmp_path / "r", "--quiet"], names)
+    assert "nothing was run" in out.output
+    assert not (tmp_path / "r" / "tables").exists() or not any((tmp_path / "r" / "tables").rglob("*.parquet"))
+
+
 def test_a_tab_in_a_name_is_written_out_not_printed_as_spaces():
     refused(["run", "a\tb"], r"a\tb: no such file")
 
