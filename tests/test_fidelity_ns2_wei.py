@@ -12,11 +12,14 @@ scenario 5 (20 paced against 20 unpaced flows, 200 s) with Reno and SACK; the be
 (E-base at 3 and 20 KB and with 1000 flows among them).
 W-s1's latencies (results/sack1-paced/ws1.csv) take a few discrete values, timeouts backing off, so their
 means over ten seeds carry no 5 % tolerance: their distributions over the seeds must not be told apart.
+Event by event: ties at a router on paper W's dumbbell (results/trace/) and Wei's window inflation on one
+flow (results/inflation/, bench/ns2/wei/inflation.py).
 """
 
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from support import ns2_paced_host as fidelity
 from support import ns2_wei as compare
@@ -81,3 +84,56 @@ def test_ties_at_a_router_fall_as_in_the_patched_ns2(tmp_path):
     assert len(ns2) == 20_247 and sum(e == "d" for e, *_ in ns2) == 841
     assert sum(e == "d" and f == 4 for e, _, f, _ in ns2) == 410
     assert arrivals_and_drops(tmp_path / "pacesim.tr") == ns2
+
+
+INFLATION = ROOT / "bench" / "ns2" / "wei" / "results" / "inflation"
+# Each simulator's node numbers of the traced links: ns-2's s, r0, r1 are 0, 1, 2; pacesim's h1, a, b 2, 0, 1.
+NS2_LINKS = {(0, 1): "host", (1, 0): "acks", (1, 2): "core"}
+PACESIM_LINKS = {(2, 0): "host", (0, 2): "acks", (0, 1): "core"}
+
+
+@pytest.mark.parametrize("variant", ["Newreno", "Fack", "Sack1"])
+def test_window_inflation_follows_the_patched_ns2(tmp_path, variant):
+    """One flow, original pacing with `inflation_ratio` 3 (a window inflated by one packet each time the
+    pacing timer finds it full, up to cwnd / 3), 50 Mb/s core of 30 KB, 10 s, cuts from flight
+    (bench/ns2/wei/inflation.tcl on the patched build; Sack1 on the Sack1-gated one): the first 3 s of
+    queue arrivals and drops at the sender's link, its ACKs' and the core are ns-2's event for event, and the
+    sender's counters at 10 s are ns-2's. The patch's send_much reads the window before its pacing step
+    (`setup_maxburst`) and tests its loop and, if nothing left, its timer with that reading, so the timer's
+    expiry that inflates the window sends nothing. pacesim read it after the step: the traces parted at
+    1.874 s with NewReno (event 6,115; at 10 s 10,974 packets sent against 10,761, final cwnd 99 against
+    47), at 1.408 s with FACK (event 5,774; 25,095 sent against 25,114) and at 0.300 s with SACK (event 18)."""
+    import pacesim
+    from pacesim.ns2trace import read
+
+    gigabit = {"rate": "1Gbps", "delay": "1ms"}
+    scenario = {
+        "duration": "10s", "warmup": "0s", "seed": 1,
+        "topology": {"kind": "graph", "nodes": ["a", "b"], "hosts": ["h1", "h2"],
+                     "flows": [{"from": "h1", "to": "h2"}],
+                     "links": [{"from": "h1", "to": "a", **gigabit}, {"from": "a", "to": "b", "core": True},
+                               {"from": "b", "to": "h2", **gigabit}]},
+        "core": {"rate": "50Mbps", "delay": "48ms", "buffer": "30000B"},
+        "tcp": {"segment_size": "1460B", "window": 100000, "window_cut": "flight",
+                "variant": {"Sack1": "sack"}.get(variant, variant.lower())},
+        "traffic": {"start": ["0s", "0s"]},
+        "pacing": {"scheme": "host", "host_pacer": "wei", "host_mode": "original", "wei": {"inflation_ratio": 3}},
+        "trace": {"links": ["h1-a", "a-h1", "core"]},
+    }
+    flow = pacesim.run(scenario, trace=tmp_path / "pacesim.tr").flows.iloc[0]
+
+    def events(path, links):
+        return [(l.event, links[l.from_, l.to], l.seq, l.time) for l in read(path) if l.event in "+d"]
+
+    ns2 = pd.read_csv(INFLATION / "ns2.csv").set_index("variant").loc[variant]
+    want = events(INFLATION / f"ns2-{variant.lower()}.tr.gz", NS2_LINKS)
+    assert len(want) == ns2.traced_events
+    ours = events(tmp_path / "pacesim.tr", PACESIM_LINKS)
+    assert [e[:3] for e in ours[:len(want)]] == [e[:3] for e in want]
+    # Both print times to the microsecond, each rounded: 1 us apart at most.
+    late = max(abs(a[3] - b[3]) for a, b in zip(ours, want))
+    assert late < 1.001e-6
+    core = [e for e, link, *_ in ours if link == "core"]
+    assert (len(ours), core.count("+"), core.count("d")) == (ns2.events, ns2.core_arrivals, ns2.core_drops)
+    assert (flow.data_packets_sent, flow.retransmits) == (ns2.data_packets, ns2.retransmits)
+    assert flow.final_cwnd == pytest.approx(ns2.cwnd, abs=1e-3)  # ns-2 prints cwnd_ to 6 digits

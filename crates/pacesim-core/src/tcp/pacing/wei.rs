@@ -38,6 +38,14 @@
 //! - Options ([`WeiSpec`]), all off by default; `tcp::state` applies the
 //!   ones that act on the window (`ack_counting_`, `pace_loss_filter_`,
 //!   `inflation_ratio_`, `pure_rate_control_`).
+//! - Inflation (`inflation_ratio_` r > 0): the step above, on the timer's
+//!   expiry, adds a packet of window while the packets in flight fill cwnd
+//!   and cwnd plus the inflation (at most cwnd / r), drops it to 0 when they
+//!   do not fill cwnd, and an ACK's step takes a packet off. Every
+//!   `send_much` reads its window before the step and tests its loop (and,
+//!   if nothing left, the timer) with that reading: the expiry that inflates
+//!   the window sends nothing itself, the next call may (`tcp::recovery`;
+//!   bench/ns2/wei/PACESIM.md, "Event by event").
 //!
 //! The port lacks the first step for SACK (`Sack1TcpAgent::send_much` never
 //! calls `setup_maxburst`, so its SACK senders send unpaced); paper W paced

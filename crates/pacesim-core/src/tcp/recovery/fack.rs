@@ -236,11 +236,13 @@ impl LossRecovery for Fack {
     /// FACK's sending rule (ns-2 `FackTcpAgent::send_much`). Wei's pacer
     /// re-arms its timer after every one (as the patch's FACK does).
     fn send_much(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
+        // The window as before the pacer's step (ns-2 reads it first; the
+        // step may move Wei's inflation), read again after a retransmission.
+        let mut win = self.window(s);
         let (flight, stalled) = (self.in_flight(s) as f64, self.stalled);
         let Some(most) = s.pace_begin(now, |cwnd| !stalled && flight > cwnd) else {
             return;
         };
-        let mut win = self.window(s);
         let mut sent = 0;
         while sent < most && s.t_seqno <= self.fack + win - self.retran_data && !self.stalled {
             if s.pacing_holds(now) {

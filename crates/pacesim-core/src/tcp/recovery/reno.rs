@@ -114,15 +114,21 @@ impl LossRecovery for RenoRecovery {
         }
     }
 
+    /// ns-2 `TcpAgent::send_much`. The window, packets, is read before the
+    /// pacer's step (`pace_begin`, the patch's `setup_maxburst`), which may
+    /// move Wei's inflation, and again after each packet: a call that sends
+    /// nothing tests the loop and the pacing timer with the window as it was
+    /// before the step (so the timer's expiry that inflates the window
+    /// sends nothing itself).
     fn send_much(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
+        let mut win = s.window(self.dupwnd);
         let flight = self.in_flight(s) as f64;
         let Some(most) = s.pace_begin(now, |cwnd| flight >= cwnd) else {
             return;
         };
-        let open =
-            |s: &SendState| s.t_seqno <= s.highest_ack + s.window(self.dupwnd) && s.has_data(s.t_seqno);
+        let open = |s: &SendState, win: i64| s.t_seqno <= s.highest_ack + win && s.has_data(s.t_seqno);
         let mut sent = 0;
-        while sent < most && open(s) {
+        while sent < most && open(s, win) {
             if s.pacing_holds(now) {
                 return;
             }
@@ -130,8 +136,9 @@ impl LossRecovery for RenoRecovery {
             s.t_seqno += 1;
             s.paced(now);
             sent += 1;
+            win = s.window(self.dupwnd);
         }
-        s.pace_end(now, open(s));
+        s.pace_end(now, open(s, win));
     }
 
     fn on_timeout(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {

@@ -216,12 +216,14 @@ impl LossRecovery for Sack {
     /// `tcp.window_cut = "flight"`, Wei's patched build: `pipe <= window`);
     /// holes first, then new data up to the advertised window.
     fn send_much(&mut self, s: &mut SendState, now: Time, out: &mut Vec<i64>) {
+        // The window as before the pacer's step (ns-2 reads it first; the
+        // step may move Wei's inflation), read again after a retransmission.
+        let mut win = s.window(0);
         let flight = self.in_flight(s) as f64;
         let Some(most) = s.pace_begin(now, |cwnd| flight >= cwnd) else {
             return;
         };
         let wnd = s.wnd as i64;
-        let mut win = s.window(0);
         let mut sent = 0;
         let mut found = true;
         while sent < most && self.open(s, win, s.cut_from_flight) {
