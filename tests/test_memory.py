@@ -166,20 +166,34 @@ def test_adding_a_part_never_lowers_the_estimate():
     # under 1 GiB, so 2.5 GB of [progress] rows on top of a 3.2 GB queue lowered the estimate (6.40 -> 1.13 GB
     # there) and a run that peaked at 2.69 GB passed under 2GB. Here 12.5 million 256 B packets queue (see
     # test_a_queue_of_12_million_packets_is_refused_under_a_limit_it_would_pass), and progress rows and
-    # burstiness bins every 239 us (4000 s / 239 us = 16,736,401, just under the engine's 2^24) of 32 B each
-    # add 1.07 GB: 1.14 GB with the base.
+    # burstiness bins every 239 us (4000 s / 239 us = 16,736,401, just under the engine's 2^24) of 128 and 32 B
+    # add 2.68 GB.
     s = _scenario(UDP[:1] + ["duration=4000s", "warmup=0s", "topology.udp_access_rate=1Mbps",
                               'traffic.udp=[{kind="cbr", rate="2Mbps", size="40B"}]'])
     rows = pacesim.apply_overrides(s, ['progress={interval="239us"}', 'burstiness={bin="239us", series=true}'])
     alone, more = memory.estimate(s), memory.estimate(rows)
-    assert more.parts["progress.interval"] == 16_736_402 * memory.ROW_BYTES  # a sample at 0 too
+    assert more.parts["progress.interval"] == 16_736_402 * memory.PROGRESS_ROW_BYTES  # a sample at 0 too
     assert more.parts["burstiness.bin"] == 16_736_401 * memory.ROW_BYTES
-    assert more.total == alone.total + (2 * 16_736_401 + 1) * memory.ROW_BYTES
+    assert more.total == alone.total + 16_736_402 * memory.PROGRESS_ROW_BYTES + 16_736_401 * memory.ROW_BYTES
     assert more.parts["traffic.udp[0].rate"] == alone.parts["traffic.udp[0].rate"] == 12_500_000 * memory.QUEUED_PACKET_BYTES
     # Past the limit without the network's parts, it is refused unbuilt, naming the largest part so far.
     with pytest.raises(ScenarioError) as e:
         memory.check(rows, limit=2**30)
     assert e.value.field in ("progress.interval", "burstiness.bin")
+
+
+def test_progress_rows_are_priced_as_measured():
+    # Issue 33's fifth review: 16 flows sampled every 1 ms for 1000 s, 16,000,016 rows (a sample at 0 too), peaked
+    # at 1.67 GB (about 100 B a row) and passed under --max-memory 700MB at 32 B a row; now refused, naming it.
+    flows = ", ".join(['{from="h", to="g"}'] * 16)
+    s = _scenario([GRAPH.replace('flows=[{from="h", to="g"}, {from="g", to="h"}]', f"flows=[{flows}]"),
+                   'core={rate="100Kbps", delay="10ms", buffer="5KB"}', "duration=1000s", "warmup=0s",
+                   'progress={interval="1ms"}'])
+    e = memory.estimate(s, bound=2**40)
+    assert e.parts["progress.interval"] == 16_000_016 * memory.PROGRESS_ROW_BYTES > 1.6e9
+    with pytest.raises(ScenarioError) as refused:
+        memory.check(s, limit=700 * 10**6)
+    assert refused.value.field == "progress.interval"
 
 
 GRAPH = ('topology={kind="graph", nodes=["a", "b"], hosts=["h", "g"], flows=[{from="h", to="g"}, {from="g", to="h"}], '
