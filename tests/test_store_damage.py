@@ -298,6 +298,20 @@ def test_a_results_path_that_is_no_store_is_named(tmp_path, built):
             cut.points("tiny")
 
 
+def test_another_programs_database_is_refused_by_a_writer_as_by_a_reader(tmp_path):
+    # Issue 33's fifth review: `results` refused a pacesim.sqlite holding only an `invoices` table, while `sweep`
+    # added the store's tables beside it and ran. Both refuse it now, and the database keeps only its own table.
+    (tmp_path / "foreign").mkdir()
+    db = tmp_path / "foreign" / "pacesim.sqlite"
+    with sqlite3.connect(db) as c:
+        c.execute("CREATE TABLE invoices (id, amount)")
+    for read_only in (False, True):
+        with pytest.raises(StoreError, match="pacesim.sqlite: is not a results store's database|not a results store"):
+            Store(tmp_path / "foreign", read_only=read_only)
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall() == [("invoices",)]
+
+
 def test_seeds_past_what_the_store_holds_are_refused_naming_the_field(tmp_path):
     # Once accepted, then an OverflowError in the store (SQLite's INTEGER is signed 64-bit).
     for seed in (2**63, 2**64 - 1):

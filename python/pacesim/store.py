@@ -569,6 +569,13 @@ class Store:
             raise StoreError(f"{sealed[0]}: is append-only (chattr): a store must replace and remove its files; "
                              "name another --results directory")
         self.db = sqlite3.connect(path, timeout=LOCK_WAIT_S, isolation_level=None)
+        # Another program's database (tables, none of a store's) is refused before the store's are added to it,
+        # as a reader refuses it (issue 33's fifth review: `sweep` wrote its tables beside an `invoices` table).
+        tables = {row[0] for row in _when_unlocked(
+            lambda: self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall())}
+        if tables and not tables & set(_COLUMNS):
+            raise StoreError(f"{path}: is not a results store's database (it holds {len(tables)} other "
+                             f"table{'s' if len(tables) > 1 else ''}); name another --results directory")
         _when_unlocked(lambda: self.db.execute("PRAGMA journal_mode=WAL"))
         self.db.execute("PRAGMA synchronous=FULL")
         _when_unlocked(lambda: self.db.executescript(SCHEMA))
