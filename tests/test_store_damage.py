@@ -201,6 +201,21 @@ def test_a_sweeps_points_or_a_runs_table_list_changed_in_the_database_is_named(s
         assert len(store.table(key)) == 4
 
 
+def test_a_definition_of_the_wrong_shape_is_named_and_a_rerun_writes_it_again(stored, pool):
+    # Issue 33's fifth review: a sweep's definition set to valid JSON of another shape (null, [], "x", 1,
+    # {"axes": 5}, {}) ended `sweep` in an AttributeError and `report` in a TypeError. Every reader of it now
+    # checks it against its checksum, and running the sweep again writes it again.
+    for text in ("null", "[]", '"x"', "1", '{"axes": 5}', "{}"):
+        with Store(stored) as store:
+            store.db.execute("UPDATE sweeps SET spec = ? WHERE name = 'tiny'", (text,))
+            for read in (store.spec, store.points):
+                with pytest.raises(StoreError, match="sweep tiny: its definition in .*pacesim.sqlite is not the one "
+                                                     r"committed \(its checksum differs\)"):
+                    read("tiny")
+            run_sweep(tiny(), store, pool, progress=False)
+            assert store.spec("tiny")["axes"] == {"core.buffer": ["5KB", "10KB"]}
+
+
 def test_text_flipped_into_a_blob_is_a_changed_row_not_a_type_error(stored, pool):
     # bench/fuzz/hostile_store.py, seed 1304: a bit flipped in a record's header makes SQLite return a text
     # value as bytes, and Store.check raised TypeError ('<' between bytes and str) sorting the run's tables.

@@ -138,9 +138,14 @@ def _same_definition(sw, store, file: Path) -> None:
     `results` and `plot` show that one's points only."""
     import json
 
+    from .store import StoreError
+
     try:
         old = store.spec(sw.name)
     except KeyError:
+        return
+    except StoreError as e:  # damaged: nothing to compare with, and this sweep writes its definition again
+        terminal.warn(f"{e} (this sweep does so)")
         return
     changed = _redefinition(old, json.loads(json.dumps(sw.spec())))
     if changed:

@@ -919,10 +919,29 @@ class Store:
 
     @_guarded
     def spec(self, sweep: str) -> dict:
-        row = self.db.execute("SELECT spec FROM sweeps WHERE name = ?", (sweep,)).fetchone()
-        if row is None:
+        """Sweep `sweep`'s stored definition, a table; a StoreError naming it if it is not the one committed
+        (issue 33's fifth review: a definition set to `null` in the database ended `sweep` and `report` in
+        tracebacks)."""
+        found = self.db.execute(f"SELECT spec, {self._sum('sweeps')} FROM sweeps WHERE name = ?", (sweep,)).fetchone()
+        if found is None:
             raise KeyError(f"no sweep named {sweep!r} in {self.root}")
-        return _json(row[0], f"sweep {sweep}: its definition in {self.root / 'pacesim.sqlite'}")
+        points = self.db.execute("SELECT axes, seed, key FROM sweep_points WHERE sweep = ? ORDER BY rowid", (sweep,))
+        return self._committed(sweep, *found, points)
+
+    def _committed(self, sweep: str, text: str, digest: Optional[str], points: Iterable[tuple]) -> dict:
+        """Sweep `sweep`'s definition `text` read back, checked against its checksum `digest` over it and its
+        `points` (axes, seed, key) as stored; a StoreError naming it if it is not the one committed."""
+        where = f"sweep {sweep}: its definition in {self.root / 'pacesim.sqlite'}"
+        spec = _json(text, where)
+        if digest is None and not self._legacy:
+            why = "its checksum is missing"
+        elif digest is not None and _sweep_sum(sweep, text, points) != digest:
+            why = "its checksum differs"
+        elif not isinstance(spec, dict):
+            why = "it is not a table"
+        else:
+            return spec
+        raise StoreError(f"{where} is not the one committed ({why}); run the sweep again to write it again")
 
     @_guarded
     def points(self, sweep: str, written: bool = False) -> pd.DataFrame:
@@ -937,24 +956,12 @@ class Store:
         found = self.db.execute(f"SELECT spec, {self._sum('sweeps')} FROM sweeps WHERE name = ?", (sweep,)).fetchone()
         if found is None:
             raise KeyError(f"no sweep named {sweep!r} in {self.root}")
-        text, digest = found
-        where = f"sweep {sweep}: its definition in {self.root / 'pacesim.sqlite'}"
-        spec = _json(text, where)
         rows = self.db.execute(
             f"""SELECT p.axes, p.seed, p.key, {', '.join(f'r.{c}' for c in ROW)}, {self._sum('runs', 'r')}
                 FROM sweep_points p LEFT JOIN runs r ON r.key = p.key WHERE p.sweep = ? ORDER BY p.rowid""",
             (sweep,),
         ).fetchall()
-        if digest is None and not self._legacy:
-            why = "its checksum is missing"
-        elif digest is not None and _sweep_sum(sweep, text, (r[:3] for r in rows)) != digest:
-            why = "its checksum differs"
-        elif not isinstance(spec, dict):
-            why = "it is not a table"
-        else:
-            why = ""
-        if why:
-            raise StoreError(f"{where} is not the one committed ({why}); run the sweep again to write it again")
+        spec = self._committed(sweep, *found, (r[:3] for r in rows))
         axes = list(spec.get("axes", {}))
         tables = self._tables(sorted({r[2] for r in rows if r[3] is not None}))
         records, measured = [], {}
