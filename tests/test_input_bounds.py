@@ -6,6 +6,7 @@ trace file does not show the file's text."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -73,9 +74,14 @@ def test_an_error_prints_a_long_or_escaping_key_safely():
 
 
 def test_files_past_their_bound_are_refused_naming_them(tmp_path):
-    # /dev/zero as a sweep file once read until memory ran out.
-    with pytest.raises(ScenarioError, match="^/dev/zero: holds more than 16,000,000 bytes; a scenario or sweep file"):
-        load_sweep("/dev/zero")
+    # /dev/zero as a sweep file once read until memory ran out; a FIFO waited for a writer and /dev/null ran as an
+    # empty sweep (issue 33's fifth review), while `run` said "no such file" of each: all are refused, named.
+    os.mkfifo(tmp_path / "pipe")
+    for path, kind in [("/dev/zero", "a device"), ("/dev/null", "a device"), (tmp_path / "pipe", "a FIFO"),
+                       (tmp_path, "a directory")]:
+        for read in (load_sweep, pacesim.load_scenario):
+            with pytest.raises(ScenarioError, match=f"^{path}: is {kind}, not a regular file$"):
+                read(path)
     big = tmp_path / "big.toml"
     with open(big, "wb") as f:
         f.truncate(10**9)  # sparse: a gigabyte of zeros that takes no disk

@@ -45,6 +45,21 @@ class ScenarioError(ValueError):
         return cls(error.field, humanize(error.message))
 
 
+def special(path: Path) -> str:
+    """What `path` is when it exists and is no regular file ("a directory", "a FIFO", "a device", "a
+    socket"); "" for a regular file or nothing there. Opening a FIFO to read it waits for a writer, so a
+    file read whole is asked this first."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):  # nothing there (the reader names it), a name too long, a NUL
+        return ""
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return ""
+
+
 def read_bounded(path: Path, limit: int, what: str) -> bytes:
     """The bytes of file `path`, a `what` ("a sweep file"); a ScenarioError naming the file if it holds
     more than `limit` bytes (found from its size, or for a device or pipe such as /dev/zero after

@@ -26,7 +26,7 @@ import tomli_w
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from . import _core, scenario_tables, schema
-from .fields import MAX_SEED, PositiveSize, ScenarioError, SizeRange, _Model, read_bounded
+from .fields import MAX_SEED, PositiveSize, ScenarioError, SizeRange, _Model, read_bounded, special
 from .messages import shown as _shown
 from .tmix import vectors_path
 from .topology import KINDS, EBase, Topology, core_defaults
@@ -259,6 +259,9 @@ def scenario_file(name: Union[str, Path]) -> Path:
             return path
     except OSError as e:  # a name too long for the file system
         raise ScenarioError(str(name), f"cannot be a file: {e.strerror}") from None
+    kind = special(path)
+    if kind:  # run and topology show said "no such file" of a FIFO, a directory or a device
+        raise ScenarioError(str(name), f"is {kind}, not a regular file")
     found = packaged(name)
     if found is not None:
         return found
@@ -297,6 +300,9 @@ def read_toml(path: Path) -> dict:
     """A TOML file's contents; a ScenarioError naming the file when it is
     larger than `MAX_TOML_BYTES`, not UTF-8, not TOML, nested past what the
     reader can follow, or holds a number longer than Python reads (4300 digits)."""
+    kind = special(path)
+    if kind:
+        raise ScenarioError(str(path), f"is {kind}, not a regular file")
     try:
         text = read_bounded(path, MAX_TOML_BYTES, "a scenario or sweep file").decode("utf-8")
     except UnicodeDecodeError as e:
