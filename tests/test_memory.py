@@ -91,8 +91,16 @@ def test_a_tcp_window_past_an_unlimited_queue_is_counted(monkeypatch):
     assert memory.estimate(_one_flow(10**8, "10s")).parts["tcp.window"] == 120_196 * memory.QUEUED_PACKET_BYTES
     # A window of 1000 binds first.
     assert memory.estimate(_one_flow(1000, "10s")).parts["tcp.window"] == 1000 * memory.QUEUED_PACKET_BYTES
-    # Every link of its path with a queue limit: its packets are dropped past them, counted with the flow.
-    assert "tcp.window" not in memory.estimate(_one_flow(10**8, "10s", buffers=True)).parts
+    # Every link of its path with a queue limit: at each link at most what it holds, queued (its limit in 40 B
+    # ACKs, + 1) and on its wire (rate x delay), so a huge limit counts as much as none (issue 33's fifth
+    # review: 10 GB limits, counted as nothing, let a 617 MB run through under 200MB). Here the core's 10 MB
+    # (250,001 + 31,250 + 1 packets) holds more than the window, which binds again.
+    limited = _one_flow(10**8, "10s", buffers=True)
+    assert memory.estimate(limited).parts["tcp.window"] == 120_196 * memory.QUEUED_PACKET_BYTES
+    # With a 100 KB core the links bind: h1-a and a-h1 5,627 each (2,501 + 3,125 + 1), core and core.rev 33,752
+    # each (2,501 + 31,250 + 1), b-h2 and h2-b 2,814.5 each (2,501 + 312.5 + 1): 84,387.
+    small = pacesim.apply_overrides(limited, ["core.buffer=100KB"])
+    assert memory.estimate(small).parts["tcp.window"] == 84_387 * memory.QUEUED_PACKET_BYTES
     # A graph of more flows than the guard reads routes for counts each flow at its fastest link, 1 Gb/s:
     # 10^9 * 10 s / 8,320 b = 1,201,923.1 packets delivered, 1,201,927 with the 3.
     many = _one_flow(10**8, "10s", buffers=True)

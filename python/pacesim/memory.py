@@ -215,10 +215,10 @@ def _built(s, e: Estimate, bound: int) -> None:
 
 
 def _tcp_windows(s, routes: Optional[List[dict]], links: Dict[str, dict], e: Estimate) -> None:
-    """Add the packets of the TCP flows whose route (`routes`, from `describe`) crosses a link with no queue
-    limit or a pacer, where nothing else bounds them: each flow's data and ACKs in flight are at most its
-    window, min(`tcp.window`, the initial window plus one packet per data packet delivered, at most what
-    the slowest link of its data route sends from the earliest start). With `routes` None every flow counts:
+    """Add the packets of the TCP flows (`routes`, from `describe`): each flow's data and ACKs in flight are at
+    most its window, min(`tcp.window`, the initial window plus one packet per data packet delivered, at most
+    what the slowest link of its data route sends from the earliest start), and the packets at a link at most
+    what it holds, queued and on its wire (unbounded with no queue limit or a pacer). With `routes` None every flow counts:
     a named topology's all deliver at most what the core sends (each kind's flows cross its core link, their
     twins the reverse: tests/test_memory.py holds the engine to it), a graph's each what its fastest link does.
     Host pacing sends up to twice that (its modified mode and Wei's window inflation), Wei's pure rate
@@ -239,12 +239,24 @@ def _tcp_windows(s, routes: Optional[List[dict]], links: Dict[str, dict], e: Est
     elif routes is None:
         packets = window(tcp_flows(s), s.core_values().rate * (2 if s.traffic.two_way else 1))
     else:
-        def held(name: str) -> bool:
-            l = links[name]
-            return (l["buffer_bytes"] is None and l["buffer_packets"] is None) or l["pacer"] is not None
+        def room(name: str) -> float:
+            """Packets link `name` holds at most, queued and on its wire, each at least an ACK: unbounded
+            with no queue limit or a pacer in front."""
+            l, ack = links[name], s.tcp.ack_size
+            if l["pacer"] is not None or (l["buffer_bytes"] is None and l["buffer_packets"] is None):
+                return math.inf
+            queued = min(math.inf if l["buffer_packets"] is None else l["buffer_packets"],
+                         math.inf if l["buffer_bytes"] is None else l["buffer_bytes"] // ack + 1)
+            return queued + l["rate_bps"] * l["delay_ns"] / 1e9 / 8 / ack + 1
 
-        packets = sum(window(1, min(links[name]["rate_bps"] for name in r["data"]))
-                      for r in routes if any(map(held, r["data"] + r["acks"])))
+        windows = [window(1, min(links[name]["rate_bps"] for name in r["data"])) for r in routes]
+        through: Dict[str, int] = {}  # link -> the windows of the flows crossing it, data or ACKs
+        for w, r in zip(windows, routes):
+            for name in dict.fromkeys(r["data"] + r["acks"]):
+                through[name] = through.get(name, 0) + w
+        # Each packet is at one link: at most all windows, and at each link at most what it holds or what
+        # the flows crossing it have in flight (issue 33's fifth review: a 10 GB limit counted as none).
+        packets = min(sum(windows), math.ceil(sum(min(room(name), held) for name, held in through.items())))
     if packets:
         e.parts["tcp.window"] = packets * QUEUED_PACKET_BYTES
 
