@@ -218,6 +218,10 @@ def _graph() -> dict:
     (lambda d: d["pacing"].update(q_max=-3), "pacing.q_max", "integer `-3`"),
     (lambda d: d["pacing"].update(links=["core", 4]), "pacing.links[1]", "integer `4`"),
     (lambda d: d["tcp"].update(window=True), "tcp.window", "boolean `true`"),
+    # A queue's knobs, flattened into [core] (crates/pacesim-core/src/spec/flat.rs).
+    (lambda d: d["core"].update(codel={"target": "5ms"}), "core.codel.target", 'string "5ms"'),
+    (lambda d: d["core"].update(pie={"t_update": 2**64}), "core.pie.t_update", "integer `18446744073709551616`"),
+    (lambda d: d["core"].update(codle={}), "core.codle", "`red`, `codel`, `fq_codel`, `pie`"),
 ])
 def test_engine_parse_errors_name_the_whole_path_and_the_value(edit, field, value):
     # Past Python's checks: the engine's own error, once `topology` for all
@@ -233,6 +237,12 @@ def test_engine_parse_errors_name_the_whole_path_and_the_value(edit, field, valu
     (lambda d: d["topology"]["links"][2]["forward"].update(buffer=-1), "topology.links[2].forward.buffer",
      "integer `-1`"),
     (lambda d: d["topology"]["flows"][0].update(to=7), "topology.flows[0].to", "integer `7`"),
+    (lambda d: d["topology"]["links"][2]["forward"].update(fq_codel={"flows": -1}),
+     "topology.links[2].forward.fq_codel.flows", "integer `-1`"),
+    (lambda d: d["topology"]["links"][2]["reverse"].update(codel={"tagret": 1}),
+     "topology.links[2].reverse.codel.tagret", "`target`, `interval`, `mtu`"),
+    (lambda d: d["topology"]["links"][2]["reverse"].update(red={}), "topology.links[2].reverse.red",
+     "`queue`, `codel`, `fq_codel`, `pie`, `measure`"),
     (lambda d: d["traffic"]["udp"][0].update(rate="1Mbps"), "traffic.udp[0].rate", 'string "1Mbps"'),
     (lambda d: d["traffic"]["udp"][0]["size"].update(range=[200, None]), "traffic.udp[0].size.range[1]", "null"),
 ])

@@ -3,6 +3,7 @@
 //! field. It imports nothing of the engine, so any component may use it.
 
 pub mod bounds;
+pub mod flat;
 pub mod tagged;
 pub mod variants;
 

@@ -1,15 +1,18 @@
 //! The core link's spec (E-base's C0 -> C1; the bottleneck of every named
 //! topology; a graph's link with core = true): its rate, delay, buffer and
 //! queue discipline, as a scenario's `[core]` gives them. `Queue::core`
-//! builds its queue.
+//! builds its queue. The disciplines' knobs are declared once, in
+//! [`QueueKnobs`], which `[core]` and a graph link's half both hold.
 
 use schemars::JsonSchema;
+use serde::de::MapAccess;
 use serde::{Deserialize, Serialize};
 
 use super::codel::CodelParams;
 use super::fq_codel::FqCodelParams;
 use super::pie::PieParams;
 use super::red::RedParams;
+use crate::spec::flat::{self, Group};
 use crate::spec::InvalidField;
 
 /// The core link (E-base's C0 -> C1; the bottleneck of every named
@@ -18,7 +21,8 @@ use crate::spec::InvalidField;
 /// `codel`), or PIE with `pie`. A scenario leaving out its rate, delay or buffer takes
 /// its topology's (the topology spec's `x-core`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
+#[schemars(rename = "Core")]
 pub struct Core {
     /// The core link's rate, bit/s; absent: the topology's (E-base: 100 Mb/s, paper E Sec 3.1).
     #[schemars(extend("x-unit" = "bit/s"), range(min = 1))]
@@ -44,17 +48,13 @@ pub struct Core {
     /// RED's parameters, used when `queue` is `red`.
     #[serde(default)]
     pub red: RedParams,
-    /// CoDel's parameters, used when `queue` is `codel`, and by each flow
-    /// queue when it is `fq_codel`.
-    #[serde(default)]
-    pub codel: CodelParams,
-    /// FQ-CoDel's parameters, used when `queue` is `fq_codel`.
-    #[serde(default)]
-    pub fq_codel: FqCodelParams,
-    /// PIE's parameters, used when `queue` is `pie`.
-    #[serde(default)]
-    pub pie: PieParams,
+    /// The other disciplines' knobs (`[core.codel]`, ...), read by `spec::flat`.
+    #[serde(flatten, skip_deserializing)]
+    #[schemars(!skip_deserializing)]
+    pub knobs: QueueKnobs,
 }
+
+flat::flattened!(Core, knobs);
 
 impl Core {
     /// A drop-tail core of `rate` bit/s, `delay` ns and `buffer` bytes,
@@ -67,9 +67,7 @@ impl Core {
             buffer_packets: None,
             queue: QueueKind::Droptail,
             red: RedParams::default(),
-            codel: CodelParams::default(),
-            fq_codel: FqCodelParams::default(),
-            pie: PieParams::default(),
+            knobs: QueueKnobs::default(),
         }
     }
 }
@@ -103,26 +101,43 @@ impl Core {
     pub fn validate(&self) -> Result<(), InvalidField> {
         match self.queue {
             QueueKind::Red => self.red.validate(self.buffer, self.buffer_packets),
-            kind => self.knobs().validate(kind, "core"),
+            kind => self.knobs.validate(kind, "core"),
         }
     }
+}
 
-    /// The knobs of the disciplines `[core]` gives.
-    pub fn knobs(&self) -> Knobs<'_> {
-        Knobs { codel: &self.codel, fq_codel: &self.fq_codel, pie: &self.pie }
+/// The knobs of the disciplines a link's queue may take, each a table of
+/// its own read when the queue is of its kind, declared once here and
+/// flattened into every table a queue is given in (`[core]`, a graph
+/// link's half): a discipline with knobs adds its line here.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct QueueKnobs {
+    /// CoDel's parameters, used when `queue` is `codel`, and by each flow
+    /// queue when it is `fq_codel`.
+    #[serde(default)]
+    pub codel: CodelParams,
+    /// FQ-CoDel's parameters, used when `queue` is `fq_codel`.
+    #[serde(default)]
+    pub fq_codel: FqCodelParams,
+    /// PIE's parameters, used when `queue` is `pie`.
+    #[serde(default)]
+    pub pie: PieParams,
+}
+
+impl Group for QueueKnobs {
+    fn read<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "codel" => self.codel = map.next_value()?,
+            "fq_codel" => self.fq_codel = map.next_value()?,
+            "pie" => self.pie = map.next_value()?,
+            // `spec::flat` hands it only the keys above.
+            other => return Err(serde::de::Error::custom(format_args!("{other} is not a queue's knob"))),
+        }
+        Ok(())
     }
 }
 
-/// The knobs of the disciplines a link may take, as its table (`[core]`,
-/// a graph link's half) gives them, each used when its queue is of that kind.
-#[derive(Debug, Clone, Copy)]
-pub struct Knobs<'a> {
-    pub codel: &'a CodelParams,
-    pub fq_codel: &'a FqCodelParams,
-    pub pie: &'a PieParams,
-}
-
-impl Knobs<'_> {
+impl QueueKnobs {
     /// Check the knobs a queue of `kind` uses, given in the table at `at`
     /// (`core`); the error names the field. RED's are the core's own.
     pub fn validate(&self, kind: QueueKind, at: &str) -> Result<(), InvalidField> {
@@ -132,5 +147,49 @@ impl Knobs<'_> {
             // FQ-CoDel's flow queues each run CoDel with `codel`.
             QueueKind::Codel | QueueKind::FqCodel => self.codel.validate(&format!("{at}.codel")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OWN: &str = r#""rate": 1000000, "delay": 2, "buffer": 3000"#;
+
+    /// Where reading `[core]` from `json` fails (the path inside it), and why.
+    fn error(json: &str) -> (String, String) {
+        let e = serde_path_to_error::deserialize::<_, Core>(&mut serde_json::Deserializer::from_str(json))
+            .expect_err(json);
+        (e.path().to_string(), e.into_inner().to_string())
+    }
+
+    #[test]
+    fn knobs_are_read_beside_the_core_s_own_keys_and_written_back_in_place() {
+        let json = format!(r#"{{{OWN}, "queue": "pie", "pie": {{"target": 7}}, "codel": {{"mtu": 9}}}}"#);
+        let core: Core = serde_json::from_str(&json).unwrap();
+        assert_eq!((core.rate, core.queue, core.knobs.pie.target), (1_000_000, QueueKind::Pie, 7));
+        assert_eq!((core.knobs.codel.mtu, &core.knobs.fq_codel), (9, &FqCodelParams::default()));
+        let written = serde_json::to_value(&core).unwrap();
+        let keys: Vec<&str> = written.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            ["rate", "delay", "buffer", "buffer_packets", "queue", "red", "codel", "fq_codel", "pie"]
+        );
+        assert_eq!(serde_json::from_value::<Core>(written).unwrap(), core);
+    }
+
+    #[test]
+    fn an_error_in_a_knob_names_its_path_and_an_unknown_key_every_key() {
+        let (path, message) = error(&format!(r#"{{{OWN}, "codel": {{"target": "5ms"}}}}"#));
+        assert_eq!(path, "codel.target");
+        assert!(message.starts_with(r#"invalid type: string "5ms", expected u64"#), "{message}");
+        let (path, message) = error(&format!(r#"{{{OWN}, "pie": {{"estimator": "queue"}}}}"#));
+        assert_eq!(path, "pie.estimator", "{message}");
+        let (path, message) = error(&format!(r#"{{{OWN}, "codle": {{}}}}"#));
+        assert_eq!(path, "codle");
+        let all = "`rate`, `delay`, `buffer`, `buffer_packets`, `queue`, `red`, `codel`, `fq_codel`, `pie`";
+        assert!(message.starts_with(&format!("unknown field `codle`, expected one of {all}")), "{message}");
+        let (_, message) = error(&format!(r#"{{{OWN}, "codel": {{}}, "codel": {{}}}}"#));
+        assert!(message.starts_with("duplicate field `codel`"), "{message}");
     }
 }

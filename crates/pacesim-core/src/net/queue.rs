@@ -6,7 +6,7 @@
 
 use rand::RngCore;
 
-use super::core_link::{Core, Knobs, QueueKind};
+use super::core_link::{Core, QueueKind, QueueKnobs};
 use super::discipline::{Arrival, Discipline, Limits, OtherDiscipline, Queued, Verdict};
 use super::red::RedConfig;
 use super::{Codel, DropTail, FqCodel, Pie, Red};
@@ -46,7 +46,7 @@ impl Queue {
             QueueKind::Droptail | QueueKind::Codel | QueueKind::FqCodel | QueueKind::Pie => Queue::of(
                 core.queue,
                 DropTail { limit_bytes: Some(core.buffer), limit_packets: core.buffer_packets },
-                core.knobs(),
+                &core.knobs,
                 stream(seed, "core.queue", half),
             ),
             QueueKind::Red => {
@@ -74,7 +74,7 @@ impl Queue {
     /// stream are the core's), with the hard limit `limit`; FQ-CoDel
     /// draws its hash perturbation from `rng` (the link's queue stream),
     /// PIE its drops.
-    pub fn of(kind: QueueKind, limit: DropTail, knobs: Knobs, mut rng: Stream) -> Self {
+    pub fn of(kind: QueueKind, limit: DropTail, knobs: &QueueKnobs, mut rng: Stream) -> Self {
         match kind {
             QueueKind::Droptail | QueueKind::Red => limit.into(),
             QueueKind::Codel => Queue::Codel(Codel::new(knobs.codel.clone(), limit)),

@@ -34,13 +34,10 @@ use serde::{Deserialize, Serialize};
 
 use super::route::Router;
 use super::{FlowPath, Network};
-use crate::net::codel::CodelParams;
-use crate::net::core_link::{Core, Knobs, QueueKind};
-use crate::net::fq_codel::FqCodelParams;
-use crate::net::pie::PieParams;
+use crate::net::core_link::{Core, QueueKind, QueueKnobs};
 use crate::net::{DropTail, Link, LinkId, Queue};
 use crate::sim::rng::{stream, uniform};
-use crate::spec::{InvalidField, Range};
+use crate::spec::{flat, InvalidField, Range};
 
 /// A network written out: routers (`nodes`), `hosts`, duplex `links`, TCP
 /// `flows`. The engine checks it and names the offender of a bad one.
@@ -124,7 +121,8 @@ impl LinkSpec {
 /// FQ-CoDel or PIE) and its limits (absent: never drops), whether the run reports
 /// it and whether a pacing scheme paces it by default.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
+#[schemars(rename = "Direction")]
 pub struct Direction {
     /// The half's name in reports and `pacing.links`; absent: `from-to`
     /// (forward) or `to-from` (reverse), and `core` and `core.rev` for the
@@ -146,16 +144,10 @@ pub struct Direction {
     /// discipline too.
     #[serde(default)]
     pub queue: Option<QueueKind>,
-    /// CoDel's parameters, when `queue` is `codel`, and each flow queue's
-    /// when it is `fq_codel`.
-    #[serde(default)]
-    pub codel: CodelParams,
-    /// FQ-CoDel's parameters, when `queue` is `fq_codel`.
-    #[serde(default)]
-    pub fq_codel: FqCodelParams,
-    /// PIE's parameters, when `queue` is `pie`.
-    #[serde(default)]
-    pub pie: PieParams,
+    /// The disciplines' knobs (`codel`, ...), as `[core]` has them, read by `spec::flat`.
+    #[serde(flatten, skip_deserializing)]
+    #[schemars(!skip_deserializing)]
+    pub knobs: QueueKnobs,
     /// Report this half's counters (`Result.links`).
     #[serde(default)]
     pub measure: bool,
@@ -164,6 +156,8 @@ pub struct Direction {
     #[serde(default)]
     pub pace: bool,
 }
+
+flat::flattened!(Direction, knobs);
 
 /// A long-lived TCP flow from host `from` to host `to`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -319,12 +313,11 @@ impl Graph {
                             "RED is the core link's only (core.queue, [core.red])",
                         ));
                     }
-                    let knobs = Knobs { codel: &dir.codel, fq_codel: &dir.fq_codel, pie: &dir.pie };
-                    knobs.validate(kind, &field(half))?;
+                    dir.knobs.validate(kind, &field(half))?;
                     let limit = DropTail { limit_bytes: dir.buffer, limit_packets: dir.buffer_packets };
                     // Its own stream: ("link.queue", 2 i for the forward half, 2 i + 1 the reverse).
                     let rng = stream(seed, "link.queue", 2 * i as u64 + u64::from(half == "reverse"));
-                    Queue::of(kind, limit, knobs, rng)
+                    Queue::of(kind, limit, &dir.knobs, rng)
                 };
                 let id = net.add_link(Link::new(rate, delay, queue), &name);
                 if dir.measure || core_queue {
