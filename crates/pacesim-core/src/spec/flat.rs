@@ -43,7 +43,8 @@ macro_rules! flattened {
 }
 pub(crate) use flattened;
 
-/// Keys declared apart and flattened into a table.
+/// Keys declared apart and flattened into a table: its fields, whose wire
+/// names its derived `Deserialize` gives ([`keys_of`]).
 pub trait Group: Default + for<'de> Deserialize<'de> {
     /// Read the value of `key`, one of the group's keys, from `map`.
     fn read<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error>;
@@ -87,6 +88,8 @@ impl<'de, D: Deserializer<'de>, T: JsonSchema, G: Group> Deserializer<'de> for F
         self.d.deserialize_struct(name, fields, table)
     }
 
+    // A derived struct asks for `deserialize_struct`, with its keys; asked
+    // anything else, the table has no keys of its own.
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         self.deserialize_struct("", &[], visitor)
     }
