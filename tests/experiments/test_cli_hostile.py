@@ -412,7 +412,7 @@ def test_trace_diff_of_a_file_without_line_ends_stops_at_once(tmp_path):
 
 
 def test_sweep_of_a_device_is_refused_without_reading_it_whole():
-    refused(["sweep", "/dev/zero"], "/dev/zero: holds more than")
+    refused(["sweep", "/dev/zero"], "/dev/zero: is a device, not a regular file")
 
 
 def test_a_store_that_cannot_be_made_is_an_error_naming_it(tmp_path):
