@@ -123,10 +123,65 @@ def test_sampled_series_are_counted_by_their_points():
     with pytest.raises(ScenarioError) as e:
         memory.check(s, limit=10**9)
     assert e.value.field == "series.interval"
-    # Every change: its max_points when given, else not counted (the changes are known only by running).
+    # Every change: at most its max_points (below the bound counted from the changes, next test).
     changes = pacesim.apply_overrides(_one_flow(20, "30s", buffers=True),
                                       ['series={flows=[0], links=["core", "core.rev"], max_points=1000}'])
     assert memory.estimate(changes).parts["series.max_points"] == 1000 * memory.SERIES_POINT_BYTES
+
+
+def _series_every(duration: str) -> Scenario:
+    """Issue 33's fifth review (series-every.toml): 2 flows h1 -> h2 through 10 Gb/s host links and a 1 Gb/s
+    core (1 MB, 10 ms), every change of both flows and of core and core.rev."""
+    return _scenario(['topology={kind="graph", nodes=["a", "b"], hosts=["h1", "h2"], links=['
+                      '{from="h1", to="a", rate="10Gbps", delay="1ms"}, {from="a", to="b", core=true}, '
+                      '{from="b", to="h2", rate="10Gbps", delay="1ms"}], flows=[{from="h1", to="h2"}, '
+                      '{from="h1", to="h2"}]}', "core.rate=1Gbps", "core.delay=10ms", "core.buffer=1MB",
+                      f"duration={duration}", "warmup=0s", 'traffic.start=["0s", "0s"]',
+                      'series={flows=[0, 1], links=["core", "core.rev"]}'])
+
+
+def test_an_every_change_series_is_counted_by_how_often_its_quantities_can_change():
+    # The reproducer recorded 4,050,141 points over 20 s and peaked at 488 MB, let through under --max-memory
+    # 300MB (no max_points: counted as nothing). Both flows' slowest link is the core: it sends at most
+    # 1e9 * 20 / 8,320 = 2,403,846.2 segments, each reaching the receiver at most once and acknowledged by
+    # at most one ACK through core.rev. Each packet arriving at a link adds at most 6 points (the queue's
+    # bytes and packets at its arrival and its leaving, an arrival, a drop): 2 x 6 x 2,403,846.2 + 2 x 2.
+    # The flows' cwnd and ssthresh change at most once per ACK (2 x 2,403,846.2 together) or timeout (at most
+    # 20 s / 200 ms + 1 = 101 each), srtt and RTO once per RTT sample (20 s / 24.010368 ms + 1 = 833.97 each)
+    # or timeout (RTO twice: back-off and its reset): 2 x (2 x 833.97) + 2 x (5 x 101 + 4).
+    cap = 1e9 * 20 / 8320
+    points = 12 * cap + 4 + 2 * cap + 4 * (20 / 0.024010368 + 1) + 2 * (5 * 101 + 4)
+    e = memory.estimate(_series_every("20s"))
+    assert e.parts["series.max_points"] == int(points) * memory.SERIES_POINT_BYTES
+    with pytest.raises(ScenarioError) as err:
+        memory.check(_series_every("20s"), limit=300 * 10**6)
+    assert err.value.field == "series.max_points"
+    # q-prototype, an ordinary every-change series (11,909 points, 47 MB peak): about 433,000 points, 55 MB.
+    assert memory.check(pacesim.load_scenario("q-prototype"), limit=200 * 10**6).total < 200 * 10**6
+
+
+@pytest.mark.parametrize("overrides", [
+    [],  # the reproducer, 0.2 s: a queue at the core, ACKs through core.rev
+    ["core.buffer=20KB", "tcp.variant=cubic"],  # losses and timeouts
+    ['traffic.udp=[{kind="cbr", rate="1Gbps", size="100B", from="h1", to="h2"}]', "core.buffer=30KB"],  # UDP at the rate
+    ['series={flows=[1], links=["h1-a", "b-h2", "a-h1"]}', "topology.links[0].rate=500Mbps"],  # before and after the core
+])
+def test_an_every_change_series_records_no_more_than_it_is_counted(overrides):
+    s = pacesim.apply_overrides(_series_every("0.2s"), overrides)
+    bound = memory.estimate(s).parts["series.max_points"] // memory.SERIES_POINT_BYTES
+    recorded = len(pacesim.run(s, threads=1).report["series"]["t_s"])
+    assert 1000 < recorded <= bound
+
+
+def test_a_named_topologys_and_a_pacers_every_change_series_are_within_their_count():
+    s = _scenario(TINY + ["traffic.two_way=true", "core.buffer=5KB",
+                          'series={flows=[0, 1, 5], links=["core", "core.rev", "edge_in.0", "sink.1.in"]}'])
+    bound = memory.estimate(s).parts["series.max_points"] // memory.SERIES_POINT_BYTES
+    assert 1000 < len(pacesim.run(s, threads=1).report["series"]["t_s"]) <= bound
+    paced = pacesim.apply_overrides(pacesim.load_scenario("q-prototype"), ["duration=3s", "warmup=1s",
+                                    'series={pacers=["core"], links=["core"], flows=[0]}'])
+    bound = memory.estimate(paced).parts["series.max_points"] // memory.SERIES_POINT_BYTES
+    assert 1000 < len(pacesim.run(paced, threads=1).report["series"]["t_s"]) <= bound
 
 
 def test_a_trace_files_frames_are_counted(tmp_path):

@@ -8,9 +8,10 @@ the key that sets it: TCP flows (the topology's flow count, twice with
 `traffic.two_way`; per flow its hosts, links, sender and sink state and its
 report row), q-dumbbell's receivers (a host and its link each), finished short transfers (one report row each), progress
 samples and burstiness bins (the engine keeps them as 8-byte values, the
-report holds them again as JSON text and Python lists), `[series]` samples
-(every track's grid over the run; an every-change series at its
-`max_points` when given), each UDP trace file (the engine reads it whole:
+report holds them again as JSON text and Python lists), `[series]` points
+(every track's grid over the run; every change, a bound on how often each
+traced quantity can change, from the packets that can reach its link or
+flow, at most `max_points`: `_series_changes`), each UDP trace file (the engine reads it whole:
 its text and each line's frame), each flow's `[transit]` histogram and
 statistics, and what the network holds without a limit:
 - packets queued
@@ -174,7 +175,7 @@ def _unbuilt(s) -> Estimate:
         e.parts["progress.interval"] = min(rows, MAX_ROWS) * PROGRESS_ROW_BYTES
     if s.burstiness is not None and s.burstiness.series:
         e.parts["burstiness.bin"] = min((s.duration - s.warmup) // s.burstiness.bin, MAX_ROWS) * ROW_BYTES
-    if s.series is not None:
+    if s.series is not None and s.series.interval is not None:
         _series(s, e)
     for i, t in enumerate(s.traffic.tmix):
         key = f"traffic.tmix[{i}].{'rate' if t.rate is not None else 'vectors'}"
@@ -198,7 +199,8 @@ def _built(s, e: Estimate, bound: int) -> None:
     unknown = any(u.kind == "trace" and u.rate is None for u in s.traffic.udp)  # its rate is its file's
     paced = s.pacing.scheme in ("edge", "qlbp") and s.traffic.udp  # a pacer holds even what no link outpaces
     udp = offered > min(_rates(s)) or unknown or paced  # the engine finds each source's route
-    if not (udp or routed):
+    changes = s.series is not None and s.series.interval is None  # its bound needs the links' rates
+    if not (udp or routed or changes):
         return
     built = BASE_BYTES + sum(network(s).parts.values()) + sum(
         e.parts[f"traffic.udp[{i}].trace.file"] for i, u in enumerate(s.traffic.udp) if u.kind == "trace")
@@ -212,6 +214,8 @@ def _built(s, e: Estimate, bound: int) -> None:
         _tcp_windows(s, d["routes"], links, e)
     if udp:
         _udp_queues(s, d, links, e)
+    if changes:
+        _series_changes(s, d, links, routed, e)
 
 
 def _tcp_windows(s, routes: Optional[List[dict]], links: Dict[str, dict], e: Estimate) -> None:
@@ -267,16 +271,90 @@ ROUTED_FLOWS = 10_000
 
 
 def _series(s, e: Estimate) -> None:
-    """Add `[series]`'s points: sampled, every track's points at 0, interval, ... up to the run's end (the
-    engine refuses more than `max_points`); every change, `max_points` when given (how often a quantity
-    changes is known only by running, and the default cap, 2^26 points, would be 8.6 GB)."""
+    """Add a sampled `[series]`'s points: every track's points at 0, interval, ... up to the run's end (the
+    engine refuses more than `max_points`)."""
     q = s.series
     tracks = 4 * len(q.flows) + 4 * len(q.links) + 2 * len(q.pacers)  # the engine's FLOW_, LINK_ and PACER_SERIES
-    if q.interval is not None:
-        points = min((s.duration // q.interval + 1) * tracks, q.max_points or MAX_SERIES_POINTS)
-        e.parts["series.interval"] = points * SERIES_POINT_BYTES
-    elif q.max_points is not None:
-        e.parts["series.max_points"] = q.max_points * SERIES_POINT_BYTES
+    points = min((s.duration // q.interval + 1) * tracks, q.max_points or MAX_SERIES_POINTS)
+    e.parts["series.interval"] = points * SERIES_POINT_BYTES
+
+
+def _series_changes(s, d: dict, links: Dict[str, dict], routed: bool, e: Estimate) -> None:
+    """Add an every-change `[series]`'s points (how often a quantity changes is known only by running, and
+    the engine's cap, `max_points` or 2^26 points, 8.6 GB, would refuse ordinary runs): a bound from how
+    often each traced quantity can change in the run's T seconds, at most that cap.
+    - A link's queue (bytes and packets) changes at most when a packet arrives and when one leaves (sent or
+      dropped), and its arrivals and drops at most once each per packet arriving: 6 points a packet
+      arriving; a pacer's backlog and rate at most when a packet arrives at it and when one leaves: 4.
+    - A flow's cwnd and ssthresh change at most once per ACK or timeout, its srtt once per RTT sample (one
+      timed packet a round trip: at most T over its base RTT, plus one) or timeout (the back-off fold), its
+      RTO also at each back-off; timeouts are at most T / max(min_rto, 2 ticks) + 1 (each waits that long).
+    TCP packets: a flow's data reaching its receiver are at most what the slowest link of its data route
+    sends, full segments at its rate for T (flows with the same slowest link share it), and its ACKs one per
+    data packet arriving; so a link's TCP arrivals are the sum over the slowest links of the flows crossing
+    it (both ways), a named topology's at most twice what its core sends (each flow crosses it, its twin the
+    reverse), and past `ROUTED_FLOWS` a graph's, or a Tmix cloud's, the link's own rate in ACK-sized packets.
+    A flow's losses at its slowest link add arrivals before it beyond this, within the margin of 128 B a
+    point over the 103-120 B measured. UDP: each source's mean rate reaching the link (`_carried`).
+    Measured on one thread: issue 33's fifth review (2 flows through a 1 Gb/s core for 20 s, every change
+    of both flows and of core and core.rev) recorded 4,050,141 points and peaked at 488 MB (bound: 33.7
+    million points, 4.3 GB); q-prototype (one flow, 10 Mb/s, 30 s, links in and core) 11,909 points and
+    47 MB (bound: 433,000 points, 55 MB)."""
+    q = s.series
+    run_s = s.duration / 1e9
+    data_bits, ack_bits = (s.tcp.segment_size + s.tcp.header_size) * 8, s.tcp.ack_size * 8
+
+    def sends(name: str, bits: int) -> float:
+        """Packets of `bits` link `name` sends at most in the run."""
+        return links[name]["rate_bps"] * run_s / bits
+
+    routes = d["routes"] if routed else []
+    slowest = [min(r["data"], key=lambda name: links[name]["rate_bps"]) for r in routes]
+    core = links[d["core"]]
+    reverse = next((l["name"] for l in links.values() if (l["from"], l["to"]) == (core["to"], core["from"])), None)
+    named = s.topology.kind != "graph"
+    delivered = sends(core["name"], data_bits) + (sends(reverse, data_bits) if s.traffic.two_way and reverse else 0)
+
+    def tcp_arrivals(name: str) -> float:
+        """TCP packets arriving at link `name` at most, data and ACKs."""
+        if not tcp_flows(s):
+            through = 0.0
+        elif named:
+            through = 2 * delivered
+        elif routed:
+            crossing = {(b, way) for r, b in zip(routes, slowest) for way in ("data", "acks") if name in r[way]}
+            through = sum(sends(b, data_bits) for b, _ in crossing)
+        else:
+            through = sends(name, ack_bits)
+        return through + (sends(name, ack_bits) if s.traffic.tmix else 0)
+
+    udp_routes = [source["route"] for source in d["udp"]]
+    carried = _carried(udp_routes, [source["mean_rate_bps"] for source in d["udp"]],
+                       {name: l["rate_bps"] for name, l in links.items()})
+    udp: Dict[str, float] = {}  # link -> UDP packets arriving at most
+    for i, (route, rates) in enumerate(zip(udp_routes, carried)):
+        run = max(0, s.duration - s.traffic.udp[i].start) / 1e9
+        for name, rate in zip(route, rates):
+            udp[name] = udp.get(name, 0.0) + rate * run / 8 / _mean_size(s.traffic.udp[i])
+
+    def arrivals(name: str) -> float:
+        return tcp_arrivals(name) + udp.get(name, 0.0) if name in links else 0.0  # the engine names an unknown link
+
+    points = sum(6 * arrivals(name) + 2 for name in q.links) + sum(4 * arrivals(name) + 2 for name in q.pacers)
+    flows = [f for f in q.flows if f < tcp_flows(s)]
+    timeouts = run_s / (max(s.tcp.min_rto, 2 * s.tcp.tick) / 1e9) + 1
+    if named:
+        acks = delivered if flows else 0.0
+        rtts = [2 * s.core_values().delay / 1e9] * len(flows)  # each flow's data crosses the core, its ACKs back
+    elif routed:
+        acks = sum(sends(b, data_bits) for b in {slowest[f] for f in flows})
+        rtts = [routes[f]["base_rtt_ms"] / 1e3 for f in flows]
+    else:
+        acks = len(flows) * sends(max(links, key=lambda name: links[name]["rate_bps"]), data_bits)
+        rtts = [0.0] * len(flows)
+    samples = sum(run_s / rtt + 1 if rtt > 0 else acks for rtt in rtts)
+    points += 2 * acks + samples * 2 + len(flows) * (5 * timeouts + 4)
+    e.parts["series.max_points"] = int(min(points, q.max_points or MAX_SERIES_POINTS)) * SERIES_POINT_BYTES
 
 
 MAX_SERIES_POINTS = 2**26
