@@ -379,6 +379,51 @@ def test_every_link_of_a_udp_route_is_counted_at_what_reaches_it():
     assert memory.estimate(limited).parts == {"traffic.udp[0].rate": (22_500 + 11) * memory.QUEUED_PACKET_BYTES}
 
 
+def _udp_and_tcp(flows: int, udp_rate: str, duration: str) -> Scenario:
+    """Issue 33's fifth review (udp-tcp-share.toml): Poisson UDP of 40 B packets from h3 and `flows` TCP flows
+    (window 100) from h1, all into b-h2, 10 Mb/s with no queue limit, behind a 1 Gb/s core."""
+    return _scenario([f'topology={{kind="graph", nodes=["a", "b"], hosts=["h1", "h2", "h3"], links=['
+                      '{from="h1", to="a", rate="100Mbps", delay="1ms"}, {from="h3", to="a", rate="1Gbps", delay="1ms"}, '
+                      '{from="a", to="b", core=true}, {from="b", to="h2", rate="10Mbps", delay="1ms"}], flows=['
+                      + ", ".join(['{from="h1", to="h2"}'] * flows) + ']}', "core.rate=1Gbps", "core.delay=1ms",
+                      "core.buffer=1MB", f"duration={duration}", "warmup=0s", 'traffic.start=["0s", "0s"]',
+                      "tcp.window=100", f'traffic.udp=[{{kind="poisson", from="h3", to="h2", rate="{udp_rate}", '
+                      'size="40B"}]'])
+
+
+def test_udp_at_or_under_its_links_rate_queues_what_tcp_sharing_it_displaces():
+    # The reproducer (100 flows, window 1000, 300 s) peaked at 153 MB under --max-memory 120MB: UDP exactly at
+    # the rate outpaces nothing alone, so nothing was counted. The flows have at most W = 10 x 100 x 8,320 b
+    # in flight; each waits behind the queue Q, so they bring at most W C / Q b/s: dQ/dt <= r - C + W C / Q.
+    # At r = C the queue reaches at most sqrt(2 W C T) = sqrt(2 x 8.32e6 x 1e7 x 300) = 2.234e8 b in 300 s,
+    # 698,212 packets of 40 B; under it, r = 5 Mb/s, at most W C / (C - r) = 1.664e7 b, 52,000 packets. The
+    # core they cross first (1 Gb/s) would hold W C / (C - r) = 8.4e6 b too, past its 1 MB: 25,001 packets.
+    core = 25_001
+    at = memory.estimate(_udp_and_tcp(10, "10Mbps", "300s"))
+    assert at.parts["traffic.udp[0].rate"] == (int((2 * 8.32e6 * 1e7 * 300) ** 0.5 / 320) + core) * \
+        memory.QUEUED_PACKET_BYTES
+    assert len(at.notes) == 1 and "b-h2 of 10Mbps with no queue limit: its queue grows with the TCP flows' share" \
+        in at.notes[0]
+    under = memory.estimate(_udp_and_tcp(10, "5Mbps", "300s"))
+    assert under.parts["traffic.udp[0].rate"] == (52_000 + core) * memory.QUEUED_PACKET_BYTES and not under.notes
+    # Over the rate it adds to the excess: 1 Mb/s over for 300 s, 3e8 b, and the same share.
+    over = memory.estimate(_udp_and_tcp(10, "11Mbps", "300s"))
+    assert over.parts["traffic.udp[0].rate"] == (int((3e8 + (2 * 8.32e6 * 1e7 * 300) ** 0.5) / 320) + core) * \
+        memory.QUEUED_PACKET_BYTES
+    with pytest.raises(ScenarioError) as e:
+        memory.check(pacesim.apply_overrides(_udp_and_tcp(100, "10Mbps", "300s"), ["tcp.window=1000"]),
+                     limit=120 * 10**6)
+    assert e.value.field == "traffic.udp[0].rate"
+
+
+def test_udp_sharing_a_link_with_tcp_queues_no_more_than_counted():
+    s = pacesim.apply_overrides(_udp_and_tcp(10, "10Mbps", "20s"), ['series={links=["b-h2"], interval="10ms"}'])
+    counted = memory.estimate(s).parts["traffic.udp[0].rate"] // memory.QUEUED_PACKET_BYTES
+    series = pacesim.run(s, threads=1).series
+    queued = series[series["series"] == "queue_packets"]["value"].max()
+    assert 1000 < queued <= counted
+
+
 def test_the_cli_warns_refuses_and_takes_max_memory():
     udp = UDP + ["duration=3s", 'traffic.udp=[{kind="cbr", rate="200Mbps", size="1000B"}]']  # 37,500 packets queued
     sets = [a for o in udp for a in ("--set", o)]

@@ -15,7 +15,9 @@ flow, at most `max_points`: `_series_changes`), each UDP trace file (the engine 
 its text and each line's frame), each flow's `[transit]` histogram and
 statistics, and what the network holds without a limit:
 - packets queued
-at every link of the UDP sources' routes that they outpace together, each
+at every link of the UDP sources' routes that they outpace together, or
+that the TCP flows crossing it push past its rate (their windows in flight
+displace UDP from it, `_udp_queues`), each
 source at its mean offered rate at its first link and at what the link
 before let through at the next (behind a link with no queue limit that
 queue grows for the whole run; a trace source's rate, if not given, is its
@@ -198,7 +200,8 @@ def _built(s, e: Estimate, bound: int) -> None:
     offered = sum(u.rate or 0 for u in s.traffic.udp)  # each source's peak, at least its mean
     unknown = any(u.kind == "trace" and u.rate is None for u in s.traffic.udp)  # its rate is its file's
     paced = s.pacing.scheme in ("edge", "qlbp") and s.traffic.udp  # a pacer holds even what no link outpaces
-    udp = offered > min(_rates(s)) or unknown or paced  # the engine finds each source's route
+    shared = bool(s.traffic.udp) and bool(flows or s.traffic.tmix)  # TCP's share of a link adds to UDP's
+    udp = offered > min(_rates(s)) or unknown or paced or shared  # the engine finds each source's route
     changes = s.series is not None and s.series.interval is None  # its bound needs the links' rates
     if not (udp or routed or changes):
         return
@@ -208,14 +211,14 @@ def _built(s, e: Estimate, bound: int) -> None:
         return
     from .topology import describe
 
-    d = describe(s, flows if routed else 0)
+    d = describe(s, flows if routed or (shared and flows <= ROUTED_FLOWS) else 0)
     links = {l["name"]: l for l in d["links"]}
     if routed:
         _tcp_windows(s, d["routes"], links, e)
     if udp:
         _udp_queues(s, d, links, e)
     if changes:
-        _series_changes(s, d, links, routed, e)
+        _series_changes(s, d, links, e)
 
 
 def _tcp_windows(s, routes: Optional[List[dict]], links: Dict[str, dict], e: Estimate) -> None:
@@ -228,20 +231,10 @@ def _tcp_windows(s, routes: Optional[List[dict]], links: Dict[str, dict], e: Est
     Host pacing sends up to twice that (its modified mode and Wei's window inflation), Wei's pure rate
     control `tcp.window` alone. Each segment not yet acknowledged is in flight as data or delivered with its
     ACK in flight; a retransmitted copy queued beside its original is within QUEUED_PACKET_BYTES' margin."""
-    bits = (s.tcp.segment_size + s.tcp.header_size) * 8
-    run_s = max(0, s.duration - s.traffic.start[0]) / 1e9
-    host = s.pacing.scheme == "host"
-    pure = host and s.pacing.host_pacer == "wei" and s.pacing.wei.pure_rate_control
-
-    def window(flows: int, rate_bps: float) -> int:
-        """The most packets `flows` flows delivering at most `rate_bps` together have in flight."""
-        grown = (flows * (s.tcp.initial_window + 1) + math.ceil(rate_bps * run_s / bits)) * (2 if host else 1)
-        return flows * s.tcp.window if pure else min(flows * s.tcp.window, grown)
-
     if routes is None and s.topology.kind == "graph":
-        packets = tcp_flows(s) * window(1, max(_rates(s)))
+        packets = tcp_flows(s) * _window(s, 1, max(_rates(s)))
     elif routes is None:
-        packets = window(tcp_flows(s), s.core_values().rate * (2 if s.traffic.two_way else 1))
+        packets = _window(s, tcp_flows(s), s.core_values().rate * (2 if s.traffic.two_way else 1))
     else:
         def room(name: str) -> float:
             """Packets link `name` holds at most, queued and on its wire, each at least an ACK: unbounded
@@ -253,7 +246,7 @@ def _tcp_windows(s, routes: Optional[List[dict]], links: Dict[str, dict], e: Est
                          math.inf if l["buffer_bytes"] is None else l["buffer_bytes"] // ack + 1)
             return queued + l["rate_bps"] * l["delay_ns"] / 1e9 / 8 / ack + 1
 
-        windows = [window(1, min(links[name]["rate_bps"] for name in r["data"])) for r in routes]
+        windows = [_window(s, 1, min(links[name]["rate_bps"] for name in r["data"])) for r in routes]
         through: Dict[str, int] = {}  # link -> the windows of the flows crossing it, data or ACKs
         for w, r in zip(windows, routes):
             for name in dict.fromkeys(r["data"] + r["acks"]):
@@ -263,6 +256,17 @@ def _tcp_windows(s, routes: Optional[List[dict]], links: Dict[str, dict], e: Est
         packets = min(sum(windows), math.ceil(sum(min(room(name), held) for name, held in through.items())))
     if packets:
         e.parts["tcp.window"] = packets * QUEUED_PACKET_BYTES
+
+
+def _window(s, flows: int, rate_bps: float) -> int:
+    """The most packets `flows` TCP flows of `s` delivering at most `rate_bps` together have in flight (see
+    `_tcp_windows`)."""
+    bits = (s.tcp.segment_size + s.tcp.header_size) * 8
+    run_s = max(0, s.duration - s.traffic.start[0]) / 1e9
+    host = s.pacing.scheme == "host"
+    pure = host and s.pacing.host_pacer == "wei" and s.pacing.wei.pure_rate_control
+    grown = (flows * (s.tcp.initial_window + 1) + math.ceil(rate_bps * run_s / bits)) * (2 if host else 1)
+    return flows * s.tcp.window if pure else min(flows * s.tcp.window, grown)
 
 
 ROUTED_FLOWS = 10_000
@@ -279,7 +283,7 @@ def _series(s, e: Estimate) -> None:
     e.parts["series.interval"] = points * SERIES_POINT_BYTES
 
 
-def _series_changes(s, d: dict, links: Dict[str, dict], routed: bool, e: Estimate) -> None:
+def _series_changes(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
     """Add an every-change `[series]`'s points (how often a quantity changes is known only by running, and
     the engine's cap, `max_points` or 2^26 points, 8.6 GB, would refuse ordinary runs): a bound from how
     often each traced quantity can change in the run's T seconds, at most that cap.
@@ -308,7 +312,7 @@ def _series_changes(s, d: dict, links: Dict[str, dict], routed: bool, e: Estimat
         """Packets of `bits` link `name` sends at most in the run."""
         return links[name]["rate_bps"] * run_s / bits
 
-    routes = d["routes"] if routed else []
+    routes = d["routes"] if len(d["routes"]) == tcp_flows(s) else []  # every flow's, or none
     slowest = [min(r["data"], key=lambda name: links[name]["rate_bps"]) for r in routes]
     core = links[d["core"]]
     reverse = next((l["name"] for l in links.values() if (l["from"], l["to"]) == (core["to"], core["from"])), None)
@@ -319,11 +323,11 @@ def _series_changes(s, d: dict, links: Dict[str, dict], routed: bool, e: Estimat
         """TCP packets arriving at link `name` at most, data and ACKs."""
         if not tcp_flows(s):
             through = 0.0
-        elif named:
-            through = 2 * delivered
-        elif routed:
+        elif routes:
             crossing = {(b, way) for r, b in zip(routes, slowest) for way in ("data", "acks") if name in r[way]}
             through = sum(sends(b, data_bits) for b, _ in crossing)
+        elif named:
+            through = 2 * delivered
         else:
             through = sends(name, ack_bits)
         return through + (sends(name, ack_bits) if s.traffic.tmix else 0)
@@ -343,12 +347,12 @@ def _series_changes(s, d: dict, links: Dict[str, dict], routed: bool, e: Estimat
     points = sum(6 * arrivals(name) + 2 for name in q.links) + sum(4 * arrivals(name) + 2 for name in q.pacers)
     flows = [f for f in q.flows if f < tcp_flows(s)]
     timeouts = run_s / (max(s.tcp.min_rto, 2 * s.tcp.tick) / 1e9) + 1
-    if named:
-        acks = delivered if flows else 0.0
-        rtts = [2 * s.core_values().delay / 1e9] * len(flows)  # each flow's data crosses the core, its ACKs back
-    elif routed:
+    if routes:
         acks = sum(sends(b, data_bits) for b in {slowest[f] for f in flows})
         rtts = [routes[f]["base_rtt_ms"] / 1e3 for f in flows]
+    elif named:
+        acks = delivered if flows else 0.0
+        rtts = [2 * s.core_values().delay / 1e9] * len(flows)  # each flow's data crosses the core, its ACKs back
     else:
         acks = len(flows) * sends(max(links, key=lambda name: links[name]["rate_bps"]), data_bits)
         rtts = [0.0] * len(flows)
@@ -455,8 +459,16 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
     its mean rate from the engine (a trace source's is its file's, as played; an ON-OFF source's ns-2's
     closed form, never above its peak) at its first link, and at each next link what the link before let
     through (`_carried`); a link's queue grows by the bits its sources bring from their starts less what it
-    sends from the first start, counted against the source bringing most. A pacer in front of a link
-    holds what `_pacer_backlog` counts. `d` is the network described, `links` its links by name."""
+    sends from the first start, counted against the source bringing most. TCP flows crossing the link take
+    a share of what it sends, so UDP at its rate or under it queues too (issue 33's fifth review: 10 Mb/s
+    of Poisson UDP into a 10 Mb/s link with no limit shared with 100 TCP flows, 153 MB peak under 120MB,
+    not counted): they have at most W bits in flight (`_tcp_in_flight`), and each waits behind the queue,
+    Q bits, so they bring at most W C / Q bits a second into a link sending C; with UDP bringing r, the
+    queue grows as dQ/dt <= r - C + W C / Q: it stays under W C / (C - r) when r < C, and reaches at most
+    (r - C) T + sqrt(2 W C T) in T seconds (the bound's own growth is at least that), never more than all
+    the UDP that arrives. A pacer in front of a link holds what `_pacer_backlog` counts. `d` is the network
+    described, `links` its links by name."""
+    in_flight = _tcp_in_flight(s, d["routes"], links)
     routes = [source["route"] for source in d["udp"]]
     rates = _carried(routes, [source["mean_rate_bps"] for source in d["udp"]],
                      {name: l["rate_bps"] for name, l in links.items()})
@@ -469,11 +481,12 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         run = {i: max(0, s.duration - s.traffic.udp[i].start) / 1e9 for i in sources}
         if link["pacer"] is not None:
             _pacer_backlog(s, link["pacer"], arriving, run, e)
-        mean_rate = sum(arriving.values())
-        excess = mean_rate - link["rate_bps"]
-        if excess <= 0:
+        mean_rate, rate, w = sum(arriving.values()), link["rate_bps"], in_flight(name)
+        excess, udp_bits, t = mean_rate - rate, sum(arriving[i] * run[i] for i in sources), max(run.values())
+        if excess <= 0 and not w:  # alone at or under the rate, it queues nothing here (as a fluid)
             continue
-        bits = sum(arriving[i] * run[i] for i in sources) - link["rate_bps"] * max(run.values())
+        shared = math.sqrt(2 * w * rate * t) if t else 0.0  # (w may be unbounded: a Tmix cloud's)
+        bits = min(udp_bits, udp_bits - rate * t + shared if excess >= 0 else min(shared, w * rate / -excess))
         # The queue holds each source's packets as they come: the offered stream's mean packet (packet-weighted).
         size = mean_rate / sum(arriving[i] / _mean_size(s.traffic.udp[i]) for i in sources)
         packets = int(max(0.0, bits) / 8 / size)
@@ -486,12 +499,38 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         e.parts[key] = e.parts.get(key, 0) + packets * QUEUED_PACKET_BYTES
         if limited:
             continue
+        if excess < 0:
+            continue
         who = f"traffic.udp[{i}]" if len(sources) == 1 else "traffic.udp[" + ", ".join(map(str, sources)) + "]"
+        grows = f"by {format_rate(int(excess))}" if excess > 0 else "with the TCP flows' share"
         e.notes.append(
             f"{who} {'sends' if len(sources) == 1 else 'send'} {format_rate(int(mean_rate))} into link {name} of "
-            f"{format_rate(link['rate_bps'])} with no queue limit: its queue grows by {format_rate(int(excess))} "
+            f"{format_rate(link['rate_bps'])} with no queue limit: its queue grows {grows} "
             f"for the whole run, to about {packets:,} packets ({_about(packets * size)})"
         )
+
+
+def _tcp_in_flight(s, routes: List[dict], links: Dict[str, dict]) -> Callable[[str], float]:
+    """The bits the TCP flows crossing a link (data or ACKs) have in flight at most: each its window of full
+    segments (`_window`, at the rate of its data route's slowest link); every flow's when `routes` are not all
+    the flows' (a named topology's, at what its core sends, or each at a graph's fastest link, as
+    `_tcp_windows`); unbounded with a Tmix cloud, whose connections' windows are not counted."""
+    bits = (s.tcp.segment_size + s.tcp.header_size) * 8
+    flows = tcp_flows(s)
+    if s.traffic.tmix:
+        return lambda name: math.inf
+    if len(routes) < flows and s.topology.kind != "graph":
+        every = _window(s, flows, s.core_values().rate * (2 if s.traffic.two_way else 1)) * bits
+        return lambda name: every
+    if len(routes) < flows:
+        every = flows * _window(s, 1, max(_rates(s))) * bits
+        return lambda name: every
+    held: Dict[str, float] = {}
+    for r in routes:
+        w = _window(s, 1, min(links[name]["rate_bps"] for name in r["data"])) * bits
+        for name in dict.fromkeys(r["data"] + r["acks"]):
+            held[name] = held.get(name, 0.0) + w
+    return lambda name: held.get(name, 0.0)
 
 
 def _pacer_backlog(s, kind: str, arriving: Dict[int, float], run: Dict[int, float], e: Estimate) -> None:
