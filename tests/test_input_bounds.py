@@ -97,8 +97,13 @@ def test_files_past_their_bound_are_refused_naming_them(tmp_path):
     # A device as a trace file was "no trace file /dev/zero", though it is there.
     with pytest.raises(ScenarioError, match=r"^traffic.udp\[0\].trace.file: /dev/zero: not a regular file"):
         pacesim.apply_overrides(pacesim.load_scenario("a-video"), ['traffic.udp[0].trace.file="/dev/zero"'])
-    with pytest.raises(ScenarioError, match="^/dev/zero: holds more than 64,000,000 bytes; an overlay CSV"):
+    with pytest.raises(ScenarioError, match="^/dev/zero: is a device, not a regular file$"):
         read_csv(Path("/dev/zero"), "an overlay")
+    csv = tmp_path / "big.csv"
+    with open(csv, "wb") as f:
+        f.truncate(64 * 10**6 + 1)
+    with pytest.raises(ScenarioError, match=f"^{csv}: holds 64,000,001 bytes; an overlay CSV is at most 64MB$"):
+        read_csv(csv, "an overlay")
 
 
 def test_a_trace_file_error_does_not_show_the_files_text(tmp_path):

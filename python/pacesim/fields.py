@@ -61,9 +61,13 @@ def special(path: Path) -> str:
 
 
 def read_bounded(path: Path, limit: int, what: str) -> bytes:
-    """The bytes of file `path`, a `what` ("a sweep file"); a ScenarioError naming the file if it holds
-    more than `limit` bytes (found from its size, or for a device or pipe such as /dev/zero after
-    reading `limit` + 1 bytes, never more) or cannot be read."""
+    """The bytes of file `path`, a `what` ("a sweep file"); a ScenarioError naming the file if it is no
+    regular file (`special`: asked before opening it, which for a FIFO waits for a writer; a device such as
+    /dev/zero reads without end), holds more than `limit` bytes (found from its size, or after reading
+    `limit` + 1 bytes, never more, if it grows) or cannot be read."""
+    kind = special(path)
+    if kind:
+        raise ScenarioError(str(path), f"is {kind}, not a regular file")
     try:
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size if stat.S_ISREG(os.fstat(f.fileno()).st_mode) else 0

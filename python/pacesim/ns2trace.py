@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Tuple, Union
 
+from .fields import special
+
 FIELDS = ("event", "time", "from", "to", "type", "size", "flags", "flow", "src", "dst", "seq", "uid")
 """The fields of a line, in order."""
 
@@ -94,8 +96,12 @@ device), is an error rather than a read without end."""
 
 def lines(path: Union[str, Path]) -> Iterator[Tuple[int, str]]:
     """The non-blank lines of trace file `path` (gzip-compressed if it ends in `.gz`) with their numbers
-    (from 1), stripped; a TraceError for a missing or unreadable file, one that is not ASCII text, or a line
-    longer than `MAX_LINE`."""
+    (from 1), stripped; a TraceError for a missing or unreadable file, one that is no regular file (asked
+    before opening it: a FIFO waits for a writer, a device such as /dev/zero reads without end), one that
+    is not ASCII text, or a line longer than `MAX_LINE`."""
+    kind = special(path)
+    if kind:
+        raise TraceError(path, 0, "file", f"is {kind}, not a regular file")
     try:
         f = gzip.open(path, "rt", encoding="ascii") if str(path).endswith(".gz") else open(path, encoding="ascii")
     except OSError as e:

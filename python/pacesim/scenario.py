@@ -300,9 +300,6 @@ def read_toml(path: Path) -> dict:
     """A TOML file's contents; a ScenarioError naming the file when it is
     larger than `MAX_TOML_BYTES`, not UTF-8, not TOML, nested past what the
     reader can follow, or holds a number longer than Python reads (4300 digits)."""
-    kind = special(path)
-    if kind:
-        raise ScenarioError(str(path), f"is {kind}, not a regular file")
     try:
         text = read_bounded(path, MAX_TOML_BYTES, "a scenario or sweep file").decode("utf-8")
     except UnicodeDecodeError as e:

@@ -344,7 +344,25 @@ def test_model_out_at_a_file_is_refused(tmp_path):
 
 
 def test_model_overlay_of_a_device_is_refused():
-    refused(["model", "a-fig10", "--overlay", "/dev/zero"], "/dev/zero: holds more than")
+    refused(["model", "a-fig10", "--overlay", "/dev/zero"], "/dev/zero: is a device, not a regular file")
+
+
+def test_a_fifo_to_read_is_refused_without_opening_it(tmp_path):
+    # Issue 33's fifth review (fifo/): trace diff, trace pcap and model --overlay opened a FIFO and waited for
+    # a writer for ever, as cat does; refused now as run and sweep refuse one. (Asserted on the new behaviour
+    # only, in a process ended after 120 s: the old one blocks.)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    trace = tmp_path / "t.tr"
+    trace.write_text("- 1.0 0 1 tcp 1040 ------- 0 0.0 1.0 1 1\n")
+    for args, names in [(["trace", "diff", fifo, trace], f"{fifo}: file: is a FIFO, not a regular file"),
+                        (["trace", "diff", trace, fifo], f"{fifo}: file: is a FIFO, not a regular file"),
+                        (["trace", "pcap", fifo, tmp_path / "t.pcap"], f"{fifo}: file: is a FIFO, not a regular file"),
+                        (["model", "a-fig10", "--overlay", fifo, "--out", tmp_path / "m"],
+                         f"{fifo}: is a FIFO, not a regular file")]:
+        done = subprocess.run(pacesim_process(*map(str, args)), capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and names in done.stdout + done.stderr, (args, done.stdout, done.stderr)
+    assert not (tmp_path / "t.pcap").exists()
 
 
 # ------------------------------------------------------------------ topology, trace
@@ -404,7 +422,9 @@ def test_trace_pcap_to_a_full_disk_is_an_error(tmp_path):
 
 def test_trace_diff_of_a_file_without_line_ends_stops_at_once(tmp_path):
     (tmp_path / "t.tr").write_text("- 1.0 0 1 tcp 1040 ------- 0 0.0 1.0 1 1\n")
-    refused(["trace", "diff", "/dev/zero", tmp_path / "t.tr"], "/dev/zero:1: line: longer than")
+    (tmp_path / "long.tr").write_text("x" * 5000)
+    refused(["trace", "diff", tmp_path / "long.tr", tmp_path / "t.tr"], f"{tmp_path / 'long.tr'}:1: line: longer than")
+    refused(["trace", "diff", "/dev/zero", tmp_path / "t.tr"], "/dev/zero: file: is a device, not a regular file")
     refused(["trace", "diff", tmp_path / "t.tr", tmp_path / "t.tr", "--time-tolerance", "nan"], "--time-tolerance")
 
 
