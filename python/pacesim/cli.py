@@ -384,7 +384,7 @@ def model(
     except ValueError as e:
         fail(f"--set: {e}")
     target = out if out is not None else Path("results") / "models" / key
-    writable("--out", target, make=True)
+    writable("--out", target)  # made by render once the inputs are read: a failing command leaves none
     from .analysis.draw import render  # matplotlib and SciPy: after the arguments are checked (1.7 s of CPU)
 
     try:

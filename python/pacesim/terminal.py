@@ -159,7 +159,7 @@ def writable(option: str, path: Path, *, file: bool = False, make: bool = False,
             at = at.parent
         if at.is_symlink() and not at.exists():
             fail(f"{named}: {at} is a link to {os.readlink(at)}, which does not exist")
-        place = "" if make else f"{at} "
+        place = "" if make or at == path else f"{at} "  # a directory given, or one made: "the directory"
         if at.exists() and not at.is_dir():
             fail(f"{named}: {place}is a file, not a directory")
         if make:

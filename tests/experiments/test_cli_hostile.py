@@ -347,6 +347,22 @@ def test_model_overlay_of_a_device_is_refused():
     refused(["model", "a-fig10", "--overlay", "/dev/zero"], "/dev/zero: is a device, not a regular file")
 
 
+def test_model_leaves_no_out_directory_when_its_input_is_refused(tmp_path):
+    # Issue 33's fifth review (model-overlay.sh): --overlay /dev/null was refused (status 2) after --out's
+    # directory had been made, and left it there empty; an overlay read but matching no curve left the CSV too.
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "other.csv").write_text("x,y\n1,2\n")
+    (tmp_path / "unmatched.csv").write_text("buffer_kb,nothing_drawn\n10,0.5\n")  # a-fig6's x, no curve of it
+    out = tmp_path / "out" / "deeper"
+    for model, overlay, names in [("a-fig10", "/dev/null", "/dev/null: is a device, not a regular file"),
+                                  ("a-fig10", tmp_path / "empty.csv", "--overlay"),
+                                  ("a-fig10", tmp_path / "other.csv", "--overlay"),
+                                  ("a-fig6", tmp_path / "unmatched.csv", "no column matches a plotted curve")]:
+        refused(["model", model, "--overlay", overlay, "--out", out], names)
+        assert not (tmp_path / "out").exists(), (overlay, list((tmp_path / "out").rglob("*")))
+    assert invoke(["model", "a-fig6", "--out", out]).exit_code == 0 and (out / "a-fig6.csv").is_file()
+
+
 def test_a_fifo_to_read_is_refused_without_opening_it(tmp_path):
     # Issue 33's fifth review (fifo/): trace diff, trace pcap and model --overlay opened a FIFO and waited for
     # a writer for ever, as cat does; refused now as run and sweep refuse one. (Asserted on the new behaviour
@@ -362,7 +378,7 @@ def test_a_fifo_to_read_is_refused_without_opening_it(tmp_path):
                          f"{fifo}: is a FIFO, not a regular file")]:
         done = subprocess.run(pacesim_process(*map(str, args)), capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and names in done.stdout + done.stderr, (args, done.stdout, done.stderr)
-    assert not (tmp_path / "t.pcap").exists()
+    assert not (tmp_path / "m").exists() and not (tmp_path / "t.pcap").exists()
 
 
 # ------------------------------------------------------------------ topology, trace

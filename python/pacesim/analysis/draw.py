@@ -46,7 +46,8 @@ def render(model: Model, out_dir: Path, overrides: Sequence[str] = (), overlay: 
     `overlay` is a CSV of simulated points (see `load_overlay`); `simulate`
     runs the model's packet-level check instead (`Model.simulate`) and writes its
     points as `<id>-simulated*.csv`. Points are drawn as markers on the panels
-    whose x column and curve columns they have. Returns (written paths, facts, the model's output)."""
+    whose x column and curve columns they have. Nothing is written, `out_dir` not made, until the overlay
+    is read and drawn. Returns (written paths, facts, the model's output)."""
     model_id = model.id
     params = parse_overrides(model, overrides)
     out = model.build(params)
@@ -55,6 +56,13 @@ def render(model: Model, out_dir: Path, overrides: Sequence[str] = (), overlay: 
     xs = [panel.x for panel in out.panels]
     sim = model.simulate(params) if simulate else load_overlay(model, overlay, params, xs) if overlay else None
     facts = dict(out.facts)
+    fig = plot.render(None, out.panels, f"{model_ref(model)}: {model.title}\n(analytical model: {model.source})",
+                      out.tables)
+    if sim is not None:
+        overlaid = sum(_overlay(ax, panel, out.tables[panel.table], sim, facts) for ax, panel in zip(fig.axes, out.panels))
+        if overlaid == 0:
+            raise ValueError(f"{overlay}: no column matches a plotted curve of {model_id}")
+        facts.update(sim.facts)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for name, table in out.tables.items():
@@ -68,12 +76,5 @@ def render(model: Model, out_dir: Path, overrides: Sequence[str] = (), overlay: 
             with outfile.written(path) as whole:
                 table.to_csv(whole, index=False)
             written.append(path)
-    fig = plot.render(None, out.panels, f"{model_ref(model)}: {model.title}\n(analytical model: {model.source})",
-                      out.tables)
-    if sim is not None:
-        overlaid = sum(_overlay(ax, panel, out.tables[panel.table], sim, facts) for ax, panel in zip(fig.axes, out.panels))
-        if overlaid == 0:
-            raise ValueError(f"{overlay}: no column matches a plotted curve of {model_id}")
-        facts.update(sim.facts)
     written += plot.save(fig, out_dir / model_id)
     return written, facts, out
