@@ -10,7 +10,6 @@ import difflib
 import functools
 import os
 import signal
-import stat
 import threading
 import time
 from contextlib import contextmanager
@@ -271,13 +270,11 @@ def _figure_options(formats: List[str], size: str, out: Optional[Path]) -> List[
     kinds = list(dict.fromkeys(kinds)) or list(FORMATS)
     if out is not None and out.exists() and not out.is_file():
         # Its files are made beside it, not in it: --out /dev/null made /dev/null.png and /dev/null.svg (as root).
-        mode = out.stat().st_mode
-        what = next(name for test, name in [(stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
-                                            (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"),
-                                            (lambda m: True, "a socket")] if test(mode))
-        fail(f"--out {out}: is {what}; --out is the figure's own path without its ending, its files made beside "
-             f"it ({', '.join(f'{out.name}.{k}' for k in kinds)}): name "
-             + (f"one in it, e.g. {out / 'figure'}" if stat.S_ISDIR(mode) else "a file"))
+        from .fields import special  # pydantic's models: not loaded for --version
+
+        fail(f"--out {out}: is {special(out)}; --out is the figure's own path without its ending, its files made "
+             f"beside it ({', '.join(f'{out.name}.{k}' for k in kinds)}): name "
+             + (f"one in it, e.g. {out / 'figure'}" if out.is_dir() else "a file"))
     return kinds
 
 
@@ -842,8 +839,7 @@ def report(
     from .site.record import RecordError, collect
 
     out = results / "site" if out is None else out
-    if out.exists() and not out.is_dir():
-        fail(f"--out {out}: is a file, not a directory")
+    writable("--out", out)  # before reading the record: a file, FIFO or device there refused at once
     try:
         record = collect(results)
     except RecordError as e:

@@ -161,7 +161,9 @@ def writable(option: str, path: Path, *, file: bool = False, make: bool = False,
             fail(f"{named}: {at} is a link to {os.readlink(at)}, which does not exist")
         place = "" if make or at == path else f"{at} "  # a directory given, or one made: "the directory"
         if at.exists() and not at.is_dir():
-            fail(f"{named}: {place}is a file, not a directory")
+            from .fields import special  # pydantic's models: not loaded for --version
+
+            fail(f"{named}: {place}is {special(at) or 'a file'}, not a directory")
         if make:
             try:
                 path.mkdir(parents=True, exist_ok=True)

@@ -363,6 +363,19 @@ def test_model_leaves_no_out_directory_when_its_input_is_refused(tmp_path):
     assert invoke(["model", "a-fig6", "--out", out]).exit_code == 0 and (out / "a-fig6.csv").is_file()
 
 
+def test_an_out_directory_at_a_fifo_or_a_device_is_named_for_what_it_is(tmp_path, store):
+    # Issue 33's fifth review: report --out and model --out said "is a file" of a FIFO and of /dev/null.
+    # (Neither opens it: asserted on the old behaviour too.)
+    os.mkfifo(tmp_path / "fifo")
+    for at, what in [(tmp_path / "fifo", "a FIFO"), (Path(os.devnull), "a device")]:
+        refused(["report", "--results", store, "--out", at], f"--out {at}: is {what}, not a directory")
+        refused(["model", "a-fig6", "--out", at], f"--out {at}: is {what}, not a directory")
+        refused(["model", "a-fig6", "--out", at / "sub"], f"--out {at / 'sub'}: {at} is {what}, not a directory")
+    (tmp_path / "file").write_text("keep")
+    refused(["report", "--results", store, "--out", tmp_path / "file"], "is a file, not a directory")
+    assert (tmp_path / "file").read_text() == "keep"
+
+
 def test_a_fifo_to_read_is_refused_without_opening_it(tmp_path):
     # Issue 33's fifth review (fifo/): trace diff, trace pcap and model --overlay opened a FIFO and waited for
     # a writer for ever, as cat does; refused now as run and sweep refuse one. (Asserted on the new behaviour
@@ -829,9 +842,9 @@ def test_plot_draws_no_control_character_of_a_title(store, tmp_path):
 
 
 @pytest.mark.parametrize("command, names", [
-    (["report", "--out", "/proc/self/nope"], "--out /proc/self/nope: cannot make the directory"),
+    (["report", "--out", "/proc/self/nope"], "--out /proc/self/nope: cannot write in /proc/self"),
     (["reproduce", "Q-tab2", "--workers", "40946"], "--workers"),
-    (["reproduce", "Q-tab2", "--quick", "--out", "/dev/zero"], "--out /dev/zero: is a file, not a directory"),
+    (["reproduce", "Q-tab2", "--quick", "--out", "/dev/zero"], "--out /dev/zero: is a device, not a directory"),
 ])
 def test_report_and_reproduce_refuse_what_they_cannot_make(store, command, names):
     refused([*command, "--results", store], names)
@@ -846,7 +859,7 @@ def test_plot_refuses_an_out_that_names_a_device_a_fifo_or_a_directory_before_dr
     (tmp_path / "dir").mkdir()
     before = sorted(tmp_path.iterdir())
     draw = ["plot", "tiny", "--results", store, "--by", "pacing.scheme", "--out"]
-    for name, what in [("null", "a character device"), ("fifo", "a FIFO"), ("dir", "a directory")]:
+    for name, what in [("null", "a device"), ("fifo", "a FIFO"), ("dir", "a directory")]:
         refused([*draw, tmp_path / name], f"--out {tmp_path / name}: is {what}; ")
     assert sorted(tmp_path.iterdir()) == before
     # A file of the figure that cannot be written (a FIFO as its .svg) is refused before any file is drawn.
