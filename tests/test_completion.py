@@ -71,3 +71,60 @@ def test_plot_completes_sizes_and_the_stores_sweeps(tmp_path):
     assert offered("plot", "name", "buf", results=tmp_path) == ["buffers", "buffers-quick"]
     assert offered("results", "name", results=tmp_path) == ["buffers", "buffers-quick", "units"]
     assert offered("plot", "name", results=tmp_path / "none") == []
+
+
+def test_ids_complete_in_any_case_through_the_shell():
+    """Review of issue 34: `reproduce e-fig1<TAB>` and `model A-fig1<TAB>` offered nothing through the shell
+    (typer passes on only words beginning with the word as typed), though both commands take ids in any case.
+    Each is offered beginning as typed, and names an id of the command's."""
+    from pacesim.papers import MODELS
+
+    lower = completions("pacesim reproduce e-fig1")
+    assert [i.lower() for i in lower] == sorted(i.lower() for i in FIGURES if i.startswith("E-fig1"))
+    assert all(i.startswith("e-fig1") for i in lower)
+    upper = completions("pacesim model A-fig1")
+    assert [i.lower() for i in upper] == sorted(i for i in MODELS if i.startswith("a-fig1")) != []
+    assert all(i.startswith("A-fig1") for i in upper)
+
+
+def test_plot_completes_the_named_sweeps_axes_values_and_metrics(tmp_path):
+    """Review of issue 34: `plot NAME --x`, `--by`, `--where` and `--y` completed nothing. They offer the axes
+    (and, after `AXIS=`, its values as written) of the sweep named before on the line, and the metrics its
+    runs stored; --y, without a finished run, every metric a run stores."""
+    from pacesim.store import Store
+
+    with Store(tmp_path) as store:
+        store.register_sweep("buffers", {"axes": {"core.buffer": ["3KB", "10KB"], "pacing.scheme": ["none", "edge"]}},
+                             [])
+    line = f"pacesim plot --results {tmp_path} buffers"
+    assert completions(f"{line} --x ") == ["core.buffer", "pacing.scheme"]
+    assert completions(f"{line} --by pac") == ["pacing.scheme"]
+    assert completions(f"{line} --where core") == ["core.buffer="]
+    assert completions(f"{line} --where core.buffer=") == ["core.buffer=3KB", "core.buffer=10KB"]
+    assert completions(f"{line} --y goodput_kbps_m") == ["goodput_kbps_max", "goodput_kbps_mean", "goodput_kbps_min",
+                                                          "goodput_kbps_min_paced"]
+    # a sweep the store does not hold: no axes to offer
+    assert completions(f"pacesim plot --results {tmp_path} other --x ") == []
+
+
+def test_the_metric_vocabulary_is_what_a_run_stores():
+    """`completion.METRICS` (completed without importing pandas) against a run's `metrics` keys."""
+    import pacesim
+    from pacesim.completion import METRICS
+
+    r = pacesim.run("e-base-quick", set=["duration=3s", "warmup=1s", "topology.hosts_per_edge=2",
+                                         "traffic.start=['0s','1s']"])
+    assert list(METRICS) == list(r.metrics)
+
+
+def test_plot_y_offers_the_metrics_the_sweeps_runs_stored(tmp_path):
+    import pacesim
+    from pacesim.store import Store
+
+    r = pacesim.run("e-base-quick", set=["duration=3s", "warmup=1s", "topology.hosts_per_edge=2",
+                                         "traffic.start=['0s','1s']"])
+    with Store(tmp_path) as store:
+        store.save_ok("k" * 64, r, "here")
+        store.register_sweep("one", {"axes": {"flows": [4]}}, [({"flows": 4}, 1, "k" * 64)])
+    offered = completions(f"pacesim plot --results {tmp_path} one --y ")
+    assert offered == sorted(m for m in r.metrics if m != "flows")  # an axis is no metric

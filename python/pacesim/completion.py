@@ -24,10 +24,17 @@ def scenarios(incomplete: str) -> List[str]:
     return names + files
 
 
+def _as_typed(incomplete: str, names) -> List[str]:
+    """The names that begin with `incomplete` in any case, each beginning as typed (`e-fig1` offers `e-fig11`):
+    typer passes on only the words that begin with the word typed, in its case, and the commands take ids in
+    any case."""
+    return sorted(incomplete + n[len(incomplete):] for n in names if n.lower().startswith(incomplete.lower()))
+
+
 def catalogue_ids(incomplete: str) -> List[str]:
-    """`reproduce ID`: the ids it runs that begin with `incomplete` (any case), the names of their sweep files
-    (loading the papers' figures, matplotlib and all, took 3 s)."""
-    return sorted(f.stem for f in PACKAGED.glob("[A-Z]-*.toml") if f.stem.lower().startswith(incomplete.lower()))
+    """`reproduce ID`: the ids it runs that begin with `incomplete` (any case, `_as_typed`), the names of their
+    sweep files (loading the papers' figures, matplotlib and all, took 3 s)."""
+    return _as_typed(incomplete, (f.stem for f in PACKAGED.glob("[A-Z]-*.toml")))
 
 
 _MODEL = re.compile(r'^@model\(\s*"([^"]+)"', re.M)
@@ -38,7 +45,7 @@ def model_ids(incomplete: str) -> List[str]:
     """`model ID`: the analytical models' ids that begin with `incomplete` (any case, as `pacesim model` takes
     them), read from their decorators in the papers' models.py rather than by importing them (scipy and all)."""
     ids = {i for f in (HERE / "papers").glob("*/models.py") for i in _MODEL.findall(f.read_text(encoding="utf-8"))}
-    return sorted(i for i in ids if i.startswith(incomplete.lower()))
+    return _as_typed(incomplete, ids)
 
 
 SIZES = ("screen", "one-column", "two-column")
@@ -50,15 +57,84 @@ def sizes(incomplete: str) -> List[str]:
     return [s for s in SIZES if s.startswith(incomplete)]
 
 
-def sweep_names(ctx: typer.Context, incomplete: str) -> List[str]:
-    """`plot NAME`, `results NAME`: the sweeps in the results store (--results if given before, else
-    ./results) that begin with `incomplete`; none if there is no store or it cannot be read."""
+def _query(ctx: typer.Context, sql: str, *args) -> list:
+    """The rows of `sql` on the results store (--results if given before, else ./results), read only; none if
+    there is no store or it cannot be read."""
     database = Path(ctx.params.get("results") or "results") / "pacesim.sqlite"
     if not database.is_file():
         return []
     try:
         with sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True) as db:
-            names = [row[0] for row in db.execute("SELECT name FROM sweeps")]
+            return db.execute(sql, args).fetchall()
     except sqlite3.Error:
         return []
+
+
+def sweep_names(ctx: typer.Context, incomplete: str) -> List[str]:
+    """`plot NAME`, `results NAME`: the sweeps in the results store (--results if given before, else
+    ./results) that begin with `incomplete`; none if there is no store or it cannot be read."""
+    names = [row[0] for row in _query(ctx, "SELECT name FROM sweeps")]
     return sorted(n for n in names if isinstance(n, str) and n.startswith(incomplete))
+
+
+METRICS = ("aggregate_mbps", "goodput_kbps_mean", "core_loss_rate", "core_empty_prob", "core_udp_loss_rate",
+           "transfers", "transfer_goodput_kbps_mean", "core_utilisation", "tcp_throughput_mbps", "tcp_utilisation",
+           "tcp_goodput_mbps", "goodput_kbps_paced", "goodput_kbps_unpaced", "retransmit_rate_paced",
+           "retransmit_rate_unpaced", "loss_event_rate_paced", "loss_event_rate_unpaced", "goodput_kbps_min_paced",
+           "pacer_delay_ms_mean", "pacer_delay_ms_max", "pacer_packets_mean", "flows", "goodput_kbps_min",
+           "goodput_kbps_max", "fct_s_median", "burstiness_cov", "hurst", "hurst_1ms", "delay_mean_ms",
+           "delay_p50_ms", "delay_p99_ms", "delay_max_ms", "core_ack_loss_rate", "core_rev_ack_loss_rate",
+           "mean_cwnd_p05", "mean_cwnd_p50", "mean_cwnd_p95")
+"""The metrics a run stores (`metrics.run_metrics`' keys: tests/test_completion.py holds them equal), named
+here so that completing `plot --y` imports no pandas."""
+
+
+def _sweep(ctx: typer.Context) -> str:
+    """The sweep named before on the line (`plot NAME`): its argument, or, while an option waits for its
+    value (click then stops parsing before the arguments, leaving them in `ctx.args`), the first word left."""
+    return str(ctx.params.get("name") or next(iter(ctx.args), ""))
+
+
+def _axes(ctx: typer.Context) -> dict:
+    """{axis: its values as written} of the sweep named before on the line (`_sweep`), from the store; {}
+    if there is none, or no store."""
+    import json
+
+    found = _query(ctx, "SELECT spec FROM sweeps WHERE name = ?", _sweep(ctx))
+    try:
+        axes = json.loads(found[0][0]).get("axes") if found else {}
+    except (ValueError, AttributeError):
+        return {}
+    return axes if isinstance(axes, dict) else {}
+
+
+def axis_names(ctx: typer.Context, incomplete: str) -> List[str]:
+    """`plot --x`, `--by`: the axes of the sweep named before on the line that begin with `incomplete`."""
+    return sorted(a for a in _axes(ctx) if a.startswith(incomplete))
+
+
+def where_items(ctx: typer.Context, incomplete: str) -> List[str]:
+    """`plot --where`: `AXIS=` for each axis of the sweep named before on the line, then, once the axis is
+    typed, `AXIS=VALUE` for each of its values as the sweep wrote them."""
+    axis, sep, _ = incomplete.partition("=")
+    axes = _axes(ctx)
+    if not sep:
+        return sorted(f"{a}=" for a in axes if a.startswith(incomplete))
+    values = axes.get(axis)
+    words = [f"{axis}={v}" for v in values if isinstance(v, (str, int, float))] if isinstance(values, list) else []
+    return [w for w in words if w.startswith(incomplete)]
+
+
+def metric_names(ctx: typer.Context, incomplete: str) -> List[str]:
+    """`plot --y`: the metrics of a finished run of the sweep named before on the line (not its axes), else
+    every metric a run stores (`METRICS`), that begin with `incomplete`."""
+    import json
+
+    found = _query(ctx, "SELECT r.metrics FROM sweep_points p JOIN runs r ON r.key = p.key WHERE p.sweep = ? "
+                        "AND r.status = 'ok' AND r.metrics IS NOT NULL LIMIT 1", _sweep(ctx))
+    try:
+        stored = json.loads(found[0][0]) if found else None
+    except ValueError:
+        stored = None
+    names = [m for m in stored if m not in _axes(ctx)] if isinstance(stored, dict) else list(METRICS)
+    return sorted(m for m in names if isinstance(m, str) and m.startswith(incomplete))

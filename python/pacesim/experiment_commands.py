@@ -343,18 +343,25 @@ def _written(paths) -> None:
 
 def plot(
     name: str = typer.Argument(..., help="The sweep to draw.", autocompletion=completion.sweep_names),
-    y: str = typer.Option("goodput_kbps_mean", "--y", help="Metric, e.g. aggregate_mbps, core_loss_rate."),
-    x: str = typer.Option("core.buffer", "--x", help="Axis for the x axis."),
+    y: Optional[str] = typer.Option(None, "--y", help="Metric, e.g. aggregate_mbps, core_loss_rate "
+                                                     "[default: goodput_kbps_mean].",
+                                    autocompletion=completion.metric_names),
+    x: Optional[str] = typer.Option(None, "--x", help="Axis for the x axis [default: core.buffer].",
+                                    autocompletion=completion.axis_names),
     by: List[str] = typer.Option([], "--by", help="Axis: one series per value (repeatable) [default: every other "
-                                                  "axis with several values, so none is averaged over]."),
+                                                  "axis with several values, so none is averaged over].",
+                                 autocompletion=completion.axis_names),
     where: List[str] = typer.Option([], "--where", metavar="AXIS=V1,V2", help="Keep only these values of an axis "
                                     "(repeatable): as written (3KB), or for an axis in units a number in bytes, "
                                     "seconds or bit/s, as the Python API gives it (3000). On the x axis "
-                                    "two values or more (one would leave each series a point)."),
+                                    "two values or more (one would leave each series a point).",
+                                    autocompletion=completion.where_items),
     out: Optional[Path] = typer.Option(None, "--out", help="Output path without suffix [default: RESULTS/plots/NAME-Y-vs-X, "
                                                            "then -by-AXIS and -AXIS=VALUES for --by and --where, "
-                                                           "-SIZE for a paper's --size and -title=TITLE for "
-                                                           "--title: each its own file]."),
+                                                           "-logy for --logy, -SIZE for a paper's --size and "
+                                                           "-title=TITLE for --title; a name whose characters "
+                                                           "a file name cannot hold ends in a hash of it: each "
+                                                           "its own file]."),
     logy: bool = typer.Option(False, "--logy", help="Logarithmic y axis (loss rates always are, in percent)."),
     series: List[str] = typer.Option([], "--series", help="Instead: draw this time series of one run against time "
                                      "(cwnd, ssthresh, srtt, rto, queue, queue_packets, drops, arrivals, backlog, rate; "
@@ -382,6 +389,18 @@ def plot(
     from .store import Store
 
     kinds = _figure_options(formats, size, out)
+    # An option of the other kind of plot is refused rather than left unused (the figure would not be the one
+    # asked for, under the same name).
+    given = {"--x": x is not None, "--y": y is not None, "--by": bool(by), "--logy": logy}
+    unused = [o for o, g in given.items() if g] if series else \
+        [o for o, g in {"--seed": seed is not None, "--flows": flows is not None, "--links": links is not None,
+                        "--window": window is not None}.items() if g]
+    if unused:
+        fail(f"{', '.join(unused)}: {'not' if series else 'only'} with --series ("
+             + ("one run's series are drawn against time, of the point --where and --seed leave" if series else
+                "a sweep's points are drawn averaged over its seeds, every flow and link; --series draws one run "
+                "against time") + ")")
+    x, y = x or "core.buffer", y or "goodput_kbps_mean"
     if not (results / "pacesim.sqlite").exists():
         fail(f"--results {results}: no results store there (no pacesim.sqlite)")
     with Store(results, read_only=True) as store:
@@ -393,8 +412,6 @@ def plot(
         if series:
             return _plot_series(store, name, df, axes, series, flows, links, seed, where, window, out, results,
                                 title, size, kinds)
-    if window is not None:
-        fail("--window is for --series: a sweep's points are not drawn against time")
     for key in [x, *by]:
         if key not in axes:
             fail(f"{key!r} is not an axis of {name}; axes: {', '.join(axes)}")
@@ -427,7 +444,8 @@ def plot(
         title = f"{paper_ref(figure_id)}: {FIGURES[figure_id].caption}" if figure_id in FIGURES else name
         title += QUICK_RUN if figure_id in FIGURES and name != figure_id else ""
     named = f"{name}-{y}-vs-{x}" + "".join(f"-by-{b}" for b in panel.by)
-    named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items()) + _size_tag(size) + titled
+    named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items()) + ("-logy" if logy else "")
+    named += _size_tag(size) + titled
     stem = out if out is not None else results / "plots" / file_name(named)
     _figure_place(stem, out, kinds)
     try:
@@ -528,7 +546,7 @@ def reproduce(
     all_: bool = typer.Option(False, "--all", help="Run every runnable id at the papers' sizes (resumable), then "
                                                   "write the per-paper tables (--tables)."),
     table: bool = typer.Option(False, "--table", help="Only write the per-paper tables from the store's full-size runs."),
-    tables: Optional[Path] = typer.Option(None, "--tables", help="Where --all and --table write paper_<x>.md "
+    tables: Optional[Path] = typer.Option(None, "--tables", help="The directory --all and --table write paper_<x>.md in "
                                                                  "[default: RESULTS/reproduction]; a checkout's "
                                                                  "committed record is docs/reproduction. A figure "
                                                                  "is judged on its full-size run only: the sweep "

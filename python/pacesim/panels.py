@@ -373,6 +373,10 @@ def in_window(rows: pd.DataFrame, start: Optional[float], end: Optional[float]) 
 
 def file_name(text: str) -> str:
     """`text` as one file name: characters other than letters, digits and `._,=+-` as `_`, no leading dot,
-    at most 200 characters (a longer one ends in a hash of the whole), so that it stays in its directory."""
+    at most 200 characters, so that it stays in its directory. A name changed so (a `/` made `_`, or cut)
+    ends in a hash of the whole text: two texts never share a file (`--where variant=a/b` and
+    `--where variant=a_b` once wrote one)."""
     name = re.sub(r"[^A-Za-z0-9._,=+-]", "_", text).lstrip(".") or "_"
-    return name if len(name) <= 200 else f"{name[:183]}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+    if name == text and len(name) <= 200:
+        return name
+    return f"{name[:183]}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"

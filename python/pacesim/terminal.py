@@ -208,18 +208,32 @@ def _paths(fn: Callable) -> List[Tuple[str, str]]:
 
 
 def path_text(typed: str) -> str:
-    """A path given as text (an option that also takes `-`, as `run --json`), as typed; an empty one refused
-    as `_path` refuses it (read as a path it was the current directory: `run --json ''` said "`.`: is a
-    directory"). A command's `parser` for such an option."""
+    """A file's path given as text (an option that also takes `-`, as `run --json`), as typed; an empty one
+    refused (read as a path it was the current directory: `run --json ''` said "`.`: is a directory"). A
+    command's `parser` for such an option."""
     if typed == "":
-        raise typer.BadParameter("an empty path; name a file or directory ('.' for this one)")
+        raise typer.BadParameter("an empty path; name a file, or - for standard output")
     return typed
 
 
 def _path(typed: str) -> Path:
-    """A path argument as typed; an empty one refused (typer made it the current directory: `model --out ''`
-    wrote there without a word)."""
-    return Path(path_text(typed))
+    """A file's path argument as typed; an empty one refused (typer made it the current directory)."""
+    if typed == "":
+        raise typer.BadParameter("an empty path; name a file")
+    return Path(typed)
+
+
+def _directory(typed: str) -> Path:
+    """A directory's path argument as typed; an empty one refused (typer made it the current directory:
+    `model --out ''` wrote there without a word), saying how to name that one."""
+    if typed == "":
+        raise typer.BadParameter("an empty path; name a directory ('.' for this one)")
+    return Path(typed)
+
+
+def _names_a_directory(param: inspect.Parameter) -> bool:
+    """Whether a path parameter is a directory's, as its help's first sentence says ("Output directory ...")."""
+    return "directory" in (getattr(param.default, "help", None) or "").split(". ")[0].lower()
 
 
 def _looked_up(paths: List[Tuple[str, str]], values: dict) -> None:
@@ -273,10 +287,11 @@ def command(fn: F) -> F:
     standard output being closed (see the module's docstring)."""
 
     paths = _paths(fn)
-    # typer turns '' into Path('.'): each path parameter without a parser of its own reads its text with `_path`.
+    # typer turns '' into Path('.'): each path parameter without a parser of its own reads its text with `_path`,
+    # or `_directory` for a directory's.
     for p in inspect.signature(fn).parameters.values():
         if "Path" in str(p.annotation) and getattr(p.default, "parser", False) is None:
-            p.default.parser = _path
+            p.default.parser = _directory if _names_a_directory(p) else _path
 
     @functools.wraps(fn)
     def guarded(*args, **kwargs):

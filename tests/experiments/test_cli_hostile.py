@@ -790,6 +790,16 @@ def test_results_csv_to_a_full_disk_is_an_error(store):
     (["--by", "pacing.scheme", "--size", "poster"], "--size"),
     (["--by", "pacing.scheme", "--format", "bmp"], "--format"),
     (["--by", "pacing.scheme", "--window", "1:2"], "--window"),
+    # Review of issue 34: each was accepted and left unused, exit 0, the figure not the one asked for.
+    (["--by", "pacing.scheme", "--seed", "1"], "--seed: only with --series"),
+    (["--by", "pacing.scheme", "--flows", "0"], "--flows: only with --series"),
+    (["--by", "pacing.scheme", "--links", "core"], "--links: only with --series"),
+    (["--series", "cwnd", "--where", "pacing.scheme=none", "--where", "core.buffer=3KB", "--seed", "1", "--logy"],
+     "--logy: not with --series"),
+    (["--series", "cwnd", "--where", "pacing.scheme=none", "--seed", "1", "--by", "core.buffer"],
+     "--by: not with --series"),
+    (["--series", "cwnd", "--where", "pacing.scheme=none", "--where", "core.buffer=3KB", "--seed", "1", "--x",
+      "core.buffer", "--y", "aggregate_mbps"], "--x, --y: not with --series"),
     (["--series", "cwnd", "--where", "pacing.scheme=none", "--where", "core.buffer=3KB", "--seed", "1",
       "--window", "5:1"], "--window"),
     (["--series", "cwnd", "--where", "pacing.scheme=none", "--where", "core.buffer=3KB", "--seed", "1",
@@ -912,6 +922,22 @@ def test_an_empty_path_is_refused_not_taken_for_this_directory(tmp_path, monkeyp
     # path parser (tmix generate) said "`.`: is a directory".
     refused(["run", "e-base", "--json", ""], "'--json': an empty path")
     refused(["tmix", "generate", ""], "'OUT': an empty path")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_empty_paths_hint_names_what_the_option_takes(tmp_path, monkeypatch):
+    # Review of issue 34: every empty path said "name a file or directory ('.' for this one)", and
+    # `run --json .` was then refused: "is a directory". A file's option names a file (--json also -).
+    monkeypatch.chdir(tmp_path)
+    for args, shown in [(["run", "e-base", "--json", ""], "'--json': an empty path; name a file, or - for standard output"),
+                        (["results", "--csv", ""], "'--csv': an empty path; name a file"),
+                        (["plot", "tiny", "--out", ""], "'--out': an empty path; name a file"),
+                        (["trace", "pcap", "a.tr", ""], "'out': an empty path; name a file")]:
+        assert "'.'" not in refused(args, shown).output
+    # a directory's option names '.', which it takes
+    refused(["results", "--results", ""], "'--results': an empty path; name a directory ('.' for this one)")
+    refused(["model", "a-fig10", "--out", ""], "'--out': an empty path; name a directory ('.' for this one)")
+    refused(["results", "--results", "."], "--results .: no results store there")  # taken, and looked in
     assert list(tmp_path.iterdir()) == []
 
 

@@ -45,6 +45,34 @@ def test_where_and_by_are_in_the_figures_name(tiny_store):
     assert column == [f"{root}/plots/tiny-goodput_kbps_mean-vs-core.buffer-by-pacing.scheme-one-column.svg"]
 
 
+def test_where_values_a_file_name_cannot_hold_keep_their_own_files(tmp_path, pool):
+    """Review of issue 34: `--where variant=a/b` and `--where variant=a_b` both wrote
+    `...-variant=a_b.png`, the second over the first. A name that had to be changed ends in a hash of the
+    whole text."""
+    sweep = Sweep(name="coll", axes={"core.buffer": ["3KB", "10KB"], "variant": ["a/b", "a_b"]}, seeds=[1],
+                  set=TINY, variants={"a/b": ["pacing.scheme=edge"], "a_b": []})
+    with Store(tmp_path) as store:
+        run_sweep(sweep, store, pool, progress=False)
+    base = ["plot", "coll", "--results", tmp_path, "--format", "svg"]
+    (slash,) = ok(base + ["--where", "variant=a/b"])
+    (under,) = ok(base + ["--where", "variant=a_b"])
+    assert under == f"{tmp_path}/plots/coll-goodput_kbps_mean-vs-core.buffer-variant=a_b.svg"  # unchanged: as typed
+    text = "coll-goodput_kbps_mean-vs-core.buffer-variant=a/b"
+    assert slash == f"{tmp_path}/plots/coll-goodput_kbps_mean-vs-core.buffer-variant=a_b-" \
+                    f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.svg"
+    assert open(slash).read() != open(under).read()  # both kept: the paced points and the unpaced ones
+
+
+def test_logy_keeps_its_own_file(tiny_store):
+    """Review of issue 34: `--logy` wrote over the linear figure of the same name."""
+    root = tiny_store[0].root
+    base = ["plot", "tiny", "--results", root, "--by", "pacing.scheme", "--format", "svg"]
+    (linear,) = ok(base)
+    (log,) = ok(base + ["--logy"])
+    assert log == f"{root}/plots/tiny-goodput_kbps_mean-vs-core.buffer-by-pacing.scheme-logy.svg" != linear
+    assert open(linear).read() != open(log).read()
+
+
 def test_a_pdf_at_one_column_embeds_its_fonts_and_is_a_column_wide(tiny_store, tmp_path):
     """... and its PNG is print quality (review of issue 34: 420 x 312 pixels): 3.5 inches at 300 an inch."""
     (pdf, png) = ok(["plot", "tiny", "--results", tiny_store[0].root, "--by", "pacing.scheme", "--size", "one-column",
