@@ -421,8 +421,10 @@ def plot(
     skip = set(axes) | {"seed", "key", "status", "error", "wall_s", "code_version", "finished_at"}
     metrics = [c for c in df.columns if c not in skip and pd_numeric(df[c]) and df[c].notna().any()]
     if y not in metrics:
-        what = "no numeric metric" if y in df else "no metric"
-        fail(f"{what} {y!r} in {name}; metrics with values: {', '.join(metrics) or 'none'}")
+        what = f"no metric {y!r} in {name}" if y not in df else f"no numeric metric {y!r} in {name}" \
+            if not pd_numeric(df[y]) else f"no point of {name} has a value of {y!r} (a mean over nothing, as " \
+                                          "over no short transfers, has none)"
+        fail(f"{what}; metrics with values: {', '.join(metrics) or 'none'}")
     filters = _filters(df, name, axes, where)
     if len(filters.get(x, ())) == 1:  # every series one point: no curve against x
         item = next(w for w in where if w.partition("=")[0] == x)

@@ -108,6 +108,41 @@ def run_metrics(report: dict, core_rate_bps: int, data_bytes: int) -> dict:
     cwnd = pd.Series(flows["mean_cwnd"] if len(flows) else [], dtype=float).dropna()
     for q in (5, 50, 95):
         out[f"mean_cwnd_p{q:02d}"] = float(cwnd.quantile(q / 100)) if len(cwnd) else None
+    return measured(out, report)
+
+
+OVER_NONE = ("goodput_kbps_mean", "transfer_goodput_kbps_mean", "core_loss_rate", "core_udp_loss_rate",
+             "core_ack_loss_rate", "core_rev_ack_loss_rate", "delay_mean_ms", "delay_p50_ms", "delay_p99_ms",
+             "delay_max_ms", "pacer_delay_ms_max")
+"""The metrics that are a mean, ratio or extreme over a set the run may leave empty, which the engine's
+report then gives as 0 (crates/pacesim-core/src/report.rs: "0 if none", "0 without UDP"): over flows, short
+transfers, the core's arrivals (all, UDP, ACKs; `core.rev`'s ACKs), the delay class's packets, the pacers'
+packets. `measured` makes each None where its set is empty."""
+
+
+def measured(metrics: dict, report: dict) -> dict:
+    """`metrics` (a run's, as `run_metrics` gives them or the store kept them) with each of `OVER_NONE` whose
+    set is empty in this run None (unmeasured: NaN in a sweep's points, no point in a plot; a 0 there drew
+    a measured-looking line at 0 Kb/s), and -0.0 (the engine's sum over no flows) as 0.0. `report` is the
+    run's engine report, whole or as stored (without its tables): the counts come from `metrics` (`flows`,
+    `transfers`) and from the report's links and pacers; a stored run's delay class has no packet count, and
+    a one-way delay is never 0, so a largest delay of 0 means no packet was measured."""
+    out = {k: 0.0 if isinstance(v, float) and v == 0 else v for k, v in metrics.items()}
+    links = report.get("links") or {}
+    none = {"goodput_kbps_mean": out.get("flows") == 0, "transfer_goodput_kbps_mean": out.get("transfers") == 0}
+    if "core" in links:
+        core = links["core"]
+        none.update(core_loss_rate=core["arrivals"] == 0, core_udp_loss_rate=core["udp"]["arrivals"] == 0,
+                    core_ack_loss_rate=core["ack"]["arrivals"] == 0)
+    if "core.rev" in links:
+        none["core_rev_ack_loss_rate"] = links["core.rev"]["ack"]["arrivals"] == 0
+    delay = report.get("delay")
+    if delay is not None or out.get("delay_max_ms") is not None:
+        empty = delay["packets"] == 0 if delay is not None else out["delay_max_ms"] == 0
+        none.update({f"delay_{k}": empty for k in ("mean_ms", "p50_ms", "p99_ms", "max_ms")})
+    pacers = (report.get("pacers") or {}).values()
+    none["pacer_delay_ms_max"] = bool(pacers) and sum(p["packets"] for p in pacers) == 0
+    out.update({k: None for k, empty in none.items() if empty and k in out})
     return out
 
 

@@ -37,11 +37,14 @@ class Result:
     def engine_version(self) -> str:
         return self.report["engine_version"]
 
-    @property
+    @cached_property
     def summary(self) -> dict:
         """Paper E's headline numbers: aggregate_mbps, goodput_kbps_mean,
-        core_loss_rate, core_empty_prob."""
-        return self.report["summary"]
+        core_loss_rate, core_empty_prob, core_udp_loss_rate, transfers,
+        transfer_goodput_kbps_mean; a mean or ratio over nothing (no flows, no
+        transfers, no arrivals) None, where the engine's report has 0
+        (`metrics.measured`)."""
+        return {k: self.metrics[k] for k in self.report["summary"]}
 
     @property
     def conservation(self) -> dict:
@@ -183,6 +186,7 @@ class Result:
         s = self.summary
         return (
             f"<Result seed={self.seed} aggregate={s['aggregate_mbps']:.2f} Mb/s "
-            f"loss={s['core_loss_rate']:.2%} flows={len(self.report['flows']['flow'])} "
+            f"loss={'none' if s['core_loss_rate'] is None else format(s['core_loss_rate'], '.2%')} "
+            f"flows={len(self.report['flows']['flow'])} "
             f"wall={self.wall_s:.2f} s>"
         )

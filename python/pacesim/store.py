@@ -83,7 +83,8 @@ import pyarrow.parquet as pq
 from . import outfile, schema
 from .fields import MAX_SEED
 from .messages import printable, shown
-from .metrics import tcp_metrics_of_old
+from .metrics import OVER_NONE, tcp_metrics_of_old
+from .metrics import measured as measured_only
 from .report_tables import TABLES, flat, links, numeric_axes, unmeasured_as_nan, view
 
 if TYPE_CHECKING:
@@ -975,6 +976,10 @@ class Store:
             metrics = json.loads(run["metrics"]) if run["metrics"] else {}
             if metrics and "tcp_utilisation" not in metrics:
                 metrics.update(tcp_metrics_of_old(self.report(key), metrics))
+            # A run stored before `measured` kept a mean over none as 0 (or -0.0): its report's counts say
+            # which (read only then: most runs have none).
+            zero = run["report"] and any(metrics.get(k) == 0 for k in OVER_NONE)
+            metrics = measured_only(metrics, json.loads(run["report"]) if zero else {})
             rec = {a: _axis_value(point.get(a)) for a in axes}
             rec.update(seed=seed, key=key, status=run["status"] or "pending", error=run["error"])
             # An axis named like a metric (E-fig4's `flows`, scaled down in quick runs) keeps the value
@@ -1085,7 +1090,9 @@ class Store:
         unknown = sorted(set(metrics or ()) - set(names))
         if unknown:
             raise KeyError(f"sweep {sweep}: no numeric metric {', '.join(map(repr, unknown))}")
-        frame = pts[pts["status"] == "ok"]
+        # Every point keeps its place (its axis values and seed are coordinates), with NaN unless it finished.
+        frame = pts.astype({n: float for n in names})
+        frame.loc[frame["status"] != "ok", names] = float("nan")
         data = frame.set_index([*axes, "seed"])[names].to_xarray()
         for a in units:
             written = frame.drop_duplicates(a).set_index(a)[f"{a}_written"]

@@ -118,3 +118,28 @@ def test_an_axis_of_lists_is_its_json_text_and_plots(tmp_path, pool):
                                    "--y", "goodput_kbps_mean", "--out", str(tmp_path / "p")])
     assert out.exit_code == 0 and out.exception is None, out.output
     assert (tmp_path / "p.png").is_file(), out.output
+
+
+def test_a_pending_or_failed_point_is_nan_in_its_place(tmp_path, pool):
+    """Review of issue 34: the docstring said "NaN where a point failed or is pending", but only finished
+    points were kept: a sweep stopped with its 10 KB points pending had no 10 KB coordinate at all."""
+    pytest.importorskip("xarray")
+    from pacesim.store import Store
+    from pacesim.sweep import Sweep, run_sweep
+
+    from .conftest import TINY
+
+    with Store(tmp_path) as store:
+        run_sweep(Sweep(name="part", axes={"core.buffer": ["3KB"]}, seeds=[1], set=TINY), store, pool, progress=False)
+        done = store.points("part")["key"].iloc[0]
+        store.save_failed("f" * 64, {}, 1, "0", "it failed")
+        store.register_sweep("part", {"axes": {"core.buffer": ["3KB", "10KB", "20KB"]}, "seeds": [1]},
+                             [({"core.buffer": "3KB"}, 1, done), ({"core.buffer": "10KB"}, 1, "p" * 64),
+                              ({"core.buffer": "20KB"}, 1, "f" * 64)])
+        assert list(store.points("part")["status"]) == ["ok", "pending", "failed"]
+        data = store.to_xarray("part", ["goodput_kbps_mean", "flows"])
+    assert list(data["core.buffer"].values) == [3000.0, 10000.0, 20000.0]
+    assert list(data["core.buffer_written"].values) == ["3KB", "10KB", "20KB"]
+    goodput = data["goodput_kbps_mean"].sel(seed=1).values
+    assert goodput[0] > 0 and np.isnan(goodput[1:]).all()
+    assert data["flows"].sel(seed=1).values[0] == 10 and np.isnan(data["flows"].sel(seed=1).values[1:]).all()
