@@ -89,7 +89,7 @@ def test_ids_complete_in_any_case_through_the_shell():
 
 def test_plot_completes_the_named_sweeps_axes_values_and_metrics(tmp_path):
     """Review of issue 34: `plot NAME --x`, `--by`, `--where` and `--y` completed nothing. They offer the axes
-    (and, after `AXIS=`, its values as written) of the sweep named before on the line, and the metrics its
+    (--where: each AXIS=VALUE, values as written) of the sweep named before on the line, and the metrics its
     runs stored; --y, without a finished run, every metric a run stores."""
     from pacesim.store import Store
 
@@ -99,8 +99,8 @@ def test_plot_completes_the_named_sweeps_axes_values_and_metrics(tmp_path):
     line = f"pacesim plot --results {tmp_path} buffers"
     assert completions(f"{line} --x ") == ["core.buffer", "pacing.scheme"]
     assert completions(f"{line} --by pac") == ["pacing.scheme"]
-    assert completions(f"{line} --where core") == ["core.buffer="]
-    assert completions(f"{line} --where core.buffer=") == ["core.buffer=3KB", "core.buffer=10KB"]
+    assert completions(f"{line} --where core") == ["core.buffer=3KB", "core.buffer=10KB"]
+    assert completions(f"{line} --where pacing.scheme=e") == ["pacing.scheme=edge"]
     assert completions(f"{line} --y goodput_kbps_m") == ["goodput_kbps_max", "goodput_kbps_mean", "goodput_kbps_min",
                                                           "goodput_kbps_min_paced"]
     # a sweep the store does not hold: no axes to offer

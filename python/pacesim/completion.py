@@ -114,14 +114,11 @@ def axis_names(ctx: typer.Context, incomplete: str) -> List[str]:
 
 
 def where_items(ctx: typer.Context, incomplete: str) -> List[str]:
-    """`plot --where`: `AXIS=` for each axis of the sweep named before on the line, then, once the axis is
-    typed, `AXIS=VALUE` for each of its values as the sweep wrote them."""
-    axis, sep, _ = incomplete.partition("=")
-    axes = _axes(ctx)
-    if not sep:
-        return sorted(f"{a}=" for a in axes if a.startswith(incomplete))
-    values = axes.get(axis)
-    words = [f"{axis}={v}" for v in values if isinstance(v, (str, int, float))] if isinstance(values, list) else []
+    """`plot --where`: `AXIS=VALUE` for each value, as the sweep wrote it, of each axis of the sweep named
+    before on the line, that begins with `incomplete`. Whole items, the axis's values listed from the first
+    TAB: bash splits a word at `=` (COMP_WORDBREAKS), and a TAB after it completes nothing."""
+    words = [f"{a}={v}" for a, values in _axes(ctx).items() if isinstance(values, list)
+             for v in values if isinstance(v, (str, int, float))]
     return [w for w in words if w.startswith(incomplete)]
 
 
