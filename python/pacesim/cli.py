@@ -110,8 +110,7 @@ def _summary(r: Result) -> Table:
     t.add_row("aggregate throughput (core)", f"{s['aggregate_mbps']:.2f} Mb/s")
     if len(r.report["flows"]["flow"]):  # a Tmix-only run has none: its connections' table says the rest
         t.add_row("mean goodput per flow", f"{s['goodput_kbps_mean']:.2f} Kb/s")
-    loss = s["core_loss_rate"]  # None: nothing arrived at the core
-    t.add_row("core loss", "no arrivals" if loss is None else f"{100 * loss:.3f} %")
+    t.add_row("core loss", f"{100 * s['core_loss_rate']:.3f} %")
     t.add_row("core empty-buffer probability", f"{s['core_empty_prob']:.4f}")
     return t
 

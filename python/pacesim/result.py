@@ -39,12 +39,11 @@ class Result:
 
     @cached_property
     def summary(self) -> dict:
-        """Paper E's headline numbers: aggregate_mbps, goodput_kbps_mean,
-        core_loss_rate, core_empty_prob, core_udp_loss_rate, transfers,
-        transfer_goodput_kbps_mean; a mean or ratio over nothing (no flows, no
-        transfers, no arrivals) None, where the engine's report has 0
-        (`metrics.measured`)."""
-        return {k: self.metrics[k] for k in self.report["summary"]}
+        """Paper E's headline numbers as the engine reports them (as --json writes them): aggregate_mbps,
+        goodput_kbps_mean, core_loss_rate, core_empty_prob, core_udp_loss_rate, transfers,
+        transfer_goodput_kbps_mean, -0.0 (a sum over no flows) as 0.0. A mean over nothing is the engine's 0
+        here; `metrics` has None there (`metrics.measured`)."""
+        return {k: 0.0 if isinstance(v, float) and v == 0 else v for k, v in self.report["summary"].items()}
 
     @property
     def conservation(self) -> dict:
@@ -186,7 +185,6 @@ class Result:
         s = self.summary
         return (
             f"<Result seed={self.seed} aggregate={s['aggregate_mbps']:.2f} Mb/s "
-            f"loss={'none' if s['core_loss_rate'] is None else format(s['core_loss_rate'], '.2%')} "
-            f"flows={len(self.report['flows']['flow'])} "
+            f"loss={s['core_loss_rate']:.2%} flows={len(self.report['flows']['flow'])} "
             f"wall={self.wall_s:.2f} s>"
         )
