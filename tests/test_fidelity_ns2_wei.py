@@ -69,7 +69,8 @@ def test_paper_w_scenario_1_latencies_have_the_patched_ns2s_distribution():
     ns-2's 43-76 ms: that test fails at p < 0.001."""
     from scipy.stats import mannwhitneyu
 
-    ns2 = compare.load("sack1-paced/ws1.csv")
+    # Seeds 1-10 (the file has 1-100: bench/ns2/wei/seeds.py compares them all), to keep CI within its budget.
+    ns2 = compare.load("sack1-paced/ws1.csv").query("seed <= 10")
     assert len(ns2) == 20 and set(ns2.seed) == set(range(1, 11))
     ours = pd.DataFrame(fidelity._run_all(compare.simulate_ws1, ns2[["mode", "duration_s", "seed"]].to_dict("records"), 2))
     for mode in ("none", "original"):

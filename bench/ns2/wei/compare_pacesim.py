@@ -18,7 +18,7 @@ packets in flight, its unpaced runs and flows too.
   latency to 1 MB, the mean over seeds of the fastest, median and slowest
   flow's, and the slowest-flow ratio unpaced / paced.
 
-Each side is averaged over the seeds both ran (two, W-s1 ten) and held to
+Each side is averaged over the seeds both ran (two; W-s1 1-100, W-s3 at 15 MB more: seeds.py) and held to
 the E-base tolerances (tests/support/ns2_wei.py, shared with
 tests/test_fidelity_ns2_wei.py): throughput within 3 % of the link rate,
 loss-like rates within 20 % (relative) where ns-2's exceeds 0.5 %, goodputs

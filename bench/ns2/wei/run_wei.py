@@ -2,7 +2,7 @@
 """Run the host-paced ns-2 references on ns-2 2.35 with Wei's pacing patch
 (build.sh) and append their results to results/*.csv.
 
-    python3 bench/ns2/wei/run_wei.py GRID... [--ns PATH] [--seed N]... [--mode M]... [--buffer-kb KB]...
+    python3 bench/ns2/wei/run_wei.py GRID... [--ns PATH] [--seed N]... [--seeds A-B] [--mode M]... [--buffer-kb KB]...
 
 The scenarios, their measurement and their CSV columns are bench/ns2/paced's
 (run_paced.py, ebase_host.tcl, ws5.tcl, ws1.tcl), run through shim.tcl,
@@ -10,8 +10,8 @@ which maps those scripts' Agent/TCP/VARIANT/Paced and pace_mode_ onto the
 patched binary's own agents and pace_packet_ (1 original, 2 modified).
 Grids (a row already in its CSV is skipped, so a stopped run resumes):
 
-- ws1:    W-s1, 16 SACK flows, 1 Gb/s LAN, none / original, seeds 1-10, 10 s
-          (results/ws1.csv; per flow results/flows/ws1_*);
+- ws1:    W-s1, 16 SACK flows, 1 Gb/s LAN, none / original, seeds 1-10 (or
+          --seed / --seeds), 10 s (results/ws1.csv; per flow results/flows/ws1_*);
 - ws5:    W-s5, 20 paced + 20 unpaced, 57 Mb/s, RTT 100 ms, 712 KB, 1500 B,
           Reno / Newreno / Sack1 x original / modified, seeds 1-2, 200 s over
           [20, 200] s (results/ws5.csv; per flow results/flows/ws5_*), with
@@ -245,9 +245,14 @@ def run_cause(ns, row):
             **{k: m.get(k, "") for k in causes_e.METRICS}, "wall_s": f"{wall:.1f}"}
 
 
-def grid(name, seeds=(1, 2)):
+def grid(name, seeds=None):
     """(rows, CSV path, columns, key columns, runner, key of a row, seed of a row) of a grid, run at `seeds`
-    (W-s1: seeds 1-10; ns228: seed 1)."""
+    (by default 1-2; W-s1: 1-10; ns228: seed 1 whatever `seeds`)."""
+    if name == "ws1":
+        rows = [(m, s, 10) for s in seeds or range(1, 11) for m in ("none", "original")]
+        return (rows, RESULTS / "ws1.csv", run_paced.WS1_COLUMNS, run_paced.WS1_KEY, run_paced.run_ws1,
+                lambda r: r, lambda r: r[1])
+    seeds = seeds or (1, 2)
     if name in ("ebase", "efig17", "ebase-ci"):
         shares = (("none", 0.0), ("original", 1.0), ("modified", 1.0))
         if name == "ebase":
@@ -277,10 +282,6 @@ def grid(name, seeds=(1, 2)):
     if name == "causes-e":
         return ([(t,) for t in CAUSES_E], RESULTS / "causes-e.csv", causes_e.COLUMNS, ["tag"], run_cause,
                 lambda r: r, lambda r: 1)
-    if name == "ws1":
-        rows = [(m, s, 10) for s in range(1, 11) for m in ("none", "original")]
-        return (rows, RESULTS / "ws1.csv", run_paced.WS1_COLUMNS, run_paced.WS1_KEY, run_paced.run_ws1,
-                lambda r: r, lambda r: r[1])
     if name == "ws5":
         rows = [(v, m, s, 200, 20) for s in seeds for v in ("Reno", "Newreno", "Sack1")
                 for m in ("original", "modified")]
@@ -328,13 +329,25 @@ def buffer_kb(name, row):
     return row[0] // 1000 if name == "ws3" else row[1] // 1000 if name in ("ws4", "ws3-reno") else row[2]
 
 
+def seed_range(text):
+    """--seeds A-B: the seeds A to B, both included (1 <= A <= B)."""
+    try:
+        a, b = (int(x) for x in text.split("-"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seeds {text!r}: expected A-B, two whole numbers (e.g. 11-100)")
+    if not 1 <= a <= b:
+        raise argparse.ArgumentTypeError(f"--seeds {text!r}: expected 1 <= A <= B")
+    return range(a, b + 1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws4", "ws6", "ws3", "ws3-reno", "ebase", "efig17", "ebase-ci",
                                                 "efig6-host", "causes-e", "efig7-fack", "ns228"])
     ap.add_argument("--ns", help="the ns binary (default: the one named in the --build directory's READY)")
     ap.add_argument("--seed", type=int, action="append",
-                    help="these seeds instead of 1-2 (W-s1: only these of 1-10; repeatable)")
+                    help="these seeds instead of 1-2 (W-s1: instead of 1-10; repeatable)")
+    ap.add_argument("--seeds", type=seed_range, help="the seeds A to B (inclusive), as many --seed")
     ap.add_argument("--mode", action="append", choices=["none", "original", "modified"],
                     help="only these pacing modes (repeatable)")
     ap.add_argument("--buffer-kb", type=int, action="append",
@@ -345,6 +358,8 @@ def main():
                     help=f"build.sh's DIR, whose READY names the binary (default {BUILD}, with --sack1-paced "
                          f"{SACK1_BUILD})")
     args = ap.parse_args()
+    if args.seeds:
+        args.seed = [*(args.seed or []), *args.seeds]
     ns = args.ns or binary(args.build or Path(SACK1_BUILD if args.sack1_paced else BUILD), args.sack1_paced)
     if args.sack1_paced:
         use_results(RESULTS / "sack1-paced")
@@ -352,7 +367,7 @@ def main():
     for name in args.grids:
         if args.sack1_paced and name not in ("ws1", "ws5"):
             raise SystemExit(f"--sack1-paced: {name} has no SACK rows")
-        rows, path, columns, key, run, key_of, seed_of = grid(name, *([tuple(args.seed)] if args.seed else []))
+        rows, path, columns, key, run, key_of, seed_of = grid(name, tuple(args.seed) if args.seed else None)
         rows = [r for r in rows if (not args.sack1_paced or name == "ws1" or r[0] == "Sack1")
                 and (not args.seed or seed_of(r) in args.seed)
                 and (not args.buffer_kb or name not in ("ebase", "efig17", "ebase-ci", "efig7-fack", "ws3", "ws4", "ws3-reno")
