@@ -354,7 +354,7 @@ def test_pie_is_chosen_with_its_knobs_in_human_units():
     e = apply_overrides(Scenario(), ["core.queue=pie", "core.pie.target=20ms"]).to_engine()["core"]
     assert (e["queue"], e["pie"]) == ("pie", {
         "target": 20_000_000, "t_update": 15_000_000, "alpha": 0.125, "beta": 1.25, "max_burst": 150_000_000,
-        "limit": 1000, "mtu": 1514, "estimator": "timestamp", "dq_threshold": 16384})
+        "limit": 1000, "mtu": 1514, "estimator": "timestamp", "dq_threshold": 16384, "ecn": False})
 
 
 def test_tcp_variant_parameters_are_checked():

@@ -11,6 +11,7 @@ pub mod packet_trace;
 pub mod pie;
 pub mod queue;
 pub mod red;
+pub mod threshold;
 
 pub use codel::Codel;
 pub use droptail::DropTail;

@@ -70,6 +70,10 @@ pub struct LinkReport {
     /// sent by its end.
     pub departures: u64,
     pub departed_bytes: u64,
+    /// ECN-capable arrivals marked CE instead of dropped (absent when none
+    /// were: a queue that does not mark, or no ECN traffic).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub marks: u64,
     pub throughput_mbps: f64,
     pub loss_rate: f64,
     /// Time-averaged bytes and packets waiting (the packet on the wire excluded, as in ns-2).
@@ -146,6 +150,9 @@ pub struct FlowTable {
     pub retransmits: Vec<u64>,
     pub fast_retransmits: Vec<u64>,
     pub timeouts: Vec<u64>,
+    /// Window cuts by ECN echoes (empty when the flows do not use ECN).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ecn_cuts: Vec<u64>,
     pub final_cwnd: Vec<f64>,
     /// Congestion window averaged over the window's time with a connection
     /// open, packets (paper A Fig. 4); None if never open in the window.
@@ -316,4 +323,10 @@ pub struct Work {
     pub events: u64,
     /// Packets that crossed one link.
     pub packet_hops: u64,
+}
+
+/// Whether a count is zero: a count left out of the report when it is
+/// (`LinkReport::marks`), so that runs without it report as before.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

@@ -411,7 +411,9 @@ mod tests {
         assert_eq!(tcp["fast_alpha"]["default"], 200.0);
         assert_eq!(tcp["fast_gamma"]["maximum"], 1.0);
         assert_eq!(tcp["rampdown"]["default"], false);
-        assert_eq!(tcp["variant"]["enum"].as_array().unwrap().len(), 8);
+        assert_eq!(tcp["variant"]["enum"].as_array().unwrap().len(), 9);
+        assert_eq!((&tcp["dctcp_g"]["default"], &tcp["dctcp_g"]["maximum"]), (&0.0625.into(), &1.0.into()));
+        assert_eq!(defs["DropTailParams"]["properties"]["mark_packets"]["x-unit"], "packets");
         assert_eq!(tcp["variant"]["default"], "reno");
         let pacing = &defs["Pacing"]["properties"];
         assert_eq!(pacing["mu_max"]["default"], 100_000_000);

@@ -7,12 +7,16 @@
 //! NewReno, SACK, FACK); how the window grows and shrinks is a
 //! [`cc::CongestionControl`] chosen by name ([`reno`], [`bic`], [`cubic`],
 //! [`fast`], [`bbr`], which takes the delivery-rate samples of [`rate`]
-//! and sets its own pacing rate). A paced sender spaces its packets ([`pacing`]).
+//! and sets its own pacing rate, [`dctcp`], which cuts by the share of
+//! its data marked). ECN at both ends is [`ecn`]. A paced sender spaces
+//! its packets ([`pacing`]).
 
 pub mod bbr;
 pub mod bic;
 pub mod cc;
 pub mod cubic;
+pub mod dctcp;
+pub mod ecn;
 pub mod fast;
 pub mod pacing;
 pub mod rate;
@@ -67,7 +71,8 @@ impl TcpSetup {
         let rtt = RttEstimator::new(t.tick, boot, t.min_rto, t.max_rto, t.initial_rto);
         let cc = variant(t, || stream(self.seed, "tcp.bbr", flow as u64));
         let mut sender = TcpSender::new(cc, t.window, t.initial_window, t.syn, rtt)
-            .with_cuts_from_flight(self.cut_from_flight);
+            .with_cuts_from_flight(self.cut_from_flight)
+            .with_ecn(t.ecn_mode());
         if self.first_sends {
             sender = sender.with_first_sends();
         }
@@ -80,7 +85,7 @@ impl TcpSetup {
 
     /// A sink for `sender`.
     pub fn sink(&self, sender: &TcpSender) -> TcpSink {
-        TcpSink::new(self.tcp.delayed_ack, sender.uses_sack())
+        TcpSink::new(self.tcp.delayed_ack, sender.uses_sack()).with_ecn(self.tcp.ecn_mode())
     }
 
     /// The first sequence number carrying data (packet 0 is the SYN when modelled).
@@ -106,5 +111,7 @@ pub fn variant(tcp: &Tcp, rng: impl FnOnce() -> Stream) -> (Box<dyn CongestionCo
         TcpVariant::Bbr(spec) => {
             (Box::new(bbr::Bbr::new(spec, tcp.segment_size, tcp.initial_window, rng())), Recovery::sack())
         }
+        // RFC 8257 Sec 3.4: loss as conventional TCP; NewReno's recovery.
+        TcpVariant::Dctcp(spec) => (Box::new(dctcp::Dctcp::new(spec)), Recovery::newreno()),
     }
 }

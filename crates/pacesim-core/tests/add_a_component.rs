@@ -162,7 +162,7 @@ fn a_fixed_window_congestion_control_plugs_into_the_sender() {
     let ack = TcpOptions::default();
     for k in 0..3 {
         out.clear();
-        tx.on_ack(k, &ack, 100 * MS, &mut out);
+        tx.on_ack(k, false, &ack, 100 * MS, &mut out);
         assert_eq!(out, vec![k + 4], "ACK of {k}");
     }
     assert_eq!(tx.state.w.cwnd, 4.0);
@@ -170,7 +170,7 @@ fn a_fixed_window_congestion_control_plugs_into_the_sender() {
     let mut sent = vec![];
     for _ in 0..4 {
         out.clear();
-        tx.on_ack(2, &ack, 200 * MS, &mut out);
+        tx.on_ack(2, false, &ack, 200 * MS, &mut out);
         sent.push(out.clone());
     }
     // Duplicates 1 and 2: limited transmit (cwnd 4 + dupacks allows 7, 8);
@@ -298,7 +298,7 @@ fn a_drop_head_queue_drops_the_oldest_waiting_packet() {
             let_go(&mut link, t);
         }
         let p = Queued { id, kind: PacketKind::Data, size: sizes[id as usize], flow: 0, enqueued: at };
-        assert!(link.enqueue(p, &mut dropped));
+        assert!(link.enqueue(p, &mut 0, &mut dropped));
         let_go(&mut link, at);
     }
     assert_eq!(dropped.iter().map(|d| d.id).collect::<Vec<_>>(), vec![1, 2]);

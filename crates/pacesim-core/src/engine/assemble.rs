@@ -15,6 +15,7 @@ use crate::report::{
 };
 use crate::scenario::Scenario;
 use crate::sim::time::secs;
+use crate::tcp::ecn::EcnMode;
 
 /// The report of `s`'s run in world `w` (both halves joined into it), with
 /// the packet `totals` of every world that ran.
@@ -72,6 +73,9 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
         flows.retransmits.push(st.retransmits - st0.retransmits);
         flows.fast_retransmits.push(st.fast_retransmits - st0.fast_retransmits);
         flows.timeouts.push(st.timeouts - st0.timeouts);
+        if s.tcp.ecn_mode() != EcnMode::Off {
+            flows.ecn_cuts.push(st.ecn_cuts - st0.ecn_cuts);
+        }
         flows.final_cwnd.push(f.sender.state.w.cwnd);
         flows.mean_cwnd.push(f.cwnd.mean(s.duration));
         flows.short.push(f.user.is_some());

@@ -111,9 +111,12 @@ pub struct World {
     pacing_across: Vec<u32>,
     /// Wire sizes of the packets TCP sends.
     pub sizes: Sizes,
-    /// Scratch buffers: sequence numbers a sender emits, packets a pacer
+    /// Scratch buffers: sequence numbers a sender emits (and their ECN
+    /// bits), packets a pacer
     /// releases, packets a queue that holds its packets drops.
     out: Vec<i64>,
+    /// The ECN bits of `out`'s packets, for a sender that uses ECN.
+    ecn_bits: Vec<u8>,
     released: Vec<PacketId>,
     queue_drops: Vec<Queued>,
     /// The links a packet trace records (empty without one).
@@ -145,10 +148,14 @@ impl World {
             .hops
             .iter()
             .map(|&l| {
-                assert!(l < Hop::DELAYED, "link id {l} needs more than 27 bits");
+                assert!(l < Hop::MARKS, "link id {l} needs more than 26 bits");
                 let (paced, holds) = (pacer_at[l as usize] != NO_PACER, net.links[l as usize].holds());
                 assert!(!(paced && holds), "link {l}: a pacer in front of a queue that holds its packets");
-                Hop(l | if paced || holds { Hop::HELD } else { 0 })
+                // A queue that marks is waited for as a held one is (`forward_held`).
+                let marks = net.links[l as usize].marks();
+                Hop(l
+                    | if marks { Hop::MARKS } else { 0 }
+                    | if paced || holds || marks { Hop::HELD } else { 0 })
             })
             .collect();
         for span in &net.routes {
@@ -190,6 +197,7 @@ impl World {
             pacer_at,
             sizes,
             out: Vec::new(),
+            ecn_bits: Vec::new(),
             released: Vec::new(),
             queue_drops: Vec::new(),
             traced_links: Vec::new(),
@@ -254,8 +262,8 @@ impl World {
                 Event::DelAck(f) => {
                     let flow = &mut self.flows[f as usize];
                     if flow.sink.timer.fires(t) {
-                        let ackno = flow.sink.on_timer();
-                        self.inject_ack(f, ackno);
+                        let (ackno, ece) = (flow.sink.on_timer(), flow.sink.ece());
+                        self.inject_ack(f, ackno, ece);
                     }
                     self.arm_sink(f);
                 }

@@ -23,6 +23,8 @@ pub struct LinkStats {
     pub drops: u64,
     pub departures: u64,
     pub departed_bytes: u64,
+    /// ECN-capable arrivals the queue marked CE instead of dropping.
+    pub marks: u64,
     /// Arrivals and drops by traffic class (indexed by `PacketKind as usize`):
     /// paper A's anomaly is UDP loss at the core, A-fig23 is ACK loss.
     pub by_class: [ClassCounts; 3],
@@ -45,6 +47,7 @@ impl Default for LinkStats {
             drops: 0,
             departures: 0,
             departed_bytes: 0,
+            marks: 0,
             by_class: Default::default(),
             since: 0,
             mark: 0,
@@ -116,6 +119,11 @@ impl LinkStats {
         c.drops += dropped;
     }
 
+    /// An arrival at `t` was marked CE (and admitted).
+    pub fn marked(&mut self, t: Time) {
+        self.marks += u64::from(self.counts(t));
+    }
+
     /// A packet of `kind` that had joined the queue was dropped from it at `t`.
     pub fn drop_queued(&mut self, t: Time, kind: PacketKind) {
         let counts = u64::from(self.counts(t));
@@ -135,6 +143,7 @@ impl LinkStats {
             drops: self.drops,
             departures: self.departures,
             departed_bytes: self.departed_bytes,
+            marks: self.marks,
             throughput_mbps: self.departed_bytes as f64 * 8.0 / secs(self.mark - self.since).max(1e-12) / 1e6,
             loss_rate: if self.arrivals == 0 { 0.0 } else { self.drops as f64 / self.arrivals as f64 },
             mean_queue_bytes: self.area_bytes as f64 / span,

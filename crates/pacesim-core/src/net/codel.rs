@@ -257,7 +257,7 @@ mod tests {
     }
 
     fn arrival(now: Time) -> Arrival {
-        Arrival { now, idle_since: None, queued_bytes: 0, queued_packets: 0, size: 1000 }
+        Arrival { now, idle_since: None, queued_bytes: 0, queued_packets: 0, size: 1000, ect: false }
     }
 
     /// The queue as the transmitter finds it at `t`: five packets that
@@ -363,7 +363,7 @@ mod tests {
         let mut starts = vec![];
         for id in 0..50 {
             let p = Queued { id, kind: PacketKind::Data, size: 1000, flow: 0, enqueued: 0 };
-            assert!(link.enqueue(p, &mut dropped));
+            assert!(link.enqueue(p, &mut 0, &mut dropped));
         }
         while let Some(t) = link.next_start() {
             while let Some(id) = link.next_held(t, &mut dropped) {

@@ -12,12 +12,14 @@ use super::codel::CodelParams;
 use super::fq_codel::FqCodelParams;
 use super::pie::PieParams;
 use super::red::RedParams;
+use super::threshold::DropTailParams;
+use super::DropTail;
 use crate::spec::flat::{self, Group};
 use crate::spec::InvalidField;
 
 /// The core link (E-base's C0 -> C1; the bottleneck of every named
-/// topology; a graph's link with core = true) and its queue: drop-tail,
-/// RED with `red`, CoDel with `codel`, FQ-CoDel with `fq_codel` (and
+/// topology; a graph's link with core = true) and its queue: drop-tail
+/// (marking at a threshold with `droptail`), RED with `red`, CoDel with `codel`, FQ-CoDel with `fq_codel` (and
 /// `codel`), or PIE with `pie`. A scenario leaving out its rate, delay or buffer takes
 /// its topology's (the topology spec's `x-core`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -75,7 +77,9 @@ impl Core {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum QueueKind {
-    /// ns-2 `Queue/DropTail` in byte mode, limit `buffer`.
+    /// ns-2 `Queue/DropTail` in byte mode, limit `buffer`; with
+    /// `[core.droptail]`'s threshold it marks ECN-capable arrivals CE from
+    /// K on (DCTCP's switches, see `net::threshold`).
     #[default]
     Droptail,
     /// Floyd-Jacobson RED as ns-2 `Queue/RED` (see `net::red`), hard limit `buffer`.
@@ -101,7 +105,10 @@ impl Core {
     pub fn validate(&self) -> Result<(), InvalidField> {
         match self.queue {
             QueueKind::Red => self.red.validate(self.buffer, self.buffer_packets),
-            kind => self.knobs.validate(kind, "core"),
+            kind => {
+                let limit = DropTail { limit_bytes: Some(self.buffer), limit_packets: self.buffer_packets };
+                self.knobs.validate(kind, &limit, "core")
+            }
         }
     }
 }
@@ -112,6 +119,9 @@ impl Core {
 /// link's half): a discipline with knobs adds its line here.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct QueueKnobs {
+    /// Drop-tail's marking threshold, used when `queue` is `droptail`.
+    #[serde(default)]
+    pub droptail: DropTailParams,
     /// CoDel's parameters, used when `queue` is `codel`, and by each flow
     /// queue when it is `fq_codel`.
     #[serde(default)]
@@ -127,6 +137,7 @@ pub struct QueueKnobs {
 impl Group for QueueKnobs {
     fn read<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
         match key {
+            "droptail" => self.droptail = map.next_value()?,
             "codel" => self.codel = map.next_value()?,
             "fq_codel" => self.fq_codel = map.next_value()?,
             "pie" => self.pie = map.next_value()?,
@@ -138,12 +149,14 @@ impl Group for QueueKnobs {
 }
 
 impl QueueKnobs {
-    /// Check the knobs a queue of `kind` uses, given in the table at `at`
-    /// (`core`); the error names the field. RED's are the core's own.
-    pub fn validate(&self, kind: QueueKind, at: &str) -> Result<(), InvalidField> {
+    /// Check the knobs a queue of `kind` with the hard limit `limit` uses,
+    /// given in the table at `at` (`core`); the error names the field.
+    /// RED's are the core's own.
+    pub fn validate(&self, kind: QueueKind, limit: &DropTail, at: &str) -> Result<(), InvalidField> {
         match kind {
+            QueueKind::Droptail => self.droptail.validate(limit, &format!("{at}.droptail")),
             // PIE's knobs, and FQ-CoDel's own, have only the schema's bounds.
-            QueueKind::Droptail | QueueKind::Red | QueueKind::Pie => Ok(()),
+            QueueKind::Red | QueueKind::Pie => Ok(()),
             // FQ-CoDel's flow queues each run CoDel with `codel`.
             QueueKind::Codel | QueueKind::FqCodel => self.codel.validate(&format!("{at}.codel")),
         }
@@ -173,7 +186,18 @@ mod tests {
         let keys: Vec<&str> = written.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(
             keys,
-            ["rate", "delay", "buffer", "buffer_packets", "queue", "red", "codel", "fq_codel", "pie"]
+            [
+                "rate",
+                "delay",
+                "buffer",
+                "buffer_packets",
+                "queue",
+                "red",
+                "droptail",
+                "codel",
+                "fq_codel",
+                "pie"
+            ]
         );
         assert_eq!(serde_json::from_value::<Core>(written).unwrap(), core);
     }
@@ -187,7 +211,7 @@ mod tests {
         assert_eq!(path, "pie.estimator", "{message}");
         let (path, message) = error(&format!(r#"{{{OWN}, "codle": {{}}}}"#));
         assert_eq!(path, "codle");
-        let all = "`rate`, `delay`, `buffer`, `buffer_packets`, `queue`, `red`, `codel`, `fq_codel`, `pie`";
+        let all = "`rate`, `delay`, `buffer`, `buffer_packets`, `queue`, `red`, `droptail`, `codel`, `fq_codel`, `pie`";
         assert!(message.starts_with(&format!("unknown field `codle`, expected one of {all}")), "{message}");
         let (_, message) = error(&format!(r#"{{{OWN}, "codel": {{}}, "codel": {{}}}}"#));
         assert!(message.starts_with("duplicate field `codel`"), "{message}");

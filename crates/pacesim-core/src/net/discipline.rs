@@ -16,6 +16,10 @@
 //!   sojourn-time drops), and choose which packet goes next from several
 //!   queues behind the one link (FQ-CoDel's flows). Its link holds the
 //!   waiting packets by id (`net::Link::enqueue`, `next_held`).
+//!
+//! Either kind may mark an ECN-capable arrival CE instead of dropping it
+//! ([`Verdict::Mark`]: drop-tail with a marking threshold, RED and PIE
+//! with `ecn`); the link sets the packet's bit and counts the mark.
 
 use std::fmt::Debug;
 
@@ -32,6 +36,9 @@ pub struct Arrival {
     pub queued_bytes: u64,
     pub queued_packets: u64,
     pub size: u32,
+    /// Whether it is ECN-capable (`ECT`): a queue that marks may mark it
+    /// CE instead of dropping it ([`Verdict::Mark`]).
+    pub ect: bool,
 }
 
 /// What becomes of an arriving packet.
@@ -42,6 +49,10 @@ pub enum Verdict {
     Admit,
     /// It is dropped; the queue is unchanged.
     DropArrival,
+    /// It joins the queue marked CE (RFC 3168 Sec 5): congestion signalled
+    /// without a loss. Only for an ECN-capable arrival ([`Arrival::ect`]);
+    /// a queue that would mark one that is not drops it.
+    Mark,
 }
 
 /// A packet waiting in a discipline that holds its packets: what the
@@ -79,6 +90,12 @@ pub trait Discipline {
     /// hold, all it decides; for one that holds, whether the packet is
     /// given to [`Discipline::enqueue`] (its admission limit).
     fn verdict(&mut self, a: &Arrival) -> Verdict;
+
+    /// Whether it may answer [`Verdict::Mark`] (the world then shows it
+    /// each packet's ECN bits; to the others every packet is not ECN-capable).
+    fn marks(&self) -> bool {
+        false
+    }
 
     /// Whether the packets wait in the discipline until the transmitter
     /// takes them ([`Discipline::enqueue`], [`Discipline::dequeue`]).

@@ -257,7 +257,7 @@ mod tests {
     }
 
     fn arrival(now: Time) -> Arrival {
-        Arrival { now, idle_since: None, queued_bytes: 0, queued_packets: 0, size: 1000 }
+        Arrival { now, idle_since: None, queued_bytes: 0, queued_packets: 0, size: 1000, ect: false }
     }
 
     fn fq(params: FqCodelParams, limit: DropTail) -> FqCodel {

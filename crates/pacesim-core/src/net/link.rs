@@ -28,6 +28,7 @@
 use std::collections::VecDeque;
 
 use super::discipline::{Arrival, Discipline, Queued, Verdict};
+use super::packet::ecn;
 use super::{DropTail, PacketId, PacketKind, Queue};
 use crate::metrics::{Burstiness, LinkStats, QueueTracks};
 use crate::sim::time::{tx_time, Time};
@@ -204,14 +205,43 @@ impl Link {
     /// `now`. Returns when its last bit reaches the far end, or `None` if
     /// the queue drops it. On a link whose queue [`Link::holds`] its
     /// packets, the packet is the one [`Link::next_held`] let go at `now`.
+    /// The queue sees every packet as not ECN-capable: on a link that may
+    /// mark ([`Link::marks`]), [`Link::offer_marking`].
     #[inline]
     pub fn offer(&mut self, now: Time, size: u32, kind: PacketKind) -> Option<Time> {
+        self.offer_ecn::<false>(now, size, kind, &mut 0)
+    }
+
+    /// [`Link::offer`] of a packet with ECN bits `ecn`, in which a queue
+    /// that marks sets CE.
+    #[inline]
+    pub fn offer_marking(&mut self, now: Time, size: u32, kind: PacketKind, ecn: &mut u8) -> Option<Time> {
+        self.offer_ecn::<true>(now, size, kind, ecn)
+    }
+
+    /// Whether the queue may mark ECN-capable packets CE (its discipline's
+    /// `marks`): the world offers them with [`Link::offer_marking`].
+    pub fn marks(&self) -> bool {
+        self.output.as_ref().is_some_and(|o| o.queue.marks())
+    }
+
+    /// [`Link::offer`], the packet's ECN bits `ecn` seen and marked if `ECN`
+    /// (a constant: without it, the path every other link takes is as if
+    /// there were no ECN).
+    #[inline(always)]
+    fn offer_ecn<const ECN: bool>(
+        &mut self,
+        now: Time,
+        size: u32,
+        kind: PacketKind,
+        ecn: &mut u8,
+    ) -> Option<Time> {
         let tx = self.serialise(size);
         let start = if self.direct {
             self.busy_until.max(now)
         } else {
             let busy_until = self.busy_until;
-            self.output_mut().admit(now, size, tx, kind, busy_until)?
+            self.output_mut().admit::<ECN>(now, size, tx, kind, busy_until, ecn)?
         };
         // A transmitter freeing at `now` is busy: the arrival goes first
         // (see `Output::settle`), and the packet starts behind the one before.
@@ -238,10 +268,10 @@ impl Link {
     /// Packet `p` arrives at `p.enqueued` at a queue that [`Link::holds`]:
     /// whether it was admitted. The packets the discipline dropped to make
     /// room (the arrival among them if it went no further) are pushed on
-    /// `dropped`.
-    pub fn enqueue(&mut self, p: Queued, dropped: &mut Vec<Queued>) -> bool {
+    /// `dropped`. A queue that marks sets CE in `ecn`, the packet's ECN bits.
+    pub fn enqueue(&mut self, p: Queued, ecn: &mut u8, dropped: &mut Vec<Queued>) -> bool {
         let busy_until = self.busy_until;
-        self.output_mut().enqueue(p, busy_until, dropped)
+        self.output_mut().enqueue(p, ecn, busy_until, dropped)
     }
 
     /// When the transmitter frees for the next held packet, if one waits.
@@ -326,9 +356,20 @@ impl Output {
     /// The queue takes or drops a packet arriving at `now` (`tx` on the
     /// wire) while the transmitter is busy until `busy_until`; when it takes
     /// it, the time its transmission starts.
-    fn admit(&mut self, now: Time, size: u32, tx: Time, kind: PacketKind, busy_until: Time) -> Option<Time> {
-        let arrival = self.arrival(now, size, busy_until);
-        let admitted = self.queue.verdict(&arrival) == Verdict::Admit;
+    /// A mark sets CE in `ecn` (seen only if `ECN`). Inlined: drop-tail's
+    /// admission is every tracked hop's path.
+    #[inline(always)]
+    fn admit<const ECN: bool>(
+        &mut self,
+        now: Time,
+        size: u32,
+        tx: Time,
+        kind: PacketKind,
+        busy_until: Time,
+        ecn: &mut u8,
+    ) -> Option<Time> {
+        let arrival = self.arrival(now, size, busy_until, if ECN { *ecn } else { 0 });
+        let admitted = self.verdict::<ECN>(&arrival, ecn);
         self.stats.arrival(now, kind, !admitted);
         if !admitted {
             if let Some(s) = &mut self.series {
@@ -354,7 +395,7 @@ impl Output {
     /// at `now` shows the discipline. Inlined into both callers: drop-tail's
     /// `admit` is every hop's path.
     #[inline(always)]
-    fn arrival(&mut self, now: Time, size: u32, busy_until: Time) -> Arrival {
+    fn arrival(&mut self, now: Time, size: u32, busy_until: Time, ecn: u8) -> Arrival {
         self.open_window(now, busy_until);
         self.settle(now);
         if let Some(b) = &mut self.burstiness {
@@ -371,15 +412,34 @@ impl Output {
             queued_bytes: self.queued_bytes,
             queued_packets: self.waiting.len() as u64,
             size,
+            ect: ecn & ecn::ECT != 0,
         }
+    }
+
+    /// The discipline's verdict on `arrival`: whether it is admitted, CE
+    /// set in `ecn` (and counted) if it is marked.
+    #[inline(always)]
+    fn verdict<const ECN: bool>(&mut self, arrival: &Arrival, ecn: &mut u8) -> bool {
+        let verdict = self.queue.verdict(arrival);
+        verdict == Verdict::Admit || (ECN && verdict == Verdict::Mark && self.mark(arrival.now, ecn))
+    }
+
+    /// An arrival at `now` with ECN bits `ecn` is marked CE: out of line,
+    /// as few arrivals are.
+    #[cold]
+    #[inline(never)]
+    fn mark(&mut self, now: Time, ecn: &mut u8) -> bool {
+        *ecn |= ecn::CE;
+        self.stats.marked(now);
+        true
     }
 
     /// [`Link::enqueue`]: the verdict on packet `p`, given to the
     /// discipline if it is admitted.
-    fn enqueue(&mut self, p: Queued, busy_until: Time, dropped: &mut Vec<Queued>) -> bool {
+    fn enqueue(&mut self, p: Queued, ecn: &mut u8, busy_until: Time, dropped: &mut Vec<Queued>) -> bool {
         let now = p.enqueued;
-        let arrival = self.arrival(now, p.size, busy_until);
-        let admitted = self.queue.verdict(&arrival) == Verdict::Admit;
+        let arrival = self.arrival(now, p.size, busy_until, *ecn);
+        let admitted = self.verdict::<true>(&arrival, ecn);
         self.stats.arrival(now, p.kind, !admitted);
         if admitted {
             self.waiting.push_back(Waiting { start: Time::MAX, size: p.size });
@@ -600,6 +660,7 @@ mod tests {
             mean_pktsize: 1000,
             limit: 10_000,
             rate_bps: 100_000_000,
+            ecn: false,
         };
         let mut l =
             Link::new(100_000_000, 0, Queue::Red(Red::new(config, crate::sim::rng::stream(1, "t", 0))));

@@ -31,7 +31,24 @@ pub struct Packet {
     /// Size on the wire, bytes.
     pub size: u32,
     pub seq: i64,
+    /// Its ECN bits ([`ecn`]): 0 for a flow that does not use ECN. In the
+    /// padding of the 32 bytes the packet takes anyway.
+    pub ecn: u8,
 }
+
+/// The ECN bits a packet carries (RFC 3168 Sec 5 and 6.1), one bit each:
+/// on data `ECT` (an ECN-capable transport sent it), `CE` (a queue marked
+/// it: congestion experienced) and `CWR` (the sender cut its window); on
+/// an ACK `ECE` (the receiver echoes congestion).
+pub mod ecn {
+    pub const ECT: u8 = 1;
+    pub const CE: u8 = 2;
+    pub const CWR: u8 = 4;
+    pub const ECE: u8 = 8;
+}
+
+// Every hop touches the packet: the ECN bits must not make it larger.
+const _: () = assert!(std::mem::size_of::<Packet>() == 32);
 
 /// Most SACK blocks one ACK carries (ns-2 `maxSackBlocks_`).
 pub const MAX_SACK_BLOCKS: usize = 3;

@@ -362,7 +362,16 @@ mod tests {
             PacketTraceSpec { links: vec!["l".into()], file: Some("/dev/full".into()), max_bytes: None };
         let nodes = TraceNodes { links: vec![(0, 1)], flows: vec![(2, 3)], sources: vec![] };
         let mut t = PacketTrace::create(&spec, nodes).unwrap();
-        let p = Packet { flow: 0, hop: 0, last_hop: 1, kind: PacketKind::Data, conn: 0, size: 1040, seq: 1 };
+        let p = Packet {
+            flow: 0,
+            hop: 0,
+            last_hop: 1,
+            kind: PacketKind::Data,
+            conn: 0,
+            size: 1040,
+            seq: 1,
+            ecn: 0,
+        };
         t.created(0, 0, &p, 0);
         t.offered(0, 0, 0, &p, 0, Some([0, 1_083_200]));
         let e = t.finish(2_000_000).unwrap_err();
@@ -380,7 +389,7 @@ mod tests {
         let spec = PacketTraceSpec { links: vec!["l".into()], file, max_bytes };
         let nodes = TraceNodes { links: vec![(0, 1)], flows: vec![(2, 3)], sources: vec![] };
         let mut t = PacketTrace::create(&spec, nodes).unwrap();
-        let p = |kind, seq| Packet { flow: 0, hop: 0, last_hop: 1, kind, conn: 0, size: 1040, seq };
+        let p = |kind, seq| Packet { flow: 0, hop: 0, last_hop: 1, kind, conn: 0, size: 1040, seq, ecn: 0 };
         t.created(0, 0, &p(PacketKind::Data, 1), 0);
         t.created(1, 1, &p(PacketKind::Data, 2), 1);
         t.created(2, 2, &p(PacketKind::Ack, 0), 0);

@@ -95,6 +95,10 @@ pub struct PieParams {
     /// DQ_THRESHOLD, Linux's 16384).
     #[schemars(extend("x-unit" = "bytes"), range(min = 1, max = u32::MAX))]
     pub dq_threshold: u64,
+    /// Mark ECN-capable arrivals CE instead of dropping them early while
+    /// the drop probability is at most 10 % (RFC 8033 Sec 5.1, Linux pie's
+    /// `ecn`); the accumulated probability restarts as at a drop.
+    pub ecn: bool,
 }
 
 impl Default for PieParams {
@@ -109,6 +113,7 @@ impl Default for PieParams {
             mtu: 1514,
             estimator: DelayEstimator::Timestamp,
             dq_threshold: 16384,
+            ecn: false,
         }
     }
 }
@@ -261,14 +266,24 @@ impl Pie {
 }
 
 impl Discipline for Pie {
+    fn marks(&self) -> bool {
+        self.params.ecn
+    }
+
     /// Drop-tail on the link's buffer and on `limit`, then PIE's early drop.
     fn verdict(&mut self, a: &Arrival) -> Verdict {
         self.catch_up(a.now);
         let fits = self.limit.verdict(a) == Verdict::Admit && a.queued_packets < self.params.limit;
-        if fits && !self.drop_early(a.queued_bytes) {
+        let early = fits && self.drop_early(a.queued_bytes);
+        if fits && !early {
             return Verdict::Admit;
         }
         self.accu = 0.0;
+        // RFC 8033 Sec 5.1: "if the drop probability is less than mark_ecnth
+        // (10%), ... mark"; Linux pie marks at or below 10 %.
+        if early && self.params.ecn && a.ect && self.p <= 0.1 {
+            return Verdict::Mark;
+        }
         Verdict::DropArrival
     }
 
@@ -310,7 +325,7 @@ mod tests {
     }
 
     fn arrival(now: Time, queued_bytes: u64) -> Arrival {
-        Arrival { now, idle_since: None, queued_bytes, queued_packets: 0, size: 1000 }
+        Arrival { now, idle_since: None, queued_bytes, queued_packets: 0, size: 1000, ect: false }
     }
 
     /// RFC 8033 Sec 4.2's update by hand, delays in s, alpha 0.125 and beta

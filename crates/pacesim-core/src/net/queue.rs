@@ -9,6 +9,7 @@ use rand::RngCore;
 use super::core_link::{Core, QueueKind, QueueKnobs};
 use super::discipline::{Arrival, Discipline, Limits, OtherDiscipline, Queued, Verdict};
 use super::red::RedConfig;
+use super::threshold::Threshold;
 use super::{Codel, DropTail, FqCodel, Pie, Red};
 use crate::sim::rng::{stream, Stream};
 use crate::sim::Time;
@@ -17,6 +18,8 @@ use crate::sim::Time;
 #[derive(Debug, Clone)]
 pub enum Queue {
     DropTail(DropTail),
+    /// Drop-tail marking at a threshold (`[core.droptail]`).
+    Threshold(Threshold),
     Red(Red),
     Codel(Codel),
     FqCodel(FqCodel),
@@ -62,6 +65,7 @@ impl Queue {
                     mean_pktsize: r.mean_packet as u32,
                     limit: if r.byte_mode { core.buffer } else { core.buffer / r.mean_packet },
                     rate_bps: core.rate,
+                    ecn: r.ecn,
                 };
                 Queue::Red(Red::new(config, stream(seed, "core.red", half)))
             }
@@ -76,6 +80,9 @@ impl Queue {
     /// PIE its drops.
     pub fn of(kind: QueueKind, limit: DropTail, knobs: &QueueKnobs, mut rng: Stream) -> Self {
         match kind {
+            QueueKind::Droptail if knobs.droptail.marks() => {
+                Queue::Threshold(Threshold::new(limit, &knobs.droptail))
+            }
             QueueKind::Droptail | QueueKind::Red => limit.into(),
             QueueKind::Codel => Queue::Codel(Codel::new(knobs.codel.clone(), limit)),
             QueueKind::FqCodel => {
@@ -93,6 +100,7 @@ macro_rules! dispatch {
     ($queue:expr, $q:ident => $body:expr) => {
         match $queue {
             Queue::DropTail($q) => $body,
+            Queue::Threshold($q) => $body,
             Queue::Red($q) => $body,
             Queue::Codel($q) => $body,
             Queue::FqCodel($q) => $body,
@@ -106,6 +114,10 @@ impl Discipline for Queue {
     #[inline]
     fn verdict(&mut self, a: &Arrival) -> Verdict {
         dispatch!(self, q => q.verdict(a))
+    }
+
+    fn marks(&self) -> bool {
+        dispatch!(self, q => q.marks())
     }
 
     fn holds(&self) -> bool {

@@ -2,7 +2,8 @@
 //! Gateways for Congestion Avoidance", ToN 1993), as ns-2 2.35's
 //! `Queue/RED` decides admission (queue/red.cc, `REDQueue::enque`,
 //! `estimator`, `calculate_p_new`, `modify_p`, `drop_early`) with its
-//! defaults `wait_ true`, `use_mark_p_ true`, `setbit_ false`, `drop_tail_ true`.
+//! defaults `wait_ true`, `use_mark_p_ true`, `drop_tail_ true`, and
+//! `setbit_` as `ecn` says (false by default).
 //!
 //! On every arrival, with `q` the queue length it finds (bytes in byte mode,
 //! else packets; the packet on the wire not counted):
@@ -21,7 +22,9 @@
 //!   mean_pktsize` and scaling `p_a` by `size / mean_pktsize` (Sec 10);
 //! - whatever the average, a packet finding `q >= limit` is dropped (forced).
 //!
-//! A drop resets the count; an arrival with `avg < min_th` (or `q <= 1`)
+//! With `ecn` (ns-2 `setbit_`) an ECN-capable arrival that would be
+//! dropped early (not at the hard limit) is marked CE and admitted instead.
+//! A drop or a mark resets the count; an arrival with `avg < min_th` (or `q <= 1`)
 //! ends the dropping phase. With `use_mark_p_` (ns-2's default) an average
 //! above `max_th` is no forced drop: it only drives `p_b` to 1.
 
@@ -65,6 +68,10 @@ pub struct RedParams {
     /// correction assume, bytes (ns-2 `mean_pktsize_`).
     #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
     pub mean_packet: u64,
+    /// Mark ECN-capable arrivals CE instead of dropping them early (ns-2
+    /// `setbit_`, Linux RED's `ecn`; RFC 3168 Sec 5); arrivals that are not
+    /// ECN-capable are dropped as before, and the hard limit drops all.
+    pub ecn: bool,
 }
 
 impl RedParams {
@@ -114,6 +121,7 @@ impl Default for RedParams {
             gentle: true,
             byte_mode: true,
             mean_packet: 1000,
+            ecn: false,
         }
     }
 }
@@ -135,6 +143,8 @@ pub struct RedConfig {
     pub limit: u64,
     /// Link rate, bit/s (for the idle-time correction).
     pub rate_bps: u64,
+    /// Early drops of ECN-capable arrivals become CE marks (`RedParams::ecn`).
+    pub ecn: bool,
 }
 
 /// A RED queue's admission state.
@@ -209,6 +219,10 @@ impl Red {
 }
 
 impl Discipline for Red {
+    fn marks(&self) -> bool {
+        self.config.ecn
+    }
+
     /// Whether the arriving packet is admitted or dropped (ns-2 `REDQueue::enque`).
     fn verdict(&mut self, a: &Arrival) -> Verdict {
         let size = a.size;
@@ -221,7 +235,7 @@ impl Discipline for Red {
         self.count += 1;
         self.count_bytes += u64::from(size);
 
-        let mut drop = false;
+        let mut early = false;
         if self.avg >= self.config.min_th && q > 1 {
             if !self.dropping {
                 self.dropping = true;
@@ -230,18 +244,22 @@ impl Discipline for Red {
             } else {
                 use rand::Rng;
                 let p = self.probability(size);
-                drop = self.rng.gen::<f64>() <= p;
+                early = self.rng.gen::<f64>() <= p;
             }
         } else {
             self.dropping = false;
         }
-        drop |= q >= self.config.limit;
-        if drop {
-            self.count = 0;
-            self.count_bytes = 0;
-            return Verdict::DropArrival;
+        let forced = q >= self.config.limit;
+        if !(early || forced) {
+            return Verdict::Admit;
         }
-        Verdict::Admit
+        // A mark restarts the count as a drop does (ns-2 `drop_early`).
+        self.count = 0;
+        self.count_bytes = 0;
+        if !forced && self.config.ecn && a.ect {
+            return Verdict::Mark;
+        }
+        Verdict::DropArrival
     }
 
     fn limits(&self) -> Limits {
@@ -267,7 +285,8 @@ mod tests {
             packets: u64,
             size: u32,
         ) -> bool {
-            let a = Arrival { now, idle_since, queued_bytes: bytes, queued_packets: packets, size };
+            let a =
+                Arrival { now, idle_since, queued_bytes: bytes, queued_packets: packets, size, ect: false };
             self.verdict(&a) == Verdict::Admit
         }
     }
@@ -285,6 +304,7 @@ mod tests {
             mean_pktsize: 1000,
             limit: 10_000,
             rate_bps: 100_000_000,
+            ecn: false,
         }
     }
 

@@ -492,6 +492,10 @@ impl CongestionControl for Bbr {
     /// cwnd and leaves ssthresh infinite, and `bbr_set_state`): the window
     /// saved is the one the ACK found; fast recovery starts packet
     /// conservation from the last ACK's flight at once.
+    /// BBR v1 takes no cut from an ECN echo: Linux's sets cwnd itself
+    /// (`bbr_main`), past the CWR state's reduction.
+    fn on_ece(&mut self, _w: &mut Window, _flight: f64, _now: Time) {}
+
     fn on_congestion(&mut self, w: &mut Window, _flight: f64, event: Congestion, _now: Time) {
         self.save_cwnd(self.cwnd_before);
         let (in_flight, acked, delivered) = self.last;

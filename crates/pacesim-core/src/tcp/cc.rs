@@ -5,6 +5,8 @@
 //! (`wants_rate_samples`) also sees every ACK's delivery-rate sample, the
 //! packets in flight and the least RTT (`tcp::rate`, Linux's `tcp_rate.c`)
 //! and may set the pacing rate and the window directly (`on_rate_sample`).
+//! An ECN-capable sender's variant hears each ACK's echo (`on_ecn_ack`)
+//! and cuts on one (`on_ece`; `tcp::ecn`).
 
 use super::rate::{RateControl, RateSample};
 use crate::sim::Time;
@@ -94,4 +96,18 @@ pub trait CongestionControl: Send {
     /// set `w.cwnd` and the flow's pacing rate in `control`. Called only if
     /// `wants_rate_samples`.
     fn on_rate_sample(&mut self, _w: &mut Window, _control: &mut RateControl, _rs: &RateSample, _now: Time) {}
+
+    /// An ECN-capable sender's new ACK acknowledged `acked` packets, with
+    /// ECE or not, up to `ackno`, `snd_nxt` the next sequence number to
+    /// send (DCTCP's alpha, `tcp::dctcp`); before any cut it brings
+    /// (`on_ece`) and before `on_ack`.
+    fn on_ecn_ack(&mut self, _acked: u64, _ece: bool, _ackno: i64, _snd_nxt: i64) {}
+
+    /// An ECN echo cuts the window, once per window of data (`tcp::ecn`),
+    /// `flight` packets of window in use: RFC 3168 Sec 6.1.2's response is
+    /// the variant's own to a fast retransmit ("the same as ... a single
+    /// dropped packet"), unless it says otherwise.
+    fn on_ece(&mut self, w: &mut Window, flight: f64, now: Time) {
+        self.on_congestion(w, flight, Congestion::FastRetransmit, now);
+    }
 }

@@ -7,6 +7,7 @@
 //! (ns-2 `advance`, `finish`).
 
 use super::cc::CongestionControl;
+use super::ecn::EcnMode;
 use super::pacing::HostPacer;
 use super::recovery::{LossRecovery, Recovery};
 use super::rtt::RttEstimator;
@@ -43,6 +44,19 @@ impl TcpSender {
     pub fn with_cuts_from_flight(mut self, from_flight: bool) -> Self {
         self.state.cut_from_flight = from_flight;
         self
+    }
+
+    /// Use ECN as `mode` says (`tcp::ecn`).
+    pub fn with_ecn(mut self, mode: EcnMode) -> Self {
+        self.state.set_ecn(mode);
+        self
+    }
+
+    /// The ECN bits of the packets emitted since last asked, one per
+    /// sequence number appended to the output, in order; `None` for a
+    /// sender that does not use ECN. The caller empties it.
+    pub fn ecn_bits(&mut self) -> Option<&mut Vec<u8>> {
+        self.state.ecn.as_deref_mut().map(|e| &mut e.bits)
     }
 
     /// Remember when each sequence number was first sent (see `first_sent`).
@@ -128,13 +142,27 @@ impl TcpSender {
         self.recovery.send_much(&mut self.state, now, out);
     }
 
-    /// An ACK for cumulative sequence `ackno` arrived, with TCP `options`
-    /// (read only by SACK and FACK).
+    /// An ACK for cumulative sequence `ackno` arrived, with ECE or not
+    /// (heard only by a sender that uses ECN) and TCP `options` (read only
+    /// by SACK and FACK).
     #[inline]
-    pub fn on_ack(&mut self, ackno: i64, options: &TcpOptions, now: Time, out: &mut Vec<i64>) {
+    pub fn on_ack(&mut self, ackno: i64, ece: bool, options: &TcpOptions, now: Time, out: &mut Vec<i64>) {
         self.state.ack_arrived();
         self.state.rate_sample(ackno, options.sack.as_slice(), now);
+        if self.state.ecn.is_some() {
+            self.on_ecn_ack(ackno, ece, options, now, out);
+        } else {
+            self.recovery.on_ack(&mut self.state, ackno, options, now, out);
+        }
+    }
+
+    /// [`TcpSender::on_ack`] for a sender that uses ECN: the echo is heard
+    /// first (`tcp::ecn`). Out of line, so that the others' path stays as it was.
+    #[inline(never)]
+    fn on_ecn_ack(&mut self, ackno: i64, ece: bool, options: &TcpOptions, now: Time, out: &mut Vec<i64>) {
+        self.state.ecn_echo(ackno, ece, now);
         self.recovery.on_ack(&mut self.state, ackno, options, now, out);
+        self.state.ecn_acted();
     }
 
     /// The retransmission timer expired.
@@ -251,7 +279,7 @@ mod tests {
                         let ack = self.rx.on_data(seq, sent, now).expect("no delayed ACKs here");
                         self.q.push(now + self.one_way, Ev::Ack(ack, self.rx.options()));
                     }
-                    Ev::Ack(a, options) => self.tx.on_ack(a, &options, now, &mut self.out),
+                    Ev::Ack(a, options) => self.tx.on_ack(a, false, &options, now, &mut self.out),
                     Ev::Rto => {
                         if self.tx.state.rtx.fires(now) {
                             self.tx.on_timeout(now, &mut self.out)
@@ -658,5 +686,49 @@ mod tests {
                 assert_eq!((s.w.ssthresh, s.t_seqno), (ssthresh, t_seqno), "flight {flight} at {ms} ms");
             }
         }
+    }
+
+    /// Classic ECN (RFC 3168) by hand. The SYN's ACK and ACKs 1..=8 open
+    /// the window in slow start to 10 with 18 sent; ACK 9 echoes CE: the
+    /// window in use, 10, is halved (ssthresh and cwnd 5) and this ACK
+    /// does not open it. Echoes on ACKs up to 18 (the highest sent at the
+    /// cut) are of the same window: no cut. The first new packet after the
+    /// cut carries CWR, and its ACK's echo cuts again. The SYN and a
+    /// retransmission (after a timeout) are not ECN-capable.
+    #[test]
+    fn classic_ecn_cuts_once_a_window_and_sends_cwr() {
+        use crate::net::packet::ecn::{CWR, ECT};
+        let mut tx = sender(1000, Recovery::reno(), None).with_ecn(EcnMode::Classic);
+        let mut sent: Vec<(i64, u8)> = vec![];
+        let mut out = vec![];
+        let mut take = |tx: &mut TcpSender, out: &mut Vec<i64>| {
+            let bits = std::mem::take(tx.ecn_bits().expect("an ECN sender"));
+            assert_eq!(bits.len(), out.len());
+            sent.extend(out.drain(..).zip(bits));
+            sent.clone()
+        };
+        tx.start(0, &mut out);
+        assert_eq!(take(&mut tx, &mut out), vec![(0, 0)], "the SYN");
+        for k in 0..=8 {
+            tx.on_ack(k, false, &TcpOptions::default(), (100 + k as Time) * MS, &mut out);
+        }
+        assert_eq!((tx.state.w.cwnd, tx.state.maxseq), (10.0, 18));
+        tx.on_ack(9, true, &TcpOptions::default(), 110 * MS, &mut out);
+        assert_eq!(tx.state.w, Window { cwnd: 5.0, ssthresh: 5.0 });
+        assert_eq!(tx.state.stats.ecn_cuts, 1);
+        for k in 10..=18 {
+            tx.on_ack(k, true, &TcpOptions::default(), (100 + k as Time) * MS, &mut out);
+        }
+        assert_eq!(tx.state.stats.ecn_cuts, 1, "echoes of the window already cut");
+        let sent = take(&mut tx, &mut out);
+        assert!(sent.iter().filter(|s| (1..=18).contains(&s.0)).all(|s| s.1 == ECT));
+        let after: Vec<(i64, u8)> = sent.iter().filter(|s| s.0 > 18).copied().collect();
+        assert_eq!(after[0], (19, ECT | CWR), "{sent:?}");
+        assert!(after[1..].iter().all(|s| s.1 == ECT));
+        tx.on_ack(19, true, &TcpOptions::default(), 120 * MS, &mut out);
+        assert_eq!(tx.state.stats.ecn_cuts, 2, "an echo of the next window");
+        take(&mut tx, &mut out);
+        tx.on_timeout(2_000 * MS, &mut out);
+        assert_eq!(take(&mut tx, &mut out).last(), Some(&(20, 0)), "a retransmission is not ECN-capable");
     }
 }

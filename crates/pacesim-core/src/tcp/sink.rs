@@ -18,9 +18,14 @@
 //! only the history, up to three blocks, less those now below the cumulative
 //! ACK, which it drops. Once the cumulative ACK reaches the highest packet
 //! seen the history is dropped too and ACKs carry no blocks.
+//!
+//! A sink of a flow that uses ECN echoes CE marks on its ACKs (`tcp::ecn`:
+//! ECE until CWR, or DCTCP's per-packet echo, which sends a delayed ACK
+//! early when the CE state changes).
 
 use std::collections::VecDeque;
 
+use super::ecn::{EcnEcho, EcnMode};
 use crate::net::packet::{SackBlocks, TcpOptions, MAX_SACK_BLOCKS};
 use crate::sim::timer::Timer;
 use crate::sim::Time;
@@ -44,6 +49,8 @@ pub struct TcpSink {
     options: TcpOptions,
     /// The last cumulative ACK sent (ns-2 `last_ack_sent_`).
     last_ack_sent: i64,
+    /// The ECN echo, for a flow that uses ECN (`tcp::ecn`).
+    ecn: Option<Box<EcnEcho>>,
 }
 
 impl TcpSink {
@@ -52,6 +59,28 @@ impl TcpSink {
     pub fn new(delay: Option<Time>, sack: bool) -> Self {
         let sack = sack.then(|| VecDeque::with_capacity(MAX_SACK_BLOCKS));
         TcpSink { max_seen: -1, delay, sack, ..Default::default() }
+    }
+
+    /// Echo ECN marks as `mode` says (`tcp::ecn`).
+    pub fn with_ecn(mut self, mode: EcnMode) -> Self {
+        self.ecn = (mode != EcnMode::Off).then(|| Box::new(EcnEcho::new(mode)));
+        self
+    }
+
+    /// A data packet with ECN `bits` arrives, before [`TcpSink::on_data`]
+    /// takes it: a DCTCP sink whose CE state it changes while an ACK is
+    /// delayed sends that ACK now, for the packets before it, with the old
+    /// ECE (RFC 8257 Sec 3.2): returned as (ACK number, ECE).
+    pub fn on_ecn(&mut self, bits: u8) -> Option<(i64, bool)> {
+        let pending = self.timer.is_pending();
+        let ece = self.ecn.as_deref_mut()?.arrive(bits, pending)?;
+        self.timer.cancel();
+        Some((self.ack(), ece))
+    }
+
+    /// Whether the next ACK carries ECE.
+    pub fn ece(&self) -> bool {
+        self.ecn.as_deref().is_some_and(EcnEcho::ece)
     }
 
     /// Options for the ACK of the last packet received: SACK blocks (none
@@ -132,7 +161,9 @@ impl TcpSink {
         self.build_sack(seq, duplicate);
         if let Some(interval) = self.delay {
             let in_order = seq == self.next - 1;
-            if !self.timer.is_pending() && in_order && !fills_gap && seq != 0 {
+            // DCTCP: a packet that changed the CE state is acknowledged at once.
+            let ce_changed = self.ecn.as_deref_mut().is_some_and(|e| std::mem::take(&mut e.ack_now));
+            if !self.timer.is_pending() && in_order && !fills_gap && seq != 0 && !ce_changed {
                 self.timer.set(now + interval);
                 return None;
             }
@@ -186,6 +217,29 @@ mod tests {
         assert_eq!(s.delivered(), 7);
         // First packet lost: ACK -1 (nothing in order yet).
         assert_eq!(TcpSink::new(None, false).on_data(1, 0, 0), Some(-1));
+    }
+
+    /// RFC 8257 Sec 3.2 with delayed ACKs: packet 1 (not marked) waits for
+    /// a second; 2 comes marked: the ACK pending for 1 goes at once with
+    /// ECE 0, and 2 is acknowledged at once with ECE 1; 3 (marked) waits
+    /// and 4 (marked) takes it, ECE 1; 5, not marked, with nothing pending,
+    /// is acknowledged at once with ECE 0.
+    #[test]
+    fn a_dctcp_sink_with_delayed_acks_acknowledges_each_change_of_ce_at_once() {
+        use crate::net::packet::ecn::{CE, ECT};
+        let ms = 1_000_000;
+        let mut s = TcpSink::new(Some(100 * ms), false).with_ecn(EcnMode::Dctcp);
+        let mut arrive = |seq: i64, bits: u8| {
+            let early = s.on_ecn(bits);
+            (early, s.on_data(seq, 0, seq as Time * ms).map(|a| (a, s.ece())))
+        };
+        assert_eq!(arrive(0, ECT), (None, Some((0, false))), "the SYN at once");
+        assert_eq!(arrive(1, ECT), (None, None));
+        assert_eq!(arrive(2, ECT | CE), (Some((1, false)), Some((2, true))));
+        assert_eq!(arrive(3, ECT | CE), (None, None));
+        assert_eq!(arrive(4, ECT | CE), (None, Some((4, true))));
+        assert_eq!(arrive(5, ECT), (None, Some((5, false))));
+        assert!(!s.timer.is_pending());
     }
 
     #[test]

@@ -10,12 +10,15 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::bbr::BbrSpec;
+use super::dctcp::DctcpSpec;
+use super::ecn::EcnMode;
 use super::fast::FastSpec;
 use crate::spec::variants::{Table, Variants};
 use crate::spec::{bad, positive, InvalidField, MS};
 
 /// Congestion control and loss recovery: ns-2's Reno, NewReno, Sack1,
-/// Fack; BIC and CUBIC (Linux, paper W), FAST (paper W); BBR v1 (Linux).
+/// Fack; BIC and CUBIC (Linux, paper W), FAST (paper W); BBR v1 (Linux);
+/// DCTCP (RFC 8257).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "variant", rename_all = "kebab-case")]
 pub enum TcpVariant {
@@ -43,6 +46,11 @@ pub enum TcpVariant {
     /// paces at its bandwidth estimate, cwnd from bandwidth x least RTT,
     /// with SACK recovery.
     Bbr(BbrSpec),
+    /// DCTCP (Alizadeh et al. 2010; RFC 8257, Linux `tcp_dctcp.c`): ECN
+    /// always, the window cut by alpha / 2 on echoes, alpha the share of
+    /// data marked (EWMA with weight `dctcp_g`); Reno's growth and loss
+    /// response with NewReno recovery.
+    Dctcp(DctcpSpec),
 }
 
 impl Variants for TcpVariant {
@@ -52,6 +60,7 @@ impl Variants for TcpVariant {
         match self {
             TcpVariant::Fast(f) => f.validate(),
             TcpVariant::Bbr(b) => b.validate(),
+            TcpVariant::Dctcp(d) => d.validate(),
             _ => Ok(()),
         }
     }
@@ -109,6 +118,12 @@ pub struct Tcp {
     /// patch, every agent paced or not), or the packets in flight only in
     /// runs whose hosts pace (paper E's two builds).
     pub window_cut: WindowCut,
+    /// ECN (RFC 3168): new data goes ECN-capable, the sink echoes CE marks
+    /// (ECE until the sender's CWR) and an echo cuts the window as the
+    /// variant cuts on a fast retransmit, once per window (BBR v1: no cut,
+    /// as Linux's). DCTCP uses ECN whatever this says, with its own echo
+    /// and cut.
+    pub ecn: bool,
 }
 
 /// ns-2 2.35's `Agent/TCP` defaults (paper E's 1000 B segments), Reno.
@@ -128,6 +143,7 @@ impl Default for Tcp {
             initial_rto: 3000 * MS,
             delayed_ack: None,
             window_cut: WindowCut::Cwnd,
+            ecn: false,
         }
     }
 }
@@ -187,6 +203,15 @@ impl Tcp {
         )
     }
 
+    /// How the flows use ECN: DCTCP's way, classic with `ecn`, or not.
+    pub fn ecn_mode(&self) -> EcnMode {
+        match self.variant {
+            TcpVariant::Dctcp(_) => EcnMode::Dctcp,
+            _ if self.ecn => EcnMode::Classic,
+            _ => EcnMode::Off,
+        }
+    }
+
     /// Check the TCP parameters; the error names the field.
     pub fn validate(&self) -> Result<(), InvalidField> {
         let t = self;
@@ -222,7 +247,10 @@ mod tests {
         crate::spec::variants::serialize(&t, &mut serde_json::Serializer::new(&mut out)).unwrap();
         let written = String::from_utf8(out).unwrap();
         assert!(written.starts_with(r#"{"variant":"fast","segment_size":1500,"#), "{written}");
-        assert!(written.ends_with(r#""window_cut":"cwnd","fast_alpha":20.0,"fast_gamma":0.5}"#), "{written}");
+        assert!(
+            written.ends_with(r#""window_cut":"cwnd","ecn":false,"fast_alpha":20.0,"fast_gamma":0.5}"#),
+            "{written}"
+        );
         assert_eq!(read(&written).unwrap(), t);
         let fack = read(r#"{"variant":"fack","rampdown":true}"#).unwrap();
         assert_eq!(fack.variant, TcpVariant::Fack { rampdown: true });

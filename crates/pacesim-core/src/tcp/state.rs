@@ -18,8 +18,12 @@
 //!   recovery counts them ([`LossRecovery::in_flight`](super::LossRecovery)).
 //! - Host pacing (`tcp::pacing`) is asked before, during and after each
 //!   `send_much` (`pace_begin`, `pacing_holds`, `paced`, `pace_end`).
+//! - ECN (`tcp::ecn`), for a sender that uses it: each ACK's echo is heard
+//!   before the loss recovery acts on the ACK (`ecn_echo`), and may cut the
+//!   window once a window; the ACK that cut does not open it.
 
 use super::cc::{Congestion, CongestionControl, Window};
+use super::ecn::{EcnMode, EcnSender};
 use super::pacing::{HostPacer, Wei};
 use super::rate::RateSampler;
 use super::rtt::RttEstimator;
@@ -37,6 +41,8 @@ pub struct SenderStats {
     /// Partial ACKs in recovery (NewReno's each retransmit one packet).
     pub partial_acks: u64,
     pub timeouts: u64,
+    /// Window cuts by ECN echoes (`tcp::ecn`).
+    pub ecn_cuts: u64,
 }
 
 /// What every sender has, whatever its loss recovery.
@@ -80,6 +86,8 @@ pub struct SendState {
     /// Window cuts from the packets in flight, not the window in use
     /// (`tcp.window_cut`: ns-2 built with Wei's pacing patch).
     pub(in crate::tcp) cut_from_flight: bool,
+    /// ECN, for a sender that uses it (`tcp::ecn`); boxed, absent for the others.
+    pub(in crate::tcp) ecn: Option<Box<EcnSender>>,
     pub stats: SenderStats,
 }
 
@@ -116,6 +124,7 @@ impl SendState {
             pace: Timer::default(),
             rate,
             cut_from_flight: false,
+            ecn: None,
             stats: SenderStats::default(),
         }
     }
@@ -268,6 +277,37 @@ impl SendState {
         }
     }
 
+    /// Use ECN as `mode` says.
+    pub(in crate::tcp) fn set_ecn(&mut self, mode: EcnMode) {
+        self.ecn = (mode != EcnMode::Off).then(|| Box::new(EcnSender::new(mode)));
+    }
+
+    /// An ECN-capable sender's ACK of `ackno`, with ECE or not, before its
+    /// loss recovery acts on it: the congestion control hears of the
+    /// packets a new ACK acknowledges, and an echo past the window of the
+    /// last cut (by an echo or a loss) cuts the window (`tcp::ecn`).
+    pub(in crate::tcp) fn ecn_echo(&mut self, ackno: i64, ece: bool, now: Time) {
+        let Some(e) = self.ecn.as_deref() else { return };
+        if ackno > self.highest_ack {
+            let acked = (ackno - self.highest_ack) as u64;
+            self.cc.on_ecn_ack(acked, ece, ackno, self.maxseq + 1);
+        }
+        if ece && ackno > e.recover.max(self.recover) {
+            let flight = self.windowd();
+            self.cc.on_ece(&mut self.w, flight, now);
+            let maxseq = self.maxseq;
+            self.ecn.as_deref_mut().expect("ECN sender").cut(maxseq);
+            self.stats.ecn_cuts += 1;
+        }
+    }
+
+    /// The recovery has acted on the ACK the echo of which cut the window.
+    pub(in crate::tcp) fn ecn_acted(&mut self) {
+        if let Some(e) = self.ecn.as_deref_mut() {
+            e.just_cut = false;
+        }
+    }
+
     /// The retransmission timer expired: the rate sampler presumes every
     /// packet outstanding lost.
     pub(in crate::tcp) fn rate_timeout(&mut self) {
@@ -306,6 +346,9 @@ impl SendState {
         }
         if let Some(r) = self.rate.as_deref_mut() {
             r.sent(seq, now, nothing_outstanding);
+        }
+        if let Some(e) = self.ecn.as_deref_mut() {
+            e.sent(seq > self.maxseq, self.syn && seq == 0);
         }
         out.push(seq);
         self.stats.data_sent += 1;
@@ -358,6 +401,9 @@ impl SendState {
     /// Open the window on an ACK (ns-2 `opencwnd`): the congestion control,
     /// or Wei's ack counting with `in_flight` packets in flight.
     pub(in crate::tcp) fn open_cwnd(&mut self, now: Time, in_flight: i64) {
+        if self.ecn.as_deref().is_some_and(|e| e.just_cut) {
+            return;
+        }
         let w = &mut self.w;
         let counted = match self.pacer.as_deref_mut() {
             Some(HostPacer::Wei(p)) => p.open(w, now, in_flight),
@@ -372,7 +418,13 @@ impl SendState {
     /// cuts from the window in use, `windowd` (stock ns-2), or from the
     /// `in_flight` packets (`tcp.window_cut`); Wei's loss filter may stop
     /// or soften the cut.
+    /// A fast retransmit inside the window an ECN echo cut does not cut
+    /// again (`tcp::ecn`).
     pub(in crate::tcp) fn cut_window(&mut self, windowd: f64, in_flight: i64, event: Congestion, now: Time) {
+        let cut_by_echo = self.ecn.as_deref().is_some_and(|e| self.highest_ack <= e.recover);
+        if event == Congestion::FastRetransmit && cut_by_echo {
+            return;
+        }
         let rtt = self.rtt.last();
         if self.wei_mut().is_some_and(|p| p.filters_cut(now, rtt)) {
             return;

@@ -313,8 +313,8 @@ impl Graph {
                             "RED is the core link's only (core.queue, [core.red])",
                         ));
                     }
-                    dir.knobs.validate(kind, &field(half))?;
                     let limit = DropTail { limit_bytes: dir.buffer, limit_packets: dir.buffer_packets };
+                    dir.knobs.validate(kind, &limit, &field(half))?;
                     // Its own stream: ("link.queue", 2 i for the forward half, 2 i + 1 the reverse).
                     let rng = stream(seed, "link.queue", 2 * i as u64 + u64::from(half == "reverse"));
                     Queue::of(kind, limit, &dir.knobs, rng)

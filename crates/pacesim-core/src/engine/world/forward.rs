@@ -5,6 +5,7 @@
 
 use super::hop::Hop;
 use super::{traced, Event, World, NO_PACER, SACK_BLOCK_BYTES};
+use crate::net::packet::ecn;
 use crate::net::{Packet, PacketId, PacketKind, TcpOptions};
 use crate::pacing::LinkPacer;
 use crate::sim::Time;
@@ -26,12 +27,13 @@ impl World {
 
     /// Hand the packet to the link of its current hop `hop`, which holds
     /// it: through the link's pacer, or to its queue if that holds its
-    /// packets; or, past a DelayBox, onto the link.
+    /// packets; or, past a DelayBox or to a queue that may mark it, onto
+    /// the link.
     pub(super) fn forward_held(&mut self, id: PacketId, hop: Hop) {
         let i = self.pacer_at[hop.link()];
         if i == NO_PACER {
             if !self.net.links[hop.link()].holds() {
-                return self.transmit_packet(id);
+                return self.carry_from(id, self.now, hop.has(Hop::MARKS));
             }
             return self.hold(hop, id);
         }
@@ -57,15 +59,38 @@ impl World {
     /// as if scheduled when its transmission on that link started, at its
     /// place in the link's train (`Link::last_start`). An offer to a traced
     /// link is recorded (only a run with a trace marks a hop `Hop::TRACED`).
+    /// The first link's queue does not mark (`carry_from` for one that may).
     #[inline]
-    pub(super) fn carry(&mut self, id: PacketId, mut at: Time) {
+    pub(super) fn carry(&mut self, id: PacketId, at: Time) {
+        self.carry_at::<false>(id, at);
+    }
+
+    /// [`World::carry`], the first link's queue shown the packet's ECN bits
+    /// if `marks` (its hop is `Hop::MARKS`). Only the first: a queue that
+    /// may mark is never cut through.
+    pub(super) fn carry_from(&mut self, id: PacketId, at: Time, marks: bool) {
+        if marks {
+            self.carry_at::<true>(id, at);
+        } else {
+            self.carry_at::<false>(id, at);
+        }
+    }
+
+    #[inline(always)]
+    fn carry_at<const MARKS: bool>(&mut self, id: PacketId, mut at: Time) {
         let net = &mut self.net;
         let p = self.packets.get_mut(id);
         let mut started: (Time, u16);
+        let mut marks = MARKS;
         let crossed = loop {
             let hop = self.route_hops[p.hop as usize];
             let link = &mut net.links[hop.link()];
-            let arrives = link.offer(at, p.size, p.kind);
+            let arrives = if marks {
+                marks = false;
+                link.offer_marking(at, p.size, p.kind, &mut p.ecn)
+            } else {
+                link.offer(at, p.size, p.kind)
+            };
             if hop.has(Hop::TRACED) {
                 traced::offered(self.trace.as_deref_mut(), self.now, hop, link, id, p, at, arrives);
             }
@@ -120,7 +145,7 @@ impl World {
         conn: u32,
     ) -> PacketId {
         let span = self.net.routes[route as usize].clone();
-        let p = Packet { flow, hop: span.start, last_hop: span.end, kind, conn, size, seq };
+        let p = Packet { flow, hop: span.start, last_hop: span.end, kind, conn, size, seq, ecn: 0 };
         let id = self.packets.alloc(p);
         if self.trace.is_some() {
             self.trace_created(id, &p);
@@ -128,13 +153,16 @@ impl World {
         id
     }
 
-    /// The sink of `flow` acknowledges `ackno`, with its options if the
-    /// sender reads them.
-    pub(super) fn inject_ack(&mut self, flow: u32, ackno: i64) {
+    /// The sink of `flow` acknowledges `ackno`, with ECE or not, and with
+    /// its options if the sender reads them.
+    pub(super) fn inject_ack(&mut self, flow: u32, ackno: i64, ece: bool) {
         let f = &self.flows[flow as usize];
         let (options, rev, with_options, conn) = (f.sink.options(), f.path.rev, f.sender.uses_sack(), f.conn);
         let size = self.sizes.ack + SACK_BLOCK_BYTES * options.sack.as_slice().len() as u32;
         let id = self.alloc(flow, rev, PacketKind::Ack, size, ackno, conn);
+        if ece {
+            self.packets.get_mut(id).ecn = ecn::ECE;
+        }
         if with_options {
             self.packets.set_options(id, options);
         }
@@ -176,8 +204,15 @@ impl World {
                 let before = if tmix { flow.sink.delivered() } else { 0 };
                 self.count_received(&p, self.now, false);
                 let flow = &mut self.flows[p.flow as usize];
+                if p.ecn != 0 {
+                    if let Some((ackno, ece)) = flow.sink.on_ecn(p.ecn) {
+                        self.inject_ack(p.flow, ackno, ece);
+                    }
+                }
+                let flow = &mut self.flows[p.flow as usize];
                 if let Some(ackno) = flow.sink.on_data(p.seq, options.timestamp, self.now) {
-                    self.inject_ack(p.flow, ackno);
+                    let ece = flow.sink.ece();
+                    self.inject_ack(p.flow, ackno, ece);
                 }
                 self.arm_sink(p.flow);
                 if tmix {
@@ -189,7 +224,7 @@ impl World {
             }
             PacketKind::Ack => {
                 let flow = &mut self.flows[p.flow as usize];
-                flow.sender.on_ack(p.seq, &options, self.now, &mut self.out);
+                flow.sender.on_ack(p.seq, p.ecn & ecn::ECE != 0, &options, self.now, &mut self.out);
                 if flow.user.is_some() && flow.sender.done() {
                     self.finish_transfer(p.flow);
                 }
@@ -208,6 +243,29 @@ impl World {
         }
     }
 
+    /// Data packet `seq` of flow `f` (on `route`, of connection `conn`,
+    /// stamped with its send times if `stamped`) with ECN bits `ecn` goes out.
+    #[inline(always)]
+    fn send_data(&mut self, (f, route, conn, stamped): (u32, u32, u32, bool), seq: i64, ecn: u8) {
+        let size = match self.sizes.syn {
+            Some(syn) if seq == 0 => {
+                self.flows[f as usize].syns_sent += 1;
+                syn
+            }
+            _ => self.sizes.data,
+        };
+        let id = self.alloc(f, route, PacketKind::Data, size, seq, conn);
+        if ecn != 0 {
+            self.packets.get_mut(id).ecn = ecn;
+        }
+        if stamped {
+            let first_sent = self.flows[f as usize].sender.first_sent(seq).unwrap_or(self.now);
+            self.packets
+                .set_options(id, TcpOptions { timestamp: self.now, first_sent, ..Default::default() });
+        }
+        self.forward(id);
+    }
+
     /// Send what the flow's sender emitted, arm its timers, and note its window
     /// (and its state, when recorded).
     pub(super) fn transmit(&mut self, f: u32) {
@@ -215,22 +273,24 @@ impl World {
         let flow = &self.flows[f as usize];
         let stamped =
             flow.sender.uses_sack() || self.measures_delay(PacketKind::Data) || self.measures_transit;
-        let (route, conn) = (flow.path.fwd, flow.conn);
-        for seq in out.drain(..) {
-            let size = match self.sizes.syn {
-                Some(syn) if seq == 0 => {
-                    self.flows[f as usize].syns_sent += 1;
-                    syn
+        let data = (f, flow.path.fwd, flow.conn, stamped);
+        match self.flows[f as usize].sender.ecn_bits() {
+            None => {
+                for seq in out.drain(..) {
+                    self.send_data(data, seq, 0);
                 }
-                _ => self.sizes.data,
-            };
-            let id = self.alloc(f, route, PacketKind::Data, size, seq, conn);
-            if stamped {
-                let first_sent = self.flows[f as usize].sender.first_sent(seq).unwrap_or(self.now);
-                self.packets
-                    .set_options(id, TcpOptions { timestamp: self.now, first_sent, ..Default::default() });
             }
-            self.forward(id);
+            // The ECN bits of the packets in `out`, one each.
+            Some(b) => {
+                let mut bits = std::mem::take(&mut self.ecn_bits);
+                std::mem::swap(b, &mut bits);
+                debug_assert_eq!(bits.len(), out.len());
+                for (i, seq) in out.drain(..).enumerate() {
+                    self.send_data(data, seq, bits.get(i).copied().unwrap_or(0));
+                }
+                bits.clear();
+                self.ecn_bits = bits;
+            }
         }
         self.out = out;
         let flow = &mut self.flows[f as usize];

@@ -17,9 +17,11 @@ impl World {
         let p = *self.packets.get(id);
         let q = Queued { id, kind: p.kind, size: p.size, flow: p.flow, enqueued: self.now };
         let mut dropped = std::mem::take(&mut self.queue_drops);
-        if !self.net.links[l].enqueue(q, &mut dropped) {
+        let mut ecn = p.ecn;
+        if !self.net.links[l].enqueue(q, &mut ecn, &mut dropped) {
             dropped.push(q);
         }
+        self.packets.get_mut(id).ecn = ecn;
         if let Some(trace) = self.trace.as_deref_mut().filter(|_| hop.has(Hop::TRACED)) {
             trace.event(self.now, l as u32, id, &p, self.now, b'+');
         }

@@ -7,7 +7,8 @@
 /// `Link::holds`), whether the packet
 /// goes on at once across the route's next link (cut through, see
 /// `Network::mark_cut_through`), whether the link's far end is in the
-/// other half of a split run, whether the link is traced, and whether it leaves a Tmix DelayBox. One word, next to the route's other hops,
+/// other half of a split run, whether the link is traced, whether it leaves a Tmix DelayBox, and whether its
+/// queue may mark ECN-capable packets. One word, next to the route's other hops,
 /// instead of a table by link for each question: at 100,000 flows every
 /// such table is megabytes and every lookup a cache miss of its own.
 #[derive(Debug, Clone, Copy)]
@@ -20,9 +21,11 @@ impl Hop {
     pub(super) const TRACED: u32 = 1 << 28;
     /// The link leaves a Tmix DelayBox router (see `tmix`); also `HELD`.
     pub(super) const DELAYED: u32 = 1 << 27;
+    /// The link's queue may mark ECN-capable packets CE (`Link::marks`).
+    pub(super) const MARKS: u32 = 1 << 26;
 
     pub(super) fn link(self) -> usize {
-        (self.0 & (Hop::DELAYED - 1)) as usize
+        (self.0 & (Hop::MARKS - 1)) as usize
     }
 
     pub(super) fn has(self, flag: u32) -> bool {

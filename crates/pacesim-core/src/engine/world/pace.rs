@@ -1,5 +1,6 @@
 //! Pacers in front of links putting the packets they let out on their link.
 
+use super::hop::Hop;
 use super::{Event, World};
 use crate::pacing::LinkPacer;
 use crate::sim::Time;
@@ -36,8 +37,12 @@ impl World {
         let mut released = std::mem::take(&mut self.released);
         self.pacers[i as usize].advance(t, &mut released);
         self.note_pacer(i, t);
+        // Whether the pacer's link may mark (its packets' hop is that link's).
+        let marks = released
+            .first()
+            .is_some_and(|&id| self.route_hops[self.packets.get(id).hop as usize].has(Hop::MARKS));
         for id in released.drain(..) {
-            self.carry(id, t);
+            self.carry_from(id, t, marks);
         }
         self.released = released;
     }

@@ -1,0 +1,169 @@
+//! Drop-tail with a marking threshold K, as DCTCP's switches mark
+//! (Alizadeh et al., "Data Center TCP", SIGCOMM 2010, Sec 3.1: "mark
+//! arriving packets with the CE codepoint if the queue occupancy is greater
+//! than K upon its arrival"; RFC 8257 Sec 3.1). An ECN-capable arrival
+//! that finds at least K waiting (bytes or packets, counted as drop-tail
+//! counts them: the packet on the wire not counted) joins the queue marked
+//! CE; one that is not ECN-capable is dropped there instead (RFC 3168 Sec
+//! 5: a queue that would mark a packet that cannot carry the mark drops
+//! it). The buffer's limit drops as drop-tail does, marking or not.
+//!
+//! "At least K" is ns-3's and Linux's step marking (RED with both
+//! thresholds K and the newest sample's weight 1 marks an arrival whose
+//! queue is at or above the maximum threshold); the paper's "greater than"
+//! is one packet (or byte) higher.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::discipline::{Arrival, Discipline, Limits, Verdict};
+use super::DropTail;
+use crate::spec::{bad, InvalidField};
+
+/// Drop-tail's marking threshold K (DCTCP's switches, RFC 8257 Sec 3.1),
+/// used when the queue is `droptail`: with `mark_bytes` or `mark_packets`
+/// set, ECN-capable arrivals that find at least that much waiting are
+/// marked CE, others dropped; left out, drop-tail never marks.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct DropTailParams {
+    /// K in bytes waiting (the packet on the wire not counted).
+    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
+    pub mark_bytes: Option<u64>,
+    /// K in packets waiting (the packet on the wire not counted).
+    #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
+    pub mark_packets: Option<u64>,
+}
+
+impl DropTailParams {
+    /// Whether drop-tail marks.
+    pub fn marks(&self) -> bool {
+        self.mark_bytes.is_some() || self.mark_packets.is_some()
+    }
+
+    /// Check the threshold against the queue's `limit`, given in the table
+    /// at `at` (`core.droptail`): a threshold the buffer never lets the
+    /// queue reach would never mark. The error names the field.
+    pub fn validate(&self, limit: &DropTail, at: &str) -> Result<(), InvalidField> {
+        let check = |k: Option<u64>, limit: Option<u64>, key: &str| match (k, limit) {
+            (Some(k), Some(l)) if k + 1 >= l => Err(bad(
+                &format!("{at}.{key}"),
+                format!("{k} is not below the buffer's limit ({l}) less one"),
+            )),
+            _ => Ok(()),
+        };
+        check(self.mark_bytes, limit.limit_bytes, "mark_bytes")?;
+        check(self.mark_packets, limit.limit_packets, "mark_packets")
+    }
+}
+
+/// A drop-tail queue that marks at a threshold.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Threshold {
+    pub limit: DropTail,
+    /// K in bytes, in packets (either or both; with both, reaching either marks).
+    pub bytes: Option<u64>,
+    pub packets: Option<u64>,
+}
+
+impl Threshold {
+    pub fn new(limit: DropTail, params: &DropTailParams) -> Self {
+        Threshold { limit, bytes: params.mark_bytes, packets: params.mark_packets }
+    }
+}
+
+impl Discipline for Threshold {
+    fn marks(&self) -> bool {
+        true
+    }
+
+    fn verdict(&mut self, a: &Arrival) -> Verdict {
+        if self.limit.verdict(a) == Verdict::DropArrival {
+            return Verdict::DropArrival;
+        }
+        let over = self.bytes.is_some_and(|k| a.queued_bytes >= k)
+            || self.packets.is_some_and(|k| a.queued_packets >= k);
+        match (over, a.ect) {
+            (false, _) => Verdict::Admit,
+            (true, true) => Verdict::Mark,
+            (true, false) => Verdict::DropArrival,
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        self.limit.limits()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arrival(queued_packets: u64, ect: bool) -> Arrival {
+        let queued_bytes = queued_packets * 1040;
+        Arrival { now: 0, idle_since: None, queued_bytes, queued_packets, size: 1040, ect }
+    }
+
+    /// K = 20 packets in a 100-packet buffer: 19 waiting, the arrival
+    /// joins unmarked; 20 waiting, marked if ECN-capable, else dropped;
+    /// 99 waiting (the limit less one), dropped whatever it is. K in bytes
+    /// (20,800 B, twenty 1040 B packets) marks at the same arrival.
+    #[test]
+    fn marks_ecn_capable_arrivals_from_k_and_drops_the_others() {
+        let limit = DropTail { limit_bytes: None, limit_packets: Some(100) };
+        let mut q = Threshold::new(limit, &DropTailParams { mark_bytes: None, mark_packets: Some(20) });
+        assert_eq!(q.verdict(&arrival(19, true)), Verdict::Admit);
+        assert_eq!(q.verdict(&arrival(20, true)), Verdict::Mark);
+        assert_eq!(q.verdict(&arrival(20, false)), Verdict::DropArrival);
+        assert_eq!(q.verdict(&arrival(98, true)), Verdict::Mark);
+        assert_eq!(q.verdict(&arrival(99, true)), Verdict::DropArrival);
+        let mut b = Threshold::new(limit, &DropTailParams { mark_bytes: Some(20_800), mark_packets: None });
+        assert_eq!(b.verdict(&arrival(19, true)), Verdict::Admit);
+        assert_eq!(b.verdict(&arrival(20, true)), Verdict::Mark);
+    }
+
+    /// Thirty 1040 B ECN-capable packets at once onto an idle 10 Mb/s
+    /// link marking from K = 20: the first goes on the wire, packet i
+    /// (from 0) finds i - 1 waiting, so the first 21 pass unmarked and the
+    /// last 9 are marked, and counted; not ECN-capable, those 9 are dropped.
+    #[test]
+    fn a_link_marks_from_the_arrival_that_finds_k_waiting() {
+        use crate::net::packet::ecn;
+        use crate::net::{Link, PacketKind, Queue};
+        let queue = || {
+            let k = DropTailParams { mark_bytes: None, mark_packets: Some(20) };
+            Queue::Threshold(Threshold::new(DropTail::bytes(104_000), &k))
+        };
+        let mut link = Link::new(10_000_000, 0, queue());
+        assert!(link.marks());
+        link.set_window(0, u64::MAX);
+        let bits: Vec<u8> = (0..30)
+            .map(|_| {
+                let mut b = ecn::ECT;
+                link.offer_marking(0, 1040, PacketKind::Data, &mut b).expect("admitted");
+                b
+            })
+            .collect();
+        assert!(bits[..21].iter().all(|&b| b == ecn::ECT));
+        assert!(bits[21..].iter().all(|&b| b == ecn::ECT | ecn::CE));
+        assert_eq!(link.output().stats.marks, 9);
+        let mut plain = Link::new(10_000_000, 0, queue());
+        let admitted =
+            (0..30).filter(|_| plain.offer_marking(0, 1040, PacketKind::Data, &mut 0).is_some()).count();
+        assert_eq!(admitted, 21);
+    }
+
+    #[test]
+    fn a_threshold_the_buffer_never_reaches_is_refused_naming_it() {
+        let limit = DropTail::bytes(10_000);
+        let k = |b| DropTailParams { mark_bytes: Some(b), mark_packets: None };
+        assert!(k(9_998).validate(&limit, "core.droptail").is_ok());
+        let e = k(9_999).validate(&limit, "core.droptail").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "core.droptail.mark_bytes: 9999 is not below the buffer's limit (10000) less one"
+        );
+        let p = DropTailParams { mark_bytes: None, mark_packets: Some(50) };
+        assert!(p.validate(&DropTail::bytes(10_000), "x").is_ok(), "no packet limit");
+    }
+}
