@@ -221,7 +221,7 @@ def _graph() -> dict:
     # A queue's knobs, flattened into [core] (crates/pacesim-core/src/spec/flat.rs).
     (lambda d: d["core"].update(codel={"target": "5ms"}), "core.codel.target", 'string "5ms"'),
     (lambda d: d["core"].update(pie={"t_update": 2**64}), "core.pie.t_update", "integer `18446744073709551616`"),
-    (lambda d: d["core"].update(codle={}), "core.codle", "`red`, `codel`, `fq_codel`, `pie`"),
+    (lambda d: d["core"].update(codle={}), "core.codle", "`red`, `droptail`, `codel`, `fq_codel`, `pie`"),
 ])
 def test_engine_parse_errors_name_the_whole_path_and_the_value(edit, field, value):
     # Past Python's checks: the engine's own error, once `topology` for all
@@ -242,7 +242,7 @@ def test_engine_parse_errors_name_the_whole_path_and_the_value(edit, field, valu
     (lambda d: d["topology"]["links"][2]["reverse"].update(codel={"tagret": 1}),
      "topology.links[2].reverse.codel.tagret", "`target`, `interval`, `mtu`"),
     (lambda d: d["topology"]["links"][2]["reverse"].update(red={}), "topology.links[2].reverse.red",
-     "`queue`, `codel`, `fq_codel`, `pie`, `measure`"),
+     "`queue`, `droptail`, `codel`, `fq_codel`, `pie`, `measure`"),
     (lambda d: d["traffic"]["udp"][0].update(rate="1Mbps"), "traffic.udp[0].rate", 'string "1Mbps"'),
     (lambda d: d["traffic"]["udp"][0]["size"].update(range=[200, None]), "traffic.udp[0].size.range[1]", "null"),
 ])
