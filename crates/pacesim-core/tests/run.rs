@@ -359,6 +359,34 @@ fn parse_errors_name_the_whole_path_and_the_value() {
     }
 }
 
+/// A list where a table is expected is an error naming the table: serde's
+/// derived tables read a list by position, so `"core": [rate, delay,
+/// buffer, ...]` was a core link, and `"burstiness": []` one with its
+/// defaults.
+#[test]
+fn a_list_for_a_table_is_an_error_naming_it() {
+    let cases = [
+        (
+            r#""core":{"rate":10000000,"delay":100000000,"buffer":5000,"queue":"droptail"}"#,
+            r#""core":[10000000,100000000,5000,null,"droptail"]"#,
+            "core",
+        ),
+        (r#""traffic":{"start":[0,10000000000]}"#, r#""traffic":[[0,10000000000]]"#, "traffic"),
+        (r#""traffic":{"#, r#""burstiness":[],"traffic":{"#, "burstiness"),
+        (r#""traffic":{"#, r#""series":[["flows"]],"traffic":{"#, "series"),
+        (r#"10000000000]}"#, r#"10000000000],"udp":[[]]}"#, "traffic.udp[0]"),
+    ];
+    for (from, to, field) in cases {
+        let text = SMALL.replacen(from, to, 1);
+        assert_ne!(text, SMALL, "case {field} must change the scenario");
+        let err = Scenario::from_json(&text).expect_err(field);
+        assert_eq!(
+            (err.field.as_str(), err.message.as_str()),
+            (field, "invalid type: sequence, expected a map")
+        );
+    }
+}
+
 #[test]
 fn a_udp_source_between_unknown_hosts_is_an_error_naming_it() {
     let mut s = with_udp("cbr", 1_000_000, "");

@@ -216,4 +216,13 @@ mod tests {
         let (_, message) = error(&format!(r#"{{{OWN}, "codel": {{}}, "codel": {{}}}}"#));
         assert!(message.starts_with("duplicate field `codel`"), "{message}");
     }
+
+    /// `[core]` is keyed only: a list, which its derived reader alone would
+    /// take by position, is refused.
+    #[test]
+    fn a_list_is_refused() {
+        let (path, message) = error(r#"[1000000, 2, 3000, null, "droptail"]"#);
+        assert_eq!(path, ".");
+        assert!(message.starts_with("invalid type: sequence, expected struct Core"), "{message}");
+    }
 }

@@ -14,7 +14,9 @@
 //! consts the value matches), and `minimum`, `maximum`, `exclusiveMinimum`,
 //! `exclusiveMaximum`. Types, required keys and choices are serde's to check
 //! (a negative or fractional integer is left to it, to be named by its
-//! type); a full JSON Schema validator would name a tagged table's bad key
+//! type), but for a list given for a table, which serde's derived tables
+//! would read by position: it is refused here, naming the table; a full
+//! JSON Schema validator would name a tagged table's bad key
 //! only as "valid under none of oneOf". A component's `validate` checks
 //! only what these bounds cannot say (rules across keys, NaN in a spec
 //! built in Rust, which its wire form writes as null).
@@ -70,6 +72,12 @@ fn walk(value: &Value, node: &Value, defs: &Value, path: &str) -> Result<(), Inv
             }
             Ok(())
         }
+        // serde's derived tables read a list by position (`"core": [rate,
+        // delay, ...]`); the scenario's tables are keyed only.
+        Value::Array(_) if node.get("properties").is_some() => Err(bad(
+            if path.is_empty() { "scenario" } else { path },
+            "invalid type: sequence, expected a map",
+        )),
         Value::Array(items) => match node.get("items") {
             // A range's items ([low, high]) are in the range's unit.
             Some(n) if node.get("x-unit").is_some() => {
@@ -256,6 +264,21 @@ mod tests {
             format!("delay[1]: {past} ns must be at most {MAX_TIME} ns")
         );
         assert!(refused(json!({"target": 3_600_000_000_001u64})).unwrap().starts_with("target: "));
+    }
+
+    /// A list where a table is expected is refused naming the table (serde's
+    /// derived tables would read it by position), a list of tables' item too;
+    /// a list where a list is expected is not.
+    #[test]
+    fn a_list_for_a_table_is_refused_naming_it() {
+        let message = |v: Value| check(&v, &schema()).err().map(|e| e.to_string());
+        assert_eq!(message(json!({"red": [0.5]})).unwrap(), "red: invalid type: sequence, expected a map");
+        assert_eq!(
+            message(json!({"links": [{"delay": 3}, [3]]})).unwrap(),
+            "links[1]: invalid type: sequence, expected a map"
+        );
+        assert_eq!(message(json!([1, 2])).unwrap(), "scenario: invalid type: sequence, expected a map");
+        assert_eq!(message(json!({"links": []})), None);
     }
 
     /// Integers compare exactly past 2^53, where floats would call them equal.

@@ -19,7 +19,7 @@ use std::fmt;
 
 use schemars::{JsonSchema, SchemaGenerator};
 use serde::de::value::Error as ProbeError;
-use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, Visitor};
 use serde::{forward_to_deserialize_any, Deserialize};
 
 /// The `Serialize` and `Deserialize` of table `$table` (its derived ones
@@ -129,9 +129,8 @@ impl<'de, V: Visitor<'de>, T: JsonSchema, G: Group> Visitor<'de> for Table<'_, V
         self.visitor.visit_map(keys)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
-        self.visitor.visit_seq(seq)
-    }
+    // A list is refused (`visit_seq`'s default): the table is keyed only,
+    // where `T`'s derived visitor would read a list by position.
 }
 
 /// The table's entries: the group's read into it, the others passed on.
