@@ -41,6 +41,7 @@ cluster's too); a worker whose parent dies (kill -9) exits by itself.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -693,20 +694,24 @@ class _Disagree(Exception):
     """A combination checked from its axes' values alone (`_Factors`) and made whole disagree."""
 
 
-NO_BUILD = ("seed", "warmup", "tcp", "delay", "transit", "progress")
-"""The top-level keys of the engine's scenario that building its network never reads (engine/build.rs
-`build_network`, `played_traces`: the topology, core, traffic, pacing, burstiness, series and duration):
-combinations that differ in these alone (or in `NO_BUILD_CORE`) share one built network (for the seed, as
-for validity: a sweep checks its first seed's)."""
-NO_BUILD_CORE = ("buffer", "buffer_packets", "delay")
-"""The keys of `[core]` that building the network uses but never refuses (the core link's queue limits and
-delay: `Scenario::validate` checks them, which every combination meets), so that a sweep of buffers, the
-papers' usual axis, builds one network for them all."""
-
-
+@functools.lru_cache(maxsize=None)
 def _builds(path: tuple) -> bool:
-    """Whether what building the network reads includes the engine scenario's key at `path`."""
-    return path[0] not in NO_BUILD and not (path[0] == "core" and len(path) > 1 and path[1] in NO_BUILD_CORE)
+    """Whether building the network (engine/build.rs: what `_core.describe_json` builds) may refuse a scenario
+    for the engine scenario's key at `path`: not for a key the schema marks `x-no-build` (nor one inside it),
+    where the engine holds that scenarios differing only in such keys, each valid, are built or refused alike
+    (tests/run.rs), so that a sweep of buffers, the papers' usual axis, builds one network for them all; nor for
+    the seed (the topology's drawn rates), as a sweep checks its first seed's build as its validity."""
+    if path[0] == "seed":
+        return False
+    node = schema.SCHEMA
+    for part in path:
+        keys = schema.resolve(node).get("properties", {})
+        if part not in keys:  # a list's item, a tagged table's key: read
+            return True
+        node = keys[part]
+        if node.get("x-no-build"):
+            return False
+    return True
 
 
 BUILT = 65_536

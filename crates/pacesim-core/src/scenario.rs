@@ -44,7 +44,7 @@ pub struct Scenario {
     pub duration: u64,
     /// The measurement window [warmup, duration] opens here, ns (paper E: after 100 s).
     #[serde(default = "Scenario::default_warmup")]
-    #[schemars(extend("x-unit" = "ns"))]
+    #[schemars(extend("x-unit" = "ns", "x-no-build" = true))]
     pub warmup: u64,
     /// The network, `[topology]`: a named kind or a graph.
     pub topology: Topology,
@@ -52,7 +52,7 @@ pub struct Scenario {
     pub core: Core,
     /// Every TCP flow's variant and parameters, `[tcp]`.
     #[serde(deserialize_with = "variants::deserialize", serialize_with = "variants::serialize")]
-    #[schemars(schema_with = "variants::table_schema::<Tcp>")]
+    #[schemars(schema_with = "variants::table_schema::<Tcp>", extend("x-no-build" = true))]
     pub tcp: Tcp,
     /// Flow starts, short-lived users and UDP sources, `[traffic]`.
     pub traffic: Traffic,
@@ -67,14 +67,17 @@ pub struct Scenario {
     /// Sample every flow's progress over the whole run, `[progress]` (paper W
     /// Figs. 2-5); absent: not sampled.
     #[serde(default)]
+    #[schemars(extend("x-no-build" = true))]
     pub progress: Option<ProgressSpec>,
     /// Measure one-way packet delays, `[delay]` (paper Q Table III, Fig. 19);
     /// absent: not measured.
     #[serde(default)]
+    #[schemars(extend("x-no-build" = true))]
     pub delay: Option<DelaySpec>,
     /// Measure each TCP flow's transit delays and jitter, `[transit]` (ns-3
     /// FlowMonitor's delay and jitter, per flow); absent: not measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-no-build" = true))]
     pub transit: Option<TransitSpec>,
     /// Record flows', links' and pacers' state over time, `[series]`; absent: not recorded.
     #[serde(default)]
@@ -303,7 +306,12 @@ impl Scenario {
     /// (the wire form, SI integers): each key's doc comment is its
     /// `description`, a serde default its `default`, and a quantity's unit
     /// its `x-unit` ("bytes", "bit/s", "ns", "packets"), a number's bounds
-    /// as `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`. The
+    /// as `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`;
+    /// `x-no-build` marks a key that building the network
+    /// (`engine::build`: its links, queues, routes, pacers, recorders and
+    /// UDP traces) never refuses a scenario for, so that scenarios differing
+    /// only in such keys, each valid, are built or refused alike (a sweep
+    /// checks one build for them all). The
     /// results store keys a run by the values it gives (python/pacesim/store.py,
     /// `key_form`), not by this layout. The Python front generates its
     /// models from it (python/pacesim/scenario_tables.py), and both hold a scenario

@@ -387,6 +387,74 @@ fn a_list_for_a_table_is_an_error_naming_it() {
     }
 }
 
+/// A key the schema marks `x-no-build` never changes whether the network
+/// is built: each such key set to another valid value leaves the build's
+/// verdict (built, or the error) as it was, on a scenario that builds and
+/// on three the build refuses (a burstiness link, a paced link that does
+/// not exist, a pacer in front of a queue that holds its packets).
+#[test]
+fn a_key_marked_no_build_never_changes_whether_the_network_builds() {
+    use serde_json::{json, Value};
+    // Another valid value of each marked key.
+    let other = [
+        ("warmup", json!(0)),
+        ("tcp", json!({"variant": "cubic", "segment_size": 1460})),
+        ("progress", json!({"interval": 1_000_000})),
+        ("delay", json!({"class": "udp"})),
+        ("transit", json!({})),
+        ("core.delay", json!(1)),
+        ("core.buffer", json!(1)),
+        ("core.buffer_packets", json!(2)),
+    ];
+    let schema = Scenario::schema();
+    let marked = |table: &Value, prefix: &str| -> Vec<String> {
+        let keys = table["properties"].as_object().unwrap();
+        keys.iter()
+            .filter(|(_, k)| k["x-no-build"] == json!(true))
+            .map(|(k, _)| format!("{prefix}{k}"))
+            .collect()
+    };
+    let mut keys = marked(schema, "");
+    keys.extend(marked(&schema["$defs"]["Core"], "core."));
+    let tried: Vec<&str> = other.iter().map(|(k, _)| *k).collect();
+    assert_eq!(keys, tried, "each marked key is tried here");
+    let verdict = |v: &Value| {
+        let s = Scenario::from_json(&v.to_string()).expect("a valid scenario");
+        pacesim_core::describe(&s, 0).err().map(|e| e.to_string())
+    };
+    let small: Value = serde_json::from_str(SMALL).unwrap();
+    let with = |changes: Value| {
+        let mut v = small.clone();
+        for (k, x) in changes.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        v
+    };
+    let codel =
+        small["core"].as_object().unwrap().clone().into_iter().chain([("queue".into(), json!("codel"))]);
+    let bases = [
+        small.clone(),
+        with(json!({"burstiness": {"link": "nowhere"}})),
+        with(json!({"pacing": {"scheme": "edge", "links": ["edge_in.7"]}})),
+        with(
+            json!({"core": codel.collect::<serde_json::Map<_, _>>(), "pacing": {"scheme": "edge", "links": ["core"]}}),
+        ),
+    ];
+    let refused = bases.iter().filter(|b| verdict(b).is_some()).count();
+    assert_eq!(refused, 3, "the first base builds, the others are refused");
+    for base in &bases {
+        for (path, value) in &other {
+            let mut changed = base.clone();
+            match path.split_once('.') {
+                Some((table, key)) => changed[table][key] = value.clone(),
+                None => changed[path] = value.clone(),
+            }
+            assert_ne!(&changed, base, "{path}");
+            assert_eq!(verdict(&changed), verdict(base), "{path} changed the build of {base}");
+        }
+    }
+}
+
 #[test]
 fn a_udp_source_between_unknown_hosts_is_an_error_naming_it() {
     let mut s = with_udp("cbr", 1_000_000, "");
