@@ -22,13 +22,14 @@ from pathlib import Path
 from typing import Optional, Union
 
 from . import outfile
+from .units import MAX_TIME_NS
 
 
 MAX_BYTES = 256 << 20
 """The most bytes of vectors read, a .gz file's once decompressed (the engine's `cvec::MAX_FILE`)."""
 
-MAX_START_S = 1e6
-"""The latest a vector may start, s (the engine's `cvec::MAX_US`, 10^12 us)."""
+MAX_START_S = MAX_TIME_NS / 10**9
+"""The latest a vector may start, s: the engine's clock bound (its `cvec::MAX_US`, 10^12 us)."""
 
 SAMPLES = Path("/usr/share/doc/ns2/examples/tcl/ex/tmix")
 """Where Debian's ns2-examples installs Tmix's sample vectors (`apt-get install ns2-examples`)."""

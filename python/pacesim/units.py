@@ -13,6 +13,8 @@ import re
 from decimal import Decimal, localcontext
 from functools import lru_cache
 
+from . import _core
+
 RATE_UNITS = {
     "bps": 1, "b/s": 1,
     "kbps": 10**3, "Kbps": 10**3, "kb/s": 10**3, "Kb/s": 10**3,
@@ -96,8 +98,8 @@ def parse_size(text: object) -> int:
     return _parse(text, "size")
 
 
-MAX_TIME_NS = 10**6 * 10**9
-"""The longest time a scenario may give anything, 10^6 s (the engine's `MAX_TIME`)."""
+MAX_TIME_NS: int = _core.MAX_TIME
+"""The longest time a scenario may give anything, ns: the engine's clock bound (`spec::MAX_TIME`, 10^6 s)."""
 
 
 def parse_time(text: object) -> int:

@@ -140,5 +140,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     m.add("ENGINE_VERSION", pacesim_core::ENGINE_VERSION)?;
+    // The engine's clock bound, ns: the most any time of a scenario may be.
+    m.add("MAX_TIME", pacesim_core::scenario::MAX_TIME)?;
     Ok(())
 }
