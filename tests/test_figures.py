@@ -16,6 +16,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
 from matplotlib.text import Text
 
+from pacesim import schema
 from pacesim.analysis.models import model_ref
 from pacesim.panels import Panel, matches, numeric, paper_ref, summarise, unaveraged
 from pacesim.plot import figure, render
@@ -177,6 +178,20 @@ def test_a_legend_names_each_series_variable():
     ax = render(df, [Panel("core.buffer", "goodput_kbps_mean", ["pacing.scheme", "pacing.delay"])]).axes[0]
     assert ax.get_legend().get_title().get_text() == "Pacing, Pacer delay d (n=1 seed, no CI)"
     assert [t.get_text() for t in ax.get_legend().get_texts()][:2] == ["none, d=1ms", "none, d=10ms"]
+
+
+def test_every_scenario_key_a_figure_plots_is_named_by_the_engine():
+    """Each scenario key a paper's figure draws along its x axis or as its series' variable is named by its
+    `title` in the engine's schema (no figure falls back on the key's words), and the topology kinds that share
+    a key give it one name (an axis's key names no kind)."""
+    drawn = {k for f in FIGURES.values() for p in f.panels
+             for k in [getattr(p, "x", None), *(getattr(p, "by", ()) or ())]}
+    keys = {k for k in drawn if k and k.split(".")[0].split("[")[0] in schema.SCHEMA["properties"]}
+    assert {"core.buffer", "pacing.scheme", "topology.pacers", "traffic.udp[0].size"} <= keys
+    assert {k: schema.title(k) for k in keys if not schema.title(k)} == {}
+    for kind in schema.kinds():
+        for name, node in schema.table("topology", kind)["properties"].items():
+            assert node.get("title") in (None, schema.title(f"topology.{name}")), (kind, name)
 
 
 def test_each_series_has_its_own_colour_and_marker():

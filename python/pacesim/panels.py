@@ -1,5 +1,5 @@
 """The vocabulary of pacesim's figures, without drawing them: metrics' and axes' names and units
-(`METRICS`, `AXES`, `LOSS`), the papers' figure names (`paper_ref`), row selection (`matches`, `select`),
+(`METRICS`, `axis_name`, `LOSS`), the papers' figure names (`paper_ref`), row selection (`matches`, `select`),
 seed statistics (`summarise`, `ci95`), the panel declarations a figure is made of (`Panel`, `Cdf`, `Lines`,
 `Curves`, `Series`), time-series names and windows, and file names. Judging a claim needs only this;
 `plot` draws (matplotlib is loaded there only).
@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import stdtrit  # the t quantile scipy.stats.t.ppf gives, without scipy.stats (1.5 s to import)
 
+from . import schema
 from .messages import printable
 from .units import parse_rate, parse_size, parse_time
 
@@ -54,20 +55,17 @@ METRICS = {
 # Metrics that are fractions lost (packets, or loss events per round trip): percent on a log axis.
 LOSS = {"core_loss_rate", "core_udp_loss_rate", "core_ack_loss_rate", "core_rev_ack_loss_rate",
         "retransmit_rate_paced", "retransmit_rate_unpaced", "loss_event_rate_paced", "loss_event_rate_unpaced"}
-AXES = {
-    "core.buffer": "Core link buffer",
-    "pacing.delay": "Pacer delay d",
-    "pacing.fraction": "Fraction pacing",
-    "pacing.scheme": "Pacing",
-    "topology.access_rate": "Access link rate",
-    "topology.tcp_hosts": "TCP flows",
-    "topology.pacers": "QLBP pacers in tandem",
-    "traffic.udp[0].size": "UDP packet size",
-    "tcp.variant": "TCP variant",
-    "flows": "Flows",
-    "variant": "Variant",
-    "core.buffer_packets": "Core link buffer (packets)",
-}
+AXES = {"flows": "Flows", "variant": "Variant"}
+"""The names of the axes that are no key of the scenario: a sweep's flows (`sweep.FLOWS`) and a figure's
+variants (`variant`); a scenario key's is its `title` in the engine's schema (`axis_name`)."""
+
+
+def axis_name(key: str) -> str:
+    """An axis's name: the scenario key's short name in the engine's schema ("Core link buffer"), the name of
+    an axis that is no key (`AXES`), or the key's words."""
+    return schema.title(key) or AXES.get(key) or words(key)
+
+
 SHORT = {"pacing.delay": "d", "pacing.fraction": "fraction", "core.buffer": "buffer", "topology.pacers": "pacers",
          "traffic.udp[0].size": "UDP size"}
 _UNITS = [(parse_size, 1e3, "KB"), (parse_time, 1e6, "ms"), (parse_rate, 1e6, "Mb/s")]
@@ -202,7 +200,7 @@ class Panel:
     title: str = ""
     ylabel: Optional[str] = None
     logy: bool = False
-    xlabel: Optional[str] = None  # default: the axis's name (`AXES`)
+    xlabel: Optional[str] = None  # default: the axis's name (`axis_name`)
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,8 @@ from matplotlib.ticker import Formatter, Locator, MaxNLocator, NullFormatter
 
 from . import outfile
 from .messages import printable
-from .panels import (AXES, LOSS, METRICS, TIME_SERIES, Cdf, Curves, Lines, Panel, Series, label, metric_label, numeric,
-                     select, seeds_note, summarise, unaveraged, words)
+from .panels import (LOSS, METRICS, TIME_SERIES, Cdf, Curves, Lines, Panel, Series, axis_name, label, metric_label,
+                     numeric, select, seeds_note, summarise, unaveraged, words)
 
 COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442", "#999999",
            "#882255"]  # Okabe-Ito, then two more: tells series apart for colour-blind readers too
@@ -270,7 +270,7 @@ def draw(ax, df: pd.DataFrame, panel: Panel, style: Optional[Styles] = None) -> 
     style, zeros = style or Styles(), []
     notes = [seeds_note(g["count"]) for _, _, g in series]
     shared = notes[0] if len(set(notes)) == 1 and (panel.by or len(metrics) > 1) else None  # once, as legend title
-    variable = ", ".join(AXES.get(k, words(k)) for k in panel.by)  # what the series are values of
+    variable = ", ".join(axis_name(k) for k in panel.by)  # what the series are values of
     legend_title = " ".join(filter(None, [variable, f"({shared})" if variable and shared else shared])) or None
     for i, (metric, values, g) in enumerate(series):
         values = values if isinstance(values, tuple) else (values,)
@@ -294,7 +294,7 @@ def draw(ax, df: pd.DataFrame, panel: Panel, style: Optional[Styles] = None) -> 
         drawn = ax.errorbar(xs, y, yerr=err, fmt=marker, linestyle=line, color=colour, ms=5, capsize=3,
                             label=", ".join(names + ([] if shared else [notes[i]])))
         drawn.lines[0].set_clip_on(not loss)  # a loss of 100 % is on the axis's top edge (`_log_axis`): whole
-    name = panel.xlabel or AXES.get(panel.x, words(panel.x))
+    name = panel.xlabel or axis_name(panel.x)
     ax.set_xlabel(f"{name} ({unit})" if unit else name)
     ylabel = panel.ylabel or metric_label(metrics[0])
     ax.set_ylabel(f"{ylabel} (%)" if loss and "%" not in ylabel else ylabel)

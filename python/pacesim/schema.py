@@ -61,6 +61,21 @@ def key(path: str, kind: Optional[str] = None) -> dict:
     return table(parent, kind)["properties"][name]
 
 
+def title(path: str) -> Optional[str]:
+    """The short name the schema gives the key at dotted `path` (its `title`, "Core link buffer": an axis's
+    name), None for a key it does not name or that is not the scenario's; a list's item (`traffic.udp[0].size`)
+    is any item's, a topology's key any kind's that has it (the kinds sharing a key share its name)."""
+    parent, _, name = re.sub(r"\[\d+\]", "", path).rpartition(".")
+    for kind in kinds() if parent.split(".")[0] == "topology" else [None]:
+        try:
+            found = table(parent, kind)["properties"][name].get("title")
+        except (KeyError, TypeError):
+            continue
+        if found is not None:
+            return found
+    return None
+
+
 def values(node: dict) -> Tuple[str, ...]:
     """An enumeration's values: `enum`, or `oneOf` of consts (variants with doc comments) and enums."""
     if "enum" in node:

@@ -24,7 +24,7 @@ from typing import Dict, Iterable, List, Optional, Tuple
 import pandas as pd
 
 from .. import ENGINE_VERSION
-from ..panels import AXES, file_name, metric_label, words
+from ..panels import axis_name, file_name, metric_label
 from ..papers import CATALOGUE, FIGURES
 from ..reproduce import ns2
 from ..reproduce.catalogue import figures_of
@@ -219,7 +219,7 @@ def ns2_tables(figure: str, points: pd.DataFrame) -> List[Ns2Table]:
         rows = [(f"{r.x:g}", int(r.seed), f"{r.duration_s:g} s from {r.warmup_s:g} s", _value(r.value),
                  _value(ours.at[r.x, "pacesim"]) + (f" (n={ours.at[r.x, 'n']})" if ours.at[r.x, "n"] else ""))
                 for r in b.rows.itertuples()]
-        name = panel.xlabel or AXES.get(panel.x, words(panel.x))
+        name = panel.xlabel or axis_name(panel.x)
         out.append(Ns2Table(title, f"{name} ({b.unit})" if b.unit else name, rows))
     return out
 

@@ -34,12 +34,13 @@ pub struct Core {
     pub delay: u64,
     /// Drop-tail limit in bytes (ns-2 DropTail byte mode: a packet is dropped
     /// when bytes waiting + its size >= it); absent: the topology's (E-base: 10 KB).
-    #[schemars(extend("x-unit" = "bytes", "x-no-build" = true))]
+    #[schemars(title = "Core link buffer", extend("x-unit" = "bytes", "x-no-build" = true))]
     pub buffer: u64,
     /// Drop-tail limit in packets, alone or with `buffer` (paper Q counts its
     /// core buffer in packets); drop-tail only.
     #[serde(default)]
-    #[schemars(extend("x-unit" = "packets", "x-no-build" = true), range(min = 1, max = u32::MAX))]
+    #[schemars(title = "Core link buffer (packets)", extend("x-unit" = "packets", "x-no-build" = true))]
+    #[schemars(range(min = 1, max = u32::MAX))]
     pub buffer_packets: Option<u64>,
     /// The core queue's discipline: drop-tail, RED with `[core.red]` (paper
     /// E Fig. 9), CoDel with `[core.codel]` (RFC 8289), FQ-CoDel with

@@ -21,6 +21,7 @@ use crate::tcp::pacing::{HostPacing, HostPacingMode};
 /// Sec 2.1) or QLBP (paper Q).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "scheme", rename_all = "kebab-case")]
+#[schemars(title = "Pacing")]
 pub enum PacingScheme {
     #[default]
     None,
@@ -30,7 +31,7 @@ pub enum PacingScheme {
     Edge {
         /// The edge pacer's delay bound d, ns (paper E: 10 ms); 0 is no pacer.
         #[serde(default = "default_delay")]
-        #[schemars(extend("x-unit" = "ns"))]
+        #[schemars(title = "Pacer delay d", extend("x-unit" = "ns"))]
         delay: u64,
     },
     /// Queue Length Based Pacing (paper Q) on the ingress edge links.
@@ -74,7 +75,7 @@ pub struct Pacing {
     /// Share of the edge nodes (edge scheme) or hosts (host scheme) that
     /// pace, in [0, 1] (paper E Sec 6, Figs. 16-17): the first edges by
     /// index; hosts spread evenly over the edges.
-    #[schemars(range(min = 0.0, max = 1.0))]
+    #[schemars(title = "Fraction pacing", range(min = 0.0, max = 1.0))]
     pub fraction: f64,
     /// Pace exactly these links by name (core, edge_in.0, access.17.up, ...)
     /// instead of the first `fraction` of the ingress edge links.

@@ -177,8 +177,11 @@ pub fn schema<T: JsonSchema, V: Variants>(generator: &mut SchemaGenerator, name:
     let (names, knobs): (Vec<_>, Vec<_>) = knobs::<V>().into_iter().unzip();
     let default = tag_of(&V::default()).unwrap_or(Value::Null);
     let mut tag = serde_json::json!({"type": "string", "enum": names, "default": default});
-    if let Some(doc) = variants.get("description") {
-        tag["description"] = doc.clone();
+    // The enum's title (its axis name) and doc comment are its tag's.
+    for word in ["title", "description"] {
+        if let Some(doc) = variants.get(word) {
+            tag[word] = doc.clone();
+        }
     }
     keys.insert(V::TAG.to_string(), tag);
     keys.extend(common["properties"].as_object().cloned().unwrap_or_default());

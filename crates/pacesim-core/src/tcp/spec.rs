@@ -21,6 +21,7 @@ use crate::spec::{bad, positive, InvalidField, MS};
 /// DCTCP (RFC 8257).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "variant", rename_all = "kebab-case")]
+#[schemars(title = "TCP variant")]
 pub enum TcpVariant {
     #[default]
     Reno,

@@ -28,9 +28,10 @@ use crate::spec::{Range, MBPS, MS};
 #[schemars(extend("x-scale" = {"hosts": "tcp_hosts", "rates": ["access_rate", "udp_access_rate"]}))]
 pub struct ABase {
     /// TCP senders, one flow each (paper A Sec II: 1000); 0 leaves the UDP host alone on the core.
+    #[schemars(title = "TCP flows")]
     pub tcp_hosts: u32,
     /// Each TCP host's access link rate (A-fig11: 10 Mb/s; A-fig2: 1 Mb/s).
-    #[schemars(extend("x-unit" = "bit/s"))]
+    #[schemars(title = "Access link rate", extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
     /// Each TCP host's access link delay, drawn per link (RTTs of 102-150 ms, paper A Sec II).
     #[schemars(extend("x-unit" = "ns"))]

@@ -36,7 +36,7 @@ pub struct EBase {
     #[schemars(range(min = 1))]
     pub hosts_per_edge: u32,
     /// Each host's access link rate, drawn per link (paper E Sec 3.1; E-fig5 uses 100 Mb/s).
-    #[schemars(extend("x-unit" = "bit/s"))]
+    #[schemars(title = "Access link rate", extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
     /// Each access link's delay, drawn per link (paper E Sec 3.1).
     #[schemars(extend("x-unit" = "ns"))]

@@ -40,7 +40,7 @@ pub struct QDumbbell {
     #[schemars(extend("x-unit" = "ns"))]
     pub host_delay: Range,
     /// Each access router's link into c0 (paper Q: 100 Mb/s).
-    #[schemars(extend("x-unit" = "bit/s"))]
+    #[schemars(title = "Access link rate", extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
     /// Its delay (paper Q: 20 ms).
     #[schemars(extend("x-unit" = "ns"))]

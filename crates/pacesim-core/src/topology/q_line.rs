@@ -20,7 +20,7 @@ use crate::spec::{Range, MBPS, MS};
 #[schemars(extend("x-flows" = []))]
 pub struct QLine {
     /// The n0 -> n1 link's rate (paper Q Sec IV-B: 15 Mb/s).
-    #[schemars(extend("x-unit" = "bit/s"))]
+    #[schemars(title = "Access link rate", extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
     /// The n0 -> n1 link's delay (paper Q Sec IV-B: 10 ms).
     #[schemars(extend("x-unit" = "ns"))]

@@ -19,7 +19,7 @@ use crate::spec::{Range, MBPS, MS};
 #[schemars(extend("x-flows" = []))]
 pub struct QTandem {
     /// Pacer nodes in a row (paper Q Fig. 15: 1-3).
-    #[schemars(range(min = 1))]
+    #[schemars(title = "QLBP pacers in tandem", range(min = 1))]
     pub pacers: u32,
     /// Every link's rate but the core's (paper Q Sec IV-C: 10 Mb/s).
     #[schemars(extend("x-unit" = "bit/s"))]

@@ -25,7 +25,7 @@ pub struct WDumbbell {
     pub flows: u32,
     /// Every host link's rate (paper W Sec III: 1 Gb/s); one draw serves
     /// all hosts so that every flow has the same RTT, as in the paper.
-    #[schemars(extend("x-unit" = "bit/s"))]
+    #[schemars(title = "Access link rate", extend("x-unit" = "bit/s"))]
     pub access_rate: Range,
     /// Every host link's delay (paper W Sec III: 1 ms).
     #[schemars(extend("x-unit" = "ns"))]

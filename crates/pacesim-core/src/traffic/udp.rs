@@ -93,7 +93,7 @@ pub struct UdpSpec {
     #[schemars(extend("x-unit" = "bit/s"), range(min = 1))]
     pub rate: Option<u64>,
     /// Packet sizes on the wire, bytes.
-    #[schemars(extend("x-unit" = "bytes"))]
+    #[schemars(title = "UDP packet size", extend("x-unit" = "bytes"))]
     pub size: Sizes,
     /// Time of the first packet, ns.
     #[serde(default)]
