@@ -335,9 +335,7 @@ impl Scenario {
         if self.warmup >= self.duration {
             return Err(bad("warmup", format!("{} ns must be before {end}", self.warmup)));
         }
-        if let Topology::EBase(e) = &self.topology {
-            e.validate()?;
-        }
+        self.topology.validate()?;
         self.core.validate()?;
         self.tcp.validate()?;
         ordered("traffic.start", self.traffic.start)?;

@@ -93,6 +93,21 @@ impl Topology {
         }
     }
 
+    /// Check the kind's rules across its keys (each range [low, high], and
+    /// E-base's rates positive); the error names the key. A graph's links
+    /// are checked as it is built ([`Graph::build`]).
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        match self {
+            Topology::EBase(t) => t.validate(),
+            Topology::ABase(t) => t.validate(),
+            Topology::QLine(t) => t.validate(),
+            Topology::QTandem(t) => t.validate(),
+            Topology::QDumbbell(t) => t.validate(),
+            Topology::WDumbbell(t) => t.validate(),
+            Topology::Graph(_) => Ok(()),
+        }
+    }
+
     /// The network, with every flow routed (and, `two_way`, its twin).
     pub fn build(&self, core: &Core, seed: u64, two_way: bool) -> Result<Network, InvalidField> {
         self.graph(seed).build(core, seed, two_way)
@@ -156,6 +171,35 @@ mod tests {
                     n => (2 * n.as_u64().unwrap()).into(),
                 };
                 assert_eq!(declared(&w), built(&w), "{kind}, {last} doubled");
+            }
+        }
+    }
+
+    /// Each named kind holds every range of its (a key with a unit given as
+    /// [low, high]) in order, naming the key; reversed, the draw had no
+    /// range and panicked (only E-base had its rules before).
+    #[test]
+    fn each_kind_refuses_a_range_out_of_order_naming_it() {
+        let schema = schemars::schema_for!(Topology).to_value();
+        for branch in schema["oneOf"].as_array().unwrap() {
+            let kind = branch["properties"]["kind"]["const"].as_str().unwrap();
+            if kind == "graph" {
+                continue; // its links' ranges are checked as it is built (tests/run.rs)
+            }
+            let keys = branch["properties"].as_object().unwrap();
+            let ranges: Vec<&String> = keys
+                .iter()
+                .filter(|(_, k)| k["type"] == "array" && k.get("x-unit").is_some())
+                .map(|(n, _)| n)
+                .collect();
+            assert!(ranges.len() >= 2, "{kind}: {ranges:?}");
+            for key in ranges {
+                let t: Topology = serde_json::from_value(json!({"kind": kind, key: [2, 1]})).unwrap();
+                let e = t.validate().expect_err(key);
+                assert_eq!(
+                    e.to_string(),
+                    format!("topology.{key}: range lower bound 2 exceeds upper bound 1")
+                );
             }
         }
     }

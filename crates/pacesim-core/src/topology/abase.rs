@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::graph::{FlowSpec, Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
-use crate::spec::{Range, MBPS, MS};
+use crate::spec::{ordered, InvalidField, Range, MBPS, MS};
 
 /// Paper A Sec II (Fig. 1): routers r0 -> r1 (the core, 50 ms); each of
 /// `tcp_hosts` TCP senders on its own access link into r0, one aggregate
@@ -53,6 +53,16 @@ impl Default for ABase {
             udp_access_rate: [100 * MBPS; 2],
             udp_access_delay: [5 * MS; 2],
         }
+    }
+}
+
+impl ABase {
+    /// Each range is [low, high]; the error names the key.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        ordered("topology.access_rate", self.access_rate)?;
+        ordered("topology.access_delay", self.access_delay)?;
+        ordered("topology.udp_access_rate", self.udp_access_rate)?;
+        ordered("topology.udp_access_delay", self.udp_access_delay)
     }
 }
 

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::graph::{FlowSpec, Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
-use crate::spec::{Range, MBPS, MS};
+use crate::spec::{ordered, InvalidField, Range, MBPS, MS};
 
 /// Paper Q Sec IV-D (Fig. 17, Q-fig18): 4 access routers x 10 senders into
 /// c0, core c0 -> c1, 10 receivers (sender i sends to receiver i mod 10);
@@ -62,6 +62,16 @@ impl Default for QDumbbell {
             access_delay: [20 * MS; 2],
             access_buffer_packets: 2000,
         }
+    }
+}
+
+impl QDumbbell {
+    /// Each range is [low, high]; the error names the key.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        ordered("topology.host_rate", self.host_rate)?;
+        ordered("topology.host_delay", self.host_delay)?;
+        ordered("topology.access_rate", self.access_rate)?;
+        ordered("topology.access_delay", self.access_delay)
     }
 }
 

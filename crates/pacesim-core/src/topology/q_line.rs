@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::graph::{Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
-use crate::spec::{Range, MBPS, MS};
+use crate::spec::{ordered, InvalidField, Range, MBPS, MS};
 
 /// Paper Q Sec IV-B (Fig. 8, Q-tab2): host n0 -> router n1 -> host n2, the
 /// link n1 -> n2 the core, paced by default; 15 Mb/s and 10 ms each. No TCP
@@ -30,6 +30,14 @@ pub struct QLine {
 impl Default for QLine {
     fn default() -> Self {
         QLine { access_rate: [15 * MBPS; 2], access_delay: [10 * MS; 2] }
+    }
+}
+
+impl QLine {
+    /// Each range is [low, high]; the error names the key.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        ordered("topology.access_rate", self.access_rate)?;
+        ordered("topology.access_delay", self.access_delay)
     }
 }
 

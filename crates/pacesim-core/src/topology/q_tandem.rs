@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::graph::{Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
-use crate::spec::{Range, MBPS, MS};
+use crate::spec::{ordered, InvalidField, Range, MBPS, MS};
 
 /// Paper Q Sec IV-C (Fig. 13, Q-fig15): host src -> p1 .. pK -> host dst,
 /// each pacer node pacing its outgoing link; all 10 Mb/s and 2 ms; the last
@@ -32,6 +32,14 @@ pub struct QTandem {
 impl Default for QTandem {
     fn default() -> Self {
         QTandem { pacers: 1, link_rate: [10 * MBPS; 2], link_delay: [2 * MS; 2] }
+    }
+}
+
+impl QTandem {
+    /// Each range is [low, high]; the error names the key.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        ordered("topology.link_rate", self.link_rate)?;
+        ordered("topology.link_delay", self.link_delay)
     }
 }
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::graph::{FlowSpec, Graph, LinkSpec};
 use crate::sim::rng::{stream, uniform};
-use crate::spec::{Range, MBPS, MS};
+use crate::spec::{ordered, InvalidField, Range, MBPS, MS};
 
 /// Paper W Sec III: `flows` senders s<i> into r0, the core r0 -> r1,
 /// receivers d<i> behind r1, all with one RTT (1 + 58 + 1 ms each way:
@@ -35,6 +35,14 @@ pub struct WDumbbell {
 impl Default for WDumbbell {
     fn default() -> Self {
         WDumbbell { flows: 16, access_rate: [1000 * MBPS; 2], access_delay: [MS; 2] }
+    }
+}
+
+impl WDumbbell {
+    /// Each range is [low, high]; the error names the key.
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        ordered("topology.access_rate", self.access_rate)?;
+        ordered("topology.access_delay", self.access_delay)
     }
 }
 
