@@ -41,13 +41,24 @@ def tables() -> dict:
             "latency": pd.concat(latency, ignore_index=True)}
 
 
+def spans(seeds) -> str:
+    """Seed numbers as runs of consecutive ones: [1, 2, 3, 5] -> "1-3, 5"."""
+    out: list[list[int]] = []
+    for s in sorted(int(x) for x in seeds):
+        if out and s == out[-1][1] + 1:
+            out[-1][1] = s
+        else:
+            out.append([s, s])
+    return ", ".join(f"{a}-{b}" if a < b else f"{a}" for a, b in out)
+
+
 def main() -> None:
     t = tables()
     runs = t["latency"][["pacing.scheme", "seed"]].drop_duplicates()
     p = Points(runs.assign(status="ok", core_utilisation=1.0), t)
     for n, claim in enumerate(FIGURES["W-s1"].claims, 1):
         outcome, numbers = claim.evaluate(p)
-        print(f"W-s1.{n} {claim.expect} (ns-2, seeds {sorted(runs.seed.unique())}): {outcome}: {numbers}")
+        print(f"W-s1.{n} {claim.expect} (ns-2, seeds {spans(runs.seed.unique())}): {outcome}: {numbers}")
 
 
 if __name__ == "__main__":
