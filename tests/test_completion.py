@@ -4,8 +4,11 @@ ids it runs, `model` its model ids, `plot` its sizes and the store's sweeps. (Ea
 seconds of import under load.)"""
 
 import os
+import re
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import typer
@@ -16,10 +19,22 @@ from pacesim.papers import FIGURES
 PROGRAM = "import sys; from pacesim.cli import app; app(prog_name='pacesim')"
 
 
+def bash_words(line: str) -> list:
+    """`line`'s words as bash gives them to a completion function (COMP_WORDS): split at spaces, and at `=`,
+    a character of COMP_WORDBREAKS, each run of which is a word of its own (`a=b`: `a`, `=`, `b`; `a=`:
+    `a`, `=`, the current word `=`); a trailing space: a new, empty word."""
+    words = []
+    for part in line.split(" "):
+        words += [w for w in re.split(r"(=+)", part) if w] or [""]
+    return words
+
+
 def completions(line: str) -> list:
-    """What bash is offered for the last word of `line` (a trailing space: a new, empty word)."""
-    words = line.split(" ")
-    env = dict(os.environ, _PACESIM_COMPLETE="complete_bash", COMP_WORDS=line, COMP_CWORD=str(len(words) - 1))
+    """What bash is offered for the last word of `line` (`bash_words`), asked as typer's bash function asks
+    (`pacesim --show-completion bash`: COMP_WORDS joined by its IFS, a newline)."""
+    words = bash_words(line)
+    env = dict(os.environ, _PACESIM_COMPLETE="complete_bash", COMP_WORDS="\n".join(words),
+               COMP_CWORD=str(len(words) - 1))
     done = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     return done.stdout.split()
@@ -100,7 +115,9 @@ def test_plot_completes_the_named_sweeps_axes_values_and_metrics(tmp_path):
     assert completions(f"{line} --x ") == ["core.buffer", "pacing.scheme"]
     assert completions(f"{line} --by pac") == ["pacing.scheme"]
     assert completions(f"{line} --where core") == ["core.buffer=3KB", "core.buffer=10KB"]
-    assert completions(f"{line} --where pacing.scheme=e") == ["pacing.scheme=edge"]
+    # bash's current word follows the `=` (re-review of issue 34: nothing was offered there)
+    assert completions(f"{line} --where pacing.scheme=e") == ["edge"]
+    assert completions(f"{line} --where core.buffer=") == ["3KB", "10KB"]
     assert completions(f"{line} --y goodput_kbps_m") == ["goodput_kbps_max", "goodput_kbps_mean", "goodput_kbps_min",
                                                           "goodput_kbps_min_paced"]
     # a sweep the store does not hold: no axes to offer
@@ -128,3 +145,68 @@ def test_plot_y_offers_the_metrics_the_sweeps_runs_stored(tmp_path):
         store.register_sweep("one", {"axes": {"flows": [4]}}, [({"flows": 4}, 1, "k" * 64)])
     offered = completions(f"pacesim plot --results {tmp_path} one --y ")
     assert offered == sorted(m for m in r.metrics if m != "flows")  # an axis is no metric
+
+
+def test_an_option_written_with_equals_completes_its_value():
+    """`plot --size=one`: bash gives `--size`, `=`, `one` as three words, and click took `=` for --size's value
+    (nothing was offered). Joined again, the size completes after the `=`."""
+    assert completions("pacesim plot buffers --size=one") == ["one-column"]
+    assert completions("pacesim plot buffers --size=") == ["screen", "one-column", "two-column"]
+
+
+def _bash(cwd: Path, env: dict):
+    """A fresh interactive bash (its startup files read: the installed completion with them), prompt `@ `."""
+    import pexpect
+
+    sh = pexpect.spawn("bash", ["-i"], env=env, cwd=str(cwd), encoding="utf-8", timeout=180, dimensions=(40, 200))
+    sh.sendline("PS1='@ '; bind 'set bell-style none'")
+    sh.expect("\r\n@ ")
+    return sh
+
+
+def _completed(sh, typed: str, tabs: int = 1, then: str = "") -> tuple:
+    """What bash shows after `typed`, `tabs` TABs and `then`, and the line it leaves, which `echo` then prints
+    (C-a goes to the line's start; readline takes the keys in order, each after the completion before it)."""
+    sh.send(typed + "\t" * tabs + then)
+    sh.sendcontrol("a")
+    sh.send("echo \r")
+    sh.expect(r"\r\n(pacesim [^\r\n]*)\r\n")
+    return sh.before, sh.match.group(1)
+
+
+def test_where_values_complete_after_the_equals_sign_in_an_interactive_bash(tmp_path):
+    """Re-review of issue 34: in a fresh interactive bash with the documented install (`pacesim
+    --install-completion`), TAB on `plot buffers --where core` put `core.buffer=` on the line, and the next
+    TAB offered file names, never the axis's values. Typed into a real bash: the values are listed after the
+    `=`, one is completed, and no file name is offered."""
+    from pacesim.store import Store
+
+    home, work, bin_ = tmp_path / "home", tmp_path / "work", tmp_path / "bin"
+    for d in (home, work, bin_):
+        d.mkdir()
+    (work / "notes.txt").write_text("a file bash would offer\n")
+    with Store(work / "results") as store:
+        store.register_sweep("buffers", {"axes": {"core.buffer": ["3KB", "10KB", "30KB"]}}, [])
+    program = bin_ / "pacesim"  # the package under test, as the command on PATH
+    program.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -c {shlex.quote(PROGRAM)} \"$@\"\n")
+    program.chmod(0o755)
+    env = {"HOME": str(home), "PATH": f"{bin_}:/usr/bin:/bin", "TERM": "dumb", "INPUTRC": "/dev/null",
+           "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+
+    sh = _bash(work, env)
+    sh.sendline("pacesim --install-completion")
+    sh.expect("bash completion installed in")
+    sh.expect("\r\n@ ")
+    sh.close(force=True)
+
+    sh = _bash(work, env)
+    try:
+        start = "pacesim plot buffers --where "
+        # their common beginning, with no space after it: what is typed next is the value
+        assert _completed(sh, f"{start}co", then="3KB")[1] == f"{start}core.buffer=3KB"
+        shown, line = _completed(sh, f"{start}core.buffer=", tabs=2)
+        assert re.search(r"10KB\s+30KB\s+3KB", shown) and "notes.txt" not in shown, shown
+        assert line == f"{start}core.buffer="
+        assert _completed(sh, f"{start}core.buffer=1")[1] == f"{start}core.buffer=10KB"
+    finally:
+        sh.close(force=True)

@@ -58,7 +58,12 @@ def _show_usage_error(e, file=None) -> None:
 
 class _Commands(TyperGroup):
     """pacesim's commands, their usage errors `_words_shown`: the group's own and, from `invoke`, its
-    subcommands'."""
+    subcommands'; a shell's completion request answered with bash's words split at `=` joined again
+    (`completion.BashWords`)."""
+
+    def _main_shell_completion(self, *args, **kwargs):
+        completion.use_bash_words()
+        return super()._main_shell_completion(*args, **kwargs)
 
     def make_context(self, *args, **kwargs):
         with _words_shown():

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import List
 
 import typer
+from typer import _completion_classes  # typer's shell classes and their registry (its own copy of click's)
 
 HERE = Path(__file__).resolve().parent
 PACKAGED = HERE / "scenarios"
@@ -115,8 +116,9 @@ def axis_names(ctx: typer.Context, incomplete: str) -> List[str]:
 
 def where_items(ctx: typer.Context, incomplete: str) -> List[str]:
     """`plot --where`: `AXIS=VALUE` for each value, as the sweep wrote it, of each axis of the sweep named
-    before on the line, that begins with `incomplete`. Whole items, the axis's values listed from the first
-    TAB: bash splits a word at `=` (COMP_WORDBREAKS), and a TAB after it completes nothing."""
+    before on the line, that begins with `incomplete`. Whole items: a TAB on `core` puts `core.buffer=` on the
+    line (their common beginning, with no space after it), the next lists the values (bash is given what
+    follows `=`: `BashWords`)."""
     words = [f"{a}={v}" for a, values in _axes(ctx).items() if isinstance(values, list)
              for v in values if isinstance(v, (str, int, float))]
     return [w for w in words if w.startswith(incomplete)]
@@ -135,3 +137,43 @@ def metric_names(ctx: typer.Context, incomplete: str) -> List[str]:
         stored = None
     names = [m for m in stored if m not in _axes(ctx)] if isinstance(stored, dict) else list(METRICS)
     return sorted(m for m in names if isinstance(m, str) and m.startswith(incomplete))
+
+
+def _breaks(word: str) -> bool:
+    """Whether `word` is one that bash made of `=` alone: it splits the line at each character of
+    COMP_WORDBREAKS, `=` among them, and gives the run of them as a word of its own."""
+    return word != "" and set(word) == {"="}
+
+
+class BashWords(_completion_classes.BashComplete):
+    """bash's completion request (typer's, `pacesim --install-completion`) with the words bash split at `=`
+    joined again: `--where core.buffer=1` reached the program as the words `core.buffer`, `=`, `1`, which
+    click took for --where's value `core.buffer` and two more arguments, so nothing was offered and bash
+    listed file names (`complete -o default`). bash replaces only its own current word, what follows the
+    last `=`, so a completion that begins with the joined word's part before it (`core.buffer=`) is given
+    without that part. With `=` taken out of COMP_WORDBREAKS nothing is split, joined or cut."""
+
+    _before = ""
+    """The current word's part before bash's own current word: the words joined to it (`core.buffer=`)."""
+
+    def get_completion_args(self):
+        args, incomplete = super().get_completion_args()
+        typed, words = [*args, incomplete], []
+        for before, word in zip(["", *typed], typed):
+            if words and (_breaks(word) or _breaks(before)):
+                words[-1] += word
+            else:
+                words.append(word)
+        own = "" if _breaks(incomplete) else incomplete
+        self._before = words[-1][:len(words[-1]) - len(own)]
+        return words[:-1], words[-1]
+
+    def format_completion(self, item) -> str:
+        value = super().format_completion(item)
+        return value[len(self._before):] if self._before and value.startswith(self._before) else value
+
+
+def use_bash_words() -> None:
+    """Answer bash's requests with `BashWords`: called as a request is answered, after typer registered its
+    own class for bash (it does so each time the command line is built)."""
+    _completion_classes.add_completion_class(BashWords, "bash")
