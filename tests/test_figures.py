@@ -76,6 +76,22 @@ def test_legend_gives_n_once_when_every_series_has_it_and_says_no_ci_for_one_see
     assert not [seg for c in ax.containers for bars in c.lines[2] for seg in bars.get_segments() if len(seg)]
 
 
+def test_a_series_with_no_value_says_n_0_in_its_legend():
+    """Re-review of issue 34: a series whose metric is over nothing at every point (the paced flows' goodput
+    where no flow is paced) was drawn with no point under "none, n=1 seed, no CI", a count of 0 read as 1. It
+    says it has no value, n=0; one with no value at some points counts from 0."""
+    nan = float("nan")
+    df = _frame({("none", "5KB"): [nan, nan], ("none", "10KB"): [nan, nan],
+                 ("edge", "5KB"): [1.0, 2.0], ("edge", "10KB"): [nan, 3.0],
+                 ("wei", "5KB"): [1.0, 2.0], ("wei", "10KB"): [3.0, 5.0]}, metric="goodput_kbps_paced")
+    ax = render(df, [Panel("core.buffer", "goodput_kbps_paced", ["pacing.scheme"])]).axes[0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "none, no value, n=0", "edge, n=1-2 seeds, 95% CI", "wei, n=2 seeds, 95% CI"]
+    one = _frame({("edge", "5KB"): [nan], ("edge", "10KB"): [2.0]})
+    ax = render(one, [Panel("core.buffer", "goodput_kbps_mean", [])]).axes[0]
+    assert "n=0-1 seeds, no CI" in _legend_text(ax)
+
+
 def test_categorical_x_is_points_not_joined_lines():
     df = _frame({(p, v): [1.0 + i, 2.0 + i] for i, v in enumerate(["unpaced", "QLBP 10", "QLBP 20"])
                  for p in [1, 2]}, x="variant", by="topology.pacers", metric="burstiness_cov")

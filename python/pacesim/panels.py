@@ -305,12 +305,14 @@ def ascending(values) -> list:
 
 
 def seeds_note(counts: pd.Series) -> str:
-    """Legend text for how many seeds a series averages: "n=3 seeds, 95% CI",
-    "n=2-3 seeds, 95% CI", "n=1 seed, no CI"."""
+    """Legend text for how many seeds a series averages, `counts` the seeds with a value at each of its points
+    (`summarise`' count: a metric over nothing has none): "n=3 seeds, 95% CI", "n=2-3 seeds, 95% CI",
+    "n=1 seed, no CI", "n=0-1 seeds, no CI", and "no value, n=0" for a series with none at any point."""
     lo, hi = int(counts.min()), int(counts.max())
-    if hi < 2:
-        return "n=1 seed, no CI"
-    return f"n={lo} seeds, 95% CI" if lo == hi else f"n={lo}-{hi} seeds, 95% CI"
+    if hi == 0:
+        return "no value, n=0"
+    seeds = f"n={lo}-{hi} seeds" if lo != hi else "n=1 seed" if lo == 1 else f"n={lo} seeds"
+    return f"{seeds}, {'95% CI' if hi > 1 else 'no CI'}"
 
 
 def unaveraged(df: pd.DataFrame, axes: Sequence[str], panel: Panel) -> Dict[str, list]:
