@@ -41,9 +41,9 @@ class Result:
     def summary(self) -> dict:
         """Paper E's headline numbers as the engine reports them (as --json writes them): aggregate_mbps,
         goodput_kbps_mean, core_loss_rate, core_empty_prob, core_udp_loss_rate, transfers,
-        transfer_goodput_kbps_mean, -0.0 (a sum over no flows) as 0.0. A mean over nothing is the engine's 0
-        here; `metrics` has None there (`metrics.measured`)."""
-        return {k: 0.0 if isinstance(v, float) and v == 0 else v for k, v in self.report["summary"].items()}
+        transfer_goodput_kbps_mean (the report as `pacesim.run` reads it: no -0.0). A mean over nothing is the
+        engine's 0 here; `metrics` has None there (`metrics.measured`)."""
+        return dict(self.report["summary"])
 
     @property
     def conservation(self) -> dict:

@@ -79,8 +79,7 @@ def test_a_run_without_tcp_flows_has_no_mean_goodput_and_results_prints_no_minus
 
     scenario = cbr_only().points()[0].scenario
     r = pacesim.run(scenario)
-    assert math.copysign(1, r.report["summary"]["goodput_kbps_mean"]) == -1  # the engine's own -0.0
-    old = {**r.metrics, "goodput_kbps_mean": r.report["summary"]["goodput_kbps_mean"], "core_ack_loss_rate": 0.0,
+    old = {**r.metrics, "goodput_kbps_mean": -0.0, "core_ack_loss_rate": 0.0,  # the engine's own -0.0
            "transfer_goodput_kbps_mean": 0.0}
     r.__dict__["metrics"] = old  # as `run_metrics` gave them then
     with Store(tmp_path / "old") as store:
@@ -101,3 +100,42 @@ def test_a_live_runs_metrics_say_none_where_nothing_was_measured():
     assert r.metrics["goodput_kbps_mean"] is None and r.metrics["transfer_goodput_kbps_mean"] is None
     assert r.metrics["aggregate_mbps"] == r.summary["aggregate_mbps"] == r.report["summary"]["aggregate_mbps"] > 0
     assert r.summary["goodput_kbps_mean"] == 0 and math.copysign(1, r.summary["goodput_kbps_mean"]) == 1
+
+
+CBR_RUN = ["run", "e-base", "--set", "topology.kind=q-line", "--set", "duration=4s", "--set", "warmup=1s",
+           "--set", 'traffic.start=["0s", "0s"]', "--set", "pacing.scheme=qlbp", "--set",
+           'traffic.udp=[{kind = "cbr", rate = "1Mbps", size = "1000B", from = "n0", to = "n2"}]']
+"""`pacesim run` of a CBR source alone through a QLBP pacer on paper Q's line (no TCP flow), as the re-review
+ran it."""
+
+
+def _minus_zeros(value) -> list:
+    """The -0.0 anywhere in a JSON value, each by its path."""
+    if isinstance(value, dict):
+        return [f"{k}.{p}" for k, v in value.items() for p in _minus_zeros(v)]
+    if isinstance(value, list):
+        return [f"[{i}].{p}" for i, v in enumerate(value) for p in _minus_zeros(v)]
+    return ["-0.0"] if isinstance(value, float) and value == 0 and math.copysign(1, value) < 0 else []
+
+
+def test_no_output_of_a_run_writes_minus_zero(tmp_path):
+    """Re-review of issue 34: `pacesim run --json` of a run without TCP flows still wrote "goodput_kbps_mean":
+    -0.0 (the engine's sum over no flows): acd5aa7 made `Result.summary` 0.0, and --json writes the report
+    itself. The report is read from the engine with -0.0 as 0.0 (`engine._number`): --json, to a file and to
+    standard output, `Result.report` and the store's copy of the report hold none."""
+    import pacesim
+
+    out = runner.invoke(app, [*CBR_RUN, "--json", str(tmp_path / "q.json")])
+    assert out.exit_code == 0, out.output
+    written = json.loads((tmp_path / "q.json").read_text())
+    assert written["summary"]["goodput_kbps_mean"] == 0 and written["summary"]["aggregate_mbps"] > 0
+    assert _minus_zeros(written) == [] and "-0.0" not in (tmp_path / "q.json").read_text()
+    out = runner.invoke(app, [*CBR_RUN, "--json", "-"])
+    assert out.exit_code == 0 and '"goodput_kbps_mean": 0.0' in out.stdout and "-0.0" not in out.stdout, out.output
+
+    r = pacesim.run(cbr_only().points()[0].scenario)
+    assert r.metrics["flows"] == 0 and _minus_zeros(r.report) == []
+    with Store(tmp_path / "store") as store:
+        store.save_ok("b" * 64, r, "here")
+        stored = store.db.execute("SELECT report FROM runs").fetchone()[0]
+    assert "-0.0" not in stored and _minus_zeros(json.loads(stored)) == []
