@@ -231,6 +231,17 @@ def _directory(typed: str) -> Path:
     return Path(typed)
 
 
+def _path_or_stdout(typed: str) -> Path:
+    """A file's path argument, or `-` for standard output, as typed; an empty one refused saying both
+    (`path_text`)."""
+    return Path(path_text(typed))
+
+
+def _takes_stdout(param: inspect.Parameter) -> bool:
+    """Whether a path parameter also takes `-`, as its help says ("- for standard output": `results --csv`)."""
+    return "- for standard output" in (getattr(param.default, "help", None) or "")
+
+
 def _names_a_directory(param: inspect.Parameter) -> bool:
     """Whether a path parameter is a directory's, as its help's first sentence says ("Output directory ...")."""
     return "directory" in (getattr(param.default, "help", None) or "").split(". ")[0].lower()
@@ -288,10 +299,10 @@ def command(fn: F) -> F:
 
     paths = _paths(fn)
     # typer turns '' into Path('.'): each path parameter without a parser of its own reads its text with `_path`,
-    # or `_directory` for a directory's.
+    # or `_directory` for a directory's, `_path_or_stdout` for a file's that also takes `-`.
     for p in inspect.signature(fn).parameters.values():
         if "Path" in str(p.annotation) and getattr(p.default, "parser", False) is None:
-            p.default.parser = _directory if _names_a_directory(p) else _path
+            p.default.parser = _directory if _names_a_directory(p) else _path_or_stdout if _takes_stdout(p) else _path
 
     @functools.wraps(fn)
     def guarded(*args, **kwargs):

@@ -927,10 +927,11 @@ def test_an_empty_path_is_refused_not_taken_for_this_directory(tmp_path, monkeyp
 
 def test_an_empty_paths_hint_names_what_the_option_takes(tmp_path, monkeypatch):
     # Review of issue 34: every empty path said "name a file or directory ('.' for this one)", and
-    # `run --json .` was then refused: "is a directory". A file's option names a file (--json also -).
+    # `run --json .` was then refused: "is a directory". A file's option names a file, and - where it takes
+    # it (re-review: results --csv, which writes - to standard output, did not say so).
     monkeypatch.chdir(tmp_path)
     for args, shown in [(["run", "e-base", "--json", ""], "'--json': an empty path; name a file, or - for standard output"),
-                        (["results", "--csv", ""], "'--csv': an empty path; name a file"),
+                        (["results", "--csv", ""], "'--csv': an empty path; name a file, or - for standard output"),
                         (["plot", "tiny", "--out", ""], "'--out': an empty path; name a file"),
                         (["trace", "pcap", "a.tr", ""], "'out': an empty path; name a file")]:
         assert "'.'" not in refused(args, shown).output
