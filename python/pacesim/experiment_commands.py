@@ -323,7 +323,8 @@ TITLE_IN_NAME = 40
 def _title_tag(title: Optional[str]) -> str:
     """The end of a figure's default name for --title: none for the default title, `-untitled` for none,
     else `-title=` and the title with spaces as `_`, followed by a hash of the title when it had other
-    characters a file name cannot hold or was cut to `TITLE_IN_NAME`: two titles never share a file."""
+    characters a file name cannot hold, was cut to `TITLE_IN_NAME` or ends as such a tag does (`-` and 8
+    hexadecimal digits): two titles never share a file."""
     if title is None:
         return ""
     if not title:
@@ -332,7 +333,7 @@ def _title_tag(title: Optional[str]) -> str:
     import re
 
     text = re.sub(r"[^A-Za-z0-9.,+=-]+", "_", title)[:TITLE_IN_NAME]
-    whole = text.replace("_", " ") == title
+    whole = text.replace("_", " ") == title and not re.search(r"-[0-9a-f]{8}$", text)
     return f"-title={text}" + ("" if whole else f"-{hashlib.sha256(title.encode()).hexdigest()[:8]}")
 
 
@@ -362,7 +363,8 @@ def plot(
                                                            "-title=TITLE for --title; a name whose characters "
                                                            "a file name cannot hold ends in a hash of it: each "
                                                            "its own file]."),
-    logy: bool = typer.Option(False, "--logy", help="Logarithmic y axis (loss rates always are, in percent)."),
+    logy: bool = typer.Option(False, "--logy", help="Logarithmic y axis (loss rates always are, in percent: "
+                                                    "refused for them)."),
     series: List[str] = typer.Option([], "--series", help="Instead: draw this time series of one run against time "
                                      "(cwnd, ssthresh, srtt, rto, queue, queue_packets, drops, arrivals, backlog, rate; "
                                      "repeatable, one panel each)."),
@@ -383,7 +385,7 @@ def plot(
 ) -> None:
     """Draw a metric against an axis, one series per value of --by, 95 % confidence intervals over seeds (PNG and
     SVG); or, with --series, one run's recorded time series (`[series]`) against time."""
-    from .panels import QUICK_RUN, Panel, file_name, paper_ref, select, unaveraged
+    from .panels import LOSS, QUICK_RUN, Panel, file_name, paper_ref, select, unaveraged
     from .plot import figure
     from .papers import FIGURES
     from .store import Store
@@ -425,6 +427,8 @@ def plot(
             if not pd_numeric(df[y]) else f"no point of {name} has a value of {y!r} (a mean over nothing, as " \
                                           "over no short transfers, has none)"
         fail(f"{what}; metrics with values: {', '.join(metrics) or 'none'}")
+    if logy and y in LOSS:  # it would draw the figure without it, in a file of its own
+        fail(f"--logy: {y} is a loss rate, always drawn on a logarithmic axis in percent; leave --logy out")
     filters = _filters(df, name, axes, where)
     if len(filters.get(x, ())) == 1:  # every series one point: no curve against x
         item = next(w for w in where if w.partition("=")[0] == x)

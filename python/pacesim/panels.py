@@ -371,12 +371,17 @@ def in_window(rows: pd.DataFrame, start: Optional[float], end: Optional[float]) 
     return pd.concat([last, inside], ignore_index=True)
 
 
+_HASHED = re.compile(r"-[0-9a-f]{16}$")
+"""The end of a name `file_name` changed: `-` and 16 hexadecimal digits of a hash."""
+
+
 def file_name(text: str) -> str:
     """`text` as one file name: characters other than letters, digits and `._,=+-` as `_`, no leading dot,
-    at most 200 characters, so that it stays in its directory. A name changed so (a `/` made `_`, or cut)
-    ends in a hash of the whole text: two texts never share a file (`--where variant=a/b` and
-    `--where variant=a_b` once wrote one)."""
+    at most 200 characters, so that it stays in its directory. A name changed so (a `/` made `_`, or cut),
+    or one that ends as a changed one does (`_HASHED`), ends in a hash of the whole text: a name kept as
+    typed never ends so, so two texts never share a file (`--where variant=a/b` and `--where variant=a_b`
+    once wrote one, and a variant named `a_b-` and the first's hash the first's)."""
     name = re.sub(r"[^A-Za-z0-9._,=+-]", "_", text).lstrip(".") or "_"
-    if name == text and len(name) <= 200:
+    if name == text and len(name) <= 200 and not _HASHED.search(name):
         return name
     return f"{name[:183]}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"

@@ -49,28 +49,40 @@ def test_where_values_a_file_name_cannot_hold_keep_their_own_files(tmp_path, poo
     """Review of issue 34: `--where variant=a/b` and `--where variant=a_b` both wrote
     `...-variant=a_b.png`, the second over the first. A name that had to be changed ends in a hash of the
     whole text."""
-    sweep = Sweep(name="coll", axes={"core.buffer": ["3KB", "10KB"], "variant": ["a/b", "a_b"]}, seeds=[1],
-                  set=TINY, variants={"a/b": ["pacing.scheme=edge"], "a_b": []})
+    text = "coll-goodput_kbps_mean-vs-core.buffer-variant=a/b"
+    hashed = f"a_b-{hashlib.sha256(text.encode()).hexdigest()[:16]}"  # the name a/b's file is given
+    sweep = Sweep(name="coll", axes={"core.buffer": ["3KB", "10KB"], "variant": ["a/b", "a_b", hashed]}, seeds=[1],
+                  set=TINY, variants={"a/b": ["pacing.scheme=edge"], "a_b": [], hashed: ["pacing.scheme=edge",
+                                                                                       "pacing.delay=40ms"]})
     with Store(tmp_path) as store:
         run_sweep(sweep, store, pool, progress=False)
     base = ["plot", "coll", "--results", tmp_path, "--format", "svg"]
     (slash,) = ok(base + ["--where", "variant=a/b"])
     (under,) = ok(base + ["--where", "variant=a_b"])
     assert under == f"{tmp_path}/plots/coll-goodput_kbps_mean-vs-core.buffer-variant=a_b.svg"  # unchanged: as typed
-    text = "coll-goodput_kbps_mean-vs-core.buffer-variant=a/b"
-    assert slash == f"{tmp_path}/plots/coll-goodput_kbps_mean-vs-core.buffer-variant=a_b-" \
-                    f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.svg"
-    assert open(slash).read() != open(under).read()  # both kept: the paced points and the unpaced ones
+    assert slash == f"{tmp_path}/plots/coll-goodput_kbps_mean-vs-core.buffer-variant={hashed}.svg"
+    # re-review of issue 34: a variant literally named as a/b's file shared it; a name ending as a hashed one
+    # does is hashed too
+    (literal,) = ok(base + ["--where", f"variant={hashed}"])
+    assert literal != slash and literal.startswith(f"{tmp_path}/plots/coll-goodput_kbps_mean-vs-core.buffer-"
+                                                   f"variant={hashed}-")
+    texts = {open(p).read() for p in (slash, under, literal)}
+    assert len(texts) == 3  # all kept: the paced points, the unpaced ones and those paced with d = 40 ms
 
 
 def test_logy_keeps_its_own_file(tiny_store):
-    """Review of issue 34: `--logy` wrote over the linear figure of the same name."""
+    """Review of issue 34: `--logy` wrote over the linear figure of the same name. Re-review: on a loss rate,
+    always on a log axis, it drew the same figure again under another name; it is refused, saying why."""
     root = tiny_store[0].root
     base = ["plot", "tiny", "--results", root, "--by", "pacing.scheme", "--format", "svg"]
     (linear,) = ok(base)
     (log,) = ok(base + ["--logy"])
     assert log == f"{root}/plots/tiny-goodput_kbps_mean-vs-core.buffer-by-pacing.scheme-logy.svg" != linear
     assert open(linear).read() != open(log).read()
+    out = runner.invoke(app, [str(a) for a in base + ["--y", "core_loss_rate", "--logy"]])
+    assert out.exit_code == 2 and "--logy: core_loss_rate is a loss rate, always drawn on a logarithmic axis" \
+        in out.output, out.output
+    assert not list((root / "plots").glob("*core_loss_rate*"))
 
 
 def test_a_pdf_at_one_column_embeds_its_fonts_and_is_a_column_wide(tiny_store, tmp_path):
@@ -150,6 +162,9 @@ def test_a_title_of_ones_own_or_none_each_in_its_own_file(tiny_store, series_sto
     (odd,) = ok(base + ["--title", "Goodput: paced/unpaced"])
     assert odd == f"{stem}-title=Goodput_paced_unpaced-{hashlib.sha256(b'Goodput: paced/unpaced').hexdigest()[:8]}.svg"
     assert "Goodput: paced/unpaced" in _texts(odd)
+    # re-review of issue 34: a title written as that tag is (its hash typed in) keeps its own file too
+    (typed,) = ok(base + ["--title", f"Goodput paced unpaced-{hashlib.sha256(b'Goodput: paced/unpaced').hexdigest()[:8]}"])
+    assert typed != odd and open(typed).read() != open(odd).read()
     root, _ = series_store
     (series,) = ok(["plot", "ser", "--results", root, "--series", "cwnd", "--where", "pacing.scheme=edge",
                     "--format", "svg", "--title", "cwnd"])
