@@ -361,8 +361,8 @@ def plot(
                                                            "then -by-AXIS and -AXIS=VALUES for --by and --where, "
                                                            "-logy for --logy, -SIZE for a paper's --size and "
                                                            "-title=TITLE for --title; a name whose characters "
-                                                           "a file name cannot hold ends in a hash of it: each "
-                                                           "its own file]."),
+                                                           "a file name cannot hold, or that ends as such a "
+                                                           "name does, ends in a hash of it: each its own file]."),
     logy: bool = typer.Option(False, "--logy", help="Logarithmic y axis (loss rates always are, in percent: "
                                                     "refused for them)."),
     series: List[str] = typer.Option([], "--series", help="Instead: draw this time series of one run against time "
