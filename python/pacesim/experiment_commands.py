@@ -452,7 +452,8 @@ def plot(
     named = f"{name}-{y}-vs-{x}" + "".join(f"-by-{b}" for b in panel.by)
     named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items()) + ("-logy" if logy else "")
     named += _size_tag(size) + titled
-    stem = out if out is not None else results / "plots" / file_name(named)
+    written = [v for values in filters.values() for v in values]  # the parts of the name a user wrote
+    stem = out if out is not None else results / "plots" / file_name(named, written)
     _figure_place(stem, out, kinds)
     try:
         _written(figure(df, [panel], stem, title, axes=axes, size=size, formats=kinds))
@@ -537,7 +538,8 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
     of = "" if entities is None else "-of-" + "-".join(entities)  # --flows and --links name their own file
     named = f"{name}-" + "-".join(f"{a}={point[a]}" for a in axes) + f"-seed{point['seed']}{span}-{'-'.join(names)}{of}"
     named += _size_tag(size) + titled
-    stem = out if out is not None else results / "plots" / file_name(named)
+    written = [str(point[a]) for a in axes] + (entities or [])  # the parts of the name a user wrote
+    stem = out if out is not None else results / "plots" / file_name(named, written)
     _figure_place(stem, out, formats)
     try:
         _written(series_figure(rows, names, entities, stem, title, size, formats))

@@ -375,13 +375,15 @@ _HASHED = re.compile(r"-[0-9a-f]{16}$")
 """The end of a name `file_name` changed: `-` and 16 hexadecimal digits of a hash."""
 
 
-def file_name(text: str) -> str:
+def file_name(text: str, words: Sequence[str] = ()) -> str:
     """`text` as one file name: characters other than letters, digits and `._,=+-` as `_`, no leading dot,
     at most 200 characters, so that it stays in its directory. A name changed so (a `/` made `_`, or cut),
     or one that ends as a changed one does (`_HASHED`), ends in a hash of the whole text: a name kept as
     typed never ends so, so two texts never share a file (`--where variant=a/b` and `--where variant=a_b`
-    once wrote one, and a variant named `a_b-` and the first's hash the first's)."""
+    once wrote one, and a variant named `a_b-` and the first's hash the first's). `words`: the parts of
+    `text` a user wrote (an axis's values) between the `-` that join its parts; one holding a `-` makes the
+    name end in a hash too (`--where variant=a-logy` and `--where variant=a --logy` wrote one file)."""
     name = re.sub(r"[^A-Za-z0-9._,=+-]", "_", text).lstrip(".") or "_"
-    if name == text and len(name) <= 200 and not _HASHED.search(name):
+    if name == text and len(name) <= 200 and not _HASHED.search(name) and not any("-" in w for w in words):
         return name
     return f"{name[:183]}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"

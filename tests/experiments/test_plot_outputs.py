@@ -51,9 +51,10 @@ def test_where_values_a_file_name_cannot_hold_keep_their_own_files(tmp_path, poo
     whole text."""
     text = "coll-goodput_kbps_mean-vs-core.buffer-variant=a/b"
     hashed = f"a_b-{hashlib.sha256(text.encode()).hexdigest()[:16]}"  # the name a/b's file is given
-    sweep = Sweep(name="coll", axes={"core.buffer": ["3KB", "10KB"], "variant": ["a/b", "a_b", hashed]}, seeds=[1],
-                  set=TINY, variants={"a/b": ["pacing.scheme=edge"], "a_b": [], hashed: ["pacing.scheme=edge",
-                                                                                       "pacing.delay=40ms"]})
+    variants = {"a/b": ["pacing.scheme=edge"], "a_b": [], hashed: ["pacing.scheme=edge", "pacing.delay=40ms"],
+                "a_b-logy": []}
+    sweep = Sweep(name="coll", axes={"core.buffer": ["3KB", "10KB"], "variant": list(variants)}, seeds=[1], set=TINY,
+                  variants=variants)
     with Store(tmp_path) as store:
         run_sweep(sweep, store, pool, progress=False)
     base = ["plot", "coll", "--results", tmp_path, "--format", "svg"]
@@ -68,6 +69,10 @@ def test_where_values_a_file_name_cannot_hold_keep_their_own_files(tmp_path, poo
                                                    f"variant={hashed}-")
     texts = {open(p).read() for p in (slash, under, literal)}
     assert len(texts) == 3  # all kept: the paced points, the unpaced ones and those paced with d = 40 ms
+    # ... and a value holding the `-` that joins the name's parts: a variant named a_b-logy, and a_b --logy
+    (dash,) = ok(base + ["--where", "variant=a_b-logy"])
+    (log,) = ok(base + ["--where", "variant=a_b", "--logy"])
+    assert log == f"{tmp_path}/plots/coll-goodput_kbps_mean-vs-core.buffer-variant=a_b-logy.svg" != dash
 
 
 def test_logy_keeps_its_own_file(tiny_store):
