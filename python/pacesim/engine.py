@@ -138,7 +138,9 @@ def run(
                 report = _core.run_json(json.dumps(engine.to_engine()), progress, threads)
             except ValueError as e:
                 e = ScenarioError.from_engine(e)
-                raise (ScenarioError(e.field, e.message.replace(text, traced)) if text else e) from None
+                if text:  # the trace named as given, not as the file the engine wrote
+                    e = ScenarioError(e.field, e.message.replace(text, traced), traced if e.value == text else e.value)
+                raise e from None
             wall_s = time.perf_counter() - t0
             if traced is not None and traced.endswith(".pcap"):
                 pcap.write(text, traced, segment_size=scenario.tcp.segment_size)

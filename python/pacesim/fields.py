@@ -22,27 +22,32 @@ signed 64-bit; the engine's seed is u64)."""
 
 
 class ScenarioError(ValueError):
-    """An invalid scenario; `field` is the dotted path of the (first) bad field. Its text (`str`) is
-    safe to print (`messages.printable`: control characters escaped, very long names cut)."""
+    """An invalid scenario: `field` is the dotted path of the (first) bad field (or the file, option or
+    argument at fault: `--max-memory`, a TOML file's name), `value` the value the scenario gives it as
+    written there ("5KB", "sideways"; for a key the scenario leaves out, the engine's, in its units; None when
+    there is none: a key missing, a file), `message` what is wrong. Its text (`str`), "field: message", is safe
+    to print (`messages.printable`: control characters escaped, very long names cut)."""
 
-    def __init__(self, field: str, message: str):
+    def __init__(self, field: str, message: str, value: Any = None):
         super().__init__(printable(f"{field}: {message}"))
         self.field = field
         self.message = message
+        self.value = value
 
     def __reduce__(self):
-        """Pickled as its two fields, so that one raised in a sweep's worker process reaches the parent as
-        itself (an exception pickles its `args`, here the one joined text, which `__init__` cannot take)."""
-        return type(self), (self.field, self.message)
+        """Pickled as its fields, so that one raised in a sweep's worker process reaches the parent as itself
+        (an exception pickles its `args`, here the one joined text, which `__init__` cannot take)."""
+        return type(self), (self.field, self.message, self.value)
 
     @classmethod
     def from_engine(cls, error: ValueError) -> ScenarioError:
-        """The engine's refusal, as the binding raises it (attributes `field` and `message`), its
-        quantities in human units. The engine neither places it in the JSON it was handed (no file of the
-        user's) nor quotes a trace file's text (any readable file can be named as one, issue 33)."""
+        """The engine's refusal, as the binding raises it (attributes `field`, `message` and `value`: the
+        engine's JSON value at the field, SI units), its quantities in human units. The engine neither places
+        it in the JSON it was handed (no file of the user's) nor quotes a trace file's text (any readable file
+        can be named as one, issue 33)."""
         from .schema import humanize
 
-        return cls(error.field, humanize(error.message))
+        return cls(error.field, humanize(error.message), error.value)
 
 
 def special(path: Path) -> str:

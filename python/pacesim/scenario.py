@@ -211,39 +211,62 @@ def _path(loc: Iterable[Union[str, int]]) -> str:
     return out
 
 
-def _field_and_message(error: dict) -> Tuple[str, str]:
-    """(dotted field path, message) for one pydantic error."""
+_ABSENT = object()
+
+
+def _given(data: Any, path: str) -> Any:
+    """What `data` (a scenario or one of its tables, as written) holds at dotted `path` with list indices in
+    brackets, as the engine writes a field (`traffic.udp[0].rate`); `_ABSENT` if it holds nothing there."""
+    for part in path.split("."):
+        name, *indices = part.split("[")
+        if not isinstance(data, dict) or name not in data:
+            return _ABSENT
+        data = data[name]
+        for index in indices:
+            i = int(index[:-1]) if index.endswith("]") and index[:-1].isdigit() else None
+            if i is None or not isinstance(data, list) or i >= len(data):
+                return _ABSENT
+            data = data[i]
+    return data
+
+
+def _problem(error: dict) -> Tuple[str, str, Any]:
+    """(dotted field path, message, value as given) for one pydantic error: the value is the input's at the
+    field (a key the scenario gives), else the one the refusal names (the engine's own), else None."""
     loc = list(error["loc"])
     kind = None
     if loc[:1] == ["topology"] and len(loc) > 1 and loc[1] in KINDS:
         kind = loc.pop(1)  # the discriminated union's tag
     path = _path(loc)
+    given = None if error["type"] == "missing" else error["input"]  # a missing key's input is its table
     cause = (error.get("ctx") or {}).get("error")
     if isinstance(cause, ScenarioError):
-        return ".".join(filter(None, [path, cause.field])), cause.message
+        inner = _given(given, cause.field) if cause.field else given
+        return ".".join(filter(None, [path, cause.field])), cause.message, cause.value if inner is _ABSENT else inner
     if cause is not None:
-        return path, str(cause)
+        return path, str(cause), given
     if error["type"] == "extra_forbidden":
-        return path, _unknown_key(str(loc[-1]), loc[:-1], kind)
+        return path, _unknown_key(str(loc[-1]), loc[:-1], kind), given
     if error["type"] == "union_tag_invalid":
-        return path + ".kind", f"{_shown(error['ctx']['tag'])} is not valid; expected {error['ctx']['expected_tags']}"
+        return (path + ".kind", f"{_shown(error['ctx']['tag'])} is not valid; expected {error['ctx']['expected_tags']}",
+                error["ctx"]["tag"])
     if error["type"] == "union_tag_not_found":
-        return path, f"expected a table, e.g. {{ kind = \"e-base\" }} (got {_shown(error['input'])})"
+        return path, f"expected a table, e.g. {{ kind = \"e-base\" }} (got {_shown(error['input'])})", given
     if error["type"] == "literal_error":
-        return path, f"{_shown(error['input'])} is not valid; expected {error['ctx']['expected']}"
-    return path, f"{error['msg']} (got {_shown(error['input'])})"
+        return path, f"{_shown(error['input'])} is not valid; expected {error['ctx']['expected']}", given
+    return path, f"{error['msg']} (got {_shown(error['input'])})", given
 
 
 def parse_scenario(data: dict, base: Optional[Path] = None) -> Scenario:
     """Validate a scenario in human units (as read from TOML); errors become
-    ScenarioError. Relative file names in it (trace files) are from `base`,
+    ScenarioError, its `value` as `data` gives it. Relative file names in it (trace files) are from `base`,
     by default the working directory."""
     try:
         return Scenario.model_validate(data, context={"base": base or Path(".")})
     except ValidationError as e:
-        problems = [_field_and_message(err) for err in e.errors()]
-        (field, message), rest = problems[0], problems[1:]
-        raise ScenarioError(field, "; ".join([message] + [f"{f}: {m}" for f, m in rest])) from None
+        problems = [_problem(err) for err in e.errors()]
+        (field, message, value), rest = problems[0], problems[1:]
+        raise ScenarioError(field, "; ".join([message] + [f"{f}: {m}" for f, m, _ in rest]), value) from None
 
 
 PACKAGED = Path(__file__).resolve().parent / "scenarios"
@@ -347,7 +370,7 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
         if parts == ["topology", "kind"]:  # a new kind starts from its own defaults
             kind = _toml_value(text)
             if not isinstance(kind, str) or kind not in KINDS:
-                raise ScenarioError(key, f"{_shown(kind)} is not valid; expected one of {', '.join(KINDS)}")
+                raise ScenarioError(key, f"{_shown(kind)} is not valid; expected one of {', '.join(KINDS)}", kind)
             data["topology"] = {"kind": kind}
             continue
         table, model = data, Scenario
@@ -358,7 +381,7 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
             if model is None:
                 raise ScenarioError(key, f"{'.'.join(parts[:depth])} is a value, not a table")
             if part not in _keys(model):
-                raise ScenarioError(key, _unknown_key(part, parts[:depth], kind))
+                raise ScenarioError(key, _unknown_key(part, parts[:depth], kind), _toml_value(text))
             if depth == len(parts) - 1:
                 if index is not None:
                     raise ScenarioError(key, "an override sets a key, not a list element: name a key inside it")

@@ -32,6 +32,24 @@ pub struct InvalidField {
     pub message: String,
 }
 
+impl InvalidField {
+    /// The value at this error's field in `wire`, a scenario in its wire
+    /// form (JSON), if the field names one there (`topology.links[2].rate`
+    /// does, `scenario` or a missing key does not): the offending value as
+    /// the scenario gives it.
+    pub fn value_in<'a>(&self, wire: &'a serde_json::Value) -> Option<&'a serde_json::Value> {
+        let mut node = wire;
+        for part in self.field.split('.') {
+            let mut pieces = part.split('[');
+            node = node.get(pieces.next()?)?;
+            for index in pieces {
+                node = node.get(index.strip_suffix(']')?.parse::<usize>().ok()?)?;
+            }
+        }
+        Some(node)
+    }
+}
+
 /// Whether element `i` is among a share `fraction` of elements spread evenly:
 /// when floor((i+1) f) > floor(i f).
 pub fn evenly(i: usize, fraction: f64) -> bool {
@@ -73,4 +91,25 @@ pub fn at_most(field: &str, v: u64, max: u64, unit: &str) -> Result<(), InvalidF
         return Err(bad(field, format!("{v} {unit} is more than the engine allows ({max} {unit})")));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_errors_value_is_found_at_its_fields_path() {
+        let wire = serde_json::json!({
+            "warmup": 5,
+            "topology": {"kind": "graph", "links": [{"rate": 1}, {"rate": 2, "name": "core"}]},
+        });
+        let value = |field: &str| bad(field, "m").value_in(&wire).cloned();
+        assert_eq!(value("warmup"), Some(serde_json::json!(5)));
+        assert_eq!(value("topology.links[1].rate"), Some(serde_json::json!(2)));
+        assert_eq!(value("topology.links[1]"), Some(serde_json::json!({"rate": 2, "name": "core"})));
+        // Not there: the whole scenario, a key not given, an element past the list's end, a key of a value.
+        for field in ["scenario", "duration", "topology.links[2].rate", "warmup.x", "topology.links[x]"] {
+            assert_eq!(value(field), None, "{field}");
+        }
+    }
 }

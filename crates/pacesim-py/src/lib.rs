@@ -1,7 +1,8 @@
 //! The Python boundary: a scenario as JSON in, a report as JSON out.
-//! Validation errors become `ValueError` with the field's path and the
-//! message as attributes `field` and `message` (its text "field: message"
-//! for whoever prints it), so the front never parses it back; an output file
+//! Validation errors become `ValueError` with the field's path, the value
+//! the scenario gives it and the message as attributes `field`, `value` and
+//! `message` (its text "field: message" for whoever prints it), so the front
+//! never parses it back; an output file
 //! the run could not write (a full disk) `OSError` with its `errno` and
 //! `filename`; engine failures (a broken conservation check, a panic)
 //! `RuntimeError`.
@@ -38,7 +39,7 @@ fn run_json(
     threads: usize,
     force_split: bool,
 ) -> PyResult<String> {
-    let scenario = Scenario::from_json(scenario).map_err(|e| invalid(py, e))?;
+    let scenario = parse(py, scenario)?;
     let threads = if threads >= 2 && !force_split && !spare_core() { 1 } else { threads };
     let ran = py.allow_threads(|| {
         panic::catch_unwind(AssertUnwindSafe(|| {
@@ -57,7 +58,7 @@ fn run_json(
     });
     let report: Report = match ran {
         Ok(report) => report.map_err(|e| match e {
-            RunError::Invalid(e) => invalid(py, e),
+            RunError::Invalid(e) => invalid(py, e, serde_json::to_value(&scenario).ok()),
             RunError::Write(w) => os_error(py, &w.file, &w.error),
             other => PyRuntimeError::new_err(other.to_string()),
         })?,
@@ -66,11 +67,27 @@ fn run_json(
     serde_json::to_string(&report).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
-/// `ValueError("field: message")` with attributes `field` and `message`.
-fn invalid(py: Python<'_>, e: InvalidField) -> PyErr {
+/// The scenario of JSON `text`, read and checked (`Scenario::from_json`).
+fn parse(py: Python<'_>, text: &str) -> PyResult<Scenario> {
+    Scenario::from_json(text).map_err(|e| invalid(py, e, serde_json::from_str(text).ok()))
+}
+
+/// `ValueError("field: message")` with attributes `field`, `message` and
+/// `value`: what `wire`, the scenario's JSON, holds at the field (as Python
+/// reads that JSON), None where it holds nothing there.
+fn invalid(py: Python<'_>, e: InvalidField, wire: Option<serde_json::Value>) -> PyErr {
+    let given = wire.as_ref().and_then(|wire| e.value_in(wire)).map(|v| v.to_string());
     let err = PyValueError::new_err(e.to_string());
-    let value = err.value(py);
-    match value.setattr("field", e.field).and_then(|_| value.setattr("message", e.message)) {
+    let set = |attrs: &Bound<'_, PyAny>| -> PyResult<()> {
+        let value = match given {
+            Some(json) => py.import("json")?.call_method1("loads", (json,))?.unbind(),
+            None => py.None(),
+        };
+        attrs.setattr("field", e.field)?;
+        attrs.setattr("message", e.message)?;
+        attrs.setattr("value", value)
+    };
+    match set(err.value(py).as_any()) {
         Ok(()) => err,
         Err(failed) => failed,
     }
@@ -114,8 +131,9 @@ fn stopped_or_panic(payload: Box<dyn Any + Send>) -> PyErr {
 #[pyfunction]
 #[pyo3(signature = (scenario, examples=3))]
 fn describe_json(py: Python<'_>, scenario: &str, examples: usize) -> PyResult<String> {
-    let scenario = Scenario::from_json(scenario).map_err(|e| invalid(py, e))?;
-    let d = pacesim_core::describe(&scenario, examples).map_err(|e| invalid(py, e))?;
+    let scenario = parse(py, scenario)?;
+    let d = pacesim_core::describe(&scenario, examples)
+        .map_err(|e| invalid(py, e, serde_json::to_value(&scenario).ok()))?;
     serde_json::to_string(&d).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
@@ -124,7 +142,7 @@ fn describe_json(py: Python<'_>, scenario: &str, examples: usize) -> PyResult<St
 /// refuses it.
 #[pyfunction]
 fn validate_json(py: Python<'_>, scenario: &str) -> PyResult<()> {
-    Scenario::from_json(scenario).map(|_| ()).map_err(|e| invalid(py, e))
+    parse(py, scenario).map(|_| ())
 }
 
 /// The JSON Schema of the scenario the engine reads (`Scenario::schema`).
