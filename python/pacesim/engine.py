@@ -12,7 +12,7 @@ import time
 import warnings
 from typing import Callable, Iterator, List, Optional, Sequence, Union
 
-from . import _core, memory, outfile, pcap
+from . import _core, memory, outfile, pcap, schema
 from .messages import shown
 from .result import Result
 from .scenario import PacketTrace, Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
@@ -135,7 +135,8 @@ def run(
                     raise ScenarioError("trace.file", f"cannot create {traced}: {e.strerror}") from None
                 engine = scenario.model_copy(update={"trace": scenario.trace.model_copy(update={"file": text})})
             try:
-                report = _core.run_json(json.dumps(engine.to_engine()), progress, threads)
+                # As the engine read it when the scenario was made, unless the trace's file changed it.
+                report = _core.run_json(schema.checked(json.dumps(engine.to_engine())), progress, threads)
             except ValueError as e:
                 e = ScenarioError.from_engine(e)
                 if text:  # the trace named as given, not as the file the engine wrote

@@ -25,7 +25,7 @@ from typing import Annotated, Any, Iterable, List, Optional, Tuple, Union, get_a
 import tomli_w
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
-from . import _core, scenario_tables, schema
+from . import scenario_tables, schema
 from .fields import MAX_SEED, PositiveSize, ScenarioError, SizeRange, _Model, read_bounded, special
 from .messages import shown as _shown
 from .tmix import vectors_path
@@ -112,13 +112,19 @@ class _Scenario(_Model):
         return seed
 
     @model_validator(mode="after")
-    def _timeline(self) -> _Scenario:
+    def _timeline(self, info: ValidationInfo) -> _Scenario:
         core = self.core_values()
         for key in ["rate", "delay", "buffer"]:
             if getattr(core, key) is None:
                 raise ScenarioError(f"core.{key}", f"required: a {self.topology.kind} topology has no default")
-        try:  # every other rule is the engine's own (`Scenario::validate`), named by the field it checks
-            _core.validate_json(json.dumps(self.to_engine()))
+        # Every other rule is the engine's own, unless the caller has the engine check it (`parse_scenario`).
+        return self.engine_checked() if (info.context or {}).get("engine", True) else self
+
+    def engine_checked(self) -> _Scenario:
+        """This scenario, held to the engine's own rules (`Scenario::validate`; a ScenarioError naming the field
+        it checks) as the engine reads it, once: what it read is kept to be described or run (`schema.checked`)."""
+        try:
+            schema.checked(json.dumps(self.to_engine()))
         except ValueError as e:
             raise ScenarioError.from_engine(e) from None
         return self
@@ -257,12 +263,13 @@ def _problem(error: dict) -> Tuple[str, str, Any]:
     return path, f"{error['msg']} (got {_shown(error['input'])})", given
 
 
-def parse_scenario(data: dict, base: Optional[Path] = None) -> Scenario:
+def parse_scenario(data: dict, base: Optional[Path] = None, engine: bool = True) -> Scenario:
     """Validate a scenario in human units (as read from TOML); errors become
     ScenarioError, its `value` as `data` gives it. Relative file names in it (trace files) are from `base`,
-    by default the working directory."""
+    by default the working directory. `engine` False leaves out the engine's rules (those across keys,
+    `_core.validate_json`), for a caller that has the engine check the scenario itself, once (a sweep)."""
     try:
-        return Scenario.model_validate(data, context={"base": base or Path(".")})
+        return Scenario.model_validate(data, context={"base": base or Path("."), "engine": engine})
     except ValidationError as e:
         problems = [_problem(err) for err in e.errors()]
         (field, message, value), rest = problems[0], problems[1:]
@@ -355,11 +362,12 @@ def _indexed(key: str, part: str) -> Tuple[str, Optional[int]]:
     return part, None
 
 
-def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional[Path] = None) -> Scenario:
+def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional[Path] = None,
+                    engine: bool = True) -> Scenario:
     """A copy of `scenario` with `key=value` overrides applied, `key` a dotted path
     (`core.buffer=5KB`, `seed=3`, `topology.kind=a-base`, `traffic.udp[0].size=40B`
     for a key of a list's element); the result is validated as
-    a whole. Relative file names the overrides give are from `base` (see `parse_scenario`)."""
+    a whole. Relative file names the overrides give are from `base`, and `engine` is as `parse_scenario`'s."""
     data = scenario.model_dump(mode="json", exclude_none=True, by_alias=True)
     for item in overrides:
         key, sep, text = item.partition("=")
@@ -399,7 +407,7 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
                     where += f"[{index}]"
                 if model is not None and not isinstance(table, dict):  # an earlier override made it a value
                     raise ScenarioError(key, f"{where} is {_shown(table)}, not a table")
-    return parse_scenario(data, base)
+    return parse_scenario(data, base, engine)
 
 
 def check_key(scenario: Scenario, key: str) -> None:

@@ -5,15 +5,16 @@ schemars): the wire form in SI integers, each key's doc comment as its `descript
 its `default`, a quantity's unit as `x-unit` ("bytes", "bit/s", "ns", "packets"), a number's bounds as
 `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`. The front's models are generated from it
 (`models`); this module reads it and presents the engine's errors in human units (`humanize`); the
-engine's own validation (`_core.validate_json`) checks the rules. tests/test_schema.py fails when the
-front and this schema drift.
+engine's own validation (`_core.validate_json`, through `checked`, which keeps what the engine read)
+checks the rules. tests/test_schema.py fails when the front and this schema drift.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Optional, Tuple
+import threading
+from typing import Any, Dict, Optional, Tuple
 
 from . import _core
 from .units import format_rate, format_size, format_time
@@ -24,6 +25,29 @@ HUMAN = {"bytes": format_size, "bit/s": format_rate, "ns": format_time}
 """How a value of each unit is written back in human units (packets stay a count)."""
 
 _ENGINE_UNITS = {"B": format_size, "bit/s": format_rate, "ns": format_time}
+
+CHECKED_KEPT = 4
+"""How many scenarios `checked` keeps as the engine read them (each its parsed spec: a graph's links and
+nodes at most, never a network built or a packet)."""
+
+_checked: Dict[str, Any] = {}
+_checked_lock = threading.Lock()
+
+
+def checked(text: str) -> Any:
+    """The scenario of engine JSON `text` as the engine reads and checks it (`_core.validate_json`: a
+    ValueError naming the field if it refuses it), read once: the last `CHECKED_KEPT` are kept by their text,
+    so that a scenario checked as it is made is described or run (`_core.describe_json`, `_core.run_json` take
+    what this returns) without the engine reading it again."""
+    with _checked_lock:
+        found = _checked.pop(text, None)
+    if found is None:
+        found = _core.validate_json(text)
+    with _checked_lock:
+        _checked[text] = found
+        while len(_checked) > CHECKED_KEPT:
+            del _checked[next(iter(_checked))]
+    return found
 
 
 def resolve(node: dict) -> dict:

@@ -169,12 +169,12 @@ def _check_axis(base: Scenario, key: str, values: list, variants: dict, root: Op
     return changes
 
 
-def scaled(scenario: Scenario, k: float) -> Scenario:
+def scaled(scenario: Scenario, k: float, engine: bool = True) -> Scenario:
     """`scenario` with k times the TCP hosts (E-base: per edge) and k times every
     link rate (the core, those its topology kind's schema names in `x-scale`,
     the UDP host's) and UDP source rate, so each flow keeps its share of the
     core: paper-size experiments made small (`reproduce --quick`). For the
-    kinds whose schema has `x-scale` (e-base and a-base)."""
+    kinds whose schema has `x-scale` (e-base and a-base). `engine` as `parse_scenario`'s."""
     if k == 1:
         return scenario
     t = scenario.topology
@@ -198,7 +198,7 @@ def scaled(scenario: Scenario, k: float) -> Scenario:
     rated = data["traffic"]["udp"] + ([data["topology"]["udp"]] if "udp" in data["topology"] else [])
     for table in rated:
         table["rate"] = f"{round(parse_rate(table['rate']) * k)}bps"
-    return parse_scenario(data)
+    return parse_scenario(data, engine=engine)
 
 
 @dataclass(frozen=True)
@@ -236,9 +236,10 @@ class Sweep:
     quick: Optional[Dict[str, Any]] = None
     # Where relative file names in overrides are from (the sweep file's directory).
     root: Optional[Path] = None
-    # The last combination of axis values made (`_combination`): its index, the seeds then, and its points.
-    _made: Optional[Tuple[int, Tuple[int, ...], List[Point]]] = field(default=None, init=False, repr=False,
-                                                                      compare=False)
+    # The last combination of axis values made (`_combination`): its index, the seeds then, whether the engine
+    # checked it, and its points.
+    _made: Optional[Tuple[int, Tuple[int, ...], bool, List[Point]]] = field(default=None, init=False, repr=False,
+                                                                            compare=False)
     # The base with `set` applied (`__post_init__`): every point's overrides start from it.
     _fixed: Optional[Scenario] = field(default=None, init=False, repr=False, compare=False)
     # By axis and value: what the value changes of `_fixed`'s engine scenario alone (`_check_axis`).
@@ -332,22 +333,23 @@ class Sweep:
             axes[key] = values[at]
         return {k: axes[k] for k in self.axes}, self.seeds[seed]
 
-    def point(self, i: int) -> Point:
-        """Point `i` of `points`."""
-        return self._combination(i // len(self.seeds))[i % len(self.seeds)]
+    def point(self, i: int, engine: bool = True) -> Point:
+        """Point `i` of `points`; `engine` False leaves out the engine's rules (`parse_scenario`), for a point
+        of a combination the engine has checked (`_check`)."""
+        return self._combination(i // len(self.seeds), engine)[i % len(self.seeds)]
 
-    def _combination(self, c: int) -> List[Point]:
+    def _combination(self, c: int, engine: bool = True) -> List[Point]:
         """The points of combination `c` of axis values, one per seed (the last one made is kept, while the
-        seeds are the same: `reproduce` adds seeds to a sweep)."""
-        if self._made is not None and self._made[:2] == (c, tuple(self.seeds)):
-            return self._made[2]
-        axes, made, keys = self._keyed(c)
+        seeds are the same: `reproduce` adds seeds to a sweep), held to the engine's rules if `engine`."""
+        if self._made is not None and self._made[:3] == (c, tuple(self.seeds), engine):
+            return self._made[3]
+        axes, made, keys = self._keyed(c, engine)
         if isinstance(made, ScenarioError):
             points = [Point(axes, seed, key, error=f"ScenarioError: {made}") for seed, key in zip(self.seeds, keys)]
         else:
             points = [Point(axes, seed, key, scenario=made if seed == made.seed else
                             made.model_copy(update={"seed": seed}, deep=True)) for seed, key in zip(self.seeds, keys)]
-        self._made = (c, tuple(self.seeds), points)
+        self._made = (c, tuple(self.seeds), engine, points)
         return points
 
     def _overrides(self, key: str, value: Any) -> List[str]:
@@ -356,19 +358,22 @@ class Sweep:
             return list(self.variants[value])
         return [] if key == FLOWS else [f"{key}={json.dumps(value)}"]
 
-    def _keyed(self, c: int) -> Tuple[dict, Union[Scenario, ScenarioError], List[str]]:
+    def _keyed(self, c: int, engine: bool = True) -> Tuple[dict, Union[Scenario, ScenarioError], List[str]]:
         """Combination `c`'s axis values, its scenario on the first seed (or why it is invalid) and its run key on
         each seed: one validation and one conversion to the engine's form for all its seeds (the seed is a key
-        of that form, and changes nothing else), on `set` applied once (`_fixed`)."""
+        of that form, and changes nothing else), on `set` applied once (`_fixed`); the engine reads it once, at
+        the end, if `engine` (its steps leave out the engine's rules)."""
         axes, _ = self.axes_at(c * len(self.seeds))
         overrides = [o for k, v in axes.items() for o in self._overrides(k, v)]
         try:
-            s = apply_overrides(self._fixed, overrides + [f"seed={self.seeds[0]}"], self.root)
+            s = apply_overrides(self._fixed, overrides + [f"seed={self.seeds[0]}"], self.root, engine=False)
             if FLOWS in axes:
                 s = _with_flows(s, axes[FLOWS])
-            s = scaled(s, self.scale)
+            s = scaled(s, self.scale, engine=False)
             if s.trace is not None:
                 raise ScenarioError("trace", NO_TRACE)
+            if engine:
+                s.engine_checked()
         except ScenarioError as e:
             invalid = {"base": self.base.to_engine(), "overrides": self.set + overrides, "axes": axes, "scale": self.scale}
             return axes, e, [run_key({**invalid, "overrides": invalid["overrides"] + [f"seed={seed}"]}, ENGINE_VERSION)
@@ -383,7 +388,7 @@ def _with_flows(s: Scenario, flows: Any) -> Scenario:
     edges = s.topology.edges
     if not isinstance(flows, int) or flows <= 0 or flows % edges:
         raise ScenarioError(FLOWS, f"{flows!r} flows cannot be spread evenly over {edges} edges")
-    return apply_overrides(s, [f"topology.hosts_per_edge={flows // edges}"])
+    return apply_overrides(s, [f"topology.hosts_per_edge={flows // edges}"], engine=False)
 
 
 Scale = Annotated[float, Field(gt=0.0, allow_inf_nan=False)]
@@ -752,14 +757,14 @@ def _check(sweep: Sweep, bar: Progress, task, factors: Optional[_Factors]) -> by
 def _whole(sweep: Sweep, c: int, built: Dict[Any, None]) -> Tuple[dict, Optional[ScenarioError], List[str]]:
     """Combination `c` made whole (`Sweep._keyed`) and its network built: its axis values, why it is invalid
     (None if it is not), its run keys."""
-    axes, made, keys = sweep._keyed(c)
+    axes, made, keys = sweep._keyed(c, engine=False)  # the engine reads it once, in `_built`
     if isinstance(made, ScenarioError):
         return axes, made, keys
     engine = made.to_engine()
     read = {k: v for k, v in engine.items() if _builds((k,))}
     read["core"] = {k: v for k, v in engine["core"].items() if _builds(("core", k))}
     network = hashlib.sha256(json.dumps(read, sort_keys=True).encode()).digest()
-    return axes, _built(json.dumps(engine), network, built), keys
+    return axes, _built(json.dumps(engine), network, built, valid=False), keys
 
 
 def _built(engine: str, network: Any, built: Dict[Any, None], valid: bool = True) -> Optional[ScenarioError]:
@@ -908,7 +913,7 @@ def _execute(sweep: Sweep, points: List[int], skipped: int, store: Store, pool: 
 
     def submit() -> None:
         for i in waiting:
-            p = sweep.point(i)
+            p = sweep.point(i, engine=False)  # `_check` had the engine check it; the worker's run reads it once
             if p.key != checked(i):
                 raise SweepError(f"{sweep.name}: {p.named()}: made to run, its run key {p.key} is not the one checked, "
                                  f"{checked(i)}; nothing more was run", 1)

@@ -73,7 +73,7 @@ def describe(scenario, examples: int = 3) -> dict:
     from . import _core
     from .fields import ScenarioError
 
-    try:
-        return json.loads(_core.describe_json(json.dumps(scenario.to_engine()), examples))
+    try:  # the scenario as the engine read it when it was made (`schema.checked`)
+        return json.loads(_core.describe_json(schema.checked(json.dumps(scenario.to_engine())), examples))
     except ValueError as e:
         raise ScenarioError.from_engine(e) from None

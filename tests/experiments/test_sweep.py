@@ -137,7 +137,7 @@ def test_points_checked_from_their_axes_values_have_the_keys_and_verdicts_of_poi
 
     whole_made = []
     keyed = Sweep._keyed
-    monkeypatch.setattr(Sweep, "_keyed", lambda self, c: whole_made.append(c) or keyed(self, c))
+    monkeypatch.setattr(Sweep, "_keyed", lambda self, c, engine=True: whole_made.append(c) or keyed(self, c, engine))
     sweep = Sweep(name="f", axes={"core.buffer": ["3KB", "5KB", "10KB"], "tcp.window": [20, 64],
                                   "variant": ["plain", "paced"]},
                   variants={"plain": ["pacing.scheme=none"], "paced": ["pacing.scheme=edge", "pacing.delay=2ms"]},

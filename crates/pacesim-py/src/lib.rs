@@ -2,7 +2,9 @@
 //! Validation errors become `ValueError` with the field's path, the value
 //! the scenario gives it and the message as attributes `field`, `value` and
 //! `message` (its text "field: message" for whoever prints it), so the front
-//! never parses it back; an output file
+//! never parses it back. A scenario is read once: `validate_json` returns
+//! it read and checked (`Checked`), which `describe_json` and `run_json`
+//! take in place of its JSON. An output file
 //! the run could not write (a full disk) `OSError` with its `errno` and
 //! `filename`; engine failures (a broken conservation check, a panic)
 //! `RuntimeError`.
@@ -15,8 +17,10 @@ use pacesim_core::spec::InvalidField;
 use pacesim_core::{Report, RunError, Scenario};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
 
-/// Run one scenario given as JSON (SI units) and return the report as JSON.
+/// Run one scenario, given as JSON (SI units) or as `validate_json` read
+/// it, and return the report as JSON.
 /// `progress`, if given, is called now and then with the fraction of
 /// simulated time done; `threads` 2 runs a network that splits at its core
 /// link as two halves in parallel (the report is the same but for its work
@@ -34,17 +38,18 @@ use pyo3::prelude::*;
 #[pyo3(signature = (scenario, progress=None, threads=1, force_split=false))]
 fn run_json(
     py: Python<'_>,
-    scenario: &str,
+    scenario: &Bound<'_, PyAny>,
     progress: Option<PyObject>,
     threads: usize,
     force_split: bool,
 ) -> PyResult<String> {
-    let scenario = parse(py, scenario)?;
+    let given = Given::of(py, scenario)?;
+    let scenario = given.scenario();
     let threads = if threads >= 2 && !force_split && !spare_core() { 1 } else { threads };
     let ran = py.allow_threads(|| {
         panic::catch_unwind(AssertUnwindSafe(|| {
             let run = if force_split { pacesim_core::run_split } else { pacesim_core::run_threads };
-            run(&scenario, threads, &mut |done| {
+            run(scenario, threads, &mut |done| {
                 let heard = Python::with_gil(|py| match &progress {
                     Some(f) => f.call1(py, (done,)).map(|_| ()),
                     None => py.check_signals(),
@@ -58,13 +63,41 @@ fn run_json(
     });
     let report: Report = match ran {
         Ok(report) => report.map_err(|e| match e {
-            RunError::Invalid(e) => invalid(py, e, serde_json::to_value(&scenario).ok()),
+            RunError::Invalid(e) => invalid(py, e, serde_json::to_value(scenario).ok()),
             RunError::Write(w) => os_error(py, &w.file, &w.error),
             other => PyRuntimeError::new_err(other.to_string()),
         })?,
         Err(payload) => return Err(stopped_or_panic(payload)),
     };
     serde_json::to_string(&report).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// A scenario read and checked by `validate_json`, to describe or run
+/// without reading its JSON again.
+#[pyclass(frozen, module = "pacesim._core")]
+struct Checked(Scenario);
+
+/// The scenario a function was given: one `validate_json` read, or JSON
+/// read now.
+enum Given<'py> {
+    Checked(Bound<'py, Checked>),
+    Read(Scenario),
+}
+
+impl<'py> Given<'py> {
+    fn of(py: Python<'py>, scenario: &Bound<'py, PyAny>) -> PyResult<Self> {
+        match scenario.downcast::<Checked>() {
+            Ok(checked) => Ok(Given::Checked(checked.clone())),
+            Err(_) => Ok(Given::Read(parse(py, &scenario.extract::<PyBackedStr>()?)?)),
+        }
+    }
+
+    fn scenario(&self) -> &Scenario {
+        match self {
+            Given::Checked(checked) => &checked.get().0,
+            Given::Read(scenario) => scenario,
+        }
+    }
 }
 
 /// The scenario of JSON `text`, read and checked (`Scenario::from_json`).
@@ -126,23 +159,25 @@ fn stopped_or_panic(payload: Box<dyn Any + Send>) -> PyErr {
     PyRuntimeError::new_err(format!("engine panic: {message}"))
 }
 
-/// Describe a scenario's network (nodes, links, `examples` flows' routes)
-/// as JSON, without running it.
+/// Describe a scenario's network (nodes, links, `examples` flows' routes),
+/// given as JSON or as `validate_json` read it, as JSON, without running it.
 #[pyfunction]
 #[pyo3(signature = (scenario, examples=3))]
-fn describe_json(py: Python<'_>, scenario: &str, examples: usize) -> PyResult<String> {
-    let scenario = parse(py, scenario)?;
-    let d = pacesim_core::describe(&scenario, examples)
-        .map_err(|e| invalid(py, e, serde_json::to_value(&scenario).ok()))?;
+fn describe_json(py: Python<'_>, scenario: &Bound<'_, PyAny>, examples: usize) -> PyResult<String> {
+    let given = Given::of(py, scenario)?;
+    let scenario = given.scenario();
+    let d = pacesim_core::describe(scenario, examples)
+        .map_err(|e| invalid(py, e, serde_json::to_value(scenario).ok()))?;
     serde_json::to_string(&d).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
 /// Read and check a scenario given as JSON (SI units) without running it:
-/// a `ValueError` naming the field (`tcp.min_rto: ...`) if the engine
+/// the scenario read (`Checked`, for `describe_json` and `run_json`), or a
+/// `ValueError` naming the field (`tcp.min_rto: ...`) if the engine
 /// refuses it.
 #[pyfunction]
-fn validate_json(py: Python<'_>, scenario: &str) -> PyResult<()> {
-    parse(py, scenario).map(|_| ())
+fn validate_json(py: Python<'_>, scenario: &str) -> PyResult<Checked> {
+    parse(py, scenario).map(Checked)
 }
 
 /// The JSON Schema of the scenario the engine reads (`Scenario::schema`).
@@ -157,6 +192,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe_json, m)?)?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
+    m.add_class::<Checked>()?;
     m.add("ENGINE_VERSION", pacesim_core::ENGINE_VERSION)?;
     // The engine's clock bound, ns: the most any time of a scenario may be.
     m.add("MAX_TIME", pacesim_core::scenario::MAX_TIME)?;
