@@ -144,19 +144,20 @@ def test_an_every_change_series_is_counted_by_how_often_its_quantities_can_chang
     # The reproducer recorded 4,050,141 points over 20 s and peaked at 488 MB, let through under --max-memory
     # 300MB (no max_points: counted as nothing). Both flows' slowest link is the core: it sends at most
     # 1e9 * 20 / 8,320 = 2,403,846.2 segments, each reaching the receiver at most once and acknowledged by
-    # at most one ACK through core.rev. Each packet arriving at a link adds at most 6 points (the queue's
-    # bytes and packets at its arrival and its leaving, an arrival, a drop): 2 x 6 x 2,403,846.2 + 2 x 2.
+    # at most one ACK through core.rev. Each packet arriving at a drop-tail link adds at most 5 points (an
+    # arrival, the queue's bytes and packets at its arrival and at its leaving) or 2 (an arrival and a drop;
+    # issue 33's sixth review): 2 x 5 x 2,403,846.2 + 2 x 2.
     # The flows' cwnd and ssthresh change at most once per ACK (2 x 2,403,846.2 together) or timeout (at most
     # 20 s / 200 ms + 1 = 101 each), srtt and RTO once per RTT sample (20 s / 24.010368 ms + 1 = 833.97 each)
     # or timeout (RTO twice: back-off and its reset): 2 x (2 x 833.97) + 2 x (5 x 101 + 4).
     cap = 1e9 * 20 / 8320
-    points = 12 * cap + 4 + 2 * cap + 4 * (20 / 0.024010368 + 1) + 2 * (5 * 101 + 4)
+    points = 10 * cap + 4 + 2 * cap + 4 * (20 / 0.024010368 + 1) + 2 * (5 * 101 + 4)
     e = memory.estimate(_series_every("20s"))
     assert e.parts["series.max_points"] == int(points) * memory.SERIES_POINT_BYTES
     with pytest.raises(ScenarioError) as err:
         memory.check(_series_every("20s"), limit=300 * 10**6)
     assert err.value.field == "series.max_points"
-    # q-prototype, an ordinary every-change series (11,909 points, 47 MB peak): about 433,000 points, 55 MB.
+    # q-prototype, an ordinary every-change series (11,909 points, 47 MB peak): about 361,000 points, 46 MB.
     assert memory.check(pacesim.load_scenario("q-prototype"), limit=200 * 10**6).total < 200 * 10**6
 
 
@@ -210,7 +211,7 @@ def test_a_pacers_backlog_is_counted():
     qlbp = ["pacing.scheme=qlbp", "pacing.mu_min=1Mbps", "pacing.mu_max=10Mbps", "pacing.q_max=1000000"]
     e = memory.estimate(_paced(qlbp + ["pacing.q_lim=100000000"]))
     assert e.parts == {"pacing.q_lim": 25_000 * memory.QUEUED_PACKET_BYTES,
-                       "traffic.udp[0].rate": 11 * memory.QUEUED_PACKET_BYTES}
+                       "traffic.udp[0].rate": 11 * memory.QUEUED_PACKET_BYTES, **_graph_parts(3, 2, 2)}
     assert memory.estimate(_paced(qlbp + ["pacing.q_lim=1000"])).parts["pacing.q_lim"] == 1000 * memory.QUEUED_PACKET_BYTES
     # The reproducer: 100 s, 1.25 million packets held at most (121 MB peak measured, 821 MB reported).
     with pytest.raises(ScenarioError) as err:
@@ -259,6 +260,11 @@ def test_progress_rows_are_priced_as_measured():
     assert refused.value.field == "progress.interval"
 
 
+def _graph_parts(links: int, hosts: int, nodes: int) -> dict:
+    """A graph's parts of the estimate, counted by hand: its links, hosts and routers."""
+    return {"topology.links": links * 36 * 1024, "topology.hosts": hosts * 512, "topology.nodes": nodes * 512}
+
+
 GRAPH = ('topology={kind="graph", nodes=["a", "b"], hosts=["h", "g"], flows=[{from="h", to="g"}, {from="g", to="h"}], '
          'links=[{from="h", to="a", rate="1Mbps", delay="1ms"}, {from="a", to="b", core=true}, '
          '{from="b", to="g", rate="1Mbps", delay="1ms"}]}')
@@ -292,10 +298,16 @@ def test_a_udp_source_faster_than_its_unlimited_link_is_noted_and_counted():
     e = memory.estimate(s)
     assert e.parts["traffic.udp[0].rate"] == 262_500 * memory.QUEUED_PACKET_BYTES
     assert len(e.notes) == 1 and "udp.up" in e.notes[0] and "262,500 packets" in e.notes[0]
-    # Half the time ON at 300 Mb/s: 150 Mb/s on average, 6,250 packets a second, from 1 s on.
+    # Half the time ON at 300 Mb/s: 150 Mb/s on average, 6,250 packets a second, from 1 s on, 125,000 more than
+    # sent; and the most this run's bursts bring beyond that mean, 58.8 Mb (7,346 packets), which the core and
+    # udp.sink.in, as fast as udp.up before them, do not queue.
     onoff = _scenario(UDP + ['traffic.udp=[{kind="onoff", rate="300Mbps", on="10ms", off="10ms", size="1000B", '
                              'start="1s"}]'])
-    assert memory.estimate(onoff).parts["traffic.udp[0].rate"] == 125_000 * memory.QUEUED_PACKET_BYTES
+    (source,) = topology.describe(onoff, 0)["udp"]
+    assert source["replayed"]["burst_bits"] == pytest.approx(5.88e7, rel=1e-3)
+    assert memory.estimate(onoff).parts["traffic.udp[0].rate"] == \
+        int((source["mean_rate_bps"] * 20 - 1e8 * 20 + source["replayed"]["burst_bits"]) / 8000) * \
+        memory.QUEUED_PACKET_BYTES
     slower = _scenario(UDP + ['traffic.udp=[{kind="cbr", rate="50Mbps", size="1000B"}]'])
     assert memory.estimate(slower).notes == [] and not memory.estimate(slower).parts
     with pytest.raises(ScenarioError) as err:
@@ -362,7 +374,7 @@ def test_every_link_of_a_udp_route_is_counted_at_what_reaches_it():
     s = _graph('{from="h1", to="a", rate="1Gbps", delay="1ms"}, {from="a", to="b", rate="10Mbps", delay="1ms"}',
                '{kind="cbr", rate="100Mbps", size="1000B", from="h1", to="h2"}')
     e = memory.estimate(s)
-    assert e.parts == {"traffic.udp[0].rate": 22_500 * memory.QUEUED_PACKET_BYTES}
+    assert e.parts == {"traffic.udp[0].rate": 22_500 * memory.QUEUED_PACKET_BYTES, **_graph_parts(4, 3, 3)}
     assert len(e.notes) == 1 and "into link a-b of 10Mbps" in e.notes[0] and "22,500 packets" in e.notes[0]
     # Two sources share a-b (60 Mb/s): 80 + 40 Mb/s reach it, 60 more than it sends, 15,000 packets in 2 s,
     # counted against the larger; it sends them on in proportion, 40 and 20 Mb/s. Source 1's 20 Mb/s then
@@ -373,10 +385,12 @@ def test_every_link_of_a_udp_route_is_counted_at_what_reaches_it():
                     '{kind="cbr", rate="80Mbps", size="1000B", from="h1", to="h2"}, '
                     '{kind="cbr", rate="40Mbps", size="1000B", from="h1", to="h3"}')
     assert memory.estimate(shared).parts == {"traffic.udp[0].rate": 15_000 * memory.QUEUED_PACKET_BYTES,
+                                             **_graph_parts(5, 3, 3),
                                              "traffic.udp[1].rate": 2_500 * memory.QUEUED_PACKET_BYTES}
     # A link with a limit holds at most that: the core at 5 Mb/s queues 10 KB / 1000 B + 1 (the one being sent).
     limited = pacesim.apply_overrides(s, ["core.rate=5Mbps"])
-    assert memory.estimate(limited).parts == {"traffic.udp[0].rate": (22_500 + 11) * memory.QUEUED_PACKET_BYTES}
+    assert memory.estimate(limited).parts == {"traffic.udp[0].rate": (22_500 + 11) * memory.QUEUED_PACKET_BYTES,
+                                              **_graph_parts(4, 3, 3)}
 
 
 def _udp_and_tcp(flows: int, udp_rate: str, duration: str) -> Scenario:
@@ -398,18 +412,33 @@ def test_udp_at_or_under_its_links_rate_queues_what_tcp_sharing_it_displaces():
     # At r = C the queue reaches at most sqrt(2 W C T) = sqrt(2 x 8.32e6 x 1e7 x 300) = 2.234e8 b in 300 s,
     # 698,212 packets of 40 B; under it, r = 5 Mb/s, at most W C / (C - r) = 1.664e7 b, 52,000 packets. The
     # core they cross first (1 Gb/s) would hold W C / (C - r) = 8.4e6 b too, past its 1 MB: 25,001 packets.
+    # The Poisson source's own bursts add to it, as the engine draws them for the run: 1.41 Mb beyond its mean
+    # (the most it brings to b-h2 beyond its rate), and 1,139 b beyond the 1 Gb/s of its first link.
     core = 25_001
     at = memory.estimate(_udp_and_tcp(10, "10Mbps", "300s"))
-    assert at.parts["traffic.udp[0].rate"] == (int((2 * 8.32e6 * 1e7 * 300) ** 0.5 / 320) + core) * \
+    (source,) = topology.describe(_udp_and_tcp(10, "10Mbps", "300s"), 0)["udp"]
+    burst, first = source["replayed"]["burst_bits"], source["replayed"]["backlog_bits"][0]
+    assert (burst, first) == (pytest.approx(1.41e6, rel=1e-2), 1139)
+    assert at.parts["traffic.udp[0].rate"] == (int(((2 * 8.32e6 * 1e7 * 300) ** 0.5 + burst) / 320) + core + 3) * \
         memory.QUEUED_PACKET_BYTES
     assert len(at.notes) == 1 and "b-h2 of 10Mbps with no queue limit: its queue grows with the TCP flows' share" \
         in at.notes[0]
+    def bursts(rate: str) -> tuple:
+        """The replayed source's burst at b-h2 (beyond its mean, at most what it brings beyond b-h2's rate) and
+        its backlog at its first link, in 40 B packets."""
+        (source,) = topology.describe(_udp_and_tcp(10, rate, "300s"), 0)["udp"]
+        r = source["replayed"]
+        return min(r["burst_bits"], r["backlog_bits"][2]), int(r["backlog_bits"][0] / 320)
+
+    burst, first = bursts("5Mbps")
     under = memory.estimate(_udp_and_tcp(10, "5Mbps", "300s"))
-    assert under.parts["traffic.udp[0].rate"] == (52_000 + core) * memory.QUEUED_PACKET_BYTES and not under.notes
+    assert under.parts["traffic.udp[0].rate"] == (int((1.664e7 + burst) / 320) + core + first) * \
+        memory.QUEUED_PACKET_BYTES and not under.notes
     # Over the rate it adds to the excess: 1 Mb/s over for 300 s, 3e8 b, and the same share.
+    burst, first = bursts("11Mbps")
     over = memory.estimate(_udp_and_tcp(10, "11Mbps", "300s"))
-    assert over.parts["traffic.udp[0].rate"] == (int((3e8 + (2 * 8.32e6 * 1e7 * 300) ** 0.5) / 320) + core) * \
-        memory.QUEUED_PACKET_BYTES
+    assert over.parts["traffic.udp[0].rate"] == (int((3e8 + (2 * 8.32e6 * 1e7 * 300) ** 0.5 + burst) / 320) + core +
+                                                 first) * memory.QUEUED_PACKET_BYTES
     with pytest.raises(ScenarioError) as e:
         memory.check(pacesim.apply_overrides(_udp_and_tcp(100, "10Mbps", "300s"), ["tcp.window=1000"]),
                      limit=120 * 10**6)
@@ -468,7 +497,8 @@ def test_a_trace_without_rate_is_counted_at_its_files_rate(tmp_path):
         pacesim.run(s)
     assert e.value.field == "traffic.udp[0].trace.file" and f"estimated {packets * memory.QUEUED_PACKET_BYTES / 1e12:.3g} TB" in e.value.message
     # The engine's mean rate, from the file as played: 20 MB per 2 us.
-    assert pacesim.topology.describe(s, 0)["udp"] == [{"route": ["udp.up", "core", "udp.sink.in"], "mean_rate_bps": 8e13}]
+    assert pacesim.topology.describe(s, 0)["udp"] == [
+        {"route": ["udp.up", "core", "udp.sink.in"], "mean_rate_bps": 8e13, "replayed": None}]
     # Played at a rate that fits, its queue is not counted: only the file the engine reads, 18 B and 2 frames.
     slow = pacesim.apply_overrides(s, ['traffic.udp[0].rate="1Mbps"'])
     assert memory.estimate(slow).parts == {"traffic.udp[0].trace.file": 18 + 2 * memory.TRACE_FRAME_BYTES}
@@ -524,3 +554,125 @@ def test_max_memory_that_is_no_number_of_bytes_is_named(limit):
     with pytest.raises(ScenarioError) as e:
         pacesim.run("a-base", max_memory=limit)
     assert e.value.field == "max_memory" and "number of bytes" in e.value.message, str(e.value)
+
+
+def _graph_data(hosts: int) -> dict:
+    """A star of `hosts` hosts on router r, as read from TOML (t/biggraph20000.toml of issue 33's sixth review
+    at 20,000): the first host's link the core, one flow h1 -> h2."""
+    links = [{"from": "h0", "to": "r", "core": True}] + [
+        {"from": f"h{i}", "to": "r", "rate": "1Mbps", "delay": "1ms"} for i in range(1, hosts)]
+    return {"duration": "1s", "warmup": "0s", "core": {"rate": "1Mbps", "delay": "1ms", "buffer": "10KB"},
+            "traffic": {"start": ["0s", "0s"]},
+            "topology": {"kind": "graph", "nodes": ["r"], "hosts": [f"h{i}" for i in range(hosts)], "links": links,
+                         "flows": [{"from": "h1", "to": "h2"}]}}
+
+
+def test_a_graphs_links_hosts_and_routers_are_counted_and_a_large_graph_refused_before_it_is_read():
+    # Issue 33's sixth review: a graph's links were not counted; 20,000 hosts on a router peaked at 747 MB
+    # (estimated 67 MB) and 200,000 aborted the process at 2.9 GB under prlimit. 300 hosts: 300 links, 300 hosts,
+    # one router, as counted here by hand.
+    e = memory.estimate(pacesim.parse_scenario(_graph_data(300)))
+    assert (e.parts["topology.links"], e.parts["topology.hosts"], e.parts["topology.nodes"]) == (
+        300 * 36 * 1024, 300 * 512, 512)
+    # 20,000 hosts: 737 MB for the links, 815 MB in all (1.09 times the 747 MB measured), refused at 400 MB
+    # before the front checks the links (which alone peaked at 497 MB), naming them.
+    data = _graph_data(20_000)
+    with pytest.raises(ScenarioError) as refused:
+        pacesim.run(data, max_memory=400 * 10**6)
+    assert refused.value.field == "topology.links" and "737 MB for this" in refused.value.message
+    # 200,000 hosts under the machine's memory or a few GB: refused unread.
+    with pytest.raises(ScenarioError) as refused:
+        memory.check_data(_graph_data(200_000), 3 * 10**9)
+    assert refused.value.field == "topology.links"
+
+
+def test_every_fbm_sources_noise_buffers_are_counted():
+    # Issue 33's sixth review (t/fbm10.toml): ten fbm sources peaked at 1,069 MB, estimated 68 MB. Each holds 2n =
+    # 2^21 eigenvalue roots (8 B), complex work points (16 B), samples ready (8 B) and FFT twiddles (16 B):
+    # 100,663,296 B, and one being built its complex first row besides, 33,554,432 B (estimate 1.11 GB, 1.04
+    # times the peak).
+    source = '{kind="fbm", rate="1Mbps", size="1KB", hurst=0.9, from="a", to="b"}'
+    s = _scenario(['topology={kind="graph", nodes=["r1", "r2"], hosts=["a", "b"], flows=[{from="a", to="b"}], links=['
+                   '{from="a", to="r1", rate="100Mbps", delay="1ms"}, {from="r1", to="r2", core=true}, '
+                   '{from="r2", to="b", rate="100Mbps", delay="1ms"}]}', "core.rate=10Mbps", "core.delay=5ms",
+                   "core.buffer=10KB", "duration=0.5s", "warmup=0.1s", 'traffic.start=["0s", "0.1s"]',
+                   f"traffic.udp=[{', '.join([source] * 10)}]"])
+    parts = memory.estimate(s).parts
+    assert [parts[f"traffic.udp[{i}].kind"] for i in range(10)] == [100_663_296] * 9 + [100_663_296 + 33_554_432]
+    with pytest.raises(ScenarioError) as refused:
+        memory.check(s, limit=500 * 10**6)
+    assert refused.value.field == "traffic.udp[9].kind"
+
+
+def _onoff(duration: str, on: str, off: str, peak: str) -> Scenario:
+    """Issue 33's sixth review (t/onoff_under.toml): an ON-OFF source from s through a link of its peak to
+    r-d, 10 Mb/s with no queue limit, its mean under that."""
+    return _scenario(['topology={kind="graph", nodes=["r"], hosts=["s", "d"], links=[{from="s", to="r", core=true}, '
+                      '{from="r", to="d", rate="10Mbps", delay="1ms"}]}', f"core.rate={peak}", "core.delay=1ms",
+                      "core.buffer=1MB", f"duration={duration}", "warmup=0s", "seed=2",
+                      f'traffic.udp=[{{kind="onoff", rate="{peak}", size="1000B", on="{on}", off="{off}", from="s", '
+                      'to="d"}]'])
+
+
+def test_an_onoff_source_under_its_links_rate_is_counted_by_its_bursts():
+    # The reproducer: a mean of 9.9 Mb/s into 10 Mb/s, ON periods of 30 s on average at 1 Gb/s: counted as no
+    # queue (67 MB), it peaked at 893 MB. The engine replays the source as the run draws it: it sends 60.2 Gb
+    # in 3000 s (a long burst: twice its mean), and at most 59.6 Gb beyond the 10 Mb/s of r-d: 7.45 million
+    # packets of 1000 B (1.97 GB in all, 2.2 times the peak: 256 B a packet against 104 measured on one
+    # thread). Refused at 500 MB, naming the source.
+    s = _onoff("3000s", "30s", "3000s", "1Gbps")
+    (source,) = topology.describe(s, 0)["udp"]
+    assert source["replayed"]["backlog_bits"][1] == pytest.approx(5.96e10, rel=1e-3)
+    assert source["replayed"]["backlog_bits"][0] == 8000  # s-r, as fast as its peak: one packet at a time
+    assert memory.estimate(s).parts["traffic.udp[0].rate"] == \
+        (1 + int(source["replayed"]["backlog_bits"][1] / 8000)) * memory.QUEUED_PACKET_BYTES
+    with pytest.raises(ScenarioError) as refused:
+        memory.check(s, limit=500 * 10**6)
+    assert refused.value.field == "traffic.udp[0].rate"
+
+
+def test_an_onoff_sources_counted_queue_is_what_it_queues():
+    # 100 Mb/s bursts of 1 s on average every 5 s into 10 Mb/s for 30 s (mean 18 Mb/s: its fluid excess is
+    # counted too): the most packets r-d queues, every change of its queue recorded, against the estimate
+    # (90,362 against 99,828). With OFF periods of 20 s (a mean of 4.8 Mb/s, under the link's rate) the
+    # replay, each packet whole on arrival as the link queues it, is exact: 22,573 packets both.
+    s = _onoff("30s", "1s", "5s", "100Mbps")
+    burst = pacesim.apply_overrides(s, ["traffic.udp[0].off=20s"])  # its mean, 4.8 Mb/s, under the link's rate
+    for case in (s, burst):
+        counted = memory.estimate(case).parts["traffic.udp[0].rate"] // memory.QUEUED_PACKET_BYTES
+        series = pacesim.run(pacesim.apply_overrides(case, ['series={links=["r-d"]}']), threads=1).report["series"]
+        track = series["series"].index("queue_packets")
+        most = max(v for v, k in zip(series["value"], series["track"]) if k == track)
+        assert 1000 < most <= counted, (most, counted)
+
+
+def test_an_every_change_series_fed_by_a_tmix_cloud_is_counted_by_what_reaches_its_link(tmp_path):
+    # Issue 33's sixth review (t/tmix_series_flood.toml): 10 connections of 100,000 B at a time, replayed at
+    # 1 Gb/s, windows of 1000 segments of 100 B into a 10 Mb/s core with 10 KB of buffer: every change of the
+    # core recorded 5.94 million points (2.9 million arrivals, 98 % dropped) and peaked at 702 MB, counted as
+    # 205 MB (the core's own rate in ACKs). What arrives at the core is at most what a-r1 sends, 1 Gb/s for 5 s:
+    # the initiators' data alone crosses it (the acceptors send nothing, so no ACKs come back this way), whole
+    # segments of 140 B (4,464,285.7), and their SYNs, one a connection and one more at each timeout (at most
+    # 5 s / 200 ms + 1 = 26): 448 plays of 10 vectors (each play 10 x 1000 segments, 11.2 Mb at 1 Gb/s),
+    # 116,480. A drop-tail queue's arrivals bring 2 points each, and 3 more each of those that join it: at
+    # most those the core sends (44,642.9 segments) and its 10 KB hold (72), SYNs (116,480 more) included.
+    # 1.37 GB in all, 1.94 times the 702 MB peak.
+    (tmp_path / "burst.cvec").write_text("".join(
+        f"S {1000 * k} 1 0 {k + 1}\nw 65535 65535\nr 100\nl 0.000000 0.000000\nI 0 0 100000\n" for k in range(10)))
+    s = pacesim.parse_scenario({
+        "seed": 1, "duration": "5s", "warmup": "0s",
+        "topology": {"kind": "graph", "nodes": ["r1"], "hosts": ["a", "b"], "links": [
+            {"from": "a", "to": "r1", "rate": "1Gbps", "delay": "1us"}, {"from": "r1", "to": "b", "core": True}]},
+        "core": {"rate": "10Mbps", "delay": "1us", "buffer": "10KB"},
+        "tcp": {"segment_size": "100B", "initial_window": 1000},
+        "traffic": {"tmix": [{"vectors": "burst.cvec", "initiator": "a", "acceptor": "b", "rate": "1Gbps"}]},
+        "series": {"links": ["core"]}}, tmp_path)
+    arrivals = 1e9 * 5 / 1120 + 116_480
+    points = int(2 * arrivals + 3 * (1e7 * 5 / 1120 + 116_480 + 72 + 116_480) + 2)
+    assert memory.estimate(s).parts["series.max_points"] == points * memory.SERIES_POINT_BYTES
+    with pytest.raises(ScenarioError) as refused:
+        memory.check(s, limit=400 * 10**6)
+    assert refused.value.field == "series.max_points"
+    short = pacesim.apply_overrides(s, ["duration=0.2s"])
+    bound = memory.estimate(short).parts["series.max_points"] // memory.SERIES_POINT_BYTES
+    assert 10_000 < len(pacesim.run(short, threads=1).report["series"]["t_s"]) <= bound

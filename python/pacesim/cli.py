@@ -236,14 +236,14 @@ def _write_report(path: Path, text: str, option: str) -> None:
         write_failed(f"{option} {path}", e)
 
 
-def _scenario(name: str, overrides: List[str]):
+def _scenario(name: str, overrides: List[str], max_memory: Optional[int] = None):
     """The scenario named by argument SCENARIO (a file, or a packaged scenario's name) with `overrides`; a
-    ScenarioError naming what is wrong."""
+    ScenarioError naming what is wrong (a graph too large for `max_memory`, `parse_scenario`, among it)."""
     from .scenario import ScenarioError, apply_overrides, load_scenario
 
     if not name.strip():
         raise ScenarioError("SCENARIO", "empty: give a scenario file or a packaged scenario's name")
-    return apply_overrides(load_scenario(name), overrides)
+    return apply_overrides(load_scenario(name, max_memory), overrides)
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -291,7 +291,8 @@ def run(
     if json_path is not None:
         writable("--json", json_path, file=True)
     try:
-        s = _scenario(scenario, set_)
+        limit = _size_option("--max-memory", max_memory)
+        s = _scenario(scenario, set_, limit)
     except ScenarioError as e:
         fail(str(e))
     traced = trace if trace is not None else Path(s.trace.file) if s.trace is not None and s.trace.file else None
@@ -300,7 +301,6 @@ def run(
     if json_path is not None and traced is not None and _same_file(json_path, traced):
         fail(f"--json {json_path}: the packet trace is written to the same file; name another")
     try:
-        limit = _size_option("--max-memory", max_memory)
         for note in memory.check(s, limit).notes + slow(s):  # before the run, as it may be long
             warn(note)
         # Off a terminal the bar draws nothing but left an empty line before what followed (an error).

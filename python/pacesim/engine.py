@@ -96,10 +96,12 @@ def run(
     and each such stop is issued as a `RecordingStopped` warning (and listed in
     the report's `warnings`).
     """
+    if max_memory is not None and (isinstance(max_memory, bool) or not isinstance(max_memory, int) or max_memory < 1):
+        raise ScenarioError("max_memory", f"{shown(max_memory)} is not a number of bytes: a whole number, 1 or more")
     if isinstance(scenario, (str, os.PathLike)):
-        scenario = load_scenario(scenario)
+        scenario = load_scenario(scenario, max_memory)
     elif isinstance(scenario, dict):
-        scenario = parse_scenario(scenario)
+        scenario = parse_scenario(scenario, max_memory=max_memory)
     elif not isinstance(scenario, Scenario):
         raise TypeError(f"expected a Scenario, a dict or a TOML path, got {type(scenario).__name__}")
     if isinstance(set, str):
@@ -111,8 +113,6 @@ def run(
     overrides = list(set) + ([f"seed={seed}"] if seed is not None else [])
     if overrides:
         scenario = apply_overrides(scenario, overrides)
-    if max_memory is not None and (isinstance(max_memory, bool) or not isinstance(max_memory, int) or max_memory < 1):
-        raise ScenarioError("max_memory", f"{shown(max_memory)} is not a number of bytes: a whole number, 1 or more")
     memory.check(scenario, max_memory)
     for note in slow(scenario):
         warnings.warn(SlowRun(note), stacklevel=2)

@@ -263,11 +263,17 @@ def _problem(error: dict) -> Tuple[str, str, Any]:
     return path, f"{error['msg']} (got {_shown(error['input'])})", given
 
 
-def parse_scenario(data: dict, base: Optional[Path] = None, engine: bool = True) -> Scenario:
+def parse_scenario(data: dict, base: Optional[Path] = None, engine: bool = True,
+                   max_memory: Optional[int] = None) -> Scenario:
     """Validate a scenario in human units (as read from TOML); errors become
     ScenarioError, its `value` as `data` gives it. Relative file names in it (trace files) are from `base`,
     by default the working directory. `engine` False leaves out the engine's rules (those across keys,
-    `_core.validate_json`), for a caller that has the engine check the scenario itself, once (a sweep)."""
+    `_core.validate_json`), for a caller that has the engine check the scenario itself, once (a sweep). A graph
+    whose links alone would not fit in `max_memory` bytes (default: the memory available) is refused first
+    (`memory.check_data`: checking them takes most of what they cost)."""
+    from . import memory
+
+    memory.check_data(data, max_memory)
     try:
         return Scenario.model_validate(data, context={"base": base or Path("."), "engine": engine})
     except ValidationError as e:
@@ -310,12 +316,12 @@ def packaged_names() -> str:
     return ", ".join(sorted(f.stem for f in PACKAGED.glob("[a-z]*.toml")))
 
 
-def load_scenario(path: Union[str, Path]) -> Scenario:
+def load_scenario(path: Union[str, Path], max_memory: Optional[int] = None) -> Scenario:
     """Read and validate a scenario TOML file, or a packaged scenario by name
     (`scenario_file`); keys left out take E-base's values, and relative file
-    names in it are from its directory."""
+    names in it are from its directory; `max_memory` as `parse_scenario` takes it."""
     path = scenario_file(path)
-    return parse_scenario(read_toml(path), path.parent)
+    return parse_scenario(read_toml(path), path.parent, max_memory=max_memory)
 
 
 MAX_TOML_BYTES = 16 * 10**6

@@ -3,10 +3,12 @@
 //! their base RTT (`pacesim topology show`).
 
 use crate::net::discipline::Discipline;
+use crate::net::Queue;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::build::{build_network, played_traces};
+use crate::engine::build::{build_network_with, played_traces};
 use crate::scenario::{InvalidField, Scenario};
+use crate::traffic::udp::{UdpKind, UdpSource};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Description {
@@ -19,6 +21,17 @@ pub struct Description {
     pub routes: Vec<RouteDescription>,
     /// Every UDP source, in the scenario's order.
     pub udp: Vec<UdpDescription>,
+    /// Every Tmix cloud, in the scenario's order.
+    pub tmix: Vec<TmixDescription>,
+}
+
+/// The routes of a Tmix cloud's packets (the memory guard bounds what crosses a link by them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TmixDescription {
+    /// The links from the initiator to the acceptor (its data, its SYNs and its sink's ACKs), in order.
+    pub from_initiator: Vec<String>,
+    /// The links back from the acceptor.
+    pub from_acceptor: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -27,7 +40,23 @@ pub struct UdpDescription {
     pub route: Vec<String>,
     /// Mean wire rate, bit/s (a trace source's from its trace, as played).
     pub mean_rate_bps: f64,
+    /// An ON-OFF or Poisson source's packets as drawn for this run ([`UdpSource::backlog`]); none for
+    /// the other kinds, or past [`REPLAYED_PACKETS`] packets.
+    pub replayed: Option<Replayed>,
 }
+
+/// The bursts of a source's own packets in the run, bits: the most sent in any window beyond its mean
+/// rate times the window (`burst_bits`) and beyond each link's rate on its route (`backlog_bits`, in
+/// route order), and all it sends (`sent_bits`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Replayed {
+    pub burst_bits: f64,
+    pub backlog_bits: Vec<f64>,
+    pub sent_bits: f64,
+}
+
+/// The most packets of one source [`describe`] replays (2^25, about a second).
+pub const REPLAYED_PACKETS: u64 = 1 << 25;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LinkDescription {
@@ -42,6 +71,10 @@ pub struct LinkDescription {
     pub measured: bool,
     /// The pacer in front of it: "edge" or "qlbp".
     pub pacer: Option<String>,
+    /// Its queue may drop a packet it has queued (CoDel and FQ-CoDel drop at dequeue or from the
+    /// longest flow queue; a discipline written outside the crate may): each packet can then both
+    /// join and leave it and be dropped (the memory guard's bound on its `[series]` points).
+    pub drops_queued: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -59,7 +92,7 @@ pub struct RouteDescription {
 /// over the flow list (first and last included).
 pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidField> {
     s.validate()?;
-    let (net, udp_routes) = build_network(s)?;
+    let (net, udp_routes, tmix_routes) = build_network_with(s, &|_| None)?;
     let traces = played_traces(s, &net, &udp_routes)?;
     let name = |l: u32| net.names.get(l as usize).to_owned();
     let node = |n: u32| net.nodes.get(n as usize).to_owned();
@@ -78,6 +111,10 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
                 buffer_packets: link.queue().and_then(|q| q.limits().packets),
                 measured: net.measured.contains(&l),
                 pacer,
+                drops_queued: matches!(
+                    link.queue(),
+                    Some(Queue::Codel(_) | Queue::FqCodel(_) | Queue::Other(_))
+                ),
             }
         })
         .collect();
@@ -102,10 +139,32 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
             }
         })
         .collect();
-    let udp = (s.traffic.udp.iter().zip(&udp_routes).zip(&traces))
-        .map(|((u, &route), played)| UdpDescription {
-            route: net.route(route).iter().map(|&l| name(l)).collect(),
-            mean_rate_bps: u.mean_rate(played.as_ref()),
+    let udp = (s.traffic.udp.iter().zip(&udp_routes).zip(&traces).enumerate())
+        .map(|(i, ((u, &route), played))| {
+            let links = net.route(route);
+            let mean_rate_bps = u.mean_rate(played.as_ref());
+            let replayed = match u.kind {
+                UdpKind::Onoff | UdpKind::Poisson => {
+                    let field = format!("traffic.udp[{i}]");
+                    let source = UdpSource::new(u, None, s.seed, i as u64, route, s.duration, &field)?;
+                    let rates: Vec<f64> = std::iter::once(mean_rate_bps)
+                        .chain(links.iter().map(|&l| net.links[l as usize].rate_bps as f64))
+                        .collect();
+                    source.backlog(s.duration, &rates, REPLAYED_PACKETS).map(|b| Replayed {
+                        burst_bits: b.bits[0],
+                        backlog_bits: b.bits[1..].to_vec(),
+                        sent_bits: b.sent_bits,
+                    })
+                }
+                _ => None,
+            };
+            Ok(UdpDescription { route: links.iter().map(|&l| name(l)).collect(), mean_rate_bps, replayed })
+        })
+        .collect::<Result<_, InvalidField>>()?;
+    let tmix = (tmix_routes.iter())
+        .map(|&[there, back]| TmixDescription {
+            from_initiator: net.route(there).iter().map(|&l| name(l)).collect(),
+            from_acceptor: net.route(back).iter().map(|&l| name(l)).collect(),
         })
         .collect();
     Ok(Description {
@@ -116,5 +175,6 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
         core: name(net.core),
         routes,
         udp,
+        tmix,
     })
 }

@@ -286,6 +286,13 @@ enum Pattern {
     Video(Box<VideoSource>),
 }
 
+/// What [`UdpSource::backlog`] finds: the most bits beyond each rate asked, and all the bits sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Backlog {
+    pub bits: Vec<f64>,
+    pub sent_bits: f64,
+}
+
 /// A running source: when its next packet is due and how big it is.
 pub struct UdpSource {
     pattern: Pattern,
@@ -360,6 +367,37 @@ impl UdpSource {
         self.first
     }
 
+    /// Replay an ON-OFF or Poisson source's packets as drawn for its run (ending at `end`), up to
+    /// `budget` of them (`None` past it, and for the other kinds): for each of `rates` (bit/s), the
+    /// most bits it sends in any window [s, t] beyond that rate times t - s, each packet counted
+    /// whole when it leaves. That is the queue its stream alone builds at a link of that rate fed
+    /// directly, and, at its mean rate, the burst it adds to any FIFO it crosses (the memory
+    /// guard's bound on the queues it builds; paper Q's source at 0.67 of a link's rate queues
+    /// each burst that outlasts the OFF time before it).
+    pub fn backlog(mut self, end: Time, rates: &[f64], budget: u64) -> Option<Backlog> {
+        if !matches!(&self.pattern, Pattern::Drawn { gaps: Gaps::OnOff { .. } | Gaps::Poisson { .. }, .. }) {
+            return None;
+        }
+        let mut queued = vec![0.0f64; rates.len()];
+        let mut most = vec![0.0f64; rates.len()];
+        let (mut due, mut last, mut sent, mut packets) = (self.first, self.first, 0.0, 0);
+        while due <= end {
+            packets += 1;
+            if packets > budget {
+                return None;
+            }
+            let (size, next) = self.emit();
+            let (bits, gap_s) = (f64::from(size) * 8.0, (due - last) as f64 / 1e9);
+            for ((q, m), &rate) in queued.iter_mut().zip(&mut most).zip(rates) {
+                *q = (*q - rate * gap_s).max(0.0) + bits;
+                *m = m.max(*q);
+            }
+            sent += bits;
+            (last, due) = (due, next);
+        }
+        Some(Backlog { bits: most, sent_bits: sent })
+    }
+
     /// The packet due now: its size, and when the next one is due.
     pub fn emit(&mut self) -> (u32, Time) {
         self.sent += 1;
@@ -412,6 +450,36 @@ mod tests {
             t = next;
         }
         (bytes, t - s.first())
+    }
+
+    /// The replay's backlog against a rate: 0 keeps every bit (all it sends); a rate past any burst's keeps
+    /// the largest packet; the mean rate at least what the whole run sends beyond it; a peak-rate link one
+    /// packet at a time (an ON-OFF burst comes at its peak); none for a kind it does not replay.
+    #[test]
+    fn a_replayed_sources_backlog_is_what_its_packets_bring_beyond_a_rate() {
+        let end = 20_000_000_000;
+        let onoff = UdpSpec {
+            on: Some(1_000_000_000),
+            off: Some(2_000_000_000),
+            ..spec(UdpKind::Onoff, 8_000_000, Sizes::Range([1000, 1000]))
+        };
+        let mean = onoff.mean_rate(None);
+        let replay = |spec: &UdpSpec, rates: &[f64]| {
+            UdpSource::new(spec, None, 5, 1, 0, end, "udp").unwrap().backlog(end, rates, 1 << 20)
+        };
+        let b = replay(&onoff, &[0.0, 1e18, mean, 8e6]).unwrap();
+        assert!(b.sent_bits > 1e7, "{b:?}");
+        assert_eq!((b.bits[0], b.bits[1]), (b.sent_bits, 8000.0));
+        assert!(b.bits[2] >= b.sent_bits - mean * 20.0 && b.bits[2] > 8e6, "{b:?}"); // bursts of ~1 s at 8 Mb/s
+        assert!((8000.0..8001.0).contains(&b.bits[3]), "{b:?}");
+        let poisson = spec(UdpKind::Poisson, 1_000_000, Sizes::List(vec![40, 200, 1000]));
+        assert_eq!(replay(&poisson, &[1e18]).unwrap().bits, vec![8000.0]);
+        assert_eq!(replay(&onoff, &[0.0]).map(|b| b.sent_bits), Some(b.sent_bits));
+        assert!(UdpSource::new(&onoff, None, 5, 1, 0, end, "udp")
+            .unwrap()
+            .backlog(end, &[0.0], 10)
+            .is_none());
+        assert!(replay(&spec(UdpKind::Cbr, 1_000_000, Sizes::Range([1000, 1000])), &[0.0]).is_none());
     }
 
     /// Pinned: the packet stream of each kind for seed 5 (sum of sizes, sum of
