@@ -288,6 +288,25 @@ def test_a_stem_with_dots_keeps_them(tmp_path):
     assert [p.name for p in paths] == ["g-vs-pacing.scheme.png", "g-vs-pacing.scheme.svg"]
 
 
+def test_user_text_is_drawn_literally_not_as_mathtext(tmp_path):
+    """Review of issue 34 (D4): matplotlib typesets what lies between two `$` as mathtext, so a --title or a
+    variant named `$\\foo$` was a traceback (an unknown command) and "cost $5 or $6" silently became math.
+    Titles, legend entries and category ticks made of what a user wrote are drawn as written: in an SVG that
+    keeps text as text, each appears whole, character for character."""
+    import matplotlib
+
+    odd = ["$\\foo$", "cost $5 or $6", "a\\$b"]
+    df = _frame({(v, b): [1.0] for v in odd for b in ("5KB", "10KB")}, by="variant")
+    panels = [Panel("core.buffer", "goodput_kbps_mean", ["variant"]), Panel("variant", "goodput_kbps_mean", [])]
+    fig = render(df, panels, "$\\foo$ and cost $5")
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        fig.savefig(tmp_path / "f.svg")
+    svg = (tmp_path / "f.svg").read_text()
+    drawn = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    for text in [*odd, "$\\foo$ and cost $5"]:
+        assert drawn.count(text) >= 1, (text, drawn)
+
+
 def _texts(fig) -> list:
     FigureCanvasAgg(fig).draw()
     return [t.get_text() for t in fig.findobj(Text) if t.get_text() and "$" not in t.get_text()]

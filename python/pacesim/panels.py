@@ -127,13 +127,20 @@ def words(name: str) -> str:
     return name.replace("_", " ")
 
 
+def as_written(text: str) -> str:
+    """What a user wrote (a title, an axis's value, a flow's or link's name) as a figure's text that
+    matplotlib draws as written: `printable`, each `$` escaped as `\\$`. Unescaped, what lies between two `$`
+    was typeset as mathtext ("cost $5 or $6"), and an unknown command there (`$\\foo$`) was a traceback."""
+    return printable(text).replace("$", "\\$")
+
+
 def label(key: str, value) -> str:
-    """A legend entry for one value of an axis: "edge", "100 flows", "d=10ms"."""
+    """A legend entry for one value of an axis, drawn as written (`as_written`): "edge", "100 flows", "d=10ms"."""
     if key in ("pacing.scheme", "variant", "tcp.variant", "which"):
-        return printable(str(value))
+        return as_written(str(value))
     if key in ("flows", "topology.tcp_hosts"):
-        return f"{value} flows"
-    return printable(f"{SHORT.get(key, words(key.rsplit('.', 1)[-1]))}={value}")
+        return as_written(f"{value} flows")
+    return as_written(f"{SHORT.get(key, words(key.rsplit('.', 1)[-1]))}={value}")
 
 
 UNIT_WORDS = {"mbps": "Mb/s", "kbps": "Kb/s", "ms": "ms", "s": "s", "packets": "packets", "cwnd": "packets"}

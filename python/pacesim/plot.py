@@ -35,9 +35,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import Formatter, Locator, MaxNLocator, NullFormatter
 
 from . import outfile
-from .messages import printable
-from .panels import (LOSS, METRICS, TIME_SERIES, Cdf, Curves, Lines, Panel, Series, axis_name, label, metric_label,
-                     numeric, select, seeds_note, summarise, unaveraged, words)
+from .panels import (LOSS, METRICS, TIME_SERIES, Cdf, Curves, Lines, Panel, Series, as_written, axis_name,
+                     label, metric_label, numeric, select, seeds_note, summarise, unaveraged, words)
 
 COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442", "#999999",
            "#882255"]  # Okabe-Ito, then two more: tells series apart for colour-blind readers too
@@ -300,8 +299,8 @@ def draw(ax, df: pd.DataFrame, panel: Panel, style: Optional[Styles] = None) -> 
     ax.set_ylabel(f"{ylabel} (%)" if loss and "%" not in ylabel else ylabel)
     if categories:
         crowded = sum(len(str(c)) for c in categories) > 40  # slant the names rather than overlap them
-        ax.set_xticks(range(len(categories)), [printable(str(c)) for c in categories], rotation=30 if crowded else 0,
-                      ha="right" if crowded else "center")
+        ax.set_xticks(range(len(categories)), [as_written(str(c)) for c in categories],
+                      rotation=30 if crowded else 0, ha="right" if crowded else "center")
         ax.set_xlim(-0.5, len(categories) - 0.5)
     elif xs_all is not None and xs_all.min() > 0 and xs_all.max() / xs_all.min() >= 100:
         _log_axis(ax, "x", percent=False)
@@ -417,8 +416,8 @@ def draw_series(ax, rows: pd.DataFrame, series: str, entities: Optional[Sequence
     for i, entity in enumerate(names):
         g = rows[rows["entity"] == entity]
         values = g["value"].cumsum() if series in ("drops", "arrivals") else g["value"]
-        ax.step(g["time_s"], values, where="post", label=entity, lw=0.8, color=COLOURS[i % len(COLOURS)],
-                linestyle=STYLES[i % len(STYLES)])
+        ax.step(g["time_s"], values, where="post", label=as_written(str(entity)), lw=0.8,
+                color=COLOURS[i % len(COLOURS)], linestyle=STYLES[i % len(STYLES)])
     ax.set_xlabel("Time (s)")
     ax.set_ylabel(TIME_SERIES[series])
     ax.grid(True, which="major", alpha=0.3)
@@ -502,8 +501,8 @@ def network_figure(description: dict, title: str = "") -> Figure:
     hosts = [n for n in g if n not in routers]
     nx.draw_networkx_nodes(g, pos, nodelist=hosts, node_color=COLOURS[2],
                            node_size=[40 + 8 * min(members.get(n, 1), 40) for n in hosts], ax=ax)
-    labels = {n: n for n in shown_routers}
-    labels.update({n: f"{members[n]} hosts" if n in members else n for n in hosts})
+    labels = {n: as_written(str(n)) for n in shown_routers}  # the scenario's names, as written
+    labels.update({n: f"{members[n]} hosts" if n in members else as_written(str(n)) for n in hosts})
     nx.draw_networkx_labels(g, pos, labels, font_size=7, ax=ax)
     ax.set_title(title or f"{len(routers):,} routers, {len(description['hosts']):,} hosts, {description['flows']:,} flows "
                  f"(thick: the core link; dashed: paced)")
@@ -555,7 +554,7 @@ def _suptitle(fig: Figure, title: str, width: float, page: Optional[Size]) -> No
     """`title` over the figure, each line wrapped to its `width` inches (about 10 characters an inch at 12
     points)."""
     chars = int(width * 10 * 12 / (page.font + 1 if page else 12))
-    lines = (textwrap.fill(printable(line), chars) for line in title.split("\n"))  # no control character drawn
+    lines = (textwrap.fill(as_written(line), chars) for line in title.split("\n"))  # as the user wrote it
     fig.suptitle("\n".join(lines), fontsize="large")
 
 
