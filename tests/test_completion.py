@@ -22,22 +22,24 @@ PROGRAM = "import sys; from pacesim.cli import app; app(prog_name='pacesim')"
 def bash_words(line: str) -> list:
     """`line`'s words as bash gives them to a completion function (COMP_WORDS): split at spaces, and at `=`,
     a character of COMP_WORDBREAKS, each run of which is a word of its own (`a=b`: `a`, `=`, `b`; `a=`:
-    `a`, `=`, the current word `=`); a trailing space: a new, empty word."""
+    `a`, `=`, the current word `=`); a space after a backslash is the word's own; a trailing space: a new,
+    empty word."""
     words = []
-    for part in line.split(" "):
+    for part in re.split(r"(?<!\\) ", line):
         words += [w for w in re.split(r"(=+)", part) if w] or [""]
     return words
 
 
 def completions(line: str) -> list:
     """What bash is offered for the last word of `line` (`bash_words`), asked as typer's bash function asks
-    (`pacesim --show-completion bash`: COMP_WORDS joined by its IFS, a newline)."""
+    (`pacesim --show-completion bash`: COMP_WORDS joined by its IFS, a newline; the answer read as bash
+    reads it into COMPREPLY, a word a line)."""
     words = bash_words(line)
     env = dict(os.environ, _PACESIM_COMPLETE="complete_bash", COMP_WORDS="\n".join(words),
                COMP_CWORD=str(len(words) - 1))
     done = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    return done.stdout.split()
+    return [w for w in done.stdout.split("\n") if w]
 
 
 def test_commands_complete():
@@ -154,6 +156,30 @@ def test_an_option_written_with_equals_completes_its_value():
     assert completions("pacesim plot buffers --size=") == ["screen", "one-column", "two-column"]
 
 
+def test_where_completes_in_its_option_equals_form_and_quotes_what_it_puts_on_the_line(tmp_path):
+    """Review of issue 34 (D2): `--where=pacing.scheme=e` TAB became `--where=pacing.scheme=pacing.scheme=edge`
+    (click completes the value after `--where=`, and the part before bash's word was not cut from it). (D1):
+    a value was put on the line as it is, so `variant=two words` was two words and `q'q` an open quote. Each
+    completion is what follows bash's own word's start, written so that bash reads back the value itself
+    (shlex, a POSIX shell's reading, as the independent reader)."""
+    from pacesim.store import Store
+
+    values = ["two words", "q'q", "x:y", "$\\foo$", "3KB"]
+    with Store(tmp_path) as store:
+        store.register_sweep("odd", {"axes": {"variant": values, "pacing.scheme": ["none", "edge"]}}, [])
+    line = f"pacesim plot --results {tmp_path} odd"
+    assert completions(f"{line} --where=pacing.scheme=e") == ["edge"]
+    assert completions(f"{line} --where=pacing.scheme=") == ["none", "edge"]
+    assert completions(f"{line} --where=pacing") == ["pacing.scheme=none", "pacing.scheme=edge"]
+    assert completions(f"{line} --where=variant=x") == ["x:y"]
+    for value in values:
+        for typed in (f"{line} --where variant={value[0]}", f"{line} --where=variant={value[0]}"):
+            (word,) = completions(typed)
+            assert shlex.split(typed[:len(typed) - 1] + word)[-1].endswith(f"variant={value}"), (typed, word)
+    # a value begun as bash reads it (a space after a backslash) completes the same
+    assert completions(f"{line} --where variant=two\\ w") == ["two\\ words"]
+
+
 def _bash(cwd: Path, env: dict):
     """A fresh interactive bash (its startup files read: the installed completion with them), prompt `@ `."""
     import pexpect
@@ -174,6 +200,15 @@ def _completed(sh, typed: str, tabs: int = 1, then: str = "") -> tuple:
     return sh.before, sh.match.group(1)
 
 
+def _words(sh, typed: str) -> list:
+    """The words bash makes of the line it leaves after `typed` and a TAB (`printf` prints each between <>)."""
+    sh.send(typed + "\t")
+    sh.sendcontrol("a")
+    sh.send("printf '<%s>' \r")
+    sh.expect(r"\r\n(<pacesim>[^\r\n]*?)@ ")
+    return re.findall(r"<([^>]*)>", sh.match.group(1))
+
+
 def test_where_values_complete_after_the_equals_sign_in_an_interactive_bash(tmp_path):
     """Re-review of issue 34: in a fresh interactive bash with the documented install (`pacesim
     --install-completion`), TAB on `plot buffers --where core` put `core.buffer=` on the line, and the next
@@ -186,7 +221,8 @@ def test_where_values_complete_after_the_equals_sign_in_an_interactive_bash(tmp_
         d.mkdir()
     (work / "notes.txt").write_text("a file bash would offer\n")
     with Store(work / "results") as store:
-        store.register_sweep("buffers", {"axes": {"core.buffer": ["3KB", "10KB", "30KB"]}}, [])
+        store.register_sweep("buffers", {"axes": {"core.buffer": ["3KB", "10KB", "30KB"], "variant": ["two words"]}},
+                             [])
     program = bin_ / "pacesim"  # the package under test, as the command on PATH
     program.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -c {shlex.quote(PROGRAM)} \"$@\"\n")
     program.chmod(0o755)
@@ -208,5 +244,9 @@ def test_where_values_complete_after_the_equals_sign_in_an_interactive_bash(tmp_
         assert re.search(r"10KB\s+30KB\s+3KB", shown) and "notes.txt" not in shown, shown
         assert line == f"{start}core.buffer="
         assert _completed(sh, f"{start}core.buffer=1")[1] == f"{start}core.buffer=10KB"
+        # review of issue 34: the option's own `=` (D2), a value with a space one word (D1)
+        assert _completed(sh, "pacesim plot buffers --where=core.buffer=1")[1] == \
+            "pacesim plot buffers --where=core.buffer=10KB"
+        assert _words(sh, f"{start}variant=t") == ["pacesim", "plot", "buffers", "--where", "variant=two words"]
     finally:
         sh.close(force=True)

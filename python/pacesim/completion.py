@@ -145,16 +145,35 @@ def _breaks(word: str) -> bool:
     return word != "" and set(word) == {"="}
 
 
+_SAFE = re.compile(r"[\w@%+=:,./-]*")
+"""The words bash takes as they are: no character of them is one its parser gives a meaning to."""
+
+
+def bash_quoted(value: str) -> str:
+    """`value` as bash must be given it to read back `value` itself, as `printf %q` writes it: as it is if
+    every character is safe (`_SAFE`), a control character among them in `$'...'`, else each other character
+    after a backslash (`two\\ words`, `q\\'q`). bash puts a completion on the line as it comes."""
+    if _SAFE.fullmatch(value):
+        return value
+    if re.search(r"[\x00-\x1f\x7f]", value):
+        return "$'" + value.encode("unicode_escape").decode("ascii").replace("'", "\\'") + "'"
+    return re.sub(r"([^\w@%+=:,./-])", r"\\\1", value)
+
+
 class BashWords(_completion_classes.BashComplete):
     """bash's completion request (typer's, `pacesim --install-completion`) with the words bash split at `=`
     joined again: `--where core.buffer=1` reached the program as the words `core.buffer`, `=`, `1`, which
     click took for --where's value `core.buffer` and two more arguments, so nothing was offered and bash
     listed file names (`complete -o default`). bash replaces only its own current word, what follows the
     last `=`, so a completion that begins with the joined word's part before it (`core.buffer=`) is given
-    without that part. With `=` taken out of COMP_WORDBREAKS nothing is split, joined or cut."""
+    without that part, quoted as bash reads it back (`bash_quoted`: bash puts it on the line as it comes, and
+    a value with a space was two words). With `=` taken out of COMP_WORDBREAKS nothing is split, joined or
+    cut."""
 
     _before = ""
-    """The current word's part before bash's own current word: the words joined to it (`core.buffer=`)."""
+    """The part of what click completes before bash's own current word: the words joined to it
+    (`core.buffer=`), after an option's own `--where=` (click completes the value of `--where=core.buffer=1`,
+    `core.buffer=1`)."""
 
     def get_completion_args(self):
         args, incomplete = super().get_completion_args()
@@ -165,12 +184,13 @@ class BashWords(_completion_classes.BashComplete):
             else:
                 words.append(word)
         own = "" if _breaks(incomplete) else incomplete
-        self._before = words[-1][:len(words[-1]) - len(own)]
+        completed = words[-1].partition("=")[2] if words[-1].startswith("-") else words[-1]
+        self._before = completed[:len(completed) - len(own)]
         return words[:-1], words[-1]
 
     def format_completion(self, item) -> str:
         value = super().format_completion(item)
-        return value[len(self._before):] if self._before and value.startswith(self._before) else value
+        return bash_quoted(value[len(self._before):] if value.startswith(self._before) else value)
 
 
 def use_bash_words() -> None:
