@@ -114,3 +114,28 @@ def test_mkdocs_builds_strict(tmp_path):
     api = (tmp_path / "site" / "reference" / "api" / "index.html").read_text(encoding="utf-8")
     assert "pacesim.run" in api and "apply_overrides" in api, "the API page holds the docstrings"
     assert (tmp_path / "site" / "img" / "report-index.png").is_file()
+
+
+def test_each_figure_the_docs_draw_is_the_file_their_command_writes():
+    """Review of issue 34 (D8): docs/img's figure for a paper is what the command shown beside it writes
+    (`pacesim plot ... --format F --out docs/img/NAME`, run on the tutorial's sweep): each format asked for is
+    a file there, and the page links or shows every one, by that name."""
+    from matplotlib.image import imread
+
+    from pacesim.plot import SIZES, dpi_of
+
+    commands = 0
+    for page in (ROOT / "docs").glob("*.md"):
+        text = page.read_text(encoding="utf-8").replace("\\\n", " ")
+        for command in re.findall(r"pacesim plot [^\n]*--out docs/img/[^\s]+", text):
+            commands += 1
+            stem = re.search(r"--out docs/img/(\S+)", command)[1]
+            formats = re.findall(r"--format (\w+)", command) or ["png", "svg"]
+            for f in formats:
+                assert (ROOT / "docs" / "img" / f"{stem}.{f}").is_file(), (page.name, stem, f)
+                assert f"(img/{stem}.{f})" in text, (page.name, stem, f)
+            size = re.search(r"--size (\S+)", command)
+            if "png" in formats and size:  # drawn at the size the command asks for
+                width = imread(ROOT / "docs" / "img" / f"{stem}.png").shape[1]
+                assert width == round(SIZES[size[1]].width * dpi_of(size[1])), (stem, width)
+    assert commands >= 1
