@@ -14,18 +14,12 @@ from typing import Callable, Iterator, List, Optional, Sequence, Union
 
 from . import _core, memory, outfile, pcap, schema
 from .messages import shown
+from .report_tables import report_number
 from .result import Result
 from .scenario import PacketTrace, Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
 
 THREADS = min(2, os.cpu_count() or 1)
 """Default threads, as the CLI's `--threads`."""
-
-
-def _number(text: str) -> float:
-    """A number of the engine's report: the float it writes, -0.0 (the engine's sum over nothing, as a mean
-    goodput without TCP flows) as 0.0, so that nothing read or written from the report (`Result.report` and
-    `summary`, `run --json`, the store's copy) carries a sign no quantity has."""
-    return float(text) or 0.0
 
 
 class RecordingStopped(UserWarning):
@@ -147,7 +141,7 @@ def run(
                 pcap.write(text, traced, segment_size=scenario.tcp.segment_size)
     except OSError as e:  # the trace could not be written: named as given, not as the file written first
         raise OSError(e.errno, e.strerror, traced if traced is not None else e.filename) from None
-    report = json.loads(report, parse_float=_number)
+    report = json.loads(report, parse_float=report_number)
     if text is not None and "warnings" in report:  # naming the trace as given, not the file the engine wrote
         report["warnings"] = [w.replace(text, traced) for w in report["warnings"]]
     for note in report.get("warnings", []):  # a series track or the trace stopped at its size cap

@@ -23,6 +23,15 @@ from typing import TYPE_CHECKING, Optional, Sequence, Tuple
 if TYPE_CHECKING:
     import pandas as pd
 
+def report_number(text: str) -> float:
+    """A number of the engine's report as it is read (`json.loads(..., parse_float=report_number)`, by
+    `engine.run` and by the store): the float it writes, -0.0 (the engine's sum over nothing, as a mean
+    goodput without TCP flows, written so by engines before 8d14a17 and kept so in runs stored then) as
+    0.0, so that nothing read from a report (`Result.report` and `summary`, `run --json`, `Store.report`)
+    carries a sign no quantity has."""
+    return float(text) or 0.0
+
+
 TABLES = ("flows", "transfers", "burstiness", "progress", "delay", "series")
 """The report's per-row tables, each stored as one Parquet file per run (`series` only when recorded)."""
 

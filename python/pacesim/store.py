@@ -85,7 +85,7 @@ from .fields import MAX_SEED
 from .messages import printable, shown
 from .metrics import OVER_NONE, tcp_metrics_of_old
 from .metrics import measured as measured_only
-from .report_tables import TABLES, flat, links, numeric_axes, unmeasured_as_nan, view
+from .report_tables import TABLES, flat, links, numeric_axes, report_number, unmeasured_as_nan, view
 
 if TYPE_CHECKING:
     import xarray
@@ -979,7 +979,7 @@ class Store:
             # A run stored before `measured` kept a mean over none as 0 (or -0.0): its report's counts say
             # which (read only then: most runs have none).
             zero = run["report"] and any(metrics.get(k) == 0 for k in OVER_NONE)
-            metrics = measured_only(metrics, json.loads(run["report"]) if zero else {})
+            metrics = measured_only(metrics, json.loads(run["report"], parse_float=report_number) if zero else {})
             rec = {a: _axis_value(point.get(a)) for a in axes}
             rec.update(seed=seed, key=key, status=run["status"] or "pending", error=run["error"])
             # An axis named like a metric (E-fig4's `flows`, scaled down in quick runs) keeps the value
@@ -1017,7 +1017,8 @@ class Store:
         *row, digest = found
         self._whole(row, self._tables([key]).get(key, []), digest, f"run {key}")
         run = dict(zip(ROW, row))
-        return {"scenario": json.loads(run["scenario"]), **(json.loads(run["report"]) if run["report"] else {})}
+        report = json.loads(run["report"], parse_float=report_number) if run["report"] else {}  # as engine.run does
+        return {"scenario": json.loads(run["scenario"]), **report}
 
     @_guarded
     def table(self, key: str, name: str = "flows") -> pd.DataFrame:

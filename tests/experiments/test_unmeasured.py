@@ -121,7 +121,7 @@ def _minus_zeros(value) -> list:
 def test_no_output_of_a_run_writes_minus_zero(tmp_path):
     """Re-review of issue 34: `pacesim run --json` of a run without TCP flows still wrote "goodput_kbps_mean":
     -0.0 (the engine's sum over no flows): acd5aa7 made `Result.summary` 0.0, and --json writes the report
-    itself. The report is read from the engine with -0.0 as 0.0 (`engine._number`): --json, to a file and to
+    itself. The report is read from the engine with -0.0 as 0.0 (`report_tables.report_number`): --json, to a file and to
     standard output, `Result.report` and the store's copy of the report hold none."""
     import pacesim
 
@@ -139,3 +139,18 @@ def test_no_output_of_a_run_writes_minus_zero(tmp_path):
         store.save_ok("b" * 64, r, "here")
         stored = store.db.execute("SELECT report FROM runs").fetchone()[0]
     assert "-0.0" not in stored and _minus_zeros(json.loads(stored)) == []
+
+
+def test_a_report_stored_with_minus_zero_is_read_back_without_it(tmp_path):
+    """Review of issue 34 (D7): a run stored before 8d14a17 kept the engine's -0.0 (a mean goodput over no
+    TCP flow) in its report, and `Store.report` gave it back as -0.0 though `results --csv` and `points` did
+    not. The store reads a report as `engine.run` reads the engine's (`report_tables.report_number`)."""
+    import pacesim
+
+    r = pacesim.run(cbr_only().points()[0].scenario)
+    r.report["summary"]["goodput_kbps_mean"] = -0.0  # as the engine wrote it before 8d14a17
+    with Store(tmp_path / "store") as store:
+        store.save_ok("b" * 64, r, "here")
+        assert '"goodput_kbps_mean": -0.0' in store.db.execute("SELECT report FROM runs").fetchone()[0]
+        report = store.report("b" * 64)
+    assert report["summary"]["goodput_kbps_mean"] == 0 and _minus_zeros(report) == []
