@@ -6,9 +6,12 @@ nothing committed before is lost."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
@@ -311,6 +314,49 @@ def test_a_results_path_that_is_no_store_is_named(tmp_path, built):
     with pytest.raises(StoreError, match="cut/pacesim.sqlite: the file is not a results store's database, or is damaged"):
         with Store(tmp_path / "cut", read_only=True) as cut:
             cut.points("tiny")
+
+
+def _within(args: list, seconds: float = 120) -> subprocess.CompletedProcess:
+    """`args` run by this Python in a process of its own, killed (and the test failed) if it takes longer than
+    `seconds`: what is tested here once waited for ever, and a regression must fail, not hang the suite."""
+    try:
+        return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=seconds)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{args} still running after {seconds} s (waiting on a FIFO?)")
+
+
+def test_a_fifo_device_or_directory_for_the_database_is_refused_before_it_is_opened(tmp_path, built):
+    # Issue 33 (review 33c): a FIFO as pacesim.sqlite hung `results`, `plot` and a read-only Store for ever (they
+    # waited for a writer) and failed `sweep` as "disk I/O error"; one as the journal beside it hung every open,
+    # one as the shared-memory file failed each as "disk I/O error". Each is refused, named, before SQLite
+    # opens it.
+    cases = []
+    for name, kind in [("pacesim.sqlite", "a FIFO"), ("pacesim.sqlite", "a directory"),
+                       ("pacesim.sqlite-journal", "a FIFO"), ("pacesim.sqlite-shm", "a FIFO"),
+                       ("pacesim.sqlite-wal", "a directory")]:
+        root = tmp_path / f"{name}-{kind[2:]}"
+        if name == "pacesim.sqlite":
+            root.mkdir()
+        else:
+            shutil.copytree(built, root)
+        (os.mkfifo if kind == "a FIFO" else os.mkdir)(root / name)
+        what = "a store's database" if name == "pacesim.sqlite" else "a file SQLite keeps beside a store's database"
+        cases.append((str(root), f"{root / name}: is {kind}, not {what}; move it away or name another --results "
+                                 "directory"))
+    (tmp_path / "device").mkdir()
+    (tmp_path / "device" / "pacesim.sqlite").symlink_to("/dev/zero")
+    cases.append((str(tmp_path / "device"), f"{tmp_path / 'device' / 'pacesim.sqlite'}: is a device, not a store's "
+                                            "database; move it away or name another --results directory"))
+    code = ("import json, sys\nfrom pacesim.store import Store, StoreError\nout = []\n"
+            "for root in sys.argv[1:]:\n    for read_only in (True, False):\n        try:\n"
+            "            Store(root, read_only=read_only).close()\n            out.append('opened')\n"
+            "        except StoreError as e:\n            out.append(str(e))\nprint(json.dumps(out))")
+    done = _within(["-c", code, *(root for root, _ in cases)])
+    assert json.loads(done.stdout) == [why for _, why in cases for _ in (True, False)], done.stderr
+    cli = "import sys; from pacesim.cli import app; sys.argv[0] = 'pacesim'; app()"
+    for command in (["results"], ["results", "tiny"], ["plot", "tiny", "--x", "core.buffer"]):
+        done = _within(["-c", cli, *command, "--results", cases[0][0]])
+        assert done.returncode == 2 and " ".join(done.stderr.split()) == f"error: --results: {cases[0][1]}", done
 
 
 def test_another_programs_database_is_refused_by_a_writer_as_by_a_reader(tmp_path):

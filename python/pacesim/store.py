@@ -44,9 +44,10 @@ CDF of one-way packet delays, when the run measured them; `series`, the
 time series in long form, only for runs that recorded them).
 
 Every failure of the store itself (a directory that is a file, a database
-that is not one or is damaged, a disk full or read-only while a sweep
-writes) raises a `StoreError` naming the file, and what was committed
-before it is kept.
+that is not one or is damaged, a FIFO, device or directory in place of the
+database or a file SQLite keeps beside it, refused before SQLite opens it, a
+disk full or read-only while a sweep writes) raises a `StoreError` naming
+the file, and what was committed before it is kept.
 
 The store only stores and loads: what it saves of a run is its `Result`'s
 (the tables' rows and the metrics, `report_tables` and `metrics`), and what it
@@ -81,7 +82,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import outfile, schema
-from .fields import MAX_SEED
+from .fields import MAX_SEED, special
 from .messages import printable, shown
 from .metrics import OVER_NONE, tcp_metrics_of_old
 from .metrics import measured as measured_only
@@ -157,6 +158,9 @@ ORIGIN = "origin"
 """The key of a stored sweep definition naming who registered it: "reproduce" (a figure's packaged definition)
 or "sweep FILE" (a user's file run with `pacesim sweep`, its absolute path); a sweep registered before origins
 were kept has none."""
+SIDE_FILES = ("-journal", "-wal", "-shm")
+"""The endings of the files SQLite keeps beside a database of that name: its rollback journal, its write-ahead
+log and the log's shared-memory index."""
 _BEFORE_CHECKSUMS = [set(), {"runs", "run_tables", "sweeps"}, {"sweeps"}]
 """The tables without their `sha256` column in a store whole as written: none, all (before checksums), or
 `sweeps` (written between the runs' checksums and the sweeps')."""
@@ -514,9 +518,14 @@ class Store:
         self._copy: Optional[tempfile.TemporaryDirectory] = None  # a read-only store's database, copied with its WAL
         path = self.root / "pacesim.sqlite"
         if self.root.exists() and not self.root.is_dir():
-            raise StoreError(f"{self.root}: is a file, not a results directory")
-        if path.is_dir():
-            raise StoreError(f"{path}: is a directory, not a store's database")
+            raise StoreError(f"{self.root}: is {special(self.root) or 'a file'}, not a results directory")
+        # Asked before SQLite opens them: a FIFO as the database or its journal waits for a writer for ever
+        # (issue 33: `results` and `plot` hung), as the shared-memory file fails as "disk I/O error".
+        for file in (path, *(path.with_name(path.name + side) for side in SIDE_FILES)):
+            kind = special(file)
+            if kind:
+                what = "a store's database" if file == path else "a file SQLite keeps beside a store's database"
+                raise StoreError(f"{file}: is {kind}, not {what}; move it away or name another --results directory")
         try:
             self._open(path)
             self._columns(path)
