@@ -8,6 +8,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -15,6 +16,9 @@ import sys
 
 import pandas as pd
 import pytest
+from typer.testing import CliRunner
+
+from pacesim.cli import app
 
 from pacesim.store import MAX_SEED, ROW, DamagedRun, Store, StoreError, _regular_file_bytes
 from pacesim.report_tables import TABLES
@@ -152,6 +156,52 @@ def test_a_run_row_changed_in_the_database_is_named_and_run_again(stored, pool):
         with pytest.raises(StoreError, match=f"run {key}: the row of run {key}"):
             store.report(key)
         _one_rerun_mends(store, pool, points, "core.buffer='10KB', seed 1: its row in pacesim.sqlite")
+
+
+def test_results_counts_and_names_the_damaged_points_a_sweep_runs_again(stored, pool):
+    # Issue 33 (review 33c): `results` listed a point whose table file was changed, or was a directory, as ok,
+    # and one whose row was changed ended it in an error, while `sweep` counted each as not done and ran it.
+    with Store(stored) as store:
+        keys = list(store.points("tiny")["key"])
+        _flip(_file(store, keys[1], "flows"))
+        text = store.db.execute("SELECT metrics FROM runs WHERE key = ?", (keys[2],)).fetchone()[0]
+        store.db.execute("UPDATE runs SET metrics = ? WHERE key = ?", (text.replace("1", "7", 1), keys[2]))
+        progress = _file(store, keys[3], "progress")
+        progress.unlink()
+        progress.mkdir()
+    why = {keys[1]: f"tables/flows/{keys[1][:2]}/{keys[1]}.parquet is not the file committed (its checksum differs)",
+           keys[2]: "its row in pacesim.sqlite is not the one committed (its checksum differs)",
+           keys[3]: f"tables/progress/{keys[3][:2]}/{keys[3]}.parquet is a directory, not the file committed"}
+    with Store(stored, read_only=True) as store:
+        assert store.check(keys)[1] == why
+        assert store.sweeps().loc[0, ["points", "ok", "damaged", "failed", "pending"]].tolist() == [4, 1, 3, 0, 0]
+        points = store.points("tiny", damaged=True)
+        assert points["status"].tolist() == ["ok", "damaged", "damaged", "damaged"]
+        assert points["error"].tolist()[1:] == [why[k] for k in keys[1:]]
+        assert points["aggregate_mbps"].notna().tolist() == [True, False, False, False]
+    out = CliRunner().invoke(app, ["results", "--results", str(stored)], env={"COLUMNS": "200"})
+    assert out.exit_code == 0 and re.search(r"│ tiny +│ +4 │ +1 │ +3 │ +0 │ +0 │", out.stdout), out.output
+    assert " ".join(out.stderr.split()) == (
+        "warning: 3 stored points are damaged (a run's row or table file is not the one committed): `pacesim results "
+        "NAME` names each, and its sweep runs it again")
+    out = CliRunner().invoke(app, ["results", "tiny", "--results", str(stored)], env={"COLUMNS": "200"})
+    assert out.exit_code == 0 and out.stdout.count(" damaged ") == 3 and out.stdout.count(" ok ") == 1, out.output
+    named = [(f"core.buffer='{buffer}', seed {seed}", why[k]) for (buffer, seed), k in
+             zip([("5KB", 2), ("10KB", 1), ("10KB", 2)], keys[1:])]
+    assert out.stderr.splitlines() == [f"warning: tiny: the stored run of point {point} is damaged: {reason}; a sweep "
+                                       "runs it again" for point, reason in named], out.stderr
+    # The three a sweep runs again; a directory in place of a table is removed if empty, else named.
+    (progress / "kept").write_text("")
+    with Store(stored) as store:
+        with pytest.warns(DamagedRun) as warned, pytest.raises(SweepError, match=f"{progress}: is a directory holding "
+                                                               "files, in place of a run's table; move it away"):
+            run_sweep(tiny(), store, pool, progress=False)
+        assert sorted(str(w.message) for w in warned) == sorted(
+            f"tiny: the stored run of point {point}: {reason}; running it again" for point, reason in named)
+        (progress / "kept").unlink()
+        with pytest.warns(DamagedRun, match=f"seed 2: {why[keys[3]]}"):
+            assert run_sweep(tiny(), store, pool, progress=False).ran >= 1
+        assert store.sweeps().loc[0, ["ok", "damaged"]].tolist() == [4, 0]
 
 
 def test_a_checksum_set_null_in_the_database_is_damage_not_a_store_from_before_checksums(stored, pool):

@@ -199,15 +199,19 @@ def results(
         if name is None:
             df = store.sweeps()
             t = Table(title=plain(f"Sweeps in {results}"))
-            for col in ["sweep", "points", "ok", "failed", "pending", "engine s", "updated (UTC)"]:
+            for col in ["sweep", "points", "ok", "damaged", "failed", "pending", "engine s", "updated (UTC)"]:
                 t.add_column(col, justify="left" if col in ("sweep", "updated (UTC)") else "right")
             for r in df.itertuples(index=False):
-                t.add_row(plain(r.sweep), f"{r.points:,}", f"{r.ok:,}", f"{r.failed:,}", f"{r.pending:,}",
-                          f"{r.engine_s:.1f}", r.updated_at[:19])
+                t.add_row(plain(r.sweep), f"{r.points:,}", f"{r.ok:,}", f"{r.damaged:,}", f"{r.failed:,}",
+                          f"{r.pending:,}", f"{r.engine_s:.1f}", r.updated_at[:19])
             _print_whole(t)
+            if df["damaged"].any():
+                n = df["damaged"].sum()
+                terminal.warn(f"{n:,} stored point{'s are' if n > 1 else ' is'} damaged (a run's row or table file is "
+                              "not the one committed): `pacesim results NAME` names each, and its sweep runs it again")
             return
         try:
-            df = store.points(name, written=True)
+            df = store.points(name, written=True, damaged=True)
             axes = list(store.spec(name)["axes"])
         except KeyError as e:
             fail(str(e.args[0]))
@@ -239,10 +243,24 @@ def results(
         t.add_row(*(plain(v) for v in values))
     if to_stdout:  # the CSV is standard output: the table goes to standard error
         terminal.err.print(t)
-        return
-    _print_whole(t)
-    if csv is not None:
+    else:
+        _print_whole(t)
+    _say_damaged(name, df, axes)
+    if csv is not None and not to_stdout:
         _written([csv])
+
+
+def _say_damaged(name: str, points, axes: List[str], shown: int = 5) -> None:
+    """A warning for each of sweep `name`'s `points` (`Store.points(..., damaged=True)`) found damaged, naming
+    the point and why (the first `shown` of them, and how many more)."""
+    from .sweep import _named
+
+    damaged = points[points["status"] == "damaged"]
+    for r in damaged.head(shown).to_dict("records"):
+        terminal.warn(f"{name}: the stored run of {_named({a: r[a] for a in axes}, r['seed'])} is damaged: {r['error']}; "
+                      "a sweep runs it again")
+    if len(damaged) > shown:
+        terminal.warn(f"{name}: {len(damaged) - shown:,} more stored points are damaged")
 
 
 def _figure_options(formats: List[str], size: str, out: Optional[Path]) -> List[str]:

@@ -24,8 +24,9 @@ cover: a run's (`runs.sha256`: its row and its tables' rows), each table
 file's (`run_tables.sha256`) and a sweep's (`sweeps.sha256`: its name, spec
 and points). A run whose row or file was later changed by a single bit,
 cut short or deleted counts as not finished (`Store.check` names what), so
-a rerun of its sweep runs it again; reading it, or a sweep changed so,
-raises a StoreError naming it. SQLite's integrity check runs at each open: a
+a rerun of its sweep runs it again, and as damaged, not ok, in `sweeps` and
+`points(..., damaged=True)` (`pacesim results`); reading it, or a sweep
+changed so, raises a StoreError naming it. SQLite's integrity check runs at each open: a
 key changed in its row but not in its index (a lookup then misses the run) has
 the indexes rebuilt by a writer, with a warning, and is a StoreError for a
 reader. (A store written before checksums were kept has none for its old
@@ -70,6 +71,7 @@ import subprocess
 import tempfile
 import time
 import warnings
+from collections import Counter
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -833,7 +835,8 @@ class Store:
         store of format 0)."""
         path = self.root / rel
         if not path.is_file():
-            return "is missing"
+            kind = special(path)
+            return f"is {kind}, not the file committed" if kind else "is missing"
         if digest is not None:
             return None if _sha256(path) == digest else "is not the file committed (its checksum differs)"
         if not self._legacy:
@@ -872,6 +875,13 @@ class Store:
         except BaseException:  # Ctrl-C or an error (a full disk): nothing half-written stays
             tmp.unlink(missing_ok=True)
             raise
+        if path.is_dir() and not path.is_symlink():  # a damaged store's (`_damage`): no file replaces a directory
+            try:
+                path.rmdir()
+            except OSError:
+                tmp.unlink(missing_ok=True)
+                raise StoreError(f"{path}: is a directory holding files, in place of a run's table; move it away "
+                                 "and run the sweep again") from None
         os.replace(tmp, path)
         for left in path.parent.glob(f"{path.name}.*.tmp"):  # by a writer killed mid-write
             pid = left.name.split(".")[-2]
@@ -913,8 +923,10 @@ class Store:
 
     @_guarded
     def sweeps(self) -> pd.DataFrame:
-        """One row per sweep: points, ok, failed, pending, total engine seconds, last update."""
-        return pd.read_sql_query(
+        """One row per sweep: points, ok, damaged, failed, pending, total engine seconds, last update. A point
+        is damaged, not ok, when its successful run's row or a table file is not the one committed (`check`:
+        its sweep runs it again)."""
+        frame = pd.read_sql_query(
             """SELECT s.name AS sweep, COUNT(p.key) AS points,
                       COALESCE(SUM(r.status = 'ok'), 0) AS ok,
                       COALESCE(SUM(r.status = 'failed'), 0) AS failed,
@@ -926,6 +938,13 @@ class Store:
                GROUP BY s.name ORDER BY s.updated_at""",
             self.db,
         )
+        ok = self.db.execute("SELECT p.sweep, p.key FROM sweep_points p JOIN runs r ON r.key = p.key "
+                             "WHERE r.status = 'ok'").fetchall()
+        damaged = self.check({key for _, key in ok})[1]
+        counts = Counter(name for name, key in ok if key in damaged)
+        frame.insert(3, "damaged", [counts[name] for name in frame["sweep"]])
+        frame["ok"] -= frame["damaged"]
+        return frame
 
     @_guarded
     def spec(self, sweep: str) -> dict:
@@ -954,7 +973,7 @@ class Store:
         raise StoreError(f"{where} is not the one committed ({why}); run the sweep again to write it again")
 
     @_guarded
-    def points(self, sweep: str, written: bool = False) -> pd.DataFrame:
+    def points(self, sweep: str, written: bool = False, damaged: bool = False) -> pd.DataFrame:
         """One row per point of `sweep`: its axes (one column each), seed, key, status ('ok', 'failed' or
         'pending'), error, every metric (float NaN where no point has it), wall time and code version. An
         axis written in units ("3KB", "10ms", "8Mbps") is a number in the unit `frame.attrs["units"]` names
@@ -962,7 +981,9 @@ class Store:
         written beside it in `<axis>_written` (`report_tables.numeric_axes`); with `written`, every axis as
         the sweep wrote it. An axis whose values are lists or tables is their JSON text (`_axis_value`).
         A StoreError names the sweep, or a run of it, if its rows in the database are not the ones
-        committed (its rerun writes them again)."""
+        committed (its rerun writes them again); with `damaged`, a point whose run's row or a table file is
+        not the one committed (`check`, as a sweep finds it: its rerun runs it again) has status 'damaged',
+        its error saying why, and nothing else of its run."""
         found = self.db.execute(f"SELECT spec, {self._sum('sweeps')} FROM sweeps WHERE name = ?", (sweep,)).fetchone()
         if found is None:
             raise KeyError(f"no sweep named {sweep!r} in {self.root}")
@@ -974,10 +995,13 @@ class Store:
         spec = self._committed(sweep, *found, (r[:3] for r in rows))
         axes = list(spec.get("axes", {}))
         tables = self._tables(sorted({r[2] for r in rows if r[3] is not None}))
+        broken = self.check({r[2] for r in rows if r[3] is not None})[1] if damaged else {}
         records, measured = [], {}
         for values, seed, key, *row, run_sum in rows:
             run = dict(zip(ROW, row))
-            if run["key"] is not None:
+            if key in broken:
+                run = dict.fromkeys(ROW, None) | {"key": key, "status": "damaged", "error": broken[key]}
+            elif run["key"] is not None:
                 self._whole(row, tables.get(key, []), run_sum, f"sweep {sweep}")
             point = _json(values, f"sweep {sweep}: a point's axes in {self.root / 'pacesim.sqlite'}")
             if not isinstance(point, dict):
