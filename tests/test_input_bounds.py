@@ -13,7 +13,7 @@ import pytest
 
 import pacesim
 from pacesim import ScenarioError
-from pacesim.analysis.models import read_csv
+from pacesim.analysis.models import MAX_CSV_COLUMNS, read_csv
 from pacesim.fields import FrozenList
 from pacesim.messages import printable
 from pacesim.sweep import load_sweep
@@ -104,6 +104,24 @@ def test_files_past_their_bound_are_refused_naming_them(tmp_path):
         f.truncate(64 * 10**6 + 1)
     with pytest.raises(ScenarioError, match=f"^{csv}: holds 64,000,001 bytes; an overlay CSV is at most 64MB$"):
         read_csv(csv, "an overlay")
+
+
+def test_a_csv_of_points_wider_than_its_bound_is_refused_before_pandas_reads_it(tmp_path):
+    # Issue 33 (review 33c): a 10 MB overlay of a million columns ended `model --overlay` in a MemoryError after
+    # 80 s. The header's columns are counted from its text first, blank lines before it skipped as pandas does.
+    def csv(name: str, header: str) -> Path:
+        (tmp_path / name).write_text(f"\n \r\n{header}\n{','.join(['1'] * (header.count(',') + 1))}\n")
+        return tmp_path / name
+
+    names = ",".join(f"c{i}" for i in range(MAX_CSV_COLUMNS))
+    assert read_csv(csv("widest.csv", names), "an overlay").shape == (1, MAX_CSV_COLUMNS)
+    for header in (names + ",more", names.replace("c1,", '"c,1",', 1)):
+        with pytest.raises(ValueError, match=f"^--overlay wide: its header has {MAX_CSV_COLUMNS + 1:,} columns "
+                                             r"\(a comma in a quoted name counted too\); an overlay CSV has at most 1,000$"):
+            read_csv(csv("wide.csv", header), "an overlay", "--overlay wide")
+    with pytest.raises(ValueError, match="^--overlay open: not a CSV of points \\(a quoted column name in its header "
+                                         "runs past its line\\)$"):
+        read_csv(csv("open.csv", '"a\n' + names), "an overlay", "--overlay open")
 
 
 def test_a_trace_file_error_does_not_show_the_files_text(tmp_path):

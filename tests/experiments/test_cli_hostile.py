@@ -347,6 +347,14 @@ def test_model_overlay_of_a_device_is_refused():
     refused(["model", "a-fig10", "--overlay", "/dev/zero"], "/dev/zero: is a device, not a regular file")
 
 
+def test_model_overlay_wider_than_a_csv_of_points_is_refused_naming_it(tmp_path):
+    # Issue 33 (review 33c, overlay_wide.sh): a million columns ended in a MemoryError traceback.
+    (tmp_path / "wide.csv").write_text(",".join(f"c{i}" for i in range(5000)) + "\n" + ",".join(["1"] * 5000) + "\n")
+    refused(["model", "e-fig10", "--overlay", tmp_path / "wide.csv", "--out", tmp_path / "o"],
+            f"--overlay {tmp_path / 'wide.csv'}: its header has 5,000 columns", terminal_width=400)
+    assert not (tmp_path / "o").exists()
+
+
 def test_model_leaves_no_out_directory_when_its_input_is_refused(tmp_path):
     # Issue 33's fifth review (model-overlay.sh): --overlay /dev/null was refused (status 2) after --out's
     # directory had been made, and left it there empty; an overlay read but matching no curve left the CSV too.

@@ -251,13 +251,38 @@ def parse_overrides(model: Model, pairs: Sequence[str]) -> Params:
 
 MAX_CSV_BYTES = 64 * 10**6
 """The largest CSV of simulated points read (a reproduction's points CSV is a few hundred KB)."""
+MAX_CSV_COLUMNS = 1_000
+"""The most columns of a CSV of simulated points (a reproduction's points CSV has about 50). pandas keeps each
+column apart: a million of them in 10 MB of text ran it out of memory (issue 33). A row wider than the header
+pandas refuses as it meets it."""
+_FIRST_TEXT = re.compile(rb"[^ \t\r\n\f\v]")
+_LINE_END = re.compile(rb"[\r\n]")
+
+
+def _header(data: bytes) -> Optional[bytes]:
+    """CSV `data`'s header as pandas finds it: its first line holding more than white space (pandas skips
+    blank lines before it); None if a quoted name in it runs on past the line's end."""
+    first = _FIRST_TEXT.search(data)
+    if first is None:
+        return b""
+    end = _LINE_END.search(data, first.start())
+    line = data[first.start():end.start() if end else len(data)]
+    return None if line.count(b'"') % 2 else line
 
 
 def read_csv(path: Path, what: str, named: str = "") -> pd.DataFrame:
     """A CSV file the user names (`what`: an overlay, empty_csv), read only if at most `MAX_CSV_BYTES`
-    (a ScenarioError naming the file otherwise, /dev/zero included); one that is empty, no CSV or no text a
-    ValueError starting with `named` (the option and the file: "--overlay PATH")."""
+    (a ScenarioError naming the file otherwise, /dev/zero included); one whose header has more than
+    `MAX_CSV_COLUMNS` columns (each comma in it counted, in a quoted name too: never fewer than pandas would
+    make), that is empty, no CSV or no text a ValueError starting with `named` (the option and the file:
+    "--overlay PATH")."""
     data = read_bounded(path, MAX_CSV_BYTES, f"{what} CSV")
+    header = _header(data)
+    if header is None:
+        raise ValueError(f"{named}: not a CSV of points (a quoted column name in its header runs past its line)")
+    if header.count(b",") >= MAX_CSV_COLUMNS:
+        raise ValueError(f"{named}: its header has {header.count(b',') + 1:,} columns (a comma in a quoted name "
+                         f"counted too); {what} CSV has at most {MAX_CSV_COLUMNS:,}")
     try:
         return pd.read_csv(io.BytesIO(data))
     except ValueError as e:  # pandas' errors are ValueErrors; a file that is no text too
