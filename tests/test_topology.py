@@ -124,6 +124,20 @@ def test_routes_take_shortest_paths_and_ties_go_to_the_first_declared_link():
         (lambda s: s["topology"]["flows"].append({"from": "h1", "to": "a"}), "topology.flows[1].to", "router"),
         (lambda s: (s["topology"]["hosts"].append("h3"), s["topology"]["flows"].append({"from": "h1", "to": "h3"})),
          "topology.flows[1]", 'no route from "h1" to "h3"'),
+        # Issue 33 (review 33c): an empty name passed (nothing could name the half or node), and so did a UDP
+        # source from or to a router, which neither sends nor receives.
+        (lambda s: s["topology"]["links"][1].update(forward={"name": ""}), "topology.links[1].forward.name",
+         "an empty name"),
+        (lambda s: s["topology"]["links"][3].update(reverse={"name": ""}), "topology.links[3].reverse.name",
+         'an empty name (reports, pacing.links and [series] name a half by it); leave it out for "d-a"'),
+        (lambda s: s["topology"]["hosts"].append(""), "topology.hosts[2]", "an empty name"),
+        (lambda s: s["topology"]["nodes"].insert(0, ""), "topology.nodes[0]", "an empty name"),
+        (lambda s: s.update(traffic={"udp": [{"kind": "cbr", "rate": "1Mbps", "size": "1KB", "from": "a", "to": "h2"}]}),
+         "traffic.udp[0].from", '"a" is a router, not a host'),
+        (lambda s: s.update(traffic={"udp": [{"kind": "cbr", "rate": "1Mbps", "size": "1KB", "from": "h1", "to": "c"}]}),
+         "traffic.udp[0].to", '"c" is a router, not a host'),
+        (lambda s: s.update(traffic={"udp": [{"kind": "cbr", "rate": "1Mbps", "size": "1KB", "from": "h9", "to": "h2"}]}),
+         "traffic.udp[0].from", 'no host named "h9"'),
     ],
 )
 def test_bad_graphs_name_the_offender(change, field, words):

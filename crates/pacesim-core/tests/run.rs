@@ -460,7 +460,12 @@ fn a_udp_source_between_unknown_hosts_is_an_error_naming_it() {
     let mut s = with_udp("cbr", 1_000_000, "");
     s.traffic.udp[0].to = "nowhere".into();
     let e = run(&s).unwrap_err().to_string();
-    assert!(e.starts_with("traffic.udp[0]:") && e.contains("nowhere"), "{e}");
+    assert!(e.starts_with("traffic.udp[0].to:") && e.contains("no host named \"nowhere\""), "{e}");
+    // A router neither sends nor receives (issue 33: a source from one was accepted and sent).
+    let mut s = with_udp("cbr", 1_000_000, "");
+    s.traffic.udp[0].from = "c0".into(); // E-base's core router
+    let e = run(&s).unwrap_err().to_string();
+    assert!(e.starts_with("traffic.udp[0].from:") && e.ends_with("is a router, not a host"), "{e}");
 }
 
 /// Times past the engine's limit, sizes that do not fit a packet, a source

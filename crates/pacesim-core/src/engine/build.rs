@@ -47,12 +47,14 @@ pub fn build_network_with(
         .iter()
         .enumerate()
         .map(|(i, u)| {
+            for (key, name) in [("from", &u.from), ("to", &u.to)] {
+                if let Some(message) = net.not_a_host(name) {
+                    return Err(InvalidField { field: format!("traffic.udp[{i}].{key}"), message });
+                }
+            }
             net.connect(&u.from, &u.to).ok_or_else(|| InvalidField {
                 field: format!("traffic.udp[{i}]"),
-                message: format!(
-                    "no route from host {:?} to host {:?} (unknown or not connected)",
-                    u.from, u.to
-                ),
+                message: format!("no route from host {:?} to host {:?}", u.from, u.to),
             })
         })
         .collect::<Result<_, _>>()?;

@@ -172,7 +172,8 @@ pub struct FlowSpec {
 /// The name of a link's `half` ("forward" or "reverse") from `x` to `y`:
 /// `given`, or `x-y`; the core link's halves are `core` and `core.rev`,
 /// names no other half may take (else what reads the core by name would
-/// read it). An error says why a given name is refused.
+/// read it), and no half is named "" (nothing could name it). An error says
+/// why a given name is refused.
 fn half_name(core: bool, half: &str, given: Option<&str>, (x, y): (&str, &str)) -> Result<String, String> {
     let reserved = if half == "forward" { "core" } else { "core.rev" };
     match given {
@@ -181,6 +182,9 @@ fn half_name(core: bool, half: &str, given: Option<&str>, (x, y): (&str, &str)) 
         Some(n) if core && n != reserved => Err(format!(
             "the core link's {half} half is named {reserved:?} ([burstiness], --trace and the summary read it by \
              that name), not {n:?}"
+        )),
+        Some("") => Err(format!(
+            "an empty name (reports, pacing.links and [series] name a half by it); leave it out for \"{x}-{y}\""
         )),
         Some(n) if !core && (n == "core" || n == "core.rev") => Err(format!(
             "{n:?} names a half of the core link (core = true), which this link is not"
@@ -194,13 +198,19 @@ fn bad(field: String, message: impl Into<String>) -> InvalidField {
 }
 
 impl Graph {
-    /// Node and host indices by name; duplicates are an error.
+    /// Node and host indices by name; a duplicate or empty name is an error.
     fn index(&self) -> Result<HashMap<&str, u32>, InvalidField> {
         let mut index = HashMap::with_capacity(self.nodes.len() + self.hosts.len());
         let named = self.nodes.iter().map(|n| ("nodes", n)).chain(self.hosts.iter().map(|h| ("hosts", h)));
         for (i, (list, name)) in named.enumerate() {
+            let pos = if list == "nodes" { i } else { i - self.nodes.len() };
+            if name.is_empty() {
+                return Err(bad(
+                    format!("topology.{list}[{pos}]"),
+                    "an empty name (links and flows name it)",
+                ));
+            }
             if index.insert(name.as_str(), i as u32).is_some() {
-                let pos = if list == "nodes" { i } else { i - self.nodes.len() };
                 return Err(bad(format!("topology.{list}[{pos}]"), format!("duplicate name {name:?}")));
             }
         }

@@ -67,6 +67,17 @@ impl Network {
         }
     }
 
+    /// Why `name` cannot send or receive traffic: no node has that name, or
+    /// it is a router (which forwards but neither sends nor receives); None
+    /// for a host.
+    pub fn not_a_host(&self, name: &str) -> Option<String> {
+        match self.nodes.position(name) {
+            Some(i) if i >= self.routers => None,
+            Some(_) => Some(format!("{name:?} is a router, not a host")),
+            None => Some(format!("no host named {name:?}")),
+        }
+    }
+
     /// Add the shortest route from node `from` to node `to` (by name), for
     /// traffic other than the topology's own flows; `None` if either is
     /// unknown or they are not connected. Only before [`Network::settle`].

@@ -398,13 +398,9 @@ pub(crate) fn connect(
 ) -> Result<Vec<[u32; 2]>, InvalidField> {
     (s.traffic.tmix.iter().enumerate())
         .map(|(i, t)| {
-            let host = |key: &str, name: &String, net: &crate::topology::Network| {
-                let found = net.nodes.iter().skip(net.routers).any(|n| n == name);
-                if found {
-                    Ok(())
-                } else {
-                    Err(bad(&format!("traffic.tmix[{i}].{key}"), format!("no host named {name:?}")))
-                }
+            let host = |key: &str, name: &String, net: &crate::topology::Network| match net.not_a_host(name) {
+                None => Ok(()),
+                Some(why) => Err(bad(&format!("traffic.tmix[{i}].{key}"), why)),
             };
             host("initiator", &t.initiator, net)?;
             host("acceptor", &t.acceptor, net)?;
