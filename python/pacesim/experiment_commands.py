@@ -309,7 +309,8 @@ def _filters(df, name: str, axes: List[str], where: List[str]) -> dict:
     """--where's AXIS=V1,V2 items as {axis: [values]}, each the axis's values as the sweep wrote them that the
     item keeps, ascending (3000, 3kB and 3KB are all 3KB: one selection, one name for its file); an error
     naming the item when its axis is no axis of sweep `name`, is given twice, or one of its values is none of
-    the axis's (it would draw nothing, or quietly less than asked)."""
+    the axis's (it would draw nothing, or quietly less than asked). A value that holds a comma and is one of
+    the axis's values whole (a variant named `c,d`) is that value, not two."""
     from .panels import ascending, matches
 
     filters = {}
@@ -319,7 +320,7 @@ def _filters(df, name: str, axes: List[str], where: List[str]) -> dict:
             fail(f"--where takes AXIS=V1,V2 with an axis of {name} ({', '.join(axes)}), got {item!r}")
         if key in filters:
             fail(f"--where {item}: {key} is given twice; give its values once, as {key}=V1,V2")
-        wanted = values.split(",")
+        wanted = [values] if "," in values and matches(df[key], [values]).any() else values.split(",")
         missing = [v for v in wanted if not matches(df[key], [v]).any()]
         if missing:
             have = ", ".join(map(str, ascending(df[key])))
@@ -486,6 +487,14 @@ def pd_numeric(column) -> bool:
     return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
 
 
+def _seconds(t: Optional[float]) -> str:
+    """A window's end in a file name: short (`21`, `2.5`) where that is the number exactly, else every digit
+    it needs (`21.0000001`), so that two windows never share a file; empty when left out."""
+    if t is None:
+        return ""
+    return f"{t:g}" if float(f"{t:g}") == t else repr(t)
+
+
 def _window(text: Optional[str]) -> tuple:
     """--window START:END in seconds as (start, end), either None when left out; an error naming it."""
     import math
@@ -538,6 +547,12 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
     if flows is not None or links is not None:
         entities = [f"flow.{f.strip()}" for f in (flows or "").split(",") if f.strip()]
         entities += [x.strip() for x in (links or "").split(",") if x.strip()]
+    if entities is not None:  # each flow and link named must be one the run recorded a series of
+        recorded = set(rows.loc[rows["series"].isin(names), "entity"])
+        unknown = [e for e in entities if e not in recorded]
+        if unknown:
+            fail(f"--flows/--links: the run recorded no {', '.join(names)} of {', '.join(unknown)}; it recorded "
+                 f"{', '.join(sorted(recorded)) or 'none'}")
     for s in names:
         have = set(rows.loc[rows["series"] == s, "entity"])
         if not have or (entities is not None and not have & set(entities)):
@@ -549,7 +564,7 @@ def _plot_series(store, name: str, df, axes: List[str], series: List[str], flows
              f"{times.max():g} s)")
     rows = in_window(rows, start, end)
     at = ", ".join(f"{a}={point[a]}" for a in axes) + f", seed {point['seed']}"
-    span = "" if window is None else f"-t{'' if start is None else f'{start:g}'}-{'' if end is None else f'{end:g}'}s"
+    span = "" if window is None else f"-t{_seconds(start)}-{_seconds(end)}s"
     titled = _title_tag(title)  # a title of one's own, before the default is made
     if title is None:
         title = f"{name}: {at} (run {str(point['key'])[:12]})"

@@ -254,3 +254,38 @@ def test_where_takes_an_axis_value_as_the_api_gives_it(tiny_store):
     assert refused.exit_code != 0 and "its values: 3KB, 10KB" in " ".join(refused.output.split())
     refused = runner.invoke(app, [str(a) for a in base + ["--where", "pacing.scheme=host"]])  # sorted, not none, edge
     assert refused.exit_code != 0 and "its values: edge, none" in " ".join(refused.output.split())
+
+
+def test_series_flows_and_links_the_run_did_not_record_are_refused(series_store):
+    """Review of issue 34 (review34c D5): `--links core,bogus` and `--flows 0,99` drew the recorded ones, exit 0,
+    in a file named for the ones that were not there."""
+    root, _ = series_store
+    common = ["plot", "ser", "--results", str(root), "--where", "pacing.scheme=edge", "--format", "svg"]
+    for extra, unknown in ((["--series", "queue", "--links", "core,bogus"], "bogus"),
+                           (["--series", "cwnd", "--flows", "0,99"], "flow.99")):
+        out = runner.invoke(app, common + extra)
+        assert out.exit_code == 2 and "recorded no" in out.output and unknown in out.output, out.output
+
+
+def test_two_series_windows_apart_by_less_than_a_microsecond_keep_their_own_files(series_store):
+    """Review of issue 34 (review34c D6): the window's ends were named at 6 significant digits, so 21.0000001:25
+    and 21:25 wrote one file with two figures."""
+    root, _ = series_store
+    common = ["plot", "ser", "--results", root, "--series", "queue", "--where", "pacing.scheme=none",
+              "--format", "svg"]
+    (near,) = ok(common + ["--window", "10.0000001:12"])
+    (whole,) = ok(common + ["--window", "10:12"])
+    assert near.endswith("-t10.0000001-12s-queue_bytes.svg") and whole.endswith("-t10-12s-queue_bytes.svg")
+
+
+def test_a_value_holding_a_comma_is_chosen_whole(tmp_path, pool):
+    """Review of issue 34 (review34c D3): a variant named `c,d` was accepted by the sweep and offered by
+    completion, but `--where variant=c,d` read it as c or d and refused."""
+    sweep = Sweep(name="comma", axes={"core.buffer": ["3KB", "10KB"], "variant": ["c,d", "c"]}, seeds=[1], set=TINY,
+                  variants={"c,d": ["pacing.scheme=edge"], "c": []})
+    with Store(tmp_path) as store:
+        run_sweep(sweep, store, pool, progress=False)
+    base = ["plot", "comma", "--results", tmp_path, "--format", "svg"]
+    (whole,) = ok(base + ["--where", "variant=c,d"])
+    (one,) = ok(base + ["--where", "variant=c"])
+    assert whole != one and open(whole).read() != open(one).read()
