@@ -89,6 +89,14 @@ def test_a_udp_source_sending_to_itself_is_refused():
     assert e.field == "traffic.udp[0].to"
 
 
+def test_a_tmix_cloud_with_one_host_at_both_ends_is_refused(tmp_path):
+    # Review 33d (D6): the engine panicked (index out of bounds, a route of no link) where UDP was refused.
+    vectors = tmp_path / "one.cvec"
+    vectors.write_text("S 1000 1 2 7\nr 20000\nl 0.1 0.2\nI 0 0 1460\nA 0 5 2921\n")
+    e = _error([f'traffic.tmix=[{{vectors="{vectors}", initiator="s0", acceptor="s0"}}]'])
+    assert e.field == "traffic.tmix[0].acceptor" and "initiating host" in e.message
+
+
 def test_qlbp_rule_of_thumb_at_extremes_is_refused():
     e = _error(["pacing.scheme=qlbp", "pacing.utilization=1e-12", 'pacing.max_delay="1000000s"'])
     assert e.field == "pacing.max_delay" and "edge_in." in e.message

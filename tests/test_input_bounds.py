@@ -122,6 +122,11 @@ def test_a_csv_of_points_wider_than_its_bound_is_refused_before_pandas_reads_it(
     with pytest.raises(ValueError, match="^--overlay open: not a CSV of points \\(a quoted column name in its header "
                                          "runs past its line\\)$"):
         read_csv(csv("open.csv", '"a\n' + names), "an overlay", "--overlay open")
+    # review 33d (D5): a one-column header over a row of a million fields ran pandas to 1.26 GB (the fields
+    # past the header become index levels); every row is held to the bound, not the header alone
+    (tmp_path / "row.csv").write_text("a\n" + ",".join(["1"] * (MAX_CSV_COLUMNS + 1)) + "\n")
+    with pytest.raises(ValueError, match=f"^--overlay row: a row has {MAX_CSV_COLUMNS + 1:,} fields "):
+        read_csv(tmp_path / "row.csv", "an overlay", "--overlay row")
 
 
 def test_a_trace_file_error_does_not_show_the_files_text(tmp_path):

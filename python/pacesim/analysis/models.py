@@ -253,8 +253,8 @@ MAX_CSV_BYTES = 64 * 10**6
 """The largest CSV of simulated points read (a reproduction's points CSV is a few hundred KB)."""
 MAX_CSV_COLUMNS = 1_000
 """The most columns of a CSV of simulated points (a reproduction's points CSV has about 50). pandas keeps each
-column apart: a million of them in 10 MB of text ran it out of memory (issue 33). A row wider than the header
-pandas refuses as it meets it."""
+column apart: a million of them in 10 MB of text ran it out of memory (issue 33), and so do a million fields in
+one row under a narrow header (pandas makes the ones past the header an index of as many levels)."""
 _FIRST_TEXT = re.compile(rb"[^ \t\r\n\f\v]")
 _LINE_END = re.compile(rb"[\r\n]")
 
@@ -283,6 +283,10 @@ def read_csv(path: Path, what: str, named: str = "") -> pd.DataFrame:
     if header.count(b",") >= MAX_CSV_COLUMNS:
         raise ValueError(f"{named}: its header has {header.count(b',') + 1:,} columns (a comma in a quoted name "
                          f"counted too); {what} CSV has at most {MAX_CSV_COLUMNS:,}")
+    widest = max((line.count(b",") for line in data.splitlines()), default=0)
+    if widest >= MAX_CSV_COLUMNS:
+        raise ValueError(f"{named}: a row has {widest + 1:,} fields (a comma in a quoted value counted too); "
+                         f"{what} CSV has at most {MAX_CSV_COLUMNS:,} columns")
     try:
         return pd.read_csv(io.BytesIO(data))
     except ValueError as e:  # pandas' errors are ValueErrors; a file that is no text too

@@ -102,6 +102,13 @@ impl TmixSpec {
         if self.rate.is_some() && self.scale != 1.0 {
             return Err(bad(&format!("{at}.rate"), "give a rate or a scale, not both"));
         }
+        // One host at both ends has no path: its connections' packets would cross no link (issue 33).
+        if self.initiator == self.acceptor {
+            return Err(bad(
+                &format!("{at}.acceptor"),
+                "is the initiating host: a cloud needs a path to cross",
+            ));
+        }
         Ok(())
     }
 
@@ -262,6 +269,14 @@ mod tests {
 
     const TWO: &str =
         "S 1000 1 2 7\nr 20000\nl 0.1 0.2\nI 0 0 1460\nA 0 5 2921\nC 3000 1 1 0 8\nl 0 0\nI 0 0 1\n";
+
+    #[test]
+    fn one_host_at_both_ends_is_refused_naming_the_acceptor() {
+        let same = TmixSpec { acceptor: "a".into(), ..spec() };
+        let e = same.validate("traffic.tmix[0]").unwrap_err();
+        assert_eq!(e.field, "traffic.tmix[0].acceptor");
+        assert!(spec().validate("traffic.tmix[0]").is_ok());
+    }
 
     #[test]
     fn starts_are_scaled_and_a_rate_replays_the_vectors() {
