@@ -163,6 +163,27 @@ def test_only_a_figures_own_full_size_run_every_point_run_counts(tmp_path, pool)
                                                   "`pacesim reproduce Q-fig9` resumes it)")
 
 
+def test_a_figures_run_with_damaged_points_is_not_judged_and_says_so(tmp_path, pool):
+    # Review 33d: with one point's stored table changed the sweep counted as the figure's full-size run (and
+    # judging it failed on that table); with every point's tables gone the reason given was "none of its points
+    # ran without an error", which is not what happened.
+    with Store(tmp_path) as store:
+        run_sweep(figures()["Q-fig9"].sweep(quick=False), store, pool, progress=False)  # 2 points, 0.1 s of engine
+        files = store.db.execute("SELECT key, path FROM run_tables ORDER BY key, name").fetchall()
+    first = tmp_path / files[0][1]
+    data = bytearray(first.read_bytes())
+    data[len(data) // 2] ^= 1
+    first.write_bytes(bytes(data))
+    why = ("{} of its 2 points {} damaged (a stored run's row or table file is not the one committed: `pacesim "
+           "results Q-fig9` names each; `pacesim reproduce Q-fig9` runs {} again)")
+    with Store(tmp_path, read_only=True) as store:
+        assert full_size(store) == (set(), {"Q-fig9": why.format(1, "is", "it")})
+    for _, rel in files:
+        (tmp_path / rel).unlink()
+    with Store(tmp_path, read_only=True) as store:
+        assert full_size(store) == (set(), {"Q-fig9": why.format(2, "are", "them")})
+
+
 def test_a_sweep_of_ones_own_under_a_figures_name_is_not_judged_as_it(tmp_path, pool):
     """The review: E-base named W-s1 made `reproduce --table` fail with a KeyError in W-s1's derived table."""
     results, record = tmp_path / "r", tmp_path / "record"

@@ -2,10 +2,10 @@
 
 A stored sweep is figure ID's full-size run when it is named ID, its definition is the figure's own at
 full size (`scenarios/ID.toml` without its [quick] table; any seeds: `reproduce` adds seeds until the
-verdicts hold) and every one of its points has run. A name alone proves nothing (issue 34): an
-interrupted `pacesim reproduce ID`, a 12 s copy of the figure's sweep file run with `pacesim sweep`, or
-E-base run under W-s1's name all take the figure's name, and judging them as the figure gave verdicts on
-runs the paper never made, or failed on the tables they do not have.
+verdicts hold) and every one of its points has run and is stored whole (none damaged, `Store.check`). A
+name alone proves nothing (issue 34): an interrupted `pacesim reproduce ID`, a 12 s copy of the figure's
+sweep file run with `pacesim sweep`, or E-base run under W-s1's name all take the figure's name, and judging
+them as the figure gave verdicts on runs the paper never made, or failed on the tables they do not have.
 
 A definition stored by an earlier version of pacesim is read by this one: a scenario key added since takes
 its default (the engine's behaviour before the key came). A file the scenario reads (a trace, connection
@@ -49,6 +49,11 @@ def full_size(store: Store) -> Tuple[Set[str], Dict[str, str]]:
         if why is None and row["pending"]:
             why = (f"{row['pending']:,} of its {row['points']:,} points have not run (an interrupted run: "
                    f"`pacesim reproduce {fid}` resumes it)")
+        elif why is None and row["damaged"]:  # what they stored is not what they ran: not judged, but run again
+            n = row["damaged"]
+            why = (f"{n:,} of its {row['points']:,} points {'is' if n == 1 else 'are'} damaged (a stored run's row "
+                   f"or table file is not the one committed: `pacesim results {fid}` names each; `pacesim reproduce "
+                   f"{fid}` runs {'it' if n == 1 else 'them'} again)")
         elif why is None and not row["ok"]:
             why = "none of its points ran without an error"
         if why is None:
