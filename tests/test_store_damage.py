@@ -409,6 +409,40 @@ def test_a_fifo_device_or_directory_for_the_database_is_refused_before_it_is_ope
         assert done.returncode == 2 and " ".join(done.stderr.split()) == f"error: --results: {cases[0][1]}", done
 
 
+def test_a_symbolic_link_that_leads_nowhere_for_the_database_is_named_as_one(tmp_path):
+    # Review 33d: with pacesim.sqlite a symbolic link loop, `results` and `plot` said "no pacesim.sqlite" and
+    # `sweep` blamed permissions ("it cannot be written here"), as they did for a link whose target does not exist.
+    cases = []
+    for name, target, what in [("loop", "pacesim.sqlite", "a symbolic link loop, which cannot be resolved"),
+                               ("dangling", str(tmp_path / "gone" / "x.sqlite"),
+                                f"a symbolic link to {tmp_path / 'gone' / 'x.sqlite'}, which does not exist")]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "pacesim.sqlite").symlink_to(target)
+        cases.append((tmp_path / name, f"{tmp_path / name / 'pacesim.sqlite'}: is {what}; mend or remove the link, "
+                                       "or name another --results directory"))
+    Store(tmp_path / "wal").close()  # a store, and a file SQLite keeps beside its database, as the database
+    (tmp_path / "wal" / "pacesim.sqlite-wal").symlink_to("pacesim.sqlite-wal")
+    cases.append((tmp_path / "wal", f"{tmp_path / 'wal' / 'pacesim.sqlite-wal'}: is a symbolic link loop, which "
+                                    "cannot be resolved; mend or remove the link, or name another --results directory"))
+    sweep = tmp_path / "tiny.toml"
+    sweep.write_text('name = "tiny"\nseeds = [1]\n[axes]\n"core.buffer" = ["5KB"]\n')
+    for root, why in cases:
+        for read_only in (True, False):
+            with pytest.raises(StoreError) as e:
+                Store(root, read_only=read_only)
+            assert str(e.value) == why
+        for command in (["results"], ["plot", "tiny", "--x", "core.buffer"], ["sweep", str(sweep), "--quiet"],
+                        ["reproduce", "--table"]):
+            out = CliRunner().invoke(app, [*command, "--results", str(root)])
+            assert out.exit_code == 2 and " ".join(out.stderr.split()) == f"error: --results: {why}", (command, out.output)
+    assert not (tmp_path / "gone").exists()
+    (tmp_path / "root").symlink_to("root")  # the results directory itself (which the CLI's --results names so)
+    for read_only in (True, False):
+        with pytest.raises(StoreError, match=f"^{tmp_path / 'root'}: is a symbolic link loop, which cannot be "
+                                             "resolved; name another --results directory$"):
+            Store(tmp_path / "root", read_only=read_only)
+
+
 def test_another_programs_database_is_refused_by_a_writer_as_by_a_reader(tmp_path):
     # Issue 33's fifth review: `results` refused a pacesim.sqlite holding only an `invoices` table, while `sweep`
     # added the store's tables beside it and ran. Both refuse it now, and the database keeps only its own table.

@@ -189,9 +189,9 @@ def results(
                                                            "written (core.buffer_written)."),
 ) -> None:
     """List the sweeps in the results store, or one sweep's points."""
-    from .store import Store
+    from .store import Store, held
 
-    if not (results / "pacesim.sqlite").exists():
+    if not held(results):
         fail(f"--results {results}: no results store there (no pacesim.sqlite)")
     if csv is not None and str(csv) != "-":
         writable("--csv", csv, file=True)  # before reading the store: a FIFO or /proc refused at once
@@ -407,7 +407,7 @@ def plot(
     from .panels import LOSS, QUICK_RUN, Panel, file_name, paper_ref, select, unaveraged
     from .plot import figure
     from .papers import FIGURES
-    from .store import Store
+    from .store import Store, held
 
     kinds = _figure_options(formats, size, out)
     # An option of the other kind of plot is refused rather than left unused (the figure would not be the one
@@ -422,7 +422,7 @@ def plot(
                 "a sweep's points are drawn averaged over its seeds, every flow and link; --series draws one run "
                 "against time") + ")")
     x, y = x or "core.buffer", y or "goodput_kbps_mean"
-    if not (results / "pacesim.sqlite").exists():
+    if not held(results):
         fail(f"--results {results}: no results store there (no pacesim.sqlite)")
     with Store(results, read_only=True) as store:
         try:
@@ -626,6 +626,7 @@ def reproduce(
     from .papers import FIGURES
     from .reproduce.runner import reproduce as run_figure
     from .reproduce.verdicts import MAX_SEEDS
+    from .store import held
     from .sweep import SweepError, executor
 
     if all_ or table:
@@ -634,7 +635,7 @@ def reproduce(
         tables = results / "reproduction" if tables is None else tables
         if tables.exists() and not tables.is_dir():
             fail(f"--tables {tables}: is a file, not a directory")
-        if table and not (results / "pacesim.sqlite").exists():
+        if table and not held(results):
             fail(f"--results {results}: no results store there (no pacesim.sqlite): --table writes the tables "
                  "from a store's runs")
         try:
@@ -762,9 +763,9 @@ def _list_catalogue(results: Path) -> None:
     from .reproduce import cost
     from .reproduce.catalogue import figures_of, status
     from .reproduce.verdicts import MAX_SEEDS, MIN_SEEDS
-    from .store import Store
+    from .store import Store, held
 
-    store = Store(results, read_only=True) if (results / "pacesim.sqlite").exists() else None
+    store = Store(results, read_only=True) if held(results) else None
     t = Table(title="Experiment catalogue (docs/experiments.md)",
               caption=f"Points: on the seeds each claim is judged on, the paper's count or {MIN_SEEDS}; a claim whose "
                       f"seeds split takes more, up to {MAX_SEEDS}. Time: as the store recorded it, else \"(model)\": "

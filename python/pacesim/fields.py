@@ -5,6 +5,7 @@ element, and the strict base model that rejects unknown keys."""
 from __future__ import annotations
 
 import copy
+import errno
 import os
 import stat
 from pathlib import Path
@@ -63,6 +64,24 @@ def special(path: Path) -> str:
         if test(mode):
             return kind
     return ""
+
+
+def unresolved(path: Path) -> str:
+    """What symbolic link `path` is when it leads nowhere ("a symbolic link loop, which cannot be resolved", "a
+    symbolic link to T, which does not exist"); "" when `path` is no symbolic link, leads to something, or is
+    not there. What opens it would otherwise report the file as missing, or SQLite as unwritable."""
+    try:
+        os.stat(path)
+        return ""
+    except (OSError, ValueError) as e:
+        if isinstance(e, ValueError) or not os.path.islink(path):
+            return ""
+        if e.errno == errno.ELOOP:
+            return "a symbolic link loop, which cannot be resolved"
+        target = printable(os.readlink(path))
+        if e.errno in (errno.ENOENT, errno.ENOTDIR):
+            return f"a symbolic link to {target}, which does not exist"
+        return f"a symbolic link to {target}, which cannot be reached ({e.strerror or e})"
 
 
 def read_bounded(path: Path, limit: int, what: str) -> bytes:

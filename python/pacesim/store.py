@@ -84,7 +84,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import outfile, schema
-from .fields import MAX_SEED, special
+from .fields import MAX_SEED, special, unresolved
 from .messages import printable, shown
 from .metrics import OVER_NONE, tcp_metrics_of_old
 from .metrics import measured as measured_only
@@ -510,6 +510,12 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def held(root: Path) -> bool:
+    """Whether results directory `root` holds a store's database or something in its place, which opening a
+    `Store` there names (a FIFO, a directory, a symbolic link that leads nowhere); False: no store there."""
+    return os.path.lexists(root / "pacesim.sqlite") or bool(unresolved(root))
+
+
 class Store:
     """A results directory: its SQLite database and Parquet tables; with
     `read_only`, an existing one opened for reading only."""
@@ -519,15 +525,20 @@ class Store:
         self.read_only = read_only
         self._copy: Optional[tempfile.TemporaryDirectory] = None  # a read-only store's database, copied with its WAL
         path = self.root / "pacesim.sqlite"
+        if unresolved(self.root):
+            raise StoreError(f"{self.root}: is {unresolved(self.root)}; name another --results directory")
         if self.root.exists() and not self.root.is_dir():
             raise StoreError(f"{self.root}: is {special(self.root) or 'a file'}, not a results directory")
         # Asked before SQLite opens them: a FIFO as the database or its journal waits for a writer for ever
-        # (issue 33: `results` and `plot` hung), as the shared-memory file fails as "disk I/O error".
+        # (issue 33: `results` and `plot` hung), as the shared-memory file fails as "disk I/O error"; a symbolic
+        # link that leads nowhere read as no store, or (SQLite unable to open it) as a store not writable here.
         for file in (path, *(path.with_name(path.name + side) for side in SIDE_FILES)):
-            kind = special(file)
+            kind, link = special(file), unresolved(file)
             if kind:
                 what = "a store's database" if file == path else "a file SQLite keeps beside a store's database"
                 raise StoreError(f"{file}: is {kind}, not {what}; move it away or name another --results directory")
+            if link:
+                raise StoreError(f"{file}: is {link}; mend or remove the link, or name another --results directory")
         try:
             self._open(path)
             self._columns(path)

@@ -37,7 +37,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from ..analysis.model_claims import catalogue_id, judge_model
 from ..papers import catalogue, figures, models, papers
-from ..store import Store
+from ..store import Store, held
 from .claims import RULES
 from .catalogue import figures_of, ids_of
 from .figure import judge_figure
@@ -49,7 +49,7 @@ def _open(results: Path) -> Store:
     """The store at `results` to judge from. Judging only reads: an existing store is opened read-only (a
     running `--all` may be writing it); a missing one is made empty, so that every figure claim shows "not
     evaluated"."""
-    return Store(results, read_only=(results / "pacesim.sqlite").exists())
+    return Store(results, read_only=held(results))
 
 
 class TablesKept(Exception):

@@ -34,7 +34,7 @@ from ..reproduce.paper_tables import judge_all, references
 from ..reproduce.verdicts import (INCONCLUSIVE, KINDS, NOT_EVALUATED, ORDER, QUICK_MISS, REPRODUCED, UNKNOWN, UNSETTLED,
                                   Judged, paper_of)
 from ..report_tables import FLOW_STATS, figures
-from ..store import Store, StoreError
+from ..store import Store, StoreError, held
 
 VERDICTS = [v for v in ORDER if v != QUICK_MISS]
 """The verdicts a full-size record can hold, in `ORDER` (quick demos are never judged here)."""
@@ -250,7 +250,7 @@ def collect(results: Path) -> Record:
 
     Raises RecordError when there is no store there, the file there is not one, or
     it holds no sweep at all."""
-    if not (results / "pacesim.sqlite").is_file():
+    if not held(results):
         raise RecordError(f"no results store in {results} (no pacesim.sqlite there)")
     try:
         return _collect(results)
