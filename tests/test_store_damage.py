@@ -179,6 +179,9 @@ def test_results_counts_and_names_the_damaged_points_a_sweep_runs_again(stored, 
         assert points["status"].tolist() == ["ok", "damaged", "damaged", "damaged"]
         assert points["error"].tolist()[1:] == [why[k] for k in keys[1:]]
         assert points["aggregate_mbps"].notna().tolist() == [True, False, False, False]
+        # Review 33d: the engine seconds summed the damaged points' too, as if what they made were kept.
+        whole = store.db.execute("SELECT wall_s FROM runs WHERE key = ?", (keys[0],)).fetchone()[0]
+        assert store.sweeps().loc[0, "engine_s"] == whole > 0
     out = CliRunner().invoke(app, ["results", "--results", str(stored)], env={"COLUMNS": "200"})
     assert out.exit_code == 0 and re.search(r"│ tiny +│ +4 │ +1 │ +3 │ +0 │ +0 │", out.stdout), out.output
     assert " ".join(out.stderr.split()) == (

@@ -936,25 +936,32 @@ class Store:
     def sweeps(self) -> pd.DataFrame:
         """One row per sweep: points, ok, damaged, failed, pending, total engine seconds, last update. A point
         is damaged, not ok, when its successful run's row or a table file is not the one committed (`check`:
-        its sweep runs it again)."""
+        its sweep runs it again); its engine seconds are not counted, as what they made is not kept."""
         frame = pd.read_sql_query(
             """SELECT s.name AS sweep, COUNT(p.key) AS points,
                       COALESCE(SUM(r.status = 'ok'), 0) AS ok,
                       COALESCE(SUM(r.status = 'failed'), 0) AS failed,
                       COUNT(p.key) - COUNT(r.key) AS pending,
-                      COALESCE(SUM(r.wall_s), 0.0) AS engine_s,
+                      COALESCE(SUM(CASE WHEN r.status = 'ok' THEN 0.0 ELSE r.wall_s END), 0.0) AS engine_s,
                       s.updated_at
                FROM sweeps s LEFT JOIN sweep_points p ON p.sweep = s.name
                LEFT JOIN runs r ON r.key = p.key
                GROUP BY s.name ORDER BY s.updated_at""",
             self.db,
         )
-        ok = self.db.execute("SELECT p.sweep, p.key FROM sweep_points p JOIN runs r ON r.key = p.key "
+        # The failed runs' engine seconds are summed above, the successful ones' here, but for the damaged.
+        ok = self.db.execute("SELECT p.sweep, p.key, r.wall_s FROM sweep_points p JOIN runs r ON r.key = p.key "
                              "WHERE r.status = 'ok'").fetchall()
-        damaged = self.check({key for _, key in ok})[1]
-        counts = Counter(name for name, key in ok if key in damaged)
+        damaged = self.check({key for _, key, _ in ok})[1]
+        counts, kept = Counter(), Counter()
+        for name, key, wall_s in ok:
+            if key in damaged:
+                counts[name] += 1
+            else:  # a whole row: its wall time a number, or none
+                kept[name] += wall_s or 0.0
         frame.insert(3, "damaged", [counts[name] for name in frame["sweep"]])
         frame["ok"] -= frame["damaged"]
+        frame["engine_s"] += [kept[name] for name in frame["sweep"]]
         return frame
 
     @_guarded
