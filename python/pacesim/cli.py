@@ -19,8 +19,9 @@ from typer.core import TyperGroup
 
 from . import completion, outfile, terminal
 from .terminal import command, fail, plain, shown, warn, writable, write_failed
+from .experiment_commands import MAX_MEMORY, size_option
 from .report_tables import FLOW_STATS, figures
-from .units import format_rate, format_size, parse_size
+from .units import format_rate, format_size
 
 if TYPE_CHECKING:
     from .result import Result
@@ -216,16 +217,6 @@ def _transfers(r: Result) -> Table:
     })
 
 
-def _size_option(name: str, text: Optional[str]) -> Optional[int]:
-    """An option's size in bytes (None if not given); a ScenarioError naming the option if it is no size."""
-    from .scenario import ScenarioError
-
-    try:
-        return None if text is None else parse_size(text)
-    except ValueError as e:
-        raise ScenarioError(name, str(e)) from None
-
-
 def _write_report(path: Path, text: str, option: str) -> None:
     """Write `text` to `path` whole or not at all (`outfile.written`); an OSError (a full disk) is an error
     naming `option` and the file, and leaves no partial file behind (nor removes what was there)."""
@@ -266,10 +257,7 @@ def run(
         min(2, os.cpu_count() or 1), min=1, max=2,
         help="Threads: 2 runs a network that splits at its core link as two halves in parallel (same result).",
     ),
-    max_memory: Optional[str] = typer.Option(
-        None, "--max-memory", metavar="SIZE",
-        help="Refuse a run whose estimated memory exceeds this, e.g. 4GB [default: the machine's available memory].",
-    ),
+    max_memory: Optional[str] = MAX_MEMORY,
     trace: Optional[Path] = typer.Option(
         None, "--trace", metavar="FILE",
         help="Write a packet trace of [trace]'s links (default: the core) in ns-2's format, or pcap for FILE.pcap.",
@@ -291,7 +279,7 @@ def run(
     if json_path is not None:
         writable("--json", json_path, file=True)
     try:
-        limit = _size_option("--max-memory", max_memory)
+        limit = size_option("--max-memory", max_memory)
         s = _scenario(scenario, set_, limit)
     except ScenarioError as e:
         fail(str(e))

@@ -30,7 +30,22 @@ SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT", help="R
 QUICK_ONE_SEED = "Q-fig9, Q-fig11, Q-fig16 and Q-tab2"
 """The ids whose quick run has one seed, as their sweep files set it (tests/test_cli_light.py checks it)."""
 DASK = typer.Option(False, "--dask", help="Run on a Dask LocalCluster (--workers processes; extra: pacesim[dask]).")
+MAX_MEMORY = typer.Option(
+    None, "--max-memory", metavar="SIZE",
+    help="Refuse a run (of a sweep: each point) whose estimated memory exceeds this, e.g. 4GB [default: the "
+         "memory available where it runs].",
+)
 
+
+def size_option(name: str, text: Optional[str]) -> Optional[int]:
+    """An option's size in bytes (None if not given); a ScenarioError naming the option if it is no size."""
+    from .scenario import ScenarioError
+    from .units import parse_size
+
+    try:
+        return None if text is None else parse_size(text)
+    except ValueError as e:
+        raise ScenarioError(name, str(e)) from None
 
 
 class Terminated(KeyboardInterrupt):
@@ -95,6 +110,7 @@ def sweep(
     workers: Optional[int] = WORKERS,
     scheduler: Optional[str] = SCHEDULER,
     dask: bool = DASK,
+    max_memory: Optional[str] = MAX_MEMORY,
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
     quick: bool = typer.Option(False, "--quick", help="Run the file's [quick] version instead."),
     redefine: bool = typer.Option(False, "--redefine", help="The store holds a sweep of this name defined "
@@ -107,7 +123,8 @@ def sweep(
     from .sweep import SweepError, executor, load_sweep, run_sweep
 
     try:
-        sw = load_sweep(file)
+        limit = size_option("--max-memory", max_memory)
+        sw = load_sweep(file, limit)
         sw = sw.reduced() if quick else sw
     except (SweepError, ScenarioError) as e:
         fail(str(e))
@@ -116,7 +133,7 @@ def sweep(
         with _interruptible(results), executor(workers, scheduler, dask) as pool, Store(results) as store:
             if not redefine:
                 _same_definition(sw, store, file)
-            run = run_sweep(sw, store, pool, progress=not quiet, origin=f"sweep {file.resolve()}")
+            run = run_sweep(sw, store, pool, progress=not quiet, origin=f"sweep {file.resolve()}", max_memory=limit)
             failed = store.points(sw.name).query("status == 'failed'")
     except SweepError as e:  # a point invalid (found before any runs), the scheduler unreachable, a store
         fail(str(e), e.status)
@@ -614,20 +631,30 @@ def reproduce(
     workers: Optional[int] = WORKERS,
     scheduler: Optional[str] = SCHEDULER,
     dask: bool = DASK,
+    max_memory: Optional[str] = MAX_MEMORY,
 ) -> None:
     """Reproduce a paper figure: its CSV, plots and a report checking the catalogue's claims."""
     if results.exists() and not results.is_dir():  # named as given: every output of reproduce lies below it
         fail(f"--results {results}: is a file, not a results directory")
     if list_:  # before the runner's imports (matplotlib): the list draws nothing
-        if fig_id is not None or quick or seeds or all_ or table or replace:
-            fail("--list takes no ID, --quick, --seeds, --all, --table or --replace: it lists the papers' sizes")
+        if fig_id is not None or quick or seeds or all_ or table or replace or max_memory is not None:
+            fail("--list takes no ID, --quick, --seeds, --all, --table, --replace or --max-memory: it lists the "
+                 "papers' sizes")
         _list_catalogue(results)
         return
     from .papers import FIGURES
     from .reproduce.runner import reproduce as run_figure
     from .reproduce.verdicts import MAX_SEEDS
+    from .scenario import ScenarioError
     from .store import held
     from .sweep import SweepError, executor
+
+    try:
+        limit = size_option("--max-memory", max_memory)
+    except ScenarioError as e:
+        fail(str(e))
+    if table and limit is not None:
+        fail("--max-memory goes with what runs (ID, --all): --table only writes the tables from the store's runs")
 
     if all_ or table:
         if fig_id is not None or quick or seeds:
@@ -641,7 +668,7 @@ def reproduce(
         try:
             with _interruptible(results):
                 _reproduce_all(results, tables, run=all_, workers=workers, scheduler=scheduler, dask=dask,
-                               replace=replace)
+                               replace=replace, max_memory=limit)
         except SweepError as e:
             fail(str(e), e.status)
         return
@@ -662,7 +689,8 @@ def reproduce(
     try:
         with _interruptible(results), executor(workers, scheduler, dask) as pool:
             r = run_figure(fid, results, target, quick, list(range(1, seeds + 1)) if seeds else None, pool,
-                           settle=not quick, on_more=lambda added, judged: _more_seeds(fid, added, judged))
+                           settle=not quick, on_more=lambda added, judged: _more_seeds(fid, added, judged),
+                           max_memory=limit)
     except SweepError as e:
         fail(str(e), e.status)
     except OSError as e:  # a file of the figure's: a FIFO or directory in its place, a full disk (was a traceback)
@@ -844,9 +872,11 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
 
 
-def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, dask, replace: bool) -> None:
+def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, dask, replace: bool,
+                   max_memory: Optional[int] = None) -> None:
     """With `run`, every figure at full size into `results` (finished points reused, so an interrupted call
-    resumes and equal points are shared); then the per-paper tables into `tables` (`write_tables`)."""
+    resumes and equal points are shared), each point refused past `max_memory` bytes as `run_sweep` refuses
+    it; then the per-paper tables into `tables` (`write_tables`)."""
     from .reproduce.runner import reproduce as run_figure
     from .reproduce.full_size import ones_own
     from .reproduce.paper_tables import TablesKept, write_tables
@@ -867,7 +897,8 @@ def _reproduce_all(results: Path, tables: Path, run: bool, workers, scheduler, d
                 # Each figure's sweep draws its own progress bar (points done, failed, ETA).
                 con.print(Text.assemble((f"[{k}/{len(order)}] {fig.id}", "bold"), f" ({time.perf_counter() - t0:.0f} s so far)"))
                 r = run_figure(fig.id, results, results / "reproduce" / fig.id, False, None, pool, progress=True,
-                               settle=True, on_more=lambda added, judged, i=fig.id: _more_seeds(i, added, judged))
+                               settle=True, on_more=lambda added, judged, i=fig.id: _more_seeds(i, added, judged),
+                               max_memory=max_memory)
                 con.print(f"{fig.id}: {r.run.ran:,} points run, {r.run.skipped:,} reused, {r.run.failed:,} failed; "
                           f"{sum(j.verdict == 'reproduced' for j in r.claims)} of {len(r.claims)} reproduced")
         con.print(f"--all: {len(order)} figures in {time.perf_counter() - t0:.0f} s wall")

@@ -434,8 +434,9 @@ def _base_file(path: Path, name: str) -> Path:
     return found
 
 
-def load_sweep(path: Union[str, Path]) -> Sweep:
-    """Read a sweep TOML file (see the module docstring)."""
+def load_sweep(path: Union[str, Path], max_memory: Optional[int] = None) -> Sweep:
+    """Read a sweep TOML file (see the module docstring); a base scenario whose graph alone needs more than
+    `max_memory` bytes (default: the memory available) is refused, as `parse_scenario` refuses it."""
     path = Path(path)
     try:
         f = _SweepFile.model_validate(read_toml(path))
@@ -444,16 +445,17 @@ def load_sweep(path: Union[str, Path]) -> Sweep:
         where = ".".join(str(part) for part in error["loc"])
         raise SweepError(f"{path}: {where}: {error['msg']} (got {shown(error['input'])})") from None
     if isinstance(f.scenario, str):
-        scenario = load_scenario(_base_file(path, f.scenario))
+        scenario = load_scenario(_base_file(path, f.scenario), max_memory)
     else:
-        scenario = parse_scenario(f.scenario, path.parent)
+        scenario = parse_scenario(f.scenario, path.parent, max_memory=max_memory)
     quick = f.quick.model_dump(exclude_none=True) if f.quick is not None else None
     return Sweep(name=f.name or path.stem, base=scenario, axes=f.axes, seeds=f.seeds, set=f.set, scale=f.scale,
                  variants=f.variants, quick=quick, root=path.parent)
 
 
-def simulate(scenario: dict) -> dict:
-    """Run one point (a scenario in human units) where the executor puts it.
+def simulate(scenario: dict, max_memory: Optional[int] = None) -> dict:
+    """Run one point (a scenario in human units) where the executor puts it, refused if its estimated memory
+    exceeds `max_memory` bytes (default: the memory available there), as `pacesim run` refuses a run.
 
     Returns the report, wall time and host, or the error: a worker never raises
     for a bad point, so every executor reports failures the same way.
@@ -461,7 +463,8 @@ def simulate(scenario: dict) -> dict:
     from . import run
 
     try:
-        r = run(parse_scenario(scenario), threads=1)  # the pool's workers are the parallelism
+        # The pool's workers are the parallelism: one thread each.
+        r = run(parse_scenario(scenario, max_memory=max_memory), threads=1, max_memory=max_memory)
     except Exception as e:  # invalid, or the engine failed (an engine panic is a RuntimeError with its message)
         return {"error": f"{type(e).__name__}: {e}", "host": socket.gethostname()}
     return {"report": r.report, "wall_s": r.wall_s, "host": socket.gethostname()}
@@ -581,11 +584,12 @@ few enough that a sweep's memory does not grow with its size."""
 
 
 def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progress: bool = True,
-              origin: Optional[str] = None) -> SweepRun:
+              origin: Optional[str] = None, max_memory: Optional[int] = None) -> SweepRun:
     """Run every point of `sweep` not yet finished in `store`, on `pool` (default: a
     local process pool), storing each as it completes. Failed points are retried, and so
     are finished ones whose stored tables are damaged (each named in a `DamagedRun` warning).
-    `origin` is who registers it (`Store.register_sweep`).
+    `origin` is who registers it (`Store.register_sweep`); a point whose estimated memory exceeds
+    `max_memory` bytes (default: the memory available to the worker that takes it) fails, saying so.
 
     The points are made one at a time, never all held: every one is checked first (a
     progress bar counts them), then the sweep is registered, then the points to run are
@@ -619,9 +623,9 @@ def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progr
             del todo
             if pool is None:
                 with executor() as own:
-                    failed = _execute(sweep, runnable, n - len(runnable), store, own, bar, key)
+                    failed = _execute(sweep, runnable, n - len(runnable), store, own, bar, key, max_memory)
             else:
-                failed = _execute(sweep, runnable, n - len(runnable), store, pool, bar, key)
+                failed = _execute(sweep, runnable, n - len(runnable), store, pool, bar, key, max_memory)
             ran = len(runnable)
         else:
             ran = 0
@@ -901,10 +905,11 @@ _ABSENT = object()
 
 
 def _execute(sweep: Sweep, points: List[int], skipped: int, store: Store, pool: Executor, bar: Progress,
-             checked: Callable[[int], str]) -> int:
-    """Make each of the points of `sweep` at indices `points`, submit it (at most `IN_FLIGHT` at once) and
-    store each result as it completes; the number that failed. A point made with another key than it was
-    checked and registered with (`checked`; never seen) is a SweepError: stored, it would never count done."""
+             checked: Callable[[int], str], max_memory: Optional[int] = None) -> int:
+    """Make each of the points of `sweep` at indices `points`, submit it (at most `IN_FLIGHT` at once, each
+    with `max_memory`, as `simulate` takes it) and store each result as it completes; the number that failed.
+    A point made with another key than it was checked and registered with (`checked`; never seen) is a
+    SweepError: stored, it would never count done."""
     failed = 0
     task = bar.add_task(f"{sweep.name} ({skipped} done before)", total=len(points), failed="0 failed")
     waiting = iter(points)
@@ -917,7 +922,7 @@ def _execute(sweep: Sweep, points: List[int], skipped: int, store: Store, pool: 
             if p.key != checked(i):
                 raise SweepError(f"{sweep.name}: {p.named()}: made to run, its run key {p.key} is not the one checked, "
                                  f"{checked(i)}; nothing more was run", 1)
-            running[pool.submit(simulate, p.scenario.model_dump(mode="json", exclude_none=True))] = p
+            running[pool.submit(simulate, p.scenario.model_dump(mode="json", exclude_none=True), max_memory)] = p
             if len(running) >= IN_FLIGHT:
                 return
 

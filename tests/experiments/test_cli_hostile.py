@@ -97,6 +97,23 @@ def test_a_run_and_a_sweep_take_the_same_largest_seed(tmp_path):
         Sweep(name="s", axes={}, seeds=[2**63], set=TINY)
 
 
+def test_sweep_and_reproduce_take_the_max_memory_their_refusal_names(tmp_path):
+    # Review 33d: a point of a sweep refused for its memory said "allow more with --max-memory", which neither
+    # `sweep` nor `reproduce` took ("No such option"). Both take it, as `run` does, for each point.
+    sweep = tmp_path / "tiny.toml"
+    sweep.write_text(f'name = "tiny"\nseeds = [1]\nset = {json.dumps(TINY)}\n[axes]\n"core.buffer" = ["5KB"]\n')
+    refused = "more than the limit (1 MB); lower it, or allow more with --max-memory (max_memory=)"
+    for command in (["sweep", str(sweep), "--quiet"], ["reproduce", "Q-fig9", "--out", str(tmp_path / "out")]):
+        out = runner.invoke(app, [*command, "--results", str(tmp_path / "r"), "--max-memory", "1MB"])
+        assert out.exit_code == 1 and refused in " ".join(out.output.split()), out.output
+        out = runner.invoke(app, [*command, "--results", str(tmp_path / "r"), "--max-memory", "lots"])
+        assert out.exit_code == 2 and "error: --max-memory: invalid size 'lots'" in out.output, out.output
+    out = runner.invoke(app, ["sweep", str(sweep), "--quiet", "--results", str(tmp_path / "r"), "--max-memory", "4GB"])
+    assert out.exit_code == 0 and "1 run, 0 failed" in out.output, out.output
+    out = runner.invoke(app, ["reproduce", "--table", "--results", str(tmp_path / "r"), "--max-memory", "4GB"])
+    assert out.exit_code == 2 and "--table only writes the tables" in out.output, out.output
+
+
 def test_run_refuses_a_scenario_name_no_file_system_holds():
     refused(["run", "x" * 300], "x" * 300)
 

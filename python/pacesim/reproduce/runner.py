@@ -58,11 +58,13 @@ def more_seeds(have: Sequence[int], judged: Sequence[Judged], needed: int) -> Li
 
 def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds: Optional[Sequence[int]] = None,
               pool: Optional[Executor] = None, progress: bool = True, settle: bool = False,
-              on_more: Optional[Callable[[List[int], List[Judged]], None]] = None) -> Reproduction:
+              on_more: Optional[Callable[[List[int], List[Judged]], None]] = None,
+              max_memory: Optional[int] = None) -> Reproduction:
     """Run figure `fig_id` (full size, or reduced with `quick`) into the store at
     `results` and write `<id>.csv`, `<id>.png`, `<id>.svg` and `report.md` to `out`;
     with `settle` (full size only), adding seeds until its verdicts hold (`more_seeds`),
-    each time calling `on_more` with the seeds added and the claims judged before."""
+    each time calling `on_more` with the seeds added and the claims judged before.
+    `max_memory` is each point's, as `run_sweep` takes it."""
     fig = figures()[fig_id]
     sweep = fig.sweep(quick, seeds)
     t0 = time.perf_counter()
@@ -70,22 +72,22 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
         why = ones_own(store, fig, quick)
         if why:
             raise SweepError(why, 2)
-        run = run_sweep(sweep, store, pool, progress, origin=REPRODUCE)
+        run = run_sweep(sweep, store, pool, progress, origin=REPRODUCE, max_memory=max_memory)
         points = store.points(sweep.name, written=True)
+        if len(points) and (points["status"] == "failed").all():  # nothing to derive, draw or judge: say why, once
+            errors = "; ".join(points["error"].dropna().unique()[:3])  # (a derived table read none: a KeyError)
+            raise SweepError(f"{fig.id}: every point failed: {errors}", 1)
         rows = fig.with_derived({t: store.rows(sweep.name, t, written=True) for t in fig.table_names()})
         while settle and not quick and (added := more_seeds(sweep.seeds, judged := judge_figure(fig, points, rows,
                                                                                                quick), fig.seeds)):
             if on_more is not None:
                 on_more(added, judged)
             sweep.seeds = list(sweep.seeds) + added
-            more = run_sweep(sweep, store, pool, progress, origin=REPRODUCE)
+            more = run_sweep(sweep, store, pool, progress, origin=REPRODUCE, max_memory=max_memory)
             run = SweepRun(run.name, more.points, more.points - run.ran - more.ran, run.ran + more.ran,
                            run.failed + more.failed, run.wall_s + more.wall_s)
             points = store.points(sweep.name, written=True)
             rows = fig.with_derived({t: store.rows(sweep.name, t, written=True) for t in fig.table_names()})
-    if len(points) and (points["status"] == "failed").all():  # nothing to draw or judge: say why, once
-        errors = "; ".join(points["error"].dropna().unique()[:3])
-        raise SweepError(f"{fig.id}: every point failed: {errors}", 1)
     wall = time.perf_counter() - t0
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
