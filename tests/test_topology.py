@@ -132,6 +132,19 @@ def test_routes_take_shortest_paths_and_ties_go_to_the_first_declared_link():
          'an empty name (reports, pacing.links and [series] name a half by it); leave it out for "d-a"'),
         (lambda s: s["topology"]["hosts"].append(""), "topology.hosts[2]", "an empty name"),
         (lambda s: s["topology"]["nodes"].insert(0, ""), "topology.nodes[0]", "an empty name"),
+        # Review 33d: a name of only whitespace, or with whitespace at an end, passed as "" no longer did (what
+        # names it must repeat what cannot be seen, and a shell or an editor drops it).
+        (lambda s: s["topology"]["links"][1].update(forward={"name": "   "}), "topology.links[1].forward.name",
+         'a name of only whitespace, "   " (reports, pacing.links and [series] name a half by it); leave it out '
+         'for "a-b"'),
+        (lambda s: s["topology"]["links"][1].update(forward={"name": " ab"}), "topology.links[1].forward.name",
+         'whitespace at an end of the name " ab"'),
+        (lambda s: s["topology"]["links"][3].update(reverse={"name": "da\t"}), "topology.links[3].reverse.name",
+         'whitespace at an end of the name "da\\t"'),
+        (lambda s: s["topology"]["nodes"].insert(0, " "), "topology.nodes[0]",
+         'a name of only whitespace, " " (links and flows name it)'),
+        (lambda s: s["topology"]["hosts"].append("h3 "), "topology.hosts[2]", 'whitespace at an end of the name "h3 "'),
+        (lambda s: s["topology"]["nodes"].append("\u00a0e"), "topology.nodes[4]", "whitespace at an end of the name"),
         (lambda s: s.update(traffic={"udp": [{"kind": "cbr", "rate": "1Mbps", "size": "1KB", "from": "a", "to": "h2"}]}),
          "traffic.udp[0].from", '"a" is a router, not a host'),
         (lambda s: s.update(traffic={"udp": [{"kind": "cbr", "rate": "1Mbps", "size": "1KB", "from": "h1", "to": "c"}]}),

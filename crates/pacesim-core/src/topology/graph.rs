@@ -169,11 +169,27 @@ pub struct FlowSpec {
     pub to: String,
 }
 
+/// Why `name` cannot name a node, host or link half: it is empty, only
+/// whitespace, or has whitespace at an end, which what names it (a link's
+/// ends, a flow, `pacing.links`, a report's row) would have to repeat
+/// unseen, and which a shell or an editor drops; None for a usable name.
+fn unusable(name: &str) -> Option<String> {
+    if name.is_empty() {
+        Some("an empty name".into())
+    } else if name.trim().is_empty() {
+        Some(format!("a name of only whitespace, {name:?}"))
+    } else if name.trim() != name {
+        Some(format!("whitespace at an end of the name {name:?}"))
+    } else {
+        None
+    }
+}
+
 /// The name of a link's `half` ("forward" or "reverse") from `x` to `y`:
 /// `given`, or `x-y`; the core link's halves are `core` and `core.rev`,
 /// names no other half may take (else what reads the core by name would
-/// read it), and no half is named "" (nothing could name it). An error says
-/// why a given name is refused.
+/// read it), and no half is named "", only whitespace or with whitespace at
+/// an end (`unusable`). An error says why a given name is refused.
 fn half_name(core: bool, half: &str, given: Option<&str>, (x, y): (&str, &str)) -> Result<String, String> {
     let reserved = if half == "forward" { "core" } else { "core.rev" };
     match given {
@@ -183,13 +199,15 @@ fn half_name(core: bool, half: &str, given: Option<&str>, (x, y): (&str, &str)) 
             "the core link's {half} half is named {reserved:?} ([burstiness], --trace and the summary read it by \
              that name), not {n:?}"
         )),
-        Some("") => Err(format!(
-            "an empty name (reports, pacing.links and [series] name a half by it); leave it out for \"{x}-{y}\""
-        )),
         Some(n) if !core && (n == "core" || n == "core.rev") => Err(format!(
             "{n:?} names a half of the core link (core = true), which this link is not"
         )),
-        Some(n) => Ok(n.to_string()),
+        Some(n) => match unusable(n) {
+            Some(why) => Err(format!(
+                "{why} (reports, pacing.links and [series] name a half by it); leave it out for \"{x}-{y}\""
+            )),
+            None => Ok(n.to_string()),
+        },
     }
 }
 
@@ -198,16 +216,16 @@ fn bad(field: String, message: impl Into<String>) -> InvalidField {
 }
 
 impl Graph {
-    /// Node and host indices by name; a duplicate or empty name is an error.
+    /// Node and host indices by name; a duplicate or `unusable` name is an error.
     fn index(&self) -> Result<HashMap<&str, u32>, InvalidField> {
         let mut index = HashMap::with_capacity(self.nodes.len() + self.hosts.len());
         let named = self.nodes.iter().map(|n| ("nodes", n)).chain(self.hosts.iter().map(|h| ("hosts", h)));
         for (i, (list, name)) in named.enumerate() {
             let pos = if list == "nodes" { i } else { i - self.nodes.len() };
-            if name.is_empty() {
+            if let Some(why) = unusable(name) {
                 return Err(bad(
                     format!("topology.{list}[{pos}]"),
-                    "an empty name (links and flows name it)",
+                    format!("{why} (links and flows name it)"),
                 ));
             }
             if index.insert(name.as_str(), i as u32).is_some() {
