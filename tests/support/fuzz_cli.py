@@ -209,14 +209,15 @@ def store_case(draw, which: str) -> Case:
     (hostile.py)."""
     if which == "sweep":
         spec = {"--results": RESULTS, "--workers": INT, "--quiet": None, "--quick": None,
-                "--scheduler": st.sampled_from(["tcp://127.0.0.1:1", "nonsense", "tcp://[::1", ""])}
+                "--scheduler": st.sampled_from(["tcp://127.0.0.1:1", "nonsense", "tcp://[::1", ""]),
+                "--max-memory": st.one_of(SIZE, WORDS)}
         return Case(["sweep", draw(st.one_of(st.just("sweep.toml"), _path("in"))), *draw(_options(spec))])
     if which == "results":
         spec = {"--results": RESULTS, "--csv": _path("out")}
         return Case(["results", *draw(st.lists(st.one_of(st.just("tiny"), NAMED), max_size=1)), *draw(_options(spec))])
     if which == "reproduce":
         spec = {"--list": None, "--table": None, "--tables": _path("dir"), "--quick": None, "--seeds": INT,
-                "--out": _path("dir"), "--results": RESULTS, "--workers": INT}
+                "--out": _path("dir"), "--results": RESULTS, "--workers": INT, "--max-memory": st.one_of(SIZE, WORDS)}
         ids = st.one_of(st.just("Q-tab2"), st.sampled_from(["E-fig99", "e-fig3x", "q-TAB2"]), NAMED)
         argv = ["reproduce", *draw(st.lists(ids, max_size=1)), *draw(_options(spec))]
         if "--quick" not in argv and "Q-tab2" in argv and "--seeds" not in argv:
