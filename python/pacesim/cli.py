@@ -420,8 +420,10 @@ def topology_show(
     links: int = typer.Option(12, "--links", min=0, help="Link halves to list (the core and measured ones first)."),
     png: Optional[Path] = typer.Option(None, "--png", help="Also draw the graph to this file: PNG, or SVG or PDF by its "
                                                            "suffix."),
+    max_memory: Optional[str] = MAX_MEMORY,
 ) -> None:
-    """Print a scenario's nodes, links and example routes, as the engine builds them."""
+    """Print a scenario's nodes, links and example routes, as the engine builds them (refused as `run` refuses a
+    scenario whose network alone would not fit in --max-memory)."""
     from . import memory
     from .plot import check_image_path
     from .scenario import ScenarioError
@@ -434,8 +436,9 @@ def topology_show(
             fail(f"--png {e}")
         writable("--png", png, file=True)
     try:
-        s = _scenario(scenario, set_)
-        memory.check(s, of=memory.network)  # describing builds the network
+        limit = size_option("--max-memory", max_memory)
+        s = _scenario(scenario, set_, limit)
+        memory.check(s, limit, of=memory.network)  # describing builds the network
         d = describe(s, routes)
     except ScenarioError as e:
         fail(str(e))

@@ -32,7 +32,7 @@ QUICK_ONE_SEED = "Q-fig9, Q-fig11, Q-fig16 and Q-tab2"
 DASK = typer.Option(False, "--dask", help="Run on a Dask LocalCluster (--workers processes; extra: pacesim[dask]).")
 MAX_MEMORY = typer.Option(
     None, "--max-memory", metavar="SIZE",
-    help="Refuse a run (of a sweep: each point) whose estimated memory exceeds this, e.g. 4GB [default: the "
+    help="Refuse a scenario (a sweep's: each point) whose estimated memory exceeds this, e.g. 4GB [default: the "
          "memory available where it runs].",
 )
 

@@ -97,9 +97,10 @@ def test_a_run_and_a_sweep_take_the_same_largest_seed(tmp_path):
         Sweep(name="s", axes={}, seeds=[2**63], set=TINY)
 
 
-def test_sweep_and_reproduce_take_the_max_memory_their_refusal_names(tmp_path):
+def test_sweep_reproduce_and_topology_show_take_the_max_memory_their_refusal_names(tmp_path):
     # Review 33d: a point of a sweep refused for its memory said "allow more with --max-memory", which neither
-    # `sweep` nor `reproduce` took ("No such option"). Both take it, as `run` does, for each point.
+    # `sweep` nor `reproduce` took ("No such option"), nor `topology show`, refused so too. Each takes it, as
+    # `run` does (a sweep: for each point).
     sweep = tmp_path / "tiny.toml"
     sweep.write_text(f'name = "tiny"\nseeds = [1]\nset = {json.dumps(TINY)}\n[axes]\n"core.buffer" = ["5KB"]\n')
     refused = "more than the limit (1 MB); lower it, or allow more with --max-memory (max_memory=)"
@@ -112,6 +113,11 @@ def test_sweep_and_reproduce_take_the_max_memory_their_refusal_names(tmp_path):
     assert out.exit_code == 0 and "1 run, 0 failed" in out.output, out.output
     out = runner.invoke(app, ["reproduce", "--table", "--results", str(tmp_path / "r"), "--max-memory", "4GB"])
     assert out.exit_code == 2 and "--table only writes the tables" in out.output, out.output
+    # `topology show` builds the network, refused so too: 20,000 flows need 164 MB (8,192 B each).
+    show = ["topology", "show", "e-base", "--set", "topology.edges=2", "--set", "topology.hosts_per_edge=10000"]
+    out = runner.invoke(app, [*show, "--max-memory", "100MB"])
+    assert out.exit_code == 2 and "(164 MB for this), more than the limit (100 MB)" in " ".join(out.output.split())
+    assert runner.invoke(app, [*show, "--max-memory", "4GB"]).exit_code == 0
 
 
 def test_run_refuses_a_scenario_name_no_file_system_holds():

@@ -168,7 +168,8 @@ def model_case(draw) -> Case:
 def topology_case(draw) -> Case:
     scenario = draw(st.one_of(st.sampled_from(["e-base", "graph-square", "tiny.toml", "q-dumbbell"]), _path("in")))
     spec = {"--set": st.builds(lambda k, v: f"{k}={v}", st.sampled_from(SAFE_KEYS), st.one_of(SIZE, INT, WORDS)),
-            "--routes": INT, "--links": INT, "--png": st.one_of(_path("out"), st.just("graph.png"))}
+            "--routes": INT, "--links": INT, "--png": st.one_of(_path("out"), st.just("graph.png")),
+            "--max-memory": st.one_of(SIZE, WORDS)}
     return Case(["topology", "show", scenario, *draw(_options(spec))])
 
 
