@@ -29,6 +29,14 @@ impl Sizes {
         }
     }
 
+    /// The smallest and the largest size drawn.
+    pub fn bounds(&self) -> (u64, u64) {
+        match self {
+            Sizes::Range([lo, hi]) => (*lo, *hi),
+            Sizes::List(l) => (l.iter().copied().min().unwrap_or(0), l.iter().copied().max().unwrap_or(0)),
+        }
+    }
+
     pub fn draw(&self, rng: &mut Stream) -> u32 {
         match self {
             Sizes::Range(r) => uniform(rng, *r) as u32,

@@ -367,16 +367,19 @@ impl UdpSource {
         self.first
     }
 
-    /// Replay an ON-OFF or Poisson source's packets as drawn for its run (ending at `end`), up to
-    /// `budget` of them (`None` past it, and for the other kinds): for each of `rates` (bit/s), the
-    /// most bits it sends in any window [s, t] beyond that rate times t - s, each packet counted
-    /// whole when it leaves. That is the queue its stream alone builds at a link of that rate fed
-    /// directly, and, at its mean rate, the burst it adds to any FIFO it crosses (the memory
-    /// guard's bound on the queues it builds; paper Q's source at 0.67 of a link's rate queues
-    /// each burst that outlasts the OFF time before it).
+    /// Replay a Poisson, ON-OFF or trace source's packets as drawn for its run (ending at `end`),
+    /// with at most `budget` steps (`None` past it, and for the other kinds): for each of `rates`
+    /// (bit/s), the most bits it sends in any window [s, t] beyond that rate times t - s, each packet
+    /// counted whole when it leaves. That is the queue its stream alone builds at a link of that rate
+    /// fed directly, and, at its mean rate, the burst it adds to any FIFO it crosses (the memory
+    /// guard's bound on the queues it builds; paper Q's source at 0.67 of a link's rate queues each
+    /// burst that outlasts the OFF time before it). A step is a packet, or an ON-OFF source's burst
+    /// (`onoff_backlog`): a burst of 3 s at 1 Gb/s is a step, where it was 2^25 packets.
     pub fn backlog(mut self, end: Time, rates: &[f64], budget: u64) -> Option<Backlog> {
-        if !matches!(&self.pattern, Pattern::Drawn { gaps: Gaps::OnOff { .. } | Gaps::Poisson { .. }, .. }) {
-            return None;
+        match &self.pattern {
+            Pattern::Drawn { gaps: Gaps::OnOff { .. }, .. } => return self.onoff_backlog(end, rates, budget),
+            Pattern::Drawn { gaps: Gaps::Poisson { .. }, .. } | Pattern::Video(_) => {}
+            Pattern::Drawn { .. } => return None,
         }
         let mut queued = vec![0.0f64; rates.len()];
         let mut most = vec![0.0f64; rates.len()];
@@ -394,6 +397,51 @@ impl UdpSource {
             }
             sent += bits;
             (last, due) = (due, next);
+        }
+        Some(Backlog { bits: most, sent_bits: sent })
+    }
+
+    /// [`UdpSource::backlog`] of an ON-OFF source, a burst a step: its bursts' lengths and OFF times
+    /// as the run draws them (the "udp.onoff" stream alone: sizes come from another), every packet
+    /// taken at the largest size (`hi` bits) and every gap at the smallest packet's time at the peak
+    /// (`lo` bits over it), so each queue is at least the packet replay's (a queue grows with what
+    /// arrives and shrinks with the time between arrivals) and equal to it for one size. In a burst
+    /// of n packets a link of rate C gains d = hi - C lo / peak a packet: from q after the first, q +
+    /// (n - 1) d after the last, or, d < 0, down to a packet and no lower; so a burst's most is at its
+    /// first or its last packet. Packets due past `end` are not sent.
+    fn onoff_backlog(self, end: Time, rates: &[f64], budget: u64) -> Option<Backlog> {
+        let Pattern::Drawn { sizes, gaps: Gaps::OnOff { rate, clock, left, burst, off, mut rng }, .. } =
+            self.pattern
+        else {
+            return None;
+        };
+        let (lo, hi) = sizes.bounds();
+        let (lo, hi, peak) = (lo as f64 * 8.0, hi as f64 * 8.0, rate as f64);
+        let spacing = lo * 1e9 / peak; // ns between two packets of a burst, at least
+        let mut queued = vec![0.0f64; rates.len()];
+        let mut most = vec![0.0f64; rates.len()];
+        // The burst starting at `start` (ns), of `n` packets, the last packet before it at `last`.
+        let (mut start, mut n, mut last, mut sent, mut steps) = (clock, left + 1, clock, 0.0, 0u64);
+        while start <= end as f64 + 1.0 {
+            steps += 1;
+            if steps > budget {
+                return None;
+            }
+            let due = ((end as f64 + 1.0 - start) / spacing).floor() as u64 + 1; // its packets due by `end`
+            let n_sent = n.min(due) as f64;
+            let gap_s = (start - last) / 1e9;
+            for ((q, m), &c) in queued.iter_mut().zip(&mut most).zip(rates) {
+                let first = (*q - c * gap_s).max(0.0) + hi;
+                let d = hi - c * lo / peak;
+                let after =
+                    if d >= 0.0 { first + (n_sent - 1.0) * d } else { (first + (n_sent - 1.0) * d).max(hi) };
+                *m = m.max(first).max(after);
+                *q = after;
+            }
+            sent += n_sent * hi;
+            last = start + (n_sent - 1.0) * spacing;
+            n = burst_length(&burst, &mut rng);
+            start = last + spacing + off.sample(&mut rng);
         }
         Some(Backlog { bits: most, sent_bits: sent })
     }
@@ -475,11 +523,62 @@ mod tests {
         let poisson = spec(UdpKind::Poisson, 1_000_000, Sizes::List(vec![40, 200, 1000]));
         assert_eq!(replay(&poisson, &[1e18]).unwrap().bits, vec![8000.0]);
         assert_eq!(replay(&onoff, &[0.0]).map(|b| b.sent_bits), Some(b.sent_bits));
-        assert!(UdpSource::new(&onoff, None, 5, 1, 0, end, "udp")
-            .unwrap()
-            .backlog(end, &[0.0], 10)
-            .is_none());
+        assert!(UdpSource::new(&onoff, None, 5, 1, 0, end, "udp").unwrap().backlog(end, &[0.0], 2).is_none()); // past its budget: about 7 bursts in 20 s, 2 steps allowed
         assert!(replay(&spec(UdpKind::Cbr, 1_000_000, Sizes::Range([1000, 1000])), &[0.0]).is_none());
+    }
+
+    /// What a link of each of `rates` queues of `spec`'s packets fed directly, packet by packet as the
+    /// engine sends them (the queue's recursion on every packet, independent of the burst replay).
+    fn queued_packet_by_packet(spec: &UdpSpec, end: Time, rates: &[f64]) -> Vec<f64> {
+        let mut s = source(spec, 5, 1, 0);
+        let (mut due, mut last) = (s.first(), s.first());
+        let (mut q, mut most) = (vec![0.0; rates.len()], vec![0.0f64; rates.len()]);
+        while due <= end {
+            let (size, next) = s.emit();
+            for ((q, m), &c) in q.iter_mut().zip(&mut most).zip(rates) {
+                *q = (*q - c * (due - last) as f64 / 1e9).max(0.0) + f64::from(size) * 8.0;
+                *m = m.max(*q);
+            }
+            (last, due) = (due, next);
+        }
+        most
+    }
+
+    /// Issue 33's seventh review (D1): an ON-OFF source past 2^25 packets had no replay, so no burst was
+    /// counted. Its replay is now a step a burst: for one packet size it queues what the packets do
+    /// (within 1 ns of rounding each: a bit at 1 Gb/s), for a range at least that, and 3 s bursts at 1
+    /// Gb/s over 2000 s take 7 steps, not 38 million.
+    #[test]
+    fn an_onoff_source_is_replayed_burst_by_burst_at_least_as_its_packets_queue() {
+        let end = 60_000_000_000;
+        let rates = [0.0, 2e6, 5e6, 8e6, 1e9];
+        for size in [Sizes::Range([1000, 1000]), Sizes::Range([100, 1500]), Sizes::List(vec![40, 1500])] {
+            let spec = UdpSpec {
+                on: Some(200_000_000),
+                off: Some(800_000_000),
+                ..spec(UdpKind::Onoff, 8_000_000, size)
+            };
+            let exact = queued_packet_by_packet(&spec, end, &rates);
+            let b = source(&spec, 5, 1, 0).backlog(end, &rates, 1 << 20).unwrap();
+            for (r, (&replayed, &queued)) in b.bits.iter().zip(&exact).enumerate() {
+                assert!(
+                    replayed >= queued - 8.0 * rates[r] / 1e9 - 1e-6,
+                    "{:?}: {r} {replayed} {queued}",
+                    spec.size
+                );
+                if spec.size == Sizes::Range([1000, 1000]) {
+                    assert!(replayed <= queued + 8.0 * rates[r] / 1e9 + 1e-6, "{r} {replayed} {queued}");
+                }
+            }
+            assert!(exact[2] > 8e5, "{exact:?}"); // bursts of 200 ms at 8 Mb/s queue at 5 Mb/s
+        }
+        let long = UdpSpec {
+            on: Some(3_000_000_000),
+            off: Some(300_000_000_000),
+            ..spec(UdpKind::Onoff, 1_000_000_000, Sizes::Range([64, 64]))
+        };
+        let b = source(&long, 2, 0, 0).backlog(2_000_000_000_000, &[1e7], 64).expect("a burst a step");
+        assert!(b.bits[0] > 1e9 && b.sent_bits > 8.0 * 64.0 * 2f64.powi(25), "{b:?}");
     }
 
     /// Pinned: the packet stream of each kind for seed 5 (sum of sizes, sum of
