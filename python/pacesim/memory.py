@@ -6,7 +6,8 @@ unbounded queue without a word).
 The estimate is the sum of what grows with the scenario, each term named by
 the key that sets it: TCP flows (the topology's flow count, twice with
 `traffic.two_way`; per flow its hosts, links, sender and sink state and its
-report row), q-dumbbell's receivers (a host and its link each), finished short transfers (one report row each), progress
+report row), q-dumbbell's receivers (a host and its link each), each UDP source (its table, its engine state
+and its row: `UDP_SOURCE_BYTES`), finished short transfers (one report row each), progress
 samples and burstiness bins (the engine keeps them as 8-byte values, the
 report holds them again as JSON text and Python lists), `[series]` points
 (every track's grid over the run; every change, a bound on how often each
@@ -22,9 +23,12 @@ source at its mean offered rate at its first link and at what the link
 before let through at the next (behind a link with no queue limit that
 queue grows for the whole run; a trace source's rate, if not given, is its
 file's, which the engine reads; an ON-OFF source offers ns-2's closed form,
-never above its peak), and beyond that fluid the bursts of each ON-OFF or
-Poisson source as the engine draws them for the run (`_bursts`), the
-packets of one frame of a trace source that sends its frames as bursts;
+never above its peak), and beyond that fluid the bursts of each ON-OFF,
+Poisson or trace source as the engine draws them for the run (`_bursts`; a
+source past its share of the replay, bounds from its peak or, for Poisson,
+Kingman's: `_unreplayed`), the packets of one frame of a trace source
+scaled to a rate that sends its frames as bursts, and the packets on each
+link's wire (`_on_wire`);
 - the packets a pacer holds (`[pacing]`): a QLBP pacer at most `q_lim`, an
 edge pacer at most what arrives within its delay bound `delay` (each packet
 leaves by then), neither more than arrives in the run;
@@ -36,11 +40,12 @@ flows together deliver at most what its core link sends) (a window grows by
 at most one packet per packet acknowledged: slow start's pace, the fastest
 of the engine's controllers);
 - each fbm source's noise buffers (`FBM_SOURCE_BYTES`), and a written-out
-graph's links, hosts and routers (`GRAPH_LINK_BYTES`: refused before the
-front reads a graph too large, `check_data`);
+graph's links, hosts, routers and flows (`GRAPH_LINK_BYTES`: refused, with
+the UDP sources, before the front reads a graph too large, `check_data`);
 - every connection a Tmix cloud starts (its
 vectors once, or with a `rate` as many plays as the run holds; each one's
-row and, while it lasts, its two ends' TCP state).
+row and, while it lasts, its two ends' TCP state), and pandas, which
+tabulates them (`PANDAS_BYTES`).
 
 Counting the UDP queues and pacers, and a graph's flows' routes, needs the
 network built (`topology.describe`), which itself takes the network's part:
@@ -115,6 +120,19 @@ TMIX_CONNECTION_BYTES = 4 * 2**10
 each end's TCP sender and sink. Measured 2.3 KB a connection (two 1-byte vectors replayed at 1 Gb/s into a
 100 Mb/s dumbbell, 83,336 and 250,002 connections, most never done: 262 and 646 MB peak)."""
 
+UDP_SOURCE_BYTES = 8 * 2**10
+"""One UDP source (`traffic.udp`): its table as the front reads and checks it, the engine's source with its
+random streams and route, and its report row. Measured 7.2 KB a source (100,000 CBR sources of 1 Kb/s for 1 s:
+758 MB peak; issue 33's seventh review, where they were not counted)."""
+REPLAY_MISS = 2.0**-40
+"""The chance the guard allows a Poisson source it could not replay (`_unreplayed`) of queueing past its bound."""
+
+PANDAS_BYTES = 96 * 2**20
+"""pandas and the libraries it loads, which `pacesim run` imports to tabulate a Tmix cloud's connections (the
+run path reads no other DataFrame): measured 82 to 87 MB more resident importing it after `pacesim.cli`.
+Q-fig16's quick point peaked at 142 MB, estimated 109 MB without it (issue 33's seventh review), and a Tmix run
+of 0.2 s at 137 MB where `pacesim.run` alone takes 37."""
+
 GRAPH_LINK_BYTES = 36 * 2**10
 """One link of a graph topology written out (`topology.links`): its table as the front reads and checks it
 (about 25 KB, most of a link's cost) and the engine's two halves, queues and names. Measured per link, hosts and
@@ -188,16 +206,24 @@ def _graph(links: int, hosts: int, nodes: int, e: Estimate) -> None:
 
 
 def check_data(data: dict, limit: Optional[int] = None) -> None:
-    """Refuse a scenario as read from TOML, before the front checks it, when its graph's links, hosts and routers
-    alone exceed `limit` bytes (default: `available_bytes`): checking a graph's tables takes most of what it
-    costs (issue 33's sixth review: 200,000 hosts aborted the process at 2.9 GB, never refused). A ScenarioError
-    names the largest of the three keys; what is not a graph of lists is the front's to check."""
-    t = data.get("topology") if isinstance(data, dict) else None
-    if not isinstance(t, dict) or t.get("kind") != "graph":
+    """Refuse a scenario as read from TOML, before the front checks it, when its graph's links, hosts, routers and
+    flows and its UDP sources alone exceed `limit` bytes (default: `available_bytes`): checking their tables takes
+    most of what they cost (issue 33's sixth review: 200,000 hosts aborted the process at 2.9 GB, never refused;
+    its seventh: 500,000 flows of a graph peaked at 775 MB before an error on another key). A ScenarioError names
+    the largest of the keys; what is not a list is the front's to check."""
+    if not isinstance(data, dict):
         return
     e = Estimate()
-    counts = [t.get(key) for key in ("links", "hosts", "nodes")]
-    _graph(*(len(v) if isinstance(v, list) else 0 for v in counts), e)
+    t, traffic = data.get("topology"), data.get("traffic")
+    if isinstance(t, dict) and t.get("kind") == "graph":
+        counts = [t.get(key) for key in ("links", "hosts", "nodes", "flows")]
+        links, hosts, nodes, flows = (len(v) if isinstance(v, list) else 0 for v in counts)
+        _graph(links, hosts, nodes, e)
+        if flows:
+            e.parts["topology.flows"] = flows * FLOW_BYTES
+    udp = traffic.get("udp") if isinstance(traffic, dict) else None
+    if isinstance(udp, list) and udp:
+        e.parts["traffic.udp"] = len(udp) * UDP_SOURCE_BYTES
     _refuse(e, limit)
 
 
@@ -227,12 +253,16 @@ def _unbuilt(s) -> Estimate:
         e.parts["burstiness.bin"] = min((s.duration - s.warmup) // s.burstiness.bin, MAX_ROWS) * ROW_BYTES
     if s.series is not None and s.series.interval is not None:
         _series(s, e)
+    if s.traffic.tmix:
+        e.parts["traffic.tmix"] = PANDAS_BYTES
     for i, t in enumerate(s.traffic.tmix):
         key = f"traffic.tmix[{i}].{'rate' if t.rate is not None else 'vectors'}"
         e.parts[key] = e.parts.get(key, 0) + _tmix_connections(s, t) * TMIX_CONNECTION_BYTES
     fbm = [i for i, u in enumerate(s.traffic.udp) if u.kind == "fbm"]
     for i in fbm:  # each holds its noise's buffers for the run; one more is built at a time
         e.parts[f"traffic.udp[{i}].kind"] = FBM_SOURCE_BYTES + (FBM_BUILD_BYTES if i == fbm[-1] else 0)
+    if s.traffic.udp:
+        e.parts["traffic.udp"] = len(s.traffic.udp) * UDP_SOURCE_BYTES
     for i, u in enumerate(s.traffic.udp):
         _burst_frames(i, u, e)
         if u.kind == "trace":
@@ -248,11 +278,9 @@ def _built(s, e: Estimate, bound: int) -> None:
     routed = s.topology.kind == "graph" and 0 < flows <= ROUTED_FLOWS
     if flows and not routed:
         _tcp_windows(s, None, {}, e)
-    offered = sum(u.rate or 0 for u in s.traffic.udp)  # each source's peak, at least its mean
-    unknown = any(u.kind == "trace" and u.rate is None for u in s.traffic.udp)  # its rate is its file's
-    paced = s.pacing.scheme in ("edge", "qlbp") and s.traffic.udp  # a pacer holds even what no link outpaces
-    shared = bool(s.traffic.udp) and bool(flows or s.traffic.tmix)  # TCP's share of a link adds to UDP's
-    udp = offered > min(_rates(s)) or unknown or paced or shared  # the engine finds each source's route
+    # The engine finds each UDP source's route: every link it crosses holds its packets on the wire, and a
+    # Poisson or trace source's bursts pass any rate for a while.
+    udp = bool(s.traffic.udp)
     changes = s.series is not None and s.series.interval is None  # its bound needs the links' rates
     if not (udp or routed or changes):
         return
@@ -262,7 +290,8 @@ def _built(s, e: Estimate, bound: int) -> None:
         return
     from .topology import describe
 
-    d = describe(s, flows if routed or (shared and flows <= ROUTED_FLOWS) else 0)
+    shared = udp and bool(flows) and flows <= ROUTED_FLOWS  # TCP's share of a link adds to UDP's: their routes
+    d = describe(s, flows if routed or shared else 0)
     links = {l["name"]: l for l in d["links"]}
     if routed:
         _tcp_windows(s, d["routes"], links, e)
@@ -288,9 +317,9 @@ def _tcp_windows(s, routes: Optional[List[dict]], links: Dict[str, dict], e: Est
         packets = _window(s, tcp_flows(s), s.core_values().rate * (2 if s.traffic.two_way else 1))
     else:
         def room(name: str) -> float:
-            """Packets link `name` holds at most, queued and on its wire, each at least an ACK: unbounded
-            with no queue limit or a pacer in front."""
-            l, ack = links[name], s.tcp.ack_size
+            """Packets link `name` holds at most, queued and on its wire, each at least an ACK or a SYN (a
+            header alone): unbounded with no queue limit or a pacer in front."""
+            l, ack = links[name], min(s.tcp.ack_size, s.tcp.header_size)
             if l["pacer"] is not None or (l["buffer_bytes"] is None and l["buffer_packets"] is None):
                 return math.inf
             queued = min(math.inf if l["buffer_packets"] is None else l["buffer_packets"],
@@ -351,7 +380,7 @@ def _series_changes(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
     data packet arriving; so a link's TCP arrivals are the sum over the slowest links of the flows crossing
     it (both ways), a named topology's at most twice what its core sends (each flow crosses it, its twin the
     reverse), and past `ROUTED_FLOWS` a graph's, or a Tmix cloud's, what `fed` allows (at a host's own link,
-    its rate in ACK-sized packets).
+    its rate in the smallest packets crossing it).
     A flow's losses at its slowest link add arrivals before it beyond this, within the margin of 128 B a
     point over the 103-120 B measured. UDP: each source's mean rate reaching the link (`_carried`).
     Measured on one thread: issue 33's fifth review (2 flows through a 1 Gb/s core for 20 s, every change
@@ -361,7 +390,7 @@ def _series_changes(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
     a 1 Gb/s link for 5 s) 5.94 million points and 702 MB (bound: 10.0 million points, 1.28 GB)."""
     q = s.series
     run_s = s.duration / 1e9
-    data_bits, ack_bits = (s.tcp.segment_size + s.tcp.header_size) * 8, s.tcp.ack_size * 8
+    data_bits = (s.tcp.segment_size + s.tcp.header_size) * 8
 
     def sends(name: str, bits: int) -> float:
         """Packets of `bits` link `name` sends at most in the run."""
@@ -389,8 +418,10 @@ def _series_changes(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
 
     def tcp_arrivals(name: str) -> float:
         """TCP packets arriving at link `name` at most, data and ACKs: a Tmix cloud's, or a graph's flows whose
-        routes are not read, what `fed` allows, or at a host's link its rate in ACKs."""
-        unbounded = sends(name, ack_bits) if links[name]["from"] in hosts else math.inf
+        routes are not read, what `fed` allows, or at a host's link its rate in the smallest packets crossing it
+        (issue 33's seventh review: in ACKs, which may be larger than a data segment, `tcp.ack_size` to 64 KB)."""
+        bits, fewer = smallest[name]
+        unbounded = sends(name, bits) + fewer if links[name]["from"] in hosts else math.inf
         if not tcp_flows(s):
             through = 0.0
         elif routes:
@@ -601,7 +632,7 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
     for i, route in enumerate(routes):
         for hop, name in enumerate(route):
             crossing.setdefault(name, {})[i] = rates[i][hop]
-    replayed = [source.get("replayed") for source in d["udp"]]
+    replayed = [source.get("replayed") or _unreplayed(s, i, source, links) for i, source in enumerate(d["udp"])]
     for name, arriving in crossing.items():
         link, sources = links[name], list(arriving)
         run = {i: max(0, s.duration - s.traffic.udp[i].start) / 1e9 for i in sources}
@@ -612,6 +643,10 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         # All the UDP that arrives: at its mean rate, or what a replayed source sends in this run if more.
         udp_bits = sum(max(arriving[i] * run[i], (replayed[i] or {}).get("sent_bits", 0.0)) for i in sources)
         burst = _bursts(link, [(routes[i], replayed[i]) for i in sources], links)
+        i = max(sources, key=lambda i: arriving[i] * run[i])
+        u = s.traffic.udp[i]
+        key = f"traffic.udp[{i}].{'trace.file' if u.kind == 'trace' and u.rate is None else 'rate'}"
+        e.parts[key] = e.parts.get(key, 0) + _on_wire(s, link, sources) * QUEUED_PACKET_BYTES
         if excess <= 0 and not w and not burst:  # alone at or under the rate, it queues nothing here (as a fluid)
             continue
         shared = math.sqrt(2 * w * rate * t) if t else 0.0  # (w may be unbounded: a Tmix cloud's)
@@ -624,9 +659,6 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         limited = link["buffer_bytes"] is not None or link["buffer_packets"] is not None
         if limited:  # it drops what passes its limit
             packets = min(packets, link["buffer_packets"] or int(link["buffer_bytes"] / size) + 1)
-        i = max(sources, key=lambda i: arriving[i] * run[i])
-        u = s.traffic.udp[i]
-        key = f"traffic.udp[{i}].{'trace.file' if u.kind == 'trace' and u.rate is None else 'rate'}"
         e.parts[key] = e.parts.get(key, 0) + packets * QUEUED_PACKET_BYTES
         if limited:
             continue
@@ -639,6 +671,66 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
             f"{format_rate(link['rate_bps'])} with no queue limit: its queue grows {grows} "
             f"for the whole run, to about {packets:,} packets ({_about(packets * size)})"
         )
+
+
+def _on_wire(s, link: dict, sources: List[int]) -> int:
+    """The UDP packets of `sources` on `link`'s wire at once, sent and not yet arrived: each source's sent in the
+    link's delay, at most at the link's rate and at most at the source's peak (a CBR source's rate, an ON-OFF
+    source's peak; the others' the link's), in its smallest packets (a trace's of a byte: a frame's last packet
+    carries what is left of it, and a frame scaled to a rate may be a byte), and one more each (issue 33's seventh
+    review: 1 Gb/s of 100 B packets over a 10 s wire, 12.5 million packets, 1.32 GB peak, not counted)."""
+    wire = 0
+    for i in sources:
+        u = s.traffic.udp[i]
+        peak = min(link["rate_bps"], u.rate if u.kind in ("cbr", "onoff") else math.inf)
+        smallest = 1 if u.kind == "trace" else _sizes(u)[0]
+        wire += math.ceil(peak * link["delay_ns"] / 1e9 / 8 / smallest) + 1
+    return wire
+
+
+def _sizes(u) -> Tuple[int, int]:
+    """A UDP source's smallest and largest packet, bytes (`size` a [low, high] range, or `sizes` a list)."""
+    sizes = u.size if u.size is not None else u.sizes
+    return min(sizes), max(sizes)
+
+
+def _unreplayed(s, i: int, source: dict, links: Dict[str, dict]) -> Optional[dict]:
+    """Bounds standing for the replay (`_bursts`) of UDP source `i` the engine did not replay within its share of
+    the steps (`describe`'s REPLAYED_STEPS; issue 33's seventh review: an ON-OFF source past 2^25 packets was
+    counted as no burst, 67 MB for 1.50 GB), in bits: all it sends, the most beyond its mean rate, and beyond
+    each link's rate on its route. An ON-OFF source sends at most its peak P, so a link of rate C holds at most
+    (P - C) T of its T seconds and a packet. A Poisson source of packets at most s bits, lambda a second, queues
+    at a link of rate C > lambda s past x bits with chance at most exp(-theta x) at each arrival, theta > 0
+    solving lambda (exp(theta s) - 1) = theta C (Kingman's bound: its arrivals' exponential martingale), so past
+    ln(n / REPLAY_MISS) / theta + s within its n arrivals with chance at most REPLAY_MISS; it sends more than n = 2
+    lambda T + 100 packets with a smaller one still (Chernoff). None for a kind not replayed (CBR, fbm) or a trace."""
+    u = s.traffic.udp[i]
+    run = max(0, s.duration - u.start) / 1e9
+    smallest, largest = (8 * size for size in _sizes(u))
+    if u.kind == "onoff":
+        sent = u.rate * run + largest
+        return {"sent_bits": sent, "burst_bits": min(sent, (u.rate - source["mean_rate_bps"]) * run + largest),
+                "backlog_bits": [min(sent, max(0, u.rate - links[name]["rate_bps"]) * run + largest)
+                                 for name in source["route"]]}
+    if u.kind != "poisson":
+        return None
+    per_s = source["mean_rate_bps"] / 8 / _mean_size(u)
+    n = 2 * per_s * run + 100
+    sent = n * largest
+
+    def backlog(rate: float) -> float:
+        if per_s * largest >= rate:
+            return sent
+        lo, hi = 0.0, 1.0 / largest
+        while per_s * math.expm1(hi * largest) < hi * rate:  # grows past the root
+            hi *= 2
+        for _ in range(100):  # bisect theta: below the root lambda (e^{theta s} - 1) < theta C
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if per_s * math.expm1(mid * largest) < mid * rate else (lo, mid)
+        return min(sent, math.log(n / REPLAY_MISS) / lo + largest) if lo > 0 else sent
+
+    return {"sent_bits": sent, "burst_bits": sent,
+            "backlog_bits": [backlog(links[name]["rate_bps"]) for name in source["route"]]}
 
 
 def _bursts(link: dict, sources: List[Tuple[List[str], Optional[dict]]], links: Dict[str, dict]) -> float:
