@@ -19,7 +19,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS = HERE / "results"
 sys.path.insert(0, str(ROOT / "tests"))
-from support.ns3_refs import FIELDS, METRICS, QUEUES, SEEDS, SETUPS, agree, pacesim_run  # noqa: E402
+from support.ns3_refs import (FIELDS, MARK, METRICS, ORDER, QUEUES, SEEDS, SETUPS, agree, mark_packets,  # noqa: E402
+                              pacesim_run)
 
 from pacesim.units import parse_rate, parse_time  # noqa: E402
 
@@ -73,12 +74,14 @@ def run_setup(python: str, name: str, tcp: str) -> None:
         with path.open() as f:
             rows = {(r["tcp"], r["queue"], int(r["buffer_bytes"]), int(r["seed"])): r for r in csv.DictReader(f)}
     RESULTS.mkdir(exist_ok=True)
-    for queue in QUEUES if tcp == "sack" else ("droptail",):  # newreno, bbr: the TCPs, at the tail
+    # newreno, bbr: the TCPs, at the tail; dctcp at its marking queue.
+    queues = QUEUES if tcp == "sack" else (MARK,) if tcp == "dctcp" else ("droptail",)
+    for queue in queues:
         for buffer in buffers:
             for seed in SEEDS:
                 key = (tcp, queue, buffer, seed)
                 row = rows.setdefault(key, dict(tcp=tcp, queue=queue, buffer_bytes=buffer, seed=seed))
-                s = dict(setup, queue=queue, buffer_bytes=buffer, seed=seed, tcp=tcp)
+                s = dict(setup, queue=queue, buffer_bytes=buffer, seed=seed, tcp=tcp, mark_packets=mark_packets(buffer))
                 runs = {"ns3": lambda: ns3_run(python, s), "pacesim": lambda: pacesim_run(s), "ns2": lambda: ns2_run(s)}
                 for sim, run in runs.items():
                     no_ns2 = queue != "droptail" or tcp not in NS2_AGENTS  # ns-2 2.35: no CoDel, PIE or BBR
@@ -88,12 +91,14 @@ def run_setup(python: str, name: str, tcp: str) -> None:
                     for m in METRICS:
                         row[f"{m}_{sim}"] = round(r[m], 6)
                     row[f"core_drops_{sim}"] = r["core_drops"]
+                    if sim != "ns2":
+                        row[f"core_marks_{sim}"] = r["core_marks"]
                 for reference in ("ns3", "ns2"):
                     row[f"agree_{reference}"] = agree(row, reference, parse_rate(setup["core_rate"]))
                 with path.open("w", newline="") as f:
                     w = csv.DictWriter(f, FIELDS, restval="")
                     w.writeheader()
-                    w.writerows(rows[k] for k in sorted(rows, key=lambda k: (k[0], QUEUES.index(k[1]), *k[2:])))
+                    w.writerows(rows[k] for k in sorted(rows, key=lambda k: (k[0], ORDER.index(k[1]), *k[2:])))
                 print(name, *key, {k: row.get(k) for k in FIELDS[4:]}, flush=True)
 
 

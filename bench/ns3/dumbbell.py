@@ -14,7 +14,11 @@ transmit, minimum RTO 200 ms, buffers large enough never to limit a window (64 M
 by ns-3's default: no flow stalls near 64 KB). Its loss recovery is the run's
 `tcp` reading (`RECOVERY`): "sack", SACK with ns-3's default proportional rate reduction, beside pacesim's
 `sack` (ns-2's Sack1); "newreno", no SACK and ns-3's classic (RFC 6582) recovery, beside pacesim's `newreno`;
-"bbr", ns-3's `TcpBbr` (BBR v1) with SACK and pacing on, beside pacesim's `bbr`.
+"bbr", ns-3's `TcpBbr` (BBR v1) with SACK and pacing on, beside pacesim's `bbr`; "dctcp", ns-3's `TcpDctcp`
+(ECN on, ECT(1), g 1/16, alpha from 1) with the classic recovery, beside pacesim's `dctcp` (NewReno's).
+The queue `mark` is DCTCP's switch: ns-3's RED in step mode (both thresholds the settings' `mark_packets`
+K, the newest sample's weight 1, ECN on, no hard drop above the threshold: an ECN-capable arrival that finds
+at least K packets waiting is marked CE), beside pacesim's drop-tail with `core.droptail.mark_packets = K`.
 What stays ns-3's own: byte-counted windows, its RTO estimator's 1 ms clock (ns-2's tick is 10 ms), PPP's
 2 B of framing on every link, and the three-way handshake.
 
@@ -35,6 +39,9 @@ QUEUES = {
     "codel": ("ns3::CoDelQueueDisc", {"Target": "5ms", "Interval": "100ms", "MinBytes": "1514"}),
     "fq_codel": ("ns3::FqCoDelQueueDisc", {"Target": "5ms", "Interval": "100ms", "Flows": "1024",
                                            "DropBatchSize": "64", "UseEcn": "false"}),
+    # DCTCP's step marking: K (MinTh = MaxTh, packets) set per run from `mark_packets`.
+    "mark": ("ns3::RedQueueDisc", {"QW": "1", "UseEcn": "true", "UseHardDrop": "false", "Gentle": "false",
+                                   "MeanPktSize": "1040"}),
     "pie": ("ns3::PieQueueDisc", {"QueueDelayReference": "15ms", "Tupdate": "15ms", "A": "0.125", "B": "1.25",
                                   "MaxBurstAllowance": "150ms", "DequeueThreshold": "16384",
                                   "UseDequeueRateEstimator": "false"}),
@@ -48,9 +55,12 @@ RECOVERY = {
     # pacing enabled, and BBR's rate applies to the initial window too, as Linux's does.
     "bbr": {"ns3::TcpSocketBase::Sack": "true", "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpPrrRecovery",
             "ns3::TcpSocketState::EnablePacing": "true", "ns3::TcpSocketState::PaceInitialWindow": "true"},
+    # DCTCP needs ECN; TcpDctcp sets its own ECN mode and codepoint.
+    "dctcp": {"ns3::TcpSocketBase::Sack": "false", "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpClassicRecovery",
+              "ns3::TcpSocketBase::UseEcn": "On"},
 }
 # The congestion control of each reading: NewReno's window for the two recoveries, or BBR v1.
-CONGESTION = {"sack": "ns3::TcpNewReno", "newreno": "ns3::TcpNewReno", "bbr": "ns3::TcpBbr"}
+CONGESTION = {"sack": "ns3::TcpNewReno", "newreno": "ns3::TcpNewReno", "bbr": "ns3::TcpBbr", "dctcp": "ns3::TcpDctcp"}
 
 
 def _tcp_defaults(tcp: str) -> None:
@@ -102,11 +112,16 @@ def run(s: dict) -> dict:
     # Only the core's forward device gets a queue disc; Ipv4AddressHelper would put FQ-CoDel on every device.
     kind, attrs = QUEUES[s["queue"]]
     tch = ns.TrafficControlHelper()
-    # ns-3's FQ-CoDel counts its limit in packets only: the core buffer in whole 1040 B data packets.
-    limit = f"{s['buffer_bytes'] // 1040}p" if s["queue"] == "fq_codel" else f"{s['buffer_bytes']}B"
+    # ns-3's FQ-CoDel counts its limit in packets only, and RED its thresholds in its limit's unit: the core
+    # buffer in whole 1040 B data packets, K in packets.
+    in_packets = s["queue"] in ("fq_codel", "mark")
+    limit = f"{s['buffer_bytes'] // 1040}p" if in_packets else f"{s['buffer_bytes']}B"
     tch.SetRootQueueDisc(kind, "MaxSize", ns.StringValue(limit))
     discs = tch.Install(core.Get(0))
     disc = discs.Get(0)
+    if s["queue"] == "mark":
+        attrs = dict(attrs, MinTh=str(s["mark_packets"]), MaxTh=str(s["mark_packets"]), LinkBandwidth=s["core_rate"],
+                     LinkDelay=s["core_delay"])
     for name, value in attrs.items():
         disc.SetAttribute(name, ns.StringValue(value))
     address = ns.Ipv4AddressHelper()
@@ -140,19 +155,21 @@ def run(s: dict) -> dict:
     def counters():
         st = disc.GetStats()
         received = [ns.DynamicCast[ns.PacketSink](a).GetTotalRx() for a in sink_apps]
-        return st.nTotalReceivedPackets, st.nTotalDroppedPackets, st.nTotalSentBytes, received
+        marks = st.nTotalMarkedPackets
+        return st.nTotalReceivedPackets, st.nTotalDroppedPackets, st.nTotalSentBytes, received, marks
 
     ns.Simulator.Stop(ns.Seconds(s["warmup_s"]))
     ns.Simulator.Run()
-    a0, d0, b0, r0 = counters()
+    a0, d0, b0, r0, m0 = counters()
     ns.Simulator.Stop(ns.Seconds(s["duration_s"] - s["warmup_s"]))
     ns.Simulator.Run()
-    a1, d1, b1, r1 = counters()
+    a1, d1, b1, r1, m1 = counters()
     ns.Simulator.Destroy()
     window = s["duration_s"] - s["warmup_s"]
     goodput = [(y - x) * 8 / window / 1e3 for x, y in zip(r0, r1)]
     return dict(s, aggregate_mbps=(b1 - b0) * 8 / window / 1e6, goodput_kbps_mean=sum(goodput) / n,
-                core_loss_rate=(d1 - d0) / (a1 - a0) if a1 > a0 else 0.0, core_arrivals=a1 - a0, core_drops=d1 - d0)
+                core_loss_rate=(d1 - d0) / (a1 - a0) if a1 > a0 else 0.0, core_arrivals=a1 - a0, core_drops=d1 - d0,
+                core_marks=m1 - m0)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,10 @@ ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "bench" / "ns3" / "results"
 
 QUEUES = ("droptail", "codel", "fq_codel", "pie")
+# DCTCP's switch (bench/ns3/dumbbell.py's `mark`: drop-tail marking from K, a third of the buffer in whole
+# packets, as issue 37's X-transports sets it), which only `dctcp` runs; the rows' order after QUEUES.
+MARK = "mark"
+ORDER = QUEUES + (MARK,)
 SEEDS = (1, 2)
 COMMON = dict(duration_s=60, warmup_s=20, start_s=[0, 10], edge_rate="1Gbps", edge_delay="1ms")
 SETUPS = {
@@ -19,13 +23,21 @@ SETUPS = {
     "dumbbell10": dict(COMMON, flows=10, access_rate="100Mbps", access_delay="1ms", core_rate="10Mbps",
                        core_delay="20ms", buffers=(15000, 60000, 240000)),
     # E-base's core (100 Mb/s, 100 ms) and buffers with 100 flows on 10 Mb/s access links, rates fixed.
+    # dumbbell10 with DCTCP through a marking queue (bench/ns3/results/dctcp10.csv).
+    "dctcp10": dict(COMMON, flows=10, access_rate="100Mbps", access_delay="1ms", core_rate="10Mbps",
+                    core_delay="20ms", buffers=(15000, 60000, 240000)),
     "ebase100": dict(COMMON, flows=100, access_rate="10Mbps", access_delay="3ms", core_rate="100Mbps",
                      core_delay="100ms", buffers=(5000, 10000, 50000)),
 }
 METRICS = ("aggregate_mbps", "goodput_kbps_mean", "core_loss_rate")
 SIMS = ("ns3", "pacesim", "ns2")
 FIELDS = ["tcp", "queue", "buffer_bytes", "seed"] + [f"{m}_{sim}" for m in METRICS for sim in SIMS] + [
-    f"core_drops_{sim}" for sim in SIMS] + ["agree_ns3", "agree_ns2"]
+    f"core_drops_{sim}" for sim in SIMS] + [f"core_marks_{sim}" for sim in SIMS[:2]] + ["agree_ns3", "agree_ns2"]
+
+
+def mark_packets(buffer_bytes: int) -> int:
+    """K of the marking queue: a third of the buffer, in whole 1040 B packets."""
+    return buffer_bytes // 3 // 1040
 
 
 def pacesim_run(s: dict) -> dict:
@@ -39,12 +51,17 @@ def pacesim_run(s: dict) -> dict:
             f"topology.edge_rate={s['edge_rate']}",
             f"topology.edge_delay=[\"{s['edge_delay']}\", \"{s['edge_delay']}\"]",
             f"core.rate={s['core_rate']}", f"core.delay={s['core_delay']}", f"core.buffer={s['buffer_bytes']}B",
-            f"core.queue={s['queue']}", f"tcp.variant={s['tcp']}", "tcp.window=100000",
+            f"tcp.variant={s['tcp']}", "tcp.window=100000",
             f"traffic.start=[\"{s['start_s'][0]}s\", \"{s['start_s'][1]}s\"]"]
+    if s["queue"] == MARK:
+        sets += ["core.queue=droptail", f"core.droptail.mark_packets={s['mark_packets']}"]
+    else:
+        sets.append(f"core.queue={s['queue']}")
     r = pacesim.run(str(ROOT / "scenarios" / "e-base.toml"), set=sets, seed=s["seed"])
     core = r.report["links"]["core"]
     return dict(aggregate_mbps=r.summary["aggregate_mbps"], goodput_kbps_mean=r.summary["goodput_kbps_mean"],
-                core_loss_rate=r.summary["core_loss_rate"], core_drops=core["drops"])
+                core_loss_rate=r.summary["core_loss_rate"], core_drops=core["drops"],
+                core_marks=core.get("marks", 0))
 
 
 def agree(row: dict, reference: str, core_rate_bps: float) -> Optional[bool]:
@@ -65,4 +82,6 @@ def rows(setup: str) -> list:
 def point(setup: str, row: dict) -> dict:
     """The settings of a committed row's point, as `pacesim_run` and bench/ns3/dumbbell.py take them."""
     s = {k: v for k, v in SETUPS[setup].items() if k != "buffers"}
-    return dict(s, tcp=row["tcp"], queue=row["queue"], buffer_bytes=int(row["buffer_bytes"]), seed=int(row["seed"]))
+    buffer = int(row["buffer_bytes"])
+    return dict(s, tcp=row["tcp"], queue=row["queue"], buffer_bytes=buffer, seed=int(row["seed"]),
+                mark_packets=mark_packets(buffer))
