@@ -15,7 +15,8 @@
 //!   to" it as still inside, one ACK later;
 //! - an echo cuts once per window of data (`tcp::ecn`): "cwnd = cwnd * (1 -
 //!   DCTCP.Alpha / 2)", ssthresh there (at least 2, as Linux's
-//!   `dctcp_ssthresh`);
+//!   `dctcp_ssthresh`), and no ACK of that window opens it again (Linux's
+//!   CWR state, ns-3's CA_CWR);
 //! - a loss is Reno's (RFC 8257 Sec 3.4: "a DCTCP sender ... MUST react to
 //!   loss episodes in the same way as conventional TCP").
 //!

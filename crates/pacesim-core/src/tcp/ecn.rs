@@ -16,7 +16,14 @@
 //!   until the ACK passes the highest packet sent at the cut, nor for one
 //!   inside a loss recovery's window (whose cut covers it); "the TCP source
 //!   should not increase the congestion window in response to the receipt
-//!   of an ECN-Echo ACK packet" that cut it;
+//!   of an ECN-Echo ACK packet" that cut it; DCTCP's, as Linux's, does
+//!   not increase it on any ACK of the window it cut (Linux holds the CWR
+//!   state, in which `tcp_cong_control` reduces cwnd and never raises it,
+//!   until `snd_una` passes `high_seq`, the next sequence number to send at
+//!   the cut; ns-3's `TcpSocketBase` likewise, its CA_CWR until the ACK
+//!   passes `m_recover`), unless a loss recovery or a timeout began since,
+//!   whose own rules then govern the window (Linux: Recovery or Loss
+//!   replaces CWR);
 //! - the first new data after a cut carries CWR;
 //! - a fast retransmit inside the window an echo cut does not cut again
 //!   (Linux: entering recovery while in CWR keeps ssthresh; ns-2: no cut
@@ -76,6 +83,18 @@ impl EcnSender {
             EcnMode::Classic => 0,
         };
         self.bits.push(bits);
+    }
+
+    /// Whether an ACK that moved the ACK point to `highest_ack` leaves the
+    /// window as it is (see the module's text): classic, the ACK whose
+    /// echo cut it; DCTCP, every ACK up to the highest packet sent at the
+    /// cut, while the loss recovery's point (`loss_recover`, raised by a
+    /// fast retransmit or a timeout) is still below it.
+    pub(in crate::tcp) fn holds_window(&self, highest_ack: i64, loss_recover: i64) -> bool {
+        match self.mode {
+            EcnMode::Dctcp => highest_ack <= self.recover && loss_recover < self.recover,
+            _ => self.just_cut,
+        }
     }
 
     /// The window was cut by an echo with `maxseq` the highest sent.

@@ -731,4 +731,45 @@ mod tests {
         tx.on_timeout(2_000 * MS, &mut out);
         assert_eq!(take(&mut tx, &mut out).last(), Some(&(20, 0)), "a retransmission is not ECN-capable");
     }
+
+    /// DCTCP holds the window it cut, as Linux's CWR state and ns-3's
+    /// CA_CWR do. As in the classic case the SYN's ACK and ACKs 1..=8 open
+    /// the window to 10 with 18 sent, and ACK 9's echo cuts it (by alpha /
+    /// 2). ACKs 10..=18, without echoes, acknowledge the window cut (18 the
+    /// highest sent at the cut): the window stays as cut. ACK 19 passes it:
+    /// Reno's growth resumes, 1 / cwnd in congestion avoidance. A timeout
+    /// inside the cut's window ends the hold: slow start from 1 on the next
+    /// ACK.
+    #[test]
+    fn dctcp_does_not_open_the_window_it_cut_until_an_ack_passes_it() {
+        let dctcp = crate::tcp::dctcp::Dctcp::new(Default::default());
+        let rtt = RttEstimator::new(10 * MS, 0, 200 * MS, 60_000 * MS, 3_000 * MS);
+        let mut tx = TcpSender::new((Box::new(dctcp), Recovery::newreno()), 1000, 2, true, rtt)
+            .with_ecn(EcnMode::Dctcp);
+        let mut out = vec![];
+        tx.start(0, &mut out);
+        let ack = |tx: &mut TcpSender, out: &mut Vec<i64>, k: i64, ece: bool| {
+            tx.on_ack(k, ece, &TcpOptions::default(), (100 + k as Time) * MS, out);
+            tx.state.w
+        };
+        for k in 0..=8 {
+            ack(&mut tx, &mut out, k, false);
+        }
+        assert_eq!((tx.state.w.cwnd, tx.state.maxseq), (10.0, 18));
+        let cut = ack(&mut tx, &mut out, 9, true);
+        assert!(cut.cwnd < 10.0 && cut.ssthresh == cut.cwnd, "{cut:?}");
+        for k in 10..=18 {
+            assert_eq!(ack(&mut tx, &mut out, k, false), cut, "ACK {k} is of the window cut");
+        }
+        let after = ack(&mut tx, &mut out, 19, false);
+        assert_eq!(after, Window { cwnd: cut.cwnd + 1.0 / cut.cwnd, ssthresh: cut.ssthresh });
+        assert_eq!(tx.state.stats.ecn_cuts, 1);
+
+        let maxseq = tx.state.maxseq;
+        ack(&mut tx, &mut out, maxseq - 2, true);
+        assert_eq!(tx.state.stats.ecn_cuts, 2);
+        tx.on_timeout(2_000 * MS, &mut out);
+        assert_eq!(tx.state.w.cwnd, 1.0);
+        assert_eq!(ack(&mut tx, &mut out, maxseq - 1, false).cwnd, 2.0, "slow start after the timeout");
+    }
 }

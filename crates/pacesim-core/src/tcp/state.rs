@@ -20,7 +20,8 @@
 //!   `send_much` (`pace_begin`, `pacing_holds`, `paced`, `pace_end`).
 //! - ECN (`tcp::ecn`), for a sender that uses it: each ACK's echo is heard
 //!   before the loss recovery acts on the ACK (`ecn_echo`), and may cut the
-//!   window once a window; the ACK that cut does not open it.
+//!   window once a window; the ACK that cut does not open it (DCTCP's: no
+//!   ACK of the window it cut).
 
 use super::cc::{Congestion, CongestionControl, Window};
 use super::ecn::{EcnMode, EcnSender};
@@ -401,7 +402,7 @@ impl SendState {
     /// Open the window on an ACK (ns-2 `opencwnd`): the congestion control,
     /// or Wei's ack counting with `in_flight` packets in flight.
     pub(in crate::tcp) fn open_cwnd(&mut self, now: Time, in_flight: i64) {
-        if self.ecn.as_deref().is_some_and(|e| e.just_cut) {
+        if self.ecn.as_deref().is_some_and(|e| e.holds_window(self.highest_ack, self.recover)) {
             return;
         }
         let w = &mut self.w;
