@@ -93,6 +93,7 @@ def run_setup(python: str, name: str, tcp: str) -> None:
                     row[f"core_drops_{sim}"] = r["core_drops"]
                     if sim != "ns2":
                         row[f"core_marks_{sim}"] = r["core_marks"]
+                        row[f"core_arrivals_{sim}"] = r["core_arrivals"]
                 for reference in ("ns3", "ns2"):
                     row[f"agree_{reference}"] = agree(row, reference, parse_rate(setup["core_rate"]))
                 with path.open("w", newline="") as f:

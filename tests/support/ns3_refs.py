@@ -22,17 +22,18 @@ SETUPS = {
     # Ten flows through a 10 Mb/s core; base RTT 48 ms, so one BDP is 60 KB: a quarter, one and four BDPs.
     "dumbbell10": dict(COMMON, flows=10, access_rate="100Mbps", access_delay="1ms", core_rate="10Mbps",
                        core_delay="20ms", buffers=(15000, 60000, 240000)),
-    # E-base's core (100 Mb/s, 100 ms) and buffers with 100 flows on 10 Mb/s access links, rates fixed.
     # dumbbell10 with DCTCP through a marking queue (bench/ns3/results/dctcp10.csv).
     "dctcp10": dict(COMMON, flows=10, access_rate="100Mbps", access_delay="1ms", core_rate="10Mbps",
                     core_delay="20ms", buffers=(15000, 60000, 240000)),
+    # E-base's core (100 Mb/s, 100 ms) and buffers with 100 flows on 10 Mb/s access links, rates fixed.
     "ebase100": dict(COMMON, flows=100, access_rate="10Mbps", access_delay="3ms", core_rate="100Mbps",
                      core_delay="100ms", buffers=(5000, 10000, 50000)),
 }
 METRICS = ("aggregate_mbps", "goodput_kbps_mean", "core_loss_rate")
 SIMS = ("ns3", "pacesim", "ns2")
 FIELDS = ["tcp", "queue", "buffer_bytes", "seed"] + [f"{m}_{sim}" for m in METRICS for sim in SIMS] + [
-    f"core_drops_{sim}" for sim in SIMS] + [f"core_marks_{sim}" for sim in SIMS[:2]] + ["agree_ns3", "agree_ns2"]
+    f"core_drops_{sim}" for sim in SIMS] + [f"core_{n}_{sim}" for n in ("marks", "arrivals") for sim in SIMS[:2]] + [
+    "agree_ns3", "agree_ns2"]
 
 
 def mark_packets(buffer_bytes: int) -> int:
@@ -61,7 +62,7 @@ def pacesim_run(s: dict) -> dict:
     core = r.report["links"]["core"]
     return dict(aggregate_mbps=r.summary["aggregate_mbps"], goodput_kbps_mean=r.summary["goodput_kbps_mean"],
                 core_loss_rate=r.summary["core_loss_rate"], core_drops=core["drops"],
-                core_marks=core.get("marks", 0))
+                core_marks=core.get("marks", 0), core_arrivals=core["arrivals"])
 
 
 def agree(row: dict, reference: str, core_rate_bps: float) -> Optional[bool]:
