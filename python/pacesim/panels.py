@@ -8,6 +8,7 @@ seed statistics (`summarise`, `ci95`), the panel declarations a figure is made o
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple, Union
@@ -388,9 +389,14 @@ def file_name(text: str, words: Sequence[str] = ()) -> str:
     or one that ends as a changed one does (`_HASHED`), ends in a hash of the whole text: a name kept as
     typed never ends so, so two texts never share a file (`--where variant=a/b` and `--where variant=a_b`
     once wrote one, and a variant named `a_b-` and the first's hash the first's). `words`: the parts of
-    `text` a user wrote (an axis's values) between the `-` that join its parts; one holding a `-` makes the
-    name end in a hash too (`--where variant=a-logy` and `--where variant=a --logy` wrote one file)."""
+    `text` a user wrote (an axis's values), which `text` joins with `-` (between its parts) and `,` (between
+    the values of one --where item); one holding either makes the name end in a hash too, of `text` and of
+    `words` each apart, since `text` alone no longer tells them apart (`--where variant=a-logy` and `--where
+    variant=a --logy` wrote one file, and so did the one value `a,b` and the two values `a` and `b`)."""
     name = re.sub(r"[^A-Za-z0-9._,=+-]", "_", text).lstrip(".") or "_"
-    if name == text and len(name) <= 200 and not _HASHED.search(name) and not any("-" in w for w in words):
+    joined = any("-" in w or "," in w for w in words)
+    if name == text and len(name) <= 200 and not _HASHED.search(name) and not joined:
         return name
-    return f"{name[:183]}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+    # a plot's text begins with a plain sweep name, never `[` as a list's JSON does
+    hashed = json.dumps([text, list(words)]) if joined else text
+    return f"{name[:183]}-{hashlib.sha256(hashed.encode()).hexdigest()[:16]}"

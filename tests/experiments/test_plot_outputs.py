@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pacesim.cli import app
+from pacesim.panels import file_name
 from pacesim.papers import papers
 from pacesim.store import Store
 from pacesim.sweep import Sweep, run_sweep
@@ -289,3 +290,22 @@ def test_a_value_holding_a_comma_is_chosen_whole(tmp_path, pool):
     (whole,) = ok(base + ["--where", "variant=c,d"])
     (one,) = ok(base + ["--where", "variant=c"])
     assert whole != one and open(whole).read() != open(one).read()
+
+
+def test_one_value_holding_a_comma_and_two_values_keep_their_own_files(tmp_path, pool):
+    """Review of issue 34 (review34e D1): `--where variant=a,b` (the one variant named `a,b`, chosen whole) and
+    `--where variant=b,a` (the variants a and b) both wrote `...-variant=a,b.svg`, the second over the first."""
+    variants = {"a": [], "b": ["pacing.scheme=edge"], "a,b": ["pacing.scheme=edge", "pacing.delay=40ms"]}
+    sweep = Sweep(name="commas", axes={"core.buffer": ["3KB", "10KB"], "variant": list(variants)}, seeds=[1],
+                  set=TINY, variants=variants)
+    with Store(tmp_path) as store:
+        run_sweep(sweep, store, pool, progress=False)
+    base = ["plot", "commas", "--results", tmp_path, "--format", "svg", "--by", "variant"]
+    (whole,) = ok(base + ["--where", "variant=a,b"])
+    (two,) = ok(base + ["--where", "variant=b,a"])
+    assert two == f"{tmp_path}/plots/commas-goodput_kbps_mean-vs-core.buffer-by-variant-variant=a,b.svg"  # as typed
+    assert whole != two and whole.startswith(f"{tmp_path}/plots/commas-goodput_kbps_mean-vs-core.buffer-by-variant-")
+    legends = [re.findall(r"<!-- (a|b|a,b) -->", open(p).read()) for p in (whole, two)]
+    assert legends == [["a,b"], ["a", "b"]]  # each file still holds its own figure
+    # two selections that both have to be hashed, with one text: the hash tells their parts apart
+    assert file_name("s-variant=a,b,c", ["a,b", "c"]) != file_name("s-variant=a,b,c", ["a", "b,c"])
