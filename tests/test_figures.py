@@ -307,6 +307,19 @@ def test_user_text_is_drawn_literally_not_as_mathtext(tmp_path):
         assert drawn.count(text) >= 1, (text, drawn)
 
 
+def test_a_long_title_is_wrapped_before_its_dollars_are_escaped():
+    """Review of issue 34 (review34e D2): a --title word longer than a line was cut between the `\\` and the
+    `$` it escaped, leaving a stray `\\` at the end of one line and a bare `$` at the start of the next.
+    Each line drawn is plain text to matplotlib (its own test for math, which it makes line by line), and
+    what it draws of the lines, joined, is the title as written."""
+    title = "a" * 45 + "$" + "b" * 44 + "$c"
+    df = _frame({("edge", b): [1.0] for b in ("5KB", "10KB")})
+    fig = render(df, [Panel("core.buffer", "goodput_kbps_mean", ["pacing.scheme"])], title, size="one-column")
+    drawn = [Text()._preprocess_math(line) for line in fig.get_suptitle().split("\n")]  # (text drawn, math?)
+    assert len(drawn) > 1 and not any(math for _, math in drawn), drawn  # wrapped, and no line is math
+    assert "".join(text for text, _ in drawn) == title
+
+
 def _texts(fig) -> list:
     FigureCanvasAgg(fig).draw()
     return [t.get_text() for t in fig.findobj(Text) if t.get_text() and "$" not in t.get_text()]

@@ -35,6 +35,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import Formatter, Locator, MaxNLocator, NullFormatter
 
 from . import outfile
+from .messages import printable
 from .panels import (LOSS, METRICS, TIME_SERIES, Cdf, Curves, Lines, Panel, Series, as_written, axis_name,
                      label, metric_label, numeric, select, seeds_note, summarise, unaveraged, words)
 
@@ -552,10 +553,11 @@ def render(df: Optional[pd.DataFrame], panels: Sequence[Union[Panel, Cdf, Lines,
 
 def _suptitle(fig: Figure, title: str, width: float, page: Optional[Size]) -> None:
     """`title` over the figure, each line wrapped to its `width` inches (about 10 characters an inch at 12
-    points)."""
+    points), then drawn as written (`as_written`): wrapped after, a word longer than a line could be cut
+    between a `$` and the `\\` escaping it, and what followed typeset as mathtext again."""
     chars = int(width * 10 * 12 / (page.font + 1 if page else 12))
-    lines = (textwrap.fill(as_written(line), chars) for line in title.split("\n"))  # as the user wrote it
-    fig.suptitle("\n".join(lines), fontsize="large")
+    lines = [part for line in title.split("\n") for part in textwrap.wrap(printable(line), chars) or [""]]
+    fig.suptitle("\n".join(map(as_written, lines)), fontsize="large")
 
 
 def check_image_path(path: Union[str, Path]) -> None:
