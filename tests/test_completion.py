@@ -34,7 +34,11 @@ def completions(line: str) -> list:
     """What bash is offered for the last word of `line` (`bash_words`), asked as typer's bash function asks
     (`pacesim --show-completion bash`: COMP_WORDS joined by its IFS, a newline; the answer read as bash
     reads it into COMPREPLY, a word a line)."""
-    words = bash_words(line)
+    return asked(bash_words(line))
+
+
+def asked(words: list) -> list:
+    """What bash is offered for the last of `words` (COMP_WORDS as bash gives them), as `completions` asks."""
     env = dict(os.environ, _PACESIM_COMPLETE="complete_bash", COMP_WORDS="\n".join(words),
                COMP_CWORD=str(len(words) - 1))
     done = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True)
@@ -180,6 +184,35 @@ def test_where_completes_in_its_option_equals_form_and_quotes_what_it_puts_on_th
     assert completions(f"{line} --where variant=two\\ w") == ["two\\ words"]
 
 
+def test_where_completes_inside_an_open_quote_as_that_quote_reads_it(tmp_path):
+    """Review of issue 34 (review34e D3): after an open quote, `--where 'variant=tw` TAB gave `'variant=two\\
+    words'`: readline puts the completion after the quote and closes it, and inside `'` the backslash of
+    `printf %q` is a character of the value, which pacesim refused. Each completion, put after the quote and
+    the quote closed after it as readline does, is read back by bash as the value, with `'` and `"`, in each
+    place bash's word may begin (bash splits at `=` only outside quotes)."""
+    from pacesim.store import Store
+
+    values = ["two words", "q'q", 'd"q', "x:y", "$\\foo$", "z\\z", "bang!s", "m`s", "3KB"]  # first letters apart
+    with Store(tmp_path) as store:
+        store.register_sweep("odd", {"axes": {"variant": values}}, [])
+    line = ["pacesim", "plot", "--results", str(tmp_path), "odd"]
+    for value in values:
+        for q in "'\"":
+            v = value[0]
+            for typed, words in ((f"--where {q}variant={v}", ["--where", f"{q}variant={v}"]),
+                                 (f"--where variant={q}{v}", ["--where", "variant", "=", f"{q}{v}"]),
+                                 (f"--where=variant={q}{v}", ["--where", "=", "variant", "=", f"{q}{v}"]),
+                                 (f"--where={q}variant={v}", ["--where", "=", f"{q}variant={v}"])):
+                (offered,) = asked(line + words)
+                # readline replaces what follows the open quote with the completion, and closes the quote
+                left = f"{shlex.join(line)} {typed[:typed.rindex(q) + 1]}{offered}{q}"
+                read = subprocess.run(["bash", "-c", f"printf '%s\\0' {left}"], capture_output=True, text=True)
+                assert read.stdout.split("\0")[-2] in (f"variant={value}", f"--where=variant={value}"), (left, read)
+    assert asked(line + ["--where", "'variant=t"]) == ["variant=two words"]
+    assert asked(line + ["--where", "'variant=q"]) == ["variant=q'\\''q"]
+    assert asked(line + ["--where", '"variant=b']) == ['variant=bang"\\!"s']
+
+
 def _bash(cwd: Path, env: dict):
     """A fresh interactive bash (its startup files read: the installed completion with them), prompt `@ `."""
     import pexpect
@@ -248,5 +281,9 @@ def test_where_values_complete_after_the_equals_sign_in_an_interactive_bash(tmp_
         assert _completed(sh, "pacesim plot buffers --where=core.buffer=1")[1] == \
             "pacesim plot buffers --where=core.buffer=10KB"
         assert _words(sh, f"{start}variant=t") == ["pacesim", "plot", "buffers", "--where", "variant=two words"]
+        # review34e D3: after an open quote, the value as the quote reads it
+        for quote in "'\"":
+            assert _words(sh, f"{start}{quote}variant=t") == ["pacesim", "plot", "buffers", "--where",
+                                                               "variant=two words"]
     finally:
         sh.close(force=True)

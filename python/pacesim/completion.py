@@ -5,10 +5,12 @@ answers at once."""
 from __future__ import annotations
 
 import glob
+import os
 import re
+import shlex
 import sqlite3
 from pathlib import Path
-from typing import List
+from typing import List, Tuple
 
 import typer
 from typer import _completion_classes  # typer's shell classes and their registry (its own copy of click's)
@@ -160,6 +162,45 @@ def bash_quoted(value: str) -> str:
     return re.sub(r"([^\w@%+=:,./-])", r"\\\1", value)
 
 
+def open_quote(word: str) -> Tuple[str, int]:
+    """The quote left open at the end of `word` as typed on bash's line (`'`, `"`, or "" for none) and where
+    it opens (-1 for none): outside quotes and inside `"` a backslash takes the next character as it is,
+    inside `'` nothing does."""
+    quote, at, i = "", -1, 0
+    while i < len(word):
+        c = word[i]
+        if quote == "'":
+            quote = "" if c == "'" else quote
+        elif c == "\\":
+            i += 1
+        elif c == quote:
+            quote = ""
+        elif not quote and c in "'\"":
+            quote, at = c, i
+        i += 1
+    return quote, at
+
+
+_QUOTE_CANNOT = {"'": re.compile(r"[\x00-\x1f\x7f']+"), '"': re.compile(r"[\x00-\x1f\x7f!]+")}
+"""What a quote cannot hold as it is: in `'` a `'` (it ends it) or a control character; in `"` a control
+character or the `!` of history expansion (which a backslash there does not hide)."""
+
+
+def quoted_in(quote: str, value: str) -> str:
+    """`value` as bash must be given it to read back `value` itself, typed after an open `quote` (`'`, `"`)
+    that readline closes after it: as it is in `'`, with a backslash before each of `$`, `` ` ``, `"` and `\\`
+    in `"` (what double quotes give a meaning to), and what the quote cannot hold (`_QUOTE_CANNOT`) outside
+    it, the quote closed before and opened again after (`q'\\''q`). No quote: `bash_quoted`."""
+    if not quote:
+        return bash_quoted(value)
+    inside = (lambda t: t) if quote == "'" else (lambda t: re.sub(r'([$`"\\])', r"\\\1", t))
+    out, at = [], 0
+    for m in _QUOTE_CANNOT[quote].finditer(value):
+        out += [inside(value[at:m.start()]), quote, bash_quoted(m[0]), quote]
+        at = m.end()
+    return "".join(out + [inside(value[at:])])
+
+
 class BashWords(_completion_classes.BashComplete):
     """bash's completion request (typer's, `pacesim --install-completion`) with the words bash split at `=`
     joined again: `--where core.buffer=1` reached the program as the words `core.buffer`, `=`, `1`, which
@@ -168,12 +209,17 @@ class BashWords(_completion_classes.BashComplete):
     last `=`, so a completion that begins with the joined word's part before it (`core.buffer=`) is given
     without that part, quoted as bash reads it back (`bash_quoted`: bash puts it on the line as it comes, and
     a value with a space was two words). With `=` taken out of COMP_WORDBREAKS nothing is split, joined or
-    cut."""
+    cut. Typed after an open quote (`--where 'variant=tw`), readline replaces only what follows the quote and
+    closes it after: what precedes the quote is cut too, and the rest is written as the quote reads it
+    (`quoted_in`; `printf %q`'s `two\\ words` there kept its backslash, a value pacesim refused)."""
 
     _before = ""
     """The part of what click completes before bash's own current word: the words joined to it
     (`core.buffer=`), after an option's own `--where=` (click completes the value of `--where=core.buffer=1`,
     `core.buffer=1`)."""
+
+    _quote = ""
+    """The quote left open in bash's own current word (`open_quote`), or ""."""
 
     def get_completion_args(self):
         args, incomplete = super().get_completion_args()
@@ -186,11 +232,16 @@ class BashWords(_completion_classes.BashComplete):
         own = "" if _breaks(incomplete) else incomplete
         completed = words[-1].partition("=")[2] if words[-1].startswith("-") else words[-1]
         self._before = completed[:len(completed) - len(own)]
+        raw = os.environ["COMP_WORDS"].split("\n")  # bash's words as typed, joined by its IFS, a newline
+        cword = int(os.environ["COMP_CWORD"])
+        self._quote, at = open_quote(raw[cword]) if cword < len(raw) else ("", -1)
+        if self._quote:  # the part of bash's word before its open quote, as bash reads it
+            self._before += "".join(shlex.split(raw[cword][:at]))
         return words[:-1], words[-1]
 
     def format_completion(self, item) -> str:
         value = super().format_completion(item)
-        return bash_quoted(value[len(self._before):] if value.startswith(self._before) else value)
+        return quoted_in(self._quote, value[len(self._before):] if value.startswith(self._before) else value)
 
 
 def use_bash_words() -> None:
