@@ -293,9 +293,22 @@ def _stdout_fd() -> int:
         return -1
 
 
+def _stdout_closed() -> bool:
+    """Whether this process was started with no standard output to write to: closed (`>&-`, which leaves
+    Python's `sys.stdout` None, and each print an AttributeError) or open for reading only (`1</dev/null`)."""
+    if sys.stdout is None:
+        return True
+    fd = _stdout_fd()
+    try:
+        return fd >= 0 and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY
+    except OSError:  # EBADF: closed under Python's own stream
+        return True
+
+
 def command(fn: F) -> F:
-    """`fn` as a command that refuses a path the file system cannot look up (`_looked_up`) and survives its
-    standard output being closed (see the module's docstring)."""
+    """`fn` as a command that refuses a path the file system cannot look up (`_looked_up`) or a standard
+    output it cannot write to (`_stdout_closed`, before any work: status 2, what was given cannot be used),
+    and survives its standard output being closed by its reader (see the module's docstring)."""
 
     paths = _paths(fn)
     # typer turns '' into Path('.'): each path parameter without a parser of its own reads its text with `_path`,
@@ -306,6 +319,9 @@ def command(fn: F) -> F:
 
     @functools.wraps(fn)
     def guarded(*args, **kwargs):
+        if _stdout_closed():
+            fail("standard output cannot be written (closed, or open for reading only): the command prints there; give "
+                 "it one (>/dev/null to discard what it prints)")
         _looked_up(paths, kwargs)
         try:
             with warnings.catch_warnings():

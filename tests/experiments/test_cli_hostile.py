@@ -193,6 +193,26 @@ def test_a_reader_closing_stdout_early_leaves_the_report_written(tmp_path):
     assert (tmp_path / "f.json").stat().st_size > 1000
 
 
+
+def _closed() -> None:
+    os.close(1)  # `>&-`
+
+
+def _read_only() -> None:
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 1)  # `1</dev/null`
+
+
+@pytest.mark.parametrize("args", [["run", *RUN, "--json", "-"], ["run", *RUN], ["reproduce", "--list"]])
+@pytest.mark.parametrize("start", [_closed, _read_only])
+def test_a_closed_standard_output_is_named_before_any_work(tmp_path, args, start):
+    """Review of issue 34 (review34e D4): started with standard output closed (`>&-`), each command ended in a
+    37-40 line traceback (AttributeError: 'NoneType' object has no attribute 'write'), having run first. Now
+    an error naming standard output, status 2 (what was given cannot be used), nothing run or written."""
+    done = subprocess.run(pacesim_process(*args), preexec_fn=start, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith("error: standard output cannot be written") and done.stderr.count("\n") <= 2
+    assert list(tmp_path.iterdir()) == []
+
 @pytest.mark.parametrize("read_all", [False, True])
 def test_output_that_fits_in_the_pipe_and_is_cut_by_its_reader_is_no_success(read_all, monkeypatch, capsys):
     """`pacesim run ... --json - | head -c 100` (review of issue 34): a report small enough for the pipe's
