@@ -15,7 +15,7 @@ import pacesim
 from pacesim import scenario as scenario_module
 from pacesim.cli import app
 from pacesim.store import Store, run_key
-from pacesim.sweep import IN_FLIGHT, MAX_POINTS, Sweep, SweepError, run_sweep
+from pacesim.sweep import IN_FLIGHT, MAX_POINTS, Sweep, SweepError, load_sweep, run_sweep
 
 TINY = ["topology.edges=2", "topology.hosts_per_edge=2", "duration=2s", "warmup=1s", 'traffic.start=["0s", "0.5s"]']
 runner = CliRunner()
@@ -184,12 +184,37 @@ def test_a_pool_goes_on_when_a_worker_died_writing_its_result():
     # written differently, meaning one buffer (found by the outside review: 3 points, run once, stored once)
     ([1], {"core.buffer": ["3KB", "10KB", "3000B"]}, r"^axis 'core.buffer'\[2\]: '3000B' means what \[0\] '3KB'"),
     ([1], {"duration": ["20s", "20000ms"]}, r"^axis 'duration'\[1\]: '20000ms' means what \[0\] '20s'"),
+    # review34e D5: -0.0 ran the 0.0 point again under a key of its own
+    ([1], {"pacing.fraction": [0.0, -0.0, 0.5]}, r"^axis 'pacing.fraction'\[1\]: -0.0 means what \[0\] 0.0"),
 ])
 def test_a_point_given_twice_is_refused(seeds, axes, match, tmp_path):
     # Found by bench/fuzz/hostile_store.py: seeds = [1, 1] made a sweep of 2 points that the store listed once.
     with pytest.raises(SweepError, match=match):
         Sweep(name="s", axes=axes, seeds=seeds, set=TINY)
 
+
+
+def test_a_users_negative_zero_is_zero(tmp_path):
+    """Review of issue 34 (review34e D5): -0.0 written in a sweep file or given to --set was kept: an axis
+    [0.0, -0.0, 0.5] ran one point twice under two keys, `results` printed -0.0 and `run --json` echoed it.
+    Read as 0.0 wherever a user's number is read (TOML: files and --set values), sign and all."""
+    import math
+
+    def positive_zero(x) -> bool:
+        return x == 0 and math.copysign(1.0, x) == 1.0
+
+    base = pacesim.load_scenario("e-base")
+    assert positive_zero(scenario_module.apply_overrides(base, ["pacing.fraction=-0.0"]).pacing.fraction)
+    (tmp_path / "nz.toml").write_text(f'name = "nz"\nset = {json.dumps(TINY)}\n[axes]\n'
+                                      '"pacing.fraction" = [-0.0, 0.5]\n')
+    axis = load_sweep(tmp_path / "nz.toml").axes["pacing.fraction"]
+    assert positive_zero(axis[0]) and axis[1] == 0.5
+    (tmp_path / "nz.toml").write_text(f'name = "nz"\nset = {json.dumps(TINY)}\n[axes]\n'
+                                      '"pacing.fraction" = [0.0, -0.0, 0.5]\n')
+    with pytest.raises(SweepError, match=r"^axis 'pacing.fraction'\[1\]: 0.0 is given twice \(also at \[0\]\)"):
+        load_sweep(tmp_path / "nz.toml")
+    (tmp_path / "s.toml").write_text('[pacing]\nscheme = "host"\nfraction = -0.0\n')
+    assert positive_zero(pacesim.load_scenario(tmp_path / "s.toml").pacing.fraction)
 
 def test_checking_a_sweep_off_a_terminal_writes_its_progress_as_lines(monkeypatch, capsys):
     # The issue 33 review: a 10^6-point sweep is checked for most of an hour, and printed nothing into a log

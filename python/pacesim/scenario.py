@@ -332,6 +332,12 @@ MAX_TRACE_BYTES = 256 * 10**6
 """The largest UDP trace file a scenario may name (the engine reads it whole; video traces are a few MB)."""
 
 
+def _float(text: str) -> float:
+    """A TOML float as a number, -0.0 read as 0.0: a user's -0.0 means zero, as -0 does for an integer (kept,
+    it was a point of its own beside 0.0: another key, printed `-0.0`, a sweep axis holding zero twice)."""
+    return float(text) or 0.0
+
+
 def read_toml(path: Path) -> dict:
     """A TOML file's contents; a ScenarioError naming the file when it is
     larger than `MAX_TOML_BYTES`, not UTF-8, not TOML, nested past what the
@@ -341,7 +347,7 @@ def read_toml(path: Path) -> dict:
     except UnicodeDecodeError as e:
         raise ScenarioError(str(path), f"not UTF-8 text: byte 0x{e.object[e.start]:02x} at offset {e.start}") from None
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(text, parse_float=_float)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(str(path), f"not valid TOML: {e}") from None
     except RecursionError:
@@ -353,7 +359,7 @@ def read_toml(path: Path) -> dict:
 def _toml_value(text: str) -> Any:
     """A TOML scalar (or array) if `text` is one, else the text itself: 3 -> 3, 5KB -> "5KB"."""
     try:
-        return tomllib.loads(f"value = {text}")["value"]
+        return tomllib.loads(f"value = {text}", parse_float=_float)["value"]
     except (ValueError, RecursionError):  # not TOML (or nested, or a number, past what it reads): a string
         return text.strip()
 
