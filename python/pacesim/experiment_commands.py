@@ -485,6 +485,8 @@ def plot(
     if title is None:
         title = f"{paper_ref(figure_id)}: {FIGURES[figure_id].caption}" if figure_id in FIGURES else name
         title += QUICK_RUN if figure_id in FIGURES and name != figure_id else ""
+        if filters:  # the figure draws only part of the sweep: its title says which
+            title += "\nwhere " + "; ".join(f"{k} = {' or '.join(map(str, v))}" for k, v in filters.items())
     named = f"{name}-{y}-vs-{x}" + "".join(f"-by-{b}" for b in panel.by)
     named += "".join(f"-{k}={','.join(v)}" for k, v in filters.items()) + ("-logy" if logy else "")
     named += _size_tag(size) + titled

@@ -124,6 +124,20 @@ def _texts(svg: str) -> str:
     return " ".join(c for c in re.findall(r"<!-- (.*?) -->", open(svg).read()))
 
 
+
+def test_a_where_figures_default_title_says_what_where_kept(tiny_store):
+    """Review of issue 34 (review34e L4): a --where figure was titled as the whole sweep's; its default title
+    now says which values it keeps (a title of one's own is left as written)."""
+    base = ["plot", "tiny", "--results", tiny_store[0].root, "--format", "svg"]
+    (kept,) = ok(base + ["--where", "pacing.scheme=edge"])
+    assert "tiny" in _texts(kept) and "where pacing.scheme = edge" in _texts(kept)
+    (both,) = ok(base + ["--where", "pacing.scheme=none,edge", "--by", "pacing.scheme", "--where",
+                         "core.buffer=3KB,10KB"])
+    assert "where pacing.scheme = edge or none; core.buffer = 3KB or 10KB" in _texts(both)
+    (whole,) = ok(base + ["--by", "pacing.scheme"])
+    (own,) = ok(base + ["--where", "pacing.scheme=edge", "--title", "Mine"])
+    assert "where" not in _texts(whole) and "where" not in _texts(own)
+
 @pytest.fixture(scope="module")
 def series_store(tmp_path_factory, pool):
     """One tiny sweep whose runs record flow 0's window and the core's queue every 100 ms."""
