@@ -199,11 +199,15 @@ def test_results_counts_and_names_the_damaged_points_a_sweep_runs_again(stored, 
         with pytest.warns(DamagedRun) as warned, pytest.raises(SweepError, match=f"{progress}: is a directory holding "
                                                                "files, in place of a run's table; move it away"):
             run_sweep(tiny(), store, pool, progress=False)
-        assert sorted(str(w.message) for w in warned) == sorted(
-            f"tiny: the stored run of point {point}: {reason}; running it again" for point, reason in named)
+        told = {f"tiny: the stored run of point {point}: {reason}; running it again" for point, reason in named}
+        assert sorted(str(w.message) for w in warned) == sorted(told)
         (progress / "kept").unlink()
-        with pytest.warns(DamagedRun, match=f"seed 2: {why[keys[3]]}"):
+        # Told again of those the stopped sweep had not run yet: the one whose table was the directory, and
+        # any other its pool had not reached (review34e: one such warning, unmatched, was left to the session)
+        with pytest.warns(DamagedRun) as warned:
             assert run_sweep(tiny(), store, pool, progress=False).ran >= 1
+        again = {str(w.message) for w in warned}
+        assert again <= told and any(f"seed 2: {why[keys[3]]}" in m for m in again), again
         assert store.sweeps().loc[0, ["ok", "damaged"]].tolist() == [4, 0]
 
 
