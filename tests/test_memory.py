@@ -338,6 +338,18 @@ def test_a_queue_of_12_million_packets_is_refused_under_a_limit_it_would_pass():
     assert e.value.field == "traffic.udp[0].rate" and "more than the limit" in e.value.message
 
 
+def test_a_byte_limited_queue_is_counted_in_the_smallest_packets_that_reach_it():
+    # review33e D1: 300 Gb/s of CBR alternating 1 B and 60,000 B packets into a 10 Mb/s core with a 30 MB buffer:
+    # drop-tail drops the 60,000 B packets and keeps taking 1 B ones, so the queue fills with 1 B packets (701 MB
+    # peak), counted as 30 MB / 30,000.5 B mean (67.7 MB estimated). At most 2 MB / 1 B + 1 here, and at least
+    # that many: it outpaces the core by far more.
+    s = _scenario(UDP + ["topology.udp_access_rate=400Gbps", "topology.udp_access_delay=0s", "core.rate=10Mbps",
+                         "core.delay=1ms", "core.buffer=2MB",
+                         'traffic.udp=[{kind="cbr", rate="300Gbps", sizes=["1B", "60000B"]}]'])
+    queued = memory.estimate(s).parts["traffic.udp[0].rate"] // memory.QUEUED_PACKET_BYTES
+    assert 2_000_001 <= queued <= 2_000_001 + 10_000, queued  # and the packets on the wires
+
+
 def test_sources_sharing_a_link_are_counted_together_at_their_offered_rate():
     # Issue 33: two 60 Mb/s CBR sources into the 100 Mb/s UDP access link, each under it alone: 20 Mb/s more
     # than it sends for 21 s, 52,500 packets of 1000 B (once not counted: each source was weighed alone); on the

@@ -657,8 +657,11 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         size = mean_rate / sum(arriving[i] / _mean_size(s.traffic.udp[i]) for i in sources)
         packets = int(max(0.0, bits) / 8 / size)
         limited = link["buffer_bytes"] is not None or link["buffer_packets"] is not None
-        if limited:  # it drops what passes its limit
-            packets = min(packets, link["buffer_packets"] or int(link["buffer_bytes"] / size) + 1)
+        if limited:  # it drops what passes its limit, and a byte limit admits small packets after big ones are
+            # dropped, so it fills with the smallest that reach it: its bits in those (issue 33, review33e D1)
+            least = min(_least(s.traffic.udp[i]) for i in sources)
+            packets = min(int(max(0.0, bits) / 8 / least),
+                          link["buffer_packets"] or int(link["buffer_bytes"] / least) + 1)
         e.parts[key] = e.parts.get(key, 0) + packets * QUEUED_PACKET_BYTES
         if limited:
             continue
@@ -676,16 +679,20 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
 def _on_wire(s, link: dict, sources: List[int]) -> int:
     """The UDP packets of `sources` on `link`'s wire at once, sent and not yet arrived: each source's sent in the
     link's delay, at most at the link's rate and at most at the source's peak (a CBR source's rate, an ON-OFF
-    source's peak; the others' the link's), in its smallest packets (a trace's of a byte: a frame's last packet
-    carries what is left of it, and a frame scaled to a rate may be a byte), and one more each (issue 33's seventh
+    source's peak; the others' the link's), in its smallest packets (`_least`), and one more each (issue 33's seventh
     review: 1 Gb/s of 100 B packets over a 10 s wire, 12.5 million packets, 1.32 GB peak, not counted)."""
     wire = 0
     for i in sources:
         u = s.traffic.udp[i]
         peak = min(link["rate_bps"], u.rate if u.kind in ("cbr", "onoff") else math.inf)
-        smallest = 1 if u.kind == "trace" else _sizes(u)[0]
-        wire += math.ceil(peak * link["delay_ns"] / 1e9 / 8 / smallest) + 1
+        wire += math.ceil(peak * link["delay_ns"] / 1e9 / 8 / _least(u)) + 1
     return wire
+
+
+def _least(u) -> int:
+    """A UDP source's smallest packet, bytes: a trace's a byte (a frame's last packet carries what is left of
+    it, and a frame scaled to a rate may be a byte)."""
+    return 1 if u.kind == "trace" else _sizes(u)[0]
 
 
 def _sizes(u) -> Tuple[int, int]:
