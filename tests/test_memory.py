@@ -353,22 +353,23 @@ def test_a_byte_limited_queue_is_counted_in_the_smallest_packets_that_reach_it()
 def test_sources_sharing_a_link_are_counted_together_at_their_offered_rate():
     # Issue 33: two 60 Mb/s CBR sources into the 100 Mb/s UDP access link, each under it alone: 20 Mb/s more
     # than it sends for 21 s, 52,500 packets of 1000 B (once not counted: each source was weighed alone); on the
-    # wires of udp.up, the core and udp.sink.in, each source's 60 Mb/s for 5, 50 and 0 ms: 37.5, 375 and 0
-    # packets, one more each, 832 for both.
+    # wires of udp.up, the core and udp.sink.in (5, 50 and 0 ms), what each link sends, 100 Mb/s, once for both
+    # (review33e D7): 62.5, 625 and 0 packets, one more each, 691.
     two = _scenario(UDP + ['traffic.udp=[{kind="cbr", rate="60Mbps", size="1000B"}, '
                            '{kind="cbr", rate="60Mbps", size="1000B"}]'])
     e = memory.estimate(two)
-    assert sum(e.parts.values()) == (52_500 + 832) * memory.QUEUED_PACKET_BYTES + 2 * memory.UDP_SOURCE_BYTES
+    assert sum(e.parts.values()) == (52_500 + 691) * memory.QUEUED_PACKET_BYTES + 2 * memory.UDP_SOURCE_BYTES
     assert len(e.notes) == 1
     assert "traffic.udp[0, 1] send 120Mbps into link udp.up" in e.notes[0], e.notes
     # The queue holds the sources' packets as they come, so counts them in the offered stream's mean packet:
     # 1 Mb/s of 1 B packets and 120 Mb/s of 1000 B offer 140,000 packets a second of 108.04 B on average: the
     # 21 Mb/s excess over 21 s is 510,247 of them (bench/fuzz/hostile.py found the rate-weighted mean, 991.7 B,
     # which counted 55,583). On the wires, each source in its own packets: 1 Mb/s of 1 B for 5, 50 and 0 ms,
-    # 625, 6,250 and 0, and 100 Mb/s of 1000 B, 62.5, 625 and 0; one more each: 7,569.
+    # 625, 6,250 and 0, and 100 Mb/s of 1000 B, 62.5, 625 and 0; one more each, one in all on udp.sink.in's wire
+    # (no delay: what it sends, review33e D7): 7,568.
     mixed = _scenario(UDP + ['traffic.udp=[{kind="cbr", rate="1Mbps", size="1B"}, '
                              '{kind="cbr", rate="120Mbps", size="1000B"}]'])
-    assert sum(memory.estimate(mixed).parts.values()) == (int(21e6 * 21 / 8 / (121e6 / 8 / 140_000)) + 7569) * \
+    assert sum(memory.estimate(mixed).parts.values()) == (int(21e6 * 21 / 8 / (121e6 / 8 / 140_000)) + 7568) * \
         memory.QUEUED_PACKET_BYTES + 2 * memory.UDP_SOURCE_BYTES
     # An ON-OFF source offers ns-2's closed form (never above its peak): ON and OFF of 1 ns at a 1 Mb/s peak
     # of 125 B packets is one packet per burst, each 1 ms + 1 ns after the last: 10^6 / (1 + 10^-6) b/s (it
@@ -409,12 +410,13 @@ def test_every_link_of_a_udp_route_is_counted_at_what_reaches_it():
     # counted against the larger; it sends them on in proportion, 40 and 20 Mb/s. Source 1's 20 Mb/s then
     # outpace b-h3 (10 Mb/s) by 10 Mb/s: 2,500 packets (at its offered 40 Mb/s it would be 7,500). The core
     # (limit 10 KB) gets 40 Mb/s, under its 50. The wires (1 ms each; one more packet each source) count against
-    # the source bringing most: h1-a 10 + 5, a-b 7.5 + 5, the core 6.25 (its rate), c-h2 10: 51; b-h3 1.25: 3.
+    # the source bringing most: h1-a 10 + 5, a-b 7.5 (its rate, once for both: review33e D7) and one, the core
+    # 6.25 (its rate), c-h2 10: 45; b-h3 1.25: 3.
     shared = _graph('{from="h1", to="a", rate="1Gbps", delay="1ms"}, {from="a", to="b", rate="60Mbps", delay="1ms"}, '
                     '{from="b", to="h3", rate="10Mbps", delay="1ms"}',
                     '{kind="cbr", rate="80Mbps", size="1000B", from="h1", to="h2"}, '
                     '{kind="cbr", rate="40Mbps", size="1000B", from="h1", to="h3"}')
-    assert memory.estimate(shared).parts == {"traffic.udp[0].rate": (15_000 + 51) * memory.QUEUED_PACKET_BYTES,
+    assert memory.estimate(shared).parts == {"traffic.udp[0].rate": (15_000 + 45) * memory.QUEUED_PACKET_BYTES,
                                              **_graph_parts(5, 3, 3), "traffic.udp": 2 * memory.UDP_SOURCE_BYTES,
                                              "traffic.udp[1].rate": (2_500 + 3) * memory.QUEUED_PACKET_BYTES}
     # A link with a limit holds at most that: the core at 5 Mb/s queues 10 KB / 1000 B + 1 (the one being sent),
@@ -741,6 +743,22 @@ def test_packets_on_a_long_wire_are_counted():
                    "core.buffer=1MB", "duration=12s", "warmup=0s",
                    'traffic.udp=[{kind="cbr", rate="1Gbps", size="100B", from="s", to="d"}]'])
     assert memory.estimate(s).parts["traffic.udp[0].rate"] >= 12_500_000 * memory.QUEUED_PACKET_BYTES
+
+
+def test_a_wire_is_counted_once_for_all_the_sources_crossing_it():
+    # review33e D7: 1000 Poisson sources of 10 Kb/s of 64 B packets over a 1 Gb/s core of 100 ms were each given
+    # the whole wire (50.1 GB refused, 51 MB peak). The core's wire holds at most 1e9 x 0.1 / 512 = 195,312.5
+    # packets and one more, udp.up's (100 Mb/s, 5 ms) 976.6 and one more, udp.sink.in's (no delay) one.
+    s = _scenario(UDP + ["duration=2s", "core.rate=1Gbps", "core.delay=100ms", "topology.udp_access_rate=100Mbps",
+                         "traffic.udp=[" + ", ".join(['{kind="poisson", rate="10Kbps", size="64B"}'] * 1000) + "]"])
+    links = {link["name"]: link for link in topology.describe(s, 0)["links"]}
+    wire = {name: memory._on_wire(s, links[name], list(range(1000))) for name in ("core", "udp.up", "udp.sink.in")}
+    assert wire == {"core": 195_314, "udp.up": 978, "udp.sink.in": 1}
+    # Fewer sources than a wire's worth: each its packets in the delay at most (the link's rate for Poisson).
+    cbr = _scenario(UDP + ['traffic.udp=[{kind="cbr", rate="1Mbps", size="100B"}, {kind="cbr", rate="2Mbps", '
+                           'size="1000B"}]'])
+    assert memory._on_wire(cbr, links["core"], [0, 1]) == (125 + 1) + (25 + 1)
+    assert memory.estimate(s).total < 10**9
 
 
 def test_every_udp_source_is_counted_and_many_refused_before_the_front_reads_them():

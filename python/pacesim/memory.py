@@ -677,16 +677,20 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
 
 
 def _on_wire(s, link: dict, sources: List[int]) -> int:
-    """The UDP packets of `sources` on `link`'s wire at once, sent and not yet arrived: each source's sent in the
-    link's delay, at most at the link's rate and at most at the source's peak (a CBR source's rate, an ON-OFF
-    source's peak; the others' the link's), in its smallest packets (`_least`), and one more each (issue 33's seventh
-    review: 1 Gb/s of 100 B packets over a 10 s wire, 12.5 million packets, 1.32 GB peak, not counted)."""
-    wire = 0
+    """The UDP packets of `sources` on `link`'s wire at once, sent and not yet arrived: what the link sends in its
+    delay, at its rate in the smallest packet of any of them (`_least`), and one more; and at most each source's
+    sent in the delay at its peak (a CBR source's rate, an ON-OFF source's peak; the others' the link's) in its
+    smallest packets, and one more each (issue 33's seventh review: 1 Gb/s of 100 B packets over a 10 s wire, 12.5
+    million packets, 1.32 GB peak, not counted; review33e D7: 1000 Poisson sources of 10 Kb/s over a 1 Gb/s, 100 ms
+    wire were each given the whole wire, 50.1 GB for 51 MB)."""
+    delay_bytes = link["delay_ns"] / 1e9 / 8  # bytes on the wire per bit/s sent
+    wire = math.ceil(link["rate_bps"] * delay_bytes / min(_least(s.traffic.udp[i]) for i in sources)) + 1
+    offered = 0
     for i in sources:
         u = s.traffic.udp[i]
         peak = min(link["rate_bps"], u.rate if u.kind in ("cbr", "onoff") else math.inf)
-        wire += math.ceil(peak * link["delay_ns"] / 1e9 / 8 / _least(u)) + 1
-    return wire
+        offered += math.ceil(peak * delay_bytes / _least(u)) + 1
+    return min(wire, offered)
 
 
 def _least(u) -> int:
