@@ -5,6 +5,8 @@ link is noted with its queue's growth, computed here by hand."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from typer.testing import CliRunner
 
@@ -826,6 +828,43 @@ def test_replay_work_is_shared_and_an_unreplayed_source_is_bounded_above_its_rep
         bound = memory._unreplayed(s, 0, source, links)
         assert all(b >= r > 0 for b, r in zip(bound["backlog_bits"], source["replayed"]["backlog_bits"])), (bound, source)
         assert bound["sent_bits"] >= source["replayed"]["sent_bits"]
+
+
+def test_poisson_sources_past_their_replay_are_bounded_by_kingman_at_their_sizes_and_together():
+    # review33e D2: a Poisson source of 60 Mb/s of 100 and 1900 B packets (1000 B on average, 7,500 a second)
+    # into a 100 Mb/s link with no limit for 4,500 s, past the replay: Kingman's bound taken at the largest
+    # packet (lambda x 1900 B = 114 Mb/s, past the link) counted all it sends (34 GB for 46 MB with 64-1500 B).
+    # Its bound x + 1900 B solves, with theta = ln(n / 2^-40) / x and n = 2 x 7,500 x 4,500 + 100 arrivals,
+    # 7,500 (exp(800 theta) / 2 + exp(15200 theta) / 2 - 1) = theta 10^8.
+    s = _scenario(UDP[:1] + ["duration=4500s", "warmup=0s", "topology.udp_access_rate=100Mbps",
+                              'traffic.udp=[{kind="poisson", rate="60Mbps", sizes=["100B", "1900B"]}]'])
+    d = topology.describe(s, 0)
+    links = {link["name"]: link for link in d["links"]}
+    (source,) = d["udp"]
+    assert source["replayed"] is None and source["route"][0] == "udp.up"
+    bound = memory._unreplayed(s, 0, source, links)["backlog_bits"][0]
+    theta = math.log((2 * 7500 * 4500 + 100) / 2.0**-40) / (bound - 15200)
+    assert 7500 * (math.expm1(800 * theta) + math.expm1(15200 * theta)) / 2 == pytest.approx(theta * 1e8, rel=1e-9)
+    assert memory.estimate(s).parts["traffic.udp[0].rate"] < 10**8  # a few thousand packets, and the wires
+    # A range of 64 to 1500 B is drawn in whole bytes: bounded as if even over 63.5 to 1500.5 B, above the list
+    # of its ends, 64 and 1500 B, at the same mean (exp is convex), and finite though 1500 B x lambda > C.
+    ranged = memory._cumulant(pacesim.apply_overrides(s, ['traffic.udp=[{kind="poisson", rate="60Mbps", '
+                                                         'size=["64B", "1500B"]}]']).traffic.udp[0], 7500.0)
+    ends = memory._cumulant(pacesim.apply_overrides(s, ['traffic.udp=[{kind="poisson", rate="60Mbps", '
+                                                       'sizes=["64B", "1500B"]}]']).traffic.udp[0], 7500.0)
+    assert all(ranged(t) <= ends(t) for t in (1e-6, 1e-5, 1e-4))
+    assert memory._kingman([(ranged, 7500 * 782 * 8, 1e8, 12000)], 1e8) < 1e6
+    # Beside 1000 sources of 100 b/s, which cut its replay share, each was counted as all it sends (50.6 GB
+    # refused, 52 MB peak): together they are one Poisson source, bounded as one, no less than it alone.
+    s = _scenario(UDP[:1] + ["duration=500s", "warmup=0s", "topology.udp_access_rate=100Mbps", "traffic.udp=["
+                             + ", ".join(['{kind="poisson", rate="50Mbps", size="64B"}']
+                                         + ['{kind="poisson", rate="100bps", size="64B"}'] * 1000) + "]"])
+    d = topology.describe(s, 0)
+    links = {link["name"]: link for link in d["links"]}
+    assert d["udp"][0]["replayed"] is None
+    alone = memory._unreplayed(s, 0, d["udp"][0], links)["backlog_bits"][0]
+    queued = memory.estimate(s).parts["traffic.udp[0].rate"] / memory.QUEUED_PACKET_BYTES
+    assert alone / 512 <= queued < 10**6
 
 
 def test_a_tmix_run_counts_pandas_which_tabulates_its_connections():

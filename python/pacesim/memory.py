@@ -63,6 +63,7 @@ estimate takes the larger figures.
 
 from __future__ import annotations
 
+import collections
 import functools
 import math
 import os
@@ -642,7 +643,7 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         excess, t = mean_rate - rate, max(run.values())
         # All the UDP that arrives: at its mean rate, or what a replayed source sends in this run if more.
         udp_bits = sum(max(arriving[i] * run[i], (replayed[i] or {}).get("sent_bits", 0.0)) for i in sources)
-        burst = _bursts(link, [(routes[i], replayed[i]) for i in sources], links)
+        burst = _bursts(link, [(routes[i], replayed[i], d["udp"][i]["mean_rate_bps"]) for i in sources], links)
         i = max(sources, key=lambda i: arriving[i] * run[i])
         u = s.traffic.udp[i]
         key = f"traffic.udp[{i}].{'trace.file' if u.kind == 'trace' and u.rate is None else 'rate'}"
@@ -710,11 +711,10 @@ def _unreplayed(s, i: int, source: dict, links: Dict[str, dict]) -> Optional[dic
     the steps (`describe`'s REPLAYED_STEPS; issue 33's seventh review: an ON-OFF source past 2^25 packets was
     counted as no burst, 67 MB for 1.50 GB), in bits: all it sends, the most beyond its mean rate, and beyond
     each link's rate on its route. An ON-OFF source sends at most its peak P, so a link of rate C holds at most
-    (P - C) T of its T seconds and a packet. A Poisson source of packets at most s bits, lambda a second, queues
-    at a link of rate C > lambda s past x bits with chance at most exp(-theta x) at each arrival, theta > 0
-    solving lambda (exp(theta s) - 1) = theta C (Kingman's bound: its arrivals' exponential martingale), so past
-    ln(n / REPLAY_MISS) / theta + s within its n arrivals with chance at most REPLAY_MISS; it sends more than n = 2
-    lambda T + 100 packets with a smaller one still (Chernoff). None for a kind not replayed (CBR, fbm) or a trace."""
+    (P - C) T of its T seconds and a packet. A Poisson source queues as `_kingman` bounds (its `poisson`: its
+    cumulant rate, its mean rate, its arrivals' bound n and its largest packet, for pooling with others at a
+    link); it sends more than n = 2 lambda T + 100 packets with a smaller chance still (Chernoff). None for a
+    kind not replayed (CBR, fbm) or a trace."""
     u = s.traffic.udp[i]
     run = max(0, s.duration - u.start) / 1e9
     smallest, largest = (8 * size for size in _sizes(u))
@@ -728,42 +728,80 @@ def _unreplayed(s, i: int, source: dict, links: Dict[str, dict]) -> Optional[dic
     per_s = source["mean_rate_bps"] / 8 / _mean_size(u)
     n = 2 * per_s * run + 100
     sent = n * largest
-
-    def backlog(rate: float) -> float:
-        if per_s * largest >= rate:
-            return sent
-        lo, hi = 0.0, 1.0 / largest
-        while per_s * math.expm1(hi * largest) < hi * rate:  # grows past the root
-            hi *= 2
-        for _ in range(100):  # bisect theta: below the root lambda (e^{theta s} - 1) < theta C
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if per_s * math.expm1(mid * largest) < mid * rate else (lo, mid)
-        return min(sent, math.log(n / REPLAY_MISS) / lo + largest) if lo > 0 else sent
-
-    return {"sent_bits": sent, "burst_bits": sent,
-            "backlog_bits": [backlog(links[name]["rate_bps"]) for name in source["route"]]}
+    poisson = (_cumulant(u, per_s), source["mean_rate_bps"], n, largest)
+    return {"sent_bits": sent, "burst_bits": sent, "poisson": poisson,
+            "backlog_bits": [min(sent, _kingman([poisson], links[name]["rate_bps"])) for name in source["route"]]}
 
 
-def _bursts(link: dict, sources: List[Tuple[List[str], Optional[dict]]], links: Dict[str, dict]) -> float:
+def _cumulant(u, per_s: float) -> Callable[[float], float]:
+    """Poisson source `u`'s cumulant rate, theta -> lambda (E exp(theta S) - 1), S its packet in bits drawn as the
+    engine draws it (evenly from its `sizes`, or an integer of bytes evenly in its `size` range, whose sum over
+    the bytes is at most the integral over a byte more, half at each end: exp is convex)."""
+    if u.size is None:
+        counts = collections.Counter(u.sizes)
+        return lambda theta: per_s * sum(k * math.expm1(theta * 8 * b) for b, k in counts.items()) / len(u.sizes)
+    low, high = u.size
+    if low == high:
+        return lambda theta: per_s * math.expm1(theta * 8 * low)
+    a, b = 8 * (low - 0.5), 8 * (high + 0.5)
+    return lambda theta: per_s * ((math.expm1(theta * b) - math.expm1(theta * a)) / (theta * (b - a)) - 1)
+
+
+def _kingman(sources: List[Tuple[Callable[[float], float], float, float, float]], rate: float) -> float:
+    """The bits that Poisson `sources` (each its cumulant rate, its mean rate, bit/s, its arrivals' bound n and its
+    largest packet, bits) queue together at a link of `rate` bit/s, with chance under REPLAY_MISS: past x bits
+    with chance at most exp(-theta x) at each arrival, theta > 0 solving sum(cumulant(theta)) = theta C (Kingman's bound, their
+    arrivals' exponential martingale; a sum of Poisson sources is one, of their sizes mixed), so past
+    ln(n / REPLAY_MISS) / theta + the largest packet within their n arrivals; infinite when they bring on
+    average as much as the link sends (review33e D2: taken at the largest packet for every packet, 60 Mb/s of
+    64 to 1500 B into 100 Mb/s counted as all it sent, 34 GB for 46 MB)."""
+    def kappa(theta: float) -> float:
+        return sum(c(theta) for c, _, _, _ in sources)
+
+    mean, largest = sum(m for _, m, _, _ in sources), max(s for _, _, _, s in sources)
+    if mean >= rate:
+        return math.inf
+    if mean == 0:
+        return 0.0
+    lo, hi = 0.0, 1.0 / largest
+    while kappa(hi) < hi * rate:  # grows past the root
+        hi *= 2
+    for _ in range(100):  # bisect theta: below the root the cumulant is under theta C
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if kappa(mid) < mid * rate else (lo, mid)
+    n = sum(n for _, _, n, _ in sources)
+    return math.log(n / REPLAY_MISS) / lo + largest if lo > 0 else math.inf
+
+
+def _bursts(link: dict, sources: List[Tuple[List[str], Optional[dict], float]], links: Dict[str, dict]) -> float:
     """The bits `link` queues beyond the fluid of its sources' mean rates, from the bursts of each
-    `(route, replayed)` source the engine replayed (`topology.describe`: an ON-OFF or Poisson source's
-    packets as drawn for the run). A source's burst `burst_bits` is the most it sends in any window beyond its
-    mean rate times the window, so sources of mean rates r_i bring at most sum(burst_bits) + sum(r_i) x bits
-    in any x seconds, and a FIFO link of rate C holds at most sum(burst_bits) + (sum(r_i) - C) T (a burst
+    `(route, replayed, mean rate)` source the engine replayed (`topology.describe`: an ON-OFF or Poisson
+    source's packets as drawn for the run). A source's burst `burst_bits` is the most it sends in any window
+    beyond its mean rate times the window, so sources of mean rates r_i bring at most sum(burst_bits) + sum(r_i) x
+    bits in any x seconds, and a FIFO link of rate C holds at most sum(burst_bits) + (sum(r_i) - C) T (a burst
     leaves a FIFO no larger than it came, so this holds at every link of the route); a source alone at the
     link holds no more than it would fed directly, `backlog_bits` at the link's rate (nothing at a link as
-    fast as its peak). Sources that the links before bring no faster together than this one sends bring no
-    burst (as fluids: a packet each). Issue 33's sixth review: ON periods of 30 s at 1 Gb/s, a mean of 9.9
-    Mb/s into 10 Mb/s, queued 7.4 million packets (893 MB peak), counted as none."""
+    fast as its peak). Poisson sources past their replay share queue together what `_kingman` bounds at what
+    the others leave of the link's rate, C - sum(r_i) of the others, beside the others' bursts (review33e D2:
+    each counted as all it sent, 50.6 GB for 52 MB); all they send if they leave nothing. Sources that the links
+    before bring no faster together than this one sends bring no burst (as fluids: a packet each). Issue 33's
+    sixth review: ON periods of 30 s at 1 Gb/s, a mean of 9.9 Mb/s into 10 Mb/s, queued 7.4 million packets
+    (893 MB peak), counted as none."""
     name = link["name"]
-    hops = [route.index(name) for route, _ in sources]
+    hops = [route.index(name) for route, _, _ in sources]
     if sum(min((links[n]["rate_bps"] for n in route[:hop]), default=math.inf)
-           for (route, _), hop in zip(sources, hops)) <= link["rate_bps"]:
+           for (route, _, _), hop in zip(sources, hops)) <= link["rate_bps"]:
         return 0.0
-    bursts = [(r["burst_bits"], r["backlog_bits"][hop]) for (_, r), hop in zip(sources, hops) if r is not None]
+    bursts = [(r["burst_bits"], r["backlog_bits"][hop]) for (_, r, _), hop in zip(sources, hops) if r is not None]
     if len(sources) == 1 and bursts:
         return min(bursts[0])
-    return sum(burst for burst, _ in bursts)
+    pooled = [r for _, r, _ in sources if r is not None and "poisson" in r]
+    if not pooled:
+        return sum(burst for burst, _ in bursts)
+    others = [(r, mean) for _, r, mean in sources if r is None or "poisson" not in r]
+    left = link["rate_bps"] - sum(mean for _, mean in others)
+    queued = _kingman([r["poisson"] for r in pooled], left) if left > 0 else math.inf
+    return sum(r["burst_bits"] for r, _ in others if r is not None) + min(queued, sum(r["sent_bits"] for r in pooled))
 
 
 def _tcp_in_flight(s, routes: List[dict], links: Dict[str, dict]) -> Callable[[str], float]:
