@@ -774,6 +774,16 @@ def test_every_udp_source_is_counted_and_many_refused_before_the_front_reads_the
     assert refused.value.field == "traffic.udp"
 
 
+def test_a_udp_sources_sizes_list_is_counted_and_a_long_one_refused_before_the_front_reads_it():
+    # review33e D4b: a CBR source listing 3.2 million "1B" sizes ran under --max-memory 150MB and peaked at
+    # 593 MB (170 to 179 B an element measured).
+    s = _scenario(UDP + ['traffic.udp=[{kind="cbr", rate="1Mbps", sizes=["1B", "2B", "3B"]}]'])
+    assert memory.estimate(s).parts["traffic.udp[0].sizes"] == 3 * memory.LISTED_SIZE_BYTES >= 3 * 179
+    with pytest.raises(ScenarioError) as refused:
+        memory.check_data({"traffic": {"udp": [{"kind": "cbr", "sizes": ["1B"] * 3_200_000}]}}, 150 * 10**6)
+    assert refused.value.field == "traffic.udp[0].sizes"
+
+
 def test_a_graphs_flows_are_refused_before_the_front_reads_them():
     # D4: a graph of 500,000 flows a -> b peaked at 775 MB in the front's check before any refusal; its flows
     # (8 KiB each, 4.1 GB) are now weighed with its links before the front reads them.

@@ -7,7 +7,7 @@ The estimate is the sum of what grows with the scenario, each term named by
 the key that sets it: TCP flows (the topology's flow count, twice with
 `traffic.two_way`; per flow its hosts, links, sender and sink state and its
 report row), q-dumbbell's receivers (a host and its link each), each UDP source (its table, its engine state
-and its row: `UDP_SOURCE_BYTES`), finished short transfers (one report row each), progress
+and its row: `UDP_SOURCE_BYTES`; each element of its `sizes` list: `LISTED_SIZE_BYTES`), finished short transfers (one report row each), progress
 samples and burstiness bins (the engine keeps them as 8-byte values, the
 report holds them again as JSON text and Python lists), `[series]` points
 (every track's grid over the run; every change, a bound on how often each
@@ -125,6 +125,10 @@ UDP_SOURCE_BYTES = 8 * 2**10
 """One UDP source (`traffic.udp`): its table as the front reads and checks it, the engine's source with its
 random streams and route, and its report row. Measured 7.2 KB a source (100,000 CBR sources of 1 Kb/s for 1 s:
 758 MB peak; issue 33's seventh review, where they were not counted)."""
+LISTED_SIZE_BYTES = 192
+"""One element of a UDP source's `sizes` list: its TOML string, the front's checked value, its JSON for the
+engine and the engine's copy. Measured 170 to 179 B an element (a CBR source listing 200,000, 800,000 and 3.2
+million "1B" sizes, 1 s: 79, 186 and 593 MB peak; review33e D4b, where they were not counted)."""
 REPLAY_MISS = 2.0**-40
 """The chance the guard allows a Poisson source it could not replay (`_unreplayed`) of queueing past its bound."""
 
@@ -208,9 +212,10 @@ def _graph(links: int, hosts: int, nodes: int, e: Estimate) -> None:
 
 def check_data(data: dict, limit: Optional[int] = None) -> None:
     """Refuse a scenario as read from TOML, before the front checks it, when its graph's links, hosts, routers and
-    flows and its UDP sources alone exceed `limit` bytes (default: `available_bytes`): checking their tables takes
-    most of what they cost (issue 33's sixth review: 200,000 hosts aborted the process at 2.9 GB, never refused;
-    its seventh: 500,000 flows of a graph peaked at 775 MB before an error on another key). A ScenarioError names
+    flows and its UDP sources with their `sizes` lists alone exceed `limit` bytes (default: `available_bytes`):
+    checking their tables takes most of what they cost (issue 33's sixth review: 200,000 hosts aborted the process
+    at 2.9 GB, never refused; its seventh: 500,000 flows of a graph peaked at 775 MB before an error on another
+    key; review33e D4b: 3.2 million listed sizes, 593 MB under a 150 MB limit). A ScenarioError names
     the largest of the keys; what is not a list is the front's to check."""
     if not isinstance(data, dict):
         return
@@ -225,7 +230,15 @@ def check_data(data: dict, limit: Optional[int] = None) -> None:
     udp = traffic.get("udp") if isinstance(traffic, dict) else None
     if isinstance(udp, list) and udp:
         e.parts["traffic.udp"] = len(udp) * UDP_SOURCE_BYTES
+        for i, u in enumerate(udp):
+            if isinstance(u, dict) and isinstance(u.get("sizes"), list):
+                _listed_sizes(i, u["sizes"], e)
     _refuse(e, limit)
+
+
+def _listed_sizes(i: int, sizes: list, e: Estimate) -> None:
+    """Add UDP source `i`'s `sizes` list, `LISTED_SIZE_BYTES` an element."""
+    e.parts[f"traffic.udp[{i}].sizes"] = len(sizes) * LISTED_SIZE_BYTES
 
 
 def estimate(s, bound: Optional[int] = None) -> Estimate:
@@ -266,6 +279,8 @@ def _unbuilt(s) -> Estimate:
         e.parts["traffic.udp"] = len(s.traffic.udp) * UDP_SOURCE_BYTES
     for i, u in enumerate(s.traffic.udp):
         _burst_frames(i, u, e)
+        if u.sizes is not None:
+            _listed_sizes(i, u.sizes, e)
         if u.kind == "trace":
             e.parts[f"traffic.udp[{i}].trace.file"] = _trace_bytes(u.trace.file)
     return e
