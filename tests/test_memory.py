@@ -198,6 +198,12 @@ def test_a_trace_files_frames_are_counted(tmp_path):
     s = _scenario(UDP + ["duration=1s", "warmup=0s", f"traffic.udp=[{source}]"])
     assert memory.estimate(s).parts["traffic.udp[0].trace.file"] == \
         1999 + 1000 * memory.TRACE_FRAME_BYTES + 687_503 * memory.QUEUED_PACKET_BYTES
+    # Describing the network reads it too, so what `topology show` weighs counts it (review33e: `topology show
+    # --max-memory 100MB` read a 20 MB file of 10 million lines at 814 MB peak, which `run` refused).
+    assert memory.network(s).parts == {"traffic.udp[0].trace.file": 1999 + 1000 * memory.TRACE_FRAME_BYTES}
+    with pytest.raises(ScenarioError) as refused:
+        memory.check(s, memory.BASE_BYTES + 1999, of=memory.network)
+    assert refused.value.field == "traffic.udp[0].trace.file"
 
 
 def _paced(pacing: list[str], duration: str = "2s") -> Scenario:
@@ -561,7 +567,7 @@ def test_describing_a_network_too_large_for_memory_is_refused_not_built():
     # network's part of the estimate (2^31 flows of 8 KB: 16 TB) is counted first, naming the key: the guard
     # describes the UDP routes only below 1 GiB so far, and `pacesim topology` checks it before it describes.
     s = pacesim.apply_overrides(pacesim.load_scenario("a-video"), ["topology.tcp_hosts=2147483648"])
-    assert memory.network(s).parts == {"topology.tcp_hosts": 2**31 * memory.FLOW_BYTES}
+    assert memory.network(s).parts["topology.tcp_hosts"] == 2**31 * memory.FLOW_BYTES
     assert s.traffic.udp, "a UDP source makes the guard describe the network"
     with pytest.raises(ScenarioError, match="topology.tcp_hosts: the run needs an estimated"):
         memory.check(s)
