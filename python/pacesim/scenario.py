@@ -26,7 +26,7 @@ import tomli_w
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from . import scenario_tables, schema
-from .fields import MAX_SEED, PositiveSize, ScenarioError, SizeRange, _Model, read_bounded, special
+from .fields import MAX_SEED, Checked, PositiveSize, ScenarioError, SizeRange, _Model, read_bounded, special
 from .messages import shown as _shown
 from .tmix import vectors_path
 from .topology import KINDS, EBase, Topology, core_defaults
@@ -93,7 +93,7 @@ class _UdpSource(_Model):
 _SIZE = {
     "size": (Optional[SizeRange], Field(None, description="Packet size on the wire, or a [low, high] range drawn "
                                                           "uniformly; this or `sizes`.")),
-    "sizes": (Optional[List[PositiveSize]], Field(None, description="Packet sizes drawn with equal weights; this or "
+    "sizes": (Optional[Annotated[List[PositiveSize], Checked]], Field(None, description="Packet sizes drawn with equal weights; this or "
                                                                     "`size`.")),
 }
 """UdpSource's two keys for the engine's one `size` (`Sizes`: `{range = [lo, hi]}` or `{list = [...]}`)."""

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field, StrictBool, create_model
 from pydantic_core import PydanticUndefined
 
 from . import schema
-from .fields import U32, Count, PositiveSize, PositiveTime, Rate, RateRange, Size, SizeRange, Time, TimeRange, _Model
+from .fields import U32, Checked, Count, PositiveSize, PositiveTime, Rate, RateRange, Size, SizeRange, Time, TimeRange, _Model
 
 RANGES = {"bit/s": RateRange, "ns": TimeRange, "bytes": SizeRange}
 VALUES = {"bit/s": (Rate, Rate), "ns": (Time, PositiveTime), "bytes": (Size, PositiveSize)}
@@ -153,7 +153,7 @@ class Tables:
         if kind == ["array"]:
             if unit in RANGES:
                 return RANGES[unit]
-            return List[self.type(inner["items"])]  # type: ignore[misc]
+            return Annotated[List[self.type(inner["items"])], Checked]  # type: ignore[misc]
         if kind == ["integer"] and unit in VALUES:
             return VALUES[unit][inner.get("minimum", 0) >= 1]
         if kind == ["integer"]:
