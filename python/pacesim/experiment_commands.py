@@ -671,6 +671,8 @@ def reproduce(
             with _interruptible(results):
                 _reproduce_all(results, tables, run=all_, workers=workers, scheduler=scheduler, dask=dask,
                                replace=replace, max_memory=limit)
+        except ScenarioError as e:  # a figure refused past --max-memory before its points run, as `sweep` refuses it
+            fail(str(e))
         except SweepError as e:
             fail(str(e), e.status)
         return
@@ -693,6 +695,8 @@ def reproduce(
             r = run_figure(fid, results, target, quick, list(range(1, seeds + 1)) if seeds else None, pool,
                            settle=not quick, on_more=lambda added, judged: _more_seeds(fid, added, judged),
                            max_memory=limit)
+    except ScenarioError as e:  # refused past --max-memory before its points run, as `sweep` refuses it
+        fail(str(e))
     except SweepError as e:
         fail(str(e), e.status)
     except OSError as e:  # a file of the figure's: a FIFO or directory in its place, a full disk (was a traceback)

@@ -65,9 +65,10 @@ class Figure:
         """`rows` with the derived tables added."""
         return {**rows, **{name: derive(rows) for name, derive in self.derived.items()}}
 
-    def sweep(self, quick: bool, seeds: Optional[Sequence[int]] = None) -> Sweep:
-        """The sweep to run (`scenarios/<id>.toml`): full size, or its [quick] version."""
-        sweep = load_sweep(scenarios_dir() / f"{self.id}.toml")
+    def sweep(self, quick: bool, seeds: Optional[Sequence[int]] = None, max_memory: Optional[int] = None) -> Sweep:
+        """The sweep to run (`scenarios/<id>.toml`): full size, or its [quick] version; its base scenario refused
+        past `max_memory` bytes as `load_sweep` refuses it (a ScenarioError), before any point runs."""
+        sweep = load_sweep(scenarios_dir() / f"{self.id}.toml", max_memory)
         sweep = sweep.reduced() if quick else sweep
         if seeds:
             sweep.seeds = list(seeds)

@@ -64,9 +64,10 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     `results` and write `<id>.csv`, `<id>.png`, `<id>.svg` and `report.md` to `out`;
     with `settle` (full size only), adding seeds until its verdicts hold (`more_seeds`),
     each time calling `on_more` with the seeds added and the claims judged before.
-    `max_memory` is each point's, as `run_sweep` takes it."""
+    `max_memory` is each point's, as `run_sweep` takes it, and the figure's sweep is refused past it before any
+    point runs, as `pacesim sweep` refuses it (a ScenarioError naming max_memory)."""
     fig = figures()[fig_id]
-    sweep = fig.sweep(quick, seeds)
+    sweep = fig.sweep(quick, seeds, max_memory)
     t0 = time.perf_counter()
     with Store(results) as store:
         why = ones_own(store, fig, quick)
