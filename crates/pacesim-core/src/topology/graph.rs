@@ -170,7 +170,9 @@ pub struct FlowSpec {
 }
 
 /// Why `name` cannot name a node, host or link half: it is empty, only
-/// whitespace, or has whitespace at an end, which what names it (a link's
+/// whitespace, has whitespace at an end, or holds a control or format
+/// character anywhere (`invisible`: NUL, a zero-width space, a byte order
+/// mark, a soft hyphen, a direction mark), which what names it (a link's
 /// ends, a flow, `pacing.links`, a report's row) would have to repeat
 /// unseen, and which a shell or an editor drops; None for a usable name.
 fn unusable(name: &str) -> Option<String> {
@@ -180,16 +182,50 @@ fn unusable(name: &str) -> Option<String> {
         Some(format!("a name of only whitespace, {name:?}"))
     } else if name.trim() != name {
         Some(format!("whitespace at an end of the name {name:?}"))
+    } else if let Some(c) = name.chars().find(|&c| invisible(c)) {
+        Some(format!("an invisible character, U+{:04X}, in the name {name:?}", c as u32))
     } else {
         None
     }
 }
 
+/// Unicode's format characters (general category Cf, Unicode 15.1), as
+/// inclusive ranges of code points.
+const FORMAT: [(u32, u32); 21] = [
+    (0x00AD, 0x00AD),
+    (0x0600, 0x0605),
+    (0x061C, 0x061C),
+    (0x06DD, 0x06DD),
+    (0x070F, 0x070F),
+    (0x0890, 0x0891),
+    (0x08E2, 0x08E2),
+    (0x180E, 0x180E),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x2064),
+    (0x2066, 0x206F),
+    (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB),
+    (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD),
+    (0x13430, 0x1343F),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0001, 0xE0001),
+    (0xE0020, 0xE007F),
+];
+
+/// Whether `c` is a control (general category Cc: NUL, tab, DEL, C1) or a
+/// format character (Cf, `FORMAT`): one a terminal shows as nothing or acts on.
+fn invisible(c: char) -> bool {
+    c.is_control() || FORMAT.iter().any(|&(lo, hi)| (lo..=hi).contains(&(c as u32)))
+}
+
 /// The name of a link's `half` ("forward" or "reverse") from `x` to `y`:
 /// `given`, or `x-y`; the core link's halves are `core` and `core.rev`,
 /// names no other half may take (else what reads the core by name would
-/// read it), and no half is named "", only whitespace or with whitespace at
-/// an end (`unusable`). An error says why a given name is refused.
+/// read it), and no half has a name `unusable` refuses. An error says why a
+/// given name is refused.
 fn half_name(core: bool, half: &str, given: Option<&str>, (x, y): (&str, &str)) -> Result<String, String> {
     let reserved = if half == "forward" { "core" } else { "core.rev" };
     match given {
