@@ -180,3 +180,17 @@ def test_a_list_of_many_bad_elements_gives_a_short_error_naming_it_and_counting_
     assert [f"{field}[{i}]: {why}" in text for i in range(4)] == [True, True, True, False]
     assert f"{field}: and 97 more of its first 100 elements are wrong; its {n - 100:,} elements after the " \
         "first 100 are not checked" in text
+
+
+def test_a_range_given_many_values_is_refused_briefly_counting_them():
+    # Review 33e D4's kind: a range (`traffic.start`) given a list of 250,000 values echoed the whole list.
+    from pacesim.scenario import parse_scenario
+
+    data = {"topology": {"kind": "a-base", "tcp_hosts": 0}, "core": {"rate": "100Mbps", "delay": "1ms",
+            "buffer": "100KB"}, "traffic": {"start": ["0s"] * 250_000}}
+    with pytest.raises(ScenarioError) as e:
+        parse_scenario(data, engine=False)
+    assert str(e.value) == "traffic.start: expected one value or a [low, high] pair, got a list of 250,000 values"
+    data["traffic"]["start"] = ["0s", "1s", "2s"]
+    with pytest.raises(ScenarioError, match=r"pair, got a list of 3 values$"):
+        parse_scenario(data, engine=False)

@@ -131,7 +131,8 @@ def _range(parse: Callable[[object], int], fmt: Callable[[int], str]) -> Any:
     def validate(value: object) -> Tuple[int, int]:
         if isinstance(value, (list, tuple)):
             if len(value) != 2:
-                raise ValueError(f"expected one value or a [low, high] pair, got {list(value)!r}")
+                got = f"a list of {len(value):,} values" if len(value) > 2 else repr(list(value))  # not millions shown
+                raise ValueError(f"expected one value or a [low, high] pair, got {got}")
             lo, hi = parse(value[0]), parse(value[1])
         else:
             lo = hi = parse(value)
