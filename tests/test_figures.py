@@ -238,6 +238,7 @@ def test_titles_name_the_papers_figures():
     assert paper_ref("Q-tab3", "Q-fig19") == "Paper Q, Table III and Fig. 19"
     assert paper_ref("W-s6", "W-s7") == "Paper W, scenarios 6 and 7"
     assert paper_ref("q-thm1") == "Paper Q, Theorem 1"
+    assert paper_ref("X-transports") == "Beyond the papers, X-transports"  # ids beyond the papers: no paper X
 
 
 def test_no_axis_is_averaged_over_silently():
@@ -342,7 +343,7 @@ def test_every_reproduce_figure_on_its_sweep_axes(fig_id):
     drawn = render(pd.DataFrame(rows), panels, f"{paper_ref(fig.id, *fig.also)}: {fig.caption}", axes=list(sweep.axes))
     texts = _texts(drawn)
     assert not [t for t in texts if "_" in t], f"raw underscores in {fig_id}"
-    assert re.match(r"Paper [A-Z], (Figs?\.|Tables?|scenarios?) ", drawn.get_suptitle())
+    assert re.match(r"(Paper [A-Z], (Figs?\.|Tables?|scenarios?)|Beyond the papers, X-[a-z]+:) ", drawn.get_suptitle())
     for ax, panel in zip(drawn.axes, panels):
         assert "n=2 seeds, 95% CI" in _legend_text(ax)
         pairs = [(to_hex(line.get_color()), line.get_marker()) for line in _series_lines(ax)]

@@ -94,3 +94,21 @@ def test_pacesim_run_prints_each_flows_row_up_to_ten_flows_then_their_spread(run
     for label in ["goodput, Kb/s", "throughput, Kb/s", "lost packets", "loss %"]:
         assert label in many
     assert "transit" not in many and "│ flow" not in many
+
+
+def test_jains_index_of_the_flows_goodputs():
+    """Jain, Chiu and Hawe's index (sum x)^2 / (n sum x^2), worked by hand: equal shares 1, one flow with
+    everything 1/n, 1, 2, 3 gives 36 / 42; none without a flow or without goodput."""
+    from pacesim.metrics import jain
+
+    assert jain(pd.Series([5.0, 5.0, 5.0, 5.0])) == 1.0
+    assert jain(pd.Series([4.0, 0.0, 0.0, 0.0])) == 0.25
+    assert jain(pd.Series([1.0, 2.0, 3.0])) == pytest.approx(36 / 42, rel=1e-15)
+    assert jain(pd.Series([], dtype=float)) is None and jain(pd.Series([0.0, 0.0])) is None
+
+
+def test_every_run_stores_jains_index_of_its_flows_goodputs(runs):
+    plain, _ = runs
+    x = plain.flows["goodput_kbps"]
+    assert plain.metrics["goodput_jain"] == pytest.approx(x.sum() ** 2 / (len(x) * (x ** 2).sum()), rel=1e-12)
+    assert 1 / len(x) < plain.metrics["goodput_jain"] < 1

@@ -63,13 +63,18 @@ def test_papers_e_and_a_read_ns2s_advertised_window():
 
 
 def test_every_paper_has_a_reading_with_sources():
-    assert set(READINGS) == {"e", "a", "q", "w"}
+    assert set(READINGS) == {"e", "a", "q", "w", "x"}
     for paper, r in READINGS.items():
         assert r["simulator"] and r["departures"]
         assert all(s["what"] and s["value"] and s["from"] for s in r["set"])
         text = "\n".join(reading_markdown(paper))
         assert text.startswith("## Reading") and r["simulator"] in text
         assert all(s["from"].replace("|", "\\|") in text for s in r["set"])
+
+
+def test_a_reading_on_a_base_takes_its_settings_first():
+    # The experiments beyond the papers ask paper E's question with one thing changed: E's reading, whole.
+    assert READINGS["x"]["set"] == READINGS["e"]["set"] and "x" not in {s.get("base") for s in READINGS.values()}
 
 
 def test_a_point_off_the_reading_is_found():

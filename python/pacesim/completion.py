@@ -85,7 +85,7 @@ METRICS = ("aggregate_mbps", "goodput_kbps_mean", "core_loss_rate", "core_empty_
            "tcp_goodput_mbps", "goodput_kbps_paced", "goodput_kbps_unpaced", "retransmit_rate_paced",
            "retransmit_rate_unpaced", "loss_event_rate_paced", "loss_event_rate_unpaced", "goodput_kbps_min_paced",
            "pacer_delay_ms_mean", "pacer_delay_ms_max", "pacer_packets_mean", "flows", "goodput_kbps_min",
-           "goodput_kbps_max", "fct_s_median", "burstiness_cov", "hurst", "hurst_1ms", "delay_mean_ms",
+           "goodput_kbps_max", "goodput_jain", "fct_s_median", "burstiness_cov", "hurst", "hurst_1ms", "delay_mean_ms",
            "delay_p50_ms", "delay_p99_ms", "delay_max_ms", "core_ack_loss_rate", "core_rev_ack_loss_rate",
            "mean_cwnd_p05", "mean_cwnd_p50", "mean_cwnd_p95")
 """The metrics a run stores (`metrics.run_metrics`' keys: tests/test_completion.py holds them equal), named

@@ -55,7 +55,8 @@ def run_metrics(report: dict, core_rate_bps: int, data_bytes: int) -> dict:
     is empty), the slowest paced flow's, their retransmissions per packet sent
     and loss events per round trip (paper W Table I, footnote 10: per RTT of the
     flow's, measured with `[delay]`), the packet-weighted mean pacer delay, the flow count, the
-    slowest and fastest flow's goodput (paper W's worst flow), the 5th,
+    slowest and fastest flow's goodput (paper W's worst flow), Jain's fairness index over the flows' goodputs
+    (`jain`), the 5th,
     50th and 95th percentiles over flows of the time-averaged cwnd (paper A
     Fig. 4), the median transfer completion time of short flows, and the CoV
     of bytes per bin at the burstiness link (its finest scale; paper Q Fig. 15)
@@ -93,6 +94,7 @@ def run_metrics(report: dict, core_rate_bps: int, data_bytes: int) -> dict:
         flows=len(flows),
         goodput_kbps_min=float(flows["goodput_kbps"].min()) if len(flows) else None,
         goodput_kbps_max=float(flows["goodput_kbps"].max()) if len(flows) else None,
+        goodput_jain=jain(flows["goodput_kbps"]),
         fct_s_median=float(pd.Series(report["transfers"]["fct_s"], dtype=float).median()) if out["transfers"] else None,
     )
     b = report.get("burstiness")
@@ -109,6 +111,14 @@ def run_metrics(report: dict, core_rate_bps: int, data_bytes: int) -> dict:
     for q in (5, 50, 95):
         out[f"mean_cwnd_p{q:02d}"] = float(cwnd.quantile(q / 100)) if len(cwnd) else None
     return measured(out, report)
+
+
+def jain(goodputs: pd.Series) -> Optional[float]:
+    """Jain's fairness index of the flows' goodputs, (sum x)^2 / (n sum x^2) (Jain, Chiu and Hawe, DEC-TR-301,
+    1984): 1 when every flow has the same, 1/n when one flow has it all; None without flows or goodput."""
+    x = goodputs.astype(float)
+    square = float((x * x).sum())
+    return float(x.sum()) ** 2 / (len(x) * square) if square > 0 else None
 
 
 OVER_NONE = ("goodput_kbps_mean", "transfer_goodput_kbps_mean", "core_loss_rate", "core_udp_loss_rate",

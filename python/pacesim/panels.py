@@ -47,6 +47,7 @@ METRICS = {
     "loss_event_rate_paced": "Paced flows",
     "loss_event_rate_unpaced": "Unpaced flows",
     "goodput_kbps_max": "Best-flow goodput (Kb/s)",
+    "goodput_jain": "Jain's fairness index of the flows' goodputs",
     "transfer_goodput_kbps_mean": "Mean goodput per short transfer (Kb/s)",
     "fct_s_median": "Median transfer completion time (s)",
     "mean_cwnd_p05": "p5",
@@ -173,10 +174,15 @@ QUICK_RUN = " (quick run: a demo)"
 """What the title of a quick run's figure ends with (a sweep file's [quick] version, `<id>-quick`)."""
 
 
+BEYOND = "X"
+"""The letter of the catalogue's ids beyond the papers (docs/experiments.md, "Beyond the papers")."""
+
+
 def paper_ref(*ids: str) -> str:
     """Which paper figures catalogue ids stand for: "Paper E, Fig. 3",
     "Paper Q, Table II", "Paper W, scenarios 6 and 7", "Paper Q, Theorem 1";
-    an id of another kind by its name ("Paper E, model")."""
+    an id of another kind by its name ("Paper E, model"); one beyond the
+    papers by its id ("Beyond the papers, X-aqm")."""
     kinds, numbers = [], []
     for i in ids:
         m = _REF.match(i)
@@ -191,6 +197,8 @@ def paper_ref(*ids: str) -> str:
         what = f"{many if len(ids) > 1 else one} {' and '.join(numbers)}"
     else:
         what = " and ".join(f"{names.get(k, (k,))[0]} {n}".strip() for k, n in zip(kinds, numbers))
+    if ids[0][0].upper() == BEYOND:
+        return f"Beyond the papers, {' and '.join(ids)}"
     return f"Paper {ids[0][0].upper()}, {what}"
 
 

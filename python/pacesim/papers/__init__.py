@@ -11,7 +11,8 @@ A paper's folder holds all that is the paper's own:
 - `causes.toml`: the recorded causes of its claims' misses (format: `reproduce.verdicts`);
 - `reading.toml`: how its setup is read where it is silent, applied to every figure of it: `simulator`
   (what it ran, with its own words' place), `departures` (what of that version pacesim does not model),
-  `except` (its sweeps without TCP flows, which the TCP settings do not concern) and one `[[set]]` a
+  `except` (its sweeps without TCP flows, which the TCP settings do not concern), `base` (another
+  paper's letter, whose settings it takes before its own) and one `[[set]]` a
   setting: `what`, `value` (as `--set` takes it), `key` where every sweep of the paper runs with
   key = value (tests/test_readings.py; left out where a figure varies it) and `from` (the paper's line,
   or the ns-2 default and its line: docs/guide/ns2-versions.md);
@@ -57,8 +58,11 @@ class Paper:
         return HERE / self.letter
 
     def reading(self) -> dict:
-        """Its `reading.toml`."""
-        return tomllib.loads((self.folder / "reading.toml").read_text(encoding="utf-8"))
+        """Its `reading.toml`; with `base`, that paper's settings first, then its own."""
+        r = tomllib.loads((self.folder / "reading.toml").read_text(encoding="utf-8"))
+        if "base" in r:
+            r["set"] = papers()[r["base"]].reading()["set"] + r.get("set", [])
+        return r
 
     def references(self) -> Dict[str, List[str]]:
         """Its `references.toml`: catalogue id -> the ns-2 references its setup was checked against."""

@@ -21,9 +21,9 @@ use super::DropTail;
 use crate::spec::{bad, InvalidField};
 
 /// Drop-tail's marking threshold K (DCTCP's switches, RFC 8257 Sec 3.1),
-/// used when the queue is `droptail`: with `mark_bytes` or `mark_packets`
-/// set, ECN-capable arrivals that find at least that much waiting are
-/// marked CE, others dropped; left out, drop-tail never marks.
+/// used when the queue is `droptail`: with `mark_bytes` (or `mark_share`)
+/// or `mark_packets` set, ECN-capable arrivals that find at least that much
+/// waiting are marked CE, others dropped; left out, drop-tail never marks.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct DropTailParams {
@@ -33,18 +33,48 @@ pub struct DropTailParams {
     /// K in packets waiting (the packet on the wire not counted).
     #[schemars(extend("x-unit" = "packets"), range(min = 1, max = u32::MAX))]
     pub mark_packets: Option<u64>,
+    /// K in bytes as a share of the buffer's byte limit, strictly between
+    /// 0 and 1: K = floor(share x limit), so a sweep over buffers keeps K
+    /// at one share of each (the X-transports experiment marks from a
+    /// third); instead of `mark_bytes`.
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub mark_share: Option<f64>,
 }
 
 impl DropTailParams {
     /// Whether drop-tail marks.
     pub fn marks(&self) -> bool {
-        self.mark_bytes.is_some() || self.mark_packets.is_some()
+        self.mark_bytes.is_some() || self.mark_share.is_some() || self.mark_packets.is_some()
+    }
+
+    /// K in bytes under a queue of `limit`: `mark_bytes`, or `mark_share`
+    /// of its byte limit (rounded down; none without a byte limit, which
+    /// `validate` refuses).
+    fn k_bytes(&self, limit: &DropTail) -> Option<u64> {
+        let share = |s: f64| limit.limit_bytes.map(|l| (s * l as f64).floor() as u64);
+        self.mark_bytes.or_else(|| self.mark_share.and_then(share))
     }
 
     /// Check the threshold against the queue's `limit`, given in the table
     /// at `at` (`core.droptail`): a threshold the buffer never lets the
     /// queue reach would never mark. The error names the field.
     pub fn validate(&self, limit: &DropTail, at: &str) -> Result<(), InvalidField> {
+        if let Some(share) = self.mark_share {
+            let key = format!("{at}.mark_share");
+            if !(share > 0.0 && share < 1.0) {
+                return Err(bad(&key, format!("{share} is not strictly between 0 and 1")));
+            }
+            if self.mark_bytes.is_some() {
+                return Err(bad(&key, "give K as mark_bytes or as mark_share, not both"));
+            }
+            let Some(l) = limit.limit_bytes else {
+                return Err(bad(&key, "the buffer has no limit in bytes to take a share of"));
+            };
+            if self.k_bytes(limit) == Some(0) {
+                return Err(bad(&key, format!("{share} of the buffer's {l} B is under one byte")));
+            }
+        }
+        let key = if self.mark_share.is_some() { "mark_share" } else { "mark_bytes" };
         let check = |k: Option<u64>, limit: Option<u64>, key: &str| match (k, limit) {
             (Some(k), Some(l)) if k + 1 >= l => Err(bad(
                 &format!("{at}.{key}"),
@@ -52,7 +82,7 @@ impl DropTailParams {
             )),
             _ => Ok(()),
         };
-        check(self.mark_bytes, limit.limit_bytes, "mark_bytes")?;
+        check(self.k_bytes(limit), limit.limit_bytes, key)?;
         check(self.mark_packets, limit.limit_packets, "mark_packets")
     }
 }
@@ -68,7 +98,7 @@ pub struct Threshold {
 
 impl Threshold {
     pub fn new(limit: DropTail, params: &DropTailParams) -> Self {
-        Threshold { limit, bytes: params.mark_bytes, packets: params.mark_packets }
+        Threshold { bytes: params.k_bytes(&limit), packets: params.mark_packets, limit }
     }
 }
 
@@ -111,13 +141,13 @@ mod tests {
     #[test]
     fn marks_ecn_capable_arrivals_from_k_and_drops_the_others() {
         let limit = DropTail { limit_bytes: None, limit_packets: Some(100) };
-        let mut q = Threshold::new(limit, &DropTailParams { mark_bytes: None, mark_packets: Some(20) });
+        let mut q = Threshold::new(limit, &DropTailParams { mark_packets: Some(20), ..Default::default() });
         assert_eq!(q.verdict(&arrival(19, true)), Verdict::Admit);
         assert_eq!(q.verdict(&arrival(20, true)), Verdict::Mark);
         assert_eq!(q.verdict(&arrival(20, false)), Verdict::DropArrival);
         assert_eq!(q.verdict(&arrival(98, true)), Verdict::Mark);
         assert_eq!(q.verdict(&arrival(99, true)), Verdict::DropArrival);
-        let mut b = Threshold::new(limit, &DropTailParams { mark_bytes: Some(20_800), mark_packets: None });
+        let mut b = Threshold::new(limit, &DropTailParams { mark_bytes: Some(20_800), ..Default::default() });
         assert_eq!(b.verdict(&arrival(19, true)), Verdict::Admit);
         assert_eq!(b.verdict(&arrival(20, true)), Verdict::Mark);
     }
@@ -131,7 +161,7 @@ mod tests {
         use crate::net::packet::ecn;
         use crate::net::{Link, PacketKind, Queue};
         let queue = || {
-            let k = DropTailParams { mark_bytes: None, mark_packets: Some(20) };
+            let k = DropTailParams { mark_packets: Some(20), ..Default::default() };
             Queue::Threshold(Threshold::new(DropTail::bytes(104_000), &k))
         };
         let mut link = Link::new(10_000_000, 0, queue());
@@ -156,14 +186,40 @@ mod tests {
     #[test]
     fn a_threshold_the_buffer_never_reaches_is_refused_naming_it() {
         let limit = DropTail::bytes(10_000);
-        let k = |b| DropTailParams { mark_bytes: Some(b), mark_packets: None };
+        let k = |b| DropTailParams { mark_bytes: Some(b), ..Default::default() };
         assert!(k(9_998).validate(&limit, "core.droptail").is_ok());
         let e = k(9_999).validate(&limit, "core.droptail").unwrap_err();
         assert_eq!(
             e.to_string(),
             "core.droptail.mark_bytes: 9999 is not below the buffer's limit (10000) less one"
         );
-        let p = DropTailParams { mark_bytes: None, mark_packets: Some(50) };
+        let p = DropTailParams { mark_packets: Some(50), ..Default::default() };
         assert!(p.validate(&DropTail::bytes(10_000), "x").is_ok(), "no packet limit");
+    }
+
+    /// A third of a 10,000 B buffer: K = 3,333 B, so the arrival that
+    /// finds four 1040 B packets (4,160 B) waiting is the first marked,
+    /// three (3,120 B) pass; each way of giving the share wrongly is
+    /// refused naming `mark_share`.
+    #[test]
+    fn k_as_a_share_of_the_buffer() {
+        let share = |s| DropTailParams { mark_share: Some(s), ..Default::default() };
+        let limit = DropTail::bytes(10_000);
+        let mut q = Threshold::new(limit, &share(1.0 / 3.0));
+        assert_eq!(q.bytes, Some(3_333));
+        assert_eq!(q.verdict(&arrival(3, true)), Verdict::Admit);
+        assert_eq!(q.verdict(&arrival(4, true)), Verdict::Mark);
+        assert!(share(1.0 / 3.0).validate(&limit, "core.droptail").is_ok());
+        let refused =
+            |p: DropTailParams, limit: &DropTail| p.validate(limit, "core.droptail").unwrap_err().to_string();
+        for s in [0.0, 1.0, -0.5, f64::NAN] {
+            assert!(refused(share(s), &limit).starts_with("core.droptail.mark_share: "), "{s}");
+        }
+        let both = DropTailParams { mark_bytes: Some(100), ..share(0.5) };
+        assert!(refused(both, &limit).contains("not both"));
+        let packets_only = DropTail { limit_bytes: None, limit_packets: Some(10) };
+        assert!(refused(share(0.5), &packets_only).contains("no limit in bytes"));
+        assert!(refused(share(1e-5), &limit).contains("under one byte"));
+        assert!(refused(share(0.9999), &limit).starts_with("core.droptail.mark_share: 9999 is not below"));
     }
 }
