@@ -308,6 +308,24 @@ def test_user_text_is_drawn_literally_not_as_mathtext(tmp_path):
         assert drawn.count(text) >= 1, (text, drawn)
 
 
+def test_a_matplotlibrc_asking_for_latex_does_not_reach_pacesims_figures(tmp_path):
+    """Review of issue 34 (review34e K1): with `text.usetex: True` in a user's matplotlibrc and no LaTeX
+    installed, every figure ended in a traceback (and with LaTeX, '$' and '_' of what a user wrote would be
+    TeX). pacesim's figures are drawn and saved without it, every text of them plain; the user's setting is
+    theirs again after."""
+    import matplotlib
+
+    df = _frame({(v, b): [1.0] for v in ("a_b", "50% $x$") for b in ("5KB", "10KB")}, by="variant")
+    with matplotlib.rc_context({"text.usetex": True}):
+        paths = figure(df, [Panel("core.buffer", "goodput_kbps_mean", ["variant"])], tmp_path / "f", title="t_1 $2")
+        fig = render(df, [Panel("core.buffer", "goodput_kbps_mean", ["variant"])], "t_1 $2")
+        FigureCanvasAgg(fig).draw()
+        assert matplotlib.rcParams["text.usetex"]
+    assert all(p.stat().st_size > 1000 for p in paths)
+    texts = fig.findobj(Text)
+    assert len(texts) > 10 and not any(t.get_usetex() for t in texts)
+
+
 def test_a_long_title_is_wrapped_before_its_dollars_are_escaped():
     """Review of issue 34 (review34e D2): a --title word longer than a line was cut between the `\\` and the
     `$` it escaped, leaving a stray `\\` at the end of one line and a bare `$` at the start of the next.

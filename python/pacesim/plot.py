@@ -78,11 +78,17 @@ VECTOR_TEXT = {"pdf.fonttype": 42, "ps.fonttype": 42}
 edited, as publishers ask (matplotlib's default, Type 3, draws glyphs as procedures)."""
 
 
+LITERAL_TEXT = {"text.usetex": False}
+"""pacesim draws what a user wrote as written (`as_written`): a matplotlibrc asking for `text.usetex` (LaTeX,
+which reads '$', '_' and '%' as TeX and needs a LaTeX install: without one every figure was a traceback) is
+set aside for pacesim's own figures, and only for them."""
+
+
 def _text(size: Optional[Size]) -> dict:
-    """matplotlib settings for the text of a figure of `size` (none: matplotlib's own)."""
+    """matplotlib settings for the text of a figure of `size` (none: matplotlib's own size), literal."""
     if size is None:
-        return {}
-    return {"font.size": size.font, "axes.titlesize": size.font, "axes.labelsize": size.font,
+        return dict(LITERAL_TEXT)
+    return {**LITERAL_TEXT, "font.size": size.font, "axes.titlesize": size.font, "axes.labelsize": size.font,
             "xtick.labelsize": size.font - 1, "ytick.labelsize": size.font - 1, "legend.fontsize": size.font - 1,
             "legend.title_fontsize": size.font - 1, "figure.titlesize": size.font + 1, "lines.markersize": 4}
 
@@ -461,6 +467,7 @@ def series_figure(rows: pd.DataFrame, series: Sequence[str], entities: Optional[
     return save(series_panels(rows, series, entities, title, size), stem, formats, dpi_of(size))
 
 
+@matplotlib.rc_context(LITERAL_TEXT)
 def network_figure(description: dict, title: str = "") -> Figure:
     """A described network (`topology.describe`): routers as labelled boxes,
     hosts as dots, the core link thick (vermillion), paced halves dashed (blue).
@@ -582,7 +589,7 @@ def save(fig: Figure, stem: Union[str, Path], formats: Sequence[str] = FORMATS, 
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = [stem.parent / f"{stem.name}.{f}" for f in formats]
-    with matplotlib.rc_context(VECTOR_TEXT):
+    with matplotlib.rc_context({**VECTOR_TEXT, **LITERAL_TEXT}):  # tick labels are made as the figure is drawn
         for path in paths:
             with outfile.written(path) as whole:  # no partial figure left by a full disk
                 fig.savefig(whole, dpi=dpi)
