@@ -224,12 +224,12 @@ def test_reproduce_table_writes_under_the_results_directory(tmp_path, monkeypatc
     written = ok(["reproduce", "--table", "--results", tmp_path / "r"])
     assert written == [f"{tmp_path / 'r'}/reproduction/paper_{p}.md" for p in papers()]
     assert not list(record.iterdir())  # the checkout's record is left alone
-    for p in "ea":  # kept; Q and W (cheap to judge: A's models are not) written
+    for p in "ea":  # kept; Q, W and X (cheap to judge: A's models are not) written
         (record / f"paper_{p}.md").write_text("the record\n")
     out = runner.invoke(app, ["reproduce", "--table", "--results", str(tmp_path / "r"), "--tables", str(record)])
     said = " ".join(out.output.split())
     assert out.exit_code == 0, out.output
-    assert re.findall(r"^wrote (.+)$", out.output, flags=re.M) == [f"{record}/paper_{p}.md" for p in "qw"]
+    assert re.findall(r"^wrote (.+)$", out.output, flags=re.M) == [f"{record}/paper_{p}.md" for p in "qwx"]
     for p in "ea":  # kept, and the warning names the paper and the store
         assert (record / f"paper_{p}.md").read_text() == "the record\n"
         assert (f"{record}/paper_{p}.md: kept as it was: the store {tmp_path / 'r'} holds no full-size run of "
