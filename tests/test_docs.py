@@ -51,7 +51,7 @@ def test_each_reproduction_table_says_what_its_record_and_todays_causes_say(tmp_
     from pacesim.reproduce.paper_tables import rerender
 
     committed = sorted((ROOT / "docs" / "reproduction").glob("paper_*.md"))
-    assert [p.stem for p in committed] == ["paper_a", "paper_e", "paper_q", "paper_w"]
+    assert [p.stem for p in committed] == ["paper_a", "paper_e", "paper_q", "paper_w", "paper_x"]
     for md in committed:
         (tmp_path / md.name).write_bytes(md.read_bytes())
         (tmp_path / f"{md.stem}.json").write_bytes(md.with_suffix(".json").read_bytes())

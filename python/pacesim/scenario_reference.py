@@ -38,11 +38,20 @@ BOUNDS = {Gt: ">", Ge: ">=", Lt: "<", Le: "<="}
 
 
 def _strip_optional(hint: Any) -> Tuple[Any, bool]:
-    """(the type inside Optional[...], whether it was optional)."""
+    """(the type inside Optional[...], whether it was optional), a list checked in runs as the list it is."""
     if typing.get_origin(hint) is Union and type(None) in typing.get_args(hint):
         inner = [a for a in typing.get_args(hint) if a is not type(None)]
-        return (inner[0] if len(inner) == 1 else Union[tuple(inner)]), True
-    return hint, False
+        return _unchecked(inner[0] if len(inner) == 1 else Union[tuple(inner)]), True
+    return _unchecked(hint), False
+
+
+def _unchecked(hint: Any) -> Any:
+    """A list annotated with nothing but `fields.Checked` (how it is checked, not what it holds) as the list."""
+    if typing.get_origin(hint) is typing.Annotated:
+        base, *meta = typing.get_args(hint)
+        if typing.get_origin(base) in (list, List) and all(m is fields.Checked for m in meta):
+            return base
+    return hint
 
 
 def _table_model(hint: Any) -> Optional[type]:
