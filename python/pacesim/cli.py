@@ -59,8 +59,12 @@ def _show_usage_error(e, file=None) -> None:
 
 class _Commands(TyperGroup):
     """pacesim's commands, their usage errors `_words_shown`: the group's own and, from `invoke`, its
-    subcommands'; a shell's completion request answered with bash's words split at `=` joined again
+    subcommands'; standard output `terminal.stdout_guarded` for all of them; a shell's completion request answered with bash's words split at `=` joined again
     (`completion.BashWords`)."""
+
+    def main(self, *args, **kwargs):
+        with terminal.stdout_guarded():
+            return super().main(*args, **kwargs)
 
     def _main_shell_completion(self, *args, **kwargs):
         completion.use_bash_words()

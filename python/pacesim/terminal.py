@@ -38,8 +38,9 @@ import sys
 import termios
 import time
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, List, NoReturn, Optional, Tuple, TypeVar
+from typing import Callable, Iterator, List, NoReturn, Optional, Tuple, TypeVar
 
 import typer
 from rich.console import Console
@@ -94,10 +95,15 @@ def say(text: object) -> None:
     out().print(plain(text), soft_wrap=True)
 
 
+def _error(message: str) -> None:
+    """Print `error: MESSAGE` on standard error."""
+    err.print(Text.assemble(("error:", "red"), " ", shown(message)), soft_wrap=True)
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print `error: MESSAGE` on standard error and end the command with status `code` (2: bad input;
     1: the work failed)."""
-    err.print(Text.assemble(("error:", "red"), " ", shown(message)), soft_wrap=True)
+    _error(message)
     raise typer.Exit(code)
 
 
@@ -305,10 +311,71 @@ def _stdout_closed() -> bool:
         return True
 
 
+def _discarded(stream) -> None:
+    """Point `stream`'s file descriptor at /dev/null (nothing if it has none: a test's captured output)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+class _StdoutFailed(OSError):
+    """A write to standard output failed other than by its reader going away (a full device: `>/dev/full`)."""
+
+
+class _Stdout:
+    """`sys.stdout` whose failed writes raise `_StdoutFailed`, told apart from a failed write to a file;
+    a closed pipe's BrokenPipeError passes as it is (`command`'s)."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+    def _named(self, do: Callable, *args):
+        try:
+            return do(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise _StdoutFailed(e.errno, e.strerror) from e
+
+    def write(self, text: str) -> int:
+        return self._named(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._named(self._stream.flush)
+
+
+@contextmanager
+def stdout_guarded() -> Iterator[None]:
+    """The whole command line, `--help`, `--version` and completion included, with a standard output it can write
+    to: one it cannot write to at all (`_stdout_closed`) refused before anything runs, status 2 (what was given
+    cannot be used); a write to it that fails (a full device) ends it with `error: standard output: WHY`,
+    status 1 if the file system failed (`FAILING`) or 2, never a traceback."""
+    if _stdout_closed():
+        _error("standard output cannot be written (closed, or open for reading only): the command prints there; "
+               "give it one (>/dev/null to discard what it prints)")
+        sys.exit(2)
+    given = sys.stdout
+    sys.stdout = _Stdout(given)
+    try:
+        yield
+    except _StdoutFailed as e:
+        _error(f"standard output: {e.strerror or e}")
+        _discarded(given)  # what is left in its buffer is not written again at the interpreter's exit
+        sys.exit(1 if e.errno in FAILING else 2)
+    finally:
+        sys.stdout = given
+
+
 def command(fn: F) -> F:
-    """`fn` as a command that refuses a path the file system cannot look up (`_looked_up`) or a standard
-    output it cannot write to (`_stdout_closed`, before any work: status 2, what was given cannot be used),
-    and survives its standard output being closed by its reader (see the module's docstring)."""
+    """`fn` as a command that refuses a path the file system cannot look up (`_looked_up`) and survives its
+    standard output being closed by its reader (see the module's docstring; a standard output that cannot be
+    written at all is `stdout_guarded`'s)."""
 
     paths = _paths(fn)
     # typer turns '' into Path('.'): each path parameter without a parser of its own reads its text with `_path`,
@@ -319,9 +386,6 @@ def command(fn: F) -> F:
 
     @functools.wraps(fn)
     def guarded(*args, **kwargs):
-        if _stdout_closed():
-            fail("standard output cannot be written (closed, or open for reading only): the command prints there; give "
-                 "it one (>/dev/null to discard what it prints)")
         _looked_up(paths, kwargs)
         try:
             with warnings.catch_warnings():
@@ -335,13 +399,7 @@ def command(fn: F) -> F:
                 raise typer.Exit(PIPE_CLOSED)
             return done
         except BrokenPipeError:
-            # Later writes and the interpreter's final flush go nowhere rather than raising again.
-            try:
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-                os.close(devnull)
-            except (OSError, ValueError, AttributeError):  # no file descriptor (a test's captured output)
-                pass
+            _discarded(sys.stdout)  # later writes and the interpreter's final flush go nowhere, not raising again
             err.print("standard output closed by its reader: printing stopped", soft_wrap=True)
             raise typer.Exit(PIPE_CLOSED) from None
 

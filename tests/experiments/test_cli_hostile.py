@@ -215,6 +215,28 @@ def test_a_closed_standard_output_is_named_before_any_work(tmp_path, args, start
     assert done.stderr.startswith("error: standard output cannot be written") and done.stderr.count("\n") <= 2
     assert list(tmp_path.iterdir()) == []
 
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["plot", "--help"], ["--show-completion", "bash"]])
+@pytest.mark.parametrize("start", [_closed, _read_only])
+def test_a_closed_standard_output_is_named_for_help_and_version_too(args, start):
+    """Re-review of issue 34 (rereview34f D4): what prints before a command starts (--help, --version,
+    --show-completion) exited 0 printing nothing with `>&-`, and with `1</dev/null` ended in a 42-45 line
+    traceback. Now the commands' error, status 2."""
+    done = subprocess.run(pacesim_process(*args), preexec_fn=start, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith("error: standard output cannot be written") and done.stderr.count("\n") <= 2
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["reproduce", "--list"], ["run", *RUN]])
+def test_a_full_standard_output_is_an_error_not_a_traceback(tmp_path, args):
+    """Re-review of issue 34 (rereview34f): standard output on a full device (`>/dev/full`) ended each of
+    these in a traceback (OSError: [Errno 28] No space left on device, from rich's console). Now one error
+    naming standard output, status 1 (the file system failed)."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(pacesim_process(*args), stdout=full, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.endswith("error: standard output: No space left on device\n"), done.stderr
+
+
 @pytest.mark.parametrize("read_all", [False, True])
 def test_output_that_fits_in_the_pipe_and_is_cut_by_its_reader_is_no_success(read_all, monkeypatch, capsys):
     """`pacesim run ... --json - | head -c 100` (review of issue 34): a report small enough for the pipe's
