@@ -194,6 +194,25 @@ def test_a_point_given_twice_is_refused(seeds, axes, match, tmp_path):
 
 
 
+def test_negative_zero_given_through_the_python_api_is_zero():
+    """Re-review of issue 34 (rereview34f D5): a dict or `model_validate` with -0.0 kept it (echoed in the
+    report), and a Sweep on a base Scenario holding it made other store keys than 0.0's: the store ran it again."""
+    import math
+
+    base = pacesim.load_scenario("e-base")
+    data = base.model_dump(mode="json", exclude_none=True, by_alias=True)
+    data["pacing"]["fraction"] = -0.0
+    for read in (scenario_module.parse_scenario(data), type(base).model_validate(data)):
+        assert read.pacing.fraction == 0 and math.copysign(1.0, read.pacing.fraction) == 1.0
+    keys = {}
+    for zero in (-0.0, 0.0):
+        data["pacing"]["fraction"] = zero
+        sweep = Sweep(name="nz", base=scenario_module.parse_scenario(data), axes={"core.buffer": ["3KB", "10KB"]},
+                      set=TINY)
+        keys[zero] = [p.key for p in sweep.points()]
+    assert keys[-0.0] == keys[0.0]
+
+
 def test_a_users_negative_zero_is_zero(tmp_path):
     """Review of issue 34 (review34e D5): -0.0 written in a sweep file or given to --set was kept: an axis
     [0.0, -0.0, 0.5] ran one point twice under two keys, `results` printed -0.0 and `run --json` echoed it.

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any, Callable, List, Tuple, Union
 
 from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, SerializationInfo, ValidationError,
-                      ValidatorFunctionWrapHandler, WrapValidator, model_validator)
+                      ValidatorFunctionWrapHandler, WrapValidator, field_validator, model_validator)
 from pydantic_core import InitErrorDetails
 
 from .messages import printable
@@ -243,6 +243,13 @@ class _Model(BaseModel):
     # A key that is a Python keyword (`from`, `class`) is a field with `_` appended, read and written by its alias.
     model_config = ConfigDict(extra="forbid", validate_default=True, strict=True, validate_assignment=True,
                               defer_build=True, serialize_by_alias=True)
+
+    @field_validator("*")
+    @classmethod
+    def _unsigned_zero(cls, value: Any) -> Any:
+        """A number given as -0.0 (a dict, `model_validate`, an assignment) as 0.0, as the files' and --set's
+        are read (`scenario._float`): one zero, with one key and one printed form."""
+        return 0.0 if type(value) is float and value == 0 else value
 
     @model_validator(mode="after")
     def _frozen_lists(self) -> _Model:
