@@ -16,16 +16,10 @@
 //! the key of its TCP hosts and the rates a paper-size run made small by k
 //! multiplies by k (`python/pacesim/sweep.py`, `scaled`).
 
-pub mod abase;
-pub mod ebase;
 pub mod graph;
 pub mod names;
 pub mod network;
-pub mod q_dumbbell;
-pub mod q_line;
-pub mod q_tandem;
 pub mod route;
-pub mod w_dumbbell;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -38,36 +32,70 @@ use crate::net::core_link::Core;
 use crate::spec::tagged::{self, Tagged};
 use crate::spec::InvalidField;
 
-/// The network a scenario describes: named, or a general graph.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Topology {
-    EBase(ebase::EBase),
-    ABase(abase::ABase),
-    QLine(q_line::QLine),
-    QTandem(q_tandem::QTandem),
-    QDumbbell(q_dumbbell::QDumbbell),
-    WDumbbell(w_dumbbell::WDumbbell),
-    Graph(Graph),
+/// The registry of named topologies, one line each: `"kind" => Spec(module)`,
+/// where `module` is the builder's file beside this one (declared here), `Spec`
+/// its spec (the kind's keys, its `validate`) and `module::graph(&Spec, seed)`
+/// its builder. The line is all a new kind needs outside its file: it makes
+/// the `Topology` variant (its wire name the literal), its name among the
+/// choices, and its arms of [`Topology::graph`] and [`Topology::validate`].
+/// A general graph (`kind = "graph"`) is the last choice.
+macro_rules! named_topologies {
+    ($($kind:literal => $spec:ident($module:ident)),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// The network a scenario describes: named, or a general graph.
+        #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+        #[serde(tag = "kind")]
+        pub enum Topology {
+            $(#[serde(rename = $kind)] $spec($module::$spec),)*
+            #[serde(rename = "graph")]
+            Graph(Graph),
+        }
+
+        impl Tagged for Topology {
+            const TAG: &'static str = "kind";
+            const VARIANTS: &'static [&'static str] = &[$($kind,)* "graph"];
+
+            fn variant<'de, D: Deserializer<'de>>(name: &str, rest: D) -> Result<Self, D::Error> {
+                Ok(match name {
+                    $($kind => Topology::$spec(Deserialize::deserialize(rest)?),)*
+                    "graph" => Topology::Graph(Deserialize::deserialize(rest)?),
+                    other => return Err(serde::de::Error::unknown_variant(other, Self::VARIANTS)),
+                })
+            }
+        }
+
+        impl Topology {
+            /// The general form of this topology (rates and delays of the named
+            /// ones drawn from `seed`'s streams).
+            pub fn graph(&self, seed: u64) -> std::borrow::Cow<'_, Graph> {
+                use std::borrow::Cow::{Borrowed, Owned};
+                match self {
+                    $(Topology::$spec(t) => Owned($module::graph(t, seed)),)*
+                    Topology::Graph(g) => Borrowed(g),
+                }
+            }
+
+            /// Check the kind's rules across its keys (each range [low, high], and
+            /// E-base's rates positive); the error names the key. A graph's links
+            /// are checked as it is built ([`Graph::build`]).
+            pub fn validate(&self) -> Result<(), InvalidField> {
+                match self {
+                    $(Topology::$spec(t) => t.validate(),)*
+                    Topology::Graph(_) => Ok(()),
+                }
+            }
+        }
+    };
 }
 
-impl Tagged for Topology {
-    const TAG: &'static str = "kind";
-    const VARIANTS: &'static [&'static str] =
-        &["e-base", "a-base", "q-line", "q-tandem", "q-dumbbell", "w-dumbbell", "graph"];
-
-    fn variant<'de, D: Deserializer<'de>>(name: &str, rest: D) -> Result<Self, D::Error> {
-        Ok(match name {
-            "e-base" => Topology::EBase(Deserialize::deserialize(rest)?),
-            "a-base" => Topology::ABase(Deserialize::deserialize(rest)?),
-            "q-line" => Topology::QLine(Deserialize::deserialize(rest)?),
-            "q-tandem" => Topology::QTandem(Deserialize::deserialize(rest)?),
-            "q-dumbbell" => Topology::QDumbbell(Deserialize::deserialize(rest)?),
-            "w-dumbbell" => Topology::WDumbbell(Deserialize::deserialize(rest)?),
-            "graph" => Topology::Graph(Deserialize::deserialize(rest)?),
-            other => return Err(serde::de::Error::unknown_variant(other, Self::VARIANTS)),
-        })
-    }
+named_topologies! {
+    "e-base" => EBase(ebase),
+    "a-base" => ABase(abase),
+    "q-line" => QLine(q_line),
+    "q-tandem" => QTandem(q_tandem),
+    "q-dumbbell" => QDumbbell(q_dumbbell),
+    "w-dumbbell" => WDumbbell(w_dumbbell),
 }
 
 /// Read with [`tagged`], so an error inside names its path (`topology.links[3].rate`).
@@ -78,36 +106,6 @@ impl<'de> Deserialize<'de> for Topology {
 }
 
 impl Topology {
-    /// The general form of this topology (rates and delays of the named
-    /// ones drawn from `seed`'s streams).
-    pub fn graph(&self, seed: u64) -> std::borrow::Cow<'_, Graph> {
-        use std::borrow::Cow::{Borrowed, Owned};
-        match self {
-            Topology::EBase(t) => Owned(ebase::graph(t, seed)),
-            Topology::ABase(t) => Owned(abase::graph(t, seed)),
-            Topology::QLine(t) => Owned(q_line::graph(t, seed)),
-            Topology::QTandem(t) => Owned(q_tandem::graph(t, seed)),
-            Topology::QDumbbell(t) => Owned(q_dumbbell::graph(t, seed)),
-            Topology::WDumbbell(t) => Owned(w_dumbbell::graph(t, seed)),
-            Topology::Graph(g) => Borrowed(g),
-        }
-    }
-
-    /// Check the kind's rules across its keys (each range [low, high], and
-    /// E-base's rates positive); the error names the key. A graph's links
-    /// are checked as it is built ([`Graph::build`]).
-    pub fn validate(&self) -> Result<(), InvalidField> {
-        match self {
-            Topology::EBase(t) => t.validate(),
-            Topology::ABase(t) => t.validate(),
-            Topology::QLine(t) => t.validate(),
-            Topology::QTandem(t) => t.validate(),
-            Topology::QDumbbell(t) => t.validate(),
-            Topology::WDumbbell(t) => t.validate(),
-            Topology::Graph(_) => Ok(()),
-        }
-    }
-
     /// The network, with every flow routed (and, `two_way`, its twin).
     pub fn build(&self, core: &Core, seed: u64, two_way: bool) -> Result<Network, InvalidField> {
         self.graph(seed).build(core, seed, two_way)
