@@ -269,6 +269,14 @@ def test_topology_show_prints_routes_and_draws_a_png(tmp_path):
     assert bad.exit_code == 2 and "topology.edges" in bad.output
 
 
+def test_topology_show_rounds_a_drawn_rate():
+    # A drawn rate was printed exactly (97530204bps) and cut by its column to "97530204b…".
+    out = CliRunner().invoke(app, ["topology", "show", str(SCENARIOS / "w-dumbbell.toml"),
+                                   "--set", "topology.access_rate=97530204bps"], env={"COLUMNS": "100"})
+    assert out.exit_code == 0, out.output
+    assert "97.53Mbps" in out.output and "97530204" not in out.output
+
+
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("[a-z]*.toml")), ids=lambda p: p.name)
 def test_every_scenario_file_runs_and_its_core_carries_traffic(path):
     s = load_scenario(path)

@@ -9,6 +9,7 @@ from pacesim.units import (
     parse_rate,
     parse_size,
     parse_time,
+    rounded_rate,
 )
 
 
@@ -140,3 +141,10 @@ def test_bare_numbers_are_refused_with_a_hint(parse, unit):
 def test_format_is_exact_and_parses_back(fmt, parse, value, text):
     assert fmt(value) == text
     assert parse(text) == value
+
+
+@pytest.mark.parametrize("bps, text", [(97_530_204, "97.53Mbps"), (10_000_000, "10Mbps"), (1_500_000_000, "1.5Gbps"),
+                                       (123_456, "123.5kbps"), (7, "7bps"), (12_345 * 10**9, "12345Gbps")])
+def test_a_rate_rounded_for_a_table_keeps_four_digits_and_no_exponent(bps, text):
+    # `topology show` printed a drawn rate's exact spelling, 97530204bps, cut to "97530204b…" by its column.
+    assert rounded_rate(bps) == text

@@ -21,7 +21,7 @@ from . import completion, outfile, terminal
 from .terminal import command, fail, plain, shown, warn, writable, write_failed
 from .experiment_commands import MAX_MEMORY, size_option
 from .report_tables import FLOW_STATS, figures
-from .units import format_rate, format_size
+from .units import format_size, rounded_rate
 
 if TYPE_CHECKING:
     from .result import Result
@@ -456,7 +456,7 @@ def topology_show(
     for l in listed:
         limits = [format_size(l["buffer_bytes"])] if l["buffer_bytes"] is not None else []
         limits += [f"{l['buffer_packets']} pkts"] if l["buffer_packets"] is not None else []
-        t.add_row(plain(l["name"]), plain(l["from"]), plain(l["to"]), format_rate(l["rate_bps"]),
+        t.add_row(plain(l["name"]), plain(l["from"]), plain(l["to"]), rounded_rate(l["rate_bps"]),
                   f"{l['delay_ns'] / 1e6:.3g} ms", " + ".join(limits) or "unlimited", "yes" if l["measured"] else "",
                   l["pacer"] or "")
     out.print(t)

@@ -117,9 +117,20 @@ def _format(value: int, units: list[tuple[str, int]], base: str) -> str:
     return f"{value}{base}"
 
 
+_RATES = [("Gbps", 10**9), ("Mbps", 10**6), ("kbps", 10**3)]
+
+
 def format_rate(bps: int) -> str:
     """The shortest exact spelling of a rate: 10_000_000 -> "10Mbps"."""
-    return _format(bps, [("Gbps", 10**9), ("Mbps", 10**6), ("kbps", 10**3)], "bps")
+    return _format(bps, _RATES, "bps")
+
+
+def rounded_rate(bps: int) -> str:
+    """A rate to four significant digits in the largest unit it reaches, for a table's column (a drawn rate's
+    exact spelling runs to nine digits): 97_530_204 -> "97.53Mbps", 10_000_000 -> "10Mbps"."""
+    name, factor = next(((n, f) for n, f in _RATES if bps >= f), ("bps", 1))
+    digits = max(4, len(str(bps // factor)))  # never an exponent: 12_345 Gb/s has five
+    return f"{bps / factor:.{digits}g}{name}"
 
 
 def format_size(nbytes: int) -> str:
