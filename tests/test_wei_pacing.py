@@ -1,5 +1,5 @@
 """Wei's ns-2 pacing patch as pacesim's host pacer (`pacing.host_pacer = "wei"`,
-crates/pacesim-core/src/tcp/pacing/wei.rs) through a scenario: the first departures of a flow at
+crates/pacesim-core/src/tcp/host_pacing/wei.rs) through a scenario: the first departures of a flow at
 hand-computed times, its options checked naming the field, and `tcp.window_cut` resolved per run."""
 
 import json

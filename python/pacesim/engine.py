@@ -33,7 +33,7 @@ class SlowRun(UserWarning):
 def slow(scenario: Scenario) -> List[str]:
     """Why `scenario` will run slowly by its own model, each naming its key: FACK senders paced by Wei's
     pacer under its pure rate control fire the pacing timer every gap while the advertised window is full,
-    as the patch does in ns-2 (tcp/pacing/wei.rs: the gap falls to ~100 ns, some ten million timer events a
+    as the patch does in ns-2 (tcp/host_pacing/wei.rs: the gap falls to ~100 ns, some ten million timer events a
     simulated second a sender; issue 33's hostile.py "hang", 93 M events in a 3 s run of four flows)."""
     p = scenario.pacing
     if not (p.scheme == "host" and p.host_pacer == "wei" and p.fraction > 0 and scenario.tcp.variant == "fack"

@@ -2,7 +2,7 @@
 //! meets a small buffer. In front of a link: [`edge`], the optimal
 //! delay-bounded pacer of paper E Sec 2.1 (Sivaraman et al. 2009), and
 //! [`qlbp`], Queue Length Based Pacing (paper Q); at the sender, TCP
-//! pacing (paper W) is part of the sender (`tcp::pacing`). [`spec`] says
+//! pacing (paper W) is part of the sender (`tcp::host_pacing`). [`spec`] says
 //! where a scenario paces and how. [`taut_string`] is the offline optimum
 //! the edge pacer is measured against.
 

@@ -23,7 +23,7 @@ pub use crate::net::red::RedParams;
 pub use crate::pacing::spec::{Pacing, PacingScheme};
 use crate::spec::{at_most, bad, bounds, ordered, variants, MS};
 pub use crate::spec::{DelayClass, InvalidField, Range, MAX_PACKET, MAX_TIME};
-pub use crate::tcp::pacing::HostPacingMode;
+pub use crate::tcp::host_pacing::HostPacingMode;
 pub use crate::tcp::spec::{Tcp, TcpVariant};
 pub use crate::topology::Topology;
 

@@ -9,7 +9,7 @@
 //! [`fast`], [`bbr`], which takes the delivery-rate samples of [`rate`]
 //! and sets its own pacing rate, [`dctcp`], which cuts by the share of
 //! its data marked). ECN at both ends is [`ecn`]. A paced sender spaces
-//! its packets ([`pacing`]).
+//! its packets ([`host_pacing`]).
 
 pub mod bbr;
 pub mod bic;
@@ -18,7 +18,7 @@ pub mod cubic;
 pub mod dctcp;
 pub mod ecn;
 pub mod fast;
-pub mod pacing;
+pub mod host_pacing;
 pub mod rate;
 pub mod recovery;
 pub mod reno;
@@ -35,7 +35,7 @@ pub use sink::TcpSink;
 
 use crate::sim::rng::{stream, uniform, Stream};
 use crate::sim::Time;
-use pacing::{HostPacer, HostPacing};
+use host_pacing::{HostPacer, HostPacing};
 use rtt::RttEstimator;
 pub use spec::{Tcp, TcpVariant};
 

@@ -4,7 +4,7 @@
 //! [`PacingScheme`] is a tagged union: the scheme, with only its own knobs,
 //! declared beside their pacers (the edge pacer's d on its variant here,
 //! QLBP's [`QlbpSpec`] in `qlbp.rs`, the hosts' [`HostPacing`] in
-//! `tcp/pacing.rs`). `[pacing]` writes them beside the common keys
+//! `tcp/host_pacing.rs`). `[pacing]` writes them beside the common keys
 //! (`scheme = "qlbp"`, `q_max = 80`, `fraction = 0.5`); its [`Table`] reads and
 //! writes it as one table (`spec::variants`).
 
@@ -15,7 +15,7 @@ use super::qlbp::QlbpSpec;
 use super::PacerSpec;
 use crate::spec::variants::{Table, Variants};
 use crate::spec::{bad, InvalidField};
-use crate::tcp::pacing::{HostPacing, HostPacingMode};
+use crate::tcp::host_pacing::{HostPacing, HostPacingMode};
 
 /// Who paces: nobody, the TCP senders (paper W), the edge pacer (paper E
 /// Sec 2.1) or QLBP (paper Q).
@@ -143,7 +143,7 @@ impl Default for Pacing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tcp::pacing::{HostPacerKind, WeiSpec};
+    use crate::tcp::host_pacing::{HostPacerKind, WeiSpec};
 
     fn read(json: &str) -> Result<Pacing, String> {
         let de = &mut serde_json::Deserializer::from_str(json);

@@ -8,7 +8,7 @@
 
 use super::cc::CongestionControl;
 use super::ecn::EcnMode;
-use super::pacing::HostPacer;
+use super::host_pacing::HostPacer;
 use super::recovery::{LossRecovery, Recovery};
 use super::rtt::RttEstimator;
 use super::state::SendState;
@@ -33,7 +33,7 @@ impl TcpSender {
         TcpSender { state: SendState::new(cc, window, initial_window, syn, rtt), recovery }
     }
 
-    /// Pace new packets with `pacer` (see `tcp::pacing`).
+    /// Pace new packets with `pacer` (see `tcp::host_pacing`).
     pub fn with_pacing(mut self, pacer: HostPacer) -> Self {
         self.state.pacer = Some(Box::new(pacer));
         self
@@ -180,8 +180,8 @@ mod tests {
     use super::*;
     use crate::sim::EventQueue;
     use crate::tcp::cc::Window;
-    use crate::tcp::pacing::HostPacingMode;
-    use crate::tcp::pacing::{HostPacer, PaperW, Wei, WeiSpec};
+    use crate::tcp::host_pacing::HostPacingMode;
+    use crate::tcp::host_pacing::{HostPacer, PaperW, Wei, WeiSpec};
     use crate::tcp::{reno::Reno, Recovery, TcpSink};
 
     const MS: Time = 1_000_000;

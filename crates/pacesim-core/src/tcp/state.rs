@@ -16,7 +16,7 @@
 //!   in use (stock ns-2) or, with `tcp.window_cut = "flight"` (ns-2 built
 //!   with Wei's pacing patch, every agent), the packets in flight as the
 //!   recovery counts them ([`LossRecovery::in_flight`](super::LossRecovery)).
-//! - Host pacing (`tcp::pacing`) is asked before, during and after each
+//! - Host pacing (`tcp::host_pacing`) is asked before, during and after each
 //!   `send_much` (`pace_begin`, `pacing_holds`, `paced`, `pace_end`).
 //! - ECN (`tcp::ecn`), for a sender that uses it: each ACK's echo is heard
 //!   before the loss recovery acts on the ACK (`ecn_echo`), and may cut the
@@ -25,7 +25,7 @@
 
 use super::cc::{Congestion, CongestionControl, Window};
 use super::ecn::{EcnMode, EcnSender};
-use super::pacing::{HostPacer, Wei};
+use super::host_pacing::{HostPacer, Wei};
 use super::rate::RateSampler;
 use super::rtt::RttEstimator;
 use crate::sim::timer::Timer;

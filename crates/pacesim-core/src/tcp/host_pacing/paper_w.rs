@@ -21,7 +21,7 @@
 //! mean (gain 1/8, RFC 6298) of the sender's RTT samples, not the
 //! tick-rounded srtt of the retransmission timer; until the first sample
 //! nothing is paced. The gap is fixed when a packet leaves: an ACK does not
-//! move it (Wei's patch re-evaluates it, `tcp::pacing::wei`).
+//! move it (Wei's patch re-evaluates it, `tcp::host_pacing::wei`).
 
 use super::HostPacingMode;
 use crate::sim::time::round_ns;
