@@ -339,3 +339,11 @@ def test_sweep_errors_found_by_the_long_fuzz_run_name_their_key(tmp_path):
     long_name.write_text(f'name = "l"\nscenario = "{"9" * 5000}"\nseeds = [1]\n[axes]\n')
     with pytest.raises(SweepError, match=r"scenario: no file .*\(5000 characters\)"):
         load_sweep(long_name)
+
+
+def test_a_link_named_twice_to_pace_is_refused():
+    # Issue 33 (session 24): `pacing.links` naming a link twice got it a pacer for each name; 1.9 million names
+    # of one link (a 15 MB scenario) aborted the process at 3.7 GB building them. Refused naming the second.
+    with pytest.raises(ScenarioError) as e:
+        pacesim.apply_overrides(pacesim.load_scenario("q-dumbbell"), ['pacing.links=["core", "core"]'])
+    assert (e.value.field, e.value.message) == ("pacing.links[1]", '"core" is named twice')
