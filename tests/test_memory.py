@@ -5,6 +5,7 @@ link is noted with its queue's growth, computed here by hand."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -191,13 +192,14 @@ def test_a_trace_files_frames_are_counted(tmp_path):
     # Issue 33's fourth review (mem-trace.toml): the engine reads a trace file whole, a frame a line; 20 million
     # lines "1" (40 MB) took 1.33 GB, not counted. Here 1000 lines, the last without its newline: 1999 B; and its
     # packets on the wires of its route at up to their rate, 100 Mb/s over 5 and 50 ms (udp.up, core) and
-    # udp.sink.in's none, in packets of a byte (a frame's last may be) and one more each: 62,501, 625,001 and 1.
+    # udp.sink.in's none, in its 1000 B packets and one more each, and one more for each frame it plays in the
+    # delay at 1000 frames/s (a frame's last packet may be a byte): 63 + 1 + 6, 625 + 1 + 51 and 0 + 1 + 1.
     trace = tmp_path / "ones.txt"
     trace.write_text("1\n" * 999 + "1")
     source = f'{{kind="trace", size="1000B", trace={{file="{trace}", columns=["bytes"], fps=1000}}}}'
     s = _scenario(UDP + ["duration=1s", "warmup=0s", f"traffic.udp=[{source}]"])
     assert memory.estimate(s).parts["traffic.udp[0].trace.file"] == \
-        1999 + 1000 * memory.TRACE_FRAME_BYTES + 687_503 * memory.QUEUED_PACKET_BYTES
+        1999 + 1000 * memory.TRACE_FRAME_BYTES + 749 * memory.QUEUED_PACKET_BYTES
     # Describing the network reads it too, so what `topology show` weighs counts it (review33e: `topology show
     # --max-memory 100MB` read a 20 MB file of 10 million lines at 814 MB peak, which `run` refused).
     assert memory.network(s).parts == {"traffic.udp[0].trace.file": 1999 + 1000 * memory.TRACE_FRAME_BYTES}
@@ -534,8 +536,9 @@ def test_a_trace_without_rate_is_counted_at_its_files_rate(tmp_path):
     trace = f'{{file="{fast}", columns=["bytes"], fps=1e6}}'
     s = _scenario(UDP + ["duration=1s", "warmup=0s", f'traffic.udp=[{{kind="trace", size="200B", trace={trace}}}]'])
     # (10^13 B/s - 12.5 MB/s) over 1 s, in 200 B packets; on the wires of udp.up, the core and udp.sink.in, at
-    # 100 Mb/s for 5, 50 and 0 ms, in packets of a byte at least, 62,500, 625,000 and 0, one more each.
-    packets = int((1e13 - 12.5e6) / 200) + 687_503
+    # 100 Mb/s for 5, 50 and 0 ms, in 200 B packets, 313, 3,125 and 0, one more each, and one more for each frame
+    # played in the delay at 10^6 frames/s (its last packet may be a byte), 5,001, 50,001 and 1: 58,444.
+    packets = int((1e13 - 12.5e6) / 200) + 58_444
     assert memory.estimate(s).parts["traffic.udp[0].trace.file"] == pytest.approx(packets * memory.QUEUED_PACKET_BYTES, rel=1e-9)
     with pytest.raises(ScenarioError) as e:
         pacesim.run(s)
@@ -549,7 +552,7 @@ def test_a_trace_without_rate_is_counted_at_its_files_rate(tmp_path):
     slow = pacesim.apply_overrides(s, ['traffic.udp[0].rate="80Mbps"'])
     assert memory.estimate(slow).parts == {"traffic.udp[0].trace.file": 18 + 2 * memory.TRACE_FRAME_BYTES,
                                            "traffic.udp": memory.UDP_SOURCE_BYTES,
-                                           "traffic.udp[0].rate": 687_503 * memory.QUEUED_PACKET_BYTES}
+                                           "traffic.udp[0].rate": 58_444 * memory.QUEUED_PACKET_BYTES}
 
 
 def test_q_dumbbell_receivers_are_counted_so_2_31_of_them_are_refused_not_built():
@@ -897,3 +900,112 @@ def test_a_tmix_run_counts_pandas_which_tabulates_its_connections():
     assert pandas_bytes > 30 * 10**6
     e = memory.estimate(pacesim.apply_overrides(pacesim.load_scenario("tmix-demo"), ["duration=1s", "warmup=0.5s"]))
     assert e.parts["traffic.tmix"] >= pandas_bytes
+
+
+def test_a_sweeps_point_whose_network_would_not_fit_is_refused_naming_its_key_not_built(monkeypatch, tmp_path):
+    # Issue 33 (sessions 22-23): `pacesim sweep` built each point's network to check it with no memory check, so
+    # a point of A-base with 4x10^7 TCP hosts aborted the process (Rust's OOM, SIGABRT at 1.9 GB under a 3 GB
+    # address-space limit), where `pacesim run` refuses it at 328 GB. Each network is weighed as `pacesim run`
+    # weighs it before it is built: 100,000 hosts of 8 KiB (819 MB) over a 200 MB limit, named, never built,
+    # whether the point is made whole (the first and last) or checked from its axes' values alone (the middle).
+    from pacesim import sweep as sweep_module
+    from pacesim.store import Store
+
+    describe, built = sweep_module._core.describe_json, []
+
+    def counted(engine: str, flows: int):
+        built.append(json.loads(engine)["topology"]["tcp_hosts"])
+        return describe(engine, flows)
+
+    monkeypatch.setattr(sweep_module._core, "describe_json", counted)
+    for hosts in ([10, 100_000, 20], [10, 20, 100_000]):
+        built.clear()
+        sw = sweep_module.Sweep(name="big", base=pacesim.load_scenario("a-base"), axes={"topology.tcp_hosts": hosts},
+                                seeds=[1], set=["duration=1s", "warmup=0s", "traffic.start=[\"0s\", \"0s\"]"])
+        with Store(tmp_path / "r") as store, pytest.raises(sweep_module.SweepError) as e:
+            sweep_module.run_sweep(sw, store, progress=False, max_memory=200 * 2**20)
+        text = str(e.value)
+        assert "1 combination(s) of axis values are invalid" in text, text
+        assert "topology.tcp_hosts=100000: topology.tcp_hosts: the run needs an estimated 886 MB" in text, text
+        assert "more than the limit (210 MB)" in text, text
+        assert sorted(set(built)) == [10, 20], built
+    built.clear()
+    sweep = tmp_path / "big.toml"
+    sweep.write_text('name = "big"\nscenario = "a-base"\nseeds = [1]\n'
+                     'set = ["duration=1s", "warmup=0s", "traffic.start=[\\"0s\\", \\"0s\\"]"]\n'
+                     '[axes]\n"topology.tcp_hosts" = [10, 100000]\n')
+    out = CliRunner().invoke(app, ["sweep", str(sweep), "--quiet", "--results", str(tmp_path / "r"),
+                                   "--max-memory", "200MB"])
+    assert out.exit_code == 2 and "topology.tcp_hosts: the run needs an estimated" in out.output, out.output
+    assert set(built) == {10}, built
+
+
+def test_every_list_the_schema_leaves_unbounded_is_weighed_before_the_front_reads_it():
+    # review33e D6: keys the early check did not weigh used memory before their error: 1.9 million
+    # `trace.links` (a 15 MB scenario) peaked at 616 MB under --max-memory 200MB before "named twice";
+    # `series.links`, `series.flows`, `series.pacers` and a trace source's `trace.columns` at 506 to 539 MB,
+    # 288,000 Tmix clouds at 1,021 MB, and 1.9 million `pacing.links` aborted the process at 3.7 GB. Every list
+    # the engine's schema leaves without a length bound is weighed by `memory.early` (found from the schema, so
+    # that a list added to it is weighed or this fails); the front reads a source's `size.list` as `sizes`.
+    unbounded = []
+
+    def walk(node: dict, path: str) -> None:
+        node = schema.resolve(node)
+        for sub in node.get("anyOf", []) + node.get("oneOf", []) + node.get("allOf", []):
+            walk(sub, path)
+        if "items" in node and "maxItems" not in node:
+            unbounded.append(path)
+        if isinstance(node.get("items"), dict):
+            walk(node["items"], path + "[]")
+        for key, value in node.get("properties", {}).items():
+            walk(value, f"{path}.{key}" if path else key)
+
+    walk(schema.SCHEMA, "")
+    assert "trace.links" in unbounded and "traffic.udp[].trace.columns" in unbounded, unbounded
+    data: dict = {"topology": {"kind": "graph"}}
+    for path in set(unbounded):
+        parts = path.replace("size.list", "sizes").replace("[]", ".[]").split(".")
+        node = data
+        for key, after in zip(parts, parts[1:]):
+            node = node[0] if key == "[]" else node.setdefault(key, [{}] if after == "[]" else {})
+        node.setdefault(parts[-1], [{}] * 10)
+    parts = memory.early(data).parts
+    for path in set(unbounded):
+        key = path.replace("size.list", "sizes").replace("[]", "[0]")
+        assert parts.get(key, 0) >= 10 * memory.LISTED_SIZE_BYTES, (key, parts)  # the least an element costs
+    with pytest.raises(ScenarioError) as refused:
+        memory.check_data({"trace": {"links": ["a-b"] * 1_900_000}}, 200 * 10**6)
+    assert refused.value.field == "trace.links" and "(730 MB for this)" in refused.value.message
+
+
+def test_a_trace_source_past_its_replay_share_is_bounded_as_if_alone(tmp_path):
+    # review33e d3: a trace of 200 Mb/s frames for 10 s (then 1 B frames) in 50 B packets sent as bursts, into a 10
+    # Mb/s link with no limit, peaked at 529 MB; beside 200 Poisson sources of 1 Kb/s it was past its share of the
+    # replay (2^25 / 201 steps) and got no burst bound: estimated 106 MB, so accepted under --max-memory 400MB.
+    # It is replayed again alone, as its bound is with no other source; and 200 sources behind one 10 Mb/s link
+    # come no faster than it into the next (its burst was counted again past the core).
+    trace = tmp_path / "bursty.txt"
+    trace.write_text("250000\n" * 1000 + "1\n" * 19500)  # 100 frames/s: 10 s of 200 Mb/s, then 195 s of bytes
+    source = f'{{kind="trace", size="50B", trace={{file="{trace}", columns=["bytes"], fps=100, send="burst"}}}}'
+    poisson = '{kind="poisson", rate="1Kbps", size="50B"}'
+    link = ['topology.udp_access_rate="10Mbps"', 'topology.udp_access_delay="0s"', 'core.rate="1Gbps"',
+            'core.delay="1ms"']
+    alone = _scenario(UDP + link + ["duration=12s", f"traffic.udp=[{source}]"])
+    beside = _scenario(UDP + link + ["duration=12s", f"traffic.udp=[{source}, {', '.join([poisson] * 200)}]"])
+    queued = 1.9e9 / 8 / 50  # 10 s of 190 Mb/s over the link's rate, in 50 B packets
+    assert memory.estimate(alone).parts["traffic.udp[0].trace.file"] >= queued * memory.QUEUED_PACKET_BYTES
+    assert memory.estimate(beside).parts["traffic.udp[0].trace.file"] >= queued * memory.QUEUED_PACKET_BYTES
+    assert memory.estimate(beside).parts["traffic.udp[0].trace.file"] < 1.05 * queued * memory.QUEUED_PACKET_BYTES
+
+
+def test_a_trace_sources_packets_on_a_wire_are_counted_in_its_size_and_a_byte_a_frame(tmp_path):
+    # Session 23: trace packets on a wire were counted as a byte each (a frame's last packet carries what is left
+    # of it), review33e D9's source at 4 times its peak. On a 100 Mb/s wire of 2 s, 40 B packets are at most
+    # 625,000, and the frames played in 2 s at 25 frames/s (51) each end in one more that may be smaller: not 25
+    # million.
+    trace = tmp_path / "frames.txt"
+    trace.write_text("1000\n" * 100)
+    source = f'{{kind="trace", size="40B", trace={{file="{trace}", columns=["bytes"], fps=25}}}}'
+    s = _scenario(UDP + ['core.rate="100Mbps"', 'core.delay="2s"', f"traffic.udp=[{source}]"])
+    wire = memory.estimate(s).parts["traffic.udp[0].trace.file"]
+    assert 625_000 * memory.QUEUED_PACKET_BYTES <= wire < 1.1 * 625_000 * memory.QUEUED_PACKET_BYTES, wire

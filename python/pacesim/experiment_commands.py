@@ -87,15 +87,15 @@ def _print_whole(table: Table) -> None:
     (con if con.is_terminal or need <= con.width else terminal.out(width=need)).print(table)
 
 
-def _done_in_read_only(sw, results: Path, refusal: Exception, quiet: bool) -> None:
+def _done_in_read_only(sw, results: Path, refusal: Exception, quiet: bool, limit: Optional[int]) -> None:
     """A sweep against a store that cannot be written (`refusal`): said to be done if the store holds all
-    of it, else that refusal and what is left to write."""
+    of it, else that refusal and what is left to write (its points checked with --max-memory's `limit`)."""
     from .store import Store, StoreError
     from .sweep import SweepError, unwritten
 
     try:
         with _interruptible(results), Store(results, read_only=True) as store:
-            left = unwritten(sw, store, progress=not quiet)
+            left = unwritten(sw, store, progress=not quiet, max_memory=limit)
     except (OSError, StoreError, SweepError):  # no store there to read, or one that cannot be read either
         fail(f"--results: {refusal}")
     if left:
@@ -138,7 +138,7 @@ def sweep(
     except SweepError as e:  # a point invalid (found before any runs), the scheduler unreachable, a store
         fail(str(e), e.status)
     except ReadOnlyStore as e:
-        _done_in_read_only(sw, results, e, quiet)
+        _done_in_read_only(sw, results, e, quiet, limit)
         return
     terminal.say(f"{run.name}: {run.points:,} points, {run.skipped:,} already done, {run.ran:,} run, "
                                f"{run.failed:,} failed, {run.wall_s:.1f} s; stored in {results}")

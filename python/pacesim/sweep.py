@@ -63,7 +63,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from . import ENGINE_VERSION, _core, schema
+from . import ENGINE_VERSION, _core, memory, schema
 from .messages import printable, shown
 from .pool import Pool, WorkerDied
 from .result import Result
@@ -597,7 +597,7 @@ def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progr
     full or read-only disk) raises a SweepError; every point stored before is kept."""
     t0 = time.perf_counter()
     with _bar(progress) as bar:
-        keys = _checked(sweep, bar)
+        keys = _checked(sweep, bar, max_memory)
         n = sweep.size
         key = lambda i: keys[16 * i:16 * i + 16].hex()  # noqa: E731
         try:
@@ -632,12 +632,12 @@ def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progr
     return SweepRun(sweep.name, n, n - ran, ran, failed, time.perf_counter() - t0, tuple(damaged.values()))
 
 
-def unwritten(sweep: Sweep, store: Store, progress: bool = True) -> Optional[str]:
+def unwritten(sweep: Sweep, store: Store, progress: bool = True, max_memory: Optional[int] = None) -> Optional[str]:
     """What running `sweep` would write to `store`, read without writing (a store that cannot be written,
     `ReadOnlyStore`): None if nothing (its definition and points recorded as they are, every run finished
-    and whole), else what. Its points are checked as `run_sweep` checks them."""
+    and whole), else what. Its points are checked as `run_sweep` checks them (with `max_memory`)."""
     with _bar(progress) as bar:
-        keys = _checked(sweep, bar)
+        keys = _checked(sweep, bar, max_memory)
     n = sweep.size
     key = lambda i: keys[16 * i:16 * i + 16].hex()  # noqa: E731
     try:
@@ -683,17 +683,17 @@ def _bar(progress: bool) -> Progress:
     )
 
 
-def _checked(sweep: Sweep, bar: Progress) -> bytearray:
+def _checked(sweep: Sweep, bar: Progress, max_memory: Optional[int] = None) -> bytearray:
     """Every point of `sweep` checked as `pacesim run` checks a scenario before it runs it, a combination of axis
     values at a time (its seeds share its validity): the scenario validated (`Sweep._keyed`, or from its axes'
-    values alone, `_Factors`) and its network built (`_built`); their run keys, 16 bytes each in point
-    order. A SweepError naming the invalid combinations of axis values (the first three), and the field at
-    fault, if there are any."""
+    values alone, `_Factors`) and its network built (`_built`) if it fits in `max_memory` bytes (default: the
+    memory available); their run keys, 16 bytes each in point order. A SweepError naming the invalid
+    combinations of axis values (the first three), and the field at fault, if there are any."""
     factors = _Factors.of(sweep)
     task = bar.add_task(f"{sweep.name}: checking points", total=sweep.size, failed="")
     while True:
         try:
-            return _check(sweep, bar, task, factors)
+            return _check(sweep, bar, task, factors, _Built(max_memory))
         except _Disagree:  # never seen: a key or a verdict made from the axes' values alone is not the whole one
             factors = None
             bar.update(task, completed=0)
@@ -725,17 +725,26 @@ def _builds(path: tuple) -> bool:
 
 BUILT = 65_536
 """The most networks `_check` remembers as built (a FIFO), so that combinations sharing one build it once."""
+
 SAMPLE = 1009
 """Every this many combinations (and the first and last), one checked from its axes' values alone is made whole
 too, and the two compared."""
 
 
-def _check(sweep: Sweep, bar: Progress, task, factors: Optional[_Factors]) -> bytearray:
+class _Built(dict):
+    """The networks `_check` has built (at most `BUILT`, a FIFO), and the bytes a network may take to be built
+    (`limit`; None: the memory available)."""
+
+    def __init__(self, limit: Optional[int]) -> None:
+        super().__init__()
+        self.limit = limit
+
+
+def _check(sweep: Sweep, bar: Progress, task, factors: Optional[_Factors], built: _Built) -> bytearray:
     keys = bytearray()
     invalid: List[str] = []
     count = 0
     seeds, n = len(sweep.seeds), sweep.size // len(sweep.seeds)
-    built: Dict[Any, None] = {}
     for c in range(n):
         fast = factors.keyed(c, built) if factors is not None else None
         if fast is None or c % SAMPLE == 0 or c == n - 1:
@@ -758,7 +767,7 @@ def _check(sweep: Sweep, bar: Progress, task, factors: Optional[_Factors]) -> by
     return keys
 
 
-def _whole(sweep: Sweep, c: int, built: Dict[Any, None]) -> Tuple[dict, Optional[ScenarioError], List[str]]:
+def _whole(sweep: Sweep, c: int, built: _Built) -> Tuple[dict, Optional[ScenarioError], List[str]]:
     """Combination `c` made whole (`Sweep._keyed`) and its network built: its axis values, why it is invalid
     (None if it is not), its run keys."""
     axes, made, keys = sweep._keyed(c, engine=False)  # the engine reads it once, in `_built`
@@ -771,19 +780,23 @@ def _whole(sweep: Sweep, c: int, built: Dict[Any, None]) -> Tuple[dict, Optional
     return axes, _built(json.dumps(engine), network, built, valid=False), keys
 
 
-def _built(engine: str, network: Any, built: Dict[Any, None], valid: bool = True) -> Optional[ScenarioError]:
-    """Why the scenario of engine JSON `engine` cannot run, or None: its network built (as `pacesim run` builds it
-    before it runs: RED on a graph's link, a pacer in front of a queue that holds its packets, a topology that
-    paces no link by default), unless `built` holds `network` (what the build reads of it), and, unless
-    `valid`, the engine's rules checked."""
+def _built(engine: str, network: Any, built: _Built, valid: bool = True) -> Optional[ScenarioError]:
+    """Why the scenario of engine JSON `engine` cannot run, or None: its network weighed (`memory.check_network`:
+    one that would not fit in `built.limit` is refused naming its key, as `pacesim run` refuses it, not built)
+    and built (as `pacesim run` builds it before it runs: RED on a graph's link, a pacer in front of a queue
+    that holds its packets, a topology that paces no link by default), unless `built` holds `network` (what
+    the build reads of it, which is all the weighing reads), and, unless `valid`, the engine's rules checked."""
     try:
         if network not in built:
+            memory.check_network(json.loads(engine), built.limit)
             _core.describe_json(engine, 0)  # the engine's rules too
             built[network] = None
             if len(built) > BUILT:
                 del built[next(iter(built))]
         elif not valid:
             _core.validate_json(engine)
+    except ScenarioError as e:
+        return e
     except ValueError as e:
         return ScenarioError.from_engine(e)
     return None
@@ -841,7 +854,7 @@ class _Factors:
         base["seed"] = sweep.seeds[0]  # no axis sets it, and each point's own replaces it in its key
         return cls(sweep, base, sweep._alone)
 
-    def keyed(self, c: int, built: Dict[Any, None]) -> Optional[Tuple[dict, Optional[ScenarioError], List[str]]]:
+    def keyed(self, c: int, built: _Built) -> Optional[Tuple[dict, Optional[ScenarioError], List[str]]]:
         """Combination `c`'s axis values, why it is invalid (None if it is not) and its run keys; None if one of
         its values is invalid alone (the combination is made whole, and says why)."""
         at = []
