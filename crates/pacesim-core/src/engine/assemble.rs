@@ -52,10 +52,11 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
     let data = (s.tcp.segment_size + s.tcp.header_size) as u32;
     let mut flows = FlowTable::default();
     // The topology's flows: a Tmix cloud's are in its own table.
-    for (i, f) in w.flows.iter().enumerate().take(net.flows.len().min(w.tmix_flows_from())) {
+    let topology_flows = w.flows.iter().zip(&w.measured).take(net.flows.len().min(w.tmix_flows_from()));
+    for (i, (f, m)) in topology_flows.enumerate() {
         let st = f.sender.state.stats;
-        let st0 = f.stats_at_warmup;
-        let unique = f.goodput_packets() * s.tcp.segment_size as f64;
+        let st0 = m.stats_at_warmup;
+        let unique = f.goodput_packets(m) * s.tcp.segment_size as f64;
         flows.flow.push(i as u32);
         flows.start_s.push(secs(f.start));
         flows
@@ -65,7 +66,7 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
         flows.goodput_kbps.push(unique * 8.0 / window / 1e3);
         let sent = st.data_sent - st0.data_sent;
         let syn = w.sizes.syn.map_or(0, u64::from);
-        let wire = (sent - f.syns_sent) * u64::from(w.sizes.data) + f.syns_sent * syn;
+        let wire = (sent - m.syns_sent) * u64::from(w.sizes.data) + m.syns_sent * syn;
         flows.throughput_kbps.push(wire as f64 * 8.0 / window / 1e3);
         flows.data_packets_sent.push(sent);
         flows.lost_packets.push(f.lost);
@@ -79,9 +80,9 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
         flows.final_cwnd.push(f.sender.state.w.cwnd);
         flows.mean_cwnd.push(f.cwnd.mean(s.duration));
         flows.short.push(f.user.is_some());
-        let (n, sum) = f.delays;
+        let (n, sum) = m.delays;
         flows.mean_delay_ms.push((n > 0).then(|| sum as f64 / n as f64 / 1e6));
-        if let Some(t) = &f.transit {
+        if let Some(t) = &m.transit {
             let ms = |ns: f64| ns / 1e6;
             flows.transit_mean_ms.push(t.mean().map(ms));
             for (column, q) in [

@@ -146,8 +146,8 @@ pub(crate) fn build_world(s: &Scenario, queues: Queues) -> Result<World, Invalid
     }
     if s.transit.is_some() {
         world.measures_transit = true;
-        for f in &mut world.flows {
-            f.transit = Some(Box::default());
+        for m in &mut world.measured {
+            m.transit = Some(Box::default());
         }
     }
     if let Some(spec) = &s.series {

@@ -32,7 +32,7 @@ mod traced;
 
 use crate::pacing::LinkPacer;
 pub use event::{Event, Packed};
-pub use flow::{Flow, Sizes, SACK_BLOCK_BYTES};
+pub use flow::{Flow, Measured, Sizes, SACK_BLOCK_BYTES};
 use hop::Hop;
 pub use series::{attach_links, Series};
 pub(crate) use tmix::{connect as connect_tmix, Tmix};
@@ -58,6 +58,8 @@ pub struct World {
     pub packets: PacketArena,
     pub net: Network,
     pub flows: Vec<Flow>,
+    /// What is measured of each flow now and then, by flow (`flow::Measured`).
+    pub measured: Vec<Measured>,
     pub sources: Vec<UdpSource>,
     pub pacers: Vec<Pacer>,
     /// How each connection's sender and sink are built.
@@ -167,12 +169,14 @@ impl World {
             }
         }
         let flows_len = flows.len();
+        let measured = flows.iter().map(|_| Measured::default()).collect();
         World {
             now: 0,
             queue: EventQueue::default(),
             packets: PacketArena::default(),
             net,
             flows,
+            measured,
             sources,
             pacers,
             setup,

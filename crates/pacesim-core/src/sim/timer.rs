@@ -10,53 +10,74 @@
 
 use super::Time;
 
-#[derive(Debug, Clone, Default)]
+/// A timer's deadline and the time of its earliest pending event, each a
+/// plain time with [`NEVER`] for none: 16 bytes, where two `Option<Time>`
+/// took 32 (a flow has three timers, and a million flows were 48 MB of them).
+#[derive(Debug, Clone)]
 pub struct Timer {
-    deadline: Option<Time>,
+    deadline: Time,
     /// Time of the earliest event known to be pending in the queue.
-    armed: Option<Time>,
+    armed: Time,
+}
+
+/// No deadline, no event. Invariant: no timer is set to it. A deadline at
+/// `Time::MAX` (only a sum saturated far past any run's end, which
+/// `spec::MAX_TIME` bounds at 10^6 s) is kept a nanosecond earlier: its
+/// event still never pops, and the timer stays pending as before.
+const NEVER: Time = Time::MAX;
+
+// Every flow has three: they must not grow back.
+const _: () = assert!(std::mem::size_of::<Timer>() == 16);
+
+impl Default for Timer {
+    fn default() -> Self {
+        Timer { deadline: NEVER, armed: NEVER }
+    }
 }
 
 impl Timer {
     pub fn set(&mut self, at: Time) {
-        self.deadline = Some(at);
+        self.deadline = at.min(NEVER - 1);
     }
 
     pub fn cancel(&mut self) {
-        self.deadline = None;
+        self.deadline = NEVER;
     }
 
     pub fn deadline(&self) -> Option<Time> {
-        self.deadline
+        (self.deadline != NEVER).then_some(self.deadline)
     }
 
     pub fn is_pending(&self) -> bool {
-        self.deadline.is_some()
+        self.deadline != NEVER
     }
 
     /// Whether an event of this timer is pending (at or before the deadline).
     pub fn has_event(&self) -> bool {
-        self.armed.is_some()
+        self.armed != NEVER
     }
 
     /// If an event must be pushed for the current deadline, the time to push it at.
     #[must_use]
     pub fn needs_event(&mut self) -> Option<Time> {
-        let d = self.deadline?;
-        if self.armed.is_some_and(|a| a <= d) {
+        let d = self.deadline;
+        // No deadline (NEVER), or an event at or before it.
+        if self.armed <= d {
             return None;
         }
-        self.armed = Some(d);
+        self.armed = d;
         Some(d)
     }
 
     /// An event of this timer popped at `now`: whether the timer fires.
+    /// (No event pops at [`NEVER`]: a run ends at its `End`, by `MAX_TIME`.)
     pub fn fires(&mut self, now: Time) -> bool {
-        if self.armed == Some(now) {
-            self.armed = None;
+        debug_assert!(now != NEVER, "an event popped at Time::MAX");
+        if self.armed == now {
+            self.armed = NEVER;
         }
-        if self.deadline == Some(now) {
-            self.deadline = None;
+        if self.deadline == now {
+            self.deadline = NEVER;
             return true;
         }
         false
@@ -109,6 +130,19 @@ mod tests {
         let (fired, pushes) = run(&[(0, Some(10)), (1, Some(11)), (2, Some(12)), (3, Some(13))]);
         assert_eq!(fired, vec![13]);
         assert_eq!(pushes, 2);
+    }
+
+    #[test]
+    fn a_deadline_saturated_at_the_end_of_time_stays_pending_and_never_fires() {
+        let mut t = Timer::default();
+        assert!(!t.is_pending() && !t.has_event() && t.needs_event().is_none());
+        t.set(Time::MAX);
+        assert!(t.is_pending());
+        assert_eq!(t.needs_event(), Some(Time::MAX - 1));
+        assert!(t.has_event() && t.needs_event().is_none());
+        assert!(!t.fires(1_000));
+        t.cancel();
+        assert_eq!(t.deadline(), None);
     }
 
     #[test]

@@ -43,21 +43,35 @@ pub struct TcpSink {
     delay: Option<Time>,
     /// Fires when a delayed ACK is due.
     pub timer: Timer,
-    /// SACK: the blocks of earlier ACKs, most recent first (ns-2 `SackStack`).
-    sack: Option<VecDeque<(i64, i64)>>,
-    /// Options for the next ACK: SACK blocks, and the send time to echo.
-    options: TcpOptions,
+    /// A SACK sink's history and next options (boxed: only SACK flows
+    /// read options, and the others carry 8 bytes for them, not 104).
+    sack: Option<Box<Sacker>>,
     /// The last cumulative ACK sent (ns-2 `last_ack_sent_`).
     last_ack_sent: i64,
     /// The ECN echo, for a flow that uses ECN (`tcp::ecn`).
     ecn: Option<Box<EcnEcho>>,
 }
 
+/// What a SACK sink keeps for its ACKs (the senders that read options are
+/// SACK's and FACK's, `TcpSender::uses_sack`).
+#[derive(Debug, Clone, Default)]
+struct Sacker {
+    /// The blocks of earlier ACKs, most recent first (ns-2 `SackStack`).
+    stack: VecDeque<(i64, i64)>,
+    /// Options for the next ACK: SACK blocks, and the send time to echo.
+    options: TcpOptions,
+}
+
 impl TcpSink {
     /// A sink that delays ACKs by up to `delay` (None: ACK every packet)
     /// and, if `sack`, reports SACK blocks.
     pub fn new(delay: Option<Time>, sack: bool) -> Self {
-        let sack = sack.then(|| VecDeque::with_capacity(MAX_SACK_BLOCKS));
+        let sack = sack.then(|| {
+            Box::new(Sacker {
+                stack: VecDeque::with_capacity(MAX_SACK_BLOCKS),
+                options: TcpOptions::default(),
+            })
+        });
         TcpSink { max_seen: -1, delay, sack, ..Default::default() }
     }
 
@@ -83,16 +97,18 @@ impl TcpSink {
         self.ecn.as_deref().is_some_and(EcnEcho::ece)
     }
 
-    /// Options for the ACK of the last packet received: SACK blocks (none
-    /// without SACK) and the echo of its send time.
+    /// Options for the ACK of the last packet received: SACK blocks and
+    /// the echo of its send time (a sink without SACK keeps none: no
+    /// blocks, no echo, as no sender reads them).
     pub fn options(&self) -> TcpOptions {
-        self.options
+        self.sack.as_deref().map_or_else(TcpOptions::default, |s| s.options)
     }
 
     /// The blocks for an ACK of `seq` (ns-2 `Sacker::append_ack`), given
     /// whether `seq` had been received before.
     fn build_sack(&mut self, seq: i64, duplicate: bool) {
-        let Some(stack) = &mut self.sack else { return };
+        let Some(sacker) = self.sack.as_deref_mut() else { return };
+        let stack = &mut sacker.stack;
         let ack = self.next - 1;
         let max_seen = self.max_seen;
         let mut blocks = SackBlocks::default();
@@ -128,7 +144,7 @@ impl TcpSink {
                 stack.push_front(recent);
             }
         }
-        self.options.sack = blocks;
+        sacker.options.sack = blocks;
     }
 
     /// A data packet `seq`, sent at `sent`, arrived at `now`; returns the
@@ -139,8 +155,10 @@ impl TcpSink {
     /// `Acker::update_ts` with `ts_echo_bugfix_`, TCP/IP Illustrated Vol. 2
     /// p. 870): during a loss the echo ages.
     pub fn on_data(&mut self, seq: i64, sent: Time, now: Time) -> Option<i64> {
-        if seq <= self.last_ack_sent + 1 && sent >= self.options.timestamp {
-            self.options.timestamp = sent;
+        if let Some(s) = self.sack.as_deref_mut() {
+            if seq <= self.last_ack_sent + 1 && sent >= s.options.timestamp {
+                s.options.timestamp = sent;
+            }
         }
         let fills_gap = seq < self.max_seen;
         let duplicate = received(self.next, &self.seen, seq);
@@ -315,6 +333,17 @@ mod tests {
             .map(|&q| (s.on_data(q, 0, 0).unwrap(), s.options().sack.as_slice().len()))
             .collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_sink_without_sack_keeps_no_options() {
+        // No sender without SACK reads an ACK's options: such a sink keeps
+        // neither blocks nor the echo (its 72 bytes are SACK's alone).
+        let mut s = TcpSink::new(None, false);
+        for q in [0, 2, 1] {
+            s.on_data(q, 10 * q as Time + 5, 0);
+            assert_eq!(s.options(), TcpOptions::default());
+        }
     }
 
     #[test]

@@ -8,6 +8,10 @@ use crate::tcp::{TcpSender, TcpSink};
 use crate::topology::FlowPath;
 use crate::traffic::short::User;
 
+/// What the sender and sink touch as packets and ACKs come: their own state,
+/// the route, the window average set on every transmission, the drops and
+/// the goodput counted on every arrival. What is measured of a flow only
+/// now and then is apart, in [`Measured`].
 pub struct Flow {
     pub sender: TcpSender,
     pub sink: TcpSink,
@@ -22,17 +26,29 @@ pub struct Flow {
     pub delivered_before: i64,
     /// Congestion window, averaged over the time a connection is open.
     pub cwnd: TimeAverage,
+    /// Its data packets (SYNs included) dropped in the window, wherever on its route.
+    pub lost: u64,
+    /// First copies of its data packets that reached the sink, by their
+    /// share of the window (what [`Goodput`] counts, as they arrive).
+    pub received: Received,
+}
+
+/// What is measured of a flow beyond what its packets touch on every hop,
+/// written only when the measured event happens (the window opens, a SYN
+/// goes out, a delay is measured) and read by the report: a dense vector
+/// apart from the flows (`World::measured`, by flow), so that the flows the
+/// sender and sink touch on every packet stay small (a million flows).
+#[derive(Default)]
+pub struct Measured {
     /// One-way delays of its data packets delivered in the window (count, sum ns), when measured.
     pub delays: (u64, u128),
     /// Transit delays of its data packets delivered in the window, when
     /// measured (`[transit]`).
     pub transit: Option<Box<Transit>>,
-    /// Its data packets (SYNs included) dropped in the window, wherever on its route.
-    pub lost: u64,
     /// SYNs it sent in the window (packet 0 of each connection, when
     /// modelled: shorter than the data packets `SenderStats::data_sent` counts).
     pub syns_sent: u64,
-    /// What its goodput counts ([`Goodput`]).
+    /// What its goodput counts beyond the packets received ([`Goodput`]).
     pub goodput: Goodput,
     /// Sender counters when the window opened.
     pub stats_at_warmup: SenderStats,
@@ -49,12 +65,8 @@ impl Flow {
             conn: 0,
             delivered_before: 0,
             cwnd: TimeAverage::default(),
-            delays: (0, 0),
-            transit: None,
             lost: 0,
-            syns_sent: 0,
-            goodput: Goodput::default(),
-            stats_at_warmup: SenderStats::default(),
+            received: Received::default(),
         }
     }
 
@@ -68,10 +80,11 @@ impl Flow {
 
     /// Data packets delivered in order by the window's end, each for the
     /// share of its bits that reached the sink inside the window: those
-    /// counted as they arrived ([`Goodput::received`]) less those the sink
-    /// still holds out of order (and had not as the window opened).
-    pub fn goodput_packets(&self) -> f64 {
-        let g = &self.goodput;
+    /// counted as they arrived ([`Flow::received`]) less those the sink
+    /// still holds out of order (and had not as the window opened; `m`:
+    /// this flow's [`Measured`]).
+    pub fn goodput_packets(&self, m: &Measured) -> f64 {
+        let g = &m.goodput;
         let held_at_open: &[i64] = if g.opened.0 == self.conn { &g.opened.1 } else { &[] };
         let held: f64 = (self.sink.out_of_order())
             .filter(|seq| held_at_open.binary_search(seq).is_err())
@@ -80,31 +93,28 @@ impl Flow {
                 _ => 1.0,
             })
             .sum();
-        g.received.packets() - held
-    }
-
-    /// The window opens: what the sink holds out of order then arrived
-    /// before it, and counts for nothing.
-    pub fn open_goodput(&mut self) {
-        self.goodput.opened = (self.conn, self.sink.out_of_order().collect());
+        self.received.packets() - held
     }
 
     /// Take over `other`'s sender half (the sender and what is measured
-    /// of it), from the world that simulated that end of the flow.
-    pub fn take_sender_half(&mut self, other: &mut Flow) {
+    /// of it, `m` from `other_m`), from the world that simulated that end
+    /// of the flow.
+    pub fn take_sender_half(&mut self, other: &mut Flow, m: &mut Measured, other_m: &Measured) {
         std::mem::swap(&mut self.sender, &mut other.sender);
         std::mem::swap(&mut self.cwnd, &mut other.cwnd);
-        self.stats_at_warmup = other.stats_at_warmup;
-        self.syns_sent = other.syns_sent;
+        m.stats_at_warmup = other_m.stats_at_warmup;
+        m.syns_sent = other_m.syns_sent;
     }
 
-    /// Take over `other`'s sink half (the sink and what it measured).
-    pub fn take_sink_half(&mut self, other: &mut Flow) {
+    /// Take over `other`'s sink half (the sink and what it measured, `m`
+    /// from `other_m`).
+    pub fn take_sink_half(&mut self, other: &mut Flow, m: &mut Measured, other_m: &mut Measured) {
         std::mem::swap(&mut self.sink, &mut other.sink);
-        self.delays = other.delays;
-        std::mem::swap(&mut self.transit, &mut other.transit);
-        std::mem::swap(&mut self.goodput, &mut other.goodput);
+        std::mem::swap(&mut self.received, &mut other.received);
         self.delivered_before = other.delivered_before;
+        m.delays = other_m.delays;
+        std::mem::swap(&mut m.transit, &mut other_m.transit);
+        std::mem::swap(&mut m.goodput, &mut other_m.goodput);
     }
 
     /// Whether a connection is open (always, once a long-lived flow starts).
@@ -119,14 +129,23 @@ impl Flow {
     }
 }
 
+impl Measured {
+    /// The window opens: what `flow`'s sink holds out of order then arrived
+    /// before it, and counts for nothing.
+    pub fn open_goodput(&mut self, flow: &Flow) {
+        self.goodput.opened = (flow.conn, flow.sink.out_of_order().collect());
+    }
+}
+
 /// What a flow's goodput counts: its data packets delivered in order by the
 /// window's end, each for the share of its bits that reached the sink
 /// inside the window (`metrics::received`), so that no window shows more
 /// than its last link carries (a retransmission filling a hole delivers
 /// the packets held behind it, but their bits arrived when they did). The
 /// packet on the wire at the end counts for its share if it is next in
-/// order. Counted as first copies arrive; those still held out of order at
-/// the end are taken back then ([`Flow::goodput_packets`]).
+/// order. Counted as first copies arrive (kept in the flow,
+/// [`Flow::received`], as every arrival counts); those still held out of
+/// order at the end are taken back then ([`Flow::goodput_packets`]).
 ///
 /// What the physics allows when the bottleneck is not the last link
 /// (issue 33). Model: a store-and-forward chain; the flow's segments, `w`
@@ -160,8 +179,6 @@ impl Flow {
 /// checks both bounds at window phases, on one thread and split.
 #[derive(Debug, Clone, Default)]
 pub struct Goodput {
-    /// First copies of data packets that reached the sink, by their share of the window.
-    pub(super) received: Received,
     /// The connection open as the window opened, and the packets its sink
     /// held out of order then (ascending; they arrived before the window).
     opened: (u32, Vec<i64>),

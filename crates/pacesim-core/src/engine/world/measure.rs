@@ -48,9 +48,9 @@ impl World {
         if f.sink.has(p.seq) || (late && p.seq != f.sink.delivered()) {
             return;
         }
-        let share = f.goodput.received.count(self.window, at, tx);
+        let share = f.received.count(self.window, at, tx);
         if !late && share < 1.0 && share > 0.0 {
-            f.goodput.straddler = Some((p.conn, p.seq, share));
+            self.measured[p.flow as usize].goodput.straddler = Some((p.conn, p.seq, share));
         }
     }
 
@@ -79,14 +79,14 @@ impl World {
     /// for the packets flows receive, counted by their share of the window
     /// whenever they arrive).
     pub(super) fn open_window(&mut self) {
-        for f in &mut self.flows {
-            f.open_goodput();
-            f.stats_at_warmup = f.sender.state.stats;
+        for (f, m) in self.flows.iter_mut().zip(&mut self.measured) {
+            m.open_goodput(f);
+            m.stats_at_warmup = f.sender.state.stats;
             f.cwnd.restart(self.now);
-            f.delays = (0, 0);
+            m.delays = (0, 0);
             f.lost = 0;
-            f.syns_sent = 0;
-            if let Some(t) = &mut f.transit {
+            m.syns_sent = 0;
+            if let Some(t) = &mut m.transit {
                 **t = Transit::default();
             }
         }

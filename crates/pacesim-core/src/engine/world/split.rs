@@ -42,10 +42,10 @@ impl World {
         for f in 0..a.flows.len() {
             a.flows[f].lost += b.flows[f].lost;
             if b.owns_sender(f) {
-                a.flows[f].take_sender_half(&mut b.flows[f]);
+                a.flows[f].take_sender_half(&mut b.flows[f], &mut a.measured[f], &b.measured[f]);
             }
             if b.owns_sink(f) {
-                a.flows[f].take_sink_half(&mut b.flows[f]);
+                a.flows[f].take_sink_half(&mut b.flows[f], &mut a.measured[f], &mut b.measured[f]);
             }
         }
         for (x, y) in a.sources.iter_mut().zip(&b.sources) {

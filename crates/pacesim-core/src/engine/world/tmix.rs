@@ -22,7 +22,7 @@
 use rand::Rng;
 
 use super::hop::Hop;
-use super::{Event, Flow, World};
+use super::{Event, Flow, Measured, World};
 use crate::net::{PacketId, PacketKind};
 use crate::report::TmixTable;
 use crate::scenario::Scenario;
@@ -254,6 +254,7 @@ impl World {
                     let sender = self.setup.sender(f as usize, false);
                     let sink = self.setup.sink(&sender);
                     self.flows.push(Flow::new(sender, sink, p, now, None));
+                    self.measured.push(Measured::default());
                     t.slots.push((FREE, end));
                     f
                 }
