@@ -9,8 +9,12 @@
 //!   is already above W_max).
 //! - Sec 4.3, Reno-friendly region: "W_est = W_est + alpha_cubic *
 //!   segments_acked / cwnd" (eq. 4) with "alpha_cubic = 3 (1 - beta_cubic)
-//!   / (1 + beta_cubic)", 1 once W_est reaches W_max; where W_cubic(t) <
-//!   W_est, cwnd follows W_est.
+//!   / (1 + beta_cubic)"; "Once W_est has grown to reach the cwnd at the
+//!   time of most recently setting ssthresh -- that is, W_est >= cwnd_prior
+//!   -- the sender SHOULD set alpha_cubic to 1" (cwnd_prior: the window
+//!   just before the last cut, 0 before any, so alpha is 1 then); where
+//!   W_cubic(t) < W_est, cwnd follows W_est. (Linux's `tcp_cubic.c` keeps
+//!   alpha at 3 (1 - beta) / (1 + beta) throughout.)
 //! - Sec 4.4-4.5, concave and convex regions: target = W_cubic(t + RTT),
 //!   clamped to [cwnd, 1.5 cwnd]; cwnd grows by (target - cwnd) / cwnd for
 //!   each new ACK.
@@ -18,6 +22,15 @@
 //!   max(ssthresh, 2) (fast retransmit) or 1 (Sec 4.8, timeout).
 //! - Sec 4.7, fast convergence: "if cwnd < W_max: W_max = cwnd * (1 +
 //!   beta_cubic) / 2, else W_max = cwnd".
+//! - Sec 4.8, after a timeout: "During the first congestion avoidance stage
+//!   after a timeout, CUBIC increases its congestion window size using
+//!   Figure 1, where t is the elapsed time since the beginning of the
+//!   current congestion avoidance stage, K is set to 0, and W_max is set to
+//!   the congestion window size at the beginning of the current congestion
+//!   avoidance stage" (Linux forgets `last_max_cwnd` on entering Loss,
+//!   `bictcp_reset`, to the same effect): W_max is forgotten at the
+//!   timeout, so the epoch starts with W_max = cwnd_epoch, K = 0 and W_est
+//!   = cwnd_epoch.
 //!
 //! RTT is a smoothed RTT: an EWMA (gain 1/8) of the sender's Karn samples.
 
@@ -34,6 +47,9 @@ pub struct Cubic {
     /// Start of the current avoidance epoch and its K, once it began.
     epoch: Option<(Time, f64)>,
     w_est: f64,
+    /// The window just before the last cut, packets (RFC 9438's
+    /// cwnd_prior; 0 before any).
+    cwnd_prior: f64,
     /// Smoothed RTT, s (0 before any sample).
     srtt: f64,
 }
@@ -70,8 +86,8 @@ impl CongestionControl for Cubic {
                 *self.epoch.insert((now, self.k(w.cwnd)))
             }
         };
-        // "alpha_cubic = 3 * (1 - beta_cubic) / (1 + beta_cubic)", 1 once W_est >= W_max (Sec 4.3).
-        let alpha = if self.w_est >= self.w_max { 1.0 } else { 3.0 * (1.0 - BETA) / (1.0 + BETA) };
+        // "alpha_cubic = 3 * (1 - beta_cubic) / (1 + beta_cubic)", 1 once W_est >= cwnd_prior (Sec 4.3).
+        let alpha = if self.w_est >= self.cwnd_prior { 1.0 } else { 3.0 * (1.0 - BETA) / (1.0 + BETA) };
         // "W_est = W_est + alpha_cubic * segments_acked / cwnd" (eq. 4)
         self.w_est += alpha / w.cwnd;
         let t = secs(now - start);
@@ -87,6 +103,7 @@ impl CongestionControl for Cubic {
 
     fn on_congestion(&mut self, w: &mut Window, flight: f64, event: Congestion, _now: Time) {
         let cwnd = flight;
+        self.cwnd_prior = cwnd;
         // Fast convergence (Sec 4.7): "W_max = cwnd * (1 + beta_cubic) / 2" if cwnd < W_max.
         self.w_max = if cwnd < self.w_max { cwnd * (1.0 + BETA) / 2.0 } else { cwnd };
         self.epoch = None;
@@ -94,7 +111,11 @@ impl CongestionControl for Cubic {
         w.ssthresh = (cwnd * BETA).max(2.0);
         w.cwnd = match event {
             Congestion::FastRetransmit => w.ssthresh,
-            Congestion::Timeout => 1.0,
+            Congestion::Timeout => {
+                // Sec 4.8: the next epoch takes W_max from its own start (K = 0).
+                self.w_max = 0.0;
+                1.0
+            }
         };
     }
 
@@ -142,6 +163,54 @@ mod tests {
             }
         }
         assert!(c.w_est < c.w_cubic(k, k));
+    }
+
+    /// RFC 9438 Sec 4.8: after a timeout at W = 100 (ssthresh 70, cwnd 1),
+    /// slow start to ssthresh, then the first avoidance epoch has K = 0 and
+    /// W_max = W_est = 70, the window where it starts; without Sec 4.8 W_max
+    /// would stay 100 and K = cbrt(30 / 0.4) = 4.2 s. A fast retransmit
+    /// keeps W_max (K > 0 after it).
+    #[test]
+    fn after_a_timeout_the_epoch_starts_at_its_own_window() {
+        let mut c = Cubic::default();
+        let mut w = Window { cwnd: 100.0, ssthresh: 1e9 };
+        c.on_congestion(&mut w, 100.0, Congestion::Timeout, 0);
+        assert_eq!(w, Window { cwnd: 1.0, ssthresh: 70.0 });
+        while w.in_slow_start() {
+            c.on_ack(&mut w, 0);
+        }
+        assert_eq!(w.cwnd, 70.0);
+        c.on_ack(&mut w, MS);
+        let (_, k) = c.epoch.unwrap();
+        assert_eq!((k, c.w_max), (0.0, 70.0));
+        // W_est from 70; alpha 0.53 while W_est < cwnd_prior = 100 (Sec 4.3).
+        assert!((c.w_est - (70.0 + 0.9 / 1.7 / 70.0)).abs() < 1e-9, "{}", c.w_est);
+        let mut w = Window { cwnd: 100.0, ssthresh: 1e9 };
+        c.on_congestion(&mut w, 100.0, Congestion::FastRetransmit, 0);
+        c.on_ack(&mut w, MS);
+        let (_, k) = c.epoch.unwrap();
+        assert!((k - (30.0f64 / 0.4).cbrt()).abs() < 1e-9 && c.w_max == 100.0, "{k} {}", c.w_max);
+    }
+
+    /// RFC 9438 Sec 4.3: alpha_cubic turns 1 once W_est reaches
+    /// cwnd_prior, the window before the last cut, not W_max. Cuts at 1000
+    /// and then 700 leave W_max = 595 (fast convergence) and cwnd_prior =
+    /// 700: with W_est at 650, an ACK adds 0.53 / cwnd to it; at 700, 1 /
+    /// cwnd.
+    #[test]
+    fn reno_friendly_alpha_turns_one_at_the_window_before_the_cut() {
+        let mut c = Cubic::default();
+        let mut w = Window { cwnd: 1000.0, ssthresh: 1e9 };
+        c.on_congestion(&mut w, 1000.0, Congestion::FastRetransmit, 0);
+        c.on_congestion(&mut w, 700.0, Congestion::FastRetransmit, 0);
+        assert_eq!((c.w_max, c.cwnd_prior), (595.0, 700.0));
+        c.on_ack(&mut w, 0);
+        for (w_est, alpha) in [(650.0, 0.9 / 1.7), (700.0, 1.0)] {
+            c.w_est = w_est;
+            let cwnd = w.cwnd;
+            c.on_ack(&mut w, 0);
+            assert!((c.w_est - (w_est + alpha / cwnd)).abs() < 1e-12, "W_est {w_est}: {}", c.w_est);
+        }
     }
 
     #[test]
