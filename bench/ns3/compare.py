@@ -46,11 +46,12 @@ def ns3_run(python: str, s: dict) -> dict:
 def ns2_run(s: dict) -> dict:
     """Stock ns-2 2.35 (`ns` on the path) on the same dumbbell, drop-tail only (2.35 has no CoDel or PIE):
     bench/ns2/ebase.tcl with one edge and every rate and delay fixed."""
+    delay = s["access_delay"]
+    low, high = (delay, delay) if isinstance(delay, str) else delay
     variables = dict(window=100000, core_rate=_mbps(s["core_rate"]), edge_rate=_mbps(s["edge_rate"]),
                      access_lo=_mbps(s["access_rate"]), access_hi=_mbps(s["access_rate"]),
                      core_delay=_ms(s["core_delay"]), edge_delay_lo=_ms(s["edge_delay"]),
-                     edge_delay_hi=_ms(s["edge_delay"]), access_delay_lo=_ms(s["access_delay"]),
-                     access_delay_hi=_ms(s["access_delay"]))
+                     edge_delay_hi=_ms(s["edge_delay"]), access_delay_lo=_ms(low), access_delay_hi=_ms(high))
     agent, sink = NS2_AGENTS[s["tcp"]]
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(["ns", str(ROOT / "bench" / "ns2" / "setvars.tcl"),
@@ -68,14 +69,15 @@ def run_setup(python: str, name: str, tcp: str) -> None:
     """Every point of `name` with `tcp` in each simulator that has not run it yet; the CSV rewritten after each."""
     setup = dict(SETUPS[name])
     buffers = setup.pop("buffers")
+    setup_queues = setup.pop("queues", QUEUES)
     path = RESULTS / f"{name}.csv"
     rows = {}
     if path.exists():
         with path.open() as f:
             rows = {(r["tcp"], r["queue"], int(r["buffer_bytes"]), int(r["seed"])): r for r in csv.DictReader(f)}
     RESULTS.mkdir(exist_ok=True)
-    # newreno, bbr: the TCPs, at the tail; dctcp at its marking queue.
-    queues = QUEUES if tcp == "sack" else (MARK,) if tcp == "dctcp" else ("droptail",)
+    # newreno, bbr, cubic, cubic-paced: the TCPs, at the tail; dctcp at its marking queue.
+    queues = setup_queues if tcp == "sack" else (MARK,) if tcp == "dctcp" else ("droptail",)
     for queue in queues:
         for buffer in buffers:
             for seed in SEEDS:
@@ -94,6 +96,8 @@ def run_setup(python: str, name: str, tcp: str) -> None:
                     if sim != "ns2":
                         row[f"core_marks_{sim}"] = r["core_marks"]
                         row[f"core_arrivals_{sim}"] = r["core_arrivals"]
+                        jain = r["goodput_jain"]
+                        row[f"goodput_jain_{sim}"] = "" if jain is None else round(jain, 6)
                 for reference in ("ns3", "ns2"):
                     row[f"agree_{reference}"] = agree(row, reference, parse_rate(setup["core_rate"]))
                 with path.open("w", newline="") as f:

@@ -15,7 +15,9 @@ by ns-3's default: no flow stalls near 64 KB). Its loss recovery is the run's
 `tcp` reading (`RECOVERY`): "sack", SACK with ns-3's default proportional rate reduction, beside pacesim's
 `sack` (ns-2's Sack1); "newreno", no SACK and ns-3's classic (RFC 6582) recovery, beside pacesim's `newreno`;
 "bbr", ns-3's `TcpBbr` (BBR v1) with SACK and pacing on, beside pacesim's `bbr`; "dctcp", ns-3's `TcpDctcp`
-(ECN on, ECT(0), g 1/16, alpha from 1) with the classic recovery, beside pacesim's `dctcp` (NewReno's).
+(ECN on, ECT(0), g 1/16, alpha from 1) with the classic recovery, beside pacesim's `dctcp` (NewReno's); "cubic",
+ns-3's `TcpCubic` (HyStart on, its default) with SACK, unpaced, and "cubic-paced", the same paced at Linux's rate
+(2x / 1.2x cwnd per srtt), beside pacesim's `cubic` unpaced and host-paced at `host_mode = "rate"`.
 The queue `mark` is DCTCP's switch: ns-3's RED in step mode (both thresholds K - 1 packets, the newest
 sample's weight 1, ECN on, no hard drop above the threshold), beside pacesim's drop-tail with
 `core.droptail.mark_packets = K` (the settings' `mark_packets`): in both an ECN-capable arrival that finds
@@ -27,7 +29,8 @@ What stays ns-3's own: byte-counted windows, its RTO estimator's 1 ms clock (ns-
 2 B of framing on every link, and the three-way handshake.
 
 Measured over [warmup, duration] s, as pacesim measures: the core queue's bytes sent (Mb/s, IP bytes), its
-drops over its arrivals, and each sink's bytes received (goodput, Kb/s, the mean over flows).
+drops over its arrivals, and each sink's bytes received (goodput, Kb/s, the mean over flows, and Jain's fairness
+index of the flows' goodputs, (sum x)^2 / (n sum x^2)).
 """
 
 import json
@@ -62,9 +65,19 @@ RECOVERY = {
     # DCTCP needs ECN; TcpDctcp sets its own ECN mode and codepoint.
     "dctcp": {"ns3::TcpSocketBase::Sack": "false", "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpClassicRecovery",
               "ns3::TcpSocketBase::UseEcn": "On"},
+    # CUBIC with SACK, unpaced, beside pacesim's `cubic` (Sack1's recovery); TcpCubic's defaults are Linux's
+    # (C 0.4, beta 0.7, fast convergence, TCP friendliness, HyStart with both detections from 16 segments).
+    "cubic": {"ns3::TcpSocketBase::Sack": "true", "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpPrrRecovery"},
+    # The same, paced as Linux paces (tcp_update_pacing_rate): 2 x max(cwnd, in flight) / srtt while cwnd <
+    # ssthresh / 2, 1.2 x after; the initial window unpaced (Linux has no RTT for it), beside pacesim's
+    # `pacing.host_mode = "rate"` (X-transports' "CUBIC, Linux-paced").
+    "cubic-paced": {"ns3::TcpSocketBase::Sack": "true", "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpPrrRecovery",
+                    "ns3::TcpSocketState::EnablePacing": "true", "ns3::TcpSocketState::PaceInitialWindow": "false",
+                    "ns3::TcpSocketState::PacingSsRatio": "200", "ns3::TcpSocketState::PacingCaRatio": "120"},
 }
 # The congestion control of each reading: NewReno's window for the two recoveries, or BBR v1.
-CONGESTION = {"sack": "ns3::TcpNewReno", "newreno": "ns3::TcpNewReno", "bbr": "ns3::TcpBbr", "dctcp": "ns3::TcpDctcp"}
+CONGESTION = {"sack": "ns3::TcpNewReno", "newreno": "ns3::TcpNewReno", "bbr": "ns3::TcpBbr", "dctcp": "ns3::TcpDctcp",
+              "cubic": "ns3::TcpCubic", "cubic-paced": "ns3::TcpCubic"}
 
 
 def _tcp_defaults(tcp: str) -> None:
@@ -94,10 +107,14 @@ def _link(a, b, rate: str, delay: str, device_queue: str):
 
 def run(s: dict) -> dict:
     """One run of settings `s` (flows, access_rate, access_delay, edge_rate, edge_delay, core_rate, core_delay,
-    buffer_bytes, queue, tcp, seed, duration_s, warmup_s, start_s): the window's numbers."""
+    buffer_bytes, queue, tcp, seed, duration_s, warmup_s, start_s; optionally ns3_defaults, {attribute path:
+    value}): the window's numbers."""
     ns.RngSeedManager.SetSeed(1)
     ns.RngSeedManager.SetRun(s["seed"])
     _tcp_defaults(s["tcp"])
+    # A setup's own ns-3 defaults, after the TCP's (which they may replace): cubic10's Linux RTO floor and recovery.
+    for name, value in s.get("ns3_defaults", {}).items():
+        ns.Config.SetDefault(name, ns.StringValue(value))
     n = s["flows"]
     senders, sinks, routers = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()
     senders.Create(n)
@@ -109,16 +126,26 @@ def run(s: dict) -> dict:
     es, c0, c1, ed = (routers.Get(i) for i in range(4))
     big = "100000p"
     pairs = [(es, c0, s["edge_rate"], s["edge_delay"], big), (c1, ed, s["edge_rate"], s["edge_delay"], big)]
-    pairs += [(senders.Get(i), es, s["access_rate"], s["access_delay"], big) for i in range(n)]
-    pairs += [(ed, sinks.Get(i), s["access_rate"], s["access_delay"], big) for i in range(n)]
+    # An access delay given as [low, high] (ms strings) is drawn per link, uniformly, senders' links first: the
+    # slightly unequal delays that keep equal flows from tying (bench/ns2/TIES.md).
+    delays = random.Random(f"access delays {s['seed']}")
+
+    def access_delay() -> str:
+        d = s["access_delay"]
+        return d if isinstance(d, str) else f"{delays.uniform(*(float(x.removesuffix('ms')) for x in d)):.6f}ms"
+
+    pairs += [(senders.Get(i), es, s["access_rate"], access_delay(), big) for i in range(n)]
+    pairs += [(ed, sinks.Get(i), s["access_rate"], access_delay(), big) for i in range(n)]
     core = _link(c0, c1, s["core_rate"], s["core_delay"], "1p")
     devices = [core] + [_link(*p) for p in pairs]
     # Only the core's forward device gets a queue disc; Ipv4AddressHelper would put FQ-CoDel on every device.
     kind, attrs = QUEUES[s["queue"]]
     tch = ns.TrafficControlHelper()
     # ns-3's FQ-CoDel counts its limit in packets only, and RED its thresholds in its limit's unit: the core
-    # buffer in whole 1040 B data packets, K in packets; for `mark` both less the device queue's one packet.
-    device = 1 if s["queue"] == "mark" else 0
+    # buffer in whole 1040 B data packets, K in packets; for `mark`, and for FQ-CoDel where the setup says
+    # `device_packet` (buffers of a few packets, aqm100), both less the device queue's one packet, which holds
+    # one more whenever the disc holds any.
+    device = 1 if s["queue"] == "mark" or (s["queue"] == "fq_codel" and s.get("device_packet")) else 0
     in_packets = s["queue"] in ("fq_codel", "mark")
     limit = f"{s['buffer_bytes'] // 1040 - device}p" if in_packets else f"{s['buffer_bytes']}B"
     tch.SetRootQueueDisc(kind, "MaxSize", ns.StringValue(limit))
@@ -172,7 +199,9 @@ def run(s: dict) -> dict:
     ns.Simulator.Destroy()
     window = s["duration_s"] - s["warmup_s"]
     goodput = [(y - x) * 8 / window / 1e3 for x, y in zip(r0, r1)]
+    square = sum(g * g for g in goodput)
     return dict(s, aggregate_mbps=(b1 - b0) * 8 / window / 1e6, goodput_kbps_mean=sum(goodput) / n,
+                goodput_jain=sum(goodput) ** 2 / (n * square) if square else None,
                 core_loss_rate=(d1 - d0) / (a1 - a0) if a1 > a0 else 0.0, core_arrivals=a1 - a0, core_drops=d1 - d0,
                 core_marks=m1 - m0)
 
