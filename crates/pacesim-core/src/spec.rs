@@ -56,6 +56,17 @@ pub fn evenly(i: usize, fraction: f64) -> bool {
     ((i + 1) as f64 * fraction).floor() > (i as f64 * fraction).floor()
 }
 
+/// The first item equal to one before it, with its index, or None. One pass
+/// with a hash set: a list of a million names (a 15 MB scenario) is checked
+/// in a fraction of a second, where comparing each item with all before it
+/// took about an hour (issue 33).
+pub fn first_repeat<T: Eq + std::hash::Hash + Copy>(
+    items: impl IntoIterator<Item = T>,
+) -> Option<(usize, T)> {
+    let mut seen = std::collections::HashSet::new();
+    items.into_iter().enumerate().find(|&(_, x)| !seen.insert(x))
+}
+
 pub fn bad(field: &str, message: impl Into<String>) -> InvalidField {
     InvalidField { field: field.to_string(), message: message.into() }
 }
@@ -96,6 +107,14 @@ pub fn at_most(field: &str, v: u64, max: u64, unit: &str) -> Result<(), InvalidF
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_repeat_is_the_first_item_equal_to_an_earlier_one() {
+        assert_eq!(first_repeat([3, 1, 4, 1, 3]), Some((3, 1)));
+        assert_eq!(first_repeat(["a", "b", "b"]), Some((2, "b")));
+        assert_eq!(first_repeat([1, 2, 3]), None);
+        assert_eq!(first_repeat(Vec::<u32>::new()), None);
+    }
 
     #[test]
     fn an_errors_value_is_found_at_its_fields_path() {

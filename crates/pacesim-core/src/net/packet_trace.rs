@@ -47,7 +47,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Packet, PacketId, PacketKind};
 use crate::sim::Time;
-use crate::spec::{bad, InvalidField};
+use crate::spec::{bad, first_repeat, InvalidField};
 
 /// A packet trace in ns-2's format (docs/trace.md), `[trace]`: every
 /// enqueue `+`, dequeue `-`, drop `d` and receive `r` at the links `links`,
@@ -92,16 +92,18 @@ impl PacketTraceSpec {
         if self.links.is_empty() {
             return Err(bad("trace.links", "name at least one link to trace"));
         }
-        let mut ids = Vec::with_capacity(self.links.len());
-        for (i, name) in self.links.iter().enumerate() {
-            let field = format!("trace.links[{i}]");
-            let id = id_of(name).ok_or_else(|| bad(&field, format!("no link named {name:?}")))?;
-            if ids.contains(&id) {
-                return Err(bad(&field, format!("{name:?} is named twice")));
+        let ids = (self.links.iter().enumerate())
+            .map(|(i, name)| {
+                id_of(name)
+                    .ok_or_else(|| bad(&format!("trace.links[{i}]"), format!("no link named {name:?}")))
+            })
+            .collect::<Result<Vec<u32>, _>>()?;
+        match first_repeat(&ids) {
+            Some((i, _)) => {
+                Err(bad(&format!("trace.links[{i}]"), format!("{:?} is named twice", self.links[i])))
             }
-            ids.push(id);
+            None => Ok(ids),
         }
-        Ok(ids)
     }
 }
 

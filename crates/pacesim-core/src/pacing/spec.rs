@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::qlbp::QlbpSpec;
 use super::PacerSpec;
 use crate::spec::variants::{Table, Variants};
-use crate::spec::{bad, InvalidField};
+use crate::spec::{bad, first_repeat, InvalidField};
 use crate::tcp::host_pacing::{HostPacing, HostPacingMode};
 
 /// Who paces: nobody, the TCP senders (paper W), the edge pacer (paper E
@@ -104,10 +104,7 @@ impl Pacing {
         }
         // A link named twice would get a pacer for each name (issue 33: 1.9 million names of one link, a 15 MB
         // scenario, aborted the process at 3.7 GB building their pacers).
-        let mut seen = std::collections::HashSet::new();
-        if let Some((i, name)) =
-            self.links.iter().flatten().enumerate().find(|(_, n)| !seen.insert(n.as_str()))
-        {
+        if let Some((i, name)) = first_repeat(self.links.iter().flatten()) {
             return Err(bad(&format!("pacing.links[{i}]"), format!("{name:?} is named twice")));
         }
         match &self.scheme {
