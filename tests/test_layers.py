@@ -24,6 +24,15 @@ def test_the_kernel_imports_nothing_above_it_and_the_graph_has_no_circle():
     assert m.upward(edges) == []
 
 
+def test_the_topology_registry_is_read_as_arrows_to_its_builders():
+    # review36 D1: `named_topologies!` named each builder by its module alone, which the check could not read,
+    # so a builder's `use super::Topology` (a circle) went unreported; each line now writes out its spec's path.
+    edges = imports().graph()
+    builders = {("topology", p.stem) for p in (SCRIPT.parents[1] / "crates/pacesim-core/src/topology").glob("*.rs")}
+    builders -= {("topology", m) for m in ("graph", "names", "network", "route")}
+    assert builders and builders <= edges[("topology",)], sorted(builders - edges[("topology",)])
+
+
 def tree(root: Path, files: dict[str, str]) -> Path:
     """A crate's `src/` holding `files` (path: text)."""
     for path, text in files.items():

@@ -32,22 +32,24 @@ use crate::net::core_link::Core;
 use crate::spec::tagged::{self, Tagged};
 use crate::spec::InvalidField;
 
-/// The registry of named topologies, one line each: `"kind" => Spec(module)`,
-/// where `module` is the builder's file beside this one (declared here), `Spec`
-/// its spec (the kind's keys, its `validate`) and `module::graph(&Spec, seed)`
-/// its builder. The line is all a new kind needs outside its file: it makes
+/// The registry of named topologies, one line each: `"kind" =>
+/// Variant(module::Spec)`, where `module` is the builder's file beside this
+/// one (declared here), `Spec` its spec (the kind's keys, its `validate`),
+/// `module::graph(&Spec, seed)` its builder and `Variant` its name in
+/// `Topology`. (The spec's path is written out: `scripts/imports.py` reads
+/// it as this file's arrow to the module.) The line is all a new kind needs outside its file: it makes
 /// the `Topology` variant (its wire name the literal), its name among the
 /// choices, and its arms of [`Topology::graph`] and [`Topology::validate`].
 /// A general graph (`kind = "graph"`) is the last choice.
 macro_rules! named_topologies {
-    ($($kind:literal => $spec:ident($module:ident)),* $(,)?) => {
+    ($($kind:literal => $variant:ident($module:ident::$spec:ident)),* $(,)?) => {
         $(pub mod $module;)*
 
         /// The network a scenario describes: named, or a general graph.
         #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
         #[serde(tag = "kind")]
         pub enum Topology {
-            $(#[serde(rename = $kind)] $spec($module::$spec),)*
+            $(#[serde(rename = $kind)] $variant($module::$spec),)*
             #[serde(rename = "graph")]
             Graph(Graph),
         }
@@ -58,7 +60,7 @@ macro_rules! named_topologies {
 
             fn variant<'de, D: Deserializer<'de>>(name: &str, rest: D) -> Result<Self, D::Error> {
                 Ok(match name {
-                    $($kind => Topology::$spec(Deserialize::deserialize(rest)?),)*
+                    $($kind => Topology::$variant(Deserialize::deserialize(rest)?),)*
                     "graph" => Topology::Graph(Deserialize::deserialize(rest)?),
                     other => return Err(serde::de::Error::unknown_variant(other, Self::VARIANTS)),
                 })
@@ -71,7 +73,7 @@ macro_rules! named_topologies {
             pub fn graph(&self, seed: u64) -> std::borrow::Cow<'_, Graph> {
                 use std::borrow::Cow::{Borrowed, Owned};
                 match self {
-                    $(Topology::$spec(t) => Owned($module::graph(t, seed)),)*
+                    $(Topology::$variant(t) => Owned($module::graph(t, seed)),)*
                     Topology::Graph(g) => Borrowed(g),
                 }
             }
@@ -81,7 +83,7 @@ macro_rules! named_topologies {
             /// are checked as it is built ([`Graph::build`]).
             pub fn validate(&self) -> Result<(), InvalidField> {
                 match self {
-                    $(Topology::$spec(t) => t.validate(),)*
+                    $(Topology::$variant(t) => t.validate(),)*
                     Topology::Graph(_) => Ok(()),
                 }
             }
@@ -90,12 +92,12 @@ macro_rules! named_topologies {
 }
 
 named_topologies! {
-    "e-base" => EBase(ebase),
-    "a-base" => ABase(abase),
-    "q-line" => QLine(q_line),
-    "q-tandem" => QTandem(q_tandem),
-    "q-dumbbell" => QDumbbell(q_dumbbell),
-    "w-dumbbell" => WDumbbell(w_dumbbell),
+    "e-base" => EBase(ebase::EBase),
+    "a-base" => ABase(abase::ABase),
+    "q-line" => QLine(q_line::QLine),
+    "q-tandem" => QTandem(q_tandem::QTandem),
+    "q-dumbbell" => QDumbbell(q_dumbbell::QDumbbell),
+    "w-dumbbell" => WDumbbell(w_dumbbell::WDumbbell),
 }
 
 /// Read with [`tagged`], so an error inside names its path (`topology.links[3].rate`).
