@@ -119,6 +119,22 @@ def test_cli_run_prints_tables_and_writes_json(tiny_toml, tmp_path):
     assert len(data["flows"]["flow"]) == 10
 
 
+def test_a_run_weighs_its_memory_once(tiny_toml, monkeypatch):
+    # review36 D6: `pacesim run` ran the memory guard, which builds the network to describe it, twice (the
+    # command's, for its notes, then `pacesim.run`'s); the seed the command sets is the one weighed.
+    from pacesim import memory
+
+    weighed = []
+    check = memory.check
+    monkeypatch.setattr(memory, "check", lambda s, *a, **k: weighed.append(s.seed) or check(s, *a, **k))
+    r = CliRunner().invoke(app, ["run", str(tiny_toml), "--seed", "3", "--threads", "1"])
+    assert r.exit_code == 0, r.output
+    assert weighed == [3]
+    weighed.clear()
+    pacesim.run(tiny_toml, seed=4, threads=1)
+    assert weighed == [4]
+
+
 def test_cli_overrides(tmp_path):
     path = tmp_path / "s.toml"
     path.write_text("")

@@ -271,9 +271,8 @@ def run(
     else their distribution)."""
     from rich.progress import Progress
 
-    from . import RecordingStopped, memory
-    from . import run as run_scenario
-    from .engine import SlowRun, slow
+    from . import RecordingStopped
+    from .engine import checked, simulate, slow
     from .scenario import ScenarioError
 
     json_path = None if json_out in (None, "-") else Path(json_out)
@@ -293,7 +292,8 @@ def run(
     if json_path is not None and traced is not None and _same_file(json_path, traced):
         fail(f"--json {json_path}: the packet trace is written to the same file; name another")
     try:
-        for note in memory.check(s, limit).notes + slow(s):  # before the run, as it may be long
+        s, threads, estimate = checked(s, seed=seed, threads=threads, max_memory=limit)
+        for note in estimate.notes + slow(s):  # before the run, as it may be long
             warn(note)
         # Off a terminal the bar draws nothing but left an empty line before what followed (an error).
         with Progress(*Progress.get_default_columns(), transient=True, console=terminal.err,
@@ -301,9 +301,7 @@ def run(
             task = bar.add_task("simulating", total=1.0)
             with warnings.catch_warnings(record=True) as stopped:
                 warnings.simplefilter("always", RecordingStopped)
-                warnings.simplefilter("ignore", SlowRun)  # told above
-                r = run_scenario(s, seed=seed, progress=lambda done: bar.update(task, completed=done),
-                                 threads=threads, max_memory=limit, trace=trace)
+                r = simulate(s, threads, progress=lambda done: bar.update(task, completed=done), trace=trace)
         for w in stopped:
             warn(str(w.message))
     except ScenarioError as e:  # the trace's file named as the user gave it: --trace, or the scenario's field

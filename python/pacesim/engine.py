@@ -10,7 +10,7 @@ import os
 import tempfile
 import time
 import warnings
-from typing import Callable, Iterator, List, Optional, Sequence, Union
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _core, memory, outfile, pcap, schema
 from .messages import shown
@@ -90,6 +90,17 @@ def run(
     and each such stop is issued as a `RecordingStopped` warning (and listed in
     the report's `warnings`).
     """
+    scenario, threads, _ = checked(scenario, set, seed, threads, max_memory)
+    for note in slow(scenario):
+        warnings.warn(SlowRun(note), stacklevel=2)
+    return simulate(scenario, threads, progress, trace)
+
+
+def checked(scenario: Union[Scenario, dict, str, os.PathLike], set: Sequence[str] = (), seed: Optional[int] = None,
+            threads: int = THREADS, max_memory: Optional[int] = None) -> Tuple[Scenario, int, memory.Estimate]:
+    """What `run` checks before it simulates, as it raises: the scenario with `set` and `seed` applied, the
+    threads it runs on (at most two) and its memory estimate (`memory.check`; its notes are what a reader is
+    told before a run). `pacesim run` tells them, then calls `simulate`: the guard runs once."""
     if max_memory is not None and (isinstance(max_memory, bool) or not isinstance(max_memory, int) or max_memory < 1):
         raise ScenarioError("max_memory", f"{shown(max_memory)} is not a number of bytes: a whole number, 1 or more")
     if isinstance(scenario, (str, os.PathLike)):
@@ -103,13 +114,15 @@ def run(
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ScenarioError("threads", f"{shown(threads)} is not a number of threads: 1, or 2 to run a network that "
                                        "splits at its core link as two halves")
-    threads = min(threads, 2)
     overrides = list(set) + ([f"seed={seed}"] if seed is not None else [])
     if overrides:
         scenario = apply_overrides(scenario, overrides)
-    memory.check(scenario, max_memory)
-    for note in slow(scenario):
-        warnings.warn(SlowRun(note), stacklevel=2)
+    return scenario, min(threads, 2), memory.check(scenario, max_memory)
+
+
+def simulate(scenario: Scenario, threads: int = THREADS, progress: Optional[Callable[[float], None]] = None,
+             trace: Union[str, os.PathLike, None] = None) -> Result:
+    """`run` of a scenario `checked` made, on `threads` (1 or 2): the engine's run, its packet trace written."""
     if trace is not None:
         traced = scenario.trace or PacketTrace()
         scenario = scenario.model_copy(update={"trace": traced.model_copy(update={"file": os.fspath(trace)})})
@@ -145,5 +158,5 @@ def run(
     if text is not None and "warnings" in report:  # naming the trace as given, not the file the engine wrote
         report["warnings"] = [w.replace(text, traced) for w in report["warnings"]]
     for note in report.get("warnings", []):  # a series track or the trace stopped at its size cap
-        warnings.warn(RecordingStopped(note), stacklevel=2)
+        warnings.warn(RecordingStopped(note), stacklevel=3)  # the caller of `run`
     return Result(report, scenario, wall_s)
