@@ -7,6 +7,7 @@ key to the reading's value changes no point's engine scenario. The table's
 reading section shows each setting with the line it comes from.
 """
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,27 @@ def test_a_point_off_the_reading_is_found():
     name, p = points[1]
     points[1] = (name, type(p)(p.axes, p.seed, p.key, scenario=apply_overrides(p.scenario, ["tcp.window=1000"])))
     assert _departures("e", points) == [(name, p.axes, "tcp.window")]
+
+
+@pytest.mark.parametrize("folders, says", [
+    ({"zz": ("1", '[("E-fig3", "stolen")]')}, "ids not of paper ZZ: E-fig3"),
+    ({"yy": ("1", "[]"), "vv": ("1", "[]")}, "two papers with one ORDER"),
+])
+def test_discovery_refuses_an_id_of_another_paper_and_a_taken_order(tmp_path, monkeypatch, folders, says):
+    # review36 D4: a figure id of paper E in another folder replaced E's figure silently, two papers shared a place.
+    import pacesim.papers as found
+
+    for letter, (order, catalogue) in folders.items():
+        (tmp_path / letter).mkdir()
+        init = f'TITLE = "{letter}"\nORDER = {order}\nCATALOGUE = {catalogue}\n'
+        (tmp_path / letter / "__init__.py").write_text(init)
+    monkeypatch.setattr(found, "HERE", tmp_path)
+    monkeypatch.setattr(found, "__path__", [str(tmp_path)])
+    for letter in folders:
+        monkeypatch.delitem(sys.modules, f"pacesim.papers.{letter}", raising=False)
+    found.papers.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=says):
+            found.papers()
+    finally:
+        found.papers.cache_clear()

@@ -95,6 +95,14 @@ def papers() -> Dict[str, Paper]:
         found.append(Paper(info.name, package.TITLE, package.ORDER, tuple(package.CATALOGUE),
                            _found(package, Figure, lambda f: f.id),
                            _found(package, Model, lambda m: m.id)))
+    for p in found:  # an id outside its paper's letter would replace another paper's silently (review36 D4)
+        ids = [*p.figures, *p.models, *(i for i, _ in p.catalogue)]
+        if strays := [i for i in ids if i.split("-", 1)[0].lower() != p.letter]:
+            raise ValueError(f"{__name__}.{p.letter}: ids not of paper {p.letter.upper()}: {', '.join(strays)}")
+    orders = [p.order for p in found]
+    if len(set(orders)) < len(orders):
+        raise ValueError(f"{__name__}: two papers with one ORDER: "
+                         f"{sorted((p.order, p.letter) for p in found if orders.count(p.order) > 1)}")
     return {p.letter: p for p in sorted(found, key=lambda p: p.order)}
 
 
