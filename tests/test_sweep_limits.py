@@ -249,3 +249,22 @@ def test_checking_a_sweep_off_a_terminal_writes_its_progress_as_lines(monkeypatc
     with sweep_module._bar(False) as bar:  # --quiet: nothing
         sweep_module._checked(sw, bar)
     assert capsys.readouterr().err == ""
+
+
+def test_an_axis_of_tables_is_applied_as_its_tables(tmp_path):
+    # review33f: an axis of `traffic.udp` lists was passed on as JSON text, which TOML does not read, and every
+    # point but the empty list was refused ("Input should be a valid list (got '[{"kind": ...').
+    path = tmp_path / "udp.toml"
+    path.write_text("""name = "udp"
+scenario = "a-base"
+seeds = [1]
+set = ["duration=2s", "warmup=0s", "topology.tcp_hosts=1", 'traffic.start=["0s", "0s"]']
+[axes]
+"traffic.udp" = [[], [{kind="cbr", rate="1Kbps", size="100B"}, {kind="cbr", rate="2Kbps", size="100B"}]]
+""")
+    out = CliRunner().invoke(app, ["sweep", str(path), "--results", str(tmp_path / "r"), "--workers", "1"])
+    assert out.exit_code == 0, out.output
+    with Store(tmp_path / "r") as store:
+        udp = sorted(len(json.loads(s).get("traffic", {}).get("udp", []))
+                     for (s,) in store.db.execute("SELECT scenario FROM runs"))
+    assert udp == [0, 2]

@@ -357,11 +357,19 @@ def read_toml(path: Path) -> dict:
 
 
 def _toml_value(text: str) -> Any:
-    """A TOML scalar (or array) if `text` is one, else the text itself: 3 -> 3, 5KB -> "5KB"."""
+    """A TOML scalar (or array) if `text` is one, else a JSON array or table (a sweep's axis value of tables,
+    `[{"kind": "cbr"}]`, which TOML writes only as `{kind = "cbr"}`), else the text itself: 3 -> 3, 5KB ->
+    "5KB"."""
     try:
         return tomllib.loads(f"value = {text}", parse_float=_float)["value"]
-    except (ValueError, RecursionError):  # not TOML (or nested, or a number, past what it reads): a string
-        return text.strip()
+    except (ValueError, RecursionError):  # not TOML (or nested, or a number, past what it reads)
+        pass
+    if text.lstrip().startswith(("[", "{")):
+        try:
+            return json.loads(text, parse_float=_float)
+        except (ValueError, RecursionError):
+            pass
+    return text.strip()
 
 
 def _indexed(key: str, part: str) -> Tuple[str, Optional[int]]:
