@@ -148,3 +148,12 @@ def test_format_is_exact_and_parses_back(fmt, parse, value, text):
 def test_a_rate_rounded_for_a_table_keeps_four_digits_and_no_exponent(bps, text):
     # `topology show` printed a drawn rate's exact spelling, 97530204bps, cut to "97530204b…" by its column.
     assert rounded_rate(bps) == text
+
+
+@pytest.mark.parametrize("parse", [parse_rate, parse_size, parse_time])
+def test_a_long_wrong_value_is_cut_in_the_message(parse):
+    # review33f: a time, rate or size key given a 14 MB list echoed it whole (a 21 MB message).
+    for value in (list(range(100_000)), "9" * 100_000 + "parsecs", {str(i): i for i in range(10_000)}):
+        with pytest.raises(ValueError) as e:
+            parse(value)
+        assert len(str(e.value)) < 300, str(e.value)[:300]

@@ -14,6 +14,7 @@ from decimal import Decimal, localcontext
 from functools import lru_cache
 
 from . import _core
+from .messages import shown
 
 RATE_UNITS = {
     "bps": 1, "b/s": 1,
@@ -58,33 +59,33 @@ def _read(text: object, kind: str, units: dict[str, int], base: str) -> int:
     accepted = ", ".join(units)
     if isinstance(text, (bool, int, float)):
         if isinstance(text, bool):
-            raise ValueError(f"expected a {kind} with a unit, got {text!r} (accepted units: {accepted})")
+            raise ValueError(f"expected a {kind} with a unit, got {shown(text)} (accepted units: {accepted})")
         raise ValueError(
-            f"{kind} {text!r} has no unit: write \"{text}{base}\" (accepted units: {accepted})"
+            f"{kind} {shown(text)} has no unit: write \"{text}{base}\" (accepted units: {accepted})"
         )
     if not isinstance(text, str):
-        raise ValueError(f"expected a {kind} string such as \"10{base}\", got {text!r}")
+        raise ValueError(f"expected a {kind} string such as \"10{base}\", got {shown(text)}")
     m = _QUANTITY.fullmatch(text.strip(" \t"))
     if not m:
-        raise ValueError(f"invalid {kind} {text!r}: expected a number and a unit (accepted units: {accepted})")
+        raise ValueError(f"invalid {kind} {shown(text)}: expected a number and a unit (accepted units: {accepted})")
     if m["sign"] == "-":
-        raise ValueError(f"invalid {kind} {text!r}: must not be negative")
+        raise ValueError(f"invalid {kind} {shown(text)}: must not be negative")
     unit = m["unit"]
     if not unit:
         raise ValueError(
-            f"{kind} {text!r} has no unit: write \"{m['number']}{base}\" (accepted units: {accepted})"
+            f"{kind} {shown(text)} has no unit: write \"{m['number']}{base}\" (accepted units: {accepted})"
         )
     if unit not in units:
-        raise ValueError(f"invalid {kind} {text!r}: unknown unit {unit!r} (accepted units: {accepted})")
+        raise ValueError(f"invalid {kind} {shown(text)}: unknown unit {shown(unit)} (accepted units: {accepted})")
     if len(m["number"]) > 60:  # past any 64-bit quantity (and the exact arithmetic below)
         raise ValueError(f"invalid {kind} {text[:40]!r}...: {len(m['number'])} digits, more than the engine can hold")
     with localcontext() as exact:
         exact.prec = 80
         value = Decimal(m["number"]) * units[unit]
     if value != value.to_integral_value():
-        raise ValueError(f"invalid {kind} {text!r}: not a whole number of {base} ({value} {base})")
+        raise ValueError(f"invalid {kind} {shown(text)}: not a whole number of {base} ({value} {base})")
     if value > MAX_QUANTITY:
-        raise ValueError(f"{kind} {text!r} is more than the engine can hold ({MAX_QUANTITY} {base})")
+        raise ValueError(f"{kind} {shown(text)} is more than the engine can hold ({MAX_QUANTITY} {base})")
     return int(value)
 
 

@@ -309,12 +309,12 @@ def test_a_group_without_its_command_shows_its_help_not_an_error(group):
 
 def test_an_engine_failure_reads_as_every_other_error(monkeypatch):
     """Review of issue 34: errors read `error:`, one form (a run the engine failed read `engine failure:`)."""
-    import pacesim as package
+    from pacesim import engine
 
     def failing(*args, **kwargs):
         raise RuntimeError("conservation: 3 packets lost")
 
-    monkeypatch.setattr(package, "run", failing)
+    monkeypatch.setattr(engine, "simulate", failing)  # what `pacesim run` calls once the scenario is checked
     refused(["run", *RUN], "error: the engine failed: conservation: 3 packets lost", code=1)
 
 
