@@ -1009,3 +1009,16 @@ def test_a_trace_sources_packets_on_a_wire_are_counted_in_its_size_and_a_byte_a_
     s = _scenario(UDP + ['core.rate="100Mbps"', 'core.delay="2s"', f"traffic.udp=[{source}]"])
     wire = memory.estimate(s).parts["traffic.udp[0].trace.file"]
     assert 625_000 * memory.QUEUED_PACKET_BYTES <= wire < 1.1 * 625_000 * memory.QUEUED_PACKET_BYTES, wire
+
+
+def test_a_table_of_many_unknown_keys_is_weighed_first_and_its_errors_counted_not_listed():
+    # review33f: 1.3 million unknown keys under [tcp] gave one error each, written whole into the message (229 MB
+    # for the top level), and ended in a MemoryError traceback at 3.69 GB.
+    wide = {"tcp": {f"k{i}": 1 for i in range(100_000)}}
+    with pytest.raises(ScenarioError) as e:
+        pacesim.parse_scenario(wide, max_memory=100 * 10**6)
+    assert e.value.field == "tcp" and "more than the limit" in e.value.message
+    with pytest.raises(ScenarioError) as e:
+        pacesim.parse_scenario({"transit": {f"k{i}": 1 for i in range(1000)}})
+    assert e.value.field == "transit.k0" and e.value.message.endswith("; and 996 more")
+    assert len(str(e.value)) < 1000

@@ -137,6 +137,14 @@ the front's checked copy, its JSON for the engine, the engine's JSON tree and it
 an element, the TOML read included (15 MB scenarios of 1.7 to 1.9 million "core", 0 or "bytes" in `trace.links`,
 `series.links`, `series.flows`, `series.pacers` and `trace.columns`: 506 to 616 MB peak before the error a
 repeated name gets, under --max-memory 200MB; review33e D6, where they were not weighed)."""
+WIDE_TABLE_KEYS = 64
+"""More keys than any table of a scenario has (`[tcp]`, the widest, has 22): such a table's keys are weighed
+(`KEY_BYTES` each) before the front checks them, one error each."""
+KEY_BYTES = 2 * 2**10
+"""One key of a table too wide to be a scenario's, unknown to it: its TOML entry and pydantic's error about it.
+Measured 1.25 KB a key (1,000,000 keys under `[tcp]` or `[transit]`, a 10 MB file: 1.30 GB peak against 45 MB
+for a scenario refused at once; review33f: 1.3 million under `[tcp]` ended in a MemoryError at 3.69 GB while
+every error was still written into the message)."""
 TMIX_TABLE_BYTES = 4 * 2**10
 """One `[[traffic.tmix]]` table as read, before its vectors file is: the TOML table, the front's checked cloud,
 its JSON for the engine and the engine's. Measured 3.5 KB a table (288,000 of a 15 MB scenario: 1,021 MB peak
@@ -291,7 +299,24 @@ def early(data: dict) -> Estimate:
         listed = data[table].get(name) if isinstance(data.get(table), dict) else None
         if isinstance(listed, list):
             e.parts[key] = len(listed) * LISTED_NAME_BYTES
+    for path, keys in _wide_tables(data):
+        e.parts[path or "the scenario's top level"] = keys * KEY_BYTES
     return e
+
+
+def _wide_tables(value, path: str = ""):
+    """(path, keys) of each table in `value` (tables and lists of tables, as read from TOML) with more than
+    `WIDE_TABLE_KEYS` keys."""
+    if isinstance(value, dict):
+        if len(value) > WIDE_TABLE_KEYS:
+            yield path, len(value)
+        for k, v in value.items():
+            if isinstance(v, (dict, list)):
+                yield from _wide_tables(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            if isinstance(v, dict):
+                yield from _wide_tables(v, f"{path}[{i}]")
 
 
 def _listed_sizes(i: int, sizes: list, e: Estimate) -> None:

@@ -277,9 +277,11 @@ def parse_scenario(data: dict, base: Optional[Path] = None, engine: bool = True,
     try:
         return Scenario.model_validate(data, context={"base": base or Path("."), "engine": engine})
     except ValidationError as e:
-        problems = [_problem(err) for err in e.errors()]
+        shown = 4  # a table of a million unknown keys gave a message of 229 MB (review33f); a list says its own count
+        problems = [_problem(err) for err in e.errors()[:shown]]
         (field, message, value), rest = problems[0], problems[1:]
-        raise ScenarioError(field, "; ".join([message] + [f"{f}: {m}" for f, m, _ in rest]), value) from None
+        more = [f"and {e.error_count() - shown:,} more"] if e.error_count() > shown else []
+        raise ScenarioError(field, "; ".join([message] + [f"{f}: {m}" for f, m, _ in rest] + more), value) from None
 
 
 PACKAGED = Path(__file__).resolve().parent / "scenarios"
