@@ -272,7 +272,7 @@ def run(
     from rich.progress import Progress
 
     from . import RecordingStopped
-    from .engine import checked, simulate, slow
+    from .engine import prepared, simulate, slow
     from .scenario import ScenarioError
 
     json_path = None if json_out in (None, "-") else Path(json_out)
@@ -292,7 +292,7 @@ def run(
     if json_path is not None and traced is not None and _same_file(json_path, traced):
         fail(f"--json {json_path}: the packet trace is written to the same file; name another")
     try:
-        s, threads, estimate = checked(s, seed=seed, threads=threads, max_memory=limit)
+        s, threads, estimate = prepared(s, seed=seed, threads=threads, max_memory=limit)
         for note in estimate.notes + slow(s):  # before the run, as it may be long
             warn(note)
         # Off a terminal the bar draws nothing but left an empty line before what followed (an error).

@@ -90,14 +90,14 @@ def run(
     and each such stop is issued as a `RecordingStopped` warning (and listed in
     the report's `warnings`).
     """
-    scenario, threads, _ = checked(scenario, set, seed, threads, max_memory)
+    scenario, threads, _ = prepared(scenario, set, seed, threads, max_memory)
     for note in slow(scenario):
         warnings.warn(SlowRun(note), stacklevel=2)
     return simulate(scenario, threads, progress, trace)
 
 
-def checked(scenario: Union[Scenario, dict, str, os.PathLike], set: Sequence[str] = (), seed: Optional[int] = None,
-            threads: int = THREADS, max_memory: Optional[int] = None) -> Tuple[Scenario, int, memory.Estimate]:
+def prepared(scenario: Union[Scenario, dict, str, os.PathLike], set: Sequence[str] = (), seed: Optional[int] = None,
+             threads: int = THREADS, max_memory: Optional[int] = None) -> Tuple[Scenario, int, memory.Estimate]:
     """What `run` checks before it simulates, as it raises: the scenario with `set` and `seed` applied, the
     threads it runs on (at most two) and its memory estimate (`memory.check`; its notes are what a reader is
     told before a run). `pacesim run` tells them, then calls `simulate`: the guard runs once."""
@@ -122,7 +122,7 @@ def checked(scenario: Union[Scenario, dict, str, os.PathLike], set: Sequence[str
 
 def simulate(scenario: Scenario, threads: int = THREADS, progress: Optional[Callable[[float], None]] = None,
              trace: Union[str, os.PathLike, None] = None) -> Result:
-    """`run` of a scenario `checked` made, on `threads` (1 or 2): the engine's run, its packet trace written."""
+    """`run` of a scenario `prepared` made, on `threads` (1 or 2): the engine's run, its packet trace written."""
     if trace is not None:
         traced = scenario.trace or PacketTrace()
         scenario = scenario.model_copy(update={"trace": traced.model_copy(update={"file": os.fspath(trace)})})
