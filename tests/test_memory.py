@@ -1022,3 +1022,12 @@ def test_a_table_of_many_unknown_keys_is_weighed_first_and_its_errors_counted_no
         pacesim.parse_scenario({"transit": {f"k{i}": 1 for i in range(1000)}})
     assert e.value.field == "transit.k0" and e.value.message.endswith("; and 996 more")
     assert len(str(e.value)) < 1000
+
+
+def test_a_key_dotted_thousands_deep_is_an_error_naming_it_not_a_traceback(tmp_path):
+    # The wide-table weighing walked the tables by recursion: a dotted key 5,000 deep was a RecursionError.
+    path = tmp_path / "deep.toml"
+    path.write_text("x" + ".a" * 5000 + " = 1\n")
+    with pytest.raises(ScenarioError) as e:
+        pacesim.load_scenario(path)
+    assert e.value.field == "x" and "unknown key 'x'" in e.value.message

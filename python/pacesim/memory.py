@@ -304,19 +304,18 @@ def early(data: dict) -> Estimate:
     return e
 
 
-def _wide_tables(value, path: str = ""):
-    """(path, keys) of each table in `value` (tables and lists of tables, as read from TOML) with more than
-    `WIDE_TABLE_KEYS` keys."""
-    if isinstance(value, dict):
-        if len(value) > WIDE_TABLE_KEYS:
-            yield path, len(value)
-        for k, v in value.items():
-            if isinstance(v, (dict, list)):
-                yield from _wide_tables(v, f"{path}.{k}" if path else str(k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            if isinstance(v, dict):
-                yield from _wide_tables(v, f"{path}[{i}]")
+def _wide_tables(data: dict):
+    """(path, keys) of each table in `data` (tables and lists of tables, as read from TOML) with more than
+    `WIDE_TABLE_KEYS` keys. Walked with a stack, not recursion: dotted keys nest tables thousands deep."""
+    stack = [("", data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            if len(value) > WIDE_TABLE_KEYS:
+                yield path, len(value)
+            stack += [(f"{path}.{k}" if path else str(k), v) for k, v in value.items() if isinstance(v, (dict, list))]
+        elif isinstance(value, list):
+            stack += [(f"{path}[{i}]", v) for i, v in enumerate(value) if isinstance(v, dict)]
 
 
 def _listed_sizes(i: int, sizes: list, e: Estimate) -> None:
