@@ -535,17 +535,20 @@ def test_a_trace_without_rate_is_counted_at_its_files_rate(tmp_path):
     fast.write_text("10000000\n10000000\n")
     trace = f'{{file="{fast}", columns=["bytes"], fps=1e6}}'
     s = _scenario(UDP + ["duration=1s", "warmup=0s", f'traffic.udp=[{{kind="trace", size="200B", trace={trace}}}]'])
-    # (10^13 B/s - 12.5 MB/s) over 1 s, in 200 B packets; on the wires of udp.up, the core and udp.sink.in, at
+    # All it plays in 1 s (5 x 10^10 packets, too many to replay): 500,000 periods and the next's first frame,
+    # due at the run's end, 10^13 + 10^7 B in 200 B packets; on the wires of udp.up, the core and udp.sink.in, at
     # 100 Mb/s for 5, 50 and 0 ms, in 200 B packets, 313, 3,125 and 0, one more each, and one more for each frame
     # played in the delay at 10^6 frames/s (its last packet may be a byte), 5,001, 50,001 and 1: 58,444.
-    packets = int((1e13 - 12.5e6) / 200) + 58_444
+    packets = int((1e13 + 1e7) / 200) + 58_444
     assert memory.estimate(s).parts["traffic.udp[0].trace.file"] == pytest.approx(packets * memory.QUEUED_PACKET_BYTES, rel=1e-9)
     with pytest.raises(ScenarioError) as e:
         pacesim.run(s)
     assert e.value.field == "traffic.udp[0].trace.file" and f"estimated {packets * memory.QUEUED_PACKET_BYTES / 1e12:.3g} TB" in e.value.message
-    # The engine's mean rate, from the file as played: 20 MB per 2 us.
+    # The engine's mean rate, from the file as played: 20 MB per 2 us; and all it plays, at each link.
+    played = 8 * (1e13 + 1e7)
     assert pacesim.topology.describe(s, 0)["udp"] == [
-        {"route": ["udp.up", "core", "udp.sink.in"], "mean_rate_bps": 8e13, "replayed": None}]
+        {"route": ["udp.up", "core", "udp.sink.in"], "mean_rate_bps": 8e13,
+         "replayed": {"burst_bits": played, "backlog_bits": [played] * 3, "sent_bits": played}}]
     # Played at a rate that fits, 80 Mb/s (frames of 10 B, 1 us apart), it queues no more than its 80-bit packet at
     # a link (under a 200 B packet: none counted beyond the wires' one more): the file the engine reads, 18 B and 2
     # frames, the source and its wires as above.
@@ -996,6 +999,21 @@ def test_a_trace_source_past_its_replay_share_is_bounded_as_if_alone(tmp_path):
     assert memory.estimate(alone).parts["traffic.udp[0].trace.file"] >= queued * memory.QUEUED_PACKET_BYTES
     assert memory.estimate(beside).parts["traffic.udp[0].trace.file"] >= queued * memory.QUEUED_PACKET_BYTES
     assert memory.estimate(beside).parts["traffic.udp[0].trace.file"] < 1.05 * queued * memory.QUEUED_PACKET_BYTES
+
+
+def test_a_trace_source_of_more_packets_than_a_replay_takes_is_counted_as_queueing_all_it_plays(tmp_path):
+    # Session 24: a trace source past 2^25 packets in the run was replayed twice to the budget and then had no
+    # burst bound. Here 11 s of 1 Gb/s frames (then bytes) in 40 B packets, 34 million of them, sent as bursts
+    # into a 100 Mb/s link with no limit, queue 11 s of 900 Mb/s: the trace's mean (52 Mb/s) is under the
+    # link's rate, so only the bound on what it plays counts them; it is not replayed (its frames ended within
+    # the run alone take more packets than a replay's 2^25 steps).
+    trace = tmp_path / "bursty.txt"
+    trace.write_text("1250000\n" * 1100 + "1\n" * 20000)  # 100 frames/s: 11 s of 1 Gb/s, then 200 s of bytes
+    source = f'{{kind="trace", size="40B", trace={{file="{trace}", columns=["bytes"], fps=100, send="burst"}}}}'
+    s = _scenario(UDP + ['topology.udp_access_rate="10Gbps"', 'topology.udp_access_delay="0s"',
+                         'core.rate="100Mbps"', 'core.delay="1ms"', "duration=12s", f"traffic.udp=[{source}]"])
+    queued = 11 * 0.9e9 / 8 / 40  # packets
+    assert memory.estimate(s).parts["traffic.udp[0].trace.file"] >= queued * memory.QUEUED_PACKET_BYTES
 
 
 def test_a_trace_sources_packets_on_a_wire_are_counted_in_its_size_and_a_byte_a_frame(tmp_path):

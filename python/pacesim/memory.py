@@ -25,8 +25,9 @@ queue grows for the whole run; a trace source's rate, if not given, is its
 file's, which the engine reads; an ON-OFF source offers ns-2's closed form,
 never above its peak), and beyond that fluid the bursts of each ON-OFF,
 Poisson or trace source as the engine draws them for the run (`_bursts`; a
-source past its share of the replay, bounds from its peak or, for Poisson,
-Kingman's: `_unreplayed`), the packets of one frame of a trace source
+Poisson or ON-OFF source past its share of the replay, bounds from its peak or,
+for Poisson, Kingman's: `_unreplayed`; a trace source past it, replayed again
+or all it sends, by the engine), the packets of one frame of a trace source
 scaled to a rate that sends its frames as bursts, and the packets on each
 link's wire (`_on_wire`);
 - the packets a pacer holds (`[pacing]`): a QLBP pacer at most `q_lim`, an
@@ -824,10 +825,9 @@ def _unreplayed(s, i: int, source: dict, links: Dict[str, dict]) -> Optional[dic
     (P - C) T of its T seconds and a packet. A Poisson source queues as `_kingman` bounds (its `poisson`: its
     cumulant rate, its mean rate, its arrivals' bound n and its largest packet, for pooling with others at a
     link); it sends more than n = 2 lambda T + 100 packets with a smaller chance still (Chernoff). None for a
-    kind not replayed (CBR, fbm). A trace source is replayed again alone (`_replayed_alone`)."""
+    kind not replayed (CBR, fbm); the engine bounds a trace source past its share itself (`describe`'s
+    ALONE_STEPS)."""
     u = s.traffic.udp[i]
-    if u.kind == "trace":
-        return _replayed_alone(s, i)
     if u.kind not in ("onoff", "poisson"):
         return None
     run = max(0, s.duration - u.start) / 1e9
@@ -843,22 +843,6 @@ def _unreplayed(s, i: int, source: dict, links: Dict[str, dict]) -> Optional[dic
     poisson = (_cumulant(u, per_s), source["mean_rate_bps"], n, largest)
     return {"sent_bits": sent, "burst_bits": sent, "poisson": poisson,
             "backlog_bits": [min(sent, _kingman([poisson], links[name]["rate_bps"])) for name in source["route"]]}
-
-
-def _replayed_alone(s, i: int) -> Optional[dict]:
-    """The replay (`_bursts`) of UDP source `i` of `s` with the whole of the engine's replay budget: the network
-    described again with every other source the engine replays (ON-OFF, Poisson, trace) sent as a CBR source of
-    a bit a second, which it does not replay (each source keeps its index, so source `i` draws as in the run);
-    None past the budget alone. Session 23: a trace source past its share had no burst bound (review33e's d3, a
-    trace of 200 Mb/s frames for 10 s into a 10 Mb/s link beside 200 Poisson sources, estimated 106 MB for a
-    529 MB peak)."""
-    from .topology import describe
-
-    udp = [u if j == i or u.kind not in ("onoff", "poisson", "trace") else
-           u.model_copy(update={"kind": "cbr", "rate": 1, "on": None, "off": None, "trace": None})
-           for j, u in enumerate(s.traffic.udp)]
-    alone = s.model_copy(update={"traffic": s.traffic.model_copy(update={"udp": udp})})
-    return describe(alone, 0)["udp"][i].get("replayed")
 
 
 def _cumulant(u, per_s: float) -> Callable[[float], float]:

@@ -272,7 +272,25 @@ impl Trace {
 
     /// Mean rate over one period, bit/s.
     pub fn mean_rate(&self) -> f64 {
-        self.frames.iter().map(|f| f.bytes as f64).sum::<f64>() * 8e9 / self.period as f64
+        self.bits() * 1e9 / self.period as f64
+    }
+
+    /// The bits of one period's frames.
+    fn bits(&self) -> f64 {
+        self.frames.iter().map(|f| f.bytes as f64).sum::<f64>() * 8.0
+    }
+
+    /// The bits the trace plays in `run` ns from its start, at least and at most: it loops, so it plays
+    /// run / period whole periods (rounded down), then of the next the frames whose interval ends within
+    /// the run at least (a frame's packets leave within its interval), and those begun within it at most.
+    pub fn bits_within(&self, run: Time) -> (f64, f64) {
+        let (laps, rest) = (run / self.period, run % self.period);
+        let whole = laps as f64 * self.bits();
+        let bits = |within: &dyn Fn(usize, &Frame) -> bool| -> f64 {
+            let frames = self.frames.iter().enumerate().filter(|&(i, f)| within(i, f));
+            frames.map(|(_, f)| f.bytes as f64 * 8.0).sum()
+        };
+        (whole + bits(&|i, f| f.time + self.interval(i) <= rest), whole + bits(&|_, f| f.time <= rest))
     }
 
     /// The trace with every frame scaled so that the mean rate is `rate`
@@ -357,6 +375,19 @@ mod tests {
         assert_eq!(t.interval(3), 40 * MS);
         // 1750 B per 160 ms.
         assert!((t.mean_rate() - 87_500.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_bits_played_in_a_run_count_whole_loops_then_the_frames_ended_and_begun() {
+        // Frames of 1000, 200 and 300 B every 40 ms: 1500 B (12,000 bits) a 120 ms period.
+        let t = Trace::parse("1000\n200\n300\n", &[Bytes], Some(25.0)).unwrap();
+        assert_eq!(t.bits_within(0), (0.0, 8000.0));
+        // 250 ms: two periods, then 10 ms of the third, within the first frame's interval.
+        assert_eq!(t.bits_within(250 * MS), (24_000.0, 32_000.0));
+        // 300 ms: two periods, then the third's first frame ended and its second begun.
+        assert_eq!(t.bits_within(300 * MS), (32_000.0, 33_600.0));
+        // 320 ms: its second frame ends at the run's end and its third is due then.
+        assert_eq!(t.bits_within(320 * MS), (33_600.0, 36_000.0));
     }
 
     #[test]

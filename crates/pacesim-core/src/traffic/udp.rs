@@ -316,6 +316,8 @@ enum Pattern {
 pub struct Backlog {
     pub bits: Vec<f64>,
     pub sent_bits: f64,
+    /// The steps the replay took (at most its budget).
+    pub steps: u64,
 }
 
 /// A running source: when its next packet is due and how big it is.
@@ -423,7 +425,7 @@ impl UdpSource {
             sent += bits;
             (last, due) = (due, next);
         }
-        Some(Backlog { bits: most, sent_bits: sent })
+        Some(Backlog { bits: most, sent_bits: sent, steps: packets })
     }
 
     /// [`UdpSource::backlog`] of an ON-OFF source, a burst a step: its bursts' lengths and OFF times
@@ -480,7 +482,7 @@ impl UdpSource {
             let gap = off.sample(&mut rng);
             (start, idle) = (start + least * 1e9 / peak + gap, spacing + gap);
         }
-        Some(Backlog { bits: most, sent_bits: sent })
+        Some(Backlog { bits: most, sent_bits: sent, steps })
     }
 
     /// The packet due now: its size, and when the next one is due.
