@@ -30,8 +30,9 @@ SRC = Path(__file__).resolve().parents[1] / "python" / "pacesim"
 FLOORS = [
     ["", "_core", "units", "fields", "messages", "outfile", "terminal", "scenario", "scenario_reference", "schema",
      "topology", "memory", "scenario_tables", "tmix"],  # the engine binding and the scenario
-    # results: a run (`engine.run`), its report, the store, and their vocabulary (`panels`)
-    ["engine", "result", "report_tables", "metrics", "store", "ns2trace", "pcap", "trace_diff", "panels"],
+    # results: a run (`engine.run`), its report, the store, and their vocabulary (`metric_names`, `panels`)
+    ["engine", "result", "report_tables", "metrics", "metric_names", "store", "ns2trace", "pcap", "trace_diff",
+     "panels"],
     ["reproduce.claims", "reproduce.verdicts"],  # claims and their rules
     ["sweep", "pool", "plot", "analysis", "reproduce"],  # experiments: sweeps, figures, the models' frame
     ["papers.*"],  # the papers, one package each

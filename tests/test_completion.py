@@ -131,9 +131,9 @@ def test_plot_completes_the_named_sweeps_axes_values_and_metrics(tmp_path):
 
 
 def test_the_metric_vocabulary_is_what_a_run_stores():
-    """`completion.METRICS` (completed without importing pandas) against a run's `metrics` keys."""
+    """`metric_names.METRICS` (completed without importing pandas) against a run's `metrics` keys."""
     import pacesim
-    from pacesim.completion import METRICS
+    from pacesim.metric_names import METRICS
 
     r = pacesim.run("e-base-quick", set=["duration=3s", "warmup=1s", "topology.hosts_per_edge=2",
                                          "traffic.start=['0s','1s']"])

@@ -15,6 +15,8 @@ from typing import List, Tuple
 import typer
 from typer import _completion_classes  # typer's shell classes and their registry (its own copy of click's)
 
+from .metric_names import METRICS
+
 HERE = Path(__file__).resolve().parent
 PACKAGED = HERE / "scenarios"
 """The packaged scenarios (lower-case names) and sweep files (a catalogue id each); `scenario.PACKAGED`."""
@@ -78,18 +80,6 @@ def sweep_names(ctx: typer.Context, incomplete: str) -> List[str]:
     ./results) that begin with `incomplete`; none if there is no store or it cannot be read."""
     names = [row[0] for row in _query(ctx, "SELECT name FROM sweeps")]
     return sorted(n for n in names if isinstance(n, str) and n.startswith(incomplete))
-
-
-METRICS = ("aggregate_mbps", "goodput_kbps_mean", "core_loss_rate", "core_empty_prob", "core_udp_loss_rate",
-           "transfers", "transfer_goodput_kbps_mean", "core_utilisation", "tcp_throughput_mbps", "tcp_utilisation",
-           "tcp_goodput_mbps", "goodput_kbps_paced", "goodput_kbps_unpaced", "retransmit_rate_paced",
-           "retransmit_rate_unpaced", "loss_event_rate_paced", "loss_event_rate_unpaced", "goodput_kbps_min_paced",
-           "pacer_delay_ms_mean", "pacer_delay_ms_max", "pacer_packets_mean", "flows", "goodput_kbps_min",
-           "goodput_kbps_max", "goodput_jain", "fct_s_median", "burstiness_cov", "hurst", "hurst_1ms", "delay_mean_ms",
-           "delay_p50_ms", "delay_p99_ms", "delay_max_ms", "core_ack_loss_rate", "core_rev_ack_loss_rate",
-           "mean_cwnd_p05", "mean_cwnd_p50", "mean_cwnd_p95")
-"""The metrics a run stores (`metrics.run_metrics`' keys: tests/test_completion.py holds them equal), named
-here so that completing `plot --y` imports no pandas."""
 
 
 def _sweep(ctx: typer.Context) -> str:

@@ -1,5 +1,5 @@
 """The vocabulary of pacesim's figures, without drawing them: metrics' and axes' names and units
-(`METRICS`, `axis_name`, `LOSS`), the papers' figure names (`paper_ref`), row selection (`matches`, `select`),
+(`COLUMNS`, `axis_name`, `LOSS`), the papers' figure names (`paper_ref`), row selection (`matches`, `select`),
 seed statistics (`summarise`, `ci95`), the panel declarations a figure is made of (`Panel`, `Cdf`, `Lines`,
 `Curves`, `Series`), time-series names and windows, and file names. Judging a claim needs only this;
 `plot` draws (matplotlib is loaded there only).
@@ -19,41 +19,11 @@ from scipy.special import stdtrit  # the t quantile scipy.stats.t.ppf gives, wit
 
 from . import schema
 from .messages import printable
+from .metric_names import METRICS
 from .units import parse_rate, parse_size, parse_time
 
-METRICS = {
-    "aggregate_mbps": "Aggregate throughput (Mb/s)",
-    "tcp_throughput_mbps": "TCP throughput on the core (Mb/s)",
-    "goodput_kbps_mean": "Average per-flow goodput (Kb/s)",
-    "core_loss_rate": "Core loss rate",
-    "core_empty_prob": "P(core buffer empty)",
-    "core_udp_loss_rate": "UDP loss rate at the core",
-    "core_ack_loss_rate": "ACKs at r0 (core)",
-    "core_rev_ack_loss_rate": "ACKs at r1 (core.rev)",
-    "tcp_goodput_mbps": "TCP goodput (Mb/s)",
-    "core_utilisation": "Core utilisation",
-    "goodput_kbps_paced": "Paced flows",
-    "goodput_kbps_unpaced": "Unpaced flows",
-    "pacer_delay_ms_mean": "Mean pacer delay (ms)",
-    "pacer_delay_ms_max": "Largest pacer delay (ms)",
-    "pacer_packets_mean": "Packets held per pacer",
-    "delay_mean_ms": "mean",
-    "delay_p99_ms": "99th percentile",
-    "burstiness_cov": "CoV of bytes per bin",
-    "wall_s": "Engine wall time (s)",
-    "goodput_kbps_min": "Worst-flow goodput (Kb/s)",
-    "retransmit_rate_paced": "Paced flows",
-    "retransmit_rate_unpaced": "Unpaced flows",
-    "loss_event_rate_paced": "Paced flows",
-    "loss_event_rate_unpaced": "Unpaced flows",
-    "goodput_kbps_max": "Best-flow goodput (Kb/s)",
-    "goodput_jain": "Jain's fairness index of the flows' goodputs",
-    "transfer_goodput_kbps_mean": "Mean goodput per short transfer (Kb/s)",
-    "fct_s_median": "Median transfer completion time (s)",
-    "mean_cwnd_p05": "p5",
-    "mean_cwnd_p50": "median",
-    "mean_cwnd_p95": "p95",
-}
+COLUMNS = {**METRICS, "wall_s": "Engine wall time (s)"}
+"""The text of each column a figure may draw: every stored metric's (`metric_names`) and a run's wall time."""
 # Metrics that are fractions lost (packets, or loss events per round trip): percent on a log axis.
 LOSS = {"core_loss_rate", "core_udp_loss_rate", "core_ack_loss_rate", "core_rev_ack_loss_rate",
         "retransmit_rate_paced", "retransmit_rate_unpaced", "loss_event_rate_paced", "loss_event_rate_unpaced"}
@@ -155,14 +125,14 @@ def metric_unit(metric: str) -> str:
     """The unit of a stored metric, from its name (`UNIT_WORDS`): "Mb/s" for aggregate_mbps, "ms" for
     delay_p99_ms; "1" (dimensionless) for a name with none: a fraction (a loss rate, a utilisation, a
     probability), a count (flows, transfers) or a ratio (hurst, burstiness_cov). The figures' labels in
-    `METRICS` carry the same units (tests/experiments/test_xarray.py checks them); a loss rate is drawn in
+    `COLUMNS` carry the same units (tests/experiments/test_xarray.py checks them); a loss rate is drawn in
     percent."""
     return next((UNIT_WORDS[w] for w in metric.split("_") if w in UNIT_WORDS), "1")
 
 
 def metric_label(metric: str) -> str:
     """The axis or legend text for a metric, "(%)" added for loss rates."""
-    text = METRICS.get(metric, words(metric))
+    text = COLUMNS.get(metric, words(metric))
     return f"{text} (%)" if metric in LOSS else text
 
 

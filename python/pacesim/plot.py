@@ -36,7 +36,7 @@ from matplotlib.ticker import Formatter, Locator, MaxNLocator, NullFormatter
 
 from . import outfile
 from .messages import printable
-from .panels import (LOSS, METRICS, TIME_SERIES, Cdf, Curves, Lines, Panel, Series, as_written, axis_name,
+from .panels import (COLUMNS, LOSS, TIME_SERIES, Cdf, Curves, Lines, Panel, Series, as_written, axis_name,
                      label, metric_label, numeric, select, seeds_note, summarise, unaveraged, words)
 
 COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442", "#999999",
@@ -282,10 +282,10 @@ def draw(ax, df: pd.DataFrame, panel: Panel, style: Optional[Styles] = None) -> 
         values = values if isinstance(values, tuple) else (values,)
         names = [label(k, v) for k, v in zip(panel.by, values)]
         # a metric is keyed by its label, so that "Paced flows" keeps its colour from panel to panel
-        key = tuple(values) + ((METRICS.get(metric, words(metric)),) if len(metrics) > 1 or not panel.by else ())
+        key = tuple(values) + ((COLUMNS.get(metric, words(metric)),) if len(metrics) > 1 or not panel.by else ())
         dims = tuple(panel.by) + (("metric",) if len(metrics) > 1 or not panel.by else ())
         if len(metrics) > 1:
-            names.append(METRICS.get(metric, words(metric)))
+            names.append(COLUMNS.get(metric, words(metric)))
         colour, marker, line = style(dims, key)
         if categories:  # evenly spaced categories, series side by side around each
             offset = (i - (len(series) - 1) / 2) * min(0.1, 0.6 / len(series))

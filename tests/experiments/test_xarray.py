@@ -81,11 +81,11 @@ def test_an_unknown_metric_is_named(tiny_store):
 
 def test_the_figures_labels_carry_the_units_the_metrics_names_give():
     """A figure's label and a Dataset variable's `units` say one unit for a metric: each label of
-    `METRICS` that names a unit in parentheses names `metric_unit`'s (a loss rate is drawn in percent)."""
-    from pacesim.panels import LOSS, METRICS, metric_label, metric_unit
+    `COLUMNS` that names a unit in parentheses names `metric_unit`'s (a loss rate is drawn in percent)."""
+    from pacesim.panels import COLUMNS, LOSS, metric_label, metric_unit
 
     named = 0
-    for metric, text in METRICS.items():
+    for metric, text in COLUMNS.items():
         said = re.search(r" \(([^()]*)\)$", metric_label(metric))
         if metric in LOSS:
             assert said and said[1] == "%" and metric_unit(metric) == "1", metric
