@@ -10,6 +10,8 @@ import pytest
 
 import pacesim
 from pacesim import Scenario, _core, apply_overrides, schema, sweep, topology
+from pacesim.sweep.check import check_points
+from pacesim.sweep.progress import bar
 
 TINY = ["topology.edges=2", "topology.hosts_per_edge=2", "duration=3s", "warmup=1s", 'traffic.start=["0s", "1s"]']
 
@@ -64,7 +66,7 @@ def test_a_sweep_has_the_engine_read_each_combination_once_before_running(tmp_pa
         '"pacing.scheme" = ["none", "host"]\n')
     s = sweep.load_sweep(tmp_path / "s.toml")
     made = len(reads)  # the base, `set` and each axis value alone, as the sweep is made
-    keys = sweep._checked(s, sweep._bar(False).__enter__())
+    keys = check_points(s, bar(False))
     assert len(keys) == 16 * s.size
     # Six combinations, each read once (as its JSON, or its network built); the first and the last are made
     # whole too, to compare, and read once more.

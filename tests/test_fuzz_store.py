@@ -61,7 +61,7 @@ def test_the_classes_are_told_apart(harness, tmp_path, monkeypatch):
     (tmp_path / "d").mkdir()
     assert hostile_store.sweep_outcome(sweep, tmp_path / "d")[0] == "error names it"
     # With the checks the fixes added taken away, the harness sees what they prevent.
-    monkeypatch.setattr("pacesim.sweep.plain_name", lambda name: None)
+    monkeypatch.setattr("pacesim.sweep.definition.plain_name", lambda name: None)
     assert hostile_store.sweep_outcome(sweep, tmp_path / "d")[0] == "nonsense"
     # A run's checksum set NULL, then a digit of its metrics: taken for a row from before checksums, this
     # was summed again as it stood.

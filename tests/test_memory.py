@@ -911,16 +911,17 @@ def test_a_sweeps_point_whose_network_would_not_fit_is_refused_naming_its_key_no
     # address-space limit), where `pacesim run` refuses it at 328 GB. Each network is weighed as `pacesim run`
     # weighs it before it is built: 100,000 hosts of 8 KiB (819 MB) over a 200 MB limit, named, never built,
     # whether the point is made whole (the first and last) or checked from its axes' values alone (the middle).
+    from pacesim import _core
     from pacesim import sweep as sweep_module
     from pacesim.store import Store
 
-    describe, built = sweep_module._core.describe_json, []
+    describe, built = _core.describe_json, []
 
     def counted(engine: str, flows: int):
         built.append(json.loads(engine)["topology"]["tcp_hosts"])
         return describe(engine, flows)
 
-    monkeypatch.setattr(sweep_module._core, "describe_json", counted)
+    monkeypatch.setattr(_core, "describe_json", counted)
     for hosts in ([10, 100_000, 20], [10, 20, 100_000]):
         built.clear()
         sw = sweep_module.Sweep(name="big", base=pacesim.load_scenario("a-base"), axes={"topology.tcp_hosts": hosts},

@@ -64,9 +64,9 @@ def test_a_sweep_too_large_is_refused_at_once_naming_its_axes():
 def test_a_sweep_too_large_is_refused_before_its_values_are_checked(monkeypatch):
     # Each axis value was checked (a scenario made of it, ~4 ms) before the size: four axes of 10,000 values
     # took minutes to be refused (session 11, hostile_store.py seed 2403: a hang).
-    from pacesim import sweep as sweep_module
+    from pacesim.sweep import definition
 
-    monkeypatch.setattr(sweep_module, "_check_axis", lambda *a: pytest.fail("a value checked"))
+    monkeypatch.setattr(definition, "_check_axis", lambda *a: pytest.fail("a value checked"))
     axes = {k: list(range(1, 10_001)) for k in ["tcp.window", "tcp.initial_window", "topology.edges", "core.delay"]}
     with pytest.raises(SweepError, match=r"^s: 10,000,000,000,000,000 points \(10,000 values of 'tcp.window' x"):
         Sweep(name="s", axes=axes, set=TINY)
@@ -79,7 +79,7 @@ def test_points_are_made_one_combination_at_a_time(monkeypatch):
     big = Sweep(name="big", axes=axes, seeds=[1], set=TINY)
     made = []
     real = scenario_module.apply_overrides
-    monkeypatch.setattr("pacesim.sweep.apply_overrides", lambda *a, **k: made.append(1) or real(*a, **k))
+    monkeypatch.setattr("pacesim.sweep.definition.apply_overrides", lambda *a, **k: made.append(1) or real(*a, **k))
     points = big.iter_points()
     first, second = next(points), next(points)
     assert len(made) == 2 and (first.axes, second.axes) == ({"core.buffer": "1KB", "pacing.fraction": 0.001},
@@ -238,16 +238,17 @@ def test_a_users_negative_zero_is_zero(tmp_path):
 def test_checking_a_sweep_off_a_terminal_writes_its_progress_as_lines(monkeypatch, capsys):
     # The issue 33 review: a 10^6-point sweep is checked for most of an hour, and printed nothing into a log
     # file or a pipe (rich draws its bar only on a terminal).
-    from pacesim import sweep as sweep_module
+    from pacesim.sweep import progress
+    from pacesim.sweep.check import check_points
 
-    monkeypatch.setattr(sweep_module, "PROGRESS_EVERY_S", 0.0)  # a line at every update of the bar
+    monkeypatch.setattr(progress, "PROGRESS_EVERY_S", 0.0)  # a line at every update of the bar
     sw = Sweep(name="lines", axes={"core.buffer": ["3KB", "4KB", "5KB"]}, seeds=[1, 2], set=TINY)
-    with sweep_module._bar(True) as bar:
-        sweep_module._checked(sw, bar)
+    with progress.bar(True) as bar:
+        check_points(sw, bar)
     err = capsys.readouterr().err
     assert "lines: checking points: 6 of 6 (100 %), 0 s\n" in err, err
-    with sweep_module._bar(False) as bar:  # --quiet: nothing
-        sweep_module._checked(sw, bar)
+    with progress.bar(False) as bar:  # --quiet: nothing
+        check_points(sw, bar)
     assert capsys.readouterr().err == ""
 
 

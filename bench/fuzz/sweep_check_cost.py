@@ -1,7 +1,7 @@
-"""The CPU time of a sweep's point check (`sweep._checked`, what `pacesim sweep` does before its first point
+"""The CPU time of a sweep's point check (`sweep.check.check_points`, what `pacesim sweep` does before its first point
 runs; issue 33's "Unbounded work"), on E-base sweeps made here: N buffers x M pacer delays, on one seed or
 several, at full size or scaled (a quick run's `scale`). With `--before FILE`, a sweep.py of other code (the
-installed package's other modules beside it) is timed too, alternated with this one, and both checks must
+sweep module of before issue 36 made it a package; the installed package's other modules beside it) is timed too, alternated with this one, and both checks must
 give the same run keys.
 
     python bench/fuzz/sweep_check_cost.py --points 10000 --seeds 1 --repeat 2 [--scale 0.1] [--before old_sweep.py]
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import pacesim
-from pacesim import sweep as this
+from pacesim.sweep import check, load_sweep, progress
 
 
 def _module(path: Path):
@@ -54,15 +54,19 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--before", type=Path, help="another sweep.py to time, alternated with this one")
     args = ap.parse_args()
-    codes = [("this", this)] + ([("before", _module(args.before))] if args.before else [])
+    codes = [("this", (load_sweep, check.check_points, progress.bar))]
+    if args.before:
+        before = _module(args.before)
+        codes.append(("before", (before.load_sweep, before._checked, before._bar)))
     with tempfile.TemporaryDirectory(prefix="pacesim-check-cost-") as tmp:
         path = _sweep_file(Path(tmp), args.points, args.seeds, args.scale)
         digests = {}
         for _ in range(args.repeat):
             for name, code in codes:
-                sweep = code.load_sweep(path)
+                load, checked, bar = code
+                sweep = load(path)
                 t0 = time.process_time()
-                keys = code._checked(sweep, code._bar(False))
+                keys = checked(sweep, bar(False))
                 cpu = time.process_time() - t0
                 digests.setdefault(name, hashlib.sha256(keys).hexdigest())
                 print(f"{name}: {sweep.size} points ({args.seeds} seeds, scale {args.scale}): {cpu:.2f} CPU s, "

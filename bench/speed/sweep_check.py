@@ -3,7 +3,7 @@
 checked ~170 points/s, 1.7 h before its first run).
 
 Three 2,000-point sweeps (one seed each), each loaded (`load_sweep`: every axis value validated alone) and
-then checked (`sweep._checked`: every combination validated and its network built, its run keys made), in
+then checked (`sweep.check.check_points`: every combination validated and its network built, its run keys made), in
 a fresh process each, for each pacesim given (`--pythonpath`, the `python/` folder of a checkout; none: the
 one installed), in turn, `--repeat` times. The rows are the medians of the check's wall time and CPU time
 (a loaded machine's wall time includes waiting for a core), as points a second, and a digest of the run
@@ -34,10 +34,15 @@ SWEEPS = {
 
 CHECK = """
 import hashlib, json, sys, time
-from pacesim.sweep import _bar, _checked, load_sweep
+from pacesim.sweep import load_sweep
+try:
+    from pacesim.sweep.check import check_points
+    from pacesim.sweep.progress import bar
+except ImportError:  # a pacesim of before sweep/ was a package (issue 36)
+    from pacesim.sweep import _bar as bar, _checked as check_points
 sweep = load_sweep(sys.argv[1])
 wall, cpu = time.perf_counter(), time.process_time()
-keys = _checked(sweep, _bar(False))
+keys = check_points(sweep, bar(False))
 print(json.dumps({"points": sweep.size, "wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
                   "keys": hashlib.sha256(keys).hexdigest()[:12]}))
 """

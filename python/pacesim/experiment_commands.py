@@ -1,7 +1,7 @@
 """The experiment commands of the `pacesim` CLI: sweep, results, plot, reproduce, report.
 
 `register(app)` adds them to the Typer app in cli.py; the work itself lives
-in sweep.py, store.py, plot.py, reproduce/ and site/.
+in sweep/, store.py, plot.py, reproduce/ and site/.
 """
 
 from __future__ import annotations
@@ -270,11 +270,11 @@ def results(
 def _say_damaged(name: str, points, axes: List[str], shown: int = 5) -> None:
     """A warning for each of sweep `name`'s `points` (`Store.points(..., damaged=True)`) found damaged, naming
     the point and why (the first `shown` of them, and how many more)."""
-    from .sweep import _named
+    from .sweep.definition import named
 
     damaged = points[points["status"] == "damaged"]
     for r in damaged.head(shown).to_dict("records"):
-        terminal.warn(f"{name}: the stored run of {_named({a: r[a] for a in axes}, r['seed'])} is damaged: {r['error']}; "
+        terminal.warn(f"{name}: the stored run of {named({a: r[a] for a in axes}, r['seed'])} is damaged: {r['error']}; "
                       "a sweep runs it again")
     if len(damaged) > shown:
         terminal.warn(f"{name}: {len(damaged) - shown:,} more stored points are damaged")

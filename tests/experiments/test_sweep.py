@@ -132,8 +132,9 @@ def _every_point_whole(sweep: Sweep) -> list:
 def test_points_checked_from_their_axes_values_have_the_keys_and_verdicts_of_points_made_whole(monkeypatch):
     # Issue 33's fourth review: a 10^6-point sweep was checked at ~170 points/s, each combination made whole
     # (pydantic's validation of the whole scenario). Where each axis value assigns keys no other axis changes,
-    # a combination is checked from its values' changes (sweep._Factors): same keys, same refusals.
-    from pacesim import sweep as sweep_module
+    # a combination is checked from its values' changes (sweep.check._Factors): same keys, same refusals.
+    from pacesim.sweep import check
+    from pacesim.sweep.progress import bar
 
     whole_made = []
     keyed = Sweep._keyed
@@ -142,30 +143,30 @@ def test_points_checked_from_their_axes_values_have_the_keys_and_verdicts_of_poi
                                   "variant": ["plain", "paced"]},
                   variants={"plain": ["pacing.scheme=none"], "paced": ["pacing.scheme=edge", "pacing.delay=2ms"]},
                   seeds=[1, 2], set=TINY)
-    assert sweep_module._Factors.of(sweep) is not None
-    keys = sweep_module._checked(sweep, sweep_module._bar(False))
+    assert check._Factors.of(sweep) is not None
+    keys = check.check_points(sweep, bar(False))
     assert whole_made == [0, 11]  # the first and the last combination made whole too, and compared
     assert [keys[16 * i:16 * i + 16].hex() for i in range(sweep.size)] == \
         [k for _, each in _every_point_whole(sweep) for k in each]
     # A table left out of the base made by an axis (burstiness), a key of the scenario's top (duration).
     tables = Sweep(name="t", axes={"core.buffer": ["3KB", "5KB"], "burstiness.link": ["core", "core.rev"],
                                    "duration": ["20s", "30s"]}, set=TINY)
-    assert sweep_module._Factors.of(tables) is not None
-    assert sweep_module._checked(tables, sweep_module._bar(False)).hex() == \
+    assert check._Factors.of(tables) is not None
+    assert check.check_points(tables, bar(False)).hex() == \
         "".join(k for _, each in _every_point_whole(tables) for k in each)
     # A combination of values valid alone but not together (warmup past duration) is refused as when made whole.
     joint = Sweep(name="j", axes={"warmup": ["5s", "15s"], "duration": ["12s", "20s"]}, set=TINY)
     with pytest.raises(SweepError) as fast:
-        sweep_module._checked(joint, sweep_module._bar(False))
+        check.check_points(joint, bar(False))
     assert "warmup='15s', duration='12s': warmup: " in str(fast.value) and "1 combination(s)" in str(fast.value)
-    monkeypatch.setattr(sweep_module._Factors, "of", classmethod(lambda cls, sweep: None))
+    monkeypatch.setattr(check._Factors, "of", classmethod(lambda cls, sweep: None))
     with pytest.raises(SweepError) as whole:
-        sweep_module._checked(joint, sweep_module._bar(False))
+        check.check_points(joint, bar(False))
     assert str(fast.value) == str(whole.value)
 
 
 def test_points_whose_axes_interact_are_made_whole():
-    from pacesim.sweep import _Factors
+    from pacesim.sweep.check import _Factors
 
     assert _Factors.of(Sweep(name="a", axes={"flows": [4, 8]}, set=TINY)) is None  # hosts from flows and edges
     assert _Factors.of(Sweep(name="b", axes={"core.buffer": ["3KB", "5KB"]}, set=TINY, scale=0.5)) is None

@@ -1,0 +1,372 @@
+"""What a sweep is: a base scenario, fixed overrides, axes over its keys (or the flows and variant axes) and
+seeds, every combination of axis values on every seed one point; read from a sweep file (`load_sweep`, the
+format in the package's docstring) and checked as a definition before any point is made: its name, seeds,
+overrides and axes, each axis value alone (`_check_axis`, and weighed first: `_weigh_axis`)."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Dict, Iterator, List, Optional, Tuple, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .. import ENGINE_VERSION
+from ..messages import printable, shown
+from ..scenario import (Scenario, ScenarioError, apply_overrides, check_key, load_scenario, packaged, packaged_names,
+                        parse_scenario, read_toml)
+from ..store import MAX_SEED, plain_name, run_key
+from .scaling import FLOWS, scaled, with_flows
+
+VARIANT = "variant"
+"""An axis that is not a scenario key: names of override sets (`variants`)."""
+
+
+MAX_POINTS = 10**6
+"""The most points a sweep may have. Its points are made, checked and run one at a time, but the store
+lists every one (a row each) and the sweep keeps each point's key (16 B) while it runs; checking a combination
+of axis values takes about 0.3 ms of CPU (most of it the engine's rules, `check`), and a network's build
+for each it has not built, so a sweep this size may be checked for some minutes before its first point runs."""
+
+SEEDS = ("a sweep's seeds are its `seeds` list (seeds = [1, 2]), which sets every point's seed; "
+         "a seed set otherwise would be replaced")
+NO_TRACE = ("a sweep writes no packet traces (its points would share one file); trace one point with "
+            "`pacesim run --trace FILE`")
+
+
+class SweepError(ValueError):
+    """A sweep that cannot be run at all (as opposed to one failing point); `status` is the command's exit
+    status for it: 2 for what it was given (a definition, a store), 1 if the file system failed the work."""
+
+    def __init__(self, message: str, status: int = 2):
+        super().__init__(printable(message))
+        self.status = status
+
+
+def _traces(key: str) -> bool:
+    """Whether override key `key` sets the packet trace (`trace`, `trace.file`, ...)."""
+    return key.strip().split(".")[0].strip() == "trace"
+
+
+def _once(where: str, values: list) -> None:
+    """A SweepError if a value is given twice in `values` (`where`: the seeds, an axis): the sweep would
+    hold that point twice, and the store, which knows a point by its axis values and seed, once."""
+    seen: Dict[str, int] = {}
+    for i, value in enumerate(values):
+        text = json.dumps(value, sort_keys=True, default=repr)
+        if text in seen:
+            raise SweepError(f"{where}[{i}]: {shown(value)} is given twice (also at [{seen[text]}])")
+        seen[text] = i
+
+
+def _check_overrides(where: str, overrides: List[str]) -> None:
+    """A SweepError if one of `overrides` (in `where`: `set`, a variant) sets what a sweep may not: the seed
+    (each point's comes from `seeds`) or the packet trace."""
+    for i, item in enumerate(overrides):
+        key = item.partition("=")[0].strip()
+        if key == "seed":
+            raise SweepError(f"{where}[{i}]: {shown(item)}: {SEEDS}")
+        if _traces(key):
+            raise SweepError(f"{where}[{i}]: {shown(item)}: {NO_TRACE}")
+
+
+def _check_axis(base: Scenario, key: str, values: list, variants: dict, root: Optional[Path] = None) -> List[Any]:
+    """A SweepError naming axis `key` if it is no scenario key (nor the flows or variant axis), names an
+    unknown variant, or holds two values that mean one thing ("3KB" and "3000B": one point run twice, and
+    stored once). Else what each value changes of `base`'s engine scenario alone (`_changes`; None for a
+    value invalid alone, whose points say why when they are made; False for the flows and variant axes,
+    whose values are no keys' or are checked with the variants)."""
+    if key == FLOWS:
+        return [False] * len(values)
+    if key == VARIANT:
+        unknown = [v for v in values if not isinstance(v, str) or v not in variants]
+        if unknown:
+            raise SweepError(f"variant axis names {unknown}, not defined under [variants] ({', '.join(variants)})")
+        return [False] * len(values)
+    try:
+        check_key(base, key)
+    except ScenarioError as e:
+        raise SweepError(f"axis {key!r} is not a scenario key (nor {FLOWS!r}): {e.message}") from None
+    meant: Dict[str, int] = {}
+    changes: List[Any] = []
+    was = base.to_engine()
+    for i, value in enumerate(values):
+        try:
+            alone = apply_overrides(base, [f"{key}={json.dumps(value)}"], root)
+        except ScenarioError:
+            changes.append(None)
+            continue
+        engine = alone.to_engine()
+        changes.append(_changes(was, engine, ()) if alone.trace is None else None)
+        text = json.dumps(engine, sort_keys=True)
+        if text in meant:
+            j = meant[text]
+            raise SweepError(f"axis {shown(key)}[{i}]: {shown(value)} means what [{j}] {shown(values[j])} means; "
+                             "the sweep would run that point twice")
+        meant[text] = i
+    return changes
+
+
+@dataclass(frozen=True)
+class Point:
+    """One run of a sweep: its axis values and seed, and either the scenario or why it is invalid."""
+
+    axes: dict
+    seed: int
+    key: str
+    scenario: Optional[Scenario] = None
+    error: Optional[str] = None
+
+    def named(self) -> str:
+        return named(self.axes, self.seed)
+
+
+def named(axes: dict, seed: int) -> str:
+    """A point for a person: its axis values and seed ("point core.buffer='3KB', seed 2")."""
+    return "point " + "".join(f"{a}={v!r}, " for a, v in axes.items()) + f"seed {seed}"
+
+
+@dataclass
+class Sweep:
+    """A base scenario, fixed overrides, axes (key -> values) and seeds; `scale` != 1
+    shrinks every point with `scaled`."""
+
+    name: str
+    base: Scenario = field(default_factory=Scenario)
+    axes: dict = field(default_factory=dict)
+    seeds: List[int] = field(default_factory=lambda: [1])
+    set: List[str] = field(default_factory=list)
+    scale: float = 1.0
+    variants: Dict[str, List[str]] = field(default_factory=dict)
+    # The reduced version: more `set`, a `scale`, other `seeds` (see `reduced`).
+    quick: Optional[Dict[str, Any]] = None
+    # Where relative file names in overrides are from (the sweep file's directory).
+    root: Optional[Path] = None
+    # The last combination of axis values made (`_combination`): its index, the seeds then, whether the engine
+    # checked it, and its points.
+    _made: Optional[Tuple[int, Tuple[int, ...], bool, List[Point]]] = field(default=None, init=False, repr=False,
+                                                                            compare=False)
+    # The base with `set` applied (`__post_init__`): every point's overrides start from it.
+    _fixed: Optional[Scenario] = field(default=None, init=False, repr=False, compare=False)
+    # By axis and value: what the value changes of `_fixed`'s engine scenario alone (`_check_axis`).
+    _alone: List[List[Any]] = field(default_factory=list, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        why = plain_name(self.name)
+        if why:
+            raise SweepError(f"name: {why}")
+        if not isinstance(self.seeds, list) or not self.seeds:
+            raise SweepError("seeds: a sweep needs a list of at least one seed")
+        for i, seed in enumerate(self.seeds):
+            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+                raise SweepError(f"seeds[{i}]: {shown(seed)} is not a whole number from 0 to 2^63 - 1 "
+                                 "(the seeds a results store holds)")
+        _once("seeds", self.seeds)
+        if isinstance(self.scale, bool) or not isinstance(self.scale, (int, float)) or not 0 < self.scale < math.inf:
+            raise SweepError(f"scale {self.scale!r}: expected a finite number above zero")
+        try:
+            fixed = self._fixed = apply_overrides(self.base, self.set, self.root)  # axes are keys of what `set` makes
+        except ScenarioError as e:
+            raise SweepError(f"set: {e}") from None
+        if fixed.trace is not None:
+            raise SweepError(f"trace: {NO_TRACE}")
+        _check_overrides("set", self.set)
+        for key, values in self.axes.items():
+            if not isinstance(values, list) or not values:
+                raise SweepError(f"axis {shown(key)} needs a non-empty list of values")
+            _once(f"axis {shown(key)}", values)
+            if key.strip() == "seed":
+                raise SweepError(f"axis 'seed': {SEEDS}")
+            if _traces(key):
+                raise SweepError(f"axis {shown(key)}: {NO_TRACE}")
+        if self.size > MAX_POINTS:  # before any value is checked: four axes of 10,000 values took minutes
+            sizes = " x ".join([f"{len(v):,} values of {shown(k)}" for k, v in self.axes.items()]
+                               + [f"{len(self.seeds):,} seeds"])
+            raise SweepError(f"{self.name}: {self.size:,} points ({sizes}), more than the {MAX_POINTS:,} a sweep "
+                             "may have; split it into several sweeps")
+        self._alone = [_check_axis(fixed, key, values, self.variants, self.root) for key, values in self.axes.items()]
+        alone = {}
+        for name, overrides in self.variants.items():
+            for i, item in enumerate(overrides):
+                if not item.partition("=")[0].strip() or "=" not in item:
+                    raise SweepError(f"variants.{name!r}[{i}]: {item!r} is not an override; an override is "
+                                     "key=value, e.g. core.buffer=5KB")
+            _check_overrides(f"variants.{name!r}", overrides)
+            variant = apply_overrides(self.base, self.set + overrides, self.root)
+            if variant.trace is not None:
+                raise SweepError(f"variants.{name!r}: {NO_TRACE}")
+            alone[name] = _changes(fixed.to_engine(), variant.to_engine(), ())
+        if VARIANT in self.axes:
+            self._alone[list(self.axes).index(VARIANT)] = [alone[v] for v in self.axes[VARIANT]]
+        unknown = set(self.quick or {}) - {"set", "scale", "seeds"}
+        if unknown:
+            raise SweepError(f"[quick] has unknown keys {sorted(unknown)}; it takes set, scale, seeds")
+
+    @property
+    def size(self) -> int:
+        """How many points the sweep has: every combination of axis values, times the seeds."""
+        return math.prod(len(v) for v in self.axes.values()) * len(self.seeds)
+
+    def reduced(self) -> Sweep:
+        """The quick version this sweep defines, named `<name>-quick`."""
+        if self.quick is None:
+            raise SweepError(f"sweep {self.name!r} defines no [quick] version")
+        return Sweep(name=f"{self.name}-quick", base=self.base, axes=self.axes, variants=self.variants,
+                     set=self.set + self.quick.get("set", []), scale=self.quick.get("scale", self.scale),
+                     seeds=self.quick.get("seeds", self.seeds), root=self.root)
+
+    def spec(self) -> dict:
+        """The definition as JSON-able data (stored with the sweep)."""
+        return {"base": self.base.model_dump(mode="json", exclude_none=True), "set": self.set,
+                "axes": self.axes, "seeds": self.seeds, "scale": self.scale, "variants": self.variants}
+
+    def points(self) -> List[Point]:
+        """Every (axes, seed) combination, axes varying slowest first, seeds fastest (`iter_points`, held)."""
+        return list(self.iter_points())
+
+    def iter_points(self) -> Iterator[Point]:
+        """`points` one at a time: each combination of axis values is made and checked once, its seeds
+        are copies of it (a point's validity does not depend on its seed)."""
+        for c in range(self.size // len(self.seeds)):
+            yield from self._combination(c)
+
+    def axes_at(self, i: int) -> Tuple[dict, int]:
+        """Point `i`'s axis values and seed (its place in `points`), without making its scenario."""
+        c, seed = divmod(i, len(self.seeds))
+        axes = {}
+        for key, values in reversed(list(self.axes.items())):  # the last axis varies fastest
+            c, at = divmod(c, len(values))
+            axes[key] = values[at]
+        return {k: axes[k] for k in self.axes}, self.seeds[seed]
+
+    def point(self, i: int, engine: bool = True) -> Point:
+        """Point `i` of `points`; `engine` False leaves out the engine's rules (`parse_scenario`), for a point
+        of a combination the engine has checked (`_check`)."""
+        return self._combination(i // len(self.seeds), engine)[i % len(self.seeds)]
+
+    def _combination(self, c: int, engine: bool = True) -> List[Point]:
+        """The points of combination `c` of axis values, one per seed (the last one made is kept, while the
+        seeds are the same: `reproduce` adds seeds to a sweep), held to the engine's rules if `engine`."""
+        if self._made is not None and self._made[:3] == (c, tuple(self.seeds), engine):
+            return self._made[3]
+        axes, made, keys = self._keyed(c, engine)
+        if isinstance(made, ScenarioError):
+            points = [Point(axes, seed, key, error=f"ScenarioError: {made}") for seed, key in zip(self.seeds, keys)]
+        else:
+            points = [Point(axes, seed, key, scenario=made if seed == made.seed else
+                            made.model_copy(update={"seed": seed}, deep=True)) for seed, key in zip(self.seeds, keys)]
+        self._made = (c, tuple(self.seeds), engine, points)
+        return points
+
+    def _overrides(self, key: str, value: Any) -> List[str]:
+        """The overrides that value `value` of axis `key` stands for (none for the flows axis, applied after them)."""
+        if key == VARIANT:
+            return list(self.variants[value])
+        return [] if key == FLOWS else [f"{key}={json.dumps(value)}"]
+
+    def _keyed(self, c: int, engine: bool = True) -> Tuple[dict, Union[Scenario, ScenarioError], List[str]]:
+        """Combination `c`'s axis values, its scenario on the first seed (or why it is invalid) and its run key on
+        each seed: one validation and one conversion to the engine's form for all its seeds (the seed is a key
+        of that form, and changes nothing else), on `set` applied once (`_fixed`); the engine reads it once, at
+        the end, if `engine` (its steps leave out the engine's rules)."""
+        axes, _ = self.axes_at(c * len(self.seeds))
+        overrides = [o for k, v in axes.items() for o in self._overrides(k, v)]
+        try:
+            s = apply_overrides(self._fixed, overrides + [f"seed={self.seeds[0]}"], self.root, engine=False)
+            if FLOWS in axes:
+                s = with_flows(s, axes[FLOWS])
+            s = scaled(s, self.scale, engine=False)
+            if s.trace is not None:
+                raise ScenarioError("trace", NO_TRACE)
+            if engine:
+                s.engine_checked()
+        except ScenarioError as e:
+            invalid = {"base": self.base.to_engine(), "overrides": self.set + overrides, "axes": axes, "scale": self.scale}
+            return axes, e, [run_key({**invalid, "overrides": invalid["overrides"] + [f"seed={seed}"]}, ENGINE_VERSION)
+                             for seed in self.seeds]
+        engine = s.to_engine()
+        return axes, s, [run_key({**engine, "seed": seed}, ENGINE_VERSION) for seed in self.seeds]
+
+
+Scale = Annotated[float, Field(gt=0.0, allow_inf_nan=False)]
+Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
+
+
+class _Quick(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    set: List[str] = []
+    scale: Optional[Scale] = None
+    seeds: Optional[Annotated[List[Seed], Field(min_length=1)]] = None
+
+
+class _SweepFile(BaseModel):
+    """The keys of a sweep file and their types (see the module docstring)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Optional[Annotated[str, Field(min_length=1)]] = None
+    scenario: Union[str, Dict[str, Any]] = {}
+    seeds: Annotated[List[Seed], Field(min_length=1)] = [1]
+    set: List[str] = []
+    axes: Dict[str, Annotated[List[Any], Field(min_length=1)]] = {}
+    scale: Scale = 1.0
+    variants: Dict[str, List[str]] = {}
+    quick: Optional[_Quick] = None
+
+
+def _base_file(path: Path, name: str) -> Path:
+    """The scenario file a sweep file `path` names in `scenario`: a file relative to the sweep file's
+    directory, else a packaged scenario of that name (as `pacesim run` takes it), else a SweepError."""
+    try:
+        if (path.parent / name).is_file():
+            return path.parent / name
+    except OSError:  # a name the file system refuses (too long, ...)
+        pass
+    found = packaged(name) if len(name) <= 255 else None
+    if found is None:
+        named = path.parent / name if len(name) <= 255 else f"{name[:80]}... ({len(name)} characters)"
+        raise SweepError(f"{path}: scenario: no file {named}, and no packaged scenario named {name!r} "
+                         f"({packaged_names()})")
+    return found
+
+
+def load_sweep(path: Union[str, Path], max_memory: Optional[int] = None) -> Sweep:
+    """Read a sweep TOML file (see the module docstring); a base scenario whose graph alone needs more than
+    `max_memory` bytes (default: the memory available) is refused, as `parse_scenario` refuses it."""
+    path = Path(path)
+    try:
+        f = _SweepFile.model_validate(read_toml(path))
+    except ValidationError as e:
+        error = e.errors()[0]
+        where = ".".join(str(part) for part in error["loc"])
+        raise SweepError(f"{path}: {where}: {error['msg']} (got {shown(error['input'])})") from None
+    if isinstance(f.scenario, str):
+        scenario = load_scenario(_base_file(path, f.scenario), max_memory)
+    else:
+        scenario = parse_scenario(f.scenario, path.parent, max_memory=max_memory)
+    quick = f.quick.model_dump(exclude_none=True) if f.quick is not None else None
+    return Sweep(name=f.name or path.stem, base=scenario, axes=f.axes, seeds=f.seeds, set=f.set, scale=f.scale,
+                 variants=f.variants, quick=quick, root=path.parent)
+
+def _changes(base: dict, new: dict, path: tuple) -> Union[dict, bool]:
+    """The keys (paths) of engine scenario `new` whose values differ from `base`'s, with their values in `new` (a
+    list changed whole); False if `new` lacks a key `base` has (no assignment of keys removes one)."""
+    out: dict = {}
+    for k, value in new.items():
+        was = base.get(k, _ABSENT)
+        if isinstance(value, dict) and isinstance(was, dict):
+            inner = _changes(was, value, path + (k,))
+            if inner is False:
+                return False
+            out.update(inner)
+        elif type(value) is not type(was) or value != was or (
+                isinstance(value, (list, tuple)) and json.dumps(value) != json.dumps(was)):  # [1] == [1.0]
+            out[path + (k,)] = value
+    return False if set(base) - set(new) else out
+
+
+_ABSENT = object()
+
