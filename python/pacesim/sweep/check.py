@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from rich.progress import Progress
 
 from .. import ENGINE_VERSION, _core, memory, schema
+from ..messages import shown
 from ..scenario import ScenarioError
 from ..store import key_part, keyed_run
 from .definition import Sweep, SweepError
@@ -64,7 +65,13 @@ BUILT = 65_536
 
 SAMPLE = 1009
 """Every this many combinations (and the first and last), one checked from its axes' values alone is made whole
-too, and the two compared."""
+too, and the two compared: their run keys, and their engine scenarios' JSON, read by the engine again (and its
+network built again) only where the two texts differ (never seen), so that the engine reads each combination once."""
+
+
+Keyed = Tuple[dict, Optional[ScenarioError], List[str], str]
+"""A combination checked from its axes' values alone (`_Factors.keyed`): its axis values, why it is invalid (None
+if it is not), its run keys, its engine scenario's JSON text."""
 
 
 class _Built(dict):
@@ -84,16 +91,16 @@ def _check(sweep: Sweep, bar: Progress, task, factors: Optional[_Factors], built
     for c in range(n):
         fast = factors.keyed(c, built) if factors is not None else None
         if fast is None or c % SAMPLE == 0 or c == n - 1:
-            axes, made, each = _whole(sweep, c, built)
+            axes, made, each = _whole(sweep, c, built, fast)
             if fast is not None and ((fast[1] is None) != (made is None) or made is None and fast[2] != each):
                 raise _Disagree
         else:
-            axes, made, each = fast
+            axes, made, each, _ = fast
         keys += bytes.fromhex("".join(each))
         if isinstance(made, ScenarioError):
             count += 1
             if len(invalid) < 3:
-                invalid.append(f"{', '.join(f'{k}={v!r}' for k, v in axes.items())}: {made}")
+                invalid.append(f"{', '.join(f'{k}={shown(v)}' for k, v in axes.items())}: {made}")
         if (c + 1) * seeds // 1000 > c * seeds // 1000:
             bar.update(task, completed=(c + 1) * seeds)
     bar.update(task, completed=sweep.size)
@@ -103,17 +110,22 @@ def _check(sweep: Sweep, bar: Progress, task, factors: Optional[_Factors], built
     return keys
 
 
-def _whole(sweep: Sweep, c: int, built: _Built) -> Tuple[dict, Optional[ScenarioError], List[str]]:
+def _whole(sweep: Sweep, c: int, built: _Built, fast: Optional[Keyed] = None) -> Tuple[dict, Optional[ScenarioError],
+                                                                                       List[str]]:
     """Combination `c` made whole (`Sweep._keyed`) and its network built: its axis values, why it is invalid
-    (None if it is not), its run keys."""
+    (None if it is not), its run keys. Where the engine has read it from its axes' values alone (`fast`,
+    `_Factors.keyed`) as the same JSON text, that reading's verdict, not read again."""
     axes, made, keys = sweep._keyed(c, engine=False)  # the engine reads it once, in `_built`
     if isinstance(made, ScenarioError):
         return axes, made, keys
     engine = made.to_engine()
+    text = json.dumps(engine)
+    if fast is not None and fast[3] == text:
+        return axes, fast[1], keys
     read = {k: v for k, v in engine.items() if _builds((k,))}
     read["core"] = {k: v for k, v in engine["core"].items() if _builds(("core", k))}
     network = hashlib.sha256(json.dumps(read, sort_keys=True).encode()).digest()
-    return axes, _built(json.dumps(engine), network, built, valid=False), keys
+    return axes, _built(text, network, built, valid=False), keys
 
 
 def _built(engine: str, network: Any, built: _Built, valid: bool = True) -> Optional[ScenarioError]:
@@ -190,9 +202,10 @@ class _Factors:
         base["seed"] = sweep.seeds[0]  # no axis sets it, and each point's own replaces it in its key
         return cls(sweep, base, sweep._alone)
 
-    def keyed(self, c: int, built: _Built) -> Optional[Tuple[dict, Optional[ScenarioError], List[str]]]:
-        """Combination `c`'s axis values, why it is invalid (None if it is not) and its run keys; None if one of
-        its values is invalid alone (the combination is made whole, and says why)."""
+    def keyed(self, c: int, built: _Built) -> Optional[Keyed]:
+        """Combination `c`'s axis values, why it is invalid (None if it is not), its run keys and its engine
+        scenario's JSON (as `json.dumps` writes the whole); None if one of its values is invalid alone (the
+        combination is made whole, and says why)."""
         at = []
         for size in reversed(self.sizes):  # the last axis varies fastest
             c, i = divmod(c, size)
@@ -203,11 +216,11 @@ class _Factors:
         texts, parts = dict(self.texts), dict(self.parts)
         for top, axes in self.tables.items():
             texts[top], parts[top] = self._table(top, tuple((a, at[a]) for a in axes))
-        engine = "{" + ",".join(f"{self.names[k]}:{v}" for k, v in texts.items()) + "}"
+        engine = "{" + ", ".join(f"{self.names[k]}: {v}" for k, v in texts.items()) + "}"
         why = _built(engine, tuple(at[a] for a in self.network), built, valid=False)
         parts = {k: v for k, v in parts.items() if v is not None}
         keys = [keyed_run({**parts, "seed": seed}, ENGINE_VERSION) for seed in self.seeds]
-        return {k: v[i] for (k, v), i in zip(self.sweep.axes.items(), at)}, why, keys
+        return {k: v[i] for (k, v), i in zip(self.sweep.axes.items(), at)}, why, keys, engine
 
     def _table(self, top: str, values: tuple) -> Tuple[str, Optional[str]]:
         """Top-level key `top` of the engine's scenario with the changes of `values` ((axis, value index) of the
