@@ -269,3 +269,72 @@ set = ["duration=2s", "warmup=0s", "topology.tcp_hosts=1", 'traffic.start=["0s",
         udp = sorted(len(json.loads(s).get("traffic", {}).get("udp", []))
                      for (s,) in store.db.execute("SELECT scenario FROM runs"))
     assert udp == [0, 2]
+
+
+def _names_axis(tmp_path, names: int, key: str = "pacing.links") -> str:
+    """A sweep file (review33f's sweep/gen.py, smaller) whose axis `key` holds no names, then `names` of them."""
+    path = tmp_path / "names.toml"
+    path.write_text('name = "names"\nscenario = "a-base"\nseeds = [1]\n'
+                    'set = ["duration=2s", "warmup=0s", "traffic.start=[\\"0s\\", \\"0s\\"]", "topology.tcp_hosts=1"]\n'
+                    f'[axes]\n"{key}" = [[], {json.dumps(["core"] * names)}]\n')
+    return str(path)
+
+
+def test_an_axis_value_is_weighed_before_it_is_read(tmp_path, monkeypatch):
+    # review33f #5: an axis value of 1.9 million pacer names (a 13 MB sweep file) was read whole (written as JSON,
+    # read back as TOML, validated, read by the engine) and refused for its names, 968 MB under --max-memory 300MB,
+    # with a 15 MB message holding the whole list; `pacesim run` refuses the same list before reading it
+    # (`memory.check_data`: 384 B a name). 200,000 names: 76.8 MB, with the interpreter's 64 MiB past 100 MB.
+    from pacesim.sweep import definition
+
+    monkeypatch.setattr(definition, "_check_axis", lambda *a: pytest.fail("a value read"))
+    with pytest.raises(SweepError) as e:
+        load_sweep(_names_axis(tmp_path, 200_000), max_memory=100 * 10**6)
+    assert str(e.value) == ("axis 'pacing.links'[1]: pacing.links: the run needs an estimated 144 MB of memory "
+                            "(76.8 MB for this), more than the limit (100 MB); lower it, or allow more with "
+                            "--max-memory (max_memory=)")
+    out = runner.invoke(app, ["sweep", _names_axis(tmp_path, 200_000), "--results", str(tmp_path / "r"),
+                              "--max-memory", "100MB", "--quiet"])
+    assert out.exit_code == 2 and "axis 'pacing.links'[1]: pacing.links: the run needs" in out.output, out.output
+    assert not (tmp_path / "r").exists()
+    # The quick version keeps the bound.
+    monkeypatch.undo()
+    path = tmp_path / "quick.toml"
+    path.write_text(open(_names_axis(tmp_path, 10)).read() + '[quick]\nset = ["duration=1s"]\n')
+    quick = load_sweep(path, max_memory=200 * 10**6).reduced()
+    assert quick.max_memory == 200 * 10**6
+
+
+def test_an_invalid_combination_names_a_long_axis_value_cut(tmp_path):
+    # review33f #5: the invalid combination's message held its axis value whole (15 MB for 1.9 million names).
+    with pytest.raises(SweepError) as e:
+        run_sweep(load_sweep(_names_axis(tmp_path, 5_000)), Store(tmp_path / "r"), progress=False)
+    text = str(e.value)
+    assert text.startswith("names: 1 combination(s) of axis values are invalid, nothing was run; pacing.links=['core', ")
+    assert "...: pacing.links[1]: " in text and len(text) < 400, text
+
+
+def test_axis_values_whose_lists_fit_alone_but_not_together_are_refused_unread(tmp_path, monkeypatch):
+    # Two axes of UDP packet sizes (192 B a listed size): 2,000 sizes fit a limit 600,000 B past the interpreter's
+    # 64 MiB with one source's list, not with both; the combination holding both is refused before the engine
+    # reads it, as `pacesim run` refuses it, the others run.
+    from pacesim import _core
+
+    read = []
+    validate = _core.validate_json
+    sizes = lambda text: sum(len(u["size"].get("list", [])) for u in json.loads(text)["traffic"]["udp"])  # noqa: E731
+    monkeypatch.setattr(_core, "validate_json", lambda text: read.append(sizes(text)) or validate(text))
+    udp = '{kind = "cbr", rate = "1Kbps", sizes = ["100B"]}'
+    sw = Sweep(name="sizes", base=pacesim.load_scenario("a-base"), seeds=[1],
+               set=["duration=1s", "warmup=0s", 'traffic.start=["0s", "0s"]', "topology.tcp_hosts=1",
+                    f"traffic.udp=[{udp}, {udp}]"],
+               axes={"traffic.udp[0].sizes": [["100B"], ["100B"] * 2000],
+                     "traffic.udp[1].sizes": [["100B"], ["100B"] * 2000]},
+               max_memory=64 * 2**20 + 600_000)
+    with pytest.raises(SweepError) as e, Store(tmp_path / "r") as store:
+        run_sweep(sw, store, progress=False, max_memory=sw.max_memory)
+    assert str(e.value).startswith(
+        "sizes: 1 combination(s) of axis values are invalid, nothing was run; traffic.udp[0].sizes=['100B', '100B', ")
+    assert "traffic.udp[0].sizes: the run needs an estimated 67.9 MB of memory (384 KB for this), more than the " \
+           "limit (67.7 MB)" in str(e.value), str(e.value)
+    assert max(read) < 3000, "the engine never read both lists"

@@ -16,7 +16,7 @@ from .. import ENGINE_VERSION, _core, memory, schema
 from ..messages import shown
 from ..scenario import ScenarioError
 from ..store import key_part, keyed_run
-from .definition import Sweep, SweepError
+from .definition import VARIANT, Sweep, SweepError, with_value
 from .scaling import FLOWS
 
 
@@ -88,9 +88,16 @@ def _check(sweep: Sweep, bar: Progress, task, factors: Optional[_Factors], built
     invalid: List[str] = []
     count = 0
     seeds, n = len(sweep.seeds), sweep.size // len(sweep.seeds)
+    # The axes with a list or a table among their values: where two have, their values' lists are weighed together.
+    lists = [k for k, values in sweep.axes.items() if k not in (FLOWS, VARIANT) and any(isinstance(v, (list, dict))
+                                                                                       for v in values)]
+    written = sweep._fixed.model_dump(mode="json", exclude_none=True, by_alias=True) if len(lists) > 1 else None
     for c in range(n):
-        fast = factors.keyed(c, built) if factors is not None else None
-        if fast is None or c % SAMPLE == 0 or c == n - 1:
+        heavy = _weighed(sweep, c, lists, written, built.limit) if written is not None else None
+        fast = factors.keyed(c, built) if factors is not None and heavy is None else None
+        if heavy is not None:
+            axes, made, each = heavy
+        elif fast is None or c % SAMPLE == 0 or c == n - 1:
             axes, made, each = _whole(sweep, c, built, fast)
             if fast is not None and ((fast[1] is None) != (made is None) or made is None and fast[2] != each):
                 raise _Disagree
@@ -108,6 +115,25 @@ def _check(sweep: Sweep, bar: Progress, task, factors: Optional[_Factors], built
         raise SweepError(f"{sweep.name}: {count} combination(s) of axis values are invalid, nothing was run; "
                          + "; ".join(invalid) + ("; ..." if count > 3 else ""))
     return keys
+
+
+def _weighed(sweep: Sweep, c: int, lists: List[str], written: dict, limit: Optional[int]) -> Optional[
+        Tuple[dict, ScenarioError, List[str]]]:
+    """Combination `c` refused, before it is made or read, if the values of its axes `lists` (those that hold lists
+    or tables) put together in `written` (the scenario as TOML gives it, `set` applied) take more than `limit`
+    bytes (None: the memory available) by their lists (`memory.check_data`, as `pacesim run` weighs a scenario;
+    `Sweep` weighs each value alone): its axis values, why, and placeholders for its keys, never registered
+    (the sweep is refused). None if it is not."""
+    axes, _ = sweep.axes_at(c * len(sweep.seeds))
+    data = written
+    for key in lists:
+        if isinstance(axes[key], (list, dict)):
+            data = with_value(data, key, axes[key]) or data
+    try:
+        memory.check_data(data, limit)
+    except ScenarioError as e:
+        return axes, e, [bytes(16).hex()] * len(sweep.seeds)
+    return None
 
 
 def _whole(sweep: Sweep, c: int, built: _Built, fast: Optional[Keyed] = None) -> Tuple[dict, Optional[ScenarioError],

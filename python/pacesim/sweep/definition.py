@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .. import ENGINE_VERSION
+from .. import ENGINE_VERSION, memory
 from ..messages import printable, shown
 from ..scenario import (Scenario, ScenarioError, apply_overrides, check_key, load_scenario, packaged, packaged_names,
                         parse_scenario, read_toml)
@@ -72,6 +73,51 @@ def _check_overrides(where: str, overrides: List[str]) -> None:
             raise SweepError(f"{where}[{i}]: {shown(item)}: {NO_TRACE}")
 
 
+def _weigh_axis(written: dict, key: str, values: list, limit: Optional[int]) -> None:
+    """A SweepError naming axis `key`, the value and the key of its largest part if one of `values` that is a list
+    or a table, put at `key` in the scenario `written` (the base with `set` applied, as TOML gives it), makes its
+    lists take more than `limit` bytes (None: the memory available): `memory.check_data`, as `pacesim run` weighs
+    a scenario before the front reads it (review33f #5: an axis value of 1.9 million pacer names was read whole,
+    written as JSON, read back as TOML and refused by the engine, 968 MB under --max-memory 300MB, with a 15 MB
+    message). Every other value adds no list to weigh."""
+    if key in (FLOWS, VARIANT):
+        return
+    for i, value in enumerate(values):
+        data = with_value(written, key, value) if isinstance(value, (list, dict)) else None
+        if data is None:
+            continue
+        try:
+            memory.check_data(data, limit)
+        except ScenarioError as e:
+            raise SweepError(f"axis {shown(key)}[{i}]: {e}") from None
+
+
+def with_value(data: dict, key: str, value: Any) -> Optional[dict]:
+    """Scenario `data`, as TOML gives it, with `value` at dotted `key` (`traffic.udp[0].sizes` for a key of a
+    list's element), as an override sets it: the tables and lists on the way copied, the rest shared; None where
+    `key` names no place for a value in it (the error is `check_key`'s)."""
+    out = dict(data)
+    node: Any = out
+    parts = [part.strip() for part in key.split(".")]
+    for depth, part in enumerate(parts):
+        written = re.fullmatch(r"(\w+)(?:\[(\d+)\])?", part)  # name or name[index]
+        if written is None or (depth == len(parts) - 1 and written[2] is not None):
+            return None
+        steps: List[Union[str, int]] = [written[1]] + ([int(written[2])] if written[2] is not None else [])
+        for step in steps:
+            if isinstance(step, str) != isinstance(node, dict) or isinstance(step, int) and step >= len(node):
+                return None
+            if depth == len(parts) - 1:
+                node[step] = value
+                return out
+            child = node.get(step, {}) if isinstance(step, str) else node[step]
+            if not isinstance(child, (dict, list)):
+                return None
+            node[step] = child = dict(child) if isinstance(child, dict) else list(child)
+            node = child
+    return None
+
+
 def _check_axis(base: Scenario, key: str, values: list, variants: dict, root: Optional[Path] = None) -> List[Any]:
     """A SweepError naming axis `key` if it is no scenario key (nor the flows or variant axis), names an
     unknown variant, or holds two values that mean one thing ("3KB" and "3000B": one point run twice, and
@@ -124,8 +170,9 @@ class Point:
 
 
 def named(axes: dict, seed: int) -> str:
-    """A point for a person: its axis values and seed ("point core.buffer='3KB', seed 2")."""
-    return "point " + "".join(f"{a}={v!r}, " for a, v in axes.items()) + f"seed {seed}"
+    """A point for a person: its axis values (each as an error shows a value, `shown`: a long list cut) and seed
+    ("point core.buffer='3KB', seed 2")."""
+    return "point " + "".join(f"{a}={shown(v)}, " for a, v in axes.items()) + f"seed {seed}"
 
 
 @dataclass
@@ -144,6 +191,9 @@ class Sweep:
     quick: Optional[Dict[str, Any]] = None
     # Where relative file names in overrides are from (the sweep file's directory).
     root: Optional[Path] = None
+    # The bytes a point may take (None: the memory available), against which each axis value that is a list or a
+    # table is weighed before it is read (`_weigh_axis`), as `pacesim run --max-memory` weighs a scenario.
+    max_memory: Optional[int] = field(default=None, repr=False, compare=False)
     # The last combination of axis values made (`_combination`): its index, the seeds then, whether the engine
     # checked it, and its points.
     _made: Optional[Tuple[int, Tuple[int, ...], bool, List[Point]]] = field(default=None, init=False, repr=False,
@@ -173,9 +223,11 @@ class Sweep:
         if fixed.trace is not None:
             raise SweepError(f"trace: {NO_TRACE}")
         _check_overrides("set", self.set)
+        written = fixed.model_dump(mode="json", exclude_none=True, by_alias=True)
         for key, values in self.axes.items():
             if not isinstance(values, list) or not values:
                 raise SweepError(f"axis {shown(key)} needs a non-empty list of values")
+            _weigh_axis(written, key, values, self.max_memory)
             _once(f"axis {shown(key)}", values)
             if key.strip() == "seed":
                 raise SweepError(f"axis 'seed': {SEEDS}")
@@ -191,7 +243,7 @@ class Sweep:
         for name, overrides in self.variants.items():
             for i, item in enumerate(overrides):
                 if not item.partition("=")[0].strip() or "=" not in item:
-                    raise SweepError(f"variants.{name!r}[{i}]: {item!r} is not an override; an override is "
+                    raise SweepError(f"variants.{name!r}[{i}]: {shown(item)} is not an override; an override is "
                                      "key=value, e.g. core.buffer=5KB")
             _check_overrides(f"variants.{name!r}", overrides)
             variant = apply_overrides(self.base, self.set + overrides, self.root)
@@ -215,7 +267,7 @@ class Sweep:
             raise SweepError(f"sweep {self.name!r} defines no [quick] version")
         return Sweep(name=f"{self.name}-quick", base=self.base, axes=self.axes, variants=self.variants,
                      set=self.set + self.quick.get("set", []), scale=self.quick.get("scale", self.scale),
-                     seeds=self.quick.get("seeds", self.seeds), root=self.root)
+                     seeds=self.quick.get("seeds", self.seeds), root=self.root, max_memory=self.max_memory)
 
     def spec(self) -> dict:
         """The definition as JSON-able data (stored with the sweep)."""
@@ -335,7 +387,8 @@ def _base_file(path: Path, name: str) -> Path:
 
 def load_sweep(path: Union[str, Path], max_memory: Optional[int] = None) -> Sweep:
     """Read a sweep TOML file (see the module docstring); a base scenario whose graph alone needs more than
-    `max_memory` bytes (default: the memory available) is refused, as `parse_scenario` refuses it."""
+    `max_memory` bytes (default: the memory available) is refused, as `parse_scenario` refuses it, and so is an
+    axis value whose lists would (`Sweep.max_memory`)."""
     path = Path(path)
     try:
         f = _SweepFile.model_validate(read_toml(path))
@@ -349,7 +402,7 @@ def load_sweep(path: Union[str, Path], max_memory: Optional[int] = None) -> Swee
         scenario = parse_scenario(f.scenario, path.parent, max_memory=max_memory)
     quick = f.quick.model_dump(exclude_none=True) if f.quick is not None else None
     return Sweep(name=f.name or path.stem, base=scenario, axes=f.axes, seeds=f.seeds, set=f.set, scale=f.scale,
-                 variants=f.variants, quick=quick, root=path.parent)
+                 variants=f.variants, quick=quick, root=path.parent, max_memory=max_memory)
 
 def _changes(base: dict, new: dict, path: tuple) -> Union[dict, bool]:
     """The keys (paths) of engine scenario `new` whose values differ from `base`'s, with their values in `new` (a
