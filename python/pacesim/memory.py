@@ -15,7 +15,7 @@ traced quantity can change, from the packets that can reach its link or
 flow, at most `max_points`: `_series_changes`), each UDP trace file (the engine reads it whole:
 its text and each line's frame), each flow's `[transit]` histogram and
 statistics, and what the network holds without a limit:
-- packets queued
+- packets queued (each source's part of the bits in its own packets: `_queued_packets`)
 at every link of the UDP sources' routes that they outpace together, or
 that the TCP flows crossing it push past its rate (their windows in flight
 displace UDP from it, `_udp_queues`), each
@@ -151,7 +151,8 @@ TMIX_TABLE_BYTES = 4 * 2**10
 its JSON for the engine and the engine's. Measured 3.5 KB a table (288,000 of a 15 MB scenario: 1,021 MB peak
 before the engine's error on the first, under --max-memory 200MB)."""
 REPLAY_MISS = 2.0**-40
-"""The chance the guard allows a Poisson source it could not replay (`_unreplayed`) of queueing past its bound."""
+"""The chance the guard allows a Poisson source it could not replay (`_unreplayed`) of queueing past its bound,
+and a source of varying sizes of queueing more packets in its bits than counted (`_queued_packets`)."""
 
 PANDAS_BYTES = 96 * 2**20
 """pandas and the libraries it loads, which `pacesim run` imports to tabulate a Tmix cloud's connections (the
@@ -736,7 +737,8 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         mean_rate, rate, w = sum(arriving.values()), link["rate_bps"], in_flight(name)
         excess, t = mean_rate - rate, max(run.values())
         # All the UDP that arrives: at its mean rate, or what a replayed source sends in this run if more.
-        udp_bits = sum(max(arriving[i] * run[i], (replayed[i] or {}).get("sent_bits", 0.0)) for i in sources)
+        sent = {i: max(arriving[i] * run[i], (replayed[i] or {}).get("sent_bits", 0.0)) for i in sources}
+        udp_bits = sum(sent.values())
         burst = _bursts(link, [(routes[i], replayed[i], d["udp"][i]["mean_rate_bps"]) for i in sources], links)
         i = max(sources, key=lambda i: arriving[i] * run[i])
         u = s.traffic.udp[i]
@@ -747,16 +749,21 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         shared = math.sqrt(2 * w * rate * t) if t else 0.0  # (w may be unbounded: a Tmix cloud's)
         mean_bits = sum(arriving[i] * run[i] for i in sources)
         fluid = mean_bits - rate * t + shared if excess >= 0 else min(shared, w * rate / -excess)
-        bits = min(udp_bits, max(0.0, fluid) + burst)
-        # The queue holds each source's packets as they come: the offered stream's mean packet (packet-weighted).
-        size = mean_rate / sum(arriving[i] / _mean_size(s.traffic.udp[i]) for i in sources)
-        packets = int(max(0.0, bits) / 8 / size)
+        bits = max(0.0, min(udp_bits, max(0.0, fluid) + burst))
+        # A FIFO holds what came since its head did, which waited behind at most the whole queue (its UDP
+        # and the TCP flows' W), sent at C since: each source's part is what it brings in that window
+        # (`_queued_packets`).
+        window = min(t, min(max(0.0, fluid) + burst, udp_bits + w) / rate)
+        hops = {i: routes[i].index(name) for i in sources}
+        parts = {i: min(sent[i], 8 * _sizes(s.traffic.udp[i])[1] + min(
+            (replayed[i] or {}).get("burst_bits", 0.0) + d["udp"][i]["mean_rate_bps"] * min(window, run[i]),
+            _peak(s.traffic.udp[i], routes[i][:hops[i]], links) * min(window, run[i]))) for i in sources}
+        packets = _queued_packets(s, parts, bits, {i: window if hops[i] == 0 else run[i] for i in sources}, sent)
         limited = link["buffer_bytes"] is not None or link["buffer_packets"] is not None
         if limited:  # it drops what passes its limit, and a byte limit admits small packets after big ones are
-            # dropped, so it fills with the smallest that reach it: its bits in those (issue 33, review33e D1)
+            # dropped, so it fills with the smallest that reach it (issue 33, review33e D1)
             least = min(_least(s.traffic.udp[i]) for i in sources)
-            packets = min(int(max(0.0, bits) / 8 / least),
-                          link["buffer_packets"] or int(link["buffer_bytes"] / least) + 1)
+            packets = min(packets, link["buffer_packets"] or int(link["buffer_bytes"] / least) + 1)
         e.parts[key] = e.parts.get(key, 0) + packets * QUEUED_PACKET_BYTES
         if limited:
             continue
@@ -767,8 +774,87 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         e.notes.append(
             f"{who} {'sends' if len(sources) == 1 else 'send'} {format_rate(int(mean_rate))} into link {name} of "
             f"{format_rate(link['rate_bps'])} with no queue limit: its queue grows {grows} "
-            f"for the whole run, to about {packets:,} packets ({_about(packets * size)})"
+            f"for the whole run, to about {packets:,} packets ({_about(bits / 8)})"
         )
+
+
+def _queued_packets(s, parts: Dict[int, float], bits: float, windows: Dict[int, float], sent: Dict[int, float]) -> int:
+    """The most packets a FIFO queue holds of at most `bits` UDP bits, source i's part of them at most `parts[i]`
+    bits (review33f #3: the queue's bits were taken in the mean packet of the sources' mean rates, 41 KB, where a
+    burst of 40 B packets filled it beside 65,000 B ones: 70.8 MB estimated, 451 MB peak). The queue holds what
+    came since its head did, d seconds at most, so source i's part is at most what it brings in d: its mean
+    rate r_i times d and its burst beyond that (`burst_bits`, at every link of its route), or its peak times d
+    (`_peak`), and a packet, and at most all it sends in the run (`sent[i]`); the parts fill the queue's bits,
+    those of the smallest packets first (the most packets a bit). In a source's own packets, B bytes are at most:
+    - B / lo + F packets, lo its smallest packet and F the frames a trace source plays within `windows[i]`
+      seconds (the window at its first link; the run at a later one), each of which may end in a packet
+      smaller than lo (one timed by its file, whose frames may come at any interval: every packet a byte);
+    - fewer when its sizes vary: n packets drawn from its sizes, of mean mu, variance sigma^2, none more than
+      b = mu - lo under the mean, weigh less than n mu - t with chance under exp(-L) for t = b L / 3 +
+      sqrt((b L / 3)^2 + 2 n sigma^2 L) (Bernstein, as the engine bounds a burst's bits); of a source of N
+      packets at most (twice its bits in its smallest, and 100), all of its N^2 runs of consecutive packets
+      hold that for L = ln(N^2 / REPLAY_MISS). So n mu - (B + F hi) <= t (a frame's last packet is a draw of
+      at most hi cut short), which solved for n is n <= (B' + k + sqrt(k^2 + 2 sigma^2 L B' / mu)) / mu, B' =
+      B + F hi, k = b L / 3 + sigma^2 L / mu: B / mu, filled as the sizes mu, and the rest, which grows with
+      B, taken at the source's whole part.
+    For a source of one size both are B / lo. The least of the two fills is the bound, and no packet is less
+    than a byte."""
+    mean, least, extra, frames = [], [], 0.0, 0.0
+    for i, part in parts.items():
+        if part <= 0:
+            continue
+        u, share = s.traffic.udp[i], part / 8
+        lo, hi, mu, var = _size_moments(u)
+        f = _frames_within(u, windows[i])
+        if f == math.inf:  # a trace timed by its file: every packet a byte
+            mean.append((1, share))
+            least.append((1, share))
+            continue
+        big = math.log((2 * sent[i] / 8 / lo + 100) ** 2 / REPLAY_MISS)  # L, of at most N packets
+        k = (mu - lo) * big / 3 + var * big / mu
+        drawn = share + f * hi
+        extra += (f * hi + k + math.sqrt(k * k + 2 * var * big * drawn / mu)) / mu
+        mean.append((mu, share))
+        least.append((lo, share))
+        frames += f
+    return int(min(_fill(mean, bits / 8) + extra, _fill(least, bits / 8) + frames, bits / 8))
+
+
+def _peak(u, before: List[str], links: Dict[str, dict]) -> float:
+    """The fastest UDP source `u` brings bits to a link behind the links `before` it on its route, bit/s: at most
+    as fast as the slowest of them sends, and at its first a CBR source at its rate, an ON-OFF source at its
+    peak (each packet due its own size's time at that rate after the one before, so a window of x seconds
+    holds at most rate x bits and a packet); the others' are not bounded so."""
+    own = u.rate if u.kind in ("cbr", "onoff") else math.inf
+    return min([own] + [links[name]["rate_bps"] for name in before])
+
+
+def _fill(parts: List[Tuple[float, float]], total: float) -> float:
+    """The most packets of `parts` (each its packet's size and its bytes at most) in `total` bytes: the
+    smallest packets first."""
+    packets = 0.0
+    for size, share in sorted(parts):
+        take = min(share, total)
+        packets, total = packets + take / size, total - take
+    return packets
+
+
+def _size_moments(u) -> Tuple[int, int, float, float]:
+    """A UDP source's smallest and largest packet, bytes, and their mean and variance as the engine draws them:
+    evenly from its `sizes`, or an integer of bytes evenly in its `size` range."""
+    lo, hi = _sizes(u)
+    if u.size is None:
+        mean = sum(u.sizes) / len(u.sizes)
+        return lo, hi, mean, sum((x - mean) ** 2 for x in u.sizes) / len(u.sizes)
+    return lo, hi, (lo + hi) / 2, ((hi - lo + 1) ** 2 - 1) / 12
+
+
+def _frames_within(u, window_s: float) -> float:
+    """The most frames a trace source plays in part within `window_s` seconds (0 for another kind): at its
+    frames a second, those starting in it and the one before; infinite for a trace timed by its file."""
+    if u.kind != "trace":
+        return 0.0
+    return math.floor(window_s * u.trace.fps) + 2 if u.trace.fps is not None else math.inf
 
 
 def _on_wire(s, link: dict, sources: List[int]) -> int:
