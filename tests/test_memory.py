@@ -583,7 +583,7 @@ def test_a_trace_without_rate_is_counted_at_its_files_rate(tmp_path):
     played = 8 * (1e13 + 1e7)
     assert pacesim.topology.describe(s, 0)["udp"] == [
         {"route": ["udp.up", "core", "udp.sink.in"], "mean_rate_bps": 8e13,
-         "replayed": {"burst_bits": played, "backlog_bits": [played] * 3, "sent_bits": played}}]
+         "replayed": {"burst_bits": played, "backlog_bits": [played] * 3, "sent_bits": played}, "frame_gap_ns": 1000}]
     # Played at a rate that fits, 80 Mb/s (frames of 10 B, 1 us apart), it queues no more than its 80-bit packet at
     # a link: at udp.up (the links after it are as fast) the frames played in part within the 0.8 us that packet
     # takes to send, two, each of whose last packet may be smaller than 200 B (review33f #3: none counted); the
@@ -801,13 +801,15 @@ def test_a_wire_is_counted_once_for_all_the_sources_crossing_it():
     # packets and one more, udp.up's (100 Mb/s, 5 ms) 976.6 and one more, udp.sink.in's (no delay) one.
     s = _scenario(UDP + ["duration=2s", "core.rate=1Gbps", "core.delay=100ms", "topology.udp_access_rate=100Mbps",
                          "traffic.udp=[" + ", ".join(['{kind="poisson", rate="10Kbps", size="64B"}'] * 1000) + "]"])
-    links = {link["name"]: link for link in topology.describe(s, 0)["links"]}
-    wire = {name: memory._on_wire(s, links[name], list(range(1000))) for name in ("core", "udp.up", "udp.sink.in")}
+    d = topology.describe(s, 0)
+    links = {link["name"]: link for link in d["links"]}
+    wire = {name: memory._on_wire(s, d["udp"], links[name], list(range(1000))) for name in ("core", "udp.up",
+                                                                                          "udp.sink.in")}
     assert wire == {"core": 195_314, "udp.up": 978, "udp.sink.in": 1}
     # Fewer sources than a wire's worth: each its packets in the delay at most (the link's rate for Poisson).
     cbr = _scenario(UDP + ['traffic.udp=[{kind="cbr", rate="1Mbps", size="100B"}, {kind="cbr", rate="2Mbps", '
                            'size="1000B"}]'])
-    assert memory._on_wire(cbr, links["core"], [0, 1]) == (125 + 1) + (25 + 1)
+    assert memory._on_wire(cbr, topology.describe(cbr, 0)["udp"], links["core"], [0, 1]) == (125 + 1) + (25 + 1)
     assert memory.estimate(s).total < 10**9
 
 
@@ -1064,6 +1066,31 @@ def test_a_trace_sources_packets_on_a_wire_are_counted_in_its_size_and_a_byte_a_
     s = _scenario(UDP + ['core.rate="100Mbps"', 'core.delay="2s"', f"traffic.udp=[{source}]"])
     wire = memory.estimate(s).parts["traffic.udp[0].trace.file"]
     assert 625_000 * memory.QUEUED_PACKET_BYTES <= wire < 1.1 * 625_000 * memory.QUEUED_PACKET_BYTES, wire
+
+
+def test_a_trace_timed_by_its_file_is_counted_in_its_size_and_a_packet_a_frame(tmp_path):
+    # review33f: a trace timed by its file (no fps) counted its packets on a wire and in a queue as a byte each
+    # (A-fig3's video, 45 KB frames in 150-300 B packets, a frame sent at once: 45,500 packets queued counted).
+    # Its frames as the engine reads them come at least 40 ms apart (the 0 B frames send nothing; it loops
+    # every 80 ms), so
+    # within a time d at most 25 d + 2 of them send (those begun in it and the one before), each ending in a
+    # packet that may be smaller than its 200 B. Its 45,000 B frames sent at once queue at udp.up (100 Mb/s)
+    # at most the most it sends beyond the link's rate (as replayed), in 200 B packets and one more for each of
+    # the 2 frames within the 3.6 ms that takes to send. On the wires of udp.up, the core and udp.sink.in (100
+    # Mb/s for 5, 50 and 0 ms), 312.5, 3,125 and 0 packets of 200 B, one more each, and one more for each frame
+    # played in the delay, 2, 3 and 1: 3,447 (a byte each: 687,503).
+    trace = tmp_path / "timed.txt"
+    trace.write_text("0 45000\n20 0\n40 45000\n60 0\n")
+    source = (f'{{kind="trace", size="200B", trace={{file="{trace}", columns=["time_ms", "bytes"], '
+              'send="burst"}}')
+    s = _scenario(UDP + ['core.rate="100Mbps"', "duration=2s", f"traffic.udp=[{source}]"])
+    (described,) = topology.describe(s, 0)["udp"]
+    assert described["frame_gap_ns"] == 40_000_000
+    backlog = min(described["replayed"]["burst_bits"], described["replayed"]["backlog_bits"][0])
+    assert backlog == pytest.approx(360_000, rel=0.01)
+    assert memory.estimate(s).parts["traffic.udp[0].trace.file"] == \
+        trace.stat().st_size + 4 * memory.TRACE_FRAME_BYTES + (int(backlog / 1600) + 2 + 3_447) * \
+        memory.QUEUED_PACKET_BYTES
 
 
 def test_a_table_of_many_unknown_keys_is_weighed_first_and_its_errors_counted_not_listed():

@@ -743,7 +743,7 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         i = max(sources, key=lambda i: arriving[i] * run[i])
         u = s.traffic.udp[i]
         key = f"traffic.udp[{i}].{'trace.file' if u.kind == 'trace' and u.rate is None else 'rate'}"
-        e.parts[key] = e.parts.get(key, 0) + _on_wire(s, link, sources) * QUEUED_PACKET_BYTES
+        e.parts[key] = e.parts.get(key, 0) + _on_wire(s, d["udp"], link, sources) * QUEUED_PACKET_BYTES
         if excess <= 0 and not w and not burst:  # alone at or under the rate, it queues nothing here (as a fluid)
             continue
         shared = math.sqrt(2 * w * rate * t) if t else 0.0  # (w may be unbounded: a Tmix cloud's)
@@ -758,7 +758,8 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         parts = {i: min(sent[i], 8 * _sizes(s.traffic.udp[i])[1] + min(
             (replayed[i] or {}).get("burst_bits", 0.0) + d["udp"][i]["mean_rate_bps"] * min(window, run[i]),
             _peak(s.traffic.udp[i], routes[i][:hops[i]], links) * min(window, run[i]))) for i in sources}
-        packets = _queued_packets(s, parts, bits, {i: window if hops[i] == 0 else run[i] for i in sources}, sent)
+        windows = {i: window if hops[i] == 0 else run[i] for i in sources}
+        packets = _queued_packets(s, d["udp"], parts, bits, windows, sent)
         limited = link["buffer_bytes"] is not None or link["buffer_packets"] is not None
         if limited:  # it drops what passes its limit, and a byte limit admits small packets after big ones are
             # dropped, so it fills with the smallest that reach it (issue 33, review33e D1)
@@ -778,7 +779,8 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         )
 
 
-def _queued_packets(s, parts: Dict[int, float], bits: float, windows: Dict[int, float], sent: Dict[int, float]) -> int:
+def _queued_packets(s, described: List[dict], parts: Dict[int, float], bits: float, windows: Dict[int, float],
+                    sent: Dict[int, float]) -> int:
     """The most packets a FIFO queue holds of at most `bits` UDP bits, source i's part of them at most `parts[i]`
     bits (review33f #3: the queue's bits were taken in the mean packet of the sources' mean rates, 41 KB, where a
     burst of 40 B packets filled it beside 65,000 B ones: 70.8 MB estimated, 451 MB peak). The queue holds what
@@ -787,8 +789,8 @@ def _queued_packets(s, parts: Dict[int, float], bits: float, windows: Dict[int, 
     (`_peak`), and a packet, and at most all it sends in the run (`sent[i]`); the parts fill the queue's bits,
     those of the smallest packets first (the most packets a bit). In a source's own packets, B bytes are at most:
     - B / lo + F packets, lo its smallest packet and F the frames a trace source plays within `windows[i]`
-      seconds (the window at its first link; the run at a later one), each of which may end in a packet
-      smaller than lo (one timed by its file, whose frames may come at any interval: every packet a byte);
+      seconds (the window at its first link; the run at a later one: `_frames_within`), each of which may end
+      in a packet smaller than lo (one whose frames may start at once: every packet a byte);
     - fewer when its sizes vary: n packets drawn from its sizes, of mean mu, variance sigma^2, none more than
       b = mu - lo under the mean, weigh less than n mu - t with chance under exp(-L) for t = b L / 3 +
       sqrt((b L / 3)^2 + 2 n sigma^2 L) (Bernstein, as the engine bounds a burst's bits); of a source of N
@@ -805,8 +807,8 @@ def _queued_packets(s, parts: Dict[int, float], bits: float, windows: Dict[int, 
             continue
         u, share = s.traffic.udp[i], part / 8
         lo, hi, mu, var = _size_moments(u)
-        f = _frames_within(u, windows[i])
-        if f == math.inf:  # a trace timed by its file: every packet a byte
+        f = _frames_within(u, described[i], windows[i])
+        if f == math.inf:  # a trace whose frames may start at once: every packet a byte
             mean.append((1, share))
             least.append((1, share))
             continue
@@ -849,15 +851,26 @@ def _size_moments(u) -> Tuple[int, int, float, float]:
     return lo, hi, (lo + hi) / 2, ((hi - lo + 1) ** 2 - 1) / 12
 
 
-def _frames_within(u, window_s: float) -> float:
-    """The most frames a trace source plays in part within `window_s` seconds (0 for another kind): at its
-    frames a second, those starting in it and the one before; infinite for a trace timed by its file."""
+def _frames_within(u, source: dict, window_s: float) -> float:
+    """The most frames a trace source (`u`, described as `source`) plays in part within `window_s` seconds (0 for
+    another kind): at its frames a second at most (`_frame_rate`), those starting in it and the one before;
+    infinite when its frames may start at once."""
+    fps = _frame_rate(u, source)
+    return (math.floor(window_s * fps) + 2 if fps else math.inf) if u.kind == "trace" else 0.0
+
+
+def _frame_rate(u, source: dict) -> Optional[float]:
+    """A trace source's frames a second at most (0 for another kind): its `fps`, or for one timed by its file
+    one over the least time between two of its frames holding bytes as played (`frame_gap_ns`, which the
+    engine reads from the file; review33f: its packets were counted as a byte each); None when two such
+    frames start at once."""
     if u.kind != "trace":
         return 0.0
-    return math.floor(window_s * u.trace.fps) + 2 if u.trace.fps is not None else math.inf
+    gap = source.get("frame_gap_ns")
+    return u.trace.fps if u.trace.fps is not None else 1e9 / gap if gap else None
 
 
-def _on_wire(s, link: dict, sources: List[int]) -> int:
+def _on_wire(s, described: List[dict], link: dict, sources: List[int]) -> int:
     """The UDP packets of `sources` on `link`'s wire at once, sent and not yet arrived: what the link sends in its
     delay, at its rate (`_wire`), and at most what each source sends in the delay at its peak (a CBR source's rate,
     an ON-OFF source's peak; the others' the link's), each in its packets (issue 33's seventh review: 1 Gb/s of
@@ -865,27 +878,27 @@ def _on_wire(s, link: dict, sources: List[int]) -> int:
     sources of 10 Kb/s over a 1 Gb/s, 100 ms wire were each given the whole wire, 50.1 GB for 51 MB)."""
     delay_s = link["delay_ns"] / 1e9
     # Sources alike on the wire counted once: (peak, smallest packet, frames a second) -> how many.
+    udp = s.traffic.udp
     alike = collections.Counter(
-        (min(link["rate_bps"], u.rate if u.kind in ("cbr", "onoff") else math.inf), *_on_wire_packets(u))
-        for u in (s.traffic.udp[i] for i in sources))
+        (min(link["rate_bps"], udp[i].rate if udp[i].kind in ("cbr", "onoff") else math.inf),
+         *_on_wire_packets(udp[i], described[i])) for i in sources)
     offered = sum(n * _wire(peak, [(least, fps)], delay_s) for (peak, least, fps), n in alike.items())
     return min(_wire(link["rate_bps"], [(least, fps) for _, least, fps in alike], delay_s), offered)
 
 
-def _on_wire_packets(u) -> Tuple[int, Optional[float]]:
-    """A UDP source's smallest packet on a wire, bytes, and a trace source's frames a second (0 for another
-    kind; None for a trace timed by its file, whose frames may come at any interval: every packet a byte)."""
-    if u.kind != "trace":
-        return _sizes(u)[0], 0.0
-    return (_sizes(u)[0], u.trace.fps) if u.trace.fps is not None else (1, None)
+def _on_wire_packets(u, source: dict) -> Tuple[int, Optional[float]]:
+    """A UDP source's smallest packet on a wire, bytes, and its frames a second at most (`_frame_rate`; None for
+    a trace whose frames may start at once: every packet a byte)."""
+    fps = _frame_rate(u, source)
+    return (_sizes(u)[0], fps) if fps is not None else (1, None)
 
 
 def _wire(rate: float, sources: List[Tuple[int, Optional[float]]], delay_s: float) -> int:
     """The packets of UDP `sources` (each its `_on_wire_packets`) in what `rate` bit/s puts on a wire of `delay_s`
     seconds: in the smallest packet of any, and one more; a trace source cuts each frame into its packets, the
     last carrying what is left (a byte, maybe), so one more for each frame it plays in the delay, at its frames a
-    second (a trace timed by its file: every packet a byte). Session 23: trace packets on a wire were counted as
-    a byte each, review33e's D9 source at 4 times its peak."""
+    second at most (frames that may start at once: every packet a byte). Session 23: trace packets on a wire were
+    counted as a byte each, review33e's D9 source at 4 times its peak."""
     least = min(size for size, _ in sources)
     frames = sum(math.ceil(delay_s * fps) + 1 for _, fps in sources if fps)
     return math.ceil(rate * delay_s / 8 / least) + 1 + frames

@@ -46,6 +46,10 @@ pub struct UdpDescription {
     /// [`REPLAYED_STEPS`]. A trace source past its share is replayed again from [`ALONE_STEPS`], and
     /// past those counted as queueing all it sends ([`Trace::bits_within`]).
     pub replayed: Option<Replayed>,
+    /// A trace source's least time between two frames holding bytes, as played ([`Trace::least_gap`]), ns:
+    /// the memory guard counts each frame's last packet, which may be smaller than the source's sizes, by
+    /// it; none for the other kinds, or when two such frames start at once.
+    pub frame_gap_ns: Option<u64>,
 }
 
 /// The bursts of a source's own packets in the run, bits: the most sent in any window beyond its mean
@@ -158,6 +162,7 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
         .map(|(i, ((u, &route), played))| {
             let links = net.route(route);
             let mean_rate_bps = u.mean_rate(played.as_ref());
+            let frame_gap_ns = played.as_ref().map(Trace::least_gap).filter(|&gap| gap > 0);
             let replayed = if replays(u) {
                 let field = format!("traffic.udp[{i}]");
                 let rates: Vec<f64> = std::iter::once(mean_rate_bps)
@@ -196,7 +201,12 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
             } else {
                 None
             };
-            Ok(UdpDescription { route: links.iter().map(|&l| name(l)).collect(), mean_rate_bps, replayed })
+            Ok(UdpDescription {
+                route: links.iter().map(|&l| name(l)).collect(),
+                mean_rate_bps,
+                replayed,
+                frame_gap_ns,
+            })
         })
         .collect::<Result<_, InvalidField>>()?;
     let tmix = (tmix_routes.iter())

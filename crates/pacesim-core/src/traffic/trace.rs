@@ -335,6 +335,16 @@ impl Trace {
         }
     }
 
+    /// The least time from a frame holding bytes to the next that does, ns (the last one's to the next
+    /// loop's first): a frame's packets leave within its interval, so in any d ns at most d / gap + 2
+    /// frames send (those begun in them and the one before). 0 when two such frames start at once.
+    pub fn least_gap(&self) -> Time {
+        let mut starts = self.frames.iter().filter(|f| f.bytes > 0).map(|f| f.time);
+        let first = starts.next().expect("a trace holds at least one byte");
+        let (last, least) = starts.fold((first, Time::MAX), |(prev, least), t| (t, least.min(t - prev)));
+        least.min(first + self.period - last)
+    }
+
     /// Time from frame `i` to the next (the last one's to the next loop's first).
     pub fn interval(&self, i: usize) -> Time {
         self.frames.get(i + 1).map_or(self.period, |f| f.time) - self.frames[i].time
@@ -388,6 +398,19 @@ mod tests {
         assert_eq!(t.bits_within(300 * MS), (32_000.0, 33_600.0));
         // 320 ms: its second frame ends at the run's end and its third is due then.
         assert_eq!(t.bits_within(320 * MS), (33_600.0, 36_000.0));
+    }
+
+    #[test]
+    fn the_least_gap_is_between_frames_holding_bytes_the_loop_included() {
+        // Frames at 0, 10, 40 and 45 ms, the last two empty and a period of 60 ms: 10 ms, then 50 to the loop.
+        let t = Trace::parse("0 100\n10 200\n40 0\n45 0\n", &[TimeMs, Bytes], None).unwrap();
+        assert_eq!((t.period, t.least_gap()), (60 * MS, 10 * MS));
+        // The first frame empty: 30 ms from 10 to 40, and 30 from 40 to the next loop's 10 (70).
+        let t = Trace::parse("0 0\n10 200\n40 300\n", &[TimeMs, Bytes], None).unwrap();
+        assert_eq!((t.period, t.least_gap()), (60 * MS, 30 * MS));
+        // One frame holding bytes: its period; two at once: 0.
+        assert_eq!(Trace::parse("0 1\n30 0\n", &[TimeMs, Bytes], None).unwrap().least_gap(), 60 * MS);
+        assert_eq!(Trace::parse("0 1\n0 1\n30 1\n", &[TimeMs, Bytes], None).unwrap().least_gap(), 0);
     }
 
     #[test]
