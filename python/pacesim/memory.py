@@ -739,7 +739,8 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         # All the UDP that arrives: at its mean rate, or what a replayed source sends in this run if more.
         sent = {i: max(arriving[i] * run[i], (replayed[i] or {}).get("sent_bits", 0.0)) for i in sources}
         udp_bits = sum(sent.values())
-        burst = _bursts(link, [(routes[i], replayed[i], d["udp"][i]["mean_rate_bps"]) for i in sources], links)
+        burst = _bursts(link, [(routes[i], replayed[i], d["udp"][i]["mean_rate_bps"], 8 * _sizes(s.traffic.udp[i])[1])
+                               for i in sources], links)
         i = max(sources, key=lambda i: arriving[i] * run[i])
         u = s.traffic.udp[i]
         key = f"traffic.udp[{i}].{'trace.file' if u.kind == 'trace' and u.rate is None else 'rate'}"
@@ -984,10 +985,10 @@ def _kingman(sources: List[Tuple[Callable[[float], float], float, float, float]]
     return math.log(n / REPLAY_MISS) / lo + largest if lo > 0 else math.inf
 
 
-def _bursts(link: dict, sources: List[Tuple[List[str], Optional[dict], float]], links: Dict[str, dict]) -> float:
-    """The bits `link` queues beyond the fluid of its sources' mean rates, from the bursts of each
-    `(route, replayed, mean rate)` source the engine replayed (`topology.describe`: an ON-OFF or Poisson
-    source's packets as drawn for the run). A source's burst `burst_bits` is the most it sends in any window
+def _bursts(link: dict, sources: List[Tuple[List[str], Optional[dict], float, float]], links: Dict[str, dict]) -> float:
+    """The bits `link` queues beyond the fluid of its sources' mean rates, from the bursts of each `(route,
+    replayed, mean rate, largest packet in bits)` source the engine replayed (`topology.describe`: an ON-OFF or
+    Poisson source's packets as drawn for the run). A source's burst `burst_bits` is the most it sends in any window
     beyond its mean rate times the window, so sources of mean rates r_i bring at most sum(burst_bits) + sum(r_i) x
     bits in any x seconds, and a FIFO link of rate C holds at most sum(burst_bits) + (sum(r_i) - C) T (a burst
     leaves a FIFO no larger than it came, so this holds at every link of the route); a source alone at the
@@ -997,26 +998,29 @@ def _bursts(link: dict, sources: List[Tuple[List[str], Optional[dict], float]], 
     each counted as all it sent, 50.6 GB for 52 MB); all they send if they leave nothing. Sources that the links
     before bring no faster together than this one sends (`_arriving`) bring no burst (as fluids: a packet
     each). Issue 33's sixth review: ON periods of 30 s at 1 Gb/s, a mean of 9.9 Mb/s into 10 Mb/s, queued 7.4
-    million packets (893 MB peak), counted as none."""
-    if all(r is None for _, r, _ in sources):  # none replayed (CBR, fbm): fluids, no burst
-        return 0.0
+    million packets (893 MB peak), counted as none. A source not replayed (CBR; fbm, taken as a fluid) brings at
+    most its mean rate and a packet in any window, so beside others its packet is a burst too, its largest
+    (a 65,000 B CBR packet holds the others' 40 B ones behind it; alone, it waits behind none of its own)."""
     name = link["name"]
-    hops = [route.index(name) for route, _, _ in sources]
-    if _arriving(sources, hops, links) <= link["rate_bps"]:
+    hops = [route.index(name) for route, *_ in sources]
+    if (len(sources) == 1 and sources[0][1] is None) or _arriving(sources, hops, links) <= link["rate_bps"]:
         return 0.0
-    bursts = [(r["burst_bits"], r["backlog_bits"][hop]) for (_, r, _), hop in zip(sources, hops) if r is not None]
-    if len(sources) == 1 and bursts:
+    fluids = sum(packet for _, r, _, packet in sources if r is None) if len(sources) > 1 else 0.0
+    bursts = [(r["burst_bits"], r["backlog_bits"][hop]) for (_, r, _, _), hop in zip(sources, hops) if r is not None]
+    if len(sources) == 1:
         return min(bursts[0])
-    pooled = [r for _, r, _ in sources if r is not None and "poisson" in r]
+    pooled = [r for _, r, _, _ in sources if r is not None and "poisson" in r]
     if not pooled:
-        return sum(burst for burst, _ in bursts)
-    others = [(r, mean) for _, r, mean in sources if r is None or "poisson" not in r]
+        return fluids + sum(burst for burst, _ in bursts)
+    others = [(r, mean) for _, r, mean, _ in sources if r is None or "poisson" not in r]
     left = link["rate_bps"] - sum(mean for _, mean in others)
     queued = _kingman([r["poisson"] for r in pooled], left) if left > 0 else math.inf
-    return sum(r["burst_bits"] for r, _ in others if r is not None) + min(queued, sum(r["sent_bits"] for r in pooled))
+    return fluids + sum(r["burst_bits"] for r, _ in others if r is not None) + \
+        min(queued, sum(r["sent_bits"] for r in pooled))
 
 
-def _arriving(sources: List[Tuple[List[str], Optional[dict], float]], hops: List[int], links: Dict[str, dict]) -> float:
+def _arriving(sources: List[Tuple[List[str], Optional[dict], float, float]], hops: List[int],
+              links: Dict[str, dict]) -> float:
     """How fast `sources` (each its route, and `hops`: the link's place on it) can bring bits to a link together,
     at most, bit/s: each at most as fast as the slowest link before it on its route, and those that cross one
     link before it together at most as fast as that link: the links before taken slowest first, each bounding
@@ -1025,7 +1029,7 @@ def _arriving(sources: List[Tuple[List[str], Optional[dict], float]], hops: List
     burst counted there again). Infinite for a source at its first link."""
     crossing: Dict[str, List[int]] = {}
     own = []  # each source's own bound
-    for k, ((route, _, _), hop) in enumerate(zip(sources, hops)):
+    for k, ((route, *_), hop) in enumerate(zip(sources, hops)):
         own.append(min((links[n]["rate_bps"] for n in route[:hop]), default=math.inf))
         for n in route[:hop]:
             crossing.setdefault(n, []).append(k)
