@@ -11,6 +11,7 @@
 //! its data marked). ECN at both ends is [`ecn`]. A paced sender spaces
 //! its packets ([`host_pacing`]).
 
+pub mod algorithm;
 pub mod bbr;
 pub mod bic;
 pub mod cc;
@@ -33,7 +34,7 @@ pub use recovery::{LossRecovery, Recovery};
 pub use sender::TcpSender;
 pub use sink::TcpSink;
 
-use crate::sim::rng::{stream, uniform, Stream};
+use crate::sim::rng::{stream, uniform};
 use crate::sim::Time;
 use host_pacing::{HostPacer, HostPacing};
 use rtt::RttEstimator;
@@ -69,7 +70,7 @@ impl TcpSetup {
         let t = &self.tcp;
         let boot: Time = uniform(&mut stream(self.seed, "tcp.boot", flow as u64), [0, t.tick - 1]);
         let rtt = RttEstimator::new(t.tick, boot, t.min_rto, t.max_rto, t.initial_rto);
-        let cc = variant(t, || stream(self.seed, "tcp.bbr", flow as u64));
+        let cc = t.congestion(|| stream(self.seed, "tcp.bbr", flow as u64));
         let mut sender = TcpSender::new(cc, t.window, t.initial_window, t.syn, rtt)
             .with_cuts_from_flight(self.cut_from_flight)
             .with_ecn(t.ecn_mode());
@@ -91,27 +92,5 @@ impl TcpSetup {
     /// The first sequence number carrying data (packet 0 is the SYN when modelled).
     pub fn first_data(&self) -> i64 {
         i64::from(self.tcp.syn)
-    }
-}
-
-/// The congestion control and loss recovery `tcp.variant` selects, with
-/// their parameters; `rng`, the flow's stream for BBR's first ProbeBW
-/// phase ("tcp.bbr"), is drawn from only by BBR.
-pub fn variant(tcp: &Tcp, rng: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
-    match tcp.variant {
-        TcpVariant::Reno => (Box::new(reno::Reno), Recovery::reno()),
-        TcpVariant::Newreno => (Box::new(reno::Reno), Recovery::newreno()),
-        TcpVariant::Sack => (Box::new(reno::Reno), Recovery::sack()),
-        TcpVariant::Fack { rampdown } => (Box::new(reno::Reno), Recovery::fack(rampdown)),
-        // The high-speed variants recover with SACK, as Linux (and ns-2's
-        // Agent/TCP/Linux, paper W's BIC and FAST runs) do.
-        TcpVariant::Bic => (Box::new(bic::Bic::default()), Recovery::sack()),
-        TcpVariant::Cubic => (Box::new(cubic::Cubic::default()), Recovery::sack()),
-        TcpVariant::Fast(spec) => (Box::new(fast::Fast::new(spec)), Recovery::sack()),
-        TcpVariant::Bbr(spec) => {
-            (Box::new(bbr::Bbr::new(spec, tcp.segment_size, tcp.initial_window, rng())), Recovery::sack())
-        }
-        // RFC 8257 Sec 3.4: loss as conventional TCP; NewReno's recovery.
-        TcpVariant::Dctcp(spec) => (Box::new(dctcp::Dctcp::new(spec)), Recovery::newreno()),
     }
 }

@@ -17,9 +17,10 @@
 //! type), but for a list given for a table, which serde's derived tables
 //! would read by position: it is refused here, naming the table; a full
 //! JSON Schema validator would name a tagged table's bad key
-//! only as "valid under none of oneOf". A component's `validate` checks
-//! only what these bounds cannot say (rules across keys, NaN in a spec
-//! built in Rust, which its wire form writes as null).
+//! only as "valid under none of oneOf". A number that is not optional is
+//! refused as null: NaN or an infinity in a spec built in Rust, which its
+//! wire form writes as null. A component's `validate` checks only what
+//! these bounds cannot say (rules across keys).
 
 use serde_json::{Number, Value};
 
@@ -53,6 +54,9 @@ pub fn check(value: &Value, schema: &Value) -> Result<(), InvalidField> {
 }
 
 fn walk(value: &Value, node: &Value, defs: &Value, path: &str) -> Result<(), InvalidField> {
+    if value.is_null() && !nullable(node, defs) && resolve(node, defs)["type"] == "number" {
+        return Err(bad(if path.is_empty() { "scenario" } else { path }, "null is not a finite number"));
+    }
     let node = resolve(node, defs);
     if let Some(branches) = node.get("oneOf").and_then(Value::as_array) {
         // A value no branch matches was refused by serde before this.
@@ -109,6 +113,24 @@ fn resolve<'a>(mut node: &'a Value, defs: &'a Value) -> &'a Value {
             }
         } else {
             return node;
+        }
+    }
+}
+
+/// Whether `node` takes null: an optional's (`anyOf` with `null`, or a
+/// type list holding it).
+fn nullable<'a>(mut node: &'a Value, defs: &'a Value) -> bool {
+    loop {
+        if let Some(name) = node.get("$ref").and_then(Value::as_str) {
+            node = &defs[name.rsplit('/').next().unwrap_or(name)];
+        } else if let Some(any) = node.get("anyOf").and_then(Value::as_array) {
+            return any.iter().any(|n| nullable(n, defs));
+        } else {
+            return match &node["type"] {
+                Value::String(t) => t == "null",
+                Value::Array(ts) => ts.iter().any(|t| t == "null"),
+                _ => false,
+            };
         }
     }
 }
@@ -222,6 +244,33 @@ mod tests {
         assert_eq!(
             refused(json!({"links": [{"delay": 3}, {"delay": 0}]})).unwrap(),
             "links[1].delay: 0 ns must be at least 1 ns"
+        );
+    }
+
+    /// A number that is not optional is refused as null (NaN or an infinity
+    /// written by a spec built in Rust), naming it; an optional one's null,
+    /// and null for a key of another type, are not this check's.
+    #[test]
+    fn null_for_a_number_is_refused_unless_optional() {
+        let schema = json!({
+            "properties": {
+                "gain": {"type": "number", "minimum": 1.0},
+                "red": {"anyOf": [{"$ref": "#/$defs/Red"}, {"type": "null"}]},
+                "hurst": {"type": ["number", "null"]},
+                "share": {"anyOf": [{"type": "number"}, {"type": "null"}]},
+                "name": {"type": "string"},
+            },
+            "$defs": {"Red": {"properties": {"max_p": {"type": "number"}}}},
+        });
+        let refused = |v: Value| check(&v, &schema).err().map(|e| e.to_string());
+        assert_eq!(refused(json!({"gain": null})).unwrap(), "gain: null is not a finite number");
+        assert_eq!(
+            refused(json!({"red": {"max_p": null}})).unwrap(),
+            "red.max_p: null is not a finite number"
+        );
+        assert_eq!(
+            refused(json!({"gain": 1.0, "red": null, "hurst": null, "share": null, "name": null})),
+            None
         );
     }
 

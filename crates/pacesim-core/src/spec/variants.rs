@@ -6,9 +6,10 @@
 //! The variants are an internally tagged enum (`#[serde(tag = "variant")]`):
 //! adding one with knobs is its variant line, with its spec. The table is
 //! read by [`read`]: the tag, every variant's knobs given (each variant's,
-//! whatever the tag chooses, read and checked by its own rules, so a bad
-//! knob is named and never silently dropped; a knob of a variant not chosen
-//! is otherwise unused), then the common keys, unknown keys refused. Its
+//! whatever the tag chooses, read and checked by its own rules, its type,
+//! the bounds its spec's schema gives it and its `validate`, so a bad knob
+//! is named and never silently dropped; a knob of a variant not chosen is
+//! otherwise unused), then the common keys, unknown keys refused. Its
 //! schema ([`schema`]) is one flat table: the tag with its choices, the
 //! common keys, then every variant's knobs with their descriptions, units,
 //! bounds and defaults as the variant's spec declares them.
@@ -59,16 +60,24 @@ pub fn table_schema<T: Table>(generator: &mut SchemaGenerator) -> Schema {
 
 /// Every variant's name and its knobs' keys, in the enum's order, from its schema.
 pub fn knobs<V: Variants>() -> Vec<(String, Vec<String>)> {
+    let (variants, _) = knob_schemas::<V>();
+    variants.into_iter().map(|(name, keys)| (name, keys.keys().cloned().collect())).collect()
+}
+
+/// Every variant's name and its knobs with their schemas, in the enum's
+/// order, and the definitions those schemas refer to.
+fn knob_schemas<V: Variants>() -> (Vec<(String, Map<String, Value>)>, Value) {
     let schema = SchemaGenerator::default().into_root_schema_for::<V>().to_value();
     let branches = schema["oneOf"].as_array().cloned().unwrap_or_default();
-    branches
+    let variants = branches
         .iter()
         .map(|b| {
-            let keys = properties(b, &schema["$defs"]);
-            let name = keys.get(V::TAG).and_then(|t| t["const"].as_str()).unwrap_or_default().to_string();
-            (name, keys.keys().filter(|k| *k != V::TAG).cloned().collect())
+            let mut keys = properties(b, &schema["$defs"]);
+            let tag = keys.shift_remove(V::TAG).unwrap_or_default();
+            (tag["const"].as_str().unwrap_or_default().to_string(), keys)
         })
-        .collect()
+        .collect();
+    (variants, schema["$defs"].clone())
 }
 
 /// The properties of a branch of the enum's schema: its own, those of the
@@ -97,8 +106,9 @@ pub fn read<'de, D: Deserializer<'de>, T: DeserializeOwned, V: Variants>(
         None => tag_of(&V::default()).map_err(fail)?,
     };
     let mut kept = None;
-    for (name, keys) in knobs::<V>() {
-        let given: Map<String, Value> = keys.iter().filter_map(|k| table.remove_entry(k)).collect();
+    let (variants, defs) = knob_schemas::<V>();
+    for (name, keys) in variants {
+        let given: Map<String, Value> = keys.keys().filter_map(|k| table.remove_entry(k)).collect();
         let tag = (V::TAG.to_string(), Value::String(name.clone()));
         let with_tag = |knobs: Map<String, Value>| {
             Value::Object(Map::from_iter([tag.clone()]).into_iter().chain(knobs).collect())
@@ -116,6 +126,10 @@ pub fn read<'de, D: Deserializer<'de>, T: DeserializeOwned, V: Variants>(
                 _ => fail(e),
             }
         })?;
+        // Each knob given within the bounds its spec declares (and the clock's).
+        let bounds = super::bounds::with_clock(serde_json::json!({"properties": keys, "$defs": defs}));
+        super::bounds::check(&Value::Object(given), &bounds)
+            .map_err(|e| fail(InvalidField { field: format!("{at}.{}", e.field), ..e }))?;
         variant.validate().map_err(fail)?;
         if chosen == Value::String(name) {
             kept = Some(variant);

@@ -55,11 +55,13 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::algorithm::{Algorithm, Common};
 use super::cc::{Congestion, CongestionControl, Window};
 use super::rate::{RateControl, RateSample};
+use super::recovery::Recovery;
 use crate::sim::rng::{uniform, Stream};
 use crate::sim::Time;
-use crate::spec::{bad, InvalidField, MS};
+use crate::spec::MS;
 
 /// Startup's gain, 2/ln 2 (Linux `bbr_high_gain` = 2885/1000).
 const HIGH_GAIN: f64 = 2885.0 / 1000.0;
@@ -113,19 +115,14 @@ impl BbrSpec {
     pub fn default_cwnd_gain() -> f64 {
         2.0
     }
+}
 
-    /// Check the knobs; the error names the field (`tcp.bbr_cwnd_gain`).
-    pub fn validate(&self) -> Result<(), InvalidField> {
-        if self.bw_rounds == 0 {
-            return Err(bad("tcp.bbr_bw_rounds", "0 is not a positive number of round trips"));
-        }
-        if self.min_rtt_window == 0 {
-            return Err(bad("tcp.bbr_min_rtt_window", "0 ns is not a positive time"));
-        }
-        if !(1.0..=100.0).contains(&self.cwnd_gain) {
-            return Err(bad("tcp.bbr_cwnd_gain", format!("{} is not in [1, 100]", self.cwnd_gain)));
-        }
-        Ok(())
+/// BBR recovers with SACK, as Linux does; its first ProbeBW phase is drawn
+/// from the flow's stream.
+impl Algorithm for BbrSpec {
+    fn build(&self, common: Common, rng: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
+        let bbr = Bbr::new(*self, common.segment_size, common.initial_window, rng());
+        (Box::new(bbr), Recovery::sack())
     }
 }
 

@@ -27,9 +27,11 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::algorithm::{Algorithm, Common};
 use super::cc::{Congestion, CongestionControl, Window};
+use super::recovery::Recovery;
+use crate::sim::rng::Stream;
 use crate::sim::Time;
-use crate::spec::{bad, InvalidField};
 
 /// DCTCP's knobs as a scenario gives them, in `[tcp]` (`tcp.dctcp_g`,
 /// `tcp.dctcp_alpha_init`).
@@ -54,16 +56,12 @@ impl DctcpSpec {
     pub fn default_alpha_init() -> f64 {
         1.0
     }
+}
 
-    /// Check the knobs; the error names the field (`tcp.dctcp_g`).
-    pub fn validate(&self) -> Result<(), InvalidField> {
-        if !(self.g > 0.0 && self.g <= 1.0) {
-            return Err(bad("tcp.dctcp_g", format!("{} is not a weight in (0, 1]", self.g)));
-        }
-        if !(0.0..=1.0).contains(&self.alpha_init) {
-            return Err(bad("tcp.dctcp_alpha_init", format!("{} is not in [0, 1]", self.alpha_init)));
-        }
-        Ok(())
+/// RFC 8257 Sec 3.4: loss as conventional TCP; NewReno's recovery.
+impl Algorithm for DctcpSpec {
+    fn build(&self, _: Common, _: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
+        (Box::new(Dctcp::new(*self)), Recovery::newreno())
     }
 }
 
@@ -173,12 +171,20 @@ mod tests {
         assert_eq!(w, Window { cwnd: 35.0, ssthresh: 35.0 });
         d.on_congestion(&mut w, 35.0, Congestion::FastRetransmit, 0);
         assert_eq!(w, Window { cwnd: 17.5, ssthresh: 17.0 });
-        assert!(DctcpSpec { g: 0.0, ..Default::default() }
-            .validate()
-            .unwrap_err()
-            .to_string()
-            .starts_with("tcp.dctcp_g"));
-        let e = DctcpSpec { alpha_init: 1.5, ..Default::default() }.validate().unwrap_err();
-        assert_eq!(e.to_string(), "tcp.dctcp_alpha_init: 1.5 is not in [0, 1]");
+    }
+
+    /// g in (0, 1] and alpha's start in [0, 1], as the spec's schema says
+    /// (`spec::bounds` holds them; NaN, which JSON writes as null, too).
+    #[test]
+    fn the_knobs_are_held_to_their_schema_bounds() {
+        let past = |spec: DctcpSpec| crate::spec::bounds::past_bound(&spec);
+        let d = DctcpSpec::default();
+        assert_eq!(past(DctcpSpec { g: 1.0, alpha_init: 0.0 }), None);
+        for g in [0.0, 1.5, f64::NAN] {
+            assert_eq!(past(DctcpSpec { g, ..d }).as_deref(), Some("dctcp_g"), "{g}");
+        }
+        for a in [-0.5, 1.5, f64::NAN] {
+            assert_eq!(past(DctcpSpec { alpha_init: a, ..d }).as_deref(), Some("dctcp_alpha_init"), "{a}");
+        }
     }
 }

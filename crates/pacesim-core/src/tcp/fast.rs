@@ -16,9 +16,11 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::algorithm::{Algorithm, Common};
 use super::cc::{Congestion, CongestionControl, Window};
+use super::recovery::Recovery;
+use crate::sim::rng::Stream;
 use crate::sim::Time;
-use crate::spec::{bad, InvalidField};
 
 /// FAST's knobs as a scenario gives them, in `[tcp]` (`tcp.fast_alpha`,
 /// `tcp.fast_gamma`).
@@ -41,16 +43,13 @@ impl FastSpec {
     pub fn default_gamma() -> f64 {
         0.5
     }
+}
 
-    /// Check the knobs; the error names the field (`tcp.fast_alpha`).
-    pub fn validate(&self) -> Result<(), InvalidField> {
-        if !(self.alpha > 0.0 && self.alpha.is_finite()) {
-            return Err(bad("tcp.fast_alpha", format!("{} is not a positive number of packets", self.alpha)));
-        }
-        if !(self.gamma > 0.0 && self.gamma <= 1.0) {
-            return Err(bad("tcp.fast_gamma", format!("{} is not in (0, 1]", self.gamma)));
-        }
-        Ok(())
+/// FAST recovers with SACK, as Linux (and ns-2's Agent/TCP/Linux, paper W's
+/// FAST runs) does.
+impl Algorithm for FastSpec {
+    fn build(&self, _: Common, _: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
+        (Box::new(Fast::new(*self)), Recovery::sack())
     }
 }
 

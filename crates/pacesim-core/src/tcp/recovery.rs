@@ -41,9 +41,10 @@ pub trait LossRecovery {
 
 /// The loss recoveries a sender may have: the seam's registry. A new one is
 /// a file beside this one implementing [`LossRecovery`], a variant here and
-/// an arm in `dispatch!` (and its choice in `tcp::variant`). A scoreboard
-/// is boxed: a sender carries its recovery inline, and Reno's 8 bytes
-/// would otherwise take FACK's 80 (64 MB more for a million Reno senders).
+/// an arm in `dispatch!` (and its choice by the variants that use it, in
+/// their registry, `tcp/spec.rs`). A scoreboard is boxed: a sender carries
+/// its recovery inline, and Reno's 8 bytes would otherwise take FACK's 80
+/// (64 MB more for a million Reno senders).
 #[derive(Debug, Clone)]
 pub enum Recovery {
     Reno(RenoRecovery),

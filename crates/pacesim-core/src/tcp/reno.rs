@@ -7,8 +7,17 @@
 //!   window in use including Reno's fast-recovery inflation);
 //! - timeout: `ssthresh = max(2, floor(W/2))`, `cwnd = 1`
 //!   (`CLOSE_CWND_RESTART` with `wnd_restart_` 1).
+//!
+//! Reno, NewReno, SACK and FACK grow and cut their windows by these rules
+//! and differ in their loss recovery; FACK's knob is here, [`FackSpec`].
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::algorithm::{Algorithm, Common};
 use super::cc::{Congestion, CongestionControl, Window};
+use super::recovery::Recovery;
+use crate::sim::rng::Stream;
 use crate::sim::Time;
 
 pub struct Reno;
@@ -24,6 +33,21 @@ impl CongestionControl for Reno {
 
     fn on_congestion(&mut self, w: &mut Window, flight: f64, event: Congestion, _now: Time) {
         w.reno_decrease(flight, event);
+    }
+}
+
+/// FACK's knob as a scenario gives it, in `[tcp]` (`tcp.rampdown`).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct FackSpec {
+    /// FACK's rampdown (Mathis and Mahdavi Sec 4.3; ns-2 `rampdown_`); FACK only.
+    #[serde(default)]
+    pub rampdown: bool,
+}
+
+/// Reno's window rules with forward-acknowledgment recovery.
+impl Algorithm for FackSpec {
+    fn build(&self, _: Common, _: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
+        (Box::new(Reno), Recovery::fack(self.rampdown))
     }
 }
 

@@ -1,70 +1,114 @@
 //! TCP's parameters as a scenario gives them (`[tcp]`), with their checks.
 //!
-//! [`TcpVariant`] is a tagged union: each variant with only its own knobs,
-//! declared beside its algorithm (FAST's in `fast.rs`, [`FastSpec`]; FACK's
-//! rampdown on its variant here). `[tcp]` writes them beside the common
-//! keys (`variant = "fast"`, `fast_alpha = 20.0`); its [`Table`] reads and
-//! writes it as one table (`spec::variants`).
+//! [`TcpVariant`] is a tagged union, made by its registry (`tcp_variants!`,
+//! one line a variant): each variant with only its own knobs, declared
+//! beside its algorithm (FAST's in `fast.rs`, [`FastSpec`]; FACK's rampdown
+//! in `reno.rs`, [`FackSpec`]). `[tcp]` writes them beside the common keys
+//! (`variant = "fast"`, `fast_alpha = 20.0`); its [`Table`] reads and writes
+//! it as one table (`spec::variants`).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::algorithm::{Algorithm, Common};
 use super::bbr::BbrSpec;
+use super::cc::CongestionControl;
 use super::dctcp::DctcpSpec;
 use super::ecn::EcnMode;
 use super::fast::FastSpec;
+use super::recovery::Recovery;
+use super::reno::{FackSpec, Reno};
+use super::{bic, cubic};
+use crate::sim::rng::Stream;
 use crate::spec::variants::{Table, Variants};
 use crate::spec::{bad, positive, InvalidField, MS};
 
-/// Congestion control and loss recovery: ns-2's Reno, NewReno, Sack1,
-/// Fack; BIC and CUBIC (Linux, paper W), FAST (paper W); BBR v1 (Linux);
-/// DCTCP (RFC 8257).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "variant", rename_all = "kebab-case")]
-#[schemars(title = "TCP variant")]
-pub enum TcpVariant {
+/// The registry of TCP variants, one line each, its doc comment the
+/// variant's: `"name" => Variant(Spec)` for a variant with knobs, its spec
+/// declared beside its algorithm (each knob's wire name, doc comment, unit,
+/// bounds and serde default) and implementing [`Algorithm`] there;
+/// `"name" => Variant = (congestion control, loss recovery)` for one without.
+/// The line makes the `TcpVariant` variant (its wire name the literal), its
+/// name among `tcp.variant`'s choices, its knobs among `[tcp]`'s keys, and its
+/// arms of `TcpVariant::build` (what [`Tcp::congestion`] makes) and
+/// `Variants::validate`.
+macro_rules! tcp_variants {
+    ($($(#[$meta:meta])* $name:literal => $variant:ident $(($spec:ty))? $(= ($cc:expr, $recovery:expr))?),* $(,)?) => {
+        /// Congestion control and loss recovery: ns-2's Reno, NewReno, Sack1,
+        /// Fack; BIC and CUBIC (Linux, paper W), FAST (paper W); BBR v1 (Linux);
+        /// DCTCP (RFC 8257).
+        #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+        #[serde(tag = "variant")]
+        #[schemars(title = "TCP variant")]
+        pub enum TcpVariant {
+            $($(#[$meta])* #[serde(rename = $name)] $variant $(($spec))?,)*
+        }
+
+        impl TcpVariant {
+            /// A flow's congestion control and loss recovery, as the variant
+            /// and its knobs make them ([`Tcp::congestion`]).
+            fn build(
+                &self,
+                common: Common,
+                rng: impl FnOnce() -> Stream,
+            ) -> (Box<dyn CongestionControl>, Recovery) {
+                match self {
+                    $(tcp_variants!(@pattern knobs, $variant $(($spec))?) =>
+                        tcp_variants!(@build knobs, common, rng, $(($spec))? $(= ($cc, $recovery))?),)*
+                }
+            }
+        }
+
+        impl Variants for TcpVariant {
+            const TAG: &'static str = "variant";
+
+            fn validate(&self) -> Result<(), InvalidField> {
+                match self {
+                    $(tcp_variants!(@pattern knobs, $variant $(($spec))?) =>
+                        tcp_variants!(@validate knobs $(($spec))?),)*
+                }
+            }
+        }
+    };
+    // A line's pattern, its knobs (if any) bound to `$knobs`.
+    (@pattern $knobs:ident, $variant:ident($spec:ty)) => { TcpVariant::$variant($knobs) };
+    (@pattern $knobs:ident, $variant:ident) => { TcpVariant::$variant };
+    (@build $knobs:ident, $common:ident, $rng:ident, ($spec:ty)) => { Algorithm::build($knobs, $common, $rng) };
+    (@build $knobs:ident, $common:ident, $rng:ident, = ($cc:expr, $recovery:expr)) => {
+        (Box::new($cc), $recovery)
+    };
+    (@validate $knobs:ident ($spec:ty)) => { Algorithm::validate($knobs) };
+    (@validate $knobs:ident) => { Ok(()) };
+}
+
+tcp_variants! {
     #[default]
-    Reno,
+    "reno" => Reno = (Reno, Recovery::reno()),
     /// Reno window rules with NewReno recovery (RFC 6582; ns-2 `Agent/TCP/Newreno`).
-    Newreno,
+    "newreno" => Newreno = (Reno, Recovery::newreno()),
     /// Reno window rules with SACK recovery (RFC 2018; ns-2 `Agent/TCP/Sack1`
     /// with `Agent/TCPSink/Sack1`).
-    Sack,
+    "sack" => Sack = (Reno, Recovery::sack()),
     /// Reno window rules with forward-acknowledgment recovery (Mathis and
     /// Mahdavi 1996; ns-2 `Agent/TCP/Fack` with `Agent/TCPSink/Sack1`).
-    Fack {
-        /// FACK's rampdown (Mathis and Mahdavi Sec 4.3; ns-2 `rampdown_`); FACK only.
-        #[serde(default)]
-        rampdown: bool,
-    },
+    "fack" => Fack(FackSpec),
+    // The high-speed variants recover with SACK, as Linux (and ns-2's
+    // Agent/TCP/Linux, paper W's BIC and FAST runs) do.
     /// BIC-TCP (Xu, Harfoush, Rhee 2004; Linux `tcp_bic.c`) with SACK recovery.
-    Bic,
+    "bic" => Bic = (bic::Bic::default(), Recovery::sack()),
     /// CUBIC (RFC 9438) with SACK recovery.
-    Cubic,
+    "cubic" => Cubic = (cubic::Cubic::default(), Recovery::sack()),
     /// FAST TCP (Jin, Wei, Low 2004) with SACK recovery.
-    Fast(FastSpec),
+    "fast" => Fast(FastSpec),
     /// BBR v1 (Cardwell et al. 2016; Linux `tcp_bbr.c`, ns-3 `TcpBbr`):
     /// paces at its bandwidth estimate, cwnd from bandwidth x least RTT,
     /// with SACK recovery.
-    Bbr(BbrSpec),
+    "bbr" => Bbr(BbrSpec),
     /// DCTCP (Alizadeh et al. 2010; RFC 8257, Linux `tcp_dctcp.c`): ECN
     /// always, the window cut by alpha / 2 on echoes, alpha the share of
     /// data marked (EWMA with weight `dctcp_g`); Reno's growth and loss
     /// response with NewReno recovery.
-    Dctcp(DctcpSpec),
-}
-
-impl Variants for TcpVariant {
-    const TAG: &'static str = "variant";
-
-    fn validate(&self) -> Result<(), InvalidField> {
-        match self {
-            TcpVariant::Fast(f) => f.validate(),
-            TcpVariant::Bbr(b) => b.validate(),
-            TcpVariant::Dctcp(d) => d.validate(),
-            _ => Ok(()),
-        }
-    }
+    "dctcp" => Dctcp(DctcpSpec),
 }
 
 /// One-way TCP as ns-2's `Agent/TCP`: names and defaults as ns-2 2.35's
@@ -200,8 +244,16 @@ impl Tcp {
     pub fn reno_window(&self) -> bool {
         matches!(
             self.variant,
-            TcpVariant::Reno | TcpVariant::Newreno | TcpVariant::Sack | TcpVariant::Fack { .. }
+            TcpVariant::Reno | TcpVariant::Newreno | TcpVariant::Sack | TcpVariant::Fack(_)
         )
+    }
+
+    /// A flow's congestion control and loss recovery, as `tcp.variant` and
+    /// its knobs make them (its registry, `tcp_variants!`); `rng`, the flow's
+    /// stream for BBR's first ProbeBW phase ("tcp.bbr"), is drawn from only by BBR.
+    pub fn congestion(&self, rng: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
+        self.variant
+            .build(Common { segment_size: self.segment_size, initial_window: self.initial_window }, rng)
     }
 
     /// How the flows use ECN: DCTCP's way, classic with `ecn`, or not.
@@ -254,17 +306,53 @@ mod tests {
         );
         assert_eq!(read(&written).unwrap(), t);
         let fack = read(r#"{"variant":"fack","rampdown":true}"#).unwrap();
-        assert_eq!(fack.variant, TcpVariant::Fack { rampdown: true });
+        assert_eq!(fack.variant, TcpVariant::Fack(FackSpec { rampdown: true }));
         assert_eq!(read("{}").unwrap(), Tcp::default());
         // Another variant's knob: read, checked, unused.
         assert_eq!(read(r#"{"variant":"reno","fast_gamma":0.25}"#).unwrap(), Tcp::default());
         let err = read(r#"{"variant":"reno","fast_gamma":"x"}"#).unwrap_err();
         assert!(err.starts_with("tcp.fast_gamma: invalid type"), "{err}");
-        let err = read(r#"{"variant":"reno","fast_alpha":-1.0}"#).unwrap_err();
-        assert!(err.starts_with("tcp.fast_alpha: -1 is not a positive"), "{err}");
+        // Each variant's knobs held to the bounds their spec's schema gives
+        // them (the clock's for a time), whatever the variant chosen.
+        for (knobs, want) in [
+            (r#""fast_alpha":-1.0"#, "tcp.fast_alpha: -1.0 must be greater than 0.0"),
+            (r#""fast_gamma":1.5"#, "tcp.fast_gamma: 1.5 must be at most 1.0"),
+            (r#""bbr_cwnd_gain":0.5"#, "tcp.bbr_cwnd_gain: 0.5 must be at least 1.0"),
+            (r#""bbr_bw_rounds":0"#, "tcp.bbr_bw_rounds: 0 must be at least 1"),
+            (r#""bbr_min_rtt_window":0"#, "tcp.bbr_min_rtt_window: 0 ns must be at least 1 ns"),
+            (r#""dctcp_g":0"#, "tcp.dctcp_g: 0 must be greater than 0.0"),
+            (r#""dctcp_alpha_init":1.5"#, "tcp.dctcp_alpha_init: 1.5 must be at most 1.0"),
+        ] {
+            assert_eq!(read(&format!(r#"{{"variant":"fast",{knobs}}}"#)).unwrap_err(), want);
+        }
+        let past = crate::spec::MAX_TIME + 1;
+        let err = read(&format!(r#"{{"variant":"bbr","bbr_probe_rtt_time":{past}}}"#)).unwrap_err();
+        assert!(err.starts_with("tcp.bbr_probe_rtt_time: "), "{err}");
         let err = read(r#"{"variant":"vegas"}"#).unwrap_err();
         assert!(err.starts_with("tcp.variant: unknown variant `vegas`"), "{err}");
         let err = read(r#"{"variant":"reno","colour":1}"#).unwrap_err();
         assert!(err.starts_with("tcp.colour: unknown field `colour`"), "{err}");
+    }
+
+    /// A knob built in Rust as NaN or an infinity (its wire form null) is
+    /// refused naming it, by the schema's bounds as the scenario holds them.
+    #[test]
+    fn a_knob_that_is_not_a_number_is_refused() {
+        use crate::tcp::{bbr::BbrSpec, dctcp::DctcpSpec};
+        let knobs = [
+            TcpVariant::Fast(FastSpec { alpha: f64::NAN, gamma: 0.5 }),
+            TcpVariant::Fast(FastSpec { alpha: 200.0, gamma: f64::INFINITY }),
+            TcpVariant::Bbr(BbrSpec { cwnd_gain: f64::NAN, ..Default::default() }),
+            TcpVariant::Dctcp(DctcpSpec { g: f64::NAN, ..Default::default() }),
+        ];
+        for (variant, key) in knobs.into_iter().zip(["fast_alpha", "fast_gamma", "bbr_cwnd_gain", "dctcp_g"])
+        {
+            let mut s = crate::engine::world::testing::line_scenario(10_000);
+            s.tcp.variant = variant;
+            assert_eq!(
+                s.validate().unwrap_err().to_string(),
+                format!("tcp.{key}: null is not a finite number")
+            );
+        }
     }
 }
