@@ -25,7 +25,7 @@ from typing import Annotated, Any, Iterable, List, Optional, Tuple, Union, get_a
 import tomli_w
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
-from . import scenario_tables, schema
+from . import _core, scenario_tables, schema
 from .fields import MAX_SEED, Checked, PositiveSize, ScenarioError, SizeRange, _Model, read_bounded, special
 from .messages import shown as _shown
 from .tmix import vectors_path
@@ -330,8 +330,9 @@ MAX_TOML_BYTES = 16 * 10**6
 """The largest scenario or sweep file read (the largest shipped is 5 KB; a written-out graph of 10,000
 links is about 1.5 MB): a bigger one, or a device such as /dev/zero, is refused, not read until memory
 runs out."""
-MAX_TRACE_BYTES = 256 * 10**6
-"""The largest UDP trace file a scenario may name (the engine reads it whole; video traces are a few MB)."""
+MAX_TRACE_BYTES: int = _core.MAX_TRACE_FILE
+"""The largest UDP trace file a scenario may name: the engine's bound (`traffic::trace::MAX_FILE`, 256 MB), as it
+reads a trace whole (video traces are a few MB)."""
 
 
 def _float(text: str) -> float:

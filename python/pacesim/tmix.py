@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Union
 
-from . import outfile
+from . import _core, outfile
 from .units import MAX_TIME_NS
 
 
-MAX_BYTES = 256 << 20
-"""The most bytes of vectors read, a .gz file's once decompressed (the engine's `cvec::MAX_FILE`)."""
+MAX_BYTES: int = _core.MAX_VECTORS_FILE
+"""The most bytes of vectors read, a .gz file's once decompressed: the engine's bound (`cvec::MAX_FILE`, 256 MiB),
+past which it reads no vectors file."""
 
 MAX_START_S = MAX_TIME_NS / 10**9
 """The latest a vector may start, s: the engine's clock bound (its `cvec::MAX_US`, 10^12 us)."""

@@ -1,6 +1,6 @@
 //! The vocabulary every component's spec shares: value ranges, shares,
-//! the engine's limits on times and sizes, and the error naming a bad
-//! field. It imports nothing of the engine, so any component may use it.
+//! the engine's limits on times and sizes (and a file read within one),
+//! and the error naming a bad field. It imports nothing of the engine, so any component may use it.
 
 pub mod bounds;
 pub mod flat;
@@ -104,9 +104,44 @@ pub fn at_most(field: &str, v: u64, max: u64, unit: &str) -> Result<(), InvalidF
     Ok(())
 }
 
+/// The bytes of the regular file `path` if it holds at most `max`; else
+/// why not ("not a regular file", "more than N bytes: not read", or the
+/// system's error). Never more than `max` + 1 bytes are read: a file
+/// growing as it is read stays bounded.
+pub fn read_file(path: &std::path::Path, max: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    let too_big = || format!("more than {max} bytes: not read");
+    if meta.len() > max {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(max.saturating_add(1)).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > max {
+        return Err(too_big());
+    }
+    Ok(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file of `max` bytes is read; one byte more, or no file, is not.
+    #[test]
+    fn a_file_is_read_within_its_bound() {
+        let path = std::env::temp_dir().join(format!("pacesim-read-file-{}", std::process::id()));
+        std::fs::write(&path, "abc").unwrap();
+        assert_eq!(read_file(&path, 3).unwrap(), b"abc");
+        assert_eq!(read_file(&path, 2).unwrap_err(), "more than 2 bytes: not read");
+        std::fs::remove_file(&path).unwrap();
+        assert!(read_file(&path, 3).is_err());
+    }
 
     #[test]
     fn the_first_repeat_is_the_first_item_equal_to_an_earlier_one() {

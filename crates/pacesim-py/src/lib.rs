@@ -196,5 +196,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ENGINE_VERSION", pacesim_core::ENGINE_VERSION)?;
     // The engine's clock bound, ns: the most any time of a scenario may be.
     m.add("MAX_TIME", pacesim_core::scenario::MAX_TIME)?;
+    // The largest files the engine reads, bytes: a UDP source's trace (read
+    // whole) and a Tmix cloud's connection vectors. The front refuses a
+    // bigger one as it loads the scenario.
+    m.add("MAX_TRACE_FILE", pacesim_core::traffic::trace::MAX_FILE)?;
+    m.add("MAX_VECTORS_FILE", pacesim_core::traffic::tmix::cvec::MAX_FILE)?;
     Ok(())
 }

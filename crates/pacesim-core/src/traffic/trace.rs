@@ -27,7 +27,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::sim::Time;
-use crate::spec::InvalidField;
+use crate::spec::{read_file, InvalidField};
+
+/// The largest trace file read, bytes (256 MB; video traces are a few MB):
+/// it is read whole, so a bigger one, or a device such as /dev/zero, is
+/// refused naming it rather than read until memory runs out. The front
+/// refuses the same file as it loads the scenario (`_core.MAX_TRACE_FILE`).
+pub const MAX_FILE: u64 = 256_000_000;
 
 /// What one field of a trace line holds (see the module notes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -129,12 +135,15 @@ impl TraceSpec {
         }
     }
 
-    /// Read and parse the file; an error names `{field}.file`, the file and the line.
+    /// Read (a regular file of at most [`MAX_FILE`] bytes, UTF-8) and parse
+    /// the file; an error names `{field}.file`, the file and the line.
     pub fn read(&self, field: &str) -> Result<Trace, InvalidField> {
-        let text = std::fs::read_to_string(&self.file).map_err(|e| InvalidField {
+        let cannot = |e: String| InvalidField {
             field: format!("{field}.file"),
             message: format!("cannot read {}: {e}", self.file),
-        })?;
+        };
+        let bytes = read_file(std::path::Path::new(&self.file), MAX_FILE).map_err(cannot)?;
+        let text = String::from_utf8(bytes).map_err(|e| cannot(format!("not text (UTF-8): {e}")))?;
         Trace::parse(&text, &self.columns, self.fps).map_err(|e| self.error(field, e))
     }
 
@@ -499,6 +508,22 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         let e = s.read("u").unwrap_err();
         assert!(e.field == "u.file" && e.message.starts_with("cannot read"), "{e}");
+    }
+
+    /// A file past [`MAX_FILE`] (sparse: nothing is written) and a directory
+    /// are refused naming the field, unread.
+    #[test]
+    fn a_file_too_big_or_not_a_file_is_not_read() {
+        let path = std::env::temp_dir().join(format!("pacesim-trace-big-{}.txt", std::process::id()));
+        let f = std::fs::File::create(&path).unwrap();
+        f.set_len(MAX_FILE + 1).unwrap();
+        let s = TraceSpec { file: path.to_string_lossy().into(), ..spec(vec![Bytes], Some(25.0)) };
+        let e = s.read("traffic.udp[0].trace").unwrap_err();
+        assert_eq!(e.field, "traffic.udp[0].trace.file");
+        assert_eq!(e.message, format!("cannot read {}: more than {MAX_FILE} bytes: not read", s.file));
+        std::fs::remove_file(&path).unwrap();
+        let dir = TraceSpec { file: std::env::temp_dir().to_string_lossy().into(), ..s };
+        assert!(dir.read("u").unwrap_err().message.ends_with(": not a regular file"));
     }
 
     #[test]

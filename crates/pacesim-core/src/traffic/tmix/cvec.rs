@@ -47,6 +47,7 @@ use std::fmt;
 use std::path::Path;
 
 use crate::sim::Time;
+use crate::spec::read_file;
 
 /// The initiator (0) or the acceptor (1).
 pub type End = usize;
@@ -177,24 +178,9 @@ struct Open {
 /// Read connection vectors from `path` (either format); `fin_time` is the
 /// wait, us, before the FIN added to a vector whose last ADU is not one.
 pub fn read(path: &Path, fin_time: u64) -> Result<Vec<ConnVector>, CvecError> {
-    use std::io::Read;
     let file = path.display().to_string();
-    let fail = |message: String| CvecError { file: file.clone(), line: 0, message };
-    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
-    if !meta.is_file() {
-        return Err(fail("not a regular file".into()));
-    }
-    let too_big = || fail(format!("more than {MAX_FILE} bytes: not read"));
-    if meta.len() > MAX_FILE {
-        return Err(too_big());
-    }
-    // At most one byte past the limit: a file growing as it is read stays bounded.
-    let mut text = Vec::new();
-    (std::fs::File::open(path).and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut text)))
-        .map_err(|e| fail(e.to_string()))?;
-    if text.len() as u64 > MAX_FILE {
-        return Err(too_big());
-    }
+    let text =
+        read_file(path, MAX_FILE).map_err(|message| CvecError { file: file.clone(), line: 0, message })?;
     let text = String::from_utf8(text).map_err(|e| CvecError {
         file: file.clone(),
         line: 0,
