@@ -425,6 +425,15 @@ mod tests {
         assert_eq!(pacing["mu_max"]["default"], 100_000_000);
         assert_eq!(pacing["delay"]["default"], 10_000_000);
         assert_eq!(pacing["scheme"]["enum"], serde_json::json!(["none", "host", "edge", "qlbp"]));
+        // A variant's knobs carry its name; the common keys none.
+        let of = |table: &serde_json::Value, key: &str| table[key].get("x-variant").cloned();
+        assert_eq!((of(tcp, "fast_alpha"), of(tcp, "rampdown")), (Some("fast".into()), Some("fack".into())));
+        assert_eq!(
+            (of(tcp, "bbr_cwnd_gain"), of(tcp, "dctcp_g")),
+            (Some("bbr".into()), Some("dctcp".into()))
+        );
+        assert_eq!((of(pacing, "mu_max"), of(pacing, "delay")), (Some("qlbp".into()), Some("edge".into())));
+        assert_eq!((of(tcp, "variant"), of(tcp, "segment_size"), of(pacing, "fraction")), (None, None, None));
         assert_eq!(s["properties"]["pacing"].get("default"), None, "each key its own default");
         // Bounds and defaults the front generates its types from (python/pacesim/scenario_tables.py).
         let red = &defs["RedParams"]["properties"];

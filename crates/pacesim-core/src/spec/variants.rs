@@ -12,7 +12,8 @@
 //! otherwise unused), then the common keys, unknown keys refused. Its
 //! schema ([`schema`]) is one flat table: the tag with its choices, the
 //! common keys, then every variant's knobs with their descriptions, units,
-//! bounds and defaults as the variant's spec declares them.
+//! bounds and defaults as the variant's spec declares them, each marked with
+//! its variant (`x-variant`).
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::{DeserializeOwned, Deserializer, Error as _};
@@ -182,7 +183,7 @@ pub fn write<S: Serializer, T: Serialize, V: Variants>(
 
 /// The schema of the whole table, registered as definition `name`: the tag
 /// (its choices, described by the enum's doc comment), `T`'s keys, then every
-/// variant's knobs as its spec declares them.
+/// variant's knobs as its spec declares them, with their variant's name.
 pub fn schema<T: JsonSchema, V: Variants>(generator: &mut SchemaGenerator, name: &str) -> Schema {
     let common = T::json_schema(generator).to_value();
     let variants = V::json_schema(generator).to_value();
@@ -190,7 +191,7 @@ pub fn schema<T: JsonSchema, V: Variants>(generator: &mut SchemaGenerator, name:
     let mut keys = Map::new();
     let (names, knobs): (Vec<_>, Vec<_>) = knobs::<V>().into_iter().unzip();
     let default = tag_of(&V::default()).unwrap_or(Value::Null);
-    let mut tag = serde_json::json!({"type": "string", "enum": names, "default": default});
+    let mut tag = serde_json::json!({"type": "string", "enum": names.clone(), "default": default});
     // The enum's title (its axis name) and doc comment are its tag's.
     for word in ["title", "description"] {
         if let Some(doc) = variants.get(word) {
@@ -199,9 +200,16 @@ pub fn schema<T: JsonSchema, V: Variants>(generator: &mut SchemaGenerator, name:
     }
     keys.insert(V::TAG.to_string(), tag);
     keys.extend(common["properties"].as_object().cloned().unwrap_or_default());
-    for branch in variants["oneOf"].as_array().into_iter().flatten() {
+    // Each knob marked with its variant's name (`x-variant`), so that a
+    // reader of the schema tells a variant's knobs from the common keys.
+    for (branch, name) in variants["oneOf"].as_array().into_iter().flatten().zip(&names) {
         let own = properties(branch, &Value::Object(defs.clone()));
-        keys.extend(own.into_iter().filter(|(k, _)| k != V::TAG && knobs.iter().flatten().any(|n| n == k)));
+        for (key, mut knob) in
+            own.into_iter().filter(|(k, _)| k != V::TAG && knobs.iter().flatten().any(|n| n == k))
+        {
+            knob["x-variant"] = Value::String(name.clone());
+            keys.insert(key, knob);
+        }
     }
     let mut table = common;
     table["properties"] = Value::Object(keys);
