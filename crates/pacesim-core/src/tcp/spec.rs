@@ -26,7 +26,8 @@ use crate::spec::{bad, positive, InvalidField, MS};
 /// The registry of TCP variants, one line each, its doc comment the
 /// variant's: `"name" => Variant(Spec)` for a variant with knobs, its spec
 /// declared beside its algorithm (each knob's wire name, doc comment, unit,
-/// bounds and serde default) and implementing [`Algorithm`] there;
+/// bounds and serde default) and implementing [`Algorithm`] there (the
+/// spec's path may be written in the line: `super::fixed::FixedSpec`);
 /// `"name" => Variant = (congestion control, loss recovery)` for one without.
 /// The line makes the `TcpVariant` variant (its wire name the literal), its
 /// name among `tcp.variant`'s choices, its knobs among `[tcp]`'s keys, and its
