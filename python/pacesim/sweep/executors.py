@@ -8,31 +8,92 @@ import logging
 import os
 import signal
 import socket
+import sys
 import threading
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from contextlib import contextmanager
-from typing import Iterator, List, Optional
+from typing import Dict, Iterator, List, Optional, Tuple
 
+from ..memory import estimate
 from ..pool import Pool
-from ..scenario import parse_scenario
+from ..scenario import ScenarioError, parse_scenario
 from .definition import SweepError
 
 
 def simulate(scenario: dict, max_memory: Optional[int] = None) -> dict:
     """Run one point (a scenario in human units) where the executor puts it, refused if its estimated memory
-    exceeds `max_memory` bytes (default: the memory available there), as `pacesim run` refuses a run.
+    exceeds `max_memory` bytes (default: the memory available there), as `pacesim run` refuses a run; on a Dask
+    worker, nor more than the worker's own memory (`worker_memory`), which its nanny enforces by killing it.
 
     Returns the report, wall time and host, or the error: a worker never raises
     for a bad point, so every executor reports failures the same way.
     """
     from ..engine import run
 
+    worker = worker_memory()
+    limit = max_memory if worker is None or (max_memory is not None and max_memory <= worker[1]) else worker[1]
     try:
         # The pool's workers are the parallelism: one thread each.
-        r = run(parse_scenario(scenario, max_memory=max_memory), threads=1, max_memory=max_memory)
+        r = run(parse_scenario(scenario, max_memory=limit), threads=1, max_memory=limit)
     except Exception as e:  # invalid, or the engine failed (an engine panic is a RuntimeError with its message)
-        return {"error": f"{type(e).__name__}: {e}", "host": socket.gethostname()}
+        bound = isinstance(e, ScenarioError) and worker is not None and limit == worker[1]  # a refusal by its memory
+        where = f" (Dask worker {worker[0]}'s memory)" if bound else ""
+        return {"error": f"{type(e).__name__}: {e}{where}", "host": socket.gethostname()}
     return {"report": r.report, "wall_s": r.wall_s, "host": socket.gethostname()}
+
+
+MEMORY = "MEMORY"
+"""The Dask resource, in bytes, by which a sweep places its points: a worker started with `--resources
+MEMORY=<bytes>` takes points whose estimated memory (`memory.estimate`) sums to at most that at once."""
+
+
+def worker_memory() -> Optional[Tuple[str, int]]:
+    """The Dask worker running this (its address) and the bytes a point may take there: its MEMORY resource if
+    it declares one, else its memory limit (past 95 % of which its nanny kills it); None outside a Dask worker
+    or on one with neither."""
+    if "distributed" not in sys.modules:  # a local pool's worker: never a Dask worker, and Dask not imported
+        return None
+    from distributed import get_worker
+
+    try:
+        w = get_worker()
+    except ValueError:  # not in a Dask worker's task
+        return None
+    limit = w.state.total_resources.get(MEMORY) or w.memory_manager.memory_limit
+    return (w.address, int(limit)) if limit else None
+
+
+def memory_room(pool: Executor) -> Optional[Dict[str, int]]:
+    """The MEMORY resource (bytes) each worker of a Dask executor declares, by address; None for any other
+    executor, or when no worker declares it (the points then go where Dask puts them, each refused on a worker
+    it does not fit: `simulate`). Read again at each call: workers come and go."""
+    client = getattr(pool, "_client", None)  # distributed's ClientExecutor (Client.get_executor) keeps it so
+    if client is None or "distributed" not in sys.modules:
+        return None
+    workers = client.scheduler_info(n_workers=-1)["workers"]
+    room = {a: int(w["resources"][MEMORY]) for a, w in workers.items() if w.get("resources", {}).get(MEMORY)}
+    return room or None
+
+
+def submit(pool: Executor, room: Optional[Dict[str, int]], scenario, named: str,
+           max_memory: Optional[int] = None) -> Future:
+    """`simulate` of one point (`scenario`, a Scenario; `named`, its axis values and seed) submitted to `pool`.
+    With `room` (`memory_room`), the point requires its estimated memory (`memory.estimate`) of the MEMORY
+    resource, so that Dask runs it on a worker only while that much of it is free; a point needing more than
+    every worker declares is not submitted (Dask would hold it forever, waiting for such a worker): the Future
+    returned already holds its error."""
+    human = scenario.model_dump(mode="json", exclude_none=True)
+    if room is None:
+        return pool.submit(simulate, human, max_memory)
+    largest = max(room.values())
+    need = estimate(scenario, largest).total
+    if need <= largest:
+        return pool.submit(simulate, human, max_memory, resources={MEMORY: need})
+    refused: Future = Future()
+    refused.set_result({"error": f"{named}: needs an estimated {need / 1e6:,.0f} MB of memory, more than any Dask "
+                                 f"worker's MEMORY resource (the largest: {largest / 1e6:,.0f} MB, of "
+                                 f"{len(room)} workers); not run", "host": None})
+    return refused
 
 
 SCHEDULER_TIMEOUT_S = 5

@@ -20,7 +20,8 @@ from ..result import Result
 from ..store import DamagedRun, ReadOnlyStore, Store, StoreError, StoreFailed
 from .check import check_points
 from .definition import Point, Sweep, SweepError, named
-from .executors import executor, interrupts_deferred, simulate
+from .executors import executor, interrupts_deferred, memory_room
+from .executors import submit as placed
 from .progress import bar as progress_bar
 
 
@@ -120,7 +121,8 @@ def unwritten(sweep: Sweep, store: Store, progress: bool = True, max_memory: Opt
 def _execute(sweep: Sweep, points: List[int], skipped: int, store: Store, pool: Executor, bar: Progress,
              checked: Callable[[int], str], max_memory: Optional[int] = None) -> int:
     """Make each of the points of `sweep` at indices `points`, submit it (at most `IN_FLIGHT` at once, each
-    with `max_memory`, as `simulate` takes it) and store each result as it completes; the number that failed.
+    with `max_memory`, as `simulate` takes it; on Dask workers that declare MEMORY, placed by its estimate:
+    `executors.submit`) and store each result as it completes; the number that failed.
     A point made with another key than it was checked and registered with (`checked`; never seen) is a
     SweepError: stored, it would never count done."""
     failed = 0
@@ -130,12 +132,13 @@ def _execute(sweep: Sweep, points: List[int], skipped: int, store: Store, pool: 
     stored = 0
 
     def submit() -> None:
+        room = memory_room(pool)
         for i in waiting:
             p = sweep.point(i, engine=False)  # `_check` had the engine check it; the worker's run reads it once
             if p.key != checked(i):
                 raise SweepError(f"{sweep.name}: {p.named()}: made to run, its run key {p.key} is not the one checked, "
                                  f"{checked(i)}; nothing more was run", 1)
-            running[pool.submit(simulate, p.scenario.model_dump(mode="json", exclude_none=True), max_memory)] = p
+            running[placed(pool, room, p.scenario, p.named(), max_memory)] = p
             if len(running) >= IN_FLIGHT:
                 return
 
