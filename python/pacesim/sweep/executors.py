@@ -70,7 +70,7 @@ def memory_room(pool: Executor) -> Optional[Dict[str, int]]:
     client = getattr(pool, "_client", None)  # distributed's ClientExecutor (Client.get_executor) keeps it so
     if client is None or "distributed" not in sys.modules:
         return None
-    workers = client.scheduler_info(n_workers=-1)["workers"]
+    workers = client.scheduler_info(n_workers=-1)["workers"]  # all: some versions list 5 unless asked
     room = {a: int(w["resources"][MEMORY]) for a, w in workers.items() if w.get("resources", {}).get(MEMORY)}
     return room or None
 
