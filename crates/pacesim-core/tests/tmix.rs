@@ -23,10 +23,14 @@ fn scenario(file: &str, delaybox: bool, lossless: bool) -> Scenario {
     Scenario::from_json(&json.to_string()).unwrap()
 }
 
+/// Write `text` to a file of its own (tests run in parallel: several wrote "one.cvec" at once, one reading
+/// it while another rewrote it) and give its path.
 fn vectors(name: &str, text: &str) -> String {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("pacesim-tmix-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let path = dir.join(format!("{call}-{name}"));
     std::fs::write(&path, text).unwrap();
     path.display().to_string()
 }

@@ -242,9 +242,13 @@ mod tests {
     use super::*;
 
     fn cloud(text: &str, spec: TmixSpec) -> Cloud {
+        // A file a call: tests run in parallel, and two texts of one length shared a name, one test
+        // reading the file while another rewrote it ("no connection vector").
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let dir = std::env::temp_dir().join(format!("pacesim-tmix-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("{}.cvec", text.len()));
+        let path = dir.join(format!("{call}.cvec"));
         std::fs::write(&path, text).unwrap();
         TmixSpec { vectors: path.display().to_string(), ..spec }
             .load("traffic.tmix[0]", 1460, 40, END)
