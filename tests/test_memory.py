@@ -194,14 +194,16 @@ def test_a_trace_files_frames_are_counted(tmp_path):
     # packets on the wires of its route at up to their rate, 100 Mb/s over 5 and 50 ms (udp.up, core) and
     # udp.sink.in's none, in its 1000 B packets and one more each, and one more for each frame it plays in the
     # delay at 1000 frames/s (a frame's last packet may be a byte): 63 + 1 + 6, 625 + 1 + 51 and 0 + 1 + 1; and
-    # what udp.up queues, its most beyond its mean, one frame of 8 bits: a packet (review33f #3: counted in
-    # 1000 B packets, none).
+    # what udp.up queues, its most beyond its mean, one frame of 8 bits and the two packets its frames bound its
+    # packets within (`VideoSource::backlog`), 1 B each (its frames'): 3 B, in its packets at most what 3 B hold
+    # of its 1000 B and one more for each of the 2 frames it plays in the 240 ns the queue waits at most: 2
+    # packets (review33f #3: counted in 1000 B packets, none).
     trace = tmp_path / "ones.txt"
     trace.write_text("1\n" * 999 + "1")
     source = f'{{kind="trace", size="1000B", trace={{file="{trace}", columns=["bytes"], fps=1000}}}}'
     s = _scenario(UDP + ["duration=1s", "warmup=0s", f"traffic.udp=[{source}]"])
     assert memory.estimate(s).parts["traffic.udp[0].trace.file"] == \
-        1999 + 1000 * memory.TRACE_FRAME_BYTES + 750 * memory.QUEUED_PACKET_BYTES
+        1999 + 1000 * memory.TRACE_FRAME_BYTES + 751 * memory.QUEUED_PACKET_BYTES
     # Describing the network reads it too, so what `topology show` weighs counts it (review33e: `topology show
     # --max-memory 100MB` read a 20 MB file of 10 million lines at 814 MB peak, which `run` refused).
     assert memory.network(s).parts == {"traffic.udp[0].trace.file": 1999 + 1000 * memory.TRACE_FRAME_BYTES}
@@ -588,30 +590,34 @@ def test_a_trace_without_rate_is_counted_at_its_files_rate(tmp_path):
     fast.write_text("10000000\n10000000\n")
     trace = f'{{file="{fast}", columns=["bytes"], fps=1e6}}'
     s = _scenario(UDP + ["duration=1s", "warmup=0s", f'traffic.udp=[{{kind="trace", size="200B", trace={trace}}}]'])
-    # All it plays in 1 s (5 x 10^10 packets, too many to replay): 500,000 periods and the next's first frame,
-    # due at the run's end, 10^13 + 10^7 B in 200 B packets; on the wires of udp.up, the core and udp.sink.in, at
-    # 100 Mb/s for 5, 50 and 0 ms, in 200 B packets, 313, 3,125 and 0, one more each, and one more for each frame
-    # played in the delay at 10^6 frames/s (its last packet may be a byte), 5,001, 50,001 and 1: 58,444.
-    # And in the queue one more for each frame it plays in the run, which may end in a smaller packet: 10^6,
-    # and the ones before and after.
-    packets = int((1e13 + 1e7) / 200) + 58_444 + 1_000_002
+    # The fluid of its mean rate beyond the link's for 1 s, 10^13 - 1.25 x 10^7 B, and its burst beyond its mean:
+    # frames spread at its mean rate, none, and two packets (`VideoSource::backlog`), 400 B; in 200 B packets. On
+    # the wires of udp.up, the core and udp.sink.in, at 100 Mb/s for 5, 50 and 0 ms, in 200 B packets, 313, 3,125
+    # and 0, one more each, and one more for each frame played in the delay at 10^6 frames/s (its last packet may
+    # be a byte), 5,001, 50,001 and 1: 58,444. And in the queue one more for each frame it plays in the run,
+    # which may end in a smaller packet: 10^6, and the ones before and after.
+    packets = int((1e13 - 12.5e6 + 400) / 200) + 58_444 + 1_000_002
     assert memory.estimate(s).parts["traffic.udp[0].trace.file"] == pytest.approx(packets * memory.QUEUED_PACKET_BYTES, rel=1e-9)
     with pytest.raises(ScenarioError) as e:
         pacesim.run(s)
     assert e.value.field == "traffic.udp[0].trace.file" and f"estimated {packets * memory.QUEUED_PACKET_BYTES / 1e12:.3g} TB" in e.value.message
-    # The engine's mean rate, from the file as played: 20 MB per 2 us; and all it plays, at each link.
-    played = 8 * (1e13 + 1e7)
+    # The engine's mean rate, from the file as played: 20 MB per 2 us; its bound from its frames: at a 100 Mb/s
+    # link, what three periods (6 us, six frames of 8 x 10^7 bits) leave queued, two packets, and for each of
+    # the 499,999 whole periods in the run but one what a period brings beyond the link's rate; and all it plays,
+    # 500,000 periods and the next's first frame, due at the run's end.
+    backlog = 4.8e8 - 1e8 * 6e-6 + 3200 + 499_999 * 2e-6 * (8e13 - 1e8)
     assert pacesim.topology.describe(s, 0)["udp"] == [
         {"route": ["udp.up", "core", "udp.sink.in"], "mean_rate_bps": 8e13,
-         "replayed": {"burst_bits": played, "backlog_bits": [played] * 3, "sent_bits": played}, "frame_gap_ns": 1000}]
+         "replayed": {"burst_bits": 3200.0, "backlog_bits": [pytest.approx(backlog, rel=1e-12)] * 3,
+                      "sent_bits": 8 * (1e13 + 1e7)}, "frame_gap_ns": 1000}]
     # Played at a rate that fits, 80 Mb/s (frames of 10 B, 1 us apart), it queues no more than its 80-bit packet at
-    # a link: at udp.up (the links after it are as fast) the frames played in part within the 0.8 us that packet
-    # takes to send, two, each of whose last packet may be smaller than 200 B (review33f #3: none counted); the
-    # file the engine reads, 18 B and 2 frames, the source and its wires as above.
+    # a link and the two its frames bound its packets within (`VideoSource::backlog`), each a frame's 10 B: at
+    # udp.up (the links after it are as fast) 3 packets (review33f #3: none counted); the file the engine reads,
+    # 18 B and 2 frames, the source and its wires as above.
     slow = pacesim.apply_overrides(s, ['traffic.udp[0].rate="80Mbps"'])
     assert memory.estimate(slow).parts == {"traffic.udp[0].trace.file": 18 + 2 * memory.TRACE_FRAME_BYTES,
                                            "traffic.udp": memory.UDP_SOURCE_BYTES,
-                                           "traffic.udp[0].rate": (58_444 + 2) * memory.QUEUED_PACKET_BYTES}
+                                           "traffic.udp[0].rate": (58_444 + 3) * memory.QUEUED_PACKET_BYTES}
 
 
 def test_q_dumbbell_receivers_are_counted_so_2_31_of_them_are_refused_not_built():
@@ -1060,19 +1066,27 @@ def test_a_trace_source_past_its_replay_share_is_bounded_as_if_alone(tmp_path):
     assert memory.estimate(beside).parts["traffic.udp[0].trace.file"] < 1.05 * queued * memory.QUEUED_PACKET_BYTES
 
 
-def test_a_trace_source_of_more_packets_than_a_replay_takes_is_counted_as_queueing_all_it_plays(tmp_path):
+def test_a_trace_source_is_bounded_from_its_frames_however_many_its_packets(tmp_path):
     # Session 24: a trace source past 2^25 packets in the run was replayed twice to the budget and then had no
-    # burst bound. Here 11 s of 1 Gb/s frames (then bytes) in 40 B packets, 34 million of them, sent as bursts
-    # into a 100 Mb/s link with no limit, queue 11 s of 900 Mb/s: the trace's mean (52 Mb/s) is under the
-    # link's rate, so only the bound on what it plays counts them; it is not replayed (its frames ended within
-    # the run alone take more packets than a replay's 2^25 steps).
+    # burst bound; 46fcb32 counted it as queueing all it played, 9.9 GB for a 46 MB peak (review33g: 600 s of a
+    # steady 20 Mb/s trace). Here 11 s of 1 Gb/s frames (then bytes) in 40 B packets, 34 million of them, sent as
+    # bursts into a 100 Mb/s UDP access link with no limit, queue 11 s of 900 Mb/s: the trace's mean (52 Mb/s) is
+    # under the link's rate, so only its frames bound it. And the same frames at 20 Mb/s spread over 600 s into
+    # the 1 Gb/s core of 1 MB queue a packet or two: not all they send.
     trace = tmp_path / "bursty.txt"
     trace.write_text("1250000\n" * 1100 + "1\n" * 20000)  # 100 frames/s: 11 s of 1 Gb/s, then 200 s of bytes
     source = f'{{kind="trace", size="40B", trace={{file="{trace}", columns=["bytes"], fps=100, send="burst"}}}}'
-    s = _scenario(UDP + ['topology.udp_access_rate="10Gbps"', 'topology.udp_access_delay="0s"',
-                         'core.rate="100Mbps"', 'core.delay="1ms"', "duration=12s", f"traffic.udp=[{source}]"])
+    s = _scenario(UDP + ['topology.udp_access_rate="100Mbps"', 'topology.udp_access_delay="0s"',
+                         'core.rate="1Gbps"', 'core.delay="1ms"', "duration=12s", f"traffic.udp=[{source}]"])
     queued = 11 * 0.9e9 / 8 / 40  # packets
-    assert memory.estimate(s).parts["traffic.udp[0].trace.file"] >= queued * memory.QUEUED_PACKET_BYTES
+    estimate = memory.estimate(s).parts["traffic.udp[0].trace.file"]
+    assert queued * memory.QUEUED_PACKET_BYTES <= estimate < 1.05 * queued * memory.QUEUED_PACKET_BYTES
+    steady = tmp_path / "steady.txt"
+    steady.write_text("1000\n" * 1000)
+    source = f'{{kind="trace", size="40B", rate="20Mbps", trace={{file="{steady}", columns=["bytes"], fps=25}}}}'
+    s = _scenario(UDP + ['topology.udp_access_rate="10Gbps"', 'topology.udp_access_delay="0s"', 'core.rate="1Gbps"',
+                         'core.delay="1ms"', 'core.buffer="1MB"', "duration=600s", f"traffic.udp=[{source}]"])
+    assert memory.estimate(s).total < 100e6
 
 
 def test_a_trace_sources_packets_on_a_wire_are_counted_in_its_size_and_a_byte_a_frame(tmp_path):

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::build::{build_network_with, played_traces};
 use crate::scenario::{InvalidField, Scenario};
 use crate::traffic::trace::Trace;
-use crate::traffic::udp::{Backlog, UdpKind, UdpSource, UdpSpec};
+use crate::traffic::udp::{UdpKind, UdpSource, UdpSpec};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Description {
@@ -43,8 +43,7 @@ pub struct UdpDescription {
     pub mean_rate_bps: f64,
     /// A Poisson, ON-OFF or trace source's packets as drawn for this run ([`UdpSource::backlog`]);
     /// none for the other kinds, or for a Poisson or ON-OFF source past its share of
-    /// [`REPLAYED_STEPS`]. A trace source past its share is replayed again from [`ALONE_STEPS`], and
-    /// past those counted as queueing all it sends ([`Trace::bits_within`]).
+    /// [`REPLAYED_STEPS`] (a trace source is bounded from its frames, in no step).
     pub replayed: Option<Replayed>,
     /// A trace source's least time between two frames holding bytes, as played ([`Trace::least_gap`]), ns:
     /// the memory guard counts each frame's last packet, which may be smaller than the source's sizes, by
@@ -63,16 +62,9 @@ pub struct Replayed {
 }
 
 /// The most steps (packets, or an ON-OFF source's bursts) [`describe`] replays in all (2^25, about a
-/// second), shared evenly among the sources it replays: 100 ON-OFF sources of 7 million packets each
+/// second), shared evenly among the Poisson and ON-OFF sources: 100 ON-OFF sources of 7 million packets each
 /// took 21 s to describe (issue 33's seventh review).
 pub const REPLAYED_STEPS: u64 = 1 << 25;
-
-/// The most steps [`describe`] replays again, in all, for the trace sources past their share of
-/// [`REPLAYED_STEPS`], each with up to [`REPLAYED_STEPS`] in the scenario's order (2^27, about 4 s);
-/// the sources after them are counted as queueing all they send. Session 24 replayed each such source
-/// with the whole scenario described again beside it: 4,000 trace sources took 11 min to estimate
-/// (review33f #4), and a trace past 2^25 packets had no bound.
-pub const ALONE_STEPS: u64 = 1 << 27;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LinkDescription {
@@ -156,8 +148,8 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
         })
         .collect();
     let replays = |u: &UdpSpec| matches!(u.kind, UdpKind::Onoff | UdpKind::Poisson | UdpKind::Trace);
-    let budget = REPLAYED_STEPS / (s.traffic.udp.iter().filter(|u| replays(u)).count() as u64).max(1);
-    let mut alone = ALONE_STEPS; // left for the trace sources past `budget`
+    let steps = |u: &&UdpSpec| matches!(u.kind, UdpKind::Onoff | UdpKind::Poisson); // a trace takes none
+    let budget = REPLAYED_STEPS / (s.traffic.udp.iter().filter(steps).count() as u64).max(1);
     let udp = (s.traffic.udp.iter().zip(&udp_routes).zip(traces).enumerate())
         .map(|(i, ((u, &route), played))| {
             let links = net.route(route);
@@ -168,36 +160,12 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
                 let rates: Vec<f64> = std::iter::once(mean_rate_bps)
                     .chain(links.iter().map(|&l| net.links[l as usize].rate_bps as f64))
                     .collect();
-                let replay = |played: Option<Trace>, steps: u64| -> Result<Option<Backlog>, InvalidField> {
-                    let source = UdpSource::new(u, played, s.seed, i as u64, route, s.duration, &field)?;
-                    Ok(source.backlog(s.duration, &rates, steps))
-                };
-                // A trace's bits in the run, at least and at most; its packets, at most `largest` bytes
-                // each, are at least the fewest: one with more than a replay's steps is not replayed (a
-                // replay of no step still checks that the source can be built).
-                let bits = played.as_ref().map(|t| t.bits_within(s.duration.saturating_sub(u.start)));
-                let largest = u.size.bounds().1 as f64 * 8.0;
-                let fits = |steps: u64| bits.is_none_or(|(fewest, _)| fewest / largest <= steps as f64);
-                let mut backlog = replay(played.clone(), if fits(budget) { budget } else { 0 })?;
-                if backlog.is_none() && played.is_some() {
-                    let steps = REPLAYED_STEPS.min(alone);
-                    if fits(steps) {
-                        backlog = replay(played, steps)?;
-                        alone -= backlog.as_ref().map_or(steps, |b| b.steps);
-                    }
-                }
-                let whole = |(_, all): (f64, f64)| Replayed {
-                    burst_bits: all,
-                    backlog_bits: vec![all; links.len()],
-                    sent_bits: all,
-                };
-                backlog
-                    .map(|b| Replayed {
-                        burst_bits: b.bits[0],
-                        backlog_bits: b.bits[1..].to_vec(),
-                        sent_bits: b.sent_bits,
-                    })
-                    .or_else(|| bits.map(whole))
+                let source = UdpSource::new(u, played, s.seed, i as u64, route, s.duration, &field)?;
+                source.backlog(s.duration, &rates, budget).map(|b| Replayed {
+                    burst_bits: b.bits[0],
+                    backlog_bits: b.bits[1..].to_vec(),
+                    sent_bits: b.sent_bits,
+                })
             } else {
                 None
             };

@@ -289,17 +289,12 @@ impl Trace {
         self.frames.iter().map(|f| f.bytes as f64).sum::<f64>() * 8.0
     }
 
-    /// The bits the trace plays in `run` ns from its start, at least and at most: it loops, so it plays
-    /// run / period whole periods (rounded down), then of the next the frames whose interval ends within
-    /// the run at least (a frame's packets leave within its interval), and those begun within it at most.
-    pub fn bits_within(&self, run: Time) -> (f64, f64) {
+    /// At most the bits the trace plays in `run` ns from its start: it loops, so run / period whole
+    /// periods (rounded down), then the frames of the next begun within the run.
+    pub fn bits_within(&self, run: Time) -> f64 {
         let (laps, rest) = (run / self.period, run % self.period);
-        let whole = laps as f64 * self.bits();
-        let bits = |within: &dyn Fn(usize, &Frame) -> bool| -> f64 {
-            let frames = self.frames.iter().enumerate().filter(|&(i, f)| within(i, f));
-            frames.map(|(_, f)| f.bytes as f64 * 8.0).sum()
-        };
-        (whole + bits(&|i, f| f.time + self.interval(i) <= rest), whole + bits(&|_, f| f.time <= rest))
+        let begun = self.frames.iter().filter(|f| f.time <= rest).map(|f| f.bytes as f64 * 8.0).sum::<f64>();
+        laps as f64 * self.bits() + begun
     }
 
     /// The trace with every frame scaled so that the mean rate is `rate`
@@ -397,29 +392,14 @@ mod tests {
     }
 
     #[test]
-    fn the_bits_played_in_a_run_count_whole_loops_then_the_frames_ended_and_begun() {
+    fn the_bits_played_in_a_run_count_whole_loops_then_the_frames_begun() {
         // Frames of 1000, 200 and 300 B every 40 ms: 1500 B (12,000 bits) a 120 ms period.
         let t = Trace::parse("1000\n200\n300\n", &[Bytes], Some(25.0)).unwrap();
-        assert_eq!(t.bits_within(0), (0.0, 8000.0));
-        // 250 ms: two periods, then 10 ms of the third, within the first frame's interval.
-        assert_eq!(t.bits_within(250 * MS), (24_000.0, 32_000.0));
-        // 300 ms: two periods, then the third's first frame ended and its second begun.
-        assert_eq!(t.bits_within(300 * MS), (32_000.0, 33_600.0));
-        // 320 ms: its second frame ends at the run's end and its third is due then.
-        assert_eq!(t.bits_within(320 * MS), (33_600.0, 36_000.0));
-    }
-
-    #[test]
-    fn the_least_gap_is_between_frames_holding_bytes_the_loop_included() {
-        // Frames at 0, 10, 40 and 45 ms, the last two empty and a period of 60 ms: 10 ms, then 50 to the loop.
-        let t = Trace::parse("0 100\n10 200\n40 0\n45 0\n", &[TimeMs, Bytes], None).unwrap();
-        assert_eq!((t.period, t.least_gap()), (60 * MS, 10 * MS));
-        // The first frame empty: 30 ms from 10 to 40, and 30 from 40 to the next loop's 10 (70).
-        let t = Trace::parse("0 0\n10 200\n40 300\n", &[TimeMs, Bytes], None).unwrap();
-        assert_eq!((t.period, t.least_gap()), (60 * MS, 30 * MS));
-        // One frame holding bytes: its period; two at once: 0.
-        assert_eq!(Trace::parse("0 1\n30 0\n", &[TimeMs, Bytes], None).unwrap().least_gap(), 60 * MS);
-        assert_eq!(Trace::parse("0 1\n0 1\n30 1\n", &[TimeMs, Bytes], None).unwrap().least_gap(), 0);
+        assert_eq!(t.bits_within(0), 8000.0);
+        // 250 ms: two periods, then the third's first frame.
+        assert_eq!(t.bits_within(250 * MS), 32_000.0);
+        // 320 ms: two periods, then the third's three frames (the last due at the run's end).
+        assert_eq!(t.bits_within(320 * MS), 36_000.0);
     }
 
     #[test]

@@ -316,8 +316,6 @@ enum Pattern {
 pub struct Backlog {
     pub bits: Vec<f64>,
     pub sent_bits: f64,
-    /// The steps the replay took (at most its budget).
-    pub steps: u64,
 }
 
 /// A running source: when its next packet is due and how big it is.
@@ -401,16 +399,18 @@ impl UdpSource {
     /// fed directly, and, at its mean rate, the burst it adds to any FIFO it crosses (the memory
     /// guard's bound on the queues it builds; paper Q's source at 0.67 of a link's rate queues each
     /// burst that outlasts the OFF time before it). A step is a packet, or an ON-OFF source's burst
-    /// (`onoff_backlog`): a burst of 3 s at 1 Gb/s is a step, where it was 2^25 packets.
+    /// (`onoff_backlog`): a burst of 3 s at 1 Gb/s is a step, where it was 2^25 packets. A trace
+    /// source takes no step: it is bounded from its frames ([`VideoSource::backlog`]).
     pub fn backlog(mut self, end: Time, rates: &[f64], budget: u64) -> Option<Backlog> {
         match &self.pattern {
             Pattern::Drawn { gaps: Gaps::OnOff { .. }, .. } => return self.onoff_backlog(end, rates, budget),
-            Pattern::Drawn { gaps: Gaps::Poisson { .. }, .. } | Pattern::Video(_) => {}
+            Pattern::Video(v) => return Some(v.backlog(end, rates)),
+            Pattern::Drawn { gaps: Gaps::Poisson { .. }, .. } => {}
             Pattern::Drawn { .. } => return None,
         }
         let mut queued = vec![0.0f64; rates.len()];
         let mut most = vec![0.0f64; rates.len()];
-        let (mut due, mut last, mut sent, mut packets) = (self.first, self.first, 0.0, 0);
+        let (mut due, mut last, mut sent, mut packets) = (self.first, self.first, 0.0, 0u64);
         while due <= end {
             packets += 1;
             if packets > budget {
@@ -425,7 +425,7 @@ impl UdpSource {
             sent += bits;
             (last, due) = (due, next);
         }
-        Some(Backlog { bits: most, sent_bits: sent, steps: packets })
+        Some(Backlog { bits: most, sent_bits: sent })
     }
 
     /// [`UdpSource::backlog`] of an ON-OFF source, a burst a step: its bursts' lengths and OFF times
@@ -482,7 +482,7 @@ impl UdpSource {
             let gap = off.sample(&mut rng);
             (start, idle) = (start + least * 1e9 / peak + gap, spacing + gap);
         }
-        Some(Backlog { bits: most, sent_bits: sent, steps })
+        Some(Backlog { bits: most, sent_bits: sent })
     }
 
     /// The packet due now: its size, and when the next one is due.
