@@ -404,7 +404,10 @@ impl UdpSource {
     pub fn backlog(mut self, end: Time, rates: &[f64], budget: u64) -> Option<Backlog> {
         match &self.pattern {
             Pattern::Drawn { gaps: Gaps::OnOff { .. }, .. } => return self.onoff_backlog(end, rates, budget),
-            Pattern::Video(v) => return Some(v.backlog(end, rates)),
+            Pattern::Video(v) => {
+                let (bits, sent_bits) = v.backlog(end, rates);
+                return Some(Backlog { bits, sent_bits });
+            }
             Pattern::Drawn { gaps: Gaps::Poisson { .. }, .. } => {}
             Pattern::Drawn { .. } => return None,
         }

@@ -22,7 +22,6 @@
 
 use super::sizes::Sizes;
 use super::trace::{Spacing, Trace};
-use super::udp::Backlog;
 use crate::sim::rng::Stream;
 use crate::sim::Time;
 
@@ -61,7 +60,7 @@ impl VideoSource {
     }
 
     /// The queue its stream alone builds at each of `rates` (bit/s) fed directly in its run to `end`,
-    /// the most bits, and all it sends ([`UdpSource::backlog`]), from its frames, not its packets: a
+    /// the most bits, and all it sends, bits (`UdpSource::backlog`'s), from its frames, not its packets: a
     /// frame's bits arrive at once (`burst`) or at a steady rate over its interval (`spread`), and the
     /// packets cut from them bring at most a packet more, or leave a packet fewer, than that fluid by
     /// any time, so the packets of any window at most two more. The trace loops, bringing the same bits
@@ -71,7 +70,7 @@ impl VideoSource {
     /// (k + 1 at most the whole periods in the run). Issue 33 (review33g): a trace's packets
     /// were replayed one by one, 2^25 of them at most, and past that counted as queueing all it sent
     /// (600 s of a steady 20 Mb/s trace: 9.9 GB for a 46 MB peak).
-    pub fn backlog(&self, end: Time, rates: &[f64]) -> Backlog {
+    pub fn backlog(&self, end: Time, rates: &[f64]) -> (Vec<f64>, f64) {
         let (t, run) = (&self.trace, end.saturating_sub(self.start));
         let horizon = run.min(3 * t.period); // ns from the start: three periods at most
         let mut queued = vec![0.0f64; rates.len()];
@@ -101,7 +100,7 @@ impl VideoSource {
         let more = if run > horizon { (run / t.period - 1) as f64 * t.period as f64 / 1e9 } else { 0.0 };
         let bits =
             (most.iter().zip(rates)).map(|(m, &rate)| m + 2.0 * packet + (mean - rate).max(0.0) * more);
-        Backlog { bits: bits.collect(), sent_bits: t.bits_within(run) }
+        (bits.collect(), t.bits_within(run))
     }
 
     /// The next packet of the trace (which holds at least one byte, so the
@@ -249,15 +248,15 @@ mod tests {
                 let source =
                     || VideoSource::new(trace(), spacing, sizes.clone(), stream(1, "udp.size", 0), MS);
                 let end = MS + 10_000 * MS;
-                let (bound, exact) = (source().backlog(end, &rates), queued(source(), end, &rates));
-                for ((&b, &e), &rate) in bound.bits.iter().zip(&exact).zip(&rates) {
+                let ((bound, sent), exact) = (source().backlog(end, &rates), queued(source(), end, &rates));
+                for ((&b, &e), &rate) in bound.iter().zip(&exact).zip(&rates) {
                     assert!(b >= e, "{spacing:?} {sizes:?} at {rate} bit/s: {b} < {e}");
                     // two packets more; under the mean, what a period of 120 ms brings beyond the rate too
                     let over = 2.0 * 300.0 * 8.0 + (rates[0] - rate).max(0.0) * 0.12;
                     assert!(b <= e + over + 1e-6, "{spacing:?} {sizes:?} at {rate} bit/s: {b} vs {e}");
                 }
                 // 83 periods of 11,600 bits and the 84th's first frame
-                assert_eq!(bound.sent_bits, 83.0 * 11_600.0 + 8000.0);
+                assert_eq!(sent, 83.0 * 11_600.0 + 8000.0);
             }
         }
     }
