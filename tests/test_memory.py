@@ -609,7 +609,7 @@ def test_a_trace_without_rate_is_counted_at_its_files_rate(tmp_path):
     assert pacesim.topology.describe(s, 0)["udp"] == [
         {"route": ["udp.up", "core", "udp.sink.in"], "mean_rate_bps": 8e13,
          "replayed": {"burst_bits": 3200.0, "backlog_bits": [pytest.approx(backlog, rel=1e-12)] * 3,
-                      "sent_bits": 8 * (1e13 + 1e7)}, "frame_gap_ns": 1000}]
+                      "sent_bits": 8 * (1e13 + 1e7)}, "frame_gap_ns": 1000, "frames_at_once": 1}]
     # Played at a rate that fits, 80 Mb/s (frames of 10 B, 1 us apart), it queues no more than its 80-bit packet at
     # a link and the two its frames bound its packets within (`VideoSource::backlog`), each a frame's 10 B: at
     # udp.up (the links after it are as fast) 3 packets (review33f #3: none counted); the file the engine reads,
@@ -1087,6 +1087,24 @@ def test_a_trace_source_is_bounded_from_its_frames_however_many_its_packets(tmp_
     s = _scenario(UDP + ['topology.udp_access_rate="10Gbps"', 'topology.udp_access_delay="0s"', 'core.rate="1Gbps"',
                          'core.delay="1ms"', 'core.buffer="1MB"', "duration=600s", f"traffic.udp=[{source}]"])
     assert memory.estimate(s).total < 100e6
+
+
+def test_a_trace_timed_by_its_file_with_frames_at_one_instant_counts_them_together(tmp_path):
+    # review33h D1: one timestamp written twice in a trace timed by its file made the least gap between its frames
+    # 0, and every packet was counted as a byte: 9.2 GB for a 46 MB peak. The gap is between instants, and each
+    # instant counts the frames starting at it (two here): within a few packets of the trace without the twin.
+    rows = [f"{i * 0.04:.3f} 1000" for i in range(1000)]
+    once, twice = tmp_path / "once.txt", tmp_path / "twice.txt"
+    once.write_text("\n".join(rows))
+    twice.write_text("\n".join(["0.000 1000"] + rows[1:] + ["39.960 1000"]))
+    def estimate(trace):
+        source = f'{{kind="trace", size="200B", trace={{file="{trace}", columns=["time_s", "bytes"], send="burst"}}}}'
+        return memory.estimate(_scenario(UDP + ['core.rate="1Gbps"', 'core.delay="300ms"', "duration=60s",
+                                                 f"traffic.udp=[{source}]"])).total
+    assert pacesim.topology.describe(_scenario(UDP + [
+        f'traffic.udp=[{{kind="trace", size="200B", trace={{file="{twice}", columns=["time_s", "bytes"]}}}}]']),
+        0)["udp"][0]["frames_at_once"] == 2
+    assert estimate(once) <= estimate(twice) < 1.01 * estimate(once)
 
 
 def test_a_trace_sources_packets_on_a_wire_are_counted_in_its_size_and_a_byte_a_frame(tmp_path):

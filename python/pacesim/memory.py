@@ -791,7 +791,7 @@ def _queued_packets(s, described: List[dict], parts: Dict[int, float], bits: flo
     those of the smallest packets first (the most packets a bit). In a source's own packets, B bytes are at most:
     - B / lo + F packets, lo its smallest packet and F the frames a trace source plays within `windows[i]`
       seconds (the window at its first link; the run at a later one: `_frames_within`), each of which may end
-      in a packet smaller than lo (one whose frames may start at once: every packet a byte);
+      in a packet smaller than lo;
     - fewer when its sizes vary: n packets drawn from its sizes, of mean mu, variance sigma^2, none more than
       b = mu - lo under the mean, weigh less than n mu - t with chance under exp(-L) for t = b L / 3 +
       sqrt((b L / 3)^2 + 2 n sigma^2 L) (Bernstein, as the engine bounds a burst's bits); of a source of N
@@ -809,10 +809,6 @@ def _queued_packets(s, described: List[dict], parts: Dict[int, float], bits: flo
         u, share = s.traffic.udp[i], part / 8
         lo, hi, mu, var = _size_moments(u)
         f = _frames_within(u, described[i], windows[i])
-        if f == math.inf:  # a trace whose frames may start at once: every packet a byte
-            mean.append((1, share))
-            least.append((1, share))
-            continue
         big = math.log((2 * sent[i] / 8 / lo + 100) ** 2 / REPLAY_MISS)  # L, of at most N packets
         k = (mu - lo) * big / 3 + var * big / mu
         drawn = share + f * hi
@@ -854,21 +850,22 @@ def _size_moments(u) -> Tuple[int, int, float, float]:
 
 def _frames_within(u, source: dict, window_s: float) -> float:
     """The most frames a trace source (`u`, described as `source`) plays in part within `window_s` seconds (0 for
-    another kind): at its frames a second at most (`_frame_rate`), those starting in it and the one before;
-    infinite when its frames may start at once."""
-    fps = _frame_rate(u, source)
-    return (math.floor(window_s * fps) + 2 if fps else math.inf) if u.kind == "trace" else 0.0
-
-
-def _frame_rate(u, source: dict) -> Optional[float]:
-    """A trace source's frames a second at most (0 for another kind): its `fps`, or for one timed by its file
-    one over the least time between two of its frames holding bytes as played (`frame_gap_ns`, which the
-    engine reads from the file; review33f: its packets were counted as a byte each); None when two such
-    frames start at once."""
+    another kind): at its instants a second at most (`_frame_rate`), those starting in it and the one before,
+    each as many frames as start at once at most (`frames_at_once`; review33h D1: two frames at one instant
+    counted every packet as a byte, 9.2 GB for a 46 MB peak)."""
     if u.kind != "trace":
         return 0.0
-    gap = source.get("frame_gap_ns")
-    return u.trace.fps if u.trace.fps is not None else 1e9 / gap if gap else None
+    return (math.floor(window_s * _frame_rate(u, source)) + 2) * (source.get("frames_at_once") or 1)
+
+
+def _frame_rate(u, source: dict) -> float:
+    """A trace source's instants where frames start, a second at most (0 for another kind): its `fps`, or for one
+    timed by its file one over the least time between two instants where frames holding bytes start as played
+    (`frame_gap_ns`, which the engine reads from the file; review33f: its packets were counted as a byte
+    each)."""
+    if u.kind != "trace":
+        return 0.0
+    return u.trace.fps if u.trace.fps is not None else 1e9 / source["frame_gap_ns"]
 
 
 def _on_wire(s, described: List[dict], link: dict, sources: List[int]) -> int:
@@ -878,30 +875,29 @@ def _on_wire(s, described: List[dict], link: dict, sources: List[int]) -> int:
     100 B packets over a 10 s wire, 12.5 million packets, 1.32 GB peak, not counted; review33e D7: 1000 Poisson
     sources of 10 Kb/s over a 1 Gb/s, 100 ms wire were each given the whole wire, 50.1 GB for 51 MB)."""
     delay_s = link["delay_ns"] / 1e9
-    # Sources alike on the wire counted once: (peak, smallest packet, frames a second) -> how many.
+    # Sources alike on the wire counted once: (peak, smallest packet, instants a second, frames at once) -> how many.
     udp = s.traffic.udp
     alike = collections.Counter(
         (min(link["rate_bps"], udp[i].rate if udp[i].kind in ("cbr", "onoff") else math.inf),
          *_on_wire_packets(udp[i], described[i])) for i in sources)
-    offered = sum(n * _wire(peak, [(least, fps)], delay_s) for (peak, least, fps), n in alike.items())
-    return min(_wire(link["rate_bps"], [(least, fps) for _, least, fps in alike], delay_s), offered)
+    offered = sum(n * _wire(peak, [source], delay_s) for (peak, *source), n in alike.items())
+    return min(_wire(link["rate_bps"], [source for _, *source in alike], delay_s), offered)
 
 
-def _on_wire_packets(u, source: dict) -> Tuple[int, Optional[float]]:
-    """A UDP source's smallest packet on a wire, bytes, and its frames a second at most (`_frame_rate`; None for
-    a trace whose frames may start at once: every packet a byte)."""
-    fps = _frame_rate(u, source)
-    return (_sizes(u)[0], fps) if fps is not None else (1, None)
+def _on_wire_packets(u, source: dict) -> Tuple[int, float, int]:
+    """A UDP source's smallest packet on a wire, bytes, its instants where frames start a second at most
+    (`_frame_rate`) and the frames starting at one at most (`frames_at_once`)."""
+    return _sizes(u)[0], _frame_rate(u, source), source.get("frames_at_once") or 1
 
 
-def _wire(rate: float, sources: List[Tuple[int, Optional[float]]], delay_s: float) -> int:
+def _wire(rate: float, sources: List[Tuple[int, float, int]], delay_s: float) -> int:
     """The packets of UDP `sources` (each its `_on_wire_packets`) in what `rate` bit/s puts on a wire of `delay_s`
     seconds: in the smallest packet of any, and one more; a trace source cuts each frame into its packets, the
-    last carrying what is left (a byte, maybe), so one more for each frame it plays in the delay, at its frames a
-    second at most (frames that may start at once: every packet a byte). Session 23: trace packets on a wire were
-    counted as a byte each, review33e's D9 source at 4 times its peak."""
-    least = min(size for size, _ in sources)
-    frames = sum(math.ceil(delay_s * fps) + 1 for _, fps in sources if fps)
+    last carrying what is left (a byte, maybe), so one more for each frame it plays in the delay, at its instants
+    a second at most, each as many frames as start at once. Session 23: trace packets on a wire were counted as a
+    byte each, review33e's D9 source at 4 times its peak."""
+    least = min(size for size, _, _ in sources)
+    frames = sum((math.ceil(delay_s * fps) + 1) * together for _, fps, together in sources if fps)
     return math.ceil(rate * delay_s / 8 / least) + 1 + frames
 
 

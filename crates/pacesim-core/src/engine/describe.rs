@@ -45,10 +45,12 @@ pub struct UdpDescription {
     /// none for the other kinds, or for a Poisson or ON-OFF source past its share of
     /// [`REPLAYED_STEPS`] (a trace source is bounded from its frames, in no step).
     pub replayed: Option<Replayed>,
-    /// A trace source's least time between two frames holding bytes, as played ([`Trace::least_gap`]), ns:
+    /// A trace source's least time between two instants where frames holding bytes start, as played ([`Trace::least_gap`]), ns:
     /// the memory guard counts each frame's last packet, which may be smaller than the source's sizes, by
-    /// it; none for the other kinds, or when two such frames start at once.
+    /// it; none for the other kinds.
     pub frame_gap_ns: Option<u64>,
+    /// The most of its frames holding bytes that start at one instant ([`Trace::least_gap`]).
+    pub frames_at_once: Option<u64>,
 }
 
 /// The bursts of a source's own packets in the run, bits: the most sent in any window beyond its mean
@@ -154,7 +156,7 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
         .map(|(i, ((u, &route), played))| {
             let links = net.route(route);
             let mean_rate_bps = u.mean_rate(played.as_ref());
-            let frame_gap_ns = played.as_ref().map(Trace::least_gap).filter(|&gap| gap > 0);
+            let (frame_gap_ns, frames_at_once) = played.as_ref().map(Trace::least_gap).unzip();
             let replayed = if replays(u) {
                 let field = format!("traffic.udp[{i}]");
                 let rates: Vec<f64> = std::iter::once(mean_rate_bps)
@@ -174,6 +176,7 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
                 mean_rate_bps,
                 replayed,
                 frame_gap_ns,
+                frames_at_once,
             })
         })
         .collect::<Result<_, InvalidField>>()?;

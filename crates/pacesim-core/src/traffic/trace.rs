@@ -339,14 +339,24 @@ impl Trace {
         }
     }
 
-    /// The least time from a frame holding bytes to the next that does, ns (the last one's to the next
-    /// loop's first): a frame's packets leave within its interval, so in any d ns at most d / gap + 2
-    /// frames send (those begun in them and the one before). 0 when two such frames start at once.
-    pub fn least_gap(&self) -> Time {
+    /// The least time from an instant where frames holding bytes start to the next such instant, ns (the
+    /// last one's to the next loop's first), and the most such frames starting at one instant: a frame's
+    /// packets leave within its interval, so in any d ns at most (d / gap + 2) times that many frames send
+    /// (those begun in them and the ones before). Review33h D1: two frames at one instant made the gap 0,
+    /// and the memory guard counted every packet of the trace as a byte (9.2 GB for a 46 MB peak).
+    pub fn least_gap(&self) -> (Time, u64) {
         let mut starts = self.frames.iter().filter(|f| f.bytes > 0).map(|f| f.time);
         let first = starts.next().expect("a trace holds at least one byte");
-        let (last, least) = starts.fold((first, Time::MAX), |(prev, least), t| (t, least.min(t - prev)));
-        least.min(first + self.period - last)
+        let (mut last, mut least, mut together, mut most) = (first, Time::MAX, 1, 1);
+        for t in starts {
+            if t == last {
+                together += 1;
+            } else {
+                (last, least, together) = (t, least.min(t - last), 1);
+            }
+            most = most.max(together);
+        }
+        (least.min(first + self.period - last), most)
     }
 
     /// Time from frame `i` to the next (the last one's to the next loop's first).
@@ -400,6 +410,16 @@ mod tests {
         assert_eq!(t.bits_within(250 * MS), 32_000.0);
         // 320 ms: two periods, then the third's three frames (the last due at the run's end).
         assert_eq!(t.bits_within(320 * MS), 36_000.0);
+    }
+
+    #[test]
+    fn the_least_gap_is_between_instants_and_counts_the_frames_starting_together() {
+        // Frames holding bytes at 0, 0, 40 and 40 ms (one empty at 80), period 120 ms: instants 40 ms apart,
+        // then 80 ms to the next loop's first, two frames each.
+        let t = Trace::parse("0 100\n0 5\n0.04 7\n0.04 1\n0.08 0\n", &[TimeS, Bytes], None).unwrap();
+        assert_eq!(t.least_gap(), (40 * MS, 2));
+        let t = Trace::parse("1000\n200\n300\n", &[Bytes], Some(25.0)).unwrap();
+        assert_eq!(t.least_gap(), (40 * MS, 1));
     }
 
     #[test]
