@@ -338,3 +338,61 @@ def test_axis_values_whose_lists_fit_alone_but_not_together_are_refused_unread(t
     assert "traffic.udp[0].sizes: the run needs an estimated 67.9 MB of memory (384 KB for this), more than the " \
            "limit (67.7 MB)" in str(e.value), str(e.value)
     assert max(read) < 3000, "the engine never read both lists"
+
+
+def _listed(tmp_path, where: str, names: list) -> str:
+    """A sweep file (review33h's sweep/gen.py, smaller) whose pacer names `names` are set in `where`: `set`, the
+    variant `big` of the variant axis, or `[quick]`'s `set`."""
+    override = json.dumps(f"pacing.links={json.dumps(names)}")
+    head = ('name = "names"\nscenario = "a-base"\nseeds = [1]\n'
+            'set = ["duration=2s", "warmup=0s", "traffic.start=[\\"0s\\", \\"0s\\"]", "topology.tcp_hosts=1"{}]\n')
+    text = {"set": head.format(f", {override}") + '[axes]\n"core.buffer" = ["5KB"]\n',
+            "variants": head.format("") + f'[variants]\nbig = [{override}]\nsmall = ["core.buffer=5KB"]\n'
+                                          '[axes]\nvariant = ["small", "big"]\n',
+            "quick": head.format("") + f'[axes]\n"core.buffer" = ["5KB"]\n[quick]\nset = [{override}]\n'}[where]
+    path = tmp_path / f"{where}.toml"
+    path.write_text(text)
+    return str(path)
+
+
+NAMED = {"set": "set", "variants": "variants.'big'", "quick": "quick.set"}
+
+
+@pytest.mark.parametrize("where", list(NAMED))
+def test_a_list_in_set_a_variant_or_quick_is_weighed_before_it_is_read(where, tmp_path, monkeypatch):
+    # review33h D4: 1.6 million pacer names in `set`, a variant or `[quick]`'s `set` (a 14 MB sweep file) were
+    # validated whole and refused by the engine's "named twice", 718 MB under --max-memory 300MB; an axis value
+    # is weighed first (384 B a name): 200,000 names, 76.8 MB with the interpreter's 64 MiB, past 100 MB.
+    validate = scenario_module.Scenario.model_validate
+
+    def unread(data, **kw):
+        if len(data.get("pacing", {}).get("links", [])) > 2:
+            pytest.fail("the list read")
+        return validate(data, **kw)
+
+    monkeypatch.setattr(scenario_module.Scenario, "model_validate", unread)
+    quick = ["--quick"] if where == "quick" else []
+    out = runner.invoke(app, ["sweep", _listed(tmp_path, where, ["core"] * 200_000), "--results",
+                              str(tmp_path / "r"), "--max-memory", "100MB", "--quiet"] + quick)
+    assert out.exit_code == 2, out.output
+    assert " ".join(out.output.split()) == (
+        f"error: {NAMED[where]}: pacing.links: the run needs an estimated 144 MB of memory (76.8 MB for this), "
+        "more than the limit (100 MB); lower it, or allow more with --max-memory (max_memory=)")
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("where", list(NAMED))
+def test_an_error_in_a_variant_or_quick_names_it(where, tmp_path):
+    # review33h D5: a variant's invalid override was named as if it stood alone ('pacing.links[1]: "core" is
+    # named twice'), and one of `[quick]`'s as `set`'s.
+    with pytest.raises(SweepError) as e:
+        load_sweep(_listed(tmp_path, where, ["core", "core"])).reduced()  # `set` and a variant fail as it is read
+    assert str(e.value) == f'{NAMED[where]}: pacing.links[1]: "core" is named twice'
+
+
+def test_a_seed_set_by_quick_is_named_there(tmp_path):
+    path = tmp_path / "seed.toml"
+    path.write_text(open(_listed(tmp_path, "quick", [])).read().replace("pacing.links=[]", "seed=3"))
+    with pytest.raises(SweepError, match=r"^quick\.set\[0\]: 'seed=3': a sweep's seeds are its `seeds` list"):
+        load_sweep(path).reduced()  # was set[2]: the quick version's `set` is the sweep's and quick's
+

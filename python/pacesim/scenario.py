@@ -386,11 +386,12 @@ def _indexed(key: str, part: str) -> Tuple[str, Optional[int]]:
 
 
 def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional[Path] = None,
-                    engine: bool = True) -> Scenario:
+                    engine: bool = True, max_memory: Optional[int] = None) -> Scenario:
     """A copy of `scenario` with `key=value` overrides applied, `key` a dotted path
     (`core.buffer=5KB`, `seed=3`, `topology.kind=a-base`, `traffic.udp[0].size=40B`
     for a key of a list's element); the result is validated as
-    a whole. Relative file names the overrides give are from `base`, and `engine` is as `parse_scenario`'s."""
+    a whole. Relative file names the overrides give are from `base`; `engine` and `max_memory` (the lists the
+    overrides give weighed before they are checked) are as `parse_scenario`'s."""
     data = scenario.model_dump(mode="json", exclude_none=True, by_alias=True)
     for item in overrides:
         key, sep, text = item.partition("=")
@@ -430,7 +431,7 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
                     where += f"[{index}]"
                 if model is not None and not isinstance(table, dict):  # an earlier override made it a value
                     raise ScenarioError(key, f"{where} is {_shown(table)}, not a table")
-    return parse_scenario(data, base, engine)
+    return parse_scenario(data, base, engine, max_memory)
 
 
 def check_key(scenario: Scenario, key: str) -> None:

@@ -100,7 +100,7 @@ def test_variants_are_named_override_sets_on_their_own_axis():
     assert points[1].scenario.core.buffer == 5000
     with pytest.raises(SweepError, match="not defined under"):
         Sweep(name="v", axes={"variant": ["plain", "nope"]}, variants=variants)
-    with pytest.raises(ScenarioError, match="pacing.q_mx"):
+    with pytest.raises(SweepError, match=r"^variants.'bad': pacing.q_mx: unknown key 'q_mx'"):  # named (review33h D5)
         Sweep(name="v", axes={"variant": ["bad"]}, variants={"bad": ["pacing.q_mx=3"]})
 
 

@@ -1,7 +1,8 @@
 """What a sweep is: a base scenario, fixed overrides, axes over its keys (or the flows and variant axes) and
 seeds, every combination of axis values on every seed one point; read from a sweep file (`load_sweep`, the
 format in the package's docstring) and checked as a definition before any point is made: its name, seeds,
-overrides and axes, each axis value alone (`_check_axis`, and weighed first: `_weigh_axis`)."""
+overrides (their lists weighed first: `_applied`) and axes, each axis value alone (`_check_axis`, and weighed
+first: `_weigh_axis`)."""
 
 from __future__ import annotations
 
@@ -71,6 +72,18 @@ def _check_overrides(where: str, overrides: List[str]) -> None:
             raise SweepError(f"{where}[{i}]: {shown(item)}: {SEEDS}")
         if _traces(key):
             raise SweepError(f"{where}[{i}]: {shown(item)}: {NO_TRACE}")
+
+
+def _applied(where: str, scenario: Scenario, overrides: List[str], root: Optional[Path],
+             limit: Optional[int]) -> Scenario:
+    """`scenario` with `overrides` applied (those of `where`: `set`, a variant, `quick.set`), the lists they give
+    weighed at `limit` bytes (None: the memory available) before they are checked (`apply_overrides`'s
+    `max_memory`), as an axis value is (`_weigh_axis`; review33h D4: 1.6 million pacer names in `set` were checked
+    whole, 718 MB under --max-memory 300MB); a SweepError naming `where` if they cannot be applied."""
+    try:
+        return apply_overrides(scenario, overrides, root, max_memory=limit)
+    except ScenarioError as e:
+        raise SweepError(f"{where}: {e}") from None
 
 
 def _weigh_axis(written: dict, key: str, values: list, limit: Optional[int]) -> None:
@@ -192,7 +205,8 @@ class Sweep:
     # Where relative file names in overrides are from (the sweep file's directory).
     root: Optional[Path] = None
     # The bytes a point may take (None: the memory available), against which each axis value that is a list or a
-    # table is weighed before it is read (`_weigh_axis`), as `pacesim run --max-memory` weighs a scenario.
+    # table (`_weigh_axis`) and the lists `set`, a variant and `[quick]`'s `set` give (`_applied`) are weighed
+    # before they are read, as `pacesim run --max-memory` weighs a scenario.
     max_memory: Optional[int] = field(default=None, repr=False, compare=False)
     # The last combination of axis values made (`_combination`): its index, the seeds then, whether the engine
     # checked it, and its points.
@@ -216,10 +230,7 @@ class Sweep:
         _once("seeds", self.seeds)
         if isinstance(self.scale, bool) or not isinstance(self.scale, (int, float)) or not 0 < self.scale < math.inf:
             raise SweepError(f"scale {self.scale!r}: expected a finite number above zero")
-        try:
-            fixed = self._fixed = apply_overrides(self.base, self.set, self.root)  # axes are keys of what `set` makes
-        except ScenarioError as e:
-            raise SweepError(f"set: {e}") from None
+        fixed = self._fixed = _applied("set", self.base, self.set, self.root, self.max_memory)  # axes: keys of it
         if fixed.trace is not None:
             raise SweepError(f"trace: {NO_TRACE}")
         _check_overrides("set", self.set)
@@ -246,7 +257,7 @@ class Sweep:
                     raise SweepError(f"variants.{name!r}[{i}]: {shown(item)} is not an override; an override is "
                                      "key=value, e.g. core.buffer=5KB")
             _check_overrides(f"variants.{name!r}", overrides)
-            variant = apply_overrides(self.base, self.set + overrides, self.root)
+            variant = _applied(f"variants.{name!r}", fixed, overrides, self.root, self.max_memory)
             if variant.trace is not None:
                 raise SweepError(f"variants.{name!r}: {NO_TRACE}")
             alone[name] = _changes(fixed.to_engine(), variant.to_engine(), ())
@@ -265,8 +276,11 @@ class Sweep:
         """The quick version this sweep defines, named `<name>-quick`."""
         if self.quick is None:
             raise SweepError(f"sweep {self.name!r} defines no [quick] version")
+        more = self.quick.get("set", [])
+        _check_overrides("quick.set", more)
+        _applied("quick.set", self._fixed, more, self.root, self.max_memory)  # what fails there, named for [quick]
         return Sweep(name=f"{self.name}-quick", base=self.base, axes=self.axes, variants=self.variants,
-                     set=self.set + self.quick.get("set", []), scale=self.quick.get("scale", self.scale),
+                     set=self.set + more, scale=self.quick.get("scale", self.scale),
                      seeds=self.quick.get("seeds", self.seeds), root=self.root, max_memory=self.max_memory)
 
     def spec(self) -> dict:
@@ -387,8 +401,8 @@ def _base_file(path: Path, name: str) -> Path:
 
 def load_sweep(path: Union[str, Path], max_memory: Optional[int] = None) -> Sweep:
     """Read a sweep TOML file (see the module docstring); a base scenario whose graph alone needs more than
-    `max_memory` bytes (default: the memory available) is refused, as `parse_scenario` refuses it, and so is an
-    axis value whose lists would (`Sweep.max_memory`)."""
+    `max_memory` bytes (default: the memory available) is refused, as `parse_scenario` refuses it, and so are an
+    axis value and overrides whose lists would (`Sweep.max_memory`)."""
     path = Path(path)
     try:
         f = _SweepFile.model_validate(read_toml(path))
