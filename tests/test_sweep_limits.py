@@ -396,3 +396,34 @@ def test_a_seed_set_by_quick_is_named_there(tmp_path):
     with pytest.raises(SweepError, match=r"^quick\.set\[0\]: 'seed=3': a sweep's seeds are its `seeds` list"):
         load_sweep(path).reduced()  # was set[2]: the quick version's `set` is the sweep's and quick's
 
+
+@pytest.mark.parametrize("kind", ["e-base", "a-base"])
+@pytest.mark.parametrize("value, shown", [("[1, 2]", "[1, 2]"), ("{a = 1}", "{'a': 1}"), ("true", "True"),
+                                          ("2.5", "2.5"), ("0", "0"), ('"20"', "'20'")])
+def test_a_flows_value_that_is_no_count_is_refused_naming_its_index(kind, value, shown, tmp_path):
+    # review33h D6: a list or a table was taken for a count of flows ("flows: [1, 2] flows cannot be spread evenly
+    # over 10 edges"), each its point's error, or, on A-base, said to be on "a a-base topology".
+    path = tmp_path / "flows.toml"
+    path.write_text(f'name = "flows"\nscenario = "{kind}"\nseeds = [1]\n[axes]\nflows = [10, {value}]\n')
+    with pytest.raises(SweepError) as e:
+        load_sweep(path)
+    assert str(e.value) == f"axis 'flows'[1]: {shown} is not a number of flows (a whole number, 1 or more)"
+
+
+def test_a_long_list_as_a_flows_value_is_refused_unread(tmp_path, monkeypatch):
+    # review33h D6: a flows value of 1.9 million names (flows.toml) was not weighed (the flows axis holds no
+    # list to weigh) but compared with the axis's other values and put in each point's message, 324 MB under
+    # --max-memory 300MB.
+    from pacesim.sweep import definition
+
+    once = definition._once
+    monkeypatch.setattr(definition, "_once", lambda where, values: pytest.fail("the value read") if any(
+        isinstance(v, list) and len(v) > 2 for v in values) else once(where, values))
+    path = tmp_path / "flows.toml"
+    path.write_text('name = "flows"\nscenario = "a-base"\nseeds = [1]\n'
+                    f'[axes]\nflows = [1, {json.dumps(["core"] * 200_000)}]\n')
+    out = runner.invoke(app, ["sweep", str(path), "--results", str(tmp_path / "r"), "--max-memory", "100MB", "--quiet"])
+    assert out.exit_code == 2, out.output
+    assert " ".join(out.output.split()) == ("error: axis 'flows'[1]: ['core', 'core', 'core', 'core', 'core', 'core', "
+                                            "'core', 'core', 'core', 'cor... is not a number of flows (a whole "
+                                            "number, 1 or more)")

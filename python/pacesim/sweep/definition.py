@@ -86,6 +86,17 @@ def _applied(where: str, scenario: Scenario, overrides: List[str], root: Optiona
         raise SweepError(f"{where}: {e}") from None
 
 
+def _flow_counts(values: list) -> None:
+    """A SweepError naming the flows axis and the index of the first of its `values` that is no number of flows (a
+    whole number, 1 or more), whatever the topology (review33h D6: a list was taken for a count, "[1, 2] flows
+    cannot be spread evenly", and one of 1.9 million names read whole); whether a count can be spread over
+    E-base's edges is each point's to say (`with_flows`), as an axis or a variant may set the topology."""
+    for i, value in enumerate(values):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise SweepError(f"axis {FLOWS!r}[{i}]: {shown(value)} is not a number of flows (a whole number, "
+                             "1 or more)")
+
+
 def _weigh_axis(written: dict, key: str, values: list, limit: Optional[int]) -> None:
     """A SweepError naming axis `key`, the value and the key of its largest part if one of `values` that is a list
     or a table, put at `key` in the scenario `written` (the base with `set` applied, as TOML gives it), makes its
@@ -238,6 +249,8 @@ class Sweep:
         for key, values in self.axes.items():
             if not isinstance(values, list) or not values:
                 raise SweepError(f"axis {shown(key)} needs a non-empty list of values")
+            if key == FLOWS:
+                _flow_counts(values)
             _weigh_axis(written, key, values, self.max_memory)
             _once(f"axis {shown(key)}", values)
             if key.strip() == "seed":

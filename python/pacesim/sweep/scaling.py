@@ -4,8 +4,6 @@ sweep's flows axis, `with_flows`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .. import schema
 from ..scenario import Scenario, ScenarioError, apply_overrides, parse_scenario
 from ..messages import shown
@@ -47,13 +45,15 @@ def scaled(scenario: Scenario, k: float, engine: bool = True) -> Scenario:
     return parse_scenario(data, engine=engine)
 
 
-def with_flows(s: Scenario, flows: Any) -> Scenario:
-    """`s` with E-base's hosts per edge set so that its edges hold `flows` flows in all (the flows axis), engine
-    rules left out as a sweep's point makes it (`Sweep._keyed`)."""
+def with_flows(s: Scenario, flows: int) -> Scenario:
+    """`s` with E-base's hosts per edge set so that its edges hold `flows` flows in all (the flows axis: a whole
+    number, 1 or more, as the sweep's definition checks it), engine rules left out as a sweep's point makes it
+    (`Sweep._keyed`)."""
     if s.topology.kind != "e-base":
-        raise ScenarioError(FLOWS, f"the flows axis spreads flows over E-base's edges, not a {s.topology.kind} topology")
+        raise ScenarioError(FLOWS, f"the flows axis spreads flows over E-base's edges; topology.kind is "
+                                   f"{s.topology.kind}")
     edges = s.topology.edges
-    if not isinstance(flows, int) or flows <= 0 or flows % edges:
+    if flows % edges:
         raise ScenarioError(FLOWS, f"{shown(flows)} flows cannot be spread evenly over {edges} edges")
     return apply_overrides(s, [f"topology.hosts_per_edge={flows // edges}"], engine=False)
 
