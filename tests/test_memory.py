@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 
 import pytest
 from typer.testing import CliRunner
@@ -829,13 +830,14 @@ def test_a_wire_is_counted_once_for_all_the_sources_crossing_it():
                          "traffic.udp=[" + ", ".join(['{kind="poisson", rate="10Kbps", size="64B"}'] * 1000) + "]"])
     d = topology.describe(s, 0)
     links = {link["name"]: link for link in d["links"]}
-    wire = {name: memory._on_wire(s, d["udp"], links[name], list(range(1000))) for name in ("core", "udp.up",
-                                                                                          "udp.sink.in")}
+    wired = [memory._on_wire_packets(u, source) for u, source in zip(s.traffic.udp, d["udp"])]
+    wire = {name: memory._on_wire(links[name], wired) for name in ("core", "udp.up", "udp.sink.in")}
     assert wire == {"core": 195_314, "udp.up": 978, "udp.sink.in": 1}
     # Fewer sources than a wire's worth: each its packets in the delay at most (the link's rate for Poisson).
     cbr = _scenario(UDP + ['traffic.udp=[{kind="cbr", rate="1Mbps", size="100B"}, {kind="cbr", rate="2Mbps", '
                            'size="1000B"}]'])
-    assert memory._on_wire(cbr, topology.describe(cbr, 0)["udp"], links["core"], [0, 1]) == (125 + 1) + (25 + 1)
+    wired = [memory._on_wire_packets(u, source) for u, source in zip(cbr.traffic.udp, topology.describe(cbr, 0)["udp"])]
+    assert memory._on_wire(links["core"], wired) == (125 + 1) + (25 + 1)
     assert memory.estimate(s).total < 10**9
 
 
@@ -1165,3 +1167,49 @@ def test_a_key_dotted_thousands_deep_is_an_error_naming_it_not_a_traceback(tmp_p
     with pytest.raises(ScenarioError) as e:
         pacesim.load_scenario(path)
     assert e.value.field == "x" and "unknown key 'x'" in e.value.message
+
+
+def test_a_long_tandem_of_cbr_sources_is_estimated_in_time_linear_in_its_links():
+    # Review33h D2: c1f20f7 scanned every source's route at every link it crosses (`_arriving`, and each source's
+    # place on its route), so 300 CBR sources of 40 B crossing a q-tandem of 1000 pacers took 60 s to estimate
+    # (46fcb32: 1.4 s); sources of one route are now taken together, their places read once: 1.8 s on a loaded
+    # machine. The estimate is as it was: each pacer holds at most what arrives within its delay bound, and the
+    # 300 packets arriving at once at the first link count as a burst (c1f20f7's CBR beside others).
+    cbr = '{kind="cbr", size="40B", rate="20Kbps", from="src", to="dst"}'
+    s = pacesim.apply_overrides(Scenario(), ['topology={kind="q-tandem", pacers=1000}', "duration=10s", "warmup=0s",
+                                             'traffic.start=["0s", "0s"]', f"traffic.udp=[{', '.join([cbr] * 300)}]"])
+    started = time.perf_counter()
+    e = memory.estimate(s)
+    assert time.perf_counter() - started < 15
+    assert round(e.total / 2**20, 1) == 82.1
+
+
+@pytest.mark.parametrize("hurst", [0.5, 0.8, 0.95])
+def test_an_fbm_source_alone_under_its_links_rate_is_counted_by_its_noise(hurst):
+    # Review33h D3: an fbm source was taken as a fluid, so alone under its link's rate it was counted as queueing
+    # nothing (3 packets: one on each wire); at H = 0.95 it queues thousands. 9.8 Mb/s of 100 B into the 10 Mb/s
+    # UDP access link with no limit for 10 s, every change of its queue recorded: 2, 824 and 5,647 packets most at
+    # H 0.5, 0.8 and 0.95, counted 41, 19,336 and 171,297 (a bound with chance 1 - 2^-40 over every window of the
+    # run: 23 and 30 times the peak at H 0.8 and 0.95).
+    s = _scenario(UDP + ['topology.udp_access_rate="10Mbps"', 'topology.udp_access_delay="0s"', 'core.delay="0s"',
+                         "duration=10s", "warmup=0s",
+                         f'traffic.udp=[{{kind="fbm", rate="9.8Mbps", size="100B", hurst={hurst}}}]'])
+    counted = memory.estimate(s).parts["traffic.udp[0].rate"] // memory.QUEUED_PACKET_BYTES
+    series = pacesim.run(pacesim.apply_overrides(s, ['series={links=["udp.up"]}']), threads=1).report["series"]
+    track = series["series"].index("queue_packets")
+    most = max(v for v, k in zip(series["value"], series["track"]) if k == track)
+    assert most <= counted, (most, counted)
+    assert hurst < 0.8 or most > 100
+
+
+def test_an_fbm_source_that_queues_past_the_limit_is_refused():
+    # Review33h D3's mem/fbm3.toml: one fbm source of H = 0.95, 98 Mb/s of 100 B into the 100 Mb/s UDP access link
+    # with no limit for 200 s, estimated 202 MB (its noise's buffers) and admitted under --max-memory 205MB,
+    # peaked at 237 MB (601,241 packets queued). Now counted 2,112 MiB, refused naming the source.
+    s = _scenario(['topology={kind="a-base", tcp_hosts=0, udp_access_rate="100Mbps", udp_access_delay="0s"}',
+                   "core.rate=10Gbps", "core.delay=0s", "duration=200s", "warmup=0s", 'traffic.start=["0s", "0s"]',
+                   'traffic.udp=[{kind="fbm", hurst=0.95, rate="98Mbps", size="100B"}]'])
+    assert memory.estimate(s).parts["traffic.udp[0].rate"] > 601_241 * memory.QUEUED_PACKET_BYTES
+    with pytest.raises(ScenarioError) as refused:
+        memory.check(s, limit=205 * 10**6)
+    assert refused.value.field == "traffic.udp[0].rate"

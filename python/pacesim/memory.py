@@ -26,10 +26,10 @@ file's, which the engine reads; an ON-OFF source offers ns-2's closed form,
 never above its peak), and beyond that fluid the bursts of each ON-OFF,
 Poisson or trace source as the engine draws them for the run (`_bursts`; a
 Poisson or ON-OFF source past its share of the replay, bounds from its peak or,
-for Poisson, Kingman's: `_unreplayed`; a trace source past it, replayed again
-or all it sends, by the engine), the packets of one frame of a trace source
-scaled to a rate that sends its frames as bursts, and the packets on each
-link's wire (`_on_wire`);
+for Poisson, Kingman's: `_unreplayed`; a trace source's from its frames, by the
+engine; an fbm source's from its noise's model: `_fbm`), the packets of one
+frame of a trace source scaled to a rate that sends its frames as bursts, and
+the packets on each link's wire (`_on_wire`);
 - the packets a pacer holds (`[pacing]`): a QLBP pacer at most `q_lim`, an
 edge pacer at most what arrives within its delay bound `delay` (each packet
 leaves by then), neither more than arrives in the run;
@@ -68,11 +68,12 @@ from __future__ import annotations
 
 import collections
 import functools
+import itertools
 import math
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 import psutil
 
@@ -171,6 +172,11 @@ GRAPH_NODE_BYTES = 512
 engine, and its place in the router's tables (next to nothing measured, see GRAPH_LINK_BYTES)."""
 FBM_BLOCK = 2**20
 """An fbm source's noise block, samples (the engine's `traffic::udp::FBM_BLOCK`)."""
+FBM_DT = 1_000
+"""An fbm source's noise interval, ns (the engine's `traffic::udp::FBM_DT`): one sample of its noise each."""
+FBM_GRID = 1_000
+"""The intervals between the ends of the windows an fbm source's bound takes (`_fbm`): every window lies in one
+of them, a grid's 2 ms longer at most, and fewer windows give a smaller union bound."""
 FBM_SOURCE_BYTES = 2 * FBM_BLOCK * (8 + 16 + 8 + 16)
 """What an fbm source holds for the whole run (`traffic::fbm::Fgn`): over its circulant embedding of 2n = 2^21
 points, the eigenvalues' square roots (f64), the complex work vector (16 B a point), the two blocks of samples
@@ -724,29 +730,40 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
     routes = [source["route"] for source in d["udp"]]
     rates = _carried(routes, [source["mean_rate_bps"] for source in d["udp"]],
                      {name: l["rate_bps"] for name, l in links.items()})
+    paths = _Paths(routes, links)
     crossing: Dict[str, Dict[int, float]] = {}  # link -> {source: its rate arriving there, bit/s}
     for i, route in enumerate(routes):
         for hop, name in enumerate(route):
             crossing.setdefault(name, {})[i] = rates[i][hop]
     replayed = [source.get("replayed") or _unreplayed(s, i, source, links) for i, source in enumerate(d["udp"])]
+    # What each source brings wherever it is, taken once (a link crossed by N sources costs O(N) below)
+    udp, means = s.traffic.udp, [source["mean_rate_bps"] for source in d["udp"]]
+    runs = [max(0, s.duration - u.start) / 1e9 for u in udp]
+    largest = [8 * _sizes(u)[1] for u in udp]
+    wired = [_on_wire_packets(u, source) for u, source in zip(udp, d["udp"])]
     for name, arriving in crossing.items():
         link, sources = links[name], list(arriving)
-        run = {i: max(0, s.duration - s.traffic.udp[i].start) / 1e9 for i in sources}
+        run = dict(zip(sources, map(runs.__getitem__, sources)))
         if link["pacer"] is not None:
             _pacer_backlog(s, link["pacer"], arriving, run, e)
         mean_rate, rate, w = sum(arriving.values()), link["rate_bps"], in_flight(name)
         excess, t = mean_rate - rate, max(run.values())
-        # All the UDP that arrives: at its mean rate, or what a replayed source sends in this run if more.
-        sent = {i: max(arriving[i] * run[i], (replayed[i] or {}).get("sent_bits", 0.0)) for i in sources}
-        udp_bits = sum(sent.values())
-        burst = _bursts(link, [(routes[i], replayed[i], d["udp"][i]["mean_rate_bps"], 8 * _sizes(s.traffic.udp[i])[1])
-                               for i in sources], links)
+        at = {i: paths.place[paths.key[i]][name] for i in sources}  # the link's place on each one's route
+        # Sources that the links before bring no faster together than this one sends bring no burst beyond their
+        # fluid (`_Paths.arriving`)
+        together = paths.arriving(zip(map(paths.key.__getitem__, sources), map(at.get, sources)))
+        alone = len(sources) == 1 and replayed[sources[0]] is None  # a fluid alone waits behind none of its own
+        burst = 0.0 if alone or together <= rate else \
+            _bursts(link, [(at[i], replayed[i], means[i], largest[i]) for i in sources])
         i = max(sources, key=lambda i: arriving[i] * run[i])
         u = s.traffic.udp[i]
         key = f"traffic.udp[{i}].{'trace.file' if u.kind == 'trace' and u.rate is None else 'rate'}"
-        e.parts[key] = e.parts.get(key, 0) + _on_wire(s, d["udp"], link, sources) * QUEUED_PACKET_BYTES
+        e.parts[key] = e.parts.get(key, 0) + _on_wire(link, map(wired.__getitem__, sources)) * QUEUED_PACKET_BYTES
         if excess <= 0 and not w and not burst:  # alone at or under the rate, it queues nothing here (as a fluid)
             continue
+        # All the UDP that arrives: at its mean rate, or what a replayed source sends in this run if more.
+        sent = {i: max(arriving[i] * run[i], (replayed[i] or {}).get("sent_bits", 0.0)) for i in sources}
+        udp_bits = sum(sent.values())
         shared = math.sqrt(2 * w * rate * t) if t else 0.0  # (w may be unbounded: a Tmix cloud's)
         mean_bits = sum(arriving[i] * run[i] for i in sources)
         fluid = mean_bits - rate * t + shared if excess >= 0 else min(shared, w * rate / -excess)
@@ -755,11 +772,10 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         # and the TCP flows' W), sent at C since: each source's part is what it brings in that window
         # (`_queued_packets`).
         window = min(t, min(max(0.0, fluid) + burst, udp_bits + w) / rate)
-        hops = {i: routes[i].index(name) for i in sources}
-        parts = {i: min(sent[i], 8 * _sizes(s.traffic.udp[i])[1] + min(
-            (replayed[i] or {}).get("burst_bits", 0.0) + d["udp"][i]["mean_rate_bps"] * min(window, run[i]),
-            _peak(s.traffic.udp[i], routes[i][:hops[i]], links) * min(window, run[i]))) for i in sources}
-        windows = {i: window if hops[i] == 0 else run[i] for i in sources}
+        parts = {i: min(sent[i], largest[i] + min(
+            (replayed[i] or {}).get("burst_bits", 0.0) + means[i] * min(window, run[i]),
+            _peak(udp[i], paths.slowest(paths.key[i], at[i])) * min(window, run[i]))) for i in sources}
+        windows = {i: window if at[i] == 0 else run[i] for i in sources}
         packets = _queued_packets(s, d["udp"], parts, bits, windows, sent)
         limited = link["buffer_bytes"] is not None or link["buffer_packets"] is not None
         if limited:  # it drops what passes its limit, and a byte limit admits small packets after big ones are
@@ -819,13 +835,12 @@ def _queued_packets(s, described: List[dict], parts: Dict[int, float], bits: flo
     return int(min(_fill(mean, bits / 8) + extra, _fill(least, bits / 8) + frames, bits / 8))
 
 
-def _peak(u, before: List[str], links: Dict[str, dict]) -> float:
-    """The fastest UDP source `u` brings bits to a link behind the links `before` it on its route, bit/s: at most
-    as fast as the slowest of them sends, and at its first a CBR source at its rate, an ON-OFF source at its
-    peak (each packet due its own size's time at that rate after the one before, so a window of x seconds
-    holds at most rate x bits and a packet); the others' are not bounded so."""
-    own = u.rate if u.kind in ("cbr", "onoff") else math.inf
-    return min([own] + [links[name]["rate_bps"] for name in before])
+def _peak(u, before: float) -> float:
+    """The fastest UDP source `u` brings bits to a link behind links the slowest of which sends `before` bit/s
+    (infinite at its first): at most that, and a CBR source at its rate, an ON-OFF source at its peak (each
+    packet due its own size's time at that rate after the one before, so a window of x seconds holds at most
+    rate x bits and a packet); the others' are not bounded so."""
+    return min(u.rate if u.kind in ("cbr", "onoff") else math.inf, before)
 
 
 def _fill(parts: List[Tuple[float, float]], total: float) -> float:
@@ -868,26 +883,28 @@ def _frame_rate(u, source: dict) -> float:
     return u.trace.fps if u.trace.fps is not None else 1e9 / source["frame_gap_ns"]
 
 
-def _on_wire(s, described: List[dict], link: dict, sources: List[int]) -> int:
-    """The UDP packets of `sources` on `link`'s wire at once, sent and not yet arrived: what the link sends in its
-    delay, at its rate (`_wire`), and at most what each source sends in the delay at its peak (a CBR source's rate,
-    an ON-OFF source's peak; the others' the link's), each in its packets (issue 33's seventh review: 1 Gb/s of
-    100 B packets over a 10 s wire, 12.5 million packets, 1.32 GB peak, not counted; review33e D7: 1000 Poisson
-    sources of 10 Kb/s over a 1 Gb/s, 100 ms wire were each given the whole wire, 50.1 GB for 51 MB)."""
+def _on_wire(link: dict, sources: Iterable[Tuple[float, int, float, int]]) -> int:
+    """The UDP packets of `sources` (each its `_on_wire_packets`) on `link`'s wire at once, sent and not yet
+    arrived: what the link sends in its delay, at its rate (`_wire`), and at most what each source sends in the
+    delay at its peak (a CBR source's rate, an ON-OFF source's peak; the others' the link's), each in its packets
+    (issue 33's seventh review: 1 Gb/s of 100 B packets over a 10 s wire, 12.5 million packets, 1.32 GB peak, not
+    counted; review33e D7: 1000 Poisson sources of 10 Kb/s over a 1 Gb/s, 100 ms wire were each given the whole
+    wire, 50.1 GB for 51 MB)."""
     delay_s = link["delay_ns"] / 1e9
     # Sources alike on the wire counted once: (peak, smallest packet, instants a second, frames at once) -> how many.
-    udp = s.traffic.udp
-    alike = collections.Counter(
-        (min(link["rate_bps"], udp[i].rate if udp[i].kind in ("cbr", "onoff") else math.inf),
-         *_on_wire_packets(udp[i], described[i])) for i in sources)
+    alike = collections.Counter()
+    for (peak, *packets), n in collections.Counter(sources).items():
+        alike[(min(link["rate_bps"], peak), *packets)] += n
     offered = sum(n * _wire(peak, [source], delay_s) for (peak, *source), n in alike.items())
     return min(_wire(link["rate_bps"], [source for _, *source in alike], delay_s), offered)
 
 
-def _on_wire_packets(u, source: dict) -> Tuple[int, float, int]:
-    """A UDP source's smallest packet on a wire, bytes, its instants where frames start a second at most
+def _on_wire_packets(u, source: dict) -> Tuple[float, int, float, int]:
+    """A UDP source's peak on a wire, bit/s (a CBR source's rate, an ON-OFF source's peak; the others' unbounded),
+    its smallest packet on it, bytes, its instants where frames start a second at most
     (`_frame_rate`) and the frames starting at one at most (`frames_at_once`)."""
-    return _sizes(u)[0], _frame_rate(u, source), source.get("frames_at_once") or 1
+    peak = u.rate if u.kind in ("cbr", "onoff") else math.inf
+    return peak, _sizes(u)[0], _frame_rate(u, source), source.get("frames_at_once") or 1
 
 
 def _wire(rate: float, sources: List[Tuple[int, float, int]], delay_s: float) -> int:
@@ -920,10 +937,13 @@ def _unreplayed(s, i: int, source: dict, links: Dict[str, dict]) -> Optional[dic
     each link's rate on its route. An ON-OFF source sends at most its peak P, so a link of rate C holds at most
     (P - C) T of its T seconds and a packet. A Poisson source queues as `_kingman` bounds (its `poisson`: its
     cumulant rate, its mean rate, its arrivals' bound n and its largest packet, for pooling with others at a
-    link); it sends more than n = 2 lambda T + 100 packets with a smaller chance still (Chernoff). None for a
-    kind not replayed (CBR, fbm); the engine bounds a trace source past its share itself (`describe`'s
-    ALONE_STEPS)."""
+    link); it sends more than n = 2 lambda T + 100 packets with a smaller chance still (Chernoff). An fbm source,
+    which the engine never replays, is bounded from its noise's model (`_fbm`). None for a CBR source (a fluid and
+    a packet), and for a trace source, which the engine bounds from its frames in no step (`describe`'s
+    `replayed` always holds it: `VideoSource::backlog`)."""
     u = s.traffic.udp[i]
+    if u.kind == "fbm":
+        return _fbm(s, u, [links[name]["rate_bps"] for name in source["route"]])
     if u.kind not in ("onoff", "poisson"):
         return None
     run = max(0, s.duration - u.start) / 1e9
@@ -939,6 +959,70 @@ def _unreplayed(s, i: int, source: dict, links: Dict[str, dict]) -> Optional[dic
     poisson = (_cumulant(u, per_s), source["mean_rate_bps"], n, largest)
     return {"sent_bits": sent, "burst_bits": sent, "poisson": poisson,
             "backlog_bits": [min(sent, _kingman([poisson], links[name]["rate_bps"])) for name in source["route"]]}
+
+
+MEAN_TRUNCATED = 0.5 * (1 + math.erf(2**-0.5)) + math.exp(-0.5) / math.sqrt(2 * math.pi)
+"""E max(0, 1 + x) for x standard normal, Phi(1) + phi(1) (the engine's `traffic::fbm::MEAN_TRUNCATED`)."""
+
+
+def _fbm(s, u, rates: List[float]) -> dict:
+    """Bounds on what fbm source `u` brings (as `_unreplayed`'s), in bits, from the model the engine draws it by
+    (`traffic::fbm`): each interval i of dt = `FBM_DT` brings y_i = a max(0, 1 + x_i) bytes, a = mu / E max(0,
+    1 + x) so that its mean is mu = rate dt / 8, x fractional Gaussian noise of Hurst H >= 1/2 (unit variance,
+    autocovariance g(k) >= 0) drawn exactly by circulant embedding in blocks of n = `FBM_BLOCK` samples,
+    independent of each other; a packet leaves at the end of the interval whose bytes cover it. Review33h D3: it
+    was taken as a fluid, and alone under its link's rate counted as queueing nothing; at H = 0.95, 98 Mb/s of
+    100 B into 100 Mb/s queued 601,241 packets, and 980 Mb/s into 1 Gb/s peaked at 483 MB under a 205 MB limit.
+    Why this is an upper bound, with chance under REPLAY_MISS of being passed:
+    - The x of a window of m intervals are a linear map of independent standard normals z, x = M z, and its
+      bytes f(z) = a sum max(0, 1 + x_i) have gradient a M^T v, v_i in [0, 1], |M^T v|^2 = v' MM^T v. MM^T is
+      fGn's covariance S, every entry g >= 0, and D from the eigenvalues the engine clamps to 0 (each at most
+      1e-9 of the largest, itself at most the circulant's row sum R = n^2H - (n - 1)^2H + g(n)): v' S v <=
+      1' S 1, the variance of the window's sum of x, m^2H within a block and across blocks, independent, at
+      most V(m) = q n^2H + r^2H (m = q n + r: whole blocks the most a sum of powers 2H >= 1 of pieces of at
+      most n can be), and v' D v <= 1e-9 R m. So f is a sqrt(V'(m))-Lipschitz, V' = V + 1e-9 R m, with mean
+      m mu.
+    - Gaussian concentration (Tsirelson, Ibragimov, Sudakov): f passes its mean by t with chance at most
+      exp(-t^2 / 2 a^2 V'). Every window of the run's N intervals lies in one of at most (N / G + 2)^2 / 2
+      windows from a multiple of G = `FBM_GRID` intervals to another, 2 G longer at most; with chance under
+      REPLAY_MISS none of those passes M mu + e(M), e(M) = a sqrt(2 L V'(M)), L = ln((N / G + 2)^2 /
+      REPLAY_MISS).
+    - The packets of a window bring at most its bytes and a packet (what was left from before it), and those
+      arriving within m intervals' ends span m - 1 of them: a link sending c bytes an interval, fed directly,
+      holds at most the most over multiples M of G of M (mu - c) + e(M), and c (2 G + 1) and a packet more;
+      fed through links before, no more. The most is taken over M in geometric steps of 1 %, on each step the
+      linear part at its better end and e at its upper one (e grows with M), so never under it.
+    `burst_bits` is that queue at c = mu (the most beyond its mean in any window), `sent_bits` what the whole
+    run's window brings, `backlog_bits` the queue at each of `rates` (bit/s, its route's links'), at most all it
+    sends."""
+    intervals = max(1, math.ceil(max(0, s.duration - u.start) / FBM_DT))
+    mu = u.rate / 8 * FBM_DT / 1e9
+    a, h, n = mu / MEAN_TRUNCATED, u.hurst, FBM_BLOCK
+    grid = min(FBM_GRID, intervals)
+    clamped = 1e-9 * (n ** (2 * h) - (n - 1) ** (2 * h) + _fgn_autocov(h, n))
+    spread = 2 * math.log((intervals / grid + 2) ** 2 / REPLAY_MISS)
+
+    def e(m: int) -> float:  # bytes beyond m mu in a window of m intervals
+        whole, rest = divmod(m, n)
+        return a * math.sqrt(spread * (whole * n ** (2 * h) + rest ** (2 * h) + clamped * m))
+
+    top = math.ceil(intervals / grid)  # grid steps in the run
+    steps = sorted({min(top, math.ceil(1.01**j)) for j in range(math.ceil(math.log(top, 1.01)) + 1)} | {top})
+    excess = [(grid * low, grid * k, e(grid * k)) for low, k in zip([1] + steps, steps)]  # (lower, upper, e)
+    packet = _sizes(u)[1]
+
+    def backlog(c: float) -> float:  # bytes a link sending c bytes an interval holds
+        worst = max((m if mu >= c else low) * (mu - c) + most for low, m, most in excess)
+        return max(0.0, worst) + c * (2 * grid + 1) + packet
+
+    sent = 8 * (grid * top * mu + e(grid * top) + packet)
+    held = {rate: min(sent, 8 * backlog(rate / 8 * FBM_DT / 1e9)) for rate in set(rates)}  # a long route has few rates
+    return {"sent_bits": sent, "burst_bits": min(sent, 8 * backlog(mu)), "backlog_bits": [held[r] for r in rates]}
+
+
+def _fgn_autocov(h: float, k: int) -> float:
+    """Normalised fGn's autocovariance at lag `k` (the engine's `traffic::fbm::fgn_autocov`)."""
+    return 0.5 * ((k + 1) ** (2 * h) - 2 * k ** (2 * h) + abs(k - 1) ** (2 * h))
 
 
 def _cumulant(u, per_s: float) -> Callable[[float], float]:
@@ -981,28 +1065,26 @@ def _kingman(sources: List[Tuple[Callable[[float], float], float, float, float]]
     return math.log(n / REPLAY_MISS) / lo + largest if lo > 0 else math.inf
 
 
-def _bursts(link: dict, sources: List[Tuple[List[str], Optional[dict], float, float]], links: Dict[str, dict]) -> float:
-    """The bits `link` queues beyond the fluid of its sources' mean rates, from the bursts of each `(route,
-    replayed, mean rate, largest packet in bits)` source the engine replayed (`topology.describe`: an ON-OFF or
-    Poisson source's packets as drawn for the run). A source's burst `burst_bits` is the most it sends in any window
-    beyond its mean rate times the window, so sources of mean rates r_i bring at most sum(burst_bits) + sum(r_i) x
-    bits in any x seconds, and a FIFO link of rate C holds at most sum(burst_bits) + (sum(r_i) - C) T (a burst
-    leaves a FIFO no larger than it came, so this holds at every link of the route); a source alone at the
-    link holds no more than it would fed directly, `backlog_bits` at the link's rate (nothing at a link as
-    fast as its peak). Poisson sources past their replay share queue together what `_kingman` bounds at what
-    the others leave of the link's rate, C - sum(r_i) of the others, beside the others' bursts (review33e D2:
-    each counted as all it sent, 50.6 GB for 52 MB); all they send if they leave nothing. Sources that the links
-    before bring no faster together than this one sends (`_arriving`) bring no burst (as fluids: a packet
-    each). Issue 33's sixth review: ON periods of 30 s at 1 Gb/s, a mean of 9.9 Mb/s into 10 Mb/s, queued 7.4
-    million packets (893 MB peak), counted as none. A source not replayed (CBR; fbm, taken as a fluid) brings at
-    most its mean rate and a packet in any window, so beside others its packet is a burst too, its largest
-    (a 65,000 B CBR packet holds the others' 40 B ones behind it; alone, it waits behind none of its own)."""
-    name = link["name"]
-    hops = [route.index(name) for route, *_ in sources]
-    if (len(sources) == 1 and sources[0][1] is None) or _arriving(sources, hops, links) <= link["rate_bps"]:
-        return 0.0
+def _bursts(link: dict, sources: List[Tuple[int, Optional[dict], float, float]]) -> float:
+    """The bits `link` queues beyond the fluid of its sources' mean rates, from the bursts of each `(link's place
+    on its route, bounds, mean rate, largest packet in bits)` source: what the engine replayed (`topology.describe`:
+    an ON-OFF or Poisson source's packets as drawn for the run, a trace source's frames), or what stands for it
+    (`_unreplayed`; an fbm source's from its noise's model). The caller asks only where the links before can
+    bring the sources faster together than this one sends (`_Paths.arriving`): elsewhere they bring no burst.
+    A source's burst `burst_bits` is the most it sends in any window beyond its mean rate times the window, so
+    sources of mean rates r_i bring at most sum(burst_bits) + sum(r_i) x bits in any x seconds, and a FIFO link
+    of rate C holds at most sum(burst_bits) + (sum(r_i) - C) T (a burst leaves a FIFO no larger than it came, so
+    this holds at every link of the route); a source alone at the link holds no more than it would fed
+    directly, `backlog_bits` at the link's rate (nothing at a link as fast as its peak). Poisson sources past
+    their replay share queue together what `_kingman` bounds at what the others leave of the link's rate, C -
+    sum(r_i) of the others, beside the others' bursts (review33e D2: each counted as all it sent, 50.6 GB for
+    52 MB); all they send if they leave nothing. Issue 33's sixth review: ON periods of 30 s at 1 Gb/s, a mean
+    of 9.9 Mb/s into 10 Mb/s, queued 7.4 million packets (893 MB peak), counted as none. A source with no
+    bounds (CBR) brings at most its mean rate and a packet in any window, so beside others its packet is a
+    burst too, its largest (a 65,000 B CBR packet holds the others' 40 B ones behind it; alone, it waits behind
+    none of its own)."""
     fluids = sum(packet for _, r, _, packet in sources if r is None) if len(sources) > 1 else 0.0
-    bursts = [(r["burst_bits"], r["backlog_bits"][hop]) for (_, r, _, _), hop in zip(sources, hops) if r is not None]
+    bursts = [(r["burst_bits"], r["backlog_bits"][hop]) for hop, r, _, _ in sources if r is not None]
     if len(sources) == 1:
         return min(bursts[0])
     pooled = [r for _, r, _, _ in sources if r is not None and "poisson" in r]
@@ -1015,27 +1097,51 @@ def _bursts(link: dict, sources: List[Tuple[List[str], Optional[dict], float, fl
         min(queued, sum(r["sent_bits"] for r in pooled))
 
 
-def _arriving(sources: List[Tuple[List[str], Optional[dict], float, float]], hops: List[int],
-              links: Dict[str, dict]) -> float:
-    """How fast `sources` (each its route, and `hops`: the link's place on it) can bring bits to a link together,
-    at most, bit/s: each at most as fast as the slowest link before it on its route, and those that cross one
-    link before it together at most as fast as that link: the links before taken slowest first, each bounding
-    the sources crossing it that a slower one did not (session 24: 200 Poisson sources beside a trace, all
-    behind one 10 Mb/s link, were counted as 2 Gb/s at the 10 Mb/s link behind a 1 Gb/s core, and the trace's
-    burst counted there again). Infinite for a source at its first link."""
-    crossing: Dict[str, List[int]] = {}
-    own = []  # each source's own bound
-    for k, ((route, *_), hop) in enumerate(zip(sources, hops)):
-        own.append(min((links[n]["rate_bps"] for n in route[:hop]), default=math.inf))
-        for n in route[:hop]:
-            crossing.setdefault(n, []).append(k)
-    counted, total = set(), 0.0
-    for n in sorted(crossing, key=lambda n: links[n]["rate_bps"]):
-        group = [k for k in crossing[n] if k not in counted]
-        if group:
-            total += min(links[n]["rate_bps"], sum(own[k] for k in group))
-            counted.update(group)
-    return total + sum(rate for k, rate in enumerate(own) if k not in counted)
+class _Paths:
+    """The UDP sources' routes (`routes`, lists of link names; `links` by name), each distinct route numbered
+    (`key[i]`: source i's) with each link's place on it (`place`) and the slowest rate of its first h links
+    (`slowest`): sources of one route are alike in every bound taken from the links before a link (estimating a
+    q-tandem of 1000 CBR pacers crossed by 300 sources took 60 s when each source's route was scanned at each
+    link, review33h D2)."""
+
+    def __init__(self, routes: List[List[str]], links: Dict[str, dict]):
+        numbers: Dict[Tuple[str, ...], int] = {}
+        self.key = [numbers.setdefault(tuple(route), len(numbers)) for route in routes]
+        self.routes = [list(route) for route in numbers]
+        self.rate = {name: links[name]["rate_bps"] for route in self.routes for name in route}
+        self.least = [list(itertools.accumulate((self.rate[n] for n in route), min, initial=math.inf))
+                      for route in self.routes]
+        self.place = [{n: h for h, n in reversed(list(enumerate(route)))} for route in self.routes]  # its first
+
+    def slowest(self, route: int, hop: int) -> float:
+        """The slowest rate of the links before the `hop`th of route `route`, bit/s: infinite before none."""
+        return self.least[route][hop]
+
+    def arriving(self, at: Iterable[Tuple[int, int]]) -> float:
+        """How fast sources each at `at` (its route's number and the link's place on it) can bring bits to a link
+        together, at most, bit/s: each at most as fast as the slowest link before it on its route, and those that
+        cross one link before it together at most as fast as that link: the links before taken slowest first,
+        each bounding the sources crossing it that a slower one did not (session 24: 200 Poisson sources beside a
+        trace, all behind one 10 Mb/s link, were counted as 2 Gb/s at the 10 Mb/s link behind a 1 Gb/s core, and
+        the trace's burst counted there again). Infinite for a source at its first link. Sources at one place of
+        one route cross the same links, so they are counted together, at that many times one's bound."""
+        alike = collections.Counter(at)  # in the order each first comes, as are the links they cross
+        if any(hop == 0 for _, hop in alike):
+            return math.inf
+        if len(alike) == 1:  # one route's sources behind its slowest link before: at most its rate
+            (route, hop), = alike
+            return self.slowest(route, hop)
+        crossing: Dict[str, List[Tuple[int, int]]] = {}
+        for route, hop in alike:
+            for n in self.routes[route][:hop]:
+                crossing.setdefault(n, []).append((route, hop))
+        counted, total = set(), 0.0
+        for n in sorted(crossing, key=self.rate.get):
+            group = [g for g in crossing[n] if g not in counted]
+            if group:
+                total += min(self.rate[n], sum(alike[g] * self.slowest(*g) for g in group))
+                counted.update(group)
+        return total
 
 
 def _tcp_in_flight(s, routes: List[dict], links: Dict[str, dict]) -> Callable[[str], float]:
