@@ -356,7 +356,7 @@ impl Trace {
             }
             most = most.max(together);
         }
-        (least.min(first + self.period - last), most)
+        (least.min(first + (self.period - last)), most) // the period is at or after the last frame: no overflow
     }
 
     /// Time from frame `i` to the next (the last one's to the next loop's first).
@@ -420,6 +420,12 @@ mod tests {
         assert_eq!(t.least_gap(), (40 * MS, 2));
         let t = Trace::parse("1000\n200\n300\n", &[Bytes], Some(25.0)).unwrap();
         assert_eq!(t.least_gap(), (40 * MS, 1));
+        // A frame at 10^11 s (10^20 ns) saturates its time and the period at u64::MAX: the last instant's gap
+        // to the next loop's first (1 ms: the last frame lasts none) overflowed from a first instant past 0 (a
+        // panic in a debug build).
+        let t = Trace::parse("0 0\n0.001 1000\n0.003 10\n1e11 1\n", &[TimeS, Bytes], None).unwrap();
+        assert_eq!((t.period, t.frames[3].time), (u64::MAX, u64::MAX));
+        assert_eq!(t.least_gap(), (MS, 1));
     }
 
     #[test]

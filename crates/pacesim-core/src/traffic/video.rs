@@ -72,11 +72,14 @@ impl VideoSource {
     /// (600 s of a steady 20 Mb/s trace: 9.9 GB for a 46 MB peak).
     pub fn backlog(&self, end: Time, rates: &[f64]) -> (Vec<f64>, f64) {
         let (t, run) = (&self.trace, end.saturating_sub(self.start));
-        let horizon = run.min(3 * t.period); // ns from the start: three periods at most
+        // ns from the start: three periods at most. A trace's period is not bounded by the clock (a time
+        // column may reach u64::MAX ns), so the periods saturate: one past u64::MAX / 3 is longer than any run.
+        let horizon = run.min(t.period.saturating_mul(3));
         let mut queued = vec![0.0f64; rates.len()];
         let mut most = vec![0.0f64; rates.len()];
-        for (lap, (i, f)) in (0..3).flat_map(|lap| std::iter::repeat(lap).zip(t.frames.iter().enumerate())) {
-            let at = lap * t.period + f.time;
+        for (lap, (i, f)) in (0..3u64).flat_map(|lap| std::iter::repeat(lap).zip(t.frames.iter().enumerate()))
+        {
+            let at = lap.saturating_mul(t.period).saturating_add(f.time);
             if at > horizon {
                 break;
             }
@@ -134,7 +137,7 @@ impl VideoSource {
 mod tests {
     use super::*;
     use crate::sim::rng::stream;
-    use crate::traffic::trace::Column;
+    use crate::traffic::trace::{Column, Frame};
 
     const MS: Time = 1_000_000;
 
@@ -236,6 +239,26 @@ mod tests {
             last = at;
         }
         most
+    }
+
+    #[test]
+    fn a_period_past_the_clock_bounds_as_any_period_longer_than_the_run() {
+        // A time column sets any period up to u64::MAX ns (a frame at 10^11 s saturates it, see
+        // trace::tests): three periods overflowed past u64::MAX / 3, a panic in a debug build and in release
+        // a horizon of 2 ns for u64::MAX / 3 + 1, which left the frame at 1 ms out of the bound. Frames of
+        // 1000 B at 0 and 1 ms in 200 B packets, burst, for 10 s: at 1 Mb/s the second frame comes on 7000
+        // bits left of the first, 15,000 and two packets (3200); at 10 kb/s on 7990, 15,990 and 3200; both
+        // frames sent once (16,000 bits), whatever period longer than the run.
+        let frames = vec![Frame { time: 0, bytes: 1000, line: 1 }, Frame { time: MS, bytes: 1000, line: 2 }];
+        let bound = |period| {
+            let t = Trace { frames: frames.clone(), period };
+            let s =
+                VideoSource::new(t, Spacing::Burst, Sizes::Range([200, 200]), stream(1, "udp.size", 0), 0);
+            s.backlog(10_000 * MS, &[1e6, 1e4])
+        };
+        for period in [1 << 40, 1 << 62, u64::MAX / 3 + 1, 1 << 63, u64::MAX] {
+            assert_eq!(bound(period), (vec![18_200.0, 19_190.0], 16_000.0), "period {period}");
+        }
     }
 
     #[test]
