@@ -369,7 +369,9 @@ impl Scenario {
         }
         self.pacing.validate()?;
         if self.pacing.host().is_some_and(|h| h.wei.ack_counting) && !self.tcp.reno_window() {
-            let message = "counts Reno's window rounds (tcp.variant reno, newreno, sack or fack)";
+            let names = Tcp::reno_window_variants();
+            let (last, rest) = names.split_last().expect("Reno is one");
+            let message = format!("counts Reno's window rounds (tcp.variant {} or {last})", rest.join(", "));
             return Err(bad("pacing.wei.ack_counting", message));
         }
 
@@ -404,6 +406,29 @@ mod tests {
     use super::*;
     use crate::pacing::{PacerSpec, QlbpParams};
     use crate::spec::tagged::Tagged;
+
+    /// Wei's ACK counting runs under the variants whose congestion control
+    /// grows the window by Reno's rules, and is refused under the others
+    /// with a message naming those (`CongestionControl::reno_window`).
+    #[test]
+    fn ack_counting_needs_a_reno_window() {
+        let with = |variant: &str| {
+            let mut wire =
+                serde_json::to_value(crate::engine::world::testing::line_scenario(10_000)).unwrap();
+            wire["tcp"]["variant"] = variant.into();
+            wire["pacing"] =
+                serde_json::json!({"scheme": "host", "host_pacer": "wei", "wei": {"ack_counting": true}});
+            Scenario::from_json(&wire.to_string()).map(|_| ()).map_err(|e| e.to_string())
+        };
+        let refused =
+            "pacing.wei.ack_counting: counts Reno's window rounds (tcp.variant reno, newreno, sack or fack)";
+        for variant in ["reno", "newreno", "sack", "fack"] {
+            assert_eq!(with(variant), Ok(()), "{variant}");
+        }
+        for variant in ["bic", "cubic", "fast", "bbr", "dctcp"] {
+            assert_eq!(with(variant), Err(refused.to_string()), "{variant}");
+        }
+    }
 
     /// The schema reads the wire form (flat `tcp` and `pacing`), carries the
     /// serde defaults, the units and the bounds, and tags the topology by `kind`.

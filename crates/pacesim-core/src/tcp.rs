@@ -73,7 +73,7 @@ impl TcpSetup {
         let cc = t.congestion(|| stream(self.seed, "tcp.bbr", flow as u64));
         let mut sender = TcpSender::new(cc, t.window, t.initial_window, t.syn, rtt)
             .with_cuts_from_flight(self.cut_from_flight)
-            .with_ecn(t.ecn_mode());
+            .with_ecn(t.ecn);
         if self.first_sends {
             sender = sender.with_first_sends();
         }
@@ -86,7 +86,7 @@ impl TcpSetup {
 
     /// A sink for `sender`.
     pub fn sink(&self, sender: &TcpSender) -> TcpSink {
-        TcpSink::new(self.tcp.delayed_ack, sender.uses_sack()).with_ecn(self.tcp.ecn_mode())
+        TcpSink::new(self.tcp.delayed_ack, sender.uses_sack()).with_ecn(sender.ecn_mode())
     }
 
     /// The first sequence number carrying data (packet 0 is the SYN when modelled).

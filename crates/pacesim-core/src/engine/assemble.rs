@@ -74,7 +74,7 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
         flows.retransmits.push(st.retransmits - st0.retransmits);
         flows.fast_retransmits.push(st.fast_retransmits - st0.fast_retransmits);
         flows.timeouts.push(st.timeouts - st0.timeouts);
-        if s.tcp.ecn_mode() != EcnMode::Off {
+        if f.sender.ecn_mode() != EcnMode::Off {
             flows.ecn_cuts.push(st.ecn_cuts - st0.ecn_cuts);
         }
         flows.final_cwnd.push(f.sender.state.w.cwnd);

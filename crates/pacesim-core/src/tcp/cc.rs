@@ -6,8 +6,11 @@
 //! packets in flight and the least RTT (`tcp::rate`, Linux's `tcp_rate.c`)
 //! and may set the pacing rate and the window directly (`on_rate_sample`).
 //! An ECN-capable sender's variant hears each ACK's echo (`on_ecn_ack`)
-//! and cuts on one (`on_ece`; `tcp::ecn`).
+//! and cuts on one (`on_ece`; `tcp::ecn`). What a scenario's checks and a
+//! flow's setup ask of a variant (`reno_window`, `ecn_mode`) it says here
+//! too, so that adding one names it only in its file and its registry line.
 
+use super::ecn::EcnMode;
 use super::rate::{RateControl, RateSample};
 use crate::sim::Time;
 
@@ -68,6 +71,22 @@ pub enum Congestion {
 
 pub trait CongestionControl: Send {
     fn name(&self) -> &'static str;
+
+    /// Whether the window grows and is cut by Reno's rules (`tcp::reno`),
+    /// whose rounds Wei's ACK counting counts (`pacing.wei.ack_counting`).
+    fn reno_window(&self) -> bool {
+        false
+    }
+
+    /// How a flow of this variant uses ECN, `asked` its `tcp.ecn`: classic
+    /// (RFC 3168) if asked, unless the variant has its own way (DCTCP).
+    fn ecn_mode(&self, asked: bool) -> EcnMode {
+        if asked {
+            EcnMode::Classic
+        } else {
+            EcnMode::Off
+        }
+    }
 
     /// An ACK advanced the cumulative ACK point (ns-2 `opencwnd`).
     fn on_ack(&mut self, w: &mut Window, now: Time);

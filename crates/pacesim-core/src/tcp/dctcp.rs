@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use super::algorithm::{Algorithm, Common};
 use super::cc::{Congestion, CongestionControl, Window};
+use super::ecn::EcnMode;
 use super::recovery::Recovery;
 use crate::sim::rng::Stream;
 use crate::sim::Time;
@@ -94,6 +95,11 @@ impl Dctcp {
 impl CongestionControl for Dctcp {
     fn name(&self) -> &'static str {
         "dctcp"
+    }
+
+    /// ECN always, DCTCP's way, whatever `tcp.ecn` says.
+    fn ecn_mode(&self, _asked: bool) -> EcnMode {
+        EcnMode::Dctcp
     }
 
     fn on_ack(&mut self, w: &mut Window, _now: Time) {

@@ -36,6 +36,12 @@ pub struct FastSpec {
     pub gamma: f64,
 }
 
+impl Default for FastSpec {
+    fn default() -> Self {
+        FastSpec { alpha: Self::default_alpha(), gamma: Self::default_gamma() }
+    }
+}
+
 impl FastSpec {
     pub fn default_alpha() -> f64 {
         200.0

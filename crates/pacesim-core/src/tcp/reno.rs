@@ -27,6 +27,10 @@ impl CongestionControl for Reno {
         "reno"
     }
 
+    fn reno_window(&self) -> bool {
+        true
+    }
+
     fn on_ack(&mut self, w: &mut Window, _now: Time) {
         w.reno_increase();
     }

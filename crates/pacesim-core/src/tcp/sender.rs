@@ -46,10 +46,17 @@ impl TcpSender {
         self
     }
 
-    /// Use ECN as `mode` says (`tcp::ecn`).
-    pub fn with_ecn(mut self, mode: EcnMode) -> Self {
+    /// Use ECN as the congestion control does with `tcp.ecn` `asked`
+    /// (`CongestionControl::ecn_mode`: classic if asked, DCTCP's always; `tcp::ecn`).
+    pub fn with_ecn(mut self, asked: bool) -> Self {
+        let mode = self.state.cc.ecn_mode(asked);
         self.state.set_ecn(mode);
         self
+    }
+
+    /// How this sender uses ECN, and its sink is to echo.
+    pub fn ecn_mode(&self) -> EcnMode {
+        self.state.ecn.as_deref().map_or(EcnMode::Off, |e| e.mode)
     }
 
     /// The ECN bits of the packets emitted since last asked, one per
@@ -698,7 +705,7 @@ mod tests {
     #[test]
     fn classic_ecn_cuts_once_a_window_and_sends_cwr() {
         use crate::net::packet::ecn::{CWR, ECT};
-        let mut tx = sender(1000, Recovery::reno(), None).with_ecn(EcnMode::Classic);
+        let mut tx = sender(1000, Recovery::reno(), None).with_ecn(true);
         let mut sent: Vec<(i64, u8)> = vec![];
         let mut out = vec![];
         let mut take = |tx: &mut TcpSender, out: &mut Vec<i64>| {
@@ -744,8 +751,9 @@ mod tests {
     fn dctcp_does_not_open_the_window_it_cut_until_an_ack_passes_it() {
         let dctcp = crate::tcp::dctcp::Dctcp::new(Default::default());
         let rtt = RttEstimator::new(10 * MS, 0, 200 * MS, 60_000 * MS, 3_000 * MS);
-        let mut tx = TcpSender::new((Box::new(dctcp), Recovery::newreno()), 1000, 2, true, rtt)
-            .with_ecn(EcnMode::Dctcp);
+        let mut tx =
+            TcpSender::new((Box::new(dctcp), Recovery::newreno()), 1000, 2, true, rtt).with_ecn(false);
+        assert_eq!(tx.ecn_mode(), EcnMode::Dctcp, "DCTCP's ECN whatever tcp.ecn says");
         let mut out = vec![];
         tx.start(0, &mut out);
         let ack = |tx: &mut TcpSender, out: &mut Vec<i64>, k: i64, ece: bool| {

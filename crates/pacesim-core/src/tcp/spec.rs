@@ -14,12 +14,11 @@ use super::algorithm::{Algorithm, Common};
 use super::bbr::BbrSpec;
 use super::cc::CongestionControl;
 use super::dctcp::DctcpSpec;
-use super::ecn::EcnMode;
 use super::fast::FastSpec;
 use super::recovery::Recovery;
 use super::reno::{FackSpec, Reno};
 use super::{bic, cubic};
-use crate::sim::rng::Stream;
+use crate::sim::rng::{stream, Stream};
 use crate::spec::variants::{Table, Variants};
 use crate::spec::{bad, positive, InvalidField, MS};
 
@@ -31,8 +30,10 @@ use crate::spec::{bad, positive, InvalidField, MS};
 /// `"name" => Variant = (congestion control, loss recovery)` for one without.
 /// The line makes the `TcpVariant` variant (its wire name the literal), its
 /// name among `tcp.variant`'s choices, its knobs among `[tcp]`'s keys, and its
-/// arms of `TcpVariant::build` (what [`Tcp::congestion`] makes) and
-/// `Variants::validate`.
+/// arms of `TcpVariant::build` (what [`Tcp::congestion`] makes),
+/// `TcpVariant::every` and `Variants::validate`. What else is asked of a
+/// variant its congestion control answers (`CongestionControl::reno_window`,
+/// `ecn_mode`), so nothing else names it.
 macro_rules! tcp_variants {
     ($($(#[$meta:meta])* $name:literal => $variant:ident $(($spec:ty))? $(= ($cc:expr, $recovery:expr))?),* $(,)?) => {
         /// Congestion control and loss recovery: ns-2's Reno, NewReno, Sack1,
@@ -46,6 +47,11 @@ macro_rules! tcp_variants {
         }
 
         impl TcpVariant {
+            /// Every variant, by its wire name, with its knobs' defaults.
+            fn every() -> Vec<(&'static str, TcpVariant)> {
+                vec![$(($name, TcpVariant::$variant $((<$spec>::default()))?)),*]
+            }
+
             /// A flow's congestion control and loss recovery, as the variant
             /// and its knobs make them ([`Tcp::congestion`]).
             fn build(
@@ -241,12 +247,17 @@ impl WindowCut {
 }
 
 impl Tcp {
-    /// Whether the window grows by Reno's rules (Reno, NewReno, SACK, FACK).
+    /// Whether the window grows by Reno's rules, as the variant's congestion
+    /// control says (`CongestionControl::reno_window`).
     pub fn reno_window(&self) -> bool {
-        matches!(
-            self.variant,
-            TcpVariant::Reno | TcpVariant::Newreno | TcpVariant::Sack | TcpVariant::Fack(_)
-        )
+        // A throwaway stream: only BBR draws from it, and only when it runs.
+        self.congestion(|| stream(0, "tcp.bbr", 0)).0.reno_window()
+    }
+
+    /// The wire names of the variants whose window grows by Reno's rules.
+    pub fn reno_window_variants() -> Vec<&'static str> {
+        let reno = |variant| Tcp { variant, ..Tcp::default() }.reno_window();
+        TcpVariant::every().into_iter().filter(|&(_, v)| reno(v)).map(|(name, _)| name).collect()
     }
 
     /// A flow's congestion control and loss recovery, as `tcp.variant` and
@@ -255,15 +266,6 @@ impl Tcp {
     pub fn congestion(&self, rng: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
         self.variant
             .build(Common { segment_size: self.segment_size, initial_window: self.initial_window }, rng)
-    }
-
-    /// How the flows use ECN: DCTCP's way, classic with `ecn`, or not.
-    pub fn ecn_mode(&self) -> EcnMode {
-        match self.variant {
-            TcpVariant::Dctcp(_) => EcnMode::Dctcp,
-            _ if self.ecn => EcnMode::Classic,
-            _ => EcnMode::Off,
-        }
     }
 
     /// Check the TCP parameters; the error names the field.
@@ -333,6 +335,24 @@ mod tests {
         assert!(err.starts_with("tcp.variant: unknown variant `vegas`"), "{err}");
         let err = read(r#"{"variant":"reno","colour":1}"#).unwrap_err();
         assert!(err.starts_with("tcp.colour: unknown field `colour`"), "{err}");
+    }
+
+    /// What the variants' congestion controls say of them: Reno's window
+    /// rules for Reno, NewReno, SACK and FACK (Wei's ACK counting refused
+    /// for the others), DCTCP's ECN for DCTCP whatever `tcp.ecn` says,
+    /// classic ECN for the others only when asked.
+    #[test]
+    fn each_variant_says_its_window_rules_and_its_ecn() {
+        use crate::tcp::ecn::EcnMode;
+        assert_eq!(Tcp::reno_window_variants(), ["reno", "newreno", "sack", "fack"]);
+        assert_eq!(TcpVariant::every().len(), 9);
+        for (name, variant) in TcpVariant::every() {
+            let (cc, _) = Tcp { variant, ..Tcp::default() }.congestion(|| stream(0, "tcp.bbr", 0));
+            for (asked, classic) in [(false, EcnMode::Off), (true, EcnMode::Classic)] {
+                let want = if name == "dctcp" { EcnMode::Dctcp } else { classic };
+                assert_eq!(cc.ecn_mode(asked), want, "{name}, tcp.ecn {asked}");
+            }
+        }
     }
 
     /// A knob built in Rust as NaN or an infinity (its wire form null) is
