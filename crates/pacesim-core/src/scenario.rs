@@ -347,9 +347,6 @@ impl Scenario {
                 return Err(bad("burstiness.series", message));
             }
         }
-        if let Some(short) = &self.traffic.short {
-            short.validate("traffic.short")?;
-        }
         if let Some(series) = &self.series {
             series.validate()?;
             series.check_samples(self.duration)?;
@@ -406,6 +403,53 @@ mod tests {
     use super::*;
     use crate::pacing::{PacerSpec, QlbpParams};
     use crate::spec::tagged::Tagged;
+
+    /// RED's, Tmix's, the users' and the pacers' bounds are held once, by
+    /// their schema (`spec::bounds`), not again by their `validate`: a value
+    /// past one, as JSON gives it or built in Rust (NaN and infinities are
+    /// null on the wire), is refused naming its field.
+    #[test]
+    fn bounds_held_by_the_schema_alone_name_their_field() {
+        use serde_json::json;
+        let line = || crate::engine::world::testing::line_scenario(10_000);
+        let tmix =
+            |scale: f64| json!([{"vectors": "v.cvec", "initiator": "h1", "acceptor": "h2", "scale": scale}]);
+        for (at, value, want) in [
+            ("/core/red/max_p", json!(1.5), "core.red.max_p: 1.5 must be at most 1.0"),
+            ("/core/red/w_q", json!(0.0), "core.red.w_q: 0.0 must be greater than 0.0"),
+            ("/traffic/tmix", tmix(0.0), "traffic.tmix[0].scale: 0.0 must be greater than 0.0"),
+            ("/traffic/short", json!({"fraction": 1.5}), "traffic.short.fraction: 1.5 must be at most 1.0"),
+            ("/traffic/short", json!({"shape": 1.0}), "traffic.short.shape: 1.0 must be greater than 1.0"),
+            ("/pacing/fraction", json!(-0.5), "pacing.fraction: -0.5 must be at least 0.0"),
+            (
+                "/pacing",
+                json!({"scheme": "qlbp", "q_max": 0}),
+                "pacing.q_max: 0 packets must be at least 1 packets",
+            ),
+            (
+                "/pacing",
+                json!({"scheme": "qlbp", "mu_min": 0}),
+                "pacing.mu_min: 0 bit/s must be at least 1 bit/s",
+            ),
+        ] {
+            let mut wire = serde_json::to_value(line()).unwrap();
+            let (table, key) = at.rsplit_once('/').unwrap();
+            wire.pointer_mut(table).unwrap()[key] = value;
+            let err = Scenario::from_json(&wire.to_string()).unwrap_err().to_string();
+            assert_eq!(err, want);
+        }
+        let null = |s: Scenario| s.validate().unwrap_err().to_string();
+        let mut s = line();
+        s.core.red.max_p = f64::NAN;
+        assert_eq!(null(s), "core.red.max_p: null is not a finite number");
+        let mut s = line();
+        s.traffic.short =
+            Some(crate::traffic::short::ShortSpec { shape: f64::INFINITY, ..Default::default() });
+        assert_eq!(null(s), "traffic.short.shape: null is not a finite number");
+        let mut s = line();
+        s.pacing.fraction = f64::NAN;
+        assert_eq!(null(s), "pacing.fraction: null is not a finite number");
+    }
 
     /// Wei's ACK counting runs under the variants whose congestion control
     /// grows the window by Reno's rules, and is refused under the others

@@ -75,18 +75,14 @@ pub struct RedParams {
 }
 
 impl RedParams {
-    /// Check RED's parameters for a queue of `buffer` bytes (and, if
-    /// given, `buffer_packets`, which RED does not use); the error names the field.
+    /// Check RED's rules across keys for a queue of `buffer` bytes (and, if
+    /// given, `buffer_packets`, which RED does not use); the error names the
+    /// field. `max_p` and `w_q` are held to (0, 1] by their schema bounds
+    /// (`spec::bounds`, before this).
     pub fn validate(&self, buffer: u64, buffer_packets: Option<u64>) -> Result<(), InvalidField> {
         let r = self;
         if buffer_packets.is_some() {
             return Err(bad("core.buffer_packets", "not used by RED, whose hard limit is core.buffer"));
-        }
-        if !(r.max_p > 0.0 && r.max_p <= 1.0) {
-            return Err(bad("core.red.max_p", format!("{} is not a probability in (0, 1]", r.max_p)));
-        }
-        if !(r.w_q > 0.0 && r.w_q <= 1.0) {
-            return Err(bad("core.red.w_q", format!("{} is not a weight in (0, 1]", r.w_q)));
         }
         let (min_th, max_th) = (r.min_th(buffer), r.max_th(buffer));
         positive("core.red.max_th", max_th)?;

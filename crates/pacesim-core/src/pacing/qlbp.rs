@@ -27,7 +27,7 @@ use crate::net::PacketId;
 use crate::sim::time::tx_time;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
-use crate::spec::{bad, positive, InvalidField};
+use crate::spec::{bad, InvalidField};
 
 /// QLBP as a scenario gives it (`pacing.*` with `scheme = "qlbp"`, paper Q
 /// eq. 1): rates in bit/s, queue lengths in packets, times in ns. Either the
@@ -81,11 +81,11 @@ impl QlbpSpec {
         2000
     }
 
-    /// Check the knobs; the error names the field under `at` (`pacing`).
+    /// Check the knobs' rules across keys (each knob's bounds are its
+    /// schema's, `spec::bounds`; a utilization of NaN built in Rust, null
+    /// on the wire as if absent, is refused here); the error names the
+    /// field under `at` (`pacing`).
     pub fn validate(&self, at: &str) -> Result<(), InvalidField> {
-        positive(&format!("{at}.mu_min"), self.mu_min)?;
-        positive(&format!("{at}.q_max"), u64::from(self.q_max))?;
-        positive(&format!("{at}.q_lim"), u64::from(self.q_lim))?;
         if self.mu_min > self.mu_max {
             let message =
                 format!("{} bit/s must not exceed {at}.mu_max ({} bit/s)", self.mu_min, self.mu_max);

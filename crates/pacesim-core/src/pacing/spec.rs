@@ -97,11 +97,9 @@ impl Table for Pacing {
 }
 
 impl Pacing {
-    /// Check the pacing parameters; the error names the field.
+    /// Check the pacing parameters' rules across keys (each key's bounds are
+    /// its schema's, `spec::bounds`); the error names the field.
     pub fn validate(&self) -> Result<(), InvalidField> {
-        if !(0.0..=1.0).contains(&self.fraction) {
-            return Err(bad("pacing.fraction", format!("{} is not a share in [0, 1]", self.fraction)));
-        }
         // A link named twice would get a pacer for each name (issue 33: 1.9 million names of one link, a 15 MB
         // scenario, aborted the process at 3.7 GB building their pacers).
         if let Some((i, name)) = first_repeat(self.links.iter().flatten()) {

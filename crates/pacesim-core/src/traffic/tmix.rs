@@ -93,12 +93,10 @@ impl TmixSpec {
         NS_PER_SEC
     }
 
-    /// What the schema's bounds cannot say: a finite scale, and not both
-    /// a scale and a rate.
+    /// What the schema's bounds (a positive scale, finite: NaN or an
+    /// infinity is null on the wire) cannot say: not both a scale and a
+    /// rate, and two hosts.
     pub fn validate(&self, at: &str) -> Result<(), InvalidField> {
-        if !(self.scale > 0.0 && self.scale.is_finite()) {
-            return Err(bad(&format!("{at}.scale"), format!("{} is not a positive number", self.scale)));
-        }
         if self.rate.is_some() && self.scale != 1.0 {
             return Err(bad(&format!("{at}.rate"), "give a rate or a scale, not both"));
         }
@@ -358,7 +356,9 @@ mod tests {
         assert_eq!(e.field, "traffic.tmix[0].rate");
         assert!(e.message.starts_with("replays the vectors every 0 ns"), "{}", e.message);
         assert_eq!(err(TWO, TmixSpec { scale: 2.0, rate: Some(1), ..spec() }).field, "traffic.tmix[0].rate");
-        assert_eq!(err(TWO, TmixSpec { scale: f64::NAN, ..spec() }).field, "traffic.tmix[0].scale");
+        // A scale that is NaN is null on the wire, past the schema's bound (`spec::bounds`).
+        let nan = TmixSpec { scale: f64::NAN, ..spec() };
+        assert_eq!(crate::spec::bounds::past_bound(&nan).as_deref(), Some("scale"));
         assert_eq!(
             err("S 5 1 2 3\nI 0 0 5\n", TmixSpec { rate: Some(1), ..spec() }).field,
             "traffic.tmix[0].rate"
