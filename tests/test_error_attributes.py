@@ -79,9 +79,9 @@ def _engine(edit) -> ValueError:
 
 
 @pytest.mark.parametrize("edit, field, value, message", [
-    # A cross-key rule, SI units as the engine reads them.
+    # A cross-key rule: the value SI as the engine reads it, the message in the units a scenario writes.
     (lambda d: d.update(warmup=6_000_000_000), "warmup", 6_000_000_000,
-     "6000000000 ns must be before the end of the run (duration 5000000000 ns)"),
+     "6s must be before the end of the run (duration 5s)"),
     # A bound of the schema.
     (lambda d: d["pacing"].update(fraction=1.5), "pacing.fraction", 1.5, "1.5 must be at most 1.0"),
     # A bad choice.

@@ -23,6 +23,7 @@ from pydantic_core import PydanticUndefined
 from pacesim import _core, fields, schema
 from pacesim.scenario import FRONTS, Pacing, Red, Scenario, Series, Traffic, _keys, _table
 from pacesim.topology import KINDS
+from pacesim.units import format_rate, format_size, format_time
 
 UNITS = {fields.Rate: "bit/s", fields.RateRange: "bit/s", fields.Size: "bytes", fields.PositiveSize: "bytes",
          fields.SizeRange: "bytes", fields.Time: "ns", fields.PositiveTime: "ns", fields.TimeRange: "ns"}
@@ -178,8 +179,28 @@ def test_engine_defaults_reach_the_front_in_human_units():
     assert Pacing.model_fields["mu_max"].default == "100Mbps" and Pacing.model_fields["delay"].default == "10ms"
     assert Traffic.model_fields["start"].default == ["0s", "10s"] and Series.model_fields["flows"].default == []
     assert schema.unit("tcp.min_rto") == "ns" and schema.unit("topology.edges", "e-base") is None
-    assert schema.humanize("12000 B must be below max_th (10000 B), 2000000000 ns") == \
-        "12KB must be below max_th (10KB), 2s"
+
+
+@pytest.mark.parametrize("value", [1, 999, 1000, 1500, 10_000, 2_000_000, 3_000_000_000, 12_345_678, 7_000_000_001])
+def test_the_engine_spells_quantities_as_the_front_does(value):
+    """The engine's messages quote sizes, times and rates as `units` writes them (`spec::human` in Rust): the
+    binding's own message, with nothing rewriting it, as format_size, format_time and format_rate give them."""
+    def message(edit) -> str:
+        data = Scenario().to_engine()
+        edit(data)
+        with pytest.raises(ValueError) as e:
+            _core.validate_json(json.dumps(data))
+        return e.value.message
+
+    def red(d):
+        d["core"].update(queue="red", buffer=1000)
+        d["core"]["red"].update(min_th=value + 1, max_th=value)
+
+    assert message(red) == f"{format_size(value + 1)} must be below max_th ({format_size(value)})"
+    assert message(lambda d: d["tcp"].update(min_rto=value + 1, max_rto=value)) == \
+        f"{format_time(value + 1)} must not exceed tcp.max_rto ({format_time(value)})"
+    assert message(lambda d: d["pacing"].update(scheme="qlbp", mu_min=value + 1, mu_max=value)) == \
+        f"{format_rate(value + 1)} must not exceed pacing.mu_max ({format_rate(value)})"
 
 
 @pytest.mark.parametrize("data, field, says", [

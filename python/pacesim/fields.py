@@ -44,13 +44,11 @@ class ScenarioError(ValueError):
 
     @classmethod
     def from_engine(cls, error: ValueError) -> ScenarioError:
-        """The engine's refusal, as the binding raises it (attributes `field`, `message` and `value`: the
-        engine's JSON value at the field, SI units), its quantities in human units. The engine neither places
-        it in the JSON it was handed (no file of the user's) nor quotes a trace file's text (any readable file
-        can be named as one, issue 33)."""
-        from .schema import humanize
-
-        return cls(error.field, humanize(error.message), error.value)
+        """The engine's refusal, as the binding raises it (attributes `field`, `message`, its quantities in
+        the units a scenario writes them, "10KB", "2s", and `value`: the engine's JSON value at the field, SI
+        units). The engine neither places it in the JSON it was handed (no file of the user's) nor quotes a
+        trace file's text (any readable file can be named as one, issue 33)."""
+        return cls(error.field, error.message, error.value)
 
 
 def special(path: Path) -> str:

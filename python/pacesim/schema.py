@@ -4,8 +4,8 @@ The engine derives it from its specs (`Scenario::schema` in crates/pacesim-core/
 schemars): the wire form in SI integers, each key's doc comment as its `description`, a serde default as
 its `default`, a quantity's unit as `x-unit` ("bytes", "bit/s", "ns", "packets"), a number's bounds as
 `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`. The front's models are generated from it
-(`models`); this module reads it and presents the engine's errors in human units (`humanize`); the
-engine's own validation (`_core.validate_json`, through `checked`, which keeps what the engine read)
+(`models`); this module reads it; the engine's errors quote their quantities in human units already
+(`spec::human`, spelled as `units` spells them); the engine's own validation (`_core.validate_json`, through `checked`, which keeps what the engine read)
 checks the rules. tests/test_schema.py fails when the front and this schema drift.
 """
 
@@ -23,8 +23,6 @@ SCHEMA: dict = json.loads(_core.scenario_schema())
 
 HUMAN = {"bytes": format_size, "bit/s": format_rate, "ns": format_time}
 """How a value of each unit is written back in human units (packets stay a count)."""
-
-_ENGINE_UNITS = {"B": format_size, "bit/s": format_rate, "ns": format_time}
 
 CHECKED_KEPT = 4
 """How many scenarios `checked` keeps as the engine read them (each its parsed spec: a graph's links and
@@ -112,8 +110,3 @@ def values(node: dict) -> Tuple[str, ...]:
 def unit(path: str, kind: Optional[str] = None) -> Optional[str]:
     """The key's unit ("bytes", "bit/s", "ns", "packets"), None for what has none."""
     return key(path, kind).get("x-unit")
-
-
-def humanize(message: str) -> str:
-    """An engine message with its SI quantities ("10000 B", "2000000000 ns", "1000000 bit/s") in human units."""
-    return re.sub(r"\b(\d+) (B|bit/s|ns)\b", lambda m: _ENGINE_UNITS[m[2]](int(m[1])), message)

@@ -21,6 +21,7 @@ pub use crate::net::core_link::{Core, QueueKind};
 pub use crate::net::packet_trace::PacketTraceSpec;
 pub use crate::net::red::RedParams;
 pub use crate::pacing::spec::{Pacing, PacingScheme};
+use crate::spec::human::{size, time};
 use crate::spec::{at_most, bad, bounds, ordered, variants, MS};
 pub use crate::spec::{DelayClass, InvalidField, Range, MAX_PACKET, MAX_TIME};
 pub use crate::tcp::host_pacing::HostPacingMode;
@@ -331,9 +332,9 @@ impl Scenario {
         let wire = serde_json::to_value(self).map_err(|e| bad("scenario", e.to_string()))?;
         bounds::check(&wire, Self::schema())?;
         self.validate_limits()?;
-        let end = format!("the end of the run (duration {} ns)", self.duration);
+        let end = format!("the end of the run (duration {})", time(self.duration));
         if self.warmup >= self.duration {
-            return Err(bad("warmup", format!("{} ns must be before {end}", self.warmup)));
+            return Err(bad("warmup", format!("{} must be before {end}", time(self.warmup))));
         }
         self.topology.validate()?;
         self.core.validate()?;
@@ -376,7 +377,7 @@ impl Scenario {
         let no_flows = matches!(&self.topology, crate::topology::Topology::Graph(g) if g.flows.is_empty());
         if !no_flows && self.traffic.start[1] >= self.duration {
             let latest = self.traffic.start[1];
-            let message = format!("flows must start before {end}, latest start is {latest} ns");
+            let message = format!("flows must start before {end}, latest start is {}", time(latest));
             return Err(bad("traffic.start", message));
         }
         Ok(())
@@ -386,15 +387,11 @@ impl Scenario {
     /// [`MAX_TIME`] by the schema's bounds, `bounds::with_clock`).
     fn validate_limits(&self) -> Result<(), InvalidField> {
         let t = &self.tcp;
-        at_most("tcp.header_size", t.header_size, MAX_PACKET, "B")?;
-        at_most(
-            "tcp.segment_size",
-            t.segment_size.saturating_add(t.header_size),
-            MAX_PACKET,
-            "B with the header",
-        )?;
-        at_most("tcp.ack_size", t.ack_size, MAX_PACKET, "B")?;
-        at_most("core.red.mean_packet", self.core.red.mean_packet, MAX_PACKET, "B")
+        at_most("tcp.header_size", t.header_size, MAX_PACKET, size)?;
+        let with_header = |b| format!("{} with the header", size(b));
+        at_most("tcp.segment_size", t.segment_size.saturating_add(t.header_size), MAX_PACKET, with_header)?;
+        at_most("tcp.ack_size", t.ack_size, MAX_PACKET, size)?;
+        at_most("core.red.mean_packet", self.core.red.mean_packet, MAX_PACKET, size)
     }
 }
 
@@ -426,11 +423,7 @@ mod tests {
                 json!({"scheme": "qlbp", "q_max": 0}),
                 "pacing.q_max: 0 packets must be at least 1 packets",
             ),
-            (
-                "/pacing",
-                json!({"scheme": "qlbp", "mu_min": 0}),
-                "pacing.mu_min: 0 bit/s must be at least 1 bit/s",
-            ),
+            ("/pacing", json!({"scheme": "qlbp", "mu_min": 0}), "pacing.mu_min: 0bps must be at least 1bps"),
         ] {
             let mut wire = serde_json::to_value(line()).unwrap();
             let (table, key) = at.rsplit_once('/').unwrap();

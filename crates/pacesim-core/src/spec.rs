@@ -1,9 +1,11 @@
 //! The vocabulary every component's spec shares: value ranges, shares,
 //! the engine's limits on times and sizes (and a file read within one),
-//! and the error naming a bad field. It imports nothing of the engine, so any component may use it.
+//! and the error naming a bad field, its quantities as a scenario writes
+//! them (`human`). It imports nothing of the engine, so any component may use it.
 
 pub mod bounds;
 pub mod flat;
+pub mod human;
 pub mod tagged;
 pub mod variants;
 
@@ -97,9 +99,10 @@ pub const MBPS: u64 = 1_000_000;
 /// The largest packet a scenario may send or assume (an IP packet's).
 pub const MAX_PACKET: u64 = 65_535;
 
-pub fn at_most(field: &str, v: u64, max: u64, unit: &str) -> Result<(), InvalidField> {
+/// `v` at most `max`, both quoted as `spell` writes them (`human::size`).
+pub fn at_most(field: &str, v: u64, max: u64, spell: impl Fn(u64) -> String) -> Result<(), InvalidField> {
     if v > max {
-        return Err(bad(field, format!("{v} {unit} is more than the engine allows ({max} {unit})")));
+        return Err(bad(field, format!("{} is more than the engine allows ({})", spell(v), spell(max))));
     }
     Ok(())
 }

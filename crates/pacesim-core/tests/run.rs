@@ -907,7 +907,10 @@ fn a_link_delay_past_the_clock_names_its_field_and_value() {
         let text = base.replace(from, &to);
         assert_ne!(text, base, "case {field} must change the scenario");
         let err = Scenario::from_json(&text).expect_err(field).to_string();
-        assert_eq!(err, format!("{field}: {past} ns must be at most {max} ns"));
+        assert_eq!(
+            err,
+            format!("{field}: {past}ns must be at most {}", pacesim_core::spec::human::time(max))
+        );
     }
     let at_max = graph.replace("\"delay\":[1000000,1000000]", &format!("\"delay\":[1000000,{max}]"));
     Scenario::from_json(&at_max).expect("a delay of the clock's bound is valid");

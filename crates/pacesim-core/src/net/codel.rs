@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use super::discipline::{Arrival, Discipline, Limits, Queued, Verdict};
 use super::DropTail;
 use crate::sim::Time;
+use crate::spec::human::time;
 use crate::spec::{bad, InvalidField};
 
 /// CoDel's parameters (RFC 8289 Sec 4.3-4.4, Linux's defaults), used when
@@ -68,8 +69,9 @@ impl CodelParams {
     pub fn validate(&self, at: &str) -> Result<(), InvalidField> {
         if self.target >= self.interval {
             let message = format!(
-                "{} ns must be below interval ({} ns; RFC 8289 Sec 4.4: 5-10 % of it)",
-                self.target, self.interval
+                "{} must be below interval ({}; RFC 8289 Sec 4.4: 5-10 % of it)",
+                time(self.target),
+                time(self.interval)
             );
             return Err(bad(&format!("{at}.target"), message));
         }

@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use super::discipline::{Arrival, Discipline, Limits, Verdict};
 use crate::sim::rng::Stream;
+use crate::spec::human::size;
 use crate::spec::{bad, positive, InvalidField};
 
 /// RED's parameters (Floyd and Jacobson 1993, Sec 4; ns-2 `Queue/RED`), used
@@ -87,7 +88,10 @@ impl RedParams {
         let (min_th, max_th) = (r.min_th(buffer), r.max_th(buffer));
         positive("core.red.max_th", max_th)?;
         if min_th >= max_th {
-            return Err(bad("core.red.min_th", format!("{min_th} B must be below max_th ({max_th} B)")));
+            return Err(bad(
+                "core.red.min_th",
+                format!("{} must be below max_th ({})", size(min_th), size(max_th)),
+            ));
         }
         if !r.byte_mode && buffer < r.mean_packet {
             return Err(bad("core.buffer", "RED in packet mode needs at least one mean_packet of buffer"));

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::discipline::{Arrival, Discipline, Limits, Verdict};
 use super::DropTail;
+use crate::spec::human::size;
 use crate::spec::{bad, InvalidField};
 
 /// Drop-tail's marking threshold K (DCTCP's switches, RFC 8257 Sec 3.1),
@@ -71,7 +72,7 @@ impl DropTailParams {
                 return Err(bad(&key, "the buffer has no limit in bytes to take a share of"));
             };
             if self.k_bytes(limit) == Some(0) {
-                return Err(bad(&key, format!("{share} of the buffer's {l} B is under one byte")));
+                return Err(bad(&key, format!("{share} of the buffer's {} is under one byte", size(l))));
             }
         }
         let key = if self.mark_share.is_some() { "mark_share" } else { "mark_bytes" };

@@ -27,6 +27,7 @@ use crate::net::PacketId;
 use crate::sim::time::tx_time;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
+use crate::spec::human::rate;
 use crate::spec::{bad, InvalidField};
 
 /// QLBP as a scenario gives it (`pacing.*` with `scheme = "qlbp"`, paper Q
@@ -88,7 +89,7 @@ impl QlbpSpec {
     pub fn validate(&self, at: &str) -> Result<(), InvalidField> {
         if self.mu_min > self.mu_max {
             let message =
-                format!("{} bit/s must not exceed {at}.mu_max ({} bit/s)", self.mu_min, self.mu_max);
+                format!("{} must not exceed {at}.mu_max ({})", rate(self.mu_min), rate(self.mu_max));
             return Err(bad(&format!("{at}.mu_min"), message));
         }
         match (self.utilization, self.max_delay) {

@@ -190,7 +190,7 @@ mod tests {
         let jitter = err(r#"{"scheme":"none","host_pacer":"wei","wei":{"random_pace":true}}"#);
         assert!(jitter.starts_with("pacing.wei.random_pace: jitters only with"), "{jitter}");
         let qlbp = err(r#"{"scheme":"edge","mu_min":200000000}"#);
-        assert!(qlbp.starts_with("pacing.mu_min: 200000000 bit/s must not exceed"), "{qlbp}");
+        assert!(qlbp.starts_with("pacing.mu_min: 200Mbps must not exceed"), "{qlbp}");
         let edge = read(r#"{"scheme":"edge","host_pacer":"wei"}"#).unwrap();
         assert_eq!(edge.host(), None, "another scheme's knob is read, checked and unused");
     }

@@ -19,6 +19,7 @@ use super::recovery::Recovery;
 use super::reno::{FackSpec, Reno};
 use super::{bic, cubic};
 use crate::sim::rng::{stream, Stream};
+use crate::spec::human::time;
 use crate::spec::variants::{Table, Variants};
 use crate::spec::{bad, positive, InvalidField, MS};
 
@@ -275,7 +276,7 @@ impl Tcp {
             positive("tcp.header_size", t.header_size)?;
         }
         if t.min_rto > t.max_rto {
-            let message = format!("{} ns must not exceed tcp.max_rto ({} ns)", t.min_rto, t.max_rto);
+            let message = format!("{} must not exceed tcp.max_rto ({})", time(t.min_rto), time(t.max_rto));
             return Err(bad("tcp.min_rto", message));
         }
         t.variant.validate()
@@ -322,7 +323,7 @@ mod tests {
             (r#""fast_gamma":1.5"#, "tcp.fast_gamma: 1.5 must be at most 1.0"),
             (r#""bbr_cwnd_gain":0.5"#, "tcp.bbr_cwnd_gain: 0.5 must be at least 1.0"),
             (r#""bbr_bw_rounds":0"#, "tcp.bbr_bw_rounds: 0 must be at least 1"),
-            (r#""bbr_min_rtt_window":0"#, "tcp.bbr_min_rtt_window: 0 ns must be at least 1 ns"),
+            (r#""bbr_min_rtt_window":0"#, "tcp.bbr_min_rtt_window: 0s must be at least 1ns"),
             (r#""dctcp_g":0"#, "tcp.dctcp_g: 0 must be greater than 0.0"),
             (r#""dctcp_alpha_init":1.5"#, "tcp.dctcp_alpha_init: 1.5 must be at most 1.0"),
         ] {

@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::sim::time::NS_PER_SEC;
 use crate::sim::Time;
+use crate::spec::human::time;
 use crate::spec::{bad, InvalidField};
 pub use app::{Action, Connection};
 pub use cvec::{ConnVector, End, ACC, INIT};
@@ -161,7 +162,7 @@ impl TmixSpec {
                 // A period of 0 ns would start every play of the vectors at once, without end.
                 if period == 0 {
                     return Err(bad(&format!("{at}.rate"), format!(
-                        "replays the vectors every 0 ns: their {bits} bits take under a nanosecond at {rate} b/s; give a lower rate"
+                        "replays the vectors every 0s: their {bits} bits take under a nanosecond at {rate} b/s; give a lower rate"
                     )));
                 }
                 (scale, Some(period))
@@ -171,10 +172,15 @@ impl TmixSpec {
         let (_, first_start) = cloud.connection(0).expect("a cloud has a vector");
         if first_start >= end {
             let field = if self.rate.is_some() { "rate" } else { "scale" };
-            return Err(bad(&format!("{at}.{field}"), format!(
-                "the first connection would start at {first_start} ns (scale {}), not before the end of the run ({end} ns)",
-                cloud.scale
-            )));
+            return Err(bad(
+                &format!("{at}.{field}"),
+                format!(
+                    "the first connection would start at {} (scale {}), not before the end of the run ({})",
+                    time(first_start),
+                    cloud.scale,
+                    time(end)
+                ),
+            ));
         }
         Ok(cloud)
     }
@@ -346,7 +352,7 @@ mod tests {
         // A scale or a rate that starts the first connection past the run's end.
         let e = err(TWO, TmixSpec { scale: 1e300, ..spec() });
         assert_eq!(e.field, "traffic.tmix[0].scale");
-        assert!(e.message.contains("not before the end of the run (100000000000 ns)"), "{}", e.message);
+        assert!(e.message.contains("not before the end of the run (100s)"), "{}", e.message);
         let e = err("S 100000000 1 2 3\nI 0 0 5\n", spec());
         assert_eq!(e.field, "traffic.tmix[0].scale", "the vector's own start at 100 s");
         assert_eq!(err(TWO, TmixSpec { rate: Some(1), ..spec() }).field, "traffic.tmix[0].rate");
@@ -354,7 +360,7 @@ mod tests {
         // until memory ran out).
         let e = err(TWO, TmixSpec { rate: Some(1_000_000_000_000_000), ..spec() });
         assert_eq!(e.field, "traffic.tmix[0].rate");
-        assert!(e.message.starts_with("replays the vectors every 0 ns"), "{}", e.message);
+        assert!(e.message.starts_with("replays the vectors every 0s"), "{}", e.message);
         assert_eq!(err(TWO, TmixSpec { scale: 2.0, rate: Some(1), ..spec() }).field, "traffic.tmix[0].rate");
         // A scale that is NaN is null on the wire, past the schema's bound (`spec::bounds`).
         let nan = TmixSpec { scale: f64::NAN, ..spec() };

@@ -27,6 +27,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::sim::Time;
+use crate::spec::human::{self, size};
 use crate::spec::{read_file, InvalidField};
 
 /// The largest trace file read, bytes (256 MB; video traces are a few MB):
@@ -259,7 +260,7 @@ impl Trace {
         }
         let (times, period): (Vec<f64>, f64) = match fps {
             Some(fps) if n as f64 * 1e9 / fps < 1.0 => {
-                return Err(TraceError::Whole(format!("{n} frames at {fps} frames/s last under 1 ns")))
+                return Err(TraceError::Whole(format!("{n} frames at {fps} frames/s last under 1ns")))
             }
             Some(fps) => ((0..n).map(|i| i as f64 * 1e9 / fps).collect(), n as f64 * 1e9 / fps),
             None => {
@@ -329,9 +330,11 @@ impl Trace {
             Some(f) => Err(TraceError::Line(
                 f.line,
                 format!(
-                    "a frame of {} B is more than link {link} ({rate} bit/s) can send in the run from the \
-                     source's start ({most} B in {} s)",
-                    f.bytes,
+                    "a frame of {} is more than link {link} ({}) can send in the run from the source's start ({} \
+                     in {} s)",
+                    size(f.bytes),
+                    human::rate(rate),
+                    size(most),
                     run as f64 / 1e9
                 ),
             )),
@@ -475,7 +478,7 @@ mod tests {
         assert!(whole("0\n0\n", &[Bytes], Some(25.0)).contains("every frame is empty"));
         assert!(whole("0.0 100\n", &[TimeS, Bytes], None).contains("two different times"));
         assert!(whole("0.5 100\n0.5 100\n", &[TimeS, Bytes], None).contains("two different times"));
-        assert!(whole("100\n", &[Bytes], Some(1e10)).contains("under 1 ns"));
+        assert!(whole("100\n", &[Bytes], Some(1e10)).contains("under 1ns"));
     }
 
     fn spec(columns: Vec<Column>, fps: Option<f64>) -> TraceSpec {
@@ -543,8 +546,8 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!(line, 4);
-        assert!(message.starts_with("a frame of 10000000000000 B is more than link udp.up"), "{message}");
-        assert!(message.ends_with("(12500000 B in 1 s)"), "{message}");
+        assert!(message.starts_with("a frame of 10000GB is more than link udp.up (100Mbps)"), "{message}");
+        assert!(message.ends_with("(12500KB in 1 s)"), "{message}");
         // A run that ends before the big frame is due, counted from the
         // source's start, plays only the first: fine.
         assert_eq!(t.check_link(5 * MS, 45 * MS, "l", 100_000_000), Ok(()));
