@@ -76,15 +76,17 @@ impl DropTailParams {
             }
         }
         let key = if self.mark_share.is_some() { "mark_share" } else { "mark_bytes" };
-        let check = |k: Option<u64>, limit: Option<u64>, key: &str| match (k, limit) {
+        // `spell` writes a count in its key's unit, as the scenario does.
+        let check = |k: Option<u64>, limit: Option<u64>, key: &str, spell: fn(u64) -> String| match (k, limit)
+        {
             (Some(k), Some(l)) if k + 1 >= l => Err(bad(
                 &format!("{at}.{key}"),
-                format!("{k} is not below the buffer's limit ({l}) less one"),
+                format!("{} is not below the buffer's limit ({}) less one", spell(k), spell(l)),
             )),
             _ => Ok(()),
         };
-        check(self.k_bytes(limit), limit.limit_bytes, key)?;
-        check(self.mark_packets, limit.limit_packets, "mark_packets")
+        check(self.k_bytes(limit), limit.limit_bytes, key, size)?;
+        check(self.mark_packets, limit.limit_packets, "mark_packets", |n| format!("{n} packets"))
     }
 }
 
@@ -192,7 +194,14 @@ mod tests {
         let e = k(9_999).validate(&limit, "core.droptail").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "core.droptail.mark_bytes: 9999 is not below the buffer's limit (10000) less one"
+            "core.droptail.mark_bytes: 9999B is not below the buffer's limit (10KB) less one"
+        );
+        let p = DropTailParams { mark_packets: Some(49), ..Default::default() };
+        assert_eq!(
+            p.validate(&DropTail { limit_bytes: None, limit_packets: Some(50) }, "x")
+                .unwrap_err()
+                .to_string(),
+            "x.mark_packets: 49 packets is not below the buffer's limit (50 packets) less one"
         );
         let p = DropTailParams { mark_packets: Some(50), ..Default::default() };
         assert!(p.validate(&DropTail::bytes(10_000), "x").is_ok(), "no packet limit");
@@ -221,6 +230,6 @@ mod tests {
         let packets_only = DropTail { limit_bytes: None, limit_packets: Some(10) };
         assert!(refused(share(0.5), &packets_only).contains("no limit in bytes"));
         assert!(refused(share(1e-5), &limit).contains("under one byte"));
-        assert!(refused(share(0.9999), &limit).starts_with("core.droptail.mark_share: 9999 is not below"));
+        assert!(refused(share(0.9999), &limit).starts_with("core.droptail.mark_share: 9999B is not below"));
     }
 }

@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::sim::time::NS_PER_SEC;
 use crate::sim::Time;
-use crate::spec::human::time;
+use crate::spec::human::{self, time};
 use crate::spec::{bad, InvalidField};
 pub use app::{Action, Connection};
 pub use cvec::{ConnVector, End, ACC, INIT};
@@ -162,7 +162,8 @@ impl TmixSpec {
                 // A period of 0 ns would start every play of the vectors at once, without end.
                 if period == 0 {
                     return Err(bad(&format!("{at}.rate"), format!(
-                        "replays the vectors every 0s: their {bits} bits take under a nanosecond at {rate} b/s; give a lower rate"
+                        "replays the vectors every 0s: their {bits} bits take under a nanosecond at {}; give a lower rate",
+                        human::rate(rate)
                     )));
                 }
                 (scale, Some(period))
@@ -175,9 +176,15 @@ impl TmixSpec {
             return Err(bad(
                 &format!("{at}.{field}"),
                 format!(
-                    "the first connection would start at {} (scale {}), not before the end of the run ({})",
-                    time(first_start),
-                    cloud.scale,
+                    "the first connection would start {} (scale {}), not before the end of the run ({})",
+                    // Its start saturates at the clock's end (u64 ns) past it.
+                    if first_start == Time::MAX {
+                        "past the engine's clock".into()
+                    } else {
+                        format!("at {}", time(first_start))
+                    },
+                    // A scale of 10^308 in full decimal is 309 digits.
+                    if cloud.scale < 1e6 { cloud.scale.to_string() } else { format!("{:e}", cloud.scale) },
                     time(end)
                 ),
             ));
@@ -353,14 +360,31 @@ mod tests {
         let e = err(TWO, TmixSpec { scale: 1e300, ..spec() });
         assert_eq!(e.field, "traffic.tmix[0].scale");
         assert!(e.message.contains("not before the end of the run (100s)"), "{}", e.message);
+        // Its start past the clock is not the clock's last nanosecond, and the scale is not 301 digits
+        // (review36c D1).
+        assert!(
+            e.message.starts_with("the first connection would start past the engine's clock (scale 1e300)"),
+            "{}",
+            e.message
+        );
         let e = err("S 100000000 1 2 3\nI 0 0 5\n", spec());
         assert_eq!(e.field, "traffic.tmix[0].scale", "the vector's own start at 100 s");
+        assert!(
+            e.message.starts_with("the first connection would start at 100s (scale 1),"),
+            "{}",
+            e.message
+        );
         assert_eq!(err(TWO, TmixSpec { rate: Some(1), ..spec() }).field, "traffic.tmix[0].rate");
         // TWO's 36 kb at 10^15 b/s: a play of 0.04 ns (issue 35 review: every play then started at once,
         // until memory ran out).
         let e = err(TWO, TmixSpec { rate: Some(1_000_000_000_000_000), ..spec() });
         assert_eq!(e.field, "traffic.tmix[0].rate");
         assert!(e.message.starts_with("replays the vectors every 0s"), "{}", e.message);
+        assert!(
+            e.message.contains("at 1000000Gbps; give a lower rate"),
+            "the rate as written (review36c D2): {}",
+            e.message
+        );
         assert_eq!(err(TWO, TmixSpec { scale: 2.0, rate: Some(1), ..spec() }).field, "traffic.tmix[0].rate");
         // A scale that is NaN is null on the wire, past the schema's bound (`spec::bounds`).
         let nan = TmixSpec { scale: f64::NAN, ..spec() };

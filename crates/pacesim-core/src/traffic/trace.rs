@@ -331,11 +331,11 @@ impl Trace {
                 f.line,
                 format!(
                     "a frame of {} is more than link {link} ({}) can send in the run from the source's start ({} \
-                     in {} s)",
+                     in {})",
                     size(f.bytes),
                     human::rate(rate),
                     size(most),
-                    run as f64 / 1e9
+                    human::time(run)
                 ),
             )),
             None => Ok(()),
@@ -547,7 +547,7 @@ mod tests {
         };
         assert_eq!(line, 4);
         assert!(message.starts_with("a frame of 10000GB is more than link udp.up (100Mbps)"), "{message}");
-        assert!(message.ends_with("(12500KB in 1 s)"), "{message}");
+        assert!(message.ends_with("(12500KB in 1s)"), "the run in its units (review36c D3): {message}");
         // A run that ends before the big frame is due, counted from the
         // source's start, plays only the first: fine.
         assert_eq!(t.check_link(5 * MS, 45 * MS, "l", 100_000_000), Ok(()));
