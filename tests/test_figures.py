@@ -358,7 +358,8 @@ def test_every_reproduce_figure_on_its_sweep_axes(fig_id):
     rng = np.random.default_rng(1)
     rows = [{**pt.axes, "seed": seed, "status": "ok", **{m: rng.uniform(0.001, 0.1) for m in metrics}}
             for pt in sweep.points() if pt.seed == sweep.seeds[0] for seed in (1, 2)]
-    drawn = render(pd.DataFrame(rows), panels, f"{paper_ref(fig.id, *fig.also)}: {fig.caption}", axes=list(sweep.axes))
+    points, axes = fig.split(pd.DataFrame(rows), sweep)  # a variant's parts as axes (X-scale's)
+    drawn = render(points, panels, f"{paper_ref(fig.id, *fig.also)}: {fig.caption}", axes=axes)
     texts = _texts(drawn)
     assert not [t for t in texts if "_" in t], f"raw underscores in {fig_id}"
     assert re.match(r"(Paper [A-Z], (Figs?\.|Tables?|scenarios?)|Beyond the papers, X-[a-z]+:) ", drawn.get_suptitle())
@@ -366,7 +367,7 @@ def test_every_reproduce_figure_on_its_sweep_axes(fig_id):
         assert "n=2 seeds, 95% CI" in _legend_text(ax)
         pairs = [(to_hex(line.get_color()), line.get_marker()) for line in _series_lines(ax)]
         assert len(set(pairs)) == len(pairs), f"{fig_id} {panel.title}: two series look alike"
-        if numeric(pd.Series([r[panel.x] for r in rows]))[0] is None:  # categories
+        if numeric(points[panel.x])[0] is None:  # categories
             assert all(line.get_linestyle() == "None" for line in _series_lines(ax))
         ys = panel.y if isinstance(panel.y, list) else [panel.y]
         if all("loss_rate" in m or "retransmit_rate" in m for m in ys):

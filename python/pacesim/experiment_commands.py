@@ -27,7 +27,7 @@ RESULTS = typer.Option(Path("results"), "--results", help="Results directory (da
 WORKERS = typer.Option(None, "--workers", min=1, max=max(64, 4 * (os.cpu_count() or 1)),
                        help="Worker processes [default: one per core].")
 SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler (extra: pacesim[dask]).")
-QUICK_ONE_SEED = "Q-fig9, Q-fig11, Q-fig16 and Q-tab2"
+QUICK_ONE_SEED = "Q-fig9, Q-fig11, Q-fig16, Q-tab2 and X-scale"
 """The ids whose quick run has one seed, as their sweep files set it (tests/test_cli_light.py checks it)."""
 DASK = typer.Option(False, "--dask", help="Run on a Dask LocalCluster (--workers processes; extra: pacesim[dask]).")
 MAX_MEMORY = typer.Option(

@@ -13,3 +13,19 @@ def test_the_model_bounds_the_engines_packet_hops_on_a_saturated_core():
     assert model == 100e6 * 40 / (8 * 1040) * 10
     counted = pacesim.run(s, threads=1).work["packet_hops"]
     assert 0.85 * model <= counted <= model, (counted, model)
+
+
+def test_the_estimate_of_a_million_flows_builds_one_host_per_edge(monkeypatch):
+    """X-scale's 1M point: 100 Gb/s for 20 s in 1040 B packets, 10 links a round trip, by hand; its routes are
+    read from E-base with one host per edge, not the million hosts the run builds (gigabytes to describe)."""
+    from pacesim import topology
+    from pacesim.papers import FIGURES
+
+    built = []
+    describe = topology.describe
+    monkeypatch.setattr(topology, "describe", lambda s, **kw: built.append(s.topology.hosts_per_edge) or describe(s, **kw))
+    sweep = FIGURES["X-scale"].sweep(False)
+    point = next(p for p in sweep.points() if p.axes["variant"] == "1M flows, 5 packets")
+    assert point.scenario.topology.hosts_per_edge == 100_000
+    assert cost.packet_hops(point.scenario) == 100e9 * 20 / (8 * 1040) * 10
+    assert built == [1]

@@ -9,16 +9,17 @@ docs/experiments.md and name axis values of the sweep file.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import pandas as pd
 
 from ..panels import ROW_PANELS, Cdf, Lines, Panel
 from ..scenario import PACKAGED
-from ..sweep import Sweep, load_sweep
+from ..sweep import VARIANT, Sweep, load_sweep
 from ..units import parse_time
 from .claims import Claim, Points, kb  # noqa: F401  (kb: the paper modules' buffers in KB)
 from .verdicts import MIN_SEEDS, Judged, claim_ids, judge
@@ -55,6 +56,14 @@ class Figure:
     derived: Dict[str, Callable[[Dict[str, pd.DataFrame]], pd.DataFrame]] = field(default_factory=dict)
     # Seeds a verdict needs (`verdicts.settle`): the runs the paper averaged where it says, else `MIN_SEEDS`.
     seeds: int = MIN_SEEDS
+    # Variants that each stand for values of several axes (X-scale's: a scale and a buffer): from the sweep, each
+    # variant's name -> {axis: value}. The panels draw and select by those axes, which the points then hold in
+    # place of `variant` (`split`).
+    parts: Optional[Callable[[Sweep], Dict[str, Dict[str, Any]]]] = None
+    # Whether its quick run's `set` ([quick]) wins over its variants' overrides of the same keys. A variant's
+    # overrides come after `set`, so a variant setting its own run length (X-scale's, one per scale) would keep it
+    # in the quick run, whose one `scale` cannot shrink points 1000x apart in size to seconds each.
+    quick_set_wins: bool = False
 
     def table_names(self) -> Set[str]:
         """Every stored run table the panels draw, the claims read or the derived tables need."""
@@ -65,10 +74,26 @@ class Figure:
         """`rows` with the derived tables added."""
         return {**rows, **{name: derive(rows) for name, derive in self.derived.items()}}
 
+    def split(self, points: pd.DataFrame, sweep: Sweep) -> Tuple[pd.DataFrame, List[str]]:
+        """`points` of `sweep` (as written) with each variant's parts as columns, and the axes its panels see:
+        `variant` replaced by the parts' axes. Unchanged for a figure without `parts`."""
+        axes = list(sweep.axes)
+        if self.parts is None or VARIANT not in axes:
+            return points, axes
+        parts = pd.DataFrame.from_dict(self.parts(sweep), orient="index")
+        at = axes.index(VARIANT)
+        return points.join(parts, on=VARIANT), axes[:at] + list(parts.columns) + axes[at + 1:]
+
     def sweep(self, quick: bool, seeds: Optional[Sequence[int]] = None, max_memory: Optional[int] = None) -> Sweep:
-        """The sweep to run (`scenarios/<id>.toml`): full size, or its [quick] version; its base scenario refused
-        past `max_memory` bytes as `load_sweep` refuses it (a ScenarioError), before any point runs."""
+        """The sweep to run (`scenarios/<id>.toml`): full size, or its [quick] version (with `quick_set_wins`, its
+        variants without the keys [quick] sets); its base scenario refused past `max_memory` bytes as `load_sweep`
+        refuses it (a ScenarioError), before any point runs."""
         sweep = load_sweep(scenarios_dir() / f"{self.id}.toml", max_memory)
+        if quick and self.quick_set_wins:
+            key = lambda override: override.partition("=")[0].strip()  # noqa: E731
+            ruled = {key(o) for o in (sweep.quick or {}).get("set", [])}
+            sweep = dataclasses.replace(sweep, variants={name: [o for o in overrides if key(o) not in ruled]
+                                                         for name, overrides in sweep.variants.items()})
         sweep = sweep.reduced() if quick else sweep
         if seeds:
             sweep.seeds = list(seeds)

@@ -19,14 +19,13 @@ from typing import Callable, List, Optional, Sequence
 
 import pandas as pd
 
-from .. import ENGINE_VERSION, outfile
+from .. import ENGINE_VERSION, memory, outfile
 from ..panels import QUICK_RUN, ROW_PANELS, label, matches, paper_ref, summarise
 from ..papers import figures
 from ..plot import draw_references, render, save
 from ..report_tables import axis_numbers
 from ..store import Store, code_version
 from ..sweep import Sweep, SweepError, SweepRun, run_sweep
-from ..topology import describe
 from . import ns2
 from .claims import RULES
 from .figure import Figure, judge_figure
@@ -92,13 +91,14 @@ def reproduce(fig_id: str, results: Path, out: Path, quick: bool = False, seeds:
     wall = time.perf_counter() - t0
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{fig.id}.csv"
+    shown, axes = fig.split(points, sweep)  # the axes the panels draw (a variant's parts in its place)
     with outfile.written(csv) as tmp:  # each file whole or as it was (a full disk, a FIFO)
-        axis_numbers(points, list(sweep.axes)).to_csv(tmp, index=False)  # each axis a number named with its unit
-    plots = draw(fig, points, rows, out, quick, list(sweep.axes), length_s(sweep))
+        axis_numbers(shown, axes).to_csv(tmp, index=False)  # each axis a number named with its unit
+    plots = draw(fig, shown, rows, out, quick, axes, length_s(sweep))
     claims = judge_figure(fig, points, rows, quick)
     report = out / "report.md"
     with outfile.written(report) as tmp:
-        tmp.write_text(_report(fig, quick, sweep, points, run, wall, claims, csv, plots), encoding="utf-8")
+        tmp.write_text(_report(fig, quick, sweep, shown, run, wall, claims, csv, plots), encoding="utf-8")
     return Reproduction(fig.id, csv, plots, report, claims, run)
 
 
@@ -182,11 +182,12 @@ def _no_numbers(fig: Figure, csv: Path) -> str:
 
 def _size(quick: bool, sweep: Sweep) -> str:
     """What the runs were: topology, flows, length over every valid point (a range where the points
-    differ); and how the quick one was reduced."""
+    differ); and how the quick one was reduced. Flows counted from the scenario (`memory.tcp_flows`, the
+    count the engine builds): describing each point built its network, X-scale's million hosts 30 times."""
     sizes = [p.scenario for p in sweep.points() if p.scenario is not None and p.seed == sweep.seeds[0]]
     if not sizes:
         return "no valid point"
-    what = (f"{_span([s.topology.kind for s in sizes])}, {_span([describe(s, 0)['flows'] for s in sizes], ' flows')}, "
+    what = (f"{_span([s.topology.kind for s in sizes])}, {_span([memory.tcp_flows(s) for s in sizes], ' flows')}, "
             f"{_span([s.duration / 1e9 for s in sizes], ' s')} measured after {_span([s.warmup / 1e9 for s in sizes], ' s')}")
     if not quick:
         return f"full size: {what}"
