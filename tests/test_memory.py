@@ -1213,3 +1213,19 @@ def test_an_fbm_source_that_queues_past_the_limit_is_refused():
     with pytest.raises(ScenarioError) as refused:
         memory.check(s, limit=205 * 10**6)
     assert refused.value.field == "traffic.udp[0].rate"
+
+
+def test_an_edge_pacer_holds_what_its_sources_bring_at_their_peak_within_its_delay():
+    """review33i D1: an edge pacer was counted as holding its sources' mean rate times its delay, but an ON-OFF
+    source whose ON period outlasts the delay brings its peak times the delay (peak 1 Gb/s, ON 2 s in 102, a
+    4 s bound: 123.8 MiB estimated, 796 MB peak under --max-memory 150MB). Here: 10 Mb/s peak, ON 10 s and OFF
+    10 s on average (5 Mb/s mean), 40 B packets, a 1 s bound: the pacer may hold 10^7 b / 320 b = 31,250
+    packets, where the mean gave half."""
+    s = Scenario.model_validate({
+        "duration": "100s", "warmup": "0s",
+        "topology": {"kind": "a-base", "tcp_hosts": 0, "udp_access_rate": "1Gbps"},
+        "core": {"rate": "10Gbps"}, "traffic": {"start": ["0s", "0s"], "udp": [
+            {"kind": "onoff", "rate": "10Mbps", "on": "10s", "off": "10s", "size": "40B"}]},
+        "pacing": {"scheme": "edge", "delay": "1s", "links": ["udp.up"]}})
+    held = memory.estimate(s).parts["pacing.delay"] / memory.QUEUED_PACKET_BYTES
+    assert 10_000_000 * 1 / (8 * 40) <= held <= 10_000_000 * 1 / (8 * 40) + 2
