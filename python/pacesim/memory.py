@@ -740,19 +740,21 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
     udp, means = s.traffic.udp, [source["mean_rate_bps"] for source in d["udp"]]
     runs = [max(0, s.duration - u.start) / 1e9 for u in udp]
     largest = [8 * _sizes(u)[1] for u in udp]
+    moments = [_size_moments(u) for u in udp]
     wired = [_on_wire_packets(u, source) for u, source in zip(udp, d["udp"])]
     for name, arriving in crossing.items():
         link, sources = links[name], list(arriving)
         run = dict(zip(sources, map(runs.__getitem__, sources)))
         at = {i: paths.place[paths.key[i]][name] for i in sources}  # the link's place on each one's route
+        # All the UDP each source brings here: at its mean rate, or what a replayed source sends in this run if more.
+        sent = {i: max(arriving[i] * run[i], (replayed[i] or {}).get("sent_bits", 0.0)) for i in sources}
 
         def within(i: int, seconds: float) -> float:
             """The most bits source i brings here in any `seconds`: a packet, and its fluid with its burst or its
             peak, whichever is less, and never more than it sends in its run."""
             x = min(seconds, run[i])
-            return min(max(arriving[i] * run[i], (replayed[i] or {}).get("sent_bits", 0.0)), largest[i] + min(
-                (replayed[i] or {}).get("burst_bits", 0.0) + means[i] * x,
-                _peak(udp[i], paths.slowest(paths.key[i], at[i])) * x))
+            return min(sent[i], largest[i] + min((replayed[i] or {}).get("burst_bits", 0.0) + means[i] * x,
+                                                 _peak(udp[i], paths.slowest(paths.key[i], at[i])) * x))
 
         if link["pacer"] is not None:
             _pacer_backlog(s, link["pacer"], arriving, run, within, e)
@@ -770,8 +772,6 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         e.parts[key] = e.parts.get(key, 0) + _on_wire(link, map(wired.__getitem__, sources)) * QUEUED_PACKET_BYTES
         if excess <= 0 and not w and not burst:  # alone at or under the rate, it queues nothing here (as a fluid)
             continue
-        # All the UDP that arrives: at its mean rate, or what a replayed source sends in this run if more.
-        sent = {i: max(arriving[i] * run[i], (replayed[i] or {}).get("sent_bits", 0.0)) for i in sources}
         udp_bits = sum(sent.values())
         shared = math.sqrt(2 * w * rate * t) if t else 0.0  # (w may be unbounded: a Tmix cloud's)
         mean_bits = sum(arriving[i] * run[i] for i in sources)
@@ -783,7 +783,7 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
         window = min(t, min(max(0.0, fluid) + burst, udp_bits + w) / rate)
         parts = {i: min(sent[i], within(i, window)) for i in sources}
         windows = {i: window if at[i] == 0 else run[i] for i in sources}
-        packets = _queued_packets(s, d["udp"], parts, bits, windows, sent)
+        packets = _queued_packets(s, d["udp"], parts, bits, windows, sent, moments)
         limited = link["buffer_bytes"] is not None or link["buffer_packets"] is not None
         if limited:  # it drops what passes its limit, and a byte limit admits small packets after big ones are
             # dropped, so it fills with the smallest that reach it (issue 33, review33e D1)
@@ -804,7 +804,7 @@ def _udp_queues(s, d: dict, links: Dict[str, dict], e: Estimate) -> None:
 
 
 def _queued_packets(s, described: List[dict], parts: Dict[int, float], bits: float, windows: Dict[int, float],
-                    sent: Dict[int, float]) -> int:
+                    sent: Dict[int, float], moments: List[Tuple[int, int, float, float]]) -> int:
     """The most packets a FIFO queue holds of at most `bits` UDP bits, source i's part of them at most `parts[i]`
     bits (review33f #3: the queue's bits were taken in the mean packet of the sources' mean rates, 41 KB, where a
     burst of 40 B packets filled it beside 65,000 B ones: 70.8 MB estimated, 451 MB peak). The queue holds what
@@ -830,7 +830,7 @@ def _queued_packets(s, described: List[dict], parts: Dict[int, float], bits: flo
         if part <= 0:
             continue
         u, share = s.traffic.udp[i], part / 8
-        lo, hi, mu, var = _size_moments(u)
+        lo, hi, mu, var = moments[i]  # `_size_moments`, each source's taken once
         f = _frames_within(u, described[i], windows[i])
         big = math.log((2 * sent[i] / 8 / lo + 100) ** 2 / REPLAY_MISS)  # L, of at most N packets
         k = (mu - lo) * big / 3 + var * big / mu
@@ -1194,8 +1194,62 @@ def _pacer_backlog(s, kind: str, arriving: Dict[int, float], run: Dict[int, floa
 def _carried(routes: List[List[str]], offered: List[float], capacity: Dict[str, int]) -> List[List[float]]:
     """Each source's mean rate arriving at each link of its route, bit/s: `offered` at the first; a link sends
     at most its `capacity`, shared among the sources arriving in proportion to their rates (a FIFO queue's
-    long-run share), and each next link gets what the one before sent. Computed from the offered rates in as
-    many rounds as the longest route has links, exact when no two links each feed the other."""
+    long-run share), and each next link gets what the one before sent. Where no links feed each other in a
+    circle (through the routes, link k of a route feeding link k + 1), each link is settled once, after every
+    link feeding it (`_feeding_order`), and sources of one route and one offered rate, alike at every link, are
+    carried together (one list for them all): review33i D2, rounds of every hop, as many as the longest route
+    has links, took 69 s for a chain of 2000 links, each a little slower than the one before, crossed by 300
+    sources (O(K^2 N)). A link's arrivals are summed source by source in their order, as the rounds summed
+    them, so the rates are theirs to the last bit. Links in a circle take those rounds (`_carried_rounds`)."""
+    alike: Dict[Tuple[Tuple[str, ...], float], int] = {}
+    group = [alike.setdefault((tuple(route), rate), len(alike)) for route, rate in zip(routes, offered)]
+    kinds = list(alike)
+    runs = [(g, len(list(same))) for g, same in itertools.groupby(group)]  # consecutive sources alike
+    order = _feeding_order([list(route) for route, _ in kinds], runs)
+    if order is None:
+        return _carried_rounds(routes, offered, capacity)
+    rates = [[rate] * len(route) for route, rate in kinds]
+    for name, at in order:  # at: (kind, hop, sources) of each run of sources crossing link `name`, in order
+        total = 0.0
+        for g, hop, count in at:
+            rate = rates[g][hop]
+            for _ in range(count):
+                total += rate
+        sent = min(1.0, capacity[name] / total) if total > 0 else 1.0
+        for g, hop, _ in at:
+            if hop + 1 < len(kinds[g][0]):
+                rates[g][hop + 1] = rates[g][hop] * sent
+    return [rates[g] for g in group]
+
+
+def _feeding_order(routes: List[List[str]], runs: List[Tuple[int, int]]) -> Optional[
+        List[Tuple[str, List[Tuple[int, int, int]]]]]:
+    """The links of `routes` (distinct ones), each after every link that feeds it on some route (the one before
+    it), with the (route, hop, sources) of each of `runs` (a route's number and how many sources in a row take
+    it) crossing it, in the runs' order; None if links feed each other in a circle."""
+    at: Dict[str, List[Tuple[int, int, int]]] = {}
+    waiting: Dict[str, int] = {}  # link -> its crossings whose link before is not yet settled
+    for g, count in runs:
+        for hop, name in enumerate(routes[g]):
+            at.setdefault(name, []).append((g, hop, count))
+            waiting[name] = waiting.get(name, 0) + (hop > 0)
+    ready = [name for name, n in waiting.items() if n == 0]
+    order = []
+    while ready:
+        name = ready.pop()
+        order.append((name, at[name]))
+        for g, hop, _ in at[name]:
+            if hop + 1 < len(routes[g]):
+                after = routes[g][hop + 1]
+                waiting[after] -= 1
+                if waiting[after] == 0:
+                    ready.append(after)
+    return order if len(order) == len(at) else None
+
+
+def _carried_rounds(routes: List[List[str]], offered: List[float], capacity: Dict[str, int]) -> List[List[float]]:
+    """`_carried` where links feed each other in a circle: from the offered rates, in as many rounds as the
+    longest route has links (each round O(hops)), or until a round changes nothing."""
     rates = [[rate] * len(route) for route, rate in zip(routes, offered)]
     for _ in range(max(map(len, routes), default=0)):
         arriving: Dict[str, float] = {}
