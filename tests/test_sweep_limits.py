@@ -6,6 +6,7 @@ time."""
 from __future__ import annotations
 
 import json
+import os
 from concurrent.futures import Executor, Future
 
 import pytest
@@ -427,3 +428,50 @@ def test_a_long_list_as_a_flows_value_is_refused_unread(tmp_path, monkeypatch):
     assert " ".join(out.output.split()) == ("error: axis 'flows'[1]: ['core', 'core', 'core', 'core', 'core', 'core', "
                                             "'core', 'core', 'core', 'cor... is not a number of flows (a whole "
                                             "number, 1 or more)")
+
+
+CHECK_XSCALE = """
+import json
+from pacesim import _core
+from pacesim.papers import figures
+from pacesim.sweep import check
+from pacesim.sweep.progress import bar
+
+built = []
+describe = _core.describe_json
+_core.describe_json = lambda text, examples: built.append(json.loads(text)["topology"]["hosts_per_edge"]) or \\
+    describe(text, examples)
+sweep = figures()["X-scale"].sweep(False)
+keys = check.check_points(sweep, bar(False))
+# The peak of this process's own memory (VmHWM): ru_maxrss keeps the forking process's across exec (pytest's worker)
+peak = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+print(json.dumps({"keys": len(keys) // 16, "points": sweep.size, "largest": max(built), "rss": peak * 1024}))
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="the peak is read from Linux's /proc")
+def test_checking_a_sweep_of_a_million_flows_builds_no_network_of_them():
+    """Issue 38: checking X-scale's points built each network whole before any ran, 2.8 GB and minutes at 1M flows
+    (its 100k points: 17 s for 12). A network past `check.BUILT_BYTES` of a topology that scales by its hosts, naming
+    none of them, is built with one host an edge; the engine's rules are still read of the whole scenario."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", CHECK_XSCALE], capture_output=True, text=True, check=True, timeout=600)
+    done = json.loads(out.stdout)
+    assert done["keys"] == done["points"] == 360
+    assert done["largest"] == 100  # 1k flows built whole; 10k, 100k and 1M flows with one host an edge
+    assert done["rss"] < 300 * 2**20, done["rss"] / 2**20
+
+
+def test_a_large_network_naming_its_hosts_is_built_whole():
+    # One host an edge would have no link access.99999.up: a network naming one of its links is built whole, and
+    # refused where the whole is (here: the pacer in front of a host's link that does not exist).
+    from pacesim.sweep import check
+
+    engine = pacesim.apply_overrides(pacesim.Scenario(), ["topology.hosts_per_edge=100000"]).to_engine()
+    assert check._smaller(engine, 2**30) is not None
+    assert check._smaller(engine, check.BUILT_BYTES) is None  # small enough to build whole
+    named = pacesim.apply_overrides(pacesim.Scenario(), ["topology.hosts_per_edge=100000",
+                                                         'series.links=["access.99999.up"]', "series.interval=1s"])
+    assert check._smaller(named.to_engine(), 2**30) is None

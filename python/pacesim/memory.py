@@ -225,14 +225,17 @@ def network(s) -> Estimate:
     return _network(s.topology.kind, functools.partial(getattr, s.topology), s.traffic.two_way, traces)
 
 
-def check_network(engine: dict, limit: Optional[int] = None) -> None:
+def check_network(engine: dict, limit: Optional[int] = None) -> Estimate:
     """Refuse the scenario of engine JSON `engine` (a sweep's point, checked without making it whole) whose
     network (`_network`) exceeds `limit` bytes (default: the memory available) before it is built: a
     ScenarioError naming the key of its largest part, as `check` refuses a run (issue 33: `pacesim sweep`
-    built each point's network unweighed, and a point of 4x10^7 hosts aborted the process)."""
+    built each point's network unweighed, and a point of 4x10^7 hosts aborted the process). The network's
+    estimate if it fits."""
     t, traffic = engine["topology"], engine["traffic"]
     traces = [(i, u["trace"]["file"]) for i, u in enumerate(traffic["udp"]) if u["kind"] == "trace"]
-    _refuse(_network(t["kind"], t.get, traffic["two_way"], traces), limit)
+    e = _network(t["kind"], t.get, traffic["two_way"], traces)
+    _refuse(e, limit)
+    return e
 
 
 def _network(kind: str, value: Callable[[str], object], two_way: bool, traces: List[Tuple[int, str]]) -> Estimate:
