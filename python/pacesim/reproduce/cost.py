@@ -12,17 +12,21 @@ For E-base (100 Mb/s, 400 s, 1000 + 40 B, 5 + 5 hops) that is 48.1 million; the 
 at 5 KB. A core that is not saturated (short flows, light UDP) does less; a core carrying smaller packets
 (ACKs of two-way traffic, small UDP datagrams) does more (Q-tab2: 72,100 estimated, 75,000 counted).
 
-A packet-hop costs about the same in every topology; what changes it is fractional Gaussian noise: a
-scenario with an fBm UDP source (paper A's self-similar traffic) synthesises its arrivals and costs about six
-times as much per hop. Both costs are CPU time of one engine thread, which is a point's wall time on an idle
-machine (one worker per core). Points the store has run are timed by their recorded wall time instead
-(`pacesim reproduce --list`).
+A packet-hop costs about the same in every topology of the papers' sizes; what changes it is the network's
+size and fractional Gaussian noise. Past about 10,000 flows a network's state outgrows the caches and a hop
+costs more, about 4x from 100,000 flows on (`SCALE_NS_PER_HOP`); a scenario with an fBm UDP source (paper A's
+self-similar traffic) synthesises its arrivals and costs about six times as much per hop. Both costs are CPU
+time of one engine thread, which is a point's wall time on an idle machine (one worker per core). Points the
+store has run are timed by their recorded wall time instead (`pacesim reproduce --list`).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Optional
+
+from .. import memory
 
 NS_PER_HOP = 67
 """CPU ns per packet-hop: the median of the 31 points without fBm in bench/record/cost.jsonl (one full-size
@@ -31,6 +35,15 @@ topologies; Q-tab2's point too short to time)."""
 
 FBM_NS_PER_HOP = 375
 """CPU ns per packet-hop with an fBm UDP source: the median of E-fig14, A-fig13 and A-fig12 there (340-538)."""
+
+SCALE_NS_PER_HOP = ((10_000, NS_PER_HOP), (100_000, 280), (1_000_000, 273))
+"""CPU ns per packet-hop by the network's TCP flows, measured (issue 38): up to 10,000 flows the catalogue's
+`NS_PER_HOP` (bench/speed/README.md, "Scale": E-base scaled x10 cost 36 ns a hop against 32 at x1, where its
+state still fits the caches); at 100,000 flows about 280 (bench/record/COST.md, "X-scale": X-scale's 100k
+points, 91 CPU s a point for 310-343 million packet-hops, their check, build and report rows included); at
+1,000,000 flows 273 (bench/speed/README.md, "A million flows": 618 CPU s for 2,260 million packet-hops). Between
+two points the cost is taken linear in the logarithm of the flows (scale.csv's 30,000 flows lie between, at
+1.7x the 1k cost), and past the last it stays there."""
 
 
 def packet_hops(scenario, engine: Optional[dict] = None) -> float:
@@ -55,7 +68,7 @@ def _core_and_hops(scenario) -> tuple:
     """The core link's rate and the first flow's data and ACK hops, from the network built with one host (per
     edge) where its topology scales by hosts (`x-scale`): neither changes with their number, and X-scale's
     million hosts would take gigabytes and minutes to build for an estimate."""
-    from .. import memory, schema
+    from .. import schema
     from ..scenario import apply_overrides
     from ..topology import describe
 
@@ -82,8 +95,17 @@ def reads(axis: str) -> bool:
     return axis in (FLOWS, VARIANT) or any(axis == k or axis.startswith(k + ".") for k in READ)
 
 
+def ns_per_hop(flows: int) -> float:
+    """The CPU ns a packet-hop costs in a network of `flows` TCP flows (`SCALE_NS_PER_HOP`)."""
+    points = SCALE_NS_PER_HOP
+    for (low, below), (high, above) in zip(points, points[1:]):
+        if flows <= high:
+            return below + (above - below) * max(0.0, math.log(max(flows, 1) / low) / math.log(high / low))
+    return points[-1][1]
+
+
 def seconds(scenario) -> float:
     """The estimated CPU seconds of one run of `scenario` on one engine thread (its wall time when idle)."""
     engine = scenario.to_engine()
     fbm = any(u.get("kind") == "fbm" for u in engine["traffic"].get("udp") or ())
-    return packet_hops(scenario, engine) * (FBM_NS_PER_HOP if fbm else NS_PER_HOP) / 1e9
+    return packet_hops(scenario, engine) * (FBM_NS_PER_HOP if fbm else ns_per_hop(memory.tcp_flows(scenario))) / 1e9
