@@ -475,3 +475,21 @@ def test_a_large_network_naming_its_hosts_is_built_whole():
     named = pacesim.apply_overrides(pacesim.Scenario(), ["topology.hosts_per_edge=100000",
                                                          'series.links=["access.99999.up"]', "series.interval=1s"])
     assert check._smaller(named.to_engine(), 2**30) is None
+
+
+def test_a_large_network_naming_a_host_outside_the_lists_is_checked_whole():
+    # review-scale38b D1: `burstiness.link` names a host's link but is none of the lists `_smaller` reads, so the
+    # one-host network lacked access.39999.up and the valid sweep was refused; the smaller build's failure now
+    # builds the whole, which passes, and a name the whole lacks too is still refused naming the key.
+    from pacesim.sweep import Sweep, check
+    from pacesim.sweep.definition import SweepError
+    from pacesim.sweep.progress import bar
+
+    setting = ["topology.hosts_per_edge=4000", "duration=2s", "warmup=1s", "traffic.start=[\"0s\", \"1s\"]"]
+    good = Sweep(name="burst", axes={"core.buffer": ["5KB", "10KB"]}, seeds=[1],
+                 set=[*setting, 'burstiness={link = "access.39999.up", bin = "10ms", scales = 4}'])
+    assert len(check.check_points(good, bar(False))) == 2 * 16
+    bad = Sweep(name="burst", axes={"core.buffer": ["5KB", "10KB"]}, seeds=[1],
+                set=[*setting, 'burstiness={link = "access.40000.up", bin = "10ms", scales = 4}'])
+    with pytest.raises(SweepError, match="burstiness.link"):
+        check.check_points(bad, bar(False))
