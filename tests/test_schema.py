@@ -20,10 +20,10 @@ from pydantic import BaseModel, TypeAdapter
 
 from pydantic_core import PydanticUndefined
 
-from pacesim import _core, fields, schema
+from pacesim import _core, fields, schema, units
 from pacesim.scenario import FRONTS, Pacing, Red, Scenario, Series, Traffic, _keys, _table
 from pacesim.topology import KINDS
-from pacesim.units import format_rate, format_size, format_time
+from pacesim.units import format_rate, format_size, format_time, parse_rate, parse_size
 
 UNITS = {fields.Rate: "bit/s", fields.RateRange: "bit/s", fields.Size: "bytes", fields.PositiveSize: "bytes",
          fields.SizeRange: "bytes", fields.Time: "ns", fields.PositiveTime: "ns", fields.TimeRange: "ns"}
@@ -228,7 +228,8 @@ def _outside(node: dict) -> List[Any]:
         return out
     zero = {"bytes": "0B", "ns": "0s", "bit/s": "0bps"}
     if kind == ["integer"] and node.get("x-unit") in zero:
-        return [zero[node["x-unit"]]] if node["minimum"] >= 1 else []
+        most = [schema.HUMAN[node["x-unit"]](node["maximum"] + 1)] if "maximum" in node else []
+        return ([zero[node["x-unit"]]] if node["minimum"] >= 1 else []) + most
     if kind == ["integer"]:
         return [node["minimum"] - 1] + ([node["maximum"] + 1] if "maximum" in node else [])
     return []
@@ -241,6 +242,33 @@ def _bounded_keys():
         for key, node in schema.table(path)["properties"].items():
             for value in _outside(node):
                 yield ".".join(filter(None, [path, key])), value
+
+
+def _rates(node: Any, path: str = "") -> List[tuple]:
+    """(path, the lower bound) of every rate in the schema `node`, a value's or a range's items'."""
+    found = []
+    if isinstance(node, dict):
+        if node.get("x-unit") == "bit/s":
+            found.append((path, node.get("items", node).get("minimum", 0)))
+        found += [r for k, v in node.items() if k != "default" for r in _rates(v, f"{path}/{k}")]
+    elif isinstance(node, list):
+        found += [r for i, v in enumerate(node) for r in _rates(v, f"{path}[{i}]")]
+    return found
+
+
+def test_every_rate_is_positive_as_the_front_takes_it():
+    """The front's rates, a value (`fields.Rate`) or a range (`fields.RateRange`), refuse 0: so does the
+    engine's schema for every rate, a range's items too (`spec::bounds::with_limits`; E-base's ranges were
+    checked by hand in its `validate`, A-base's and four other kinds' not at all, refused only when the
+    network was built, naming `topology.links[1].rate`, a key the scenario has not)."""
+    rates = _rates(schema.SCHEMA)
+    assert len(rates) >= 18 and all(low >= 1 for _, low in rates), [r for r in rates if r[1] < 1]
+    for kind in ["a-base", "e-base", "q-line", "w-dumbbell"]:
+        from pacesim.scenario import parse_scenario
+
+        engine = parse_scenario({"topology": {"kind": kind}}).to_engine()
+        engine["topology"]["access_rate"] = [0, 5]
+        _engine_refuses(engine, "topology.access_rate[0]")
 
 
 @pytest.mark.parametrize("path, value", list(_bounded_keys()))
@@ -280,8 +308,23 @@ def _engine_refuses(engine: dict, field: str) -> None:
 
 
 def _engine_value(value: Any) -> Any:
-    """`_outside`'s value in the engine's wire form (a zero in human units is 0)."""
-    return 0 if isinstance(value, str) else value
+    """`_outside`'s value in the engine's wire form (a quantity in human units in its SI unit)."""
+    if not isinstance(value, str):
+        return value
+    return next(parse(value) for parse in (parse_size, parse_rate, _time) if _parses(parse, value))
+
+
+def _time(text: str) -> int:
+    """A time in ns, past the engine's clock too (`units.parse_time` refuses it)."""
+    return units._parse(text, "time")
+
+
+def _parses(parse: Any, text: str) -> bool:
+    try:
+        parse(text)
+        return True
+    except ValueError:
+        return False
 
 
 @pytest.mark.parametrize("path, value", [(p, v) for p, v in _bounded_keys() if not _non_finite(v)])

@@ -96,7 +96,8 @@ pub const MAX_TIME: u64 = 1_000_000 * crate::sim::time::NS_PER_SEC;
 pub const MS: u64 = 1_000_000;
 pub const MBPS: u64 = 1_000_000;
 
-/// The largest packet a scenario may send or assume (an IP packet's).
+/// The largest packet a scenario may send or assume, bytes: IPv4's total
+/// length is 16 bits. Each size key's schema bound (`range(max = MAX_PACKET)`).
 pub const MAX_PACKET: u64 = 65_535;
 
 /// `v` at most `max`, both quoted as `spell` writes them (`human::size`).

@@ -27,7 +27,7 @@ use crate::spec::InvalidField;
 #[schemars(rename = "Core")]
 pub struct Core {
     /// The core link's rate, bit/s; absent: the topology's (E-base: 100 Mb/s, paper E Sec 3.1).
-    #[schemars(extend("x-unit" = "bit/s"), range(min = 1))]
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub rate: u64,
     /// The core link's one-way propagation delay, ns; absent: the topology's (E-base: 100 ms).
     #[schemars(extend("x-unit" = "ns", "x-no-build" = true))]

@@ -86,9 +86,6 @@ impl PacketTraceSpec {
     /// The traced links by id, given each link name's id; an unknown or
     /// repeated name is an error naming `trace.links[i]`.
     pub fn link_ids(&self, id_of: impl Fn(&str) -> Option<u32>) -> Result<Vec<u32>, InvalidField> {
-        if self.max_bytes == Some(0) {
-            return Err(bad("trace.max_bytes", "must be greater than zero when given"));
-        }
         if self.links.is_empty() {
             return Err(bad("trace.links", "name at least one link to trace"));
         }
@@ -352,8 +349,9 @@ mod tests {
         let e = spec(&["core", "core"]).link_ids(id).unwrap_err();
         assert_eq!(e.field, "trace.links[1]");
         assert_eq!(spec(&[]).link_ids(id).unwrap_err().field, "trace.links");
+        // At least 1 B: its schema's bound (`spec::bounds`).
         let zero = PacketTraceSpec { max_bytes: Some(0), ..spec(&["core"]) };
-        assert_eq!(zero.link_ids(id).unwrap_err().field, "trace.max_bytes");
+        assert_eq!(crate::spec::bounds::past_bound(&zero).as_deref(), Some("max_bytes"));
     }
 
     #[cfg(target_os = "linux")]

@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use super::discipline::{Arrival, Discipline, Limits, Verdict};
 use crate::sim::rng::Stream;
 use crate::spec::human::size;
-use crate::spec::{bad, positive, InvalidField};
+use crate::spec::{bad, positive, InvalidField, MAX_PACKET};
 
 /// RED's parameters (Floyd and Jacobson 1993, Sec 4; ns-2 `Queue/RED`), used
 /// when `core.queue = "red"`. The defaults are paper E Fig. 9's: `max_th`
@@ -67,7 +67,7 @@ pub struct RedParams {
     pub byte_mode: bool,
     /// The packet size drop scaling, packet-mode limits and the idle-time
     /// correction assume, bytes (ns-2 `mean_pktsize_`).
-    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
+    #[schemars(extend("x-unit" = "bytes"), range(min = 1, max = MAX_PACKET))]
     pub mean_packet: u64,
     /// Mark ECN-capable arrivals CE instead of dropping them early (ns-2
     /// `setbit_`, Linux RED's `ecn`; RFC 3168 Sec 5); arrivals that are not

@@ -37,8 +37,10 @@ pub struct DropTailParams {
     /// K in bytes as a share of the buffer's byte limit, strictly between
     /// 0 and 1: K = floor(share x limit), so a sweep over buffers keeps K
     /// at one share of each (the X-transports experiment marks from a
-    /// third); instead of `mark_bytes`.
-    #[schemars(range(min = 0.0, max = 1.0))]
+    /// third); instead of `mark_bytes`. Not 0 (K = 0 marks every arrival,
+    /// to an empty queue too: `mark_bytes` is at least 1) nor 1 (K at the
+    /// limit is never reached).
+    #[schemars(extend("exclusiveMinimum" = 0.0, "exclusiveMaximum" = 1.0))]
     pub mark_share: Option<f64>,
 }
 
@@ -58,13 +60,11 @@ impl DropTailParams {
 
     /// Check the threshold against the queue's `limit`, given in the table
     /// at `at` (`core.droptail`): a threshold the buffer never lets the
-    /// queue reach would never mark. The error names the field.
+    /// queue reach would never mark (`mark_share`'s bounds, (0, 1), are its
+    /// schema's, `spec::bounds`). The error names the field.
     pub fn validate(&self, limit: &DropTail, at: &str) -> Result<(), InvalidField> {
         if let Some(share) = self.mark_share {
             let key = format!("{at}.mark_share");
-            if !(share > 0.0 && share < 1.0) {
-                return Err(bad(&key, format!("{share} is not strictly between 0 and 1")));
-            }
             if self.mark_bytes.is_some() {
                 return Err(bad(&key, "give K as mark_bytes or as mark_share, not both"));
             }
@@ -222,9 +222,11 @@ mod tests {
         assert!(share(1.0 / 3.0).validate(&limit, "core.droptail").is_ok());
         let refused =
             |p: DropTailParams, limit: &DropTail| p.validate(limit, "core.droptail").unwrap_err().to_string();
-        for s in [0.0, 1.0, -0.5, f64::NAN] {
-            assert!(refused(share(s), &limit).starts_with("core.droptail.mark_share: "), "{s}");
+        // Past (0, 1), the schema's bounds (`spec::bounds`), NaN too (`bounds::wire`).
+        for s in [0.0, 1.0, -0.5, 1.5, f64::NAN, f64::INFINITY] {
+            assert_eq!(crate::spec::bounds::past_bound(&share(s)).as_deref(), Some("mark_share"), "{s}");
         }
+        assert_eq!(crate::spec::bounds::past_bound(&share(0.5)), None);
         let both = DropTailParams { mark_bytes: Some(100), ..share(0.5) };
         assert!(refused(both, &limit).contains("not both"));
         let packets_only = DropTail { limit_bytes: None, limit_packets: Some(10) };

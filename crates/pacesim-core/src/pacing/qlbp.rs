@@ -41,11 +41,11 @@ pub struct QlbpSpec {
     /// QLBP: the rate at `q_max` packets queued (paper Q eq. 1; default from
     /// paper Q Sec V-B, Q-fig18).
     #[serde(default = "QlbpSpec::default_mu_max")]
-    #[schemars(extend("x-unit" = "bit/s"), range(min = 1))]
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub mu_max: u64,
     /// QLBP: the rate with an empty queue (paper Q eq. 1, Sec V-B); at most `mu_max`.
     #[serde(default = "QlbpSpec::default_mu_min")]
-    #[schemars(extend("x-unit" = "bit/s"), range(min = 1))]
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub mu_min: u64,
     /// QLBP: the queue length, packets, from which it sends at the link rate
     /// (paper Q Sec V-B).
@@ -83,9 +83,8 @@ impl QlbpSpec {
     }
 
     /// Check the knobs' rules across keys (each knob's bounds are its
-    /// schema's, `spec::bounds`; a utilization of NaN built in Rust, null
-    /// on the wire as if absent, is refused here); the error names the
-    /// field under `at` (`pacing`).
+    /// schema's, `spec::bounds`, a utilization of NaN built in Rust too,
+    /// `bounds::wire`); the error names the field under `at` (`pacing`).
     pub fn validate(&self, at: &str) -> Result<(), InvalidField> {
         if self.mu_min > self.mu_max {
             let message =
@@ -93,9 +92,6 @@ impl QlbpSpec {
             return Err(bad(&format!("{at}.mu_min"), message));
         }
         match (self.utilization, self.max_delay) {
-            (Some(rho), Some(_)) if !(rho > 0.0 && rho <= 1.0) => {
-                Err(bad(&format!("{at}.utilization"), format!("{rho} is not a utilisation in (0, 1]")))
-            }
             (Some(_), None) => Err(bad(&format!("{at}.max_delay"), "the QLBP rule of thumb needs max_delay")),
             (None, Some(_)) => {
                 Err(bad(&format!("{at}.utilization"), "the QLBP rule of thumb needs utilization"))

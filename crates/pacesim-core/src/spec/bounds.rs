@@ -18,25 +18,239 @@
 //! would read by position: it is refused here, naming the table; a full
 //! JSON Schema validator would name a tagged table's bad key
 //! only as "valid under none of oneOf". A number that is not optional is
-//! refused as null: NaN or an infinity in a spec built in Rust, which its
-//! wire form writes as null. A component's `validate` checks only what
-//! these bounds cannot say (rules across keys).
+//! refused as null. A spec built in Rust is held to them through [`wire`],
+//! which first refuses a float that is not finite (NaN, an infinity),
+//! naming its path: its wire form would write it as null, for an optional
+//! key the same as absent, past every bound. A component's `validate`
+//! checks only what these bounds cannot say (rules across keys).
 
+use std::fmt;
+
+use serde::ser::{self, Serialize, Serializer};
 use serde_json::{Number, Value};
 
 use super::human::in_unit;
 use super::{bad, InvalidField, MAX_TIME};
 
-/// `schema` with every time (`x-unit` "ns", a value or a range's items)
-/// bounded by the engine's clock, [`MAX_TIME`] (a bound of its own kept if
-/// lower): the one place the largest time is declared, so [`check`]
-/// refuses a time past it naming its path, whichever key it is.
-pub fn with_clock(mut schema: Value) -> Value {
+/// The wire form (JSON) of `spec`, a spec built in Rust, to hold to the
+/// schema's bounds ([`check`]); a float in it that is not finite is refused
+/// naming its path (`pacing.utilization: NaN is not a finite number`),
+/// where its wire form would hold null.
+pub fn wire<T: Serialize>(spec: &T) -> Result<Value, InvalidField> {
+    spec.serialize(Finite { path: "" }).map_err(|e| {
+        let InvalidField { field, message } = e.at("");
+        bad(if field.is_empty() { "scenario" } else { &field }, message)
+    })?;
+    serde_json::to_value(spec).map_err(|e| bad("scenario", e.to_string()))
+}
+
+/// A serializer that writes nothing and refuses a float that is not
+/// finite, naming its path under `path` ([`wire`]).
+struct Finite<'a> {
+    path: &'a str,
+}
+
+/// Why [`Finite`] refused a value: the float's path (None until a table
+/// or list holding it names it) and what is wrong.
+#[derive(Debug)]
+struct NotFinite {
+    field: Option<String>,
+    message: String,
+}
+
+impl NotFinite {
+    /// This error named at `path`, unless named below it. A table written
+    /// through its own wire form ([`super::variants::write`]) names the key
+    /// inside it in its message: `utilization: ...` under `pacing`.
+    fn at(self, path: &str) -> InvalidField {
+        if let Some(field) = self.field {
+            return InvalidField { field, message: self.message };
+        }
+        match self.message.split_once(": ") {
+            Some((inner, m)) if !inner.contains(' ') => bad(&join(path, inner), m),
+            _ => bad(path, self.message),
+        }
+    }
+}
+
+impl fmt::Display for NotFinite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for NotFinite {}
+
+impl ser::Error for NotFinite {
+    fn custom<T: fmt::Display>(message: T) -> Self {
+        NotFinite { field: None, message: message.to_string() }
+    }
+}
+
+/// `inner` under `path` (`pacing` and `fraction`: `pacing.fraction`; an index `[0]` is not dotted).
+fn join(path: &str, inner: &str) -> String {
+    match (path.is_empty(), inner.starts_with('[')) {
+        (true, _) => inner.to_string(),
+        (false, true) => format!("{path}{inner}"),
+        (false, false) => format!("{path}.{inner}"),
+    }
+}
+
+type Probed = Result<(), NotFinite>;
+
+/// What [`Finite`] holds while it walks a table or a list: its path, the
+/// next element's index, a map's key.
+struct Walk {
+    path: String,
+    index: usize,
+    key: String,
+}
+
+impl Walk {
+    fn probe<T: ?Sized + Serialize>(&self, inner: &str, value: &T) -> Probed {
+        let path = join(&self.path, inner);
+        value.serialize(Finite { path: &path }).map_err(|e| {
+            let named = e.at(&path);
+            NotFinite { field: Some(named.field), message: named.message }
+        })
+    }
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Probed {
+        self.index += 1;
+        self.probe(&format!("[{}]", self.index - 1), value)
+    }
+}
+
+/// [`Walk`] as serde's compounds: of elements (by index) and of fields (by key).
+macro_rules! walks {
+    ($($trait:ident::$method:ident($($key:ident: $arg:ty)?) => $walk:ident),*) => {
+        $(impl ser::$trait for Walk {
+            type Ok = ();
+            type Error = NotFinite;
+            fn $method<T: ?Sized + Serialize>(&mut self, $($key: $arg,)? value: &T) -> Probed {
+                self.$walk($($key,)? value)
+            }
+            fn end(self) -> Probed {
+                Ok(())
+            }
+        })*
+    };
+}
+
+walks!(
+    SerializeSeq::serialize_element() => element,
+    SerializeTuple::serialize_element() => element,
+    SerializeTupleStruct::serialize_field() => element,
+    SerializeTupleVariant::serialize_field() => element,
+    SerializeStruct::serialize_field(key: &'static str) => probe,
+    SerializeStructVariant::serialize_field(key: &'static str) => probe
+);
+
+impl ser::SerializeMap for Walk {
+    type Ok = ();
+    type Error = NotFinite;
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Probed {
+        // The scenario's maps are keyed by strings.
+        self.key =
+            serde_json::to_value(key).ok().and_then(|k| k.as_str().map(str::to_owned)).unwrap_or_default();
+        Ok(())
+    }
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Probed {
+        self.probe(&self.key.clone(), value)
+    }
+    fn end(self) -> Probed {
+        Ok(())
+    }
+}
+
+/// [`Finite`]'s methods for values with nothing inside (every integer, a string, a unit).
+macro_rules! nothing_inside {
+    ($($method:ident($($arg:ty),*);)*) => {
+        $(fn $method(self, $(_: $arg),*) -> Probed { Ok(()) })*
+    };
+}
+
+/// [`Finite`]'s compounds: a [`Walk`] at its path, a variant's under its name.
+macro_rules! compounds {
+    ($($method:ident($($name:ident: $arg:ty),*) $(under $variant:ident)?;)*) => {
+        $(fn $method(self, $($name: $arg),*) -> Result<Walk, NotFinite> {
+            let path = self.path.to_string();
+            $(let path = join(&path, $variant);)?
+            Ok(Walk { path, index: 0, key: String::new() })
+        })*
+    };
+}
+
+impl Serializer for Finite<'_> {
+    type Ok = ();
+    type Error = NotFinite;
+    type SerializeSeq = Walk;
+    type SerializeTuple = Walk;
+    type SerializeTupleStruct = Walk;
+    type SerializeTupleVariant = Walk;
+    type SerializeMap = Walk;
+    type SerializeStruct = Walk;
+    type SerializeStructVariant = Walk;
+
+    nothing_inside! {
+        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32); serialize_i64(i64);
+        serialize_u8(u8); serialize_u16(u16); serialize_u32(u32); serialize_u64(u64); serialize_char(char);
+        serialize_str(&str); serialize_bytes(&[u8]); serialize_none(); serialize_unit();
+        serialize_unit_struct(&'static str); serialize_unit_variant(&'static str, u32, &'static str);
+    }
+
+    fn serialize_f32(self, v: f32) -> Probed {
+        self.serialize_f64(v.into())
+    }
+    fn serialize_f64(self, v: f64) -> Probed {
+        if v.is_finite() {
+            return Ok(());
+        }
+        Err(NotFinite { field: Some(self.path.to_string()), message: format!("{v} is not a finite number") })
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Probed {
+        value.serialize(self)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, value: &T) -> Probed {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Probed {
+        // Written as a table of one key, the variant's name (`{"range": [...]}`).
+        Walk { path: self.path.to_string(), index: 0, key: String::new() }.probe(variant, value)
+    }
+    compounds! {
+        serialize_seq(_len: Option<usize>);
+        serialize_tuple(_len: usize);
+        serialize_tuple_struct(_name: &'static str, _len: usize);
+        serialize_tuple_variant(_name: &'static str, _i: u32, variant: &'static str, _len: usize) under variant;
+        serialize_map(_len: Option<usize>);
+        serialize_struct(_name: &'static str, _len: usize);
+        serialize_struct_variant(_name: &'static str, _i: u32, variant: &'static str, _len: usize) under variant;
+    }
+}
+
+/// `schema` with the engine's limits on every quantity of a unit (`x-unit`,
+/// a value or a range's items), a bound of the key's own kept where it is
+/// tighter: a time ("ns") at most the engine's clock, [`MAX_TIME`], and a
+/// rate ("bit/s") at least 1 b/s (a link or a source of 0 b/s never
+/// sends). The one place each is declared, so [`check`] refuses a time or
+/// a rate past it naming its path, whichever key it is, and the front's
+/// types, which take every rate as positive, are the schema's.
+pub fn with_limits(mut schema: Value) -> Value {
     fn walk(node: &mut Value) {
-        if node.get("x-unit").and_then(Value::as_str) == Some("ns") {
+        if let Some(unit) = node.get("x-unit").and_then(Value::as_str).map(str::to_owned) {
             let bounded = if node.get("items").is_some() { &mut node["items"] } else { &mut *node };
-            let own = bounded.get("maximum").and_then(Value::as_u64).unwrap_or(u64::MAX);
-            bounded["maximum"] = own.min(MAX_TIME).into();
+            let own = |key: &str, default: u64| bounded.get(key).and_then(Value::as_u64).unwrap_or(default);
+            match unit.as_str() {
+                "ns" => bounded["maximum"] = own("maximum", u64::MAX).min(MAX_TIME).into(),
+                "bit/s" => bounded["minimum"] = own("minimum", 0).max(1).into(),
+                _ => {}
+            }
         }
         match node {
             Value::Object(table) => table.values_mut().for_each(walk),
@@ -180,11 +394,12 @@ fn within(n: &Number, node: &Value, unit_of: &Value, path: &str) -> Result<(), I
 }
 
 /// The first key of a component's `spec` past the bounds of its own schema
-/// (for its tests: a spec built in Rust, named from its table).
+/// with the engine's limits (for its tests: a spec built in Rust, named
+/// from its table).
 #[cfg(test)]
 pub fn past_bound<T: serde::Serialize + schemars::JsonSchema>(spec: &T) -> Option<String> {
-    let schema = schemars::schema_for!(T).to_value();
-    check(&serde_json::to_value(spec).ok()?, &schema).err().map(|e| e.field)
+    let schema = with_limits(schemars::schema_for!(T).to_value());
+    wire(spec).and_then(|w| check(&w, &schema)).err().map(|e| e.field)
 }
 
 /// `a < b`, exactly for integers (a u64 past 2^53 is not a float's).
@@ -291,7 +506,7 @@ mod tests {
     /// bound of its own kept); a range's item is named in its unit.
     #[test]
     fn every_time_is_bounded_by_the_clock() {
-        let schema = with_clock(json!({
+        let schema = with_limits(json!({
             "properties": {
                 "rto": {"type": "integer", "x-unit": "ns"},
                 "target": {"type": "integer", "maximum": 3_600_000_000_000u64, "x-unit": "ns"},
@@ -308,6 +523,25 @@ mod tests {
             format!("delay[1]: {past}ns must be at most 1000000s")
         );
         assert!(refused(json!({"target": 3_600_000_000_001u64})).unwrap().starts_with("target: "));
+    }
+
+    /// Every rate, a value or a range's, is at least 1 b/s (a higher lower
+    /// bound of its own kept); a range's item is named by its index.
+    #[test]
+    fn every_rate_is_positive() {
+        let schema = with_limits(json!({
+            "properties": {
+                "rate": {"type": ["integer", "null"], "x-unit": "bit/s"},
+                "peak": {"type": "integer", "minimum": 1000, "x-unit": "bit/s"},
+                "access": {"type": "array", "items": {"type": "integer", "minimum": 0}, "x-unit": "bit/s"},
+                "size": {"type": "integer", "x-unit": "bytes"},
+            },
+        }));
+        let refused = |v: Value| check(&v, &schema).err().map(|e| e.to_string());
+        assert_eq!(refused(json!({"rate": 1, "peak": 1000, "access": [1, 1], "size": 0})), None);
+        assert_eq!(refused(json!({"rate": 0})).unwrap(), "rate: 0bps must be at least 1bps");
+        assert_eq!(refused(json!({"peak": 999})).unwrap(), "peak: 999bps must be at least 1kbps");
+        assert_eq!(refused(json!({"access": [0, 5]})).unwrap(), "access[0]: 0bps must be at least 1bps");
     }
 
     /// A list where a table is expected is refused naming the table (serde's

@@ -127,8 +127,8 @@ pub fn read<'de, D: Deserializer<'de>, T: DeserializeOwned, V: Variants>(
                 _ => fail(e),
             }
         })?;
-        // Each knob given within the bounds its spec declares (and the clock's).
-        let bounds = super::bounds::with_clock(serde_json::json!({"properties": keys, "$defs": defs}));
+        // Each knob given within the bounds its spec declares (and the engine's limits).
+        let bounds = super::bounds::with_limits(serde_json::json!({"properties": keys, "$defs": defs}));
         super::bounds::check(&Value::Object(given), &bounds)
             .map_err(|e| fail(InvalidField { field: format!("{at}.{}", e.field), ..e }))?;
         variant.validate().map_err(fail)?;
@@ -167,10 +167,11 @@ pub fn write<S: Serializer, T: Serialize, V: Variants>(
     variant: &V,
     s: S,
 ) -> Result<S::Ok, S::Error> {
-    let Value::Object(mut out) = serde_json::to_value(variant).map_err(S::Error::custom)? else {
+    // Each float finite (`bounds::wire`): JSON would write NaN as null.
+    let Value::Object(mut out) = super::bounds::wire(variant).map_err(S::Error::custom)? else {
         return Err(S::Error::custom("a variant is written as a table"));
     };
-    let Value::Object(common) = serde_json::to_value(table).map_err(S::Error::custom)? else {
+    let Value::Object(common) = super::bounds::wire(table).map_err(S::Error::custom)? else {
         return Err(S::Error::custom("a table is written as a table"));
     };
     // The tag first, then the common keys, then the variant's knobs.

@@ -21,7 +21,7 @@ use super::{bic, cubic};
 use crate::sim::rng::{stream, Stream};
 use crate::spec::human::time;
 use crate::spec::variants::{Table, Variants};
-use crate::spec::{bad, positive, InvalidField, MS};
+use crate::spec::{bad, positive, InvalidField, MAX_PACKET, MS};
 
 /// The registry of TCP variants, one line each, its doc comment the
 /// variant's: `"name" => Variant(Spec)` for a variant with knobs, its spec
@@ -129,15 +129,16 @@ pub struct Tcp {
     /// The variant with its knobs, `tcp.variant` (read by its [`Table`]).
     #[serde(skip)]
     pub variant: TcpVariant,
-    /// Payload per data segment (ns-2 `packetSize_`; paper E: 1000 B), bytes.
-    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
+    /// Payload per data segment (ns-2 `packetSize_`; paper E: 1000 B),
+    /// bytes; with `header_size`, at most the engine's largest packet.
+    #[schemars(extend("x-unit" = "bytes"), range(min = 1, max = MAX_PACKET))]
     pub segment_size: u64,
     /// TCP/IP header added on the wire (ns-2 `tcpip_base_hdr_size_`, with
     /// `useHeaders_ true`): data packets are segment_size + header_size.
-    #[schemars(extend("x-unit" = "bytes"))]
+    #[schemars(extend("x-unit" = "bytes"), range(max = MAX_PACKET))]
     pub header_size: u64,
     /// ACK size on the wire (ns-2 `Agent/TCPSink packetSize_`).
-    #[schemars(extend("x-unit" = "bytes"), range(min = 1))]
+    #[schemars(extend("x-unit" = "bytes"), range(min = 1, max = MAX_PACKET))]
     pub ack_size: u64,
     /// Receiver's advertised window limit, packets (ns-2 `window_`; large so
     /// that it never binds).
@@ -367,13 +368,14 @@ mod tests {
             TcpVariant::Bbr(BbrSpec { cwnd_gain: f64::NAN, ..Default::default() }),
             TcpVariant::Dctcp(DctcpSpec { g: f64::NAN, ..Default::default() }),
         ];
-        for (variant, key) in knobs.into_iter().zip(["fast_alpha", "fast_gamma", "bbr_cwnd_gain", "dctcp_g"])
-        {
+        let keys =
+            [("fast_alpha", "NaN"), ("fast_gamma", "inf"), ("bbr_cwnd_gain", "NaN"), ("dctcp_g", "NaN")];
+        for (variant, (key, value)) in knobs.into_iter().zip(keys) {
             let mut s = crate::engine::world::testing::line_scenario(10_000);
             s.tcp.variant = variant;
             assert_eq!(
                 s.validate().unwrap_err().to_string(),
-                format!("tcp.{key}: null is not a finite number")
+                format!("tcp.{key}: {value} is not a finite number")
             );
         }
     }

@@ -278,9 +278,11 @@ impl Graph {
     /// Build the network: draw every link's rate and delay, create both
     /// halves of each link (forward first), route every flow, and with
     /// `two_way` add every flow's twin after them. Errors name the offending
-    /// field: a link to a missing node, a duplicate name, a zero rate, a
-    /// missing or doubled core, a flow between unconnected hosts, a queue
-    /// given for the core's reverse half that two-way traffic takes from `[core]`.
+    /// field: a link to a missing node, a duplicate name, a missing or
+    /// doubled core, a flow between unconnected hosts, a queue given for
+    /// the core's reverse half that two-way traffic takes from `[core]`
+    /// (a zero rate or packet limit is past the schema's bounds,
+    /// `spec::bounds`, which `Scenario::validate` holds first).
     pub fn build(&self, core: &Core, seed: u64, two_way: bool) -> Result<Network, InvalidField> {
         let index = self.index()?;
         let cores: Vec<usize> = (0..self.links.len()).filter(|&i| self.links[i].core).collect();
@@ -319,9 +321,6 @@ impl Graph {
                 let missing = |f: &str| bad(field(f), "required (only the core link takes it from [core])");
                 let (rate, delay) =
                     (l.rate.ok_or_else(|| missing("rate"))?, l.delay.ok_or_else(|| missing("delay"))?);
-                if rate[0] == 0 {
-                    return Err(bad(field("rate"), "must be greater than zero"));
-                }
                 for (f, r) in [("rate", rate), ("delay", delay)] {
                     if r[0] > r[1] {
                         return Err(bad(
@@ -354,12 +353,6 @@ impl Graph {
                     .map_err(|message| bad(field(&format!("{half}.name")), message))?;
                 if names.insert(name.clone(), i).is_some() {
                     return Err(bad(field(&format!("{half}.name")), format!("duplicate link name {name:?}")));
-                }
-                if dir.buffer_packets == Some(0) {
-                    return Err(bad(
-                        field(&format!("{half}.buffer_packets")),
-                        "must be greater than zero when given",
-                    ));
                 }
                 let queue = if core_queue {
                     if dir.queue.is_some() {

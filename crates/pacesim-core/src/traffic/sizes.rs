@@ -6,10 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::sim::rng::{uniform, Stream};
-use crate::spec::InvalidField;
-
-/// The longest packet on the wire, bytes: IPv4's total length is 16 bits.
-pub const MAX_PACKET_BYTES: u64 = 65_535;
+use crate::spec::{InvalidField, MAX_PACKET};
 
 /// Packet sizes on the wire, bytes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -55,10 +52,10 @@ impl Sizes {
             Sizes::List(l) if l.is_empty() => return Err(bad("the list of sizes is empty".into())),
             Sizes::List(l) => (*l.iter().min().unwrap(), *l.iter().max().unwrap()),
         };
-        if lo == 0 || hi > MAX_PACKET_BYTES {
+        if lo == 0 || hi > MAX_PACKET {
             // A 1 GB datagram passed (issue 33): no IPv4 packet is longer than its 16-bit total length.
             return Err(bad(format!(
-                "packet sizes must be in [1, {MAX_PACKET_BYTES}] bytes (an IPv4 packet's most, header included)"
+                "packet sizes must be in [1, {MAX_PACKET}] bytes (an IPv4 packet's most, header included)"
             )));
         }
         Ok(())

@@ -73,7 +73,7 @@ pub struct TmixSpec {
     /// Play the vectors over and over, their start times scaled so that
     /// their ADUs average this rate, bit/s; instead of `scale`.
     #[serde(default)]
-    #[schemars(extend("x-unit" = "bit/s"), range(min = 1))]
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub rate: Option<u64>,
     /// The wait before the FIN added to a vector that ends without one, ns
     /// (ns-2 `set-fin-time`: 1 s).

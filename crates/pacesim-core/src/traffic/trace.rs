@@ -106,7 +106,8 @@ pub struct TraceSpec {
 
 impl TraceSpec {
     /// Columns name one size, at most one time, no other name twice; `fps`
-    /// is given (and positive) exactly when there is no time column.
+    /// is given exactly when there is no time column (its bounds are its
+    /// schema's, `spec::bounds`, NaN built in Rust too, `bounds::wire`).
     pub fn validate(&self, field: &str) -> Result<(), InvalidField> {
         let bad = |key: &str, message: String| InvalidField { field: format!("{field}.{key}"), message };
         let c = &self.columns;
@@ -128,9 +129,6 @@ impl TraceSpec {
             }
             (false, None) => {
                 Err(bad("fps", "required: columns has no time column (time_s or time_ms)".into()))
-            }
-            (false, Some(f)) if !(f.is_finite() && f > 0.0) => {
-                Err(bad("fps", format!("{f} is not a positive number of frames per second")))
             }
             _ => Ok(()),
         }
@@ -500,8 +498,11 @@ mod tests {
         assert!(err(vec![TimeS, TimeMs, Bytes], None).1.contains("at most one time column"));
         assert_eq!(err(vec![TimeS, Bytes], Some(25.0)).0, "u.trace.fps");
         assert!(err(vec![Bytes], None).1.starts_with("required"));
-        assert!(err(vec![Bytes], Some(0.0)).1.contains("not a positive"));
-        assert!(err(vec![Bytes], Some(f64::NAN)).1.contains("not a positive"));
+        // fps's bounds are its schema's (`spec::bounds`), NaN and infinities too (`bounds::wire`).
+        for fps in [0.0, 1e-7, 2e9, f64::NAN, f64::INFINITY] {
+            let at = crate::spec::bounds::past_bound(&spec(vec![Bytes], Some(fps)));
+            assert_eq!(at.as_deref(), Some("fps"), "{fps}");
+        }
     }
 
     #[test]

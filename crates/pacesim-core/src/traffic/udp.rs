@@ -90,7 +90,7 @@ pub struct UdpSpec {
     /// Mean wire rate in bits per second (the peak for onoff); required but
     /// for a trace, which plays as recorded without it and is scaled to it with it.
     #[serde(default)]
-    #[schemars(extend("x-unit" = "bit/s"), range(min = 1))]
+    #[schemars(extend("x-unit" = "bit/s"))]
     pub rate: Option<u64>,
     /// Packet sizes on the wire, bytes.
     #[schemars(title = "UDP packet size", extend("x-unit" = "bytes"))]
@@ -176,18 +176,19 @@ impl UdpSpec {
         }
     }
 
+    /// Check the rules across keys: which kind takes which knob, a rate
+    /// (but for a trace), two hosts; each key's bounds are its schema's
+    /// (`spec::bounds`: a positive rate, `on` and `off`, `hurst` in [1/2,
+    /// [`HURST_MAX`]), NaN built in Rust too (`bounds::wire`). The error
+    /// names the field under `field` (`traffic.udp[0]`).
     pub fn validate(&self, field: &str) -> Result<(), InvalidField> {
         let bad = |key: &str, message: &str| InvalidField {
             field: format!("{field}.{key}"),
             message: message.into(),
         };
         let kind = self.kind;
-        match self.rate {
-            Some(0) => return Err(bad("rate", "must be greater than zero")),
-            None if kind != UdpKind::Trace => {
-                return Err(bad("rate", &format!("required for {}", kind.source())))
-            }
-            _ => {}
+        if self.rate.is_none() && kind != UdpKind::Trace {
+            return Err(bad("rate", &format!("required for {}", kind.source())));
         }
         self.size.validate(&format!("{field}.size"))?;
         for (key, given, wanted) in [
@@ -208,17 +209,9 @@ impl UdpSpec {
         if self.from == self.to {
             return Err(bad("to", "is the sending host (from): a source needs a path to cross"));
         }
-        if self.on == Some(0) || self.off == Some(0) {
-            return Err(bad(if self.on == Some(0) { "on" } else { "off" }, "must be greater than zero"));
-        }
-        if let Some(t) = &self.trace {
-            t.validate(&format!("{field}.trace"))?;
-        }
-        match (kind, self.hurst) {
-            (UdpKind::Fbm, Some(h)) if !(0.5..=HURST_MAX).contains(&h) => {
-                Err(bad("hurst", "must be in [0.5, 0.95]"))
-            }
-            _ => Ok(()),
+        match &self.trace {
+            Some(t) => t.validate(&format!("{field}.trace")),
+            None => Ok(()),
         }
     }
 }
@@ -504,6 +497,7 @@ impl UdpSource {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::bounds::past_bound;
     use crate::traffic::trace::{Column, Spacing};
 
     fn spec(kind: UdpKind, rate: u64, size: Sizes) -> UdpSpec {
@@ -773,26 +767,31 @@ mod tests {
         assert!(matches!(fgn(0.954), Err(super::super::fbm::FgnError::Embedding { .. })));
         let fbm = |h| UdpSpec { hurst: Some(h), ..spec(UdpKind::Fbm, 1, Sizes::Range([200, 200])) };
         assert!(fbm(HURST_MAX).validate("u").is_ok());
-        assert_eq!(fbm(0.951).validate("u").unwrap_err().field, "u.hurst");
+        assert_eq!(past_bound(&fbm(HURST_MAX)), None);
+        assert_eq!(past_bound(&fbm(0.951)).as_deref(), Some("hurst"));
     }
 
     #[test]
     fn bad_specs_name_their_field() {
-        let e = spec(UdpKind::Cbr, 0, Sizes::Range([1, 2])).validate("traffic.udp[0]").unwrap_err();
-        assert_eq!(e.field, "traffic.udp[0].rate");
+        // Each key's bounds are its schema's (`spec::bounds`), NaN too (`bounds::wire`).
+        let bound = |s: UdpSpec| past_bound(&s);
+        assert_eq!(bound(spec(UdpKind::Cbr, 0, Sizes::Range([1, 2]))).as_deref(), Some("rate"));
         let e = spec(UdpKind::Cbr, 1, Sizes::List(vec![])).validate("traffic.udp[1]").unwrap_err();
         assert_eq!(e.field, "traffic.udp[1].size");
         let e = spec(UdpKind::Cbr, 1, Sizes::Range([0, 2])).validate("traffic.udp[1]").unwrap_err();
         assert!(e.message.contains("[1,"), "{e}");
         let fbm = |hurst, size| UdpSpec { hurst, ..spec(UdpKind::Fbm, 1, size) };
         assert_eq!(fbm(None, Sizes::Range([200, 200])).validate("u").unwrap_err().field, "u.hurst");
-        assert_eq!(fbm(Some(1.0), Sizes::Range([200, 200])).validate("u").unwrap_err().field, "u.hurst");
+        for h in [1.0, 0.49, f64::NAN, f64::INFINITY] {
+            assert_eq!(bound(fbm(Some(h), Sizes::Range([200, 200]))).as_deref(), Some("hurst"), "{h}");
+        }
         assert!(fbm(Some(0.8), Sizes::Range([100, 300])).validate("u").is_ok());
         let poisson = UdpSpec { hurst: Some(0.8), ..spec(UdpKind::Poisson, 1, Sizes::Range([1, 1])) };
         assert_eq!(poisson.validate("u").unwrap_err().field, "u.hurst");
         let onoff = |on, off| UdpSpec { on, off, ..spec(UdpKind::Onoff, 1, Sizes::Range([1, 1])) };
         assert_eq!(onoff(Some(1), None).validate("u").unwrap_err().field, "u.off");
-        assert_eq!(onoff(Some(0), Some(1)).validate("u").unwrap_err().field, "u.on");
+        assert_eq!(bound(onoff(Some(0), Some(1))).as_deref(), Some("on"));
+        assert_eq!(bound(onoff(Some(1), Some(0))).as_deref(), Some("off"));
         assert!(onoff(Some(1), Some(1)).validate("u").is_ok());
         let v = video("f", vec![Column::Bytes], 1, None);
         assert!(v.validate("u").is_ok() && UdpSpec { rate: Some(1), ..v.clone() }.validate("u").is_ok());
