@@ -109,6 +109,8 @@ def prepared(scenario: Union[Scenario, dict, str, os.PathLike], set: Sequence[st
         scenario = parse_scenario(scenario, max_memory=max_memory)
     elif not isinstance(scenario, Scenario):
         raise TypeError(f"expected a Scenario, a dict or a TOML path, got {type(scenario).__name__}")
+    else:  # held to the engine's rules before it is weighed: `model_copy(update=...)` changes a Scenario unchecked
+        scenario.engine_checked()  # (review36c D5: a NaN read as "expected value", or by the weighing as a ValueError)
     if isinstance(set, str):
         raise TypeError('set takes a list of "key=value" strings, e.g. set=["core.buffer=5KB"]')
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
@@ -143,7 +145,7 @@ def simulate(scenario: Scenario, threads: int = THREADS, progress: Optional[Call
                 engine = scenario.model_copy(update={"trace": scenario.trace.model_copy(update={"file": text})})
             try:
                 # As the engine read it when the scenario was made, unless the trace's file changed it.
-                report = _core.run_json(schema.checked(json.dumps(engine.to_engine())), progress, threads)
+                report = _core.run_json(schema.checked(engine.engine_json()), progress, threads)
             except ValueError as e:
                 e = ScenarioError.from_engine(e)
                 if text:  # the trace named as given, not as the file the engine wrote

@@ -17,6 +17,7 @@ TCP details the paper leaves out.
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -123,16 +124,33 @@ class _Scenario(_Model):
     def engine_checked(self) -> _Scenario:
         """This scenario, held to the engine's own rules (`Scenario::validate`; a ScenarioError naming the field
         it checks) as the engine reads it, once: what it read is kept to be described or run (`schema.checked`)."""
+        text = self.engine_json()
         try:
-            schema.checked(json.dumps(self.to_engine()))
+            schema.checked(text)
         except ValueError as e:
             raise ScenarioError.from_engine(e) from None
         return self
 
+    def engine_json(self) -> str:
+        """`to_engine` as JSON text; a ScenarioError naming the field of a number that is NaN or infinite, which
+        JSON cannot hold (the engine read the token `NaN` as "expected value", review36c D5): only a change pydantic
+        does not validate puts one there (`model_copy(update=...)`), as every field's bounds refuse it."""
+        engine = self.to_engine()
+        try:
+            return json.dumps(engine, allow_nan=False)
+        except ValueError:
+            where, value = _non_finite(engine)
+            what = "not a number (NaN)" if value != value else "infinite, not a finite number"
+            raise ScenarioError(_path(where), f"{value} is {what}", value) from None
+
     def core_values(self) -> _Model:
         """`core` with every key left out taken from the topology's defaults."""
         given = self.core.model_dump(mode="json", exclude_none=True)
-        return type(self.core).model_validate({**core_defaults(self.topology.kind), **given})
+        try:
+            return type(self.core).model_validate({**core_defaults(self.topology.kind), **given})
+        except ValidationError as e:  # a core changed unchecked (`model_copy(update=...)`): named as a file's key is
+            field, message, value = _problem(e.errors()[0])
+            raise ScenarioError(f"core.{field}", message, value) from None
 
     def to_engine(self) -> dict:
         """The engine's JSON scenario: same keys, SI integers, ranges as [lo, hi] (a run's store key covers
@@ -145,6 +163,20 @@ class _Scenario(_Model):
     def to_toml(self) -> str:
         """The scenario as a TOML file in human units; `load_scenario` reads it back."""
         return tomli_w.dumps(self.model_dump(mode="json", exclude_none=True, by_alias=True))
+
+
+def _non_finite(data: Any, where: Tuple[Union[str, int], ...] = ()) -> Tuple[Tuple[Union[str, int], ...], float]:
+    """The path (keys and list indices) and value of the first float in `data` (an engine scenario) that is NaN
+    or infinite; ((), nan) if there is none."""
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, (list, tuple)) else ()
+    for key, value in items:
+        if isinstance(value, float) and not math.isfinite(value):
+            return where + (key,), value
+        if isinstance(value, (dict, list, tuple)):
+            found = _non_finite(value, where + (key,))
+            if found[0]:
+                return found
+    return (), math.nan
 
 
 FRONTS = {

@@ -74,6 +74,6 @@ def describe(scenario, examples: int = 3) -> dict:
     from .fields import ScenarioError
 
     try:  # the scenario as the engine read it when it was made (`schema.checked`)
-        return json.loads(_core.describe_json(schema.checked(json.dumps(scenario.to_engine())), examples))
+        return json.loads(_core.describe_json(schema.checked(scenario.engine_json()), examples))
     except ValueError as e:
         raise ScenarioError.from_engine(e) from None
