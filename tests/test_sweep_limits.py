@@ -493,3 +493,128 @@ def test_a_large_network_naming_a_host_outside_the_lists_is_checked_whole():
                 set=[*setting, 'burstiness={link = "access.40000.up", bin = "10ms", scales = 4}'])
     with pytest.raises(SweepError, match="burstiness.link"):
         check.check_points(bad, bar(False))
+
+
+def test_a_point_of_a_combination_of_many_seeds_is_made_alone(monkeypatch):
+    # review33i D3: a combination's points were made all at once, one per seed, ~12 KB each (a deep copy of its
+    # scenario): 100,000 seeds of one axis value took the sweep's parent to 1.40 GB under --max-memory 300MB as its
+    # first point ran. A point is made for its own seed, when asked for, with the key of its scenario alone.
+    import tracemalloc
+
+    seeds = list(range(3000))
+    sweep = Sweep(name="seeds", axes={"core.buffer": ["5KB"]}, seeds=seeds, set=TINY)
+    copies = []
+    copy = pacesim.Scenario.model_copy
+    monkeypatch.setattr(pacesim.Scenario, "model_copy", lambda *a, **k: copies.append(1) or copy(*a, **k))
+    tracemalloc.start()
+    try:
+        late = sweep.point(2999, engine=False)
+        first = next(sweep.iter_points())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(copies) <= 2 and peak < 3 * 10**6, (len(copies), peak)  # 3,000 points took 37 MB
+    alone = scenario_module.apply_overrides(pacesim.Scenario(), TINY + ["core.buffer=5KB", "seed=2999"])
+    assert (late.seed, late.scenario.seed, late.key) == (2999, 2999, run_key(alone.to_engine(), pacesim.ENGINE_VERSION))
+    assert (first.seed, first.scenario.seed) == (0, 0)
+
+
+class Running(Executor):
+    """Runs each point in the calling thread (`simulate`, as a worker runs it)."""
+
+    def submit(self, fn, *args, **kwargs) -> Future:
+        f = Future()
+        f.set_result(fn(*args, **kwargs))
+        return f
+
+
+def test_a_sweep_reads_which_points_are_done_a_bounded_share_at_a_time(tmp_path, monkeypatch):
+    # review33i D3: the sweep held a set of every finished point's key and a dict of every point to run (its
+    # parent grew with the sweep). Which are done is read `CHECKED` points at a time; what a rerun skips, what
+    # it runs (a run key once, for two points that are one run) and the store's rows are as before.
+    from pacesim.sweep import run
+
+    asked = []
+    check = Store.check
+    monkeypatch.setattr(Store, "check", lambda self, keys: asked.append(len(keys := list(keys))) or check(self, keys))
+    monkeypatch.setattr(run, "CHECKED", 3)
+    variants = {"a": ["core.buffer=5KB"], "same": ["core.buffer=5KB"], "b": ["core.buffer=10KB"]}
+    with Store(tmp_path) as store:
+        first = run_sweep(Sweep(name="s", axes={"variant": ["a", "b"]}, seeds=[1, 2], variants=variants, set=TINY),
+                          store, Running(), progress=False)
+        assert (first.points, first.skipped, first.ran, first.failed) == (4, 0, 4, 0)
+        more = Sweep(name="s", axes={"variant": ["a", "same", "b"]}, seeds=[1, 2, 3], variants=variants, set=TINY)
+        again = run_sweep(more, store, Running(), progress=False)
+        # Seed 3 of `a` and of `b` run; `same` is `a`'s run on each seed.
+        assert (again.points, again.skipped, again.ran, again.failed) == (9, 7, 2, 0)
+        assert max(asked) <= 3
+        points = store.points("s")
+        assert len(points) == 9 and set(points["status"]) == {"ok"}
+        assert list(points["key"]) == [p.key for p in more.points()]
+        assert run.unwritten(more, store, progress=False) is None
+
+
+def test_a_sweep_too_large_is_refused_before_its_file_is_checked(tmp_path, monkeypatch):
+    # review33i: 1.6 million seeds (a 12 MB sweep file; or in [quick]; or 1.5 million values of an axis) were read
+    # and checked, 433-496 MB under --max-memory 300MB, before "more than the 1,000,000 a sweep may have".
+    from pacesim.sweep import definition
+
+    monkeypatch.setattr(definition._SweepFile, "model_validate", lambda *a, **k: pytest.fail("the file checked"))
+    monkeypatch.setattr(definition, "_once", lambda *a: pytest.fail("the values read"))
+    axis = '[axes]\n"core.buffer" = [' + ", ".join(f'"{i}KB"' for i in range(1, 1002)) + "]\n"
+    seeds = json.dumps(list(range(1000)))
+    for text, said in [(f"seeds = {seeds}\n{axis}", ""), (f"{axis}[quick]\nseeds = {seeds}\n", "[quick] ")]:
+        (tmp_path / "big.toml").write_text('name = "big"\n' + text)
+        with pytest.raises(SweepError) as e:
+            load_sweep(tmp_path / "big.toml")
+        assert str(e.value) == (f"{tmp_path / 'big.toml'}: {said}big: 1,001,000 points (1,001 values of 'core.buffer' "
+                                "x 1,000 seeds), more than the 1,000,000 a sweep may have; split it into several "
+                                "sweeps")
+
+
+@pytest.mark.parametrize("inline", [False, True])
+def test_an_error_in_a_sweeps_base_scenario_names_its_file(inline, tmp_path):
+    # review33i: 1.6 million pacer names in the sweep's own scenario file (big-base.toml) were refused as
+    # "pacing.links: ...", naming neither the sweep's `scenario` nor that file.
+    names = json.dumps(["core"] * 200_000)
+    (tmp_path / "big-base.toml").write_text(f'[topology]\nkind = "a-base"\n[pacing]\nlinks = {names}\n')
+    scenario = f'[scenario]\ntopology = {{ kind = "a-base" }}\npacing = {{ links = {names} }}\n' if inline else \
+        'scenario = "big-base.toml"\n'
+    path = tmp_path / "base.toml"
+    path.write_text(f'seeds = [1]\n{scenario}[axes]\n"core.buffer" = ["5KB"]\n')
+    with pytest.raises(SweepError) as e:
+        load_sweep(path, max_memory=100 * 10**6)
+    where = "[scenario]" if inline else f"scenario {tmp_path / 'big-base.toml'}"
+    assert str(e.value).startswith(f"{path}: {where}: pacing.links: the run needs an estimated 144 MB"), str(e.value)
+
+
+def test_a_variant_and_an_axis_value_whose_lists_fit_alone_but_not_together_are_refused(tmp_path):
+    # The variant's list and the axis value's were each weighed alone (on the base with `set`), never together:
+    # two lists of 2,000 UDP packet sizes (384 KB each) fit a limit 600,000 B past the interpreter's 64 MiB alone.
+    udp = '{kind = "cbr", rate = "1Kbps", sizes = ["100B"]}'
+    sizes = json.dumps(["100B"] * 2000)
+    with pytest.raises(SweepError) as e:
+        Sweep(name="pair", base=pacesim.load_scenario("a-base"), seeds=[1],
+              set=["duration=1s", "warmup=0s", 'traffic.start=["0s", "0s"]', "topology.tcp_hosts=1",
+                   f"traffic.udp=[{udp}, {udp}]"],
+              variants={"small": [], "big": [f"traffic.udp[0].sizes={sizes}"]},
+              axes={"variant": ["small", "big"], "traffic.udp[1].sizes": [["100B"], ["100B"] * 2000]},
+              max_memory=64 * 2**20 + 600_000)
+    assert str(e.value).startswith("variants.'big' with axis 'traffic.udp[1].sizes'[1]: traffic.udp["), str(e.value)
+    assert "more than the limit (67.7 MB)" in str(e.value)
+
+
+def test_more_axes_than_a_sweep_may_have_are_refused_naming_axes():
+    # review33i D4: 1,000 one-value axes over 1,000 UDP sources took 114 s and 762 MB to read (each value checked
+    # alone against the whole scenario), then 902 pandas warnings, for one 0.6 s point.
+    from pacesim.sweep import MAX_AXES
+
+    udp = ", ".join(['{kind = "cbr", rate = "1Kbps", size = "40B"}'] * (MAX_AXES + 1))
+    fixed = TINY + [f"traffic.udp=[{udp}]"]
+    axes = {f"traffic.udp[{i}].rate": ["2Kbps"] for i in range(MAX_AXES + 1)}
+    with pytest.raises(SweepError) as e:
+        Sweep(name="axes", axes=axes, set=fixed)
+    assert str(e.value) == (f"axes: {MAX_AXES + 1} axes, more than the {MAX_AXES} a sweep may have: an axis of one "
+                            'value is a fixed override: give it in `set` (set = ["core.buffer=5KB"])')
+    axes.pop(f"traffic.udp[{MAX_AXES}].rate")
+    assert Sweep(name="axes", axes=axes, set=fixed).size == 1

@@ -107,11 +107,12 @@ def test_sweep_reproduce_and_topology_show_take_the_max_memory_their_refusal_nam
     # option, or the largest part and the option; nothing stored). Review 33e: `reproduce` ran both of Q-fig9's
     # points and stored them as failed (exit 1).
     refused = {"sweep": "error: max_memory: the interpreter and the engine alone take an estimated",
-               "reproduce": "error: topology.links: the run needs an estimated"}
+               "reproduce": "Q-fig9.toml: scenario "}  # the figure's base scenario named (review33i)
     for command in (["sweep", str(sweep), "--quiet"], ["reproduce", "Q-fig9", "--out", str(tmp_path / "out")]):
         out = runner.invoke(app, [*command, "--results", str(tmp_path / "r"), "--max-memory", "1MB"])
         text = " ".join(out.output.split())
         assert out.exit_code == 2 and refused[command[0]] in text and "more than the limit (1 MB)" in text, out.output
+        assert command[0] == "sweep" or "q-prototype.toml: topology.links: the run needs an estimated" in text, text
         assert not (tmp_path / "r" / "pacesim.sqlite").exists()
         out = runner.invoke(app, [*command, "--results", str(tmp_path / "r"), "--max-memory", "lots"])
         assert out.exit_code == 2 and "error: --max-memory: invalid size 'lots'" in out.output, out.output

@@ -32,8 +32,9 @@ and the field; a point that fails while running (engine error, lost worker) is
 stored with its error and the sweep goes on (a local worker killed by the
 kernel's OOM killer or `kill -9` fails the point it ran, naming it and the
 signal, and a new worker takes the next). Points are made one at a time,
-never all held (a sweep has at most `MAX_POINTS`), and handed to the executor
-`IN_FLIGHT` at a time. A sweep sets neither the seed (its `seeds` do) nor a
+never all held (a sweep has at most `MAX_POINTS`, counted before its values are
+read, on at most `MAX_AXES` axes), and handed to the executor `IN_FLIGHT` at a
+time. A sweep sets neither the seed (its `seeds` do) nor a
 packet trace, and its name is a plain file name (`store.plain_name`).
 Ctrl-C abandons the points in flight and kills the pool's workers (a Dask
 cluster's too); a worker whose parent dies (kill -9) exits by itself.
@@ -46,10 +47,10 @@ run: `executor`, and `simulate`, what a worker runs), `run` (a sweep run into
 a store: `run_sweep`, `unwritten`) and `progress` (the bar).
 """
 
-from .definition import MAX_POINTS, VARIANT, Point, Sweep, SweepError, load_sweep
+from .definition import MAX_AXES, MAX_POINTS, VARIANT, Point, Sweep, SweepError, load_sweep
 from .executors import SCHEDULER_TIMEOUT_S, executor, simulate
 from .run import IN_FLIGHT, SweepRun, run_sweep, unwritten
 from .scaling import FLOWS, scaled
 
-__all__ = ["FLOWS", "IN_FLIGHT", "MAX_POINTS", "SCHEDULER_TIMEOUT_S", "VARIANT", "Point", "Sweep", "SweepError",
-           "SweepRun", "executor", "load_sweep", "run_sweep", "scaled", "simulate", "unwritten"]
+__all__ = ["FLOWS", "IN_FLIGHT", "MAX_AXES", "MAX_POINTS", "SCHEDULER_TIMEOUT_S", "VARIANT", "Point", "Sweep",
+           "SweepError", "SweepRun", "executor", "load_sweep", "run_sweep", "scaled", "simulate", "unwritten"]

@@ -19,7 +19,7 @@ from .. import ENGINE_VERSION, memory
 from ..messages import printable, shown
 from ..scenario import (Scenario, ScenarioError, apply_overrides, check_key, load_scenario, packaged, packaged_names,
                         parse_scenario, read_toml)
-from ..store import MAX_SEED, plain_name, run_key
+from ..store import MAX_SEED, key_part, keyed_run, plain_name, run_key
 from .scaling import FLOWS, scaled, with_flows
 
 VARIANT = "variant"
@@ -31,6 +31,13 @@ MAX_POINTS = 10**6
 lists every one (a row each) and the sweep keeps each point's key (16 B) while it runs; checking a combination
 of axis values takes about 0.3 ms of CPU (most of it the engine's rules, `check`), and a network's build
 for each it has not built, so a sweep this size may be checked for some minutes before its first point runs."""
+
+MAX_AXES = 64
+"""The most axes a sweep may have. Each is a column of its points' tables, and each of its values is checked alone
+against the whole scenario (`_check_axis`), so a sweep's reading grows as its axes times its scenario (review33i
+D4: 1,000 one-value axes over 1,000 UDP sources took 114 s and 762 MB to read, for one 0.6 s point); and at most
+19 axes of two values or more fit in `MAX_POINTS`: the rest hold one value, a fixed override, which is `set`'s."""
+AXES = "an axis of one value is a fixed override: give it in `set` (set = [\"core.buffer=5KB\"])"
 
 SEEDS = ("a sweep's seeds are its `seeds` list (seeds = [1, 2]), which sets every point's seed; "
          "a seed set otherwise would be replaced")
@@ -55,9 +62,10 @@ def _traces(key: str) -> bool:
 def _once(where: str, values: list) -> None:
     """A SweepError if a value is given twice in `values` (`where`: the seeds, an axis): the sweep would
     hold that point twice, and the store, which knows a point by its axis values and seed, once."""
-    seen: Dict[str, int] = {}
+    seen: Dict[Union[int, str], int] = {}
     for i, value in enumerate(values):
-        text = json.dumps(value, sort_keys=True, default=repr)
+        # A whole number is its own key (a million seeds' JSON texts took 150 MB); no text equals one.
+        text = value if type(value) is int else json.dumps(value, sort_keys=True, default=repr)
         if text in seen:
             raise SweepError(f"{where}[{i}]: {shown(value)} is given twice (also at [{seen[text]}])")
         seen[text] = i
@@ -86,6 +94,17 @@ def _applied(where: str, scenario: Scenario, overrides: List[str], root: Optiona
         raise SweepError(f"{where}: {e}") from None
 
 
+def _too_many(name: str, axes: dict, seeds: list) -> Optional[str]:
+    """Why sweep `name`, of `axes` (key -> list of values) on `seeds`, has too many points (more than
+    `MAX_POINTS`); None if it has not. Counted from the lists' lengths alone, before any of their values is read."""
+    size = math.prod(len(v) for v in axes.values()) * len(seeds)
+    if size <= MAX_POINTS:
+        return None
+    sizes = " x ".join([f"{len(v):,} values of {shown(k)}" for k, v in axes.items()] + [f"{len(seeds):,} seeds"])
+    return (f"{name}: {size:,} points ({sizes}), more than the {MAX_POINTS:,} a sweep may have; split it into "
+            "several sweeps")
+
+
 def _flow_counts(values: list) -> None:
     """A SweepError naming the flows axis and the index of the first of its `values` that is no number of flows (a
     whole number, 1 or more), whatever the topology (review33h D6: a list was taken for a count, "[1, 2] flows
@@ -97,13 +116,13 @@ def _flow_counts(values: list) -> None:
                              "1 or more)")
 
 
-def _weigh_axis(written: dict, key: str, values: list, limit: Optional[int]) -> None:
-    """A SweepError naming axis `key`, the value and the key of its largest part if one of `values` that is a list
-    or a table, put at `key` in the scenario `written` (the base with `set` applied, as TOML gives it), makes its
-    lists take more than `limit` bytes (None: the memory available): `memory.check_data`, as `pacesim run` weighs
-    a scenario before the front reads it (review33f #5: an axis value of 1.9 million pacer names was read whole,
-    written as JSON, read back as TOML and refused by the engine, 968 MB under --max-memory 300MB, with a 15 MB
-    message). Every other value adds no list to weigh."""
+def _weigh_axis(written: dict, key: str, values: list, limit: Optional[int], where: str = "") -> None:
+    """A SweepError naming axis `key` (after `where`), the value and the key of its largest part if one of `values`
+    that is a list or a table, put at `key` in the scenario `written` (the base with `set` applied, as TOML gives
+    it, or a variant's), makes its lists take more than `limit` bytes (None: the memory available):
+    `memory.check_data`, as `pacesim run` weighs a scenario before the front reads it (review33f #5: an axis value of
+    1.9 million pacer names was read whole, written as JSON, read back as TOML and refused by the engine, 968 MB
+    under --max-memory 300MB, with a 15 MB message). Every other value adds no list to weigh."""
     if key in (FLOWS, VARIANT):
         return
     for i, value in enumerate(values):
@@ -113,7 +132,17 @@ def _weigh_axis(written: dict, key: str, values: list, limit: Optional[int]) -> 
         try:
             memory.check_data(data, limit)
         except ScenarioError as e:
-            raise SweepError(f"axis {shown(key)}[{i}]: {e}") from None
+            raise SweepError(f"{where}axis {shown(key)}[{i}]: {e}") from None
+
+
+def _weigh_with_variant(name: str, variant: Scenario, axes: dict, limit: Optional[int]) -> None:
+    """`_weigh_axis` of every axis on variant `name`'s scenario (`set` and its overrides applied): the variant and
+    an axis value, each fitting alone, are read together when their point is made (review33i)."""
+    if any(isinstance(value, (list, dict)) for key, values in axes.items() if key not in (FLOWS, VARIANT)
+           for value in values):
+        written = variant.model_dump(mode="json", exclude_none=True, by_alias=True)
+        for key, values in axes.items():
+            _weigh_axis(written, key, values, limit, f"variants.{name!r} with ")
 
 
 def with_value(data: dict, key: str, value: Any) -> Optional[dict]:
@@ -199,6 +228,35 @@ def named(axes: dict, seed: int) -> str:
     return "point " + "".join(f"{a}={shown(v)}, " for a, v in axes.items()) + f"seed {seed}"
 
 
+@dataclass(frozen=True)
+class Made:
+    """What the points of one combination of axis values share: its axis values, its scenario on the sweep's first
+    seed (or why it is invalid) and what its run key is made of (`key`), so that a point is made for its seed
+    alone, when it is asked for."""
+
+    axes: dict
+    scenario: Union[Scenario, ScenarioError]
+    # A valid scenario's key parts but the seed's (`store.key_part`, by top-level key of its engine form); an
+    # invalid one's base, overrides, axes and scale.
+    keyed: dict
+
+    def key(self, seed: int) -> str:
+        """The run key of this combination's point on `seed`: `store.run_key` of its engine scenario with that
+        seed (made from the parts the seed leaves as they were, `store.keyed_run`), or of what an invalid one was
+        made of, the seed's override added."""
+        if isinstance(self.scenario, ScenarioError):
+            return run_key({**self.keyed, "overrides": self.keyed["overrides"] + [f"seed={seed}"]}, ENGINE_VERSION)
+        return keyed_run({**self.keyed, "seed": key_part("seed", seed)}, ENGINE_VERSION)
+
+    def point(self, seed: int) -> Point:
+        """This combination's point on `seed`: its scenario a copy of the first seed's with that seed."""
+        s = self.scenario
+        if isinstance(s, ScenarioError):
+            return Point(self.axes, seed, self.key(seed), error=f"ScenarioError: {s}")
+        return Point(self.axes, seed, self.key(seed),
+                     scenario=s if seed == s.seed else s.model_copy(update={"seed": seed}, deep=True))
+
+
 @dataclass
 class Sweep:
     """A base scenario, fixed overrides, axes (key -> values) and seeds; `scale` != 1
@@ -219,10 +277,10 @@ class Sweep:
     # table (`_weigh_axis`) and the lists `set`, a variant and `[quick]`'s `set` give (`_applied`) are weighed
     # before they are read, as `pacesim run --max-memory` weighs a scenario.
     max_memory: Optional[int] = field(default=None, repr=False, compare=False)
-    # The last combination of axis values made (`_combination`): its index, the seeds then, whether the engine
-    # checked it, and its points.
-    _made: Optional[Tuple[int, Tuple[int, ...], bool, List[Point]]] = field(default=None, init=False, repr=False,
-                                                                            compare=False)
+    # The last combination of axis values made (`_combination`): its index, whether the engine checked it, and
+    # what its points share (`Made`): a point of it is made for its seed when asked for, never all of them at
+    # once (review33i D3: 100,000 seeds made 100,000 points of ~12 KB each, 1.40 GB under --max-memory 300MB).
+    _made: Optional[Tuple[int, bool, Made]] = field(default=None, init=False, repr=False, compare=False)
     # The base with `set` applied (`__post_init__`): every point's overrides start from it.
     _fixed: Optional[Scenario] = field(default=None, init=False, repr=False, compare=False)
     # By axis and value: what the value changes of `_fixed`'s engine scenario alone (`_check_axis`).
@@ -234,6 +292,14 @@ class Sweep:
             raise SweepError(f"name: {why}")
         if not isinstance(self.seeds, list) or not self.seeds:
             raise SweepError("seeds: a sweep needs a list of at least one seed")
+        if len(self.axes) > MAX_AXES:
+            raise SweepError(f"axes: {len(self.axes):,} axes, more than the {MAX_AXES} a sweep may have: {AXES}")
+        for key, values in self.axes.items():
+            if not isinstance(values, list) or not values:
+                raise SweepError(f"axis {shown(key)} needs a non-empty list of values")
+        too_many = _too_many(self.name, self.axes, self.seeds)
+        if too_many:  # counted before any value is read (review33i: 1.6 million seeds took 433 MB to refuse)
+            raise SweepError(too_many)
         for i, seed in enumerate(self.seeds):
             if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
                 raise SweepError(f"seeds[{i}]: {shown(seed)} is not a whole number from 0 to 2^63 - 1 "
@@ -247,8 +313,6 @@ class Sweep:
         _check_overrides("set", self.set)
         written = fixed.model_dump(mode="json", exclude_none=True, by_alias=True)
         for key, values in self.axes.items():
-            if not isinstance(values, list) or not values:
-                raise SweepError(f"axis {shown(key)} needs a non-empty list of values")
             if key == FLOWS:
                 _flow_counts(values)
             _weigh_axis(written, key, values, self.max_memory)
@@ -257,11 +321,6 @@ class Sweep:
                 raise SweepError(f"axis 'seed': {SEEDS}")
             if _traces(key):
                 raise SweepError(f"axis {shown(key)}: {NO_TRACE}")
-        if self.size > MAX_POINTS:  # before any value is checked: four axes of 10,000 values took minutes
-            sizes = " x ".join([f"{len(v):,} values of {shown(k)}" for k, v in self.axes.items()]
-                               + [f"{len(self.seeds):,} seeds"])
-            raise SweepError(f"{self.name}: {self.size:,} points ({sizes}), more than the {MAX_POINTS:,} a sweep "
-                             "may have; split it into several sweeps")
         self._alone = [_check_axis(fixed, key, values, self.variants, self.root) for key, values in self.axes.items()]
         alone = {}
         for name, overrides in self.variants.items():
@@ -274,6 +333,8 @@ class Sweep:
             if variant.trace is not None:
                 raise SweepError(f"variants.{name!r}: {NO_TRACE}")
             alone[name] = _changes(fixed.to_engine(), variant.to_engine(), ())
+            if VARIANT in self.axes and name in self.axes[VARIANT]:
+                _weigh_with_variant(name, variant, self.axes, self.max_memory)
         if VARIANT in self.axes:
             self._alone[list(self.axes).index(VARIANT)] = [alone[v] for v in self.axes[VARIANT]]
         unknown = set(self.quick or {}) - {"set", "scale", "seeds"}
@@ -307,9 +368,11 @@ class Sweep:
 
     def iter_points(self) -> Iterator[Point]:
         """`points` one at a time: each combination of axis values is made and checked once, its seeds
-        are copies of it (a point's validity does not depend on its seed)."""
+        are copies of it (a point's validity does not depend on its seed), each made as it is yielded."""
         for c in range(self.size // len(self.seeds)):
-            yield from self._combination(c)
+            made = self._combination(c)
+            for seed in self.seeds:
+                yield made.point(seed)
 
     def axes_at(self, i: int) -> Tuple[dict, int]:
         """Point `i`'s axis values and seed (its place in `points`), without making its scenario."""
@@ -323,21 +386,15 @@ class Sweep:
     def point(self, i: int, engine: bool = True) -> Point:
         """Point `i` of `points`; `engine` False leaves out the engine's rules (`parse_scenario`), for a point
         of a combination the engine has checked (`_check`)."""
-        return self._combination(i // len(self.seeds), engine)[i % len(self.seeds)]
+        c, seed = divmod(i, len(self.seeds))
+        return self._combination(c, engine).point(self.seeds[seed])
 
-    def _combination(self, c: int, engine: bool = True) -> List[Point]:
-        """The points of combination `c` of axis values, one per seed (the last one made is kept, while the
-        seeds are the same: `reproduce` adds seeds to a sweep), held to the engine's rules if `engine`."""
-        if self._made is not None and self._made[:3] == (c, tuple(self.seeds), engine):
-            return self._made[3]
-        axes, made, keys = self._keyed(c, engine)
-        if isinstance(made, ScenarioError):
-            points = [Point(axes, seed, key, error=f"ScenarioError: {made}") for seed, key in zip(self.seeds, keys)]
-        else:
-            points = [Point(axes, seed, key, scenario=made if seed == made.seed else
-                            made.model_copy(update={"seed": seed}, deep=True)) for seed, key in zip(self.seeds, keys)]
-        self._made = (c, tuple(self.seeds), engine, points)
-        return points
+    def _combination(self, c: int, engine: bool = True) -> Made:
+        """Combination `c` of axis values, held to the engine's rules if `engine` (`_made`, whatever the seeds:
+        `reproduce` adds seeds to a sweep, and what a combination's points share does not depend on them)."""
+        if self._made is None or self._made[:2] != (c, engine):
+            self._made = (c, engine, self._make(c, engine))
+        return self._made[2]
 
     def _overrides(self, key: str, value: Any) -> List[str]:
         """The overrides that value `value` of axis `key` stands for (none for the flows axis, applied after them)."""
@@ -347,13 +404,21 @@ class Sweep:
 
     def _keyed(self, c: int, engine: bool = True) -> Tuple[dict, Union[Scenario, ScenarioError], List[str]]:
         """Combination `c`'s axis values, its scenario on the first seed (or why it is invalid) and its run key on
-        each seed: one validation and one conversion to the engine's form for all its seeds (the seed is a key
-        of that form, and changes nothing else), on `set` applied once (`_fixed`); the engine reads it once, at
-        the end, if `engine` (its steps leave out the engine's rules)."""
+        each seed (`_make`)."""
+        made = self._make(c, engine)
+        return made.axes, made.scenario, [made.key(seed) for seed in self.seeds]
+
+    def _make(self, c: int, engine: bool = True) -> Made:
+        """Combination `c`: one validation and one conversion to the engine's form for all its seeds (the seed is
+        a key of that form, and changes nothing else), on `set` applied once (`_fixed`); the engine reads it once,
+        at the end, if `engine` (its steps leave out the engine's rules). Its lists are weighed together first,
+        at `max_memory`, as `pacesim run` weighs a scenario (`apply_overrides`): a variant's and an axis value's,
+        each weighed alone when the sweep was read, may not fit together."""
         axes, _ = self.axes_at(c * len(self.seeds))
         overrides = [o for k, v in axes.items() for o in self._overrides(k, v)]
         try:
-            s = apply_overrides(self._fixed, overrides + [f"seed={self.seeds[0]}"], self.root, engine=False)
+            s = apply_overrides(self._fixed, overrides + [f"seed={self.seeds[0]}"], self.root, engine=False,
+                                max_memory=self.max_memory)
             if FLOWS in axes:
                 s = with_flows(s, axes[FLOWS])
             s = scaled(s, self.scale, engine=False)
@@ -363,10 +428,10 @@ class Sweep:
                 s.engine_checked()
         except ScenarioError as e:
             invalid = {"base": self.base.to_engine(), "overrides": self.set + overrides, "axes": axes, "scale": self.scale}
-            return axes, e, [run_key({**invalid, "overrides": invalid["overrides"] + [f"seed={seed}"]}, ENGINE_VERSION)
-                             for seed in self.seeds]
-        engine = s.to_engine()
-        return axes, s, [run_key({**engine, "seed": seed}, ENGINE_VERSION) for seed in self.seeds]
+            return Made(axes, e, invalid)
+        engine_form = s.to_engine()
+        return Made(axes, s, {k: part for k, v in engine_form.items() if k != "seed"
+                              for part in [key_part(k, v)] if part is not None})
 
 
 Scale = Annotated[float, Field(gt=0.0, allow_inf_nan=False)]
@@ -412,21 +477,51 @@ def _base_file(path: Path, name: str) -> Path:
     return found
 
 
+def _counted(path: Path, data: Any) -> None:
+    """A SweepError if the sweep file `path`, as TOML gives it (`data`), has more points than `MAX_POINTS`, or its
+    `[quick]` version has, counted from its lists' lengths before any of their values is checked (`_too_many`);
+    what is no list is `_SweepFile`'s to refuse."""
+    if not isinstance(data, dict):
+        return
+    axes = data.get("axes", {})
+    quick = data.get("quick")
+    if not isinstance(axes, dict) or not all(isinstance(v, list) for v in axes.values()):
+        return
+    name = data.get("name") if isinstance(data.get("name"), str) and not plain_name(data["name"]) else path.stem
+    for which, seeds in [("", data.get("seeds", [1])), ("[quick] ", quick.get("seeds") if isinstance(quick, dict)
+                                                         else None)]:
+        too_many = _too_many(name, axes, seeds) if isinstance(seeds, list) else None
+        if too_many:
+            raise SweepError(f"{path}: {which}{too_many}")
+
+
 def load_sweep(path: Union[str, Path], max_memory: Optional[int] = None) -> Sweep:
     """Read a sweep TOML file (see the module docstring); a base scenario whose graph alone needs more than
-    `max_memory` bytes (default: the memory available) is refused, as `parse_scenario` refuses it, and so are an
-    axis value and overrides whose lists would (`Sweep.max_memory`)."""
+    `max_memory` bytes (default: the memory available) is refused, as `parse_scenario` refuses it (its error naming
+    the sweep file and its `scenario`), and so are an axis value and overrides whose lists would (`Sweep.max_memory`).
+    A sweep of more than `MAX_POINTS` points is refused as its file is read, counted before its values are checked."""
     path = Path(path)
+    data = read_toml(path)
+    _counted(path, data)
     try:
-        f = _SweepFile.model_validate(read_toml(path))
+        f = _SweepFile.model_validate(data)
     except ValidationError as e:
         error = e.errors()[0]
         where = ".".join(str(part) for part in error["loc"])
         raise SweepError(f"{path}: {where}: {error['msg']} (got {shown(error['input'])})") from None
-    if isinstance(f.scenario, str):
-        scenario = load_scenario(_base_file(path, f.scenario), max_memory)
-    else:
-        scenario = parse_scenario(f.scenario, path.parent, max_memory=max_memory)
+    del data
+    try:
+        if isinstance(f.scenario, str):
+            base = _base_file(path, f.scenario)
+            where = f"scenario {base}"
+            scenario = load_scenario(base, max_memory)
+        else:
+            where = "[scenario]"
+            scenario = parse_scenario(f.scenario, path.parent, max_memory=max_memory)
+    except ScenarioError as e:  # which key of which file: the sweep's base, not the sweep file itself
+        if e.field == "max_memory":  # the limit itself, below what any scenario takes
+            raise
+        raise SweepError(f"{path}: {where}: {e}") from None
     quick = f.quick.model_dump(exclude_none=True) if f.quick is not None else None
     return Sweep(name=f.name or path.stem, base=scenario, axes=f.axes, seeds=f.seeds, set=f.set, scale=f.scale,
                  variants=f.variants, quick=quick, root=path.parent, max_memory=max_memory)

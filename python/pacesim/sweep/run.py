@@ -7,10 +7,12 @@ from __future__ import annotations
 import socket
 import time
 import warnings
+from array import array
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
+import numpy as np
 from rich.progress import Progress
 
 from .. import ENGINE_VERSION
@@ -67,36 +69,28 @@ def run_sweep(sweep: Sweep, store: Store, pool: Optional[Executor] = None, progr
         keys = check_points(sweep, bar, max_memory)
         n = sweep.size
         key = lambda i: keys[16 * i:16 * i + 16].hex()  # noqa: E731
+        runnable = array("q")  # the index of each run to do: the first point of its run key
+        damaged: List[str] = []
         try:
             store.register_sweep(sweep.name, sweep.spec(), ((*sweep.axes_at(i), key(i)) for i in range(n)), origin)
-            done, damaged = store.check(key(i) for i in range(n))
+            for i, _, why in _unfinished(store, keys, _firsts(keys)):
+                runnable.append(i)
+                if why is not None:
+                    damaged.append(why)
+                    warnings.warn(DamagedRun(printable(f"{sweep.name}: the stored run of {named(*sweep.axes_at(i))}: "
+                                                       f"{why}; running it again")), stacklevel=2)
         except ReadOnlyStore:  # the caller's to say whether it had anything to write (`unwritten`)
             raise
         except StoreError as e:
             raise _store_failure(sweep.name, e) from None
-        todo: Dict[bytes, int] = {}  # each run to do, by its first point
-        for i in range(n):
-            k = bytes(keys[16 * i:16 * i + 16])
-            if k not in todo and k.hex() not in done:
-                todo[k] = i
-        del done
-        for k, why in damaged.items():
-            point = named(*sweep.axes_at(todo[bytes.fromhex(k)]))
-            warnings.warn(DamagedRun(printable(f"{sweep.name}: the stored run of {point}: {why}; running it again")),
-                          stacklevel=2)
-        failed = 0
-        if todo:
-            runnable = list(todo.values())
-            del todo
+        failed, ran = 0, len(runnable)
+        if runnable:
             if pool is None:
                 with executor() as own:
-                    failed = _execute(sweep, runnable, n - len(runnable), store, own, bar, key, max_memory)
+                    failed = _execute(sweep, runnable, n - ran, store, own, bar, key, max_memory)
             else:
-                failed = _execute(sweep, runnable, n - len(runnable), store, pool, bar, key, max_memory)
-            ran = len(runnable)
-        else:
-            ran = 0
-    return SweepRun(sweep.name, n, n - ran, ran, failed, time.perf_counter() - t0, tuple(damaged.values()))
+                failed = _execute(sweep, runnable, n - ran, store, pool, bar, key, max_memory)
+    return SweepRun(sweep.name, n, n - ran, ran, failed, time.perf_counter() - t0, tuple(damaged))
 
 
 def unwritten(sweep: Sweep, store: Store, progress: bool = True, max_memory: Optional[int] = None) -> Optional[str]:
@@ -110,15 +104,41 @@ def unwritten(sweep: Sweep, store: Store, progress: bool = True, max_memory: Opt
     try:
         if not store.registered(sweep.name, sweep.spec(), ((*sweep.axes_at(i), key(i)) for i in range(n))):
             return f"the store does not hold {sweep.name} as this file defines it"
-        done, _ = store.check(key(i) for i in range(n))
+        left = sum(1 for _ in _unfinished(store, keys, range(n)))
     except StoreError as e:
         raise _store_failure(sweep.name, e) from None
-    left = sum(key(i) not in done for i in range(n))
     return f"{left:,} of its {n:,} points are not done" if left else None
 
 
 
-def _execute(sweep: Sweep, points: List[int], skipped: int, store: Store, pool: Executor, bar: Progress,
+CHECKED = 65_536
+"""The most points whose stored runs are read at once (`_unfinished`): a sweep holds no set of its every point's
+key (review33i D3: the parent of a sweep of 100,000 points grew past --max-memory)."""
+
+
+def _firsts(keys: bytearray) -> Sequence[int]:
+    """The index of the first point of each run key among `keys` (16 bytes each, in point order), in order: two
+    points of one run key are one run."""
+    rows = np.frombuffer(keys, dtype=np.uint64).reshape(-1, 2)
+    _, first = np.unique(rows, axis=0, return_index=True)
+    first.sort()
+    return first
+
+
+def _unfinished(store: Store, keys: bytearray, points: Sequence[int]) -> Iterator[Tuple[int, str, Optional[str]]]:
+    """Those of `points` (indices of a sweep's points, in order; their run keys 16 bytes each in `keys`) whose run
+    `store` does not hold finished and whole (`Store.check`), in order: the index, the run key and, for a stored run
+    found damaged, why (else None); read `CHECKED` at a time."""
+    for start in range(0, len(points), CHECKED):
+        chunk = [int(i) for i in points[start:start + CHECKED]]
+        each = [keys[16 * i:16 * i + 16].hex() for i in chunk]
+        done, damaged = store.check(each)
+        for i, k in zip(chunk, each):
+            if k not in done:
+                yield i, k, damaged.get(k)
+
+
+def _execute(sweep: Sweep, points: Sequence[int], skipped: int, store: Store, pool: Executor, bar: Progress,
              checked: Callable[[int], str], max_memory: Optional[int] = None) -> int:
     """Make each of the points of `sweep` at indices `points`, submit it (at most `IN_FLIGHT` at once, each
     with `max_memory`, as `simulate` takes it; on Dask workers that declare MEMORY, placed by its estimate:
