@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 import pacesim
 from pacesim import Scenario, ScenarioError
 from pacesim.cli import app
+from pacesim.sweep.scaling import scaled
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -252,3 +253,44 @@ def test_assignment_is_validated_as_a_file_value_is():
 def test_link_counters_are_integers(tiny):
     links = tiny.links
     assert links["data_drops"].dtype.kind == "i" and links["data_arrivals"].dtype.kind == "i"
+
+
+ODD_RATES = ["10000000007bps", "4.294967311Gbps"]
+"""Rates above 4.29 Gb/s sharing few factors with 8e9: a link's exact fraction of a ns (rate / gcd(rate, 8e9))
+outgrows a u32 (issue 38: such a rate made the engine panic while links kept that fraction in a u32)."""
+
+
+@pytest.mark.parametrize("overrides", [
+    [f"core.rate={ODD_RATES[0]}", f"topology.edge_rate={ODD_RATES[1]}", f'topology.access_rate={json.dumps(ODD_RATES[::-1])}'],
+    [f"core.rate={ODD_RATES[1]}", "pacing.scheme=edge", f'topology.access_rate="{ODD_RATES[0]}"'],
+    [f"core.rate={ODD_RATES[0]}", "pacing.scheme=host", f'topology.access_rate="{ODD_RATES[1]}"'],
+    [f"core.rate={ODD_RATES[0]}", "pacing.scheme=qlbp", f"pacing.mu_max={ODD_RATES[1]}",
+     f'topology.edge_rate="{ODD_RATES[0]}"'],
+])
+def test_links_of_any_rate_run_and_never_send_faster_than_it(tiny_toml, overrides):
+    # Through the command line, from a file, as a user runs it: each rate given ran into a panic.
+    runner = CliRunner()
+    args = ["run", str(tiny_toml), *TINY_SET, *[a for o in overrides for a in ("--set", o)], "--json"]
+    out = tiny_toml.parent / "out.json"
+    result = runner.invoke(app, [*args, str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    core = pacesim.parse_scenario({"core": {"rate": overrides[0].split("=")[1]}}).core_values().rate
+    assert 0 < report["summary"]["aggregate_mbps"] <= core / 1e6
+    c = report["conservation"]
+    assert c["created"] == c["delivered"] + c["dropped"] + c["in_flight"]
+
+
+def test_a_graph_link_and_a_scaled_network_of_any_rate_run():
+    graph = {"kind": "graph", "nodes": ["a", "b"], "hosts": ["h", "g"], "flows": [{"from": "h", "to": "g"}],
+             "links": [{"from": "h", "to": "a", "rate": ODD_RATES[0], "delay": "1ms"},
+                       {"from": "a", "to": "b", "core": True}, {"from": "b", "to": "g", "rate": ODD_RATES[1], "delay": "1ms"}]}
+    r = pacesim.run({"duration": "2s", "warmup": "1s", "topology": graph, "traffic": {"start": ["0s", "100ms"]},
+                     "core": {"rate": ODD_RATES[1], "delay": "1ms", "buffer": "100KB"}}, threads=1)
+    assert 0 < r.summary["aggregate_mbps"] <= 4294.967311
+    # E-base scaled by 1000 (X-scale's million-flow point: core 100 Gb/s, access rates drawn from 8-12 Gb/s in
+    # whole b/s, most sharing few factors with 8e9), cut to 2 of its hosts.
+    big = pacesim.apply_overrides(scaled(Scenario(), 1000), ["topology.edges=1", "topology.hosts_per_edge=2",
+                                                            "duration=1s", "warmup=100ms", 'traffic.start=["0s", "10ms"]'])
+    r = pacesim.run(big, threads=1)
+    assert 0 < r.summary["aggregate_mbps"] <= 100_000

@@ -16,7 +16,7 @@ pub mod threshold;
 pub use codel::Codel;
 pub use droptail::DropTail;
 pub use fq_codel::FqCodel;
-pub use link::{Link, LinkId};
+pub use link::{Link, LinkId, Passage};
 pub use packet::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};
 pub use pie::Pie;
 pub use queue::Queue;

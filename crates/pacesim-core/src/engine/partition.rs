@@ -166,7 +166,7 @@ impl Cut {
 /// A packet handed to the other half: it reaches the far end of the cut
 /// link it is on (`packet.hop`) at `at`; its transmission on that link
 /// started at `sent`, `place` packets into the link's train
-/// (`Link::last_start`), in half `origin`.
+/// (`net::Passage`), in half `origin`.
 #[derive(Debug, Clone, Copy)]
 pub struct Crossing {
     pub at: Time,

@@ -7,6 +7,21 @@
 //! the transmitter for `size * 8 / rate` and reaches the far end `delay`
 //! after its last bit left.
 //!
+//! Time is whole nanoseconds, the serialisation time is not (1040 B at
+//! 100 Gb/s: 83.2 ns). The transmitter keeps the exact time: over a busy
+//! period begun at `t0`, packet k's last bit leaves at exactly `t0 + b_k / rate`
+//! (`b_k` the bits of packets 1..=k), and the engine times it at the ceiling
+//! of that, `busy_until`; the fraction of a nanosecond it rounded up is
+//! carried to the next packet (`Link::slack`, in units of `1 / rate_bps`
+//! ns, so exact at every rate a u64 holds) and dropped when the
+//! transmitter goes idle. So a packet takes `ceil(size * 8 / rate)` ns on an
+//! idle link, one of that and one less behind another, and a link never
+//! sends faster than its rate (no bit leaves before its exact time) nor
+//! drifts from it: a busy period sends its bits within 1 ns of the exact
+//! time (a link rounding each packet alone ran 0.24 % fast at 100 Gb/s
+//! with 1040 B packets). At a rate that is a whole number of ns per packet
+//! nothing is carried.
+//!
 //! The queue is FIFO and the transmitter work-conserving, so the moment a
 //! packet is admitted its whole passage is determined: it starts when the
 //! transmitter frees (`busy_until`). [`Link::offer`] therefore returns the
@@ -31,7 +46,7 @@ use super::discipline::{Arrival, Discipline, Queued, Verdict};
 use super::packet::ecn;
 use super::{DropTail, PacketId, PacketKind, Queue};
 use crate::metrics::{Burstiness, LinkStats, QueueTracks};
-use crate::sim::time::{tx_time, Time};
+use crate::sim::time::{Time, BITS_NS_PER_BYTE};
 use crate::sim::timer::Timer;
 
 pub type LinkId = u32;
@@ -46,8 +61,29 @@ struct Waiting {
     size: u32,
 }
 
+/// A packet size's serialisation time on a link, split exactly: `whole` ns
+/// and `frac / rate_bps` ns (`frac < rate_bps`), of the link's rate.
+#[derive(Debug, Clone, Copy)]
+struct Serial {
+    whole: Time,
+    frac: u64,
+}
+
+/// A packet's passage across a link that admitted it ([`Link::pass`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Passage {
+    /// When its transmission starts.
+    pub start: Time,
+    /// How many packets went back to back before it since the transmitter
+    /// was idle (at most `u16::MAX`): its place in ns-2's event order (see
+    /// `Link::train`).
+    pub train: u16,
+    /// When its last bit reaches the far end.
+    pub arrives: Time,
+}
+
 /// A link is the transmitter's few words, read on every packet-hop, and
-/// its output queue with what is measured of it, apart: 56 bytes a link,
+/// its output queue with what is measured of it, apart: 64 bytes a link (one cache line),
 /// so that E-base's 4,000 links stay in cache (with the queue inline a
 /// link was 416 bytes; bench/speed/README.md has what that cost). An untracked
 /// link ([`Link::set_untracked`]) has no output queue at all: E-base's
@@ -59,9 +95,10 @@ pub struct Link {
     busy_until: Time,
     pub rate_bps: u64,
     pub delay: Time,
-    /// The serialisation time of the last size offered, which on most
-    /// links is every packet's (data one way, ACKs the other).
-    last_tx: (u32, Time),
+    /// The serialisation time of the last size offered (`last_size`),
+    /// which on most links is every packet's (data one way, ACKs the other).
+    last_tx: Serial,
+    last_size: u32,
     /// [`Link::offer`] puts the packet on the transmitter without asking
     /// the queue: the link neither is reported nor can drop (see
     /// [`Link::set_untracked`]), or its queue holds the packets before
@@ -72,6 +109,10 @@ pub struct Link {
     /// ns-2 the number of queue resumes between the event that started the
     /// train and the last packet's start (see `sim::event`).
     train: u16,
+    /// The exact end of the last packet admitted is `busy_until - slack /
+    /// rate_bps` ns, `slack < rate_bps` (see the module's doc): 0 at a rate
+    /// where packets take whole ns.
+    slack: u64,
     /// The output queue; `None` once untracked.
     output: Option<Box<Output>>,
 }
@@ -89,9 +130,6 @@ pub struct Output {
     /// The measurement window [start, end), see [`Link::set_window`].
     window: [Time; 2],
     pub stats: LinkStats,
-    /// The transmitter's rate, bit/s (the link's), to time the end of a
-    /// packet's transmission: a departure counts when its last bit is sent.
-    rate_bps: u64,
     /// Bytes arriving per time scale, when this link's burstiness is measured.
     pub burstiness: Option<Box<Burstiness>>,
     /// The queue and drops over time, when this link's series are recorded.
@@ -102,9 +140,24 @@ pub struct Output {
 }
 
 impl Link {
+    /// A link of `rate_bps` (any positive rate: its times are exact at
+    /// every one) and propagation `delay`, with the discipline `queue`.
+    ///
+    /// # Panics
+    /// If `rate_bps` is 0.
     pub fn new(rate_bps: u64, delay: Time, queue: impl Into<Queue>) -> Self {
-        let mut link =
-            Link { busy_until: 0, rate_bps, delay, last_tx: (0, 0), direct: false, train: 0, output: None };
+        assert!(rate_bps > 0, "a link's rate is positive");
+        let mut link = Link {
+            busy_until: 0,
+            rate_bps,
+            delay,
+            last_tx: Serial { whole: 0, frac: 0 },
+            last_size: 0,
+            direct: false,
+            train: 0,
+            slack: 0,
+            output: None,
+        };
         link.set_queue(queue);
         link
     }
@@ -119,8 +172,7 @@ impl Link {
         if self.output.is_none() && queue == DropTail::unlimited() {
             return;
         }
-        let rate_bps = self.rate_bps;
-        let output = self.output.get_or_insert_with(|| Box::new(Output::new(rate_bps)));
+        let output = self.output.get_or_insert_with(|| Box::new(Output::new()));
         output.transmit = queue.holds().then(Box::default);
         output.queue = queue;
     }
@@ -142,8 +194,7 @@ impl Link {
     /// On an untracked link.
     pub fn output_mut(&mut self) -> &mut Output {
         assert!(!self.untracked(), "an untracked link has no output queue");
-        let rate_bps = self.rate_bps;
-        self.output.get_or_insert_with(|| Box::new(Output::new(rate_bps)))
+        self.output.get_or_insert_with(|| Box::new(Output::new()))
     }
 
     /// Whether the link keeps no queue ([`Link::set_untracked`]).
@@ -157,19 +208,45 @@ impl Link {
         self.output.as_deref().map(|o| &o.queue)
     }
 
-    /// Serialisation time of a packet of `size` bytes on this link.
+    /// Serialisation time of a packet of `size` bytes on this link, whole
+    /// ns: what it takes on an idle link (its exact time rounded up); behind
+    /// another packet it may take one ns less (see the module's doc).
     #[inline]
     pub fn tx_time(&self, size: u32) -> Time {
-        tx_time(u64::from(size), self.rate_bps)
+        let bits_ns = u64::from(size) * BITS_NS_PER_BYTE;
+        bits_ns.div_ceil(self.rate_bps)
     }
 
-    /// [`Link::tx_time`], remembered for the last size.
+    /// A packet of `size` bytes offered at `now`: whether it occupies the
+    /// transmitter one ns over the floor of its exact time (`last_tx.whole`,
+    /// the split of the last size being remembered), and the slack it leaves
+    /// (`Link::slack`), neither committed.
     #[inline]
-    fn serialise(&mut self, size: u32) -> Time {
-        if self.last_tx.0 != size {
-            self.last_tx = (size, self.tx_time(size));
+    fn serialise(&mut self, now: Time, size: u32) -> (bool, u64) {
+        if self.last_size != size {
+            self.split(size);
         }
-        self.last_tx.1
+        let frac = self.last_tx.frac;
+        // A transmitter whose exact end is after `now` sends it back to
+        // back, from that end; one free by `now` (even if it frees at `now`
+        // in whole ns) from `now`.
+        let slack = if self.busy_until > now { self.slack } else { 0 };
+        // When `frac` exceeds the slack the packet takes one ns more and
+        // leaves `rate_bps - (frac - slack)`: a select, not a branch (which
+        // way it goes follows the fractions, in no pattern to predict).
+        let (left, late) = slack.overflowing_sub(frac);
+        (late, if late { left.wrapping_add(self.rate_bps) } else { left })
+    }
+
+    /// Remember the exact serialisation time of `size` bytes, out of line
+    /// (once a size change).
+    #[inline(never)]
+    fn split(&mut self, size: u32) {
+        let rate = u128::from(self.rate_bps);
+        let exact = u128::from(size) * u128::from(BITS_NS_PER_BYTE);
+        let whole = Time::try_from(exact / rate).expect("a serialisation time below 584 years");
+        self.last_tx = Serial { whole, frac: (exact % rate) as u64 };
+        self.last_size = size;
     }
 
     /// Measure over [start, end). The window opens at the first offer at or
@@ -209,14 +286,14 @@ impl Link {
     /// mark ([`Link::marks`]), [`Link::offer_marking`].
     #[inline]
     pub fn offer(&mut self, now: Time, size: u32, kind: PacketKind) -> Option<Time> {
-        self.offer_ecn::<false>(now, size, kind, &mut 0)
+        self.pass::<false>(now, size, kind, &mut 0).map(|p| p.arrives)
     }
 
     /// [`Link::offer`] of a packet with ECN bits `ecn`, in which a queue
     /// that marks sets CE.
     #[inline]
     pub fn offer_marking(&mut self, now: Time, size: u32, kind: PacketKind, ecn: &mut u8) -> Option<Time> {
-        self.offer_ecn::<true>(now, size, kind, ecn)
+        self.pass::<true>(now, size, kind, ecn).map(|p| p.arrives)
     }
 
     /// Whether the queue may mark ECN-capable packets CE (its discipline's
@@ -227,35 +304,30 @@ impl Link {
 
     /// [`Link::offer`], the packet's ECN bits `ecn` seen and marked if `ECN`
     /// (a constant: without it, the path every other link takes is as if
-    /// there were no ECN).
+    /// there were no ECN), with the packet's whole [`Passage`].
     #[inline(always)]
-    fn offer_ecn<const ECN: bool>(
+    pub fn pass<const ECN: bool>(
         &mut self,
         now: Time,
         size: u32,
         kind: PacketKind,
         ecn: &mut u8,
-    ) -> Option<Time> {
-        let tx = self.serialise(size);
+    ) -> Option<Passage> {
+        let (late, slack) = self.serialise(now, size);
+        let tx = self.last_tx.whole + Time::from(late);
         let start = if self.direct {
             self.busy_until.max(now)
         } else {
             let busy_until = self.busy_until;
             self.output_mut().admit::<ECN>(now, size, tx, kind, busy_until, ecn)?
         };
+        self.slack = slack;
         // A transmitter freeing at `now` is busy: the arrival goes first
         // (see `Output::settle`), and the packet starts behind the one before.
         self.train =
             if self.busy_until >= now && self.busy_until > 0 { self.train.saturating_add(1) } else { 0 };
         self.busy_until = start + tx;
-        Some(self.busy_until + self.delay)
-    }
-
-    /// When the last packet admitted starts its transmission, and how many
-    /// packets went back to back before it since the transmitter was idle.
-    #[inline]
-    pub fn last_start(&self) -> (Time, u16) {
-        (self.busy_until - self.last_tx.1, self.train)
+        Some(Passage { start, train: self.train, arrives: self.busy_until + self.delay })
     }
 
     /// Whether the queue holds its waiting packets until they start (its
@@ -289,7 +361,12 @@ impl Link {
             return None;
         }
         let busy_until = self.busy_until;
-        self.output_mut().start_next(now, busy_until, dropped)
+        let (id, size) = self.output_mut().start_next(now, busy_until, dropped)?;
+        // Offered next at `now`, where `offer` times it the same.
+        let (late, _) = self.serialise(now, size);
+        let end = now + self.last_tx.whole + Time::from(late);
+        self.output_mut().stats.departure(end, size);
+        Some(id)
     }
 
     /// Set the transmit timer for [`Link::next_start`]; the time of the
@@ -331,14 +408,14 @@ impl Link {
         let busy_until = self.busy_until;
         let o = self.output_mut();
         o.open_window(t, busy_until);
-        o.settle(t);
+        o.settle(t, busy_until);
         o.account_idle(t, busy_until);
     }
 }
 
 impl Output {
-    /// A queue that never drops, on a transmitter of `rate_bps`, measured over all time.
-    fn new(rate_bps: u64) -> Self {
+    /// A queue that never drops, measured over all time.
+    fn new() -> Self {
         Output {
             queue: DropTail::unlimited().into(),
             waiting: VecDeque::new(),
@@ -346,7 +423,6 @@ impl Output {
             idle_mark: 0,
             window: [0, Time::MAX],
             stats: LinkStats::default(),
-            rate_bps,
             burstiness: None,
             series: None,
             transmit: None,
@@ -397,7 +473,7 @@ impl Output {
     #[inline(always)]
     fn arrival(&mut self, now: Time, size: u32, busy_until: Time, ecn: u8) -> Arrival {
         self.open_window(now, busy_until);
-        self.settle(now);
+        self.settle(now, busy_until);
         if let Some(b) = &mut self.burstiness {
             if now >= self.window[0] && now < self.window[1] {
                 b.arrive(now, size);
@@ -474,25 +550,30 @@ impl Output {
     }
 
     /// The packet the discipline sends next starts transmission at `now`,
-    /// the transmitter having been free since `busy_until`.
-    fn start_next(&mut self, now: Time, busy_until: Time, dropped: &mut Vec<Queued>) -> Option<PacketId> {
+    /// the transmitter having been free since `busy_until`: its id and size
+    /// (its departure is the link's to count: it knows the packet's end).
+    fn start_next(
+        &mut self,
+        now: Time,
+        busy_until: Time,
+        dropped: &mut Vec<Queued>,
+    ) -> Option<(PacketId, u32)> {
         if self.waiting.is_empty() {
             return None;
         }
         self.open_window(now, busy_until);
-        self.settle(now);
+        self.settle(now, busy_until);
         self.account_idle(now, busy_until);
         let from = dropped.len();
         let next = self.queue.dequeue(now, dropped);
         self.drop_held(now, &dropped[from..]);
         if let Some(p) = next {
             self.leave_held(p.size);
-            self.stats.departure(self.finish(now, p.size), p.size);
         }
         if let Some(s) = &mut self.series {
             s.queue(now, self.waiting.len(), self.queued_bytes);
         }
-        next.map(|p| p.id)
+        next.map(|p| (p.id, p.size))
     }
 
     /// Packets whose transmission began before `now` leave the queue. One
@@ -503,7 +584,10 @@ impl Output {
     /// times run in scheduling order. This tie rule brings the E-base
     /// fidelity points closer to ns-2 (mean goodput error 0.70 -> 0.43 %,
     /// loss 1.45 -> 1.13 % over the 46 reference points).
-    fn settle(&mut self, now: Time) {
+    /// A packet's transmission ends where the next one's starts (the
+    /// transmitter sends them back to back), the last one's at
+    /// `busy_until`, the transmitter's: its departure counts then.
+    fn settle(&mut self, now: Time, busy_until: Time) {
         while let Some(&w) = self.waiting.front() {
             if w.start >= now {
                 break;
@@ -514,14 +598,10 @@ impl Output {
             if let Some(s) = &mut self.series {
                 s.queue(w.start, self.waiting.len(), self.queued_bytes);
             }
-            self.stats.departure(self.finish(w.start, w.size), w.size);
+            let end = self.waiting.front().map_or(busy_until, |next| next.start);
+            self.stats.departure(end, w.size);
         }
         self.stats.hold(now, self.waiting.len() as u64, self.queued_bytes);
-    }
-
-    /// When a packet of `size` bytes starting transmission at `start` has sent its last bit.
-    fn finish(&self, start: Time, size: u32) -> Time {
-        start + tx_time(u64::from(size), self.rate_bps)
     }
 
     fn account_idle(&mut self, now: Time, busy_until: Time) {
@@ -537,7 +617,7 @@ impl Output {
     fn open_window(&mut self, now: Time, busy_until: Time) {
         let start = self.window[0];
         if now >= start && self.stats.since() < start {
-            self.settle(start);
+            self.settle(start, busy_until);
             self.account_idle(start, busy_until);
             self.stats.restart(start, self.window[1]);
         }
@@ -595,6 +675,109 @@ mod tests {
         let arrivals = [(0, 1040), (0, 40), (100_000, 1040), (2 * MS, 1500), (2 * MS, 40), (9 * MS, 1040)];
         for (t, size) in arrivals {
             assert_eq!(tracked.offer(t, size, PacketKind::Data), untracked.offer(t, size, PacketKind::Data));
+        }
+    }
+
+    #[test]
+    fn back_to_back_packets_end_at_their_exact_times_rounded_up() {
+        // 1040 B at 100 Gb/s: 83.2 ns each, packet k's last bit at exactly
+        // 83.2 k ns (rounded per packet they ended at 83 k, 0.24 % early).
+        for untracked in [false, true] {
+            let mut l = Link::new(100_000_000_000, 0, DropTail::unlimited());
+            if untracked {
+                l.set_untracked();
+            }
+            let ends: Vec<_> = (0..4).map(|_| l.offer(0, 1040, PacketKind::Data).unwrap()).collect();
+            assert_eq!(ends, [84, 167, 250, 333]);
+            let fifth = l.pass::<false>(0, 1040, PacketKind::Data, &mut 0);
+            assert_eq!(fifth, Some(Passage { start: 333, train: 4, arrives: 416 }));
+            // Idle from 416 (the exact end): the next train starts afresh.
+            assert_eq!(l.offer(1000, 40, PacketKind::Ack), Some(1004));
+        }
+    }
+
+    /// Every packet's end against the exact (rational) transmitter:
+    /// a packet starts at its arrival or at the exact end of the one
+    /// before, whichever is later, and ends `size * 8 / rate` after.
+    fn exact_ends(rate_bps: u64, arrivals: &[(Time, u32)]) -> Vec<Time> {
+        // In units of 1 / rate_bps ns.
+        let rate = u128::from(rate_bps);
+        let mut end = 0u128;
+        let bits_ns = |size: u32| u128::from(size) * 8 * u128::from(crate::sim::time::NS_PER_SEC);
+        arrivals
+            .iter()
+            .map(|&(t, size)| {
+                end = end.max(u128::from(t) * rate) + bits_ns(size);
+                end.div_ceil(rate) as Time
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_link_sends_at_exactly_its_rate_never_faster() {
+        // Long trains of data and ACKs, with gaps: each end is the exact one
+        // rounded up, so a busy period sends rate x time bits within 1 ns.
+        // Rates whose reduced fraction of a ns (rate / gcd(rate, 8e9)) exceeds
+        // a u32 too: 10,000,000,007 b/s, 4.294967311 Gb/s, a prime near
+        // 2^61 b/s (made Link::new panic when the slack was kept in u32).
+        for rate in [
+            100_000_000_000,
+            7_000_000,
+            9_000_000,
+            1_000_000_007,
+            10_000_000_007,
+            4_294_967_311,
+            2_305_843_009_213_693_951,
+        ] {
+            let mut arrivals = Vec::new();
+            let mut t: Time = 0;
+            for k in 0..20_000u64 {
+                // A burst of 50 every 60 packets' time at the link's rate,
+                // its arrivals 0-2 ns apart (a link's arrivals come in time order).
+                t += if k % 50 == 0 { 60 * 8320 * 1_000_000_000 / rate } else { k % 3 };
+                arrivals.push((t, if k % 7 == 3 { 40 } else { 1040 }));
+            }
+            for untracked in [false, true] {
+                let mut l = Link::new(rate, 0, DropTail::unlimited());
+                if untracked {
+                    l.set_untracked();
+                }
+                let ends: Vec<_> =
+                    arrivals.iter().map(|&(t, s)| l.offer(t, s, PacketKind::Data).unwrap()).collect();
+                assert_eq!(ends, exact_ends(rate, &arrivals), "{rate} b/s");
+            }
+        }
+        // 1040 B at 7 Mb/s: 1,188,571.43 ns; 1000 back to back end at the ceiling of 1000 times that.
+        let mut l = Link::new(7_000_000, 0, DropTail::unlimited());
+        let last = (0..1000).map(|_| l.offer(0, 1040, PacketKind::Data).unwrap()).last();
+        assert_eq!(last, Some(1_188_571_429));
+    }
+
+    #[test]
+    fn a_link_is_one_cache_line() {
+        // The transmitter's words are read on every packet-hop (see `Link`).
+        assert!(std::mem::size_of::<Link>() <= 64, "{} bytes", std::mem::size_of::<Link>());
+    }
+
+    #[test]
+    fn measured_throughput_never_exceeds_the_rate() {
+        // 1040 B back to back at 100 Gb/s and at 7 Mb/s, windows ending at
+        // every ns around packets' ends: never more bytes than rate x window.
+        for (rate, packets) in [(100_000_000_000u64, 1000), (7_000_000, 50)] {
+            let tx = 8320 * 1_000_000_000 / rate;
+            for end in (packets / 2 * tx..packets / 2 * tx + 3 * tx).step_by(tx as usize / 7 + 1) {
+                let mut l = Link::new(rate, 0, DropTail::unlimited());
+                l.set_window(0, end);
+                for _ in 0..packets {
+                    l.offer(0, 1040, PacketKind::Data);
+                }
+                l.close_window(end);
+                let r = l.output().stats.report();
+                assert!(
+                    u128::from(r.departed_bytes) * 8 * 1_000_000_000 <= u128::from(rate) * u128::from(end)
+                );
+                assert!(r.throughput_mbps <= rate as f64 / 1e6, "{} at {rate} b/s", r.throughput_mbps);
+            }
         }
     }
 

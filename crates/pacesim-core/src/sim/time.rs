@@ -16,6 +16,9 @@ pub fn tx_time(bytes: u64, rate_bps: u64) -> Time {
     (bytes * 8 * NS_PER_SEC + rate_bps / 2) / rate_bps
 }
 
+/// A byte's time on a link of 1 bit/s, ns: a byte takes this / rate ns.
+pub const BITS_NS_PER_BYTE: u64 = 8 * NS_PER_SEC;
+
 /// `x` ns to the nearest nanosecond, halves away from zero, saturated to
 /// [0, `Time::MAX`] and NaN to 0: exactly `x.round() as Time`, without the
 /// call to libm's `round` that baseline x86-64 makes for it (host pacing

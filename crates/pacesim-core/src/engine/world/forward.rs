@@ -57,7 +57,7 @@ impl World {
     /// last one, or hand it to the other half at the end of a cut link. The
     /// arrival is ordered among its ties as ns-2 orders it (`sim::event`):
     /// as if scheduled when its transmission on that link started, at its
-    /// place in the link's train (`Link::last_start`). An offer to a traced
+    /// place in the link's train (`Passage::train`). An offer to a traced
     /// link is recorded (only a run with a trace marks a hop `Hop::TRACED`).
     /// The first link's queue does not mark (`carry_from` for one that may).
     #[inline]
@@ -85,19 +85,19 @@ impl World {
         let crossed = loop {
             let hop = self.route_hops[p.hop as usize];
             let link = &mut net.links[hop.link()];
-            let arrives = if marks {
+            let passage = if marks {
                 marks = false;
-                link.offer_marking(at, p.size, p.kind, &mut p.ecn)
+                link.pass::<true>(at, p.size, p.kind, &mut p.ecn)
             } else {
-                link.offer(at, p.size, p.kind)
+                link.pass::<false>(at, p.size, p.kind, &mut p.ecn)
             };
             if hop.has(Hop::TRACED) {
-                traced::offered(self.trace.as_deref_mut(), self.now, hop, link, id, p, at, arrives);
+                traced::offered(self.trace.as_deref_mut(), self.now, hop, link, id, p, at, passage);
             }
-            match arrives {
-                Some(t) => {
-                    at = t;
-                    started = link.last_start();
+            match passage {
+                Some(passage) => {
+                    at = passage.arrives;
+                    started = (passage.start, passage.train);
                 }
                 None => {
                     self.lose(id);

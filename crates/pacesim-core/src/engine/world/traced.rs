@@ -8,12 +8,12 @@
 use super::hop::Hop;
 use super::World;
 use crate::net::packet_trace::{PacketTrace, PacketTraceSpec, TraceNodes};
-use crate::net::{Link, Packet, PacketId, PacketKind};
+use crate::net::{Link, Packet, PacketId, PacketKind, Passage};
 use crate::sim::Time;
 use crate::spec::InvalidField;
 
 /// Packet `id` (`p`) was offered at `at` to the traced link of `hop`,
-/// which answered `arrives` (`None`: dropped). A link whose queue holds
+/// which answered `passage` (`None`: dropped). A link whose queue holds
 /// its packets recorded the `+` at the arrival (`World::hold`): this is
 /// the packet let go.
 #[cold]
@@ -27,9 +27,9 @@ pub(super) fn offered(
     id: PacketId,
     p: &Packet,
     at: Time,
-    arrives: Option<Time>,
+    passage: Option<Passage>,
 ) {
-    let passage = arrives.map(|t| [t - link.delay - link.tx_time(p.size), t]);
+    let passage = passage.map(|q| [q.start, q.arrives]);
     let trace = trace.expect("a traced hop has a trace");
     let l = hop.link() as u32;
     match passage {
