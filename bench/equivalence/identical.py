@@ -22,8 +22,9 @@ one thread and on two and reports any that differ.
     python bench/equivalence/identical.py --sweeps
 
 A change that adds fields to the report names them with `--added`
-(dotted paths, `flows.lost_packets`): they are left out of the new reports
-before the comparison, and everything else must be as it was.
+(dotted paths, `flows.lost_packets`; `*` for every key of a table, as
+`links.*.data.arrived_bytes`): they are left out of the new reports before
+the comparison, and everything else must be as it was.
 
     python bench/equivalence/identical.py --check /tmp/before --added flows.lost_packets flows.loss_rate
 
@@ -128,6 +129,17 @@ def sweep_points() -> dict:
     return points
 
 
+def drop_field(node: dict, path: list) -> None:
+    """Remove the field at `path` (keys; `*` stands for every key of a table, as a report's links) from `node`."""
+    head, *rest = path
+    if not rest:
+        node.pop(head, None)
+        return
+    for key in (list(node) if head == "*" else [head]):
+        if isinstance(node.get(key), dict):
+            drop_field(node[key], rest)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     mode = ap.add_mutually_exclusive_group(required=True)
@@ -167,11 +179,7 @@ def main() -> int:
     bad = 0
     for name, (report, work) in results.items():
         for field in args.added:
-            *path, last = field.split(".")
-            parent = report
-            for part in path:
-                parent = parent.get(part, {})
-            parent.pop(last, None)
+            drop_field(report, field.split("."))
         want = json.loads((args.check / f"{name}.json").read_text())
         same = json.dumps(report, sort_keys=True) == json.dumps(want, sort_keys=True)
         bad += not same

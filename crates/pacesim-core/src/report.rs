@@ -89,12 +89,19 @@ pub struct LinkReport {
     pub udp: ClassReport,
 }
 
-/// Arrivals, drops and their ratio for one traffic class at one queue.
+/// Arrivals, drops and their ratio for one traffic class at one queue, and
+/// the bytes on the wire of its arrivals and drops (arrived_bytes -
+/// dropped_bytes: the class's bytes admitted, exact whatever its packets'
+/// sizes; 0 when read from a report written before they were kept).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClassReport {
     pub arrivals: u64,
     pub drops: u64,
     pub loss_rate: f64,
+    #[serde(default)]
+    pub arrived_bytes: u64,
+    #[serde(default)]
+    pub dropped_bytes: u64,
 }
 
 /// Pacing delays at one edge pacer over the window.

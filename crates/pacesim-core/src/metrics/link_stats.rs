@@ -10,11 +10,15 @@ use crate::net::PacketKind;
 use crate::report::{ClassReport, LinkReport};
 use crate::sim::time::{secs, Time};
 
-/// Arrivals and drops of one traffic class at a queue.
+/// Arrivals and drops of one traffic class at a queue, in packets and in
+/// bytes on the wire (a class's packets differ in size: a SYN is a bare
+/// header, a Tmix segment may be short).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ClassCounts {
     pub arrivals: u64,
     pub drops: u64,
+    pub arrived_bytes: u64,
+    pub dropped_bytes: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -107,9 +111,9 @@ impl LinkStats {
         *self = LinkStats { since: t, mark: t, end, ..LinkStats::default() };
     }
 
-    /// A packet of `kind` arrived at `t`, and was dropped or not.
+    /// A packet of `kind`, `size` bytes, arrived at `t`, and was dropped or not.
     #[inline]
-    pub fn arrival(&mut self, t: Time, kind: PacketKind, dropped: bool) {
+    pub fn arrival(&mut self, t: Time, kind: PacketKind, size: u32, dropped: bool) {
         let counts = u64::from(self.counts(t));
         let dropped = counts * u64::from(dropped);
         self.arrivals += counts;
@@ -117,6 +121,8 @@ impl LinkStats {
         let c = &mut self.by_class[kind as usize];
         c.arrivals += counts;
         c.drops += dropped;
+        c.arrived_bytes += counts * u64::from(size);
+        c.dropped_bytes += dropped * u64::from(size);
     }
 
     /// An arrival at `t` was marked CE (and admitted).
@@ -124,11 +130,13 @@ impl LinkStats {
         self.marks += u64::from(self.counts(t));
     }
 
-    /// A packet of `kind` that had joined the queue was dropped from it at `t`.
-    pub fn drop_queued(&mut self, t: Time, kind: PacketKind) {
+    /// A packet of `kind`, `size` bytes, that had joined the queue was dropped from it at `t`.
+    pub fn drop_queued(&mut self, t: Time, kind: PacketKind, size: u32) {
         let counts = u64::from(self.counts(t));
         self.drops += counts;
-        self.by_class[kind as usize].drops += counts;
+        let c = &mut self.by_class[kind as usize];
+        c.drops += counts;
+        c.dropped_bytes += counts * u64::from(size);
     }
 
     pub fn since(&self) -> Time {
@@ -159,6 +167,37 @@ impl LinkStats {
 impl From<ClassCounts> for ClassReport {
     fn from(c: ClassCounts) -> Self {
         let loss_rate = if c.arrivals == 0 { 0.0 } else { c.drops as f64 / c.arrivals as f64 };
-        ClassReport { arrivals: c.arrivals, drops: c.drops, loss_rate }
+        ClassReport {
+            arrivals: c.arrivals,
+            drops: c.drops,
+            loss_rate,
+            arrived_bytes: c.arrived_bytes,
+            dropped_bytes: c.dropped_bytes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A class's bytes are its packets' own sizes: a 40 B SYN counts 40 B, not a segment's 1040 B; a packet
+    /// the discipline drops after admitting it counts among the dropped bytes; nothing outside the window counts.
+    #[test]
+    fn class_bytes_are_the_packets_sizes() {
+        let mut s = LinkStats::default();
+        s.restart(100, 1_000);
+        s.arrival(100, PacketKind::Data, 1040, false);
+        s.arrival(200, PacketKind::Data, 40, false);
+        s.arrival(300, PacketKind::Data, 1040, true);
+        s.arrival(400, PacketKind::Data, 40, true);
+        s.drop_queued(500, PacketKind::Data, 1040);
+        s.arrival(600, PacketKind::Ack, 40, false);
+        s.arrival(1_000, PacketKind::Data, 1040, false);
+        s.drop_queued(1_000, PacketKind::Data, 40);
+        let r = s.report();
+        assert_eq!((r.data.arrivals, r.data.drops), (4, 3));
+        assert_eq!((r.data.arrived_bytes, r.data.dropped_bytes), (2_160, 2_120));
+        assert_eq!((r.ack.arrived_bytes, r.ack.dropped_bytes, r.udp.arrived_bytes), (40, 0, 0));
     }
 }

@@ -446,7 +446,7 @@ impl Output {
     ) -> Option<Time> {
         let arrival = self.arrival(now, size, busy_until, if ECN { *ecn } else { 0 });
         let admitted = self.verdict::<ECN>(&arrival, ecn);
-        self.stats.arrival(now, kind, !admitted);
+        self.stats.arrival(now, kind, size, !admitted);
         if !admitted {
             if let Some(s) = &mut self.series {
                 s.dropped(now);
@@ -516,7 +516,7 @@ impl Output {
         let now = p.enqueued;
         let arrival = self.arrival(now, p.size, busy_until, *ecn);
         let admitted = self.verdict::<true>(&arrival, ecn);
-        self.stats.arrival(now, p.kind, !admitted);
+        self.stats.arrival(now, p.kind, p.size, !admitted);
         if admitted {
             self.waiting.push_back(Waiting { start: Time::MAX, size: p.size });
             self.queued_bytes += u64::from(p.size);
@@ -536,7 +536,7 @@ impl Output {
     fn drop_held(&mut self, now: Time, dropped: &[Queued]) {
         for d in dropped {
             self.leave_held(d.size);
-            self.stats.drop_queued(now, d.kind);
+            self.stats.drop_queued(now, d.kind, d.size);
             if let Some(s) = &mut self.series {
                 s.dropped(now);
             }
