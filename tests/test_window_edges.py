@@ -24,11 +24,15 @@ LINE = ('topology={kind="graph", nodes=["r"], hosts=["a", "b"], links=[{from="a"
         'delay="1ms"}, {from="r", to="b", core=true, forward={name="core"}}], flows=[{from="a", to="b"}]}')
 
 
-def _run(duration: str, warmup: str) -> dict:
+def _result(duration: str, warmup: str) -> pacesim.Result:
     s = pacesim.apply_overrides(pacesim.load_scenario("e-base"), [
         LINE, "core.rate=1Mbps", "core.delay=1ms", "core.buffer=1000KB", f"duration={duration}", f"warmup={warmup}",
         'traffic.start=["0s", "0s"]', "tcp.initial_window=1000", "tcp.window=1000"])
-    return pacesim.run(s, threads=1).report
+    return pacesim.run(s, threads=1)
+
+
+def _run(duration: str, warmup: str) -> dict:
+    return _result(duration, warmup).report
 
 
 SEGMENT_MS = 8.32  # 1040 B on the 1 Mb/s core: b receives segment k's bits over [6.7296, 15.0496] + 8.32 k ms
@@ -58,6 +62,28 @@ def test_goodput_and_departures_are_what_can_have_crossed(duration, warmup, segm
     # Physics: no more bytes than the link sends in the window, no more segments than it carries to b.
     assert core["departed_bytes"] * 8 <= 1e6 * window and core["throughput_mbps"] <= 1.0
     assert segments * 1040 * 8 <= 1e6 * window
+
+
+@pytest.mark.parametrize("duration, warmup, departures", [
+    # [0, 2 s]: the SYN and segments k <= 238 (above). The 1000 segments reach r within 89 ms: counted as
+    # the data admitted, TCP took 4.9963 of the core.
+    ("2s", "0s", 240),
+    # [10, 20 s]: the queue drains in the window. Sent whole: k from ceil((10000 - 5.7296) / 8.32) = 1202 to
+    # floor((20000 - 14.0496) / 8.32) = 2402 (1201; the core never idles: the drops of the first 10 s are
+    # sent again in its stream). Counted as the data admitted, 0.4068.
+    ("20s", "10s", 1201),
+])
+def test_tcp_utilisation_is_what_the_core_sent(duration, warmup, departures):
+    r = _result(duration, warmup)
+    core = r.report["links"]["core"]
+    window = r.report["window_s"][1] - r.report["window_s"][0]
+    syn = 40 if warmup == "0s" else 0
+    sent = syn + (departures - syn // 40) * 1040
+    assert (core["data"]["departures"], core["data"]["departed_bytes"]) == (departures, sent)
+    assert core["departed_bytes"] == sent
+    assert r.metrics["tcp_throughput_mbps"] == pytest.approx(sent * 8 / window / 1e6, rel=1e-12)
+    assert r.metrics["tcp_utilisation"] == pytest.approx(sent * 8 / window / 1e6, rel=1e-12)
+    assert sent * 8 <= 1e6 * window
 
 
 @pytest.mark.parametrize("phase", range(16))

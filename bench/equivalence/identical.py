@@ -23,8 +23,10 @@ one thread and on two and reports any that differ.
 
 A change that adds fields to the report names them with `--added`
 (dotted paths, `flows.lost_packets`; `*` for every key of a table, as
-`links.*.data.arrived_bytes`): they are left out of the new reports before
-the comparison, and everything else must be as it was.
+`links.*.data.departed_bytes`): they are left out of the new reports before
+the comparison, and everything else must be as it was. A field that no new
+report has is an error (a misspelt path would otherwise leave nothing out
+and prove nothing).
 
     python bench/equivalence/identical.py --check /tmp/before --added flows.lost_packets flows.loss_rate
 
@@ -34,12 +36,16 @@ engine on every sweep file too, on one thread or two.
 
     python bench/equivalence/identical.py --save /tmp/before --with-sweeps
     python bench/equivalence/identical.py --check /tmp/before --with-sweeps --threads 2
+
+The engine is built and run from cargo's target directory:
+`$CARGO_TARGET_DIR` when set, else the repository's `target/`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -129,15 +135,14 @@ def sweep_points() -> dict:
     return points
 
 
-def drop_field(node: dict, path: list) -> None:
-    """Remove the field at `path` (keys; `*` stands for every key of a table, as a report's links) from `node`."""
+def drop_field(node: dict, path: list) -> int:
+    """Remove the field at `path` (keys; `*` stands for every key of a table, as a report's links) from `node`;
+    how many fields it removed."""
     head, *rest = path
     if not rest:
-        node.pop(head, None)
-        return
-    for key in (list(node) if head == "*" else [head]):
-        if isinstance(node.get(key), dict):
-            drop_field(node[key], rest)
+        return int(node.pop(head, KeyError) is not KeyError)
+    return sum(drop_field(node[key], rest) for key in (list(node) if head == "*" else [head])
+               if isinstance(node.get(key), dict))
 
 
 def main() -> int:
@@ -154,7 +159,7 @@ def main() -> int:
                     help="with --check: report fields the change adds (dotted), left out of the comparison")
     args = ap.parse_args()
     subprocess.run(["cargo", "build", "-q", "--release", "--example", "run_json"], cwd=ROOT, check=True)
-    binary = ROOT / "target" / "release" / "examples" / "run_json"
+    binary = ROOT / os.environ.get("CARGO_TARGET_DIR", "target") / "release" / "examples" / "run_json"
     if args.sweeps:
         points = sweep_points()
         with ThreadPoolExecutor(args.jobs) as pool:
@@ -177,15 +182,19 @@ def main() -> int:
             print(f"{name}: saved ({work['events']:,} events)")
         return 0
     bad = 0
+    found = dict.fromkeys(args.added, 0)
     for name, (report, work) in results.items():
         for field in args.added:
-            drop_field(report, field.split("."))
+            found[field] += drop_field(report, field.split("."))
         want = json.loads((args.check / f"{name}.json").read_text())
         same = json.dumps(report, sort_keys=True) == json.dumps(want, sort_keys=True)
         bad += not same
         print(f"{name}: {'identical' if same else 'DIFFERENT'} ({work['events']:,} events)")
     print(f"{len(results) - bad} of {len(results)} identical")
-    return 1 if bad else 0
+    missing = [field for field, n in found.items() if n == 0]
+    if missing:
+        print(f"--added {' '.join(missing)}: in no report (a misspelt field leaves nothing out)")
+    return 1 if bad or missing else 0
 
 
 if __name__ == "__main__":

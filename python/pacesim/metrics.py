@@ -33,24 +33,30 @@ def data_packet_bytes(scenario: dict) -> int:
 def tcp_core_mbps(report: dict, data_bytes: int) -> Optional[float]:
     """TCP data leaving the core over the window, Mb/s on the wire (headers
     included, as ns-2 counts a link's bytes; UDP and ACKs excluded): the
-    bytes of the core's data packets admitted (its data class's
-    `arrived_bytes` less `dropped_bytes`), exact whatever their sizes (a SYN
-    is a bare header, a Tmix segment may be short). A report written before
-    the engine kept those bytes falls back to the packets admitted times
-    `data_bytes`, which counts every SYN as a full segment (overstating TCP's
-    share by up to about 1 % where many SYNs are lost and sent again). It
-    differs from the departures in the window by the queue's contents at its
-    two ends, at most one buffer. None when the report has no core link."""
+    bytes of the core's data packets sent whole in the window (its data
+    class's `departed_bytes`, counted as the link's own `departed_bytes`),
+    each packet its own size (a SYN is a bare header, a Tmix segment may be
+    short). So it is at most what the core sent in the window, whatever its
+    queue holds at the window's ends. None when the report has no core link.
+
+    A report of an older engine has no class departures. Where its core
+    carried TCP data alone in the window (no ACK or UDP arrivals) the link's
+    `departed_bytes` is the same number; otherwise this falls back to the
+    data packets admitted times `data_bytes`, the old engines' number, which
+    counts a SYN as a full segment and a queue filling (or emptying) in the
+    window as sent (or not): it may exceed the core's rate."""
     core = report["links"].get("core")
     if core is None:
         return None
     window = report["window_s"][1] - report["window_s"][0]
     data = core["data"]
-    if "arrived_bytes" in data:
-        admitted = data["arrived_bytes"] - data["dropped_bytes"]
+    if "departed_bytes" in data:
+        sent = data["departed_bytes"]
+    elif core["ack"]["arrivals"] == core["udp"]["arrivals"] == 0:
+        sent = core["departed_bytes"]
     else:
-        admitted = (data["arrivals"] - data["drops"]) * data_bytes
-    return admitted * 8 / window / 1e6
+        sent = (data["arrivals"] - data["drops"]) * data_bytes
+    return sent * 8 / window / 1e6
 
 
 def run_metrics(report: dict, core_rate_bps: int, data_bytes: int) -> dict:
@@ -58,8 +64,10 @@ def run_metrics(report: dict, core_rate_bps: int, data_bytes: int) -> dict:
 
     The engine summary (aggregate_mbps, goodput_kbps_mean, core_loss_rate,
     core_empty_prob, core_udp_loss_rate), plus: core_utilisation (aggregate /
-    core rate), tcp_throughput_mbps and tcp_utilisation (TCP data alone on the
-    core, `tcp_core_mbps`, of data packets `data_bytes` long), tcp_goodput_mbps (all flows' goodput), mean
+    core rate), tcp_throughput_mbps and tcp_utilisation (the TCP data the core
+    sends in the window, each packet its own size, over the core's rate:
+    `tcp_core_mbps`; `data_bytes`, a data packet's size, serves only reports
+    of older engines, without class departures), tcp_goodput_mbps (all flows' goodput), mean
     goodput of paced and of unpaced flows (paper E Fig. 17; None when a group
     is empty), the slowest paced flow's, their retransmissions per packet sent
     and loss events per round trip (paper W Table I, footnote 10: per RTT of the

@@ -195,8 +195,9 @@ def numeric_axes(points: pd.DataFrame, axes: Sequence[str]) -> pd.DataFrame:
 
 
 def links(report: dict) -> pd.DataFrame:
-    """One row per measured link (`core`, `core.rev`, `edge_in.3`, ...), over the window; arrivals, drops
-    and loss rate per traffic class in columns `data_*`, `ack_*`, `udp_*`."""
+    """One row per measured link (`core`, `core.rev`, `edge_in.3`, ...), over the window; arrivals, drops,
+    loss rate, departures and departed bytes per traffic class in columns `data_*`, `ack_*`, `udp_*` (the
+    last two absent from an older engine's report)."""
     import pandas as pd
 
     links = report["links"]

@@ -83,25 +83,24 @@ pub struct LinkReport {
     pub empty_prob: f64,
     /// Fraction of time the link transmits nothing.
     pub idle_prob: f64,
-    /// The same arrivals and drops by traffic class: TCP data, ACKs, UDP.
+    /// The same arrivals, drops and departures by traffic class: TCP data, ACKs, UDP.
     pub data: ClassReport,
     pub ack: ClassReport,
     pub udp: ClassReport,
 }
 
 /// Arrivals, drops and their ratio for one traffic class at one queue, and
-/// the bytes on the wire of its arrivals and drops (arrived_bytes -
-/// dropped_bytes: the class's bytes admitted, exact whatever its packets'
-/// sizes; 0 when read from a report written before they were kept).
+/// its departures in packets and in bytes on the wire, each packet its own
+/// size (a SYN a bare header), counted as the link's `departures` and
+/// `departed_bytes` are: the classes' departures add up to the link's. An
+/// older engine's report has no class departures.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClassReport {
     pub arrivals: u64,
     pub drops: u64,
     pub loss_rate: f64,
-    #[serde(default)]
-    pub arrived_bytes: u64,
-    #[serde(default)]
-    pub dropped_bytes: u64,
+    pub departures: u64,
+    pub departed_bytes: u64,
 }
 
 /// Pacing delays at one edge pacer over the window.

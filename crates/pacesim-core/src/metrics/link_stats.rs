@@ -10,15 +10,16 @@ use crate::net::PacketKind;
 use crate::report::{ClassReport, LinkReport};
 use crate::sim::time::{secs, Time};
 
-/// Arrivals and drops of one traffic class at a queue, in packets and in
-/// bytes on the wire (a class's packets differ in size: a SYN is a bare
-/// header, a Tmix segment may be short).
+/// Arrivals and drops of one traffic class at a queue, and its departures
+/// in packets and in bytes on the wire (a class's packets differ in size: a
+/// SYN is a bare header, a Tmix segment may be short), counted by the link's
+/// rule (see [`LinkStats::departure`]): the classes' departures add up to the link's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ClassCounts {
     pub arrivals: u64,
     pub drops: u64,
-    pub arrived_bytes: u64,
-    pub dropped_bytes: u64,
+    pub departures: u64,
+    pub departed_bytes: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -29,8 +30,9 @@ pub struct LinkStats {
     pub departed_bytes: u64,
     /// ECN-capable arrivals the queue marked CE instead of dropping.
     pub marks: u64,
-    /// Arrivals and drops by traffic class (indexed by `PacketKind as usize`):
-    /// paper A's anomaly is UDP loss at the core, A-fig23 is ACK loss.
+    /// Arrivals, drops and departures by traffic class (indexed by `PacketKind as usize`):
+    /// paper A's anomaly is UDP loss at the core, A-fig23 is ACK loss, TCP's
+    /// throughput on the core is its data class's departed bytes.
     pub by_class: [ClassCounts; 3],
     /// Start of the current window.
     since: Time,
@@ -72,17 +74,20 @@ impl LinkStats {
         t < self.end
     }
 
-    /// A packet of `size` bytes began transmission and sends its last bit at
+    /// A packet of `kind`, `size` bytes, began transmission and sends its last bit at
     /// `finish`: it departs in the window if it is sent whole by the window's
     /// end (one begun before the window was counted before it opened, and
     /// the opening's restart forgot it). So the bytes departed never exceed
     /// what the link can send in the window; counted when they began, a
     /// 1 Mb/s link reported up to a packet per window more (1.00256 Mb/s).
     #[inline]
-    pub fn departure(&mut self, finish: Time, size: u32) {
+    pub fn departure(&mut self, finish: Time, size: u32, kind: PacketKind) {
         let counts = u64::from(finish <= self.end);
         self.departures += counts;
         self.departed_bytes += counts * u64::from(size);
+        let c = &mut self.by_class[kind as usize];
+        c.departures += counts;
+        c.departed_bytes += counts * u64::from(size);
     }
 
     /// Accumulate the queue state held over [mark, t), up to the window's end.
@@ -111,9 +116,9 @@ impl LinkStats {
         *self = LinkStats { since: t, mark: t, end, ..LinkStats::default() };
     }
 
-    /// A packet of `kind`, `size` bytes, arrived at `t`, and was dropped or not.
+    /// A packet of `kind` arrived at `t`, and was dropped or not.
     #[inline]
-    pub fn arrival(&mut self, t: Time, kind: PacketKind, size: u32, dropped: bool) {
+    pub fn arrival(&mut self, t: Time, kind: PacketKind, dropped: bool) {
         let counts = u64::from(self.counts(t));
         let dropped = counts * u64::from(dropped);
         self.arrivals += counts;
@@ -121,8 +126,6 @@ impl LinkStats {
         let c = &mut self.by_class[kind as usize];
         c.arrivals += counts;
         c.drops += dropped;
-        c.arrived_bytes += counts * u64::from(size);
-        c.dropped_bytes += dropped * u64::from(size);
     }
 
     /// An arrival at `t` was marked CE (and admitted).
@@ -130,13 +133,11 @@ impl LinkStats {
         self.marks += u64::from(self.counts(t));
     }
 
-    /// A packet of `kind`, `size` bytes, that had joined the queue was dropped from it at `t`.
-    pub fn drop_queued(&mut self, t: Time, kind: PacketKind, size: u32) {
+    /// A packet of `kind` that had joined the queue was dropped from it at `t`.
+    pub fn drop_queued(&mut self, t: Time, kind: PacketKind) {
         let counts = u64::from(self.counts(t));
         self.drops += counts;
-        let c = &mut self.by_class[kind as usize];
-        c.drops += counts;
-        c.dropped_bytes += counts * u64::from(size);
+        self.by_class[kind as usize].drops += counts;
     }
 
     pub fn since(&self) -> Time {
@@ -171,8 +172,8 @@ impl From<ClassCounts> for ClassReport {
             arrivals: c.arrivals,
             drops: c.drops,
             loss_rate,
-            arrived_bytes: c.arrived_bytes,
-            dropped_bytes: c.dropped_bytes,
+            departures: c.departures,
+            departed_bytes: c.departed_bytes,
         }
     }
 }
@@ -181,23 +182,26 @@ impl From<ClassCounts> for ClassReport {
 mod tests {
     use super::*;
 
-    /// A class's bytes are its packets' own sizes: a 40 B SYN counts 40 B, not a segment's 1040 B; a packet
-    /// the discipline drops after admitting it counts among the dropped bytes; nothing outside the window counts.
+    /// A class's departed bytes are its packets' own sizes (a 40 B SYN counts 40 B, not a segment's 1040 B),
+    /// by the link's rule: a packet counts if its last bit is sent by the window's end, so the classes add
+    /// up to the link's departures whatever arrived or was dropped.
     #[test]
-    fn class_bytes_are_the_packets_sizes() {
+    fn class_departures_are_the_packets_sizes_sent_in_the_window() {
         let mut s = LinkStats::default();
         s.restart(100, 1_000);
-        s.arrival(100, PacketKind::Data, 1040, false);
-        s.arrival(200, PacketKind::Data, 40, false);
-        s.arrival(300, PacketKind::Data, 1040, true);
-        s.arrival(400, PacketKind::Data, 40, true);
-        s.drop_queued(500, PacketKind::Data, 1040);
-        s.arrival(600, PacketKind::Ack, 40, false);
-        s.arrival(1_000, PacketKind::Data, 1040, false);
-        s.drop_queued(1_000, PacketKind::Data, 40);
+        s.arrival(100, PacketKind::Data, false);
+        s.arrival(300, PacketKind::Data, true);
+        s.drop_queued(500, PacketKind::Data);
+        s.departure(200, 1040, PacketKind::Data);
+        s.departure(400, 40, PacketKind::Data);
+        s.departure(600, 40, PacketKind::Ack);
+        s.departure(1_000, 1500, PacketKind::Udp);
+        s.departure(1_001, 1040, PacketKind::Data);
         let r = s.report();
-        assert_eq!((r.data.arrivals, r.data.drops), (4, 3));
-        assert_eq!((r.data.arrived_bytes, r.data.dropped_bytes), (2_160, 2_120));
-        assert_eq!((r.ack.arrived_bytes, r.ack.dropped_bytes, r.udp.arrived_bytes), (40, 0, 0));
+        assert_eq!((r.data.arrivals, r.data.drops), (2, 2));
+        assert_eq!((r.data.departures, r.data.departed_bytes), (2, 1_080));
+        assert_eq!((r.ack.departures, r.ack.departed_bytes), (1, 40));
+        assert_eq!((r.udp.departures, r.udp.departed_bytes), (1, 1_500));
+        assert_eq!((r.departures, r.departed_bytes), (4, 2_620));
     }
 }

@@ -59,6 +59,9 @@ struct Waiting {
     /// discipline's choice, and `queued_bytes` follows the packets' own sizes.
     start: Time,
     size: u32,
+    /// Its class, counted when it departs (the discipline's packet's own
+    /// in a queue that [`Link::holds`]).
+    kind: PacketKind,
 }
 
 /// A packet size's serialisation time on a link, split exactly: `whole` ns
@@ -361,11 +364,11 @@ impl Link {
             return None;
         }
         let busy_until = self.busy_until;
-        let (id, size) = self.output_mut().start_next(now, busy_until, dropped)?;
+        let (id, size, kind) = self.output_mut().start_next(now, busy_until, dropped)?;
         // Offered next at `now`, where `offer` times it the same.
         let (late, _) = self.serialise(now, size);
         let end = now + self.last_tx.whole + Time::from(late);
-        self.output_mut().stats.departure(end, size);
+        self.output_mut().stats.departure(end, size, kind);
         Some(id)
     }
 
@@ -446,7 +449,7 @@ impl Output {
     ) -> Option<Time> {
         let arrival = self.arrival(now, size, busy_until, if ECN { *ecn } else { 0 });
         let admitted = self.verdict::<ECN>(&arrival, ecn);
-        self.stats.arrival(now, kind, size, !admitted);
+        self.stats.arrival(now, kind, !admitted);
         if !admitted {
             if let Some(s) = &mut self.series {
                 s.dropped(now);
@@ -455,10 +458,10 @@ impl Output {
         }
         if busy_until <= now {
             self.account_idle(now, busy_until);
-            self.stats.departure(now + tx, size);
+            self.stats.departure(now + tx, size, kind);
             Some(now)
         } else {
-            self.waiting.push_back(Waiting { start: busy_until, size });
+            self.waiting.push_back(Waiting { start: busy_until, size, kind });
             self.queued_bytes += u64::from(size);
             if let Some(s) = &mut self.series {
                 s.queue(now, self.waiting.len(), self.queued_bytes);
@@ -516,9 +519,9 @@ impl Output {
         let now = p.enqueued;
         let arrival = self.arrival(now, p.size, busy_until, *ecn);
         let admitted = self.verdict::<true>(&arrival, ecn);
-        self.stats.arrival(now, p.kind, p.size, !admitted);
+        self.stats.arrival(now, p.kind, !admitted);
         if admitted {
-            self.waiting.push_back(Waiting { start: Time::MAX, size: p.size });
+            self.waiting.push_back(Waiting { start: Time::MAX, size: p.size, kind: p.kind });
             self.queued_bytes += u64::from(p.size);
             let from = dropped.len();
             self.queue.enqueue(&arrival, p, dropped);
@@ -536,7 +539,7 @@ impl Output {
     fn drop_held(&mut self, now: Time, dropped: &[Queued]) {
         for d in dropped {
             self.leave_held(d.size);
-            self.stats.drop_queued(now, d.kind, d.size);
+            self.stats.drop_queued(now, d.kind);
             if let Some(s) = &mut self.series {
                 s.dropped(now);
             }
@@ -550,14 +553,14 @@ impl Output {
     }
 
     /// The packet the discipline sends next starts transmission at `now`,
-    /// the transmitter having been free since `busy_until`: its id and size
+    /// the transmitter having been free since `busy_until`: its id, size and class
     /// (its departure is the link's to count: it knows the packet's end).
     fn start_next(
         &mut self,
         now: Time,
         busy_until: Time,
         dropped: &mut Vec<Queued>,
-    ) -> Option<(PacketId, u32)> {
+    ) -> Option<(PacketId, u32, PacketKind)> {
         if self.waiting.is_empty() {
             return None;
         }
@@ -573,7 +576,7 @@ impl Output {
         if let Some(s) = &mut self.series {
             s.queue(now, self.waiting.len(), self.queued_bytes);
         }
-        next.map(|p| (p.id, p.size))
+        next.map(|p| (p.id, p.size, p.kind))
     }
 
     /// Packets whose transmission began before `now` leave the queue. One
@@ -599,7 +602,7 @@ impl Output {
                 s.queue(w.start, self.waiting.len(), self.queued_bytes);
             }
             let end = self.waiting.front().map_or(busy_until, |next| next.start);
-            self.stats.departure(end, w.size);
+            self.stats.departure(end, w.size, w.kind);
         }
         self.stats.hold(now, self.waiting.len() as u64, self.queued_bytes);
     }
