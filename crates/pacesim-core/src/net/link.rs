@@ -38,7 +38,13 @@
 //! packets wait in the discipline until the transmitter frees for them
 //! (ns-2's model): they reach it through [`Link::enqueue`], the caller asks
 //! for the next at the time [`Link::next_start`] tells ([`Link::next_held`])
-//! and offers it then, when its passage is known.
+//! and offers it then, when its passage is known. That offer comes at
+//! `busy_until` itself, where the transmitter counts as free: the fraction
+//! is not carried, each held packet takes `ceil(size * 8 / rate)` ns, and
+//! such a link sends up to 1 ns a packet slower than its rate, never faster
+//! (1040 B at 100 Gb/s: 84 ns for 83.2, 0.95 % slow; at the papers' rates,
+//! 1 ns in a transmission of 0.1 to 1 ms). Open: carrying it for a packet
+//! that waited while the transmitter was busy (review of 4ea0256, D1).
 
 use std::collections::VecDeque;
 
