@@ -453,3 +453,26 @@ def test_a_number_slipped_past_validation_is_named_with_its_field(path, sets, va
     # Assigned into the scenario (validated as a whole, the engine's rules too): pydantic's error, naming it.
     with pytest.raises(ValueError, match=re.escape(field)):
         setattr(s, path[0], _unchecked(getattr(s, path[0]), path[1:], value))
+
+
+
+@pytest.mark.parametrize("path, value, said", [
+    (["core"], None, "None is not a value of this key"),
+    (["topology"], None, "None is not a value of this key"),
+    (["traffic"], None, "None is not a value of this key"),
+    (["traffic", "udp"], [None], None),
+    (["traffic", "udp", 0, "size"], math.nan, "nan is not a value of this key"),
+    (["traffic", "udp", 0, "size"], 500, None),
+])
+def test_a_table_or_value_to_engine_cannot_read_is_named_with_its_field(path, value, said):
+    # review-hostile33j D1: what `to_engine` cannot read at all (None for a table, a NaN where a size table
+    # goes) ended in an AttributeError, a TypeError or pydantic's serialisation error, naming no field; the
+    # scenario is now validated anew from its fields as a file writes them, and the first at fault named.
+    import pacesim
+
+    s = apply_overrides(load_scenario("a-base"), SMALL_A + ['traffic.udp=[{kind="cbr", rate="1Mbps", size="500B"}]'])
+    field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run(_unchecked(s, path, value), threads=1)
+    assert e.value.field.startswith(field), str(e.value)
+    assert said is None or said in str(e.value), str(e.value)

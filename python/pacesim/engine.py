@@ -110,7 +110,12 @@ def prepared(scenario: Union[Scenario, dict, str, os.PathLike], set: Sequence[st
     elif not isinstance(scenario, Scenario):
         raise TypeError(f"expected a Scenario, a dict or a TOML path, got {type(scenario).__name__}")
     else:  # held to the engine's rules before it is weighed: `model_copy(update=...)` changes a Scenario unchecked
-        scenario.engine_checked()  # (review36c D5: a NaN read as "expected value", or by the weighing as a ValueError)
+        try:  # (review36c D5: a NaN read as "expected value", or by the weighing as a ValueError)
+            scenario.engine_checked()
+        except ScenarioError:
+            raise
+        except (AttributeError, TypeError, ValueError) as e:  # a value `to_engine` cannot read (None for a table)
+            raise scenario.unchecked_field() or e from None
     if isinstance(set, str):
         raise TypeError('set takes a list of "key=value" strings, e.g. set=["core.buffer=5KB"]')
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:

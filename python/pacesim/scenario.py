@@ -131,6 +131,17 @@ class _Scenario(_Model):
             raise ScenarioError.from_engine(e) from None
         return self
 
+    def unchecked_field(self) -> Optional[ScenarioError]:
+        """The first field a change pydantic does not validate (`model_copy(update=...)`) left invalid, named as a
+        file's key would be (`core` None, `traffic.udp[0]` None, a NaN size), found by validating each table anew
+        from its fields' values, the innermost first; None if each passes. Asked only once `to_engine` failed on
+        such a value (review-hostile33j D1: an AttributeError or a serialiser's error naming no field)."""
+        try:
+            _revalidated(self, ())
+        except ScenarioError as e:
+            return e
+        return None
+
     def engine_json(self) -> str:
         """`to_engine` as JSON text; a ScenarioError naming the field of a number that is NaN or infinite, which
         JSON cannot hold (the engine read the token `NaN` as "expected value", review36c D5): only a change pydantic
@@ -163,6 +174,36 @@ class _Scenario(_Model):
     def to_toml(self) -> str:
         """The scenario as a TOML file in human units; `load_scenario` reads it back."""
         return tomli_w.dumps(self.model_dump(mode="json", exclude_none=True, by_alias=True))
+
+
+def _revalidated(model: BaseModel, where: Tuple[Union[str, int], ...]) -> BaseModel:
+    """`model` validated anew from its fields as a file writes them (`model_dump(mode="json")`, the form
+    `to_toml` writes and a file's validation reads), its tables and their lists' tables first; a ScenarioError
+    naming the first field at fault by its path from the scenario's root (`where`: the model's own): one
+    that cannot be written, or that the validation refuses."""
+    data = {}
+    for name, info in type(model).model_fields.items():
+        value, key = getattr(model, name), info.alias or name
+        if isinstance(value, BaseModel):
+            data[key] = _revalidated(value, where + (key,)).model_dump(mode="json", exclude_none=True)
+        elif isinstance(value, (list, tuple)) and any(isinstance(v, BaseModel) for v in value):
+            data[key] = [_revalidated(v, where + (key, i)).model_dump(mode="json", exclude_none=True)
+                         if isinstance(v, BaseModel) else v for i, v in enumerate(value)]
+        elif value is None:
+            if info.is_required() or info.get_default(call_default_factory=True) is not None:
+                raise ScenarioError(_path(where + (key,)), "None is not a value of this key (leave it out for its "
+                                    "default)", None)
+        else:
+            try:
+                data[key] = next(iter(model.model_dump(mode="json", include={name}).values()))
+            except (TypeError, ValueError) as e:  # pydantic's serialisation error is a ValueError
+                raise ScenarioError(_path(where + (key,)), f"{_shown(value)} is not a value of this key ({e})",
+                                    value) from None
+    try:
+        return type(model).model_validate(data, context={"engine": False})
+    except ValidationError as e:
+        field, message, value = _problem(e.errors()[0])
+        raise ScenarioError(".".join(filter(None, [_path(where), field])), message, value) from None
 
 
 def _non_finite(data: Any, where: Tuple[Union[str, int], ...] = ()) -> Tuple[Tuple[Union[str, int], ...], float]:
