@@ -94,6 +94,11 @@ def _applied(where: str, scenario: Scenario, overrides: List[str], root: Optiona
         raise SweepError(f"{where}: {e}") from None
 
 
+def _too_many_axes(count: int) -> str:
+    """Why a sweep of `count` axes, more than `MAX_AXES`, is refused."""
+    return f"axes: {count:,} axes, more than the {MAX_AXES} a sweep may have: {AXES}"
+
+
 def _too_many(name: str, axes: dict, seeds: list) -> Optional[str]:
     """Why sweep `name`, of `axes` (key -> list of values) on `seeds`, has too many points (more than
     `MAX_POINTS`); None if it has not. Counted from the lists' lengths alone, before any of their values is read."""
@@ -293,7 +298,7 @@ class Sweep:
         if not isinstance(self.seeds, list) or not self.seeds:
             raise SweepError("seeds: a sweep needs a list of at least one seed")
         if len(self.axes) > MAX_AXES:
-            raise SweepError(f"axes: {len(self.axes):,} axes, more than the {MAX_AXES} a sweep may have: {AXES}")
+            raise SweepError(_too_many_axes(len(self.axes)))
         for key, values in self.axes.items():
             if not isinstance(values, list) or not values:
                 raise SweepError(f"axis {shown(key)} needs a non-empty list of values")
@@ -478,13 +483,15 @@ def _base_file(path: Path, name: str) -> Path:
 
 
 def _counted(path: Path, data: Any) -> None:
-    """A SweepError if the sweep file `path`, as TOML gives it (`data`), has more points than `MAX_POINTS`, or its
-    `[quick]` version has, counted from its lists' lengths before any of their values is checked (`_too_many`);
-    what is no list is `_SweepFile`'s to refuse."""
+    """A SweepError naming the sweep file `path`, as TOML gives it (`data`), if it has more axes than `MAX_AXES`, or
+    more points than `MAX_POINTS` (or its `[quick]` version has), counted from its lists' lengths before any of their
+    values is checked or its base scenario is read (`_too_many`); what is no list is `_SweepFile`'s to refuse."""
     if not isinstance(data, dict):
         return
     axes = data.get("axes", {})
     quick = data.get("quick")
+    if isinstance(axes, dict) and len(axes) > MAX_AXES:  # review-hostile33j: named no file, after the base loaded
+        raise SweepError(f"{path}: {_too_many_axes(len(axes))}")
     if not isinstance(axes, dict) or not all(isinstance(v, list) for v in axes.values()):
         return
     name = data.get("name") if isinstance(data.get("name"), str) and not plain_name(data["name"]) else path.stem
