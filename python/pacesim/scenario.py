@@ -38,8 +38,8 @@ else:
     import tomli as tomllib
 
 
-class _Trace(_Model):
-    """The front's hook on a trace: its file, made absolute."""
+class _FrameTrace(_Model):
+    """The front's hook on a video frame trace: its file, made absolute."""
 
     @field_validator("file", check_fields=False)
     @classmethod
@@ -225,20 +225,20 @@ FRONTS = {
         default_factory=EBase, description=scenario_tables.prose(schema.key("topology").get("description"))))}}),
     "Core": scenario_tables.Front("Core", optional=("rate", "delay", "buffer")),
     "UdpSpec": scenario_tables.Front("UdpSource", _UdpSource, replace={"size": _SIZE}),
-    "TraceSpec": scenario_tables.Front("Trace", _Trace),
+    "FrameTraceSpec": scenario_tables.Front("FrameTrace", _FrameTrace),
     "TmixSpec": scenario_tables.Front("TmixCloud", _TmixCloud),
     "ShortSpec": scenario_tables.Front("ShortFlows"),
 }
 """What the front adds to the engine's tables (the others are generated as they are, named for their spec
 without `Spec`/`Params`): the whole scenario's hooks and its topology (the union of `topology.KINDS`), the
-core's keys left out to follow the topology (`Scenario.core_values`), UdpSource's two size keys, Trace's
+core's keys left out to follow the topology (`Scenario.core_values`), UdpSource's two size keys, FrameTrace's
 file resolution and a Tmix cloud's vectors; two tables keep the front's older names."""
 
 TABLES = scenario_tables.Tables(__name__, globals(), FRONTS)
 Scenario = TABLES.model("", schema.SCHEMA)
-Red, Core, Tcp, Traffic, UdpSource, Trace, ShortFlows, Pacing, Burstiness, Progress, Delay, Series, PacketTrace = (
-    TABLES.made[ref] for ref in ["RedParams", "Core", "Tcp", "Traffic", "UdpSpec", "TraceSpec", "ShortSpec", "Pacing",
-                                 "BurstinessSpec", "ProgressSpec", "DelaySpec", "SeriesSpec", "PacketTraceSpec"])
+Red, Core, Tcp, Traffic, UdpSource, FrameTrace, ShortFlows, Pacing, Burstiness, Progress, Delay, Series, PacketTrace = (
+    TABLES.made[ref] for ref in ["RedParams", "Core", "Tcp", "Traffic", "UdpSpec", "FrameTraceSpec", "ShortSpec",
+                                 "Pacing", "BurstinessSpec", "ProgressSpec", "DelaySpec", "SeriesSpec", "PacketTraceSpec"])
 """Every table's model, generated from the engine's schema (`scenario_tables.Tables`), under the names the front
 has always had."""
 
@@ -404,7 +404,7 @@ MAX_TOML_BYTES = 16 * 10**6
 links is about 1.5 MB): a bigger one, or a device such as /dev/zero, is refused, not read until memory
 runs out."""
 MAX_TRACE_BYTES: int = _core.MAX_TRACE_FILE
-"""The largest UDP trace file a scenario may name: the engine's bound (`traffic::trace::MAX_FILE`, 256 MB), as it
+"""The largest UDP trace file a scenario may name: the engine's bound (`traffic::frame_trace::MAX_FILE`, 256 MB), as it
 reads a trace whole (video traces are a few MB)."""
 
 

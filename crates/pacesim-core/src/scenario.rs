@@ -452,7 +452,7 @@ mod tests {
     #[test]
     fn bounds_declared_once_are_refused_naming_their_field() {
         use crate::pacing::{PacingScheme, QlbpSpec};
-        use crate::traffic::trace::{Column, Spacing, TraceSpec};
+        use crate::traffic::frame_trace::{Column, FrameTraceSpec, Spacing};
         use crate::traffic::udp::{Sizes, UdpKind, UdpSpec};
         use serde_json::json;
         let line = || crate::engine::world::testing::line_scenario(10_000);
@@ -537,7 +537,7 @@ mod tests {
         assert_eq!(refused(s), "traffic.udp[0].hurst: NaN is not a finite number");
         let columns = vec![Column::Bytes];
         let video =
-            TraceSpec { file: "f".into(), columns, fps: Some(f64::NEG_INFINITY), send: Spacing::Spread };
+            FrameTraceSpec { file: "f".into(), columns, fps: Some(f64::NEG_INFINITY), send: Spacing::Spread };
         let played =
             UdpSpec { kind: UdpKind::Trace, rate: None, trace: Some(video), ..line().traffic.udp[0].clone() };
         let mut s = line();

@@ -4,14 +4,14 @@
 //! short-lived transfers ([`short`]), starting alike; TCP connections
 //! replayed from Tmix connection vectors ([`tmix`]); and open-loop
 //! real-time sources ([`udp`]) injecting datagrams on their own routes,
-//! among them video frame traces ([`trace`] reads them, [`video`] cuts them
+//! among them video frame traces ([`frame_trace`] reads them, [`video`] cuts them
 //! into packets).
 
 pub mod fbm;
+pub mod frame_trace;
 pub mod short;
 pub mod sizes;
 pub mod tmix;
-pub mod trace;
 pub mod udp;
 pub mod video;
 

@@ -199,7 +199,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The largest files the engine reads, bytes: a UDP source's trace (read
     // whole) and a Tmix cloud's connection vectors. The front refuses a
     // bigger one as it loads the scenario.
-    m.add("MAX_TRACE_FILE", pacesim_core::traffic::trace::MAX_FILE)?;
+    m.add("MAX_TRACE_FILE", pacesim_core::traffic::frame_trace::MAX_FILE)?;
     m.add("MAX_VECTORS_FILE", pacesim_core::traffic::tmix::cvec::MAX_FILE)?;
     Ok(())
 }

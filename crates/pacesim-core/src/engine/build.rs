@@ -12,8 +12,8 @@ use crate::spec::{evenly, DelayClass, InvalidField};
 use crate::tcp::TcpSetup;
 use crate::topology::Network;
 use crate::traffic::bulk_start;
+use crate::traffic::frame_trace::FrameTrace;
 use crate::traffic::short::User;
-use crate::traffic::trace::Trace;
 use crate::traffic::udp::UdpSource;
 
 /// Queue disciplines in place of the scenario's on the links they name
@@ -97,7 +97,7 @@ pub fn played_traces(
     s: &Scenario,
     net: &Network,
     routes: &[u32],
-) -> Result<Vec<Option<Trace>>, InvalidField> {
+) -> Result<Vec<Option<FrameTrace>>, InvalidField> {
     (s.traffic.udp.iter().zip(routes).enumerate())
         .map(|(i, (u, &route))| {
             let field = format!("traffic.udp[{i}]");

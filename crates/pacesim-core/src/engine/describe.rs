@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::build::{build_network_with, played_traces};
 use crate::scenario::{InvalidField, Scenario};
-use crate::traffic::trace::Trace;
+use crate::traffic::frame_trace::FrameTrace;
 use crate::traffic::udp::{UdpKind, UdpSource, UdpSpec};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -45,11 +45,11 @@ pub struct UdpDescription {
     /// none for the other kinds, or for a Poisson or ON-OFF source past its share of
     /// [`REPLAYED_STEPS`] (a trace source is bounded from its frames, in no step).
     pub replayed: Option<Replayed>,
-    /// A trace source's least time between two instants where frames holding bytes start, as played ([`Trace::least_gap`]), ns:
+    /// A trace source's least time between two instants where frames holding bytes start, as played ([`FrameTrace::least_gap`]), ns:
     /// the memory guard counts each frame's last packet, which may be smaller than the source's sizes, by
     /// it; none for the other kinds.
     pub frame_gap_ns: Option<u64>,
-    /// The most of its frames holding bytes that start at one instant ([`Trace::least_gap`]).
+    /// The most of its frames holding bytes that start at one instant ([`FrameTrace::least_gap`]).
     pub frames_at_once: Option<u64>,
 }
 
@@ -156,7 +156,7 @@ pub fn describe(s: &Scenario, examples: usize) -> Result<Description, InvalidFie
         .map(|(i, ((u, &route), played))| {
             let links = net.route(route);
             let mean_rate_bps = u.mean_rate(played.as_ref());
-            let (frame_gap_ns, frames_at_once) = played.as_ref().map(Trace::least_gap).unzip();
+            let (frame_gap_ns, frames_at_once) = played.as_ref().map(FrameTrace::least_gap).unzip();
             let replayed = if replays(u) {
                 let field = format!("traffic.udp[{i}]");
                 let rates: Vec<f64> = std::iter::once(mean_rate_bps)

@@ -22,8 +22,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::fbm::{FbmSource, Fgn};
+use super::frame_trace::{FrameTrace, FrameTraceSpec};
 pub use super::sizes::Sizes;
-use super::trace::{Trace, TraceSpec};
 use super::video::VideoSource;
 use crate::sim::rng::{stream, Stream};
 use crate::sim::Time;
@@ -118,7 +118,7 @@ pub struct UdpSpec {
     pub off: Option<u64>,
     /// trace: the video frame trace, `[traffic.udp.trace]`.
     #[serde(default)]
-    pub trace: Option<TraceSpec>,
+    pub trace: Option<FrameTraceSpec>,
     /// The sending host, by name.
     #[serde(default = "UdpSpec::default_from")]
     pub from: String,
@@ -138,7 +138,7 @@ impl UdpSpec {
 
     /// The trace a trace source plays: its file's, scaled to `rate` if given
     /// (None for the other kinds); an error on `{field}.trace.file` or `{field}.rate`.
-    pub fn played_trace(&self, field: &str) -> Result<Option<Trace>, InvalidField> {
+    pub fn played_trace(&self, field: &str) -> Result<Option<FrameTrace>, InvalidField> {
         let Some(t) = &self.trace else { return Ok(None) };
         let trace = t.read(&format!("{field}.trace"))?;
         match self.rate {
@@ -162,7 +162,7 @@ impl UdpSpec {
     /// above the peak; m = 1 (ON as long as a packet) gives E[N] = 1.353 and
     /// 0.575 of the peak at on = off, where the Markov chain's on / (on + off)
     /// is 0.5; paper Q's m = 25 gives 0.66699 Mb/s for 2/3.
-    pub fn mean_rate(&self, played: Option<&Trace>) -> f64 {
+    pub fn mean_rate(&self, played: Option<&FrameTrace>) -> f64 {
         let rate = self.rate.unwrap_or(0) as f64;
         match (self.kind, played, self.on, self.off) {
             (UdpKind::Trace, Some(t), ..) => t.mean_rate(),
@@ -329,7 +329,7 @@ impl UdpSource {
     /// fBm source whose noise cannot be generated is an error on `field`.
     pub fn new(
         spec: &UdpSpec,
-        played: Option<Trace>,
+        played: Option<FrameTrace>,
         seed: u64,
         index: u64,
         route: u32,
@@ -498,7 +498,7 @@ impl UdpSource {
 mod tests {
     use super::*;
     use crate::spec::bounds::past_bound;
-    use crate::traffic::trace::{Column, Spacing};
+    use crate::traffic::frame_trace::{Column, Spacing};
 
     fn spec(kind: UdpKind, rate: u64, size: Sizes) -> UdpSpec {
         UdpSpec {
@@ -517,7 +517,7 @@ mod tests {
 
     /// A trace source of `size`-byte packets reading `file` as `columns` at 25 frames/s.
     fn video(file: &str, columns: Vec<Column>, size: u64, rate: Option<u64>) -> UdpSpec {
-        let trace = TraceSpec { file: file.into(), columns, fps: Some(25.0), send: Spacing::Spread };
+        let trace = FrameTraceSpec { file: file.into(), columns, fps: Some(25.0), send: Spacing::Spread };
         UdpSpec { rate, trace: Some(trace), ..spec(UdpKind::Trace, 1, Sizes::Range([size, size])) }
     }
 

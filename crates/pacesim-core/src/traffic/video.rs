@@ -1,4 +1,4 @@
-//! Video trace sources: a trace's frames (see [`super::trace`]) cut into UDP
+//! Video trace sources: a trace's frames (see [`super::frame_trace`]) cut into UDP
 //! packets, as paper A Sec II sends its movie traces (A-fig2: fixed 200 B
 //! packets; A-fig3: sizes uniform over [150, 300] B).
 //!
@@ -18,16 +18,16 @@
 //!
 //! Paper A plays each trace as recorded and picks the link rates so that
 //! video is 3-10 % of the core (Sec II), so a source's `rate` is optional:
-//! given, every frame is scaled to that mean ([`Trace::scaled_to`]).
+//! given, every frame is scaled to that mean ([`FrameTrace::scaled_to`]).
 
+use super::frame_trace::{FrameTrace, Spacing};
 use super::sizes::Sizes;
-use super::trace::{Spacing, Trace};
 use crate::sim::rng::Stream;
 use crate::sim::Time;
 
 /// A trace played from `start`, looping, cut into packets.
 pub struct VideoSource {
-    trace: Trace,
+    trace: FrameTrace,
     spacing: Spacing,
     sizes: Sizes,
     rng: Stream,
@@ -41,7 +41,7 @@ pub struct VideoSource {
 }
 
 impl VideoSource {
-    pub fn new(trace: Trace, spacing: Spacing, sizes: Sizes, rng: Stream, start: Time) -> Self {
+    pub fn new(trace: FrameTrace, spacing: Spacing, sizes: Sizes, rng: Stream, start: Time) -> Self {
         let mut s = VideoSource { trace, spacing, sizes, rng, start, lap: 0, frame: 0, cut: 0, next: (0, 0) };
         s.next = s.cut_packet();
         s
@@ -137,13 +137,13 @@ impl VideoSource {
 mod tests {
     use super::*;
     use crate::sim::rng::stream;
-    use crate::traffic::trace::{Column, Frame};
+    use crate::traffic::frame_trace::{Column, Frame};
 
     const MS: Time = 1_000_000;
 
     /// 25 frames/s: 1000 B, an empty frame, 450 B; period 120 ms.
-    fn trace() -> Trace {
-        Trace::parse("I 1000\nB 0\nP 450\n", &[Column::Type, Column::Bytes], Some(25.0)).unwrap()
+    fn trace() -> FrameTrace {
+        FrameTrace::parse("I 1000\nB 0\nP 450\n", &[Column::Type, Column::Bytes], Some(25.0)).unwrap()
     }
 
     /// The first `n` packets (time, size) of a source started at 1 ms.
@@ -218,7 +218,7 @@ mod tests {
 
     #[test]
     fn an_empty_first_frame_delays_the_first_packet() {
-        let t = Trace::parse("0\n0\n300\n", &[Column::Bytes], Some(10.0)).unwrap();
+        let t = FrameTrace::parse("0\n0\n300\n", &[Column::Bytes], Some(10.0)).unwrap();
         let mut s = VideoSource::new(t, Spacing::Burst, Sizes::Range([200, 200]), stream(1, "u", 0), 0);
         assert_eq!(s.first(), 200 * MS);
         assert_eq!(s.emit(), (200, 200 * MS));
@@ -244,14 +244,14 @@ mod tests {
     #[test]
     fn a_period_past_the_clock_bounds_as_any_period_longer_than_the_run() {
         // A time column sets any period up to u64::MAX ns (a frame at 10^11 s saturates it, see
-        // trace::tests): three periods overflowed past u64::MAX / 3, a panic in a debug build and in release
+        // frame_trace::tests): three periods overflowed past u64::MAX / 3, a panic in a debug build and in release
         // a horizon of 2 ns for u64::MAX / 3 + 1, which left the frame at 1 ms out of the bound. Frames of
         // 1000 B at 0 and 1 ms in 200 B packets, burst, for 10 s: at 1 Mb/s the second frame comes on 7000
         // bits left of the first, 15,000 and two packets (3200); at 10 kb/s on 7990, 15,990 and 3200; both
         // frames sent once (16,000 bits), whatever period longer than the run.
         let frames = vec![Frame { time: 0, bytes: 1000, line: 1 }, Frame { time: MS, bytes: 1000, line: 2 }];
         let bound = |period| {
-            let t = Trace { frames: frames.clone(), period };
+            let t = FrameTrace { frames: frames.clone(), period };
             let s =
                 VideoSource::new(t, Spacing::Burst, Sizes::Range([200, 200]), stream(1, "udp.size", 0), 0);
             s.backlog(10_000 * MS, &[1e6, 1e4])

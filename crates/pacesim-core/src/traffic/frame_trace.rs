@@ -84,7 +84,7 @@ pub enum Spacing {
 /// interval at the frame's bit rate, or "burst" them all at its time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct TraceSpec {
+pub struct FrameTraceSpec {
     /// The trace file, one frame per line. The Python front makes a relative
     /// path absolute, from the scenario file's directory (the working
     /// directory for a dict or a --set); here it is from the working one. A
@@ -104,7 +104,7 @@ pub struct TraceSpec {
     pub send: Spacing,
 }
 
-impl TraceSpec {
+impl FrameTraceSpec {
     /// Columns name one size, at most one time, no other name twice; `fps`
     /// is given exactly when there is no time column (its bounds are its
     /// schema's, `spec::bounds`, NaN built in Rust too, `bounds::wire`).
@@ -136,25 +136,25 @@ impl TraceSpec {
 
     /// Read (a regular file of at most [`MAX_FILE`] bytes, UTF-8) and parse
     /// the file; an error names `{field}.file`, the file and the line.
-    pub fn read(&self, field: &str) -> Result<Trace, InvalidField> {
+    pub fn read(&self, field: &str) -> Result<FrameTrace, InvalidField> {
         let cannot = |e: String| InvalidField {
             field: format!("{field}.file"),
             message: format!("cannot read {}: {e}", self.file),
         };
         let bytes = read_file(std::path::Path::new(&self.file), MAX_FILE).map_err(cannot)?;
         let text = String::from_utf8(bytes).map_err(|e| cannot(format!("not text (UTF-8): {e}")))?;
-        Trace::parse(&text, &self.columns, self.fps).map_err(|e| self.error(field, e))
+        FrameTrace::parse(&text, &self.columns, self.fps).map_err(|e| self.error(field, e))
     }
 
     /// What is wrong with the file, as an error on `{field}.file` naming it.
-    pub fn error(&self, field: &str, e: TraceError) -> InvalidField {
+    pub fn error(&self, field: &str, e: FrameTraceError) -> InvalidField {
         InvalidField { field: format!("{field}.file"), message: format!("{}: {e}", self.file) }
     }
 }
 
 /// Why a trace cannot be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum TraceError {
+pub enum FrameTraceError {
     #[error("line {0}: {1}")]
     Line(usize, String),
     #[error("{0}")]
@@ -173,7 +173,7 @@ pub struct Frame {
 /// A trace's frames and the period after which it repeats, ns; it holds at
 /// least one byte and its period is after its last frame.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Trace {
+pub struct FrameTrace {
     pub frames: Vec<Frame>,
     pub period: Time,
 }
@@ -213,14 +213,14 @@ fn value(column: Column, text: &str) -> Result<Value, String> {
     })
 }
 
-impl Trace {
+impl FrameTrace {
     /// The frames of trace `text` laid out as `columns`, timed by their time
-    /// column or by `fps` (validated by [`TraceSpec::validate`]).
-    pub fn parse(text: &str, columns: &[Column], fps: Option<f64>) -> Result<Trace, TraceError> {
+    /// column or by `fps` (validated by [`FrameTraceSpec::validate`]).
+    pub fn parse(text: &str, columns: &[Column], fps: Option<f64>) -> Result<FrameTrace, FrameTraceError> {
         // (time in ns from the file, bytes, line) per frame.
         let mut rows: Vec<(Option<f64>, u64, usize)> = Vec::new();
         for (i, line) in text.lines().enumerate() {
-            let at = |message: String| TraceError::Line(i + 1, message);
+            let at = |message: String| FrameTraceError::Line(i + 1, message);
             let fields: Vec<&str> = line.split('#').next().unwrap_or("").split_whitespace().collect();
             if fields.is_empty() {
                 continue;
@@ -251,21 +251,21 @@ impl Trace {
         }
         let n = rows.len();
         if n == 0 {
-            return Err(TraceError::Whole("no frames: every line is blank or a comment".into()));
+            return Err(FrameTraceError::Whole("no frames: every line is blank or a comment".into()));
         }
         if rows.iter().all(|&(_, b, _)| b == 0) {
-            return Err(TraceError::Whole("every frame is empty (0 bytes)".into()));
+            return Err(FrameTraceError::Whole("every frame is empty (0 bytes)".into()));
         }
         let (times, period): (Vec<f64>, f64) = match fps {
             Some(fps) if n as f64 * 1e9 / fps < 1.0 => {
-                return Err(TraceError::Whole(format!("{n} frames at {fps} frames/s last under 1ns")))
+                return Err(FrameTraceError::Whole(format!("{n} frames at {fps} frames/s last under 1ns")))
             }
             Some(fps) => ((0..n).map(|i| i as f64 * 1e9 / fps).collect(), n as f64 * 1e9 / fps),
             None => {
                 let t0 = rows[0].0.unwrap_or(0.0);
                 let span = rows[n - 1].0.unwrap_or(0.0) - t0;
                 if n < 2 || span.round() == 0.0 {
-                    return Err(TraceError::Whole(
+                    return Err(FrameTraceError::Whole(
                         "a timed trace needs frames at two different times to set its frame interval".into(),
                     ));
                 }
@@ -275,7 +275,7 @@ impl Trace {
         let frames = (times.iter().zip(&rows))
             .map(|(t, r)| Frame { time: t.round() as Time, bytes: r.1, line: r.2 })
             .collect();
-        Ok(Trace { frames, period: period.round() as Time })
+        Ok(FrameTrace { frames, period: period.round() as Time })
     }
 
     /// Mean rate over one period, bit/s.
@@ -300,7 +300,7 @@ impl Trace {
     /// bit/s. Rounding is cumulative (frame i gets round(c_i k) - round(c_{i-1} k)
     /// bytes, c_i the bytes of frames 0..=i), so the total is exact to a byte;
     /// None if that leaves no byte at all.
-    pub fn scaled_to(&self, rate: u64) -> Option<Trace> {
+    pub fn scaled_to(&self, rate: u64) -> Option<FrameTrace> {
         let k = rate as f64 / self.mean_rate();
         // Bytes of frames 0..=i (u128: frames of up to 2^64 - 1 B each) and of their scaled sizes.
         let (mut total, mut sent) = (0u128, 0u64);
@@ -313,7 +313,7 @@ impl Trace {
                 Frame { bytes, ..*f }
             })
             .collect();
-        (sent > 0).then_some(Trace { frames, period: self.period })
+        (sent > 0).then_some(FrameTrace { frames, period: self.period })
     }
 
     /// Check that link `link` of `rate` bit/s, the first the trace played
@@ -321,11 +321,11 @@ impl Trace {
     /// [start, end]: a bigger frame never leaves its host within the run,
     /// and cut into packets it would queue (or drop) without bound (issue
     /// 20: a 10^13 B frame, 5 x 10^10 packets of 200 B, ran for hours).
-    pub fn check_link(&self, start: Time, end: Time, link: &str, rate: u64) -> Result<(), TraceError> {
+    pub fn check_link(&self, start: Time, end: Time, link: &str, rate: u64) -> Result<(), FrameTraceError> {
         let run = end.saturating_sub(start);
         let most = u64::try_from(u128::from(rate) * u128::from(run) / 8_000_000_000).unwrap_or(u64::MAX);
         match self.frames.iter().find(|f| f.time < run && f.bytes > most) {
-            Some(f) => Err(TraceError::Line(
+            Some(f) => Err(FrameTraceError::Line(
                 f.line,
                 format!(
                     "a frame of {} is more than link {link} ({}) can send in the run from the source's start ({} \
@@ -373,13 +373,13 @@ mod tests {
 
     const MS: Time = 1_000_000;
 
-    fn frames(t: &Trace) -> Vec<(Time, u64)> {
+    fn frames(t: &FrameTrace) -> Vec<(Time, u64)> {
         t.frames.iter().map(|f| (f.time, f.bytes)).collect()
     }
 
     fn line_error(text: &str, columns: &[Column], fps: Option<f64>) -> (usize, String) {
-        match Trace::parse(text, columns, fps) {
-            Err(TraceError::Line(line, message)) => (line, message),
+        match FrameTrace::parse(text, columns, fps) {
+            Err(FrameTraceError::Line(line, message)) => (line, message),
             other => panic!("expected a line error, got {other:?}"),
         }
     }
@@ -392,7 +392,7 @@ mod tests {
                     1 0.040 P 500 38.5 40.1\r\n\
                     \t  2 0.080 B 0\n\
                     3 0.120 B 250\n";
-        let t = Trace::parse(text, &[Frame, TimeS, Type, Bytes], None).unwrap();
+        let t = FrameTrace::parse(text, &[Frame, TimeS, Type, Bytes], None).unwrap();
         assert_eq!(frames(&t), [(0, 1000), (40 * MS, 500), (80 * MS, 0), (120 * MS, 250)]);
         // Span 120 ms over 4 frames: the last lasts the mean interval, 40 ms.
         assert_eq!(t.period, 160 * MS);
@@ -405,7 +405,7 @@ mod tests {
     #[test]
     fn the_bits_played_in_a_run_count_whole_loops_then_the_frames_begun() {
         // Frames of 1000, 200 and 300 B every 40 ms: 1500 B (12,000 bits) a 120 ms period.
-        let t = Trace::parse("1000\n200\n300\n", &[Bytes], Some(25.0)).unwrap();
+        let t = FrameTrace::parse("1000\n200\n300\n", &[Bytes], Some(25.0)).unwrap();
         assert_eq!(t.bits_within(0), 8000.0);
         // 250 ms: two periods, then the third's first frame.
         assert_eq!(t.bits_within(250 * MS), 32_000.0);
@@ -417,29 +417,29 @@ mod tests {
     fn the_least_gap_is_between_instants_and_counts_the_frames_starting_together() {
         // Frames holding bytes at 0, 0, 40 and 40 ms (one empty at 80), period 120 ms: instants 40 ms apart,
         // then 80 ms to the next loop's first, two frames each.
-        let t = Trace::parse("0 100\n0 5\n0.04 7\n0.04 1\n0.08 0\n", &[TimeS, Bytes], None).unwrap();
+        let t = FrameTrace::parse("0 100\n0 5\n0.04 7\n0.04 1\n0.08 0\n", &[TimeS, Bytes], None).unwrap();
         assert_eq!(t.least_gap(), (40 * MS, 2));
-        let t = Trace::parse("1000\n200\n300\n", &[Bytes], Some(25.0)).unwrap();
+        let t = FrameTrace::parse("1000\n200\n300\n", &[Bytes], Some(25.0)).unwrap();
         assert_eq!(t.least_gap(), (40 * MS, 1));
         // A frame at 10^11 s (10^20 ns) saturates its time and the period at u64::MAX: the last instant's gap
         // to the next loop's first (1 ms: the last frame lasts none) overflowed from a first instant past 0 (a
         // panic in a debug build).
-        let t = Trace::parse("0 0\n0.001 1000\n0.003 10\n1e11 1\n", &[TimeS, Bytes], None).unwrap();
+        let t = FrameTrace::parse("0 0\n0.001 1000\n0.003 10\n1e11 1\n", &[TimeS, Bytes], None).unwrap();
         assert_eq!((t.period, t.frames[3].time), (u64::MAX, u64::MAX));
         assert_eq!(t.least_gap(), (MS, 1));
     }
 
     #[test]
     fn frame_rate_timing_times_in_ms_sizes_in_bits() {
-        let t = Trace::parse("1 I 1000\n2 B 200\n3 B 200\n", &[Frame, Type, Bytes], Some(25.0)).unwrap();
+        let t = FrameTrace::parse("1 I 1000\n2 B 200\n3 B 200\n", &[Frame, Type, Bytes], Some(25.0)).unwrap();
         assert_eq!(frames(&t), [(0, 1000), (40 * MS, 200), (80 * MS, 200)]);
         assert_eq!(t.period, 120 * MS);
         // 24 frames/s: times rounded to the ns, the period exact over the whole trace.
-        let t = Trace::parse("8000\n8001\n1\n", &[Bits], Some(24.0)).unwrap();
+        let t = FrameTrace::parse("8000\n8001\n1\n", &[Bits], Some(24.0)).unwrap();
         assert_eq!(frames(&t), [(0, 1000), (41_666_667, 1001), (83_333_333, 1)]);
         assert_eq!(t.period, 125 * MS);
         // A time column starting late counts from its first frame; ms and skipped fields.
-        let t = Trace::parse("I 1000 x 10\nP 1040 y 20\n", &[Type, TimeMs, Skip, Bytes], None).unwrap();
+        let t = FrameTrace::parse("I 1000 x 10\nP 1040 y 20\n", &[Type, TimeMs, Skip, Bytes], None).unwrap();
         assert_eq!(frames(&t), [(0, 10), (40 * MS, 20)]);
         assert_eq!(t.period, 80 * MS);
     }
@@ -468,8 +468,8 @@ mod tests {
 
     #[test]
     fn traces_without_frames_bytes_or_span_are_errors() {
-        let whole = |text: &str, columns: &[Column], fps| match Trace::parse(text, columns, fps) {
-            Err(TraceError::Whole(m)) => m,
+        let whole = |text: &str, columns: &[Column], fps| match FrameTrace::parse(text, columns, fps) {
+            Err(FrameTraceError::Whole(m)) => m,
             other => panic!("{other:?}"),
         };
         assert!(whole("# nothing\n\n", &[Bytes], Some(25.0)).contains("no frames"));
@@ -479,8 +479,8 @@ mod tests {
         assert!(whole("100\n", &[Bytes], Some(1e10)).contains("under 1ns"));
     }
 
-    fn spec(columns: Vec<Column>, fps: Option<f64>) -> TraceSpec {
-        TraceSpec { file: "f".into(), columns, fps, send: Spacing::Spread }
+    fn spec(columns: Vec<Column>, fps: Option<f64>) -> FrameTraceSpec {
+        FrameTraceSpec { file: "f".into(), columns, fps, send: Spacing::Spread }
     }
 
     #[test]
@@ -509,7 +509,7 @@ mod tests {
     fn reading_names_the_field_the_file_and_the_line() {
         let path = std::env::temp_dir().join(format!("pacesim-trace-{}.txt", std::process::id()));
         std::fs::write(&path, "# test\n100\nten\n").unwrap();
-        let s = TraceSpec { file: path.to_string_lossy().into(), ..spec(vec![Bytes], Some(25.0)) };
+        let s = FrameTraceSpec { file: path.to_string_lossy().into(), ..spec(vec![Bytes], Some(25.0)) };
         let e = s.read("traffic.udp[2].trace").unwrap_err();
         assert_eq!(e.field, "traffic.udp[2].trace.file");
         assert_eq!(e.message, format!("{}: line 3: frame size is not a whole number", s.file));
@@ -527,23 +527,23 @@ mod tests {
         let path = std::env::temp_dir().join(format!("pacesim-trace-big-{}.txt", std::process::id()));
         let f = std::fs::File::create(&path).unwrap();
         f.set_len(MAX_FILE + 1).unwrap();
-        let s = TraceSpec { file: path.to_string_lossy().into(), ..spec(vec![Bytes], Some(25.0)) };
+        let s = FrameTraceSpec { file: path.to_string_lossy().into(), ..spec(vec![Bytes], Some(25.0)) };
         let e = s.read("traffic.udp[0].trace").unwrap_err();
         assert_eq!(e.field, "traffic.udp[0].trace.file");
         assert_eq!(e.message, format!("cannot read {}: more than {MAX_FILE} bytes: not read", s.file));
         std::fs::remove_file(&path).unwrap();
-        let dir = TraceSpec { file: std::env::temp_dir().to_string_lossy().into(), ..s };
+        let dir = FrameTraceSpec { file: std::env::temp_dir().to_string_lossy().into(), ..s };
         assert!(dir.read("u").unwrap_err().message.ends_with(": not a regular file"));
     }
 
     #[test]
     fn a_frame_the_first_link_cannot_send_in_the_run_is_named_by_its_line() {
         // 25 frames/s: 1000 B at 0, 10^13 B at 40 ms, 500 B at 80 ms.
-        let t = Trace::parse("# big\n1000\n\n10000000000000\n500\n", &[Bytes], Some(25.0)).unwrap();
+        let t = FrameTrace::parse("# big\n1000\n\n10000000000000\n500\n", &[Bytes], Some(25.0)).unwrap();
         assert_eq!(t.frames.iter().map(|f| f.line).collect::<Vec<_>>(), [2, 4, 5]);
         // 100 Mb/s over 1 s sends 12.5 MB: not the 10^13 B frame.
         let (line, message) = match t.check_link(0, 1_000_000_000, "udp.up", 100_000_000) {
-            Err(TraceError::Line(line, message)) => (line, message),
+            Err(FrameTraceError::Line(line, message)) => (line, message),
             other => panic!("{other:?}"),
         };
         assert_eq!(line, 4);
@@ -564,7 +564,7 @@ mod tests {
     #[test]
     fn frames_past_2_to_the_64_bytes_together_keep_their_rate() {
         // Two frames of 2^63 B at 1 frame/s: 2^64 B per 2 s; once a u64 sum that wrapped to 0.
-        let t = Trace::parse("9223372036854775808\n9223372036854775808\n", &[Bytes], Some(1.0)).unwrap();
+        let t = FrameTrace::parse("9223372036854775808\n9223372036854775808\n", &[Bytes], Some(1.0)).unwrap();
         assert_eq!(t.mean_rate(), 2f64.powi(64) * 8.0 / 2.0);
         assert_eq!(
             t.scaled_to(8_000).unwrap().frames.iter().map(|f| f.bytes).collect::<Vec<_>>(),
@@ -574,7 +574,7 @@ mod tests {
 
     #[test]
     fn scaling_rounds_cumulatively_and_keeps_the_timing() {
-        let t = Trace::parse("100\n100\n100\n", &[Bytes], Some(25.0)).unwrap();
+        let t = FrameTrace::parse("100\n100\n100\n", &[Bytes], Some(25.0)).unwrap();
         // 300 B per 120 ms = 20 kb/s; a third of it: 33.3, 66.7, 100 cumulative.
         let third = t.scaled_to(20_000 / 3).unwrap();
         assert_eq!(third.frames.iter().map(|f| f.bytes).collect::<Vec<_>>(), [33, 34, 33]);
