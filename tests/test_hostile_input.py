@@ -181,8 +181,8 @@ def test_a_sweep_scale_that_is_no_positive_number_is_refused(tmp_path, scale):
 
 
 @pytest.mark.parametrize("text, key", [
-    ("set = [1]", "set.0"), ("seeds = 1.5", "seeds"), ("seeds = []", "seeds"), ("seeds = [-1]", "seeds.0"),
-    ("axes = [1]", "axes"), ('axes = { "core.buffer" = [] }', "axes.core.buffer"), ("variants = { a = [1] }", "variants.a.0"),
+    ("set = [1]", "set[0]"), ("seeds = 1.5", "seeds"), ("seeds = []", "seeds"), ("seeds = [-1]", "seeds[0]"),
+    ("axes = [1]", "axes"), ('axes = { "core.buffer" = [] }', "axes.core.buffer"), ("variants = { a = [1] }", "variants.a[0]"),
     ("quick = 3", "quick"), ("quick = { sets = [] }", "quick.sets"), ('name = ""', "name"), ("colour = 1", "colour"),
 ])
 def test_sweep_keys_of_the_wrong_type_are_named(tmp_path, text, key):

@@ -223,8 +223,9 @@ def test_an_error_in_progress_stops_the_run_and_is_raised(threads):
 def test_run_takes_overrides_and_a_packaged_name_as_the_cli_does():
     r = pacesim.run("e-base", set=TINY_SET[1::2] + ["core.buffer=5KB"], seed=3, threads=1)
     assert r.scenario.core.buffer == 5000 and r.seed == 3
-    with pytest.raises(TypeError, match="list"):
+    with pytest.raises(ScenarioError, match="list") as e:
         pacesim.run("e-base", set="core.buffer=5KB")
+    assert e.value.field == "set"
     with pytest.raises(ScenarioError) as e:
         pacesim.run("e-base", set=["core.bufer=5KB"])
     assert e.value.field == "core.bufer"

@@ -632,3 +632,30 @@ def test_a_sweep_file_of_too_many_axes_is_refused_naming_it_before_its_base_is_r
         load_sweep(path)
     assert str(e.value) == f"{path}: axes: {MAX_AXES + 1} axes, more than the {MAX_AXES} a sweep may have: " \
                            'an axis of one value is a fixed override: give it in `set` (set = ["core.buffer=5KB"])'
+
+
+@pytest.mark.parametrize("kw, said", [
+    ({"axes": [("core.buffer", ["5KB"])]}, "axes: "),
+    ({"axes": {1: ["5KB", "6KB"]}}, "axes: "),
+    ({"set": TINY + [None]}, f"set[{len(TINY)}]: None is not an override"),
+    ({"variants": {"a": None}, "axes": {"variant": ["a"]}}, "variants.'a': None: overrides are a list"),
+    ({"variants": {"a": ["core.buffer=5KB"]}, "axes": {"variant": ["a"], "core.buffer": ["7KB"]}},
+     "variants.'a': it sets 'core.buffer', as the axis 'core.buffer' does"),
+    ({"axes": {"core": [{"buffer": "5KB"}], "core.buffer": ["7KB"]}}, "axes 'core' and 'core.buffer' set the same key"),
+])
+def test_a_sweep_made_in_python_of_the_wrong_shapes_or_overlapping_keys_is_refused_naming_them(kw, said):
+    # review-hostile33k H5: AttributeErrors and TypeErrors; M4: a variant's key under an axis of the same key ran
+    # the axis's value labelled with the variant, and an axis under its parent table's axis likewise.
+    kw = {"set": TINY, **kw}
+    with pytest.raises(SweepError) as e:
+        Sweep(name="shapes", **kw)
+    assert str(e.value).startswith(said), str(e.value)
+
+
+def test_numpy_axis_values_are_the_python_values_they_hold():
+    # review-hostile33k H1: an axis of numpy integers ended in "Object of type int64 is not JSON serializable".
+    import numpy as np
+
+    python = Sweep(name="np", set=TINY, axes={"tcp.window": [5, 6]})
+    numpy = Sweep(name="np", set=TINY, axes={"tcp.window": list(np.array([5, 6]))})
+    assert [p.key for p in numpy.points()] == [p.key for p in python.points()]

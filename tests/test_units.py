@@ -1,5 +1,7 @@
 """Human units to SI integers: every accepted spelling, every kind of bad input."""
 
+import math
+
 import pytest
 
 from pacesim.units import (
@@ -157,3 +159,11 @@ def test_a_long_wrong_value_is_cut_in_the_message(parse):
         with pytest.raises(ValueError) as e:
             parse(value)
         assert len(str(e.value)) < 300, str(e.value)[:300]
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -5, -0.5])
+def test_a_number_no_unit_can_make_valid_is_not_told_to_take_one(value):
+    # review-hostile33k L1: `--set core.buffer=nan` was told to write "nanB", `-5` to write "-5B".
+    with pytest.raises(ValueError, match="expected a finite number, not negative, and a unit") as e:
+        parse_size(value)
+    assert f'"{value}B"' not in str(e.value)

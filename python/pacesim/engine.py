@@ -16,7 +16,8 @@ from . import _core, memory, outfile, pcap, schema
 from .messages import shown
 from .report_tables import report_number
 from .result import Result
-from .scenario import PacketTrace, Scenario, ScenarioError, apply_overrides, load_scenario, parse_scenario
+from .scenario import (PacketTrace, Scenario, ScenarioError, apply_overrides, load_scenario, override_list,
+                       parse_scenario)
 
 THREADS = min(2, os.cpu_count() or 1)
 """Default threads, as the CLI's `--threads`."""
@@ -109,19 +110,12 @@ def prepared(scenario: Union[Scenario, dict, str, os.PathLike], set: Sequence[st
         scenario = parse_scenario(scenario, max_memory=max_memory)
     elif not isinstance(scenario, Scenario):
         raise TypeError(f"expected a Scenario, a dict or a TOML path, got {type(scenario).__name__}")
-    else:  # held to the engine's rules before it is weighed: `model_copy(update=...)` changes a Scenario unchecked
-        try:  # (review36c D5: a NaN read as "expected value", or by the weighing as a ValueError)
-            scenario.engine_checked()
-        except ScenarioError:
-            raise
-        except (AttributeError, TypeError, ValueError) as e:  # a value `to_engine` cannot read (None for a table)
-            raise scenario.unchecked_field() or e from None
-    if isinstance(set, str):
-        raise TypeError('set takes a list of "key=value" strings, e.g. set=["core.buffer=5KB"]')
+    else:  # validated anew before it is weighed: `model_copy(update=...)` changes a Scenario unchecked
+        scenario = scenario.rechecked()
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ScenarioError("threads", f"{shown(threads)} is not a number of threads: 1, or 2 to run a network that "
                                        "splits at its core link as two halves")
-    overrides = list(set) + ([f"seed={seed}"] if seed is not None else [])
+    overrides = override_list(set) + ([f"seed={seed}"] if seed is not None else [])
     if overrides:
         scenario = apply_overrides(scenario, overrides)
     return scenario, min(threads, 2), memory.check(scenario, max_memory)

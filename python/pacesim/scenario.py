@@ -20,6 +20,9 @@ import json
 import math
 import re
 import sys
+import warnings
+from collections.abc import Mapping
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any, Iterable, List, Optional, Tuple, Union, get_args, get_origin
 
@@ -131,16 +134,15 @@ class _Scenario(_Model):
             raise ScenarioError.from_engine(e) from None
         return self
 
-    def unchecked_field(self) -> Optional[ScenarioError]:
-        """The first field a change pydantic does not validate (`model_copy(update=...)`) left invalid, named as a
-        file's key would be (`core` None, `traffic.udp[0]` None, a NaN size), found by validating each table anew
-        from its fields' values, the innermost first; None if each passes. Asked only once `to_engine` failed on
-        such a value (review-hostile33j D1: an AttributeError or a serialiser's error naming no field)."""
-        try:
-            _revalidated(self, ())
-        except ScenarioError as e:
-            return e
-        return None
+    def rechecked(self) -> _Scenario:
+        """This scenario validated anew from its fields' values, as a file holding them is, then held to the
+        engine's rules: what `pacesim.run` makes of a Scenario it is handed, which a change pydantic does not
+        validate (`model_copy(update=...)`) may have left holding anything (None or a dict for a table, a NaN, a
+        numpy number, a list's element of another type: review-hostile33j D1, review-hostile33k H1-H4, H6, M1). A
+        ScenarioError names the first field at fault as a file's key, the innermost tables first."""
+        with warnings.catch_warnings():  # pydantic's serialiser warns of each value of an unexpected type it writes
+            warnings.simplefilter("ignore")
+            return _revalidated(self, ()).engine_checked()
 
     def engine_json(self) -> str:
         """`to_engine` as JSON text; a ScenarioError naming the field of a number that is NaN or infinite, which
@@ -194,8 +196,10 @@ def _revalidated(model: BaseModel, where: Tuple[Union[str, int], ...]) -> BaseMo
                 raise ScenarioError(_path(where + (key,)), "None is not a value of this key (leave it out for its "
                                     "default)", None)
         else:
+            value = _native(value, where + (key,))
             try:
-                data[key] = next(iter(model.model_dump(mode="json", include={name}).values()))
+                written = model.model_copy(update={name: value}).model_dump(mode="json", include={name})
+                data[key] = next(iter(written.values()))
             except (TypeError, ValueError) as e:  # pydantic's serialisation error is a ValueError
                 raise ScenarioError(_path(where + (key,)), f"{_shown(value)} is not a value of this key ({e})",
                                     value) from None
@@ -204,6 +208,25 @@ def _revalidated(model: BaseModel, where: Tuple[Union[str, int], ...]) -> BaseMo
     except ValidationError as e:
         field, message, value = _problem(e.errors()[0])
         raise ScenarioError(".".join(filter(None, [_path(where), field])), message, value) from None
+
+
+def _native(value: Any, where: Tuple[Union[str, int], ...]) -> Any:
+    """`value`, a field's as a change pydantic does not validate left it, in Python's own types, as a file's reader
+    gives them: numpy's numbers and arrays, a Decimal, a mapping or a tuple made plain, at any depth; a ScenarioError
+    naming the field of a number that is NaN or infinite (pydantic writes one as null: the key would be read as
+    left out, review-hostile33k H6). Other values are left for the validation to refuse."""
+    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):  # a number or an array (numpy not imported)
+        value = value.tolist()  # a scalar's `tolist` is its Python number
+    if isinstance(value, Decimal):
+        value = float(value) if value.is_finite() else math.nan if value.is_nan() else float(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        what = "not a number (NaN)" if value != value else "infinite, not a finite number"
+        raise ScenarioError(_path(where), f"{value} is {what}", value)
+    if isinstance(value, Mapping):
+        return {k: _native(v, where + (k,)) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_native(v, where + (i,)) for i, v in enumerate(value)]
+    return value
 
 
 def _non_finite(data: Any, where: Tuple[Union[str, int], ...] = ()) -> Tuple[Tuple[Union[str, int], ...], float]:
@@ -458,6 +481,21 @@ def _indexed(key: str, part: str) -> Tuple[str, Optional[int]]:
     return part, None
 
 
+def override_list(overrides: Any) -> List[str]:
+    """`overrides` as a list, if it is a list (or another iterable, not a string) of strings; else a ScenarioError
+    naming `set` or the first element that is no string (review-hostile33k H5: None, a number or `set=None` ended
+    in an AttributeError or a TypeError)."""
+    if isinstance(overrides, (str, bytes)) or not isinstance(overrides, Iterable):
+        raise ScenarioError("set", f"{_shown(overrides)}: overrides are a list of \"key=value\" strings, e.g. "
+                                   '["core.buffer=5KB"]', overrides)
+    overrides = list(overrides)
+    for i, item in enumerate(overrides):
+        if not isinstance(item, str):
+            raise ScenarioError(f"set[{i}]", f"{_shown(item)} is not an override; an override is a \"key=value\" "
+                                             "string, e.g. core.buffer=5KB", item)
+    return overrides
+
+
 def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional[Path] = None,
                     engine: bool = True, max_memory: Optional[int] = None) -> Scenario:
     """A copy of `scenario` with `key=value` overrides applied, `key` a dotted path
@@ -466,7 +504,7 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
     a whole. Relative file names the overrides give are from `base`; `engine` and `max_memory` (the lists the
     overrides give weighed before they are checked) are as `parse_scenario`'s."""
     data = scenario.model_dump(mode="json", exclude_none=True, by_alias=True)
-    for item in overrides:
+    for item in override_list(overrides):
         key, sep, text = item.partition("=")
         key = key.strip()
         if not sep or not key:

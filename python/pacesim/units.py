@@ -9,6 +9,7 @@ kind of thing a scenario file should say.
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal, localcontext
 from functools import lru_cache
@@ -60,6 +61,9 @@ def _read(text: object, kind: str, units: dict[str, int], base: str) -> int:
     if isinstance(text, (bool, int, float)):
         if isinstance(text, bool):
             raise ValueError(f"expected a {kind} with a unit, got {shown(text)} (accepted units: {accepted})")
+        if not 0 <= text < math.inf:  # no unit makes NaN, infinity or a negative one (review-hostile33k L1)
+            raise ValueError(f"invalid {kind} {shown(text)}: expected a finite number, not negative, and a unit "
+                             f"(\"10{base}\"; accepted units: {accepted})")
         raise ValueError(
             f"{kind} {shown(text)} has no unit: write \"{text}{base}\" (accepted units: {accepted})"
         )

@@ -72,3 +72,21 @@ def test_eq6_general_alpha_and_the_unpaced_input_against_the_engine():
     x = source.rate()
     c_in = _agrees(source, x)
     assert paced_onoff.autocov(rate, [5])[0] < c_in.empirical[0]
+
+
+def test_a_run_of_a_million_seconds_or_a_terabit_is_written_in_units_the_reader_takes():
+    # review-hostile33k M2: "%g" wrote 1e6 s as "1.0001e+06s" and 1e6 Mb/s as "1e+09kbps", refused as unknown units.
+    from pacesim.scenario import parse_scenario
+
+    s = parse_scenario(paced_onoff.PacedOnOff(seconds=999_000.0, peak_mbps=1e6).scenario(), engine=False)
+    assert s.duration == 999_100 * 10**9 and s.traffic.udp[0].rate == 10**12
+
+
+def test_a_simulated_comparison_too_short_to_measure_names_sim_seconds():
+    # review-hostile33k M3: sim_seconds = 0.001 ended in numpy's "zero-size array to reduction operation".
+    from pacesim.papers import models
+    from pacesim.papers.q import overlays
+
+    params = {**models()["q-thm2"].defaults, "sim_seconds": 0.001}
+    with pytest.raises(ValueError, match="sim_seconds: 0.001 s measures too little"):
+        overlays.q_thm2(params, [(10.0, "Qmax 10")])

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .. import ENGINE_VERSION, memory
 from ..messages import printable, shown
 from ..scenario import (Scenario, ScenarioError, apply_overrides, check_key, load_scenario, packaged, packaged_names,
-                        parse_scenario, read_toml)
+                        override_list, parse_scenario, read_toml)
 from ..store import MAX_SEED, key_part, keyed_run, plain_name, run_key
 from .scaling import FLOWS, scaled, with_flows
 
@@ -92,6 +92,34 @@ def _applied(where: str, scenario: Scenario, overrides: List[str], root: Optiona
         return apply_overrides(scenario, overrides, root, max_memory=limit)
     except ScenarioError as e:
         raise SweepError(f"{where}: {e}") from None
+
+
+def _overlapping(axes: Dict[str, list], variants: Dict[str, List[str]]) -> None:
+    """A SweepError naming both where two axes, or a variant the sweep runs and an axis, set one key (or one a
+    key inside the other's table, `core` and `core.buffer`): a point takes the axis's value, so the other's was
+    overridden unseen (review-hostile33k M4: variant `a` = core.buffer=5KB under an axis core.buffer = ["7KB"]
+    ran 7KB labelled `a`), as a `seed` axis was (issue 33)."""
+    def inside(a: str, b: str) -> bool:
+        return a == b or b.startswith((a + ".", a + "["))
+    keys = [k.strip() for k in axes if k not in (VARIANT, FLOWS)]
+    for i, a in enumerate(keys):
+        for b in keys[i + 1:]:
+            if inside(a, b) or inside(b, a):
+                raise SweepError(f"axes {shown(a)} and {shown(b)} set the same key: each point would take one's "
+                                 "value over the other's; vary it on one axis")
+    for name in axes.get(VARIANT, []):
+        for item in variants.get(name, []):
+            key = item.partition("=")[0].strip()
+            for a in keys:
+                if inside(a, key) or inside(key, a):
+                    raise SweepError(f"variants.{name!r}: it sets {shown(key)}, as the axis {shown(a)} does: each "
+                                     "point would take the axis's value over the variant's; set it in one place")
+
+
+def _plain(value: Any) -> Any:
+    """An axis value given in Python as numpy's number (or array) as Python's own, the form a sweep file's values
+    and the scenario's JSON take (review-hostile33k H1: an axis of numpy integers ended in a TypeError)."""
+    return value.tolist() if type(value).__module__ == "numpy" and hasattr(value, "tolist") else value
 
 
 def _too_many_axes(count: int) -> str:
@@ -297,6 +325,20 @@ class Sweep:
             raise SweepError(f"name: {why}")
         if not isinstance(self.seeds, list) or not self.seeds:
             raise SweepError("seeds: a sweep needs a list of at least one seed")
+        # The shapes a sweep file's reader guarantees, checked for a Sweep made in Python (review-hostile33k H5:
+        # AttributeErrors and TypeErrors): a table of axes by key, lists of overrides.
+        if not isinstance(self.axes, dict) or not all(isinstance(key, str) for key in self.axes):
+            raise SweepError(f"axes: {shown(self.axes)} is not a table of axes, key = [values] "
+                             '({"core.buffer": ["5KB", "10KB"]})')
+        if not isinstance(self.variants, dict) or not all(isinstance(name, str) for name in self.variants):
+            raise SweepError(f"variants: {shown(self.variants)} is not a table of variants, name = [overrides]")
+        for where, overrides in [("set", self.set)] + [(f"variants.{n!r}", o) for n, o in self.variants.items()]:
+            try:
+                override_list(overrides)
+            except ScenarioError as e:
+                raise SweepError(f"{where}{e.field[3:]}: {e.message}") from None
+        self.axes = {key: [_plain(v) for v in values] if isinstance(values, list) else values
+                     for key, values in self.axes.items()}
         if len(self.axes) > MAX_AXES:
             raise SweepError(_too_many_axes(len(self.axes)))
         for key, values in self.axes.items():
@@ -342,6 +384,7 @@ class Sweep:
                 _weigh_with_variant(name, variant, self.axes, self.max_memory)
         if VARIANT in self.axes:
             self._alone[list(self.axes).index(VARIANT)] = [alone[v] for v in self.axes[VARIANT]]
+        _overlapping(self.axes, self.variants)
         unknown = set(self.quick or {}) - {"set", "scale", "seeds"}
         if unknown:
             raise SweepError(f"[quick] has unknown keys {sorted(unknown)}; it takes set, scale, seeds")
@@ -513,8 +556,8 @@ def load_sweep(path: Union[str, Path], max_memory: Optional[int] = None) -> Swee
     try:
         f = _SweepFile.model_validate(data)
     except ValidationError as e:
-        error = e.errors()[0]
-        where = ".".join(str(part) for part in error["loc"])
+        error = e.errors()[0]  # a list's element as in every other message, seeds[0] (review-hostile33k L3)
+        where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error["loc"]).lstrip(".")
         raise SweepError(f"{path}: {where}: {error['msg']} (got {shown(error['input'])})") from None
     del data
     try:

@@ -86,21 +86,23 @@ class PacedOnOff:
         return qlbp.onoff_autocov(tau, self.peak_mbps, self.r1, self.r2)
 
     def scenario(self) -> dict:
-        """The run as a scenario dict in human units."""
-        kbps = lambda mbps: f"{mbps * 1000:.6g}kbps"  # noqa: E731
+        """The run as a scenario dict, times in whole ns and rates in whole b/s (a `%g` form wrote 1e6 s as
+        "1e+06s", which no unit reader takes: review-hostile33k M2)."""
+        bps = lambda mbps: f"{round(mbps * 1e6)}bps"  # noqa: E731
+        ns = lambda s: f"{round(s * 1e9)}ns"  # noqa: E731
         return {
             "seed": self.seed,
-            "duration": f"{self.warmup_s + self.seconds:g}s",
-            "warmup": f"{self.warmup_s:g}s",
+            "duration": ns(self.warmup_s + self.seconds),
+            "warmup": ns(self.warmup_s),
             "topology": {"kind": "q-tandem", "pacers": 1},
-            "core": {"rate": kbps(self.mu_max_mbps)},
+            "core": {"rate": bps(self.mu_max_mbps)},
             "traffic": {"udp": [{
-                "kind": "onoff", "rate": kbps(self.peak_mbps), "size": f"{self.packet_bytes}B",
-                "on": f"{self.on_s * 1e3:g}ms", "off": f"{self.off_s * 1e3:g}ms", "from": "src", "to": "dst",
+                "kind": "onoff", "rate": bps(self.peak_mbps), "size": f"{self.packet_bytes}B",
+                "on": ns(self.on_s), "off": ns(self.off_s), "from": "src", "to": "dst",
             }]},
-            "pacing": {"scheme": "qlbp" if self.paced else "none", "mu_max": kbps(self.mu_max_mbps),
-                       "mu_min": kbps(self.mu_min_mbps), "q_max": self.q_max_pkts, "q_lim": 10**9},
-            "burstiness": {"link": "core", "bin": f"{self.bin_s * 1e6:g}us", "scales": 1, "series": True},
+            "pacing": {"scheme": "qlbp" if self.paced else "none", "mu_max": bps(self.mu_max_mbps),
+                       "mu_min": bps(self.mu_min_mbps), "q_max": self.q_max_pkts, "q_lim": 10**9},
+            "burstiness": {"link": "core", "bin": ns(self.bin_s), "scales": 1, "series": True},
         }
 
     def rate(self) -> np.ndarray:
