@@ -640,8 +640,12 @@ def test_a_sweep_file_of_too_many_axes_is_refused_naming_it_before_its_base_is_r
     ({"set": TINY + [None]}, f"set[{len(TINY)}]: None is not an override"),
     ({"variants": {"a": None}, "axes": {"variant": ["a"]}}, "variants.'a': None: overrides are a list"),
     ({"variants": {"a": ["core.buffer=5KB"]}, "axes": {"variant": ["a"], "core.buffer": ["7KB"]}},
-     "variants.'a': it sets 'core.buffer', as the axis 'core.buffer' does"),
-    ({"axes": {"core": [{"buffer": "5KB"}], "core.buffer": ["7KB"]}}, "axes 'core' and 'core.buffer' set the same key"),
+     "variants.'a' and axis 'core.buffer' both set 'core.buffer': axis 'core.buffer', applied after, would override"),
+    ({"axes": {"core": [{"buffer": "5KB"}], "core.buffer": ["7KB"]}},
+     "axis 'core' and axis 'core.buffer' both set 'core.buffer'"),
+    ({"axes": {"flows": [4], "topology.hosts_per_edge": [1, 3]}},
+     "axis 'flows' and axis 'topology.hosts_per_edge' both set 'topology.hosts_per_edge'"),
+    ({"axes": {"tcp.window": [5, float("nan")]}}, "axis \"tcp.window\"[1]: nan is not a number (NaN)"),
 ])
 def test_a_sweep_made_in_python_of_the_wrong_shapes_or_overlapping_keys_is_refused_naming_them(kw, said):
     # review-hostile33k H5: AttributeErrors and TypeErrors; M4: a variant's key under an axis of the same key ran
@@ -659,3 +663,21 @@ def test_numpy_axis_values_are_the_python_values_they_hold():
     python = Sweep(name="np", set=TINY, axes={"tcp.window": [5, 6]})
     numpy = Sweep(name="np", set=TINY, axes={"tcp.window": list(np.array([5, 6]))})
     assert [p.key for p in numpy.points()] == [p.key for p in python.points()]
+
+
+@pytest.mark.parametrize("axes, variants, refused", [
+    ({"core.red": [{"max_p": 0.5}], "core.red.w_q": [0.01]}, {}, False),  # the later refines the earlier's table
+    ({"core.red.w_q": [0.01], "core.red": [{"max_p": 0.5}]}, {}, True),  # the later table wipes the earlier key
+    ({"variant": ["a"], "core.red.w_q": [0.01]}, {"a": ["core.red={max_p=0.5}"]}, False),
+    ({"variant": ["a"], "core.red.max_p": [0.2]}, {"a": ["core.red={max_p=0.5}"]}, True),
+    ({"traffic.udp[0].rate": ["1Mbps"], "traffic.udp[1].rate": ["2Mbps"]}, {}, False),
+])
+def test_a_setting_overridden_by_one_applied_after_it_is_refused_and_a_refinement_is_not(axes, variants, refused):
+    # review-hostile33l M1: a table given first and a key inside it after keeps both, and was refused.
+    from pacesim.sweep.definition import _overlapping
+
+    if refused:
+        with pytest.raises(SweepError, match="applied after, would override it unseen"):
+            _overlapping(axes, variants)
+    else:
+        _overlapping(axes, variants)

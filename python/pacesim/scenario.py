@@ -20,7 +20,6 @@ import json
 import math
 import re
 import sys
-import warnings
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
@@ -28,6 +27,7 @@ from typing import Annotated, Any, Iterable, List, Optional, Tuple, Union, get_a
 
 import tomli_w
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic_core import PydanticSerializationError
 
 from . import _core, scenario_tables, schema
 from .fields import MAX_SEED, Checked, PositiveSize, ScenarioError, SizeRange, _Model, read_bounded, special
@@ -140,9 +140,8 @@ class _Scenario(_Model):
         validate (`model_copy(update=...)`) may have left holding anything (None or a dict for a table, a NaN, a
         numpy number, a list's element of another type: review-hostile33j D1, review-hostile33k H1-H4, H6, M1). A
         ScenarioError names the first field at fault as a file's key, the innermost tables first."""
-        with warnings.catch_warnings():  # pydantic's serialiser warns of each value of an unexpected type it writes
-            warnings.simplefilter("ignore")
-            return _revalidated(self, ()).engine_checked()
+        kind = getattr(self.topology, "kind", None)
+        return _revalidated(self, (), kind if kind in KINDS else None).engine_checked()
 
     def engine_json(self) -> str:
         """`to_engine` as JSON text; a ScenarioError naming the field of a number that is NaN or infinite, which
@@ -178,55 +177,75 @@ class _Scenario(_Model):
         return tomli_w.dumps(self.model_dump(mode="json", exclude_none=True, by_alias=True))
 
 
-def _revalidated(model: BaseModel, where: Tuple[Union[str, int], ...]) -> BaseModel:
+def _revalidated(model: BaseModel, where: Tuple[Union[str, int], ...], kind: Optional[str]) -> BaseModel:
     """`model` validated anew from its fields as a file writes them (`model_dump(mode="json")`, the form
     `to_toml` writes and a file's validation reads), its tables and their lists' tables first; a ScenarioError
-    naming the first field at fault by its path from the scenario's root (`where`: the model's own): one
-    that cannot be written, or that the validation refuses."""
+    naming the first field at fault by its path from the scenario's root (`where`: the model's own; `kind` the
+    topology's, whose tables an error inside it is read against): one that cannot be written, or that the
+    validation refuses."""
     data = {}
     for name, info in type(model).model_fields.items():
         value, key = getattr(model, name), info.alias or name
         if isinstance(value, BaseModel):
-            data[key] = _revalidated(value, where + (key,)).model_dump(mode="json", exclude_none=True)
+            data[key] = _revalidated(value, where + (key,), kind).model_dump(mode="json", exclude_none=True)
         elif isinstance(value, (list, tuple)) and any(isinstance(v, BaseModel) for v in value):
-            data[key] = [_revalidated(v, where + (key, i)).model_dump(mode="json", exclude_none=True)
+            data[key] = [_revalidated(v, where + (key, i), kind).model_dump(mode="json", exclude_none=True)
                          if isinstance(v, BaseModel) else v for i, v in enumerate(value)]
         elif value is None:
             if info.is_required() or info.get_default(call_default_factory=True) is not None:
                 raise ScenarioError(_path(where + (key,)), "None is not a value of this key (leave it out for its "
                                     "default)", None)
-        else:
-            value = _native(value, where + (key,))
+        elif _held(value := native(value, where + (key,))):  # the model's own form: written as a file writes it
             try:
-                written = model.model_copy(update={name: value}).model_dump(mode="json", include={name})
+                written = model.model_copy(update={name: value}).model_dump(mode="json", include={name},
+                                                                            warnings=False)
                 data[key] = next(iter(written.values()))
             except (TypeError, ValueError) as e:  # pydantic's serialisation error is a ValueError
                 raise ScenarioError(_path(where + (key,)), f"{_shown(value)} is not a value of this key ({e})",
                                     value) from None
+        else:  # anything else as a file would give it (a bool, text "5KB", a table, an object): validated as one
+            data[key] = value  # (review-hostile33l H1-H3: written first, True became 1 and a str a table's defaults)
     try:
         return type(model).model_validate(data, context={"engine": False})
-    except ValidationError as e:
-        field, message, value = _problem(e.errors()[0])
-        raise ScenarioError(".".join(filter(None, [_path(where), field])), message, value) from None
+    except ValidationError as e:  # the error's place from the scenario's root (H4: a nested table's unknown key)
+        error = e.errors()[0]
+        loc = (*where, *error["loc"])
+        tagged = loc[:1] == ("topology",) and kind is not None and loc[1:2] != (kind,)  # as the union's tag
+        raise ScenarioError(*_problem({**error, "loc": ("topology", kind, *loc[1:]) if tagged else loc})) from None
 
 
-def _native(value: Any, where: Tuple[Union[str, int], ...]) -> Any:
+def _held(value: Any) -> bool:
+    """Whether `value` is of the form a validated model holds a number or a list of numbers in (an int or a float,
+    a time or a size in SI units), which a file writes in its units."""
+    return type(value) in (int, float) or type(value) is list and all(_held(v) for v in value)
+
+
+def native(value: Any, where: Tuple[Union[str, int], ...], depth: int = 0) -> Any:
     """`value`, a field's as a change pydantic does not validate left it, in Python's own types, as a file's reader
-    gives them: numpy's numbers and arrays, a Decimal, a mapping or a tuple made plain, at any depth; a ScenarioError
-    naming the field of a number that is NaN or infinite (pydantic writes one as null: the key would be read as
-    left out, review-hostile33k H6). Other values are left for the validation to refuse."""
+    gives them: numpy's numbers and arrays, a Decimal (exactly, if whole), a mapping or a tuple made plain, at any
+    depth up to `MAX_DEPTH`; a ScenarioError naming the field of a number that is NaN or infinite (pydantic writes
+    one as null: the key would be read as left out, review-hostile33k H6), or of a value nested deeper than any
+    scenario's (a list holding itself: review-hostile33l H7). Other values are left for the validation to refuse."""
+    if depth > MAX_DEPTH:
+        raise ScenarioError(_path(where), f"nested more than {MAX_DEPTH} levels deep (a list or table holding itself?)")
     if type(value).__module__ == "numpy" and hasattr(value, "tolist"):  # a number or an array (numpy not imported)
         value = value.tolist()  # a scalar's `tolist` is its Python number
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        raise ScenarioError(_path(where), f"{_shown(bytes(value))} is bytes, not text: write it as a string")
     if isinstance(value, Decimal):
-        value = float(value) if value.is_finite() else math.nan if value.is_nan() else float(value)
+        value = float(value) if not value.is_finite() or value != value.to_integral_value() else int(value)
     if isinstance(value, float) and not math.isfinite(value):
         what = "not a number (NaN)" if value != value else "infinite, not a finite number"
         raise ScenarioError(_path(where), f"{value} is {what}", value)
     if isinstance(value, Mapping):
-        return {k: _native(v, where + (k,)) for k, v in value.items()}
+        return {k: native(v, where + (k,), depth + 1) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_native(v, where + (i,)) for i, v in enumerate(value)]
+        return [native(v, where + (i,), depth + 1) for i, v in enumerate(value)]
     return value
+
+
+MAX_DEPTH = 32
+"""The deepest a value of a scenario's may nest (its deepest, a graph link's rate range, is 4)."""
 
 
 def _non_finite(data: Any, where: Tuple[Union[str, int], ...] = ()) -> Tuple[Tuple[Union[str, int], ...], float]:
@@ -455,7 +474,7 @@ def read_toml(path: Path) -> dict:
         raise ScenarioError(str(path), f"a number too long to read: {e}") from None
 
 
-def _toml_value(text: str) -> Any:
+def toml_value(text: str) -> Any:
     """A TOML scalar (or array) if `text` is one, else a JSON array or table (a sweep's axis value of tables,
     `[{"kind": "cbr"}]`, which TOML writes only as `{kind = "cbr"}`), else the text itself: 3 -> 3, 5KB ->
     "5KB"."""
@@ -503,7 +522,10 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
     for a key of a list's element); the result is validated as
     a whole. Relative file names the overrides give are from `base`; `engine` and `max_memory` (the lists the
     overrides give weighed before they are checked) are as `parse_scenario`'s."""
-    data = scenario.model_dump(mode="json", exclude_none=True, by_alias=True)
+    try:  # a value a change pydantic does not validate left that the dump would turn into another (NaN to null)
+        data = scenario.model_dump(mode="json", exclude_none=True, by_alias=True, warnings="error")
+    except PydanticSerializationError:  # is named, or read as a file's value (review-hostile33l H5)
+        data = scenario.rechecked().model_dump(mode="json", exclude_none=True, by_alias=True)
     for item in override_list(overrides):
         key, sep, text = item.partition("=")
         key = key.strip()
@@ -511,7 +533,7 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
             raise ScenarioError(item if item.strip() else "--set", "an override is key=value, e.g. core.buffer=5KB")
         parts = key.split(".")
         if parts == ["topology", "kind"]:  # a new kind starts from its own defaults
-            kind = _toml_value(text)
+            kind = toml_value(text)
             if not isinstance(kind, str) or kind not in KINDS:
                 raise ScenarioError(key, f"{_shown(kind)} is not valid; expected one of {', '.join(KINDS)}", kind)
             data["topology"] = {"kind": kind}
@@ -524,11 +546,11 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
             if model is None:
                 raise ScenarioError(key, f"{'.'.join(parts[:depth])} is a value, not a table")
             if part not in _keys(model):
-                raise ScenarioError(key, _unknown_key(part, parts[:depth], kind), _toml_value(text))
+                raise ScenarioError(key, _unknown_key(part, parts[:depth], kind), toml_value(text))
             if depth == len(parts) - 1:
                 if index is not None:
                     raise ScenarioError(key, "an override sets a key, not a list element: name a key inside it")
-                table[part] = _toml_value(text)
+                table[part] = toml_value(text)
             else:
                 model = _table(model, part, kind)
                 table = table.setdefault(part, {})

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .. import ENGINE_VERSION, memory
 from ..messages import printable, shown
 from ..scenario import (Scenario, ScenarioError, apply_overrides, check_key, load_scenario, packaged, packaged_names,
-                        override_list, parse_scenario, read_toml)
+                        native, override_list, parse_scenario, read_toml, toml_value)
 from ..store import MAX_SEED, key_part, keyed_run, plain_name, run_key
 from .scaling import FLOWS, scaled, with_flows
 
@@ -95,31 +95,41 @@ def _applied(where: str, scenario: Scenario, overrides: List[str], root: Optiona
 
 
 def _overlapping(axes: Dict[str, list], variants: Dict[str, List[str]]) -> None:
-    """A SweepError naming both where two axes, or a variant the sweep runs and an axis, set one key (or one a
-    key inside the other's table, `core` and `core.buffer`): a point takes the axis's value, so the other's was
-    overridden unseen (review-hostile33k M4: variant `a` = core.buffer=5KB under an axis core.buffer = ["7KB"]
-    ran 7KB labelled `a`), as a `seed` axis was (issue 33)."""
-    def inside(a: str, b: str) -> bool:
-        return a == b or b.startswith((a + ".", a + "["))
-    keys = [k.strip() for k in axes if k not in (VARIANT, FLOWS)]
-    for i, a in enumerate(keys):
-        for b in keys[i + 1:]:
-            if inside(a, b) or inside(b, a):
-                raise SweepError(f"axes {shown(a)} and {shown(b)} set the same key: each point would take one's "
-                                 "value over the other's; vary it on one axis")
-    for name in axes.get(VARIANT, []):
-        for item in variants.get(name, []):
-            key = item.partition("=")[0].strip()
-            for a in keys:
-                if inside(a, key) or inside(key, a):
-                    raise SweepError(f"variants.{name!r}: it sets {shown(key)}, as the axis {shown(a)} does: each "
-                                     "point would take the axis's value over the variant's; set it in one place")
+    """A SweepError naming both where a setting of a point's (an axis, or an override of a variant the sweep runs)
+    is overridden unseen by one applied after it, in the order a point applies them (its axes in order, a
+    variant's overrides at the variant axis): the later sets the same key, or a table holding it, or a key
+    inside a table the earlier gives that key (review-hostile33k M4: variant `a` = core.buffer=5KB under an axis
+    core.buffer = ["7KB"] ran 7KB labelled `a`; review-hostile33l H6: the flows axis sets
+    topology.hosts_per_edge). A later key inside an earlier table that leaves it out refines it: allowed."""
+    def inside(a: str, b: str) -> bool:  # key `a` is key `b` or inside b's table
+        return a == b or a.startswith((b + ".", b + "["))
 
+    def gives(value: Any, sub: str) -> bool:  # table `value` sets the key `sub` (dotted, inside it)
+        for part in re.split(r"\.|\[", sub):
+            if not isinstance(value, dict):
+                return True  # a list's element, or not a table: taken as set
+            if part not in value:
+                return False
+            value = value[part]
+        return True
 
-def _plain(value: Any) -> Any:
-    """An axis value given in Python as numpy's number (or array) as Python's own, the form a sweep file's values
-    and the scenario's JSON take (review-hostile33k H1: an axis of numpy integers ended in a TypeError)."""
-    return value.tolist() if type(value).__module__ == "numpy" and hasattr(value, "tolist") else value
+    for name in axes.get(VARIANT) or [None]:
+        order = []  # (key, values it takes, who sets it), as a point applies them
+        for axis, values in axes.items():
+            if axis == VARIANT:
+                for item in variants.get(name, []):
+                    key, _, text = item.partition("=")
+                    order.append((key.strip(), [toml_value(text.strip())], f"variants.{name!r}"))
+            else:
+                key = "topology.hosts_per_edge" if axis == FLOWS else axis.strip()
+                order.append((key, values, f"axis {shown(axis)}"))
+        for i, (a, values, who) in enumerate(order):
+            for b, later_values, later in order[i + 1:]:
+                if who == later:
+                    continue
+                if inside(a, b) or (inside(b, a) and any(gives(v, b[len(a) + 1:]) for v in values)):
+                    raise SweepError(f"{who} and {later} both set {shown(b if inside(b, a) else a)}: {later}, "
+                                     "applied after, would override it unseen; set it in one place")
 
 
 def _too_many_axes(count: int) -> str:
@@ -325,6 +335,7 @@ class Sweep:
             raise SweepError(f"name: {why}")
         if not isinstance(self.seeds, list) or not self.seeds:
             raise SweepError("seeds: a sweep needs a list of at least one seed")
+        self.seeds = [s.tolist() if type(s).__module__ == "numpy" and hasattr(s, "tolist") else s for s in self.seeds]
         # The shapes a sweep file's reader guarantees, checked for a Sweep made in Python (review-hostile33k H5:
         # AttributeErrors and TypeErrors): a table of axes by key, lists of overrides.
         if not isinstance(self.axes, dict) or not all(isinstance(key, str) for key in self.axes):
@@ -337,8 +348,11 @@ class Sweep:
                 override_list(overrides)
             except ScenarioError as e:
                 raise SweepError(f"{where}{e.field[3:]}: {e.message}") from None
-        self.axes = {key: [_plain(v) for v in values] if isinstance(values, list) else values
-                     for key, values in self.axes.items()}
+        try:  # values given in Python as numpy's or Decimals, at any depth, as Python's own (review-hostile33k H1,
+            self.axes = {key: native(values, (key,)) if isinstance(values, list) else values  # review-hostile33l H8)
+                         for key, values in self.axes.items()}
+        except ScenarioError as e:
+            raise SweepError(f"axis {e}") from None
         if len(self.axes) > MAX_AXES:
             raise SweepError(_too_many_axes(len(self.axes)))
         for key, values in self.axes.items():
@@ -354,6 +368,10 @@ class Sweep:
         _once("seeds", self.seeds)
         if isinstance(self.scale, bool) or not isinstance(self.scale, (int, float)) or not 0 < self.scale < math.inf:
             raise SweepError(f"scale {self.scale!r}: expected a finite number above zero")
+        try:  # a base changed unchecked (`model_copy`) is held to a file's rules (review-hostile33l H5, M4)
+            self.base = self.base.rechecked()
+        except ScenarioError as e:
+            raise SweepError(f"base scenario: {e}") from None
         fixed = self._fixed = _applied("set", self.base, self.set, self.root, self.max_memory)  # axes: keys of it
         if fixed.trace is not None:
             raise SweepError(f"trace: {NO_TRACE}")
