@@ -39,12 +39,15 @@
 //! (ns-2's model): they reach it through [`Link::enqueue`], the caller asks
 //! for the next at the time [`Link::next_start`] tells ([`Link::next_held`])
 //! and offers it then, when its passage is known. That offer comes at
-//! `busy_until` itself, where the transmitter counts as free: the fraction
-//! is not carried, each held packet takes `ceil(size * 8 / rate)` ns, and
-//! such a link sends up to 1 ns a packet slower than its rate, never faster
-//! (1040 B at 100 Gb/s: 84 ns for 83.2, 0.95 % slow; at the papers' rates,
-//! 1 ns in a transmission of 0.1 to 1 ms). Open: carrying it for a packet
-//! that waited while the transmitter was busy (review of 4ea0256, D1).
+//! `busy_until` itself, where an arrival would find the transmitter free;
+//! a held packet that came before it waited for the transmitter, and
+//! starts at the exact end of the one before (`Link::follows`, the fraction
+//! carried), as a packet waiting behind drop-tail does. So a link sends at
+//! exactly its rate whichever discipline serves it (taking each held
+//! packet's time rounded up, a 100 Gb/s link sent 1040 B packets in 84 ns
+//! for 83.2, 0.95 % slow). A discipline that chooses, at that whole ns, a
+//! packet that came at it (FQ-CoDel's new flow) starts it then, after its
+//! arrival: the transmitter idles the fraction of a ns before it.
 
 use std::collections::VecDeque;
 
@@ -52,7 +55,7 @@ use super::discipline::{Arrival, Discipline, Queued, Verdict};
 use super::packet::ecn;
 use super::{DropTail, PacketId, PacketKind, Queue};
 use crate::metrics::{Burstiness, LinkStats, QueueTracks};
-use crate::sim::time::{Time, BITS_NS_PER_BYTE};
+use crate::sim::time::{Serial, Time, BITS_NS_PER_BYTE};
 use crate::sim::timer::Timer;
 
 pub type LinkId = u32;
@@ -68,14 +71,6 @@ struct Waiting {
     /// Its class, counted when it departs (the discipline's packet's own
     /// in a queue that [`Link::holds`]).
     kind: PacketKind,
-}
-
-/// A packet size's serialisation time on a link, split exactly: `whole` ns
-/// and `frac / rate_bps` ns (`frac < rate_bps`), of the link's rate.
-#[derive(Debug, Clone, Copy)]
-struct Serial {
-    whole: Time,
-    frac: u64,
 }
 
 /// A packet's passage across a link that admitted it ([`Link::pass`]).
@@ -118,6 +113,11 @@ pub struct Link {
     /// ns-2 the number of queue resumes between the event that started the
     /// train and the last packet's start (see `sim::event`).
     train: u16,
+    /// The held packet [`Link::next_held`] let go waited for the
+    /// transmitter: offered at `busy_until`, it starts at the exact end of
+    /// the one before, as a waiting packet behind drop-tail does (false on
+    /// a link that does not hold its packets).
+    follows: bool,
     /// The exact end of the last packet admitted is `busy_until - slack /
     /// rate_bps` ns, `slack < rate_bps` (see the module's doc): 0 at a rate
     /// where packets take whole ns.
@@ -164,6 +164,7 @@ impl Link {
             last_size: 0,
             direct: false,
             train: 0,
+            follows: false,
             slack: 0,
             output: None,
         };
@@ -233,29 +234,15 @@ impl Link {
     #[inline]
     fn serialise(&mut self, now: Time, size: u32) -> (bool, u64) {
         if self.last_size != size {
-            self.split(size);
+            self.last_tx = Serial::of(u64::from(size), self.rate_bps);
+            self.last_size = size;
         }
-        let frac = self.last_tx.frac;
         // A transmitter whose exact end is after `now` sends it back to
-        // back, from that end; one free by `now` (even if it frees at `now`
-        // in whole ns) from `now`.
-        let slack = if self.busy_until > now { self.slack } else { 0 };
-        // When `frac` exceeds the slack the packet takes one ns more and
-        // leaves `rate_bps - (frac - slack)`: a select, not a branch (which
-        // way it goes follows the fractions, in no pattern to predict).
-        let (left, late) = slack.overflowing_sub(frac);
-        (late, if late { left.wrapping_add(self.rate_bps) } else { left })
-    }
-
-    /// Remember the exact serialisation time of `size` bytes, out of line
-    /// (once a size change).
-    #[inline(never)]
-    fn split(&mut self, size: u32) {
-        let rate = u128::from(self.rate_bps);
-        let exact = u128::from(size) * u128::from(BITS_NS_PER_BYTE);
-        let whole = Time::try_from(exact / rate).expect("a serialisation time below 584 years");
-        self.last_tx = Serial { whole, frac: (exact % rate) as u64 };
-        self.last_size = size;
+        // back, from that end, as it does a held packet that waited for it
+        // (`follows`); one free by `now` (even if it frees at `now` in
+        // whole ns) from `now`.
+        let slack = if (self.busy_until > now) | self.follows { self.slack } else { 0 };
+        self.last_tx.after(slack, self.rate_bps)
     }
 
     /// Measure over [start, end). The window opens at the first offer at or
@@ -370,12 +357,17 @@ impl Link {
             return None;
         }
         let busy_until = self.busy_until;
-        let (id, size, kind) = self.output_mut().start_next(now, busy_until, dropped)?;
+        let p = self.output_mut().start_next(now, busy_until, dropped)?;
+        // It waited for the transmitter if it came before the whole ns the
+        // transmitter freed at, which is the `now` it is asked at when it
+        // waited: any earlier ns is before the exact end (the slack is under
+        // 1 ns). One that came at that ns or later found it idle.
+        self.follows = p.enqueued < busy_until && busy_until == now;
         // Offered next at `now`, where `offer` times it the same.
-        let (late, _) = self.serialise(now, size);
+        let (late, _) = self.serialise(now, p.size);
         let end = now + self.last_tx.whole + Time::from(late);
-        self.output_mut().stats.departure(end, size, kind);
-        Some(id)
+        self.output_mut().stats.departure(end, p.size, p.kind);
+        Some(p.id)
     }
 
     /// Set the transmit timer for [`Link::next_start`]; the time of the
@@ -559,14 +551,9 @@ impl Output {
     }
 
     /// The packet the discipline sends next starts transmission at `now`,
-    /// the transmitter having been free since `busy_until`: its id, size and class
-    /// (its departure is the link's to count: it knows the packet's end).
-    fn start_next(
-        &mut self,
-        now: Time,
-        busy_until: Time,
-        dropped: &mut Vec<Queued>,
-    ) -> Option<(PacketId, u32, PacketKind)> {
+    /// the transmitter having been free since `busy_until` (its departure
+    /// is the link's to count: it knows the packet's end).
+    fn start_next(&mut self, now: Time, busy_until: Time, dropped: &mut Vec<Queued>) -> Option<Queued> {
         if self.waiting.is_empty() {
             return None;
         }
@@ -582,7 +569,7 @@ impl Output {
         if let Some(s) = &mut self.series {
             s.queue(now, self.waiting.len(), self.queued_bytes);
         }
-        next.map(|p| (p.id, p.size, p.kind))
+        next
     }
 
     /// Packets whose transmission began before `now` leave the queue. One
@@ -760,6 +747,50 @@ mod tests {
         let mut l = Link::new(7_000_000, 0, DropTail::unlimited());
         let last = (0..1000).map(|_| l.offer(0, 1040, PacketKind::Data).unwrap()).last();
         assert_eq!(last, Some(1_188_571_429));
+    }
+
+    #[test]
+    fn a_held_packet_that_waited_ends_where_drop_tail_ends_it() {
+        // CoDel holds its packets; its link offers each when the
+        // transmitter frees, at busy_until. Four 1040 B at t = 0 at 100 Gb/s
+        // end at the exact 83.2 k ns rounded up, as behind drop-tail (each
+        // held one took 84 ns: 84, 168, 252, 336). One arriving after the
+        // queue drained, at the whole ns the last ended (333, after its
+        // exact end, 332.8), starts afresh, as does one at 1000.
+        use crate::net::codel::{Codel, CodelParams};
+        let codel = Codel::new(CodelParams::default(), DropTail::unlimited());
+        let mut held = Link::new(100_000_000_000, 0, Queue::Codel(codel));
+        let mut plain = Link::new(100_000_000_000, 0, DropTail::unlimited());
+        held.set_window(0, Time::MAX);
+        let (mut ends, mut dropped) = (vec![], vec![]);
+        let arrivals = [0, 0, 0, 0, 333, 1000];
+        for (id, &t) in arrivals.iter().enumerate() {
+            let p = Queued { id: id as PacketId, kind: PacketKind::Data, size: 1040, flow: 0, enqueued: t };
+            // Start what the transmitter frees for before the arrival (its
+            // `Transmit` events).
+            while let Some(at) = held.next_start().filter(|&at| at < t) {
+                while held.next_held(at, &mut dropped).is_some() {
+                    ends.push(held.offer(at, 1040, PacketKind::Data).unwrap());
+                }
+            }
+            assert!(held.enqueue(p, &mut 0, &mut dropped));
+            // And it, if the transmitter is free (the engine's `World::hold`).
+            while held.next_held(t, &mut dropped).is_some() {
+                ends.push(held.offer(t, 1040, PacketKind::Data).unwrap());
+            }
+        }
+        while let Some(at) = held.next_start() {
+            while held.next_held(at, &mut dropped).is_some() {
+                ends.push(held.offer(at, 1040, PacketKind::Data).unwrap());
+            }
+        }
+        assert!(dropped.is_empty());
+        let want: Vec<_> =
+            arrivals.iter().map(|&t| plain.offer(t, 1040, PacketKind::Data).unwrap()).collect();
+        assert_eq!(want, [84, 167, 250, 333, 417, 1084]);
+        assert_eq!(ends, want);
+        held.close_window(2000);
+        assert_eq!(held.output().stats.departures, 6);
     }
 
     #[test]

@@ -16,6 +16,17 @@
 //! is at most Q_max / mu_max per packet (Theorem 1); for a constant input
 //! rate mu_min < lambda < mu_max the fluid queue settles at
 //! q = Q_max (lambda - mu_min) / (mu_max - mu_min).
+//!
+//! Time is whole ns, a gap is not (1040 B at 7 Mb/s: 1,188,571.43 ns). The
+//! controller keeps the exact earliest start as a link's transmitter keeps
+//! its exact end (`sim::time::Serial`): a packet that waited for its gap
+//! starts at the exact end of it, timed at its ceiling, the fraction carried
+//! to the next gap; one that arrives after the gap ran out starts at its
+//! arrival, afresh. So a backlogged pacer sends at exactly mu(q) (rounding
+//! each gap to the nearest ns, it ran 0.36 ppm fast at 7 Mb/s). The
+//! fraction is kept in units of 1 / mu ns of the last gap's rate; when the
+//! next gap's rate differs it is restated in that rate's units, rounded
+//! down (the start put later by under 1 / mu ns, never earlier).
 
 use std::collections::VecDeque;
 
@@ -24,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{DelayStats, LinkPacer};
 use crate::net::PacketId;
-use crate::sim::time::tx_time;
+use crate::sim::time::Serial;
 use crate::sim::timer::Timer;
 use crate::sim::Time;
 use crate::spec::human::rate;
@@ -169,8 +180,12 @@ pub struct Qlbp {
     p: QlbpParams,
     link_rate: u64,
     queue: VecDeque<(PacketId, u32, Time)>,
-    /// Earliest start of the next packet.
+    /// Earliest start of the next packet, whole ns: its exact earliest
+    /// start is `next_start - slack / slack_rate` ns (`slack < slack_rate`,
+    /// the rate of the gap it ends; see the module's doc).
     next_start: Time,
+    slack: u64,
+    slack_rate: u64,
     pub timer: Timer,
     pub delays: DelayStats,
     pub drops: u64,
@@ -183,6 +198,8 @@ impl Qlbp {
             link_rate,
             queue: VecDeque::new(),
             next_start: 0,
+            slack: 0,
+            slack_rate: 1,
             timer: Timer::default(),
             delays: DelayStats::default(),
             drops: 0,
@@ -217,7 +234,23 @@ impl LinkPacer for Qlbp {
             if self.next_start > now {
                 break;
             }
-            self.next_start = now + tx_time(u64::from(size), self.rate(self.queue.len()));
+            let rate = self.rate(self.queue.len());
+            // It waited for its gap (came before the whole ns the gap ran out
+            // at, where it is let out): from the gap's exact end, the slack
+            // restated at `rate`; else from `now`.
+            let slack = if arrived < now && self.next_start == now {
+                if rate == self.slack_rate {
+                    self.slack
+                } else {
+                    (u128::from(self.slack) * u128::from(rate) / u128::from(self.slack_rate)) as u64
+                }
+            } else {
+                0
+            };
+            let gap = Serial::of(u64::from(size), rate);
+            let (late, slack) = gap.after(slack, rate);
+            self.next_start = now + gap.whole + Time::from(late);
+            (self.slack, self.slack_rate) = (slack, rate);
             self.queue.pop_front();
             self.delays.record(now - arrived);
             out.push(id);
@@ -270,7 +303,7 @@ mod tests {
     fn cbr(rate: u64) -> (f64, f64, f64) {
         let params = QlbpParams { mu_max: 10_000_000, mu_min: 2_000_000, q_max: 10, q_lim: 1000 };
         let mut q = Qlbp::new(params, 15_000_000);
-        let gap = tx_time(1000, rate);
+        let gap = crate::sim::time::tx_time(1000, rate);
         let (warm, end) = (5_000 * MS, 20_000 * MS);
         let mut out = vec![];
         let (mut next_arrival, mut id) = (0, 0);
@@ -320,6 +353,47 @@ mod tests {
             if mbps <= 2 {
                 assert_eq!(max, 0.0, "{mbps} Mb/s is below mu_min: no delay");
             }
+        }
+    }
+
+    /// The starts of `n` packets of 1040 B all arriving at t = 0.
+    fn starts(params: QlbpParams, n: u32) -> Vec<Time> {
+        let mut q = Qlbp::new(params, 1_000_000_000);
+        for id in 0..n {
+            assert!(q.arrive(0, id, 1040));
+        }
+        let (mut starts, mut out) = (vec![], vec![]);
+        while let Some(t) = q.next_departure() {
+            q.advance(t, &mut out);
+            starts.extend(out.drain(..).map(|_| t));
+        }
+        starts
+    }
+
+    #[test]
+    fn a_backlogged_pacer_sends_at_exactly_its_rate() {
+        // mu_min = mu_max = 7 Mb/s, Q_max past the queue: every gap is
+        // 1040 B at 7 Mb/s, 1,188,571.43 ns. Packet k starts at exactly
+        // k x 8,320,000 / 7 ns rounded up (each gap rounded alone: k x
+        // 1,188,571, 0.43 ns a packet early, 429 ns by the 1000th).
+        let flat = QlbpParams { mu_max: 7_000_000, mu_min: 7_000_000, q_max: 5000, q_lim: 5000 };
+        let got = starts(flat, 1001);
+        let want: Vec<Time> = (0..=1000u64).map(|k| (k * 8_320_000).div_ceil(7)).collect();
+        assert_eq!(got.len(), want.len());
+        let wrong = got.iter().zip(&want).position(|(g, w)| g != w);
+        assert_eq!(wrong.map(|k| (k, got[k], want[k])), None, "(packet, its start, the exact one)");
+        assert_eq!(got[1000], 1_188_571_429);
+        // mu(q) from 1 to 10 Mb/s as 50 packets drain from Q_max 10 on: the
+        // rate changes at each of the last ten gaps. Each start is its exact
+        // one (the sum of the gaps before it at their rates) rounded up, or
+        // later by under 1 / mu ns a change of rate (the slack restated).
+        let sloped = QlbpParams { mu_max: 10_000_000, mu_min: 1_000_000, q_max: 10, q_lim: 100 };
+        let q = Qlbp::new(sloped, 1_000_000_000);
+        let mut exact = 0.0f64;
+        for (k, &s) in starts(sloped, 50).iter().enumerate() {
+            let t = s as f64;
+            assert!(t >= exact - 1e-6 && t < exact + 1.0 + 1e-6, "packet {k}: {s} for {exact}");
+            exact += 8320e9 / q.rate(50 - k) as f64;
         }
     }
 

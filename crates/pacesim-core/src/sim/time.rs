@@ -19,6 +19,45 @@ pub fn tx_time(bytes: u64, rate_bps: u64) -> Time {
 /// A byte's time on a link of 1 bit/s, ns: a byte takes this / rate ns.
 pub const BITS_NS_PER_BYTE: u64 = 8 * NS_PER_SEC;
 
+/// A time at a rate, split exactly: `whole` ns and `frac / rate_bps` ns
+/// (`frac < rate_bps`), so exact at every rate a u64 holds.
+///
+/// How a clock at a rate keeps exact time in whole ns (a link's
+/// transmitter, `net::link`; QLBP's pacer, `pacing::qlbp`): the exact end
+/// of the last interval is `t - slack / rate_bps` ns, `t` the whole ns it
+/// was timed at (its ceiling) and `slack < rate_bps` the fraction rounded
+/// up. An interval following it back to back ([`Serial::after`]) starts at
+/// that exact end, so a run of them never drifts from the rate; one that
+/// starts afresh at a whole ns carries a slack of 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Serial {
+    pub whole: Time,
+    pub frac: u64,
+}
+
+impl Serial {
+    /// The time `bytes` take at `rate_bps` (out of line: a 128-bit division).
+    #[inline(never)]
+    pub fn of(bytes: u64, rate_bps: u64) -> Serial {
+        let rate = u128::from(rate_bps);
+        let exact = u128::from(bytes) * u128::from(BITS_NS_PER_BYTE);
+        let whole = Time::try_from(exact / rate).expect("a serialisation time below 584 years");
+        Serial { whole, frac: (exact % rate) as u64 }
+    }
+
+    /// This interval after one whose exact end is `slack / rate_bps` ns
+    /// before its whole ns `t`: whether it ends at `t + whole + 1` (else at
+    /// `t + whole`), its end rounded up, and the slack that end leaves.
+    #[inline]
+    pub fn after(self, slack: u64, rate_bps: u64) -> (bool, u64) {
+        // When `frac` exceeds the slack the interval takes one ns more and
+        // leaves `rate_bps - (frac - slack)`: a select, not a branch (which
+        // way it goes follows the fractions, in no pattern to predict).
+        let (left, late) = slack.overflowing_sub(self.frac);
+        (late, if late { left.wrapping_add(rate_bps) } else { left })
+    }
+}
+
 /// `x` ns to the nearest nanosecond, halves away from zero, saturated to
 /// [0, `Time::MAX`] and NaN to 0: exactly `x.round() as Time`, without the
 /// call to libm's `round` that baseline x86-64 makes for it (host pacing

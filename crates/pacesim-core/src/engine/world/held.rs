@@ -58,3 +58,45 @@ impl World {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The core's departures (packets, bytes) over [1, 3] ms when UDP CBR
+    /// of 1040 B packets at 1.2 times its rate of `rate` b/s keeps it busy,
+    /// its queue `queue` with a 1 MB limit.
+    fn saturated(rate: u64, queue: &str) -> (u64, u64) {
+        let json = format!(
+            r#"{{"seed":1,"duration":3000000,"warmup":1000000,
+            "topology":{{"kind":"graph","nodes":[],"hosts":["a","b"],"links":[{{"from":"a","to":"b","core":true}}],"flows":[]}},
+            "core":{{"rate":{rate},"delay":1000000,"buffer":1000000,"queue":"{queue}"}},
+            "tcp":{{"variant":"reno","segment_size":1000,"header_size":40,"ack_size":40,"window":20,"initial_window":2,"syn":true,"tick":10000000,"min_rto":200000000,"max_rto":60000000000,"initial_rto":3000000000}},
+            "traffic":{{"start":[0,0],"udp":[{{"kind":"cbr","rate":{},"size":{{"range":[1040,1040]}},"start":0,"from":"a","to":"b"}}]}}}}"#,
+            rate / 5 * 6
+        );
+        let r = crate::run(&crate::Scenario::from_json(&json).unwrap()).unwrap();
+        let core = &r.links["core"];
+        (core.departures, core.departed_bytes)
+    }
+
+    /// A busy link sends at exactly its rate whichever discipline serves
+    /// it: over the 2 ms window as many 1040 B packets as fit at the rate,
+    /// to within one, under drop-tail and RED (whose packets wait in the
+    /// link) and CoDel, FQ-CoDel and PIE (which hold theirs). At 100 Gb/s a
+    /// packet takes 83.2 ns: a held one took 84 (23,809 a window for
+    /// 24,038); at 10,000,000,007 b/s the fraction is kept in units of
+    /// 1 / rate ns, beyond a u32; at 99,999,999,977 b/s a packet takes
+    /// 83.2000000191 ns.
+    #[test]
+    fn a_saturated_link_sends_at_its_rate_under_every_discipline() {
+        for rate in [100_000_000_000u64, 10_000_000_007, 99_999_999_977] {
+            // Packets whose last bit leaves within the window (the first
+            // packet's start there is at most a packet's time in).
+            let fit = (u128::from(rate) * 2_000_000 / (8320 * 1_000_000_000)) as u64;
+            for queue in ["droptail", "red", "codel", "fq_codel", "pie"] {
+                let (packets, bytes) = saturated(rate, queue);
+                assert!(packets.abs_diff(fit) <= 1, "{queue} at {rate} b/s: {packets} packets for {fit}");
+                assert_eq!(bytes, packets * 1040, "{queue}");
+            }
+        }
+    }
+}
