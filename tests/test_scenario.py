@@ -3,6 +3,7 @@
 import math
 import re
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -494,6 +495,9 @@ class _Text(str):
     (["core"], _Text("5KB"), "core", "dictionary"),
     (["traffic", "start"], b"5KB", "traffic.start", "bytes, not text"),
     (["core", "red"], {"maxp": 0.2}, "core.red.maxp", "unknown key 'maxp'"),
+    (["core", "red", "max_p"], Decimal("sNaN"), "core.red.max_p", "nan is not a number"),
+    (["core", "red", "max_p"], Decimal("1e400"), "core.red.max_p", ""),
+    (["topology", "kind"], ["e-base"], "topology.kind", "is not valid"),
 ])
 def test_a_scenario_changed_unchecked_is_validated_anew_before_it_runs(path, value, field, said):
     # review-hostile33k H2, H4, H6, M1: a NaN packet limit ran as no limit (pydantic writes NaN as null); a kind

@@ -140,8 +140,8 @@ class _Scenario(_Model):
         validate (`model_copy(update=...)`) may have left holding anything (None or a dict for a table, a NaN, a
         numpy number, a list's element of another type: review-hostile33j D1, review-hostile33k H1-H4, H6, M1). A
         ScenarioError names the first field at fault as a file's key, the innermost tables first."""
-        kind = getattr(self.topology, "kind", None)
-        return _revalidated(self, (), kind if kind in KINDS else None).engine_checked()
+        kind = getattr(self.topology, "kind", None)  # any object: a list is no kind (review-hostile33m R2)
+        return _revalidated(self, (), kind if isinstance(kind, str) and kind in KINDS else None).engine_checked()
 
     def engine_json(self) -> str:
         """`to_engine` as JSON text; a ScenarioError naming the field of a number that is NaN or infinite, which
@@ -200,7 +200,8 @@ def _revalidated(model: BaseModel, where: Tuple[Union[str, int], ...], kind: Opt
                 written = model.model_copy(update={name: value}).model_dump(mode="json", include={name},
                                                                             warnings=False)
                 data[key] = next(iter(written.values()))
-            except (TypeError, ValueError) as e:  # pydantic's serialisation error is a ValueError
+            except (TypeError, ValueError, OverflowError) as e:  # pydantic's serialisation error is a ValueError; an
+                # int past a float's range written where a float goes overflows (review-hostile33m R3)
                 raise ScenarioError(_path(where + (key,)), f"{_shown(value)} is not a value of this key ({e})",
                                     value) from None
         else:  # anything else as a file would give it (a bool, text "5KB", a table, an object): validated as one
@@ -233,7 +234,8 @@ def native(value: Any, where: Tuple[Union[str, int], ...], depth: int = 0) -> An
     if isinstance(value, (bytes, bytearray, memoryview)):
         raise ScenarioError(_path(where), f"{_shown(bytes(value))} is bytes, not text: write it as a string")
     if isinstance(value, Decimal):
-        value = float(value) if not value.is_finite() or value != value.to_integral_value() else int(value)
+        whole = value.is_finite() and value == value.to_integral_value()  # read exactly, not through a float
+        value = math.nan if value.is_nan() else int(value) if whole else float(value)  # a signalling NaN too (R1)
     if isinstance(value, float) and not math.isfinite(value):
         what = "not a number (NaN)" if value != value else "infinite, not a finite number"
         raise ScenarioError(_path(where), f"{value} is {what}", value)
