@@ -33,13 +33,164 @@
 //!   = cwnd_epoch.
 //!
 //! RTT is a smoothed RTT: an EWMA (gain 1/8) of the sender's Karn samples.
+//!
+//! ## HyStart (`tcp.cubic_hystart`, off by default)
+//!
+//! Hybrid slow start (Ha and Rhee, "Taming the Elephants: New TCP Slow
+//! Start", 2008; Computer Networks 2011) as Linux's `tcp_cubic.c` runs it
+//! from 5.6 on (Eric Dumazet's rework of February 2020, unchanged through
+//! 6.x): microsecond RTTs, the round's end tested in `hystart_update`, the
+//! ACK train's threshold from `delay_min`. Before 5.6 (4.x to 5.5) the
+//! clock counted milliseconds and RTTs eighths of one, the round's end was
+//! tested on every slow-start ACK in `bictcp_cong_avoid`, and the delay
+//! test took the least of only the round's first eight samples; the
+//! thresholds below are the same. Each ACK's RTT sample is the rate
+//! sampler's (`tcp::rate`: now less the send time of the newest packet it
+//! delivers that was never retransmitted, Linux's `ca_rtt_us`), in ns.
+//!
+//! - `delay_min`: the least sample, skipping those within 1 s of the start
+//!   of an avoidance epoch ("Discard delay samples right after fast
+//!   recovery"); forgotten at a timeout (`bictcp_reset` on entering Loss).
+//! - A sample in slow start with cwnd >= `hystart_low_window` (16) and no
+//!   exit found yet runs both detectors (`hystart_update`):
+//! - Rounds keyed on `end_seq`: once the ACK passes `end_seq` (Linux
+//!   `after(snd_una, end_seq)`; here ackno >= end_seq, the first packet
+//!   sent after the round began), a new round starts: `round_start =
+//!   last_ack = now`, `end_seq = snd_nxt`, the round's least RTT and its
+//!   sample count cleared (`bictcp_hystart_reset`; also at a timeout).
+//! - ACK train: an ACK within `hystart_ack_delta_us` (2 ms) of the train's
+//!   last extends it (`last_ack = now`); once the train reaches more than
+//!   `delay_min / 2` past `round_start` ("Hystart ack train triggers if we
+//!   get ack past ca->delay_min/2"), exit. This is Linux's threshold for a
+//!   flow it does not pace (`sk_pacing_status == SK_PACING_NONE`); a flow
+//!   Linux paces (fq, or TCP's internal pacing) waits `delay_min` plus a
+//!   TSO cushion of at most 1 ms (`hystart_ack_delay`), which is not
+//!   modelled: the congestion control does not know whether its host paces.
+//! - Delay increase: the round's least RTT (`curr_rtt`) over its samples;
+//!   from the ninth sample of the round on (`HYSTART_MIN_SAMPLES` 8 taken
+//!   first), exit if `curr_rtt > delay_min + clamp(delay_min / 8, 4 ms,
+//!   16 ms)` (`HYSTART_DELAY_THRESH`).
+//! - Exit: `ssthresh = cwnd` (the same ACK then grows the window by
+//!   congestion avoidance: `pkts_acked` runs before `cong_avoid`), and no
+//!   detector runs again until a timeout re-arms them (`found`, cleared by
+//!   `bictcp_reset`).
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::algorithm::{Algorithm, Common};
 use super::cc::{Congestion, CongestionControl, Window};
+use super::rate::{RateControl, RateSample};
+use super::recovery::Recovery;
+use crate::sim::rng::Stream;
 use crate::sim::time::secs;
 use crate::sim::Time;
 
 const C: f64 = 0.4;
 const BETA: f64 = 0.7;
+
+/// CUBIC's knob as a scenario gives it, in `[tcp]` (`tcp.cubic_hystart`).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct CubicSpec {
+    /// CUBIC: leave slow start early by HyStart's ACK-train and delay
+    /// detectors, as Linux's `tcp_cubic.c` (5.6 on) runs them (its default
+    /// there); off, slow start lasts to the first loss (RFC 9438).
+    #[serde(rename = "cubic_hystart", default)]
+    pub hystart: bool,
+}
+
+/// CUBIC recovers with SACK, as Linux (and ns-2's Agent/TCP/Linux) does.
+impl Algorithm for CubicSpec {
+    fn build(&self, _: Common, _: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
+        let cubic = Cubic { hystart: self.hystart.then(HyStart::default), ..Cubic::default() };
+        (Box::new(cubic), Recovery::sack())
+    }
+}
+
+const US: Time = 1_000;
+const MS: Time = 1_000_000;
+/// No detector runs below this window, packets (Linux `hystart_low_window`).
+const LOW_WINDOW: f64 = 16.0;
+/// Largest gap between two ACKs of one train (Linux `hystart_ack_delta_us`).
+const ACK_DELTA: Time = 2 * MS;
+/// Samples a round takes before its delay is judged (`HYSTART_MIN_SAMPLES`).
+const MIN_SAMPLES: u32 = 8;
+/// Bounds of the delay threshold (`HYSTART_DELAY_MIN`, `HYSTART_DELAY_MAX`).
+const DELAY_THRESH: (Time, Time) = (4 * MS, 16 * MS);
+/// Samples within this time of an epoch's start are skipped (Linux `HZ`, 1 s).
+const AFTER_EPOCH: Time = 1_000 * MS;
+
+/// HyStart's state (Linux `struct bictcp`'s HyStart fields), times in ns.
+#[derive(Debug)]
+struct HyStart {
+    /// Whether a detector has ended slow start (`found`).
+    found: bool,
+    /// Least RTT sample (`delay_min`; None: none since the start or a timeout).
+    delay_min: Option<Time>,
+    /// When the round began, and the last ACK of its train.
+    round_start: Time,
+    last_ack: Time,
+    /// The round ends once an ACK reaches this sequence number; None after
+    /// a timeout, until the next ACK gives `snd_nxt` (nothing new is sent
+    /// between: the sender is retransmitting below it).
+    end_seq: Option<i64>,
+    /// The round's least RTT (`curr_rtt`), and its samples (`sample_cnt`).
+    curr_rtt: Option<Time>,
+    samples: u32,
+}
+
+/// Before any ACK: Linux's first round ends at the first ACK of data (its
+/// `end_seq` the first data byte, `snd_nxt` once the connection opens), so
+/// the first sample that runs the detectors starts a round of its own,
+/// whatever the initial window.
+impl Default for HyStart {
+    fn default() -> Self {
+        HyStart {
+            found: false,
+            delay_min: None,
+            round_start: 0,
+            last_ack: 0,
+            end_seq: Some(-1),
+            curr_rtt: None,
+            samples: 0,
+        }
+    }
+}
+
+impl HyStart {
+    /// A new round from `now` (`bictcp_hystart_reset`).
+    fn new_round(&mut self, now: Time, end_seq: Option<i64>) {
+        self.round_start = now;
+        self.last_ack = now;
+        self.end_seq = end_seq;
+        self.curr_rtt = None;
+        self.samples = 0;
+    }
+
+    /// One RTT sample `delay` of an ACK in slow start above the low window,
+    /// `delay_min` the least so far (`hystart_update`): true if a detector
+    /// ends slow start.
+    fn update(&mut self, delay: Time, delay_min: Time, rs: &RateSample, now: Time) -> bool {
+        if self.end_seq.is_none_or(|end| rs.ackno >= end) {
+            self.new_round(now, Some(rs.snd_nxt));
+        }
+        // ACK train: "Hystart ack train triggers if we get ack past ca->delay_min/2".
+        if now - self.last_ack <= ACK_DELTA {
+            self.last_ack = now;
+            if now - self.round_start > delay_min / 2 {
+                self.found = true;
+            }
+        }
+        // Delay increase: the round's least RTT above delay_min + clamp(delay_min / 8, 4 ms, 16 ms).
+        let curr = *self.curr_rtt.insert(self.curr_rtt.map_or(delay, |c| c.min(delay)));
+        if self.samples < MIN_SAMPLES {
+            self.samples += 1;
+        } else if curr > delay_min + (delay_min / 8).clamp(DELAY_THRESH.0, DELAY_THRESH.1) {
+            self.found = true;
+        }
+        self.found
+    }
+}
 
 #[derive(Debug, Default)]
 pub struct Cubic {
@@ -52,6 +203,8 @@ pub struct Cubic {
     cwnd_prior: f64,
     /// Smoothed RTT, s (0 before any sample).
     srtt: f64,
+    /// HyStart, if on.
+    hystart: Option<HyStart>,
 }
 
 impl Cubic {
@@ -101,7 +254,7 @@ impl CongestionControl for Cubic {
         w.cwnd += (target - w.cwnd) / w.cwnd;
     }
 
-    fn on_congestion(&mut self, w: &mut Window, flight: f64, event: Congestion, _now: Time) {
+    fn on_congestion(&mut self, w: &mut Window, flight: f64, event: Congestion, now: Time) {
         let cwnd = flight;
         self.cwnd_prior = cwnd;
         // Fast convergence (Sec 4.7): "W_max = cwnd * (1 + beta_cubic) / 2" if cwnd < W_max.
@@ -114,9 +267,36 @@ impl CongestionControl for Cubic {
             Congestion::Timeout => {
                 // Sec 4.8: the next epoch takes W_max from its own start (K = 0).
                 self.w_max = 0.0;
+                // Linux on entering Loss: `bictcp_reset` (found, delay_min) and a new round.
+                if let Some(h) = self.hystart.as_mut() {
+                    *h = HyStart::default();
+                    h.new_round(now, None);
+                }
                 1.0
             }
         };
+    }
+
+    fn wants_rate_samples(&self) -> bool {
+        self.hystart.is_some()
+    }
+
+    /// HyStart's RTT sample (Linux `bictcp_acked`, before `cong_avoid`).
+    fn on_rate_sample(&mut self, w: &mut Window, _: &mut RateControl, rs: &RateSample, now: Time) {
+        let Some(h) = self.hystart.as_mut() else { return };
+        if h.end_seq.is_none() {
+            h.end_seq = Some(rs.snd_nxt);
+        }
+        let Some(rtt) = rs.rtt else { return };
+        // "Discard delay samples right after fast recovery"
+        if self.epoch.is_some_and(|(start, _)| now - start < AFTER_EPOCH) {
+            return;
+        }
+        let delay = rtt.max(US);
+        let delay_min = *h.delay_min.insert(h.delay_min.map_or(delay, |d| d.min(delay)));
+        if !h.found && w.in_slow_start() && w.cwnd >= LOW_WINDOW && h.update(delay, delay_min, rs, now) {
+            w.ssthresh = w.cwnd;
+        }
     }
 
     fn on_rtt(&mut self, _w: &mut Window, rtt: Time, _now: Time) {
@@ -129,7 +309,171 @@ impl CongestionControl for Cubic {
 mod tests {
     use super::*;
 
-    const MS: Time = 1_000_000;
+    /// CUBIC with HyStart, in slow start at `cwnd` (ssthresh 1e9), its
+    /// delay_min `delay_min` from one sample at 0 (cwnd 10, below the low
+    /// window; the ACK of packet 0 with 1 sent).
+    fn hystart(delay_min: Time) -> (Cubic, Window) {
+        let mut c = Cubic { hystart: Some(HyStart::default()), ..Cubic::default() };
+        let mut w = Window { cwnd: 10.0, ssthresh: 1e9 };
+        c.on_rate_sample(&mut w, &mut RateControl::default(), &ack(0, 1, delay_min), 0);
+        w.cwnd = LOW_WINDOW;
+        (c, w)
+    }
+
+    /// The rate sample of the ACK of `ackno`, `snd_nxt` sent, RTT `rtt`.
+    fn ack(ackno: i64, snd_nxt: i64, rtt: Time) -> RateSample {
+        RateSample { ackno, snd_nxt, rtt: Some(rtt), ..RateSample::default() }
+    }
+
+    /// One ACK as the sender gives it: its rate sample, then its growth.
+    fn on_ack(c: &mut Cubic, w: &mut Window, rs: &RateSample, now: Time) {
+        c.on_rate_sample(w, &mut RateControl::default(), rs, now);
+        c.on_ack(w, now);
+    }
+
+    /// ACK train (Linux 5.6+, unpaced): delay_min 40 ms, every RTT 40 ms (no
+    /// delay increase). From cwnd 16 an ACK every `gap`: the first ACK at
+    /// 100 ms starts a round (it passes end_seq 1); each ACK within 2 ms of
+    /// the last extends the train, and the first more than delay_min / 2 =
+    /// 20 ms past the round's start exits with ssthresh = cwnd: at 1 ms
+    /// gaps the 21st ACK after it (cwnd 16 + 21 = 37), at 2 ms the 11th (22
+    /// ms; cwnd 27). At 3 ms no ACK extends the train: slow start goes on
+    /// (200 ACKs, cwnd 216).
+    #[test]
+    fn hystart_ack_train_exits_past_half_delay_min() {
+        for (gap, exit) in [(MS, Some(37.0)), (2 * MS, Some(27.0)), (3 * MS, None)] {
+            let (mut c, mut w) = hystart(40 * MS);
+            let mut found = None;
+            for k in 0..200 {
+                let now = 100 * MS + k * gap;
+                on_ack(&mut c, &mut w, &ack(1 + k as i64, 1000, 40 * MS), now);
+                if found.is_none() && w.ssthresh < 1e9 {
+                    found = Some(w.ssthresh);
+                }
+            }
+            assert_eq!(found, exit, "gap {gap} ns");
+            if exit.is_none() {
+                assert_eq!(w.cwnd, 216.0);
+            }
+        }
+    }
+
+    /// With an initial window above the low window the detectors run from
+    /// the first ACK, and it starts a round (Linux's first round ends at the
+    /// first ACK of data): 40 packets sent, ACKs 1 ms apart from 100 ms, each
+    /// sending two more, RTT 40 ms. The train passes delay_min / 2 = 20 ms
+    /// at the 21st ACK after the first, inside the round of the 40 (cwnd 40
+    /// + 21 = 61); had the first round begun before the first ACK, no ACK
+    /// of it would extend the train and the exit would come a round later.
+    #[test]
+    fn hystart_runs_from_the_first_ack_above_the_low_window() {
+        let mut c = Cubic { hystart: Some(HyStart::default()), ..Cubic::default() };
+        let mut w = Window { cwnd: 40.0, ssthresh: 1e9 };
+        let mut found = None;
+        for k in 0..100 {
+            on_ack(&mut c, &mut w, &ack(k, 40 + 2 * k, 40 * MS), 100 * MS + k as Time * MS);
+            if found.is_none() && w.ssthresh < 1e9 {
+                found = Some(w.ssthresh);
+            }
+        }
+        assert_eq!(found, Some(61.0));
+    }
+
+    /// Delay increase: from cwnd 16, ACKs 5 ms apart (no train) with RTT
+    /// `delay_min + threshold + 1 ns` exit on the ninth sample of the
+    /// round, 8 taken first: ssthresh = cwnd = 16 + 8 = 24. The threshold
+    /// is delay_min / 8 within [4, 16] ms: 4 ms at delay_min 10 ms (1.25 ms
+    /// clamped up), 5 ms at 40 ms, 16 ms at 200 ms (25 ms clamped down). An
+    /// RTT at the threshold itself never exits (100 ACKs in one round).
+    #[test]
+    fn hystart_delay_increase_exits_after_eight_samples() {
+        for (delay_min, threshold) in [(10 * MS, 4 * MS), (40 * MS, 5 * MS), (200 * MS, 16 * MS)] {
+            for (rtt, exit) in [(delay_min + threshold + 1, Some(24.0)), (delay_min + threshold, None)] {
+                let (mut c, mut w) = hystart(delay_min);
+                let mut found = None;
+                for k in 0..100 {
+                    on_ack(&mut c, &mut w, &ack(1 + k as i64, 1000, rtt), 1000 * MS + k * 5 * MS);
+                    if found.is_none() && w.ssthresh < 1e9 {
+                        found = Some(w.ssthresh);
+                    }
+                }
+                assert_eq!(found, exit, "delay_min {delay_min}, RTT {rtt}");
+            }
+        }
+    }
+
+    /// Rounds keyed on end_seq: the round's least RTT is cleared when an
+    /// ACK passes end_seq (the snd_nxt its round began with). delay_min 40
+    /// ms, ACKs 5 ms apart (no train); the first round (from the ACK of 1,
+    /// end_seq 20: ACKs 1-19) has one sample at 40 ms among 46 ms ones, so
+    /// its least RTT stays 40 ms and it never exits; the ACK of 20 starts
+    /// the next round (end_seq 1000), all 46 ms: its ninth sample, the ACK
+    /// of 28, exits at cwnd 16 + 27 = 43. Below the low window (cwnd 15,
+    /// held there) the same ACKs never exit.
+    #[test]
+    fn hystart_rounds_end_at_end_seq_and_wait_for_the_low_window() {
+        for (cwnd, exit) in [(LOW_WINDOW, Some(43.0)), (LOW_WINDOW - 1.0, None)] {
+            let (mut c, mut w) = hystart(40 * MS);
+            w.cwnd = cwnd;
+            let mut found = None;
+            for k in 1..=40 {
+                let snd_nxt = if k < 20 { 20 } else { 1000 };
+                let rtt = if k == 5 { 40 * MS } else { 46 * MS };
+                let rs = ack(k, snd_nxt, rtt);
+                if cwnd < LOW_WINDOW {
+                    // Held below the low window: the sample alone, no growth.
+                    c.on_rate_sample(&mut w, &mut RateControl::default(), &rs, k as Time * 5 * MS);
+                } else {
+                    on_ack(&mut c, &mut w, &rs, k as Time * 5 * MS);
+                }
+                if found.is_none() && w.ssthresh < 1e9 {
+                    found = Some(w.ssthresh);
+                }
+            }
+            assert_eq!(found, exit, "cwnd {cwnd}");
+        }
+    }
+
+    /// The knob: off, CUBIC takes no rate samples (slow start runs to a
+    /// loss, as before); on, it asks for them. A timeout re-arms HyStart
+    /// with delay_min forgotten (Linux `bictcp_reset` on entering Loss):
+    /// after an exit (delay_min 40 ms, RTTs 100 ms: the ninth sample, cwnd
+    /// 24) and a timeout at cwnd 100, the first ACK's RTT of 60 ms is the
+    /// new delay_min, so the threshold is 60 + 7.5 ms: back at cwnd 16,
+    /// RTTs of 66 ms never exit (they would against the old 40 + 5 ms),
+    /// 68 ms exit on the new round's ninth sample (cwnd 24 again).
+    #[test]
+    fn hystart_is_off_by_default_and_a_timeout_rearms_it() {
+        let common = Common { segment_size: 1000, initial_window: 2 };
+        let off = CubicSpec::default().build(common, || unreachable!("CUBIC draws nothing")).0;
+        let on = CubicSpec { hystart: true }.build(common, || unreachable!("CUBIC draws nothing")).0;
+        assert_eq!((off.wants_rate_samples(), on.wants_rate_samples()), (false, true));
+        for (rtt, exit) in [(66 * MS, None), (68 * MS, Some(24.0))] {
+            let (mut c, mut w) = hystart(40 * MS);
+            for k in 0..30 {
+                on_ack(&mut c, &mut w, &ack(1 + k, 1000, 100 * MS), 100 * MS + k as Time * 5 * MS);
+            }
+            assert_eq!(w.ssthresh, 24.0);
+            w.cwnd = 100.0;
+            c.on_congestion(&mut w, 100.0, Congestion::Timeout, 2000 * MS);
+            assert_eq!((w.cwnd, w.ssthresh), (1.0, 70.0));
+            let h = c.hystart.as_ref().unwrap();
+            assert_eq!((h.found, h.delay_min, h.end_seq, h.round_start), (false, None, None, 2000 * MS));
+            // The first ACK after the timeout sets end_seq to snd_nxt (1000).
+            c.on_rate_sample(&mut w, &mut RateControl::default(), &ack(40, 1000, 60 * MS), 2100 * MS);
+            let h = c.hystart.as_ref().unwrap();
+            assert_eq!((h.end_seq, h.delay_min), (Some(1000), Some(60 * MS)));
+            w.cwnd = LOW_WINDOW;
+            let mut found = None;
+            for k in 0..40 {
+                on_ack(&mut c, &mut w, &ack(1000 + k, 2000, rtt), 2200 * MS + k as Time * 5 * MS);
+                if found.is_none() && w.ssthresh < 70.0 {
+                    found = Some(w.ssthresh);
+                }
+            }
+            assert_eq!(found, exit, "RTT {rtt}");
+        }
+    }
 
     /// A loss at W = 1000 gives cwnd 700 and K = cbrt(300 / 0.4) = 9.09 s.
     /// ACKs then arrive one per packet over each 100 ms RTT; the window at

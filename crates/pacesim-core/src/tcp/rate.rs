@@ -73,6 +73,11 @@ pub struct RateSample {
     /// Whether the sender is in loss recovery (fast recovery or after a
     /// timeout) once this ACK is taken (Linux `icsk_ca_state` >= Recovery).
     pub in_recovery: bool,
+    /// The ACK's cumulative sequence number (Linux `snd_una` less one packet).
+    pub ackno: i64,
+    /// The next new sequence number to send as the ACK arrives: the highest
+    /// sent plus one, which a timeout's go-back-N leaves as it is (Linux `snd_nxt`).
+    pub snd_nxt: i64,
 }
 
 /// What a rate-based congestion control may set besides the window
@@ -115,6 +120,8 @@ pub struct RateSampler {
     /// Whether some packet in `slots` is marked lost.
     any_lost: bool,
     min_rtt: Option<Time>,
+    /// The highest sequence number sent plus one.
+    snd_nxt: i64,
     pub control: RateControl,
     /// Earliest time the pacing rate lets the next packet leave.
     next_send: Time,
@@ -147,6 +154,7 @@ impl RateSampler {
             retransmitted: false,
             lost: false,
         };
+        self.snd_nxt = self.snd_nxt.max(seq + 1);
         if self.slots.is_empty() {
             self.base = self.base.max(seq);
         }
@@ -256,6 +264,8 @@ impl RateSampler {
             delivered_time: self.delivered_time,
             min_rtt: self.min_rtt,
             in_recovery,
+            ackno,
+            snd_nxt: self.snd_nxt,
         }
     }
 

@@ -12,12 +12,13 @@ use serde::{Deserialize, Serialize};
 
 use super::algorithm::{Algorithm, Common};
 use super::bbr::BbrSpec;
+use super::bic;
 use super::cc::CongestionControl;
+use super::cubic::CubicSpec;
 use super::dctcp::DctcpSpec;
 use super::fast::FastSpec;
 use super::recovery::Recovery;
 use super::reno::{FackSpec, Reno};
-use super::{bic, cubic};
 use crate::sim::rng::{stream, Stream};
 use crate::spec::human::time;
 use crate::spec::variants::{Table, Variants};
@@ -104,8 +105,8 @@ tcp_variants! {
     // Agent/TCP/Linux, paper W's BIC and FAST runs) do.
     /// BIC-TCP (Xu, Harfoush, Rhee 2004; Linux `tcp_bic.c`) with SACK recovery.
     "bic" => Bic = (bic::Bic::default(), Recovery::sack()),
-    /// CUBIC (RFC 9438) with SACK recovery.
-    "cubic" => Cubic = (cubic::Cubic::default(), Recovery::sack()),
+    /// CUBIC (RFC 9438), with Linux's HyStart if `cubic_hystart`, and SACK recovery.
+    "cubic" => Cubic(CubicSpec),
     /// FAST TCP (Jin, Wei, Low 2004) with SACK recovery.
     "fast" => Fast(FastSpec),
     /// BBR v1 (Cardwell et al. 2016; Linux `tcp_bbr.c`, ns-3 `TcpBbr`):
@@ -312,6 +313,14 @@ mod tests {
         assert_eq!(read(&written).unwrap(), t);
         let fack = read(r#"{"variant":"fack","rampdown":true}"#).unwrap();
         assert_eq!(fack.variant, TcpVariant::Fack(FackSpec { rampdown: true }));
+        let cubic = read(r#"{"variant":"cubic","cubic_hystart":true}"#).unwrap();
+        assert_eq!(cubic.variant, TcpVariant::Cubic(CubicSpec { hystart: true }));
+        assert_eq!(
+            read(r#"{"variant":"cubic"}"#).unwrap().variant,
+            TcpVariant::Cubic(CubicSpec { hystart: false })
+        );
+        let err = read(r#"{"variant":"cubic","cubic_hystart":1}"#).unwrap_err();
+        assert!(err.starts_with("tcp.cubic_hystart: invalid type"), "{err}");
         assert_eq!(read("{}").unwrap(), Tcp::default());
         // Another variant's knob: read, checked, unused.
         assert_eq!(read(r#"{"variant":"reno","fast_gamma":0.25}"#).unwrap(), Tcp::default());
