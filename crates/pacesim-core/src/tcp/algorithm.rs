@@ -15,6 +15,9 @@ pub struct Common {
     pub segment_size: u64,
     /// Congestion window once the SYN is acknowledged, packets (`tcp.initial_window`).
     pub initial_window: u64,
+    /// Whether the flow's host paces it (`pacing.scheme = "host"`, the flow
+    /// among the paced ones), as Linux's `sk_pacing_status` tells CUBIC's HyStart.
+    pub paced: bool,
 }
 
 /// A variant's spec (its knobs, as the scenario gives them) as the parts of

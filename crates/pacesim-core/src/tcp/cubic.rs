@@ -38,34 +38,53 @@
 //!
 //! Hybrid slow start (Ha and Rhee, "Taming the Elephants: New TCP Slow
 //! Start", 2008; Computer Networks 2011) as Linux's `tcp_cubic.c` runs it
-//! from 5.6 on (Eric Dumazet's rework of February 2020, unchanged through
-//! 6.x): microsecond RTTs, the round's end tested in `hystart_update`, the
-//! ACK train's threshold from `delay_min`. Before 5.6 (4.x to 5.5) the
-//! clock counted milliseconds and RTTs eighths of one, the round's end was
-//! tested on every slow-start ACK in `bictcp_cong_avoid`, and the delay
-//! test took the least of only the round's first eight samples; the
-//! thresholds below are the same. Each ACK's RTT sample is the rate
-//! sampler's (`tcp::rate`: now less the send time of the newest packet it
-//! delivers that was never retransmitted, Linux's `ca_rtt_us`), in ns.
+//! from 6.14 on (and in the stable kernels given "tcp_cubic: fix incorrect
+//! HyStart round start detection", January 2025): microsecond RTTs and the
+//! ACK train's threshold from `delay_min` and the pacing rate (Eric
+//! Dumazet's rework, 5.7 on), rounds started on every slow-start sample
+//! whatever the window. How rounds started before: 4.x to 5.15 tested the
+//! round's end in `bictcp_cong_avoid`, on every slow-start ACK; 5.16 to
+//! 6.13 moved the test into `hystart_update`, behind the low-window test,
+//! so that no round started below cwnd 16 and the first one began
+//! mid-flight. Before 5.7 the clock counted milliseconds and RTTs eighths
+//! of one, the ACK train waited `delay_min / 2` with no cushion, and the
+//! delay test took the least of only the round's first eight samples.
+//! Each ACK's RTT sample is the rate sampler's (`tcp::rate`: now less the
+//! send time of the newest packet it delivers that was never
+//! retransmitted, Linux's `ca_rtt_us`), in ns.
 //!
 //! - `delay_min`: the least sample, skipping those within 1 s of the start
 //!   of an avoidance epoch ("Discard delay samples right after fast
 //!   recovery"); forgotten at a timeout (`bictcp_reset` on entering Loss).
-//! - A sample in slow start with cwnd >= `hystart_low_window` (16) and no
-//!   exit found yet runs both detectors (`hystart_update`):
-//! - Rounds keyed on `end_seq`: once the ACK passes `end_seq` (Linux
-//!   `after(snd_una, end_seq)`; here ackno >= end_seq, the first packet
-//!   sent after the round began), a new round starts: `round_start =
-//!   last_ack = now`, `end_seq = snd_nxt`, the round's least RTT and its
-//!   sample count cleared (`bictcp_hystart_reset`; also at a timeout).
+//! - A sample in slow start with no exit found yet runs `hystart_update`:
+//! - Rounds keyed on `end_seq`, whatever the window: once the ACK passes
+//!   `end_seq` (Linux `after(snd_una, end_seq)`; here ackno >= end_seq, the
+//!   first packet sent after the round began), a new round starts:
+//!   `round_start = last_ack = now`, `end_seq = snd_nxt`, the round's least
+//!   RTT and its sample count cleared (`bictcp_hystart_reset`; also at a
+//!   timeout). Below `hystart_low_window` (16 packets) nothing more: the
+//!   detectors run from cwnd 16 (an ACK below it does not extend the train).
 //! - ACK train: an ACK within `hystart_ack_delta_us` (2 ms) of the train's
 //!   last extends it (`last_ack = now`); once the train reaches more than
-//!   `delay_min / 2` past `round_start` ("Hystart ack train triggers if we
-//!   get ack past ca->delay_min/2"), exit. This is Linux's threshold for a
-//!   flow it does not pace (`sk_pacing_status == SK_PACING_NONE`); a flow
-//!   Linux paces (fq, or TCP's internal pacing) waits `delay_min` plus a
-//!   TSO cushion of at most 1 ms (`hystart_ack_delay`), which is not
-//!   modelled: the congestion control does not know whether its host paces.
+//!   `delay_min + hystart_ack_delay` past `round_start`, halved for a flow
+//!   its host does not pace (`sk_pacing_status == SK_PACING_NONE`: "Pacing
+//!   might have delayed packets up to RTT/2 during slow start"), exit. A
+//!   flow's host paces it when the scenario's pacing does (`pacing.scheme =
+//!   "host"` and the flow among the paced ones), as Linux's fq or TCP's
+//!   own pacing would.
+//! - `hystart_ack_delay`, a cushion for TSO/GRO bursts: the time 4
+//!   `GSO_MAX_SIZE` bursts (65,536 B each; `sk_gso_max_size` in later
+//!   kernels, the same without BIG TCP) take at the flow's pacing rate, at
+//!   most 1 ms. Linux computes a pacing rate for every flow, paced or not
+//!   (`tcp_update_pacing_rate`, at the end of each ACK): `mss * max(cwnd,
+//!   packets_out) / srtt`, times `tcp_pacing_ss_ratio` (200 %) while cwnd
+//!   < ssthresh / 2, else `tcp_pacing_ca_ratio` (120 %). Here mss is
+//!   `tcp.segment_size`, cwnd the window before this ACK grows it (the
+//!   previous ACK's, as in Linux), packets_out the packets in flight before
+//!   the ACK, srtt the smoothed RTT (ns-2's one timed packet a round, gain
+//!   1/8), or this sample before the first (Linux has the handshake's).
+//!   The cushion is 1 ms unless the pacing rate passes 4 x 65,536 B a ms
+//!   (2.1 Gb/s: a flow at 1.05 Gb/s in slow start).
 //! - Delay increase: the round's least RTT (`curr_rtt`) over its samples;
 //!   from the ninth sample of the round on (`HYSTART_MIN_SAMPLES` 8 taken
 //!   first), exit if `curr_rtt > delay_min + clamp(delay_min / 8, 4 ms,
@@ -93,7 +112,7 @@ const BETA: f64 = 0.7;
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 pub struct CubicSpec {
     /// CUBIC: leave slow start early by HyStart's ACK-train and delay
-    /// detectors, as Linux's `tcp_cubic.c` (5.6 on) runs them (its default
+    /// detectors, as Linux's `tcp_cubic.c` (6.14 on) runs them (its default
     /// there); off, slow start lasts to the first loss (RFC 9438).
     #[serde(rename = "cubic_hystart", default)]
     pub hystart: bool,
@@ -101,8 +120,9 @@ pub struct CubicSpec {
 
 /// CUBIC recovers with SACK, as Linux (and ns-2's Agent/TCP/Linux) does.
 impl Algorithm for CubicSpec {
-    fn build(&self, _: Common, _: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
-        let cubic = Cubic { hystart: self.hystart.then(HyStart::default), ..Cubic::default() };
+    fn build(&self, common: Common, _: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
+        let hystart = HyStart::new(common.paced, common.segment_size);
+        let cubic = Cubic { hystart: self.hystart.then_some(hystart), ..Cubic::default() };
         (Box::new(cubic), Recovery::sack())
     }
 }
@@ -119,10 +139,19 @@ const MIN_SAMPLES: u32 = 8;
 const DELAY_THRESH: (Time, Time) = (4 * MS, 16 * MS);
 /// Samples within this time of an epoch's start are skipped (Linux `HZ`, 1 s).
 const AFTER_EPOCH: Time = 1_000 * MS;
+/// Largest TSO burst, bytes (Linux `GSO_MAX_SIZE` as `hystart_ack_delay` took it).
+const GSO_MAX_SIZE: f64 = 65_536.0;
+/// Linux's pacing rate over the flow's rate (`tcp_pacing_ss_ratio`, 200 %,
+/// while cwnd < ssthresh / 2; else `tcp_pacing_ca_ratio`, 120 %).
+const PACING_RATIO: (f64, f64) = (2.0, 1.2);
 
 /// HyStart's state (Linux `struct bictcp`'s HyStart fields), times in ns.
 #[derive(Debug)]
 struct HyStart {
+    /// Whether the flow's host paces it (Linux `sk_pacing_status` not `SK_PACING_NONE`).
+    paced: bool,
+    /// Payload per segment, bytes (Linux `mss_cache`).
+    mss: f64,
     /// Whether a detector has ended slow start (`found`).
     found: bool,
     /// Least RTT sample (`delay_min`; None: none since the start or a timeout).
@@ -139,13 +168,15 @@ struct HyStart {
     samples: u32,
 }
 
-/// Before any ACK: Linux's first round ends at the first ACK of data (its
-/// `end_seq` the first data byte, `snd_nxt` once the connection opens), so
-/// the first sample that runs the detectors starts a round of its own,
-/// whatever the initial window.
-impl Default for HyStart {
-    fn default() -> Self {
+impl HyStart {
+    /// Before any ACK, for a flow its host paces or not, `mss` bytes a
+    /// segment: Linux's first round ends at the first ACK of data (its
+    /// `end_seq` the first data byte, `snd_nxt` once the connection opens),
+    /// so the first sample starts a round of its own.
+    fn new(paced: bool, mss: u64) -> Self {
         HyStart {
+            paced,
+            mss: mss as f64,
             found: false,
             delay_min: None,
             round_start: 0,
@@ -155,9 +186,7 @@ impl Default for HyStart {
             samples: 0,
         }
     }
-}
 
-impl HyStart {
     /// A new round from `now` (`bictcp_hystart_reset`).
     fn new_round(&mut self, now: Time, end_seq: Option<i64>) {
         self.round_start = now;
@@ -167,17 +196,41 @@ impl HyStart {
         self.samples = 0;
     }
 
-    /// One RTT sample `delay` of an ACK in slow start above the low window,
-    /// `delay_min` the least so far (`hystart_update`): true if a detector
-    /// ends slow start.
-    fn update(&mut self, delay: Time, delay_min: Time, rs: &RateSample, now: Time) -> bool {
+    /// Linux's `hystart_ack_delay`, ns: 4 GSO bursts at the flow's pacing
+    /// rate, at most 1 ms. The rate is `tcp_update_pacing_rate`'s, bytes/s,
+    /// from window `w` (before this ACK grows it), `in_flight` packets and
+    /// smoothed RTT `srtt` s (`delay` ns before the first).
+    fn ack_delay(&self, w: &Window, in_flight: u64, srtt: f64, delay: Time) -> Time {
+        let ratio = if w.cwnd < w.ssthresh / 2.0 { PACING_RATIO.0 } else { PACING_RATIO.1 };
+        let srtt = if srtt > 0.0 { srtt } else { secs(delay) };
+        let rate = ratio * self.mss * w.cwnd.max(in_flight as f64) / srtt;
+        ((4.0 * GSO_MAX_SIZE / rate * 1e9) as Time).min(MS)
+    }
+
+    /// One RTT sample `delay` of an ACK in slow start, `delay_min` the least
+    /// so far, `srtt` the smoothed RTT (s) (`hystart_update`): true if a
+    /// detector ends slow start.
+    fn update(
+        &mut self,
+        delay: Time,
+        delay_min: Time,
+        w: &Window,
+        srtt: f64,
+        rs: &RateSample,
+        now: Time,
+    ) -> bool {
         if self.end_seq.is_none_or(|end| rs.ackno >= end) {
             self.new_round(now, Some(rs.snd_nxt));
         }
-        // ACK train: "Hystart ack train triggers if we get ack past ca->delay_min/2".
+        if w.cwnd < LOW_WINDOW {
+            return false;
+        }
+        // ACK train: past delay_min plus the cushion, halved unpaced ("Hystart
+        // ack train triggers if we get ack past ca->delay_min/2").
         if now - self.last_ack <= ACK_DELTA {
             self.last_ack = now;
-            if now - self.round_start > delay_min / 2 {
+            let threshold = delay_min + self.ack_delay(w, rs.prior_in_flight, srtt, delay);
+            if now - self.round_start > if self.paced { threshold } else { threshold / 2 } {
                 self.found = true;
             }
         }
@@ -269,7 +322,7 @@ impl CongestionControl for Cubic {
                 self.w_max = 0.0;
                 // Linux on entering Loss: `bictcp_reset` (found, delay_min) and a new round.
                 if let Some(h) = self.hystart.as_mut() {
-                    *h = HyStart::default();
+                    (h.found, h.delay_min) = (false, None);
                     h.new_round(now, None);
                 }
                 1.0
@@ -294,7 +347,7 @@ impl CongestionControl for Cubic {
         }
         let delay = rtt.max(US);
         let delay_min = *h.delay_min.insert(h.delay_min.map_or(delay, |d| d.min(delay)));
-        if !h.found && w.in_slow_start() && w.cwnd >= LOW_WINDOW && h.update(delay, delay_min, rs, now) {
+        if !h.found && w.in_slow_start() && h.update(delay, delay_min, w, self.srtt, rs, now) {
             w.ssthresh = w.cwnd;
         }
     }
@@ -309,15 +362,26 @@ impl CongestionControl for Cubic {
 mod tests {
     use super::*;
 
-    /// CUBIC with HyStart, in slow start at `cwnd` (ssthresh 1e9), its
-    /// delay_min `delay_min` from one sample at 0 (cwnd 10, below the low
-    /// window; the ACK of packet 0 with 1 sent).
-    fn hystart(delay_min: Time) -> (Cubic, Window) {
-        let mut c = Cubic { hystart: Some(HyStart::default()), ..Cubic::default() };
+    /// CUBIC with HyStart for a flow its host does not pace, 1000 B segments.
+    fn unpaced() -> Cubic {
+        Cubic { hystart: Some(HyStart::new(false, 1000)), ..Cubic::default() }
+    }
+
+    /// CUBIC with HyStart (host `paced` or not, 1000 B segments), in slow
+    /// start at cwnd 16 (ssthresh 1e9), its delay_min `delay_min` from one
+    /// sample at 0 (cwnd 10, below the low window; the ACK of packet 0 with
+    /// 1 sent, which starts a round to end at the ACK of 1). No smoothed
+    /// RTT: the cushion takes each sample's RTT.
+    fn hystart_paced(delay_min: Time, paced: bool) -> (Cubic, Window) {
+        let mut c = Cubic { hystart: Some(HyStart::new(paced, 1000)), ..Cubic::default() };
         let mut w = Window { cwnd: 10.0, ssthresh: 1e9 };
         c.on_rate_sample(&mut w, &mut RateControl::default(), &ack(0, 1, delay_min), 0);
         w.cwnd = LOW_WINDOW;
         (c, w)
+    }
+
+    fn hystart(delay_min: Time) -> (Cubic, Window) {
+        hystart_paced(delay_min, false)
     }
 
     /// The rate sample of the ACK of `ackno`, `snd_nxt` sent, RTT `rtt`.
@@ -331,18 +395,33 @@ mod tests {
         c.on_ack(w, now);
     }
 
-    /// ACK train (Linux 5.6+, unpaced): delay_min 40 ms, every RTT 40 ms (no
-    /// delay increase). From cwnd 16 an ACK every `gap`: the first ACK at
-    /// 100 ms starts a round (it passes end_seq 1); each ACK within 2 ms of
-    /// the last extends the train, and the first more than delay_min / 2 =
-    /// 20 ms past the round's start exits with ssthresh = cwnd: at 1 ms
-    /// gaps the 21st ACK after it (cwnd 16 + 21 = 37), at 2 ms the 11th (22
-    /// ms; cwnd 27). At 3 ms no ACK extends the train: slow start goes on
-    /// (200 ACKs, cwnd 216).
+    /// ACK train: delay_min 40 ms, every RTT 40 ms (no delay increase).
+    /// From cwnd 16 an ACK every `gap`: the first ACK at 100 ms starts a
+    /// round (it passes end_seq 1); each ACK within 2 ms of the last extends
+    /// the train, and the first more than delay_min + 1 ms past the round's
+    /// start, half that unpaced, exits with ssthresh = cwnd. The cushion is
+    /// 1 ms: the pacing rate, 2 x 1000 B x cwnd / 40 ms, is at most 10.8
+    /// MB/s (cwnd <= 216), and 4 x 65,536 B at it take 24 ms or more.
+    /// Unpaced (past 20.5 ms): at 250 us gaps the 83rd ACK after the first
+    /// (20.75 ms; cwnd 16 + 83 = 99; 97 at 20.25 ms without the cushion),
+    /// at 1 ms the 21st (cwnd 37), at 2 ms the 11th (22 ms; cwnd 27).
+    /// Paced (past 41 ms): the 165th at 250 us (41.25 ms; cwnd 181), the
+    /// 42nd at 1 ms (cwnd 58), the 21st at 2 ms (cwnd 37). At 3 ms no ACK
+    /// extends the train: slow start goes on (200 ACKs, cwnd 216).
     #[test]
-    fn hystart_ack_train_exits_past_half_delay_min() {
-        for (gap, exit) in [(MS, Some(37.0)), (2 * MS, Some(27.0)), (3 * MS, None)] {
-            let (mut c, mut w) = hystart(40 * MS);
+    fn hystart_ack_train_exits_past_delay_min_and_a_cushion_halved_unpaced() {
+        let us = |n: Time| n * US;
+        for (paced, gap, exit) in [
+            (false, us(250), Some(99.0)),
+            (false, MS, Some(37.0)),
+            (false, 2 * MS, Some(27.0)),
+            (false, 3 * MS, None),
+            (true, us(250), Some(181.0)),
+            (true, MS, Some(58.0)),
+            (true, 2 * MS, Some(37.0)),
+            (true, 3 * MS, None),
+        ] {
+            let (mut c, mut w) = hystart_paced(40 * MS, paced);
             let mut found = None;
             for k in 0..200 {
                 let now = 100 * MS + k * gap;
@@ -351,23 +430,75 @@ mod tests {
                     found = Some(w.ssthresh);
                 }
             }
-            assert_eq!(found, exit, "gap {gap} ns");
+            assert_eq!(found, exit, "paced {paced}, gap {gap} ns");
             if exit.is_none() {
                 assert_eq!(w.cwnd, 216.0);
             }
         }
     }
 
+    /// The cushion below its 1 ms cap (Linux `hystart_ack_delay`): delay_min
+    /// and smoothed RTT 1 ms, from cwnd 200 an ACK every 10 us from 100 ms.
+    /// At the n-th ACK after the first cwnd is 200 + n, the pacing rate 2 x
+    /// 1000 B x (200 + n) / 1 ms, and 4 x 65,536 B take 131,072 us / (200
+    /// + n) at it (655 us at n = 0). Paced, the train exits once 10 n us >
+    /// 1000 + 131,072 / (200 + n) us: n = 139 (1390 > 1386.6; at 138, 1380
+    /// < 1387.8), ssthresh 339; unpaced, once 10 n > (1000 + 131,072 / (200
+    /// + n)) / 2: n = 74 (740 > 739.2; at 73, 730 < 740.1), ssthresh 274.
+    /// With the cap alone they would be 301 and 401, with no cushion 251
+    /// and 301.
+    #[test]
+    fn hystart_cushion_is_four_gso_bursts_at_the_pacing_rate() {
+        for (paced, exit) in [(true, 339.0), (false, 274.0)] {
+            let (mut c, mut w) = hystart_paced(MS, paced);
+            c.on_rtt(&mut w, MS, 0);
+            w.cwnd = 200.0;
+            let mut found = None;
+            for k in 0..300 {
+                on_ack(&mut c, &mut w, &ack(1 + k, 100_000, MS), 100 * MS + k as Time * 10 * US);
+                if found.is_none() && w.ssthresh < 1e9 {
+                    found = Some(w.ssthresh);
+                }
+            }
+            assert_eq!(found, Some(exit), "paced {paced}");
+        }
+    }
+
+    /// Rounds start below the low window (Linux 6.14, "tcp_cubic: fix
+    /// incorrect HyStart round start detection"): delay_min 40 ms, RTTs 40
+    /// ms, from cwnd 10 ACKs 1 ms apart from 100 ms, the first of them
+    /// (cwnd 10) starting a round to end at the ACK of 40. ACKs below cwnd
+    /// 16 extend no train, so the round's train is broken by the 7th ACK
+    /// (cwnd 16, 6 ms after the round's start); the ACK of 40 (139 ms, cwnd
+    /// 49) starts the next round, whose train passes (40 + 1) / 2 ms at its
+    /// 21st ACK after it: cwnd 49 + 21 = 70. Had rounds waited for cwnd 16
+    /// (Linux 5.16-6.13), the round would begin at the 7th ACK, mid-flight,
+    /// and exit at its 21st after: cwnd 37.
+    #[test]
+    fn hystart_rounds_start_below_the_low_window() {
+        let (mut c, mut w) = hystart(40 * MS);
+        w.cwnd = 10.0;
+        let mut found = None;
+        for k in 1..=100 {
+            let snd_nxt = if k < 40 { 40 } else { 1000 };
+            on_ack(&mut c, &mut w, &ack(k, snd_nxt, 40 * MS), 100 * MS + (k - 1) as Time * MS);
+            if found.is_none() && w.ssthresh < 1e9 {
+                found = Some(w.ssthresh);
+            }
+        }
+        assert_eq!(found, Some(70.0));
+    }
+
     /// With an initial window above the low window the detectors run from
     /// the first ACK, and it starts a round (Linux's first round ends at the
     /// first ACK of data): 40 packets sent, ACKs 1 ms apart from 100 ms, each
-    /// sending two more, RTT 40 ms. The train passes delay_min / 2 = 20 ms
-    /// at the 21st ACK after the first, inside the round of the 40 (cwnd 40
-    /// + 21 = 61); had the first round begun before the first ACK, no ACK
+    /// sending two more, RTT 40 ms. The train passes (delay_min + 1 ms) / 2
+    /// = 20.5 ms at the 21st ACK after the first, inside the round of the 40
+    /// (cwnd 40 + 21 = 61); had the first round begun before the first ACK, no ACK
     /// of it would extend the train and the exit would come a round later.
     #[test]
     fn hystart_runs_from_the_first_ack_above_the_low_window() {
-        let mut c = Cubic { hystart: Some(HyStart::default()), ..Cubic::default() };
+        let mut c = unpaced();
         let mut w = Window { cwnd: 40.0, ssthresh: 1e9 };
         let mut found = None;
         for k in 0..100 {
@@ -444,7 +575,7 @@ mod tests {
     /// 68 ms exit on the new round's ninth sample (cwnd 24 again).
     #[test]
     fn hystart_is_off_by_default_and_a_timeout_rearms_it() {
-        let common = Common { segment_size: 1000, initial_window: 2 };
+        let common = Common { segment_size: 1000, initial_window: 2, paced: false };
         let off = CubicSpec::default().build(common, || unreachable!("CUBIC draws nothing")).0;
         let on = CubicSpec { hystart: true }.build(common, || unreachable!("CUBIC draws nothing")).0;
         assert_eq!((off.wants_rate_samples(), on.wants_rate_samples()), (false, true));

@@ -253,8 +253,9 @@ impl Tcp {
     /// Whether the window grows by Reno's rules, as the variant's congestion
     /// control says (`CongestionControl::reno_window`).
     pub fn reno_window(&self) -> bool {
-        // A throwaway stream: only BBR draws from it, and only when it runs.
-        self.congestion(|| stream(0, "tcp.bbr", 0)).0.reno_window()
+        // A throwaway stream: only BBR draws from it, and only when it runs;
+        // pacing changes no variant's window rules.
+        self.congestion(false, || stream(0, "tcp.bbr", 0)).0.reno_window()
     }
 
     /// The wire names of the variants whose window grows by Reno's rules.
@@ -264,11 +265,16 @@ impl Tcp {
     }
 
     /// A flow's congestion control and loss recovery, as `tcp.variant` and
-    /// its knobs make them (its registry, `tcp_variants!`); `rng`, the flow's
-    /// stream for BBR's first ProbeBW phase ("tcp.bbr"), is drawn from only by BBR.
-    pub fn congestion(&self, rng: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
-        self.variant
-            .build(Common { segment_size: self.segment_size, initial_window: self.initial_window }, rng)
+    /// its knobs make them (its registry, `tcp_variants!`), for a flow its
+    /// host `paced` or not; `rng`, the flow's stream for BBR's first ProbeBW
+    /// phase ("tcp.bbr"), is drawn from only by BBR.
+    pub fn congestion(
+        &self,
+        paced: bool,
+        rng: impl FnOnce() -> Stream,
+    ) -> (Box<dyn CongestionControl>, Recovery) {
+        let common = Common { segment_size: self.segment_size, initial_window: self.initial_window, paced };
+        self.variant.build(common, rng)
     }
 
     /// Check the TCP parameters; the error names the field.
@@ -358,7 +364,7 @@ mod tests {
         assert_eq!(Tcp::reno_window_variants(), ["reno", "newreno", "sack", "fack"]);
         assert_eq!(TcpVariant::every().len(), 9);
         for (name, variant) in TcpVariant::every() {
-            let (cc, _) = Tcp { variant, ..Tcp::default() }.congestion(|| stream(0, "tcp.bbr", 0));
+            let (cc, _) = Tcp { variant, ..Tcp::default() }.congestion(false, || stream(0, "tcp.bbr", 0));
             for (asked, classic) in [(false, EcnMode::Off), (true, EcnMode::Classic)] {
                 let want = if name == "dctcp" { EcnMode::Dctcp } else { classic };
                 assert_eq!(cc.ecn_mode(asked), want, "{name}, tcp.ecn {asked}");
