@@ -70,7 +70,7 @@ impl TcpSetup {
         let t = &self.tcp;
         let boot: Time = uniform(&mut stream(self.seed, "tcp.boot", flow as u64), [0, t.tick - 1]);
         let rtt = RttEstimator::new(t.tick, boot, t.min_rto, t.max_rto, t.initial_rto);
-        let cc = t.congestion(paced, || stream(self.seed, "tcp.bbr", flow as u64));
+        let cc = t.congestion(paced && self.host.is_linux(), || stream(self.seed, "tcp.bbr", flow as u64));
         let mut sender = TcpSender::new(cc, t.window, t.initial_window, t.syn, rtt)
             .with_cuts_from_flight(self.cut_from_flight)
             .with_ecn(t.ecn);

@@ -15,9 +15,17 @@ pub struct Common {
     pub segment_size: u64,
     /// Congestion window once the SYN is acknowledged, packets (`tcp.initial_window`).
     pub initial_window: u64,
-    /// Whether the flow's host paces it (`pacing.scheme = "host"`, the flow
-    /// among the paced ones), as Linux's `sk_pacing_status` tells CUBIC's HyStart.
-    pub paced: bool,
+    /// Whether a SYN opens the flow (`tcp.syn`): then the first ACK is the
+    /// handshake's, not data's.
+    pub syn: bool,
+    /// Whether Linux would count the flow as paced (`sk_pacing_status` not
+    /// `SK_PACING_NONE`, which CUBIC's HyStart reads): its host paces it at
+    /// Linux's pacing rate (`pacing.scheme = "host"` with `host_mode =
+    /// "rate"`, the flow among the paced ones). Linux sets that status only
+    /// for its own pacing (fq's or TCP's internal), which paces at that
+    /// rate; a flow paced by another rule (`host_mode` "original" or
+    /// "modified", Wei's pacer, an edge pacer) is unpaced to Linux's TCP.
+    pub linux_paced: bool,
 }
 
 /// A variant's spec (its knobs, as the scenario gives them) as the parts of

@@ -53,6 +53,13 @@
 //! send time of the newest packet it delivers that was never
 //! retransmitted, Linux's `ca_rtt_us`), in ns.
 //!
+//! - The handshake: Linux's CUBIC starts once it is over (`cubictcp_init`
+//!   from `tcp_finish_connect`, after the SYN-ACK was taken), so with
+//!   `tcp.syn` the SYN's ACK gives no sample; it starts the first round
+//!   (`bictcp_hystart_reset` in `cubictcp_init`), which the first ACK of
+//!   data ends. Without a SYN the first ACK is data's. A SYN's RTT (40 B
+//!   packets) is below any data packet's, so taking it would set a
+//!   `delay_min` that no data RTT reaches.
 //! - `delay_min`: the least sample, skipping those within 1 s of the start
 //!   of an avoidance epoch ("Discard delay samples right after fast
 //!   recovery"); forgotten at a timeout (`bictcp_reset` on entering Loss).
@@ -67,11 +74,16 @@
 //! - ACK train: an ACK within `hystart_ack_delta_us` (2 ms) of the train's
 //!   last extends it (`last_ack = now`); once the train reaches more than
 //!   `delay_min + hystart_ack_delay` past `round_start`, halved for a flow
-//!   its host does not pace (`sk_pacing_status == SK_PACING_NONE`: "Pacing
-//!   might have delayed packets up to RTT/2 during slow start"), exit. A
-//!   flow's host paces it when the scenario's pacing does (`pacing.scheme =
-//!   "host"` and the flow among the paced ones), as Linux's fq or TCP's
-//!   own pacing would.
+//!   Linux does not pace (`sk_pacing_status == SK_PACING_NONE`: "Pacing
+//!   might have delayed packets up to RTT/2 during slow start"), exit.
+//!   Linux counts a flow as paced only under its own pacing, fq's or TCP's
+//!   internal, both at `tcp_update_pacing_rate`'s rate (below), and that is
+//!   pacesim's host pacing with `host_mode = "rate"` (`pacing.scheme =
+//!   "host"`, the flow among the paced ones) and nothing else: host pacing
+//!   by "original" (RTT / cwnd) or "modified" (paper W eq. 7), by paper W's
+//!   pacer or Wei's, are ns-2-era pacers that Linux's TCP would not know of,
+//!   and edge pacing and QLBP pace in the network, so each of these flows
+//!   takes the halved threshold (`Common::linux_paced`).
 //! - `hystart_ack_delay`, a cushion for TSO/GRO bursts: the time 4
 //!   `GSO_MAX_SIZE` bursts (65,536 B each; `sk_gso_max_size` in later
 //!   kernels, the same without BIG TCP) take at the flow's pacing rate, at
@@ -113,7 +125,11 @@ const BETA: f64 = 0.7;
 pub struct CubicSpec {
     /// CUBIC: leave slow start early by HyStart's ACK-train and delay
     /// detectors, as Linux's `tcp_cubic.c` (6.14 on) runs them (its default
-    /// there); off, slow start lasts to the first loss (RFC 9438).
+    /// there), on RTTs of data ACKs only (not the SYN's); off, slow start
+    /// lasts to the first loss (RFC 9438). The ACK train waits half as long
+    /// for a flow Linux does not pace; Linux paces a flow only by its own
+    /// pacing (fq or TCP's internal), which is host pacing with `host_mode
+    /// = "rate"`: other host modes, edge pacing and QLBP count as unpaced.
     #[serde(rename = "cubic_hystart", default)]
     pub hystart: bool,
 }
@@ -121,7 +137,7 @@ pub struct CubicSpec {
 /// CUBIC recovers with SACK, as Linux (and ns-2's Agent/TCP/Linux) does.
 impl Algorithm for CubicSpec {
     fn build(&self, common: Common, _: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
-        let hystart = HyStart::new(common.paced, common.segment_size);
+        let hystart = HyStart::new(common.linux_paced, common.segment_size, common.syn);
         let cubic = Cubic { hystart: self.hystart.then_some(hystart), ..Cubic::default() };
         (Box::new(cubic), Recovery::sack())
     }
@@ -148,10 +164,14 @@ const PACING_RATIO: (f64, f64) = (2.0, 1.2);
 /// HyStart's state (Linux `struct bictcp`'s HyStart fields), times in ns.
 #[derive(Debug)]
 struct HyStart {
-    /// Whether the flow's host paces it (Linux `sk_pacing_status` not `SK_PACING_NONE`).
+    /// Whether Linux would count the flow as paced (`sk_pacing_status` not
+    /// `SK_PACING_NONE`): its host paces it at Linux's rate (`Common::linux_paced`).
     paced: bool,
     /// Payload per segment, bytes (Linux `mss_cache`).
     mss: f64,
+    /// Whether the next ACK is the handshake's (the SYN's; Linux's CUBIC
+    /// starts after it, `cubictcp_init` from `tcp_finish_connect`).
+    handshake: bool,
     /// Whether a detector has ended slow start (`found`).
     found: bool,
     /// Least RTT sample (`delay_min`; None: none since the start or a timeout).
@@ -169,14 +189,16 @@ struct HyStart {
 }
 
 impl HyStart {
-    /// Before any ACK, for a flow its host paces or not, `mss` bytes a
-    /// segment: Linux's first round ends at the first ACK of data (its
-    /// `end_seq` the first data byte, `snd_nxt` once the connection opens),
-    /// so the first sample starts a round of its own.
-    fn new(paced: bool, mss: u64) -> Self {
+    /// Before any ACK, for a flow Linux would count as `paced` or not, `mss`
+    /// bytes a segment, opened by a SYN or not (`syn`): Linux's first round
+    /// ends at the first ACK of data (its `end_seq` the first data byte,
+    /// `snd_nxt` once the connection opens), so the first data sample starts
+    /// a round of its own.
+    fn new(paced: bool, mss: u64, syn: bool) -> Self {
         HyStart {
             paced,
             mss: mss as f64,
+            handshake: syn,
             found: false,
             delay_min: None,
             round_start: 0,
@@ -337,6 +359,13 @@ impl CongestionControl for Cubic {
     /// HyStart's RTT sample (Linux `bictcp_acked`, before `cong_avoid`).
     fn on_rate_sample(&mut self, w: &mut Window, _: &mut RateControl, rs: &RateSample, now: Time) {
         let Some(h) = self.hystart.as_mut() else { return };
+        if std::mem::take(&mut h.handshake) {
+            // The SYN's ACK: Linux's CUBIC starts here (`cubictcp_init`: no
+            // delay_min, a round to end at the first data packet, snd_nxt
+            // now), so its RTT, the SYN's, is no sample.
+            h.new_round(now, Some(rs.snd_nxt));
+            return;
+        }
         if h.end_seq.is_none() {
             h.end_seq = Some(rs.snd_nxt);
         }
@@ -362,18 +391,18 @@ impl CongestionControl for Cubic {
 mod tests {
     use super::*;
 
-    /// CUBIC with HyStart for a flow its host does not pace, 1000 B segments.
+    /// CUBIC with HyStart for a flow Linux does not pace, 1000 B segments.
     fn unpaced() -> Cubic {
-        Cubic { hystart: Some(HyStart::new(false, 1000)), ..Cubic::default() }
+        Cubic { hystart: Some(HyStart::new(false, 1000, false)), ..Cubic::default() }
     }
 
-    /// CUBIC with HyStart (host `paced` or not, 1000 B segments), in slow
+    /// CUBIC with HyStart (the flow `paced` by Linux or not, 1000 B segments), in slow
     /// start at cwnd 16 (ssthresh 1e9), its delay_min `delay_min` from one
     /// sample at 0 (cwnd 10, below the low window; the ACK of packet 0 with
     /// 1 sent, which starts a round to end at the ACK of 1). No smoothed
     /// RTT: the cushion takes each sample's RTT.
     fn hystart_paced(delay_min: Time, paced: bool) -> (Cubic, Window) {
-        let mut c = Cubic { hystart: Some(HyStart::new(paced, 1000)), ..Cubic::default() };
+        let mut c = Cubic { hystart: Some(HyStart::new(paced, 1000, false)), ..Cubic::default() };
         let mut w = Window { cwnd: 10.0, ssthresh: 1e9 };
         c.on_rate_sample(&mut w, &mut RateControl::default(), &ack(0, 1, delay_min), 0);
         w.cwnd = LOW_WINDOW;
@@ -440,11 +469,11 @@ mod tests {
     /// The cushion below its 1 ms cap (Linux `hystart_ack_delay`): delay_min
     /// and smoothed RTT 1 ms, from cwnd 200 an ACK every 10 us from 100 ms.
     /// At the n-th ACK after the first cwnd is 200 + n, the pacing rate 2 x
-    /// 1000 B x (200 + n) / 1 ms, and 4 x 65,536 B take 131,072 us / (200
-    /// + n) at it (655 us at n = 0). Paced, the train exits once 10 n us >
-    /// 1000 + 131,072 / (200 + n) us: n = 139 (1390 > 1386.6; at 138, 1380
-    /// < 1387.8), ssthresh 339; unpaced, once 10 n > (1000 + 131,072 / (200
-    /// + n)) / 2: n = 74 (740 > 739.2; at 73, 730 < 740.1), ssthresh 274.
+    /// 1000 B x (200 + n) / 1 ms, and 4 x 65,536 B take 131,072 us /
+    /// (200 + n) at it (655 us at n = 0). Paced, the train exits once 10 n
+    /// us > 1000 + 131,072 / (200 + n) us: n = 139 (1390 > 1386.6; at 138,
+    /// 1380 < 1387.8), ssthresh 339; unpaced, once 10 n > (1000 + 131,072 /
+    /// (200 + n)) / 2: n = 74 (740 > 739.2; at 73, 730 < 740.1), ssthresh 274.
     /// With the cap alone they would be 301 and 401, with no cushion 251
     /// and 301.
     #[test]
@@ -508,6 +537,31 @@ mod tests {
             }
         }
         assert_eq!(found, Some(61.0));
+    }
+
+    /// With a SYN the first ACK is the handshake's, and Linux's CUBIC starts
+    /// after it (`cubictcp_init`): its RTT (21 ms) is no sample, and it
+    /// starts the round that the first data ACK ends (end_seq 1, the first
+    /// data packet), so delay_min is the data ACK's 33 ms, and that ACK
+    /// (snd_nxt 17) starts a round at 54 ms to end at 17. Without a SYN the
+    /// first ACK is data's: delay_min 21 ms.
+    #[test]
+    fn hystart_takes_no_sample_from_the_syns_ack() {
+        for (syn, delay_min) in [(true, 33 * MS), (false, 21 * MS)] {
+            let mut c = Cubic { hystart: Some(HyStart::new(false, 1000, syn)), ..Cubic::default() };
+            let mut w = Window { cwnd: 1.0, ssthresh: 1e9 };
+            c.on_rate_sample(&mut w, &mut RateControl::default(), &ack(0, 1, 21 * MS), 21 * MS);
+            if syn {
+                assert_eq!(c.hystart.as_ref().unwrap().delay_min, None);
+            }
+            c.on_rate_sample(&mut w, &mut RateControl::default(), &ack(1, 17, 33 * MS), 54 * MS);
+            let h = c.hystart.as_ref().unwrap();
+            assert_eq!(
+                (h.delay_min, h.end_seq, h.round_start),
+                (Some(delay_min), Some(17), 54 * MS),
+                "syn {syn}"
+            );
+        }
     }
 
     /// Delay increase: from cwnd 16, ACKs 5 ms apart (no train) with RTT
@@ -575,7 +629,7 @@ mod tests {
     /// 68 ms exit on the new round's ninth sample (cwnd 24 again).
     #[test]
     fn hystart_is_off_by_default_and_a_timeout_rearms_it() {
-        let common = Common { segment_size: 1000, initial_window: 2, paced: false };
+        let common = Common { segment_size: 1000, initial_window: 2, syn: true, linux_paced: false };
         let off = CubicSpec::default().build(common, || unreachable!("CUBIC draws nothing")).0;
         let on = CubicSpec { hystart: true }.build(common, || unreachable!("CUBIC draws nothing")).0;
         assert_eq!((off.wants_rate_samples(), on.wants_rate_samples()), (false, true));

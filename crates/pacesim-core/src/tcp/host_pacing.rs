@@ -75,6 +75,14 @@ pub struct HostPacing {
 }
 
 impl HostPacing {
+    /// Whether this is Linux's own pacing, fq's or TCP's internal, which
+    /// pace at `tcp_update_pacing_rate`'s rate and set the flow's
+    /// `sk_pacing_status`: `host_mode = "rate"` only (the other rules are
+    /// ns-2-era pacers that Linux's TCP would not know of).
+    pub fn is_linux(&self) -> bool {
+        self.mode == HostPacingMode::Rate
+    }
+
     /// Check that the rule and options are the pacer's; the error names the
     /// field under `prefix` (`pacing`).
     pub fn validate(&self, prefix: &str) -> Result<(), InvalidField> {

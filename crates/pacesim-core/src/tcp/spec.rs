@@ -265,15 +265,21 @@ impl Tcp {
     }
 
     /// A flow's congestion control and loss recovery, as `tcp.variant` and
-    /// its knobs make them (its registry, `tcp_variants!`), for a flow its
-    /// host `paced` or not; `rng`, the flow's stream for BBR's first ProbeBW
-    /// phase ("tcp.bbr"), is drawn from only by BBR.
+    /// its knobs make them (its registry, `tcp_variants!`), for a flow Linux
+    /// would count as paced or not (`linux_paced`, see `Common`); `rng`, the
+    /// flow's stream for BBR's first ProbeBW phase ("tcp.bbr"), is drawn
+    /// from only by BBR.
     pub fn congestion(
         &self,
-        paced: bool,
+        linux_paced: bool,
         rng: impl FnOnce() -> Stream,
     ) -> (Box<dyn CongestionControl>, Recovery) {
-        let common = Common { segment_size: self.segment_size, initial_window: self.initial_window, paced };
+        let common = Common {
+            segment_size: self.segment_size,
+            initial_window: self.initial_window,
+            syn: self.syn,
+            linux_paced,
+        };
         self.variant.build(common, rng)
     }
 
