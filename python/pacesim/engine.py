@@ -16,7 +16,7 @@ from . import _core, memory, outfile, pcap, schema
 from .messages import shown
 from .report_tables import report_number
 from .result import Result
-from .scenario import (PacketTrace, Scenario, ScenarioError, apply_overrides, load_scenario, override_list,
+from .scenario import (PacketTrace, Scenario, ScenarioError, load_scenario, override_list, overridden,
                        parse_scenario)
 
 THREADS = min(2, os.cpu_count() or 1)
@@ -117,7 +117,7 @@ def prepared(scenario: Union[Scenario, dict, str, os.PathLike], set: Sequence[st
                                        "splits at its core link as two halves")
     overrides = override_list(set) + ([f"seed={seed}"] if seed is not None else [])
     if overrides:
-        scenario = apply_overrides(scenario, overrides)
+        scenario = overridden(scenario.written(), overrides)
     return scenario, min(threads, 2), memory.check(scenario, max_memory)
 
 

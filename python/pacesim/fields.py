@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Annotated, Any, Callable, List, Tuple, Union
 
 from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, SerializationInfo, ValidationError,
-                      ValidatorFunctionWrapHandler, WrapValidator, field_validator, model_validator)
+                      ValidationInfo, ValidatorFunctionWrapHandler, WrapValidator, field_validator, model_validator)
 from pydantic_core import InitErrorDetails
 
-from .messages import printable
+from .messages import printable, shown
 from .units import format_rate, format_size, format_time, parse_rate, parse_size, parse_time
 
 
@@ -114,26 +114,53 @@ def _positive(parse: Callable[[object], int]) -> Callable[[object], int]:
     return check
 
 
-def _quantity(parse: Callable[[object], int], fmt: Callable[[int], str]) -> Any:
-    """An int in SI units, parsed from and dumped (in JSON mode) to a unit string."""
-    return Annotated[int, BeforeValidator(parse), PlainSerializer(fmt, when_used="json")]
+HELD = "held"
+"""The validation context's key that, true, has a quantity's number read as the scenario holds it, in its SI base
+unit (`Scenario.rechecked`: a Scenario's own values, which a change pydantic does not validate may have left
+anything); a file's number has no unit, and is refused."""
 
 
-def _range(parse: Callable[[object], int], fmt: Callable[[int], str]) -> Any:
+def _reader(parse: Callable[[object], int], base: str, info: ValidationInfo) -> Callable[[object], int]:
+    """`parse` (a file's quantity, "5KB"), or under `HELD` `parse` of a whole number as the text of that many of
+    `base` (5000 as "5000B", so that a held number meets a file's bounds, one rule for both); a held number that is
+    not whole is refused."""
+    if not (info.context or {}).get(HELD):
+        return parse
+
+    def held(value: object) -> int:
+        if type(value) is float and value.is_integer():  # a float a numpy array or a Decimal gave
+            value = int(value)
+        if type(value) is float:
+            raise ValueError(f"{shown(value)} is not a whole number of {base}")
+        return parse(f"{value}{base}" if type(value) is int else value)
+
+    return held
+
+
+def _quantity(parse: Callable[[object], int], fmt: Callable[[int], str], base: str) -> Any:
+    """An int in SI units (`base`), parsed from and dumped (in JSON mode) to a unit string."""
+    def validate(value: object, info: ValidationInfo) -> int:
+        return _reader(parse, base, info)(value)
+
+    return Annotated[int, BeforeValidator(validate), PlainSerializer(fmt, when_used="json")]
+
+
+def _range(parse: Callable[[object], int], fmt: Callable[[int], str], base: str) -> Any:
     """A closed interval drawn uniformly per element: "10Mbps" or ["8Mbps", "12Mbps"].
 
-    Stored as (lo, hi) in SI units; dumped as the engine's [lo, hi] array, or
+    Stored as (lo, hi) in SI units (`base`); dumped as the engine's [lo, hi] array, or
     in JSON mode as unit strings, a single one when lo == hi.
     """
 
-    def validate(value: object) -> Tuple[int, int]:
+    def validate(value: object, info: ValidationInfo) -> Tuple[int, int]:
+        parse_one = _reader(parse, base, info)
         if isinstance(value, (list, tuple)):
             if len(value) != 2:
                 got = f"a list of {len(value):,} values" if len(value) > 2 else repr(list(value))  # not millions shown
                 raise ValueError(f"expected one value or a [low, high] pair, got {got}")
-            lo, hi = parse(value[0]), parse(value[1])
+            lo, hi = parse_one(value[0]), parse_one(value[1])
         else:
-            lo = hi = parse(value)
+            lo = hi = parse_one(value)
         if lo > hi:
             raise ValueError(f"range lower bound {fmt(lo)} exceeds upper bound {fmt(hi)}")
         return lo, hi
@@ -146,14 +173,14 @@ def _range(parse: Callable[[object], int], fmt: Callable[[int], str]) -> Any:
     return Annotated[Tuple[int, int], BeforeValidator(validate), PlainSerializer(serialize)]
 
 
-Rate = _quantity(_positive(parse_rate), format_rate)
-Size = _quantity(parse_size, format_size)
-PositiveSize = _quantity(_positive(parse_size), format_size)
-Time = _quantity(parse_time, format_time)
-PositiveTime = _quantity(_positive(parse_time), format_time)
-RateRange = _range(_positive(parse_rate), format_rate)
-TimeRange = _range(parse_time, format_time)
-SizeRange = _range(_positive(parse_size), format_size)
+Rate = _quantity(_positive(parse_rate), format_rate, "bps")
+Size = _quantity(parse_size, format_size, "B")
+PositiveSize = _quantity(_positive(parse_size), format_size, "B")
+Time = _quantity(parse_time, format_time, "ns")
+PositiveTime = _quantity(_positive(parse_time), format_time, "ns")
+RateRange = _range(_positive(parse_rate), format_rate, "bps")
+TimeRange = _range(parse_time, format_time, "ns")
+SizeRange = _range(_positive(parse_size), format_size, "B")
 U32 = 2**32
 """Counts (hosts, edges, packets of a window or queue) are the engine's 32-bit integers: below this."""
 Count = Annotated[int, Field(strict=True, gt=0, lt=U32)]

@@ -22,15 +22,15 @@ import re
 import sys
 from collections.abc import Mapping
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Iterable, List, Optional, Tuple, Union, get_args, get_origin
 
 import tomli_w
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
-from pydantic_core import PydanticSerializationError
 
 from . import _core, scenario_tables, schema
-from .fields import MAX_SEED, Checked, PositiveSize, ScenarioError, SizeRange, _Model, read_bounded, special
+from .fields import HELD, MAX_SEED, Checked, PositiveSize, ScenarioError, SizeRange, _Model, read_bounded, special
 from .messages import shown as _shown
 from .tmix import vectors_path
 from .topology import KINDS, EBase, Topology, core_defaults
@@ -134,26 +134,30 @@ class _Scenario(_Model):
             raise ScenarioError.from_engine(e) from None
         return self
 
-    def rechecked(self) -> _Scenario:
-        """This scenario validated anew from its fields' values, as a file holding them is, then held to the
-        engine's rules: what `pacesim.run` makes of a Scenario it is handed, which a change pydantic does not
-        validate (`model_copy(update=...)`) may have left holding anything (None or a dict for a table, a NaN, a
-        numpy number, a list's element of another type: review-hostile33j D1, review-hostile33k H1-H4, H6, M1). A
-        ScenarioError names the first field at fault as a file's key, the innermost tables first."""
-        kind = getattr(self.topology, "kind", None)  # any object: a list is no kind (review-hostile33m R2)
-        return _revalidated(self, (), kind if isinstance(kind, str) and kind in KINDS else None).engine_checked()
+    def rechecked(self, engine: bool = True) -> _Scenario:
+        """This scenario validated anew from its values, then held to the engine's rules if `engine`: what
+        `pacesim.run`, `apply_overrides` and a Sweep make of a Scenario they are handed, which a change pydantic does
+        not validate (`model_copy(update=...)`, `model_construct`) may have left holding anything. Its values are
+        made plain JSON values (`plain`), then validated as a file's are, but for a quantity's number, which is read
+        as held, in SI units (`fields.HELD`): the model reads its own form itself, as it reads a file's. A
+        ScenarioError names the first field at fault as a file's key."""
+        return _validated(plain(self, ()), {HELD: True, "engine": engine})
 
     def engine_json(self) -> str:
-        """`to_engine` as JSON text; a ScenarioError naming the field of a number that is NaN or infinite, which
-        JSON cannot hold (the engine read the token `NaN` as "expected value", review36c D5): only a change pydantic
-        does not validate puts one there (`model_copy(update=...)`), as every field's bounds refuse it."""
+        """`to_engine` as JSON text. A number that is NaN or infinite, which JSON cannot hold (the engine read the
+        token `NaN` as "expected value", review36c D5), is named by `rechecked`: only a change pydantic does not
+        validate puts one there (`model_copy(update=...)`), as every field's bounds refuse it."""
         engine = self.to_engine()
         try:
             return json.dumps(engine, allow_nan=False)
         except ValueError:
-            where, value = _non_finite(engine)
-            what = "not a number (NaN)" if value != value else "infinite, not a finite number"
-            raise ScenarioError(_path(where), f"{value} is {what}", value) from None
+            self.rechecked(engine=False)  # names the field
+            raise
+
+    def written(self) -> dict:
+        """The scenario as a file writes it (human units, keys left out where it holds None): `to_toml`'s data, what
+        `overridden` changes."""
+        return self.model_dump(mode="json", exclude_none=True, by_alias=True)
 
     def core_values(self) -> _Model:
         """`core` with every key left out taken from the topology's defaults."""
@@ -174,94 +178,103 @@ class _Scenario(_Model):
 
     def to_toml(self) -> str:
         """The scenario as a TOML file in human units; `load_scenario` reads it back."""
-        return tomli_w.dumps(self.model_dump(mode="json", exclude_none=True, by_alias=True))
+        return tomli_w.dumps(self.written())
 
 
-def _revalidated(model: BaseModel, where: Tuple[Union[str, int], ...], kind: Optional[str]) -> BaseModel:
-    """`model` validated anew from its fields as a file writes them (`model_dump(mode="json")`, the form
-    `to_toml` writes and a file's validation reads), its tables and their lists' tables first; a ScenarioError
-    naming the first field at fault by its path from the scenario's root (`where`: the model's own; `kind` the
-    topology's, whose tables an error inside it is read against): one that cannot be written, or that the
-    validation refuses."""
-    data = {}
-    for name, info in type(model).model_fields.items():
-        value, key = getattr(model, name), info.alias or name
-        if isinstance(value, BaseModel):
-            data[key] = _revalidated(value, where + (key,), kind).model_dump(mode="json", exclude_none=True)
-        elif isinstance(value, (list, tuple)) and any(isinstance(v, BaseModel) for v in value):
-            data[key] = [_revalidated(v, where + (key, i), kind).model_dump(mode="json", exclude_none=True)
-                         if isinstance(v, BaseModel) else v for i, v in enumerate(value)]
-        elif value is None:
+def plain(value: Any, where: Tuple[Union[str, int], ...]) -> Any:
+    """`value`, a scenario's or one of its tables' or fields' (at path `where` from the scenario's root) as a change
+    pydantic does not validate may have left it, or a sweep's axis value given in Python, as plain JSON values, the
+    types a file's reader gives: exactly a bool, an int, a finite float, a str, a list or a table (a dict of str
+    keys), at any depth up to `MAX_DEPTH`. A table's model is the table of its fields (by key; None left out where it
+    is the field's default, else refused); numpy's real numbers and arrays, a Decimal and a Fraction are the number
+    they are, a subclass of int, float or str (an IntEnum) the value it holds, a tuple or a mapping a list or a table.
+    Each conversion is exact or refused: a number no float is (Fraction(1, 3), numpy's long double 1/3,
+    `_exactly_float`), a NaN, an infinity (pydantic writes one as null: the key would be read as
+    left out, review-hostile33k H6), a complex number, bytes and every other object (an Enum, a set, a date, a
+    value holding itself) are a ScenarioError naming the field."""
+    return _plain(value, where, where)
+
+
+def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[str, int], ...], depth: int = 0) -> Any:
+    """`plain` of `value`, at `depth` below `field`'s value and at path `where`."""
+    if depth > MAX_DEPTH:  # named at the field, not at the 33rd index in it (review-hostile33m L2)
+        raise ScenarioError(_path(field), f"nested more than {MAX_DEPTH} levels deep (a list or table holding itself?)")
+    kind = type(value)
+    if kind in (bool, str, int) or value is None:
+        return value
+    if kind is float:
+        if not math.isfinite(value):
+            what = "not a number (NaN)" if value != value else "infinite, not a finite number"
+            raise ScenarioError(_path(where), f"{value} is {what}", value)
+        return value
+    if isinstance(value, BaseModel):
+        return _plain_table(value, where, depth)
+    if kind.__module__ == "numpy" and hasattr(value, "dtype"):  # a scalar or an array (numpy not imported)
+        if value.dtype.kind not in "biufU":
+            raise ScenarioError(_path(where), f"{_shown(value)} is numpy's {value.dtype}, not a real number or text")
+        held = value.tolist()  # Python's numbers; a long double stays one
+        if type(held).__module__ == "numpy":
+            held = _exactly_float(held, where)
+        return _plain(held, field, where, depth)
+    if isinstance(value, (Decimal, Fraction)):
+        value = Decimal(value) if isinstance(value, Decimal) else Fraction(value)  # a subclass's value, as it is
+        if isinstance(value, Decimal) and not value.is_finite():  # a signalling NaN too (review-hostile33m R1)
+            return _plain(math.nan if value.is_nan() else float(value), field, where, depth)
+        if isinstance(value, Decimal) and value.adjusted() > 308:  # its int would take as many digits (1e999999999)
+            raise ScenarioError(_path(where), f"{_shown(value)} is past any number a scenario holds", value)
+        whole = value == int(value)  # read exactly, not through a float (review-hostile33l H9)
+        return int(value) if whole else _exactly_float(value, where)
+    for base in (int, float, str):  # the value the subclass holds, read by the base's own method, not one it overrides
+        if isinstance(value, base):
+            return _plain(getattr(base, f"__{base.__name__}__")(value), field, where, depth)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        raise ScenarioError(_path(where), f"{_shown(bytes(value))} is bytes, not text: write it as a string")
+    if isinstance(value, Mapping):
+        table = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ScenarioError(_path(where), f"a table's keys are text; {_shown(key)} is of type {type(key).__name__}")
+            table[str.__str__(key)] = _plain(item, field, where + (key,), depth + 1)
+        return table
+    if isinstance(value, (list, tuple)):
+        return [_plain(item, field, where + (i,), depth + 1) for i, item in enumerate(value)]
+    raise ScenarioError(_path(where), f"an object of type {kind.__name__} is not a scenario's value (a number, text, "
+                                      "true or false, a list or a table)")
+
+
+def _plain_table(model: BaseModel, where: Tuple[Union[str, int], ...], depth: int) -> dict:
+    """`plain` of a table's model: its fields by key, None left out where it is the field's default (the key left
+    out), else refused; a key set on it that is none of its fields (`model_copy(update={"bufer": ...})`) kept, for
+    the validation to name."""
+    table = {}
+    fields = type(model).model_fields
+    for name, value in vars(model).items():
+        info = fields.get(name)
+        key = info.alias or name if info is not None else name
+        if value is None and info is not None:
             if info.is_required() or info.get_default(call_default_factory=True) is not None:
                 raise ScenarioError(_path(where + (key,)), "None is not a value of this key (leave it out for its "
                                     "default)", None)
-        elif _held(value := native(value, where + (key,))):  # the model's own form: written as a file writes it
-            try:
-                written = model.model_copy(update={name: value}).model_dump(mode="json", include={name},
-                                                                            warnings=False)
-                data[key] = next(iter(written.values()))
-            except (TypeError, ValueError, OverflowError) as e:  # pydantic's serialisation error is a ValueError; an
-                # int past a float's range written where a float goes overflows (review-hostile33m R3)
-                raise ScenarioError(_path(where + (key,)), f"{_shown(value)} is not a value of this key ({e})",
-                                    value) from None
-        else:  # anything else as a file would give it (a bool, text "5KB", a table, an object): validated as one
-            data[key] = value  # (review-hostile33l H1-H3: written first, True became 1 and a str a table's defaults)
+            continue
+        table[key] = _plain(value, where + (key,), where + (key,), depth + 1)
+    return table
+
+
+def _exactly_float(value: Any, where: Tuple[Union[str, int], ...]) -> float:
+    """`value` (a Decimal, a Fraction, numpy's long double) as the float that is it, exactly or as a file writing
+    that float's digits gives it (Decimal("0.1") is 0.1, as a file's 0.1); a ScenarioError naming the field if no
+    float is (Decimal("0.1000000000000000000001"), Fraction(1, 3))."""
     try:
-        return type(model).model_validate(data, context={"engine": False})
-    except ValidationError as e:  # the error's place from the scenario's root (H4: a nested table's unknown key)
-        error = e.errors()[0]
-        loc = (*where, *error["loc"])
-        tagged = loc[:1] == ("topology",) and kind is not None and loc[1:2] != (kind,)  # as the union's tag
-        raise ScenarioError(*_problem({**error, "loc": ("topology", kind, *loc[1:]) if tagged else loc})) from None
-
-
-def _held(value: Any) -> bool:
-    """Whether `value` is of the form a validated model holds a number or a list of numbers in (an int or a float,
-    a time or a size in SI units), which a file writes in its units."""
-    return type(value) in (int, float) or type(value) is list and all(_held(v) for v in value)
-
-
-def native(value: Any, where: Tuple[Union[str, int], ...], depth: int = 0) -> Any:
-    """`value`, a field's as a change pydantic does not validate left it, in Python's own types, as a file's reader
-    gives them: numpy's numbers and arrays, a Decimal (exactly, if whole), a mapping or a tuple made plain, at any
-    depth up to `MAX_DEPTH`; a ScenarioError naming the field of a number that is NaN or infinite (pydantic writes
-    one as null: the key would be read as left out, review-hostile33k H6), or of a value nested deeper than any
-    scenario's (a list holding itself: review-hostile33l H7). Other values are left for the validation to refuse."""
-    if depth > MAX_DEPTH:
-        raise ScenarioError(_path(where), f"nested more than {MAX_DEPTH} levels deep (a list or table holding itself?)")
-    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):  # a number or an array (numpy not imported)
-        value = value.tolist()  # a scalar's `tolist` is its Python number
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        raise ScenarioError(_path(where), f"{_shown(bytes(value))} is bytes, not text: write it as a string")
-    if isinstance(value, Decimal):
-        whole = value.is_finite() and value == value.to_integral_value()  # read exactly, not through a float
-        value = math.nan if value.is_nan() else int(value) if whole else float(value)  # a signalling NaN too (R1)
-    if isinstance(value, float) and not math.isfinite(value):
-        what = "not a number (NaN)" if value != value else "infinite, not a finite number"
-        raise ScenarioError(_path(where), f"{value} is {what}", value)
-    if isinstance(value, Mapping):
-        return {k: native(v, where + (k,), depth + 1) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [native(v, where + (i,), depth + 1) for i, v in enumerate(value)]
-    return value
+        near = float(value)
+    except OverflowError:
+        near = math.inf
+    if not math.isfinite(near) or type(value)(near) != value and type(value)(repr(near)) != value:
+        raise ScenarioError(_path(where), f"{_shown(value)} is no float exactly (the nearest is {near!r})", value)
+    return near
 
 
 MAX_DEPTH = 32
 """The deepest a value of a scenario's may nest (its deepest, a graph link's rate range, is 4)."""
-
-
-def _non_finite(data: Any, where: Tuple[Union[str, int], ...] = ()) -> Tuple[Tuple[Union[str, int], ...], float]:
-    """The path (keys and list indices) and value of the first float in `data` (an engine scenario) that is NaN
-    or infinite; ((), nan) if there is none."""
-    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, (list, tuple)) else ()
-    for key, value in items:
-        if isinstance(value, float) and not math.isfinite(value):
-            return where + (key,), value
-        if isinstance(value, (dict, list, tuple)):
-            found = _non_finite(value, where + (key,))
-            if found[0]:
-                return found
-    return (), math.nan
 
 
 FRONTS = {
@@ -370,9 +383,9 @@ def _problem(error: dict) -> Tuple[str, str, Any]:
         return path, str(cause), given
     if error["type"] == "extra_forbidden":
         return path, _unknown_key(str(loc[-1]), loc[:-1], kind), given
-    if error["type"] == "union_tag_invalid":
-        return (path + ".kind", f"{_shown(error['ctx']['tag'])} is not valid; expected {error['ctx']['expected_tags']}",
-                error["ctx"]["tag"])
+    if error["type"] == "union_tag_invalid":  # the tag as given (the error holds its str: "['e-base']" for a list)
+        tag = error["input"].get("kind") if isinstance(error["input"], dict) else error["ctx"]["tag"]
+        return path + ".kind", f"{_shown(tag)} is not valid; expected {error['ctx']['expected_tags']}", tag
     if error["type"] == "union_tag_not_found":
         return path, f"expected a table, e.g. {{ kind = \"e-base\" }} (got {_shown(error['input'])})", given
     if error["type"] == "literal_error":
@@ -391,8 +404,14 @@ def parse_scenario(data: dict, base: Optional[Path] = None, engine: bool = True,
     from . import memory
 
     memory.check_data(data, max_memory)
+    return _validated(data, {"base": base or Path("."), "engine": engine})
+
+
+def _validated(data: dict, context: dict) -> Scenario:
+    """`data` validated as a scenario under `context` (`parse_scenario`'s, `Scenario.rechecked`'s); a ScenarioError
+    naming the first field at fault and counting the others."""
     try:
-        return Scenario.model_validate(data, context={"base": base or Path("."), "engine": engine})
+        return Scenario.model_validate(data, context=context)
     except ValidationError as e:
         shown = 4  # a table of a million unknown keys gave a message of 229 MB (review33f); a list says its own count
         problems = [_problem(err) for err in e.errors()[:shown]]
@@ -493,8 +512,9 @@ def toml_value(text: str) -> Any:
 
 
 def _indexed(key: str, part: str) -> Tuple[str, Optional[int]]:
-    """`udp[0]` -> ("udp", 0); `udp` -> ("udp", None)."""
-    m = re.fullmatch(r"(\w+)\[(\d+)\]", part)
+    """`udp[0]` -> ("udp", 0); `udp` -> ("udp", None). An index is ASCII digits ("[00]" is [0]); Python's `\\d`
+    took other scripts' digits too, an Arabic-Indic zero for [0] (review-hostile33m D4)."""
+    m = re.fullmatch(r"(\w+)\[([0-9]+)\]", part)
     if m:
         return m[1], int(m[2])
     if "[" in part or "]" in part:
@@ -523,11 +543,16 @@ def apply_overrides(scenario: Scenario, overrides: Iterable[str], base: Optional
     (`core.buffer=5KB`, `seed=3`, `topology.kind=a-base`, `traffic.udp[0].size=40B`
     for a key of a list's element); the result is validated as
     a whole. Relative file names the overrides give are from `base`; `engine` and `max_memory` (the lists the
-    overrides give weighed before they are checked) are as `parse_scenario`'s."""
-    try:  # a value a change pydantic does not validate left that the dump would turn into another (NaN to null)
-        data = scenario.model_dump(mode="json", exclude_none=True, by_alias=True, warnings="error")
-    except PydanticSerializationError:  # is named, or read as a file's value (review-hostile33l H5)
-        data = scenario.rechecked().model_dump(mode="json", exclude_none=True, by_alias=True)
+    overrides give weighed before they are checked) are as `parse_scenario`'s. `scenario` is held to a file's rules
+    first (`Scenario.rechecked`, its fields alone: the engine's rules are the result's), as a change pydantic does
+    not validate may have left it holding anything."""
+    return overridden(scenario.rechecked(engine=False).written(), overrides, base, engine, max_memory)
+
+
+def overridden(data: dict, overrides: Iterable[str], base: Optional[Path] = None, engine: bool = True,
+               max_memory: Optional[int] = None) -> Scenario:
+    """`apply_overrides` of a scenario as a file writes it (`data`, as `Scenario.written` gives it, changed here):
+    the overrides set in it, then the whole validated as a file is (`parse_scenario`)."""
     for item in override_list(overrides):
         key, sep, text = item.partition("=")
         key = key.strip()
@@ -578,3 +603,10 @@ def check_key(scenario: Scenario, key: str) -> None:
         if model is None or part not in _keys(model):
             raise ScenarioError(key, _unknown_key(part, parts[:depth], scenario.topology.kind) if model else "not a table")
         model = _table(model, part, scenario.topology.kind) if depth < len(parts) - 1 else model
+
+
+def key_path(key: str) -> Tuple[Union[str, int], ...]:
+    """Override key `key` (dotted, list elements indexed) as its keys and indices, one spelling for one place:
+    `traffic.udp[00].rate` -> ("traffic", "udp", 0, "rate"); a ScenarioError if a part is no key or key[index]."""
+    return tuple(p for part in key.split(".") for name, index in [_indexed(key, part)]
+                 for p in ([name] if index is None else [name, index]))

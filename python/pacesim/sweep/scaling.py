@@ -18,9 +18,11 @@ def scaled(scenario: Scenario, k: float, engine: bool = True) -> Scenario:
     link rate (the core, those its topology kind's schema names in `x-scale`,
     the UDP host's) and UDP source rate, so each flow keeps its share of the
     core: paper-size experiments made small (`reproduce --quick`). For the
-    kinds whose schema has `x-scale` (e-base and a-base). `engine` as `parse_scenario`'s."""
+    kinds whose schema has `x-scale` (e-base and a-base). `engine` as `parse_scenario`'s. `scenario` is held to a
+    file's rules first (`Scenario.rechecked`), as `apply_overrides` holds it: its values are read and written here."""
     if k == 1:
         return scenario
+    scenario = scenario.rechecked(engine=False)
     t = scenario.topology
     scale = schema.table("topology", t.kind).get("x-scale")
     if scale is None:
@@ -31,7 +33,7 @@ def scaled(scenario: Scenario, k: float, engine: bool = True) -> Scenario:
     if not 1 <= hosts < 2**32 or abs(hosts - round(hosts)) > 1e-9:
         raise ScenarioError(f"topology.{hosts_key}", f"{getattr(t, hosts_key)} x scale {k} is not a whole number "
                                                      "of hosts the engine can hold")
-    data = scenario.model_dump(mode="json", exclude_none=True, by_alias=True)  # validated once, when all is scaled
+    data = scenario.written()  # validated once, when all is scaled
     data["topology"][hosts_key] = round(hosts)
     data.setdefault("core", {})["rate"] = f"{round(scenario.core_values().rate * k)}bps"
     for r in ranges:
