@@ -233,12 +233,14 @@ def _write_report(path: Path, text: str, option: str) -> None:
 
 def _scenario(name: str, overrides: List[str], max_memory: Optional[int] = None):
     """The scenario named by argument SCENARIO (a file, or a packaged scenario's name) with `overrides`; a
-    ScenarioError naming what is wrong (a graph too large for `max_memory`, `parse_scenario`, among it)."""
-    from .scenario import ScenarioError, apply_overrides, load_scenario
+    ScenarioError naming what is wrong (a graph too large for `max_memory`, `parse_scenario`, among it). The file is
+    validated as it is read: the overrides change its written form (`overridden`), not one held to a file's rules
+    again (`apply_overrides`)."""
+    from .scenario import ScenarioError, load_scenario, overridden
 
     if not name.strip():
         raise ScenarioError("SCENARIO", "empty: give a scenario file or a packaged scenario's name")
-    return apply_overrides(load_scenario(name, max_memory), overrides)
+    return overridden(load_scenario(name, max_memory).written(), overrides)
 
 
 def _same_file(a: Path, b: Path) -> bool:
