@@ -503,6 +503,16 @@ mod tests {
             ("/tcp/header_size", json!(65_536), "tcp.header_size: 65536B must be at most 65535B"),
             ("/tcp/ack_size", json!(65_536), "tcp.ack_size: 65536B must be at most 65535B"),
             ("/core/red/mean_packet", json!(65_536), "core.red.mean_packet: 65536B must be at most 65535B"),
+            (
+                "/traffic/udp",
+                udp(json!({"size": {"range": [1, 65_536]}})),
+                "traffic.udp[0].size.range[1]: 65536B must be at most 65535B",
+            ),
+            (
+                "/traffic/udp",
+                udp(json!({"size": {"list": [200, 0]}})),
+                "traffic.udp[0].size.list[1]: 0B must be at least 1B",
+            ),
         ] {
             let mut wire = serde_json::to_value(line()).unwrap();
             let (table, key) = at.rsplit_once('/').unwrap();
