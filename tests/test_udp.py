@@ -56,6 +56,26 @@ def test_bad_sources_name_the_field(source, field, words):
     assert e.value.field == field and words in e.value.message, str(e.value)
 
 
+@pytest.mark.parametrize("axis, values, field", [
+    ("traffic.udp[0].size", ["100B", "70000B"], "traffic.udp[0].size"),
+    ("traffic.udp[0].size", [["100B", "200B"], ["100B", "65536B"]], "traffic.udp[0].size"),
+    ("traffic.udp[0].sizes", [["100B"], ["100B", "40B", "70000B"]], "traffic.udp[0].sizes[2]"),
+])
+def test_a_sweep_names_a_size_past_its_bound_by_the_files_key(axis, values, field):
+    # review-house36f D1: the bound is the engine's schema's alone (e322125); a sweep's check, which leaves it to
+    # the engine, named the engine's wire form (`traffic.udp[0].size.range[1]`, `.size.list[2]`).
+    from pacesim.sweep import Sweep, SweepError, progress
+    from pacesim.sweep.check import check_points
+
+    one = "sizes = [\"100B\"]" if axis.endswith("sizes") else "size = \"100B\""
+    base = ["duration=2s", "warmup=1s", 'traffic.start=["0s", "0.5s"]', "topology.udp={}",
+            f'traffic.udp=[{{kind = "cbr", rate = "1Mbps", {one}}}]']
+    with progress.bar(False) as bar, pytest.raises(SweepError) as e:
+        check_points(Sweep(name="s", axes={axis: values}, seeds=[1], set=base), bar)
+    assert f"{field}: 70KB must be at most 65535B" in str(e.value) or f"{field}: 65536B must be at most" in str(
+        e.value), str(e.value)
+
+
 def test_unknown_host_is_an_engine_error_naming_the_source():
     s = apply_overrides(Scenario(), ["duration=2s", "warmup=1s", 'traffic.start=["0s", "1s"]',
                                      'traffic.udp=[{kind = "cbr", rate = "1Mbps", size = "200B"}]'])

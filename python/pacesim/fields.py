@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import errno
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Annotated, Any, Callable, List, Tuple, Union
@@ -47,8 +48,24 @@ class ScenarioError(ValueError):
         """The engine's refusal, as the binding raises it (attributes `field`, `message`, its quantities in
         the units a scenario writes them, "10KB", "2s", and `value`: the engine's JSON value at the field, SI
         units). The engine neither places it in the JSON it was handed (no file of the user's) nor quotes a
-        trace file's text (any readable file can be named as one, issue 33)."""
-        return cls(error.field, error.message, error.value)
+        trace file's text (any readable file can be named as one, issue 33). Its field is the scenario file's
+        key (`file_key`)."""
+        return cls(file_key(error.field), error.message, error.value)
+
+
+_WIRE_SIZE = re.compile(r"^(?P<source>traffic\.udp\[\d+\])\.size\.(?:range\[\d\]|list\[(?P<i>\d+)\])$")
+"""A UDP source's size as the engine names it inside its wire form, `{range = [lo, hi]}` or `{list = [...]}`
+(each size's bounds are the engine's schema's)."""
+
+
+def file_key(field: str) -> str:
+    """The scenario file's key for a field the engine names: the same path but for the one table whose keys
+    differ, a UDP source's size (`scenario._SIZE`): a size in its range is the file's `size` (one value or the
+    pair), one in its list the file's `sizes[i]`."""
+    wire = _WIRE_SIZE.match(field)
+    if wire is None:
+        return field
+    return f"{wire['source']}.size" if wire["i"] is None else f"{wire['source']}.sizes[{wire['i']}]"
 
 
 def special(path: Path) -> str:

@@ -102,19 +102,6 @@ _SIZE = {
 }
 """UdpSource's two keys for the engine's one `size` (`Sizes`: `{range = [lo, hi]}` or `{list = [...]}`)."""
 
-_WIRE_SIZE = re.compile(r"^(?P<source>traffic\.udp\[\d+\])\.size\.(?:range\[\d\]|list\[(?P<i>\d+)\])$")
-"""A UDP source's size as the engine names it, inside its wire form (each size's bounds are the engine's)."""
-
-
-def _file_field(field: str) -> str:
-    """The scenario file's key for a field the engine names: a size inside `{range = [lo, hi]}` is the file's
-    `size` (one value or the pair), one inside `{list = [...]}` the file's `sizes[i]`."""
-    wire = _WIRE_SIZE.match(field)
-    if wire is None:
-        return field
-    return f"{wire['source']}.size" if wire["i"] is None else f"{wire['source']}.sizes[{wire['i']}]"
-
-
 class _Scenario(_Model):
     """The front's hooks on a whole scenario: the seed's bound, the core's keys left out, the engine's rules,
     the engine's and the TOML forms."""
@@ -143,8 +130,7 @@ class _Scenario(_Model):
         try:
             schema.checked(text)
         except ValueError as e:
-            error = ScenarioError.from_engine(e)
-            raise ScenarioError(_file_field(error.field), error.message, error.value) from None
+            raise ScenarioError.from_engine(e) from None
         return self
 
     def rechecked(self, engine: bool = True) -> _Scenario:
