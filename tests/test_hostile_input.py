@@ -252,7 +252,9 @@ def test_engine_parse_errors_name_the_whole_path_and_the_value(edit, field, valu
     (lambda d: d["topology"]["links"][2]["reverse"].update(red={}), "topology.links[2].reverse.red",
      "`queue`, `droptail`, `codel`, `fq_codel`, `pie`, `measure`"),
     (lambda d: d["traffic"]["udp"][0].update(rate="1Mbps"), "traffic.udp[0].rate", 'string "1Mbps"'),
-    (lambda d: d["traffic"]["udp"][0]["size"].update(range=[200, None]), "traffic.udp[0].size.range[1]", "null"),
+    # The engine names `size.range[1]`, its wire form; the front names the file's key (`fields.file_key`).
+    (lambda d: d["traffic"]["udp"][0]["size"].update(range=[200, None]), "traffic.udp[0].size", "null"),
+    (lambda d: d["traffic"]["udp"][0].update(size={"list": [200, None]}), "traffic.udp[0].sizes[1]", "null"),
 ])
 def test_engine_parse_errors_in_graph_tables_and_udp_lists_name_the_path(edit, field, value):
     data = _graph()
