@@ -84,14 +84,20 @@ def without_tests(text: str) -> str:
 def graph(src: Path = SRC) -> dict[tuple[str, ...], set[tuple[str, ...]]]:
     files = {module_of(src, f): without_tests(f.read_text()) for f in sorted(src.rglob("*.rs"))}
 
-    def reexport(module: tuple[str, ...], name: str, seen: int = 0) -> tuple[str, ...]:
-        """The file defining `name`, as `module` names it."""
+    def reexport(module: tuple[str, ...], name: str, seen: int = 0) -> tuple[str, ...] | None:
+        """The file defining `name`, as `module` names it; None for a name of the crate's root that lib.rs
+        neither defines nor re-exports (no file: a macro's, a path not resolved), which is no arrow. An item
+        lib.rs defines is an arrow into it, the top layer (review-house36f D2: the two were one, and
+        `crate::ENGINE_VERSION` from engine/assemble.rs went unseen)."""
         for m in PUB_USE.finditer(files.get(module, "")):
             base, group = m.group(1).split("::"), m.group(2)
             names = [n.strip().split(" as ")[-1] for n in group.split(",")] if group else [base[-1]]
             if name in names and seen < 8:
                 path = absolute(module, base if group else base[:-1]) + ((name,) if group else (base[-1],))
                 return resolve(path, seen + 1)
+        if module == () and not re.search(rf"\b(?:const|static|fn|struct|enum|union|type|trait)\s+{re.escape(name)}\b",
+                                          files[()]):
+            return None
         return module
 
     def absolute(module: tuple[str, ...], segs: list[str]) -> tuple[str, ...]:
@@ -104,7 +110,7 @@ def graph(src: Path = SRC) -> dict[tuple[str, ...], set[tuple[str, ...]]]:
             return module + tuple(rest)
         return module + tuple(segs)  # a child module
 
-    def resolve(path: tuple[str, ...], seen: int = 0) -> tuple[str, ...]:
+    def resolve(path: tuple[str, ...], seen: int = 0) -> tuple[str, ...] | None:
         for n in range(len(path), -1, -1):
             if path[:n] in files:
                 if n < len(path):
@@ -127,7 +133,7 @@ def graph(src: Path = SRC) -> dict[tuple[str, ...], set[tuple[str, ...]]]:
         paths += [[m.group(1), *m.group(2).strip(":").split("::")] for m in inline.finditer(rest)]
         for segs in paths:
             target = resolve(absolute(module, [s for s in segs if s != "self"] or segs))
-            if target != module and target != ():
+            if target is not None and target != module:
                 edges[module].add(target)
     return edges
 

@@ -4,8 +4,10 @@ that run up its floors, and the imports hidden inside functions.
 
 Every `import` and `from ... import` of a pacesim module counts, at module level or inside a function (one
 inside a function is still a dependency; it only moves the import to the first call). `from . import x`
-names the module `x` when there is one. An import by a computed name (`importlib.import_module(f".{name}")`: the package's
-names loaded on first use, the papers' discovery) is not read: it names no module in the source. Floors, bottom to top, are the prefixes in `FLOORS`; an arrow from a
+names the module `x` when there is one, and a name the package loads on first use (`from . import run`, `pacesim.run`)
+the module it comes from; a literal `importlib.import_module("pacesim.x")` or `__import__` counts too. An import by a
+computed name (`importlib.import_module(f".{name}")`: the package's names loaded on first use, the papers' discovery)
+is not read: it names no module in the source. Floors, bottom to top, are the prefixes in `FLOORS`; an arrow from a
 lower floor to a higher one runs up. The package's `__init__` (its names, loaded on first use) is the bottom floor.
 
     python scripts/py_imports.py            # counts, circles, upward arrows
@@ -58,9 +60,27 @@ def modules(src: Path = SRC) -> dict[str, Path]:
     return out
 
 
+def lazy_names(src: Path = SRC) -> dict[str, str]:
+    """The package's names loaded on first use (`__init__`'s `NAMES` and `SUBMODULES`, PEP 562) -> the module
+    each comes from: `from . import run` or `pacesim.run` imports `engine`, not the package's `__init__`."""
+    tree = ast.parse((src / "__init__.py").read_text())
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        if getattr(target, "id", None) == "SUBMODULES":
+            names.update((e.value, e.value) for e in node.value.elts)
+        elif getattr(target, "id", None) == "NAMES":  # {name: "module" for name in (...)}
+            names.update((e.value, node.value.value.value) for e in node.value.generators[0].iter.elts)
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "update" \
+                and getattr(node.func.value, "id", None) == "NAMES":
+            names.update((k.arg, k.value.value) for k in node.keywords)
+    return names
+
+
 def graph(src: Path = SRC) -> tuple[dict[str, set[str]], dict[str, int]]:
     """Module -> the pacesim modules it imports, and module -> how many of its imports sit in a function."""
     mods = modules(src)
+    lazy = lazy_names(src)
     edges: dict[str, set[str]] = {m: set() for m in mods}
     hidden = {m: 0 for m in mods}
     for name, path in mods.items():
@@ -73,15 +93,27 @@ def graph(src: Path = SRC) -> tuple[dict[str, set[str]], dict[str, int]]:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 in_function.update(id(n) for n in ast.walk(node) if n is not node)
         for node in ast.walk(tree):
-            targets = _targets(node, package, mods)
+            targets = _targets(node, package, mods, lazy)
             if targets and _runtime(node, tree):
                 edges[name].update(t for t in targets if t != name)
                 hidden[name] += id(node) in in_function
     return edges, hidden
 
 
-def _targets(node: ast.AST, package: str, mods: dict) -> list[str]:
-    """The pacesim modules an import statement names."""
+def _targets(node: ast.AST, package: str, mods: dict, lazy: dict) -> list[str]:
+    """The pacesim modules an import names: an import statement, a literal `importlib.import_module` or
+    `__import__`, or a name the package loads on first use (`lazy`) taken from it (review-house36f D3)."""
+    if isinstance(node, ast.Attribute) and getattr(node.value, "id", None) == "pacesim" and node.attr in lazy:
+        return [_known(lazy[node.attr], mods)]
+    if isinstance(node, ast.Call) and (getattr(node.func, "attr", None) == "import_module"
+                                       or getattr(node.func, "id", None) == "__import__"):
+        given = [a.value for a in node.args[:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        if given and given[0].startswith("."):  # relative to the package given second (or this one)
+            name = given[0].lstrip(".")
+            return [_known(name, mods)] if len(given) < 2 or given[1] == "pacesim" else []
+        if given and (given[0] == "pacesim" or given[0].startswith("pacesim.")):
+            return [_known(given[0].partition(".")[2], mods)]
+        return []
     if isinstance(node, ast.Import):
         names = [a.name for a in node.names if a.name == "pacesim" or a.name.startswith("pacesim.")]
         return [_known(n.partition(".")[2], mods) for n in names]
@@ -98,7 +130,8 @@ def _targets(node: ast.AST, package: str, mods: dict) -> list[str]:
     out = []
     for a in node.names:
         child = f"{stem}.{a.name}" if stem else a.name
-        out.append(child if child in mods else _known(stem, mods))
+        out.append(child if child in mods else _known(lazy[a.name], mods) if not stem and a.name in lazy
+                   else _known(stem, mods))
     return out
 
 

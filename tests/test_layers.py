@@ -50,12 +50,17 @@ def test_the_check_sees_an_upward_arrow_and_a_circle(tmp_path):
             "sim/time.rs": "use crate::net::Link;\n#[cfg(test)]\nmod tests { use crate::engine::X; }\n",
             "net.rs": "pub use link::Link;\npub mod link;\n",
             "net/link.rs": "use super::queue::Q;\n",
-            "net/queue.rs": "use crate::net::Link;\n",
+            "net/queue.rs": "use crate::net::Link;\nuse crate::made_by_a_macro;\n",
+            # review-house36f D2: an item lib.rs defines and a name no file has were both no arrow, which hid
+            # engine/assemble.rs -> lib.rs (`crate::ENGINE_VERSION`), an arrow into the top layer.
+            "lib.rs": "pub mod engine;\npub mod net;\npub mod sim;\npub const VERSION: &str = \"1\";\n",
+            "engine.rs": "pub fn f() -> &'static str { crate::VERSION }\n",
         },
     )
     edges = m.graph(src)
     assert edges[("sim", "time")] == {("net", "link")}, "test items are left out, re-exports followed"
-    assert m.upward(edges) == [(("sim", "time"), ("net", "link"))]
+    assert edges[("net", "queue")] == {("net", "link")}, "a name no file defines is no arrow"
+    assert m.upward(edges) == [(("engine",), ()), (("sim", "time"), ("net", "link"))]
     assert m.circles(edges) == [[("net", "link"), ("net", "queue")]]
 
 
@@ -98,3 +103,4 @@ def test_the_check_sees_self_and_child_paths(tmp_path):
     assert m.circles(edges) == []
     (src / "topology.rs").write_text("pub mod graph;\nuse graph::Graph;\npub struct Network;\n")
     assert m.circles(m.graph(src)) == [[("topology",), ("topology", "graph")]]
+

@@ -13,3 +13,7 @@ pub mod parallel;
 pub mod partition;
 pub mod run;
 pub mod world;
+
+/// Version of the engine; part of every result's identity (the report's
+/// `engine_version`, `assemble`).
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

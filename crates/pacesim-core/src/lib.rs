@@ -28,11 +28,9 @@ pub mod traffic;
 
 pub use engine::describe::{describe, Description};
 pub use engine::run::{run, run_observed, run_split, run_threads, run_with, RunError};
+pub use engine::ENGINE_VERSION;
 pub use report::Report;
 pub use scenario::Scenario;
-
-/// Version of the engine; part of every result's identity.
-pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Property tests run from a fixed seed, so a test run (and CI) is
 /// reproducible; failures found are kept in `proptest-regressions/`.

@@ -110,7 +110,7 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
     let warnings =
         s.series.as_ref().zip(series.as_ref()).map_or_else(Vec::new, |(spec, t)| series_warnings(t, spec));
     Report {
-        engine_version: crate::ENGINE_VERSION.to_string(),
+        engine_version: super::ENGINE_VERSION.to_string(),
         window_s: [secs(s.warmup), secs(s.duration)],
         summary,
         links,
