@@ -693,6 +693,65 @@ def test_a_key_set_unchecked_that_is_no_field_is_named():
     assert e.value.field == "core.bufer" and "unknown key 'bufer'" in e.value.message, str(e.value)
 
 
+def test_a_model_of_another_class_put_in_a_table_unchecked_is_refused_and_the_tables_own_kept():
+    # review-hostile33n H1: a model of the user's own was read by its fields alone: an extra="allow" model's keys and
+    # a computed field were dropped, and the run took the topology's buffer, droptail, without a word.
+    from pydantic import BaseModel, ConfigDict, computed_field
+
+    from pacesim.scenario import Core, Red, UdpSource
+
+    class Loose(BaseModel):
+        model_config = ConfigDict(extra="allow")
+
+    class Computed(BaseModel):
+        @computed_field
+        @property
+        def buffer(self) -> str:
+            return "5KB"
+
+    s = apply_overrides(load_scenario("a-base"), SMALL_A)
+    for path, value, field, own in [(["core"], Loose(buffer="5KB", queue="red"), "core", "Core"),
+                                    (["core"], Computed(), "core", "Core"),
+                                    (["core", "red"], Core(), "core.red", "Red")]:
+        with pytest.raises(ScenarioError) as e:
+            _unchecked(s, path, value).rechecked()
+        assert (e.value.field, e.value.message) == (field, f"a model of type {type(value).__name__} is not this "
+                                                           f"table's: give a table (a dict) or a {own}"), str(e.value)
+    red = s.model_copy(update={"core": {"queue": "red", "red": Red(max_p=0.3)}}).rechecked().core
+    assert (red.queue, red.red.max_p) == ("red", 0.3)
+    udp = UdpSource(kind="cbr", rate="1Mbps", size="200B")
+    assert _unchecked(s, ["traffic", "udp"], [udp]).rechecked().traffic.udp == [udp]
+    assert _unchecked(s, ["topology"], s.topology).rechecked() == s
+
+
+def test_one_list_held_at_every_level_of_another_is_weighed_at_once_not_walked():
+    # review-hostile33n M3: 21 lists, each holding the next twice, had plain walk and copy 2^20 paths (29.6 s); 24
+    # levels hold 2^25 values, more than any scenario file can. The timer stops the old walk, of some minutes.
+    import signal
+
+    from pacesim.scenario import UdpSource
+
+    def stop(*_):
+        raise TimeoutError("not refused within 5 s")
+
+    s = apply_overrides(load_scenario("a-base"), SMALL_A)
+    shared = [1]
+    for _ in range(24):
+        shared = [shared, shared]
+    before = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, 5)
+    try:
+        with pytest.raises(ScenarioError) as e:
+            _unchecked(s, ["core", "buffer"], shared).rechecked()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+    assert (e.value.field, e.value.message) == ("core.buffer", "holds more than 8,000,000 values, more than any "
+                                                "scenario file can (a list held at every level of another?)")
+    udp = UdpSource(kind="cbr", rate="1Mbps", size="200B")  # one model held three times is three sources
+    assert _unchecked(s, ["traffic", "udp"], [udp] * 3).rechecked().traffic.udp == [udp] * 3
+
+
 def test_scaling_holds_a_scenario_changed_unchecked_to_a_files_rules():
     # `scaled` read and wrote its values as they were: a 3-number rate range ran as its first two, scaled.
     from pacesim.sweep import scaled

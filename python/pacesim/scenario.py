@@ -16,6 +16,7 @@ TCP details the paper leaves out.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -24,7 +25,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Iterable, List, Optional, Tuple, Union, get_args, get_origin
+from typing import Annotated, Any, Dict, Iterable, List, Optional, Tuple, Union, get_args, get_origin
 
 import tomli_w
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
@@ -140,7 +141,7 @@ class _Scenario(_Model):
         made plain JSON values (`plain`), then validated as a file's are, but for a quantity's number, which is read
         as held, in SI units (`fields.HELD`): the model reads its own form itself, as it reads a file's. A
         ScenarioError names the first field at fault as a file's key."""
-        return _validated(plain(self, ()), {HELD: True, "engine": engine})
+        return _validated(plain(self, (), (type(self),)), {HELD: True, "engine": engine})
 
     def engine_json(self) -> str:
         """`to_engine` as JSON text. A number that is NaN or infinite, which JSON cannot hold (the engine read the
@@ -180,22 +181,71 @@ class _Scenario(_Model):
         return tomli_w.dumps(self.written())
 
 
-def plain(value: Any, where: Tuple[Union[str, int], ...]) -> Any:
+def plain(value: Any, where: Tuple[Union[str, int], ...], models: Tuple[type, ...] = ()) -> Any:
     """`value`, a scenario's or one of its tables' or fields' (at path `where` from the scenario's root) as a change
     pydantic does not validate may have left it, or a sweep's axis value given in Python, as plain JSON values, the
     types a file's reader gives: exactly a bool, an int, a finite float, a str, a list or a table (a dict of str
     keys), at any depth up to `MAX_DEPTH`. A table's model is the table of its fields (by key; None left out where it
     is the field's default, else refused); numpy's real numbers and arrays, a Decimal and a Fraction are the number
     they are, a subclass of int, float or str (an IntEnum) the value it holds, a tuple or a mapping a list or a table.
+    A model is taken only where the table is of its class (`models` at `where`; below it, the fields' own): one of
+    another class (a model of the user's own with extra keys or computed fields, which its fields do not hold:
+    review-hostile33n H1; a sweep's axis value, whose place is a key) is refused.
     Each conversion is exact or refused: a number no float is (Fraction(1, 3), numpy's long double 1/3,
     `_exactly_float`), a NaN, an infinity (pydantic writes one as null: the key would be read as
     left out, review-hostile33k H6), a complex number, bytes and every other object (an Enum, a set, a date, a
     value holding itself) are a ScenarioError naming the field."""
-    return _plain(value, where, where)
+    return _plain(value, where, where, models, _Walk(value, where))
 
 
-def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[str, int], ...], depth: int = 0) -> Any:
-    """`plain` of `value`, at `depth` below `field`'s value and at path `where`."""
+class _Walk:
+    """One `plain` walk of `value` (at `where`): the lists, tables and models it has entered (by id, each held), and
+    whether the whole value has been weighed (`_values`), as it is once one of them is reached again (one value held
+    in several places: a list held at every level of another was walked and copied at its 2^levels paths,
+    review-hostile33n M3: 21 lists, 2^20 paths, 29.6 s)."""
+
+    def __init__(self, value: Any, where: Tuple[Union[str, int], ...]) -> None:
+        self.value, self.where = value, where
+        self.entered: Dict[int, Any] = {}
+        self.weighed = False
+
+    def enter(self, value: Any) -> None:
+        """`value`, a list, table or model, is walked."""
+        if id(value) not in self.entered:
+            self.entered[id(value)] = value
+        elif not self.weighed:
+            self.weighed = True
+            _values(self.value, self.where, {})
+
+
+def _values(value: Any, field: Tuple[Union[str, int], ...], seen: Dict[int, Tuple[Any, int]], depth: int = 0) -> int:
+    """How many values `plain` walks in `value`, at `depth` below `field`'s (it and those it holds, at every path it
+    is reached by), each list's, table's and model's count made once (`seen`: by id, holding it), so that a value
+    holding one list in many places is weighed at once, not walked; a ScenarioError naming the field past
+    `MAX_VALUES` (or nested past `MAX_DEPTH`, as `_plain` says)."""
+    if depth > MAX_DEPTH:
+        raise ScenarioError(_path(field), f"nested more than {MAX_DEPTH} levels deep (a list or table holding itself?)")
+    if not isinstance(value, (BaseModel, list, tuple, Mapping)) or isinstance(value, (str, int, float)):
+        return 1
+    known = seen.get(id(value))
+    if known is not None:
+        return known[1]
+    if isinstance(value, BaseModel):
+        items = [(field + (key,), item) for key, item in vars(value).items()]
+    else:
+        items = [(field, item) for item in (value.values() if isinstance(value, Mapping) else value)]
+    total = 1 + sum(_values(item, place, seen, depth + 1) for place, item in items)
+    if total > MAX_VALUES:
+        raise ScenarioError(_path(field), f"holds more than {MAX_VALUES:,} values, more than any scenario file can "
+                                          "(a list held at every level of another?)")
+    seen[id(value)] = (value, total)
+    return total
+
+
+def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[str, int], ...],
+           models: Tuple[type, ...], walk: _Walk, depth: int = 0) -> Any:
+    """`plain` of `value`, at `depth` below `field`'s value and at path `where`, a table there one of `models`, in
+    `walk`."""
     if depth > MAX_DEPTH:  # named at the field, not at the 33rd index in it (review-hostile33m L2)
         raise ScenarioError(_path(field), f"nested more than {MAX_DEPTH} levels deep (a list or table holding itself?)")
     kind = type(value)
@@ -207,46 +257,55 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
             raise ScenarioError(_path(where), f"{value} is {what}", value)
         return value
     if isinstance(value, BaseModel):
-        return _plain_table(value, where, depth)
+        if kind not in models:
+            own = " or a " + " or a ".join(m.__name__ for m in models) if models else ""
+            raise ScenarioError(_path(where), f"a model of type {kind.__name__} is not this table's: give a table (a "
+                                              f"dict){own}")
+        walk.enter(value)
+        return _plain_table(value, where, walk, depth)
     if kind.__module__ == "numpy" and hasattr(value, "dtype"):  # a scalar or an array (numpy not imported)
         if value.dtype.kind not in "biufU":
             raise ScenarioError(_path(where), f"{_shown(value)} is numpy's {value.dtype}, not a real number or text")
         held = value.tolist()  # Python's numbers; a long double stays one
         if type(held).__module__ == "numpy":
             held = _exactly_float(held, where)
-        return _plain(held, field, where, depth)
+        return _plain(held, field, where, models, walk, depth)
     if isinstance(value, (Decimal, Fraction)):
         value = Decimal(value) if isinstance(value, Decimal) else Fraction(value)  # a subclass's value, as it is
         if isinstance(value, Decimal) and not value.is_finite():  # a signalling NaN too (review-hostile33m R1)
-            return _plain(math.nan if value.is_nan() else float(value), field, where, depth)
+            return _plain(math.nan if value.is_nan() else float(value), field, where, models, walk, depth)
         if isinstance(value, Decimal) and value.adjusted() > 308:  # its int would take as many digits (1e999999999)
             raise ScenarioError(_path(where), f"{_shown(value)} is past any number a scenario holds", value)
         whole = value == int(value)  # read exactly, not through a float (review-hostile33l H9)
         return int(value) if whole else _exactly_float(value, where)
     for base in (int, float, str):  # the value the subclass holds, read by the base's own method, not one it overrides
         if isinstance(value, base):
-            return _plain(getattr(base, f"__{base.__name__}__")(value), field, where, depth)
+            return _plain(getattr(base, f"__{base.__name__}__")(value), field, where, models, walk, depth)
     if isinstance(value, (bytes, bytearray, memoryview)):
         raise ScenarioError(_path(where), f"{_shown(bytes(value))} is bytes, not text: write it as a string")
     if isinstance(value, Mapping):
+        walk.enter(value)
         table = {}
         for key, item in value.items():
             if not isinstance(key, str):
                 raise ScenarioError(_path(where), f"a table's keys are text; {_shown(key)} is of type {type(key).__name__}")
-            table[str.__str__(key)] = _plain(item, field, where + (key,), depth + 1)
+            key = str.__str__(key)
+            table[key] = _plain(item, field, where + (key,), _inner(models, key), walk, depth + 1)
         return table
     if isinstance(value, (list, tuple)):
-        return [_plain(item, field, where + (i,), depth + 1) for i, item in enumerate(value)]
+        walk.enter(value)
+        return [_plain(item, field, where + (i,), models, walk, depth + 1) for i, item in enumerate(value)]
     raise ScenarioError(_path(where), f"an object of type {kind.__name__} is not a scenario's value (a number, text, "
                                       "true or false, a list or a table)")
 
 
-def _plain_table(model: BaseModel, where: Tuple[Union[str, int], ...], depth: int) -> dict:
+def _plain_table(model: BaseModel, where: Tuple[Union[str, int], ...], walk: _Walk, depth: int) -> dict:
     """`plain` of a table's model: its fields by key, None left out where it is the field's default (the key left
     out), else refused; a key set on it that is none of its fields (`model_copy(update={"bufer": ...})`) kept, for
     the validation to name."""
     table = {}
     fields = type(model).model_fields
+    inner = _field_models(type(model))
     for name, value in vars(model).items():
         info = fields.get(name)
         key = info.alias or name if info is not None else name
@@ -255,8 +314,29 @@ def _plain_table(model: BaseModel, where: Tuple[Union[str, int], ...], depth: in
                 raise ScenarioError(_path(where + (key,)), "None is not a value of this key (leave it out for its "
                                     "default)", None)
             continue
-        table[key] = _plain(value, where + (key,), where + (key,), depth + 1)
+        table[key] = _plain(value, where + (key,), where + (key,), inner.get(name, ()), walk, depth + 1)
     return table
+
+
+@functools.lru_cache(maxsize=None)
+def _field_models(model: type[BaseModel]) -> Dict[str, Tuple[type, ...]]:
+    """The table models each field of `model` takes (`_models`), by its name and by its key (an alias)."""
+    out = {}
+    for name, info in model.model_fields.items():
+        out[name] = out[info.alias or name] = _models(info.annotation)
+    return out
+
+
+def _models(annotation: Any) -> Tuple[type, ...]:
+    """The table models a field's type `annotation` holds, in lists, unions and optionals (topology: every kind's)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return (annotation,)
+    return tuple(m for arg in get_args(annotation) for m in _models(arg))
+
+
+def _inner(models: Tuple[type, ...], key: str) -> Tuple[type, ...]:
+    """The table models key `key` of a table of one of `models` (given as a dict) takes."""
+    return tuple(m for model in models for m in _field_models(model).get(key, ()))
 
 
 def _exactly_float(value: Any, where: Tuple[Union[str, int], ...]) -> float:
@@ -465,6 +545,10 @@ MAX_TOML_BYTES = 16 * 10**6
 """The largest scenario or sweep file read (the largest shipped is 5 KB; a written-out graph of 10,000
 links is about 1.5 MB): a bigger one, or a device such as /dev/zero, is refused, not read until memory
 runs out."""
+
+MAX_VALUES = MAX_TOML_BYTES // 2
+"""The most values (numbers, texts, lists, tables) `plain` reads in one value: as many as the largest scenario file
+can hold, a character and a separator each."""
 MAX_TRACE_BYTES: int = _core.MAX_TRACE_FILE
 """The largest UDP trace file a scenario may name: the engine's bound (`traffic::frame_trace::MAX_FILE`, 256 MB), as it
 reads a trace whole (video traces are a few MB)."""
