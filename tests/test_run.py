@@ -295,3 +295,14 @@ def test_a_graph_link_and_a_scaled_network_of_any_rate_run():
                                                             "duration=1s", "warmup=100ms", 'traffic.start=["0s", "10ms"]'])
     r = pacesim.run(big, threads=1)
     assert 0 < r.summary["aggregate_mbps"] <= 100_000
+
+
+@pytest.mark.parametrize("trace", [b"x.tr", 123])
+def test_a_trace_that_is_no_paths_text_is_named(trace, tmp_path, monkeypatch):
+    # review-hostile33n H2: trace=b"x.tr" raised a TypeError in simulate (str.endswith on bytes); 123 os.fspath's.
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ScenarioError) as e:
+        pacesim.run(TINY, threads=1, trace=trace)
+    assert e.value.field == "trace" and e.value.message.endswith(
+        "is not a file's path: give it as text or a pathlib.Path"), str(e.value)
+    assert list(tmp_path.iterdir()) == []

@@ -125,8 +125,11 @@ def simulate(scenario: Scenario, threads: int = THREADS, progress: Optional[Call
              trace: Union[str, os.PathLike, None] = None) -> Result:
     """`run` of a scenario `prepared` made, on `threads` (1 or 2): the engine's run, its packet trace written."""
     if trace is not None:
+        path = os.fspath(trace) if isinstance(trace, (str, os.PathLike)) else None
+        if type(path) is not str:  # review-hostile33n H2: bytes and an int were TypeErrors from deep in the run
+            raise ScenarioError("trace", f"{shown(trace)} is not a file's path: give it as text or a pathlib.Path")
         traced = scenario.trace or PacketTrace()
-        scenario = scenario.model_copy(update={"trace": traced.model_copy(update={"file": os.fspath(trace)})})
+        scenario = scenario.model_copy(update={"trace": traced.model_copy(update={"file": path})})
     traced = scenario.trace.file if scenario.trace is not None and scenario.trace.file else None
     t0 = time.perf_counter()
     try:
