@@ -752,6 +752,39 @@ def test_one_list_held_at_every_level_of_another_is_weighed_at_once_not_walked()
     assert _unchecked(s, ["traffic", "udp"], [udp] * 3).rechecked().traffic.udp == [udp] * 3
 
 
+def test_a_whole_number_past_any_float_is_named_and_a_zero_of_any_exponent_is_zero():
+    # review-hostile33n L1: 10**5000 was named with Python's own "Exceeds the limit (4300 digits) for integer string
+    # conversion; use sys.set_int_max_str_digits()"; L2: Decimal("0E+400"), a zero, was "past any number".
+    import decimal
+    from fractions import Fraction
+
+    s = apply_overrides(load_scenario("a-base"), SMALL_A)
+    for value in (10**5000, -(10**5000), Fraction(10**5000), 2**1024):
+        with pytest.raises(ScenarioError) as e:
+            _unchecked(s, ["core", "buffer"], value).rechecked()
+        bits = abs(int(value)).bit_length()
+        assert (e.value.field, e.value.message) == (
+            "core.buffer", f"a whole number of {bits:,} bits is past any number a scenario holds"), str(e.value)
+    assert _unchecked(s, ["warmup"], decimal.Decimal("0E+400")).rechecked().warmup == 0
+
+
+def test_a_table_put_in_unchecked_as_a_dict_is_read_as_a_files_table_and_a_models_values_as_held():
+    # review-hostile33n L3: model_copy(update={"core": {"buffer": 5000}}) ran 5000 B, where Scenario(core=...), an
+    # assignment and run(dict) refuse that dict's 5000 as a number with no unit; a model's own 5000 is held, 5000 B.
+    from pacesim.scenario import Core
+
+    s = apply_overrides(load_scenario("a-base"), SMALL_A)
+    for core in ({"buffer": 5000}, {"buffer": 5000.0}, {"red": {"mean_packet": "1000B"}, "buffer": 5000}):
+        with pytest.raises(ScenarioError) as e:
+            s.model_copy(update={"core": core}).rechecked()
+        assert (e.value.field, e.value.message.split(":")[0]) == ("core.buffer", "size 5000 has no unit") or (
+            e.value.field, e.value.message.split(":")[0]) == ("core.buffer", "size 5000.0 has no unit"), str(e.value)
+    assert s.model_copy(update={"core": {"buffer": "5KB", "red": {"max_p": 0.3}}}).rechecked().core.buffer == 5000
+    held = Core.model_construct(buffer=5000)  # a model's own number: held, in bytes
+    assert s.model_copy(update={"core": {"queue": "red", "red": s.core.red}}).rechecked().core.queue == "red"
+    assert s.model_copy(update={"core": held}).rechecked().core.buffer == 5000
+
+
 def test_scaling_holds_a_scenario_changed_unchecked_to_a_files_rules():
     # `scaled` read and wrote its values as they were: a 3-number rate range ran as its first two, scaled.
     from pacesim.sweep import scaled

@@ -137,14 +137,26 @@ unit (`Scenario.rechecked`: a Scenario's own values, which a change pydantic doe
 anything); a file's number has no unit, and is refused."""
 
 
+class WrittenInt(int):
+    """A whole number under `HELD` that a table given as a dict holds, not a model (`model_copy(update={"core":
+    {"buffer": 5000}})`): read as a file's number is, by the same rule as `Scenario(core={"buffer": 5000})`
+    (review-hostile33n L3); its value is its int's."""
+
+
+class WrittenFloat(float):
+    """`WrittenInt`'s float."""
+
+
 def _reader(parse: Callable[[object], int], base: str, info: ValidationInfo) -> Callable[[object], int]:
     """`parse` (a file's quantity, "5KB"), or under `HELD` `parse` of a whole number as the text of that many of
     `base` (5000 as "5000B", so that a held number meets a file's bounds, one rule for both); a held number that is
-    not whole is refused."""
+    not whole is refused; a `WrittenInt` or `WrittenFloat` is a file's."""
     if not (info.context or {}).get(HELD):
         return parse
 
     def held(value: object) -> int:
+        if isinstance(value, (WrittenInt, WrittenFloat)):  # a number a dict gave: a file's
+            return parse(int(value) if isinstance(value, int) else float(value))
         if type(value) is float and value.is_integer():  # a float a numpy array or a Decimal gave
             value = int(value)
         if type(value) is float:

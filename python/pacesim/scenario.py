@@ -31,7 +31,8 @@ import tomli_w
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from . import _core, scenario_tables, schema
-from .fields import HELD, MAX_SEED, Checked, PositiveSize, ScenarioError, SizeRange, _Model, read_bounded, special
+from .fields import (HELD, MAX_SEED, Checked, PositiveSize, ScenarioError, SizeRange, WrittenFloat, WrittenInt, _Model,
+                     read_bounded, special)
 from .messages import shown as _shown
 from .tmix import vectors_path
 from .topology import KINDS, EBase, Topology, core_defaults
@@ -138,10 +139,12 @@ class _Scenario(_Model):
         """This scenario validated anew from its values, then held to the engine's rules if `engine`: what
         `pacesim.run`, `apply_overrides` and a Sweep make of a Scenario they are handed, which a change pydantic does
         not validate (`model_copy(update=...)`, `model_construct`) may have left holding anything. Its values are
-        made plain JSON values (`plain`), then validated as a file's are, but for a quantity's number, which is read
-        as held, in SI units (`fields.HELD`): the model reads its own form itself, as it reads a file's. A
+        made plain JSON values (`plain`), then validated as a file's are, but for a quantity's number in one of its
+        models, which is read as held, in SI units (`fields.HELD`): the model reads its own form itself, as it reads
+        a file's. A table put in as a dict (`model_copy(update={"core": {"buffer": 5000}})`) is read as a file's
+        table, as `Scenario(core=...)`, an assignment and `pacesim.run(dict)` read it: 5000 there has no unit. A
         ScenarioError names the first field at fault as a file's key."""
-        return _validated(plain(self, (), (type(self),)), {HELD: True, "engine": engine})
+        return _validated(plain(self, (), (type(self),), held=True), {HELD: True, "engine": engine})
 
     def engine_json(self) -> str:
         """`to_engine` as JSON text. A number that is NaN or infinite, which JSON cannot hold (the engine read the
@@ -181,7 +184,7 @@ class _Scenario(_Model):
         return tomli_w.dumps(self.written())
 
 
-def plain(value: Any, where: Tuple[Union[str, int], ...], models: Tuple[type, ...] = ()) -> Any:
+def plain(value: Any, where: Tuple[Union[str, int], ...], models: Tuple[type, ...] = (), held: bool = False) -> Any:
     """`value`, a scenario's or one of its tables' or fields' (at path `where` from the scenario's root) as a change
     pydantic does not validate may have left it, or a sweep's axis value given in Python, as plain JSON values, the
     types a file's reader gives: exactly a bool, an int, a finite float, a str, a list or a table (a dict of str
@@ -190,22 +193,25 @@ def plain(value: Any, where: Tuple[Union[str, int], ...], models: Tuple[type, ..
     they are, a subclass of int, float or str (an IntEnum) the value it holds, a tuple or a mapping a list or a table.
     A model is taken only where the table is of its class (`models` at `where`; below it, the fields' own): one of
     another class (a model of the user's own with extra keys or computed fields, which its fields do not hold:
-    review-hostile33n H1; a sweep's axis value, whose place is a key) is refused.
+    review-hostile33n H1; a sweep's axis value, whose place is a key) is refused. If `held` (`Scenario.rechecked`),
+    a number in a table given as a dict, not in a model, is marked as a file's (`fields.WrittenInt`, `WrittenFloat`).
     Each conversion is exact or refused: a number no float is (Fraction(1, 3), numpy's long double 1/3,
     `_exactly_float`), a NaN, an infinity (pydantic writes one as null: the key would be read as
     left out, review-hostile33k H6), a complex number, bytes and every other object (an Enum, a set, a date, a
     value holding itself) are a ScenarioError naming the field."""
-    return _plain(value, where, where, models, _Walk(value, where))
+    return _plain(value, where, where, models, _Walk(value, where, held))
 
 
 class _Walk:
     """One `plain` walk of `value` (at `where`): the lists, tables and models it has entered (by id, each held), and
     whether the whole value has been weighed (`_values`), as it is once one of them is reached again (one value held
     in several places: a list held at every level of another was walked and copied at its 2^levels paths,
-    review-hostile33n M3: 21 lists, 2^20 paths, 29.6 s)."""
+    review-hostile33n M3: 21 lists, 2^20 paths, 29.6 s); whether numbers are marked a file's (`held`), and whether
+    the walk is in a table given as a dict (`written`)."""
 
-    def __init__(self, value: Any, where: Tuple[Union[str, int], ...]) -> None:
-        self.value, self.where = value, where
+    def __init__(self, value: Any, where: Tuple[Union[str, int], ...], held: bool) -> None:
+        self.value, self.where, self.held = value, where, held
+        self.written = False
         self.entered: Dict[int, Any] = {}
         self.weighed = False
 
@@ -249,20 +255,28 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
     if depth > MAX_DEPTH:  # named at the field, not at the 33rd index in it (review-hostile33m L2)
         raise ScenarioError(_path(field), f"nested more than {MAX_DEPTH} levels deep (a list or table holding itself?)")
     kind = type(value)
-    if kind in (bool, str, int) or value is None:
+    if kind is int and value.bit_length() > MAX_BITS:  # its digits past what Python writes (review-hostile33n L1)
+        raise ScenarioError(_path(where), f"a whole number of {value.bit_length():,} bits is past any number a "
+                                          "scenario holds")
+    if kind in (bool, str) or value is None:
         return value
+    if kind is int:
+        return WrittenInt(value) if walk.written else value
     if kind is float:
         if not math.isfinite(value):
             what = "not a number (NaN)" if value != value else "infinite, not a finite number"
             raise ScenarioError(_path(where), f"{value} is {what}", value)
-        return value
+        return WrittenFloat(value) if walk.written else value
     if isinstance(value, BaseModel):
         if kind not in models:
             own = " or a " + " or a ".join(m.__name__ for m in models) if models else ""
             raise ScenarioError(_path(where), f"a model of type {kind.__name__} is not this table's: give a table (a "
                                               f"dict){own}")
         walk.enter(value)
-        return _plain_table(value, where, walk, depth)
+        written, walk.written = walk.written, False
+        table = _plain_table(value, where, walk, depth)
+        walk.written = written
+        return table
     if kind.__module__ == "numpy" and hasattr(value, "dtype"):  # a scalar or an array (numpy not imported)
         if value.dtype.kind not in "biufU":
             raise ScenarioError(_path(where), f"{_shown(value)} is numpy's {value.dtype}, not a real number or text")
@@ -274,10 +288,10 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
         value = Decimal(value) if isinstance(value, Decimal) else Fraction(value)  # a subclass's value, as it is
         if isinstance(value, Decimal) and not value.is_finite():  # a signalling NaN too (review-hostile33m R1)
             return _plain(math.nan if value.is_nan() else float(value), field, where, models, walk, depth)
-        if isinstance(value, Decimal) and value.adjusted() > 308:  # its int would take as many digits (1e999999999)
+        if isinstance(value, Decimal) and value and value.adjusted() > 308:  # its int would take as many digits
             raise ScenarioError(_path(where), f"{_shown(value)} is past any number a scenario holds", value)
         whole = value == int(value)  # read exactly, not through a float (review-hostile33l H9)
-        return int(value) if whole else _exactly_float(value, where)
+        return _plain(int(value) if whole else _exactly_float(value, where), field, where, models, walk, depth)
     for base in (int, float, str):  # the value the subclass holds, read by the base's own method, not one it overrides
         if isinstance(value, base):
             return _plain(getattr(base, f"__{base.__name__}__")(value), field, where, models, walk, depth)
@@ -285,12 +299,13 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
         raise ScenarioError(_path(where), f"{_shown(bytes(value))} is bytes, not text: write it as a string")
     if isinstance(value, Mapping):
         walk.enter(value)
-        table = {}
+        table, written, walk.written = {}, walk.written, walk.held
         for key, item in value.items():
             if not isinstance(key, str):
                 raise ScenarioError(_path(where), f"a table's keys are text; {_shown(key)} is of type {type(key).__name__}")
             key = str.__str__(key)
             table[key] = _plain(item, field, where + (key,), _inner(models, key), walk, depth + 1)
+        walk.written = written
         return table
     if isinstance(value, (list, tuple)):
         walk.enter(value)
@@ -351,6 +366,10 @@ def _exactly_float(value: Any, where: Tuple[Union[str, int], ...]) -> float:
         raise ScenarioError(_path(where), f"{_shown(value)} is no float exactly (the nearest is {near!r})", value)
     return near
 
+
+MAX_BITS = 1024
+"""The most bits a whole number `plain` reads may take: past 2^1024 it is past any float and any quantity (a
+Decimal past 1e308 is refused alike)."""
 
 MAX_DEPTH = 32
 """The deepest a value of a scenario's may nest (its deepest, a graph link's rate range, is 4)."""
