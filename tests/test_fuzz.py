@@ -150,8 +150,19 @@ def test_a_network_the_guard_prices_past_the_workers_growth_is_too_large_not_a_r
     # took 3.5 GB), was run and classed a memory runaway: the guard saw it coming.
     q = hostile._dumps(hostile._base(hostile.SCENARIOS / "q-dumbbell.toml"))
     out = harness.outcome(hostile.Case("set", "q-dumbbell", q, ["topology.receivers=2922896"]))
-    assert out.cls == "valid, too large to run here" and "its network: 11,972" in out.detail, out
+    assert out.cls == "valid, too large to run here" and "11,972,247,552 B estimated" in out.detail, out
     assert harness.outcome(hostile.Case("set", "q-dumbbell", q, [])).cls == "ran ok"
+
+
+def test_a_queue_the_guard_prices_past_the_workers_growth_is_too_large_not_a_runaway(harness):
+    # Campaign seed 29001: a video trace at 6,768,401 frames/s into a 100 Mb/s link, which the guard prices at
+    # 1.9 GB (the run took 0.7 GB), was run (`cost` counts no trace's packets) and classed a memory runaway.
+    a = hostile._base(hostile.SCENARIOS / "a-video.toml")
+    a.update(duration="1s", warmup="200ms")
+    a["traffic"]["udp"] = [{"kind": "trace", "size": "65535B", "rate": "100Gbps", "trace": {
+        "file": "TRACE", "columns": ["bytes"], "send": "spread", "fps": 6768401}}]
+    out = harness.outcome(hostile.Case("trace", "a-video", hostile._dumps(a), trace=b"\n5230\n38741\n\n"))
+    assert out.cls == "valid, too large to run here" and "most for traffic.udp[0].rate" in out.detail, out
 
 def test_nonsense_is_seen():
     s = pacesim.apply_overrides(Scenario(), ["topology.edges=2", "topology.hosts_per_edge=2", "duration=2s",

@@ -682,12 +682,16 @@ class Harness(fuzzing.Tally):
         packets, flows = cost(s)
         if packets > COST_CAP or flows > FLOW_CAP:
             return Outcome("valid, too large to run here", f"{packets:.3g} packets, {flows} flows")
-        # A network the guard prices past what the worker may grow by (seed 18022: Q's dumbbell with 2,922,896
-        # receivers, 12 GB estimated, 3.5 GB taken): seen coming, so no runaway; too large to run here.
+        # A run the guard prices past what the worker may grow by: seen coming, so no runaway; too large to run
+        # here. Its network (seed 18022: Q's dumbbell with 2,922,896 receivers, 12 GB estimated, 3.5 GB taken) or
+        # what its sources queue (seed 29001: a video trace at 6.8 M frames/s into a 100 Mb/s link, 1.9 GB
+        # estimated, 0.7 GB taken: weighed by the guard, the whole estimate, not by `cost`'s packets).
         growth = OFFERED_LIMIT if case.kind == "offered" else WATCH[1]
-        network = sum(memory.network(s).parts.values())
-        if network > growth:
-            return Outcome("valid, too large to run here", f"its network: {network:,} B estimated")
+        priced = memory.estimate(s, growth)
+        if sum(priced.parts.values()) > growth:
+            largest = max(priced.parts, key=priced.parts.get)
+            return Outcome("valid, too large to run here",
+                           f"{sum(priced.parts.values()):,} B estimated, most for {largest}")
         # an offered case may take what the guard let through, up to its limit (CI's seed found one at 269 MiB)
         out = self.engine.run(s, case.threads, growth)
         if out[0] == "ok":
