@@ -563,6 +563,9 @@ def test_the_cli_warns_refuses_and_takes_max_memory():
     assert out.exit_code == 2 and "traffic.udp[0].rate" in out.output and "estimated" in out.output
     out = CliRunner().invoke(app, ["run", "e-base", *sets, "--max-memory", "lots"])
     assert out.exit_code == 2 and "--max-memory" in out.output
+    # Campaign seed 29913: a limit under what Python and the engine take named the API's max_memory only.
+    out = CliRunner().invoke(app, ["run", "e-base", "--max-memory", "3B"])
+    assert out.exit_code == 2 and "alone take" in out.output and "--max-memory" in out.output, out.output
 
 
 def _trace_source(rate: str, fps: str, size: str) -> list[str]:

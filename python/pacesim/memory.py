@@ -1321,9 +1321,10 @@ def _refuse(e: Estimate, limit: Optional[int], bound: Optional[int] = None) -> N
         return
     where = "the limit" if limit is not None else \
         "the memory available (the machine's, within this process's address-space limit)"
+    more = "; allow more with --max-memory (max_memory=)" if limit is not None else ""
     if not e.parts:
         raise ScenarioError("max_memory", f"the interpreter and the engine alone take an estimated "
-                                          f"{_about(e.total)}, more than {where} ({_about(bound)})")
+                                          f"{_about(e.total)}, more than {where} ({_about(bound)}){more}")
     key = max(e.parts, key=e.parts.get)
     raise ScenarioError(key, f"the run needs an estimated {_about(e.total)} of memory ({_about(e.parts[key])} "
                              f"for this), more than {where} ({_about(bound)}); lower it, or allow more "

@@ -231,16 +231,20 @@ def _values(value: Any, field: Tuple[Union[str, int], ...], seen: Dict[int, Tupl
     `MAX_VALUES` (or nested past `MAX_DEPTH`, as `_plain` says)."""
     if depth > MAX_DEPTH:
         raise ScenarioError(_path(field), f"nested more than {MAX_DEPTH} levels deep (a list or table holding itself?)")
-    if not isinstance(value, (BaseModel, list, tuple, Mapping)) or isinstance(value, (str, int, float)):
+    array = type(value).__module__ == "numpy" and bool(getattr(value, "ndim", 0))
+    if not array and (not isinstance(value, (BaseModel, list, tuple, Mapping)) or isinstance(value, (str, int, float))):
         return 1
     known = seen.get(id(value))
     if known is not None:
         return known[1]
-    if isinstance(value, BaseModel):
-        items = [(field + (key,), item) for key, item in vars(value).items()]
+    if array:  # its elements, weighed before `tolist` makes them (a broadcast view claims 10^14 of one element;
+        total = 1 + int(value.size)  # one held in 40 places is 40 times its size: review-hostile33o H1, M1)
     else:
-        items = [(field, item) for item in (value.values() if isinstance(value, Mapping) else value)]
-    total = 1 + sum(_values(item, place, seen, depth + 1) for place, item in items)
+        if isinstance(value, BaseModel):
+            items = [(field + (key,), item) for key, item in vars(value).items()]
+        else:
+            items = [(field, item) for item in (value.values() if isinstance(value, Mapping) else value)]
+        total = 1 + sum(_values(item, place, seen, depth + 1) for place, item in items)
     if total > MAX_VALUES:
         raise ScenarioError(_path(field), f"holds more than {MAX_VALUES:,} values, more than any scenario file can "
                                           "(a list held at every level of another?)")
@@ -280,6 +284,10 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
     if kind.__module__ == "numpy" and hasattr(value, "dtype"):  # a scalar or an array (numpy not imported)
         if value.dtype.kind not in "biufU":
             raise ScenarioError(_path(where), f"{_shown(value)} is numpy's {value.dtype}, not a real number or text")
+        if value.ndim:  # an array, weighed before `tolist` makes its elements (`_values`)
+            if value.size > MAX_VALUES:
+                _values(value, where, {})
+            walk.enter(value)
         held = value.tolist()  # Python's numbers; a long double stays one
         if type(held).__module__ == "numpy":
             held = _exactly_float(held, where)
