@@ -92,6 +92,14 @@ def test_a_series_with_no_value_says_n_0_in_its_legend():
     assert "n=0-1 seeds, no CI" in _legend_text(ax)
 
 
+def test_a_panel_whose_selection_holds_no_point_is_drawn_saying_so():
+    """Session 30's record: a figure drawn while a second process registered its sweep anew found a panel's
+    selection empty, and its legend's seed count (the minimum of no counts, NaN) ended in a ValueError."""
+    df = _frame({("edge", "5KB"): [1.0, 2.0], ("edge", "10KB"): [2.0, 3.0]})
+    ax = render(df, [Panel("core.buffer", "goodput_kbps_mean", [], where={"core.buffer": "50KB"})]).axes[0]
+    assert _legend_text(ax) == " | no value, n=0"  # no legend title; the one series
+
+
 def test_categorical_x_is_points_not_joined_lines():
     df = _frame({(p, v): [1.0 + i, 2.0 + i] for i, v in enumerate(["unpaced", "QLBP 10", "QLBP 20"])
                  for p in [1, 2]}, x="variant", by="topology.pacers", metric="burstiness_cov")

@@ -2,6 +2,7 @@
 
 import math
 import re
+import subprocess
 import sys
 from decimal import Decimal
 from pathlib import Path
@@ -724,6 +725,93 @@ def test_a_model_of_another_class_put_in_a_table_unchecked_is_refused_and_the_ta
     assert _unchecked(s, ["topology"], s.topology).rechecked() == s
 
 
+RELOADED = """
+import importlib
+from pacesim import scenario
+s = scenario.load_scenario("a-base")
+again = importlib.reload(scenario)
+core = again.load_scenario("a-base").core
+assert type(core) is not type(s.core)
+print("same" if s.model_copy(update={"core": core}).rechecked().to_engine() == s.to_engine() else "differs")
+"""
+
+
+def test_a_subclass_of_a_tables_model_or_the_model_imported_again_is_that_table():
+    # review-hostile33o L2: the check above refused a subclass of the table's own model, and the model of a second
+    # import of pacesim.scenario (importlib.reload), both the table they hold; a subclass's computed field, which
+    # its values do not hold, is refused as a foreign model's, and a field it adds is named as a file's unknown key.
+    from pydantic import computed_field
+
+    from pacesim.scenario import Core
+
+    class Mine(Core):
+        pass
+
+    class Computed(Core):
+        @computed_field
+        @property
+        def extra(self) -> int:
+            return 1
+
+    class Added(Core):
+        bogus: int = 3
+
+    s = apply_overrides(load_scenario("a-base"), SMALL_A)
+    assert _unchecked(s, ["core"], Mine.model_construct(**vars(s.core))).rechecked() == s
+    with pytest.raises(ScenarioError) as e:
+        _unchecked(s, ["core"], Computed.model_construct(**vars(s.core))).rechecked()
+    assert (e.value.field, e.value.message) == ("core", "a model of type Computed is not this table's: give a table "
+                                                        "(a dict) or a Core")
+    with pytest.raises(ScenarioError) as e:
+        _unchecked(s, ["core"], Added.model_construct(**vars(s.core), bogus=3)).rechecked()
+    assert e.value.field == "core.bogus" and "unknown key 'bogus'" in e.value.message, str(e.value)
+    # A second import in a process of its own: reloading here would leave this worker's later tests two classes.
+    again = subprocess.run([sys.executable, "-c", RELOADED], capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and again.stdout == "same\n", again.stderr[-2000:]
+
+
+def test_a_container_making_values_as_it_is_read_is_refused_past_what_a_file_holds(monkeypatch):
+    # review-hostile33o L3: a Mapping of the user's making a fresh value at each look was never weighed (the
+    # weighing finds a value held twice by its id); one claiming 10^12 keys, or making a fresh table of four at
+    # each of 12 levels (16.8 million values), is refused at what a file can hold, counted as it is made.
+    from collections.abc import Mapping
+
+    from pacesim import scenario as module
+
+    class Claims(Mapping):
+        def __len__(self):
+            return 10**12
+
+        def __iter__(self):
+            return (f"k{i}" for i in range(10**12))
+
+        def __getitem__(self, key):
+            return [0]
+
+    class Fresh(Mapping):
+        def __init__(self, depth):
+            self.depth = depth
+
+        def __len__(self):
+            return 4
+
+        def __iter__(self):
+            return iter("abcd")
+
+        def __getitem__(self, key):
+            return Fresh(self.depth - 1) if self.depth else 0
+
+    s = apply_overrides(load_scenario("a-base"), SMALL_A)
+    with pytest.raises(ScenarioError) as e:
+        _unchecked(s, ["core"], Claims()).rechecked()
+    assert (e.value.field, e.value.message.split(" (")[0]) == (
+        "core", "holds more than 8,000,000 values, more than any scenario file can")
+    monkeypatch.setattr(module, "MAX_VALUES", 10_000)  # the bound is the same; found sooner
+    with pytest.raises(ScenarioError) as e:
+        _unchecked(s, ["core"], Fresh(12)).rechecked()
+    assert e.value.field == "core" and e.value.message.startswith("holds more than"), str(e.value)
+
+
 def test_one_list_held_at_every_level_of_another_is_weighed_at_once_not_walked():
     # review-hostile33n M3: 21 lists, each holding the next twice, had plain walk and copy 2^20 paths (29.6 s); 24
     # levels hold 2^25 values, more than any scenario file can. The timer stops the old walk, of some minutes.
@@ -747,7 +835,8 @@ def test_one_list_held_at_every_level_of_another_is_weighed_at_once_not_walked()
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, before)
     assert (e.value.field, e.value.message) == ("core.buffer", "holds more than 8,000,000 values, more than any "
-                                                "scenario file can (a list held at every level of another?)")
+                                                "scenario file can (one list held in many places, or a container "
+                                                "making values as it is read?)")
     udp = UdpSource(kind="cbr", rate="1Mbps", size="200B")  # one model held three times is three sources
     assert _unchecked(s, ["traffic", "udp"], [udp] * 3).rechecked().traffic.udp == [udp] * 3
 

@@ -818,3 +818,30 @@ def test_overlapping_settings_are_found_in_time_linear_in_set_and_the_variants()
     t = time.process_time()
     _overlapping({"variant": list(variants), "core.delay": ["1ms", "2ms"]}, variants, [("set", fixed)])
     assert time.process_time() - t < 3  # 0.1 s here; once per variant, some 40 s
+
+
+def test_reading_a_sweep_of_many_variants_shows_their_check(tmp_path, monkeypatch, capsys):
+    # review-hostile33o M2: each variant is validated whole as the sweep is read (1-2 ms of CPU a variant), and
+    # 20,000 variants were read for 40 s with nothing shown; `pacesim sweep` now shows that check, as it shows the
+    # points' (lines off a terminal), and says nothing of a few variants or under --quiet.
+    from pacesim.sweep import progress
+    from pacesim.sweep.definition import VARIANTS_SHOWN
+
+    monkeypatch.setattr(progress, "PROGRESS_EVERY_S", 0.0)
+    n = VARIANTS_SHOWN
+    variants = "\n".join(f'v{i} = ["core.buffer={3000 + i}B"]' for i in range(n))
+    names = ", ".join(f'"v{i}"' for i in range(n))
+    set_ = ", ".join(json.dumps(item) for item in TINY)
+    (tmp_path / "many.toml").write_text(f'name = "many"\nset = [{set_}]\n[axes]\nvariant = [{names}]\n'
+                                        f'[variants]\n{variants}\n')
+    with progress.bar(True) as bar:
+        sw = load_sweep(tmp_path / "many.toml", None, bar)
+    assert len(sw.variants) == n
+    assert f"many: checking variants: {n} of {n} (100 %)" in capsys.readouterr().err
+    (tmp_path / "few.toml").write_text(f'name = "few"\nset = [{set_}]\n[axes]\nvariant = ["v0", "v1"]\n'
+                                       '[variants]\nv0 = ["core.buffer=3KB"]\nv1 = ["core.buffer=4KB"]\n')
+    with progress.bar(True) as bar:
+        load_sweep(tmp_path / "few.toml", None, bar)
+    with progress.bar(False) as bar:
+        load_sweep(tmp_path / "many.toml", None, bar)
+    assert "checking variants" not in capsys.readouterr().err

@@ -121,11 +121,13 @@ def sweep(
     from .scenario import ScenarioError
     from .store import ReadOnlyStore, Store
     from .sweep import SweepError, executor, load_sweep, run_sweep
+    from .sweep.progress import bar
 
     try:
         limit = size_option("--max-memory", max_memory)
-        sw = load_sweep(file, limit)
-        sw = sw.reduced() if quick else sw
+        with bar(not quiet) as shown:  # a sweep of many variants checks them for some time
+            sw = load_sweep(file, limit, shown)
+            sw = sw.reduced(shown) if quick else sw
     except (SweepError, ScenarioError) as e:
         fail(str(e))
     try:

@@ -293,7 +293,10 @@ def ascending(values) -> list:
 def seeds_note(counts: pd.Series) -> str:
     """Legend text for how many seeds a series averages, `counts` the seeds with a value at each of its points
     (`summarise`' count: a metric over nothing has none): "n=3 seeds, 95% CI", "n=2-3 seeds, 95% CI",
-    "n=1 seed, no CI", "n=0-1 seeds, no CI", and "no value, n=0" for a series with none at any point."""
+    "n=1 seed, no CI", "n=0-1 seeds, no CI", and "no value, n=0" for a series with none at any point, or no point
+    (a panel whose selection the store's points do not hold)."""
+    if counts.empty:
+        return "no value, n=0"
     lo, hi = int(counts.min()), int(counts.max())
     if hi == 0:
         return "no value, n=0"

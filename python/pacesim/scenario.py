@@ -214,6 +214,7 @@ class _Walk:
         self.written = False
         self.entered: Dict[int, Any] = {}
         self.weighed = False
+        self.made = 0  # values made so far: past `MAX_VALUES`, refused whatever the value claims to hold
 
     def enter(self, value: Any) -> None:
         """`value`, a list, table or model, is walked."""
@@ -246,8 +247,7 @@ def _values(value: Any, field: Tuple[Union[str, int], ...], seen: Dict[int, Tupl
             items = [(field, item) for item in (value.values() if isinstance(value, Mapping) else value)]
         total = 1 + sum(_values(item, place, seen, depth + 1) for place, item in items)
     if total > MAX_VALUES:
-        raise ScenarioError(_path(field), f"holds more than {MAX_VALUES:,} values, more than any scenario file can "
-                                          "(a list held at every level of another?)")
+        raise ScenarioError(_path(field), _TOO_MANY)
     seen[id(value)] = (value, total)
     return total
 
@@ -258,6 +258,9 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
     `walk`."""
     if depth > MAX_DEPTH:  # named at the field, not at the 33rd index in it (review-hostile33m L2)
         raise ScenarioError(_path(field), f"nested more than {MAX_DEPTH} levels deep (a list or table holding itself?)")
+    walk.made += 1
+    if walk.made > MAX_VALUES:  # a Mapping or a list of the user's making a fresh value at each look, whose weighing
+        raise ScenarioError(_path(field), _TOO_MANY)  # (`_values`) held nothing (review-hostile33o L3)
     kind = type(value)
     if kind is int and value.bit_length() > MAX_BITS:  # its digits past what Python writes (review-hostile33n L1)
         raise ScenarioError(_path(where), f"a whole number of {value.bit_length():,} bits is past any number a "
@@ -272,7 +275,7 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
             raise ScenarioError(_path(where), f"{value} is {what}", value)
         return WrittenFloat(value) if walk.written else value
     if isinstance(value, BaseModel):
-        if kind not in models:
+        if not _ours(kind, models):
             own = " or a " + " or a ".join(m.__name__ for m in models) if models else ""
             raise ScenarioError(_path(where), f"a model of type {kind.__name__} is not this table's: give a table (a "
                                               f"dict){own}")
@@ -305,6 +308,8 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
             return _plain(getattr(base, f"__{base.__name__}__")(value), field, where, models, walk, depth)
     if isinstance(value, (bytes, bytearray, memoryview)):
         raise ScenarioError(_path(where), f"{_shown(bytes(value))} is bytes, not text: write it as a string")
+    if isinstance(value, (Mapping, list, tuple)) and len(value) > MAX_VALUES - walk.made:  # what it claims to hold
+        raise ScenarioError(_path(field), _TOO_MANY)
     if isinstance(value, Mapping):
         walk.enter(value)
         table, written, walk.written = {}, walk.written, walk.held
@@ -342,6 +347,15 @@ def _plain_table(model: BaseModel, where: Tuple[Union[str, int], ...], walk: _Wa
 
 
 @functools.lru_cache(maxsize=None)
+def _ours(kind: type, models: Tuple[type, ...]) -> bool:
+    """Whether a model of class `kind` is taken as a table of one of `models`: one of them; one of them from a second
+    import of its module (`importlib.reload`); or a subclass of one that adds no computed field, whose values `vars`
+    does not hold (a field it adds is kept, for the validation to name; review-hostile33o L2: both were refused)."""
+    return any(kind is m or (kind.__module__, kind.__qualname__) == (m.__module__, m.__qualname__)
+               or (issubclass(kind, m) and set(kind.model_computed_fields) <= set(m.model_computed_fields))
+               for m in models)
+
+
 def _field_models(model: type[BaseModel]) -> Dict[str, Tuple[type, ...]]:
     """The table models each field of `model` takes (`_models`), by its name and by its key (an alias)."""
     out = {}
@@ -576,6 +590,9 @@ runs out."""
 MAX_VALUES = MAX_TOML_BYTES // 2
 """The most values (numbers, texts, lists, tables) `plain` reads in one value: as many as the largest scenario file
 can hold, a character and a separator each."""
+_TOO_MANY = (f"holds more than {MAX_VALUES:,} values, more than any scenario file can (one list held in many "
+             "places, or a container making values as it is read?)")
+
 MAX_TRACE_BYTES: int = _core.MAX_TRACE_FILE
 """The largest UDP trace file a scenario may name: the engine's bound (`traffic::frame_trace::MAX_FILE`, 256 MB), as it
 reads a trace whole (video traces are a few MB)."""

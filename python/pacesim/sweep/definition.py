@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Annotated, Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -21,6 +21,9 @@ from ..scenario import (Scenario, ScenarioError, check_key, key_path, load_scena
                         packaged_names, parse_scenario, plain, read_toml, toml_value)
 from ..store import MAX_SEED, key_part, keyed_run, plain_name, run_key
 from .scaling import FLOWS, scaled, with_flows
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 VARIANT = "variant"
 """An axis that is not a scenario key: names of override sets (`variants`)."""
@@ -37,6 +40,9 @@ MAX_AXES = 64
 against the whole scenario (`_check_axis`), so a sweep's reading grows as its axes times its scenario (review33i
 D4: 1,000 one-value axes over 1,000 UDP sources took 114 s and 762 MB to read, for one 0.6 s point); and at most
 19 axes of two values or more fit in `MAX_POINTS`: the rest hold one value, a fixed override, which is `set`'s."""
+VARIANTS_SHOWN = 100
+"""From how many variants a sweep's reading shows its check of them (`Sweep.bar`): a few are checked in a blink."""
+
 AXES = "an axis of one value is a fixed override: give it in `set` (set = [\"core.buffer=5KB\"])"
 
 SEEDS = ("a sweep's seeds are its `seeds` list (seeds = [1, 2]), which sets every point's seed; "
@@ -479,6 +485,9 @@ class Sweep:
     # table (`_weigh_axis`) and the lists `set`, a variant and `[quick]`'s `set` give (`_applied`) are weighed
     # before they are read, as `pacesim run --max-memory` weighs a scenario.
     max_memory: Optional[int] = field(default=None, repr=False, compare=False)
+    # Where the check of `VARIANTS_SHOWN` or more variants shows its progress, if anywhere (`progress.bar`): each is
+    # validated whole, 1-2 ms of CPU a variant (review-hostile33o M2: 20,000 variants were read for 40 s in silence).
+    bar: InitVar[Optional[Progress]] = None
     # The last combination of axis values made (`_combination`): its index, whether the engine checked it, and
     # what its points share (`Made`): a point of it is made for its seed when asked for, never all of them at
     # once (review33i D3: 100,000 seeds made 100,000 points of ~12 KB each, 1.40 GB under --max-memory 300MB).
@@ -488,7 +497,7 @@ class Sweep:
     # By axis and value: what the value changes of `_fixed`'s engine scenario alone (`_check_axis`).
     _alone: List[List[Any]] = field(default_factory=list, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, bar: Optional[Progress]) -> None:
         why = plain_name(self.name)
         if why:
             raise SweepError(f"name: {why}")
@@ -551,6 +560,10 @@ class Sweep:
                 raise SweepError(f"axis {shown(key)}: {NO_TRACE}")
         self._alone = [_check_axis(fixed, key, values, self.variants, self.root) for key, values in self.axes.items()]
         alone = {}
+        fixed_engine = fixed.to_engine()
+        shown_on = bar if bar is not None and len(self.variants) >= VARIANTS_SHOWN else None
+        if shown_on is not None:
+            task = shown_on.add_task(f"{self.name}: checking variants", total=len(self.variants), failed="")
         for name, overrides in self.variants.items():
             for i, item in enumerate(overrides):
                 if not item.partition("=")[0].strip() or "=" not in item:
@@ -560,9 +573,11 @@ class Sweep:
             variant = _applied(f"variants.{name!r}", fixed, overrides, self.root, self.max_memory)
             if variant.trace is not None:
                 raise SweepError(f"variants.{name!r}: {NO_TRACE}")
-            alone[name] = _changes(fixed.to_engine(), variant.to_engine(), ())
+            alone[name] = _changes(fixed_engine, variant.to_engine(), ())
             if VARIANT in self.axes and name in self.axes[VARIANT]:
                 _weigh_with_variant(name, variant, self.axes, self.max_memory)
+            if shown_on is not None:
+                shown_on.update(task, advance=1)
         if VARIANT in self.axes:
             self._alone[list(self.axes).index(VARIANT)] = [alone[v] for v in self.axes[VARIANT]]
         _overlapping(self.axes, self.variants, [("set", self.set)])
@@ -575,8 +590,8 @@ class Sweep:
         """How many points the sweep has: every combination of axis values, times the seeds."""
         return math.prod(len(v) for v in self.axes.values()) * len(self.seeds)
 
-    def reduced(self) -> Sweep:
-        """The quick version this sweep defines, named `<name>-quick`."""
+    def reduced(self, bar: Optional[Progress] = None) -> Sweep:
+        """The quick version this sweep defines, named `<name>-quick` (its variants' check shown on `bar`)."""
         if self.quick is None:
             raise SweepError(f"sweep {self.name!r} defines no [quick] version")
         more = self.quick.get("set", [])
@@ -585,7 +600,7 @@ class Sweep:
         _overlapping(self.axes, self.variants, [("set", self.set), ("quick.set", more)])
         return Sweep(name=f"{self.name}-quick", base=self.base, axes=self.axes, variants=self.variants,
                      set=self.set + more, scale=self.quick.get("scale", self.scale),
-                     seeds=self.quick.get("seeds", self.seeds), root=self.root, max_memory=self.max_memory)
+                     seeds=self.quick.get("seeds", self.seeds), root=self.root, max_memory=self.max_memory, bar=bar)
 
     def spec(self) -> dict:
         """The definition as JSON-able data (stored with the sweep)."""
@@ -727,11 +742,12 @@ def _counted(path: Path, data: Any) -> None:
             raise SweepError(f"{path}: {which}{too_many}")
 
 
-def load_sweep(path: Union[str, Path], max_memory: Optional[int] = None) -> Sweep:
+def load_sweep(path: Union[str, Path], max_memory: Optional[int] = None, bar: Optional[Progress] = None) -> Sweep:
     """Read a sweep TOML file (see the module docstring); a base scenario whose graph alone needs more than
     `max_memory` bytes (default: the memory available) is refused, as `parse_scenario` refuses it (its error naming
     the sweep file and its `scenario`), and so are an axis value and overrides whose lists would (`Sweep.max_memory`).
-    A sweep of more than `MAX_POINTS` points is refused as its file is read, counted before its values are checked."""
+    A sweep of more than `MAX_POINTS` points is refused as its file is read, counted before its values are checked.
+    The check of many variants is shown on `bar` (`Sweep.bar`)."""
     path = Path(path)
     data = read_toml(path)
     _counted(path, data)
@@ -756,7 +772,7 @@ def load_sweep(path: Union[str, Path], max_memory: Optional[int] = None) -> Swee
         raise SweepError(f"{path}: {where}: {e}") from None
     quick = f.quick.model_dump(exclude_none=True) if f.quick is not None else None
     return Sweep(name=f.name or path.stem, base=scenario, axes=f.axes, seeds=f.seeds, set=f.set, scale=f.scale,
-                 variants=f.variants, quick=quick, root=path.parent, max_memory=max_memory)
+                 variants=f.variants, quick=quick, root=path.parent, max_memory=max_memory, bar=bar)
 
 def _changes(base: dict, new: dict, path: tuple) -> Union[dict, bool]:
     """The keys (paths) of engine scenario `new` whose values differ from `base`'s, with their values in `new` (a
