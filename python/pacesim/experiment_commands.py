@@ -125,7 +125,8 @@ def sweep(
 
     try:
         limit = size_option("--max-memory", max_memory)
-        with bar(not quiet) as shown:  # a sweep of many variants checks them for some time
+        # a sweep of many variants checks them for some time: shown, and stopped by a signal as a run is
+        with _interruptible(results), bar(not quiet) as shown:
             sw = load_sweep(file, limit, shown)
             sw = sw.reduced(shown) if quick else sw
     except (SweepError, ScenarioError) as e:

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Dict, Iterable, List, Optional, Tuple, Union, get_args, get_origin
+from typing import Annotated, Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union, get_args, get_origin
 
 import tomli_w
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
@@ -204,17 +204,19 @@ def plain(value: Any, where: Tuple[Union[str, int], ...], models: Tuple[type, ..
 
 class _Walk:
     """One `plain` walk of `value` (at `where`): the lists, tables and models it has entered (by id, each held), and
-    whether the whole value has been weighed (`_values`), as it is once one of them is reached again (one value held
+    whether the whole value has been weighed (`_weight`), as it is once one of them is reached again (one value held
     in several places: a list held at every level of another was walked and copied at its 2^levels paths,
-    review-hostile33n M3: 21 lists, 2^20 paths, 29.6 s); whether numbers are marked a file's (`held`), and whether
-    the walk is in a table given as a dict (`written`)."""
+    review-hostile33n M3: 21 lists, 2^20 paths, 29.6 s); the characters a file would need to write what the walk
+    has made so far (`spent`; past `MAX_WRITTEN` refused, whatever the value claims to hold: a container of the
+    user's making may make a fresh value at each look, review-hostile33o L3, review-hostile33p H5); whether numbers
+    are marked a file's (`held`), and whether the walk is in a table given as a dict (`written`)."""
 
     def __init__(self, value: Any, where: Tuple[Union[str, int], ...], held: bool) -> None:
         self.value, self.where, self.held = value, where, held
         self.written = False
         self.entered: Dict[int, Any] = {}
         self.weighed = False
-        self.made = 0  # values made so far: past `MAX_VALUES`, refused whatever the value claims to hold
+        self.spent = 0
 
     def enter(self, value: Any) -> None:
         """`value`, a list, table or model, is walked."""
@@ -222,32 +224,105 @@ class _Walk:
             self.entered[id(value)] = value
         elif not self.weighed:
             self.weighed = True
-            _values(self.value, self.where, {})
+            _weight(self.value, self.where, {}, MAX_WRITTEN)
+
+    def spend(self, cost: int, field: Tuple[Union[str, int], ...]) -> None:
+        """`cost` more characters written, at `field`: a ScenarioError naming it past `MAX_WRITTEN`."""
+        self.spent += cost
+        if self.spent > MAX_WRITTEN:
+            raise ScenarioError(_path(field), _TOO_MUCH)
+
+    def room(self) -> int:
+        """The characters left to write."""
+        return MAX_WRITTEN - self.spent
 
 
-def _values(value: Any, field: Tuple[Union[str, int], ...], seen: Dict[int, Tuple[Any, int]], depth: int = 0) -> int:
-    """How many values `plain` walks in `value`, at `depth` below `field`'s (it and those it holds, at every path it
-    is reached by), each list's, table's and model's count made once (`seen`: by id, holding it), so that a value
-    holding one list in many places is weighed at once, not walked; a ScenarioError naming the field past
-    `MAX_VALUES` (or nested past `MAX_DEPTH`, as `_plain` says)."""
+def _written(value: Any) -> int:
+    """The characters a file needs at least to write `value` itself, not what it holds: a text its characters and
+    two quotes, a list or a table its two brackets, anything else a character and a separator."""
+    return len(value) + 2 if isinstance(value, str) else 2
+
+
+def _array_written(array: Any) -> int:
+    """`_written` of all numpy's `tolist` makes of `array` (its lists, whatever they hold: one of shape (10^8, 0) holds
+    no element but makes 10^8 lists, review-hostile33p H2; a text element at most its dtype's length, H3)."""
+    shape, lists = array.shape, 0
+    for k in range(len(shape)):  # the lists at each level: 1, shape[0], shape[0] * shape[1], ...
+        lists += math.prod(shape[:k])
+    each = 2 + (array.dtype.itemsize // 4 if array.dtype.kind == "U" else 0)
+    return 2 * lists + int(array.size) * each
+
+
+def _length(value: Any, field: Tuple[Union[str, int], ...]) -> int:
+    """How many items a list, tuple or mapping says it holds; a ScenarioError naming the field if it cannot say
+    (a `__len__` of the user's raising, or past any index: review-hostile33p M2)."""
+    try:
+        return len(value)
+    except OverflowError:
+        return MAX_WRITTEN + 1
+    except Exception as e:
+        raise ScenarioError(_path(field), f"its length cannot be read ({type(e).__name__}: {_shown(str(e))})") from None
+
+
+def _each(items: Any, field: Tuple[Union[str, int], ...]) -> Iterator[Any]:
+    """The items of `items`, iterated lazily; an exception the user's iterator raises is a ScenarioError naming the
+    field (review-hostile33p M2), never theirs."""
+    try:
+        it = iter(items)
+    except Exception as e:
+        raise ScenarioError(_path(field), f"its items cannot be read ({type(e).__name__}: {_shown(str(e))})") from None
+    while True:
+        try:
+            item = next(it)
+        except StopIteration:
+            return
+        except Exception as e:
+            raise ScenarioError(_path(field), f"its items cannot be read ({type(e).__name__}: {_shown(str(e))})") \
+                from None
+        yield item
+
+
+def _fields(model: BaseModel, field: Tuple[Union[str, int], ...]) -> Iterator[Tuple[str, Any]]:
+    """A model's values by name: its fields' and any key set on it that is none of them (`model_copy(update=...)`
+    puts those with the fields; an `extra="allow"` model keeps them apart, review-hostile33p H1)."""
+    yield from vars(model).items()
+    extra = getattr(model, "__pydantic_extra__", None)
+    if extra:
+        yield from _each(extra.items(), field)
+
+
+def _weight(value: Any, field: Tuple[Union[str, int], ...], seen: Dict[int, Tuple[Any, int]], room: int,
+            depth: int = 0) -> int:
+    """The characters a file needs at least to write `value` (`_written` of it and of all it holds, at every path it
+    is reached by, a table's keys with theirs), at `depth` below `field`'s, each list's, table's and model's made
+    once (`seen`: by id, holding it), so that a value holding one list in many places is weighed at once, not
+    walked; its items read one at a time (a list of the user's may never end, review-hostile33p H4); a
+    ScenarioError naming the field past `room` (or nested past `MAX_DEPTH`, as `_plain` says)."""
     if depth > MAX_DEPTH:
         raise ScenarioError(_path(field), f"nested more than {MAX_DEPTH} levels deep (a list or table holding itself?)")
     array = type(value).__module__ == "numpy" and bool(getattr(value, "ndim", 0))
     if not array and (not isinstance(value, (BaseModel, list, tuple, Mapping)) or isinstance(value, (str, int, float))):
-        return 1
+        return _written(value)
     known = seen.get(id(value))
     if known is not None:
         return known[1]
-    if array:  # its elements, weighed before `tolist` makes them (a broadcast view claims 10^14 of one element;
-        total = 1 + int(value.size)  # one held in 40 places is 40 times its size: review-hostile33o H1, M1)
+    if array:
+        total = _array_written(value)
     else:
+        total = 2
         if isinstance(value, BaseModel):
-            items = [(field + (key,), item) for key, item in vars(value).items()]
+            items = ((field + (key,), key, item) for key, item in _fields(value, field))
+        elif isinstance(value, Mapping):
+            items = ((field, key, item) for key, item in _each(value.items(), field))
         else:
-            items = [(field, item) for item in (value.values() if isinstance(value, Mapping) else value)]
-        total = 1 + sum(_values(item, place, seen, depth + 1) for place, item in items)
-    if total > MAX_VALUES:
-        raise ScenarioError(_path(field), _TOO_MANY)
+            items = ((field, None, item) for item in _each(value, field))
+        for place, key, item in items:
+            total += (_written(key) - 1 if isinstance(key, str) else 0) + _weight(item, place, seen, room - total,
+                                                                                  depth + 1)
+            if total > room:
+                break
+    if total > room:
+        raise ScenarioError(_path(field), _TOO_MUCH)
     seen[id(value)] = (value, total)
     return total
 
@@ -255,41 +330,41 @@ def _values(value: Any, field: Tuple[Union[str, int], ...], seen: Dict[int, Tupl
 def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[str, int], ...],
            models: Tuple[type, ...], walk: _Walk, depth: int = 0) -> Any:
     """`plain` of `value`, at `depth` below `field`'s value and at path `where`, a table there one of `models`, in
-    `walk`."""
+    `walk`, each value it makes spent (`_Walk.spend`) as it is made, or weighed before it is (an array, a text)."""
     if depth > MAX_DEPTH:  # named at the field, not at the 33rd index in it (review-hostile33m L2)
         raise ScenarioError(_path(field), f"nested more than {MAX_DEPTH} levels deep (a list or table holding itself?)")
-    walk.made += 1
-    if walk.made > MAX_VALUES:  # a Mapping or a list of the user's making a fresh value at each look, whose weighing
-        raise ScenarioError(_path(field), _TOO_MANY)  # (`_values`) held nothing (review-hostile33o L3)
     kind = type(value)
     if kind is int and value.bit_length() > MAX_BITS:  # its digits past what Python writes (review-hostile33n L1)
         raise ScenarioError(_path(where), f"a whole number of {value.bit_length():,} bits is past any number a "
                                           "scenario holds")
-    if kind in (bool, str) or value is None:
+    if kind in (bool, str, int, float) or value is None:
+        walk.spend(_written(value), field)
+        if kind is int:
+            return WrittenInt(value) if walk.written else value
+        if kind is float:
+            if not math.isfinite(value):
+                what = "not a number (NaN)" if value != value else "infinite, not a finite number"
+                raise ScenarioError(_path(where), f"{value} is {what}", value)
+            return WrittenFloat(value) if walk.written else value
         return value
-    if kind is int:
-        return WrittenInt(value) if walk.written else value
-    if kind is float:
-        if not math.isfinite(value):
-            what = "not a number (NaN)" if value != value else "infinite, not a finite number"
-            raise ScenarioError(_path(where), f"{value} is {what}", value)
-        return WrittenFloat(value) if walk.written else value
     if isinstance(value, BaseModel):
-        if not _ours(kind, models):
-            own = " or a " + " or a ".join(m.__name__ for m in models) if models else ""
+        own = _ours(kind, models)
+        if own is None:
+            named = " or a " + " or a ".join(m.__name__ for m in models) if models else ""
             raise ScenarioError(_path(where), f"a model of type {kind.__name__} is not this table's: give a table (a "
-                                              f"dict){own}")
+                                              f"dict){named}")
         walk.enter(value)
+        walk.spend(2, field)
         written, walk.written = walk.written, False
-        table = _plain_table(value, where, walk, depth)
+        table = _plain_table(value, own, where, walk, depth)
         walk.written = written
         return table
     if kind.__module__ == "numpy" and hasattr(value, "dtype"):  # a scalar or an array (numpy not imported)
         if value.dtype.kind not in "biufU":
             raise ScenarioError(_path(where), f"{_shown(value)} is numpy's {value.dtype}, not a real number or text")
-        if value.ndim:  # an array, weighed before `tolist` makes its elements (`_values`)
-            if value.size > MAX_VALUES:
-                _values(value, where, {})
+        if value.ndim:  # an array, weighed before `tolist` makes what it holds (review-hostile33o H1, 33p H2, H3)
+            if _array_written(value) > walk.room():
+                raise ScenarioError(_path(field), _TOO_MUCH)
             walk.enter(value)
         held = value.tolist()  # Python's numbers; a long double stays one
         if type(held).__module__ == "numpy":
@@ -303,38 +378,46 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
             raise ScenarioError(_path(where), f"{_shown(value)} is past any number a scenario holds", value)
         whole = value == int(value)  # read exactly, not through a float (review-hostile33l H9)
         return _plain(int(value) if whole else _exactly_float(value, where), field, where, models, walk, depth)
+    if isinstance(value, str) and _written(value) > walk.room():  # weighed before it is copied (review-hostile33p H3)
+        raise ScenarioError(_path(field), _TOO_MUCH)
     for base in (int, float, str):  # the value the subclass holds, read by the base's own method, not one it overrides
         if isinstance(value, base):
             return _plain(getattr(base, f"__{base.__name__}__")(value), field, where, models, walk, depth)
     if isinstance(value, (bytes, bytearray, memoryview)):
         raise ScenarioError(_path(where), f"{_shown(bytes(value))} is bytes, not text: write it as a string")
-    if isinstance(value, (Mapping, list, tuple)) and len(value) > MAX_VALUES - walk.made:  # what it claims to hold
-        raise ScenarioError(_path(field), _TOO_MANY)
-    if isinstance(value, Mapping):
+    if isinstance(value, (Mapping, list, tuple)):
+        if 2 * _length(value, field) > walk.room():  # what it claims to hold, before it is read
+            raise ScenarioError(_path(field), _TOO_MUCH)
         walk.enter(value)
+        walk.spend(2, field)
+    if isinstance(value, Mapping):
         table, written, walk.written = {}, walk.written, walk.held
-        for key, item in value.items():
+        for key, item in _each(value.items(), field):
             if not isinstance(key, str):
                 raise ScenarioError(_path(where), f"a table's keys are text; {_shown(key)} is of type {type(key).__name__}")
+            if _written(key) > walk.room():
+                raise ScenarioError(_path(field), _TOO_MUCH)
             key = str.__str__(key)
+            walk.spend(_written(key) - 1, field)
             table[key] = _plain(item, field, where + (key,), _inner(models, key), walk, depth + 1)
         walk.written = written
         return table
     if isinstance(value, (list, tuple)):
-        walk.enter(value)
-        return [_plain(item, field, where + (i,), models, walk, depth + 1) for i, item in enumerate(value)]
+        return [_plain(item, field, where + (i,), models, walk, depth + 1)
+                for i, item in enumerate(_each(value, field))]
     raise ScenarioError(_path(where), f"an object of type {kind.__name__} is not a scenario's value (a number, text, "
                                       "true or false, a list or a table)")
 
 
-def _plain_table(model: BaseModel, where: Tuple[Union[str, int], ...], walk: _Walk, depth: int) -> dict:
-    """`plain` of a table's model: its fields by key, None left out where it is the field's default (the key left
-    out), else refused; a key set on it that is none of its fields (`model_copy(update={"bufer": ...})`) kept, for
-    the validation to name."""
+def _plain_table(model: BaseModel, own: type, where: Tuple[Union[str, int], ...], walk: _Walk, depth: int) -> dict:
+    """`plain` of a table's model, of class `own` or one `_ours` takes for it: its values by key (`own`'s fields'
+    aliases), None left out where it is the field's default (the key left out), else refused; a key set on it that
+    is none of `own`'s fields (`model_copy(update={"bufer": ...})`, a subclass's field or extra key) kept, for the
+    validation to name."""
     table = {}
-    fields = type(model).model_fields
-    inner = _field_models(type(model))
-    for name, value in vars(model).items():
+    fields = own.model_fields
+    inner = _field_models(own)
+    for name, value in _fields(model, where):
         info = fields.get(name)
         key = info.alias or name if info is not None else name
         if value is None and info is not None:
@@ -342,20 +425,25 @@ def _plain_table(model: BaseModel, where: Tuple[Union[str, int], ...], walk: _Wa
                 raise ScenarioError(_path(where + (key,)), "None is not a value of this key (leave it out for its "
                                     "default)", None)
             continue
+        walk.spend(_written(key) - 1, where)
         table[key] = _plain(value, where + (key,), where + (key,), inner.get(name, ()), walk, depth + 1)
     return table
 
 
+def _ours(kind: type, models: Tuple[type, ...]) -> Optional[type]:
+    """The one of `models` a model of class `kind` is taken as, if any: that model; the same from a second import of
+    its module (`importlib.reload`); or a subclass of one (review-hostile33o L2: both were refused), either adding
+    no computed field, whose values a model does not hold (review-hostile33p L4: nor one naming itself as the
+    module's). Its values are read by that model's fields (a field or extra key it adds is kept, for the validation
+    to name)."""
+    for m in models:
+        if kind is m or ((issubclass(kind, m) or (kind.__module__, kind.__qualname__) == (m.__module__, m.__qualname__))
+                         and set(kind.model_computed_fields) <= set(m.model_computed_fields)):
+            return m
+    return None
+
+
 @functools.lru_cache(maxsize=None)
-def _ours(kind: type, models: Tuple[type, ...]) -> bool:
-    """Whether a model of class `kind` is taken as a table of one of `models`: one of them; one of them from a second
-    import of its module (`importlib.reload`); or a subclass of one that adds no computed field, whose values `vars`
-    does not hold (a field it adds is kept, for the validation to name; review-hostile33o L2: both were refused)."""
-    return any(kind is m or (kind.__module__, kind.__qualname__) == (m.__module__, m.__qualname__)
-               or (issubclass(kind, m) and set(kind.model_computed_fields) <= set(m.model_computed_fields))
-               for m in models)
-
-
 def _field_models(model: type[BaseModel]) -> Dict[str, Tuple[type, ...]]:
     """The table models each field of `model` takes (`_models`), by its name and by its key (an alias)."""
     out = {}
@@ -587,11 +675,11 @@ MAX_TOML_BYTES = 16 * 10**6
 links is about 1.5 MB): a bigger one, or a device such as /dev/zero, is refused, not read until memory
 runs out."""
 
-MAX_VALUES = MAX_TOML_BYTES // 2
-"""The most values (numbers, texts, lists, tables) `plain` reads in one value: as many as the largest scenario file
-can hold, a character and a separator each."""
-_TOO_MANY = (f"holds more than {MAX_VALUES:,} values, more than any scenario file can (one list held in many "
-             "places, or a container making values as it is read?)")
+MAX_WRITTEN = MAX_TOML_BYTES
+"""The most characters a file would need to write a value `plain` reads (`_written`: a text its characters and quotes,
+a key with its `=`, any other value at least a character and a separator): what the largest scenario file holds."""
+_TOO_MUCH = (f"would take more than {MAX_WRITTEN // 10**6} MB to write, more than any scenario file holds (one "
+             "list held in many places, or a container making values as it is read?)")
 
 MAX_TRACE_BYTES: int = _core.MAX_TRACE_FILE
 """The largest UDP trace file a scenario may name: the engine's bound (`traffic::frame_trace::MAX_FILE`, 256 MB), as it
