@@ -876,6 +876,64 @@ def test_a_value_past_what_a_file_writes_is_refused_before_it_is_made(case, valu
     assert e.value.field == "seed" and e.value.message.startswith(said), str(e.value)
 
 
+class _LyingText(str):
+    """A text of the user's that cannot say its length."""
+
+    def __len__(self):
+        raise RuntimeError("no length")
+
+
+class _BadItems(dict):
+    """A table of the user's whose items cannot be read."""
+
+    def items(self):
+        raise RuntimeError("no items")
+
+
+class _Triples(dict):
+    """A table of the user's whose items are no pairs."""
+
+    def items(self):
+        return [("a", 1, 2)]
+
+
+@pytest.mark.parametrize("case, value, said", [
+    # review-hostile33q H1: a text's length read through its own __len__ (a RuntimeError, an OverflowError)
+    ("text", lambda: _LyingText("3"), "Input should be a valid integer"),
+    # H2: an empty list held a million times and more, cheap to write but not to walk (1 GB, 20 s)
+    ("lists", lambda: [[[]] * 1000] * 1100, "holds more than 1,000,000 lists and tables"),
+    # M1: a table's items() raising, or giving what is no pair
+    ("items", lambda: _BadItems(a=1), "its items cannot be read (RuntimeError: 'no items')"),
+    ("pairs", lambda: _Triples(a=1), "its items are not (key, value) pairs: ('a', 1, 2)"),
+    # a view of 10^10 bytes, whose bytes were made to be shown
+    ("view", lambda: memoryview(__import__("numpy").broadcast_to(__import__("numpy").uint8(0), (10**10,))),
+     "a memoryview of 10,000,000,000 bytes is bytes"),
+])
+def test_a_containers_own_methods_are_not_trusted(case, value, said):
+    s = apply_overrides(load_scenario("a-base"), SMALL_A)
+    with pytest.raises(ScenarioError) as e:
+        s.model_copy(update={"seed": value()}).rechecked()
+    assert e.value.field == "seed" and e.value.message.startswith(said), str(e.value)
+
+
+def test_a_key_given_as_a_field_and_as_an_extra_key_is_refused():
+    # review-hostile33q M2: an extra="allow" model's extra key written as one of its fields (`from_` is `from`)
+    # replaced the field's value without a word.
+    from pydantic import ConfigDict
+
+    from pacesim.scenario import Core
+
+    class Loose(Core):
+        model_config = ConfigDict(extra="allow")
+
+    s = apply_overrides(load_scenario("a-base"), SMALL_A)
+    core = Loose.model_construct(**vars(s.core))
+    object.__setattr__(core, "__pydantic_extra__", {"buffer": "9KB"})
+    with pytest.raises(ScenarioError) as e:
+        s.model_copy(update={"core": core}).rechecked()
+    assert (e.value.field, e.value.message) == ("core.buffer", "given twice (a field and an extra key written alike)")
+
+
 def test_a_models_extra_keys_are_named_and_a_class_of_any_metaclass_is_read():
     # review-hostile33p H1: an extra="allow" subclass keeps a key apart from its fields, which was dropped without a
     # word; L1: a metaclass defining __eq__ made the class unhashable for a cache (a TypeError); L4: a subclass
@@ -933,9 +991,8 @@ def test_one_list_held_at_every_level_of_another_is_weighed_at_once_not_walked()
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, before)
-    assert (e.value.field, e.value.message) == ("core.buffer", "would take more than 16 MB to write, more than any "
-                                                "scenario file holds (one list held in many places, or a container "
-                                                "making values as it is read?)")
+    assert (e.value.field, e.value.message) == ("core.buffer", "holds more than 1,000,000 lists and tables (one list "
+                                                "held in many places, or a container making values as it is read?)")
     udp = UdpSource(kind="cbr", rate="1Mbps", size="200B")  # one model held three times is three sources
     assert _unchecked(s, ["traffic", "udp"], [udp] * 3).rechecked().traffic.udp == [udp] * 3
 

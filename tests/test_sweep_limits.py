@@ -843,3 +843,7 @@ def test_reading_a_sweep_shows_its_variants_check(tmp_path, monkeypatch, capsys)
     assert "checking variants" not in capsys.readouterr().err
     with pytest.raises(SweepError, match="bar: True is not a rich Progress"):
         load_sweep(tmp_path / "many.toml", None, True)
+    (tmp_path / "none.toml").write_text(f'name = "none"\nset = [{set_}]\n[axes]\n"core.buffer" = ["3KB", "4KB"]\n')
+    with progress.bar(True) as bar:  # no variants: no line (review-hostile33q L2: "0/0")
+        load_sweep(tmp_path / "none.toml", None, bar)
+        assert not bar.tasks

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union, get_args, get_origin
+from typing import Annotated, Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union, get_args, get_origin
 
 import tomli_w
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
@@ -203,54 +203,75 @@ def plain(value: Any, where: Tuple[Union[str, int], ...], models: Tuple[type, ..
 
 
 class _Walk:
-    """One `plain` walk of `value` (at `where`): the lists, tables and models it has entered (by id, each held), and
+    """One `plain` walk of `value` (at `where`): the lists, tables and models it has entered (by id), and
     whether the whole value has been weighed (`_weight`), as it is once one of them is reached again (one value held
     in several places: a list held at every level of another was walked and copied at its 2^levels paths,
-    review-hostile33n M3: 21 lists, 2^20 paths, 29.6 s); the characters a file would need to write what the walk
-    has made so far (`spent`; past `MAX_WRITTEN` refused, whatever the value claims to hold: a container of the
-    user's making may make a fresh value at each look, review-hostile33o L3, review-hostile33p H5); whether numbers
-    are marked a file's (`held`), and whether the walk is in a table given as a dict (`written`)."""
+    review-hostile33n M3: 21 lists, 2^20 paths, 29.6 s); what the walk has made so far, each value as it is made:
+    the characters a file would need to write it (`spent`, past `MAX_WRITTEN` refused, whatever the value claims to
+    hold: a container of the user's may make a fresh value at each look, review-hostile33o L3, 33p H5) and its lists
+    and tables (`tables`, past `MAX_TABLES`: each costs a walk far more than its two brackets, 33q H2), with the
+    field whose one value took the most (`largest`: the one a refusal names when it took half the budget, 33q L1);
+    whether numbers are marked a file's (`held`), and whether the walk is in a table given as a dict (`written`)."""
 
     def __init__(self, value: Any, where: Tuple[Union[str, int], ...], held: bool) -> None:
         self.value, self.where, self.held = value, where, held
         self.written = False
-        self.entered: Dict[int, Any] = {}
+        self.entered: Set[int] = set()  # ids only: a fresh container freed may give its id to another, which
+        # weighs the whole value once (bounded as the walk is), and holding each would keep every fresh one alive
         self.weighed = False
-        self.spent = 0
+        self.spent = self.tables = 0
+        self.largest: Tuple[int, Tuple[Union[str, int], ...]] = (0, where)
 
-    def enter(self, value: Any) -> None:
-        """`value`, a list, table or model, is walked."""
+    def enter(self, value: Any, field: Tuple[Union[str, int], ...]) -> None:
+        """`value`, a list, table or model at `field`, is walked: counted, and the whole value weighed at once if
+        it has been walked before."""
+        self.tables += 1
+        if self.tables > MAX_TABLES:
+            raise ScenarioError(_path(field), _TOO_MANY_TABLES)
         if id(value) not in self.entered:
-            self.entered[id(value)] = value
+            self.entered.add(id(value))
         elif not self.weighed:
             self.weighed = True
-            _weight(self.value, self.where, {}, MAX_WRITTEN)
+            _weight(self.value, self.where, {}, (MAX_WRITTEN, MAX_TABLES))
 
     def spend(self, cost: int, field: Tuple[Union[str, int], ...]) -> None:
-        """`cost` more characters written, at `field`: a ScenarioError naming it past `MAX_WRITTEN`."""
+        """`cost` more characters written, at `field`: a ScenarioError past `MAX_WRITTEN` (`too_much`)."""
         self.spent += cost
+        if cost > self.largest[0]:
+            self.largest = (cost, field)
         if self.spent > MAX_WRITTEN:
-            raise ScenarioError(_path(field), _TOO_MUCH)
+            raise self.too_much(field)
 
     def room(self) -> int:
         """The characters left to write."""
         return MAX_WRITTEN - self.spent
 
+    def too_much(self, field: Tuple[Union[str, int], ...], cost: int = 0) -> ScenarioError:
+        """The refusal of a value past the budget at `field` (the next to take `cost`): it names the field of the one
+        value that took half the budget, if one did, else `field`."""
+        if max(cost, self.largest[0]) > MAX_WRITTEN // 2 and self.largest[0] > cost:
+            field = self.largest[1]
+        return ScenarioError(_path(field), _TOO_MUCH)
+
 
 def _written(value: Any) -> int:
-    """The characters a file needs at least to write `value` itself, not what it holds: a text its characters and
-    two quotes, a list or a table its two brackets, anything else a character and a separator."""
-    return len(value) + 2 if isinstance(value, str) else 2
+    """The characters a file needs at least to write `value` itself, not what it holds: a text its characters (as
+    `str` counts them: a subclass's `__len__` may lie or raise, review-hostile33q H1) and two quotes, a list or a
+    table its two brackets, anything else a character and a separator."""
+    return str.__len__(value) + 2 if isinstance(value, str) else 2
+
+
+def _array_lists(array: Any) -> int:
+    """The lists numpy's `tolist` makes of `array`: one, then one an element at each level but the last (one of
+    shape (10^8, 0) holds no element but makes 10^8 lists, review-hostile33p H2)."""
+    return sum(math.prod(array.shape[:k]) for k in range(array.ndim))
 
 
 def _array_written(array: Any) -> int:
-    """`_written` of all numpy's `tolist` makes of `array` (its lists, whatever they hold: one of shape (10^8, 0) holds
-    no element but makes 10^8 lists, review-hostile33p H2; a text element at most its dtype's length, H3)."""
-    shape, lists = array.shape, 0
-    for k in range(len(shape)):  # the lists at each level: 1, shape[0], shape[0] * shape[1], ...
-        lists += math.prod(shape[:k])
+    """`_written` of all numpy's `tolist` makes of `array`: its lists, its elements (a text at most its dtype's
+    length, review-hostile33p H3)."""
     each = 2 + (array.dtype.itemsize // 4 if array.dtype.kind == "U" else 0)
-    return 2 * lists + int(array.size) * each
+    return 2 * _array_lists(array) + int(array.size) * each
 
 
 def _length(value: Any, field: Tuple[Union[str, int], ...]) -> int:
@@ -264,67 +285,90 @@ def _length(value: Any, field: Tuple[Union[str, int], ...]) -> int:
         raise ScenarioError(_path(field), f"its length cannot be read ({type(e).__name__}: {_shown(str(e))})") from None
 
 
+def _unreadable(field: Tuple[Union[str, int], ...], e: Exception) -> ScenarioError:
+    """The refusal of a container of the user's whose items cannot be read (`e`, what it raised)."""
+    return ScenarioError(_path(field), f"its items cannot be read ({type(e).__name__}: {_shown(str(e))})")
+
+
 def _each(items: Any, field: Tuple[Union[str, int], ...]) -> Iterator[Any]:
     """The items of `items`, iterated lazily; an exception the user's iterator raises is a ScenarioError naming the
     field (review-hostile33p M2), never theirs."""
     try:
         it = iter(items)
     except Exception as e:
-        raise ScenarioError(_path(field), f"its items cannot be read ({type(e).__name__}: {_shown(str(e))})") from None
+        raise _unreadable(field, e) from None
     while True:
         try:
             item = next(it)
         except StopIteration:
             return
         except Exception as e:
-            raise ScenarioError(_path(field), f"its items cannot be read ({type(e).__name__}: {_shown(str(e))})") \
-                from None
+            raise _unreadable(field, e) from None
         yield item
 
 
+def _pairs(mapping: Any, field: Tuple[Union[str, int], ...]) -> Iterator[Tuple[Any, Any]]:
+    """A mapping's (key, value) pairs as `_each` reads items: its `items()` called, and each item checked a pair, in
+    the same ScenarioError (review-hostile33q M1: an `items()` raising, or giving what is no pair)."""
+    try:
+        items = dict.items(mapping) if type(mapping) is dict else mapping.items()
+    except Exception as e:
+        raise _unreadable(field, e) from None
+    for pair in _each(items, field):
+        if type(pair) is not tuple or len(pair) != 2:
+            raise ScenarioError(_path(field), f"its items are not (key, value) pairs: {_shown(pair)}")
+        yield pair
+
+
 def _fields(model: BaseModel, field: Tuple[Union[str, int], ...]) -> Iterator[Tuple[str, Any]]:
-    """A model's values by name: its fields' and any key set on it that is none of them (`model_copy(update=...)`
-    puts those with the fields; an `extra="allow"` model keeps them apart, review-hostile33p H1)."""
-    yield from vars(model).items()
+    """A model's values by name, as its instance dict holds them (whatever a subclass of dict there says, review-
+    hostile33q M1), and any key kept apart from them (an `extra="allow"` model's, review-hostile33p H1)."""
+    values = vars(model)
     extra = getattr(model, "__pydantic_extra__", None)
-    if extra:
-        yield from _each(extra.items(), field)
+    for held, what in ((values, "values"), (extra, "extra keys (__pydantic_extra__)")):
+        if held is None:
+            continue
+        if not isinstance(held, dict):
+            raise ScenarioError(_path(field), f"its {what} are {_shown(held)}, not a table")
+        yield from _pairs(dict(dict.items(held)), field)
 
 
-def _weight(value: Any, field: Tuple[Union[str, int], ...], seen: Dict[int, Tuple[Any, int]], room: int,
-            depth: int = 0) -> int:
+def _weight(value: Any, field: Tuple[Union[str, int], ...], seen: Dict[int, Tuple[Any, Tuple[int, int]]],
+            room: Tuple[int, int], depth: int = 0) -> Tuple[int, int]:
     """The characters a file needs at least to write `value` (`_written` of it and of all it holds, at every path it
-    is reached by, a table's keys with theirs), at `depth` below `field`'s, each list's, table's and model's made
-    once (`seen`: by id, holding it), so that a value holding one list in many places is weighed at once, not
-    walked; its items read one at a time (a list of the user's may never end, review-hostile33p H4); a
-    ScenarioError naming the field past `room` (or nested past `MAX_DEPTH`, as `_plain` says)."""
+    is reached by, a table's keys with theirs) and its lists and tables, at `depth` below `field`'s, each list's,
+    table's and model's made once (`seen`: by id, holding it), so that a value holding one list in many places is
+    weighed at once, not walked; its items read one at a time (a list of the user's may never end,
+    review-hostile33p H4); a ScenarioError naming the field past `room` (`MAX_WRITTEN`, `MAX_TABLES`; or nested past
+    `MAX_DEPTH`, as `_plain` says)."""
     if depth > MAX_DEPTH:
         raise ScenarioError(_path(field), f"nested more than {MAX_DEPTH} levels deep (a list or table holding itself?)")
     array = type(value).__module__ == "numpy" and bool(getattr(value, "ndim", 0))
     if not array and (not isinstance(value, (BaseModel, list, tuple, Mapping)) or isinstance(value, (str, int, float))):
-        return _written(value)
+        return _written(value), 0
     known = seen.get(id(value))
     if known is not None:
         return known[1]
     if array:
-        total = _array_written(value)
+        written, tables = _array_written(value), _array_lists(value)
     else:
-        total = 2
+        written, tables = 2, 1
         if isinstance(value, BaseModel):
             items = ((field + (key,), key, item) for key, item in _fields(value, field))
         elif isinstance(value, Mapping):
-            items = ((field, key, item) for key, item in _each(value.items(), field))
+            items = ((field, key, item) for key, item in _pairs(value, field))
         else:
             items = ((field, None, item) for item in _each(value, field))
         for place, key, item in items:
-            total += (_written(key) - 1 if isinstance(key, str) else 0) + _weight(item, place, seen, room - total,
-                                                                                  depth + 1)
-            if total > room:
+            more, inner = _weight(item, place, seen, (room[0] - written, room[1] - tables), depth + 1)
+            written += more + (_written(key) - 1 if isinstance(key, str) else 0)
+            tables += inner
+            if written > room[0] or tables > room[1]:
                 break
-    if total > room:
-        raise ScenarioError(_path(field), _TOO_MUCH)
-    seen[id(value)] = (value, total)
-    return total
+    if written > room[0] or tables > room[1]:
+        raise ScenarioError(_path(field), _TOO_MUCH if written > room[0] else _TOO_MANY_TABLES)
+    seen[id(value)] = (value, (written, tables))
+    return written, tables
 
 
 def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[str, int], ...],
@@ -353,7 +397,7 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
             named = " or a " + " or a ".join(m.__name__ for m in models) if models else ""
             raise ScenarioError(_path(where), f"a model of type {kind.__name__} is not this table's: give a table (a "
                                               f"dict){named}")
-        walk.enter(value)
+        walk.enter(value, field)
         walk.spend(2, field)
         written, walk.written = walk.written, False
         table = _plain_table(value, own, where, walk, depth)
@@ -364,8 +408,10 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
             raise ScenarioError(_path(where), f"{_shown(value)} is numpy's {value.dtype}, not a real number or text")
         if value.ndim:  # an array, weighed before `tolist` makes what it holds (review-hostile33o H1, 33p H2, H3)
             if _array_written(value) > walk.room():
-                raise ScenarioError(_path(field), _TOO_MUCH)
-            walk.enter(value)
+                raise walk.too_much(field, _array_written(value))
+            if _array_lists(value) > MAX_TABLES - walk.tables:
+                raise ScenarioError(_path(field), _TOO_MANY_TABLES)
+            walk.enter(value, field)
         held = value.tolist()  # Python's numbers; a long double stays one
         if type(held).__module__ == "numpy":
             held = _exactly_float(held, where)
@@ -379,24 +425,27 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
         whole = value == int(value)  # read exactly, not through a float (review-hostile33l H9)
         return _plain(int(value) if whole else _exactly_float(value, where), field, where, models, walk, depth)
     if isinstance(value, str) and _written(value) > walk.room():  # weighed before it is copied (review-hostile33p H3)
-        raise ScenarioError(_path(field), _TOO_MUCH)
+        raise walk.too_much(field, _written(value))
     for base in (int, float, str):  # the value the subclass holds, read by the base's own method, not one it overrides
         if isinstance(value, base):
             return _plain(getattr(base, f"__{base.__name__}__")(value), field, where, models, walk, depth)
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        raise ScenarioError(_path(where), f"{_shown(bytes(value))} is bytes, not text: write it as a string")
+    if isinstance(value, (bytes, bytearray)):
+        raise ScenarioError(_path(where), f"{_shown(bytes(value[:64]))} is bytes, not text: write it as a string")
+    if isinstance(value, memoryview):  # its bytes never made (a view of a broadcast array, review-hostile33q)
+        raise ScenarioError(_path(where), f"a memoryview of {value.nbytes:,} bytes is bytes, not text: write it as a "
+                                          "string")
     if isinstance(value, (Mapping, list, tuple)):
         if 2 * _length(value, field) > walk.room():  # what it claims to hold, before it is read
-            raise ScenarioError(_path(field), _TOO_MUCH)
-        walk.enter(value)
+            raise walk.too_much(field)
+        walk.enter(value, field)
         walk.spend(2, field)
     if isinstance(value, Mapping):
         table, written, walk.written = {}, walk.written, walk.held
-        for key, item in _each(value.items(), field):
+        for key, item in _pairs(value, field):
             if not isinstance(key, str):
                 raise ScenarioError(_path(where), f"a table's keys are text; {_shown(key)} is of type {type(key).__name__}")
             if _written(key) > walk.room():
-                raise ScenarioError(_path(field), _TOO_MUCH)
+                raise walk.too_much(field, _written(key))
             key = str.__str__(key)
             walk.spend(_written(key) - 1, field)
             table[key] = _plain(item, field, where + (key,), _inner(models, key), walk, depth + 1)
@@ -413,13 +462,18 @@ def _plain_table(model: BaseModel, own: type, where: Tuple[Union[str, int], ...]
     """`plain` of a table's model, of class `own` or one `_ours` takes for it: its values by key (`own`'s fields'
     aliases), None left out where it is the field's default (the key left out), else refused; a key set on it that
     is none of `own`'s fields (`model_copy(update={"bufer": ...})`, a subclass's field or extra key) kept, for the
-    validation to name."""
+    validation to name; a key given twice (a field and an extra key written alike) refused (review-hostile33q M2:
+    the extra key's value was taken)."""
     table = {}
     fields = own.model_fields
     inner = _field_models(own)
     for name, value in _fields(model, where):
+        if not isinstance(name, str):
+            raise ScenarioError(_path(where), f"a table's keys are text; {_shown(name)} is of type {type(name).__name__}")
         info = fields.get(name)
-        key = info.alias or name if info is not None else name
+        key = info.alias or name if info is not None else str.__str__(name)
+        if key in table:
+            raise ScenarioError(_path(where + (key,)), "given twice (a field and an extra key written alike)")
         if value is None and info is not None:
             if info.is_required() or info.get_default(call_default_factory=True) is not None:
                 raise ScenarioError(_path(where + (key,)), "None is not a value of this key (leave it out for its "
@@ -680,6 +734,12 @@ MAX_WRITTEN = MAX_TOML_BYTES
 a key with its `=`, any other value at least a character and a separator): what the largest scenario file holds."""
 _TOO_MUCH = (f"would take more than {MAX_WRITTEN // 10**6} MB to write, more than any scenario file holds (one "
              "list held in many places, or a container making values as it is read?)")
+MAX_TABLES = 1_000_000
+"""The most lists and tables `plain` reads in one value: each takes a walk far more than the two characters a file
+writes it in (an empty list held a million times took 1 GB and 20 s, review-hostile33q H2); a graph of 100,000 links
+holds some 300,000."""
+_TOO_MANY_TABLES = (f"holds more than {MAX_TABLES:,} lists and tables (one list held in many places, or a "
+                    "container making values as it is read?)")
 
 MAX_TRACE_BYTES: int = _core.MAX_TRACE_FILE
 """The largest UDP trace file a scenario may name: the engine's bound (`traffic::frame_trace::MAX_FILE`, 256 MB), as it

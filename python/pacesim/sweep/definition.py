@@ -564,7 +564,9 @@ class Sweep:
 
             if not isinstance(bar, Progress):  # review-hostile33p L4: True gave an AttributeError
                 raise SweepError(f"bar: {shown(bar)} is not a rich Progress (progress.bar) to show the variants' check on")
-            task = bar.add_task(f"{self.name}: checking variants", total=len(self.variants), failed="")
+        shown_on = bar if self.variants else None  # no line for no variants (review-hostile33q L2)
+        if shown_on is not None:
+            task = shown_on.add_task(f"{self.name}: checking variants", total=len(self.variants), failed="")
         for name, overrides in self.variants.items():
             for i, item in enumerate(overrides):
                 if not item.partition("=")[0].strip() or "=" not in item:
@@ -577,8 +579,8 @@ class Sweep:
             alone[name] = _changes(fixed_engine, variant.to_engine(), ())
             if VARIANT in self.axes and name in self.axes[VARIANT]:
                 _weigh_with_variant(name, variant, self.axes, self.max_memory)
-            if bar is not None:
-                bar.update(task, advance=1)
+            if shown_on is not None:
+                shown_on.update(task, advance=1)
         if VARIANT in self.axes:
             self._alone[list(self.axes).index(VARIANT)] = [alone[v] for v in self.axes[VARIANT]]
         _overlapping(self.axes, self.variants, [("set", self.set)])
