@@ -916,6 +916,42 @@ def test_a_containers_own_methods_are_not_trusted(case, value, said):
     assert e.value.field == "seed" and e.value.message.startswith(said), str(e.value)
 
 
+def test_what_a_file_can_hold_is_read_back_within_the_budget(monkeypatch):
+    # review-hostile33r L3: 280,000 UDP sources of a 10.6 MB file loaded but were refused by `rechecked` (so by
+    # `pacesim run --set`), whose walk counted each model's keys and the defaults the file left out. With the
+    # budget set to the file's own length, the file's scenario is read back.
+    import tomllib
+
+    from pacesim import scenario as module
+
+    text = "[traffic]\nudp=[" + ",".join(['{kind="cbr",rate="1bps",sizes=["1B"]}'] * 2000) + "]\n"
+    s = parse_scenario(tomllib.loads(text), engine=False)
+    monkeypatch.setattr(module, "MAX_WRITTEN", len(text))
+    assert len(s.rechecked(engine=False).traffic.udp) == 2000
+
+
+def test_an_update_by_a_fields_key_is_that_field_and_a_users_repr_is_not_called_to_refuse():
+    # review-hostile33r L1: `model_copy(update={"from": ...})` (the key of `from_`) was refused as given twice, and
+    # M1: refusals showed a value by its own __repr__, whose exception (or a list nested past Python's recursion)
+    # came out raw.
+    from pacesim.scenario import UdpSource
+
+    class R:
+        def __repr__(self):
+            raise RuntimeError("no repr")
+
+    class Pairs(dict):
+        def items(self):
+            return [R()]
+
+    s = apply_overrides(load_scenario("a-base"), SMALL_A)
+    u = UdpSource(kind="cbr", rate="1Mbps", size="200B").model_copy(update={"from": "h-a"})
+    assert _unchecked(s, ["traffic", "udp"], [u]).rechecked(engine=False).traffic.udp[0].from_ == "h-a"
+    with pytest.raises(ScenarioError) as e:
+        s.model_copy(update={"seed": Pairs(a=1)}).rechecked()
+    assert (e.value.field, e.value.message) == ("seed", "its items are not (key, value) pairs: an object of type R")
+
+
 def test_a_key_given_as_a_field_and_as_an_extra_key_is_refused():
     # review-hostile33q M2: an extra="allow" model's extra key written as one of its fields (`from_` is `from`)
     # replaced the field's value without a word.
