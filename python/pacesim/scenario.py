@@ -341,25 +341,18 @@ def _pairs(mapping: Any, field: Tuple[Union[str, int], ...]) -> Iterator[Tuple[A
 
 def _fields(model: BaseModel, field: Tuple[Union[str, int], ...]) -> Iterator[Tuple[str, Any]]:
     """A model's values by name, as its instance dict holds them (whatever a subclass of dict there says, review-
-    hostile33q M1), then any key kept apart from them (an `extra="allow"` model's, review-hostile33p H1; `_EXTRA`
-    between them)."""
+    hostile33q M1), then any key kept apart from them (an `extra="allow"` model's, review-hostile33p H1)."""
     values = vars(model)
     try:
         extra = object.__getattribute__(model, "__pydantic_extra__")
     except AttributeError:
         extra = None
     for held, what in ((values, "values"), (extra, "extra keys (__pydantic_extra__)")):
-        if held is extra:
-            yield _EXTRA
         if held is None:
             continue
         if not isinstance(held, dict):
             raise ScenarioError(_path(field), f"its {what} are {_said(held)}, not a table")
         yield from _each(dict.items(held), field)  # a dict's own pairs, nothing of theirs called
-
-
-_EXTRA = ("", None)
-"""What `_fields` gives between a model's values and its extra keys (this tuple itself, told by identity)."""
 
 
 def _weight(value: Any, field: Tuple[Union[str, int], ...], seen: Dict[int, Tuple[Any, Tuple[int, int]]],
@@ -384,7 +377,6 @@ def _weight(value: Any, field: Tuple[Union[str, int], ...], seen: Dict[int, Tupl
         written, tables = 2, 1
         if isinstance(value, BaseModel):  # its keys are its class's, not the user's: free, as a None left out is
             items = ((field + (key,), None, item) for key, item in _fields(value, field) if item is not None)
-            # (`_EXTRA`'s None left out with them)
         elif isinstance(value, Mapping):
             items = ((field, key, item) for key, item in _pairs(value, field))
         else:
@@ -492,24 +484,28 @@ def _plain_table(model: BaseModel, own: type, where: Tuple[Union[str, int], ...]
     """`plain` of a table's model, of class `own` or one `_ours` takes for it: its values by key (`own`'s fields'
     aliases), None left out where it is the field's default (the key left out), else refused; a key set on it that
     is none of `own`'s fields (`model_copy(update={"bufer": ...})`, a subclass's field or extra key) kept, for the
-    validation to name; a key set on it as a field's key (`model_copy(update={"from": ...})` for `from_`) the field's
-    value, as pydantic's update would be; an extra key written as a field's refused (review-hostile33q M2: its value
-    was taken without a word; review-hostile33r L1: an update by the key was refused)."""
-    table = {}
+    validation to name, and counted as a file's key (review-hostile33s H1: a 20 MB key held 100 times was free);
+    two that are one key (a field and a key set or kept as its key: `from_` and `from`) refused, whichever the
+    model says (review-hostile33q M2, 33s M1: the later was taken without a word)."""
+    table: dict = {}
+    given: Dict[str, str] = {}  # by key: the name it was given as
     fields = own.model_fields
     inner = _field_models(own)
-    extra = False
-    for pair in _fields(model, where):
-        if pair is _EXTRA:
-            extra = True
-            continue
-        name, value = pair
+    for name, value in _fields(model, where):
         if not isinstance(name, str):
             raise ScenarioError(_path(where), f"a table's keys are text; {_said(name)} is of type {type(name).__name__}")
+        if _written(name) > walk.room():
+            raise walk.too_much(where, _written(name))
+        name = str.__str__(name)  # its text, whatever a subclass's __hash__ says (review-hostile33s M2)
         info = fields.get(name)
-        key = info.alias or name if info is not None else str.__str__(name)
-        if key in table and extra:
-            raise ScenarioError(_path(where + (key,)), "given twice (a field and an extra key written alike)")
+        key = info.alias or name if info is not None else name
+        if key in given:
+            field = next((n for n in (given[key], name) if n in fields), name)
+            raise ScenarioError(_path(where + (key,)), f"given twice, as {given[key]!r} and as {name!r} (a change "
+                                                      f"through model_copy(update=...) names the field: {field!r})")
+        given[key] = name
+        if info is None:
+            walk.spend(_written(name) - 1, where)
         if value is None and info is not None:
             if info.is_required() or info.get_default(call_default_factory=True) is not None:
                 raise ScenarioError(_path(where + (key,)), "None is not a value of this key (leave it out for its "
@@ -769,10 +765,10 @@ MAX_WRITTEN = MAX_TOML_BYTES
 a key with its `=`, any other value at least a character and a separator): what the largest scenario file holds."""
 _TOO_MUCH = (f"would take more than {MAX_WRITTEN // 10**6} MB to write, more than any scenario file holds (one "
              "list held in many places, or a container making values as it is read?)")
-MAX_TABLES = 1_000_000
+MAX_TABLES = 2_000_000
 """The most lists and tables `plain` reads in one value: each takes a walk far more than the two characters a file
 writes it in (an empty list held a million times took 1 GB and 20 s, review-hostile33q H2); a graph of 100,000 links
-holds some 300,000."""
+holds some 1,100,000, eleven a link with the tables its model fills in (review-hostile33s M3: refused at 1,000,000)."""
 _TOO_MANY_TABLES = (f"holds more than {MAX_TABLES:,} lists and tables (one list held in many places, or a "
                     "container making values as it is read?)")
 
