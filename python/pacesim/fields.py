@@ -289,6 +289,19 @@ class FrozenList(list):
         return new
 
 
+MAX_STRANGE_KEYS = 100
+"""The most keys one table may be given that are none of its fields' before it is refused as a whole: every table of
+a scenario is closed, and pydantic makes an error of each such key (1.9 million short keys took 10 s and 2.4 GB,
+1.5 million given in a dict 6.9 s and 2.0 GB, review-hostile33t M1); up to it each is named."""
+
+
+def too_many_strange(strange: List[Any]) -> str:
+    """The refusal of a table given more than `MAX_STRANGE_KEYS` keys that are none of its own, `strange` the first
+    of them."""
+    first = ", ".join(shown(k) for k in strange[:3])
+    return f"holds more than {MAX_STRANGE_KEYS} keys that are none of its own ({first}, ...): a table takes its own keys only"
+
+
 class _Model(BaseModel):
     # Strict: no boolean or string is taken for a number (`w_q = true`, "0.5");
     # an assignment (`s.core.buffer = "5KB"`) is parsed and checked as a file's value is.
@@ -304,6 +317,18 @@ class _Model(BaseModel):
         """A number given as -0.0 (a dict, `model_validate`, an assignment) as 0.0, as the files' and --set's
         are read (`scenario._float`): one zero, with one key and one printed form."""
         return 0.0 if type(value) is float and value == 0 else value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _few_strange_keys(cls, data: Any) -> Any:
+        """A table given as a dict with more than `MAX_STRANGE_KEYS` keys none of its own refused as one error, before
+        pydantic makes one of each. A key's text is read as str's own (no method of a subclass's is called)."""
+        if isinstance(data, dict) and len(data) > len(cls.model_fields) + MAX_STRANGE_KEYS:
+            own = set(cls.model_fields) | {f.alias for f in cls.model_fields.values() if f.alias}
+            strange = [k for k in dict.keys(data) if not (isinstance(k, str) and str.__str__(k) in own)]
+            if len(strange) > MAX_STRANGE_KEYS:
+                raise ValueError(too_many_strange(strange))
+        return data
 
     @model_validator(mode="after")
     def _frozen_lists(self) -> _Model:

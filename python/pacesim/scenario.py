@@ -31,8 +31,8 @@ import tomli_w
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from . import _core, scenario_tables, schema
-from .fields import (HELD, MAX_SEED, Checked, PositiveSize, ScenarioError, SizeRange, WrittenFloat, WrittenInt, _Model,
-                     read_bounded, special)
+from .fields import (HELD, MAX_SEED, MAX_STRANGE_KEYS, Checked, PositiveSize, ScenarioError, SizeRange, WrittenFloat,
+                     WrittenInt, _Model, read_bounded, special, too_many_strange)
 from .messages import shown as _shown
 from .tmix import vectors_path
 from .topology import KINDS, EBase, Topology, core_defaults
@@ -463,6 +463,7 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
         walk.spend(2, field)
     if isinstance(value, Mapping):
         table, written, walk.written = {}, walk.written, walk.held
+        known, strange = _own_keys(models), []
         for key, item in _pairs(value, field):
             if not isinstance(key, str):
                 raise ScenarioError(_path(where), f"a table's keys are text; {_said(key)} is of type {type(key).__name__}")
@@ -470,6 +471,8 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
                 raise walk.too_much(field, _written(key))
             key = str.__str__(key)
             walk.spend(_written(key) - 1, field)
+            if models and key not in known:
+                strange = _strange(strange, key, where)
             table[key] = _plain(item, field, where + (key,), _inner(models, key), walk, depth + 1)
         walk.written = written
         return table
@@ -489,6 +492,7 @@ def _plain_table(model: BaseModel, own: type, where: Tuple[Union[str, int], ...]
     model says (review-hostile33q M2, 33s M1: the later was taken without a word)."""
     table: dict = {}
     given: Dict[str, str] = {}  # by key: the name it was given as
+    strange: List[str] = []  # keys none of `own`'s fields
     fields = own.model_fields
     inner = _field_models(own)
     for name, value in _fields(model, where):
@@ -506,6 +510,7 @@ def _plain_table(model: BaseModel, own: type, where: Tuple[Union[str, int], ...]
         given[key] = name
         if info is None:
             walk.spend(_written(name) - 1, where)
+            strange = _strange(strange, key, where)
         if value is None and info is not None:
             if info.is_required() or info.get_default(call_default_factory=True) is not None:
                 raise ScenarioError(_path(where + (key,)), "None is not a value of this key (leave it out for its "
@@ -526,6 +531,21 @@ def _ours(kind: type, models: Tuple[type, ...]) -> Optional[type]:
                          and set(kind.model_computed_fields) <= set(m.model_computed_fields)):
             return m
     return None
+
+
+def _strange(strange: List[str], key: str, where: Tuple[Union[str, int], ...]) -> List[str]:
+    """`strange`, the keys of the table at `where` that are none of its fields' (each kept for the validation to
+    name), with `key` too; a ScenarioError once there are more than `MAX_STRANGE_KEYS` (as `_Model` refuses a dict)."""
+    if len(strange) == MAX_STRANGE_KEYS:
+        raise ScenarioError(_path(where), too_many_strange(strange))
+    strange.append(key)
+    return strange
+
+
+@functools.lru_cache(maxsize=None)
+def _own_keys(models: Tuple[type, ...]) -> frozenset:
+    """The keys a table of one of `models` takes: its fields' names and aliases."""
+    return frozenset(key for model in models for key in _field_models(model))
 
 
 @functools.lru_cache(maxsize=None)
