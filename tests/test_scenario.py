@@ -975,25 +975,45 @@ def test_a_key_that_is_no_field_is_counted_as_a_files():
 def test_a_table_given_more_than_a_hundred_keys_none_of_its_own_is_refused_as_one():
     # review-hostile33t M1: every such key became one of pydantic's errors, through a model (1.9 million set on a
     # Core: 10 s, 2.4 GB) and through a dict (1.5 million: 6.9 s, 2.0 GB). Up to 100 each is named; past it the table
-    # is refused at once, by the walk of a model and by the model of a dict alike.
+    # is refused at once, named at its first unknown key, by the walk of a model and by the model of a dict alike,
+    # whatever the table's own keys given (the review of 0118e6a: L4, a dict of few own keys was named key by key to
+    # 124), at the top level (M3: named nothing), for a dict whose __len__ says 0 (M1) and for a key whose __repr__
+    # raises (M2: a traceback).
     from pacesim.fields import MAX_STRANGE_KEYS
+
+    class Zero(dict):
+        def __len__(self):
+            return 0
+
+    class Key(str):
+        def __repr__(self):
+            raise RuntimeError("no repr")
 
     s = apply_overrides(load_scenario("a-base"), SMALL_A)
     data = s.model_dump(mode="json", by_alias=True)
-    refusal = ("core", "holds more than 100 keys that are none of its own ('k0', 'k1', 'k2', ...): a table takes its "
-               "own keys only")
+    refusal = ("unknown key, one of more than 100 in its table that are none of its own ('k0', 'k1', 'k2', ...): a "
+               "table takes its own keys only")
     for n, refused in ((MAX_STRANGE_KEYS, False), (MAX_STRANGE_KEYS + 1, True), (10**5, True)):
+        strange = {f"k{i}": 1 for i in range(n)}
         core = type(s.core).model_construct(**vars(s.core))
-        core.__dict__.update({f"k{i}": 1 for i in range(n)})
-        given = dict(data, core=dict(data["core"], **{f"k{i}": 1 for i in range(n)}))
-        for check in (s.model_copy(update={"core": core}).rechecked, lambda: parse_scenario(given)):
+        core.__dict__.update(strange)
+        cases = [(s.model_copy(update={"core": core}).rechecked, "core"),
+                 (lambda: parse_scenario(dict(data, core=dict(data["core"], **strange))), "core"),
+                 (lambda: parse_scenario(dict(data, tcp={"window": 20, **strange})), "tcp"),
+                 (lambda: parse_scenario(dict(data, core=Zero(data["core"], **strange))), "core"),
+                 (lambda: parse_scenario(dict(data, **strange)), "")]
+        for check, table in cases:
             with pytest.raises(ScenarioError) as e:
                 check()
+            assert e.value.field == ".".join(filter(None, [table, "k0"]))
             if refused:
-                assert (e.value.field, e.value.message) == refusal
+                assert e.value.message == refusal
             else:
-                assert e.value.field == "core.k0" and e.value.message.startswith("unknown key 'k0'")
+                assert e.value.message.startswith("unknown key 'k0'")
                 assert e.value.message.endswith(f"and {n - 4:,} more")
+    with pytest.raises(ScenarioError) as e:
+        parse_scenario(dict(data, core=dict(data["core"], **{Key(f"k{i}"): 1 for i in range(200)})))
+    assert (e.value.field, e.value.message) == ("core.k0", refusal)
 
 
 def test_a_key_given_as_a_field_and_as_an_extra_key_is_refused():

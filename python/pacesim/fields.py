@@ -295,11 +295,16 @@ a scenario is closed, and pydantic makes an error of each such key (1.9 million 
 1.5 million given in a dict 6.9 s and 2.0 GB, review-hostile33t M1); up to it each is named."""
 
 
-def too_many_strange(strange: List[Any]) -> str:
-    """The refusal of a table given more than `MAX_STRANGE_KEYS` keys that are none of its own, `strange` the first
-    of them."""
-    first = ", ".join(shown(k) for k in strange[:3])
-    return f"holds more than {MAX_STRANGE_KEYS} keys that are none of its own ({first}, ...): a table takes its own keys only"
+def too_many_strange(strange: List[Any]) -> ScenarioError:
+    """The refusal of a table given more than `MAX_STRANGE_KEYS` keys that are none of its own, `strange` the first of
+    them: named at the first that is text (as an unknown key is), each shown as str's own text (no method of a
+    subclass's called, review of 0118e6a M2)."""
+    text = [str.__str__(k) for k in strange if isinstance(k, str)]
+    first = ", ".join(shown(k) if isinstance(k, str) else "a key that is not text" for k in
+                      (str.__str__(k) if isinstance(k, str) else k for k in strange[:3]))
+    return ScenarioError(text[0] if text else "", f"unknown key, one of more than {MAX_STRANGE_KEYS} in its table "
+                                                  f"that are none of its own ({first}, ...): a table takes its own "
+                                                  "keys only")
 
 
 class _Model(BaseModel):
@@ -323,11 +328,11 @@ class _Model(BaseModel):
     def _few_strange_keys(cls, data: Any) -> Any:
         """A table given as a dict with more than `MAX_STRANGE_KEYS` keys none of its own refused as one error, before
         pydantic makes one of each. A key's text is read as str's own (no method of a subclass's is called)."""
-        if isinstance(data, dict) and len(data) > len(cls.model_fields) + MAX_STRANGE_KEYS:
-            own = set(cls.model_fields) | {f.alias for f in cls.model_fields.values() if f.alias}
+        if isinstance(data, dict) and dict.__len__(data) > MAX_STRANGE_KEYS:  # its own length (review M1)
+            own = {f.alias or name for name, f in cls.model_fields.items()}  # the keys a dict is read by
             strange = [k for k in dict.keys(data) if not (isinstance(k, str) and str.__str__(k) in own)]
             if len(strange) > MAX_STRANGE_KEYS:
-                raise ValueError(too_many_strange(strange))
+                raise too_many_strange(strange)
         return data
 
     @model_validator(mode="after")

@@ -321,10 +321,10 @@ def _wide_tables(data: dict):
     stack = [("", data)]
     while stack:
         path, value = stack.pop()
-        if isinstance(value, dict):
-            if len(value) > WIDE_TABLE_KEYS:
-                yield path, len(value)
-            stack += [(f"{path}.{k}" if path else str(k), v) for k, v in value.items() if isinstance(v, (dict, list))]
+        if isinstance(value, dict):  # a dict's own length and pairs, whatever a subclass says (review of 0118e6a)
+            if dict.__len__(value) > WIDE_TABLE_KEYS:
+                yield path, dict.__len__(value)
+            stack += [(f"{path}.{k}" if path else str(k), v) for k, v in dict.items(value) if isinstance(v, (dict, list))]
         elif isinstance(value, list):
             stack += [(f"{path}[{i}]", v) for i, v in enumerate(value) if isinstance(v, dict)]
 

@@ -537,15 +537,16 @@ def _strange(strange: List[str], key: str, where: Tuple[Union[str, int], ...]) -
     """`strange`, the keys of the table at `where` that are none of its fields' (each kept for the validation to
     name), with `key` too; a ScenarioError once there are more than `MAX_STRANGE_KEYS` (as `_Model` refuses a dict)."""
     if len(strange) == MAX_STRANGE_KEYS:
-        raise ScenarioError(_path(where), too_many_strange(strange))
+        e = too_many_strange(strange)
+        raise ScenarioError(_path(where + (e.field,)), e.message)
     strange.append(key)
     return strange
 
 
 @functools.lru_cache(maxsize=None)
 def _own_keys(models: Tuple[type, ...]) -> frozenset:
-    """The keys a table of one of `models` takes: its fields' names and aliases."""
-    return frozenset(key for model in models for key in _field_models(model))
+    """The keys a table of one of `models` given as a dict takes (a field's alias where it has one)."""
+    return frozenset(f.alias or name for model in models for name, f in model.model_fields.items())
 
 
 @functools.lru_cache(maxsize=None)
