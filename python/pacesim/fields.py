@@ -300,8 +300,7 @@ def too_many_strange(strange: List[Any]) -> ScenarioError:
     them: named at the first that is text (as an unknown key is), each shown as str's own text (no method of a
     subclass's called, review of 0118e6a M2)."""
     text = [str.__str__(k) for k in strange if isinstance(k, str)]
-    first = ", ".join(shown(k) if isinstance(k, str) else "a key that is not text" for k in
-                      (str.__str__(k) if isinstance(k, str) else k for k in strange[:3]))
+    first = ", ".join(shown(str.__str__(k)) if isinstance(k, str) else "a key that is not text" for k in strange[:3])
     return ScenarioError(text[0] if text else "", f"unknown key, one of more than {MAX_STRANGE_KEYS} in its table "
                                                   f"that are none of its own ({first}, ...): a table takes its own "
                                                   "keys only")
