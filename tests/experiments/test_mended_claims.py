@@ -10,14 +10,14 @@ from pacesim.metrics import _loss_event_rate
 from pacesim.reproduce.claims import spearman
 from pacesim.papers import FIGURES
 
-from .test_claims import A_BUFFERS, E_UDP, outcome, points
+from .test_claims import A_BUFFERS, E_UDP, claim, outcome, points
 
 E_BUFFERS = ["2KB", "3KB", "5KB", "8KB", "10KB", "15KB", "20KB", "30KB", "50KB"]
 MID = ["5KB", "8KB", "10KB", "15KB"]
 
 
 def test_every_mended_and_added_claim_quotes_the_papers_sentence():
-    for cid in ["A-fig21.2", "A-fig8.1", "A-fig4.5", "A-fig11.5", "A-fig12.5", "E-fig12.1", "E-fig16.1", "E-fig3.3",
+    for cid in ["A-fig21.1", "A-fig21.2", "A-fig8.1", "A-fig4.5", "A-fig11.5", "A-fig12.5", "E-fig12.1", "E-fig16.1", "E-fig3.3",
                 "E-fig3.7", "E-fig14.1", "E-fig14.3", "E-fig11.3", "E-fig5.4", "E-fig5.5", "E-fig5.7", "E-fig9.1",
                 "E-fig9.6", "E-fig4.3", "E-fig13.3", "E-fig13.5", "E-fig15.2", "E-fig17.2", "Q-tab2.1", "Q-tab2.2",
                 "Q-fig15.1", "Q-fig18.1", "Q-tab3.2", "Q-tab3.5", "W-s3.1", "W-s4.2", "W-s4.5", "W-s5.4", "W-s6.1"]:
@@ -69,6 +69,29 @@ def test_a_fig21_inflection_about_10_kb_on_a_grid_without_10_kb():
     assert outcome("A-fig21.2", run(rise_100=6.0)) == "not reproduced"  # 100 B's anomaly stronger than 40 B's
     anomaly = big[:5] + [0.10, 0.16, 0.17, 0.17, 0.17, 0.17]
     assert outcome("A-fig21.2", run(big=anomaly)) == "not reproduced"  # 1000 B dips then rises
+
+
+def test_a_fig21_bigger_packets_lose_more_at_every_buffer_two_nil_losses_aside():
+    # The record's shape at 1-4 KB: the smallest sizes lose nothing where a byte-limited queue keeps room for them.
+    # The old check began at 4 KB, the first buffer it passed at (at 2 KB 40 and 100 B tie at nil); now every
+    # buffer counts and only two nil losses, which the figure's log axis cannot order, are left aside.
+    nil = {"1KB": [0, 0, 0, 0, 1.0], "2KB": [0, 0, 5e-5, 0.017, 0.198], "4KB": [0, 3e-5, 1e-3, 0.034, 0.170]}
+
+    def run(at_1kb=None, at_2kb=None):
+        rows = []
+        for b in A_BUFFERS:
+            ys = nil.get(b, [1e-3 * (i + 1) for i in range(5)])
+            ys = at_1kb if b == "1KB" and at_1kb else at_2kb if b == "2KB" and at_2kb else ys
+            rows += [{"core.buffer": b, "traffic.udp[0].size": s, "core_udp_loss_rate": y}
+                     for s, y in zip(["40B", "100B", "200B", "500B", "1000B"], ys)]
+        return points(rows)
+    assert outcome("A-fig21.1", run()) == "reproduced"
+    # 200 B losing less than 100 B at 2 KB fails, where the old check, from 4 KB on, did not look
+    assert outcome("A-fig21.1", run(at_2kb=[0, 2e-4, 1e-4, 0.017, 0.198])) == "not reproduced"
+    # a size that loses nothing above one that loses some, at 1 KB
+    assert outcome("A-fig21.1", run(at_1kb=[1e-4, 0, 0, 0, 1.0])) == "not reproduced"
+    claim_text = claim("A-fig21.1").check(run())[1]
+    assert "1KB 0.0000 = 0.0000 = 0.0000 = 0.0000 < 100.0000" in claim_text
 
 
 def test_a_fig23_ack_anomaly_is_paper_as_region_and_its_inflection_the_regions_start():

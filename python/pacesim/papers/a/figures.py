@@ -319,11 +319,14 @@ def _by_size(p: Points, size: str, buffer: str) -> float:
 
 
 def _bigger_lose_more(p: Points) -> Verdict:
-    region = [b for b in A_BUFFERS if kb(b) >= 4]
-    loss = {b: [_by_size(p, s, b) for s in UDP_SIZES] for b in region}
-    ok = all(beats(y, x) for ys in loss.values() for x, y in zip(ys, ys[1:]))
+    """"UDP losses are higher when UDP packets are larger": at every buffer of the grid each larger size beats the
+    one before, two sizes that both lose nothing aside (the figure's log axis draws no nil loss, so it orders none;
+    at 1-2 KB the smallest sizes lose nothing)."""
+    loss = {b: [_by_size(p, s, b) for s in UDP_SIZES] for b in A_BUFFERS}
+    ok = all(beats(y, x) for ys in loss.values() for x, y in zip(ys, ys[1:]) if x or y)
     return ok, "UDP loss (%) for " + " / ".join(UDP_SIZES) + ": " + "; ".join(
-        f"{b} " + " < ".join(f"{100 * y:.4f}" for y in ys) for b, ys in loss.items())
+        f"{b} {100 * ys[0]:.4f}" + "".join(f" {'=' if x == y == 0 else '<'} {100 * y:.4f}" for x, y in zip(ys, ys[1:]))
+        for b, ys in loss.items())
 
 
 def _anomaly_by_size(p: Points) -> Verdict:
@@ -345,8 +348,8 @@ AFIG21 = Figure(
     caption="UDP packet loss for UDP packet sizes of 40, 100, 200, 500 and 1000 B",
     setup="a-base: 1000 TCP Reno flows, 100 Mb/s core, 5 Mb/s Poisson UDP of 40-1000 B packets; core buffer 1-50 KB",
     panels=[Panel("core.buffer", UDP_LOSS, [SIZE], title="UDP packet loss", logy=True)],
-    claims=[Claim("bigger UDP packets lose more", "at every buffer from 4 KB each larger size beats the one before in "
-                  "UDP loss", _bigger_lose_more,
+    claims=[Claim("bigger UDP packets lose more", "at every buffer each larger size beats the one before in UDP loss, "
+                  "two nil losses aside (a log axis orders none)", _bigger_lose_more,
                   sentence='Paper A Sec VII: "The figure indicates that UDP losses are higher when UDP packets are '
                            'larger (i.e., ratio of TCP to UDP mean packet size gets smaller)."'),
             Claim("anomaly vanishes at 1000 B, severe at 40 B; inflection ≈10 KB",
