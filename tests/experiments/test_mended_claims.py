@@ -96,10 +96,10 @@ def test_a_fig21_bigger_packets_lose_more_at_every_buffer_two_nil_losses_aside()
     assert outcome("A-fig21.1", run({b: [0.0] * 4 + [0.1] for b in A_BUFFERS})) == "not reproduced"
 
 
-def test_a_fig20_more_long_flows_more_udp_loss_at_every_buffer():
-    # Sec VI's sentence bounds no buffer; the old check read 8-30 KB only. The record's 2 KB: the four mixes lose
-    # about 0.002 % each, in no order (seed 1 below), which fails now and passed before; so does 1/2 long above all
-    # long at 50 KB.
+def test_a_fig20_more_long_flows_more_udp_loss_over_sec_vis_region():
+    # Sec VI reads Figs. 17-20 over 8-50 KB (its B* region, which its explanation of Fig. 20 rests on); the old check
+    # stopped at 30 KB, so 1/2 long above all long at 40 or 50 KB passed. Below the region, at 2 KB, the record's
+    # mixes lose some 75 packets each, in an order their counting noise decides (seed 1 below): not judged.
     from pacesim.papers.a.figures import A_MIX, A_MIX_BUFFERS
 
     def run(changed=None):
@@ -109,8 +109,11 @@ def test_a_fig20_more_long_flows_more_udp_loss_at_every_buffer():
             rows += [{"core.buffer": b, "variant": v, "core_udp_loss_rate": y} for v, y in zip(A_MIX, ys)]
         return points(rows)
     assert outcome("A-fig20.1", run()) == "reproduced"
-    assert outcome("A-fig20.1", run({"2KB": [2.43e-5, 2.11e-5, 2.27e-5, 2.13e-5]})) == "not reproduced"
     assert outcome("A-fig20.1", run({"50KB": [0.026, 0.027, 0.029, 0.028]})) == "not reproduced"
+    assert outcome("A-fig20.1", run({"40KB": [0.026, 0.027, 0.0271, 0.028]})) == "not reproduced"  # within 1 %
+    assert outcome("A-fig20.1", run({"2KB": [2.43e-5, 2.11e-5, 2.27e-5, 2.13e-5]})) == "reproduced"
+    assert "50KB 2.6000 < 2.7000 < 2.9000 ≮ 2.8000" in claim("A-fig20.1").check(
+        run({"50KB": [0.026, 0.027, 0.029, 0.028]}))[1]
 
 
 def test_a_fig23_ack_anomaly_is_paper_as_region_and_its_inflection_the_regions_start():
