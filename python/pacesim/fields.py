@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import errno
+import functools
 import os
 import re
 import stat
@@ -295,6 +296,12 @@ a scenario is closed, and pydantic makes an error of each such key (1.9 million 
 1.5 million given in a dict 6.9 s and 2.0 GB, review-hostile33t M1); up to it each is named."""
 
 
+@functools.lru_cache(maxsize=None)
+def own_keys(models: Tuple[type, ...]) -> frozenset:
+    """The keys a table of one of `models` given as a dict takes (a field's alias where it has one)."""
+    return frozenset(f.alias or name for model in models for name, f in model.model_fields.items())
+
+
 def too_many_strange(strange: List[Any]) -> ScenarioError:
     """The refusal of a table given more than `MAX_STRANGE_KEYS` keys that are none of its own, `strange` the first of
     them: named at the first that is text (as an unknown key is), each shown as str's own text (no method of a
@@ -328,7 +335,7 @@ class _Model(BaseModel):
         """A table given as a dict with more than `MAX_STRANGE_KEYS` keys none of its own refused as one error, before
         pydantic makes one of each. A key's text is read as str's own (no method of a subclass's is called)."""
         if isinstance(data, dict) and dict.__len__(data) > MAX_STRANGE_KEYS:  # its own length (review M1)
-            own = {f.alias or name for name, f in cls.model_fields.items()}  # the keys a dict is read by
+            own = own_keys((cls,))
             strange = [k for k in dict.keys(data) if not (isinstance(k, str) and str.__str__(k) in own)]
             if len(strange) > MAX_STRANGE_KEYS:
                 raise too_many_strange(strange)

@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_va
 
 from . import _core, scenario_tables, schema
 from .fields import (HELD, MAX_SEED, MAX_STRANGE_KEYS, Checked, PositiveSize, ScenarioError, SizeRange, WrittenFloat,
-                     WrittenInt, _Model, read_bounded, special, too_many_strange)
+                     WrittenInt, _Model, own_keys, read_bounded, special, too_many_strange)
 from .messages import shown as _shown
 from .tmix import vectors_path
 from .topology import KINDS, EBase, Topology, core_defaults
@@ -463,7 +463,7 @@ def _plain(value: Any, field: Tuple[Union[str, int], ...], where: Tuple[Union[st
         walk.spend(2, field)
     if isinstance(value, Mapping):
         table, written, walk.written = {}, walk.written, walk.held
-        known, strange = _own_keys(models), []
+        known, strange = own_keys(models), []
         for key, item in _pairs(value, field):
             if not isinstance(key, str):
                 raise ScenarioError(_path(where), f"a table's keys are text; {_said(key)} is of type {type(key).__name__}")
@@ -541,12 +541,6 @@ def _strange(strange: List[str], key: str, where: Tuple[Union[str, int], ...]) -
         raise ScenarioError(_path(where + (e.field,)), e.message)
     strange.append(key)
     return strange
-
-
-@functools.lru_cache(maxsize=None)
-def _own_keys(models: Tuple[type, ...]) -> frozenset:
-    """The keys a table of one of `models` given as a dict takes (a field's alias where it has one)."""
-    return frozenset(f.alias or name for model in models for name, f in model.model_fields.items())
 
 
 @functools.lru_cache(maxsize=None)

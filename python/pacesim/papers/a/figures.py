@@ -274,15 +274,14 @@ def log_linear(p: Points, variants: Sequence[str], buffers: Sequence[str]) -> Ve
 
 def _ordered_at_each_buffer(loss: Dict[str, List[float]], names: Sequence[str]) -> Verdict:
     """Paper A's "losses are higher when ..." (Figs. 20 and 21): at each buffer the sentence covers (`loss`: each
-    buffer's values in `names`' order) each value beats the one before, two that are both nil aside (nothing measured orders
-    nothing), and each step of the order is seen beaten somewhere (curves nil everywhere order nothing); shown "<"
-    where it beats, "=" for two nils, "≮" where it does not."""
-    def sign(x: float, y: float) -> str:
-        return "=" if x == y == 0 else "<" if beats(y, x) else "≮"
-    signs = [[sign(x, y) for x, y in zip(ys, ys[1:])] for ys in loss.values()]
-    ok = all("≮" not in s for s in signs) and all("<" in step for step in zip(*signs))
+    buffer's values in `names`' order) each value beats the one before, two that are both nil aside (nothing
+    measured orders nothing), and each step of the order is seen beaten somewhere (curves nil everywhere order
+    nothing); shown "<" where it beats, "=" for two nils, "≮" where it does not."""
+    signs = {b: ["=" if x == y == 0 else "<" if beats(y, x) else "≮" for x, y in zip(ys, ys[1:])]
+             for b, ys in loss.items()}
+    ok = all("≮" not in s for s in signs.values()) and all("<" in step for step in zip(*signs.values()))
     return ok, "UDP loss (%) for " + " / ".join(names) + ": " + "; ".join(
-        f"{b} {100 * ys[0]:.4f}" + "".join(f" {sign(x, y)} {100 * y:.4f}" for x, y in zip(ys, ys[1:]))
+        f"{b} {100 * ys[0]:.4f}" + "".join(f" {s} {100 * y:.4f}" for s, y in zip(signs[b], ys[1:]))
         for b, ys in loss.items())
 
 
