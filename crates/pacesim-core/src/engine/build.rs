@@ -28,12 +28,13 @@ pub fn build_network(s: &Scenario) -> Result<(Network, Vec<u32>), InvalidField> 
     build_network_with(s, &|_| None).map(|(net, udp, _)| (net, udp))
 }
 
-/// [`build_network`] with the disciplines `queues` names; also the routes
-/// between each Tmix cloud's hosts (initiator's and acceptor's).
-pub fn build_network_with(
-    s: &Scenario,
-    queues: Queues,
-) -> Result<(Network, Vec<u32>, Vec<[u32; 2]>), InvalidField> {
+/// A network built for a scenario, with each UDP source's route and the
+/// routes between each Tmix cloud's hosts (initiator's and acceptor's).
+pub type Built = (Network, Vec<u32>, Vec<[u32; 2]>);
+
+/// [`build_network`] with the disciplines `queues` names; also the Tmix
+/// clouds' routes.
+pub fn build_network_with(s: &Scenario, queues: Queues) -> Result<Built, InvalidField> {
     // Every link's delay is within the engine's clock: `Scenario::validate` checked each delay field.
     let mut net = s.topology.build(&s.core, s.seed, s.traffic.two_way)?;
     for (link, name) in net.links.iter_mut().zip(net.names.iter()) {
@@ -112,8 +113,16 @@ pub fn played_traces(
         .collect()
 }
 
+/// The world of `s`, its network built for it (the tests' one step).
+#[cfg(test)]
 pub(crate) fn build_world(s: &Scenario, queues: Queues) -> Result<World, InvalidField> {
-    let (net, udp_routes, tmix_routes) = build_network_with(s, queues)?;
+    world_on(s, build_network_with(s, queues)?)
+}
+
+/// The world of `s` on a network built for it ([`build_network_with`]):
+/// each flow's sender and sink, the UDP sources, the Tmix clouds and what
+/// is measured.
+pub(crate) fn world_on(s: &Scenario, (net, udp_routes, tmix_routes): Built) -> Result<World, InvalidField> {
     let traces = played_traces(s, &net, &udp_routes)?;
     let sources = (s.traffic.udp.iter().zip(udp_routes).zip(traces).enumerate())
         .map(|(i, ((u, route), played))| {

@@ -10,7 +10,7 @@
 //! links, 15 GB of [`Link`](crate::net::Link)s reserved before them.
 
 /// Names numbered from 0 in the order pushed; see the module's layout.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Names {
     /// Every name's bytes, back to back.
     text: String,

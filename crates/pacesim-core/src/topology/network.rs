@@ -16,7 +16,7 @@ pub struct FlowPath {
     pub rev: u32,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Network {
     /// Routers then hosts, by name (the graph's node indices).
     pub nodes: Names,

@@ -23,7 +23,7 @@ use crate::net::LinkId;
 
 const NONE: u32 = u32::MAX;
 
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Router {
     /// Every node's links as (neighbour, link index), in declaration order.
     adjacency: Vec<Vec<(u32, u32)>>,
