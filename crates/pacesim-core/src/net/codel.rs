@@ -428,6 +428,21 @@ mod tests {
         assert_eq!(codel_drops(edge, fast, "edge"), want);
     }
 
+    /// A graph link's half reads its own knobs (`forward.codel`, held in a
+    /// box only such a half has: `topology::graph::Knobs`). With a 50 ms
+    /// interval the watch set at 24 ms expires at 74 ms: packet 10 is
+    /// dropped at its start, 80 ms, and 11 goes; the next drop is due at
+    /// 130 ms, the start at 136 ms (packet 18).
+    #[test]
+    fn a_graph_links_half_takes_its_own_codel_knobs() {
+        let edge = r#"{"kind":"graph","nodes":["r"],"hosts":["a","b"],"links":[
+            {"from":"a","to":"r","rate":[1000000,1000000],"delay":[0,0],
+             "forward":{"name":"edge","queue":"codel","buffer":1000000,"codel":{"target":2500000,"interval":50000000}}},
+            {"from":"r","to":"b","core":true}],"flows":[]}"#;
+        let fast = r#"{"rate":100000000,"delay":10000000,"buffer":1000000}"#;
+        assert_eq!(codel_drops(edge, fast, "edge")[..2], [(0.08, 10), (0.136, 18)]);
+    }
+
     #[test]
     fn a_target_not_below_the_interval_is_refused_by_name() {
         let p = CodelParams { target: 100_000_000, ..CodelParams::default() };

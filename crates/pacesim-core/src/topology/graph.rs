@@ -27,9 +27,12 @@
 //! queue as the forward half does (RED from a stream of its own) and is
 //! measured.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
-use schemars::JsonSchema;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::de::MapAccess;
 use serde::{Deserialize, Serialize};
 
 use super::route::Router;
@@ -147,7 +150,7 @@ pub struct Direction {
     /// The disciplines' knobs (`codel`, ...), as `[core]` has them, read by `spec::flat`.
     #[serde(flatten, skip_deserializing)]
     #[schemars(!skip_deserializing)]
-    pub knobs: QueueKnobs,
+    pub knobs: Knobs,
     /// Report this half's counters (`Result.links`).
     #[serde(default)]
     pub measure: bool,
@@ -158,6 +161,66 @@ pub struct Direction {
 }
 
 flat::flattened!(Direction, knobs);
+
+/// A half's queue knobs: [`QueueKnobs`], boxed only when the half's table
+/// gives one. A generated network's halves give none, and inline they took
+/// some 170 B of each half (the graph's link specs, two halves each and two
+/// specs a flow, are the largest thing a build holds beside the network:
+/// 113.6 MB of 261 MB at 100,000 flows, bench/speed/README.md). Read,
+/// written and documented as the knobs it holds, or their defaults.
+#[derive(Debug, Clone, Default)]
+pub struct Knobs(Option<Box<QueueKnobs>>);
+
+impl std::ops::Deref for Knobs {
+    type Target = QueueKnobs;
+
+    fn deref(&self) -> &QueueKnobs {
+        static DEFAULT: LazyLock<QueueKnobs> = LazyLock::new(QueueKnobs::default);
+        self.0.as_deref().unwrap_or(&DEFAULT)
+    }
+}
+
+impl PartialEq for Knobs {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Serialize for Knobs {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Knobs {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        QueueKnobs::deserialize(d).map(|k| Knobs(Some(Box::new(k))))
+    }
+}
+
+impl JsonSchema for Knobs {
+    fn inline_schema() -> bool {
+        QueueKnobs::inline_schema()
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        QueueKnobs::schema_name()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        QueueKnobs::schema_id()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        QueueKnobs::json_schema(generator)
+    }
+}
+
+impl flat::Group for Knobs {
+    fn read<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+        self.0.get_or_insert_with(Box::default).read(key, map)
+    }
+}
 
 /// A long-lived TCP flow from host `from` to host `to`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
