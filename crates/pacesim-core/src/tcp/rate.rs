@@ -29,8 +29,11 @@
 //!   cumulatively acknowledged nor SACKed, less those presumed lost and not
 //!   retransmitted since: three or more SACKed packets above it (RFC 6675
 //!   `IsLost` with DupThresh 3, Linux's SACK loss marking), or every
-//!   packet outstanding at a timeout (`tcp_enter_loss`). `losses` counts
-//!   those newly presumed lost on an ACK (Linux `tp->lost`'s increase).
+//!   packet outstanding at a timeout (`tcp_enter_loss`), or a packet or its
+//!   retransmission the loss recovery found lost otherwise (`found_lost`:
+//!   RACK, `tcp::recovery::rfc6675`). `losses` counts those newly presumed
+//!   lost on an ACK (Linux `tp->lost`'s increase); what the recovery finds,
+//!   after the ACK's sample, on the next ACK.
 //!
 //! App-limited marks (`tcp_rate_check_app_limited`) are made where Linux
 //! makes them: when a finite application gives more data with none
@@ -119,6 +122,8 @@ pub struct RateSampler {
     sacked: u64,
     /// Whether some packet in `slots` is marked lost.
     any_lost: bool,
+    /// Packets the loss recovery found lost since the last sample.
+    found_lost: u64,
     min_rtt: Option<Time>,
     /// The highest sequence number sent plus one.
     snd_nxt: i64,
@@ -246,7 +251,7 @@ impl RateSampler {
             // The next send phase starts where the sampled packet's ended.
             self.first_sent_time = p.sent;
         }
-        let losses = self.mark_lost();
+        let losses = self.mark_lost() + std::mem::take(&mut self.found_lost);
         let rate = prior.and_then(|p| {
             let interval = p.send_interval.max(now - p.time);
             self.min_rtt.is_some_and(|m| interval >= m).then_some((self.delivered - p.delivered, interval))
@@ -294,6 +299,21 @@ impl RateSampler {
             slot.lost = true;
             slot.retransmitted = false;
             self.any_lost = true;
+        }
+    }
+
+    /// The loss recovery found `seq`, or its retransmission, lost: it
+    /// leaves the flight until sent again, and counts among the next
+    /// sample's losses (unless presumed lost here already).
+    pub fn found_lost(&mut self, seq: i64) {
+        let Some(slot) = usize::try_from(seq - self.base).ok().and_then(|i| self.slots.get_mut(i)) else {
+            return;
+        };
+        if !slot.sacked && (slot.retransmitted || !slot.lost) {
+            slot.retransmitted = false;
+            slot.lost = true;
+            self.any_lost = true;
+            self.found_lost += 1;
         }
     }
 

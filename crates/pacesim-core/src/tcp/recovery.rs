@@ -3,10 +3,13 @@
 //! `TcpRecoveryOps`). Each recovery is a file implementing [`LossRecovery`]
 //! over the sender's shared [`SendState`] and keeps only its own state:
 //! [`reno`] (Reno and NewReno), [`sack`] (SACK, Fall and Floyd's Sack1),
-//! [`fack`] (forward acknowledgment). [`Recovery`] is the registry.
+//! [`fack`] (forward acknowledgment), [`rfc6675`] (RFC 6675's SACK recovery
+//! with Linux's SACK kept through a timeout and lost retransmissions found).
+//! [`Recovery`] is the registry.
 
 pub mod fack;
 pub mod reno;
+pub mod rfc6675;
 pub mod sack;
 
 use super::state::SendState;
@@ -15,6 +18,7 @@ use crate::sim::Time;
 
 pub use fack::Fack;
 pub use reno::RenoRecovery;
+pub use rfc6675::Rfc6675;
 pub use sack::Sack;
 
 /// What the sender asks of its loss recovery. Sequence numbers to
@@ -50,6 +54,7 @@ pub enum Recovery {
     Reno(RenoRecovery),
     Sack(Box<Sack>),
     Fack(Box<Fack>),
+    Rfc6675(Box<Rfc6675>),
 }
 
 impl Recovery {
@@ -72,6 +77,12 @@ impl Recovery {
     pub fn fack(rampdown: bool) -> Self {
         Recovery::Fack(Box::new(Fack::new(rampdown)))
     }
+
+    /// RFC 6675's scoreboard, pipe and `NextSeg()`, SACK kept through a
+    /// timeout and lost retransmissions sent again (Linux's recovery).
+    pub fn rfc6675() -> Self {
+        Recovery::Rfc6675(Box::new(Rfc6675::new()))
+    }
 }
 
 /// `$body` with `$r` bound to the recovery a [`Recovery`] holds: the one
@@ -82,6 +93,7 @@ macro_rules! dispatch {
             Recovery::Reno($r) => $body,
             Recovery::Sack($r) => $body,
             Recovery::Fack($r) => $body,
+            Recovery::Rfc6675($r) => $body,
         }
     };
 }

@@ -654,6 +654,28 @@ mod tests {
         let st = ramp.tx.state.stats;
         assert_eq!((st.fast_retransmits, st.timeouts, st.retransmits), (1, 0, 3));
     }
+    /// A retransmission lost (packet 40, sent three times, the second lost
+    /// too; RTT 80 ms, Reno's window): Sack1 sends each hole once a
+    /// recovery, so the second loss waits for the timer; RFC 6675 as Linux
+    /// runs it finds it lost by RACK once a packet sent after it is SACKed,
+    /// within the next round trip, and sends it a third time with no timeout.
+    #[test]
+    fn a_lost_retransmission_waits_for_the_timer_in_sack1_not_in_rfc6675() {
+        let lose = vec![(40, 0), (40, 1)];
+        let run = |recovery| {
+            let mut p = Pipe::with_delay(1000, lose.clone(), None, recovery, 40 * MS);
+            p.run_until(5_000 * MS);
+            p
+        };
+        let sack = run(Recovery::sack());
+        assert_eq!((sack.tx.state.stats.timeouts, sack.transmissions_of(40).len()), (1, 3));
+        let rfc = run(Recovery::rfc6675());
+        let t = rfc.transmissions_of(40);
+        assert_eq!((rfc.tx.state.stats.timeouts, t.len()), (0, 3), "{t:?}");
+        assert!(t[2] - t[1] < 2 * 80 * MS, "{t:?}");
+        assert_eq!(rfc.tx.state.stats.retransmits, 2, "nothing else sent twice");
+    }
+
     /// ns-2's own run of this episode (bench/ns2/wei/reno_episode.tcl: data
     /// packets 40 and 45 lost, RTT 100 ms), cwnd, ssthresh and t_seqno every
     /// 50 ms from 0.1 ms, on stock ns-2 2.35 and on the build with Wei's patch
