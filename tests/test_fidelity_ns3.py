@@ -8,9 +8,12 @@ bandwidth-delay product of buffer, where the AQM rather than the buffer's tail d
 four BDPs against ns-3. At a quarter BDP drop-tail's tail decides: there ns-3's TCP loses about 30 % fewer packets
 than ns-2's and pacesim's, and pacesim is held to ns-2 (bench/ns3/README.md).
 
-BBR v1 (pacesim's `bbr` against ns-3's `TcpBbr`, drop-tail): pacesim is held to ns-3's throughput, within 3 %
-of the core's rate, at one and four BDPs. Its goodput and loss are not held: pacesim's BBR recovers with ns-2's
-Sack1, which forgets SACKed data at a timeout and sends it again (bench/ns3/README.md, "BBR v1").
+BBR v1 (pacesim's `bbr` against ns-3's `TcpBbr`, drop-tail): pacesim is held to the references' rule at a quarter
+and one BDP, and to ns-3's throughput and goodput at four BDPs, where ns-3 loses 1.2-2.0 % and pacesim nothing in
+the window (bench/ns3/README.md, "BBR v1"). Before BBR recovered by RFC 6675 as Linux does (tcp/recovery/rfc6675.rs:
+SACK kept through a timeout, lost retransmissions found by RACK) it recovered with ns-2's Sack1, which forgets
+SACKed data at a timeout and sends it again: its goodput was 792-808 Kb/s a flow against ns-3's 935-955 at a
+quarter and one BDP, past the rule's 5 %, and its loss 10-13 % against 17-21 %.
 
 DCTCP (pacesim's `dctcp` against ns-3's `TcpDctcp`, both marking an ECN-capable arrival that finds at least K
 packets waiting, K a third of the buffer; bench/ns3/results/dctcp10.csv): pacesim is held to the references'
@@ -58,12 +61,15 @@ def test_dctcp_marks_the_share_ns3s_dctcp_marks(buffer):
     assert abs(share - theirs) <= 0.03, f"marked {share:.4f} against ns-3's {theirs:.4f}"
 
 
-@pytest.mark.parametrize("buffer", [60000, 240000])
-def test_bbr_carries_what_ns3s_bbr_carries(buffer):
-    row = ROWS[("bbr", "droptail", buffer, 1)]
+@pytest.mark.parametrize("buffer", [15000, 60000, 240000])
+def test_bbr_agrees_with_ns3s_bbr(buffer):
+    row = dict(ROWS[("bbr", "droptail", buffer, 1)])
     ours = ns3_refs.pacesim_run(ns3_refs.point("dumbbell10", row))
-    theirs = float(row["aggregate_mbps_ns3"])
-    assert abs(ours["aggregate_mbps"] - theirs) <= 0.03 * CORE_BPS / 1e6, (ours, theirs)
+    for m in ns3_refs.METRICS:
+        row[f"{m}_pacesim"] = ours[m]
+    # At four BDPs ns-3 loses 1.2-2.0 % and pacesim nothing: its loss is not held there.
+    held = ns3_refs.METRICS[:2] if buffer == 240000 else ns3_refs.METRICS
+    assert ns3_refs.agree(row, "ns3", CORE_BPS, held), {k: row[k] for k in row if k.endswith(("_pacesim", "_ns3"))}
 
 
 @pytest.mark.parametrize("queue,buffer,reference", POINTS)

@@ -91,13 +91,14 @@ def pacesim_run(s: dict) -> dict:
                 core_arrivals=core["arrivals"])
 
 
-def agree(row: dict, reference: str, core_rate_bps: float) -> Optional[bool]:
-    """pacesim against `reference` (ns3 or ns2) on one row by the references' rule; None without that run."""
+def agree(row: dict, reference: str, core_rate_bps: float, metrics: tuple = METRICS) -> Optional[bool]:
+    """pacesim against `reference` (ns3 or ns2) on one row by the references' rule, on `metrics` (all three
+    unless told); None without that run."""
     if row.get(f"aggregate_mbps_{reference}") in (None, ""):
         return None
     names = {"aggregate_mbps": "aggregate_mbps", "goodput_kbps_mean": "goodput_kbps", "core_loss_rate": "core_loss"}
     return all(agrees_at(names[m], float(row[f"{m}_{reference}"]), float(row[f"{m}_pacesim"]), core_rate_bps)
-               for m in METRICS)
+               for m in metrics)
 
 
 def rows(setup: str) -> list:

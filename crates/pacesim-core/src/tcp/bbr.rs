@@ -2,7 +2,8 @@
 //! Congestion-Based Congestion Control", ACM Queue 2016;
 //! draft-cardwell-iccrg-bbr-congestion-control-00, 2017) as Linux runs it
 //! (net/ipv4/tcp_bbr.c, v4.9-5.x; its cwnd budget as in 5.x) and ns-3's
-//! `TcpBbr` models it, over the delivery-rate samples of `tcp::rate`. The
+//! `TcpBbr` models it, over the delivery-rate samples of `tcp::rate` and
+//! RFC 6675's loss recovery as Linux runs it (`tcp::recovery::rfc6675`). The
 //! model, re-derived from those texts (units: packets, ns):
 //!
 //! - Bandwidth (`bbr_update_bw`, draft Sec 4.1.1): each valid sample gives
@@ -117,12 +118,13 @@ impl BbrSpec {
     }
 }
 
-/// BBR recovers with SACK, as Linux does; its first ProbeBW phase is drawn
-/// from the flow's stream.
+/// BBR recovers as Linux does, by RFC 6675 with SACK kept through a timeout
+/// and lost retransmissions sent again (`tcp::recovery::rfc6675`); its first
+/// ProbeBW phase is drawn from the flow's stream.
 impl Algorithm for BbrSpec {
     fn build(&self, common: Common, rng: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
         let bbr = Bbr::new(*self, common.segment_size, common.initial_window, rng());
-        (Box::new(bbr), Recovery::sack())
+        (Box::new(bbr), Recovery::rfc6675())
     }
 }
 

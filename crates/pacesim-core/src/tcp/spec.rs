@@ -111,7 +111,8 @@ tcp_variants! {
     "fast" => Fast(FastSpec),
     /// BBR v1 (Cardwell et al. 2016; Linux `tcp_bbr.c`, ns-3 `TcpBbr`):
     /// paces at its bandwidth estimate, cwnd from bandwidth x least RTT,
-    /// with SACK recovery.
+    /// with RFC 6675's SACK recovery as Linux's (SACK kept through a
+    /// timeout, lost retransmissions sent again: `recovery::rfc6675`).
     "bbr" => Bbr(BbrSpec),
     /// DCTCP (Alizadeh et al. 2010; RFC 8257, Linux `tcp_dctcp.c`): ECN
     /// always, the window cut by alpha / 2 on echoes, alpha the share of
