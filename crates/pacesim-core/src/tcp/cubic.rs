@@ -120,7 +120,7 @@ use crate::sim::Time;
 const C: f64 = 0.4;
 const BETA: f64 = 0.7;
 
-/// CUBIC's knob as a scenario gives it, in `[tcp]` (`tcp.cubic_hystart`).
+/// CUBIC's knobs as a scenario gives them, in `[tcp]` (`tcp.cubic_hystart`, `tcp.cubic_rfc6675`).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 pub struct CubicSpec {
     /// CUBIC: leave slow start early by HyStart's ACK-train and delay
@@ -132,14 +132,21 @@ pub struct CubicSpec {
     /// = "rate"`: other host modes, edge pacing and QLBP count as unpaced.
     #[serde(rename = "cubic_hystart", default)]
     pub hystart: bool,
+    /// CUBIC: recover by RFC 6675 as Linux runs it, SACK kept through a
+    /// timeout and lost retransmissions found by RACK (`tcp/recovery/rfc6675.rs`,
+    /// BBR's); off, by ns-2's Sack1.
+    #[serde(rename = "cubic_rfc6675", default)]
+    pub rfc6675: bool,
 }
 
-/// CUBIC recovers with SACK, as Linux (and ns-2's Agent/TCP/Linux) does.
+/// CUBIC recovers with SACK, as Linux (and ns-2's Agent/TCP/Linux) does:
+/// ns-2's Sack1, or RFC 6675 as Linux's (`cubic_rfc6675`).
 impl Algorithm for CubicSpec {
     fn build(&self, common: Common, _: impl FnOnce() -> Stream) -> (Box<dyn CongestionControl>, Recovery) {
         let hystart = HyStart::new(common.linux_paced, common.segment_size, common.syn);
         let cubic = Cubic { hystart: self.hystart.then_some(hystart), ..Cubic::default() };
-        (Box::new(cubic), Recovery::sack())
+        let recovery = if self.rfc6675 { Recovery::rfc6675() } else { Recovery::sack() };
+        (Box::new(cubic), recovery)
     }
 }
 
@@ -631,7 +638,9 @@ mod tests {
     fn hystart_is_off_by_default_and_a_timeout_rearms_it() {
         let common = Common { segment_size: 1000, initial_window: 2, syn: true, linux_paced: false };
         let off = CubicSpec::default().build(common, || unreachable!("CUBIC draws nothing")).0;
-        let on = CubicSpec { hystart: true }.build(common, || unreachable!("CUBIC draws nothing")).0;
+        let on = CubicSpec { hystart: true, ..CubicSpec::default() }
+            .build(common, || unreachable!("CUBIC draws nothing"))
+            .0;
         assert_eq!((off.wants_rate_samples(), on.wants_rate_samples()), (false, true));
         for (rtt, exit) in [(66 * MS, None), (68 * MS, Some(24.0))] {
             let (mut c, mut w) = hystart(40 * MS);

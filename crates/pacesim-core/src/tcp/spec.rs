@@ -327,11 +327,12 @@ mod tests {
         let fack = read(r#"{"variant":"fack","rampdown":true}"#).unwrap();
         assert_eq!(fack.variant, TcpVariant::Fack(FackSpec { rampdown: true }));
         let cubic = read(r#"{"variant":"cubic","cubic_hystart":true}"#).unwrap();
-        assert_eq!(cubic.variant, TcpVariant::Cubic(CubicSpec { hystart: true }));
-        assert_eq!(
-            read(r#"{"variant":"cubic"}"#).unwrap().variant,
-            TcpVariant::Cubic(CubicSpec { hystart: false })
-        );
+        assert_eq!(cubic.variant, TcpVariant::Cubic(CubicSpec { hystart: true, rfc6675: false }));
+        let linux = read(r#"{"variant":"cubic","cubic_rfc6675":true}"#).unwrap();
+        assert_eq!(linux.variant, TcpVariant::Cubic(CubicSpec { hystart: false, rfc6675: true }));
+        let err = read(r#"{"variant":"cubic","cubic_rfc6675":"yes"}"#).unwrap_err();
+        assert!(err.starts_with("tcp.cubic_rfc6675: invalid type"), "{err}");
+        assert_eq!(read(r#"{"variant":"cubic"}"#).unwrap().variant, TcpVariant::Cubic(CubicSpec::default()));
         let err = read(r#"{"variant":"cubic","cubic_hystart":1}"#).unwrap_err();
         assert!(err.starts_with("tcp.cubic_hystart: invalid type"), "{err}");
         assert_eq!(read("{}").unwrap(), Tcp::default());
