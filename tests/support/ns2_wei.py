@@ -43,19 +43,24 @@ def load(name: str) -> pd.DataFrame:
     return pd.read_csv(path) if path.exists() else pd.DataFrame()
 
 
-def simulate_w_dumbbell(p: dict) -> dict:
-    """W-s6, W-s3 or W-s4 (ws5.tcl's network, with cross traffic where `cross_mbps` > 0): 5 Reno flows, the
-    share `fraction` of them paced (default 1) if `mode` is not "none"; the core's throughput (W-s4, no cross
-    traffic: TCP's), the slowest and fastest flow's goodput (and the slowest paced one's), the sum of all."""
+def w_dumbbell_scenario(p: dict) -> pacesim.Scenario:
+    """ws5.tcl's network as `p` sets it (W-s6, W-s3 or W-s4, with cross traffic where `cross_mbps` > 0): 5 Reno
+    flows, the share `fraction` of them paced (default 1) if `mode` is not "none", as the patched ns-2 runs them."""
     pacing = (["pacing.scheme=none"] if p["mode"] == "none" else
               ["pacing.scheme=host", f"pacing.fraction={p.get('fraction', 1.0)}", f"pacing.host_mode={p['mode']}"])
     cross = ([f'traffic.udp=[{{kind = "onoff", rate = "{p["cross_mbps"]}Mbps", size = "210B", on = "500ms", '
               'off = "500ms", from = "x-src", to = "x-dst"}]'] if p["cross_mbps"] > 0 else [])
-    s = pacesim.apply_overrides(pacesim.load_scenario(W_DUMBBELL), [
+    return pacesim.apply_overrides(pacesim.load_scenario(W_DUMBBELL), [
         f"topology.flows={p['flows']}", f"core.rate={p['rate_mbps']}Mbps", f"core.delay={p['core_delay_ms']}ms",
         f"core.buffer={p['buffer_bytes']}B", f"tcp.segment_size={p['packet_bytes'] - 40}B", "tcp.window=100000",
         "tcp.variant=reno", f"duration={p['duration_s']}s", f"warmup={p['warmup_s']}s",
         'traffic.start=["0s", "120ms"]', f"seed={p['seed']}", *pacing, *WEI, *cross])
+
+
+def simulate_w_dumbbell(p: dict) -> dict:
+    """`w_dumbbell_scenario(p)` run: the core's throughput (W-s4, no cross traffic: TCP's), the slowest and
+    fastest flow's goodput (and the slowest paced one's), the sum of all."""
+    s = w_dumbbell_scenario(p)
     r = pacesim.run(s)
     f = r.flows
     paced = f[f.paced.astype(bool)].goodput_kbps

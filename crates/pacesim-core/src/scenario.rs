@@ -371,6 +371,13 @@ impl Scenario {
             let message = format!("counts Reno's window rounds (tcp.variant {} or {last})", rest.join(", "));
             return Err(bad("pacing.wei.ack_counting", message));
         }
+        // (A Tmix connection is never host-paced.)
+        let all_paced =
+            self.pacing.host().is_some() && self.pacing.fraction >= 1.0 && self.traffic.tmix.is_empty();
+        if self.tcp.overhead > 0 && all_paced {
+            let message = "delays unpaced flows' sends, and every flow is host-paced (pacing.fraction 1)";
+            return Err(bad("tcp.overhead", message));
+        }
 
         // A graph without flows (a Tmix-only run, say) has no flow to start.
         let no_flows = matches!(&self.topology, crate::topology::Topology::Graph(g) if g.flows.is_empty());
@@ -580,6 +587,33 @@ mod tests {
         for variant in ["bic", "cubic", "fast", "bbr", "dctcp"] {
             assert_eq!(with(variant), Err(refused.to_string()), "{variant}");
         }
+    }
+
+    /// ns-2's delayed send (`tcp.overhead`) holds unpaced senders: refused
+    /// where no flow would take it (every host paced: Wei's pacer has its
+    /// own, `pacing.wei.overhead`) and under BBR, which paces itself.
+    #[test]
+    fn the_delayed_send_is_refused_where_no_flow_takes_it() {
+        let with = |variant: &str, pacing: serde_json::Value| {
+            let mut wire =
+                serde_json::to_value(crate::engine::world::testing::line_scenario(10_000)).unwrap();
+            wire["tcp"]["variant"] = variant.into();
+            wire["tcp"]["overhead"] = 12_000.into();
+            wire["pacing"] = pacing;
+            Scenario::from_json(&wire.to_string()).map(|_| ()).map_err(|e| e.to_string())
+        };
+        let none = serde_json::json!({"scheme": "none"});
+        let half = serde_json::json!({"scheme": "host", "host_pacer": "wei", "fraction": 0.5});
+        let all = serde_json::json!({"scheme": "host", "host_pacer": "wei"});
+        assert_eq!(with("reno", none.clone()), Ok(()));
+        assert_eq!(with("sack", half), Ok(()));
+        let err = with("reno", all).unwrap_err();
+        assert!(
+            err.starts_with("tcp.overhead: delays unpaced flows' sends, and every flow is host-paced"),
+            "{err}"
+        );
+        let err = with("bbr", none).unwrap_err();
+        assert!(err.starts_with("tcp.overhead: BBR paces itself"), "{err}");
     }
 
     /// The schema reads the wire form (flat `tcp` and `pacing`), carries the

@@ -36,7 +36,7 @@ pub use sink::TcpSink;
 
 use crate::sim::rng::{stream, uniform};
 use crate::sim::Time;
-use host_pacing::{HostPacer, HostPacing};
+use host_pacing::{DelayedSend, HostPacer, HostPacing};
 use rtt::RttEstimator;
 pub use spec::{Tcp, TcpVariant};
 
@@ -65,7 +65,8 @@ impl TcpSetup {
 
     /// A sender for `flow`, pacing if `paced`. Its TCP clock has the
     /// flow's phase (ns-2 `boot_time_`), drawn from the "tcp.boot" stream;
-    /// Wei's pacing jitter draws from the "tcp.pace" stream.
+    /// Wei's pacing jitter draws from the "tcp.pace" stream, an unpaced
+    /// sender's delayed send (`tcp.overhead`) from "tcp.overhead".
     pub fn sender(&self, flow: usize, paced: bool) -> TcpSender {
         let t = &self.tcp;
         let boot: Time = uniform(&mut stream(self.seed, "tcp.boot", flow as u64), [0, t.tick - 1]);
@@ -79,6 +80,9 @@ impl TcpSetup {
         }
         if paced {
             sender.with_pacing(HostPacer::new(&self.host, || stream(self.seed, "tcp.pace", flow as u64)))
+        } else if t.overhead > 0 {
+            let rng = stream(self.seed, "tcp.overhead", flow as u64);
+            sender.with_pacing(HostPacer::Delayed(DelayedSend::new(t.overhead, rng)))
         } else {
             sender
         }

@@ -13,14 +13,17 @@
 //! `tcp::state`): before it (`begin`: may it send now, and how many
 //! packets), before each packet (`holds`), after each new packet and after
 //! the loop (`end`: re-arm the timer). Each pacer answers the questions its
-//! reading has and lets the others pass.
+//! reading has and lets the others pass. ns-2's delayed send ([`delayed`],
+//! `tcp.overhead`), which holds an unpaced sender's bursts, asks two.
 
+pub mod delayed;
 pub mod paper_w;
 pub mod wei;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub use delayed::DelayedSend;
 pub use paper_w::PaperW;
 pub use wei::{Wei, WeiSpec};
 
@@ -103,11 +106,13 @@ impl HostPacing {
     }
 }
 
-/// A paced sender's pacer.
+/// What holds a sender's `send_much`: a paced sender's pacer, or an
+/// unpaced one's delayed send (`tcp.overhead`, [`delayed`]).
 #[derive(Debug, Clone)]
 pub enum HostPacer {
     PaperW(PaperW),
     Wei(Wei),
+    Delayed(DelayedSend),
 }
 
 impl HostPacer {

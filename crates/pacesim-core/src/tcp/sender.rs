@@ -123,8 +123,9 @@ impl TcpSender {
         self.recovery.uses_sack()
     }
 
+    /// Whether a host pacer paces it (a delayed send is not pacing).
     pub fn is_paced(&self) -> bool {
-        self.state.pacer.is_some()
+        matches!(self.state.pacer.as_deref(), Some(HostPacer::PaperW(_) | HostPacer::Wei(_)))
     }
 
     /// Highest cumulative ACK received.
@@ -418,6 +419,44 @@ mod tests {
                 "{recovery:?}"
             );
         }
+    }
+
+    /// ns-2's delayed send (`tcp.overhead`) at 1 ms, RTT 100 ms: every
+    /// burst `send_much` would send waits a draw in [0, 1 ms) and then goes
+    /// whole, so slow start's rounds (1, 2, 4, 8, 16, 32 packets: the SYN,
+    /// then the ACKs of a round arrive at one instant) each leave at one
+    /// instant, 100 ms plus a draw after the round before, the SYN a draw
+    /// after 0. A fast retransmit is sent outside `send_much`: packet 40,
+    /// lost in the round of 31-62, goes again at the instant the third
+    /// duplicate ACK arrives, 100 ms after that round, undelayed.
+    #[test]
+    fn a_delayed_send_holds_each_burst_a_draw_and_not_a_fast_retransmit() {
+        use crate::sim::rng::stream;
+        use crate::tcp::host_pacing::DelayedSend;
+        let delayed = HostPacer::Delayed(DelayedSend::new(MS, stream(1, "tcp.overhead", 0)));
+        let tx = sender(1000, Recovery::reno(), Some(delayed));
+        assert!(!tx.is_paced(), "a delayed send is not pacing");
+        let mut p = Pipe::from_sender(tx, vec![(40, 0)], 50 * MS);
+        p.run_until(700 * MS);
+        let mut bursts: Vec<(Time, usize)> = vec![];
+        for &(t, _) in p.sent.iter().filter(|s| s.1 < 63) {
+            match bursts.last_mut() {
+                Some((at, n)) if *at == t => *n += 1,
+                _ => bursts.push((t, 1)),
+            }
+        }
+        assert_eq!(bursts.iter().map(|b| b.1).collect::<Vec<_>>()[..6], [1, 2, 4, 8, 16, 32]);
+        let mut after = 0;
+        let mut waits = vec![];
+        for &(at, _) in &bursts[..6] {
+            waits.push(at - after);
+            after = at + 100 * MS;
+        }
+        assert!(waits.iter().all(|&w| w < MS), "each burst a draw in [0, 1 ms) late: {waits:?}");
+        assert!(waits.iter().any(|&w| w > 0), "the draws are not all 0: {waits:?}");
+        let round = bursts[5].0;
+        assert_eq!(p.transmissions_of(40), vec![round, round + 100 * MS], "the retransmission undelayed");
+        assert_eq!(p.tx.state.stats.fast_retransmits, 1);
     }
 
     fn wei(modified: bool) -> HostPacer {

@@ -180,6 +180,13 @@ pub struct Tcp {
     /// as Linux's). DCTCP uses ECN whatever this says, with its own echo
     /// and cut.
     pub ecn: bool,
+    /// ns-2's delayed send (`overhead_`), ns: a `send_much` that would send
+    /// waits a uniform draw in [0, overhead) first, then sends all the
+    /// window allows (ns-2 added it to break a deterministic run's phase
+    /// effects: `tcp/host_pacing/delayed.rs`); 0, ns-2's default: no wait.
+    /// Flows that are not host-paced; BBR paces itself and refuses it.
+    #[schemars(extend("x-unit" = "ns"))]
+    pub overhead: u64,
 }
 
 /// ns-2 2.35's `Agent/TCP` defaults (paper E's 1000 B segments), Reno.
@@ -200,6 +207,7 @@ impl Default for Tcp {
             delayed_ack: None,
             window_cut: WindowCut::Cwnd,
             ecn: false,
+            overhead: 0,
         }
     }
 }
@@ -294,6 +302,11 @@ impl Tcp {
             let message = format!("{} must not exceed tcp.max_rto ({})", time(t.min_rto), time(t.max_rto));
             return Err(bad("tcp.min_rto", message));
         }
+        if t.overhead > 0 && matches!(t.variant, TcpVariant::Bbr(_)) {
+            let message =
+                "BBR paces itself at its own rate; the delayed send is ns-2's, for its window-clocked agents";
+            return Err(bad("tcp.overhead", message));
+        }
         t.variant.validate()
     }
 }
@@ -320,7 +333,7 @@ mod tests {
         let written = String::from_utf8(out).unwrap();
         assert!(written.starts_with(r#"{"variant":"fast","segment_size":1500,"#), "{written}");
         assert!(
-            written.ends_with(r#""window_cut":"cwnd","ecn":false,"fast_alpha":20.0,"fast_gamma":0.5}"#),
+            written.ends_with(r#""ecn":false,"overhead":0,"fast_alpha":20.0,"fast_gamma":0.5}"#),
             "{written}"
         );
         assert_eq!(read(&written).unwrap(), t);

@@ -194,6 +194,7 @@ impl SendState {
         let in_recovery = self.in_recovery();
         match self.pacer.as_deref_mut() {
             Some(HostPacer::Wei(p)) => p.begin(now, &mut self.pace, &self.w, in_recovery, congested),
+            Some(HostPacer::Delayed(d)) => d.begin(&self.pace),
             _ => Some(usize::MAX),
         }
     }
@@ -214,6 +215,7 @@ impl SendState {
                 None => false,
             },
             Some(HostPacer::Wei(p)) => p.holds(now, &mut self.pace),
+            Some(HostPacer::Delayed(d)) => d.holds(now, &mut self.pace),
             None => false,
         }
     }
@@ -239,8 +241,10 @@ impl SendState {
 
     /// The pacing timer expired: the `send_much` that follows is its.
     pub(in crate::tcp) fn pace_fired(&mut self) {
-        if let Some(p) = self.wei_mut() {
-            p.fired();
+        match self.pacer.as_deref_mut() {
+            Some(HostPacer::Wei(p)) => p.fired(),
+            Some(HostPacer::Delayed(d)) => d.fired(),
+            _ => {}
         }
     }
 
@@ -334,7 +338,7 @@ impl SendState {
         match self.pacer.as_deref_mut() {
             Some(HostPacer::PaperW(p)) => p.on_rtt_sample(rtt),
             Some(HostPacer::Wei(p)) => p.on_rtt_sample(rtt, self.w.cwnd),
-            None => {}
+            Some(HostPacer::Delayed(_)) | None => {}
         }
     }
 
