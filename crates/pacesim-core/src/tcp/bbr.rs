@@ -522,6 +522,11 @@ impl CongestionControl for Bbr {
         true
     }
 
+    /// BBR's window is its own, PRR's not (Linux `bbr_main` as `cong_control`).
+    fn sets_window(&self) -> bool {
+        true
+    }
+
     /// Linux `bbr_main`: update the model, then pacing rate and cwnd.
     fn on_rate_sample(&mut self, w: &mut Window, control: &mut RateControl, rs: &RateSample, now: Time) {
         self.cwnd_before = w.cwnd;

@@ -116,6 +116,14 @@ pub trait CongestionControl: Send {
     /// `wants_rate_samples`.
     fn on_rate_sample(&mut self, _w: &mut Window, _control: &mut RateControl, _rs: &RateSample, _now: Time) {}
 
+    /// Whether this variant sets the window on every ACK itself, in loss
+    /// recovery too (Linux's `cong_control`, which bypasses the stack's
+    /// proportional rate reduction): a recovery that bounds its sending
+    /// by PRR (RFC 6937, `recovery::rfc6675`) then leaves the window to it.
+    fn sets_window(&self) -> bool {
+        false
+    }
+
     /// An ECN-capable sender's new ACK acknowledged `acked` packets, with
     /// ECE or not, up to `ackno`, `snd_nxt` the next sequence number to
     /// send (DCTCP's alpha, `tcp::dctcp`); before any cut it brings
