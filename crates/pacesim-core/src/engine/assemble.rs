@@ -54,14 +54,15 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
     // The topology's flows: a Tmix cloud's are in its own table.
     let topology_flows = w.flows.iter().zip(&w.measured).take(net.flows.len().min(w.tmix_flows_from()));
     for (i, (f, m)) in topology_flows.enumerate() {
-        let st = f.sender.state.stats;
+        let sender = &w.senders[i];
+        let st = sender.state.stats;
         let st0 = m.stats_at_warmup;
-        let unique = f.goodput_packets(m) * s.tcp.segment_size as f64;
+        let unique = f.goodput_packets(&w.sinks[i], m) * s.tcp.segment_size as f64;
         flows.flow.push(i as u32);
         flows.start_s.push(secs(f.start));
         flows
             .paced
-            .push(f.sender.is_paced() || w.net.route(f.path.fwd).iter().any(|l| paced_links.contains(l)));
+            .push(sender.is_paced() || w.net.route(f.path.fwd).iter().any(|l| paced_links.contains(l)));
         flows.base_rtt_ms.push(w.net.base_rtt(i, data, s.tcp.ack_size as u32) as f64 / 1e6);
         flows.goodput_kbps.push(unique * 8.0 / window / 1e3);
         let sent = st.data_sent - st0.data_sent;
@@ -74,10 +75,10 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
         flows.retransmits.push(st.retransmits - st0.retransmits);
         flows.fast_retransmits.push(st.fast_retransmits - st0.fast_retransmits);
         flows.timeouts.push(st.timeouts - st0.timeouts);
-        if f.sender.ecn_mode() != EcnMode::Off {
+        if sender.ecn_mode() != EcnMode::Off {
             flows.ecn_cuts.push(st.ecn_cuts - st0.ecn_cuts);
         }
-        flows.final_cwnd.push(f.sender.state.w.cwnd);
+        flows.final_cwnd.push(sender.state.w.cwnd);
         flows.mean_cwnd.push(f.cwnd.mean(s.duration));
         flows.short.push(f.user.is_some());
         let (n, sum) = m.delays;

@@ -3,9 +3,12 @@
 //! or not, long-lived or a short-lived user's), the UDP sources, the Tmix
 //! clouds, and the first events.
 
-use super::world::{attach_links, connect_tmix, Event, Flow, Series, Sizes, Tmix, World};
+use std::ops::Range;
+
+use super::partition::Cut;
+use super::world::{attach_links, connect_tmix, Ends, Event, Flow, Series, Sizes, Tmix, World};
 use crate::metrics::burstiness::Burstiness;
-use crate::net::Queue;
+use crate::net::{LinkId, Queue};
 use crate::pacing::Pacing;
 use crate::scenario::Scenario;
 use crate::spec::{evenly, DelayClass, InvalidField};
@@ -116,13 +119,29 @@ pub fn played_traces(
 /// The world of `s`, its network built for it (the tests' one step).
 #[cfg(test)]
 pub(crate) fn build_world(s: &Scenario, queues: Queues) -> Result<World, InvalidField> {
-    world_on(s, build_network_with(s, queues)?)
+    world_on(s, build_network_with(s, queues)?, None)
+}
+
+/// The flows from the first to the last of those whose end leaving by
+/// link `end(f)` is in the `half` of a split network, or every flow.
+fn span(flows: usize, half: Option<&(Cut, u8)>, end: impl Fn(usize) -> LinkId) -> Range<usize> {
+    let Some((cut, side)) = half else { return 0..flows };
+    let own = |f: &usize| cut.side(end(*f)) == *side;
+    match ((0..flows).find(own), (0..flows).rev().find(own)) {
+        (Some(first), Some(last)) => first..last + 1,
+        _ => 0..0,
+    }
 }
 
 /// The world of `s` on a network built for it ([`build_network_with`]):
 /// each flow's sender and sink, the UDP sources, the Tmix clouds and what
-/// is measured.
-pub(crate) fn world_on(s: &Scenario, (net, udp_routes, tmix_routes): Built) -> Result<World, InvalidField> {
+/// is measured; if `half`, one half of the network split at that cut,
+/// holding the senders and sinks of its span of flows only ([`Ends`]).
+pub(crate) fn world_on(
+    s: &Scenario,
+    (net, udp_routes, tmix_routes): Built,
+    half: Option<(Cut, u8)>,
+) -> Result<World, InvalidField> {
     let traces = played_traces(s, &net, &udp_routes)?;
     let sources = (s.traffic.udp.iter().zip(udp_routes).zip(traces).enumerate())
         .map(|(i, ((u, route), played))| {
@@ -133,23 +152,32 @@ pub(crate) fn world_on(s: &Scenario, (net, udp_routes, tmix_routes): Built) -> R
     let host = s.pacing.host();
     let mut setup = TcpSetup::new(t, s.seed, host.cloned().unwrap_or_default(), host.is_some());
     setup.first_sends = s.delay.as_ref().is_some_and(|d| d.class == DelayClass::Data);
-    let flows = (0..net.flows.len())
+    let n = net.flows.len();
+    let flows = (0..n)
         .map(|i| {
-            let sender = setup.sender(i, paces_host(&s.pacing, i));
             let user = (s.traffic.short.as_ref())
                 .filter(|short| short.is_user(i))
                 .map(|short| User::new(short, s.seed, i as u64));
             let start = bulk_start(s.seed, i as u64, s.traffic.start);
-            let sink = setup.sink(&sender);
-            Flow::new(sender, sink, net.flows[i], start, user)
+            Flow::new(net.flows[i], start, user)
         })
         .collect();
+    let sender = |i| setup.sender(i, paces_host(&s.pacing, i));
+    // A sink is made for its sender (whether it reports SACK blocks, how it
+    // echoes ECN): a half that holds a flow's sink and not its sender makes
+    // the sender only for that.
+    let sinks = Ends::of(span(n, half.as_ref(), |f| net.sink_link(f)), |i| setup.sink(&sender(i)));
+    let senders = Ends::of(span(n, half.as_ref(), |f| net.sender_link(f)), sender);
     let sizes = Sizes {
         data: (t.segment_size + t.header_size) as u32,
         syn: t.syn.then_some(t.header_size as u32),
         ack: t.ack_size as u32,
     };
-    let mut world = World::new(net, flows, sources, setup, sizes);
+    let mut world = World::new(net, (flows, senders, sinks), sources, setup, sizes);
+    if let Some((cut, side)) = half {
+        world.cut = Some(cut);
+        world.split(side);
+    }
     if !s.traffic.tmix.is_empty() {
         world.set_tmix(Tmix::new(s, &tmix_routes, world.flows.len())?);
     }

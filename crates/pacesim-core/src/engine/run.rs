@@ -74,11 +74,8 @@ fn run_inner(
             // searches, some 1.9 KB a flow at 100,000 flows) is then never
             // held beside a whole world.
             let copy = (built.0.clone(), built.1.clone(), built.2.clone());
-            let mut w = world_on(s, built)?;
-            let mut b = world_on(s, copy)?;
-            (w.cut, b.cut) = (Some(cut.clone()), Some(cut));
-            w.split(0);
-            b.split(1);
+            let mut w = world_on(s, built, Some((cut.clone(), 0)))?;
+            let mut b = world_on(s, copy, Some((cut, 1)))?;
             start(&mut w, s)?;
             start(&mut b, s)?;
             run_halves(&mut w, &mut b, s.duration, threads.min(2), progress);
@@ -89,7 +86,7 @@ fn run_inner(
             (w, totals)
         }
         cut => {
-            let mut w = world_on(s, built)?;
+            let mut w = world_on(s, built, None)?;
             w.cut = cut;
             start(&mut w, s)?;
             w.run(progress);

@@ -32,7 +32,7 @@ mod traced;
 
 use crate::pacing::LinkPacer;
 pub use event::{Event, Packed};
-pub use flow::{Flow, Measured, Sizes, SACK_BLOCK_BYTES};
+pub use flow::{Ends, Flow, Measured, Sizes, SACK_BLOCK_BYTES};
 use hop::Hop;
 pub use series::{attach_links, Series};
 pub(crate) use tmix::{connect as connect_tmix, Tmix};
@@ -45,7 +45,7 @@ use crate::net::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};
 use crate::pacing::Pacer;
 use crate::report::ProgressTable;
 use crate::sim::{EventQueue, Time};
-use crate::tcp::TcpSetup;
+use crate::tcp::{TcpSender, TcpSetup, TcpSink};
 use crate::topology::Network;
 use crate::traffic::short::Transfer;
 use crate::traffic::udp::UdpSource;
@@ -58,6 +58,10 @@ pub struct World {
     pub packets: PacketArena,
     pub net: Network,
     pub flows: Vec<Flow>,
+    /// The senders and the sinks of the flows this world simulates that
+    /// end of (every flow's in one world; a half's own, see [`Ends`]).
+    pub senders: Ends<TcpSender>,
+    pub sinks: Ends<TcpSink>,
     /// What is measured of each flow now and then, by flow (`flow::Measured`).
     pub measured: Vec<Measured>,
     pub sources: Vec<UdpSource>,
@@ -131,7 +135,7 @@ pub struct World {
 impl World {
     pub fn new(
         net: Network,
-        flows: Vec<Flow>,
+        (flows, senders, sinks): (Vec<Flow>, Ends<TcpSender>, Ends<TcpSink>),
         sources: Vec<UdpSource>,
         setup: TcpSetup,
         sizes: Sizes,
@@ -176,6 +180,8 @@ impl World {
             packets: PacketArena::default(),
             net,
             flows,
+            senders,
+            sinks,
             measured,
             sources,
             pacers,
@@ -236,9 +242,9 @@ impl World {
             match ev {
                 Event::Arrive(id) => self.arrive(id),
                 Event::Rto(f) => {
-                    let flow = &mut self.flows[f as usize];
-                    if flow.sender.state.rtx.fires(t) {
-                        flow.sender.on_timeout(t, &mut self.out);
+                    let sender = &mut self.senders[f as usize];
+                    if sender.state.rtx.fires(t) {
+                        sender.on_timeout(t, &mut self.out);
                     }
                     self.transmit(f);
                 }
@@ -257,23 +263,23 @@ impl World {
                     }
                 }
                 Event::HostPace(f) => {
-                    let flow = &mut self.flows[f as usize];
-                    if flow.sender.state.pace.fires(t) {
-                        flow.sender.on_pace(t, &mut self.out);
+                    let sender = &mut self.senders[f as usize];
+                    if sender.state.pace.fires(t) {
+                        sender.on_pace(t, &mut self.out);
                     }
                     self.transmit(f);
                 }
                 Event::DelAck(f) => {
-                    let flow = &mut self.flows[f as usize];
-                    if flow.sink.timer.fires(t) {
-                        let (ackno, ece) = (flow.sink.on_timer(), flow.sink.ece());
+                    let sink = &mut self.sinks[f as usize];
+                    if sink.timer.fires(t) {
+                        let (ackno, ece) = (sink.on_timer(), sink.ece());
                         self.inject_ack(f, ackno, ece);
                     }
                     self.arm_sink(f);
                 }
                 Event::Start(f) => {
                     self.open_connection(f);
-                    self.flows[f as usize].sender.start(t, &mut self.out);
+                    self.senders[f as usize].start(t, &mut self.out);
                     self.transmit(f);
                 }
                 Event::Udp(i) => {

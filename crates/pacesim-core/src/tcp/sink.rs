@@ -97,6 +97,12 @@ impl TcpSink {
         self.ecn.as_deref().is_some_and(EcnEcho::ece)
     }
 
+    /// Whether this sink reports SACK blocks (its sender reads them,
+    /// `TcpSender::uses_sack`).
+    pub fn sacks(&self) -> bool {
+        self.sack.is_some()
+    }
+
     /// Options for the ACK of the last packet received: SACK blocks and
     /// the echo of its send time (a sink without SACK keeps none: no
     /// blocks, no echo, as no sender reads them).

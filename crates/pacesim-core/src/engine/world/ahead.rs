@@ -3,8 +3,8 @@
 //! their misses overlap instead of following one another.
 //!
 //! An arrival reads its packet, then its route's next hop, then that hop's
-//! link; an arrival at the end of the route reads its flow's sink (data)
-//! or sender (an ACK), as a timer event does. Each step needs the one
+//! link; an arrival at the end of the route reads its flow and the flow's
+//! sink (data) or sender (an ACK), as a timer event does. Each step needs the one
 //! before it, so each is taken a few events later than the one before:
 //! the packet [`FAR`] events ahead, its hop (or its flow) [`MID`] ahead,
 //! the hop's link [`NEAR`] ahead, when the earlier lines are in. E-base at
@@ -41,8 +41,8 @@ impl World {
         if let Some(&e) = self.queue.ahead(FAR) {
             match Event::from(e) {
                 Event::Arrive(id) => prefetch(self.packets.get(id)),
-                Event::Rto(f) | Event::HostPace(f) => prefetch(&self.flows[f as usize].sender),
-                Event::DelAck(f) => prefetch(&self.flows[f as usize].sink),
+                Event::Rto(f) | Event::HostPace(f) => prefetch(&self.senders[f as usize]),
+                Event::DelAck(f) => prefetch(&self.sinks[f as usize]),
                 _ => {}
             }
         }
@@ -53,11 +53,13 @@ impl World {
                 if next < p.last_hop {
                     prefetch(&self.route_hops[next as usize]);
                 } else if let Some(flow) = self.flows.get(p.flow as usize) {
+                    prefetch(flow);
+                    let f = p.flow as usize;
                     match p.kind {
-                        crate::net::PacketKind::Data => prefetch(&flow.sink),
-                        crate::net::PacketKind::Ack => prefetch(&flow.sender),
-                        crate::net::PacketKind::Udp => {}
-                    }
+                        crate::net::PacketKind::Data => self.sinks.get(f).map(prefetch),
+                        crate::net::PacketKind::Ack => self.senders.get(f).map(prefetch),
+                        crate::net::PacketKind::Udp => None,
+                    };
                 }
             }
         }

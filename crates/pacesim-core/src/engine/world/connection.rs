@@ -12,18 +12,18 @@ impl World {
     /// file's packets instead.
     pub(super) fn open_connection(&mut self, f: u32) {
         let first = self.setup.first_data();
-        let flow = &mut self.flows[f as usize];
-        let delivered = flow.delivered(first);
+        let (flow, sender) = (&mut self.flows[f as usize], &mut self.senders[f as usize]);
         let Some(user) = &mut flow.user else { return };
         let packets = user.begin(self.now, self.setup.tcp.segment_size) as i64;
         if user.persistent && flow.conn > 0 {
-            flow.sender.send_more(packets);
+            sender.send_more(packets);
             return;
         }
-        let stats = flow.sender.state.stats;
-        flow.sender = self.setup.sender(f as usize, flow.sender.is_paced()).with_data(first + packets);
-        flow.sender.state.stats = stats;
-        flow.sink = self.setup.sink(&flow.sender);
+        let delivered = flow.delivered(&self.sinks[f as usize], first);
+        let stats = sender.state.stats;
+        *sender = self.setup.sender(f as usize, sender.is_paced()).with_data(first + packets);
+        sender.state.stats = stats;
+        self.sinks[f as usize] = self.setup.sink(sender);
         flow.delivered_before = delivered;
         flow.conn += 1;
     }
@@ -33,7 +33,7 @@ impl World {
     pub(super) fn finish_transfer(&mut self, f: u32) {
         let now = self.now;
         let flow = &mut self.flows[f as usize];
-        flow.sender.close();
+        self.senders[f as usize].close();
         flow.cwnd.set(now, None);
         let (transfer, next) = flow.user.as_mut().expect("a short-lived flow").finish(now);
         self.transfers.push((f, transfer));

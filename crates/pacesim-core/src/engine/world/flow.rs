@@ -1,20 +1,22 @@
-//! A TCP flow as the world holds it: its sender and sink, its route, the
-//! user behind a short-lived flow, and what is measured of it.
+//! A TCP flow as the world holds it: its route, the user behind a
+//! short-lived flow, and what is measured of it; its sender and sink apart,
+//! each among the [`Ends`] of the world that simulates it.
+
+use std::ops::{Index, IndexMut, Range};
 
 use crate::metrics::{Received, TimeAverage, Transit};
 use crate::sim::Time;
 use crate::tcp::sender::SenderStats;
-use crate::tcp::{TcpSender, TcpSink};
+use crate::tcp::TcpSink;
 use crate::topology::FlowPath;
 use crate::traffic::short::User;
 
-/// What the sender and sink touch as packets and ACKs come: their own state,
-/// the route, the window average set on every transmission, the drops and
-/// the goodput counted on every arrival. What is measured of a flow only
-/// now and then is apart, in [`Measured`].
+/// What the sender and sink touch as packets and ACKs come beside their own
+/// state (`World::senders`, `World::sinks`): the route, the window average
+/// set on every transmission, the drops and the goodput counted on every
+/// arrival. What is measured of a flow only now and then is apart, in
+/// [`Measured`].
 pub struct Flow {
-    pub sender: TcpSender,
-    pub sink: TcpSink,
     pub path: FlowPath,
     pub start: Time,
     /// The closed-loop user of a short-lived flow (None: long-lived).
@@ -55,10 +57,8 @@ pub struct Measured {
 }
 
 impl Flow {
-    pub fn new(sender: TcpSender, sink: TcpSink, path: FlowPath, start: Time, user: Option<User>) -> Self {
+    pub fn new(path: FlowPath, start: Time, user: Option<User>) -> Self {
         Flow {
-            sender,
-            sink,
             path,
             start,
             user: user.map(Box::new),
@@ -71,22 +71,23 @@ impl Flow {
     }
 
     /// Data packets delivered in order over the flow's life, every
-    /// connection's (a long-lived flow has one): each connection's SYN,
-    /// packet 0 before `first_data`, is no data. (Counted, it made a run
-    /// with no warm-up report a segment more than could have arrived.)
-    pub fn delivered(&self, first_data: i64) -> i64 {
-        self.delivered_before + (self.sink.delivered() - first_data).max(0)
+    /// connection's (a long-lived flow has one; `sink`: its sink): each
+    /// connection's SYN, packet 0 before `first_data`, is no data.
+    /// (Counted, it made a run with no warm-up report a segment more than
+    /// could have arrived.)
+    pub fn delivered(&self, sink: &TcpSink, first_data: i64) -> i64 {
+        self.delivered_before + (sink.delivered() - first_data).max(0)
     }
 
     /// Data packets delivered in order by the window's end, each for the
     /// share of its bits that reached the sink inside the window: those
-    /// counted as they arrived ([`Flow::received`]) less those the sink
+    /// counted as they arrived ([`Flow::received`]) less those its `sink`
     /// still holds out of order (and had not as the window opened; `m`:
     /// this flow's [`Measured`]).
-    pub fn goodput_packets(&self, m: &Measured) -> f64 {
+    pub fn goodput_packets(&self, sink: &TcpSink, m: &Measured) -> f64 {
         let g = &m.goodput;
         let held_at_open: &[i64] = if g.opened.0 == self.conn { &g.opened.1 } else { &[] };
-        let held: f64 = (self.sink.out_of_order())
+        let held: f64 = (sink.out_of_order())
             .filter(|seq| held_at_open.binary_search(seq).is_err())
             .map(|seq| match g.straddler {
                 Some((conn, s, share)) if (conn, s) == (self.conn, seq) => share,
@@ -96,20 +97,18 @@ impl Flow {
         self.received.packets() - held
     }
 
-    /// Take over `other`'s sender half (the sender and what is measured
-    /// of it, `m` from `other_m`), from the world that simulated that end
-    /// of the flow.
+    /// Take over what `other` measured of its sender (`m` from
+    /// `other_m`), from the world that simulated that end of the flow (the
+    /// sender itself comes with the world's [`Ends`]).
     pub fn take_sender_half(&mut self, other: &mut Flow, m: &mut Measured, other_m: &Measured) {
-        std::mem::swap(&mut self.sender, &mut other.sender);
         std::mem::swap(&mut self.cwnd, &mut other.cwnd);
         m.stats_at_warmup = other_m.stats_at_warmup;
         m.syns_sent = other_m.syns_sent;
     }
 
-    /// Take over `other`'s sink half (the sink and what it measured, `m`
-    /// from `other_m`).
+    /// Take over what `other`'s sink measured (`m` from `other_m`; the
+    /// sink itself comes with the world's [`Ends`]).
     pub fn take_sink_half(&mut self, other: &mut Flow, m: &mut Measured, other_m: &mut Measured) {
-        std::mem::swap(&mut self.sink, &mut other.sink);
         std::mem::swap(&mut self.received, &mut other.received);
         self.delivered_before = other.delivered_before;
         m.delays = other_m.delays;
@@ -130,10 +129,94 @@ impl Flow {
 }
 
 impl Measured {
-    /// The window opens: what `flow`'s sink holds out of order then arrived
-    /// before it, and counts for nothing.
-    pub fn open_goodput(&mut self, flow: &Flow) {
-        self.goodput.opened = (flow.conn, flow.sink.out_of_order().collect());
+    /// The window opens: what `flow`'s `sink` holds out of order then
+    /// arrived before it, and counts for nothing.
+    pub fn open_goodput(&mut self, flow: &Flow, sink: &TcpSink) {
+        self.goodput.opened = (flow.conn, sink.out_of_order().collect());
+    }
+}
+
+/// One end of the flows a world simulates, their senders or their sinks,
+/// by flow: those of the flows `from..from + items.len()`. One world holds
+/// every flow's; a half of a split run the span from its first flow with
+/// that end in the half to its last, so that a half holds no end the other
+/// simulates (E-base: half 0 every sender and no sink, half 1 every sink
+/// and no sender) but for those of flows inside its span whose end is in
+/// the other half, built and never used. Reading a flow's end outside the
+/// span panics: a half never reads an end it does not simulate.
+#[derive(Debug)]
+pub struct Ends<T> {
+    from: usize,
+    items: Vec<T>,
+}
+
+impl<T> Ends<T> {
+    /// The ends of the flows in `span`, `end(f)` flow f's.
+    pub fn of(span: Range<usize>, end: impl FnMut(usize) -> T) -> Self {
+        Ends { from: span.start, items: span.map(end).collect() }
+    }
+
+    /// The flows whose ends these are.
+    pub fn span(&self) -> Range<usize> {
+        self.from..self.from + self.items.len()
+    }
+
+    /// Flow `f`'s end, if this world holds it.
+    pub fn get(&self, f: usize) -> Option<&T> {
+        self.items.get(f.checked_sub(self.from)?)
+    }
+
+    /// The end of a flow added after every flow held (a Tmix end; such runs
+    /// are never split).
+    pub fn push(&mut self, end: T) {
+        debug_assert_eq!(self.from, 0, "flows are added only in one world");
+        self.items.push(end);
+    }
+
+    /// These ends (half 0's) and `other`'s (half 1's) as one world's, each
+    /// flow's from the half that simulated it (`theirs(f)`: half 1's) of
+    /// the `flows`. A half that holds no end of this kind gives up no
+    /// memory for the other's.
+    pub fn join(self, other: Self, flows: usize, theirs: impl Fn(usize) -> bool) -> Self {
+        if other.items.is_empty() && self.span() == (0..flows) {
+            return self;
+        }
+        if self.items.is_empty() && other.span() == (0..flows) {
+            return other;
+        }
+        let (mine, yours) = (self.span(), other.span());
+        let (mut a, mut b) = (self.items.into_iter(), other.items.into_iter());
+        let items = (0..flows)
+            .map(|f| {
+                let x = mine.contains(&f).then(|| a.next()).flatten();
+                let y = yours.contains(&f).then(|| b.next()).flatten();
+                let end = if theirs(f) { y } else { x };
+                end.expect("the half that simulates a flow's end holds it")
+            })
+            .collect();
+        Ends { from: 0, items }
+    }
+}
+
+impl<T> Default for Ends<T> {
+    fn default() -> Self {
+        Ends { from: 0, items: Vec::new() }
+    }
+}
+
+impl<T> Index<usize> for Ends<T> {
+    type Output = T;
+
+    #[inline(always)]
+    fn index(&self, f: usize) -> &T {
+        &self.items[f - self.from]
+    }
+}
+
+impl<T> IndexMut<usize> for Ends<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, f: usize) -> &mut T {
+        &mut self.items[f - self.from]
     }
 }
 

@@ -156,8 +156,8 @@ impl World {
     /// The sink of `flow` acknowledges `ackno`, with ECE or not, and with
     /// its options if the sender reads them.
     pub(super) fn inject_ack(&mut self, flow: u32, ackno: i64, ece: bool) {
-        let f = &self.flows[flow as usize];
-        let (options, rev, with_options, conn) = (f.sink.options(), f.path.rev, f.sender.uses_sack(), f.conn);
+        let (f, sink) = (&self.flows[flow as usize], &self.sinks[flow as usize]);
+        let (options, rev, with_options, conn) = (sink.options(), f.path.rev, sink.sacks(), f.conn);
         let size = self.sizes.ack + SACK_BLOCK_BYTES * options.sack.as_slice().len() as u32;
         let id = self.alloc(flow, rev, PacketKind::Ack, size, ackno, conn);
         if ece {
@@ -200,32 +200,31 @@ impl World {
             PacketKind::Data | PacketKind::Ack if !self.flows[p.flow as usize].accepts(p.conn) => {}
             PacketKind::Data => {
                 let tmix = p.flow >= self.tmix_base();
-                let flow = &mut self.flows[p.flow as usize];
-                let before = if tmix { flow.sink.delivered() } else { 0 };
+                let before = if tmix { self.sinks[p.flow as usize].delivered() } else { 0 };
                 self.count_received(&p, self.now, false);
-                let flow = &mut self.flows[p.flow as usize];
+                let sink = &mut self.sinks[p.flow as usize];
                 if p.ecn != 0 {
-                    if let Some((ackno, ece)) = flow.sink.on_ecn(p.ecn) {
+                    if let Some((ackno, ece)) = sink.on_ecn(p.ecn) {
                         self.inject_ack(p.flow, ackno, ece);
                     }
                 }
-                let flow = &mut self.flows[p.flow as usize];
-                if let Some(ackno) = flow.sink.on_data(p.seq, options.timestamp, self.now) {
-                    let ece = flow.sink.ece();
+                let sink = &mut self.sinks[p.flow as usize];
+                if let Some(ackno) = sink.on_data(p.seq, options.timestamp, self.now) {
+                    let ece = sink.ece();
                     self.inject_ack(p.flow, ackno, ece);
                 }
                 self.arm_sink(p.flow);
                 if tmix {
-                    let after = self.flows[p.flow as usize].sink.delivered();
+                    let after = self.sinks[p.flow as usize].delivered();
                     if after > before {
                         self.tmix_delivered(p.flow, before, after);
                     }
                 }
             }
             PacketKind::Ack => {
-                let flow = &mut self.flows[p.flow as usize];
-                flow.sender.on_ack(p.seq, p.ecn & ecn::ECE != 0, &options, self.now, &mut self.out);
-                if flow.user.is_some() && flow.sender.done() {
+                let sender = &mut self.senders[p.flow as usize];
+                sender.on_ack(p.seq, p.ecn & ecn::ECE != 0, &options, self.now, &mut self.out);
+                if self.flows[p.flow as usize].user.is_some() && sender.done() {
                     self.finish_transfer(p.flow);
                 }
                 self.transmit(p.flow);
@@ -238,7 +237,7 @@ impl World {
     }
 
     pub(super) fn arm_sink(&mut self, f: u32) {
-        if let Some(at) = self.flows[f as usize].sink.timer.needs_event() {
+        if let Some(at) = self.sinks[f as usize].timer.needs_event() {
             self.schedule(at, Event::DelAck(f));
         }
     }
@@ -259,7 +258,7 @@ impl World {
             self.packets.get_mut(id).ecn = ecn;
         }
         if stamped {
-            let first_sent = self.flows[f as usize].sender.first_sent(seq).unwrap_or(self.now);
+            let first_sent = self.senders[f as usize].first_sent(seq).unwrap_or(self.now);
             self.packets
                 .set_options(id, TcpOptions { timestamp: self.now, first_sent, ..Default::default() });
         }
@@ -271,10 +270,11 @@ impl World {
     pub(super) fn transmit(&mut self, f: u32) {
         let mut out = std::mem::take(&mut self.out);
         let flow = &self.flows[f as usize];
-        let stamped =
-            flow.sender.uses_sack() || self.measures_delay(PacketKind::Data) || self.measures_transit;
+        let stamped = self.senders[f as usize].uses_sack()
+            || self.measures_delay(PacketKind::Data)
+            || self.measures_transit;
         let data = (f, flow.path.fwd, flow.conn, stamped);
-        match self.flows[f as usize].sender.ecn_bits() {
+        match self.senders[f as usize].ecn_bits() {
             None => {
                 for seq in out.drain(..) {
                     self.send_data(data, seq, 0);
@@ -293,14 +293,14 @@ impl World {
             }
         }
         self.out = out;
-        let flow = &mut self.flows[f as usize];
+        let (flow, sender) = (&mut self.flows[f as usize], &mut self.senders[f as usize]);
         if flow.active() {
-            flow.cwnd.set(self.now, Some(flow.sender.state.w.cwnd));
+            flow.cwnd.set(self.now, Some(sender.state.w.cwnd));
         }
-        if let Some(at) = flow.sender.state.rtx.needs_event() {
+        if let Some(at) = sender.state.rtx.needs_event() {
             self.schedule(at, Event::Rto(f));
         }
-        if let Some(at) = self.flows[f as usize].sender.state.pace.needs_event() {
+        if let Some(at) = self.senders[f as usize].state.pace.needs_event() {
             self.schedule(at, Event::HostPace(f));
         }
         self.note_flow(f);

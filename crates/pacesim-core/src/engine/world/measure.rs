@@ -27,7 +27,7 @@ impl World {
         for (i, f) in self.flows[..flows].iter().enumerate().filter(|&(i, _)| sampled[i]) {
             table.t_s.push(crate::sim::time::secs(self.now));
             table.flow.push(i as u32);
-            table.bytes.push(f.delivered(first) as u64 * segment);
+            table.bytes.push(f.delivered(&self.sinks[i], first) as u64 * segment);
         }
         let next = self.now + *interval;
         self.schedule(next, Event::Sample);
@@ -44,8 +44,8 @@ impl World {
         }
         let last = self.net.hops[p.last_hop as usize - 1] as usize;
         let tx = self.net.links[last].tx_time(p.size);
-        let f = &mut self.flows[p.flow as usize];
-        if f.sink.has(p.seq) || (late && p.seq != f.sink.delivered()) {
+        let (f, sink) = (&mut self.flows[p.flow as usize], &self.sinks[p.flow as usize]);
+        if sink.has(p.seq) || (late && p.seq != sink.delivered()) {
             return;
         }
         let share = f.received.count(self.window, at, tx);
@@ -77,11 +77,17 @@ impl World {
     /// The measurement window opens: links open theirs themselves
     /// (`Link::set_window`); flows and pacers start counting afresh (but
     /// for the packets flows receive, counted by their share of the window
-    /// whenever they arrive).
+    /// whenever they arrive). What is measured of an end of a flow is
+    /// noted in the world that holds that end (the other's is not kept
+    /// when the halves join, `Flow::take_sender_half`).
     pub(super) fn open_window(&mut self) {
-        for (f, m) in self.flows.iter_mut().zip(&mut self.measured) {
-            m.open_goodput(f);
-            m.stats_at_warmup = f.sender.state.stats;
+        for (i, (f, m)) in self.flows.iter_mut().zip(&mut self.measured).enumerate() {
+            if let Some(sink) = self.sinks.get(i) {
+                m.open_goodput(f, sink);
+            }
+            if let Some(sender) = self.senders.get(i) {
+                m.stats_at_warmup = sender.state.stats;
+            }
             f.cwnd.restart(self.now);
             m.delays = (0, 0);
             f.lost = 0;

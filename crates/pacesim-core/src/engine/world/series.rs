@@ -71,12 +71,15 @@ impl Series {
         let mut flow_at = vec![NONE; w.flows.len()];
         let mut flows = Vec::new();
         for (i, &f) in spec.flows.iter().enumerate() {
-            let Some(flow) = w.flows.get(f as usize) else {
+            if f as usize >= w.flows.len() {
                 let message = format!("no flow {f} (the topology has {} flows, from 0)", w.flows.len());
                 return Err(bad(&format!("series.flows[{i}]"), message));
-            };
+            }
             flow_at[f as usize] = flows.len() as u32;
-            flows.push(tcp_state(&flow.sender).map(|v| spec.level(v)));
+            // A half without the flow's sender starts tracks it never
+            // records, which the join leaves for the sender's half's.
+            let state = w.senders.get(f as usize).map_or([0.0; 4], tcp_state);
+            flows.push(state.map(|v| spec.level(v)));
         }
         let mut pacer_at = vec![NONE; w.pacers.len()];
         let mut pacers = Vec::new();
@@ -125,7 +128,7 @@ impl World {
         let Some(s) = &mut self.series else { return };
         let k = s.flow_at.get(f as usize).copied().unwrap_or(NONE); // Tmix ends come later: none recorded
         if k != NONE {
-            let state = tcp_state(&self.flows[f as usize].sender);
+            let state = tcp_state(&self.senders[f as usize]);
             for (track, v) in s.flows[k as usize].iter_mut().zip(state) {
                 track.set(self.now, v);
             }

@@ -39,7 +39,11 @@ impl World {
                 std::mem::swap(&mut a.pacers[i], &mut b.pacers[i]);
             }
         }
-        for f in 0..a.flows.len() {
+        let flows = a.flows.len();
+        a.senders =
+            std::mem::take(&mut a.senders).join(std::mem::take(&mut b.senders), flows, |f| b.owns_sender(f));
+        a.sinks = std::mem::take(&mut a.sinks).join(std::mem::take(&mut b.sinks), flows, |f| b.owns_sink(f));
+        for f in 0..flows {
             a.flows[f].lost += b.flows[f].lost;
             if b.owns_sender(f) {
                 a.flows[f].take_sender_half(&mut b.flows[f], &mut a.measured[f], &b.measured[f]);

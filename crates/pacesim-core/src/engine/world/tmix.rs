@@ -252,8 +252,9 @@ impl World {
                     let p = path(cloud.routes, end);
                     self.net.flows.push(p);
                     let sender = self.setup.sender(f as usize, false);
-                    let sink = self.setup.sink(&sender);
-                    self.flows.push(Flow::new(sender, sink, p, now, None));
+                    self.sinks.push(self.setup.sink(&sender));
+                    self.senders.push(sender);
+                    self.flows.push(Flow::new(p, now, None));
                     self.measured.push(Measured::default());
                     t.slots.push((FREE, end));
                     f
@@ -261,10 +262,10 @@ impl World {
             };
             t.slots[(f - t.base) as usize] = (l, end);
             let window = if end == INIT { windows.0 } else { windows.1 };
-            let flow = &mut self.flows[f as usize];
             let sender = self.setup.sender(f as usize, false).with_data(0).with_window(window);
-            flow.sink = self.setup.sink(&sender);
-            flow.sender = sender;
+            self.sinks[f as usize] = self.setup.sink(&sender);
+            self.senders[f as usize] = sender;
+            let flow = &mut self.flows[f as usize];
             flow.start = now;
             flow.conn += 1;
             flows[end] = f;
@@ -299,7 +300,7 @@ impl World {
             for a in actions.drain(..) {
                 let Action::Send { end, packets } = a;
                 let g = flows[end];
-                self.flows[g as usize].sender.advance(packets as i64, now, &mut self.out);
+                self.senders[g as usize].advance(packets as i64, now, &mut self.out);
                 self.transmit(g);
             }
             self.tmix.as_mut().expect("a Tmix run").actions = actions;
@@ -337,7 +338,7 @@ impl World {
         let t = self.tmix.as_mut().expect("a Tmix run");
         let Some((l, _)) = t.slot(f) else { return };
         let live = t.live[l as usize].as_ref().expect("a live connection");
-        if !live.conn.idle() || live.flows.iter().any(|&g| !self.flows[g as usize].sender.done()) {
+        if !live.conn.idle() || live.flows.iter().any(|&g| !self.senders[g as usize].done()) {
             return;
         }
         let live = t.live[l as usize].take().expect("checked");
@@ -347,7 +348,7 @@ impl World {
         for (end, g) in live.flows.into_iter().enumerate() {
             t.slots[(g - t.base) as usize] = (FREE, end);
             t.clouds[live.cloud as usize].free[end].push(g);
-            self.flows[g as usize].sender.close();
+            self.senders[g as usize].close();
         }
     }
 

@@ -71,7 +71,7 @@ impl World {
     pub(super) fn trace_created(&mut self, id: PacketId, p: &Packet) {
         let cuts = match p.kind {
             PacketKind::Data => {
-                let s = &self.flows[p.flow as usize].sender.state.stats;
+                let s = &self.senders[p.flow as usize].state.stats;
                 s.fast_retransmits + s.timeouts
             }
             _ => 0,
