@@ -52,11 +52,11 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
     let data = (s.tcp.segment_size + s.tcp.header_size) as u32;
     let mut flows = FlowTable::default();
     // The topology's flows: a Tmix cloud's are in its own table.
-    let topology_flows = w.flows.iter().zip(&w.measured).take(net.flows.len().min(w.tmix_flows_from()));
-    for (i, (f, m)) in topology_flows.enumerate() {
-        let sender = &w.senders[i];
+    for (i, f) in w.flows.iter().take(net.flows.len().min(w.tmix_flows_from())).enumerate() {
+        let (sender, sent) = (&w.senders[i], &w.measured_senders[i]);
+        let m = &w.measured_sinks[i];
         let st = sender.state.stats;
-        let st0 = m.stats_at_warmup;
+        let st0 = sent.stats_at_warmup;
         let unique = f.goodput_packets(&w.sinks[i], m) * s.tcp.segment_size as f64;
         flows.flow.push(i as u32);
         flows.start_s.push(secs(f.start));
@@ -65,13 +65,13 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
             .push(sender.is_paced() || w.net.route(f.path.fwd).iter().any(|l| paced_links.contains(l)));
         flows.base_rtt_ms.push(w.net.base_rtt(i, data, s.tcp.ack_size as u32) as f64 / 1e6);
         flows.goodput_kbps.push(unique * 8.0 / window / 1e3);
-        let sent = st.data_sent - st0.data_sent;
+        let data_sent = st.data_sent - st0.data_sent;
         let syn = w.sizes.syn.map_or(0, u64::from);
-        let wire = (sent - m.syns_sent) * u64::from(w.sizes.data) + m.syns_sent * syn;
+        let wire = (data_sent - sent.syns_sent) * u64::from(w.sizes.data) + sent.syns_sent * syn;
         flows.throughput_kbps.push(wire as f64 * 8.0 / window / 1e3);
-        flows.data_packets_sent.push(sent);
+        flows.data_packets_sent.push(data_sent);
         flows.lost_packets.push(f.lost);
-        flows.loss_rate.push((sent > 0).then(|| f.lost as f64 / sent as f64));
+        flows.loss_rate.push((data_sent > 0).then(|| f.lost as f64 / data_sent as f64));
         flows.retransmits.push(st.retransmits - st0.retransmits);
         flows.fast_retransmits.push(st.fast_retransmits - st0.fast_retransmits);
         flows.timeouts.push(st.timeouts - st0.timeouts);

@@ -183,8 +183,8 @@ pub(crate) fn world_on(
     }
     if s.transit.is_some() {
         world.measures_transit = true;
-        for m in &mut world.measured {
-            m.transit = Some(Box::default());
+        for f in world.measured_sinks.span() {
+            world.measured_sinks[f].transit = Some(Box::default());
         }
     }
     if let Some(spec) = &s.series {

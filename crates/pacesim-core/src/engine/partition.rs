@@ -55,10 +55,12 @@ pub struct Cut {
     /// at once (E-base: ACKs cross the edge links, 5.25 ms, and then an
     /// access link, 1 ms or more, before they reach a sender).
     pub into: [Time; 2],
-    /// Per link into the other half, the least time from a packet's
-    /// crossing on it to its first event there (`into` is their least by
-    /// half); `Time::MAX` for a link no route crosses the cut on.
-    pub across: Vec<Time>,
+    /// The links some route crosses the cut on, ascending, each with the
+    /// least time from a packet's crossing on it to its first event in
+    /// the other half (`into` is their least by half). Only these: a
+    /// vector by link would hold 8 B for each of a million flows' access
+    /// links in each half.
+    across: Vec<(LinkId, Time)>,
 }
 
 impl Cut {
@@ -132,8 +134,19 @@ impl Cut {
             let far = &mut into[ends[l][1] as usize];
             *far = (*far).min(t);
         }
+        let across = (across.into_iter().enumerate())
+            .filter(|&(_, t)| t < Time::MAX)
+            .map(|(l, t)| (l as LinkId, t))
+            .collect();
         let cut = Cut { ends, into, across };
         (cut.lookahead() > 0 && cut.lookahead() < Time::MAX && half.contains(&0)).then_some(cut)
+    }
+
+    /// The least time from a packet's crossing the cut on `link` to its
+    /// first event in the other half; `Time::MAX` for a link no route
+    /// crosses the cut on.
+    pub fn across(&self, link: LinkId) -> Time {
+        self.across.binary_search_by_key(&link, |&(l, _)| l).map_or(Time::MAX, |i| self.across[i].1)
     }
 
     /// The lesser of the two halves' lookaheads.

@@ -32,7 +32,7 @@ mod traced;
 
 use crate::pacing::LinkPacer;
 pub use event::{Event, Packed};
-pub use flow::{Ends, Flow, Measured, Sizes, SACK_BLOCK_BYTES};
+pub use flow::{Ends, Flow, SenderMeasured, SinkMeasured, Sizes, SACK_BLOCK_BYTES};
 use hop::Hop;
 pub use series::{attach_links, Series};
 pub(crate) use tmix::{connect as connect_tmix, Tmix};
@@ -62,8 +62,10 @@ pub struct World {
     /// end of (every flow's in one world; a half's own, see [`Ends`]).
     pub senders: Ends<TcpSender>,
     pub sinks: Ends<TcpSink>,
-    /// What is measured of each flow now and then, by flow (`flow::Measured`).
-    pub measured: Vec<Measured>,
+    /// What is measured of each flow's sender and sink now and then, where
+    /// the end is (`flow::SenderMeasured`, `flow::SinkMeasured`).
+    pub measured_senders: Ends<SenderMeasured>,
+    pub measured_sinks: Ends<SinkMeasured>,
     pub sources: Vec<UdpSource>,
     pub pacers: Vec<Pacer>,
     /// How each connection's sender and sink are built.
@@ -173,7 +175,8 @@ impl World {
             }
         }
         let flows_len = flows.len();
-        let measured = flows.iter().map(|_| Measured::default()).collect();
+        let measured_senders = Ends::of(senders.span(), |_| SenderMeasured::default());
+        let measured_sinks = Ends::of(sinks.span(), |_| SinkMeasured::default());
         World {
             now: 0,
             queue: EventQueue::default(),
@@ -182,7 +185,8 @@ impl World {
             flows,
             senders,
             sinks,
-            measured,
+            measured_senders,
+            measured_sinks,
             sources,
             pacers,
             setup,
@@ -318,8 +322,11 @@ impl World {
         false
     }
 
-    /// Put `event` in the queue, due at `at`.
-    #[inline]
+    /// Put `event` in the queue, due at `at`. (The three steps always
+    /// inlined: left to the compiler, `transmit`'s calls went out of line
+    /// once the flows' ends moved out of `Flow`, 0.4 % more instructions
+    /// at paper size.)
+    #[inline(always)]
     pub fn schedule(&mut self, at: Time, event: Event) {
         self.schedule_as(at, (self.now, 0), event);
     }
@@ -327,12 +334,12 @@ impl World {
     /// Put `event` in the queue, due at `at`, ordered among its ties as if
     /// scheduled at `scheduled.0`, `scheduled.1` resumes into a train of
     /// packets (see `EventQueue::push_from`), in the current event's half.
-    #[inline]
+    #[inline(always)]
     fn schedule_as(&mut self, at: Time, scheduled: (Time, u16), event: Event) {
         self.schedule_from(at, scheduled, self.origin, event);
     }
 
-    #[inline]
+    #[inline(always)]
     fn schedule_from(&mut self, at: Time, (scheduled, place): (Time, u16), origin: u8, event: Event) {
         #[cfg(feature = "trace")]
         crate::sim::event::trace::push(at, event.tag());

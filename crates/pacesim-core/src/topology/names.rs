@@ -8,10 +8,19 @@
 //! 36 and more); the table itself is two vectors' 48 B. The text is at most
 //! `u32::MAX` bytes: 4 GiB of link names at about 16 B a name is 2^28
 //! links, 15 GB of [`Link`](crate::net::Link)s reserved before them.
+//!
+//! A copy shares the table until either is written (the two halves of a
+//! split run share their network's names: at a million flows, 101 MB
+//! held once, not twice).
+
+use std::sync::Arc;
 
 /// Names numbered from 0 in the order pushed; see the module's layout.
 #[derive(Debug, Clone, Default)]
-pub struct Names {
+pub struct Names(Arc<Packed>);
+
+#[derive(Debug, Clone, Default)]
+struct Packed {
     /// Every name's bytes, back to back.
     text: String,
     /// One past each name's last byte in `text`, by index (non-decreasing).
@@ -21,14 +30,16 @@ pub struct Names {
 impl Names {
     /// Add `name` as the next index.
     pub fn push(&mut self, name: &str) {
-        self.text.push_str(name);
-        self.ends.push(u32::try_from(self.text.len()).expect("names hold at most 4 GiB of text"));
+        let p = Arc::make_mut(&mut self.0);
+        p.text.push_str(name);
+        p.ends.push(u32::try_from(p.text.len()).expect("names hold at most 4 GiB of text"));
     }
 
     /// Name `i`; panics past the end, as indexing a vector does.
     pub fn get(&self, i: usize) -> &str {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.text[start..self.ends[i] as usize]
+        let Packed { text, ends } = &*self.0;
+        let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+        &text[start..ends[i] as usize]
     }
 
     /// The first index named `name`.
@@ -37,7 +48,7 @@ impl Names {
     }
 
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.0.ends.len()
     }
 
     /// Every name, by index.
@@ -47,18 +58,19 @@ impl Names {
 
     /// Room for `names` more names (the text still grows as pushed).
     pub fn reserve_exact(&mut self, names: usize) {
-        self.ends.reserve_exact(names);
+        Arc::make_mut(&mut self.0).ends.reserve_exact(names);
     }
 
     /// Give back the room the text and the ends grew by doubling.
     pub fn shrink_to_fit(&mut self) {
-        self.text.shrink_to_fit();
-        self.ends.shrink_to_fit();
+        let p = Arc::make_mut(&mut self.0);
+        p.text.shrink_to_fit();
+        p.ends.shrink_to_fit();
     }
 
-    /// The heap this table holds, in bytes.
+    /// The heap this table holds, in bytes (shared with its copies).
     pub fn heap_bytes(&self) -> usize {
-        self.text.capacity() + 4 * self.ends.capacity()
+        self.0.text.capacity() + 4 * self.0.ends.capacity()
     }
 }
 

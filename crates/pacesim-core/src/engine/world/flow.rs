@@ -15,7 +15,7 @@ use crate::traffic::short::User;
 /// state (`World::senders`, `World::sinks`): the route, the window average
 /// set on every transmission, the drops and the goodput counted on every
 /// arrival. What is measured of a flow only now and then is apart, in
-/// [`Measured`].
+/// [`SenderMeasured`] and [`SinkMeasured`].
 pub struct Flow {
     pub path: FlowPath,
     pub start: Time,
@@ -35,25 +35,32 @@ pub struct Flow {
     pub received: Received,
 }
 
-/// What is measured of a flow beyond what its packets touch on every hop,
-/// written only when the measured event happens (the window opens, a SYN
-/// goes out, a delay is measured) and read by the report: a dense vector
-/// apart from the flows (`World::measured`, by flow), so that the flows the
-/// sender and sink touch on every packet stay small (a million flows).
-#[derive(Default)]
-pub struct Measured {
+/// What is measured of a flow's sender beyond what its packets touch on
+/// every hop, written only when the measured event happens (the window
+/// opens, a SYN goes out) and read by the report: apart from the flows
+/// (`World::measured_senders`, by flow, in the world that holds the
+/// sender), so that the flows the sender and sink touch on every packet
+/// stay small (a million flows).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SenderMeasured {
+    /// SYNs it sent in the window (packet 0 of each connection, when
+    /// modelled: shorter than the data packets `SenderStats::data_sent` counts).
+    pub syns_sent: u64,
+    /// Sender counters when the window opened.
+    pub stats_at_warmup: SenderStats,
+}
+
+/// What is measured of a flow's sink, as [`SenderMeasured`] of its sender
+/// (`World::measured_sinks`; the window opens, a delay is measured).
+#[derive(Debug, Default)]
+pub struct SinkMeasured {
     /// One-way delays of its data packets delivered in the window (count, sum ns), when measured.
     pub delays: (u64, u128),
     /// Transit delays of its data packets delivered in the window, when
     /// measured (`[transit]`).
     pub transit: Option<Box<Transit>>,
-    /// SYNs it sent in the window (packet 0 of each connection, when
-    /// modelled: shorter than the data packets `SenderStats::data_sent` counts).
-    pub syns_sent: u64,
     /// What its goodput counts beyond the packets received ([`Goodput`]).
     pub goodput: Goodput,
-    /// Sender counters when the window opened.
-    pub stats_at_warmup: SenderStats,
 }
 
 impl Flow {
@@ -83,8 +90,8 @@ impl Flow {
     /// share of its bits that reached the sink inside the window: those
     /// counted as they arrived ([`Flow::received`]) less those its `sink`
     /// still holds out of order (and had not as the window opened; `m`:
-    /// this flow's [`Measured`]).
-    pub fn goodput_packets(&self, sink: &TcpSink, m: &Measured) -> f64 {
+    /// what is measured of that sink).
+    pub fn goodput_packets(&self, sink: &TcpSink, m: &SinkMeasured) -> f64 {
         let g = &m.goodput;
         let held_at_open: &[i64] = if g.opened.0 == self.conn { &g.opened.1 } else { &[] };
         let held: f64 = (sink.out_of_order())
@@ -97,23 +104,18 @@ impl Flow {
         self.received.packets() - held
     }
 
-    /// Take over what `other` measured of its sender (`m` from
-    /// `other_m`), from the world that simulated that end of the flow (the
-    /// sender itself comes with the world's [`Ends`]).
-    pub fn take_sender_half(&mut self, other: &mut Flow, m: &mut Measured, other_m: &Measured) {
+    /// Take over what `other` measured of its sender, from the world that
+    /// simulated that end of the flow (the sender itself and the rest of
+    /// what is measured of it come with the world's [`Ends`]).
+    pub fn take_sender_half(&mut self, other: &mut Flow) {
         std::mem::swap(&mut self.cwnd, &mut other.cwnd);
-        m.stats_at_warmup = other_m.stats_at_warmup;
-        m.syns_sent = other_m.syns_sent;
     }
 
-    /// Take over what `other`'s sink measured (`m` from `other_m`; the
-    /// sink itself comes with the world's [`Ends`]).
-    pub fn take_sink_half(&mut self, other: &mut Flow, m: &mut Measured, other_m: &mut Measured) {
+    /// Take over what `other`'s sink counted (the sink itself and the rest
+    /// of what is measured of it come with the world's [`Ends`]).
+    pub fn take_sink_half(&mut self, other: &mut Flow) {
         std::mem::swap(&mut self.received, &mut other.received);
         self.delivered_before = other.delivered_before;
-        m.delays = other_m.delays;
-        std::mem::swap(&mut m.transit, &mut other_m.transit);
-        std::mem::swap(&mut m.goodput, &mut other_m.goodput);
     }
 
     /// Whether a connection is open (always, once a long-lived flow starts).
@@ -128,7 +130,7 @@ impl Flow {
     }
 }
 
-impl Measured {
+impl SinkMeasured {
     /// The window opens: what `flow`'s `sink` holds out of order then
     /// arrived before it, and counts for nothing.
     pub fn open_goodput(&mut self, flow: &Flow, sink: &TcpSink) {
@@ -175,15 +177,20 @@ impl<T> Ends<T> {
 
     /// These ends (half 0's) and `other`'s (half 1's) as one world's, each
     /// flow's from the half that simulated it (`theirs(f)`: half 1's) of
-    /// the `flows`. A half that holds no end of this kind gives up no
-    /// memory for the other's.
-    pub fn join(self, other: Self, flows: usize, theirs: impl Fn(usize) -> bool) -> Self {
-        if other.items.is_empty() && self.span() == (0..flows) {
-            return self;
-        }
-        if self.items.is_empty() && other.span() == (0..flows) {
-            return other;
-        }
+    /// the `flows`; `other` is left empty. A half that holds no end of
+    /// this kind costs no copy of the other's.
+    pub fn join(&mut self, other: &mut Self, flows: usize, theirs: impl Fn(usize) -> bool) {
+        let (this, other) = (std::mem::take(self), std::mem::take(other));
+        *self = if other.items.is_empty() && this.span() == (0..flows) {
+            this
+        } else if this.items.is_empty() && other.span() == (0..flows) {
+            other
+        } else {
+            this.merged(other, flows, theirs)
+        };
+    }
+
+    fn merged(self, other: Self, flows: usize, theirs: impl Fn(usize) -> bool) -> Self {
         let (mine, yours) = (self.span(), other.span());
         let (mut a, mut b) = (self.items.into_iter(), other.items.into_iter());
         let items = (0..flows)

@@ -186,13 +186,13 @@ impl World {
                 let delay = self.now - sent;
                 stats.record(delay);
                 if p.kind == PacketKind::Data {
-                    let d = &mut self.measured[p.flow as usize].delays;
+                    let d = &mut self.measured_sinks[p.flow as usize].delays;
                     *d = (d.0 + 1, d.1 + u128::from(delay));
                 }
             }
         }
         if self.measures_transit && p.kind == PacketKind::Data {
-            if let Some(t) = &mut self.measured[p.flow as usize].transit {
+            if let Some(t) = &mut self.measured_sinks[p.flow as usize].transit {
                 t.record(self.now - options.timestamp);
             }
         }
@@ -248,7 +248,7 @@ impl World {
     fn send_data(&mut self, (f, route, conn, stamped): (u32, u32, u32, bool), seq: i64, ecn: u8) {
         let size = match self.sizes.syn {
             Some(syn) if seq == 0 => {
-                self.measured[f as usize].syns_sent += 1;
+                self.measured_senders[f as usize].syns_sent += 1;
                 syn
             }
             _ => self.sizes.data,
@@ -389,7 +389,7 @@ mod tests {
         let data = PacketKind::Data;
         assert_eq!(send_kinds(&mut w, &[data; 3]), vec![22_998_400, 23_830_400]);
         assert_eq!((w.dropped, w.flows[0].lost), (1, 1));
-        let t = w.measured[0].transit.as_ref().expect("measured");
+        let t = w.measured_sinks[0].transit.as_ref().expect("measured");
         assert_eq!(t.count, 2);
         assert_eq!(t.mean(), Some((22_998_400.0 + 23_830_400.0) / 2.0));
         assert_eq!(t.jitter(), Some(832_000.0));
@@ -400,6 +400,6 @@ mod tests {
         let mut w = with_transit();
         assert_eq!(send_kinds(&mut w, &[data, data, PacketKind::Udp]).len(), 2);
         assert_eq!((w.dropped, w.flows[0].lost, w.sources[0].received), (1, 0, 0));
-        assert_eq!(w.measured[0].transit.as_ref().unwrap().count, 2);
+        assert_eq!(w.measured_sinks[0].transit.as_ref().unwrap().count, 2);
     }
 }

@@ -50,7 +50,7 @@ impl World {
         }
         let share = f.received.count(self.window, at, tx);
         if !late && share < 1.0 && share > 0.0 {
-            self.measured[p.flow as usize].goodput.straddler = Some((p.conn, p.seq, share));
+            self.measured_sinks[p.flow as usize].goodput.straddler = Some((p.conn, p.seq, share));
         }
     }
 
@@ -77,24 +77,23 @@ impl World {
     /// The measurement window opens: links open theirs themselves
     /// (`Link::set_window`); flows and pacers start counting afresh (but
     /// for the packets flows receive, counted by their share of the window
-    /// whenever they arrive). What is measured of an end of a flow is
-    /// noted in the world that holds that end (the other's is not kept
-    /// when the halves join, `Flow::take_sender_half`).
+    /// whenever they arrive), each end of a flow where it is.
     pub(super) fn open_window(&mut self) {
-        for (i, (f, m)) in self.flows.iter_mut().zip(&mut self.measured).enumerate() {
-            if let Some(sink) = self.sinks.get(i) {
-                m.open_goodput(f, sink);
-            }
-            if let Some(sender) = self.senders.get(i) {
-                m.stats_at_warmup = sender.state.stats;
-            }
-            f.cwnd.restart(self.now);
+        for f in self.senders.span() {
+            let m = &mut self.measured_senders[f];
+            (m.stats_at_warmup, m.syns_sent) = (self.senders[f].state.stats, 0);
+        }
+        for f in self.sinks.span() {
+            let m = &mut self.measured_sinks[f];
+            m.open_goodput(&self.flows[f], &self.sinks[f]);
             m.delays = (0, 0);
-            f.lost = 0;
-            m.syns_sent = 0;
             if let Some(t) = &mut m.transit {
                 **t = Transit::default();
             }
+        }
+        for f in &mut self.flows {
+            f.cwnd.restart(self.now);
+            f.lost = 0;
         }
         for p in &mut self.pacers {
             p.restart_stats();

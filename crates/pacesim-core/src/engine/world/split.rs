@@ -40,16 +40,19 @@ impl World {
             }
         }
         let flows = a.flows.len();
-        a.senders =
-            std::mem::take(&mut a.senders).join(std::mem::take(&mut b.senders), flows, |f| b.owns_sender(f));
-        a.sinks = std::mem::take(&mut a.sinks).join(std::mem::take(&mut b.sinks), flows, |f| b.owns_sink(f));
+        let (senders, sinks): (Vec<bool>, Vec<bool>) =
+            (0..flows).map(|f| (b.owns_sender(f), b.owns_sink(f))).unzip();
+        a.senders.join(&mut b.senders, flows, |f| senders[f]);
+        a.measured_senders.join(&mut b.measured_senders, flows, |f| senders[f]);
+        a.sinks.join(&mut b.sinks, flows, |f| sinks[f]);
+        a.measured_sinks.join(&mut b.measured_sinks, flows, |f| sinks[f]);
         for f in 0..flows {
             a.flows[f].lost += b.flows[f].lost;
-            if b.owns_sender(f) {
-                a.flows[f].take_sender_half(&mut b.flows[f], &mut a.measured[f], &b.measured[f]);
+            if senders[f] {
+                a.flows[f].take_sender_half(&mut b.flows[f]);
             }
-            if b.owns_sink(f) {
-                a.flows[f].take_sink_half(&mut b.flows[f], &mut a.measured[f], &mut b.measured[f]);
+            if sinks[f] {
+                a.flows[f].take_sink_half(&mut b.flows[f]);
             }
         }
         for (x, y) in a.sources.iter_mut().zip(&b.sources) {
@@ -87,7 +90,7 @@ impl World {
             .filter_map(|&i| {
                 let link = self.net.pacers[i as usize].0;
                 let departs = self.pacers[i as usize].next_departure()?;
-                Some(departs.saturating_add(cut.across[link as usize] - into))
+                Some(departs.saturating_add(cut.across(link) - into))
             })
             .fold(clock, Time::min)
     }

@@ -22,7 +22,7 @@
 use rand::Rng;
 
 use super::hop::Hop;
-use super::{Event, Flow, Measured, World};
+use super::{Event, Flow, SenderMeasured, SinkMeasured, World};
 use crate::net::{PacketId, PacketKind};
 use crate::report::TmixTable;
 use crate::scenario::Scenario;
@@ -255,7 +255,8 @@ impl World {
                     self.sinks.push(self.setup.sink(&sender));
                     self.senders.push(sender);
                     self.flows.push(Flow::new(p, now, None));
-                    self.measured.push(Measured::default());
+                    self.measured_senders.push(SenderMeasured::default());
+                    self.measured_sinks.push(SinkMeasured::default());
                     t.slots.push((FREE, end));
                     f
                 }
