@@ -133,8 +133,9 @@ pub struct CubicSpec {
     #[serde(rename = "cubic_hystart", default)]
     pub hystart: bool,
     /// CUBIC: recover by RFC 6675 as Linux runs it, SACK kept through a
-    /// timeout and lost retransmissions found by RACK (`tcp/recovery/rfc6675.rs`,
-    /// BBR's); off, by ns-2's Sack1.
+    /// timeout, lost retransmissions found by RACK and what is sent in
+    /// recovery bounded by PRR (RFC 6937) (`tcp/recovery/rfc6675.rs`,
+    /// BBR's, which sets its own window); off, by ns-2's Sack1.
     #[serde(rename = "cubic_rfc6675", default)]
     pub rfc6675: bool,
 }
