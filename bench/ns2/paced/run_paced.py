@@ -149,13 +149,20 @@ def ws3_grid(name):
     return [(b, 1) for b in (15_000_000, 1_000_000, 3_000_000)]
 
 
+def w_dumbbell_args(buffer, seed, flows_csv, mode="none", cross_mbps=100, fraction=None):
+    """ws5.tcl's arguments for paper W's dumbbell of W-s3, W-s4 and W-s6 (5 Reno flows on 1 Gb/s, 4 ms, 200 s,
+    `cross_mbps` of on-off cross traffic, the share `fraction` paced by `mode`) with a core buffer of `buffer`
+    bytes, each flow's row written to `flows_csv`."""
+    tail = [] if fraction is None else [fraction]
+    return [HERE / "ws5.tcl", 5, 1000, 4, buffer, 1500, seed, 200, 0, flows_csv, "Reno", mode, 0.12, cross_mbps, *tail]
+
+
 def run_ws3(ns, row):
     buffer, seed = row
     scenario = {"variant": "Reno", "mode": "none", "seed": seed, "flows": 5, "rate_mbps": 1000, "core_delay_ms": 4,
                 "buffer_bytes": buffer, "packet_bytes": 1500, "duration_s": 200, "warmup_s": 0, "cross_mbps": 100}
     with tempfile.NamedTemporaryFile("r", suffix=".csv") as tf:
-        m, wall = run_ns(ns, [HERE / "ws5.tcl", 5, 1000, 4, buffer, 1500, seed, 200, 0, tf.name, "Reno", "none",
-                              0.12, 100])
+        m, wall = run_ns(ns, w_dumbbell_args(buffer, seed, tf.name))
         goodputs = [float(f["goodput_kbps"]) for f in read_flows(tf.name)]
     # (ws5.tcl's aggregate_mbps counts every departure as a 1500 B packet, the cross traffic's 210 B ones too)
     return {**scenario, "core_loss": m["core_loss"], "goodput_kbps_min": min(goodputs),

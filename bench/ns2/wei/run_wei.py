@@ -89,13 +89,13 @@ from run_paced import read_flows, run_rows  # noqa: E402
 SHIM = HERE / "shim.tcl"
 RESULTS = HERE / "results"
 run_paced.FLOWS = RESULTS / "flows"
-_run_ns = run_paced.run_ns
+run_ns_direct = run_paced.run_ns  # a run not through the shim (a script that sources it itself)
 last_result = {}  # the RESULT line of the latest run
 
 
 def run_ns_shim(ns, args):
     """Every run through the shim: `ns shim.tcl SCRIPT ARGS...`."""
-    m, wall = _run_ns(ns, [SHIM, *args])
+    m, wall = run_ns_direct(ns, [SHIM, *args])
     last_result.clear()
     last_result.update(m)
     return m, wall
@@ -155,8 +155,7 @@ def run_dumbbell(ns, mode, seed, buffer, cross, fraction, keep=None):
         run_paced.FLOWS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         path = run_paced.FLOWS / keep if keep else Path(tmp, "flows.csv")
-        m, wall = run_paced.run_ns(ns, [HERE.parent / "paced" / "ws5.tcl", 5, 1000, 4, buffer, 1500, seed, 200, 0,
-                                        path, "Reno", mode, 0.12, cross, fraction])
+        m, wall = run_paced.run_ns(ns, run_paced.w_dumbbell_args(buffer, seed, path, mode, cross, fraction))
         flows = read_flows(path)
     return scenario, m, flows, wall
 
@@ -210,7 +209,7 @@ def run_ns228(ns, row):
         else:
             cmd = [ns, HERE / "defaults228.tcl", SHIM, HERE.parent / "paced" / "ebase_host.tcl", mode,
                    1.0 if mode != "none" else 0.0, *ebase]
-        m, wall = _run_ns(cmd[0], cmd[1:])
+        m, wall = run_ns_direct(cmd[0], cmd[1:])
     return {"build": build, "flows": 100, "buffer_bytes": kb * 1000, "seed": seed, "duration_s": 200,
             "warmup_s": 50, "mode": mode, **{k: m[k] for k in NS228_COLUMNS[7:12]}, "wall_s": f"{wall:.1f}"}
 

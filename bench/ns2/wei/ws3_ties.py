@@ -33,12 +33,9 @@ intervals (5,000 percentile bootstrap resamples), and the two simulators side by
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import subprocess
 import sys
 import tempfile
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -48,7 +45,7 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from seeds import HEADER, OURS, RESULTS, WS3_POINT, interval, ns2_rows, ours, resampled_means, side_by_side  # noqa: E402
-from run_wei import BUILD, binary, seed_range  # noqa: E402
+from run_wei import BUILD, binary, run_ns_direct, run_paced, seed_range  # noqa: E402
 from support.ns2_wei import w_dumbbell_scenario  # noqa: E402  (seeds.py put tests/ on the path)
 
 OUT = OURS / "ws3-ties.csv"
@@ -99,18 +96,12 @@ def run_one(variant: str, seed: int) -> dict:
 
 
 def run_ns2(ns: str, seed: int) -> dict:
-    """ns-2 with Wei's patch on W-s3's 15 MB point (run_paced.run_ws3's command line), every TCP agent's
-    `overhead_` OVERHEAD_NS."""
-    p = WS3_POINT
+    """ns-2 with Wei's patch on W-s3's 15 MB point (run_paced's arguments for it), every TCP agent's `overhead_`
+    OVERHEAD_NS."""
     with tempfile.NamedTemporaryFile("r", suffix=".csv") as flows:
-        cmd = [ns, HERE / "overhead.tcl", OVERHEAD_NS / 1e9, HERE.parent / "paced" / "ws5.tcl", p["flows"],
-               p["rate_mbps"], p["core_delay_ms"], p["buffer_bytes"], p["packet_bytes"], seed, p["duration_s"],
-               p["warmup_s"], flows.name, p["variant"], p["mode"], 0.12, p["cross_mbps"]]
-        t0 = time.monotonic()
-        out = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, check=True).stdout
-        wall = time.monotonic() - t0
-        goodputs = [float(r["goodput_kbps"]) for r in csv.DictReader(flows)]
-    result = dict(kv.split("=") for kv in out.split("RESULT", 1)[1].split("\n", 1)[0].split())
+        args = run_paced.w_dumbbell_args(WS3_POINT["buffer_bytes"], seed, flows.name)
+        result, wall = run_ns_direct(ns, [HERE / "overhead.tcl", OVERHEAD_NS / 1e9, *args])
+        goodputs = [float(r["goodput_kbps"]) for r in run_paced.read_flows(flows.name)]
     return {"seed": seed, "overhead_ns": OVERHEAD_NS, "goodput_kbps_min": min(goodputs),
             "goodput_kbps_max": max(goodputs), "core_loss": float(result["core_loss"]), "wall_s": round(wall, 1)}
 

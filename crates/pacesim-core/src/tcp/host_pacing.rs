@@ -23,7 +23,7 @@ pub mod wei;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub use delayed::DelayedSend;
+pub use delayed::{BurstHold, DelayedSend};
 pub use paper_w::PaperW;
 pub use wei::{Wei, WeiSpec};
 

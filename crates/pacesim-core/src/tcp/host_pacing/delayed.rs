@@ -25,45 +25,72 @@ use crate::sim::rng::{uniform, Stream};
 use crate::sim::timer::Timer;
 use crate::sim::Time;
 
-#[derive(Debug, Clone)]
-pub struct DelayedSend {
-    /// `overhead_`, ns (> 0).
-    overhead: Time,
-    /// The sender's stream ("tcp.overhead").
-    rng: Stream,
+/// ns-2's `send_much` gate on its delayed-send timer (`delsnd_timer_`),
+/// which [`DelayedSend`] and Wei's pacer before its first RTT sample both
+/// keep: a call that is not the timer's own (`force`) returns while the
+/// timer is pending, and holds its first packet; the timer's sends.
+#[derive(Debug, Clone, Default)]
+pub struct BurstHold {
     /// The timer went off: the next `send_much` is its (forced).
     fired: bool,
     /// The current `send_much` is forced.
     forced: bool,
 }
 
-impl DelayedSend {
-    pub fn new(overhead: Time, rng: Stream) -> Self {
-        debug_assert!(overhead > 0);
-        DelayedSend { overhead, rng, fired: false, forced: false }
-    }
-
-    /// Before `send_much`: None while the timer is pending and this call
-    /// is not its expiry, else no limit on the packets.
-    pub fn begin(&mut self, pace: &Timer) -> Option<usize> {
+impl BurstHold {
+    /// Before `send_much`, the timer `pending` or not: whether it may go on.
+    pub fn begin(&mut self, pending: bool) -> bool {
         self.forced = std::mem::take(&mut self.fired);
-        (self.forced || !pace.is_pending()).then_some(usize::MAX)
+        self.forced || !pending
     }
 
-    /// Before each packet: a call that is not forced holds it, the timer
-    /// armed a draw in [0, overhead) ns ahead if it is not pending.
-    pub fn holds(&mut self, now: Time, pace: &mut Timer) -> bool {
-        if self.forced {
-            return false;
-        }
-        if !pace.is_pending() {
-            pace.set(now + uniform(&mut self.rng, [0, self.overhead - 1]));
-        }
-        true
+    /// Before each packet of a `send_much` that went on: whether it is
+    /// held (the caller then arms the timer, which is not pending: a call
+    /// not forced went on only with it idle).
+    pub fn holds(&self, pace: &Timer) -> bool {
+        debug_assert!(self.forced || !pace.is_pending());
+        !self.forced
     }
 
     /// The timer went off.
     pub fn fired(&mut self) {
         self.fired = true;
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct DelayedSend {
+    /// `overhead_`, ns (> 0).
+    overhead: Time,
+    /// The sender's stream ("tcp.overhead").
+    rng: Stream,
+    hold: BurstHold,
+}
+
+impl DelayedSend {
+    pub fn new(overhead: Time, rng: Stream) -> Self {
+        debug_assert!(overhead > 0);
+        DelayedSend { overhead, rng, hold: BurstHold::default() }
+    }
+
+    /// Before `send_much`: None while the timer is pending and this call
+    /// is not its expiry, else no limit on the packets.
+    pub fn begin(&mut self, pace: &Timer) -> Option<usize> {
+        self.hold.begin(pace.is_pending()).then_some(usize::MAX)
+    }
+
+    /// Before each packet: a call that is not forced holds it, the timer
+    /// armed a draw in [0, overhead) ns ahead.
+    pub fn holds(&mut self, now: Time, pace: &mut Timer) -> bool {
+        if !self.hold.holds(pace) {
+            return false;
+        }
+        pace.set(now + uniform(&mut self.rng, [0, self.overhead - 1]));
+        true
+    }
+
+    /// The timer went off.
+    pub fn fired(&mut self) {
+        self.hold.fired();
     }
 }

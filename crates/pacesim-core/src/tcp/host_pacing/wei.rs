@@ -61,6 +61,7 @@ use crate::sim::timer::Timer;
 use crate::sim::Time;
 use crate::spec::{bad, InvalidField};
 use crate::tcp::cc::Window;
+use crate::tcp::host_pacing::BurstHold;
 
 /// The patch's least jitter-adjusted gap: 10^-8 s, ns.
 const LEAST_JITTERED_GAP: f64 = 10.0;
@@ -177,10 +178,8 @@ pub struct Wei {
     min_rtt: f64,
     /// When the last packet left (`last_sendtime_`).
     last_send: Time,
-    /// The pacing timer expired and calls `send_much`.
-    fired: bool,
-    /// The running `send_much` is forced (ns-2's `force`): no delayed send.
-    forced: bool,
+    /// ns-2's delayed send before the first sample (with `overhead_`).
+    hold: BurstHold,
     jitter: Option<Jitter>,
     inflation_ratio: u32,
     /// Window inflation, packets (`inflation_`).
@@ -207,8 +206,7 @@ impl Wei {
             rtt: None,
             min_rtt: 0.0,
             last_send: 0,
-            fired: false,
-            forced: false,
+            hold: BurstHold::default(),
             jitter,
             inflation_ratio: spec.inflation_ratio,
             inflation: 0,
@@ -251,7 +249,7 @@ impl Wei {
 
     /// The pacing timer expired: the `send_much` it calls is the timer's.
     pub fn fired(&mut self) {
-        self.fired = true;
+        self.hold.fired();
     }
 
     /// Packets per RTT the gap paces at.
@@ -304,15 +302,14 @@ impl Wei {
         in_recovery: bool,
         congested: impl Fn(f64) -> bool,
     ) -> Option<usize> {
-        self.forced = std::mem::take(&mut self.fired);
+        let goes = self.hold.begin(pace.is_pending());
         if self.rtt.is_none() {
             // Unpaced until the first sample; a delayed send (overhead) holds it.
-            if self.jitter.is_some() && !self.forced && pace.is_pending() {
+            if self.jitter.is_some() && !goes {
                 return None;
             }
             return Some(if self.pure_rate { 1 } else { usize::MAX });
         }
-        self.forced = true;
         if let Some(deadline) = pace.deadline() {
             self.inflation = self.inflation.saturating_sub(1);
             let gap = self.gap(w, in_recovery)?;
@@ -339,16 +336,17 @@ impl Wei {
     /// Before each packet of `send_much`: whether it waits (ns-2's delayed
     /// send before the first sample, with overhead), the timer then set.
     pub fn holds(&mut self, now: Time, pace: &mut Timer) -> bool {
-        if self.forced || self.rtt.is_some() {
+        if self.rtt.is_some() {
             return false;
         }
         let Some(j) = &mut self.jitter else {
             return false;
         };
-        if !pace.is_pending() {
-            let wait = j.uniform(j.overhead);
-            pace.set(now + round_ns(wait));
+        if !self.hold.holds(pace) {
+            return false;
         }
+        let wait = j.uniform(j.overhead);
+        pace.set(now + round_ns(wait));
         true
     }
 
