@@ -40,12 +40,14 @@ impl Window {
 
     /// Reno's reduction on `event` with `flight` packets of window in use
     /// (ns-2 `slowdown`): ssthresh = max(2, floor(flight / 2)); cwnd to
-    /// half (fast retransmit) or to one (timeout).
+    /// half (fast retransmit, `CLOSE_CWND_HALF`, with no floor: half of a
+    /// SACK pipe of one, cut from flight, is half a packet, which sends
+    /// nothing until the timer) or to one (timeout).
     pub fn reno_decrease(&mut self, flight: f64, event: Congestion) {
         let half = flight / 2.0;
         self.ssthresh = half.floor().max(2.0);
         self.cwnd = match event {
-            Congestion::FastRetransmit => half.max(1.0),
+            Congestion::FastRetransmit => half,
             Congestion::Timeout => 1.0,
         };
     }

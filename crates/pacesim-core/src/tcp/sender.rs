@@ -756,6 +756,54 @@ mod tests {
         }
     }
 
+    /// ns-2's own run of a Sack1 flow whose advertised window, 4, binds
+    /// (bench/ns2/wei/sack_episode.tcl: data packet 20 lost, RTT 100 ms),
+    /// cwnd, ssthresh, t_seqno and the ACK every 50 ms from 0.1 ms, on stock
+    /// ns-2 2.35 and on the build with Wei's patch (results/
+    /// sack_episode_stock.txt, _wei.txt). At the third duplicate ACK 4
+    /// packets are out and Sack1's pipe is 1: the patched build halves it
+    /// to half a packet, which sends nothing from the full ACK at 0.9 s until
+    /// the timeout at 1.1 s (ns-2's `slowdown` has no floor); stock ns-2
+    /// halves the window in use, 4, to 2.
+    #[test]
+    fn a_fast_retransmit_halves_a_pipe_of_one_to_half_a_packet() {
+        let ns2 = [
+            (
+                false,
+                [
+                    (750, 7.11243, 4.0, 24, 19),
+                    (800, 2.0, 2.0, 24, 19),
+                    (900, 2.0, 2.0, 26, 23),
+                    (1000, 2.9, 2.0, 28, 25),
+                    (1100, 3.55301, 2.0, 31, 27),
+                    (1250, 4.33944, 2.0, 35, 30),
+                ],
+            ),
+            (
+                true,
+                [
+                    (750, 7.11243, 4.0, 24, 19),
+                    (800, 0.5, 2.0, 24, 19),
+                    (900, 0.5, 2.0, 24, 23),
+                    (1050, 0.5, 2.0, 24, 23),
+                    (1100, 1.0, 2.0, 25, 23),
+                    (1250, 2.0, 2.0, 27, 24),
+                ],
+            ),
+        ];
+        for (flight, samples) in ns2 {
+            let tx = sender(4, Recovery::sack(), None).with_cuts_from_flight(flight);
+            let mut p = Pipe::from_sender(tx, vec![(20, 0)], 50 * MS);
+            for (ms, cwnd, ssthresh, t_seqno, ack) in samples {
+                p.run_until(ms * MS + 100_000);
+                let s = &p.tx.state;
+                assert!((s.w.cwnd - cwnd).abs() < 1e-4, "flight {flight} at {ms} ms: cwnd {}", s.w.cwnd);
+                let got = (s.w.ssthresh, s.t_seqno, p.tx.highest_ack());
+                assert_eq!(got, (ssthresh, t_seqno, ack), "flight {flight} at {ms} ms");
+            }
+        }
+    }
+
     /// Classic ECN (RFC 3168) by hand. The SYN's ACK and ACKs 1..=8 open
     /// the window in slow start to 10 with 18 sent; ACK 9 echoes CE: the
     /// window in use, 10, is halved (ssthresh and cwnd 5) and this ACK
