@@ -158,7 +158,8 @@ def render(paper: str, judged: Dict[str, Tuple[str, List[Judged]]], results: Pat
              f"**{counts(every)}.**", "",
              "| id | run | claims | ns-2 reference |", "|---|---|---|---|"]
     refs = references()
-    lines += [f"| {cid} | {_cell(how)} | {counts(js) if js else '-'} | {'; '.join(map(_cell, refs.get(cid, []))) or '-'} |"
+    cited = lambda cid: [_cell(r) for i in ids_of(cid) for r in refs.get(i, [])]  # W-s6/s7: W-s6's and W-s7's
+    lines += [f"| {cid} | {_cell(how)} | {counts(js) if js else '-'} | {'; '.join(cited(cid)) or '-'} |"
               for cid, (how, js) in mine.items()]
     lines += ["", "## Claims", "", "| claim | expect | the paper's words | test | numbers | verdict |",
               "|---|---|---|---|---|---|"]

@@ -6,8 +6,9 @@
 //! - [`wei`]: David X. Wei's ns-2 pacing patch ("A TCP Pacing
 //!   Implementation for NS2", 2006), which papers E and W ran (paper E Sec
 //!   3.1: "The patch for end-host TCP pacing was obtained from [21]");
-//! - [`paper_w`]: paper W's prose (Sec IV), pacesim's first reading, the
-//!   default, which the stored runs were made with.
+//! - [`paper_w`]: paper W's prose (Sec IV), pacesim's first reading, a
+//!   scenario's default (runs stored before Wei's patch was modelled used
+//!   it; the record's paced figures set `wei`).
 //!
 //! A sender asks its pacer at four points of its `send_much` (see
 //! `tcp::state`): before it (`begin`: may it send now, and how many
@@ -69,7 +70,8 @@ pub struct HostPacing {
     pub mode: HostPacingMode,
     /// Which host pacer (host scheme): Wei's ns-2 pacing patch, which papers
     /// E and W ran (paper E Sec 3.1, its [21]), or paper W's prose as
-    /// pacesim first read it (Sec IV; the default, which stored runs used).
+    /// pacesim first read it (Sec IV; the default, which runs stored before
+    /// Wei's patch was modelled used).
     #[serde(rename = "host_pacer", default)]
     pub pacer: HostPacerKind,
     /// Options of Wei's pacer (host scheme, `host_pacer = "wei"`).

@@ -204,7 +204,9 @@ def _w5_gap(variant: str, p: Points) -> float:
 def _w5_unpaced_win(variant: str):
     def check(p: Points) -> Verdict:
         a, u = _w5("goodput_kbps_paced", variant, p), _w5("goodput_kbps_unpaced", variant, p)
-        return beats(u, a), f"{variant}: paced {a:.0f} vs unpaced {u:.0f} Kb/s ({100 * _w5_gap(variant, p):+.1f} % less)"
+        gap = _w5_gap(variant, p)
+        return beats(u, a), f"{variant}: paced {a:.0f} vs unpaced {u:.0f} Kb/s ({100 * abs(gap):.1f} % " \
+            f"{'less' if gap >= 0 else 'more'})"
     return check
 
 
