@@ -70,6 +70,7 @@ def run_setup(python: str, name: str, tcp: str) -> None:
     setup = dict(SETUPS[name])
     buffers = setup.pop("buffers")
     setup_queues = setup.pop("queues", QUEUES)
+    seeds = setup.pop("seeds", SEEDS)
     path = RESULTS / f"{name}.csv"
     rows = {}
     if path.exists():
@@ -80,7 +81,7 @@ def run_setup(python: str, name: str, tcp: str) -> None:
     queues = setup_queues if tcp == "sack" else (MARK,) if tcp == "dctcp" else ("droptail",)
     for queue in queues:
         for buffer in buffers:
-            for seed in SEEDS:
+            for seed in seeds:
                 key = (tcp, queue, buffer, seed)
                 row = rows.setdefault(key, dict(tcp=tcp, queue=queue, buffer_bytes=buffer, seed=seed))
                 s = dict(setup, queue=queue, buffer_bytes=buffer, seed=seed, tcp=tcp, mark_packets=mark_packets(buffer))

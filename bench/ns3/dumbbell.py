@@ -25,6 +25,10 @@ at least K packets waiting, the one on the wire not counted, is marked CE. RED c
 and the core device's queue of one packet holds one more whenever RED holds any (in 47,984 of 47,995
 arrivals of dctcp10 at 60 KB, seed 1): so RED's K - 1 is K waiting, and its limit is the buffer's whole
 1040 B packets less that one.
+A setup's `ns3_defaults` ({attribute path: value}) are set after the TCP's; its SocketType may name one of
+VARIANTS, an ns-3 congestion control with one rule changed (compiled through cppyy on first use), to measure
+what that rule does: TcpNewReno halving cwnd at a loss, TcpBbr without its ACK-aggregation allowance, or with
+the allowance computed as Linux computes it.
 What stays ns-3's own: byte-counted windows, its RTO estimator's 1 ms clock (ns-2's tick is 10 ms), PPP's
 2 B of framing on every link, and the three-way handshake.
 
@@ -80,6 +84,129 @@ CONGESTION = {"sack": "ns3::TcpNewReno", "newreno": "ns3::TcpNewReno", "bbr": "n
               "cubic": "ns3::TcpCubic", "cubic-paced": "ns3::TcpCubic"}
 
 
+# Congestion controls that differ from ns-3 3.44's own in one rule each, to measure what that rule does
+# (bench/ns3/README.md): a setup names one as its `ns3::TcpL4Protocol::SocketType` in `ns3_defaults`, and the
+# class is compiled (cppyy) before the first run uses it. Each is the ns-3 class (`parent`) with the C++ `body`
+# added, after `init` in its constructors, and what its body needs (`needs`, a key of PRELUDES) compiled first.
+PRELUDES = {
+    # TcpBbr's state is private and mostly without attributes: reached through explicit instantiations of a
+    # template on pointers to its members, which access control does not check. BBR(m_x) is this TcpBbr's m_x.
+    "bbr": r"""
+        template <typename Tag, typename Tag::type M> struct BbrState {
+            friend typename Tag::type state(Tag) { return M; }
+        };
+        #define BBR_STATE(NAME, TYPE) \
+            struct Bbr_##NAME { typedef TYPE TcpBbr::*type; friend type state(Bbr_##NAME); }; \
+            template struct BbrState<Bbr_##NAME, &TcpBbr::NAME>;
+        typedef uint32_t ExtraAcked[2];
+        BBR_STATE(m_delivered, uint64_t)
+        BBR_STATE(m_roundStart, bool)
+        BBR_STATE(m_extraAckedGain, uint32_t)
+        BBR_STATE(m_extraAckedWinRtt, uint32_t)
+        BBR_STATE(m_extraAckedWinRttLength, uint32_t)
+        BBR_STATE(m_extraAckedIdx, uint32_t)
+        BBR_STATE(m_ackEpochTime, Time)
+        BBR_STATE(m_ackEpochAcked, uint32_t)
+        BBR_STATE(m_maxBwFilter, TcpBbr::MaxBandwidthFilter_t)
+        BBR_STATE(m_extraAcked, ExtraAcked)
+        #define BBR(NAME) (this->*state(Bbr_##NAME()))""",
+}
+VARIANTS = {
+    # TcpNewReno with Linux's and RFC 5681's ssthresh on a loss, half the window (Linux `tcp_reno_ssthresh`:
+    # max(snd_cwnd >> 1, 2); RFC 5681 Eq 4: FlightSize / 2, FlightSize the data sent and not cumulatively
+    # ACKed), where 3.44's `TcpNewReno::GetSsThresh` halves `BytesInFlight()`, RFC 6675's pipe, which leaves out
+    # what is SACKed and the head just marked lost (`TcpSocketBase::EnterRecovery`).
+    "ns3::TcpNewRenoHalfCwnd": dict(parent="TcpNewReno", body=r"""
+            uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t) override {
+                return std::max<uint32_t>(2 * tcb->m_segmentSize, tcb->m_cWnd.Get() / 2);
+            }"""),
+    # TcpBbr without its ACK-aggregation allowance (`TcpBbr::AckAggregationCwnd`, Linux 5.1's
+    # `bbr_ack_aggregation_cwnd`), which 3.44 measures over an epoch whose length it truncates to whole seconds
+    # (`UpdateAckAggregation`: `uint32_t epochProp`), so expecting nothing delivered and counting every byte of
+    # an epoch (reset at `AckEpochAckedResetThresh`, 4096 B) as extra: cwnd's target is 4 segments of 1000 B
+    # above Linux's. Its gain has no attribute.
+    "ns3::TcpBbrNoAggregation": dict(parent="TcpBbr", needs="bbr", init="BBR(m_extraAckedGain) = 0;", body=""),
+    # TcpBbr with its ACK-aggregation allowance measured as Linux 5.1+ measures it (`bbr_update_ack_aggregation`):
+    # the epoch's expected delivery is BtlBw times the epoch's length in full, an ACK with no delivery interval
+    # does not count, and the epoch restarts after 2^20 packets (here segments of the run's size), not 4096 B.
+    # The rest of `TcpBbr::CongControl` is 3.44's own, step by step (`UpdateModelAndState` with this update in
+    # place of `UpdateAckAggregation`, then `UpdateControlParameters`).
+    "ns3::TcpBbrLinuxAggregation": dict(parent="TcpBbr", needs="bbr", body=r"""
+            void CongControl(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateConnection& rc,
+                             const TcpRateOps::TcpRateSample& rs) override {
+                BBR(m_delivered) = rc.m_delivered;
+                UpdateBottleneckBandwidth(tcb, rs);
+                LinuxAckAggregation(tcb, rs);
+                CheckCyclePhase(tcb, rs);
+                CheckFullPipe(rs);
+                CheckDrain(tcb);
+                UpdateRTprop(tcb);
+                CheckProbeRTT(tcb, rs);
+                UpdateControlParameters(tcb, rs);
+            }
+            void LinuxAckAggregation(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateSample& rs) {
+                if (!BBR(m_extraAckedGain) || rs.m_ackedSacked <= 0 || rs.m_delivered < 0 ||
+                    !rs.m_interval.IsStrictlyPositive()) {
+                    return;
+                }
+                if (BBR(m_roundStart)) {
+                    BBR(m_extraAckedWinRtt) = std::min<uint32_t>(31, BBR(m_extraAckedWinRtt) + 1);
+                    if (BBR(m_extraAckedWinRtt) >= BBR(m_extraAckedWinRttLength)) {
+                        BBR(m_extraAckedWinRtt) = 0;
+                        BBR(m_extraAckedIdx) = BBR(m_extraAckedIdx) ? 0 : 1;
+                        BBR(m_extraAcked)[BBR(m_extraAckedIdx)] = 0;
+                    }
+                }
+                double epoch = (Simulator::Now() - BBR(m_ackEpochTime)).GetSeconds();
+                double expected = BBR(m_maxBwFilter).GetBest().GetBitRate() * epoch / 8;
+                uint64_t reset = (uint64_t{1} << 20) * tcb->m_segmentSize;
+                if (BBR(m_ackEpochAcked) <= expected ||
+                    uint64_t{BBR(m_ackEpochAcked)} + rs.m_ackedSacked >= reset) {
+                    BBR(m_ackEpochAcked) = 0;
+                    BBR(m_ackEpochTime) = Simulator::Now();
+                    expected = 0;
+                }
+                BBR(m_ackEpochAcked) += rs.m_ackedSacked;
+                uint32_t extra = static_cast<uint32_t>(BBR(m_ackEpochAcked) - expected);
+                extra = std::min(extra, tcb->m_cWnd.Get());
+                if (extra > BBR(m_extraAcked)[BBR(m_extraAckedIdx)]) {
+                    BBR(m_extraAcked)[BBR(m_extraAckedIdx)] = extra;
+                }
+            }"""),
+}
+
+_PRELUDES_COMPILED = set()
+
+
+def _variant(name: str) -> None:
+    """Compile and register congestion control `name` of VARIANTS (once a process)."""
+    import cppyy
+
+    short = name.removeprefix("ns3::")
+    if not hasattr(ns, short):
+        v = VARIANTS[name]
+        parent, init = v["parent"], v.get("init", "")
+        if "needs" in v and v["needs"] not in _PRELUDES_COMPILED:
+            cppyy.cppdef(f"namespace ns3 {{\n{PRELUDES[v['needs']]}\n}}")
+            _PRELUDES_COMPILED.add(v["needs"])
+        cppyy.cppdef(f"""namespace ns3 {{
+            class {short} : public {parent} {{
+              public:
+                static TypeId GetTypeId() {{
+                    static TypeId tid = TypeId("{name}").SetParent<{parent}>().SetGroupName("Internet")
+                        .AddConstructor<{short}>();
+                    return tid;
+                }}
+                {short}() : {parent}() {{ {init} }}
+                {short}(const {short}& s) : {parent}(s) {{ {init} }}
+                std::string GetName() const override {{ return "{short}"; }}
+                Ptr<TcpCongestionOps> Fork() override {{ return CopyObject<{short}>(this); }}
+                {v["body"]}
+            }};
+        }}""")
+    getattr(ns, short).GetTypeId()
+
+
 def _tcp_defaults(tcp: str) -> None:
     def set_default(name: str, value: str) -> None:
         ns.Config.SetDefault(name, ns.StringValue(value))
@@ -114,6 +241,8 @@ def run(s: dict) -> dict:
     _tcp_defaults(s["tcp"])
     # A setup's own ns-3 defaults, after the TCP's (which they may replace): cubic10's Linux RTO floor and recovery.
     for name, value in s.get("ns3_defaults", {}).items():
+        if value in VARIANTS:
+            _variant(value)
         ns.Config.SetDefault(name, ns.StringValue(value))
     n = s["flows"]
     senders, sinks, routers = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()

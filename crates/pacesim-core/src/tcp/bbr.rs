@@ -49,9 +49,11 @@
 //!   recovery restores the window saved on entering it.
 //!
 //! Not modelled: long-term bandwidth sampling for policers (`bbr_lt_bw_sampling`,
-//! which ns-3 lacks too), the ACK-aggregation allowance (5.x
-//! `bbr_update_ack_aggregation`, absent from ns-3), restart after idle
-//! (pacesim's applications are never idle with data waiting).
+//! which ns-3 lacks too), the ACK-aggregation allowance (Linux 5.1 on:
+//! `bbr_update_ack_aggregation`, `bbr_ack_aggregation_cwnd`; ns-3 3.44's
+//! `TcpBbr` has one, whose epoch it truncates to whole seconds, so that it
+//! adds about 4 packets of 1000 B to the target: bench/ns3/README.md), restart
+//! after idle (pacesim's applications are never idle with data waiting).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
