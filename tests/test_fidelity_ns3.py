@@ -18,8 +18,9 @@ the window (bench/ns3/README.md, "BBR v1"): ns-3 3.44's ACK-aggregation allowanc
 adds 4 packets to every flow's target; without it ns-3 loses nothing either (bench/ns3/results/bbr-noagg10.csv),
 and pacesim is held to that run by the whole rule and to a loss under the rule's 0.5 % floor. Before BBR
 recovered by RFC 6675 as Linux does (tcp/recovery/rfc6675.rs: SACK kept through a timeout, lost retransmissions
-found by RACK) it recovered with ns-2's Sack1, which forgets SACKed data at a timeout and sends it again: its goodput was 792-808 Kb/s a flow against ns-3's 935-955 at a
-quarter and one BDP, past the rule's 5 %, and its loss 10-13 % against 17-21 %.
+found by RACK) it recovered with ns-2's Sack1, which forgets SACKed data at a timeout and sends it again: its
+goodput was 792-808 Kb/s a flow against ns-3's 935-955 at a quarter and one BDP, past the rule's 5 %, and its loss
+10-13 % against 17-21 %.
 
 DCTCP (pacesim's `dctcp` against ns-3's `TcpDctcp`, both marking an ECN-capable arrival that finds at least K
 packets waiting, K a third of the buffer; bench/ns3/results/dctcp10.csv): pacesim is held to the references'
