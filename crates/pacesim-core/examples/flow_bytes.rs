@@ -105,8 +105,8 @@ fn main() {
         ("links", (net.links.capacity() * size_of::<Link>(), net.links.len())),
         ("link names", (net.names.heap_bytes(), net.names.len())),
         ("node names", (net.nodes.heap_bytes(), net.nodes.len())),
-        ("route hops", (net.hops.capacity() * 4, net.hops.len())),
-        ("route spans", (net.routes.capacity() * 8, net.routes.len())),
+        ("route hops", (net.routes.heap_bytes().0, net.routes.hops().len())),
+        ("route spans", (net.routes.heap_bytes().1, net.routes.len())),
         ("flow paths", (net.flows.capacity() * size_of::<FlowPath>(), net.flows.len())),
         ("cut-through marks", (net.cut_through.capacity(), net.cut_through.len())),
     ];

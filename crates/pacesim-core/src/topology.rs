@@ -20,6 +20,7 @@ pub mod graph;
 pub mod names;
 pub mod network;
 pub mod route;
+pub mod routes;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -27,6 +28,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 pub use graph::Graph;
 pub use names::Names;
 pub use network::{FlowPath, Network};
+pub use routes::Routes;
 
 use crate::net::core_link::Core;
 use crate::spec::tagged::{self, Tagged};

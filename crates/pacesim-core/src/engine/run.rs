@@ -72,10 +72,12 @@ fn run_inner(
             // The second half's network is a copy of the first's, not built
             // again: a build's scratch (a graph's link specs, the router's
             // searches, some 1.9 KB a flow at 100,000 flows) is then never
-            // held beside a whole world.
+            // held beside a whole world. The copy shares the first's routes
+            // and names, and its world the first's hop words.
             let copy = (built.0.clone(), built.1.clone(), built.2.clone());
             let mut w = world_on(s, built, Some((cut.clone(), 0)))?;
             let mut b = world_on(s, copy, Some((cut, 1)))?;
+            b.share_routes(&w);
             start(&mut w, s)?;
             start(&mut b, s)?;
             run_halves(&mut w, &mut b, s.duration, threads.min(2), progress);

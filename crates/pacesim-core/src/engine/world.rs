@@ -50,6 +50,8 @@ use crate::topology::Network;
 use crate::traffic::short::Transfer;
 use crate::traffic::udp::UdpSource;
 
+use std::sync::Arc;
+
 const NO_PACER: u32 = u32::MAX;
 
 pub struct World {
@@ -98,8 +100,10 @@ pub struct World {
     /// order they were scheduled, and those scheduled at the same instant
     /// in half 0 before half 1, so that one world and two halves agree.
     origin: u8,
-    /// Every route's hops, as `net.hops` has their links.
-    route_hops: Vec<Hop>,
+    /// Every route's hops, as `net.routes` has their links: written only
+    /// while the world is made ([`hop::unshared`]), then shared with the
+    /// other half of a split run, whose are the same ([`World::share_routes`]).
+    route_hops: Arc<[Hop]>,
     /// Whether the events ahead are prepared for ([`ahead`]): only in a
     /// network too large for the caches.
     prepares: bool,
@@ -113,8 +117,9 @@ pub struct World {
     /// (they may come while it still runs, before its sink has had the
     /// packets due ahead of them).
     late: Vec<(Time, Packet)>,
-    /// For each link, the index of the pacer in front of it, or `NO_PACER`.
-    pacer_at: Vec<u32>,
+    /// For each link, the index of the pacer in front of it, or `NO_PACER`
+    /// (shared as `route_hops`).
+    pacer_at: Arc<[u32]>,
     /// The pacers in front of a cut link.
     pacing_across: Vec<u32>,
     /// Wire sizes of the packets TCP sends.
@@ -152,8 +157,9 @@ impl World {
                 spec.build(net.links[link as usize].rate_bps)
             })
             .collect();
-        let mut route_hops: Vec<Hop> = net
-            .hops
+        let mut route_hops: Arc<[Hop]> = net
+            .routes
+            .hops()
             .iter()
             .map(|&l| {
                 assert!(l < Hop::MARKS, "link id {l} needs more than 26 bits");
@@ -166,9 +172,11 @@ impl World {
                     | if paced || holds || marks { Hop::HELD } else { 0 })
             })
             .collect();
-        for span in &net.routes {
-            let route = span.start as usize..span.end as usize;
-            for (hop, &next) in route_hops[route.clone()].iter_mut().zip(net.hops[route].iter().skip(1)) {
+        let hops = hop::unshared(&mut route_hops);
+        for r in 0..net.routes.len() as u32 {
+            let span = net.routes.span(r);
+            let route = &mut hops[span.start as usize..span.end as usize];
+            for (hop, &next) in route.iter_mut().zip(net.routes.get(r).iter().skip(1)) {
                 if net.cut_through[next as usize] {
                     hop.0 |= Hop::ONWARD;
                 }
@@ -208,7 +216,7 @@ impl World {
             unreceived: 0,
             late: Vec::new(),
             pacing_across: Vec::new(),
-            pacer_at,
+            pacer_at: pacer_at.into(),
             sizes,
             out: Vec::new(),
             ecn_bits: Vec::new(),

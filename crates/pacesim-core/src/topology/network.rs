@@ -2,7 +2,7 @@
 //! names, the routes flows take over them, the links a run measures and
 //! where pacers sit. Every topology is built into one ([`super::Graph::build`]).
 
-use super::{route, Names};
+use super::{route, Names, Routes};
 use crate::net::{Link, LinkId};
 use crate::pacing::PacerSpec;
 use crate::pacing::{Pacing, PacingScheme};
@@ -28,9 +28,8 @@ pub struct Network {
     pub core: LinkId,
     /// Every link's name (`core`, `edge_in.3`, `access.17.up`, ...), by id.
     pub names: Names,
-    /// Every route's links, back to back: route `r` is `hops[routes[r]]`.
-    pub hops: Vec<LinkId>,
-    pub routes: Vec<std::ops::Range<u32>>,
+    /// Every route's links (shared by copies, as `names`).
+    pub routes: Routes,
     pub flows: Vec<FlowPath>,
     /// Links measured in the report.
     pub measured: Vec<LinkId>,
@@ -151,22 +150,18 @@ impl Network {
         self.router.settle();
         self.names.shrink_to_fit();
         self.nodes.shrink_to_fit();
-        self.hops.shrink_to_fit();
         self.routes.shrink_to_fit();
         self.flows.shrink_to_fit();
     }
 
     pub fn add_route(&mut self, links: &[LinkId]) -> u32 {
-        let start = self.hops.len() as u32;
-        self.hops.extend_from_slice(links);
-        self.routes.push(start..self.hops.len() as u32);
-        (self.routes.len() - 1) as u32
+        self.routes.add(links)
     }
 
     /// The links of route `r`, in order.
+    #[inline]
     pub fn route(&self, r: u32) -> &[LinkId] {
-        let span = &self.routes[r as usize];
-        &self.hops[span.start as usize..span.end as usize]
+        self.routes.get(r)
     }
 
     /// Mark the links a packet can cross without an event at their entrance,
@@ -189,8 +184,7 @@ impl Network {
             Many,
         }
         let mut upstream = vec![Upstream::Unseen; self.links.len()];
-        for span in &self.routes {
-            let route = &self.hops[span.start as usize..span.end as usize];
+        for route in self.routes.iter() {
             for (i, &l) in route.iter().enumerate() {
                 let from = if i == 0 { Upstream::Many } else { Upstream::Only(route[i - 1]) };
                 let u = &mut upstream[l as usize];
@@ -226,10 +220,12 @@ impl Network {
 
     /// The first link of flow `f`'s data route (leaving its sender) and of
     /// its ACK route (leaving its sink).
+    #[inline]
     pub fn sender_link(&self, f: usize) -> LinkId {
         self.route(self.flows[f].fwd)[0]
     }
 
+    #[inline]
     pub fn sink_link(&self, f: usize) -> LinkId {
         self.route(self.flows[f].rev)[0]
     }

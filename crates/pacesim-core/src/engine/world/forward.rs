@@ -144,7 +144,7 @@ impl World {
         seq: i64,
         conn: u32,
     ) -> PacketId {
-        let span = self.net.routes[route as usize].clone();
+        let span = self.net.routes.span(route);
         let p = Packet { flow, hop: span.start, last_hop: span.end, kind, conn, size, seq, ecn: 0 };
         let id = self.packets.alloc(p);
         if self.trace.is_some() {

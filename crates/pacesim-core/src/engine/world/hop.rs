@@ -1,6 +1,8 @@
 //! A route's hop as the forwarding path reads it: a link id and the
 //! questions asked of it at every hop, in one word.
 
+use std::sync::Arc;
+
 /// A route hop: its link, and in the upper bits what the engine asks at
 /// every hop: whether packets wait for the link outside its own decision
 /// (in a pacer in front of it, or in a queue that holds them, see
@@ -11,7 +13,7 @@
 /// queue may mark ECN-capable packets. One word, next to the route's other hops,
 /// instead of a table by link for each question: at 100,000 flows every
 /// such table is megabytes and every lookup a cache miss of its own.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Hop(pub(super) u32);
 
 impl Hop {
@@ -31,4 +33,11 @@ impl Hop {
     pub(super) fn has(self, flag: u32) -> bool {
         self.0 & flag != 0
     }
+}
+
+/// Every route's hops, to be written: only while a world is made and
+/// marked (for a split, a trace, a Tmix DelayBox), before the other half of
+/// a split run shares them (`World::share_routes`); panics once shared.
+pub(super) fn unshared(hops: &mut Arc<[Hop]>) -> &mut [Hop] {
+    Arc::get_mut(hops).expect("hop words are written only before a half shares them")
 }

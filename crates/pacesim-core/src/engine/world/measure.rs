@@ -42,7 +42,7 @@ impl World {
         if p.seq < self.setup.first_data() {
             return;
         }
-        let last = self.net.hops[p.last_hop as usize - 1] as usize;
+        let last = self.route_hops[p.last_hop as usize - 1].link();
         let tx = self.net.links[last].tx_time(p.size);
         let (f, sink) = (&mut self.flows[p.flow as usize], &self.sinks[p.flow as usize]);
         if sink.has(p.seq) || (late && p.seq != sink.delivered()) {

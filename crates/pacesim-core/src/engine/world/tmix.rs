@@ -21,7 +21,7 @@
 
 use rand::Rng;
 
-use super::hop::Hop;
+use super::hop::{self, Hop};
 use super::{Event, Flow, SenderMeasured, SinkMeasured, World};
 use crate::net::{PacketId, PacketKind};
 use crate::report::TmixTable;
@@ -187,15 +187,16 @@ impl World {
                 .ok_or_else(|| bad(&field, format!("no router named {name:?}")))?
                 as u32;
             for route in routes {
-                let span = self.net.routes[route as usize].clone();
+                let span = self.net.routes.span(route);
                 let at = (span.start..span.end)
-                    .find(|&h| self.net.router.half_ends(self.net.hops[h as usize]).0 == node)
+                    .find(|&h| self.net.router.half_ends(self.net.routes.hops()[h as usize]).0 == node)
                     .ok_or_else(|| {
                         bad(&field, format!("{name:?} is not on the way between the cloud's hosts"))
                     })?;
-                self.route_hops[at as usize].0 |= Hop::HELD | Hop::DELAYED;
+                let hops = hop::unshared(&mut self.route_hops);
+                hops[at as usize].0 |= Hop::HELD | Hop::DELAYED;
                 // Nothing is carried onto it ahead of its delay.
-                self.route_hops[at as usize - 1].0 &= !Hop::ONWARD;
+                hops[at as usize - 1].0 &= !Hop::ONWARD;
             }
         }
         for c in 0..self.tmix.as_ref().expect("checked").clouds.len() as u32 {

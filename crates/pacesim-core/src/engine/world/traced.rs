@@ -5,7 +5,7 @@
 //! A traced run is simulated on one thread (`engine::run`), so its packets
 //! are numbered in one creation order.
 
-use super::hop::Hop;
+use super::hop::{self, Hop};
 use super::World;
 use crate::net::packet_trace::{PacketTrace, PacketTraceSpec, TraceNodes};
 use crate::net::{Link, Packet, PacketId, PacketKind, Passage};
@@ -57,7 +57,7 @@ impl World {
         };
         self.trace = Some(Box::new(PacketTrace::create(spec, nodes)?));
         self.traced_links.clone_from(&links);
-        for hop in &mut self.route_hops {
+        for hop in hop::unshared(&mut self.route_hops) {
             if links.contains(&(hop.link() as u32)) {
                 hop.0 |= Hop::TRACED;
             }
