@@ -15,7 +15,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::mem::size_of;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-use pacesim_core::engine::world::{Flow, SenderMeasured, SinkMeasured};
+use pacesim_core::engine::world::{Flow, SenderEnd, SenderMeasured, SinkEnd, SinkMeasured};
 use pacesim_core::metrics::{Received, TimeAverage};
 use pacesim_core::net::link::Output;
 use pacesim_core::net::{Link, Packet, TcpOptions};
@@ -71,6 +71,8 @@ macro_rules! sizes {
 fn main() {
     sizes!(
         Flow,
+        SenderEnd,
+        SinkEnd,
         SenderMeasured,
         SinkMeasured,
         TcpSender,

@@ -79,7 +79,7 @@ pub(super) fn report(s: &Scenario, w: &World, totals: &Totals) -> Report {
             flows.ecn_cuts.push(st.ecn_cuts - st0.ecn_cuts);
         }
         flows.final_cwnd.push(sender.state.w.cwnd);
-        flows.mean_cwnd.push(f.cwnd.mean(s.duration));
+        flows.mean_cwnd.push(sender.cwnd.mean(s.duration));
         flows.short.push(f.user.is_some());
         let (n, sum) = m.delays;
         flows.mean_delay_ms.push((n > 0).then(|| sum as f64 / n as f64 / 1e6));

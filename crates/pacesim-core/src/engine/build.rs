@@ -6,7 +6,9 @@
 use std::ops::Range;
 
 use super::partition::Cut;
-use super::world::{attach_links, connect_tmix, Ends, Event, Flow, Series, Sizes, Tmix, World};
+use super::world::{
+    attach_links, connect_tmix, Ends, Event, Flow, SenderEnd, Series, SinkEnd, Sizes, Tmix, World,
+};
 use crate::metrics::burstiness::Burstiness;
 use crate::net::{LinkId, Queue};
 use crate::pacing::Pacing;
@@ -166,8 +168,9 @@ pub(crate) fn world_on(
     // A sink is made for its sender (whether it reports SACK blocks, how it
     // echoes ECN): a half that holds a flow's sink and not its sender makes
     // the sender only for that.
-    let sinks = Ends::of(span(n, half.as_ref(), |f| net.sink_link(f)), |i| setup.sink(&sender(i)));
-    let senders = Ends::of(span(n, half.as_ref(), |f| net.sender_link(f)), sender);
+    let sinks =
+        Ends::of(span(n, half.as_ref(), |f| net.sink_link(f)), |i| SinkEnd::new(setup.sink(&sender(i))));
+    let senders = Ends::of(span(n, half.as_ref(), |f| net.sender_link(f)), |i| SenderEnd::new(sender(i)));
     let sizes = Sizes {
         data: (t.segment_size + t.header_size) as u32,
         syn: t.syn.then_some(t.header_size as u32),

@@ -32,7 +32,7 @@ mod traced;
 
 use crate::pacing::LinkPacer;
 pub use event::{Event, Packed};
-pub use flow::{Ends, Flow, SenderMeasured, SinkMeasured, Sizes, SACK_BLOCK_BYTES};
+pub use flow::{Ends, Flow, SenderEnd, SenderMeasured, SinkEnd, SinkMeasured, Sizes, SACK_BLOCK_BYTES};
 use hop::Hop;
 pub use series::{attach_links, Series};
 pub(crate) use tmix::{connect as connect_tmix, Tmix};
@@ -45,7 +45,7 @@ use crate::net::{Packet, PacketArena, PacketId, PacketKind, TcpOptions};
 use crate::pacing::Pacer;
 use crate::report::ProgressTable;
 use crate::sim::{EventQueue, Time};
-use crate::tcp::{TcpSender, TcpSetup, TcpSink};
+use crate::tcp::TcpSetup;
 use crate::topology::Network;
 use crate::traffic::short::Transfer;
 use crate::traffic::udp::UdpSource;
@@ -62,8 +62,8 @@ pub struct World {
     pub flows: Vec<Flow>,
     /// The senders and the sinks of the flows this world simulates that
     /// end of (every flow's in one world; a half's own, see [`Ends`]).
-    pub senders: Ends<TcpSender>,
-    pub sinks: Ends<TcpSink>,
+    pub senders: Ends<SenderEnd>,
+    pub sinks: Ends<SinkEnd>,
     /// What is measured of each flow's sender and sink now and then, where
     /// the end is (`flow::SenderMeasured`, `flow::SinkMeasured`).
     pub measured_senders: Ends<SenderMeasured>,
@@ -142,7 +142,7 @@ pub struct World {
 impl World {
     pub fn new(
         net: Network,
-        (flows, senders, sinks): (Vec<Flow>, Ends<TcpSender>, Ends<TcpSink>),
+        (flows, senders, sinks): (Vec<Flow>, Ends<SenderEnd>, Ends<SinkEnd>),
         sources: Vec<UdpSource>,
         setup: TcpSetup,
         sizes: Sizes,

@@ -19,12 +19,12 @@ impl World {
             sender.send_more(packets);
             return;
         }
-        let delivered = flow.delivered(&self.sinks[f as usize], first);
         let stats = sender.state.stats;
-        *sender = self.setup.sender(f as usize, sender.is_paced()).with_data(first + packets);
+        sender.tcp = self.setup.sender(f as usize, sender.is_paced()).with_data(first + packets);
         sender.state.stats = stats;
-        self.sinks[f as usize] = self.setup.sink(sender);
-        flow.delivered_before = delivered;
+        let sink = &mut self.sinks[f as usize];
+        sink.delivered_before = sink.delivered_in_all(first);
+        sink.tcp = self.setup.sink(sender);
         flow.conn += 1;
     }
 
@@ -32,9 +32,9 @@ impl World {
     /// close the connection, and start the next after the user's think time.
     pub(super) fn finish_transfer(&mut self, f: u32) {
         let now = self.now;
-        let flow = &mut self.flows[f as usize];
-        self.senders[f as usize].close();
-        flow.cwnd.set(now, None);
+        let (flow, sender) = (&mut self.flows[f as usize], &mut self.senders[f as usize]);
+        sender.close();
+        sender.cwnd.set(now, None);
         let (transfer, next) = flow.user.as_mut().expect("a short-lived flow").finish(now);
         self.transfers.push((f, transfer));
         self.schedule(next, Event::Start(f));

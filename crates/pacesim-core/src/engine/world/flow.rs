@@ -1,21 +1,23 @@
 //! A TCP flow as the world holds it: its route, the user behind a
-//! short-lived flow, and what is measured of it; its sender and sink apart,
-//! each among the [`Ends`] of the world that simulates it.
+//! short-lived flow, and its drops; its sender and sink apart, each with
+//! what is measured of it, among the [`Ends`] of the world that simulates
+//! it.
 
-use std::ops::{Index, IndexMut, Range};
+use std::ops::{Deref, DerefMut, Index, IndexMut, Range};
 
 use crate::metrics::{Received, TimeAverage, Transit};
 use crate::sim::Time;
 use crate::tcp::sender::SenderStats;
-use crate::tcp::TcpSink;
+use crate::tcp::{TcpSender, TcpSink};
 use crate::topology::FlowPath;
 use crate::traffic::short::User;
 
-/// What the sender and sink touch as packets and ACKs come beside their own
-/// state (`World::senders`, `World::sinks`): the route, the window average
-/// set on every transmission, the drops and the goodput counted on every
-/// arrival. What is measured of a flow only now and then is apart, in
-/// [`SenderMeasured`] and [`SinkMeasured`].
+/// What both halves of a split run read of a flow as packets and ACKs
+/// come, beside its sender's and sink's state (`World::senders`,
+/// `World::sinks`): the route, the connection and the drops. What its ends
+/// measure on every packet is with them ([`SenderEnd`], [`SinkEnd`]), what
+/// they measure only now and then apart ([`SenderMeasured`],
+/// [`SinkMeasured`]).
 pub struct Flow {
     pub path: FlowPath,
     pub start: Time,
@@ -24,12 +26,24 @@ pub struct Flow {
     /// The connection its packets belong to: a short-lived flow opens a
     /// new one per transfer and discards packets of closed ones.
     pub conn: u32,
-    /// Data packets delivered by closed connections.
-    pub delivered_before: i64,
-    /// Congestion window, averaged over the time a connection is open.
-    pub cwnd: TimeAverage,
     /// Its data packets (SYNs included) dropped in the window, wherever on its route.
     pub lost: u64,
+}
+
+/// A flow's sender as the world that simulates it holds it: the TCP sender
+/// (which it derefs to) and what is measured of it on every transmission.
+pub struct SenderEnd {
+    pub tcp: TcpSender,
+    /// Congestion window, averaged over the time a connection is open.
+    pub cwnd: TimeAverage,
+}
+
+/// A flow's sink as the world that simulates it holds it: the TCP sink
+/// (which it derefs to) and what is counted of it on every arrival.
+pub struct SinkEnd {
+    pub tcp: TcpSink,
+    /// Data packets delivered by closed connections.
+    pub delivered_before: i64,
     /// First copies of its data packets that reached the sink, by their
     /// share of the window (what [`Goodput`] counts, as they arrive).
     pub received: Received,
@@ -65,33 +79,15 @@ pub struct SinkMeasured {
 
 impl Flow {
     pub fn new(path: FlowPath, start: Time, user: Option<User>) -> Self {
-        Flow {
-            path,
-            start,
-            user: user.map(Box::new),
-            conn: 0,
-            delivered_before: 0,
-            cwnd: TimeAverage::default(),
-            lost: 0,
-            received: Received::default(),
-        }
-    }
-
-    /// Data packets delivered in order over the flow's life, every
-    /// connection's (a long-lived flow has one; `sink`: its sink): each
-    /// connection's SYN, packet 0 before `first_data`, is no data.
-    /// (Counted, it made a run with no warm-up report a segment more than
-    /// could have arrived.)
-    pub fn delivered(&self, sink: &TcpSink, first_data: i64) -> i64 {
-        self.delivered_before + (sink.delivered() - first_data).max(0)
+        Flow { path, start, user: user.map(Box::new), conn: 0, lost: 0 }
     }
 
     /// Data packets delivered in order by the window's end, each for the
     /// share of its bits that reached the sink inside the window: those
-    /// counted as they arrived ([`Flow::received`]) less those its `sink`
+    /// counted as they arrived ([`SinkEnd::received`]) less those its `sink`
     /// still holds out of order (and had not as the window opened; `m`:
     /// what is measured of that sink).
-    pub fn goodput_packets(&self, sink: &TcpSink, m: &SinkMeasured) -> f64 {
+    pub fn goodput_packets(&self, sink: &SinkEnd, m: &SinkMeasured) -> f64 {
         let g = &m.goodput;
         let held_at_open: &[i64] = if g.opened.0 == self.conn { &g.opened.1 } else { &[] };
         let held: f64 = (sink.out_of_order())
@@ -101,21 +97,7 @@ impl Flow {
                 _ => 1.0,
             })
             .sum();
-        self.received.packets() - held
-    }
-
-    /// Take over what `other` measured of its sender, from the world that
-    /// simulated that end of the flow (the sender itself and the rest of
-    /// what is measured of it come with the world's [`Ends`]).
-    pub fn take_sender_half(&mut self, other: &mut Flow) {
-        std::mem::swap(&mut self.cwnd, &mut other.cwnd);
-    }
-
-    /// Take over what `other`'s sink counted (the sink itself and the rest
-    /// of what is measured of it come with the world's [`Ends`]).
-    pub fn take_sink_half(&mut self, other: &mut Flow) {
-        std::mem::swap(&mut self.received, &mut other.received);
-        self.delivered_before = other.delivered_before;
+        sink.received.packets() - held
     }
 
     /// Whether a connection is open (always, once a long-lived flow starts).
@@ -127,6 +109,58 @@ impl Flow {
     /// that connection has closed.
     pub(super) fn accepts(&self, conn: u32) -> bool {
         conn == self.conn && self.active()
+    }
+}
+
+impl SenderEnd {
+    pub fn new(tcp: TcpSender) -> Self {
+        SenderEnd { tcp, cwnd: TimeAverage::default() }
+    }
+}
+
+impl SinkEnd {
+    pub fn new(tcp: TcpSink) -> Self {
+        SinkEnd { tcp, delivered_before: 0, received: Received::default() }
+    }
+
+    /// Data packets delivered in order over the flow's life, every
+    /// connection's (a long-lived flow has one): each connection's SYN,
+    /// packet 0 before `first_data`, is no data. (Counted, it made a run
+    /// with no warm-up report a segment more than could have arrived.)
+    pub fn delivered_in_all(&self, first_data: i64) -> i64 {
+        self.delivered_before + (self.tcp.delivered() - first_data).max(0)
+    }
+}
+
+impl Deref for SenderEnd {
+    type Target = TcpSender;
+
+    #[inline(always)]
+    fn deref(&self) -> &TcpSender {
+        &self.tcp
+    }
+}
+
+impl DerefMut for SenderEnd {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut TcpSender {
+        &mut self.tcp
+    }
+}
+
+impl Deref for SinkEnd {
+    type Target = TcpSink;
+
+    #[inline(always)]
+    fn deref(&self) -> &TcpSink {
+        &self.tcp
+    }
+}
+
+impl DerefMut for SinkEnd {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut TcpSink {
+        &mut self.tcp
     }
 }
 
@@ -233,8 +267,8 @@ impl<T> IndexMut<usize> for Ends<T> {
 /// than its last link carries (a retransmission filling a hole delivers
 /// the packets held behind it, but their bits arrived when they did). The
 /// packet on the wire at the end counts for its share if it is next in
-/// order. Counted as first copies arrive (kept in the flow,
-/// [`Flow::received`], as every arrival counts); those still held out of
+/// order. Counted as first copies arrive (kept with the sink,
+/// [`SinkEnd::received`], as every arrival counts); those still held out of
 /// order at the end are taken back then ([`Flow::goodput_packets`]).
 ///
 /// What the physics allows when the bottleneck is not the last link

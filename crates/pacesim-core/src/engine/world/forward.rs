@@ -295,7 +295,7 @@ impl World {
         self.out = out;
         let (flow, sender) = (&mut self.flows[f as usize], &mut self.senders[f as usize]);
         if flow.active() {
-            flow.cwnd.set(self.now, Some(sender.state.w.cwnd));
+            sender.cwnd.set(self.now, Some(sender.state.w.cwnd));
         }
         if let Some(at) = sender.state.rtx.needs_event() {
             self.schedule(at, Event::Rto(f));

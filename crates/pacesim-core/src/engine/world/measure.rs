@@ -24,10 +24,10 @@ impl World {
         let flows = self.flows.len().min(self.tmix_base() as usize);
         let sampled: Vec<bool> = (0..flows).map(|f| self.owns_sink(f)).collect();
         let Some((interval, table)) = &mut self.progress else { return };
-        for (i, f) in self.flows[..flows].iter().enumerate().filter(|&(i, _)| sampled[i]) {
+        for i in (0..flows).filter(|&i| sampled[i]) {
             table.t_s.push(crate::sim::time::secs(self.now));
             table.flow.push(i as u32);
-            table.bytes.push(f.delivered(&self.sinks[i], first) as u64 * segment);
+            table.bytes.push(self.sinks[i].delivered_in_all(first) as u64 * segment);
         }
         let next = self.now + *interval;
         self.schedule(next, Event::Sample);
@@ -44,11 +44,11 @@ impl World {
         }
         let last = self.route_hops[p.last_hop as usize - 1].link();
         let tx = self.net.links[last].tx_time(p.size);
-        let (f, sink) = (&mut self.flows[p.flow as usize], &self.sinks[p.flow as usize]);
+        let sink = &mut self.sinks[p.flow as usize];
         if sink.has(p.seq) || (late && p.seq != sink.delivered()) {
             return;
         }
-        let share = f.received.count(self.window, at, tx);
+        let share = sink.received.count(self.window, at, tx);
         if !late && share < 1.0 && share > 0.0 {
             self.measured_sinks[p.flow as usize].goodput.straddler = Some((p.conn, p.seq, share));
         }
@@ -82,6 +82,7 @@ impl World {
         for f in self.senders.span() {
             let m = &mut self.measured_senders[f];
             (m.stats_at_warmup, m.syns_sent) = (self.senders[f].state.stats, 0);
+            self.senders[f].cwnd.restart(self.now);
         }
         for f in self.sinks.span() {
             let m = &mut self.measured_sinks[f];
@@ -92,7 +93,6 @@ impl World {
             }
         }
         for f in &mut self.flows {
-            f.cwnd.restart(self.now);
             f.lost = 0;
         }
         for p in &mut self.pacers {

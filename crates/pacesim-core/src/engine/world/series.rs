@@ -78,7 +78,7 @@ impl Series {
             flow_at[f as usize] = flows.len() as u32;
             // A half without the flow's sender starts tracks it never
             // records, which the join leaves for the sender's half's.
-            let state = w.senders.get(f as usize).map_or([0.0; 4], tcp_state);
+            let state = w.senders.get(f as usize).map_or([0.0; 4], |s| tcp_state(s));
             flows.push(state.map(|v| spec.level(v)));
         }
         let mut pacer_at = vec![NONE; w.pacers.len()];

@@ -58,14 +58,8 @@ impl World {
         a.measured_senders.join(&mut b.measured_senders, flows, |f| senders[f]);
         a.sinks.join(&mut b.sinks, flows, |f| sinks[f]);
         a.measured_sinks.join(&mut b.measured_sinks, flows, |f| sinks[f]);
-        for f in 0..flows {
-            a.flows[f].lost += b.flows[f].lost;
-            if senders[f] {
-                a.flows[f].take_sender_half(&mut b.flows[f]);
-            }
-            if sinks[f] {
-                a.flows[f].take_sink_half(&mut b.flows[f]);
-            }
+        for (x, y) in a.flows.iter_mut().zip(&b.flows) {
+            x.lost += y.lost;
         }
         for (x, y) in a.sources.iter_mut().zip(&b.sources) {
             x.sent += y.sent;

@@ -22,7 +22,7 @@
 use rand::Rng;
 
 use super::hop::{self, Hop};
-use super::{Event, Flow, SenderMeasured, SinkMeasured, World};
+use super::{Event, Flow, SenderEnd, SenderMeasured, SinkEnd, SinkMeasured, World};
 use crate::net::{PacketId, PacketKind};
 use crate::report::TmixTable;
 use crate::scenario::Scenario;
@@ -253,8 +253,8 @@ impl World {
                     let p = path(cloud.routes, end);
                     self.net.flows.push(p);
                     let sender = self.setup.sender(f as usize, false);
-                    self.sinks.push(self.setup.sink(&sender));
-                    self.senders.push(sender);
+                    self.sinks.push(SinkEnd::new(self.setup.sink(&sender)));
+                    self.senders.push(SenderEnd::new(sender));
                     self.flows.push(Flow::new(p, now, None));
                     self.measured_senders.push(SenderMeasured::default());
                     self.measured_sinks.push(SinkMeasured::default());
@@ -265,8 +265,9 @@ impl World {
             t.slots[(f - t.base) as usize] = (l, end);
             let window = if end == INIT { windows.0 } else { windows.1 };
             let sender = self.setup.sender(f as usize, false).with_data(0).with_window(window);
-            self.sinks[f as usize] = self.setup.sink(&sender);
-            self.senders[f as usize] = sender;
+            // A slot's next connection: new TCP ends, what they measured kept.
+            self.sinks[f as usize].tcp = self.setup.sink(&sender);
+            self.senders[f as usize].tcp = sender;
             let flow = &mut self.flows[f as usize];
             flow.start = now;
             flow.conn += 1;
