@@ -74,7 +74,7 @@ fn run_inner(
             // searches, some 1.9 KB a flow at 100,000 flows) is then never
             // held beside a whole world. The copy shares the first's routes
             // and names, and its world the first's hop words.
-            let copy = (built.0.clone(), built.1.clone(), built.2.clone());
+            let copy = built.clone();
             let mut w = world_on(s, built, Some((cut.clone(), 0)))?;
             let mut b = world_on(s, copy, Some((cut, 1)))?;
             b.share_routes(&w);
