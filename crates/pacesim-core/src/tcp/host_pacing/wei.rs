@@ -68,7 +68,11 @@ const LEAST_JITTERED_GAP: f64 = 10.0;
 
 /// Options of Wei's pacer (`[pacing.wei]`; the patch's ns-2 names in
 /// brackets), all off by default as in the patch. They act on the paced
-/// senders.
+/// senders only. In ns-2 they are agent variables: `Agent/TCP set
+/// ack_counting_ 1` sets one on every agent, and `ack_counting_`,
+/// `pace_loss_filter_` and `pure_rate_control_` then act on unpaced agents
+/// too (the patch tests `pace_packet_` only where it paces), so a partly
+/// paced ns-2 run that sets them so is not the pacesim run with them set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct WeiSpec {
