@@ -9,8 +9,9 @@ within 5 % (all flows, and the paced and unpaced flows separately). The cheap po
 (5, 10 and 20 KB; unpaced, every host paced with original or modified pacing, 30 % paced at 5 and 10 KB; seed
 1 against ns-2's seed 1, where the bench script compares the means of seeds 1-2, to keep CI within its budget;
 20 KB is where the paper-w pacer misses and Wei's does not) and paper W's scenario 5 (20 paced against 20
-unpaced flows, 200 s) with Reno and SACK; the bench script runs the rest (E-base at 3 KB and with 1000 flows
-among them).
+unpaced flows, 200 s) with Reno and SACK, and two of the 1000-flow buffers that decide paper E's host-paced
+verdicts (results/decide-e.csv: E-fig9's RED at 10 KB, E-fig7's SACK at 15 KB); the bench script runs the rest
+(E-base at 3 KB and with 1000 flows among them).
 W-s1's latencies (results/sack1-paced/ws1.csv) take a few discrete values, timeouts backing off, so their
 means over ten seeds carry no 5 % tolerance: their distributions over the seeds must not be told apart.
 Event by event: ties at a router on paper W's dumbbell (results/trace/) and Wei's window inflation on one
@@ -50,6 +51,18 @@ def test_ebase_at_20_kb_tells_weis_pacer_from_the_paper_w_reading():
     assert set(ns2["mode"]) == {"original", "modified"} and len(ns2) == 2
     t = fidelity.compare_ebase(ns2, workers=2, extra=("pacing.host_pacer=paper-w", "tcp.window_cut=flight"))
     assert not t.ok_aggregate_mbps.any(), "\n" + t.to_string()
+
+
+def test_the_buffers_that_decide_e_fig9_and_e_fig7_agree_with_the_patched_ns2():
+    """Two of the buffers where a host-paced verdict of paper E is decided (results/decide-e.csv, seed 1 of
+    the two the bench script compares): E-fig9.2's RED core at 10 KB, where the host curve stays under 99
+    Mb/s, and E-fig7.1's SACK at 15 KB, on the Sack1-gated build, each on its figure's sweep setup."""
+    red = compare.load("decide-e.csv").query("claim == 'E-fig9.2' and buffer_bytes == 10000 and seed == 1")
+    sack = compare.load("sack1-paced/decide-e.csv").query("buffer_bytes == 15000 and seed == 1")
+    ns2 = pd.concat([red, sack], ignore_index=True)
+    assert list(ns2.variant) == ["Reno", "Sack1"]
+    t = compare.compare_decide(ns2, workers=2)
+    assert t.ok.all(), "\n" + t.to_string()
 
 
 def test_paper_w_scenario_5_reno_and_sack_agree_with_the_patched_ns2():

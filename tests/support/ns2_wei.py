@@ -2,8 +2,9 @@
 the committed ns-2 outputs in bench/ns2/wei/results/ (run_wei.py; ns-2 is not needed here). pacesim runs every
 point with `pacing.host_pacer = "wei"` and `tcp.window_cut = "flight"` (`WEI`): the whole patched binary cuts
 windows from packets in flight, its unpaced runs and flows too. E-base and W-s5 go through ns2_paced_host's
-comparisons with `WEI` added; W-s6, W-s3, W-s4 (`compare_w_dumbbell`) and W-s1 (`compare_ws1`) are here, and
-the W dumbbell without cross traffic that bench/ns2/wei/trace_wdumbbell.py traces (`trace_scenario`).
+comparisons with `WEI` added; here are W-s6, W-s3, W-s4 (`compare_w_dumbbell`), W-s1 (`compare_ws1`), the
+buffers that decide paper E's host-paced verdicts on their figures' setups (`compare_decide`), and the W
+dumbbell without cross traffic that bench/ns2/wei/trace_wdumbbell.py traces (`trace_scenario`).
 
 Each side is averaged over the seeds both ran and held to ns2_ebase's tolerances: throughput within 3 % of
 the link rate, loss-like rates within 20 % (relative) where ns-2's exceeds 0.5 %, goodputs (and W-s1's
@@ -18,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 import pacesim
+import pacesim.sweep
 
 from . import ns2_paced_host as fidelity
 from .ns2_paced_host import base
@@ -109,6 +111,22 @@ def compare_w_dumbbell(ns2: pd.DataFrame, workers: int | None) -> pd.DataFrame:
     for m in sums:
         t[f"ok_{m}"] = (t[f"{m}_pacesim"] - t[f"{m}_ns2"]).abs() <= base.TOL_THROUGHPUT * t.rate_mbps
     return _agree_relative(t, goodputs, ["core_loss"])
+
+
+# run_wei.py's DECIDE_E on pacesim's side: claim -> its figure's sweep, whose `set` gives the figure's setup;
+# the TCP is the row's ns-2 agent. WEI last: the patched binary cuts from flight.
+DECIDE_E = {"E-fig3.3": "E-fig3", "E-fig5.7": "E-fig5", "E-fig7.1": "E-fig7", "E-fig9.2": "E-fig9"}
+
+
+def compare_decide(ns2: pd.DataFrame, workers: int | None) -> pd.DataFrame:
+    """results/decide-e.csv's rows (SACK's: sack1-paced/decide-e.csv), each claim's on its figure's setup."""
+    parts = []
+    for (claim, variant), rows in ns2.groupby(["claim", "variant"]):
+        sweep = pacesim.sweep.load_sweep(ROOT / "scenarios" / f"{DECIDE_E[claim]}.toml")
+        extra = (*sweep.set, f"tcp.variant={fidelity.VARIANTS[variant]}", *WEI)
+        t = fidelity.compare_ebase(rows.drop(columns=["claim", "variant"]), workers, extra)
+        parts.append(t.assign(claim=claim, variant=variant))
+    return pd.concat(parts, ignore_index=True) if parts else NO_ROWS
 
 
 WS1_LATENCIES = ["latency_min_s", "latency_median_s", "latency_max_s"]

@@ -96,12 +96,14 @@ def mean(xs):
     return sum(xs) / len(xs) if xs else ""
 
 
-def run_ebase(ns, row):
-    """One E-base row; a row may end with ebase_host.tcl's VARIANT and SINK (Reno and the plain sink if not)."""
+def run_ebase(ns, row, wrap=()):
+    """One E-base row; a row may end with ebase_host.tcl's VARIANT, SINK and QUEUE (Reno, the plain sink and
+    drop-tail if not). `wrap`: a script and its arguments that source ebase_host.tcl (bench/ns2/setvars.tcl and
+    its NAME=VALUE pairs, e.g. paper E Fig. 5's access rates)."""
     edges, hosts, kb, seed, duration, warmup, mode, fraction, *tcp = row
     with tempfile.NamedTemporaryFile("r", suffix=".csv") as tf:
-        m, wall = run_ns(ns, [HERE / "ebase_host.tcl", mode, fraction, edges, hosts, kb * 1000, seed, duration, warmup,
-                              tf.name, *tcp])
+        m, wall = run_ns(ns, [*wrap, HERE / "ebase_host.tcl", mode, fraction, edges, hosts, kb * 1000, seed, duration,
+                              warmup, tf.name, *tcp])
         flows = read_flows(tf.name)
     paced = [float(f["goodput_kbps"]) for f in flows if evenly(int(f["flow"]), fraction)]
     unpaced = [float(f["goodput_kbps"]) for f in flows if not evenly(int(f["flow"]), fraction)]

@@ -9,6 +9,10 @@ packets in flight, its unpaced runs and flows too.
   modified), 30 % paced; 100 and 1000 flows, 200 s over [50, 200] s;
 - E-fig7's FACK (results/ebase-fack.csv): E-base with Agent/TCP/Fack (pacesim
   tcp.variant = "fack"), every host paced (original);
+- the buffers that decide paper E's host-paced verdicts (results/decide-e.csv:
+  E-fig3.3, E-fig5.7, E-fig7.1's NewReno, E-fig9.2's RED; E-fig7.1's SACK
+  from the Sack1-gated build, results/sack1-paced/decide-e.csv), each on its
+  figure's setup, every host paced (original);
 - W-s5 (results/ws5.csv for Reno and NewReno; SACK from the build whose
   Sack1 is gated by the pacer, results/sack1-paced/ws5.csv: the published
   patch leaves SACK unpaced, pacesim paces it as paper W did);
@@ -26,7 +30,7 @@ loss-like rates within 20 % (relative) where ns-2's exceeds 0.5 %, goodputs
 
     PYTHONPATH=python python bench/ns2/wei/compare_pacesim.py [GRID...] [--workers N] [--markdown FILE]
 
-GRID: ebase, efig7-fack, ws5, ws6, ws4, ws3, ws1 (default all). Prints the side-by-side
+GRID: ebase, efig7-fack, decide-e, ws5, ws6, ws4, ws3, ws1 (default all). Prints the side-by-side
 tables (and writes them as Markdown to FILE); exits 1 if any point misses.
 """
 
@@ -43,7 +47,7 @@ import pandas as pd
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2] / "tests"))
-from support.ns2_wei import WEI, base, compare_w_dumbbell, compare_ws1, fidelity, load  # noqa: E402
+from support.ns2_wei import WEI, base, compare_decide, compare_w_dumbbell, compare_ws1, fidelity, load  # noqa: E402
 
 # The Markdown of the host-paced comparisons (E-base, W-s5) is bench/ns2/paced/fidelity.py's.
 _spec = importlib.util.spec_from_file_location("paced_fidelity_tables", HERE.parent / "paced" / "fidelity.py")
@@ -109,6 +113,14 @@ def markdown_ws1(t: pd.DataFrame) -> str:
                       ("core loss %", _pair("core_loss", pct))])
 
 
+def markdown_decide(t: pd.DataFrame) -> str:
+    return _table(t.sort_values(["claim", "buffer_bytes"]), [
+        ("claim", lambda r: r["claim"]), ("TCP", lambda r: r["variant"]), ("buffer KB", kb),
+        ("seeds", lambda r: r["seeds"]),
+        ("Mb/s ns-2 / pacesim", _pair("aggregate_mbps", num)), ("goodput Kb/s", _pair("goodput_kbps_mean", num)),
+        ("core loss %", _pair("core_loss", pct))])
+
+
 def grids(workers: int | None) -> dict:
     """Grid name -> (title, function making its table, Markdown of a table)."""
     ws5 = pd.concat([load("ws5.csv").query("variant != 'Sack1'"), load("sack1-paced/ws5.csv")], ignore_index=True)
@@ -119,6 +131,10 @@ def grids(workers: int | None) -> dict:
                        "the Sack1 sink / pacesim, mean over seeds)",
                        lambda: fidelity.compare_ebase(load("ebase-fack.csv").drop(columns="variant", errors="ignore"),
                                                       workers, (*WEI, "tcp.variant=fack")), markdown_ebase),
+        "decide-e": ("The buffers that decide paper E's host-paced verdicts: E-base, 1000 flows, every host paced "
+                     "(original), each claim's figure (ns-2 with Wei's patch / pacesim, mean over seeds)",
+                     lambda: compare_decide(pd.concat([load("decide-e.csv"), load("sack1-paced/decide-e.csv")],
+                                                       ignore_index=True), workers), markdown_decide),
         "ws5": ("Paper W scenario 5 (SACK: Sack1 gated)", lambda: fidelity.compare_ws5(ws5, workers, WEI),
                 tables.markdown_ws5),
         "ws6": ("Paper W scenario 6, Reno, every second flow paced",
@@ -134,7 +150,7 @@ def grids(workers: int | None) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("grids", nargs="*", metavar="GRID", help="ebase, efig7-fack, ws5, ws6, ws4, ws3 or ws1 (default: all)")
+    ap.add_argument("grids", nargs="*", metavar="GRID", help="ebase, efig7-fack, decide-e, ws5, ws6, ws4, ws3 or ws1 (default: all)")
     ap.add_argument("--workers", type=int, default=os.cpu_count())
     ap.add_argument("--markdown", type=Path, help="write the tables here")
     args = ap.parse_args()

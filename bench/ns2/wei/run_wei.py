@@ -54,6 +54,13 @@ Grids (a row already in its CSV is skipped, so a stopped run resumes):
           seeds 1-2, 200 s over [50, 200] s (results/ebase-fack.csv:
           ebase-host.csv's columns after a variant column; Reno's rows of the
           same points are ebase-host.csv's);
+- decide-e: the buffers where a host-paced verdict of paper E is decided
+          (DECIDE_E: E-fig3.3 at 8 and 15 KB, E-fig5.7's 100 Mb/s access
+          links at 10 and 15 KB, E-fig7.1's NewReno at 15 KB (its SACK with
+          --sack1-paced), E-fig9.2's RED at 10 and 15 KB), 1000 flows, every
+          host paced (original), seeds 1-2, 200 s over [50, 200] s
+          (results/decide-e.csv: ebase-host.csv's columns after the claim's
+          and the ns-2 agent's);
 - ns228:  E-base, 100 flows, 5 and 10 KB, seed 1, on stock ns-2.28
           (build228.sh, /work/ns2-228/READY), Debian's 2.35 (/usr/bin/ns),
           2.35 with 2.28's TCP defaults (defaults228.tcl), and this build
@@ -61,7 +68,8 @@ Grids (a row already in its CSV is skipped, so a stopped run resumes):
 
 With --sack1-paced, the runs are on `build.sh --sack1-paced`'s binary (our
 completion: Sack1 gated by the pacer as the other agents are), only the
-grids' SACK rows (ws1, ws5), into results/sack1-paced/.
+grids' SACK rows (ws1, ws5, decide-e), into results/sack1-paced/; without it
+decide-e's SACK rows are left out (ws5's run unpaced, as the patch leaves them).
 
 The binary is --ns, or the one named in BUILD/READY, BUILD being --build,
 the directory given to build.sh (default /work/ns2-wei, with --sack1-paced
@@ -220,6 +228,28 @@ EFIG6_COLUMNS = ["scale", "window", "scheme", "buffer_bytes", "seed", "duration_
 EFIG6_KEY = EFIG6_COLUMNS[:7]
 CAUSES_E = ("udp-poisson-host-6-t100", "red-host-6-t100", "red-none-6-t100")  # cheapest first
 
+# The buffers where a host-paced verdict of paper E is decided (the host curve's points nearest the claim's
+# margin, paper_e.json's numbers), each on its figure's setup: claim -> (setvars.tcl's NAME=VALUE pairs,
+# ebase_host.tcl's VARIANT SINK QUEUE for each TCP, buffers in KB). Every host paced (original), as paper E's
+# Wei pacer; E-fig7.1's SACK on the Sack1-gated build (--sack1-paced), the published patch leaving it unpaced.
+DECIDE_E = {
+    "E-fig3.3": ((), [("Reno", "", "")], (8, 15)),  # edge against host: 99.1 / 96.6 % at 8 KB, goodput 15 KB
+    "E-fig5.7": (("access_lo=100", "access_hi=100"), [("Reno", "", "")], (10, 15)),  # 100 Mb/s access links
+    "E-fig7.1": ((), [("Newreno", "", ""), ("Sack1", "Sack1", "")], (15,)),  # the paper-w pacer's miss at 15 KB
+    "E-fig9.2": ((), [("Reno", "", "RED")], (10, 15)),  # RED: host first reaches 99 Mb/s at 15 KB (98.4 at 10)
+}
+DECIDE_COLUMNS = ["claim", "variant", *run_paced.EBASE_COLUMNS]
+
+
+def run_decide(ns, row):
+    """DECIDE_E's point `row` (claim, ebase_host.tcl's VARIANT SINK QUEUE, buffer KB, seed): E-base, 1000
+    flows, every host paced (original), 200 s over [50, 200] s, through setvars.tcl with the claim's figure's
+    variables."""
+    claim, tcp, kb, seed = row
+    out = run_paced.run_ebase(ns, (10, 100, kb, seed, 200, 50, "original", 1.0, *tcp),
+                              wrap=(HERE.parent / "setvars.tcl", *DECIDE_E[claim][0]))
+    return {"claim": claim, **out}
+
 
 def efig6_point(seed):
     """claim_refs.py's E-fig6 host point at x0.1 (bench/ns2/results/refs/ebase-short-paced.csv's host rows)."""
@@ -281,6 +311,11 @@ def grid(name, seeds=None):
     if name == "causes-e":
         return ([(t,) for t in CAUSES_E], RESULTS / "causes-e.csv", causes_e.COLUMNS, ["tag"], run_cause,
                 lambda r: r, lambda r: 1)
+    if name == "decide-e":
+        rows = [(c, tcp, kb, s) for s in seeds for c, (_, tcps, kbs) in DECIDE_E.items() for tcp in tcps for kb in kbs]
+        return (rows, RESULTS / "decide-e.csv", DECIDE_COLUMNS, ["claim", "variant", *run_paced.EBASE_KEY],
+                run_decide, lambda r: (r[0], r[1][0], 1000, 10, 100, r[2] * 1000, r[3], 200, 50, "original", 1.0),
+                lambda r: r[3])
     if name == "ws5":
         rows = [(v, m, s, 200, 20) for s in seeds for v in ("Reno", "Newreno", "Sack1")
                 for m in ("original", "modified")]
@@ -342,7 +377,7 @@ def seed_range(text):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("grids", nargs="+", choices=["ws1", "ws5", "ws4", "ws6", "ws3", "ws3-reno", "ebase", "efig17", "ebase-ci",
-                                                "efig6-host", "causes-e", "efig7-fack", "ns228"])
+                                                "efig6-host", "causes-e", "efig7-fack", "ns228", "decide-e"])
     ap.add_argument("--ns", help="the ns binary (default: the one named in the --build directory's READY)")
     ap.add_argument("--seed", type=int, action="append",
                     help="these seeds instead of 1-2 (W-s1: instead of 1-10; repeatable)")
@@ -364,10 +399,12 @@ def main():
         use_results(RESULTS / "sack1-paced")
     RESULTS.mkdir(parents=True, exist_ok=True)
     for name in args.grids:
-        if args.sack1_paced and name not in ("ws1", "ws5"):
+        if args.sack1_paced and name not in ("ws1", "ws5", "decide-e"):
             raise SystemExit(f"--sack1-paced: {name} has no SACK rows")
         rows, path, columns, key, run, key_of, seed_of = grid(name, tuple(args.seed) if args.seed else None)
-        rows = [r for r in rows if (not args.sack1_paced or name == "ws1" or r[0] == "Sack1")
+        sack = lambda r: r[1][0] == "Sack1" if name == "decide-e" else r[0] == "Sack1"
+        rows = [r for r in rows if (not args.sack1_paced or name == "ws1" or sack(r))
+                and (name != "decide-e" or sack(r) == args.sack1_paced)
                 and (not args.seed or seed_of(r) in args.seed)
                 and (not args.buffer_kb or name not in ("ebase", "efig17", "ebase-ci", "efig7-fack", "ws3", "ws4", "ws3-reno")
                      or buffer_kb(name, r) in args.buffer_kb)
