@@ -28,7 +28,10 @@ arrivals of dctcp10 at 60 KB, seed 1): so RED's K - 1 is K waiting, and its limi
 A setup's `ns3_defaults` ({attribute path: value}) are set after the TCP's; its SocketType may name one of
 VARIANTS, an ns-3 congestion control with one rule changed (compiled through cppyy on first use), to measure
 what that rule does: TcpNewReno halving cwnd at a loss, TcpBbr without its ACK-aggregation allowance, or with
-the allowance computed as Linux computes it.
+the allowance computed as Linux computes it, TcpCubic raising W_est as RFC 9438 asks. A setup's `ns3_hooks` name
+HOOKS, C++ connected to each sender's socket once every flow has started, for rules of TcpSocketBase itself
+(NewReno without SACK counting the three duplicate ACKs before a fast retransmit) or to count its congestion
+states (fast recoveries and timeouts, then in the run's line).
 What stays ns-3's own: byte-counted windows, its RTO estimator's 1 ms clock (ns-2's tick is 10 ms), PPP's
 2 B of framing on every link, and the three-way handshake.
 
@@ -110,6 +113,18 @@ PRELUDES = {
         BBR_STATE(m_maxBwFilter, TcpBbr::MaxBandwidthFilter_t)
         BBR_STATE(m_extraAcked, ExtraAcked)
         #define BBR(NAME) (this->*state(Bbr_##NAME()))""",
+    # TcpCubic's private state, reached the same way: CUBIC(m_x) is this TcpCubic's m_x.
+    "cubic": r"""
+        template <typename Tag, typename Tag::type M> struct CubicState {
+            friend typename Tag::type state(Tag) { return M; }
+        };
+        #define CUBIC_STATE(NAME, TYPE) \
+            struct Cubic_##NAME { typedef TYPE TcpCubic::*type; friend type state(Cubic_##NAME); }; \
+            template struct CubicState<Cubic_##NAME, &TcpCubic::NAME>;
+        CUBIC_STATE(m_beta, double)
+        CUBIC_STATE(m_epochStart, Time)
+        CUBIC_STATE(m_tcpCwnd, uint32_t)
+        #define CUBIC(NAME) (this->*state(Cubic_##NAME()))""",
 }
 VARIANTS = {
     # TcpNewReno with Linux's and RFC 5681's ssthresh on a loss, half the window (Linux `tcp_reno_ssthresh`:
@@ -173,9 +188,82 @@ VARIANTS = {
                     BBR(m_extraAcked)[BBR(m_extraAckedIdx)] = extra;
                 }
             }"""),
+    # TcpCubic with RFC 9438 Sec 4.3's Reno-friendly rate: "Once W_est has grown to reach the cwnd at the time
+    # of most recently setting ssthresh -- that is, W_est >= cwnd_prior -- the sender SHOULD set alpha_cubic to
+    # 1", where 3.44 (as Linux's `tcp_cubic.c`) keeps 3 (1 - beta) / (1 + beta), 0.53, throughout. TcpCubic's
+    # W_est is `m_tcpCwnd` (segments, from the epoch's window), raised by one every `(cwnd * scale) >> 3` ACKs
+    # with scale 8 (1 + beta) / 3 / (1 - beta), 15 at beta 0.7; at beta 0.5 scale is 8, one segment every cwnd
+    # ACKs: alpha 1. So beta reads 0.5 while `TcpCubic::IncreaseWindow` runs once W_est has reached cwnd_prior
+    # (the window in segments when ssthresh was last set, `GetSsThresh`), and 0.7 otherwise; the cut and
+    # W_max are 3.44's own.
+    "ns3::TcpCubicRfcAlpha": dict(parent="TcpCubic", needs="cubic", body=r"""
+            uint32_t m_cwndPrior = 0;
+            uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override {
+                m_cwndPrior = tcb->GetCwndInSegments();
+                return TcpCubic::GetSsThresh(tcb, bytesInFlight);
+            }
+            void IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override {
+                double beta = CUBIC(m_beta);
+                if (CUBIC(m_epochStart) != Time::Min() && CUBIC(m_tcpCwnd) >= m_cwndPrior) {
+                    CUBIC(m_beta) = 0.5;
+                }
+                TcpCubic::IncreaseWindow(tcb, segmentsAcked);
+                CUBIC(m_beta) = beta;
+            }"""),
 }
 
 _PRELUDES_COMPILED = set()
+
+# Hooks on each sender's socket, set by a setup's `ns3_hooks` (names of HOOKS), for rules of TcpSocketBase itself,
+# which no attribute or congestion control reaches. Each is C++ compiled (cppyy) on first use; `Hook<Name>(socket)`
+# connects it once the socket exists (every flow's start, before the warm-up ends).
+HOOKS = {
+    # Without SACK, 3.44 counts a duplicate ACK as a segment that left the network by marking one more segment
+    # SACKed (`TcpTxBuffer::AddRenoSack`, its "SACK emulation"), which its pipe (`BytesInFlight`: sent, less
+    # SACKed and lost, plus retransmitted) then leaves out; but of the DupThresh (3) duplicate ACKs that lead to a
+    # fast retransmit it marks only the last (`TcpSocketBase::EnterRecovery`), the first two only under limited
+    # transmit (`DupAck` in CA_DISORDER: `if (!m_sackEnabled && m_limitedTx)`). RFC 5681 Sec 3.2 step 4 (and RFC
+    # 6582's NewReno over it) inflates cwnd by all three (ssthresh + 3 SMSS, "the number of segments that have
+    # left the network and which the receiver has buffered"); RFC 6675's pipe leaves out all three SACKed
+    # segments. `RenoDupThresh` marks the other DupThresh - 1 when the socket enters CA_RECOVERY (its CongState
+    # trace fires at `m_tcb->m_congState = CA_RECOVERY`, before the cut and before the first transmission), so
+    # that the pipe counts the three as gone, and changes nothing else (no segment is sent on the first two).
+    "RenoDupThresh": r"""
+        void RenoDupThreshOnState(TcpSocketBase* s, TcpSocketState::TcpCongState_t,
+                                  TcpSocketState::TcpCongState_t now) {
+            if (now == TcpSocketState::CA_RECOVERY && !s->GetTxBuffer()->IsSackEnabled()) {
+                UintegerValue thresh;
+                s->GetAttribute("ReTxThreshold", thresh);
+                for (uint64_t i = 1; i < thresh.Get(); ++i) {
+                    s->GetTxBuffer()->AddRenoSack();
+                }
+            }
+        }
+        void HookRenoDupThresh(Ptr<Socket> socket) {
+            Ptr<TcpSocketBase> s = DynamicCast<TcpSocketBase>(socket);
+            s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&RenoDupThreshOnState, PeekPointer(s)));
+        }""",
+    # Counts, over every sender, the entries into fast recovery (CA_RECOVERY) and into loss recovery after a
+    # timeout (CA_LOSS), which `run` reports over the window as `fast_recoveries` and `timeouts`.
+    "CountStates": r"""
+        uint64_t g_countStates[2] = {0, 0};
+        void CountStatesOnState(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now) {
+            g_countStates[0] += now == TcpSocketState::CA_RECOVERY;
+            g_countStates[1] += now == TcpSocketState::CA_LOSS;
+        }
+        void HookCountStates(Ptr<Socket> socket) {
+            socket->TraceConnectWithoutContext("CongState", MakeCallback(&CountStatesOnState));
+        }""",
+}
+
+
+def _hook(name: str):
+    """The C++ function that connects hook `name` of HOOKS to a socket (compiled once a process)."""
+    import cppyy
+
+    if not hasattr(ns, f"Hook{name}"):
+        cppyy.cppdef(f"namespace ns3 {{\n{HOOKS[name]}\n}}")
+    return getattr(ns, f"Hook{name}")
 
 
 def _variant(name: str) -> None:
@@ -299,7 +387,7 @@ def run(s: dict) -> dict:
 
     draw = random.Random(s["seed"])
     port = 9000
-    sink_apps = []
+    sink_apps, sender_apps = [], []
     for i in range(n):
         helper = ns.PacketSinkHelper("ns3::TcpSocketFactory",
                                      ns.InetSocketAddress(ns.Ipv4Address.GetAny(), port).ConvertTo())
@@ -312,14 +400,25 @@ def run(s: dict) -> dict:
         bulk.SetAttribute("SendSize", ns.UintegerValue(1000))
         sender = bulk.Install(senders.Get(i))
         sender.Start(ns.Seconds(draw.uniform(*s["start_s"])))
+        sender_apps.append(sender.Get(0))
 
     def counters():
         st = disc.GetStats()
         received = [ns.DynamicCast[ns.PacketSink](a).GetTotalRx() for a in sink_apps]
         marks = st.nTotalMarkedPackets
-        return st.nTotalReceivedPackets, st.nTotalDroppedPackets, st.nTotalSentBytes, received, marks
+        states = tuple(ns.g_countStates) if "CountStates" in s.get("ns3_hooks", ()) else (0, 0)
+        return st.nTotalReceivedPackets, st.nTotalDroppedPackets, st.nTotalSentBytes, received, (marks, *states)
 
-    ns.Simulator.Stop(ns.Seconds(s["warmup_s"]))
+    hooks = [_hook(h) for h in s.get("ns3_hooks", ())]
+    hooked_at = s["start_s"][1] + 0.001 if hooks else 0.0  # every sender's socket exists by then
+    if hooks:
+        ns.Simulator.Stop(ns.Seconds(hooked_at))
+        ns.Simulator.Run()
+        for app in sender_apps:
+            socket = ns.DynamicCast[ns.BulkSendApplication](app).GetSocket()
+            for hook in hooks:
+                hook(socket)
+    ns.Simulator.Stop(ns.Seconds(s["warmup_s"] - hooked_at))
     ns.Simulator.Run()
     a0, d0, b0, r0, m0 = counters()
     ns.Simulator.Stop(ns.Seconds(s["duration_s"] - s["warmup_s"]))
@@ -329,10 +428,13 @@ def run(s: dict) -> dict:
     window = s["duration_s"] - s["warmup_s"]
     goodput = [(y - x) * 8 / window / 1e3 for x, y in zip(r0, r1)]
     square = sum(g * g for g in goodput)
+    marks, fast_recoveries, timeouts = (y - x for x, y in zip(m0, m1))
+    counting = "CountStates" in s.get("ns3_hooks", ())
+    counted = dict(fast_recoveries=fast_recoveries, timeouts=timeouts) if counting else {}
     return dict(s, aggregate_mbps=(b1 - b0) * 8 / window / 1e6, goodput_kbps_mean=sum(goodput) / n,
                 goodput_jain=sum(goodput) ** 2 / (n * square) if square else None,
                 core_loss_rate=(d1 - d0) / (a1 - a0) if a1 > a0 else 0.0, core_arrivals=a1 - a0, core_drops=d1 - d0,
-                core_marks=m1 - m0)
+                core_marks=marks, **counted)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,13 @@ SETUPS = {
                     core_delay="20ms", buffers=(15000, 60000, 240000),
                     ns3_defaults={"ns3::TcpSocketBase::ClockGranularity": "200ms",
                                   "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpClassicRecovery"}),
+    # cubic10 with ns-3's TcpCubic raising W_est as RFC 9438 Sec 4.3 asks (alpha_cubic 1 once W_est reaches
+    # cwnd_prior, where 3.44 and Linux keep 0.53): `TcpCubicRfcAlpha` (bench/ns3/dumbbell.py).
+    "cubic-alpha10": dict(COMMON, flows=10, access_rate="100Mbps", access_delay="1ms", core_rate="10Mbps",
+                          core_delay="20ms", buffers=(15000, 60000, 240000),
+                          ns3_defaults={"ns3::TcpSocketBase::ClockGranularity": "200ms",
+                                        "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpClassicRecovery",
+                                        "ns3::TcpL4Protocol::SocketType": "ns3::TcpCubicRfcAlpha"}),
     # dumbbell10's drop-tail at a quarter and one BDP with cubic10's two ns-3 departures set aside, for NewReno's
     # window (`sack`): not the cause of ns-3's lower loss there (bench/ns3/README.md).
     "newreno10": dict(COMMON, flows=10, access_rate="100Mbps", access_delay="1ms", core_rate="10Mbps",
@@ -56,6 +63,14 @@ SETUPS = {
                              core_delay="20ms", buffers=(15000, 60000), queues=("droptail", "codel", "pie"),
                              ns3_defaults={"ns3::TcpL4Protocol::SocketType": "ns3::TcpNewRenoHalfCwnd",
                                            "ns3::TcpL4Protocol::RecoveryType": "ns3::TcpClassicRecovery"}),
+    # ssthresh10's NewReno without SACK with 3.44's count of the duplicate ACKs before a fast retransmit set aside
+    # as well: its "SACK emulation" (`TcpTxBuffer::AddRenoSack`) counts only the third as a segment gone from the
+    # pipe unless limited transmit is on, where RFC 5681 Sec 3.2 (cwnd = ssthresh + 3 SMSS) counts all three;
+    # bench/ns3/dumbbell.py's hook `RenoDupThresh` counts the other two at entry, nothing else changed.
+    "renodup10": dict(COMMON, flows=10, access_rate="100Mbps", access_delay="1ms", core_rate="10Mbps",
+                      core_delay="20ms", buffers=(15000, 60000), queues=("droptail",),
+                      ns3_defaults={"ns3::TcpL4Protocol::SocketType": "ns3::TcpNewRenoHalfCwnd"},
+                      ns3_hooks=["RenoDupThresh"]),
     # dumbbell10's drop-tail at four BDPs with ns-3's `TcpBbr` without its ACK-aggregation allowance (Linux 4.9-5.0's
     # cwnd target, which pacesim's `bbr` models; 3.44's allowance truncates its epoch to whole seconds), and with
     # the allowance computed as Linux 5.1 on computes it (bench/ns3/dumbbell.py's VARIANTS; bench/ns3/README.md).
