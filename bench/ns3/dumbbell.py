@@ -9,9 +9,11 @@ build the same links. Only the core queue can drop: its queue disc (`queue`: dro
 fq_codel, pie) holds the backlog over a device queue of one packet; every other device queue is large.
 
 TCP is ns-3's NewReno congestion control, set as close to pacesim's as ns-3 allows: 1000 B segments, every
-segment ACKed (no delayed ACKs), initial window 2, no timestamps (so 40 B of TCP/IP headers), no limited
-transmit, minimum RTO 200 ms, buffers large enough never to limit a window (64 MB each way, window scaling on
-by ns-3's default: no flow stalls near 64 KB). Its loss recovery is the run's
+segment ACKed (no delayed ACKs), initial window 2, no timestamps (so 40 B of TCP/IP headers), limited
+transmit off (pacesim and ns-2 2.35 have it, `singledup_`; in 3.44 it acts only without SACK, and there it
+loses more and sends data twice: bench/ns3/README.md, "NewReno without SACK"; `ltx10` turns it on), minimum
+RTO 200 ms, buffers large enough never to limit a window (64 MB each way, window scaling on by ns-3's default:
+no flow stalls near 64 KB). Its loss recovery is the run's
 `tcp` reading (`RECOVERY`): "sack", SACK with ns-3's default proportional rate reduction, beside pacesim's
 `sack` (ns-2's Sack1); "newreno", no SACK and ns-3's classic (RFC 6582) recovery, beside pacesim's `newreno`;
 "bbr", ns-3's `TcpBbr` (BBR v1) with SACK and pacing on, beside pacesim's `bbr`; "dctcp", ns-3's `TcpDctcp`

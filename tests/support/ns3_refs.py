@@ -71,6 +71,14 @@ SETUPS = {
                       core_delay="20ms", buffers=(15000, 60000), queues=("droptail",),
                       ns3_defaults={"ns3::TcpL4Protocol::SocketType": "ns3::TcpNewRenoHalfCwnd"},
                       ns3_hooks=["RenoDupThresh"]),
+    # ssthresh10's drop-tail points with ns-3's limited transmit on (RFC 3042; ns-3's default, which dumbbell.py
+    # turns off), as ns-2 2.35 (`singledup_` 1, its default since 2001) and pacesim (tcp/state.rs) send one new
+    # segment on each of the first two duplicate ACKs; 3.44 then counts all three duplicate ACKs as gone from its
+    # pipe without SACK (`DupAck`: `if (!m_sackEnabled && m_limitedTx) m_txBuffer->AddRenoSack()`).
+    "ltx10": dict(COMMON, flows=10, access_rate="100Mbps", access_delay="1ms", core_rate="10Mbps",
+                  core_delay="20ms", buffers=(15000, 60000), queues=("droptail",),
+                  ns3_defaults={"ns3::TcpL4Protocol::SocketType": "ns3::TcpNewRenoHalfCwnd",
+                                "ns3::TcpSocketBase::LimitedTransmit": "true"}),
     # dumbbell10's drop-tail at four BDPs with ns-3's `TcpBbr` without its ACK-aggregation allowance (Linux 4.9-5.0's
     # cwnd target, which pacesim's `bbr` models; 3.44's allowance truncates its epoch to whole seconds), and with
     # the allowance computed as Linux 5.1 on computes it (bench/ns3/dumbbell.py's VARIANTS; bench/ns3/README.md).
