@@ -118,7 +118,7 @@ RENODUP10 = {(int(r["buffer_bytes"]), int(r["seed"])): r for r in ns3_refs.rows(
 def test_newreno_carries_what_ns3s_newreno_carries_once_it_counts_three_duplicate_acks():
     """Without SACK ns-3 3.44 counts only the third of the three duplicate ACKs before a fast retransmit as a
     segment gone from its pipe (its "SACK emulation" counts the first two only under limited transmit), where RFC
-    5681 inflates cwnd by all three: each recovery sends two segments fewer. With the window halved as well
+    5681 inflates cwnd by all three: each recovery sends up to two segments fewer. With the window halved as well
     (ssthresh10) it carried 8.90 Mb/s at 15 KB against pacesim's 9.60, past the rule's 3 % of the core, goodput
     855.7 against 922.7 Kb/s; counting all three (renodup10) 9.40 Mb/s and 905.1 Kb/s. Loss is not held here:
     pacesim's is 20 % above ns-3's on this seed, 17 % on seed 2, at the rule's edge (bench/ns3/README.md)."""

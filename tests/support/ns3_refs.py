@@ -74,7 +74,8 @@ SETUPS = {
     # ssthresh10's drop-tail points with ns-3's limited transmit on (RFC 3042; ns-3's default, which dumbbell.py
     # turns off), as ns-2 2.35 (`singledup_` 1, its default since 2001) and pacesim (tcp/state.rs) send one new
     # segment on each of the first two duplicate ACKs; 3.44 then counts all three duplicate ACKs as gone from its
-    # pipe without SACK (`DupAck`: `if (!m_sackEnabled && m_limitedTx) m_txBuffer->AddRenoSack()`).
+    # pipe without SACK (`DupAck`: `if (!m_sackEnabled && m_limitedTx) m_txBuffer->AddRenoSack()`), but its made-up
+    # SACK marks then start recoveries on one duplicate ACK and it times out inside them (bench/ns3/README.md).
     "ltx10": dict(COMMON, flows=10, access_rate="100Mbps", access_delay="1ms", core_rate="10Mbps",
                   core_delay="20ms", buffers=(15000, 60000), queues=("droptail",),
                   ns3_defaults={"ns3::TcpL4Protocol::SocketType": "ns3::TcpNewRenoHalfCwnd",
