@@ -76,7 +76,6 @@ if [ "${2:-}" = make ]; then
     exit 0
 fi
 
-MULTIARCH=$(gcc -print-multiarch)
 export DEBIAN_FRONTEND=noninteractive
 mkdir -p "$DIR"
 
@@ -98,7 +97,8 @@ if [ ! -f "$NS/Makefile" ]; then
     fi
     # 3. Build dependencies.
     apt-get install -y --no-install-recommends build-essential tcl-dev tk-dev libotcl1-dev \
-        libtclcl1-dev tclcl libx11-dev libxext-dev libxt-dev libpcap0.8-dev xz-utils patch
+        libtclcl1-dev tclcl libx11-dev libxext-dev libxt-dev libpcap0.8-dev xz-utils patch python3 perl
+    MULTIARCH=$(gcc -print-multiarch)  # after build-essential: a bare machine has no gcc before it
     if [ -n "${NS2_SRC:-}" ]; then
         cp -a "$NS2_SRC" "$NS"
         chmod +x "$NS/configure" "$NS/config.guess" "$NS/config.sub" "$NS/install-sh"
