@@ -6,7 +6,8 @@
 //! prints `std::mem::size_of` of the structures the engine keeps per flow,
 //! per link and per packet or event, then runs the scenario (engine JSON, as
 //! `run_json` takes) and prints the live heap after the network is built
-//! (`build_network`, dropped before the run), at the run's peak, the most
+//! (`build_network`, dropped before the run), the most live while it was
+//! built (the same build the run makes, a split run once), at the run's peak, the most
 //! seen while events run (sampled every 2^18 events) and after the run,
 //! divided by the scenario's flows. bench/speed/README.md has the table it
 //! gave.
@@ -99,9 +100,10 @@ fn main() {
     });
     let threads = std::env::args().nth(2).map_or(1, |t| t.parse().expect("THREADS is a number"));
     let before = LIVE.load(Relaxed);
+    PEAK.store(before, Relaxed);
     let (net, _) = pacesim_core::engine::build::build_network(&scenario).expect("a network");
     let flows = net.flows.len().max(1);
-    let network = LIVE.load(Relaxed) - before;
+    let (network, build) = (LIVE.load(Relaxed) - before, PEAK.load(Relaxed) - before);
     let per_flow = |b: usize| b as f64 / flows as f64;
     let parts = [
         ("links", (net.links.capacity() * size_of::<Link>(), net.links.len())),
@@ -135,6 +137,7 @@ fn main() {
     let kb = |b: usize| format!("{:.1} MB, {:.0} B a flow", b as f64 / 1e6, b as f64 / flows as f64);
     println!("flows {flows}, threads {threads}, {} events", report.work.events);
     println!("heap: network built {}", kb(network));
+    println!("heap: build's peak  {}", kb(build));
     println!("heap: run's peak    {}", kb(peak));
     println!("heap: while running {}", kb(running));
     println!("heap: with report   {}", kb(after));

@@ -28,15 +28,15 @@
 //! measured.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::MapAccess;
 use serde::{Deserialize, Serialize};
 
+use super::names::Index;
 use super::route::Router;
-use super::{FlowPath, Network};
+use super::{FlowPath, Names, Network};
 use crate::net::core_link::{Core, QueueKind, QueueKnobs};
 use crate::net::{DropTail, Link, LinkId, Queue};
 use crate::sim::rng::{stream, uniform};
@@ -315,9 +315,13 @@ fn bad(field: String, message: impl Into<String>) -> InvalidField {
 }
 
 impl Graph {
-    /// Node and host indices by name; a duplicate or `unusable` name is an error.
-    fn index(&self) -> Result<HashMap<&str, u32>, InvalidField> {
-        let mut index = HashMap::with_capacity(self.nodes.len() + self.hosts.len());
+    /// Every node's then every host's name, pushed onto `nodes` (the
+    /// graph's node indices) and indexed; a duplicate or `unusable` name is
+    /// an error.
+    fn index(&self, nodes: &mut Names) -> Result<Index, InvalidField> {
+        let count = self.nodes.len() + self.hosts.len();
+        nodes.reserve_exact(count);
+        let mut index = Index::with_capacity(count);
         let named = self.nodes.iter().map(|n| ("nodes", n)).chain(self.hosts.iter().map(|h| ("hosts", h)));
         for (i, (list, name)) in named.enumerate() {
             let pos = if list == "nodes" { i } else { i - self.nodes.len() };
@@ -327,9 +331,10 @@ impl Graph {
                     format!("{why} (links and flows name it)"),
                 ));
             }
-            if index.insert(name.as_str(), i as u32).is_some() {
+            if index.insert(nodes, name, i).is_err() {
                 return Err(bad(format!("topology.{list}[{pos}]"), format!("duplicate name {name:?}")));
             }
+            nodes.push(name);
         }
         Ok(index)
     }
@@ -347,7 +352,8 @@ impl Graph {
     /// (a zero rate or packet limit is past the schema's bounds,
     /// `spec::bounds`, which `Scenario::validate` holds first).
     pub fn build(&self, core: &Core, seed: u64, two_way: bool) -> Result<Network, InvalidField> {
-        let index = self.index()?;
+        let mut net = Network::default();
+        let index = self.index(&mut net.nodes)?;
         let cores: Vec<usize> = (0..self.links.len()).filter(|&i| self.links[i].core).collect();
         if cores.len() != 1 {
             return Err(bad(
@@ -355,18 +361,17 @@ impl Graph {
                 format!("exactly one link must have core = true (found {})", cores.len()),
             ));
         }
-        let mut net = Network::default();
         // Two halves a link, each with its name: room for exactly as many.
         net.links.reserve_exact(2 * self.links.len());
         net.names.reserve_exact(2 * self.links.len());
         let mut ends = Vec::with_capacity(self.links.len());
-        let mut names: HashMap<String, usize> = HashMap::with_capacity(2 * self.links.len());
+        let mut names = Index::with_capacity(2 * self.links.len());
         for (i, l) in self.links.iter().enumerate() {
             let field = |f: &str| format!("topology.links[{i}].{f}");
             let node = |f: &str, name: &str| {
                 index
-                    .get(name)
-                    .copied()
+                    .get(&net.nodes, name)
+                    .map(|n| n as u32)
                     .ok_or_else(|| bad(field(f), format!("no node or host named {name:?}")))
             };
             let (a, b) = (node("from", &l.from)?, node("to", &l.to)?);
@@ -414,7 +419,8 @@ impl Graph {
                 }
                 let name = half_name(l.core, half, dir.name.as_deref(), (x, y))
                     .map_err(|message| bad(field(&format!("{half}.name")), message))?;
-                if names.insert(name.clone(), i).is_some() {
+                // Indexed as the link it names, added below.
+                if names.insert(&net.names, &name, net.links.len()).is_err() {
                     return Err(bad(field(&format!("{half}.name")), format!("duplicate link name {name:?}")));
                 }
                 let queue = if core_queue {
@@ -452,11 +458,11 @@ impl Graph {
             }
             ends.push((a, b));
         }
-        let mut router = Router::new(index.len(), &ends);
+        let mut router = Router::new(net.nodes.len(), ends);
         for (i, f) in self.flows.iter().enumerate() {
             let field = |f: &str| format!("topology.flows[{i}].{f}");
-            let host = |f: &str, name: &str| match index.get(name) {
-                Some(&n) if self.is_host(n) => Ok(n),
+            let host = |f: &str, name: &str| match index.get(&net.nodes, name).map(|n| n as u32) {
+                Some(n) if self.is_host(n) => Ok(n),
                 Some(_) => Err(bad(field(f), format!("{name:?} is a router, not a host"))),
                 None => Err(bad(field(f), format!("no host named {name:?}"))),
             };
@@ -475,10 +481,6 @@ impl Graph {
             let twins: Vec<FlowPath> =
                 net.flows.iter().map(|p| FlowPath { fwd: p.rev, rev: p.fwd }).collect();
             net.flows.extend(twins);
-        }
-        net.nodes.reserve_exact(index.len());
-        for name in self.nodes.iter().chain(&self.hosts) {
-            net.nodes.push(name);
         }
         net.routers = self.nodes.len();
         net.router = router;
