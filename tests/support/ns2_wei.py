@@ -115,7 +115,7 @@ def compare_w_dumbbell(ns2: pd.DataFrame, workers: int | None) -> pd.DataFrame:
 
 # run_wei.py's DECIDE_E on pacesim's side: claim -> its figure's sweep, whose `set` gives the figure's setup;
 # the TCP is the row's ns-2 agent. WEI last: the patched binary cuts from flight.
-DECIDE_E = {"E-fig3.3": "E-fig3", "E-fig5.7": "E-fig5", "E-fig7.1": "E-fig7", "E-fig9.2": "E-fig9"}
+DECIDE_E = {"E-fig3.3": "E-fig3", "E-fig5.7": "E-fig5", "E-fig7.1": "E-fig7", "E-fig8.1": "E-fig8", "E-fig9.2": "E-fig9"}
 
 
 def compare_decide(ns2: pd.DataFrame, workers: int | None) -> pd.DataFrame:

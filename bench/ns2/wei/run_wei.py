@@ -57,8 +57,9 @@ Grids (a row already in its CSV is skipped, so a stopped run resumes):
 - decide-e: the buffers where a host-paced verdict of paper E is decided
           (DECIDE_E: E-fig3.3 at 8 and 15 KB, E-fig5.7's 100 Mb/s access
           links at 10 and 15 KB, E-fig7.1's NewReno at 15 KB (its SACK with
-          --sack1-paced), E-fig9.2's RED at 10 and 15 KB), 1000 flows, every
-          host paced (original), seeds 1-2, 200 s over [50, 200] s
+          --sack1-paced), E-fig9.2's RED at 10 and 15 KB; 1000 flows; E-fig8's
+          network with 100 flows at 5 and 10 KB), every host paced
+          (original), seeds 1-2, 200 s over [50, 200] s
           (results/decide-e.csv: ebase-host.csv's columns after the claim's
           and the ns-2 agent's);
 - ns228:  E-base, 100 flows, 5 and 10 KB, seed 1, on stock ns-2.28
@@ -230,13 +231,16 @@ CAUSES_E = ("udp-poisson-host-6-t100", "red-host-6-t100", "red-none-6-t100")  # 
 
 # The buffers where a host-paced verdict of paper E is decided (the host curve's points nearest the claim's
 # margin, paper_e.json's numbers), each on its figure's setup: claim -> (setvars.tcl's NAME=VALUE pairs,
-# ebase_host.tcl's VARIANT SINK QUEUE for each TCP, buffers in KB). Every host paced (original), as paper E's
-# Wei pacer; E-fig7.1's SACK on the Sack1-gated build (--sack1-paced), the published patch leaving it unpaced.
+# ebase_host.tcl's VARIANT SINK QUEUE for each TCP, buffers in KB, hosts per edge of the 10 edges). Every host
+# paced (original), as paper E's Wei pacer; E-fig7.1's SACK on the Sack1-gated build (--sack1-paced), the
+# published patch leaving it unpaced.
 DECIDE_E = {
-    "E-fig3.3": ((), [("Reno", "", "")], (8, 15)),  # edge against host: 99.1 / 96.6 % at 8 KB, goodput 15 KB
-    "E-fig5.7": (("access_lo=100", "access_hi=100"), [("Reno", "", "")], (10, 15)),  # 100 Mb/s access links
-    "E-fig7.1": ((), [("Newreno", "", ""), ("Sack1", "Sack1", "")], (15,)),  # the paper-w pacer's miss at 15 KB
-    "E-fig9.2": ((), [("Reno", "", "RED")], (10, 15)),  # RED: host first reaches 99 Mb/s at 15 KB (98.4 at 10)
+    "E-fig3.3": ((), [("Reno", "", "")], (8, 15), 100),  # edge against host: 99.1 / 96.6 % at 8 KB, goodput 15 KB
+    "E-fig5.7": (("access_lo=100", "access_hi=100"), [("Reno", "", "")], (10, 15), 100),  # 100 Mb/s access links
+    "E-fig7.1": ((), [("Newreno", "", ""), ("Sack1", "Sack1", "")], (15,), 100),  # the paper-w pacer's miss at 15 KB
+    "E-fig9.2": ((), [("Reno", "", "RED")], (10, 15), 100),  # RED: host first reaches 99 Mb/s at 15 KB (98.4 at 10)
+    # E-fig8's network (efig8.tcl's rates; 100 flows): no core loss from 10 KB (8.1), host about unpaced (8.2)
+    "E-fig8.1": (("core_rate=200", "edge_rate=40", "access_lo=1", "access_hi=2"), [("Reno", "", "")], (5, 10), 10),
 }
 DECIDE_COLUMNS = ["claim", "variant", *run_paced.EBASE_COLUMNS]
 
@@ -246,8 +250,9 @@ def run_decide(ns, row):
     flows, every host paced (original), 200 s over [50, 200] s, through setvars.tcl with the claim's figure's
     variables."""
     claim, tcp, kb, seed = row
-    out = run_paced.run_ebase(ns, (10, 100, kb, seed, 200, 50, "original", 1.0, *tcp),
-                              wrap=(HERE.parent / "setvars.tcl", *DECIDE_E[claim][0]))
+    setvars, _, _, hosts = DECIDE_E[claim]
+    out = run_paced.run_ebase(ns, (10, hosts, kb, seed, 200, 50, "original", 1.0, *tcp),
+                              wrap=(HERE.parent / "setvars.tcl", *setvars))
     return {"claim": claim, **out}
 
 
@@ -313,10 +318,11 @@ def grid(name, seeds=None):
         return ([(t,) for t in CAUSES_E], RESULTS / "causes-e.csv", causes_e.COLUMNS, ["tag"], run_cause,
                 lambda r: r, lambda r: 1)
     if name == "decide-e":
-        rows = [(c, tcp, kb, s) for s in seeds for c, (_, tcps, kbs) in DECIDE_E.items() for tcp in tcps for kb in kbs]
+        rows = [(c, tcp, kb, s) for s in seeds for c, (_, tcps, kbs, _) in DECIDE_E.items() for tcp in tcps for kb in kbs]
+        hosts = lambda r: DECIDE_E[r[0]][3]
         return (rows, RESULTS / "decide-e.csv", DECIDE_COLUMNS, ["claim", "variant", *run_paced.EBASE_KEY],
-                run_decide, lambda r: (r[0], r[1][0], 1000, 10, 100, r[2] * 1000, r[3], 200, 50, "original", 1.0),
-                lambda r: r[3])
+                run_decide, lambda r: (r[0], r[1][0], 10 * hosts(r), 10, hosts(r), r[2] * 1000, r[3], 200, 50,
+                                       "original", 1.0), lambda r: r[3])
     if name == "ws5":
         rows = [(v, m, s, 200, 20) for s in seeds for v in ("Reno", "Newreno", "Sack1")
                 for m in ("original", "modified")]
