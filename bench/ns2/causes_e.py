@@ -127,9 +127,9 @@ UDP_SCRIPTS = {"none": ("ebase.tcl",), "host": ("paced/ebase_host.tcl", "origina
 POINTS.update({f"udp-poisson-{scheme}-{kb}": ("E-fig13.1 E-fig13.2 E-fig13.4 E-fig13.5", "ebase_udp.tcl",
                                               udp("{poisson}", *UDP_SCRIPTS[scheme], buffer_kb=kb))
                for kb in (6, 8, 10, 15, 20) for scheme in ("edge", "none", "host")})
-POINTS.update({f"udp-fbm-{scheme}-{kb}": ("E-fig14.1 E-fig14.3", "ebase_udp.tcl",
+POINTS.update({f"udp-fbm-{scheme}-{kb}": ("E-fig14.2" if scheme == "host" else "E-fig14.1 E-fig14.3", "ebase_udp.tcl",
                                           udp("{fbm}", *UDP_SCRIPTS[scheme], buffer_kb=kb))
-               for kb in (6, 8, 10) for scheme in ("edge", "none")})
+               for kb in (6, 8, 10) for scheme in ("edge", "none", "host")})
 POINTS.update({f"udp-poisson-d{d}-5": ("E-fig15.2", "ebase_udp.tcl",
                                        udp("{poisson}", "paced/ebase_edge.tcl", str(d), "10", buffer_kb=5))
                for d in (1, 2, 5)})

@@ -46,7 +46,8 @@ Grids (a row already in its CSV is skipped, so a stopped run resumes):
 - causes-e: causes_e.py's host-paced points of paper E's causes on this
           build: E-fig9's RED at 6 KB (red-host-6-t100, and unpaced on this
           build: red-none-6-t100) and E-fig13's Poisson UDP at 6 KB
-          (udp-poisson-host-6-t100), 1000 flows, seed 1, 100 s over [30, 100] s
+          (udp-poisson-host-6-t100) and E-fig14's fBm UDP at 10 KB, where its host
+          UDP loss peaks (udp-fbm-host-10-t100), 1000 flows, seed 1, 100 s over [30, 100] s
           (results/causes-e.csv, causes_e.py's columns);
 - efig7-fack: E-fig7's FACK host-paced as the patch paces it: E-base, every
           host paced (original), Agent/TCP/Fack with the Sack1 sink, 100 flows
@@ -227,7 +228,7 @@ EFIG6_COLUMNS = ["scale", "window", "scheme", "buffer_bytes", "seed", "duration_
                  "goodput_kbps_mean", "core_loss", "core_arrivals", "core_drops", "core_departures", "transfers",
                  "transfer_goodput_kbps_mean", "core_mbps", "wall_s"]
 EFIG6_KEY = EFIG6_COLUMNS[:7]
-CAUSES_E = ("udp-poisson-host-6-t100", "red-host-6-t100", "red-none-6-t100")  # cheapest first
+CAUSES_E = ("udp-poisson-host-6-t100", "red-host-6-t100", "red-none-6-t100", "udp-fbm-host-10-t100")  # cheapest first
 
 # The buffers where a host-paced verdict of paper E is decided (the host curve's points nearest the claim's
 # margin, paper_e.json's numbers), each on its figure's setup: claim -> (setvars.tcl's NAME=VALUE pairs,
