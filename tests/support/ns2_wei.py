@@ -113,17 +113,20 @@ def compare_w_dumbbell(ns2: pd.DataFrame, workers: int | None) -> pd.DataFrame:
     return _agree_relative(t, goodputs, ["core_loss"])
 
 
-# run_wei.py's DECIDE_E on pacesim's side: claim -> its figure's sweep, whose `set` gives the figure's setup;
-# the TCP is the row's ns-2 agent. WEI last: the patched binary cuts from flight.
-DECIDE_E = {"E-fig3.3": "E-fig3", "E-fig5.7": "E-fig5", "E-fig7.1": "E-fig7", "E-fig8.1": "E-fig8", "E-fig9.2": "E-fig9"}
+# run_wei.py's DECIDE_E on pacesim's side: claim -> its figure's sweep, whose `set` gives the figure's setup, and
+# the window where ns-2's run sets window_ (the others run ebase_host.tcl's 1000, as simulate_ebase); the TCP is the
+# row's ns-2 agent. WEI last: the patched binary cuts from flight.
+DECIDE_E = {"E-fig3.3": ("E-fig3", ()), "E-fig5.7": ("E-fig5", ()), "E-fig7.1": ("E-fig7", ()),
+            "E-fig8.1": ("E-fig8", ("tcp.window=20",)), "E-fig9.2": ("E-fig9", ())}
 
 
 def compare_decide(ns2: pd.DataFrame, workers: int | None) -> pd.DataFrame:
     """results/decide-e.csv's rows (SACK's: sack1-paced/decide-e.csv), each claim's on its figure's setup."""
     parts = []
     for (claim, variant), rows in ns2.groupby(["claim", "variant"]):
-        sweep = pacesim.sweep.load_sweep(ROOT / "scenarios" / f"{DECIDE_E[claim]}.toml")
-        extra = (*sweep.set, f"tcp.variant={fidelity.VARIANTS[variant]}", *WEI)
+        figure, window = DECIDE_E[claim]
+        sweep = pacesim.sweep.load_sweep(ROOT / "scenarios" / f"{figure}.toml")
+        extra = (*sweep.set, f"tcp.variant={fidelity.VARIANTS[variant]}", *window, *WEI)
         t = fidelity.compare_ebase(rows.drop(columns=["claim", "variant"]), workers, extra)
         parts.append(t.assign(claim=claim, variant=variant))
     return pd.concat(parts, ignore_index=True) if parts else NO_ROWS
